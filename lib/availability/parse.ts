@@ -1,0 +1,751 @@
+/**
+ * Rule-based parser for plain-English availability ("weekends and Tue evenings after 7").
+ *
+ * Pipeline: tokenize → match phrases into items (days, times, negation, separators)
+ * → group items into clauses (days x times) → union the positive clauses, then remove
+ * the negated ones ("except Monday", "not Sundays").
+ *
+ * Vocabulary follows the period contract in grid.ts (morning 6-12, afternoon 12-17,
+ * evening/night 17-24). Extra rules worth knowing:
+ *  - "weekends" alone is all day Saturday + Sunday; "weekdays" is Mon-Fri;
+ *    "weeknights" is Mon-Fri evenings; "after work" is weekdays 17-24 unless days are named.
+ *  - Days without times mean all day; times without days mean every day.
+ *  - Listed days share the times that follow ("Tue and Thu evenings"), but a collective
+ *    ("weekends", "every day") followed by "and"/"or" starts a new clause, so
+ *    "weekends and evenings" is all weekend plus every evening.
+ *  - Times round outward to whole slots (a start of 9:30 uses the 9:00 slot, an end of
+ *    9:30 includes it) and clamp to 6am-midnight.
+ *  - Bare hours guess am/pm: 7-11 → am, 12 → noon, 1-6 → pm; "after N" reads 1-9 as pm;
+ *    in a range the other end's am/pm wins ("7 to 10pm" = 19-22, "10-2" = 10am-2pm).
+ *  - A bare number with no am/pm, minutes or preposition is not a time ("2 evenings").
+ * Anything not understood is reported in `unparsed`; the parser never throws.
+ */
+import { DAYS, emptyGrid, FIRST_HOUR, mapGrid, PERIODS, SLOTS, type Grid, type Period } from './grid';
+
+export const MAX_TEXT_LENGTH = 500;
+
+export interface ParseResult {
+  grid: Grid;
+  /** Trimmed fragments of the input that were not understood. */
+  unparsed: string[];
+}
+
+// ---------------------------------------------------------------------------
+// Bit masks: days as 7 bits (bit 0 = Monday), slots as 18 bits (bit 0 = 6am).
+
+const ALL_DAYS = (1 << DAYS) - 1;
+const WEEKDAYS = 0b0011111;
+const WEEKEND = 0b1100000;
+const ALL_SLOTS = (1 << SLOTS) - 1;
+
+/** Slots touched by the half-open hour range [start, end), rounded outward, clamped. */
+function hoursMask(start: number, end: number): number {
+  const from = Math.max(0, Math.floor(start) - FIRST_HOUR);
+  const to = Math.min(SLOTS, Math.ceil(end) - FIRST_HOUR);
+  let mask = 0;
+  for (let s = from; s < to; s++) mask |= 1 << s;
+  return mask;
+}
+
+function periodMask(period: Period): number {
+  const [from, to] = PERIODS[period];
+  return hoursMask(from + FIRST_HOUR, to + 1 + FIRST_HOUR);
+}
+
+function dayRangeMask(from: number, to: number): number {
+  let mask = 0;
+  // Wraps past Sunday, so "Fri-Mon" is Fri, Sat, Sun, Mon.
+  for (let d = from; ; d = (d + 1) % DAYS) {
+    mask |= 1 << d;
+    if (d === to) return mask;
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Tokens
+
+type SepLevel = 'hard' | 'soft' | 'conj';
+
+interface Clock {
+  hour: number;
+  minute: number;
+  meridiem: 'am' | 'pm' | null;
+  /** Unambiguous 24-hour reading ("18:00", "06", "0:30"). */
+  clock24: boolean;
+}
+
+interface TokBase {
+  /** Lowercased text ("'s" stripped from words). */
+  norm: string;
+  start: number;
+  end: number;
+}
+
+type Token =
+  | (TokBase & { kind: 'word' })
+  | (TokBase & { kind: 'num'; clock: Clock })
+  | (TokBase & { kind: 'dash' })
+  | (TokBase & { kind: 'sep'; level: SepLevel });
+
+const TOKEN_RE =
+  /(24\s*\/\s*7)|(\d+)(?:[:.](\d{2})(?!\d))?(?:\s*([ap])(?:\.\s?m\b\.?|\s?m\b))?|(\p{L}+(?:['’]\p{L}+)*)|([-–—‒―−]+)|([;.!?\n\r])|([,:()[\]])|([&+/|])|(\S)/giu;
+
+/** A period right after these is an abbreviation dot ("Sat. mornings"), not a full stop. */
+const ABBREVIATIONS = new Set(['mon', 'tue', 'tues', 'wed', 'weds', 'thu', 'thur', 'thurs', 'fri', 'sat', 'sun', 'approx', 'etc']);
+
+function numberToken(raw: string, digits: string, minutes: string | undefined, mer: string | undefined, start: number, end: number): Token {
+  const hour = Number(digits);
+  const minute = minutes === undefined ? 0 : Number(minutes);
+  const meridiem = mer === undefined ? null : mer.toLowerCase() === 'a' ? 'am' : 'pm';
+  const valid =
+    digits.length <= 2 &&
+    minute <= 59 &&
+    (meridiem ? hour >= 1 && hour <= 12 : hour <= 24 && !(hour === 24 && minute > 0));
+  const norm = raw.toLowerCase().replace(/\s+/g, '');
+  if (!valid) return { kind: 'word', norm, start, end };
+  const clock24 = !meridiem && (hour >= 13 || hour === 0 || (digits.length === 2 && digits.startsWith('0')));
+  return { kind: 'num', norm, start, end, clock: { hour, minute, meridiem, clock24 } };
+}
+
+function tokenize(text: string): Token[] {
+  const tokens: Token[] = [];
+  for (const m of text.matchAll(TOKEN_RE)) {
+    const raw = m[0];
+    const start = m.index;
+    const end = start + raw.length;
+    const prev = tokens[tokens.length - 1];
+    if (m[1] !== undefined) tokens.push({ kind: 'word', norm: '24/7', start, end });
+    else if (m[2] !== undefined) tokens.push(numberToken(raw, m[2], m[3], m[4], start, end));
+    else if (m[5] !== undefined) {
+      const norm = m[5].toLowerCase().replace(/’/g, "'").replace(/'s$/, '');
+      tokens.push({ kind: 'word', norm, start, end });
+    } else if (m[6] !== undefined) tokens.push({ kind: 'dash', norm: '-', start, end });
+    else if (m[7] !== undefined) {
+      if (raw === '.' && prev?.kind === 'word' && ABBREVIATIONS.has(prev.norm)) continue;
+      tokens.push({ kind: 'sep', level: 'hard', norm: raw, start, end });
+    } else if (m[8] !== undefined) tokens.push({ kind: 'sep', level: 'soft', norm: raw, start, end });
+    else if (m[9] !== undefined) tokens.push({ kind: 'sep', level: 'conj', norm: raw, start, end });
+    // Anything else (emoji, stray symbols) carries no meaning and is dropped.
+  }
+  return tokens;
+}
+
+// ---------------------------------------------------------------------------
+// Items: what the matchers produce and the grouper consumes.
+
+interface DaysItem {
+  kind: 'days';
+  mask: number;
+  /** "weekends", "every day"…: a complete day set that should not absorb later days. */
+  collective: boolean;
+}
+interface TimeItem {
+  kind: 'time';
+  mask: number;
+  allDay?: boolean;
+  /**
+   * Set on clock times. Right after a period they narrow it instead of adding to it
+   * ("evenings after 7" = 19-24, "mornings 9-11"); two open-ended ones narrow each
+   * other ("after 6pm before 9pm").
+   */
+  narrows?: 'open' | 'fixed';
+  /** Days implied when the clause names none ("after work" → weekdays). */
+  defaultDays?: number;
+}
+type Item =
+  | DaysItem
+  | TimeItem
+  | { kind: 'neg' }
+  | { kind: 'sep'; level: SepLevel }
+  | { kind: 'unknown'; start: number; end: number };
+
+const daysItem = (mask: number, collective = true): DaysItem => ({ kind: 'days', mask, collective });
+const timeItem = (mask: number, extra: Omit<TimeItem, 'kind' | 'mask'> = {}): TimeItem => ({ kind: 'time', mask, ...extra });
+const NEG: Item = { kind: 'neg' };
+const ALL_DAY = timeItem(ALL_SLOTS, { allDay: true });
+
+// ---------------------------------------------------------------------------
+// Vocabulary
+
+const DAY_FORMS: readonly (readonly string[])[] = [
+  ['mon', 'mons', 'monday', 'mondays'],
+  ['tue', 'tues', 'tuesday', 'tuesdays', 'tusday', 'tuseday', 'teusday'],
+  ['wed', 'weds', 'wednesday', 'wednesdays', 'wednsday', 'wensday', 'wendsday', 'wedsday'],
+  ['thu', 'thur', 'thurs', 'thursday', 'thursdays', 'thurday', 'thursdy', 'thirsday', 'thrusday'],
+  ['fri', 'fris', 'friday', 'fridays'],
+  ['sat', 'sats', 'saturday', 'saturdays', 'saterday', 'satuday'],
+  ['sun', 'suns', 'sunday', 'sundays'],
+];
+const DAY_WORDS = new Map<string, number>(DAY_FORMS.flatMap((forms, day) => forms.map((f): [string, number] => [f, day])));
+
+const RANGE_WORDS = new Set(['to', 'till', 'til', 'until', 'through', 'thru']);
+const APPROX_WORDS = new Set(['around', 'about', 'approximately', 'approx', 'roughly', 'like']);
+const TIME_SUFFIXES = new Set(['ish', "o'clock", 'oclock', 'h', 'hr', 'hrs']);
+
+/** Words that carry no scheduling meaning; skipped silently rather than reported. */
+const FILLERS = new Set(
+  (
+    "i i'm im i'd i'll me my we we're us you it it's its this that these those is are am be being been was were " +
+    'free available availability avail usually generally normally typically mostly often sometimes always ' +
+    'only just mainly probably possibly maybe hopefully ideally preferably prefer preferred best better ' +
+    'good great fine ok okay works can could would will do does should on in at of for the a an ' +
+    'during each every any all either both most some from to by with around about then so too as well like ' +
+    'day days week weeks weekly per time times hour hours usual really pretty much please thanks hi hey hello ' +
+    "etc anyway meet meeting up out open reach reachable h hr hrs ish o'clock oclock onwards onward"
+  ).split(/\s+/),
+);
+
+interface Phrase {
+  words: readonly (readonly string[])[];
+  items: readonly Item[];
+  /** "anytime after 6": the phrase defers to the time expression that follows. */
+  yieldsToTime?: boolean;
+}
+
+/** "all day|night" → [['all'], ['day', 'night']]: one list of alternatives per word. */
+function words(spec: string): readonly (readonly string[])[] {
+  return spec.split(' ').map((w) => w.split('|'));
+}
+
+function phrase(spec: string, items: readonly Item[], yieldsToTime = false): Phrase {
+  return { words: words(spec), items, yieldsToTime };
+}
+
+const MORNING = periodMask('morning');
+const AFTERNOON = periodMask('afternoon');
+const EVENING = periodMask('evening');
+
+const PHRASES: readonly Phrase[] = [
+  // Day sets
+  phrase('every|each day', [daysItem(ALL_DAYS)]),
+  phrase('every day of the week', [daysItem(ALL_DAYS)]),
+  phrase('every single day', [daysItem(ALL_DAYS)]),
+  phrase('everyday|daily', [daysItem(ALL_DAYS)]),
+  phrase('nightly', [daysItem(ALL_DAYS), timeItem(EVENING)]),
+  phrase('any day|days', [daysItem(ALL_DAYS)]),
+  phrase('all days', [daysItem(ALL_DAYS)]),
+  phrase('all week', [daysItem(ALL_DAYS)]),
+  phrase('all week long', [daysItem(ALL_DAYS)]),
+  phrase('7|seven days a|per week', [daysItem(ALL_DAYS)]),
+  phrase('weekend|weekends|wkend|wkends|wknd|wknds', [daysItem(WEEKEND)]),
+  phrase('week end|ends', [daysItem(WEEKEND)]),
+  phrase('weekday|weekdays|wkday|wkdays|workday|workdays', [daysItem(WEEKDAYS)]),
+  phrase('m f', [daysItem(WEEKDAYS)]), // "M-F"; the dash is skipped by matchWords
+  phrase('week|work|working|business day|days', [daysItem(WEEKDAYS)]),
+  phrase('during|in the week', [daysItem(WEEKDAYS)]),
+  phrase('weeknight|weeknights|weeknite|weeknites', [daysItem(WEEKDAYS), timeItem(EVENING)]),
+  phrase('week|work night|nights', [daysItem(WEEKDAYS), timeItem(EVENING)]),
+  // Whole days
+  phrase('all day', [ALL_DAY]),
+  phrase('all night', [timeItem(EVENING)]),
+  phrase('all day long', [ALL_DAY]),
+  phrase('whole|full|entire day', [ALL_DAY]),
+  phrase('the whole|full|entire day', [ALL_DAY]),
+  phrase('anytime|whenever', [ALL_DAY], true),
+  phrase('any time|hour', [ALL_DAY], true),
+  phrase('at any time', [ALL_DAY], true),
+  phrase('all the time', [ALL_DAY]),
+  phrase('all hours', [ALL_DAY]),
+  phrase('24/7', [ALL_DAY]),
+  phrase('around|round the clock', [ALL_DAY]),
+  phrase('day and|or night', [ALL_DAY]),
+  phrase('night and|or day', [ALL_DAY]),
+  // Periods
+  phrase('morning|mornings|morn|mornin', [timeItem(MORNING)]),
+  phrase('afternoon|afternoons|arvo|arvos', [timeItem(AFTERNOON)]),
+  phrase('evening|evenings|eve|eves|night|nights|nite|nites|nighttime|nighttimes|evenin', [timeItem(EVENING)]),
+  phrase('after dark', [timeItem(EVENING)]),
+  phrase('early morning|mornings', [timeItem(hoursMask(6, 9))]),
+  phrase('late morning|mornings', [timeItem(hoursMask(9, 12))]),
+  phrase('early afternoon|afternoons', [timeItem(hoursMask(12, 14))]),
+  phrase('late afternoon|afternoons', [timeItem(hoursMask(15, 17))]),
+  phrase('early evening|evenings', [timeItem(hoursMask(17, 20))]),
+  phrase('late evening|evenings|night|nights', [timeItem(hoursMask(20, 24))]),
+  phrase('daytime|daytimes', [timeItem(MORNING | AFTERNOON)]),
+  phrase('during the day', [timeItem(MORNING | AFTERNOON)]),
+  phrase('lunch|lunchtime|lunchtimes|lunches', [timeItem(hoursMask(12, 14))]),
+  phrase('lunch time|hour|break', [timeItem(hoursMask(12, 14))]),
+  phrase('dinner|dinnertime', [timeItem(hoursMask(18, 20))]),
+  phrase('noon|midday', [timeItem(hoursMask(12, 13))]),
+  phrase('mid day', [timeItem(hoursMask(12, 13))]),
+  phrase('midnight', [timeItem(0)]), // understood, but outside the grid
+  phrase('pm', [timeItem(AFTERNOON | EVENING)]),
+  // Work-relative times default to weekdays.
+  phrase('after work', [timeItem(EVENING, { defaultDays: WEEKDAYS })]),
+  phrase('before work', [timeItem(hoursMask(6, 9), { defaultDays: WEEKDAYS })]),
+  phrase('after school', [timeItem(hoursMask(15, 24), { defaultDays: WEEKDAYS })]),
+  phrase('work|working|business|office hours', [timeItem(hoursMask(9, 17), { defaultDays: WEEKDAYS })]),
+  // Negation
+  phrase('except|excluding|exclude|excl|not|no|never|unavailable|busy|cannot|cant|can\'t|don\'t|dont|won\'t|isn\'t', [NEG]),
+  phrase('except for', [NEG]),
+  phrase('other than', [NEG]),
+  phrase('apart|aside from', [NEG]),
+  phrase('can not', [NEG]),
+  // Separators spelled as words
+  phrase('and|or|plus|also|nor', [{ kind: 'sep', level: 'conj' }]),
+  phrase('as well as', [{ kind: 'sep', level: 'conj' }]),
+  phrase('but|though|although|however', [{ kind: 'sep', level: 'soft' }]),
+].sort((a, b) => b.words.length - a.words.length);
+
+type Lead = 'after' | 'before' | 'from' | 'between' | 'at' | 'none';
+
+const LEADS: readonly { words: readonly (readonly string[])[]; lead: Lead }[] = [
+  { words: words('no later than'), lead: 'before' },
+  { words: words('no earlier than'), lead: 'after' },
+  { words: words('up to|until'), lead: 'before' },
+  { words: words('starting at|from'), lead: 'from' },
+  { words: words('after|since|past'), lead: 'after' },
+  { words: words('from|starting'), lead: 'from' },
+  { words: words('between'), lead: 'between' },
+  { words: words('before|until|till|til|by'), lead: 'before' },
+  { words: words('at|around|about'), lead: 'at' },
+];
+const DAYPART_SUFFIXES: readonly { words: readonly (readonly string[])[]; meridiem: 'am' | 'pm' }[] = [
+  { words: words('in the morning'), meridiem: 'am' },
+  { words: words('in the afternoon|evening'), meridiem: 'pm' },
+  { words: words('at night'), meridiem: 'pm' },
+];
+const TIME_LEAD_WORDS = new Set(['after', 'before', 'from', 'between', 'until', 'till', 'til', 'since', 'past', 'starting']);
+
+/** A time-of-day endpoint: a clock reading or a named time ("noon", "lunch"). */
+type Endpoint = { kind: 'clock'; clock: Clock } | { kind: 'named'; start: number; end: number };
+
+const NAMED_ENDPOINTS = new Map<string, { start: number; end: number }>([
+  ['noon', { start: 12, end: 12 }],
+  ['midday', { start: 12, end: 12 }],
+  ['midnight', { start: 24, end: 24 }],
+  ['lunch', { start: 12, end: 14 }],
+  ['lunchtime', { start: 12, end: 14 }],
+  ['dinner', { start: 18, end: 20 }],
+  ['dinnertime', { start: 18, end: 20 }],
+  ['late', { start: 24, end: 24 }],
+]);
+
+// ---------------------------------------------------------------------------
+// Clock arithmetic (hours as decimals, 0-24)
+
+/** The hour if the endpoint says am/pm or is 24-hour or named; null if a bare hour. */
+function explicitHour(e: Endpoint, role: 'start' | 'end'): number | null {
+  if (e.kind === 'named') return role === 'start' ? e.start : e.end;
+  const { hour, minute, meridiem, clock24 } = e.clock;
+  if (clock24) return hour + minute / 60;
+  if (meridiem) return (hour % 12) + (meridiem === 'pm' ? 12 : 0) + minute / 60;
+  return null;
+}
+
+/** Guesses a lone bare hour: 7-11 am, 12 noon, 1-6 pm; after "after", 1-9 pm. */
+function guessHour(clock: Clock, bias: 'after' | 'default'): number {
+  const { hour, minute } = clock;
+  if (hour === 12) return 12 + minute / 60;
+  const pm = bias === 'after' ? hour <= 9 : hour <= 6;
+  return hour + (pm ? 12 : 0) + minute / 60;
+}
+
+function pointHour(e: Endpoint, role: 'start' | 'end', bias: 'after' | 'default'): number {
+  const explicit = explicitHour(e, role);
+  if (explicit !== null) return explicit;
+  return e.kind === 'clock' ? guessHour(e.clock, bias) : 0;
+}
+
+/** The two readings of a bare hour, preferred one first. */
+function readings(clock: Clock, pmFirst: boolean): [number, number] {
+  const base = (clock.hour % 12) + clock.minute / 60;
+  return pmFirst ? [base + 12, base] : [base, base + 12];
+}
+
+/** Resolves "A-B" to [start, end) hours; an end past midnight is clamped to 24. */
+function rangeHours(a: Endpoint, b: Endpoint): [number, number] {
+  const aHour = explicitHour(a, 'start');
+  let bHour = explicitHour(b, 'end');
+  if (bHour === 0) bHour = 24; // "12am" / "00:00" as an end is midnight
+  if (aHour !== null && bHour !== null) return [aHour, bHour > aHour ? bHour : 24];
+  if (bHour !== null && a.kind === 'clock') {
+    // "7 to 10pm": the start shares the end's am/pm unless that puts it after the end.
+    const options = readings(a.clock, bHour >= 12);
+    const fit = options.find((h) => h < bHour);
+    return fit !== undefined ? [fit, bHour] : [Math.max(...options), 24];
+  }
+  const start = aHour ?? pointHour(a, 'start', 'default');
+  if (b.kind !== 'clock') return [start, 24];
+  // "10am-2", "9-5": the first reading of the end that comes after the start.
+  const options = readings(b.clock, start >= 12);
+  const fit = options.find((h) => h > start);
+  return [start, fit ?? 24];
+}
+
+// ---------------------------------------------------------------------------
+// Matching tokens into items
+
+interface Match {
+  items: readonly Item[];
+  next: number;
+}
+
+class ItemMatcher {
+  readonly items: Item[] = [];
+
+  constructor(private readonly toks: readonly Token[]) {}
+
+  run(): Item[] {
+    let i = 0;
+    while (i < this.toks.length) {
+      const m = this.matchAt(i);
+      this.items.push(...m.items);
+      i = m.next;
+    }
+    return this.items;
+  }
+
+  private tok(i: number): Token | undefined {
+    return this.toks[i];
+  }
+
+  private word(i: number): string | undefined {
+    const t = this.toks[i];
+    return t && (t.kind === 'word' || t.kind === 'num') ? t.norm : undefined;
+  }
+
+  private matchAt(i: number): Match {
+    const t = this.toks[i];
+    if (!t) return { items: [], next: i + 1 };
+    if (t.kind === 'sep') return { items: [{ kind: 'sep', level: t.level }], next: i + 1 };
+    if (t.kind === 'dash') return { items: [], next: i + 1 };
+    const matched = this.matchTime(i) ?? this.matchDays(i) ?? this.matchAmPm(i) ?? this.matchPhrase(i);
+    if (matched) return matched;
+    if (t.kind === 'word' && FILLERS.has(t.norm)) return { items: [], next: i + 1 };
+    return { items: [{ kind: 'unknown', start: t.start, end: t.end }], next: i + 1 };
+  }
+
+  /** Matches a phrase's words from i, allowing dashes between them ("all-day"). */
+  private matchWords(i: number, spec: readonly (readonly string[])[]): number | null {
+    let j = i;
+    for (const [n, options] of spec.entries()) {
+      if (n > 0 && this.tok(j)?.kind === 'dash') j++;
+      const w = this.word(j);
+      if (w === undefined || !options.includes(w)) return null;
+      j++;
+    }
+    return j;
+  }
+
+  private matchPhrase(i: number): Match | null {
+    for (const p of PHRASES) {
+      const next = this.matchWords(i, p.words);
+      if (next === null) continue;
+      if (p.yieldsToTime && TIME_LEAD_WORDS.has(this.word(next) ?? '')) return { items: [], next };
+      return { items: p.items, next };
+    }
+    return null;
+  }
+
+  /** "am" only means morning right after a day ("Saturday am"); otherwise it is "I am". */
+  private matchAmPm(i: number): Match | null {
+    if (this.word(i) !== 'am') return null;
+    const prev = this.items[this.items.length - 1];
+    return { items: prev?.kind === 'days' ? [timeItem(MORNING)] : [], next: i + 1 };
+  }
+
+  private dayAt(i: number): number | undefined {
+    const w = this.word(i);
+    return w === undefined ? undefined : DAY_WORDS.get(w);
+  }
+
+  /** A day name, or a day range "Mon-Fri" / "Monday to Friday" / "mon thru thurs". */
+  private matchDays(i: number): Match | null {
+    const from = this.dayAt(i);
+    if (from === undefined) return null;
+    const sep = this.tok(i + 1);
+    const isRangeSep = sep?.kind === 'dash' || (sep?.kind === 'word' && RANGE_WORDS.has(sep.norm));
+    const to = isRangeSep ? this.dayAt(i + 2) : undefined;
+    if (to === undefined) return { items: [daysItem(1 << from, false)], next: i + 1 };
+    return { items: [daysItem(dayRangeMask(from, to), false)], next: i + 3 };
+  }
+
+  private matchLead(i: number): { lead: Lead; next: number } {
+    for (const lead of LEADS) {
+      const next = this.matchWords(i, lead.words);
+      if (next !== null) return { lead: lead.lead, next };
+    }
+    return { lead: 'none', next: i };
+  }
+
+  private matchEndpoint(i: number): { endpoint: Endpoint; next: number } | null {
+    let j = i;
+    while (APPROX_WORDS.has(this.word(j) ?? '')) j++;
+    const t = this.tok(j);
+    if (!t) return null;
+    let endpoint: Endpoint | null = null;
+    if (t.kind === 'num') endpoint = { kind: 'clock', clock: t.clock };
+    else if (t.kind === 'word') {
+      const named = NAMED_ENDPOINTS.get(t.norm);
+      if (named) endpoint = { kind: 'named', ...named };
+    }
+    if (!endpoint) return null;
+    j++;
+    // "7ish", "7-ish", "7 o'clock"
+    if (this.tok(j)?.kind === 'dash' && this.word(j + 1) === 'ish') j += 2;
+    else if (TIME_SUFFIXES.has(this.word(j) ?? '')) j++;
+    return this.withDaypart(endpoint, j);
+  }
+
+  /** "7 in the evening", "10 at night", "9 in the morning" give a bare hour its am/pm. */
+  private withDaypart(endpoint: Endpoint, j: number): { endpoint: Endpoint; next: number } {
+    if (endpoint.kind !== 'clock' || endpoint.clock.meridiem || endpoint.clock.clock24) return { endpoint, next: j };
+    for (const { words: suffix, meridiem } of DAYPART_SUFFIXES) {
+      const next = this.matchWords(j, suffix);
+      if (next !== null) return { endpoint: { kind: 'clock', clock: { ...endpoint.clock, meridiem } }, next };
+    }
+    return { endpoint, next: j };
+  }
+
+  private isRangeSep(i: number, lead: Lead): boolean {
+    const t = this.tok(i);
+    if (!t) return false;
+    if (t.kind === 'dash') return true;
+    if (lead === 'between' && (t.norm === 'and' || t.norm === '&')) return true;
+    return t.kind === 'word' && RANGE_WORDS.has(t.norm);
+  }
+
+  /** "onwards", "or later": turns a point into an open-ended start. */
+  private matchOnwards(i: number): number | null {
+    const w = this.word(i);
+    if (w === 'onwards' || w === 'onward') return i + 1;
+    if ((w === 'or' || w === 'and') && this.word(i + 1) === 'later') return i + 2;
+    return null;
+  }
+
+  private matchTime(i: number): Match | null {
+    const { lead, next: afterLead } = this.matchLead(i);
+    const a = this.matchEndpoint(afterLead);
+    if (!a) return null;
+    let next = a.next;
+
+    if (lead !== 'before' && this.isRangeSep(next, lead)) {
+      const b = this.matchEndpoint(next + 1);
+      if (b) {
+        const [start, end] = rangeHours(a.endpoint, b.endpoint);
+        return { items: [timeItem(hoursMask(start, end), { narrows: 'fixed' })], next: b.next };
+      }
+    }
+
+    const onwards = lead === 'before' ? null : this.matchOnwards(next);
+    if (onwards !== null) next = onwards;
+    const mask = this.singleTimeMask(lead, a.endpoint, onwards !== null);
+    if (mask === null) return null;
+    const open = lead === 'after' || lead === 'before' || lead === 'from' || onwards;
+    return { items: [timeItem(mask, { narrows: open ? 'open' : 'fixed' })], next };
+  }
+
+  private singleTimeMask(lead: Lead, e: Endpoint, onwards: boolean): number | null {
+    if (lead === 'after' || lead === 'from' || onwards) {
+      return hoursMask(pointHour(e, 'end', lead === 'after' ? 'after' : 'default'), 24);
+    }
+    if (lead === 'before') return hoursMask(0, pointHour(e, 'start', 'default'));
+    if (lead === 'between') return null;
+    // Named times alone ("noon", "late evening") are left to the phrase table.
+    if (lead === 'none' && e.kind === 'named') return null;
+    if (e.kind === 'named') {
+      // "at lunch" covers lunch; "at noon" the slot starting then.
+      return e.end > e.start ? hoursMask(e.start, e.end) : hoursMask(e.start, Math.floor(e.start) + 1);
+    }
+    // Without a preposition a bare number is not a time ("2 evenings a week").
+    const c = e.clock;
+    if (lead === 'none' && !c.meridiem && !c.clock24 && c.minute === 0) return null;
+    const h = Math.floor(pointHour(e, 'start', 'default'));
+    return hoursMask(h, h + 1);
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Grouping items into clauses
+
+interface TimeEntry {
+  mask: number;
+  kind: 'period' | 'open' | 'fixed';
+}
+
+interface Clause {
+  neg: boolean;
+  days: number;
+  hasDays: boolean;
+  collective: boolean;
+  times: TimeEntry[];
+  defaultDays: number | null;
+  first: 'days' | 'time' | null;
+  last: 'days' | 'time' | null;
+}
+
+function newClause(neg: boolean): Clause {
+  return { neg, days: 0, hasDays: false, collective: false, times: [], defaultDays: null, first: null, last: null };
+}
+
+const isEmptyClause = (c: Clause): boolean => !c.hasDays && c.times.length === 0;
+
+/** Whether a day item continues clause c or starts a new one. */
+function dayJoins(c: Clause, item: DaysItem, sep: SepLevel | null): boolean {
+  if (isEmptyClause(c)) return true;
+  const collectiveBreak = sep !== null && (c.collective || item.collective);
+  if (!c.hasDays) return sep === null; // "6-9pm on Wednesdays", but not "evenings, weekends"
+  if (c.times.length === 0) return !collectiveBreak; // "Tue and Thu …", not "weekends, Monday"
+  // Times came first and days are still being listed: "mornings on Sat and Sun".
+  return c.first === 'time' && c.last === 'days' && !collectiveBreak;
+}
+
+/** Whether a time item continues clause c or starts a new one. */
+function timeJoins(c: Clause, item: TimeItem, sep: SepLevel | null): boolean {
+  if (isEmptyClause(c) || !c.hasDays) return true; // "morning or evening"
+  if (c.times.length === 0) return !(c.collective && sep === 'conj' && !item.allDay); // not "weekends and evenings"
+  return c.first === 'days'; // "Saturday mornings and evenings"
+}
+
+/** Whether time `next`, written right after `prev`, narrows it rather than adding to it. */
+function narrows(prev: TimeEntry, next: TimeEntry): boolean {
+  if (next.kind === 'period' || (prev.mask & next.mask) === 0) return false; // contradiction: keep both
+  return prev.kind === 'period' || (prev.kind === 'open' && next.kind === 'open');
+}
+
+class ClauseBuilder {
+  private readonly clauses: Clause[] = [];
+  private cur = newClause(false);
+  private sep: SepLevel | null = null;
+  private negScope = false;
+  /** A comma inside a negation: only a plain list of days continues it ("except Mon, Tue"). */
+  private negPaused = false;
+
+  build(items: readonly Item[]): Clause[] {
+    for (const item of items) this.add(item);
+    this.close(false);
+    return this.clauses;
+  }
+
+  private close(neg: boolean): void {
+    if (!isEmptyClause(this.cur)) this.clauses.push(this.cur);
+    this.cur = newClause(neg);
+  }
+
+  private add(item: Item): void {
+    switch (item.kind) {
+      case 'unknown':
+        return;
+      case 'sep':
+        return this.addSep(item.level);
+      case 'neg':
+        this.close(true);
+        this.negScope = true;
+        this.negPaused = false;
+        this.sep = null;
+        return;
+      case 'days':
+      case 'time':
+        this.resolveNegation(item);
+        if (item.kind === 'days') this.addDays(item);
+        else this.addTime(item);
+        this.sep = null;
+    }
+  }
+
+  private addSep(level: SepLevel): void {
+    if (level === 'hard') {
+      this.close(false);
+      this.negScope = false;
+      this.sep = null;
+      return;
+    }
+    this.sep = this.sep === 'conj' || level === 'conj' ? 'conj' : 'soft';
+    if (this.negScope && level === 'soft') this.negPaused = true;
+  }
+
+  private resolveNegation(item: DaysItem | TimeItem): void {
+    if (!this.negScope || !this.negPaused) return;
+    this.negPaused = false;
+    const plainDayList = item.kind === 'days' && !item.collective && this.sep === 'soft';
+    if (plainDayList) return;
+    this.negScope = false;
+    this.close(false);
+  }
+
+  private addDays(item: DaysItem): void {
+    if (!dayJoins(this.cur, item, this.sep)) this.close(this.negScope);
+    const c = this.cur;
+    c.days |= item.mask;
+    c.hasDays = true;
+    c.collective ||= item.collective;
+    c.first ??= 'days';
+    c.last = 'days';
+  }
+
+  private addTime(item: TimeItem): void {
+    if (!timeJoins(this.cur, item, this.sep)) this.close(this.negScope);
+    const c = this.cur;
+    const prev = c.times[c.times.length - 1];
+    const entry: TimeEntry = { mask: item.mask, kind: item.narrows ?? 'period' };
+    if (this.sep === null && c.last === 'time' && prev && narrows(prev, entry)) {
+      c.times[c.times.length - 1] = { mask: prev.mask & item.mask, kind: entry.kind };
+    } else {
+      c.times.push(entry);
+    }
+    if (item.defaultDays !== undefined) c.defaultDays = (c.defaultDays ?? 0) | item.defaultDays;
+    c.first ??= 'time';
+    c.last = 'time';
+  }
+}
+
+function clauseCells(c: Clause): { days: number; slots: number } {
+  const days = c.hasDays ? c.days : c.defaultDays ?? ALL_DAYS;
+  const slots = c.times.length > 0 ? c.times.reduce((acc, t) => acc | t.mask, 0) : ALL_SLOTS;
+  return { days, slots };
+}
+
+function clausesToGrid(clauses: readonly Clause[]): Grid {
+  const on = Array.from({ length: DAYS }, () => 0);
+  const off = Array.from({ length: DAYS }, () => 0);
+  for (const c of clauses) {
+    const { days, slots } = clauseCells(c);
+    const target = c.neg ? off : on;
+    for (let d = 0; d < DAYS; d++) if (days & (1 << d)) target[d] = (target[d] ?? 0) | slots;
+  }
+  // Exclusions apply to the whole text: "evenings and weekends, but not Sundays".
+  return mapGrid((d, s) => (((on[d] ?? 0) & ~(off[d] ?? 0)) & (1 << s)) !== 0);
+}
+
+/** Joins adjacent unknown tokens (fillers between them included) into trimmed fragments. */
+function unknownFragments(text: string, items: readonly Item[]): string[] {
+  const fragments: string[] = [];
+  let span: { start: number; end: number } | null = null;
+  const flush = (): void => {
+    if (span) fragments.push(text.slice(span.start, span.end).trim());
+    span = null;
+  };
+  for (const item of items) {
+    if (item.kind !== 'unknown') flush();
+    else if (span) span.end = item.end;
+    else span = { start: item.start, end: item.end };
+  }
+  flush();
+  return fragments.filter((f) => f.length > 0);
+}
+
+function parseUnchecked(text: string): ParseResult {
+  const head = text.slice(0, MAX_TEXT_LENGTH);
+  const items = new ItemMatcher(tokenize(head)).run();
+  const grid = clausesToGrid(new ClauseBuilder().build(items));
+  const unparsed = unknownFragments(head, items);
+  const overflow = text.slice(MAX_TEXT_LENGTH).trim();
+  if (overflow) unparsed.push(overflow.length > 60 ? `${overflow.slice(0, 60)}…` : overflow);
+  return { grid, unparsed };
+}
+
+/**
+ * Parses plain-English availability into the weekly grid. Reads at most
+ * MAX_TEXT_LENGTH characters (the rest is reported as unparsed). Never throws.
+ */
+export function parseAvailabilityText(text: string): ParseResult {
+  if (typeof text !== 'string') return { grid: emptyGrid(), unparsed: [] };
+  try {
+    return parseUnchecked(text);
+  } catch {
+    // Defensive only: a parser bug must not fail a profile save, so report it all as unparsed.
+    const trimmed = text.slice(0, 60).trim();
+    return { grid: emptyGrid(), unparsed: trimmed ? [trimmed] : [] };
+  }
+}

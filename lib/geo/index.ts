@@ -1,0 +1,8 @@
+export {
+  distanceKm,
+  geocodeOffline,
+  nearestPlace,
+  preloadGazetteer,
+  type LatLng,
+  type Place,
+} from "./gazetteer";
