@@ -1,0 +1,17 @@
+import { getMe, updateMe } from '@/lib/contract/profiles';
+import { route } from '@/lib/http/route';
+import { getUserOrThrow, updateProfile } from '@/lib/profiles/profile';
+import { toOwnProfile } from '@/lib/profiles/records';
+import { missingFields } from '@/lib/profiles/onboarding';
+
+// GET /api/v1/me.json – the caller's own profile
+export const GET = route(getMe, async ({ db, auth, baseUrl }) => ({
+  profile: toOwnProfile(await getUserOrThrow(db, auth.userId), baseUrl),
+}));
+
+// PATCH /api/v1/me.json – partial profile update
+export const PATCH = route(updateMe, async ({ db, auth, body, baseUrl }) => {
+  const { row, warnings } = await updateProfile(db, auth.userId, body);
+  const missing = missingFields(row);
+  return { success: true as const, profile: toOwnProfile(row, baseUrl), onboarding: { complete: missing.length === 0, missing }, warnings };
+});

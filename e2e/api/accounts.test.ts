@@ -1,0 +1,279 @@
+// POST/GET /api/v1/register.json against the real server and database.
+import fs from 'node:fs';
+import path from 'node:path';
+import { createHash } from 'node:crypto';
+import { describe, expect, inject, it } from 'vitest';
+import { registerResponseSchema } from '@/lib/contract/accounts';
+import { api, freshIp, registerUser, testDb, uniqueEmail } from './client';
+
+const sha256 = (s: string) => createHash('sha256').update(s).digest();
+const decodeQuotedPrintable = (text: string) =>
+  text.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+
+describe('POST /api/v1/register.json', () => {
+  it('creates an account from email and displayName alone', async () => {
+    const email = uniqueEmail('Minimal');
+    const res = await api('POST', '/api/v1/register.json', { body: { email, displayName: 'Zoë Müller' } });
+    expect(res.status).toBe(201);
+    const body = registerResponseSchema.parse(res.body);
+    expect(body.user.email).toBe(email);
+    expect(body.user.slug).toMatch(/^zoe-muller(-\d{4})?$/);
+    expect(body.user.profile_url).toBe(`${inject('baseUrl')}/u/${body.user.slug}`);
+    expect(body.auth.token_type).toBe('Bearer');
+    expect(body.auth.scopes).toEqual(['profile:read', 'profile:write', 'photo:write', 'buddy:read', 'buddy:write', 'message:read', 'message:write']);
+    expect(body.auth.generated_password).toMatch(/^[\w]{5}-[\w]{5}-[\w]{5}-[\w]{5}$/);
+    expect(body.auth.mobile_signin_url).toMatch(new RegExp(`^${inject('baseUrl')}/signin/link\\?token=bm_sl_`));
+    expect(body.auth.mobile_signin_expires_in_seconds).toBe(3600);
+    expect(body.auth.emailed_magic_link).toBe(true);
+    expect(body.onboarding).toEqual({
+      complete: false,
+      missing: ['aboutMe', 'gender', 'birthday', 'location', 'coords', 'activities', 'schedule', 'photo'],
+    });
+
+    const user = await testDb().selectFrom('users').selectAll().where('id', '=', body.user.id).executeTakeFirstOrThrow();
+    expect(user.display_name).toBe('Zoë Müller');
+    expect(user.password_hash).toMatch(/^\$argon2id\$/);
+    expect(user.password_hash).not.toContain(body.auth.generated_password!);
+    const token = await testDb().selectFrom('access_tokens').selectAll().where('user_id', '=', body.user.id).executeTakeFirstOrThrow();
+    expect(token.token_hash.equals(sha256(body.auth.token))).toBe(true);
+    expect(token.scopes).toHaveLength(7);
+    const link = new URL(body.auth.mobile_signin_url!).searchParams.get('token')!;
+    const stored = await testDb().selectFrom('signin_links').selectAll().where('token_hash', '=', sha256(link)).executeTakeFirstOrThrow();
+    expect(stored.purpose).toBe('mobile');
+    expect(stored.used_at).toBeNull();
+    expect(stored.expires_at.getTime() - Date.now()).toBeGreaterThan(3500_000);
+  });
+
+  it('canonicalizes plain-English fields and reports what it could not use', async () => {
+    const res = await api('POST', '/api/v1/register.json', {
+      body: {
+        email: uniqueEmail(),
+        displayName: 'Sam',
+        password: 'correct horse battery',
+        aboutMe: 'Trail runner, coffee fan.',
+        city: 'Portland, OR',
+        gender: 'non_binary',
+        birthday: '1990-04-02',
+        showAgeByDecade: true,
+        activities: ['Hiking', 'going to the gym', 'xyzzy plugh'],
+        availability_text: 'weekends',
+        agentName: 'TestAgent',
+        agentSessionId: 'session-1',
+      },
+    });
+    expect(res.status).toBe(201);
+    const body = registerResponseSchema.parse(res.body);
+    expect(body.auth.generated_password).toBeNull();
+    expect(body.onboarding.missing).toEqual(['photo']);
+    expect(body.warnings.activities_unmatched).toEqual(['xyzzy plugh']);
+    expect(body.warnings.schedule_summary).toMatch(/saturday|weekend/i);
+
+    const me = await api('GET', '/api/v1/me.json', { token: body.auth.token });
+    expect(me.status).toBe(200);
+    expect(me.body.profile).toMatchObject({
+      location: 'Portland, OR',
+      homeLocation: 'Portland, OR',
+      city: 'Portland, OR',
+      coords_source: 'gazetteer',
+      activities: ['hiking', 'gym'],
+      age: null,
+      age_bucket: expect.stringMatching(/^\d0s$/),
+      showAgeByDecade: true,
+    });
+    expect(me.body.profile.public_location).toMatch(/^Portland, Oregon/);
+    expect(me.body.profile.coords.latitude).toBeCloseTo(45.52, 0);
+    // Weekends = all day Saturday and Sunday.
+    expect(me.body.profile.schedule[5].every(Boolean)).toBe(true);
+    expect(me.body.profile.schedule[6].every(Boolean)).toBe(true);
+    expect(me.body.profile.schedule[0].some(Boolean)).toBe(false);
+
+    const user = await testDb().selectFrom('users').select(['agent_name', 'agent_session_id', 'schedule']).where('id', '=', body.user.id).executeTakeFirstOrThrow();
+    expect(user).toMatchObject({ agent_name: 'TestAgent', agent_session_id: 'session-1' });
+    expect(user.schedule).toBe('0'.repeat(90) + '1'.repeat(36));
+    const actions = await testDb().selectFrom('agent_actions').select('action').where('user_id', '=', body.user.id).execute();
+    expect(actions.map((a) => a.action)).toEqual(['register']);
+  });
+
+  it('treats null optional fields as absent', async () => {
+    const res = await api('POST', '/api/v1/register.json', {
+      body: { email: uniqueEmail(), displayName: 'Nully', aboutMe: null, coords: null, activities: null, photo: null },
+    });
+    expect(res.status).toBe(201);
+    expect(res.body.onboarding.missing).toContain('aboutMe');
+  });
+
+  const tooLong = (n: number) => 'x'.repeat(n);
+  const invalid: [string, Record<string, unknown>, string][] = [
+    ['missing email', { email: undefined }, 'email'],
+    ['malformed email', { email: 'not-an-email' }, 'email'],
+    ['empty displayName', { displayName: '   ' }, 'displayName'],
+    ['displayName over 60', { displayName: tooLong(61) }, 'displayName'],
+    ['short password', { password: 'short' }, 'password'],
+    ['aboutMe over 600', { aboutMe: tooLong(601) }, 'aboutMe'],
+    ['city over 80', { city: tooLong(81) }, 'city'],
+    ['location over 120', { location: tooLong(121) }, 'location'],
+    ['latitude out of range', { coords: { latitude: 91, longitude: 0 } }, 'coords.latitude'],
+    ['longitude missing', { coords: { latitude: 10 } }, 'coords.longitude'],
+    ['unknown gender', { gender: 'robot' }, 'gender'],
+    ['younger than 13', { birthday: new Date(Date.now() - 12 * 365.25 * 86400_000).toISOString().slice(0, 10) }, 'birthday'],
+    ['impossible date', { birthday: '2001-02-30' }, 'birthday'],
+    ['wrong date format', { birthday: '04/02/1990' }, 'birthday'],
+    ['21 activities', { activities: Array.from({ length: 21 }, (_, i) => `a${i}`) }, 'activities'],
+    ['availability_text over 500', { availability_text: tooLong(501) }, 'availability_text'],
+    ['schedule of 6 days', { schedule: Array.from({ length: 6 }, () => Array(18).fill(false)) }, 'schedule'],
+    ['legacy availability bad period', { availability: [{ day: 'mon', period: 'night' }] }, 'availability.0.period'],
+    ['bad slug', { slug: 'No Caps' }, 'slug'],
+    ['photoMimeType gif', { photoMimeType: 'image/gif' }, 'photoMimeType'],
+    ['photoURL not a URL', { photoURL: 'ftp://x' }, 'photoURL'],
+    ['agentName over 60', { agentName: tooLong(61) }, 'agentName'],
+    ['agentSessionId over 120', { agentSessionId: tooLong(121) }, 'agentSessionId'],
+    ['unknown field', { favouriteColour: 'blue' }, 'favouriteColour'],
+  ];
+  it.each(invalid)('rejects %s with 400 naming the field', async (_name, patch, field) => {
+    const body = { email: uniqueEmail(), displayName: 'Val', ...patch };
+    const res = await api('POST', '/api/v1/register.json', { body });
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe('validation_failed');
+    expect(res.body.error.fields).toHaveProperty([field]);
+    const count = await testDb().selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).where('email', '=', String(body.email)).executeTakeFirstOrThrow();
+    expect(Number(count.n)).toBe(0);
+  });
+
+  it('names every failing field at once', async () => {
+    const res = await api('POST', '/api/v1/register.json', { body: { email: 'nope', displayName: '', gender: 'x' } });
+    expect(res.status).toBe(400);
+    expect(Object.keys(res.body.error.fields).sort()).toEqual(['displayName', 'email', 'gender']);
+  });
+
+  it.each([
+    ['malformed JSON', '{"email": ', 'application/json', 400, 'invalid_json'],
+    ['a form body', 'email=a@b.c', 'application/x-www-form-urlencoded', 415, 'unsupported_media_type'],
+    ['an empty body', '', 'application/json', 400, 'validation_failed'],
+    ['a JSON array', '[]', 'application/json', 400, 'validation_failed'],
+  ])('answers %s with a clear 4xx', async (_name, rawBody, type, status, code) => {
+    const res = await api('POST', '/api/v1/register.json', { rawBody, headers: { 'content-type': type } });
+    expect(res.status).toBe(status);
+    expect(res.body.error.code).toBe(code);
+    expect(res.body.error.message).toEqual(expect.any(String));
+  });
+
+  it('refuses an oversized body with 413 without reading it all', async () => {
+    const rawBody = JSON.stringify({ email: uniqueEmail(), displayName: 'Big', aboutMe: 'x'.repeat(9 * 1024 * 1024) });
+    const res = await api('POST', '/api/v1/register.json', { rawBody, headers: { 'content-type': 'application/json' } });
+    expect(res.status).toBe(413);
+    expect(res.body.error.code).toBe('payload_too_large');
+  });
+
+  it('refuses a second account for the same email, whatever its case', async () => {
+    const email = uniqueEmail('dupe');
+    expect((await api('POST', '/api/v1/register.json', { body: { email, displayName: 'One' } })).status).toBe(201);
+    const again = await api('POST', '/api/v1/register.json', { body: { email: email.toUpperCase(), displayName: 'Two' } });
+    expect(again.status).toBe(409);
+    expect(again.body.error).toMatchObject({ code: 'email_taken', fields: { email: expect.any(String) } });
+    expect(again.body.error.hint).toEqual(expect.any(String));
+  });
+
+  it('honours a chosen slug and refuses a taken one', async () => {
+    const slug = `chosen-${process.pid}-${Date.now() % 100000}`;
+    const first = await api('POST', '/api/v1/register.json', { body: { email: uniqueEmail(), displayName: 'A', slug } });
+    expect(first.status).toBe(201);
+    expect(first.body.user.slug).toBe(slug);
+    const second = await api('POST', '/api/v1/register.json', { body: { email: uniqueEmail(), displayName: 'B', slug } });
+    expect(second.status).toBe(409);
+    expect(second.body.error.code).toBe('slug_taken');
+  });
+
+  it('gives people with the same name distinct slugs, even in parallel', async () => {
+    const name = `Twin ${process.pid} ${Date.now()}`;
+    const results = await Promise.all(
+      Array.from({ length: 5 }, () => api('POST', '/api/v1/register.json', { body: { email: uniqueEmail(), displayName: name } })),
+    );
+    expect(results.map((r) => r.status)).toEqual([201, 201, 201, 201, 201]);
+    expect(new Set(results.map((r) => r.body.user.slug)).size).toBe(5);
+  });
+
+  it('allows 3 registrations per IP per hour, then 429 with Retry-After', async () => {
+    const ip = freshIp();
+    for (let i = 0; i < 3; i++) {
+      expect((await api('POST', '/api/v1/register.json', { ip, body: { email: uniqueEmail(), displayName: 'Limit' } })).status).toBe(201);
+    }
+    const res = await api('POST', '/api/v1/register.json', { ip, body: { email: uniqueEmail(), displayName: 'Limit' } });
+    expect(res.status).toBe(429);
+    expect(res.body.error.code).toBe('rate_limited');
+    const retryAfter = Number(res.headers.get('retry-after'));
+    expect(retryAfter).toBeGreaterThan(3500);
+    expect(retryAfter).toBeLessThanOrEqual(3600);
+    // Another address is unaffected.
+    expect((await api('POST', '/api/v1/register.json', { body: { email: uniqueEmail(), displayName: 'Other' } })).status).toBe(201);
+  });
+
+  it('holds the limit exactly under 8 parallel registrations from one IP', async () => {
+    const ip = freshIp();
+    const results = await Promise.all(
+      Array.from({ length: 8 }, () => api('POST', '/api/v1/register.json', { ip, body: { email: uniqueEmail(), displayName: 'Race' } })),
+    );
+    const statuses = results.map((r) => r.status).sort();
+    expect(statuses).toEqual([201, 201, 201, 429, 429, 429, 429, 429]);
+    const ledger = await testDb().selectFrom('registrations').select((eb) => eb.fn.countAll<number>().as('n')).where('ip', '=', ip).executeTakeFirstOrThrow();
+    expect(Number(ledger.n)).toBe(3);
+  });
+
+  it('emails a separate magic link unless emailMagicLink is false, and never logs secrets', async () => {
+    const mailDir = path.join(inject('dataDir'), 'mail');
+    const emailed = uniqueEmail('mailme');
+    const silent = uniqueEmail('nomail');
+    const a = await api('POST', '/api/v1/register.json', { body: { email: emailed, displayName: 'Mail Me', password: 'hunter2hunter2' } });
+    const b = await api('POST', '/api/v1/register.json', { body: { email: silent, displayName: 'No Mail', emailMagicLink: false } });
+    expect(a.status).toBe(201);
+    expect(b.body.auth.emailed_magic_link).toBe(false);
+
+    const findMail = (address: string) =>
+      (fs.existsSync(mailDir) ? fs.readdirSync(mailDir) : [])
+        .map((f) => fs.readFileSync(path.join(mailDir, f), 'utf8'))
+        .find((m) => m.includes(`To: ${address}`));
+    let mail: string | undefined;
+    for (let i = 0; i < 40 && !mail; i++) {
+      mail = findMail(emailed);
+      if (!mail) await new Promise((r) => setTimeout(r, 250));
+    }
+    expect(mail).toBeDefined();
+    const link = /\/signin\/link\?token=(bm_sl_[\w-]+)/.exec(decodeQuotedPrintable(mail!))?.[1];
+    expect(link).toBeDefined();
+    expect(a.body.auth.mobile_signin_url).not.toContain(link);
+    const stored = await testDb().selectFrom('signin_links').select('purpose').where('token_hash', '=', sha256(link!)).executeTakeFirstOrThrow();
+    expect(stored.purpose).toBe('email');
+    expect(findMail(silent)).toBeUndefined();
+
+    const log = fs.readFileSync(path.join(inject('dataDir'), 'server.log'), 'utf8');
+    expect(log).toContain('"path":"/api/v1/register.json"');
+    expect(log).not.toContain(a.body.auth.token);
+    expect(log).not.toContain('hunter2hunter2');
+    expect(log).not.toContain(link!);
+  });
+});
+
+describe('GET /api/v1/register.json', () => {
+  it('returns instructions and a JSON Schema generated from the contract', async () => {
+    const res = await api('GET', '/api/v1/register.json');
+    expect(res.status).toBe(200);
+    expect(res.body.method).toBe('POST');
+    expect(res.body.required).toEqual(['email', 'displayName']);
+    expect(res.body.schema.required).toEqual(['email', 'displayName']);
+    expect(res.body.schema.properties.displayName).toMatchObject({ type: 'string', maxLength: 60 });
+    expect(res.body.schema.properties.slug.anyOf ?? [res.body.schema.properties.slug]).toEqual(
+      expect.arrayContaining([expect.objectContaining({ pattern: '^[a-z0-9-]{3,40}$' })]),
+    );
+    expect(res.body.schema.additionalProperties).toBe(false);
+    expect(res.body.instructions.length).toBeGreaterThan(3);
+  });
+});
+
+describe('GET /api/v1/index.json', () => {
+  it('lists every endpoint of the contract with absolute URLs', async () => {
+    const res = await api('GET', '/api/v1/index.json');
+    expect(res.status).toBe(200);
+    const paths = res.body.endpoints.map((e: { method: string; path: string }) => `${e.method} ${e.path}`);
+    expect(paths).toEqual(expect.arrayContaining(['POST /api/v1/register.json', 'GET /api/v1/me.json', 'PATCH /api/v1/me.json', 'GET /api/v1/users/{slug}/profile.json']));
+    for (const e of res.body.endpoints) expect(e.url).toBe(`${inject('baseUrl')}${e.path}`);
+  });
+});

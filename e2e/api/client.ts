@@ -1,0 +1,66 @@
+// A small HTTP client for the API tests: real requests to the real server.
+import { inject } from 'vitest';
+import { createDb, type Database } from '../../db';
+
+export const baseUrl = () => inject('baseUrl');
+
+export interface ApiResponse<T = any> {
+  status: number;
+  body: T;
+  headers: Headers;
+}
+
+let ipCounter = 0;
+/** A fresh client address per simulated client (the server trusts X-Forwarded-For in tests). */
+export function freshIp(): string {
+  ipCounter += 1;
+  const n = (process.pid % 200) * 65536 + ipCounter;
+  return `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`;
+}
+
+export async function api<T = any>(
+  method: string,
+  path: string,
+  options: { body?: unknown; rawBody?: string; token?: string; ip?: string; headers?: Record<string, string> } = {},
+): Promise<ApiResponse<T>> {
+  const headers: Record<string, string> = { 'x-forwarded-for': options.ip ?? freshIp(), ...options.headers };
+  if (options.token) headers.authorization = `Bearer ${options.token}`;
+  let body: string | undefined = options.rawBody;
+  if (options.body !== undefined) {
+    body = JSON.stringify(options.body);
+    headers['content-type'] ??= 'application/json';
+  }
+  const res = await fetch(`${baseUrl()}${path}`, { method, headers, body });
+  const text = await res.text();
+  let parsed: unknown = text;
+  try {
+    parsed = text ? JSON.parse(text) : null;
+  } catch {
+    // not JSON: keep the text for the assertion message
+  }
+  return { status: res.status, body: parsed as T, headers: res.headers };
+}
+
+let emailCounter = 0;
+export function uniqueEmail(tag = 'user'): string {
+  emailCounter += 1;
+  return `${tag}-${process.pid}-${Date.now()}-${emailCounter}@example.com`;
+}
+
+/** A 1x1 PNG, for completing profiles in tests. */
+export const TINY_PNG_BASE64 =
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
+
+export async function registerUser(overrides: Record<string, unknown> = {}) {
+  const body = { email: uniqueEmail(), displayName: 'Test Person', ...overrides };
+  const res = await api('POST', '/api/v1/register.json', { body });
+  if (res.status !== 201) throw new Error(`register failed: ${res.status} ${JSON.stringify(res.body)}`);
+  return { ...res.body, token: res.body.auth.token as string, slug: res.body.user.slug as string, id: res.body.user.id as string };
+}
+
+let db: Database | undefined;
+/** Direct database access, for asserting stored effects. */
+export function testDb(): Database {
+  db ??= createDb(inject('databaseUrl'), 2);
+  return db;
+}

@@ -1,0 +1,178 @@
+// /api/v1/me.json, /api/v1/me/complete.json and the public profile, against the real server.
+import { describe, expect, it } from 'vitest';
+import { ownProfileSchema, publicProfileSchema } from '@/lib/contract/profiles';
+import { api, registerUser, testDb } from './client';
+
+describe('authentication', () => {
+  it.each([
+    ['no header', undefined, 'Bearer realm="api"'],
+    ['an unknown token', 'Bearer bm_at_notarealtoken', 'invalid_token'],
+    ['a malformed header', 'Token abc', 'Bearer realm="api"'],
+  ])('answers %s with 401 and a Bearer challenge', async (_name, authorization, challenge) => {
+    const res = await api('GET', '/api/v1/me.json', { headers: authorization ? { authorization } : {} });
+    expect(res.status).toBe(401);
+    expect(res.body.error.code).toBe('unauthorized');
+    expect(res.body.error.hint).toMatch(/register/);
+    expect(res.headers.get('www-authenticate')).toContain(challenge);
+  });
+
+  it('rejects a revoked token', async () => {
+    const user = await registerUser();
+    await testDb().updateTable('access_tokens').set({ revoked_at: new Date() }).where('user_id', '=', user.id).execute();
+    const res = await api('GET', '/api/v1/me.json', { token: user.token });
+    expect(res.status).toBe(401);
+  });
+
+  it('answers 403 insufficient_scope for a token without the scope', async () => {
+    const user = await registerUser();
+    await testDb().updateTable('access_tokens').set({ scopes: ['profile:read'] }).where('user_id', '=', user.id).execute();
+    expect((await api('GET', '/api/v1/me.json', { token: user.token })).status).toBe(200);
+    const res = await api('PATCH', '/api/v1/me.json', { token: user.token, body: { aboutMe: 'x' } });
+    expect(res.status).toBe(403);
+    expect(res.body.error.code).toBe('insufficient_scope');
+  });
+});
+
+describe('GET /api/v1/me.json', () => {
+  it('returns the full own profile', async () => {
+    const user = await registerUser({ displayName: 'Own', birthday: '1995-06-15', coords: { latitude: 52.52, longitude: 13.405 } });
+    const res = await api('GET', '/api/v1/me.json', { token: user.token });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    const profile = ownProfileSchema.parse(res.body.profile);
+    expect(profile).toMatchObject({ id: user.id, displayName: 'Own', birthday: '1995-06-15', coords: { latitude: 52.52, longitude: 13.405 }, coords_source: 'client' });
+    expect(profile.public_location).toMatch(/^Berlin/);
+    expect(profile.age).toBeGreaterThanOrEqual(30);
+    expect(profile.schedule).toHaveLength(7);
+    expect(profile.schedule_summary).toMatch(/no availability/i);
+  });
+});
+
+describe('PATCH /api/v1/me.json', () => {
+  it('updates only the fields sent and re-canonicalizes plain English', async () => {
+    const user = await registerUser({ aboutMe: 'Before', location: 'Berlin' });
+    const res = await api('PATCH', '/api/v1/me.json', {
+      token: user.token,
+      body: { activities: ['bouldering', 'board games'], availability_text: 'Tuesday and Thursday evenings', agentName: 'PatchBot' },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.success).toBe(true);
+    expect(res.body.profile.aboutMe).toBe('Before');
+    expect(res.body.profile.activities).toEqual(['rock_climbing', 'board_games']);
+    expect(res.body.warnings.schedule_summary).toMatch(/tuesday/i);
+    const row = await testDb().selectFrom('users').select(['schedule', 'activities', 'availability_text']).where('id', '=', user.id).executeTakeFirstOrThrow();
+    expect(row.activities).toEqual(['rock_climbing', 'board_games']);
+    expect(row.availability_text).toBe('Tuesday and Thursday evenings');
+    // Tuesday (day 1) and Thursday (day 3) evenings: slots 11-17.
+    const evening = '0'.repeat(11) + '1'.repeat(7);
+    const off = '0'.repeat(18);
+    expect(row.schedule).toBe(off + evening + off + evening + off + off + off);
+    const actions = await testDb().selectFrom('agent_actions').select(['action', 'agent_name']).where('user_id', '=', user.id).execute();
+    expect(actions).toContainEqual({ action: 'update_profile', agent_name: 'PatchBot' });
+  });
+
+  it('accepts both schedule grid forms and merges them with text', async () => {
+    const user = await registerUser();
+    const res = await api('PATCH', '/api/v1/me.json', {
+      token: user.token,
+      body: { schedule: { '0_0': true, '6_17': true }, availability: [{ day: 'wed', period: 'morning' }] },
+    });
+    expect(res.status).toBe(200);
+    const grid = res.body.profile.schedule as boolean[][];
+    expect(grid[0]![0]).toBe(true);
+    expect(grid[6]![17]).toBe(true);
+    expect(grid[2]!.slice(0, 6).every(Boolean)).toBe(true);
+    expect(grid.flat().filter(Boolean)).toHaveLength(8);
+  });
+
+  it('clears optional fields with null and re-geocodes a new location', async () => {
+    const user = await registerUser({ aboutMe: 'Bio', location: 'Berlin', gender: 'female' });
+    const res = await api('PATCH', '/api/v1/me.json', { token: user.token, body: { aboutMe: null, gender: null, location: 'Paris, France' } });
+    expect(res.status).toBe(200);
+    expect(res.body.profile).toMatchObject({ aboutMe: null, gender: null, location: 'Paris, France', coords_source: 'gazetteer' });
+    expect(res.body.profile.coords.latitude).toBeCloseTo(48.85, 0);
+    expect(res.body.onboarding.missing).toEqual(expect.arrayContaining(['aboutMe', 'gender']));
+  });
+
+  it('warns when a location cannot be placed', async () => {
+    const user = await registerUser();
+    const res = await api('PATCH', '/api/v1/me.json', { token: user.token, body: { location: 'Qwzxv Plmnb' } });
+    expect(res.status).toBe(200);
+    expect(res.body.warnings.location_unresolved).toMatch(/coords/);
+    expect(res.body.profile.coords).toBeNull();
+  });
+
+  it.each([
+    ['displayName null', { displayName: null }, 'displayName'],
+    ['aboutMe too long', { aboutMe: 'x'.repeat(601) }, 'aboutMe'],
+    ['birthday too recent', { birthday: new Date().toISOString().slice(0, 10) }, 'birthday'],
+    ['unknown field', { email: 'new@example.com' }, 'email'],
+    ['schedule key out of range', { schedule: { '7_0': true } }, 'schedule'],
+  ])('rejects %s with 400', async (_name, body, field) => {
+    const user = await registerUser();
+    const res = await api('PATCH', '/api/v1/me.json', { token: user.token, body });
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe('validation_failed');
+    expect(Object.keys(res.body.error.fields).some((k) => k === field || k.startsWith(`${field}.`))).toBe(true);
+  });
+});
+
+describe('/api/v1/me/complete.json', () => {
+  it('lists what is missing and refuses to complete with 422', async () => {
+    const user = await registerUser({ aboutMe: 'Hi', gender: 'male', birthday: '1980-01-01', location: 'London, UK', activities: ['tennis'], availability_text: 'weekends' });
+    const status = await api('GET', '/api/v1/me/complete.json', { token: user.token });
+    expect(status.status).toBe(200);
+    expect(status.body).toMatchObject({ complete: false, missing: ['photo'] });
+    expect(status.body.next_action_for_user).toMatch(/photo/);
+
+    const post = await api('POST', '/api/v1/me/complete.json', { token: user.token });
+    expect(post.status).toBe(422);
+    expect(post.body.error).toMatchObject({ code: 'onboarding_incomplete', fields: { photo: expect.any(String) } });
+    const row = await testDb().selectFrom('users').select('onboarding_complete').where('id', '=', user.id).executeTakeFirstOrThrow();
+    expect(row.onboarding_complete).toBe(false);
+  });
+});
+
+describe('GET /api/v1/users/{slug}/profile.json', () => {
+  it('finds a user by slug or id and shows only public fields', async () => {
+    const user = await registerUser({
+      displayName: 'Pub Lic',
+      birthday: '1991-03-03',
+      showAgeByDecade: true,
+      coords: { latitude: 51.5072, longitude: -0.1276 },
+      location: '221B Baker Street, London',
+    });
+    for (const key of [user.slug, user.id, user.slug.toUpperCase()]) {
+      const res = await api('GET', `/api/v1/users/${encodeURIComponent(key)}/profile.json`);
+      expect(res.status).toBe(200);
+      const profile = publicProfileSchema.strict().parse(res.body.profile);
+      expect(profile).toMatchObject({ id: user.id, slug: user.slug, displayName: 'Pub Lic', age: null, discoverable: false });
+      expect(profile.age_bucket).toMatch(/^\d0s$/);
+      expect(profile.location).toMatch(/^London/);
+      expect(JSON.stringify(res.body)).not.toMatch(/Baker|1991-03-03|51\.5072|@example\.com/);
+    }
+  });
+
+  it('answers 404 with the envelope for an unknown slug', async () => {
+    const res = await api('GET', '/api/v1/users/no-such-person-here/profile.json');
+    expect(res.status).toBe(404);
+    expect(res.body.error.code).toBe('not_found');
+  });
+});
+
+describe('GET /api/v1/activities.json', () => {
+  it('lists canonical activities', async () => {
+    const res = await api('GET', '/api/v1/activities.json');
+    expect(res.status).toBe(200);
+    expect(res.body.total).toBe(res.body.activities.length);
+    expect(res.body.activities).toContainEqual(expect.objectContaining({ id: 'hiking', name: expect.any(String) }));
+  });
+});
+
+describe('GET /api/health', () => {
+  it('reports the database up', async () => {
+    const res = await api('GET', '/api/health');
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ ok: true, db: 'up' });
+  });
+});

@@ -1,0 +1,21 @@
+// Vitest global setup for the API tests: build once, start one stack, share its URLs.
+import type { TestProject } from 'vitest/node';
+import { buildIfNeeded } from '../../scripts/build-stamp';
+import { startStack } from './stack';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    baseUrl: string;
+    databaseUrl: string;
+    dataDir: string;
+  }
+}
+
+export default async function setup(project: TestProject) {
+  buildIfNeeded(process.cwd());
+  const stack = await startStack({ REGISTRATION_LIMIT_PER_HOUR: '3', MESSAGE_LIMIT_PER_10_MIN: '20' });
+  project.provide('baseUrl', stack.baseUrl);
+  project.provide('databaseUrl', stack.databaseUrl);
+  project.provide('dataDir', stack.dataDir);
+  return () => stack.stop();
+}

@@ -1,0 +1,119 @@
+// Starts the real service for API and browser tests: a real PostgreSQL (embedded,
+// or a fresh database on DATABASE_URL's server) and `scripts/start.ts` as a child
+// process, exactly as `npm start` runs it.
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { freePort, startEmbeddedPostgres } from '../../db/embedded';
+
+export interface Stack {
+  baseUrl: string;
+  databaseUrl: string;
+  dataDir: string;
+  stop(): Promise<void>;
+}
+
+const root = path.resolve(import.meta.dirname, '../..');
+
+/** Refuses to run tests against anything but a database on this machine. */
+export function assertLocalDatabase(url: string): void {
+  const host = new URL(url).hostname;
+  if (!['localhost', '127.0.0.1', '::1', '[::1]', ''].includes(host)) {
+    throw new Error(`Refusing to run tests against a non-local database (${host})`);
+  }
+}
+
+async function freshDatabaseOn(serverUrl: string): Promise<{ url: string; drop: () => Promise<void> }> {
+  assertLocalDatabase(serverUrl);
+  const name = `buddy_test_${process.pid}_${Date.now()}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`create database "${name}"`);
+  await admin.end();
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const c = new pg.Client({ connectionString: serverUrl });
+      await c.connect();
+      await c.query(`drop database if exists "${name}" with (force)`);
+      await c.end();
+    },
+  };
+}
+
+async function waitForHealth(baseUrl: string, child: ChildProcess, output: () => string): Promise<void> {
+  const deadline = Date.now() + 120_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`The server exited (${child.exitCode}):\n${output()}`);
+    try {
+      const res = await fetch(`${baseUrl}/api/health`);
+      if (res.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`The server did not become healthy in time:\n${output()}`);
+}
+
+export async function startStack(env: Record<string, string> = {}): Promise<Stack> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'buddy-test-'));
+  // As root the embedded server runs as the `postgres` user, which must reach its data dir.
+  fs.chmodSync(dataDir, 0o755);
+  let databaseUrl: string;
+  let stopDatabase: () => Promise<void>;
+  if (process.env.DATABASE_URL) {
+    const fresh = await freshDatabaseOn(process.env.DATABASE_URL);
+    databaseUrl = fresh.url;
+    stopDatabase = fresh.drop;
+  } else {
+    const embedded = await startEmbeddedPostgres(path.join(dataDir, 'postgres'), { persistent: false });
+    databaseUrl = embedded.url;
+    stopDatabase = embedded.stop;
+  }
+
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const logFile = path.join(dataDir, 'server.log');
+  const log = fs.createWriteStream(logFile);
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'scripts/start.ts')], {
+    cwd: root,
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      DATABASE_URL: databaseUrl,
+      PORT: String(port),
+      PUBLIC_BASE_URL: baseUrl,
+      DATA_DIR: dataDir,
+      // Tests give each simulated client its own X-Forwarded-For address.
+      TRUST_PROXY: '1',
+      NEXT_TELEMETRY_DISABLED: '1',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout?.pipe(log);
+  child.stderr?.pipe(log);
+  const output = () => (fs.existsSync(logFile) ? fs.readFileSync(logFile, 'utf8').slice(-4000) : '');
+  await waitForHealth(baseUrl, child, output);
+
+  return {
+    baseUrl,
+    databaseUrl,
+    dataDir,
+    async stop() {
+      if (child.exitCode === null) {
+        const exited = new Promise((r) => child.once('exit', r));
+        child.kill('SIGTERM');
+        await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
+        if (child.exitCode === null) child.kill('SIGKILL');
+      }
+      await stopDatabase();
+      if (process.env.KEEP_TEST_DATA !== '1') fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,136 @@
+// Registration: one call creates the account, its token and a sign-in link (SPEC 2.1, 2.2).
+import { sql } from 'kysely';
+import type { Database } from '@/db';
+import type { UserRow } from '@/db/types';
+import type { RegisterBody } from '../contract/accounts';
+import type { Scope } from '../contract/define';
+import { ApiError, ERROR_ADVICE, isUniqueViolation } from '../http/errors';
+import { enqueue, QUEUES } from '../jobs/boss';
+import { missingFields, nextActionForUser } from '../profiles/onboarding';
+import { resolveProfileInput, type ProfileWarnings } from '../profiles/fields';
+import { profileUrl } from '../profiles/records';
+import { recordAgentAction } from './attribution';
+import { generatePassword, hashPassword } from './secrets';
+import { createSigninLink } from './signin-links';
+import { mintAccessToken } from './tokens';
+import { uniqueSlug } from './slug';
+
+export interface RegisterContext {
+  ip: string;
+  baseUrl: string;
+  /** Successful registrations allowed per IP per rolling hour. */
+  limitPerHour: number;
+}
+
+const HOUR_MS = 3600_000;
+
+export async function registerUser(db: Database, body: RegisterBody, ctx: RegisterContext) {
+  const { columns, warnings } = resolveProfileInput(body);
+  const generatedPassword = body.password ? null : generatePassword();
+  const passwordHash = await hashPassword(body.password ?? generatedPassword!);
+  const wantsEmail = body.emailMagicLink !== false;
+
+  const attempt = () => db.transaction().execute(async (trx) => {
+    await enforceRegistrationLimit(trx, ctx);
+    const slug = body.slug ?? (await uniqueSlug(trx, body.displayName));
+    const values = {
+      ...columns,
+      email: body.email,
+      password_hash: passwordHash,
+      slug,
+      display_name: body.displayName,
+      agent_name: body.agentName ?? null,
+      agent_session_id: body.agentSessionId ?? null,
+    };
+    const user = await trx.insertInto('users').values(values).returningAll().executeTakeFirstOrThrow();
+    const complete = missingFields(user).length === 0;
+    const row: UserRow = complete
+      ? await trx.updateTable('users').set({ onboarding_complete: true }).where('id', '=', user.id).returningAll().executeTakeFirstOrThrow()
+      : user;
+    await trx.insertInto('registrations').values({ ip: ctx.ip, user_id: user.id }).execute();
+    const token = await mintAccessToken(trx, user.id, { label: 'registration', agentName: body.agentName, agentSessionId: body.agentSessionId });
+    const link = await createSigninLink(trx, user.id, 'mobile', ctx.baseUrl);
+    // The emailed link is a separate single-use link minted by the mail job, so the
+    // job's payload holds no secret and using one link does not burn the other.
+    if (wantsEmail) await enqueue(trx, QUEUES.magicLinkMail, { userId: user.id });
+    await recordAgentAction(trx, user.id, 'register', body);
+    return { row, token, link };
+  });
+  const result = await retryGeneratedSlugRace(attempt, body.slug == null);
+
+  return toRegisterResponse(result.row, {
+    token: result.token.token,
+    scopes: result.token.scopes,
+    generatedPassword,
+    link: result.link,
+    emailed: wantsEmail,
+    warnings,
+    baseUrl: ctx.baseUrl,
+  });
+}
+
+/** Two parallel signups named alike can pick the same free slug; the loser retries with a fresh one. */
+async function retryGeneratedSlugRace<T>(attempt: () => Promise<T>, slugGenerated: boolean): Promise<T> {
+  for (let tries = 1; ; tries++) {
+    try {
+      return await attempt();
+    } catch (error) {
+      if (!slugGenerated || tries >= 3 || !isUniqueViolation(error, 'users_slug_key')) throw error;
+    }
+  }
+}
+
+/**
+ * At most `limitPerHour` successful registrations per IP in any rolling hour. The
+ * advisory lock serialises concurrent registrations from one IP, so the count is
+ * exact across any number of app instances.
+ */
+async function enforceRegistrationLimit(trx: Database, ctx: RegisterContext): Promise<void> {
+  await sql`select pg_advisory_xact_lock(hashtextextended(${`register:${ctx.ip}`}, 0))`.execute(trx);
+  const recent = await trx
+    .selectFrom('registrations')
+    .select((eb) => [eb.fn.countAll<number>().as('count'), eb.fn.min('created_at').as('oldest')])
+    .where('ip', '=', ctx.ip)
+    .where('created_at', '>', sql<Date>`now() - interval '1 hour'`)
+    .executeTakeFirstOrThrow();
+  if (Number(recent.count) >= ctx.limitPerHour) {
+    const oldest = recent.oldest ? new Date(recent.oldest).getTime() : Date.now();
+    const retryAfter = Math.max(1, Math.ceil((oldest + HOUR_MS - Date.now()) / 1000));
+    throw new ApiError('rate_limited', `At most ${ctx.limitPerHour} registrations per hour from one IP address`, {
+      hint: ERROR_ADVICE.rate_limited,
+      headers: { 'retry-after': String(retryAfter) },
+    });
+  }
+}
+
+function toRegisterResponse(
+  row: UserRow,
+  parts: {
+    token: string;
+    scopes: Scope[];
+    generatedPassword: string | null;
+    link: { url: string; expiresInSeconds: number };
+    emailed: boolean;
+    warnings: ProfileWarnings;
+    baseUrl: string;
+  },
+) {
+  const missing = missingFields(row);
+  const signin = `Open this link on your phone to sign in (single use, expires in about an hour): ${parts.link.url}`;
+  return {
+    success: true as const,
+    user: { id: row.id, email: row.email, slug: row.slug, profile_url: profileUrl(parts.baseUrl, row.slug) },
+    auth: {
+      token: parts.token,
+      token_type: 'Bearer' as const,
+      scopes: parts.scopes,
+      generated_password: parts.generatedPassword,
+      mobile_signin_url: parts.link.url,
+      mobile_signin_expires_in_seconds: parts.link.expiresInSeconds,
+      emailed_magic_link: parts.emailed,
+    },
+    onboarding: { complete: missing.length === 0, missing },
+    warnings: parts.warnings,
+    next_action_for_user: `${nextActionForUser(missing)} ${signin}`,
+  };
+}

@@ -1,0 +1,93 @@
+// Registration (SPEC 2.1, 2.2, 5).
+import { z } from 'zod';
+import { legacyAvailabilitySchema, scheduleInputSchema } from '../availability';
+import { SCOPES, defineEndpoint } from './define';
+import { warningsSchema } from './profiles';
+import {
+  LIMITS,
+  attributionFields,
+  birthdaySchema,
+  coordsSchema,
+  genderSchema,
+  httpsUrlSchema,
+  onboardingSchema,
+  photoMimeTypeSchema,
+  slugSchema,
+} from './schemas';
+
+// Base64 inflates by 4/3; leave room for the JSON around a 5 MB photo.
+export const REGISTER_MAX_BODY_BYTES = Math.ceil((LIMITS.photoBytes * 4) / 3) + 256 * 1024;
+
+export const registerBodySchema = z.strictObject({
+  email: z.email({ message: 'must be a valid email address' }).max(254),
+  displayName: z.string().trim().min(1).max(LIMITS.displayName),
+  password: z.string().min(LIMITS.passwordMin).max(200).nullish(),
+  aboutMe: z.string().max(LIMITS.aboutMe).nullish(),
+  city: z.string().max(LIMITS.city).nullish().describe('Deprecated: copied into location when location is absent'),
+  location: z.string().max(LIMITS.location).nullish(),
+  coords: coordsSchema.nullish(),
+  gender: genderSchema.nullish(),
+  birthday: birthdaySchema.nullish(),
+  showAgeByDecade: z.boolean().nullish(),
+  activities: z.array(z.string().max(100)).max(LIMITS.activities).nullish(),
+  availability_text: z.string().max(LIMITS.availabilityText).nullish(),
+  schedule: scheduleInputSchema.nullish(),
+  availability: legacyAvailabilitySchema.nullish().describe('Deprecated: expanded into the weekly grid'),
+  photo: z.string().nullish().describe('Inline base64 or data URL; JPEG, PNG or WEBP, at most 5 MB decoded'),
+  photoMimeType: photoMimeTypeSchema.nullish(),
+  photoURL: httpsUrlSchema.nullish(),
+  slug: slugSchema.nullish(),
+  emailMagicLink: z.boolean().nullish(),
+  ...attributionFields,
+});
+export type RegisterBody = z.infer<typeof registerBodySchema>;
+
+export const registerResponseSchema = z.object({
+  success: z.literal(true),
+  user: z.object({ id: z.string(), email: z.string(), slug: z.string(), profile_url: z.string() }),
+  auth: z.object({
+    token: z.string(),
+    token_type: z.literal('Bearer'),
+    scopes: z.array(z.enum(SCOPES)),
+    generated_password: z.string().nullable(),
+    mobile_signin_url: z.string().nullable(),
+    mobile_signin_expires_in_seconds: z.number().int().nullable(),
+    emailed_magic_link: z.boolean(),
+  }),
+  onboarding: onboardingSchema,
+  warnings: warningsSchema,
+  next_action_for_user: z.string(),
+});
+
+export const REGISTER_EXAMPLE = {
+  email: 'sam@example.com',
+  displayName: 'Sam',
+  aboutMe: 'Trail runner and coffee fan, new in town.',
+  location: 'Portland, OR',
+  gender: 'prefer_not_to_say',
+  birthday: '1992-05-14',
+  activities: ['hiking', 'trail running', 'coffee'],
+  availability_text: 'weekends and Wednesday evenings',
+  agentName: 'ExampleAgent',
+} as const;
+
+export const register = defineEndpoint({
+  id: 'register',
+  method: 'POST',
+  path: '/api/v1/register.json',
+  auth: 'none',
+  tags: ['accounts'],
+  summary: 'Create an account and get a bearer token',
+  description:
+    'Creates the account in one call. Only email and displayName are required; the other Discover fields can follow via PATCH /api/v1/me.json. ' +
+    'Unknown activities are warnings, not errors. Repeat warnings.schedule_summary to the user to confirm availability. ' +
+    `Limited to ${LIMITS.minimumAge}+ year olds and a few registrations per IP address per hour.`,
+  body: registerBodySchema,
+  maxBodyBytes: REGISTER_MAX_BODY_BYTES,
+  response: registerResponseSchema,
+  status: 201,
+  errors: ['validation_failed', 'email_taken', 'slug_taken', 'rate_limited', 'payload_too_large'],
+  requestExample: REGISTER_EXAMPLE,
+});
+
+export const accountEndpoints = [register] as const;

@@ -1,0 +1,51 @@
+// The shape of one endpoint declaration. The table built from these drives the
+// route handlers, OpenAPI, the endpoint index and the MCP tools.
+import type { z } from 'zod';
+import type { ErrorCode } from '../http/errors';
+
+export const SCOPES = [
+  'profile:read',
+  'profile:write',
+  'photo:write',
+  'buddy:read',
+  'buddy:write',
+  'message:read',
+  'message:write',
+] as const;
+export type Scope = (typeof SCOPES)[number];
+
+export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+
+export interface EndpointSpec {
+  /** Stable operation id; also the MCP tool name where one exists. */
+  id: string;
+  method: HttpMethod;
+  /** OpenAPI-style path, e.g. /api/v1/users/{slug}/profile.json */
+  path: string;
+  /** 'none' for public endpoints, otherwise the scope the bearer token must carry. */
+  auth: 'none' | Scope;
+  summary: string;
+  description?: string;
+  tags: readonly string[];
+  params?: z.ZodObject;
+  query?: z.ZodObject;
+  body?: z.ZodType;
+  /** The body may be absent or empty (it is then parsed as {}). */
+  bodyOptional?: boolean;
+  /** Largest accepted request body in bytes (default 64 KiB). */
+  maxBodyBytes?: number;
+  response: z.ZodType;
+  /** Success status (default 200). */
+  status?: number;
+  /** Error codes this endpoint documents besides the generic ones. */
+  errors?: readonly ErrorCode[];
+  /** Response examples for the docs; must validate against `response`. */
+  example?: unknown;
+  requestExample?: unknown;
+}
+
+export function defineEndpoint<const S extends EndpointSpec>(spec: S): S {
+  return spec;
+}
+
+export const DEFAULT_MAX_BODY_BYTES = 64 * 1024;

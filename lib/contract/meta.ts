@@ -1,0 +1,79 @@
+// Discovery endpoints: the endpoint index, signup instructions, the activity catalog.
+import { z } from 'zod';
+import { defineEndpoint } from './define';
+
+export const getIndex = defineEndpoint({
+  id: 'get_index',
+  method: 'GET',
+  path: '/api/v1/index.json',
+  auth: 'none',
+  tags: ['meta'],
+  summary: 'Machine-readable list of every endpoint',
+  response: z.object({
+    name: z.string(),
+    version: z.string(),
+    base_url: z.string(),
+    docs: z.record(z.string(), z.string()),
+    authentication: z.object({ scheme: z.literal('Bearer'), header: z.string(), obtain: z.string(), scopes: z.array(z.string()) }),
+    endpoints: z.array(
+      z.object({
+        id: z.string(),
+        method: z.string(),
+        path: z.string(),
+        url: z.string(),
+        auth: z.string().describe("'none' or the scope the bearer token needs"),
+        summary: z.string(),
+      }),
+    ),
+  }),
+});
+
+export const getRegisterInstructions = defineEndpoint({
+  id: 'get_signup_instructions',
+  method: 'GET',
+  path: '/api/v1/register.json',
+  auth: 'none',
+  tags: ['accounts'],
+  summary: 'Signup instructions and the JSON Schema of the registration body',
+  response: z.object({
+    endpoint: z.string(),
+    method: z.literal('POST'),
+    instructions: z.array(z.string()),
+    required: z.array(z.string()),
+    required_for_discover: z.array(z.string()),
+    limits: z.record(z.string(), z.union([z.number(), z.string()])),
+    schema: z.record(z.string(), z.unknown()).describe('JSON Schema (draft 2020-12) of the POST body'),
+    example: z.record(z.string(), z.unknown()),
+    browser_fallback: z.string(),
+  }),
+});
+
+export const activitySchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  category: z.string(),
+  aliases: z.array(z.string()),
+});
+
+export const listActivities = defineEndpoint({
+  id: 'list_activities',
+  method: 'GET',
+  path: '/api/v1/activities.json',
+  auth: 'none',
+  tags: ['meta'],
+  summary: 'Canonical activity ids (use them in profile activities and buddy request activityIds)',
+  response: z.object({ activities: z.array(activitySchema), total: z.number().int() }),
+});
+
+export const getHealth = defineEndpoint({
+  id: 'get_health',
+  method: 'GET',
+  path: '/api/health',
+  auth: 'none',
+  tags: ['meta'],
+  summary: 'Liveness and database check',
+  response: z.object({ ok: z.boolean(), db: z.enum(['up', 'down']) }),
+  errors: ['service_unavailable'],
+});
+
+export const metaEndpoints = [getIndex, getRegisterInstructions, listActivities, getHealth] as const;

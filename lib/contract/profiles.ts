@@ -1,0 +1,166 @@
+// Profile records and the endpoints that read and write them (SPEC 2.1-2.4, 3.1).
+import { z } from 'zod';
+import { legacyAvailabilitySchema, scheduleInputSchema } from '../availability';
+import { defineEndpoint } from './define';
+import {
+  LIMITS,
+  activityIdsSchema,
+  attributionFields,
+  birthdaySchema,
+  coordsSchema,
+  genderSchema,
+  gridSchema,
+  httpsUrlSchema,
+  isoDateTime,
+  onboardingSchema,
+} from './schemas';
+
+const ownProfileSchema = z.object({
+  id: z.string(),
+  slug: z.string(),
+  email: z.string(),
+  displayName: z.string(),
+  aboutMe: z.string().nullable(),
+  city: z.string().nullable(),
+  location: z.string().nullable(),
+  homeLocation: z.string().nullable(),
+  public_location: z.string().nullable().describe('City-level label shown to others; never coordinates'),
+  coords: coordsSchema.nullable(),
+  coords_source: z.enum(['client', 'gazetteer', 'geocoder']).nullable(),
+  gender: genderSchema.nullable(),
+  birthday: z.string().nullable(),
+  age: z.number().int().nullable(),
+  age_bucket: z.string().nullable().describe("Decade such as '30s'"),
+  showAgeByDecade: z.boolean(),
+  activities: activityIdsSchema.describe('Canonical activity ids (see /api/v1/activities.json)'),
+  availability_text: z.string().nullable(),
+  schedule: gridSchema.describe('7 days (Mon..Sun) x 18 one-hour slots (6am..11pm)'),
+  schedule_summary: z.string(),
+  photoURL: z.string().nullable(),
+  profile_url: z.string(),
+  onboarding: onboardingSchema,
+  created_at: isoDateTime,
+  updated_at: isoDateTime,
+});
+export type OwnProfile = z.infer<typeof ownProfileSchema>;
+
+export const publicProfileSchema = z.object({
+  id: z.string(),
+  slug: z.string(),
+  displayName: z.string(),
+  aboutMe: z.string().nullable(),
+  location: z.string().nullable().describe('City-level label; never coordinates'),
+  gender: genderSchema.nullable(),
+  age: z.number().int().nullable().describe('Null when hidden by showAgeByDecade or unknown'),
+  age_bucket: z.string().nullable(),
+  activities: activityIdsSchema,
+  schedule: gridSchema,
+  schedule_summary: z.string(),
+  photoURL: z.string().nullable(),
+  profile_url: z.string(),
+  discoverable: z.boolean().describe('True when onboarding is complete and the profile shows in Discover'),
+  member_since: isoDateTime,
+});
+export type PublicProfile = z.infer<typeof publicProfileSchema>;
+
+const warningsSchema = z
+  .object({
+    activities_unmatched: z.array(z.string()).optional(),
+    activities_suggestions: z.record(z.string(), z.array(z.string())).optional(),
+    availability_unparsed: z.array(z.string()).optional(),
+    schedule_summary: z.string().optional(),
+    location_unresolved: z.string().optional(),
+  })
+  .catchall(z.unknown());
+
+export const profileUpdateSchema = z.strictObject({
+  displayName: z.string().trim().min(1).max(LIMITS.displayName).optional(),
+  aboutMe: z.string().max(LIMITS.aboutMe).nullish(),
+  city: z.string().max(LIMITS.city).nullish(),
+  location: z.string().max(LIMITS.location).nullish(),
+  coords: coordsSchema.nullish(),
+  gender: genderSchema.nullish(),
+  birthday: birthdaySchema.nullish(),
+  showAgeByDecade: z.boolean().nullish(),
+  activities: z.array(z.string().max(100)).max(LIMITS.activities).nullish(),
+  availability_text: z.string().max(LIMITS.availabilityText).nullish(),
+  schedule: scheduleInputSchema.nullish(),
+  availability: legacyAvailabilitySchema.nullish(),
+  photoURL: httpsUrlSchema.nullish(),
+  ...attributionFields,
+});
+export type ProfileUpdate = z.infer<typeof profileUpdateSchema>;
+
+const profileWriteResponse = z.object({
+  success: z.literal(true),
+  profile: ownProfileSchema,
+  onboarding: onboardingSchema,
+  warnings: warningsSchema,
+});
+
+export const getMe = defineEndpoint({
+  id: 'get_my_profile',
+  method: 'GET',
+  path: '/api/v1/me.json',
+  auth: 'profile:read',
+  tags: ['profile'],
+  summary: 'Read your own profile',
+  description: 'The full profile of the token owner, including private fields (email, birthday, coordinates) and onboarding status.',
+  response: z.object({ profile: ownProfileSchema }),
+});
+
+export const updateMe = defineEndpoint({
+  id: 'update_my_profile',
+  method: 'PATCH',
+  path: '/api/v1/me.json',
+  auth: 'profile:write',
+  tags: ['profile'],
+  summary: 'Update your profile (partial)',
+  description:
+    'Send only the fields to change. Plain-English activities and availability_text are accepted and canonicalized. ' +
+    'null clears an optional field. activities and availability replace the stored values. ' +
+    'When every Discover field is present the profile becomes complete.',
+  body: profileUpdateSchema,
+  response: profileWriteResponse,
+  errors: ['validation_failed'],
+  requestExample: { aboutMe: 'Weekend hiker, coffee snob.', activities: ['hiking', 'coffee'], availability_text: 'weekends and Wednesday evenings' },
+});
+
+export const getOnboarding = defineEndpoint({
+  id: 'get_onboarding_status',
+  method: 'GET',
+  path: '/api/v1/me/complete.json',
+  auth: 'profile:read',
+  tags: ['profile'],
+  summary: 'Which onboarding fields are still missing',
+  response: onboardingSchema.extend({ next_action_for_user: z.string() }),
+});
+
+export const completeOnboarding = defineEndpoint({
+  id: 'complete_onboarding',
+  method: 'POST',
+  path: '/api/v1/me/complete.json',
+  auth: 'profile:write',
+  tags: ['profile'],
+  summary: 'Mark onboarding complete (only when nothing is missing)',
+  description: 'Succeeds with 200 only when every Discover field is present; otherwise 422 onboarding_incomplete with error.fields naming each missing field.',
+  body: z.strictObject({ ...attributionFields }),
+  bodyOptional: true,
+  response: onboardingSchema.extend({ success: z.literal(true) }),
+  errors: ['onboarding_incomplete'],
+});
+
+export const getPublicProfile = defineEndpoint({
+  id: 'get_public_profile',
+  method: 'GET',
+  path: '/api/v1/users/{slug}/profile.json',
+  auth: 'none',
+  tags: ['profile'],
+  summary: "Read someone's public profile by slug or user id",
+  params: z.object({ slug: z.string().min(1).max(80) }),
+  response: z.object({ profile: publicProfileSchema }),
+  errors: ['not_found'],
+});
+
+export const profileEndpoints = [getMe, updateMe, getOnboarding, completeOnboarding, getPublicProfile] as const;
+export { ownProfileSchema, warningsSchema };

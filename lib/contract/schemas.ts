@@ -1,0 +1,62 @@
+// Field schemas shared by several endpoints. Limits come from SPEC.md section 8.
+import { z } from 'zod';
+
+export const LIMITS = {
+  displayName: 60,
+  aboutMe: 600,
+  city: 80,
+  location: 120,
+  availabilityText: 500,
+  activities: 20,
+  passwordMin: 8,
+  agentName: 60,
+  agentSessionId: 120,
+  minimumAge: 13,
+  photoBytes: 5 * 1024 * 1024,
+} as const;
+
+export const GENDERS = ['male', 'female', 'non_binary', 'prefer_not_to_say'] as const;
+export const PHOTO_MIME_TYPES = ['image/jpeg', 'image/png', 'image/webp'] as const;
+
+export const genderSchema = z.enum(GENDERS);
+export const photoMimeTypeSchema = z.enum(PHOTO_MIME_TYPES);
+
+export const coordsSchema = z.strictObject({
+  latitude: z.number().min(-90).max(90),
+  longitude: z.number().min(-180).max(180),
+});
+
+/** Whole years between a YYYY-MM-DD birthday and `today`. */
+export function ageOn(birthday: string, today: Date = new Date()): number {
+  const [y, m, d] = birthday.split('-').map(Number) as [number, number, number];
+  let age = today.getUTCFullYear() - y;
+  const beforeBirthday = today.getUTCMonth() + 1 < m || (today.getUTCMonth() + 1 === m && today.getUTCDate() < d);
+  if (beforeBirthday) age -= 1;
+  return age;
+}
+
+export const birthdaySchema = z.iso
+  .date({ message: 'must be a date in the form YYYY-MM-DD' })
+  .refine((value) => ageOn(value) >= LIMITS.minimumAge, { message: `must be at least ${LIMITS.minimumAge} years ago (minimum age)` })
+  .refine((value) => ageOn(value) <= 120, { message: 'must be within the last 120 years' });
+
+export const slugSchema = z.string().regex(/^[a-z0-9-]{3,40}$/, 'must be 3-40 characters of a-z, 0-9 and hyphen');
+
+export const httpsUrlSchema = z.url({ protocol: /^https?$/, message: 'must be an http(s) URL' }).max(2048);
+
+/** Optional attribution on every write: never blocks a request, tags what the agent created. */
+export const attributionFields = {
+  agentName: z.string().max(LIMITS.agentName).nullish(),
+  agentSessionId: z.string().max(LIMITS.agentSessionId).nullish(),
+};
+
+export const gridSchema = z.array(z.array(z.boolean()).length(18)).length(7);
+
+export const isoDateTime = z.string().describe('ISO 8601 date-time');
+
+export const onboardingSchema = z.object({
+  complete: z.boolean(),
+  missing: z.array(z.string()),
+});
+
+export const activityIdsSchema = z.array(z.string());

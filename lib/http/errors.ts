@@ -1,0 +1,112 @@
+// The error envelope and the one table from stable error code to HTTP status.
+// Codes are part of the public contract: agents branch on them, so never rename one.
+
+export const ERROR_STATUS = {
+  invalid_json: 400,
+  validation_failed: 400,
+  unauthorized: 401,
+  insufficient_scope: 403,
+  forbidden: 403,
+  not_found: 404,
+  method_not_allowed: 405,
+  conflict: 409,
+  email_taken: 409,
+  slug_taken: 409,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  onboarding_incomplete: 422,
+  rate_limited: 429,
+  internal_error: 500,
+  upstream_error: 502,
+  service_unavailable: 503,
+  upstream_unavailable: 503,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+/** What each code means and what the caller should do, for the guides and OpenAPI. */
+export const ERROR_ADVICE: Record<ErrorCode, string> = {
+  invalid_json: 'The body is not valid JSON. Send a JSON object with Content-Type: application/json.',
+  validation_failed: 'A field is missing or invalid; error.fields names each one. Fix them and retry.',
+  unauthorized: 'The bearer token is missing, unknown or revoked. Send Authorization: Bearer <token> from POST /api/v1/register.json.',
+  insufficient_scope: 'The token lacks the scope this endpoint needs. Use a token with that scope.',
+  forbidden: 'The caller may not do this (for example, accept a request sent to someone else).',
+  not_found: 'No such resource, or it is not visible to the caller.',
+  method_not_allowed: 'This path does not take that HTTP method; see /api/v1/index.json.',
+  conflict: 'The request conflicts with the current state; read the resource again.',
+  email_taken: 'An account with this email exists. Ask the user to sign in instead of registering again.',
+  slug_taken: 'That slug is in use. Omit slug to have one generated, or pick another.',
+  payload_too_large: 'The body is larger than this endpoint accepts.',
+  unsupported_media_type: 'Send the body as JSON with Content-Type: application/json.',
+  onboarding_incomplete: 'Required profile fields are missing; error.fields lists them. PATCH /api/v1/me.json first.',
+  rate_limited: 'Too many requests. Wait for the number of seconds in the Retry-After header.',
+  internal_error: 'An unexpected error on our side. Retry later; the request was not completed.',
+  upstream_error: 'An upstream service answered with an error. Retry later.',
+  service_unavailable: 'A service this needs is unavailable. Retry after the Retry-After header.',
+  upstream_unavailable: 'An upstream service could not be reached. Retry after the Retry-After header.',
+};
+
+export interface ErrorBody {
+  error: { code: ErrorCode; message: string; hint?: string; fields?: Record<string, string> };
+}
+
+export class ApiError extends Error {
+  readonly code: ErrorCode;
+  readonly hint: string | undefined;
+  readonly fields: Record<string, string> | undefined;
+  readonly headers: Record<string, string>;
+
+  constructor(
+    code: ErrorCode,
+    message: string,
+    options: { hint?: string; fields?: Record<string, string>; headers?: Record<string, string> } = {},
+  ) {
+    super(message);
+    this.name = 'ApiError';
+    this.code = code;
+    this.hint = options.hint;
+    this.fields = options.fields;
+    this.headers = options.headers ?? {};
+  }
+
+  get status(): number {
+    return ERROR_STATUS[this.code];
+  }
+
+  toBody(): ErrorBody {
+    return {
+      error: {
+        code: this.code,
+        message: this.message,
+        ...(this.hint ? { hint: this.hint } : {}),
+        ...(this.fields ? { fields: this.fields } : {}),
+      },
+    };
+  }
+}
+
+export const notFound = (what: string) => new ApiError('not_found', `${what} not found`);
+
+/** PostgreSQL unique violations map by SQLSTATE and constraint name, never by message text. */
+const UNIQUE_CONSTRAINT_ERRORS: Record<string, () => ApiError> = {
+  users_email_lower_key: () =>
+    new ApiError('email_taken', 'An account with this email already exists', {
+      hint: ERROR_ADVICE.email_taken,
+      fields: { email: 'already registered' },
+    }),
+  users_slug_key: () =>
+    new ApiError('slug_taken', 'This slug is already taken', { hint: ERROR_ADVICE.slug_taken, fields: { slug: 'already taken' } }),
+};
+
+export function isUniqueViolation(error: unknown, constraint?: string): error is { code: string; constraint?: string } {
+  const e = error as { code?: unknown; constraint?: unknown } | null;
+  return !!e && e.code === '23505' && (constraint === undefined || e.constraint === constraint);
+}
+
+export function mapDatabaseError(error: unknown): ApiError | undefined {
+  if (isUniqueViolation(error)) {
+    const make = error.constraint ? UNIQUE_CONSTRAINT_ERRORS[error.constraint] : undefined;
+    return make ? make() : new ApiError('conflict', 'This conflicts with an existing record');
+  }
+  return undefined;
+}

@@ -1,0 +1,160 @@
+// The one wrapper every route handler goes through: authenticate, parse, call the
+// domain, and turn any failure into the error envelope.
+import type { z } from 'zod';
+import { getDb, type Database } from '@/db';
+import { findTokenOwner, type TokenOwner } from '../accounts/tokens';
+import { config } from '../config';
+import { DEFAULT_MAX_BODY_BYTES, type EndpointSpec } from '../contract/define';
+import { ApiError, ERROR_ADVICE, mapDatabaseError } from './errors';
+import { clientIp } from './ip';
+import { logError } from './log';
+import { parseOrThrow } from './validation';
+
+type Out<T> = T extends z.ZodType ? z.output<T> : undefined;
+
+export interface HandlerContext<S extends EndpointSpec> {
+  db: Database;
+  auth: S['auth'] extends 'none' ? null : TokenOwner;
+  params: Out<S['params']>;
+  query: Out<S['query']>;
+  body: Out<S['body']>;
+  request: Request;
+  ip: string;
+  baseUrl: string;
+}
+
+/** A response with a status or headers other than the endpoint's defaults. */
+export class Reply<T> {
+  constructor(
+    readonly body: T | null,
+    readonly init: { status?: number; headers?: Record<string, string> } = {},
+  ) {}
+}
+
+type ResponseOf<S extends EndpointSpec> = z.input<S['response']>;
+type Handler<S extends EndpointSpec> = (ctx: HandlerContext<S>) => Promise<ResponseOf<S> | Reply<ResponseOf<S>>>;
+type NextContext = { params: Promise<Record<string, string | string[]>> };
+
+export function json(body: unknown, status: number, headers: Record<string, string> = {}): Response {
+  return new Response(body === null ? null : JSON.stringify(body), {
+    status,
+    headers: { 'content-type': 'application/json; charset=utf-8', ...headers },
+  });
+}
+
+export function errorResponse(error: ApiError): Response {
+  return json(error.toBody(), error.status, { 'cache-control': 'no-store', ...error.headers });
+}
+
+export function route<S extends EndpointSpec>(spec: S, handler: Handler<S>) {
+  return async (request: Request, next: NextContext): Promise<Response> => {
+    try {
+      const db = getDb();
+      const auth = spec.auth === 'none' ? null : await authenticate(db, request, spec.auth);
+      const params = spec.params ? parseOrThrow(spec.params, await next.params, 'path') : undefined;
+      const query = spec.query ? parseOrThrow(spec.query, queryObject(request), 'query') : undefined;
+      const body = spec.body ? parseOrThrow(spec.body, await readJsonBody(request, spec), 'body') : undefined;
+      const result = await handler({
+        db,
+        auth: auth as HandlerContext<S>['auth'],
+        params: params as Out<S['params']>,
+        query: query as Out<S['query']>,
+        body: body as Out<S['body']>,
+        request,
+        ip: clientIp(request),
+        baseUrl: config().publicBaseUrl,
+      });
+      const defaults = { 'cache-control': 'no-store' };
+      if (result instanceof Reply) {
+        return json(result.body, result.init.status ?? spec.status ?? 200, { ...defaults, ...result.init.headers });
+      }
+      return json(result, spec.status ?? 200, defaults);
+    } catch (error) {
+      return errorResponse(toApiError(error, spec));
+    }
+  };
+}
+
+export function toApiError(error: unknown, spec?: Pick<EndpointSpec, 'method' | 'path'>): ApiError {
+  if (error instanceof ApiError) return error;
+  const mapped = mapDatabaseError(error);
+  if (mapped) return mapped;
+  logError('unhandled error', error, spec ? { route: `${spec.method} ${spec.path}` } : {});
+  return new ApiError('internal_error', 'Something went wrong on our side', { hint: ERROR_ADVICE.internal_error });
+}
+
+async function authenticate(db: Database, request: Request, scope: string): Promise<TokenOwner> {
+  const header = request.headers.get('authorization') ?? '';
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  const challenge = (error: string) => ({ 'www-authenticate': `Bearer realm="api", error="${error}"` });
+  if (!match?.[1]) {
+    throw new ApiError('unauthorized', 'Missing bearer token', {
+      hint: ERROR_ADVICE.unauthorized,
+      headers: { 'www-authenticate': 'Bearer realm="api"' },
+    });
+  }
+  const owner = await findTokenOwner(db, match[1]);
+  if (!owner) {
+    throw new ApiError('unauthorized', 'Invalid or revoked bearer token', {
+      hint: ERROR_ADVICE.unauthorized,
+      headers: challenge('invalid_token'),
+    });
+  }
+  if (!owner.scopes.includes(scope as TokenOwner['scopes'][number])) {
+    throw new ApiError('insufficient_scope', `This token lacks the ${scope} scope`, {
+      hint: ERROR_ADVICE.insufficient_scope,
+      headers: { 'www-authenticate': `Bearer realm="api", error="insufficient_scope", scope="${scope}"` },
+    });
+  }
+  return owner;
+}
+
+function queryObject(request: Request): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of new URL(request.url).searchParams) out[key] = value;
+  return out;
+}
+
+/** Reads at most the endpoint's byte limit, so an oversized body never fills memory. */
+async function readJsonBody(request: Request, spec: EndpointSpec): Promise<unknown> {
+  const limit = spec.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const tooLarge = () =>
+    new ApiError('payload_too_large', `The request body exceeds ${limit} bytes`, { hint: ERROR_ADVICE.payload_too_large });
+  const declared = Number(request.headers.get('content-length') ?? NaN);
+  if (declared > limit) throw tooLarge();
+
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  if (request.body) {
+    const reader = request.body.getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > limit) {
+        await reader.cancel();
+        throw tooLarge();
+      }
+      chunks.push(value);
+    }
+  }
+  const text = Buffer.concat(chunks).toString('utf8');
+  if (text.trim() === '') {
+    if (spec.bodyOptional) return {};
+    throw new ApiError('validation_failed', 'A JSON body is required', {
+      hint: 'Send a JSON object with Content-Type: application/json.',
+      fields: { body: 'required' },
+    });
+  }
+  const type = request.headers.get('content-type') ?? '';
+  if (!/^application\/([\w.+-]+\+)?json\b/i.test(type)) {
+    throw new ApiError('unsupported_media_type', `Expected Content-Type: application/json, got ${type || 'none'}`, {
+      hint: ERROR_ADVICE.unsupported_media_type,
+    });
+  }
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw new ApiError('invalid_json', 'The request body is not valid JSON', { hint: ERROR_ADVICE.invalid_json });
+  }
+}

@@ -1,0 +1,30 @@
+// zod issues → the envelope's `fields` map (one message per failing field).
+import type { z } from 'zod';
+import { ApiError } from './errors';
+
+export function issuesToFields(issues: readonly z.core.$ZodIssue[], prefix = ''): Record<string, string> {
+  const fields: Record<string, string> = {};
+  for (const issue of issues) {
+    if (issue.code === 'unrecognized_keys') {
+      for (const key of issue.keys) {
+        const name = [prefix, ...issue.path.map(String), key].filter(Boolean).join('.');
+        fields[name] ??= 'unknown field';
+      }
+      continue;
+    }
+    const name = [prefix, ...issue.path.map(String)].filter(Boolean).join('.') || prefix || 'body';
+    fields[name] ??= issue.message;
+  }
+  return fields;
+}
+
+export function parseOrThrow<T extends z.ZodType>(schema: T, input: unknown, where: 'body' | 'query' | 'path'): z.output<T> {
+  const result = schema.safeParse(input);
+  if (result.success) return result.data;
+  const fields = issuesToFields(result.error.issues);
+  const names = Object.keys(fields);
+  throw new ApiError('validation_failed', `Invalid ${where}: ${names.slice(0, 5).join(', ')}${names.length > 5 ? ', …' : ''}`, {
+    hint: 'Fix the fields listed in error.fields and send the request again.',
+    fields,
+  });
+}

@@ -1,0 +1,69 @@
+// Background jobs on pg-boss: durable in PostgreSQL, so a crash loses nothing.
+// One instance per process, kept on globalThis so route bundles share it.
+import { CompiledQuery, type Kysely } from 'kysely';
+import PgBoss from 'pg-boss';
+
+export const QUEUES = {
+  /** Email a fresh magic sign-in link to a user: { userId } */
+  magicLinkMail: 'mail-magic-link',
+} as const;
+export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
+
+export type JobHandler = (data: Record<string, unknown>) => Promise<void>;
+
+const holder = globalThis as unknown as { __buddyBoss?: PgBoss };
+
+export async function startBoss(connectionString: string): Promise<PgBoss> {
+  if (holder.__buddyBoss) return holder.__buddyBoss;
+  const boss = new PgBoss({ connectionString, schema: 'pgboss', max: 4 });
+  boss.on('error', (error) => process.stderr.write(`${JSON.stringify({ level: 'error', message: 'job queue', error: String(error) })}\n`));
+  await boss.start();
+  for (const name of Object.values(QUEUES)) {
+    await boss.createQueue(name, { name, retryLimit: 5, retryDelay: 10, retryBackoff: true });
+  }
+  holder.__buddyBoss = boss;
+  return boss;
+}
+
+export function getBoss(): PgBoss {
+  if (!holder.__buddyBoss) throw new Error('The job queue is not started');
+  return holder.__buddyBoss;
+}
+
+export async function stopBoss(): Promise<void> {
+  const boss = holder.__buddyBoss;
+  holder.__buddyBoss = undefined;
+  if (boss) await boss.stop({ graceful: true, wait: true, timeout: 5000 });
+}
+
+/** Enqueues inside the caller's transaction: the job exists if and only if the transaction commits. */
+export async function enqueue(trx: Kysely<any>, queue: QueueName, data: Record<string, unknown>): Promise<void> {
+  await getBoss().send(queue, data, {
+    db: {
+      executeSql: async (text: string, values: unknown[]) => {
+        const result = await trx.executeQuery(CompiledQuery.raw(text, values));
+        return { rows: result.rows as unknown[] };
+      },
+    },
+  });
+}
+
+/**
+ * Each queue is worked in batches; a job that throws is failed on its own (and
+ * retried with backoff) while the rest of its batch completes, so one bad job
+ * never re-runs its neighbours (no duplicate mails).
+ */
+export async function registerWorkers(handlers: Record<QueueName, JobHandler>): Promise<void> {
+  const boss = getBoss();
+  for (const [queue, handler] of Object.entries(handlers) as [QueueName, JobHandler][]) {
+    await boss.work<Record<string, unknown>>(queue, { pollingIntervalSeconds: 0.5, batchSize: 20 }, async (jobs) => {
+      for (const job of jobs) {
+        try {
+          await handler(job.data);
+        } catch (error) {
+          await boss.fail(queue, job.id, { message: error instanceof Error ? error.message : String(error) });
+        }
+      }
+    });
+  }
+}

@@ -1,0 +1,79 @@
+// Reading and updating profiles.
+import { sql } from 'kysely';
+import type { Database } from '@/db';
+import type { UserRow } from '@/db/types';
+import { recordAgentAction } from '../accounts/attribution';
+import type { ProfileUpdate } from '../contract/profiles';
+import { ApiError, notFound } from '../http/errors';
+import { missingFields, MISSING_FIELD_ADVICE, nextActionForUser, type DiscoverField } from './onboarding';
+import { resolveProfileInput, type ProfileWarnings } from './fields';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export async function findUserById(db: Database, id: string): Promise<UserRow | undefined> {
+  if (!UUID.test(id)) return undefined;
+  return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function getUserOrThrow(db: Database, id: string): Promise<UserRow> {
+  const row = await findUserById(db, id);
+  if (!row) throw notFound('User');
+  return row;
+}
+
+/** Public lookups accept a slug or a user id (SPEC section 4). */
+export async function findUserBySlugOrId(db: Database, slugOrId: string): Promise<UserRow | undefined> {
+  const bySlug = await db.selectFrom('users').selectAll().where('slug', '=', slugOrId.toLowerCase()).executeTakeFirst();
+  return bySlug ?? findUserById(db, slugOrId);
+}
+
+export async function getUserBySlugOrIdOrThrow(db: Database, slugOrId: string): Promise<UserRow> {
+  const row = await findUserBySlugOrId(db, slugOrId);
+  if (!row) throw new ApiError('not_found', `No user with slug or id "${slugOrId}"`, { hint: 'Check the slug; it is the last part of the profile_url.' });
+  return row;
+}
+
+export interface UpdateResult {
+  row: UserRow;
+  warnings: ProfileWarnings;
+}
+
+/** Applies a partial update and recomputes completeness in one transaction. */
+export async function updateProfile(db: Database, userId: string, input: ProfileUpdate): Promise<UpdateResult> {
+  const { columns, warnings } = resolveProfileInput(input);
+  const row = await db.transaction().execute(async (trx) => {
+    const current = await trx.selectFrom('users').selectAll().where('id', '=', userId).forUpdate().executeTakeFirst();
+    if (!current) throw notFound('User');
+    const next = { ...current, ...columns } as UserRow;
+    const updated = await trx
+      .updateTable('users')
+      .set({ ...columns, onboarding_complete: missingFields(next).length === 0, updated_at: sql`now()` })
+      .where('id', '=', userId)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await recordAgentAction(trx, userId, 'update_profile', input);
+    return updated;
+  });
+  return { row, warnings };
+}
+
+export function onboardingStatus(row: UserRow): { complete: boolean; missing: DiscoverField[]; next_action_for_user: string } {
+  const missing = missingFields(row);
+  return { complete: missing.length === 0, missing, next_action_for_user: nextActionForUser(missing) };
+}
+
+/** POST /me/complete.json: succeeds only when nothing is missing (SPEC 3.1). */
+export async function completeOnboarding(db: Database, userId: string): Promise<{ complete: true; missing: [] }> {
+  const row = await getUserOrThrow(db, userId);
+  const missing = missingFields(row);
+  if (missing.length > 0) {
+    throw new ApiError('onboarding_incomplete', `Onboarding is incomplete: ${missing.join(', ')} missing`, {
+      hint: 'Supply the missing fields with PATCH /api/v1/me.json (and the photo with POST /api/v1/me/photo.json), then call this again.',
+      fields: Object.fromEntries(missing.map((field) => [field, `required: ${MISSING_FIELD_ADVICE[field]}`])),
+    });
+  }
+  if (!row.onboarding_complete) {
+    await db.updateTable('users').set({ onboarding_complete: true, updated_at: sql`now()` }).where('id', '=', userId).execute();
+  }
+  return { complete: true, missing: [] };
+}

@@ -1,0 +1,69 @@
+// Maps a users row to the API's profile records (one function per record type).
+import type { UserRow } from '@/db/types';
+import { bitsToGrid, emptyGrid, summarizeGrid } from '../availability';
+import type { OwnProfile, PublicProfile } from '../contract/profiles';
+import { ageOn } from '../contract/schemas';
+import { missingFields } from './onboarding';
+
+export function profileUrl(baseUrl: string, slug: string): string {
+  return `${baseUrl}/u/${encodeURIComponent(slug)}`;
+}
+
+function ageFields(row: Pick<UserRow, 'birthday' | 'show_age_by_decade'>): { age: number | null; age_bucket: string | null } {
+  if (!row.birthday) return { age: null, age_bucket: null };
+  const age = ageOn(row.birthday);
+  const bucket = `${Math.floor(age / 10) * 10}s`;
+  return { age: row.show_age_by_decade ? null : age, age_bucket: bucket };
+}
+
+function scheduleFields(row: Pick<UserRow, 'schedule'>) {
+  const grid = row.schedule ? bitsToGrid(row.schedule) : emptyGrid();
+  return { schedule: grid, schedule_summary: summarizeGrid(grid) };
+}
+
+export function toOwnProfile(row: UserRow, baseUrl: string): OwnProfile {
+  const missing = missingFields(row);
+  return {
+    id: row.id,
+    slug: row.slug,
+    email: row.email,
+    displayName: row.display_name,
+    aboutMe: row.about_me,
+    city: row.city,
+    location: row.location,
+    homeLocation: row.home_location,
+    public_location: row.public_location,
+    coords: row.latitude !== null && row.longitude !== null ? { latitude: row.latitude, longitude: row.longitude } : null,
+    coords_source: row.coords_source,
+    gender: row.gender,
+    birthday: row.birthday,
+    ...ageFields(row),
+    showAgeByDecade: row.show_age_by_decade,
+    activities: row.activities,
+    availability_text: row.availability_text,
+    ...scheduleFields(row),
+    photoURL: row.photo_url,
+    profile_url: profileUrl(baseUrl, row.slug),
+    onboarding: { complete: missing.length === 0, missing },
+    created_at: new Date(row.created_at).toISOString(),
+    updated_at: new Date(row.updated_at).toISOString(),
+  };
+}
+
+export function toPublicProfile(row: UserRow, baseUrl: string): PublicProfile {
+  return {
+    id: row.id,
+    slug: row.slug,
+    displayName: row.display_name,
+    aboutMe: row.about_me,
+    location: row.public_location,
+    gender: row.gender,
+    ...ageFields(row),
+    activities: row.activities,
+    ...scheduleFields(row),
+    photoURL: row.photo_url,
+    profile_url: profileUrl(baseUrl, row.slug),
+    discoverable: row.onboarding_complete,
+    member_since: new Date(row.created_at).toISOString(),
+  };
+}
