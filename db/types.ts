@@ -75,12 +75,18 @@ export interface AgentActionsTable {
   created_at: Timestamp;
 }
 
+export interface ThrottlesTable {
+  name: string;
+  next_at: Timestamp;
+}
+
 export interface DB {
   agent_actions: AgentActionsTable;
   users: UsersTable;
   access_tokens: AccessTokensTable;
   signin_links: SigninLinksTable;
   registrations: RegistrationsTable;
+  throttles: ThrottlesTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

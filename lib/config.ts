@@ -20,6 +20,7 @@ export interface Config {
   trustProxy: boolean;
   smtpUrl: string | undefined;
   mailFrom: string;
+  geocoderUrl: string | undefined;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -35,6 +36,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: env.TRUST_PROXY === '1',
     smtpUrl: env.SMTP_URL || undefined,
     mailFrom: env.MAIL_FROM || 'no-reply@localhost',
+    geocoderUrl: env.GEOCODER_URL || undefined,
   };
 }
 

@@ -83,10 +83,19 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
   await db.schema.createIndex('agent_actions_user_time_idx').on('agent_actions').columns(['user_id', 'created_at']).execute();
 
+  // Shared pacing for outbound calls with a rate policy (the public geocoder: 1 request/s),
+  // so the pace holds across every app instance.
+  await db.schema
+    .createTable('throttles')
+    .addColumn('name', 'text', (c) => c.primaryKey())
+    .addColumn('next_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
+    .execute();
+
   await db.schema.createIndex('registrations_ip_time_idx').on('registrations').columns(['ip', 'created_at']).execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
+  await db.schema.dropTable('throttles').execute();
   await db.schema.dropTable('agent_actions').execute();
   await db.schema.dropTable('registrations').execute();
   await db.schema.dropTable('signin_links').execute();

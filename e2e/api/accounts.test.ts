@@ -76,6 +76,10 @@ describe('POST /api/v1/register.json', () => {
       city: 'Portland, OR',
       coords_source: 'gazetteer',
       activities: ['hiking', 'gym'],
+      activities_detail: [
+        { id: 'hiking', name: expect.any(String), category: expect.any(String) },
+        { id: 'gym', name: expect.any(String), category: expect.any(String) },
+      ],
       age: null,
       age_bucket: expect.stringMatching(/^\d0s$/),
       showAgeByDecade: true,
@@ -137,6 +141,49 @@ describe('POST /api/v1/register.json', () => {
     expect(res.body.error.fields).toHaveProperty([field]);
     const count = await testDb().selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).where('email', '=', String(body.email)).executeTakeFirstOrThrow();
     expect(Number(count.n)).toBe(0);
+  });
+
+  it('accepts every field exactly at its limit', async () => {
+    const thirteenToday = new Date();
+    thirteenToday.setUTCFullYear(thirteenToday.getUTCFullYear() - 13);
+    const res = await api('POST', '/api/v1/register.json', {
+      body: {
+        email: uniqueEmail(),
+        displayName: tooLong(60),
+        password: 'eight888',
+        aboutMe: tooLong(600),
+        city: tooLong(80),
+        location: tooLong(120),
+        coords: { latitude: -90, longitude: 180 },
+        birthday: thirteenToday.toISOString().slice(0, 10),
+        activities: Array.from({ length: 20 }, () => 'hiking'),
+        availability_text: `weekends ${' '.repeat(491)}`,
+        slug: `a${Date.now()}`.slice(0, 40),
+        agentName: tooLong(60),
+        agentSessionId: tooLong(120),
+      },
+    });
+    expect(res.status).toBe(201);
+    const row = await testDb().selectFrom('users').select(['about_me', 'birthday', 'latitude']).where('id', '=', res.body.user.id).executeTakeFirstOrThrow();
+    expect(row.about_me).toHaveLength(600);
+    expect(row.latitude).toBe(-90);
+    // Slugs of 3 and 40 characters are fine (the test database is fresh on every run).
+    for (const slug of ['a-1', `${'x'.repeat(39)}1`]) {
+      const ok = await api('POST', '/api/v1/register.json', { body: { email: uniqueEmail(), displayName: 'S', slug } });
+      expect(ok.status).toBe(201);
+      expect(ok.body.user.slug).toBe(slug);
+    }
+    const tooLongSlug = await api('POST', '/api/v1/register.json', { body: { email: uniqueEmail(), displayName: 'S', slug: 'x'.repeat(41) } });
+    expect(tooLongSlug.body.error.fields).toHaveProperty('slug');
+  });
+
+  it('trims the email before checking and comparing it', async () => {
+    const email = uniqueEmail('trim');
+    const first = await api('POST', '/api/v1/register.json', { body: { email: `  ${email} `, displayName: 'Trim' } });
+    expect(first.status).toBe(201);
+    expect(first.body.user.email).toBe(email);
+    const again = await api('POST', '/api/v1/register.json', { body: { email: ` ${email.toUpperCase()}`, displayName: 'Trim' } });
+    expect(again.status).toBe(409);
   });
 
   it('names every failing field at once', async () => {
@@ -207,13 +254,13 @@ describe('POST /api/v1/register.json', () => {
     expect((await api('POST', '/api/v1/register.json', { body: { email: uniqueEmail(), displayName: 'Other' } })).status).toBe(201);
   });
 
-  it('holds the limit exactly under 8 parallel registrations from one IP', async () => {
+  it('holds the limit exactly under 20 parallel registrations from one IP', async () => {
     const ip = freshIp();
     const results = await Promise.all(
-      Array.from({ length: 8 }, () => api('POST', '/api/v1/register.json', { ip, body: { email: uniqueEmail(), displayName: 'Race' } })),
+      Array.from({ length: 20 }, () => api('POST', '/api/v1/register.json', { ip, body: { email: uniqueEmail(), displayName: 'Race' } })),
     );
     const statuses = results.map((r) => r.status).sort();
-    expect(statuses).toEqual([201, 201, 201, 429, 429, 429, 429, 429]);
+    expect(statuses).toEqual([201, 201, 201, ...Array(17).fill(429)]);
     const ledger = await testDb().selectFrom('registrations').select((eb) => eb.fn.countAll<number>().as('n')).where('ip', '=', ip).executeTakeFirstOrThrow();
     expect(Number(ledger.n)).toBe(3);
   });

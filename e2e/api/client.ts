@@ -32,6 +32,7 @@ export async function api<T = any>(
   }
   const res = await fetch(`${baseUrl()}${path}`, { method, headers, body });
   const text = await res.text();
+  assertNoSecretsLeak(text);
   let parsed: unknown = text;
   try {
     parsed = text ? JSON.parse(text) : null;
@@ -39,6 +40,13 @@ export async function api<T = any>(
     // not JSON: keep the text for the assertion message
   }
   return { status: res.status, body: parsed as T, headers: res.headers };
+}
+
+/** Every response of every test passes through here: no hash of a password or token may ever leave the server. */
+function assertNoSecretsLeak(text: string): void {
+  for (const pattern of [/\$argon2/, /password_hash/, /token_hash/, /"type":"Buffer"/]) {
+    if (pattern.test(text)) throw new Error(`Response leaks a secret (${pattern}): ${text.slice(0, 200)}`);
+  }
 }
 
 let emailCounter = 0;

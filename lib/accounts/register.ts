@@ -7,7 +7,7 @@ import type { Scope } from '../contract/define';
 import { ApiError, ERROR_ADVICE, isUniqueViolation } from '../http/errors';
 import { enqueue, QUEUES } from '../jobs/boss';
 import { missingFields, nextActionForUser } from '../profiles/onboarding';
-import { resolveProfileInput, type ProfileWarnings } from '../profiles/fields';
+import { queueGeocodeIfNeeded, resolveProfileInput, type ProfileWarnings } from '../profiles/fields';
 import { profileUrl } from '../profiles/records';
 import { recordAgentAction } from './attribution';
 import { generatePassword, hashPassword } from './secrets';
@@ -20,12 +20,15 @@ export interface RegisterContext {
   baseUrl: string;
   /** Successful registrations allowed per IP per rolling hour. */
   limitPerHour: number;
+  /** GEOCODER_URL is set: locations the gazetteer misses get an online lookup. */
+  geocoderEnabled: boolean;
 }
 
 const HOUR_MS = 3600_000;
 
 export async function registerUser(db: Database, body: RegisterBody, ctx: RegisterContext) {
-  const { columns, warnings } = resolveProfileInput(body);
+  const resolved = resolveProfileInput(body);
+  const { columns, warnings } = resolved;
   const generatedPassword = body.password ? null : generatePassword();
   const passwordHash = await hashPassword(body.password ?? generatedPassword!);
   const wantsEmail = body.emailMagicLink !== false;
@@ -53,6 +56,7 @@ export async function registerUser(db: Database, body: RegisterBody, ctx: Regist
     // The emailed link is a separate single-use link minted by the mail job, so the
     // job's payload holds no secret and using one link does not burn the other.
     if (wantsEmail) await enqueue(trx, QUEUES.magicLinkMail, { userId: user.id });
+    await queueGeocodeIfNeeded(trx, user.id, resolved, ctx.geocoderEnabled);
     await recordAgentAction(trx, user.id, 'register', body);
     return { row, token, link };
   });

@@ -19,7 +19,8 @@ import {
 export const REGISTER_MAX_BODY_BYTES = Math.ceil((LIMITS.photoBytes * 4) / 3) + 256 * 1024;
 
 export const registerBodySchema = z.strictObject({
-  email: z.email({ message: 'must be a valid email address' }).max(254),
+  // Trimmed before checking, so ' sam@example.com ' and 'sam@example.com' are the same account.
+  email: z.string().trim().max(254).pipe(z.email({ message: 'must be a valid email address' })),
   displayName: z.string().trim().min(1).max(LIMITS.displayName),
   password: z.string().min(LIMITS.passwordMin).max(200).nullish(),
   aboutMe: z.string().max(LIMITS.aboutMe).nullish(),

@@ -15,6 +15,8 @@ import {
   onboardingSchema,
 } from './schemas';
 
+const activityDetailSchema = z.object({ id: z.string(), name: z.string(), category: z.string() });
+
 const ownProfileSchema = z.object({
   id: z.string(),
   slug: z.string(),
@@ -33,6 +35,7 @@ const ownProfileSchema = z.object({
   age_bucket: z.string().nullable().describe("Decade such as '30s'"),
   showAgeByDecade: z.boolean(),
   activities: activityIdsSchema.describe('Canonical activity ids (see /api/v1/activities.json)'),
+  activities_detail: z.array(activityDetailSchema).describe('The same activities with their labels'),
   availability_text: z.string().nullable(),
   schedule: gridSchema.describe('7 days (Mon..Sun) x 18 one-hour slots (6am..11pm)'),
   schedule_summary: z.string(),
@@ -54,6 +57,7 @@ export const publicProfileSchema = z.object({
   age: z.number().int().nullable().describe('Null when hidden by showAgeByDecade or unknown'),
   age_bucket: z.string().nullable(),
   activities: activityIdsSchema,
+  activities_detail: z.array(activityDetailSchema),
   schedule: gridSchema,
   schedule_summary: z.string(),
   photoURL: z.string().nullable(),

@@ -6,3 +6,4 @@ export {
   type LatLng,
   type Place,
 } from "./gazetteer";
+export { geocodeRemote, type RemotePlace } from './geocoder';

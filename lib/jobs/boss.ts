@@ -6,6 +6,8 @@ import PgBoss from 'pg-boss';
 export const QUEUES = {
   /** Email a fresh magic sign-in link to a user: { userId } */
   magicLinkMail: 'mail-magic-link',
+  /** Place a location the offline gazetteer missed, via GEOCODER_URL: { userId, label } */
+  geocodeLocation: 'geocode-location',
 } as const;
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 

@@ -2,6 +2,7 @@
 import { getDb } from '@/db';
 import { sendMagicLinkMail } from '../accounts/magic-link-mail';
 import { config } from '../config';
+import { geocodeProfileLocation } from '../profiles/geocode-job';
 import { QUEUES, registerWorkers, type JobHandler, type QueueName } from './boss';
 
 export async function startWorkers(): Promise<void> {
@@ -9,6 +10,9 @@ export async function startWorkers(): Promise<void> {
   const mail = { smtpUrl: cfg.smtpUrl, from: cfg.mailFrom, dataDir: cfg.dataDir, baseUrl: cfg.publicBaseUrl };
   const handlers: Record<QueueName, JobHandler> = {
     [QUEUES.magicLinkMail]: async (data) => sendMagicLinkMail(getDb(), String(data.userId), mail),
+    [QUEUES.geocodeLocation]: async (data) => {
+      if (cfg.geocoderUrl) await geocodeProfileLocation(getDb(), String(data.userId), String(data.label), cfg.geocoderUrl);
+    },
   };
   await registerWorkers(handlers);
 }

@@ -1,6 +1,8 @@
 // Turns the plain-English profile input of register and PATCH into stored columns
 // and the warnings an agent should relay (unmatched activities, the schedule summary).
+import type { Database } from '@/db';
 import type { UserUpdate } from '@/db/types';
+import { enqueue, QUEUES } from '../jobs/boss';
 import { canonicalizeActivities } from '../activities';
 import { gridToBits, resolveAvailability } from '../availability';
 import { geocodeOffline, nearestPlace } from '../geo';
@@ -34,7 +36,14 @@ export type ProfileInput = Omit<ProfileUpdate, 'photoURL' | 'agentName' | 'agent
 
 const present = <T>(value: T | null | undefined): value is T => value !== undefined && value !== null;
 
-export function resolveProfileInput(input: ProfileInput): { columns: ProfileColumns; warnings: ProfileWarnings } {
+export interface ResolvedProfile {
+  columns: ProfileColumns;
+  warnings: ProfileWarnings;
+  /** A location label the offline gazetteer could not place: worth an online lookup. */
+  unplacedLocation: string | null;
+}
+
+export function resolveProfileInput(input: ProfileInput): ResolvedProfile {
   const columns: ProfileColumns = {};
   const warnings: ProfileWarnings = {};
 
@@ -68,7 +77,20 @@ export function resolveProfileInput(input: ProfileInput): { columns: ProfileColu
     if (summary) warnings.schedule_summary = summary;
     if (unparsed.length > 0) warnings.availability_unparsed = unparsed;
   }
-  return { columns, warnings };
+  const unplacedLocation = warnings.location_unresolved && present(columns.location) ? columns.location : null;
+  return { columns, warnings, unplacedLocation };
+}
+
+/** Queues the online lookup for a location the gazetteer missed (when GEOCODER_URL is set). */
+export async function queueGeocodeIfNeeded(
+  trx: Database,
+  userId: string,
+  resolved: ResolvedProfile,
+  geocoderEnabled: boolean,
+): Promise<void> {
+  if (!resolved.unplacedLocation || !geocoderEnabled) return;
+  await enqueue(trx, QUEUES.geocodeLocation, { userId, label: resolved.unplacedLocation });
+  resolved.warnings.location_unresolved += ' An online lookup is queued; GET /api/v1/me.json shows coords once it succeeds.';
 }
 
 /**

@@ -6,7 +6,7 @@ import { recordAgentAction } from '../accounts/attribution';
 import type { ProfileUpdate } from '../contract/profiles';
 import { ApiError, notFound } from '../http/errors';
 import { missingFields, MISSING_FIELD_ADVICE, nextActionForUser, type DiscoverField } from './onboarding';
-import { resolveProfileInput, type ProfileWarnings } from './fields';
+import { queueGeocodeIfNeeded, resolveProfileInput, type ProfileWarnings } from './fields';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -39,8 +39,14 @@ export interface UpdateResult {
 }
 
 /** Applies a partial update and recomputes completeness in one transaction. */
-export async function updateProfile(db: Database, userId: string, input: ProfileUpdate): Promise<UpdateResult> {
-  const { columns, warnings } = resolveProfileInput(input);
+export async function updateProfile(
+  db: Database,
+  userId: string,
+  input: ProfileUpdate,
+  options: { geocoderEnabled: boolean },
+): Promise<UpdateResult> {
+  const resolved = resolveProfileInput(input);
+  const { columns, warnings } = resolved;
   const row = await db.transaction().execute(async (trx) => {
     const current = await trx.selectFrom('users').selectAll().where('id', '=', userId).forUpdate().executeTakeFirst();
     if (!current) throw notFound('User');
@@ -51,6 +57,7 @@ export async function updateProfile(db: Database, userId: string, input: Profile
       .where('id', '=', userId)
       .returningAll()
       .executeTakeFirstOrThrow();
+    await queueGeocodeIfNeeded(trx, userId, resolved, options.geocoderEnabled);
     await recordAgentAction(trx, userId, 'update_profile', input);
     return updated;
   });

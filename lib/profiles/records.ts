@@ -1,5 +1,6 @@
 // Maps a users row to the API's profile records (one function per record type).
 import type { UserRow } from '@/db/types';
+import { getActivity } from '../activities';
 import { bitsToGrid, emptyGrid, summarizeGrid } from '../availability';
 import type { OwnProfile, PublicProfile } from '../contract/profiles';
 import { ageOn } from '../contract/schemas';
@@ -14,6 +15,14 @@ function ageFields(row: Pick<UserRow, 'birthday' | 'show_age_by_decade'>): { age
   const age = ageOn(row.birthday);
   const bucket = `${Math.floor(age / 10) * 10}s`;
   return { age: row.show_age_by_decade ? null : age, age_bucket: bucket };
+}
+
+function activityFields(row: Pick<UserRow, 'activities'>) {
+  const detail = row.activities.flatMap((id) => {
+    const activity = getActivity(id);
+    return activity ? [{ id: activity.id, name: activity.name, category: activity.category }] : [];
+  });
+  return { activities: row.activities, activities_detail: detail };
 }
 
 function scheduleFields(row: Pick<UserRow, 'schedule'>) {
@@ -39,7 +48,7 @@ export function toOwnProfile(row: UserRow, baseUrl: string): OwnProfile {
     birthday: row.birthday,
     ...ageFields(row),
     showAgeByDecade: row.show_age_by_decade,
-    activities: row.activities,
+    ...activityFields(row),
     availability_text: row.availability_text,
     ...scheduleFields(row),
     photoURL: row.photo_url,
@@ -59,7 +68,7 @@ export function toPublicProfile(row: UserRow, baseUrl: string): PublicProfile {
     location: row.public_location,
     gender: row.gender,
     ...ageFields(row),
-    activities: row.activities,
+    ...activityFields(row),
     ...scheduleFields(row),
     photoURL: row.photo_url,
     profile_url: profileUrl(baseUrl, row.slug),

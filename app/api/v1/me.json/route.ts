@@ -1,4 +1,5 @@
 import { getMe, updateMe } from '@/lib/contract/profiles';
+import { config } from '@/lib/config';
 import { route } from '@/lib/http/route';
 import { getUserOrThrow, updateProfile } from '@/lib/profiles/profile';
 import { toOwnProfile } from '@/lib/profiles/records';
@@ -11,7 +12,7 @@ export const GET = route(getMe, async ({ db, auth, baseUrl }) => ({
 
 // PATCH /api/v1/me.json – partial profile update
 export const PATCH = route(updateMe, async ({ db, auth, body, baseUrl }) => {
-  const { row, warnings } = await updateProfile(db, auth.userId, body);
+  const { row, warnings } = await updateProfile(db, auth.userId, body, { geocoderEnabled: !!config().geocoderUrl });
   const missing = missingFields(row);
   return { success: true as const, profile: toOwnProfile(row, baseUrl), onboarding: { complete: missing.length === 0, missing }, warnings };
 });

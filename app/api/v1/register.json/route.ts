@@ -12,5 +12,10 @@ export const GET = route(getRegisterInstructions, async ({ baseUrl }) =>
 
 // POST /api/v1/register.json – create an account
 export const POST = route(register, async ({ db, body, ip, baseUrl }) =>
-  registerUser(db, body, { ip, baseUrl, limitPerHour: config().registrationLimitPerHour }),
+  registerUser(db, body, {
+    ip,
+    baseUrl,
+    limitPerHour: config().registrationLimitPerHour,
+    geocoderEnabled: !!config().geocoderUrl,
+  }),
 );

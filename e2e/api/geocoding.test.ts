@@ -1,0 +1,87 @@
+// The GEOCODER_URL fallback: locations the offline gazetteer misses are placed by a
+// Nominatim-compatible service through the job queue, at most one request per second.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startStack, type Stack } from '../support/stack';
+import { freshIp, uniqueEmail } from './client';
+
+interface SeenRequest {
+  q: string | null;
+  format: string | null;
+  userAgent: string | undefined;
+  at: number;
+}
+
+let stack: Stack;
+let geocoder: http.Server;
+const seen: SeenRequest[] = [];
+
+beforeAll(async () => {
+  geocoder = http.createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://stand-in');
+    const q = url.searchParams.get('q');
+    seen.push({ q, format: url.searchParams.get('format'), userAgent: req.headers['user-agent'], at: Date.now() });
+    res.setHeader('content-type', 'application/json');
+    if (q?.startsWith('Nowhere')) return res.end('[]');
+    res.end(JSON.stringify([{ lat: '47.3769', lon: '8.5417', display_name: 'Zürich, Switzerland' }]));
+  });
+  await new Promise<void>((resolve) => geocoder.listen(0, '127.0.0.1', resolve));
+  const { port } = geocoder.address() as AddressInfo;
+  stack = await startStack({ GEOCODER_URL: `http://127.0.0.1:${port}/search` });
+}, 120_000);
+
+afterAll(async () => {
+  await stack?.stop();
+  geocoder?.close();
+});
+
+async function register(location: string) {
+  const res = await fetch(`${stack.baseUrl}/api/v1/register.json`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-forwarded-for': freshIp() },
+    body: JSON.stringify({ email: uniqueEmail('geo'), displayName: 'Geo', location }),
+  });
+  expect(res.status).toBe(201);
+  return (await res.json()) as { auth: { token: string }; warnings: Record<string, string> };
+}
+
+async function me(token: string) {
+  const res = await fetch(`${stack.baseUrl}/api/v1/me.json`, { headers: { authorization: `Bearer ${token}` } });
+  return ((await res.json()) as { profile: Record<string, unknown> }).profile;
+}
+
+describe('GEOCODER_URL fallback', () => {
+  it('places unknown locations in the background, paced to one request per second', async () => {
+    const a = await register('Qwertyhof Hamlet 1');
+    const b = await register('Qwertyhof Hamlet 2');
+    const lost = await register('Nowhere At All');
+    expect(a.warnings.location_unresolved).toMatch(/online lookup is queued/);
+
+    let profiles: Record<string, unknown>[] = [];
+    for (let i = 0; i < 60; i++) {
+      profiles = await Promise.all([me(a.auth.token), me(b.auth.token)]);
+      if (profiles.every((p) => p.coords !== null) && seen.length >= 3) break;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    for (const profile of profiles) {
+      expect(profile).toMatchObject({ coords: { latitude: 47.3769, longitude: 8.5417 }, coords_source: 'geocoder' });
+      expect(profile.public_location).toMatch(/Zurich|Zürich/);
+    }
+    expect((await me(lost.auth.token)).coords).toBeNull();
+
+    expect(seen.map((r) => r.q).sort()).toEqual(['Nowhere At All', 'Qwertyhof Hamlet 1', 'Qwertyhof Hamlet 2']);
+    expect(seen.every((r) => r.format === 'jsonv2' && /BuddyMatch/.test(r.userAgent ?? ''))).toBe(true);
+    const times = seen.map((r) => r.at).sort((x, y) => x - y);
+    for (let i = 1; i < times.length; i++) expect(times[i]! - times[i - 1]!).toBeGreaterThanOrEqual(950);
+  }, 60_000);
+
+  it('does not call the geocoder for places the gazetteer knows', async () => {
+    const before = seen.length;
+    const known = await register('Lyon, France');
+    expect(known.warnings.location_unresolved).toBeUndefined();
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(seen.length).toBe(before);
+    expect((await me(known.auth.token)).coords_source).toBe('gazetteer');
+  });
+});
