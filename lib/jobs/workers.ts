@@ -2,6 +2,7 @@
 import { getDb } from '@/db';
 import { sendMagicLinkMail } from '../accounts/magic-link-mail';
 import { config } from '../config';
+import { runEventsRefresh, startEventsDirectory } from '../events/jobs';
 import { QUEUES, registerWorkers, type JobHandler, type QueueName } from './boss';
 
 export async function startWorkers(): Promise<void> {
@@ -9,6 +10,8 @@ export async function startWorkers(): Promise<void> {
   const mail = { smtpUrl: cfg.smtpUrl, from: cfg.mailFrom, dataDir: cfg.dataDir, baseUrl: cfg.publicBaseUrl };
   const handlers: Record<QueueName, JobHandler> = {
     [QUEUES.magicLinkMail]: async (data) => sendMagicLinkMail(getDb(), String(data.userId), mail),
+    [QUEUES.eventsRefresh]: async () => runEventsRefresh(getDb(), cfg.events),
   };
   await registerWorkers(handlers);
+  await startEventsDirectory(getDb(), cfg.events);
 }
