@@ -12,6 +12,7 @@ import PgBoss from 'pg-boss';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createDb, type Database } from '@/db';
 import { eventsFeedSchema, type EventItem } from '@/lib/contract/events';
+import { maintainSample } from '@/lib/events/import';
 import { startStack, type Stack } from '../support/stack';
 import { api, testDb } from './client';
 
@@ -310,6 +311,22 @@ describe('built-in directory: importing an iCalendar feed', () => {
   }, 60_000);
 });
 
+describe('built-in directory: the sample calendar', () => {
+  it('fills only an otherwise empty directory, and EVENTS_SAMPLE=0 removes it', async () => {
+    const count = async (source: string) =>
+      Number((await testDb().selectFrom('events').select((eb) => eb.fn.countAll<number>().as('n')).where('source', '=', source).executeTakeFirstOrThrow()).n);
+    expect(await maintainSample(testDb(), { enabled: true, horizonDays: 90 })).toEqual({ action: 'removed', events: 0 });
+    expect(await count('sample')).toBe(0);
+    await testDb().deleteFrom('events').execute();
+    const imported = await maintainSample(testDb(), { enabled: true, horizonDays: 90 });
+    expect(imported.action).toBe('imported');
+    expect(await count('sample')).toBe(imported.events);
+    expect((await feed('q=bouldering')).feed!.events[0]!.title).toBe('[Sample] Bouldering after work');
+    expect(await maintainSample(testDb(), { enabled: false, horizonDays: 90 })).toEqual({ action: 'removed', events: imported.events });
+    expect((await feed('')).feed!.total).toBe(0);
+  }, 60_000);
+});
+
 // ---------------------------------------------------------------------------
 // EVENTS_FEEDS: the refresh job (its own stack, the sample turned off)
 
@@ -351,7 +368,8 @@ describe('built-in directory: the EVENTS_FEEDS refresh job', () => {
     (await db.selectFrom('events').select('uid').where('source', '=', source).orderBy('uid').execute()).map((r) => r.uid);
 
   it('imports every feed at start and schedules the refresh', async () => {
-    await expect.poll(() => uidsOf('club'), { timeout: 20_000 }).toEqual(['games@e2e', 'yoga@e2e']);
+    // The server loads the gazetteer for its first import: allow for a slow machine.
+    await expect.poll(() => uidsOf('club'), { timeout: 45_000 }).toEqual(['games@e2e', 'yoga@e2e']);
     await expect.poll(() => uidsOf('city-events'), { timeout: 20_000 }).toEqual(['j1']);
     expect(await uidsOf('sample')).toEqual([]);
     const res = await fetch(`${stack.baseUrl}/api/v1/events.json?city=Hamburg`);
@@ -359,7 +377,7 @@ describe('built-in directory: the EVENTS_FEEDS refresh job', () => {
     expect(body.events).toMatchObject([{ title: 'Riverside 10k', source: 'city-events', activities: ['running'], country: 'DE' }]);
     const schedule = await sql<{ name: string; cron: string }>`select name, cron from pgboss.schedule`.execute(db);
     expect(schedule.rows).toEqual([{ name: 'events-refresh', cron: '7 * * * *' }]);
-  });
+  }, 90_000);
 
   it('a refresh job applies the feed as it is now', async () => {
     clubCalendar = vcalendar(CALENDAR.yoga.replace('END:VEVENT', 'STATUS:CANCELLED\r\nEND:VEVENT'), CALENDAR.games, CALENDAR.trail);
@@ -371,7 +389,7 @@ describe('built-in directory: the EVENTS_FEEDS refresh job', () => {
       await boss.stop({ graceful: false });
     }
     await expect.poll(() => uidsOf('club'), { timeout: 20_000 }).toEqual(['games@e2e', 'trail@e2e']);
-  });
+  }, 60_000);
 });
 
 // ---------------------------------------------------------------------------

@@ -119,6 +119,10 @@ describe('fetchUpstreamFeed', () => {
     ['the wrong shape', (res: http.ServerResponse) => sendJson(res, { items: [] }), /is not \{events/],
     ['events that are not objects', (res: http.ServerResponse) => sendJson(res, { events: ['a'], total: 1, scraped_at_max: null }), /is not \{events/],
     ['a fractional total', (res: http.ServerResponse) => sendJson(res, { events: [], total: 1.5, scraped_at_max: null }), /is not \{events/],
+    ['too large', (res: http.ServerResponse) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(20 * 1024 * 1024) });
+      res.write('{"events": [');
+    }, /is larger than 10485760 bytes/],
   ])('maps a body that is %s to upstream_error', async (name, respond, message) => {
     behaviours.set(`shape-${name}`, (_req, res) => respond(res));
     const error = await apiError(fetchUpstreamFeed(settings(), query({ test: `shape-${name}` })));

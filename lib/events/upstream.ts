@@ -6,6 +6,7 @@ import { EVENTS_QUERY_KEYS, upstreamFeedSchema, type EventsQuery, type UpstreamF
 import { etagOf } from '../http/conditional';
 import { ApiError, ERROR_ADVICE } from '../http/errors';
 import { logLine } from '../http/log';
+import { readTextLimited } from './read-limited';
 
 export interface UpstreamSettings {
   url: string;
@@ -116,7 +117,7 @@ async function fetchAnswer(settings: UpstreamSettings, key: string, cancelled?: 
         headers: retryAfter && /^\d{1,6}$/.test(retryAfter.trim()) ? { 'retry-after': retryAfter.trim() } : {},
       });
     }
-    const text = await readLimited(response, MAX_BODY_BYTES);
+    const text = await readTextLimited(response, MAX_BODY_BYTES, () => malformed(`is larger than ${MAX_BODY_BYTES} bytes`));
     const body = parseFeed(text);
     logLine({ event: 'events_upstream', status, duration_ms: Date.now() - started, upstream: describe(url) });
     const canonical = JSON.stringify(body);
@@ -139,26 +140,6 @@ function parseFeed(text: string): UpstreamFeed {
   if (!parsed.success) throw malformed('is not {events: [objects], total: integer, scraped_at_max: string|null}');
   // Pass the upstream's own object through (not zod's copy) so unknown fields survive.
   return json as UpstreamFeed;
-}
-
-async function readLimited(response: Response, limit: number): Promise<string> {
-  const declared = Number(response.headers.get('content-length') ?? NaN);
-  if (declared > limit) throw malformed(`is larger than ${limit} bytes`);
-  if (!response.body) return '';
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel().catch(() => {});
-      throw malformed(`is larger than ${limit} bytes`);
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString('utf8');
 }
 
 function malformed(what: string): ApiError {

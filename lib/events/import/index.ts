@@ -5,6 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Database } from '@/db';
 import { logLine } from '../../http/log';
+import { readTextLimited } from '../read-limited';
 import type { ImportWindow, ParsedFeed } from './draft';
 import { looksLikeICalendar, parseICalendar } from './ics';
 import { looksLikeJson, parseJsonFeed } from './json';
@@ -94,12 +95,11 @@ export async function readFeed(location: string, timeoutMs: number): Promise<str
     headers: { accept: 'text/calendar, application/json;q=0.9, */*;q=0.5', 'user-agent': 'buddy-match-events-import/1.0' },
     signal: AbortSignal.timeout(timeoutMs),
   });
-  if (!response.ok) throw new Error(`${url.host} answered HTTP ${response.status}`);
-  const declared = Number(response.headers.get('content-length') ?? NaN);
-  if (declared > MAX_FEED_BYTES) throw new Error(`The feed is larger than ${MAX_FEED_BYTES} bytes`);
-  const text = await response.text();
-  if (text.length > MAX_FEED_BYTES) throw new Error(`The feed is larger than ${MAX_FEED_BYTES} bytes`);
-  return text;
+  if (!response.ok) {
+    await response.body?.cancel().catch(() => {});
+    throw new Error(`${url.host} answered HTTP ${response.status}`);
+  }
+  return readTextLimited(response, MAX_FEED_BYTES, () => new Error(`The feed is larger than ${MAX_FEED_BYTES} bytes`));
 }
 
 // ---------------------------------------------------------------------------
@@ -140,22 +140,24 @@ export function shiftICalendarDates(text: string, days: number): string {
 }
 
 export interface SampleOutcome {
-  action: 'imported' | 'removed' | 'skipped';
+  action: 'imported' | 'removed';
   events: number;
 }
 
 /**
  * The sample fills the directory only while it has no other events: imported
- * (and its dates refreshed) when enabled and nothing else is there, removed when
- * disabled. Real imports remove it themselves.
+ * (and its dates refreshed) when enabled and nothing else is there, removed
+ * otherwise. Real imports remove it too; removing it here as well settles a
+ * sample import that raced a real one.
  */
 export async function maintainSample(db: Database, options: { enabled: boolean; horizonDays: number; now?: Date }): Promise<SampleOutcome> {
-  if (!options.enabled) {
+  const other = options.enabled
+    ? await db.selectFrom('events').select('id').where('source', '!=', SAMPLE_SOURCE).limit(1).executeTakeFirst()
+    : undefined;
+  if (!options.enabled || other) {
     const removed = await db.deleteFrom('events').where('source', '=', SAMPLE_SOURCE).executeTakeFirst();
     return { action: 'removed', events: Number(removed.numDeletedRows) };
   }
-  const other = await db.selectFrom('events').select('id').where('source', '!=', SAMPLE_SOURCE).limit(1).executeTakeFirst();
-  if (other) return { action: 'skipped', events: 0 };
   const now = options.now ?? new Date();
   const text = shiftSampleCalendar(await fs.readFile(SAMPLE_FILE, 'utf8'), now);
   const summary = await importFeedText(db, SAMPLE_SOURCE, text, { horizonDays: options.horizonDays, now });
