@@ -58,3 +58,27 @@ export async function startEmbeddedPostgres(dir: string, options: { persistent: 
     stop: () => server.stop(),
   };
 }
+
+/**
+ * The URL of an embedded server already running on `dir` (say, under `npm start`),
+ * read from its postmaster.pid; undefined when none is. Lets a second command use
+ * the same database instead of failing to start another server on the same files.
+ */
+export function runningEmbeddedUrl(dir: string, database = 'buddy'): string | undefined {
+  let lines: string[];
+  try {
+    lines = fs.readFileSync(path.join(dir, 'postmaster.pid'), 'utf8').split('\n');
+  } catch {
+    return undefined;
+  }
+  const pid = Number(lines[0]);
+  const port = Number(lines[3]);
+  if (!Number.isInteger(pid) || !Number.isInteger(port) || port <= 0) return undefined;
+  try {
+    process.kill(pid, 0);
+  } catch (error) {
+    // EPERM: alive but owned by another user (the `postgres` user when run as root).
+    if ((error as NodeJS.ErrnoException).code !== 'EPERM') return undefined;
+  }
+  return `postgres://postgres:embedded@127.0.0.1:${port}/${database}`;
+}

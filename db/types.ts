@@ -80,8 +80,41 @@ export interface ThrottlesTable {
   next_at: Timestamp;
 }
 
+/** One occurrence of an event in the built-in directory (see lib/events). */
+export interface EventsTable {
+  id: Generated<string>;
+  source: string;
+  uid: string;
+  series_uid: string;
+  title: string;
+  description: string | null;
+  starts_at: Timestamp;
+  ends_at: Timestamp;
+  all_day: Generated<boolean>;
+  timezone: string | null;
+  /** YYYY-MM-DD: the start's date in the event's own timezone. */
+  local_date: string;
+  venue_name: string | null;
+  venue_address: string | null;
+  city: string | null;
+  region: string | null;
+  country: string | null;
+  latitude: number | null;
+  longitude: number | null;
+  /** cube: ll_to_earth(latitude, longitude), written with an SQL expression; used for nearest-first order. */
+  earth_point: ColumnType<string | null, string | null | undefined, string | null>;
+  activity_ids: Generated<string[]>;
+  categories: Generated<string[]>;
+  url: string | null;
+  scraped_at: Timestamp;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  search: ColumnType<string, never, never>;
+}
+
 export interface DB {
   agent_actions: AgentActionsTable;
+  events: EventsTable;
   users: UsersTable;
   access_tokens: AccessTokensTable;
   signin_links: SigninLinksTable;
@@ -92,3 +125,6 @@ export interface DB {
 export type UserRow = Selectable<UsersTable>;
 export type NewUser = Insertable<UsersTable>;
 export type UserUpdate = Updateable<UsersTable>;
+
+export type EventRow = Selectable<EventsTable>;
+export type NewEvent = Insertable<EventsTable>;

@@ -21,6 +21,39 @@ export interface Config {
   smtpUrl: string | undefined;
   mailFrom: string;
   geocoderUrl: string | undefined;
+  events: EventsConfig;
+}
+
+export interface EventsConfig {
+  /** Proxy mode when set: the feed is fetched from this URL with the caller's query appended. */
+  upstreamUrl: string | undefined;
+  upstreamTimeoutMs: number;
+  /** How long an identical upstream query is served from memory before it is revalidated. */
+  cacheSeconds: number;
+  /** iCalendar/JSON feeds (URLs or paths) the refresh job imports into the built-in directory. */
+  feeds: string[];
+  refreshCron: string;
+  /** How far ahead recurring events are expanded into occurrences. */
+  horizonDays: number;
+  /** Import the bundled sample calendar while the directory has no other events. */
+  sample: boolean;
+}
+
+function upstreamUrlFromEnv(raw: string | undefined): string | undefined {
+  if (!raw) return undefined;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new Error('EVENTS_UPSTREAM_URL must be an absolute http(s) URL');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('EVENTS_UPSTREAM_URL must be an http(s) URL');
+  return url.toString();
+}
+
+/** Space- or comma-separated; a comma inside a URL must be written %2C. */
+export function listFromEnv(raw: string | undefined): string[] {
+  return (raw ?? '').split(/[\s,]+/).filter((entry) => entry.length > 0);
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -37,6 +70,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smtpUrl: env.SMTP_URL || undefined,
     mailFrom: env.MAIL_FROM || 'no-reply@localhost',
     geocoderUrl: env.GEOCODER_URL || undefined,
+    events: {
+      upstreamUrl: upstreamUrlFromEnv(env.EVENTS_UPSTREAM_URL),
+      upstreamTimeoutMs: intFromEnv('EVENTS_UPSTREAM_TIMEOUT_MS', 5000),
+      cacheSeconds: intFromEnv('EVENTS_CACHE_SECONDS', 60),
+      feeds: listFromEnv(env.EVENTS_FEEDS),
+      refreshCron: env.EVENTS_REFRESH_CRON || '7 * * * *',
+      horizonDays: intFromEnv('EVENTS_HORIZON_DAYS', 90),
+      sample: env.EVENTS_SAMPLE !== '0',
+    },
   };
 }
 

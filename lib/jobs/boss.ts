@@ -8,10 +8,17 @@ export const QUEUES = {
   magicLinkMail: 'mail-magic-link',
   /** Place a location the offline gazetteer missed, via GEOCODER_URL: { userId, label } */
   geocodeLocation: 'geocode-location',
+  /** Re-import EVENTS_FEEDS into the built-in events directory and look after the sample: {} */
+  eventsRefresh: 'events-refresh',
 } as const;
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 
 export type JobHandler = (data: Record<string, unknown>) => Promise<void>;
+
+/** Queues that need more than the defaults. A stately queue holds at most one waiting and one running job. */
+const QUEUE_OPTIONS: Partial<Record<QueueName, Partial<PgBoss.Queue>>> = {
+  [QUEUES.eventsRefresh]: { policy: 'stately', retryLimit: 3, retryDelay: 60 },
+};
 
 const holder = globalThis as unknown as { __buddyBoss?: PgBoss };
 
@@ -21,7 +28,7 @@ export async function startBoss(connectionString: string): Promise<PgBoss> {
   boss.on('error', (error) => process.stderr.write(`${JSON.stringify({ level: 'error', message: 'job queue', error: String(error) })}\n`));
   await boss.start();
   for (const name of Object.values(QUEUES)) {
-    await boss.createQueue(name, { name, retryLimit: 5, retryDelay: 10, retryBackoff: true });
+    await boss.createQueue(name, { name, retryLimit: 5, retryDelay: 10, retryBackoff: true, ...QUEUE_OPTIONS[name] });
   }
   holder.__buddyBoss = boss;
   return boss;

@@ -3,6 +3,7 @@ import { getDb } from '@/db';
 import { sendMagicLinkMail } from '../accounts/magic-link-mail';
 import { config } from '../config';
 import { geocodeProfileLocation } from '../profiles/geocode-job';
+import { runEventsRefresh, startEventsDirectory } from '../events/jobs';
 import { QUEUES, registerWorkers, type JobHandler, type QueueName } from './boss';
 
 export async function startWorkers(): Promise<void> {
@@ -13,6 +14,8 @@ export async function startWorkers(): Promise<void> {
     [QUEUES.geocodeLocation]: async (data) => {
       if (cfg.geocoderUrl) await geocodeProfileLocation(getDb(), String(data.userId), String(data.label), cfg.geocoderUrl);
     },
+    [QUEUES.eventsRefresh]: async () => runEventsRefresh(getDb(), cfg.events),
   };
   await registerWorkers(handlers);
+  await startEventsDirectory(getDb(), cfg.events);
 }

@@ -1,0 +1,30 @@
+// Keeping the built-in directory filled: the sample at start, EVENTS_FEEDS on a schedule.
+import type { Database } from '@/db';
+import type { EventsConfig } from '../config';
+import { logError, logLine } from '../http/log';
+import { getBoss, QUEUES } from '../jobs/boss';
+import { maintainSample, refreshDirectory } from './import';
+
+/** At server start. In proxy mode the directory is unused, so nothing is imported or scheduled. */
+export async function startEventsDirectory(db: Database, events: EventsConfig): Promise<void> {
+  const boss = getBoss();
+  if (events.upstreamUrl) {
+    await boss.unschedule(QUEUES.eventsRefresh);
+    return;
+  }
+  try {
+    // Before serving, so a fresh start answers with the sample at once.
+    const sample = await maintainSample(db, { enabled: events.sample, horizonDays: events.horizonDays });
+    logLine({ event: 'events_sample', ...sample });
+  } catch (error) {
+    logError('events sample import failed', error);
+  }
+  // Also when EVENTS_FEEDS is empty: the refresh moves the sample's dates along.
+  await boss.schedule(QUEUES.eventsRefresh, events.refreshCron, {});
+  if (events.feeds.length > 0) await boss.send(QUEUES.eventsRefresh, {});
+}
+
+export async function runEventsRefresh(db: Database, events: EventsConfig): Promise<void> {
+  if (events.upstreamUrl) return;
+  await refreshDirectory(db, { feeds: events.feeds, sample: events.sample, horizonDays: events.horizonDays });
+}
