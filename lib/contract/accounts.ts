@@ -71,6 +71,31 @@ export const REGISTER_EXAMPLE = {
   agentName: 'ExampleAgent',
 } as const;
 
+/** What the REGISTER_EXAMPLE body gets back; the secrets are the SPEC's placeholders. */
+export const REGISTER_RESPONSE_EXAMPLE = {
+  success: true,
+  user: {
+    id: '5f0c7a52-3c1e-4b8e-9d7a-2f4c6b1e8a90',
+    email: 'sam@example.com',
+    slug: 'sam',
+    profile_url: 'https://buddy.example/u/sam',
+  },
+  auth: {
+    token: '<ACCESS_TOKEN>',
+    token_type: 'Bearer',
+    scopes: [...SCOPES],
+    generated_password: '<GENERATED_PASSWORD>',
+    mobile_signin_url: '<SIGNIN_URL>',
+    mobile_signin_expires_in_seconds: 3600,
+    emailed_magic_link: true,
+  },
+  onboarding: { complete: false, missing: ['photo'] },
+  warnings: { schedule_summary: 'Wednesday evening; Saturday and Sunday, all day' },
+  next_action_for_user:
+    'Your account is ready. To appear in Discover, add: a photo (POST /api/v1/me/photo.json). ' +
+    'Open this link on your phone to sign in (single use, expires in about an hour): <SIGNIN_URL>',
+};
+
 export const register = defineEndpoint({
   id: 'register',
   method: 'POST',
@@ -88,6 +113,7 @@ export const register = defineEndpoint({
   status: 201,
   errors: ['validation_failed', 'email_taken', 'slug_taken', 'rate_limited', 'payload_too_large'],
   requestExample: REGISTER_EXAMPLE,
+  example: REGISTER_RESPONSE_EXAMPLE,
 });
 
 export const accountEndpoints = [register] as const;
