@@ -190,6 +190,7 @@ describe('the MCP server at /api/mcp', () => {
     expect((await post('null')).status).toBe(403);
     expect((await post(baseUrl())).status).toBe(200);
     expect((await post()).status).toBe(200);
+    expect((await api('GET', '/api/mcp', { headers: { accept: 'text/event-stream' } })).status).toBe(405);
   });
 });
 

@@ -76,7 +76,8 @@ const MISSING_LABELS: Record<string, string> = {
 const DONE_KEY = (email: string) => `buddy-match:signup-done:${email.trim().toLowerCase()}`;
 
 /** API field messages in plain words for the person. */
-function plainFieldError(param: SignupParam, message: string): string {
+function plainFieldError(param: SignupParam, message: string, sent: string): string {
+  if (sent.trim() === '' || /received undefined|required/i.test(message)) return param === 'email' ? 'Enter your email address.' : `Enter ${LABELS[param].toLowerCase()}.`;
   if (param === 'email') return 'This does not look like an email address. Check it for typos.';
   if (param === 'birthday') {
     if (/minimum age|at least \d+ years/i.test(message)) return 'You must be at least 13 years old to join.';
@@ -84,7 +85,7 @@ function plainFieldError(param: SignupParam, message: string): string {
     return 'Enter your birthday as a date, for example 1990-04-21.';
   }
   if (param === 'gender') return 'Choose one of the options.';
-  if (param === 'name' && /too small|>=1|required/i.test(message)) return 'Enter the name other people will see.';
+  if (param === 'name' && /too small|>=1/i.test(message)) return 'Enter the name other people will see.';
   const max = /<=\s*(\d+)\s*characters/.exec(message);
   if (max) return `Use at most ${max[1]} characters.`;
   const maxItems = /<=\s*(\d+)\s*items/.exec(message);
@@ -93,7 +94,7 @@ function plainFieldError(param: SignupParam, message: string): string {
   return message.charAt(0).toUpperCase() + message.slice(1);
 }
 
-function problemFromResponse(status: number, body: ApiErrorBody, retryAfter: string | null): Problem {
+function problemFromResponse(status: number, body: ApiErrorBody, retryAfter: string | null, draft: SignupDraft): Problem {
   const code = body.error?.code;
   if (code === 'email_taken' || status === 409) return { kind: 'taken' };
   if (code === 'rate_limited' || status === 429) {
@@ -105,7 +106,7 @@ function problemFromResponse(status: number, body: ApiErrorBody, retryAfter: str
     const other: string[] = [];
     for (const [field, message] of Object.entries(body.error.fields)) {
       const param = paramForField(field);
-      if (param) fields[param] ??= plainFieldError(param, message);
+      if (param) fields[param] ??= plainFieldError(param, message, draft[param]);
       else if (message !== 'unknown field') other.push(`${field}: ${message}`);
     }
     return { kind: 'fields', fields, other };
@@ -176,7 +177,7 @@ export function SignupWithAi({ initialDraft }: { initialDraft: SignupDraft }) {
         moveFocus();
         return;
       }
-      const next = problemFromResponse(response.status, body, response.headers.get('retry-after'));
+      const next = problemFromResponse(response.status, body, response.headers.get('retry-after'), draft);
       setProblem(next);
       if (next.kind === 'fields' || next.kind === 'taken') setView({ name: 'edit' });
       moveFocus();
