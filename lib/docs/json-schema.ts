@@ -72,7 +72,10 @@ export function describeType(schema: JsonSchema): string {
     const items = schema.items as JsonSchema | undefined;
     return items ? `array of ${describeType(items)}` : 'array';
   }
-  if (type === 'object') return 'object';
+  if (type === 'object') {
+    const names = Object.keys((schema.properties ?? {}) as object);
+    return names.length ? `object {${names.join(', ')}}` : 'object';
+  }
   if (!type) return 'any';
   return typeof schema.format === 'string' ? `${type} (${schema.format})` : type;
 }
@@ -105,6 +108,8 @@ export function describeConstraints(schema: JsonSchema): string {
   if (limits) parts.push(limits);
   if (typeof schema.pattern === 'string' && !schema.format) parts.push(`pattern \`${schema.pattern}\``);
   if (schema.default !== undefined) parts.push(`default ${JSON.stringify(schema.default)}`);
-  if (typeof schema.description === 'string') parts.push(schema.description);
+  const branches = ((schema.anyOf ?? schema.oneOf) as JsonSchema[] | undefined)?.filter((b) => b.type !== 'null') ?? [];
+  const description = schema.description ?? branches.find((b) => typeof b.description === 'string')?.description;
+  if (typeof description === 'string') parts.push(description);
   return parts.join('; ');
 }
