@@ -44,7 +44,9 @@ function unionMessage(issue: { code?: string; input?: unknown; errors?: Readonly
   return `day ${day}${slot === undefined ? '' : ` slot ${slot}`}: ${first.message}`;
 }
 
-export const scheduleInputSchema = z.union([scheduleArraySchema, scheduleMapSchema], { error: unionMessage });
+export const scheduleInputSchema = z
+  .union([scheduleArraySchema, scheduleMapSchema], { error: unionMessage })
+  .describe('Weekly grid: 7 days (Monday first) of 18 one-hour slots (6am-11pm) as booleans, or a map like {"5_3": true} (Saturday 9-10am)');
 export type ScheduleInput = z.infer<typeof scheduleInputSchema>;
 
 export const legacyAvailabilitySchema = z.array(

@@ -20,7 +20,8 @@ export const REGISTER_MAX_BODY_BYTES = Math.ceil((LIMITS.photoBytes * 4) / 3) + 
 
 export const registerBodySchema = z.strictObject({
   // Trimmed before checking, so ' sam@example.com ' and 'sam@example.com' are the same account.
-  email: z.string().trim().max(254).pipe(z.email({ message: 'must be a valid email address' })),
+  // (z.string().email() rather than z.email(): only the string form trims before the format check.)
+  email: z.string().trim().max(254).email({ message: 'must be a valid email address' }),
   displayName: z.string().trim().min(1).max(LIMITS.displayName),
   password: z.string().min(LIMITS.passwordMin).max(200).nullish(),
   aboutMe: z.string().max(LIMITS.aboutMe).nullish(),
@@ -72,6 +73,31 @@ export const REGISTER_EXAMPLE = {
   agentName: 'ExampleAgent',
 } as const;
 
+/** What the REGISTER_EXAMPLE body gets back; the secrets are the SPEC's placeholders. */
+export const REGISTER_RESPONSE_EXAMPLE = {
+  success: true,
+  user: {
+    id: '5f0c7a52-3c1e-4b8e-9d7a-2f4c6b1e8a90',
+    email: 'sam@example.com',
+    slug: 'sam',
+    profile_url: 'https://buddy.example/u/sam',
+  },
+  auth: {
+    token: '<ACCESS_TOKEN>',
+    token_type: 'Bearer',
+    scopes: [...SCOPES],
+    generated_password: '<GENERATED_PASSWORD>',
+    mobile_signin_url: '<SIGNIN_URL>',
+    mobile_signin_expires_in_seconds: 3600,
+    emailed_magic_link: true,
+  },
+  onboarding: { complete: false, missing: ['photo'] },
+  warnings: { schedule_summary: 'Wednesday evening; Saturday and Sunday, all day' },
+  next_action_for_user:
+    'Your account is ready. To appear in Discover, add: a photo (POST /api/v1/me/photo.json). ' +
+    'Open this link on your phone to sign in (single use, expires in about an hour): <SIGNIN_URL>',
+};
+
 export const register = defineEndpoint({
   id: 'register',
   method: 'POST',
@@ -89,6 +115,7 @@ export const register = defineEndpoint({
   status: 201,
   errors: ['validation_failed', 'email_taken', 'slug_taken', 'rate_limited', 'payload_too_large'],
   requestExample: REGISTER_EXAMPLE,
+  example: REGISTER_RESPONSE_EXAMPLE,
 });
 
 export const accountEndpoints = [register] as const;

@@ -38,7 +38,8 @@ export function ageOn(birthday: string, today: Date = new Date()): number {
 export const birthdaySchema = z.iso
   .date({ message: 'must be a date in the form YYYY-MM-DD' })
   .refine((value) => ageOn(value) >= LIMITS.minimumAge, { message: `must be at least ${LIMITS.minimumAge} years ago (minimum age)` })
-  .refine((value) => ageOn(value) <= 120, { message: 'must be within the last 120 years' });
+  .refine((value) => ageOn(value) <= 120, { message: 'must be within the last 120 years' })
+  .describe(`YYYY-MM-DD; at least ${LIMITS.minimumAge} years ago`);
 
 export const slugSchema = z.string().regex(/^[a-z0-9-]{3,40}$/, 'must be 3-40 characters of a-z, 0-9 and hyphen');
 

@@ -47,7 +47,7 @@ export const ERROR_ADVICE: Record<ErrorCode, string> = {
 };
 
 export interface ErrorBody {
-  error: { code: ErrorCode; message: string; hint?: string; fields?: Record<string, string> };
+  error: { code: ErrorCode; message: string; hint: string; fields?: Record<string, string> };
 }
 
 export class ApiError extends Error {
@@ -78,7 +78,8 @@ export class ApiError extends Error {
       error: {
         code: this.code,
         message: this.message,
-        ...(this.hint ? { hint: this.hint } : {}),
+        // Every envelope carries a next step: the code's standard advice unless a more specific hint was given.
+        hint: this.hint ?? ERROR_ADVICE[this.code],
         ...(this.fields ? { fields: this.fields } : {}),
       },
     };

@@ -1,0 +1,37 @@
+import type { Metadata } from 'next';
+import { draftFromQuery } from '@/lib/signup-link';
+import { SignupWithAi } from './signup-with-ai';
+
+export const metadata: Metadata = {
+  title: 'Create your Buddy Match account',
+  description: 'Check the details your assistant prepared and create your Buddy Match account with one button.',
+  robots: { index: false },
+};
+
+type SearchParams = Promise<Record<string, string | string[] | undefined>>;
+
+// GET /signup-with-ai?email=…&name=… – the browser fallback for agents that cannot POST
+export default async function SignupWithAiPage({ searchParams }: { searchParams: SearchParams }) {
+  const draft = draftFromQuery(await searchParams);
+  return (
+    <>
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
+      <main className="page" id="main">
+        <header className="site-header">
+          <a className="brand" href="/">
+            Buddy Match
+          </a>
+        </header>
+        <h1>Create your Buddy Match account</h1>
+        <SignupWithAi initialDraft={draft} />
+        <noscript>
+          <div className="alert error">
+            <p>This page needs JavaScript to create your account. Turn it on, or ask your assistant to sign you up directly.</p>
+          </div>
+        </noscript>
+      </main>
+    </>
+  );
+}

@@ -1,0 +1,549 @@
+'use client';
+
+// The browser fallback: shows the person what their agent prepared, sends the one
+// registration POST when they confirm, and shows the result (or what to fix) inline.
+// Everything the link carries is rendered as text by React, never as HTML.
+import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode, type RefObject } from 'react';
+import { GENDER_OPTIONS as GENDERS, SIGNUP_LINK_PARAMS, normalizeGender, paramForField, registrationBody, splitActivities, type SignupDraft, type SignupParam } from '@/lib/signup-link';
+
+interface RegisterResult {
+  user: { email: string; slug: string; profile_url: string };
+  auth: {
+    generated_password: string | null;
+    mobile_signin_url: string | null;
+    mobile_signin_expires_in_seconds: number | null;
+    emailed_magic_link: boolean;
+  };
+  onboarding: { complete: boolean; missing: string[] };
+  warnings: {
+    schedule_summary?: string;
+    activities_unmatched?: string[];
+    activities_suggestions?: Record<string, string[]>;
+    availability_unparsed?: string[];
+    location_unresolved?: string;
+  };
+}
+
+interface ApiErrorBody {
+  error?: { code?: string; message?: string; hint?: string; fields?: Record<string, string> };
+}
+
+type Problem =
+  | { kind: 'fields'; fields: Partial<Record<SignupParam, string>>; other: string[] }
+  | { kind: 'taken' }
+  | { kind: 'rate_limited'; retryAfterSeconds: number | null }
+  | { kind: 'network' }
+  | { kind: 'server'; message: string };
+
+type View =
+  | { name: 'review' }
+  | { name: 'edit' }
+  | { name: 'done'; result: RegisterResult }
+  | { name: 'already'; at: string };
+
+const LABELS: Record<SignupParam, string> = {
+  email: 'Email',
+  name: 'Name',
+  location: 'Location',
+  gender: 'Gender',
+  birthday: 'Birthday',
+  about: 'About you',
+  activities: 'Activities',
+  availability: 'When you are free',
+  photo: 'Photo',
+  agent: 'Prepared by',
+};
+
+const GENDER_LABELS: Record<(typeof GENDERS)[number], string> = {
+  male: 'Male',
+  female: 'Female',
+  non_binary: 'Non-binary',
+  prefer_not_to_say: 'Prefer not to say',
+};
+
+const MISSING_LABELS: Record<string, string> = {
+  displayName: 'your name',
+  aboutMe: 'a few words about you',
+  gender: 'your gender',
+  birthday: 'your birthday',
+  location: 'your location',
+  coords: 'a location we can find on the map',
+  activities: 'at least one activity',
+  schedule: 'when you are free',
+  photo: 'a photo',
+};
+
+const DONE_KEY = (email: string) => `buddy-match:signup-done:${email.trim().toLowerCase()}`;
+
+/** API field messages in plain words for the person. */
+function plainFieldError(param: SignupParam, message: string, sent: string): string {
+  if (sent.trim() === '' || /received undefined|required/i.test(message)) return param === 'email' ? 'Enter your email address.' : `Enter ${LABELS[param].toLowerCase()}.`;
+  if (param === 'email') return 'This does not look like an email address. Check it for typos.';
+  if (param === 'birthday') {
+    if (/minimum age|at least \d+ years/i.test(message)) return 'You must be at least 13 years old to join.';
+    if (/120 years/.test(message)) return 'Check the year of your birthday.';
+    return 'Enter your birthday as a date, for example 1990-04-21.';
+  }
+  if (param === 'gender') return 'Choose one of the options.';
+  if (param === 'name' && /too small|>=1/i.test(message)) return 'Enter the name other people will see.';
+  const max = /<=\s*(\d+)\s*characters/.exec(message);
+  if (max) return `Use at most ${max[1]} characters.`;
+  const maxItems = /<=\s*(\d+)\s*items/.exec(message);
+  if (maxItems) return `Choose at most ${maxItems[1]}.`;
+  if (param === 'photo') return 'The photo must be a public https link to a JPEG, PNG or WEBP image.';
+  return message.charAt(0).toUpperCase() + message.slice(1);
+}
+
+function problemFromResponse(status: number, body: ApiErrorBody, retryAfter: string | null, draft: SignupDraft): Problem {
+  const code = body.error?.code;
+  if (code === 'email_taken' || status === 409) return { kind: 'taken' };
+  if (code === 'rate_limited' || status === 429) {
+    const seconds = Number(retryAfter);
+    return { kind: 'rate_limited', retryAfterSeconds: Number.isFinite(seconds) && seconds > 0 ? seconds : null };
+  }
+  if (status === 400 && body.error?.fields) {
+    const fields: Partial<Record<SignupParam, string>> = {};
+    const other: string[] = [];
+    for (const [field, message] of Object.entries(body.error.fields)) {
+      const param = paramForField(field);
+      if (param) fields[param] ??= plainFieldError(param, message, draft[param]);
+      else if (message !== 'unknown field') other.push(`${field}: ${message}`);
+    }
+    return { kind: 'fields', fields, other };
+  }
+  return { kind: 'server', message: body.error?.message ?? `The service answered ${status}.` };
+}
+
+function minutes(seconds: number): string {
+  const m = Math.max(1, Math.ceil(seconds / 60));
+  return m === 1 ? 'a minute' : `${m} minutes`;
+}
+
+export function SignupWithAi({ initialDraft }: { initialDraft: SignupDraft }) {
+  const [draft, setDraft] = useState<SignupDraft>({ ...initialDraft, gender: initialDraft.gender ? normalizeGender(initialDraft.gender) : '' });
+  const hasRequired = initialDraft.email !== '' && initialDraft.name !== '';
+  const [view, setView] = useState<View>(hasRequired ? { name: 'review' } : { name: 'edit' });
+  const [problem, setProblem] = useState<Problem | null>(null);
+  const [submitting, setSubmitting] = useState(false);
+  const [ready, setReady] = useState(false);
+  const inFlight = useRef(false);
+  const focusRef = useRef<HTMLElement | null>(null);
+  const [focusKey, setFocusKey] = useState(0);
+
+  // A finished signup is remembered in this browser (without any secret), so reloading
+  // the link says the account exists instead of offering to create it again.
+  useEffect(() => {
+    try {
+      const done = initialDraft.email ? window.localStorage.getItem(DONE_KEY(initialDraft.email)) : null;
+      if (done) setView({ name: 'already', at: (JSON.parse(done) as { at: string }).at });
+    } catch {
+      // storage unavailable (private mode): the API's email_taken answer covers it
+    }
+    setReady(true);
+  }, [initialDraft.email]);
+
+  useEffect(() => {
+    if (focusKey > 0) focusRef.current?.focus();
+  }, [focusKey]);
+  const moveFocus = () => setFocusKey((k) => k + 1);
+
+  async function submit(event?: FormEvent) {
+    event?.preventDefault();
+    if (inFlight.current) return;
+    inFlight.current = true;
+    setSubmitting(true);
+    setProblem(null);
+    try {
+      let response: Response;
+      try {
+        response = await fetch('/api/v1/register.json', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', accept: 'application/json' },
+          body: JSON.stringify(registrationBody(draft)),
+        });
+      } catch {
+        setProblem({ kind: 'network' });
+        moveFocus();
+        return;
+      }
+      const body = (await response.json().catch(() => ({}))) as RegisterResult & ApiErrorBody;
+      if (response.status === 201) {
+        try {
+          window.localStorage.setItem(DONE_KEY(draft.email), JSON.stringify({ at: new Date().toISOString() }));
+        } catch {
+          // storage unavailable: nothing to remember
+        }
+        setView({ name: 'done', result: body });
+        moveFocus();
+        return;
+      }
+      const next = problemFromResponse(response.status, body, response.headers.get('retry-after'), draft);
+      setProblem(next);
+      if (next.kind === 'fields' || next.kind === 'taken') setView({ name: 'edit' });
+      moveFocus();
+    } finally {
+      inFlight.current = false;
+      setSubmitting(false);
+    }
+  }
+
+  if (view.name === 'done') return <Result result={view.result} headingRef={focusRef} />;
+
+  if (view.name === 'already') {
+    return (
+      <section className="card stack" aria-labelledby="already-heading">
+        <div className="alert success">
+          <h2 id="already-heading">Your account already exists</h2>
+          <p>
+            An account for <strong>{initialDraft.email}</strong> was created from this browser on {new Date(view.at).toLocaleString()}. Use the sign-in
+            link from that page or from your email to open the app. It is not created twice.
+          </p>
+        </div>
+        <div className="actions">
+          <button
+            type="button"
+            className="button secondary"
+            onClick={() => {
+              setDraft({ ...draft, email: '' });
+              setView({ name: 'edit' });
+            }}
+          >
+            Sign up with a different email
+          </button>
+        </div>
+      </section>
+    );
+  }
+
+  const summaryRows = SIGNUP_LINK_PARAMS.filter(({ param }) => param !== 'agent' && draft[param] !== '');
+  const fieldErrors = problem?.kind === 'fields' ? problem.fields : {};
+
+  return (
+    <div className="stack">
+      {problem ? <ProblemNotice problem={problem} focusRef={focusRef} onRetry={() => void submit()} /> : null}
+
+      {view.name === 'review' ? (
+        <section className="card stack" aria-labelledby="review-heading">
+          <div>
+            <h2 id="review-heading">Check what will be sent</h2>
+            <p className="muted">
+              {draft.agent ? (
+                <>
+                  Your assistant <strong>{draft.agent}</strong> prepared these details.
+                </>
+              ) : (
+                'Your assistant prepared these details.'
+              )}{' '}
+              Nothing is sent until you press the button.
+            </p>
+          </div>
+          <dl className="kv">
+            {summaryRows.map(({ param }) => (
+              <div key={param} style={{ display: 'contents' }}>
+                <dt>{LABELS[param]}</dt>
+                <dd data-field={param}>{param === 'activities' ? splitActivities(draft.activities).join(', ') : param === 'gender' ? genderLabel(draft.gender) : draft[param]}</dd>
+              </div>
+            ))}
+          </dl>
+          <p className="small muted">
+            We also email you a sign-in link. By creating an account you agree that other members can see your name, photo, city, activities and when you are
+            free.
+          </p>
+          <button type="button" className="button big" onClick={() => void submit()} disabled={!ready || submitting} aria-busy={submitting}>
+            {submitting ? 'Creating your account…' : 'Create my account'}
+          </button>
+          <div className="actions">
+            <button type="button" className="button secondary" onClick={() => setView({ name: 'edit' })} disabled={submitting}>
+              Change details
+            </button>
+          </div>
+        </section>
+      ) : (
+        <form className="card stack" aria-labelledby="edit-heading" onSubmit={(e) => void submit(e)} noValidate>
+          <div>
+            <h2 id="edit-heading">Your details</h2>
+            <p className="muted">Email and name are needed. The rest helps people find you and can be added later.</p>
+          </div>
+          <Field param="email" label="Email" error={fieldErrors.email} required>
+            {(props) => <input {...props} type="email" autoComplete="email" value={draft.email} onChange={(e) => setDraft({ ...draft, email: e.target.value })} />}
+          </Field>
+          <Field param="name" label="Name" hint="The name other people see." error={fieldErrors.name} required>
+            {(props) => <input {...props} type="text" autoComplete="name" maxLength={60} value={draft.name} onChange={(e) => setDraft({ ...draft, name: e.target.value })} />}
+          </Field>
+          <Field param="location" label="Location" hint='Your city, for example "Portland, OR".' error={fieldErrors.location}>
+            {(props) => <input {...props} type="text" autoComplete="address-level2" value={draft.location} onChange={(e) => setDraft({ ...draft, location: e.target.value })} />}
+          </Field>
+          <Field param="gender" label="Gender" error={fieldErrors.gender}>
+            {(props) => (
+              <select {...props} value={draft.gender} onChange={(e) => setDraft({ ...draft, gender: e.target.value })}>
+                <option value="">Not now</option>
+                {GENDERS.map((g) => (
+                  <option key={g} value={g}>
+                    {GENDER_LABELS[g]}
+                  </option>
+                ))}
+                {draft.gender && !(GENDERS as readonly string[]).includes(draft.gender) ? <option value={draft.gender}>{draft.gender}</option> : null}
+              </select>
+            )}
+          </Field>
+          <Field param="birthday" label="Birthday" hint="You must be at least 13." error={fieldErrors.birthday}>
+            {(props) => <input {...props} type="date" autoComplete="bday" value={draft.birthday} onChange={(e) => setDraft({ ...draft, birthday: e.target.value })} />}
+          </Field>
+          <Field param="about" label="About you" hint="A few words: what you like doing, what you are looking for." error={fieldErrors.about}>
+            {(props) => <textarea {...props} maxLength={600} value={draft.about} onChange={(e) => setDraft({ ...draft, about: e.target.value })} />}
+          </Field>
+          <Field param="activities" label="Activities" hint="Separate them with commas, for example: hiking, board games, coffee." error={fieldErrors.activities}>
+            {(props) => <input {...props} type="text" value={draft.activities} onChange={(e) => setDraft({ ...draft, activities: e.target.value })} />}
+          </Field>
+          <Field param="availability" label="When you are free" hint='In your own words, for example "weekends and Wednesday evenings".' error={fieldErrors.availability}>
+            {(props) => <input {...props} type="text" maxLength={500} value={draft.availability} onChange={(e) => setDraft({ ...draft, availability: e.target.value })} />}
+          </Field>
+          <Field param="photo" label="Photo link" hint="Optional: a public https link to a photo of you." error={fieldErrors.photo}>
+            {(props) => <input {...props} type="url" value={draft.photo} onChange={(e) => setDraft({ ...draft, photo: e.target.value })} />}
+          </Field>
+          <button type="submit" className="button big" disabled={!ready || submitting} aria-busy={submitting}>
+            {submitting ? 'Creating your account…' : 'Create my account'}
+          </button>
+        </form>
+      )}
+    </div>
+  );
+}
+
+function genderLabel(value: string): string {
+  return (GENDER_LABELS as Record<string, string>)[value] ?? value;
+}
+
+interface FieldProps {
+  param: SignupParam;
+  label: string;
+  hint?: string;
+  error?: string;
+  required?: boolean;
+  children: (props: { id: string; name: string; required?: boolean; 'aria-invalid'?: boolean; 'aria-describedby'?: string }) => ReactNode;
+}
+
+function Field({ param, label, hint, error, required, children }: FieldProps) {
+  const id = `field-${param}`;
+  const hintId = useId();
+  const errorId = `${id}-error`;
+  const describedBy = [hint ? hintId : '', error ? errorId : ''].filter(Boolean).join(' ') || undefined;
+  return (
+    <div className="field">
+      <label htmlFor={id}>
+        {label}
+        {required ? <span className="muted"> (required)</span> : null}
+      </label>
+      {hint ? (
+        <span className="hint" id={hintId}>
+          {hint}
+        </span>
+      ) : null}
+      {error ? (
+        <span className="field-error" id={errorId}>
+          {error}
+        </span>
+      ) : null}
+      {children({ id, name: param, required, 'aria-invalid': error ? true : undefined, 'aria-describedby': describedBy })}
+    </div>
+  );
+}
+
+function ProblemNotice({ problem, focusRef, onRetry }: { problem: Problem; focusRef: RefObject<HTMLElement | null>; onRetry: () => void }) {
+  const ref = (el: HTMLElement | null) => {
+    focusRef.current = el;
+  };
+  if (problem.kind === 'fields') {
+    const entries = Object.entries(problem.fields) as Array<[SignupParam, string]>;
+    return (
+      <section className="alert error" role="alert" aria-labelledby="problem-heading" tabIndex={-1} ref={ref}>
+        <h2 id="problem-heading">Please check {entries.length + problem.other.length === 1 ? 'this' : 'these'}</h2>
+        <ul>
+          {entries.map(([param, message]) => (
+            <li key={param}>
+              <a href={`#field-${param}`}>
+                {LABELS[param]}: {message}
+              </a>
+            </li>
+          ))}
+          {problem.other.map((message) => (
+            <li key={message}>{message}</li>
+          ))}
+        </ul>
+      </section>
+    );
+  }
+  const [heading, text, action]: [string, string, ReactNode] =
+    problem.kind === 'taken'
+      ? [
+          'This email already has an account',
+          'An account with this email address exists already, so no new one was created. Sign in from the app or from the link in your email, or use a different email address below.',
+          null,
+        ]
+      : problem.kind === 'rate_limited'
+        ? [
+            'Too many sign-ups right now',
+            `Too many accounts were created from this network in the last hour. Please try again ${problem.retryAfterSeconds ? `in about ${minutes(problem.retryAfterSeconds)}` : 'later'}.`,
+            null,
+          ]
+        : problem.kind === 'network'
+          ? [
+              'We could not reach Buddy Match',
+              'Your account was not created. Check your internet connection and try again.',
+              <button key="retry" type="button" className="button" onClick={onRetry}>
+                Try again
+              </button>,
+            ]
+          : [
+              'Something went wrong on our side',
+              `Your account was not created (${problem.message}). Please try again in a minute.`,
+              <button key="retry" type="button" className="button" onClick={onRetry}>
+                Try again
+              </button>,
+            ];
+  return (
+    <section className="alert error stack" role="alert" aria-labelledby="problem-heading" tabIndex={-1} ref={ref}>
+      <div>
+        <h2 id="problem-heading">{heading}</h2>
+        <p>{text}</p>
+      </div>
+      {action ? <div className="actions">{action}</div> : null}
+    </section>
+  );
+}
+
+function CopyField({ label, value, id }: { label: string; value: string; id: string }) {
+  const [copied, setCopied] = useState(false);
+  async function copy() {
+    try {
+      await navigator.clipboard.writeText(value);
+    } catch {
+      const input = document.getElementById(id) as HTMLInputElement | null;
+      input?.select();
+      document.execCommand?.('copy');
+    }
+    setCopied(true);
+  }
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <div className="copy-row">
+        <input id={id} readOnly value={value} onFocus={(e) => e.currentTarget.select()} />
+        <button type="button" className="button secondary" onClick={() => void copy()}>
+          Copy
+        </button>
+      </div>
+      <span className="small muted" role="status">
+        {copied ? 'Copied.' : ''}
+      </span>
+    </div>
+  );
+}
+
+function Result({ result, headingRef }: { result: RegisterResult; headingRef: RefObject<HTMLElement | null> }) {
+  const { auth, warnings, onboarding, user } = result;
+  const unmatched = warnings.activities_unmatched ?? [];
+  const expiresMinutes = auth.mobile_signin_expires_in_seconds ? Math.round(auth.mobile_signin_expires_in_seconds / 60) : null;
+  return (
+    <div className="stack">
+      <section className="alert success" aria-labelledby="done-heading">
+        <h2
+          id="done-heading"
+          tabIndex={-1}
+          ref={(el) => {
+            headingRef.current = el;
+          }}
+        >
+          Your account is ready
+        </h2>
+        <p>
+          Welcome! Your account for <strong>{user.email}</strong> was created.
+          {auth.emailed_magic_link ? ' We also emailed you a sign-in link.' : ''}
+        </p>
+      </section>
+
+      {auth.mobile_signin_url ? (
+        <section className="card stack" aria-labelledby="signin-heading">
+          <h2 id="signin-heading">Sign in to the app</h2>
+          <a className="button big" href={auth.mobile_signin_url}>
+            Open Buddy Match
+          </a>
+          <p className="small muted">
+            On a computer? Copy the link and open it on your phone. It works once{expiresMinutes ? ` and expires in about ${expiresMinutes} minutes` : ''}.
+          </p>
+          <CopyField id="signin-url" label="Sign-in link" value={auth.mobile_signin_url} />
+        </section>
+      ) : null}
+
+      {auth.generated_password ? (
+        <section className="card stack" aria-labelledby="password-heading">
+          <h2 id="password-heading">Your password</h2>
+          <div className="alert warning">
+            <p>
+              <strong>Save it now — it is shown only this once.</strong> Put it in your password manager or write it down somewhere safe.
+            </p>
+          </div>
+          <CopyField id="generated-password" label="Password" value={auth.generated_password} />
+        </section>
+      ) : null}
+
+      {warnings.schedule_summary || unmatched.length || warnings.location_unresolved || warnings.availability_unparsed?.length ? (
+        <section className="card stack" aria-labelledby="check-heading">
+          <h2 id="check-heading">Please check</h2>
+          {warnings.schedule_summary ? (
+            <div>
+              <h3>When you are free</h3>
+              <p data-testid="schedule-summary">{warnings.schedule_summary}</p>
+              <p className="small muted">Not right? Tell your assistant, or change it in the app.</p>
+            </div>
+          ) : null}
+          {warnings.availability_unparsed?.length ? (
+            <div>
+              <h3>Not understood</h3>
+              <p>We could not read: {warnings.availability_unparsed.join(', ')}.</p>
+            </div>
+          ) : null}
+          {unmatched.length ? (
+            <div>
+              <h3>Activities we did not recognise</h3>
+              <ul data-testid="activities-unmatched">
+                {unmatched.map((name) => {
+                  const suggestions = warnings.activities_suggestions?.[name] ?? [];
+                  return (
+                    <li key={name}>
+                      {name}
+                      {suggestions.length ? <span className="muted"> — did you mean {suggestions.join(', ')}?</span> : null}
+                    </li>
+                  );
+                })}
+              </ul>
+            </div>
+          ) : null}
+          {warnings.location_unresolved ? (
+            <div>
+              <h3>Location</h3>
+              <p>We could not place “{warnings.location_unresolved}” on the map yet.</p>
+            </div>
+          ) : null}
+        </section>
+      ) : null}
+
+      <section className="card" aria-labelledby="missing-heading">
+        <h2 id="missing-heading">{onboarding.complete ? 'Your profile is complete' : 'Still missing'}</h2>
+        {onboarding.complete ? (
+          <p>Other members can find you now.</p>
+        ) : (
+          <>
+            <p>Before other members can find you, add:</p>
+            <ul data-testid="onboarding-missing">
+              {onboarding.missing.map((field) => (
+                <li key={field}>{MISSING_LABELS[field] ?? field}</li>
+              ))}
+            </ul>
+            <p className="small muted">Your assistant can add these for you, or you can add them in the app.</p>
+          </>
+        )}
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,31 @@
+// The error envelope every endpoint answers with on failure (SPEC 7), as a schema,
+// so OpenAPI, the MCP tools and the guides describe exactly what the routes send.
+import { z } from 'zod';
+import { ERROR_ADVICE, ERROR_STATUS, type ErrorCode } from '../http/errors';
+
+export const ERROR_CODES = Object.keys(ERROR_STATUS) as [ErrorCode, ...ErrorCode[]];
+
+export const errorEnvelopeSchema = z.object({
+  error: z.object({
+    code: z.enum(ERROR_CODES).describe('Stable machine-readable identifier; branch on this'),
+    message: z.string().describe('What went wrong, for people'),
+    hint: z.string().optional().describe('The next action that fixes it'),
+    fields: z.record(z.string(), z.string()).optional().describe('Field name to problem, for validation errors'),
+  }),
+});
+export type ErrorEnvelope = z.infer<typeof errorEnvelopeSchema>;
+
+/** A representative envelope for a code, for examples in the docs. */
+export function exampleError(code: ErrorCode): ErrorEnvelope {
+  const advice = ERROR_ADVICE[code];
+  const firstSentence = advice.split(/(?<=\.)\s/)[0] ?? advice;
+  return {
+    error: {
+      code,
+      message: firstSentence.replace(/\.$/, ''),
+      hint: advice,
+      ...(code === 'validation_failed' ? { fields: { email: 'must be a valid email address' } } : {}),
+      ...(code === 'onboarding_incomplete' ? { fields: { photo: 'required' } } : {}),
+    },
+  };
+}

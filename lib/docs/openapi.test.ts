@@ -1,0 +1,120 @@
+import path from 'node:path';
+import { dereference, validate } from '@readme/openapi-parser';
+import Ajv04 from 'ajv-draft-04';
+import addFormats from 'ajv-formats';
+import { describe, expect, it } from 'vitest';
+import { endpoints } from '../contract';
+import { register } from '../contract/accounts';
+import { ERROR_STATUS } from '../http/errors';
+import { buildOpenApi, errorCodesFor, type OpenApiOperation } from './openapi';
+import { routeHandlersOnDisk } from './route-files';
+
+const BASE = 'https://buddy.example';
+const doc = () => buildOpenApi(endpoints, BASE);
+const operations = () =>
+  Object.entries(doc().paths).flatMap(([p, methods]) => Object.entries(methods).map(([method, op]) => ({ key: `${method.toUpperCase()} ${p}`, op })));
+
+type Media = { schema: Record<string, unknown>; example?: unknown; examples?: Record<string, { value: unknown }> };
+
+/** An ajv for OpenAPI 3.0 Schema Objects (a draft-04 dialect with `nullable`). */
+function openApiAjv() {
+  const ajv = new Ajv04({ strict: false, allErrors: true });
+  addFormats(ajv);
+  return ajv;
+}
+
+describe('the OpenAPI document', () => {
+  it('passes a real OpenAPI 3.0 validator', async () => {
+    const result = await validate(structuredClone(doc()) as never);
+    expect(result.valid ? [] : result.errors).toEqual([]);
+    expect(result.warnings).toEqual([]);
+  });
+
+  it('is 3.0.3, version 1.0.0, served from PUBLIC_BASE_URL, with the bearer scheme and all seven scopes', () => {
+    const d = doc() as Record<string, any>;
+    expect(d.openapi).toBe('3.0.3');
+    expect(d.info.version).toBe('1.0.0');
+    expect(d.servers).toEqual([{ url: BASE }]);
+    expect(d.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });
+    expect(Object.keys(d.components.securitySchemes.bearerAuth['x-scopes'])).toHaveLength(7);
+  });
+
+  it('has exactly the contract endpoints, which are exactly the route handlers under app/api', () => {
+    const inOpenApi = operations().map((o) => o.key).sort();
+    const inContract = endpoints.map((e) => `${e.method} ${e.path}`).sort();
+    const onDisk = routeHandlersOnDisk(path.resolve(import.meta.dirname, '../../app'));
+    expect(inOpenApi).toEqual(inContract);
+    expect(onDisk).toEqual(inContract);
+    expect(new Set(operations().map((o) => o.op.operationId)).size).toBe(endpoints.length);
+  });
+
+  it('names the operation, tags, auth and parameters from the contract', () => {
+    for (const spec of endpoints) {
+      const op = doc().paths[spec.path]![spec.method.toLowerCase()] as OpenApiOperation & Record<string, any>;
+      expect(op.operationId).toBe(spec.id);
+      expect(op.summary).toBe(spec.summary);
+      expect(op.tags).toEqual([...spec.tags]);
+      expect(op.security).toEqual(spec.auth === 'none' ? [] : [{ bearerAuth: [] }]);
+      if (spec.auth !== 'none') expect(op['x-required-scope']).toBe(spec.auth);
+      const pathParams = [...spec.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
+      expect((op.parameters ?? []).filter((p: any) => p.in === 'path').map((p: any) => p.name)).toEqual(pathParams);
+      expect(Boolean(op.requestBody)).toBe(Boolean(spec.body));
+      expect(Object.keys(op.responses)).toContain(String(spec.status ?? 200));
+    }
+  });
+
+  it('documents an error envelope for each status an endpoint can answer with', () => {
+    for (const { op } of operations()) {
+      const spec = endpoints.find((e) => e.id === op.operationId)!;
+      const statuses = new Set(errorCodesFor(spec).map((c) => String(ERROR_STATUS[c])));
+      expect(statuses.has('500')).toBe(true);
+      if (spec.auth !== 'none') expect([...statuses]).toEqual(expect.arrayContaining(['401', '403']));
+      if (spec.body || spec.query || spec.params) expect(statuses.has('400')).toBe(true);
+      for (const status of statuses) {
+        const media = (op.responses[status] as { content: Record<string, Media> }).content['application/json']!;
+        expect(media.schema).toEqual({ $ref: '#/components/schemas/ErrorEnvelope' });
+      }
+    }
+    const registerOp = doc().paths[register.path]!.post!;
+    expect(Object.keys(registerOp.responses)).toEqual(expect.arrayContaining(['201', '400', '409', '413', '415', '429', '500']));
+  });
+
+  it('has examples that are valid against their own schemas', async () => {
+    const dereferenced = (await dereference(structuredClone(doc()) as never)) as unknown as ReturnType<typeof doc>;
+    const ajv = openApiAjv();
+    let checked = 0;
+    for (const methods of Object.values(dereferenced.paths)) {
+      for (const op of Object.values(methods) as Array<Record<string, any>>) {
+        const media: Media[] = [
+          ...(op.requestBody ? [op.requestBody.content['application/json']] : []),
+          ...Object.values(op.responses as Record<string, { content?: Record<string, Media> }>).flatMap((r) => (r.content ? [r.content['application/json']!] : [])),
+        ];
+        for (const m of media) {
+          const examples = [...(m.example !== undefined ? [m.example] : []), ...Object.values(m.examples ?? {}).map((e) => e.value)];
+          const check = ajv.compile(m.schema);
+          for (const example of examples) {
+            const valid = check(example);
+            expect(valid, `${op.operationId}: ${JSON.stringify(check.errors)}`).toBe(true);
+            checked += 1;
+          }
+        }
+      }
+    }
+    expect(checked).toBeGreaterThan(endpoints.length);
+  });
+
+  it('rejects an example that breaks its schema (the example check can fail)', () => {
+    const op = doc().paths[register.path]!.post! as Record<string, any>;
+    const check = openApiAjv().compile(op.requestBody.content['application/json'].schema);
+    expect(check({ ...(register.requestExample as object), email: 'not-an-email' })).toBe(false);
+    expect(check({ ...(register.requestExample as object), gender: 'robot' })).toBe(false);
+    expect(check({ ...(register.requestExample as object), schedule: null, coords: null })).toBe(true);
+  });
+
+  it('matches the contract examples against the zod schemas too', () => {
+    for (const spec of endpoints) {
+      if (spec.example !== undefined) expect(spec.response.safeParse(spec.example).success, spec.id).toBe(true);
+      if (spec.requestExample !== undefined) expect(spec.body?.safeParse(spec.requestExample).success, spec.id).toBe(true);
+    }
+  });
+});

@@ -1,0 +1,101 @@
+// GET /AGENTS.md: everything after signup. The endpoint, limit and error tables are
+// generated from the contract at request time; the flows name SPEC paths and the MCP
+// tool for each when that endpoint is in the contract.
+import { SCOPES, type EndpointSpec, type HttpMethod } from '../contract/define';
+import { LIMITS } from '../contract/schemas';
+import { SCOPE_DESCRIPTIONS } from '../docs/openapi';
+import { code, endpointRef, endpointTable, errorTable, fieldLimitRows, table } from './markdown';
+import type { GuideContext } from './signup';
+
+export function agentsGuide(endpoints: readonly EndpointSpec[], { baseUrl, registrationLimitPerHour, messageLimitPer10Min }: GuideContext): string {
+  const ref = (method: HttpMethod, path: string) => endpointRef(endpoints, method, path);
+  return `# Acting for a person on Buddy Match
+
+> For AI agents, after signup (${baseUrl}/SIGNUP.md). How to authenticate, keep the profile complete, handle buddy requests, poll the inbox, chat, stay within the limits and handle every error code.
+
+Base URL: ${baseUrl}. JSON in, JSON out. OpenAPI: ${baseUrl}/.well-known/openapi.json. MCP: ${baseUrl}/api/mcp (manifest ${baseUrl}/.well-known/mcp.json); every endpoint below is also an MCP tool with the same name as its operationId, the same arguments and the same errors.
+
+## Authentication
+
+Send the token from signup (${code('auth.token')}) on every call that needs it:
+
+\`\`\`http
+Authorization: Bearer <ACCESS_TOKEN>
+\`\`\`
+
+A missing or revoked token answers 401 ${code('unauthorized')}; a token without the needed scope answers 403 ${code('insufficient_scope')}. A registration token carries all seven scopes:
+
+${table(
+  ['Scope', 'Allows'],
+  SCOPES.map((s) => [code(s), SCOPE_DESCRIPTIONS[s]]),
+)}
+
+## Endpoints
+
+${endpointTable(endpoints, baseUrl)}
+
+## Keep the profile complete
+
+- ${ref('GET', '/api/v1/me/complete.json')} lists ${code('missing')} fields; ask the person for them.
+- ${ref('PATCH', '/api/v1/me.json')} updates only the fields you send; activities and availability are plain English; ${code('null')} clears an optional field.
+- ${ref('POST', '/api/v1/me/photo.json')} uploads the photo (base64 or data URL, JPEG/PNG/WEBP, at most ${LIMITS.photoBytes / 1024 / 1024} MB). Photos are checked automatically; a rejected photo is removed.
+- The profile shows in Discover once nothing is missing.
+
+## Polling rhythm
+
+There are no webhooks: you learn of new things by polling.
+
+- While the person is active, call ${ref('GET', '/api/v1/inbox.json')} every **30-60 seconds**. One call returns pending buddy requests, recently accepted outgoing requests, chats with unread messages, new messages and unread counts. Pass ${code('since')} (the time of your last successful poll, ISO 8601) to get only newer items.
+- When the person is away, poll every few minutes at most. Never poll faster than every 30 seconds.
+- Inside a chat, ${ref('GET', '/api/v1/chats/{chatId}/messages.json')} with ${code('since')} (milliseconds) or its ${code('poll_next_url')} returns only newer messages.
+- On 429 or 503, wait the ${code('Retry-After')} seconds before the next call.
+
+## Buddy requests
+
+1. Find someone's profile: ${ref('GET', '/api/v1/users/{slug}/profile.json')} (a slug or a user id).
+2. Send a request: ${ref('POST', '/api/v1/users/{slug}/buddy_request.json')} with an optional ${code('message')} and up to five ${code('activityIds')} (ids from ${ref('GET', '/api/v1/activities.json')}). Only when the person asked you to.
+3. See requests: ${ref('GET', '/api/v1/buddy_requests.json')} (sent and received) or the inbox.
+4. Answer a received request, only as the person decides: ${ref('POST', '/api/v1/buddy_requests/{invitationId}/accept.json')} (optional ${code('firstMessage')}; creates the buddy connection and a chat) or ${ref('POST', '/api/v1/buddy_requests/{invitationId}/decline.json')}.
+
+## Chats
+
+1. ${ref('GET', '/api/v1/chats.json')} lists one chat per buddy with ${code('last_message')} and ${code('unread_count')}; ${code('unread_only=1')} limits it to chats with new messages.
+2. ${ref('GET', '/api/v1/chats/{chatId}/messages.json')} reads messages (${code('limit')} at most 200; ${code('mark_read=true')} also marks them read).
+3. ${ref('POST', '/api/v1/chats/{chatId}/messages.json')} sends ${code('text')} (the other person gets a push notification). Send only what the person wrote or approved.
+4. ${ref('POST', '/api/v1/chats/{chatId}/read.json')} marks the chat read (idempotent) so the app shows no stale badge.
+
+Messages pass a content filter (slurs, threats, sexual solicitation, shouting, repeated-character spam) and are refused between people who blocked each other.
+
+## Limits
+
+${table(
+  ['Limit', 'Value'],
+  [
+    ['Registrations', `${registrationLimitPerHour} per hour per IP address`],
+    ['Messages', `${messageLimitPer10Min} per 10 minutes per chat`],
+    ['Inbox polling', 'every 30-60 seconds while active'],
+    ['Photo', `${LIMITS.photoBytes / 1024 / 1024} MB; JPEG, PNG or WEBP`],
+    ['Minimum age', `${LIMITS.minimumAge} years`],
+  ],
+)}
+
+Field limits, from the contract:
+
+${table(['Field', 'Limit', 'Applies to'], fieldLimitRows(endpoints))}
+
+## Errors
+
+Every error is ${code('{"error":{"code":"…","message":"…","hint":"…","fields":{…}}}')}. Branch on ${code('error.code')} (stable), show ${code('message')} if useful, follow ${code('hint')}; ${code('fields')} names each invalid field.
+
+${errorTable()}
+
+## Etiquette
+
+- Act only on what the person asked for. Ask before sending a buddy request, accepting, declining or messaging on their behalf.
+- Never invent a response: relay only what the API returned, and say so when a call failed.
+- Never give the person a shell command or script to run; give links (the sign-in link, the signup page) instead.
+- Never hand the person's account, token or task to another agent, server or service.
+- Keep the token secret; never show it, log it or put it in a link.
+- Be kind and brief in messages; no spam, no repeated messages when there is no answer.
+`;
+}

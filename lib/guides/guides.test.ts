@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest';
+import { endpoints } from '../contract';
+import { registerBodySchema } from '../contract/accounts';
+import { LIMITS } from '../contract/schemas';
+import { ERROR_ADVICE, ERROR_STATUS } from '../http/errors';
+import { SIGNUP_LINK_PARAMS } from '../signup-link';
+import { agentsGuide } from './agents';
+import { llmsTxt } from './llms';
+import { signupGuide } from './signup';
+
+const ctx = { baseUrl: 'https://buddy.example', registrationLimitPerHour: 7, messageLimitPer10Min: 11 };
+
+describe('AGENTS.md', () => {
+  const text = agentsGuide(endpoints, ctx);
+
+  it('lists every contract endpoint and documents every error code with its advice', () => {
+    for (const spec of endpoints) expect(text).toContain(`[${spec.path}](${ctx.baseUrl}${spec.path})`);
+    for (const [code, status] of Object.entries(ERROR_STATUS)) {
+      expect(text).toContain(`| \`${code}\` | ${status} | ${ERROR_ADVICE[code as keyof typeof ERROR_STATUS]} |`);
+    }
+  });
+
+  it('covers polling rhythm, request and chat flows, limits from the configuration and etiquette', () => {
+    expect(text).toMatch(/every \*\*30-60 seconds\*\*/);
+    expect(text).toContain('/api/v1/buddy_requests/{invitationId}/accept.json');
+    expect(text).toContain('/api/v1/chats/{chatId}/messages.json');
+    expect(text).toContain('7 per hour per IP address');
+    expect(text).toContain('11 per 10 minutes per chat');
+    expect(text).toContain(`| \`aboutMe\` | at most ${LIMITS.aboutMe} chars |`);
+    expect(text).toMatch(/Never invent a response/);
+    expect(text).toMatch(/never give the person a shell command/i);
+    expect(text).toMatch(/Never hand .* to another agent, server or service/);
+  });
+
+  it('names the MCP tool beside an endpoint the contract has', () => {
+    expect(text).toContain('`PATCH /api/v1/me.json` (MCP tool `update_my_profile`)');
+  });
+});
+
+describe('SIGNUP.md', () => {
+  const text = signupGuide(ctx);
+
+  it('has a row for every registration field, with limits from the schema', () => {
+    for (const name of Object.keys(registerBodySchema.shape)) expect(text).toContain(`| \`${name}\` |`);
+    expect(text).toMatch(/\| `displayName` \| string \| yes \| 1-60 chars \|/);
+    expect(text).toMatch(/\| `email` \| string \(email\) \| yes \|/);
+  });
+
+  it('walks through asking, the one POST, what to show after and the browser fallback with absolute links', () => {
+    expect(text).toContain(`POST ${ctx.baseUrl}/api/v1/register.json`);
+    expect(text).toContain('auth.mobile_signin_url');
+    expect(text).toContain('warnings.schedule_summary');
+    expect(text).toContain('7 per hour');
+    for (const { param } of SIGNUP_LINK_PARAMS) expect(text).toContain(`| \`${param}\` |`);
+    expect(text).toContain(`${ctx.baseUrl}/signup-with-ai?email=sam%40example.com&name=Sam`);
+    expect(text).toMatch(/never a shell command/);
+    expect(text).toContain(`${ctx.baseUrl}/AGENTS.md`);
+  });
+});
+
+describe('llms.txt', () => {
+  const text = llmsTxt(endpoints, ctx.baseUrl);
+
+  it('follows the llmstxt.org shape: H1, blockquote summary, H2 sections of links', () => {
+    const lines = text.split('\n');
+    expect(lines[0]).toBe('# Buddy Match');
+    expect(lines[2]).toMatch(/^> \S/);
+    expect(text.match(/^## /gm)).toHaveLength(4);
+    expect(text).toMatch(/^## Optional$/m);
+    for (const line of lines.filter((l) => l.startsWith('- '))) expect(line).toMatch(/^- \[[^\]]+\]\(https:\/\/buddy\.example\/[^)]*\)(: .+)?$/);
+  });
+
+  it('links the guides and every endpoint', () => {
+    expect(text).toContain(`[SIGNUP.md](${ctx.baseUrl}/SIGNUP.md)`);
+    expect(text).toContain(`[AGENTS.md](${ctx.baseUrl}/AGENTS.md)`);
+    for (const spec of endpoints) expect(text).toContain(`](${ctx.baseUrl}${spec.path})`);
+  });
+});

@@ -1,0 +1,15 @@
+// The three agent guides, built from the contract and the running configuration.
+import { config } from '../config';
+import { endpoints } from '../contract';
+import { agentsGuide } from './agents';
+import { llmsTxt } from './llms';
+import { signupGuide, type GuideContext } from './signup';
+
+export function guideContext(): GuideContext {
+  const cfg = config();
+  return { baseUrl: cfg.publicBaseUrl, registrationLimitPerHour: cfg.registrationLimitPerHour, messageLimitPer10Min: cfg.messageLimitPer10Min };
+}
+
+export const renderSignupGuide = () => signupGuide(guideContext());
+export const renderAgentsGuide = () => agentsGuide(endpoints, guideContext());
+export const renderLlmsTxt = () => llmsTxt(endpoints, config().publicBaseUrl);

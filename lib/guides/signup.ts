@@ -1,0 +1,120 @@
+// GET /SIGNUP.md: the signup walkthrough an agent follows. Field tables, limits and
+// error codes are rendered from the contract at request time, so they cannot drift.
+import { REGISTER_EXAMPLE, REGISTER_RESPONSE_EXAMPLE, register, registerBodySchema } from '../contract/accounts';
+import { LIMITS } from '../contract/schemas';
+import { errorCodesFor } from '../docs/openapi';
+import { DISCOVER_FIELDS } from '../profiles/onboarding';
+import { SIGNUP_LINK_PARAMS, signupLink } from '../signup-link';
+import { code, errorTable, fieldTable, table } from './markdown';
+
+export interface GuideContext {
+  baseUrl: string;
+  registrationLimitPerHour: number;
+  messageLimitPer10Min: number;
+}
+
+export function signupGuide({ baseUrl, registrationLimitPerHour }: GuideContext): string {
+  const example = signupLink(baseUrl, {
+    email: 'sam@example.com',
+    name: 'Sam',
+    location: 'Portland, OR',
+    activities: 'hiking, trail running, coffee',
+    availability: 'weekends and Wednesday evenings',
+    agent: 'ExampleAgent',
+  });
+  return `# Sign a person up to Buddy Match
+
+> For AI agents acting for a person. One POST to ${baseUrl}/api/v1/register.json creates the account and returns a bearer token, a sign-in link for the person and what is still missing. After signup, follow ${baseUrl}/AGENTS.md.
+
+Base URL: ${baseUrl}. Every request and response body is JSON (\`Content-Type: application/json\`).
+
+## 1. Ask the person
+
+Ask; never fill in details yourself, and ask before sharing anything about them.
+
+- **Required:** their email address and the name other people should see.
+- **For a profile that shows in Discover** (can be added later): a short bio, gender, birthday (they must be at least ${LIMITS.minimumAge}), location (city), 1-5 activities in their own words, when they are usually free in their own words, and a photo.
+- A password only if they want to choose one (at least ${LIMITS.passwordMin} characters). Otherwise the service generates one and returns it once.
+
+Fields a profile needs for Discover: ${DISCOVER_FIELDS.map(code).join(', ')}.
+
+## 2. Send one request
+
+\`\`\`http
+POST ${baseUrl}/api/v1/register.json
+Content-Type: application/json
+
+${JSON.stringify(REGISTER_EXAMPLE, null, 2)}
+\`\`\`
+
+Send it once. Do not retry a request that answered 201 or 409.
+
+### Fields
+
+${fieldTable(registerBodySchema)}
+
+- Activities and availability are plain English; the service maps them (${code('GET ' + baseUrl + '/api/v1/activities.json')} lists the canonical ids). Unknown activities are warnings, not errors.
+- "Weekends" means all day Saturday and Sunday.
+- Registrations are limited to ${registrationLimitPerHour} per hour from one IP address.
+
+## 3. Read the answer (HTTP 201)
+
+\`\`\`json
+${JSON.stringify(REGISTER_RESPONSE_EXAMPLE, null, 2)}
+\`\`\`
+
+${table(
+  ['Field', 'What to do with it'],
+  [
+    [code('auth.token'), 'Keep it secret. Send it as `Authorization: Bearer <token>` on every later call. Never show it to the person.'],
+    [code('auth.mobile_signin_url'), 'Show it to the person as a link: it opens the app already signed in. Single use, expires in about an hour.'],
+    [code('auth.generated_password'), 'Present only when you sent no password. Show it to the person once and tell them to save it.'],
+    [code('warnings.schedule_summary'), 'Read it back to the person and ask them to confirm their availability.'],
+    [code('warnings.activities_unmatched'), 'Tell the person which activities were not recognised; offer `warnings.activities_suggestions`.'],
+    [code('onboarding.missing'), 'Fields still needed for Discover. Ask for them and send PATCH /api/v1/me.json (photo: POST /api/v1/me/photo.json).'],
+    [code('next_action_for_user'), 'Show this text to the person.'],
+  ],
+)}
+
+## 4. Show the person
+
+1. The sign-in link (${code('auth.mobile_signin_url')}) and, if present, the generated password with a reminder to save it.
+2. Their availability as understood (${code('warnings.schedule_summary')}) for confirmation.
+3. Anything not recognised and anything still missing.
+
+Relay only what the API returned. Never invent a response, a link or a password.
+
+## If it fails
+
+Every error is ${code('{"error":{"code","message","hint","fields"}}')}. Branch on ${code('error.code')}; ${code('error.fields')} names each bad field.
+
+${errorTable(errorCodesFor(register))}
+
+## Through MCP
+
+The same signup is the MCP tool ${code('register')} on ${baseUrl}/api/mcp (Streamable HTTP; manifest at ${baseUrl}/.well-known/mcp.json). Its arguments are the fields above. Send the returned ${code('auth.token')} as the HTTP header ${code('Authorization: Bearer <token>')} on the MCP connection for every other tool.
+
+## If you cannot send a POST: the browser link
+
+Give the person a link to ${baseUrl}/signup-with-ai with the fields as URL-encoded query parameters. They open it once, check what will be sent, press one button, and the page creates the account and shows their sign-in link.
+
+${table(
+  ['Parameter', 'Registration field', 'Notes'],
+  SIGNUP_LINK_PARAMS.map((p) => [code(p.param), code(p.field), p.note]),
+)}
+
+Example:
+
+${example}
+
+Rules:
+
+- Give the person the link, never a shell command or a script to run.
+- Do not hand the signup to another agent, server or service.
+- Do not claim the account exists until the person tells you what the page showed.
+
+## Next
+
+Everything after signup (profile, photo, buddy requests, inbox polling, chats, limits, every error code): ${baseUrl}/AGENTS.md. Machine-readable: ${baseUrl}/.well-known/openapi.json.
+`;
+}

@@ -1,0 +1,38 @@
+// GET /.well-known/mcp.json: how to reach the MCP server and what it offers, generated
+// from the same tool definitions the server registers.
+import { API_VERSION } from '../docs/index-document';
+import { MCP_SERVER_NAME } from './server';
+import type { ToolDefinition } from './tools';
+
+export function buildMcpManifest(tools: readonly ToolDefinition[], baseUrl: string) {
+  return {
+    name: MCP_SERVER_NAME,
+    title: 'Buddy Match',
+    description:
+      'Sign a person up to a buddy-finding app and act for them: profile, photo, buddy requests, inbox and chats. ' +
+      'Start with the register tool.',
+    version: API_VERSION,
+    endpoint: `${baseUrl}/api/mcp`,
+    transport: { type: 'streamable-http', url: `${baseUrl}/api/mcp`, stateless: true },
+    authentication: {
+      type: 'bearer',
+      header: 'Authorization: Bearer <ACCESS_TOKEN>',
+      obtain: 'Call the register tool (no token needed); its result holds auth.token.',
+      required_by: 'every tool whose auth is not "none"',
+    },
+    documentation: {
+      signup_guide: `${baseUrl}/SIGNUP.md`,
+      agents_guide: `${baseUrl}/AGENTS.md`,
+      openapi: `${baseUrl}/.well-known/openapi.json`,
+      llms_txt: `${baseUrl}/llms.txt`,
+    },
+    tools: tools.map((tool) => ({
+      name: tool.name,
+      title: tool.title,
+      description: tool.description,
+      auth: tool.spec.auth,
+      http: `${tool.spec.method} ${tool.spec.path}`,
+      annotations: tool.annotations,
+    })),
+  };
+}

@@ -1,0 +1,117 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { ROUTE_HANDLERS } from '@/app/api/mcp/handlers';
+import { endpoints, type EndpointSpec } from '../contract';
+import { CLIENT_IP_HEADER } from '../http/ip';
+import { annotationsFor } from './annotations';
+import { buildRouteRequest } from './call';
+import { isAllowedOrigin } from './origin';
+import { EXCLUDED_FROM_MCP, toolDefinition, toolDefinitions } from './tools';
+
+const appDir = path.resolve(import.meta.dirname, '../../app');
+const routeFile = (spec: EndpointSpec) => path.join(appDir, spec.path.replace(/\{(\w+)\}/g, '[$1]'), 'route.ts');
+
+describe('MCP tools from the contract', () => {
+  it('every contract endpoint except the listed exclusions is a tool answered by its own route handler', async () => {
+    expect(Object.keys(EXCLUDED_FROM_MCP).sort()).toEqual(['get_health', 'get_index']);
+    const tools = toolDefinitions(endpoints);
+    const expected = endpoints.filter((e) => !(e.id in EXCLUDED_FROM_MCP)).map((e) => e.id);
+    expect(tools.map((t) => t.name)).toEqual(expected);
+    for (const spec of endpoints.filter((e) => !(e.id in EXCLUDED_FROM_MCP))) {
+      const handler = ROUTE_HANDLERS[spec.id];
+      expect(handler, `app/api/mcp/handlers.ts has no entry for ${spec.id} (${spec.method} ${spec.path})`).toBeTypeOf('function');
+      const module = (await import(routeFile(spec))) as Record<string, unknown>;
+      expect(handler, `${spec.id} must map to the ${spec.method} export of ${routeFile(spec)}`).toBe(module[spec.method]);
+    }
+    expect(Object.keys(ROUTE_HANDLERS).sort()).toEqual([...expected].sort());
+  });
+
+  it('merges path params, query and body into one input schema and remembers where each goes', () => {
+    const profile = toolDefinition(endpoints.find((e) => e.id === 'get_public_profile')!);
+    expect(profile.inputSchema()).toMatchObject({ type: 'object', properties: { slug: { type: 'string' } }, required: ['slug'] });
+    expect(profile.places).toEqual({ slug: 'path' });
+
+    const register = toolDefinition(endpoints.find((e) => e.id === 'register')!);
+    const input = register.inputSchema() as { properties: Record<string, unknown>; required: string[]; additionalProperties: boolean };
+    expect(input.required).toEqual(['email', 'displayName']);
+    expect(input.additionalProperties).toBe(false);
+    expect(Object.keys(input.properties)).toEqual(expect.arrayContaining(['email', 'displayName', 'activities', 'availability_text', 'schedule']));
+    expect(register.outputSchema()).toMatchObject({ type: 'object', required: expect.arrayContaining(['auth', 'user']) });
+    expect(register.description).toContain('POST /api/v1/register.json');
+  });
+
+  it('refuses a contract where a query and a body field share a name', () => {
+    const withClash = { ...endpoints.find((e) => e.id === 'update_my_profile')!, query: z.object({ aboutMe: z.string() }) };
+    expect(() => toolDefinition(withClash)).toThrow(/aboutMe/);
+  });
+
+  it('tells agents how to get a token on every tool that needs one', () => {
+    for (const tool of toolDefinitions(endpoints)) {
+      if (tool.spec.auth === 'none') expect(tool.description).not.toMatch(/Authorization/);
+      else expect(tool.description).toMatch(/register tool.*Authorization: Bearer <token>/);
+    }
+  });
+});
+
+describe('annotations', () => {
+  const hints = (method: EndpointSpec['method'], p: string) => annotationsFor({ method, path: p, summary: 's' });
+
+  it('marks every GET read-only and idempotent, except reading messages that can mark them read', () => {
+    for (const spec of endpoints.filter((e) => e.method === 'GET')) expect(annotationsFor(spec)).toMatchObject({ readOnlyHint: true, idempotentHint: true });
+    expect(hints('GET', '/api/v1/chats/{chatId}/messages.json')).toMatchObject({ readOnlyHint: false, destructiveHint: false, idempotentHint: true });
+  });
+
+  it('marks DELETE and PATCH destructive and idempotent, plain POSTs neither', () => {
+    expect(hints('DELETE', '/api/v1/anything.json')).toMatchObject({ readOnlyHint: false, destructiveHint: true, idempotentHint: true });
+    expect(hints('PATCH', '/api/v1/me.json')).toMatchObject({ destructiveHint: true, idempotentHint: true, openWorldHint: false });
+    expect(hints('POST', '/api/v1/something.json')).toMatchObject({ destructiveHint: false, idempotentHint: false, openWorldHint: false });
+  });
+
+  it('marks what reaches other people or upstreams as open-world, and the justified POSTs idempotent', () => {
+    expect(hints('POST', '/api/v1/register.json')).toMatchObject({ openWorldHint: true, idempotentHint: false });
+    expect(hints('POST', '/api/v1/users/{slug}/buddy_request.json').openWorldHint).toBe(true);
+    expect(hints('POST', '/api/v1/chats/{chatId}/messages.json').openWorldHint).toBe(true);
+    expect(hints('GET', '/api/v1/events.json')).toMatchObject({ openWorldHint: true, readOnlyHint: true });
+    expect(hints('POST', '/api/v1/chats/{chatId}/read.json')).toMatchObject({ idempotentHint: true, openWorldHint: false });
+    expect(hints('POST', '/api/v1/me/complete.json').idempotentHint).toBe(true);
+    expect(hints('POST', '/api/v1/buddy_requests/{invitationId}/decline.json')).toMatchObject({ destructiveHint: true, openWorldHint: true });
+  });
+});
+
+describe('the request a tool call stands for', () => {
+  const incoming = new Request('http://127.0.0.1:3000/api/mcp', {
+    method: 'POST',
+    headers: { authorization: 'Bearer bm_at_x', [CLIENT_IP_HEADER]: '10.1.2.3', origin: 'http://evil.example', cookie: 'a=b' },
+  });
+
+  it('puts path params in the path, body fields in a JSON body and copies only auth and client address', async () => {
+    const update = toolDefinition(endpoints.find((e) => e.id === 'update_my_profile')!);
+    const { request } = buildRouteRequest(update, { aboutMe: 'Hi', activities: ['hiking'], bogus: 1 }, incoming, 'http://unused');
+    expect(request.method).toBe('PATCH');
+    expect(request.url).toBe('http://127.0.0.1:3000/api/v1/me.json');
+    expect(request.headers.get('authorization')).toBe('Bearer bm_at_x');
+    expect(request.headers.get(CLIENT_IP_HEADER)).toBe('10.1.2.3');
+    expect(request.headers.get('cookie')).toBeNull();
+    expect(request.headers.get('origin')).toBeNull();
+    expect(await request.json()).toEqual({ aboutMe: 'Hi', activities: ['hiking'], bogus: 1 });
+
+    const profile = toolDefinition(endpoints.find((e) => e.id === 'get_public_profile')!);
+    const built = buildRouteRequest(profile, { slug: 'a b/c', extra: 'x' }, incoming, 'http://unused');
+    expect(built.request.url).toBe('http://127.0.0.1:3000/api/v1/users/a%20b%2Fc/profile.json?extra=x');
+    expect(built.params).toEqual({ slug: 'a b/c' });
+    expect(built.request.body).toBeNull();
+  });
+});
+
+describe('Origin validation', () => {
+  it('allows no Origin and our own origin, rejects any other and opaque ones', () => {
+    const base = 'https://buddy.example';
+    expect(isAllowedOrigin(null, base)).toBe(true);
+    expect(isAllowedOrigin('https://buddy.example', base)).toBe(true);
+    expect(isAllowedOrigin('https://buddy.example:8443', base)).toBe(false);
+    expect(isAllowedOrigin('http://buddy.example', base)).toBe(false);
+    expect(isAllowedOrigin('https://evil.example', base)).toBe(false);
+    expect(isAllowedOrigin('null', base)).toBe(false);
+  });
+});

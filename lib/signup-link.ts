@@ -1,0 +1,104 @@
+// The browser fallback link (SPEC 1): {base}/signup-with-ai?email=…&name=…; its query
+// parameters, how they map onto the registration body, and a builder for agents and tests.
+// Shared by the page, the guides and the tests so the names cannot drift.
+
+import type { GENDERS } from './contract/schemas';
+
+/** The contract's genders, repeated here so the page's bundle needs no zod (a test checks they match). */
+export const GENDER_OPTIONS = ['male', 'female', 'non_binary', 'prefer_not_to_say'] as const satisfies ReadonlyArray<(typeof GENDERS)[number]>;
+
+export const SIGNUP_LINK_PARAMS = [
+  { param: 'email', field: 'email', note: 'required' },
+  { param: 'name', field: 'displayName', note: 'required; the name other people see' },
+  { param: 'location', field: 'location', note: 'city, e.g. "Portland, OR"' },
+  { param: 'gender', field: 'gender', note: 'male, female, non_binary or prefer_not_to_say' },
+  { param: 'birthday', field: 'birthday', note: 'YYYY-MM-DD' },
+  { param: 'about', field: 'aboutMe', note: 'a short bio' },
+  { param: 'activities', field: 'activities', note: 'comma-separated, plain English' },
+  { param: 'availability', field: 'availability_text', note: 'plain English, e.g. "weekends and Wednesday evenings"' },
+  { param: 'photo', field: 'photoURL', note: 'a public https URL of a photo (a data: URL also works)' },
+  { param: 'agent', field: 'agentName', note: 'your name, for attribution' },
+] as const;
+
+export type SignupParam = (typeof SIGNUP_LINK_PARAMS)[number]['param'];
+/** The form state of the page: one string per link parameter. */
+export type SignupDraft = Record<SignupParam, string>;
+
+export const EMPTY_DRAFT: SignupDraft = Object.fromEntries(SIGNUP_LINK_PARAMS.map(({ param }) => [param, ''])) as SignupDraft;
+
+const MAX_PARAM_CHARS = 8 * 1024 * 1024;
+
+/** Reads the link's query (as Next.js hands it over) into the form state. */
+export function draftFromQuery(query: Record<string, string | string[] | undefined>): SignupDraft {
+  const draft = { ...EMPTY_DRAFT };
+  for (const { param } of SIGNUP_LINK_PARAMS) {
+    const raw = query[param];
+    const value = Array.isArray(raw) ? raw[0] : raw;
+    if (typeof value === 'string') draft[param] = value.slice(0, MAX_PARAM_CHARS).trim();
+  }
+  return draft;
+}
+
+const GENDER_ALIASES: Record<string, string> = {
+  male: 'male',
+  man: 'male',
+  m: 'male',
+  female: 'female',
+  woman: 'female',
+  f: 'female',
+  non_binary: 'non_binary',
+  nonbinary: 'non_binary',
+  enby: 'non_binary',
+  prefer_not_to_say: 'prefer_not_to_say',
+};
+
+/** Lenient about spelling ("Non-binary", "Woman"); anything else is sent as typed and the API explains. */
+export function normalizeGender(value: string): string {
+  const key = value.trim().toLowerCase().replace(/[\s-]+/g, '_');
+  return GENDER_ALIASES[key] ?? value.trim();
+}
+
+export function splitActivities(value: string): string[] {
+  return value
+    .split(/[,;\n]/)
+    .map((item) => item.trim())
+    .filter(Boolean);
+}
+
+/** The POST /api/v1/register.json body for a draft; empty fields are left out. */
+export function registrationBody(draft: SignupDraft): Record<string, unknown> {
+  const body: Record<string, unknown> = {};
+  const set = (field: string, value: unknown) => {
+    if (value !== '' && !(Array.isArray(value) && value.length === 0)) body[field] = value;
+  };
+  set('email', draft.email.trim());
+  set('displayName', draft.name.trim());
+  set('location', draft.location.trim());
+  set('gender', draft.gender ? normalizeGender(draft.gender) : '');
+  set('birthday', draft.birthday.trim());
+  set('aboutMe', draft.about.trim());
+  set('activities', splitActivities(draft.activities));
+  set('availability_text', draft.availability.trim());
+  const photo = draft.photo.trim();
+  if (photo.startsWith('data:')) set('photo', photo);
+  else set('photoURL', photo);
+  set('agentName', draft.agent.trim());
+  return body;
+}
+
+/** Which link parameter a body field came from, to put an API field error beside its input. */
+export function paramForField(field: string): SignupParam | undefined {
+  const top = field.split('.')[0];
+  if (top === 'photo') return 'photo';
+  return SIGNUP_LINK_PARAMS.find((p) => p.field === top)?.param;
+}
+
+/** The link an agent gives the person: every value URL-encoded. */
+export function signupLink(baseUrl: string, values: Partial<SignupDraft>): string {
+  const query = new URLSearchParams();
+  for (const { param } of SIGNUP_LINK_PARAMS) {
+    const value = values[param];
+    if (value) query.set(param, value);
+  }
+  return `${baseUrl}/signup-with-ai?${query.toString()}`;
+}
