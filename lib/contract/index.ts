@@ -2,8 +2,9 @@
 import { accountEndpoints } from './accounts';
 import type { EndpointSpec } from './define';
 import { metaEndpoints } from './meta';
+import { photoEndpoints } from './photos';
 import { profileEndpoints } from './profiles';
 
-export const endpoints: readonly EndpointSpec[] = [...metaEndpoints, ...accountEndpoints, ...profileEndpoints];
+export const endpoints: readonly EndpointSpec[] = [...metaEndpoints, ...accountEndpoints, ...profileEndpoints, ...photoEndpoints];
 
 export * from './define';

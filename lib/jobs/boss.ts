@@ -6,8 +6,23 @@ import PgBoss from 'pg-boss';
 export const QUEUES = {
   /** Email a fresh magic sign-in link to a user: { userId } */
   magicLinkMail: 'mail-magic-link',
+  /** Run image moderation on a stored photo: { photoId } */
+  photoModeration: 'photo-moderation',
+  /** Delete the blobs of a retired (replaced, cleared or rejected) photo: { photoId } */
+  photoDeletion: 'photo-deletion',
 } as const;
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
+
+type QueuePolicy = { retryLimit: number; retryDelay: number; retryBackoff: boolean; expireInSeconds?: number };
+const DEFAULT_POLICY: QueuePolicy = { retryLimit: 5, retryDelay: 10, retryBackoff: true };
+/**
+ * Queues whose failures come from outside services retry longer: a moderation
+ * provider outage of hours must not lose a verdict (30 s doubling, 12 tries ≈ a day).
+ */
+const QUEUE_POLICIES: Partial<Record<QueueName, QueuePolicy>> = {
+  [QUEUES.photoModeration]: { retryLimit: 12, retryDelay: 30, retryBackoff: true, expireInSeconds: 300 },
+  [QUEUES.photoDeletion]: { retryLimit: 12, retryDelay: 30, retryBackoff: true },
+};
 
 export type JobHandler = (data: Record<string, unknown>) => Promise<void>;
 
@@ -19,7 +34,7 @@ export async function startBoss(connectionString: string): Promise<PgBoss> {
   boss.on('error', (error) => process.stderr.write(`${JSON.stringify({ level: 'error', message: 'job queue', error: String(error) })}\n`));
   await boss.start();
   for (const name of Object.values(QUEUES)) {
-    await boss.createQueue(name, { name, retryLimit: 5, retryDelay: 10, retryBackoff: true });
+    await boss.createQueue(name, { name, ...(QUEUE_POLICIES[name] ?? DEFAULT_POLICY) });
   }
   holder.__buddyBoss = boss;
   return boss;

@@ -4,6 +4,7 @@ import { register } from '@/lib/contract/accounts';
 import { getRegisterInstructions } from '@/lib/contract/meta';
 import { buildSignupInstructions } from '@/lib/docs/index-document';
 import { Reply, route } from '@/lib/http/route';
+import { photoServicesFrom } from '@/lib/photos/services';
 
 // GET /api/v1/register.json – signup instructions and the body's JSON Schema
 export const GET = route(getRegisterInstructions, async ({ baseUrl }) =>
@@ -12,5 +13,5 @@ export const GET = route(getRegisterInstructions, async ({ baseUrl }) =>
 
 // POST /api/v1/register.json – create an account
 export const POST = route(register, async ({ db, body, ip, baseUrl }) =>
-  registerUser(db, body, { ip, baseUrl, limitPerHour: config().registrationLimitPerHour }),
+  registerUser(db, body, { ip, baseUrl, limitPerHour: config().registrationLimitPerHour, photos: photoServicesFrom(config()) }),
 );
