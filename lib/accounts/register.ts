@@ -64,8 +64,9 @@ export async function registerUser(db: Database, body: RegisterBody, ctx: Regist
       agent_session_id: body.agentSessionId ?? null,
     };
     const inserted = await trx.insertInto('users').values(values).returningAll().executeTakeFirstOrThrow();
+    const photoSource = photoInput?.kind === 'url' ? 'url' : 'register';
     const user = stored
-      ? (await attachPhoto(trx, inserted.id, stored, { source: 'register', agentName: body.agentName, agentSessionId: body.agentSessionId })).user
+      ? (await attachPhoto(trx, inserted.id, stored, { source: photoSource, agentName: body.agentName, agentSessionId: body.agentSessionId })).user
       : inserted;
     const complete = missingFields(user).length === 0;
     const row: UserRow =

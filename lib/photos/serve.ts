@@ -1,8 +1,6 @@
 // Serving locally stored blobs (the local driver only). Keys are random and never
 // reused, so responses are cacheable forever; anything that is not exactly one of
 // our keys is a 404, which makes path traversal impossible.
-import fs from 'node:fs';
-import { Readable } from 'node:stream';
 import { BLOB_CACHE_SECONDS, contentTypeForKey, type BlobStore, LocalBlobStore } from './storage';
 
 const SECURITY_HEADERS = {
@@ -18,33 +16,19 @@ function notFound(): Response {
   });
 }
 
-export async function localBlobResponse(store: BlobStore, key: string, method: 'GET' | 'HEAD'): Promise<Response> {
+export async function localBlobResponse(store: BlobStore, key: string): Promise<Response> {
   if (!(store instanceof LocalBlobStore)) return notFound();
-  const file = store.pathFor(key);
-  if (!file) return notFound();
-  // Opened before answering (and measured through the handle), so a file deleted
-  // meanwhile is a clean 404, never a broken 200.
-  let handle: fs.promises.FileHandle;
-  try {
-    handle = await fs.promises.open(file, 'r');
-  } catch {
-    return notFound();
-  }
-  const stat = await handle.stat();
-  if (!stat.isFile()) {
-    await handle.close();
-    return notFound();
-  }
-  const headers = {
-    'content-type': contentTypeForKey(key),
-    'content-length': String(stat.size),
-    'cache-control': `public, max-age=${BLOB_CACHE_SECONDS}, immutable`,
-    ...SECURITY_HEADERS,
-  };
-  if (method === 'HEAD') {
-    await handle.close();
-    return new Response(null, { status: 200, headers });
-  }
-  const stream = handle.createReadStream(); // closes the handle when done
-  return new Response(Readable.toWeb(stream) as ReadableStream<Uint8Array>, { status: 200, headers });
+  // Processed photos are small (a WEBP of at most 1600 px), so they are read whole:
+  // a file deleted meanwhile is a clean 404, never a broken 200. (Next.js drops
+  // Content-Length from route handler responses and sends them chunked.)
+  const data = await store.get({ key, url: '' });
+  if (!data) return notFound();
+  return new Response(new Uint8Array(data), {
+    status: 200,
+    headers: {
+      'content-type': contentTypeForKey(key),
+      'cache-control': `public, max-age=${BLOB_CACHE_SECONDS}, immutable`,
+      ...SECURITY_HEADERS,
+    },
+  });
 }

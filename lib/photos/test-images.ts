@@ -37,8 +37,8 @@ export const TEST_GPS = { latitude: '51/1 30/1 2646/100', longitude: '0/1 7/1 39
  * A JPEG whose EXIF carries a GPS position, a camera make and orientation 6
  * (stored landscape 300x200, to be shown rotated 90° as portrait 200x300).
  */
-export async function makeJpegWithGps(): Promise<Buffer> {
-  const image = await makeImage('jpeg', { width: 300, height: 200, colour: '#cc3333' });
+export async function makeJpegWithGps(colour = '#cc3333'): Promise<Buffer> {
+  const image = await makeImage('jpeg', { width: 300, height: 200, colour });
   return sharp(image)
     .withMetadata({ orientation: 6 })
     .withExifMerge({
