@@ -1,6 +1,7 @@
 // Photos with outside services, on a second stack of its own: MODERATION_PROVIDER=google-vision
-// against a local stand-in of Cloud Vision's images:annotate, and photoURL fetching from
-// a local image server whose one port is allowed by the test-only
+// against a local stand-in of Cloud Vision's images:annotate, the Vercel Blob driver
+// (BLOB_READ_WRITE_TOKEN) against a local stand-in of the Blob API, and photoURL
+// fetching from a local image server whose one port is allowed by the test-only
 // PHOTO_FETCH_ALLOW_LOOPBACK_PORTS. Every other loopback port, private and metadata
 // address stays refused, including behind redirects.
 import fs from 'node:fs';
@@ -13,12 +14,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb, type Database } from '@/db';
 import { registerResponseSchema } from '@/lib/contract/accounts';
 import { uploadPhoto } from '@/lib/contract/photos';
+import { startBlobApiStandIn, type BlobApiStandIn } from '@/lib/photos/test-blob-api';
 import { makeFlatImage, makeImage, makeJpegOfSize, makeJpegWithGps, readGps } from '@/lib/photos/test-images';
 import { startStack, type Stack } from '../support/stack';
 import { waitFor } from '../support/wait';
 import { api as sharedApi, uniqueEmail } from './client';
 
 const VISION_KEY = 'vision-test-key-5f2c9a';
+const BLOB_TOKEN = 'vercel_blob_rw_remoteteststore_9d8e7f';
 
 interface Server {
   server: http.Server;
@@ -80,6 +83,7 @@ let vision: Server;
 let images: Server;
 let internal: Server;
 let gpsJpeg: Buffer;
+let blobApi: BlobApiStandIn;
 
 const api = (method: string, pathname: string, options: Parameters<typeof sharedApi>[2] = {}) => sharedApi(method, pathname, { ...options, base: stack.baseUrl });
 
@@ -112,7 +116,8 @@ async function upload(token: string, image: Buffer) {
 const verdictFor = (photoId: string) =>
   waitFor(() => db.selectFrom('photo_moderation').selectAll().where('photo_id', '=', photoId).executeTakeFirst(), { what: `a verdict on ${photoId}`, timeoutMs: 20_000 });
 
-const blobFile = (url: string) => path.join(stack.dataDir, 'blobs', new URL(url).pathname.replace(/^\/blobs\//, ''));
+/** Whether the Blob stand-in holds the object behind a public blob URL. */
+const blobStored = (url: string) => blobApi.objects.has(new URL(url).pathname.replace(/^\/public\//, ''));
 
 beforeAll(async () => {
   gpsJpeg = await makeJpegWithGps('#808080');
@@ -178,7 +183,10 @@ beforeAll(async () => {
     }
   });
 
+  blobApi = await startBlobApiStandIn(BLOB_TOKEN);
   stack = await startStack({
+    BLOB_READ_WRITE_TOKEN: BLOB_TOKEN,
+    VERCEL_BLOB_API_URL: blobApi.apiUrl,
     MODERATION_PROVIDER: 'google-vision',
     GOOGLE_VISION_API_KEY: VISION_KEY,
     GOOGLE_VISION_ENDPOINT: `http://127.0.0.1:${vision.port}/v1/images:annotate`,
@@ -191,6 +199,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await db?.destroy();
   await stack?.stop();
+  await blobApi?.close();
   for (const s of [vision, images, internal]) {
     if (!s) continue;
     s.server.closeAllConnections();
@@ -206,7 +215,11 @@ describe('photoURL, fetched by the server', () => {
     const body = registerResponseSchema.parse(res.body);
     expect(body.onboarding).toEqual({ complete: true, missing: [] });
     const photo = await db.selectFrom('photos').selectAll().where('user_id', '=', body.user.id).executeTakeFirstOrThrow();
-    expect(photo).toMatchObject({ source: 'url', status: 'active', original_mime_type: 'image/jpeg', width: 200, height: 300 });
+    expect(photo).toMatchObject({ source: 'url', status: 'active', storage: 'vercel-blob', original_mime_type: 'image/jpeg', width: 200, height: 300 });
+    expect(photo.image_url).toBe(`${blobApi.origin}/public/${photo.image_key}`);
+    expect(blobApi.objects.get(photo.image_key)).toMatchObject({ contentType: 'image/webp', cacheMaxAge: '31536000' });
+    // The app serves no local copy with the Vercel driver.
+    expect((await fetch(`${stack.baseUrl}/blobs/${photo.image_key}`)).status).toBe(404);
     expect(images.hits).toContain('/gps.jpg');
 
     expect(await readGps(gpsJpeg)).not.toBeNull();
@@ -280,7 +293,7 @@ describe('moderation with google-vision', () => {
     const user = await registered(COMPLETE_BUT_PHOTO);
     const up = await upload(user.token, await makeFlatImage('png', '#ff0000', 2400, 1800));
     expect(up.onboarding.complete).toBe(true);
-    expect(fs.existsSync(blobFile(up.photo.photoURL))).toBe(true);
+    expect(blobStored(up.photo.photoURL)).toBe(true);
 
     const verdict = await verdictFor(up.photo.id);
     expect(verdict).toMatchObject({ provider: 'google-vision', safety_checked: true, adult: 'VERY_LIKELY', racy: 'LIKELY', violence: 'UNLIKELY', face_count: 0, action: 'removed' });
@@ -296,8 +309,10 @@ describe('moderation with google-vision', () => {
       const row = await db.selectFrom('photos').select(['status', 'moderation', 'blobs_deleted_at']).where('id', '=', up.photo.id).executeTakeFirstOrThrow();
       return row.blobs_deleted_at ? row : undefined;
     }, { what: 'the rejected blobs to be deleted' });
-    expect(fs.existsSync(blobFile(up.photo.photoURL))).toBe(false);
-    expect(fs.existsSync(blobFile(up.photo.thumbnailURL))).toBe(false);
+    expect(blobStored(up.photo.photoURL)).toBe(false);
+    expect(blobStored(up.photo.thumbnailURL)).toBe(false);
+    const deletion = blobApi.requests.find((r) => r.url.endsWith('/delete') && r.body.toString().includes(up.photo.photoURL));
+    expect(JSON.parse(deletion!.body.toString())).toEqual({ urls: [up.photo.photoURL, up.photo.thumbnailURL] });
     expect((await fetch(up.photo.photoURL)).status).toBe(404);
     const photo = await db.selectFrom('photos').select(['status', 'moderation']).where('id', '=', up.photo.id).executeTakeFirstOrThrow();
     expect(photo).toEqual({ status: 'rejected', moderation: 'removed' });
@@ -354,11 +369,12 @@ describe('moderation with google-vision', () => {
     expect((await db.selectFrom('users').select('photo_url').where('id', '=', user.id).executeTakeFirstOrThrow()).photo_url).toBe(up.photo.photoURL);
   }, 40_000);
 
-  it('never logs the Vision API key', async () => {
+  it('never logs the Vision API key or the Blob token', async () => {
     expect(visionCalls.length).toBeGreaterThan(0);
     const log = fs.readFileSync(path.join(stack.dataDir, 'server.log'), 'utf8');
     expect(log).toContain('photo_moderated');
     expect(log).not.toContain(VISION_KEY);
+    expect(log).not.toContain(BLOB_TOKEN);
   });
 });
 

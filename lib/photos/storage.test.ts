@@ -1,10 +1,9 @@
 import fs from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { localBlobResponse } from './serve';
+import { startBlobApiStandIn, type BlobApiStandIn } from './test-blob-api';
 import { createBlobStore, isValidBlobKey, LocalBlobStore, newPhotoKeys, VercelBlobStore } from './storage';
 
 describe('blob keys', () => {
@@ -80,58 +79,18 @@ describe('LocalBlobStore', () => {
 // library honours VERCEL_BLOB_API_URL), recording what the driver asks for.
 describe('VercelBlobStore', () => {
   const TOKEN = 'vercel_blob_rw_teststore_s3cr3t';
-  const objects = new Map<string, { data: Buffer; contentType: string }>();
-  const requests: { method: string; url: string; headers: http.IncomingHttpHeaders; body: Buffer }[] = [];
-  let server: http.Server;
-  let origin: string;
+  let standIn: BlobApiStandIn;
   const previous = process.env.VERCEL_BLOB_API_URL;
 
   beforeAll(async () => {
-    server = http.createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => {
-        const body = Buffer.concat(chunks);
-        requests.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body });
-        const url = new URL(req.url ?? '/', origin);
-        if (req.headers.authorization !== `Bearer ${TOKEN}` && !url.pathname.startsWith('/public/')) {
-          res.writeHead(403, { 'content-type': 'application/json' });
-          res.end(JSON.stringify({ error: { code: 'forbidden', message: 'bad token' } }));
-        } else if (req.method === 'PUT' && url.pathname === '/api/blob/') {
-          const pathname = url.searchParams.get('pathname')!;
-          objects.set(pathname, { data: body, contentType: String(req.headers['x-content-type']) });
-          const blobUrl = `${origin}/public/${pathname}`;
-          res.writeHead(200, { 'content-type': 'application/json' });
-          res.end(JSON.stringify({ url: blobUrl, downloadUrl: `${blobUrl}?download=1`, pathname, contentType: req.headers['x-content-type'], contentDisposition: 'inline' }));
-        } else if (req.method === 'POST' && url.pathname === '/api/blob/delete') {
-          for (const u of (JSON.parse(body.toString()) as { urls: string[] }).urls) objects.delete(new URL(u).pathname.replace('/public/', ''));
-          res.writeHead(200, { 'content-type': 'application/json' });
-          res.end('{}');
-        } else if (req.method === 'GET' && url.pathname.startsWith('/public/')) {
-          const object = objects.get(url.pathname.replace('/public/', ''));
-          if (!object) {
-            res.writeHead(404);
-            res.end();
-          } else {
-            res.writeHead(200, { 'content-type': object.contentType });
-            res.end(object.data);
-          }
-        } else {
-          res.writeHead(400);
-          res.end();
-        }
-      });
-    });
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    process.env.VERCEL_BLOB_API_URL = `${origin}/api/blob`;
+    standIn = await startBlobApiStandIn(TOKEN);
+    process.env.VERCEL_BLOB_API_URL = standIn.apiUrl;
   });
 
   afterAll(async () => {
     if (previous === undefined) delete process.env.VERCEL_BLOB_API_URL;
     else process.env.VERCEL_BLOB_API_URL = previous;
-    server.closeAllConnections();
-    await new Promise((r) => server.close(r));
+    await standIn.close();
   });
 
   it('puts a public, long-cached blob under our key, reads and deletes it', async () => {
@@ -139,10 +98,10 @@ describe('VercelBlobStore', () => {
     const { image } = newPhotoKeys();
     const data = Buffer.from('RIFF....WEBPvercel');
     const ref = await store.put(image, data, 'image/webp');
-    expect(ref).toEqual({ key: image, url: `${origin}/public/${image}` });
+    expect(ref).toEqual({ key: image, url: `${standIn.origin}/public/${image}` });
 
-    const put = requests.find((r) => r.method === 'PUT')!;
-    expect(new URL(put.url, origin).searchParams.get('pathname')).toBe(image);
+    const put = standIn.requests.find((r) => r.method === 'PUT')!;
+    expect(new URL(put.url, standIn.origin).searchParams.get('pathname')).toBe(image);
     expect(put.headers).toMatchObject({
       authorization: `Bearer ${TOKEN}`,
       'x-content-type': 'image/webp',
@@ -154,8 +113,9 @@ describe('VercelBlobStore', () => {
 
     expect((await store.get(ref))?.equals(data)).toBe(true);
     await store.delete([ref]);
-    const deletion = requests.find((r) => r.url.endsWith('/delete'))!;
+    const deletion = standIn.requests.find((r) => r.url.endsWith('/delete'))!;
     expect(JSON.parse(deletion.body.toString())).toEqual({ urls: [ref.url] });
+    expect(standIn.objects.has(image)).toBe(false);
     expect(await store.get(ref)).toBeNull();
   });
 
