@@ -17,7 +17,7 @@ type QueuePolicy = { retryLimit: number; retryDelay: number; retryBackoff: boole
 const DEFAULT_POLICY: QueuePolicy = { retryLimit: 5, retryDelay: 10, retryBackoff: true };
 /**
  * Queues whose failures come from outside services retry longer: a moderation
- * provider outage of hours must not lose a verdict (30 s doubling, 12 tries ≈ a day).
+ * provider outage of hours must not lose a verdict (30 s doubling with jitter, 12 retries over ~1.5-3 days).
  */
 const QUEUE_POLICIES: Partial<Record<QueueName, QueuePolicy>> = {
   [QUEUES.photoModeration]: { retryLimit: 12, retryDelay: 30, retryBackoff: true, expireInSeconds: 300 },

@@ -68,6 +68,7 @@ describe('processPhoto', () => {
     expect(meta.exif).toBeUndefined();
     expect(meta.xmp).toBeUndefined();
     expect(meta.iptc).toBeUndefined();
+    expect(meta.icc).toBeUndefined();
     expect(meta.orientation).toBeUndefined();
     expect(await readGps(result.image.data)).toBeNull();
     expect(result.image.data.includes(Buffer.from('TestCam'))).toBe(false);
