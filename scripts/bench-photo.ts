@@ -49,6 +49,7 @@ async function measure(file: string): Promise<void> {
   const base64 = fs.readFileSync(file).toString('base64');
   const baseline = process.memoryUsage().rss / 1024 / 1024;
   const times: number[] = [];
+  const cpuTimes: number[] = [];
   let sampledPeak = 0;
   const sampler = setInterval(() => {
     sampledPeak = Math.max(sampledPeak, process.memoryUsage().rss / 1024 / 1024);
@@ -56,18 +57,28 @@ async function measure(file: string): Promise<void> {
   let last: Awaited<ReturnType<typeof processPhoto>> | undefined;
   for (let run = 0; run <= RUNS; run++) {
     const started = process.hrtime.bigint();
+    const cpuBefore = process.cpuUsage();
     const { bytes, declaredType } = decodeInlinePhoto(base64, 'image/jpeg');
     last = await processPhoto(bytes, declaredType);
     const ms = Number(process.hrtime.bigint() - started) / 1e6;
-    if (run > 0) times.push(ms); // run 0 warms up libvips
+    const cpu = process.cpuUsage(cpuBefore);
+    if (run > 0) {
+      // run 0 warms up libvips
+      times.push(ms);
+      cpuTimes.push((cpu.user + cpu.system) / 1000);
+    }
   }
   clearInterval(sampler);
   times.sort((a, b) => a - b);
+  cpuTimes.sort((a, b) => a - b);
   const result = {
     input: { bytes: Buffer.byteLength(base64, 'base64'), width: last!.original.width, height: last!.original.height, base64_chars: base64.length },
     output: { image: { bytes: last!.image.data.length, width: last!.image.width, height: last!.image.height }, thumbnail_bytes: last!.thumbnail.data.length },
     runs: times.length,
     ms: { median: Math.round(times[Math.floor(times.length / 2)]!), min: Math.round(times[0]!), max: Math.round(times.at(-1)!) },
+    // CPU time (all threads) is less sensitive than wall time to other load on the machine.
+    cpu_ms_median: Math.round(cpuTimes[Math.floor(cpuTimes.length / 2)]!),
+    load_average_1m: Number(os.loadavg()[0]!.toFixed(1)),
     rss_mb: { before: Math.round(baseline), peak_sampled: Math.round(sampledPeak), peak_vmhwm: Math.round(peakRssMb()) },
     cpus: os.cpus().length,
     sharp_concurrency: sharp.concurrency(),
