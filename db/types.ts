@@ -28,7 +28,11 @@ export interface UsersTable {
   availability_text: string | null;
   /** 126 chars of 0/1, day-major (see lib/availability). */
   schedule: string | null;
+  /** Public URL of the current photo; counts toward onboarding (cleared when the photo goes). */
   photo_url: string | null;
+  /** The current photo (photos.id) and its thumbnail's public URL. */
+  photo_id: string | null;
+  thumbnail_url: string | null;
   onboarding_complete: Generated<boolean>;
   agent_name: string | null;
   agent_session_id: string | null;
@@ -112,6 +116,55 @@ export interface EventsTable {
   search: ColumnType<string, never, never>;
 }
 
+export type PhotoStatus = 'active' | 'replaced' | 'cleared' | 'rejected';
+export type PhotoSource = 'upload' | 'register' | 'url';
+export type ModerationState = 'pending' | 'kept' | 'removed';
+
+export interface PhotosTable {
+  id: Generated<string>;
+  user_id: string;
+  storage: 'local' | 'vercel-blob';
+  image_key: string;
+  image_url: string;
+  thumbnail_key: string;
+  thumbnail_url: string;
+  mime_type: string;
+  width: number;
+  height: number;
+  bytes: number;
+  thumbnail_width: number;
+  thumbnail_height: number;
+  original_mime_type: string;
+  original_bytes: number;
+  original_width: number;
+  original_height: number;
+  source: PhotoSource;
+  status: Generated<PhotoStatus>;
+  moderation: Generated<ModerationState>;
+  agent_name: string | null;
+  agent_session_id: string | null;
+  created_at: Timestamp;
+  retired_at: Date | null;
+  blobs_deleted_at: Date | null;
+}
+
+export interface PhotoModerationTable {
+  /** bigserial (int8 is parsed to a number, see db/index.ts). */
+  id: Generated<number>;
+  photo_id: string;
+  provider: string;
+  safety_checked: boolean;
+  adult: string | null;
+  violence: string | null;
+  racy: string | null;
+  medical: string | null;
+  spoof: string | null;
+  face_count: number | null;
+  notes: Generated<string[]>;
+  action: 'kept' | 'removed';
+  checked_at: Timestamp;
+}
+
 export interface DB {
   agent_actions: AgentActionsTable;
   events: EventsTable;
@@ -120,6 +173,8 @@ export interface DB {
   signin_links: SigninLinksTable;
   registrations: RegistrationsTable;
   throttles: ThrottlesTable;
+  photos: PhotosTable;
+  photo_moderation: PhotoModerationTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
@@ -128,3 +183,5 @@ export type UserUpdate = Updateable<UsersTable>;
 
 export type EventRow = Selectable<EventsTable>;
 export type NewEvent = Insertable<EventsTable>;
+export type PhotoRow = Selectable<PhotosTable>;
+export type PhotoModerationRow = Selectable<PhotoModerationTable>;

@@ -22,6 +22,36 @@ export interface Config {
   mailFrom: string;
   geocoderUrl: string | undefined;
   events: EventsConfig;
+  /** Vercel Blob token; when unset photos are stored under DATA_DIR/blobs and served by the app. */
+  blobReadWriteToken: string | undefined;
+  moderationProvider: ModerationProviderName;
+  googleVisionApiKey: string | undefined;
+  googleVisionEndpoint: string;
+  /** Test only: loopback ports a photoURL may be fetched from over http (PHOTO_FETCH_ALLOW_LOOPBACK_PORTS). */
+  photoFetchAllowLoopbackPorts: number[];
+}
+
+export const MODERATION_PROVIDERS = ['local', 'google-vision'] as const;
+export type ModerationProviderName = (typeof MODERATION_PROVIDERS)[number];
+
+function moderationProviderFromEnv(env: NodeJS.ProcessEnv): ModerationProviderName {
+  const raw = env.MODERATION_PROVIDER || 'local';
+  const provider = MODERATION_PROVIDERS.find((name) => name === raw);
+  if (!provider) throw new Error(`MODERATION_PROVIDER must be one of ${MODERATION_PROVIDERS.join(', ')}`);
+  if (provider === 'google-vision' && !env.GOOGLE_VISION_API_KEY) {
+    throw new Error('MODERATION_PROVIDER=google-vision needs GOOGLE_VISION_API_KEY');
+  }
+  return provider;
+}
+
+function portsFromEnv(name: string, env: NodeJS.ProcessEnv): number[] {
+  const raw = env[name];
+  if (!raw) return [];
+  return raw.split(',').map((part) => {
+    const port = Number(part.trim());
+    if (!Number.isInteger(port) || port < 1 || port > 65535) throw new Error(`${name} must be a comma-separated list of ports`);
+    return port;
+  });
 }
 
 export interface EventsConfig {
@@ -79,6 +109,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       horizonDays: intFromEnv('EVENTS_HORIZON_DAYS', 90),
       sample: env.EVENTS_SAMPLE !== '0',
     },
+    blobReadWriteToken: env.BLOB_READ_WRITE_TOKEN || undefined,
+    moderationProvider: moderationProviderFromEnv(env),
+    googleVisionApiKey: env.GOOGLE_VISION_API_KEY || undefined,
+    googleVisionEndpoint: env.GOOGLE_VISION_ENDPOINT || 'https://vision.googleapis.com/v1/images:annotate',
+    photoFetchAllowLoopbackPorts: portsFromEnv('PHOTO_FETCH_ALLOW_LOOPBACK_PORTS', env),
   };
 }
 

@@ -2,9 +2,11 @@
 // Append new migrations here; never edit one that has shipped.
 import type { Migration } from 'kysely';
 import * as m0001 from './0001_init';
+import * as m0002 from './0002_photos';
 import * as m0004 from './0004_events';
 
 export const migrations: Record<string, Migration> = {
   '0001_init': m0001,
+  '0002_photos': m0002,
   '0004_events': m0004,
 };

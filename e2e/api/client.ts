@@ -21,7 +21,7 @@ export function freshIp(): string {
 export async function api<T = any>(
   method: string,
   path: string,
-  options: { body?: unknown; rawBody?: string; token?: string; ip?: string; headers?: Record<string, string> } = {},
+  options: { body?: unknown; rawBody?: string; token?: string; ip?: string; headers?: Record<string, string>; base?: string } = {},
 ): Promise<ApiResponse<T>> {
   const headers: Record<string, string> = { 'x-forwarded-for': options.ip ?? freshIp(), ...options.headers };
   if (options.token) headers.authorization = `Bearer ${options.token}`;
@@ -30,7 +30,7 @@ export async function api<T = any>(
     body = JSON.stringify(options.body);
     headers['content-type'] ??= 'application/json';
   }
-  const res = await fetch(`${baseUrl()}${path}`, { method, headers, body });
+  const res = await fetch(`${options.base ?? baseUrl()}${path}`, { method, headers, body });
   const text = await res.text();
   assertNoSecretsLeak(text);
   let parsed: unknown = text;

@@ -6,6 +6,8 @@ import type { RegisterBody } from '../contract/accounts';
 import type { Scope } from '../contract/define';
 import { ApiError, ERROR_ADVICE, isUniqueViolation } from '../http/errors';
 import { enqueue, QUEUES } from '../jobs/boss';
+import { attachPhoto, preparePhoto, withStoredPhoto, type PhotoInput, type StoredPhoto } from '../photos/photos';
+import type { PhotoServices } from '../photos/services';
 import { missingFields, nextActionForUser } from '../profiles/onboarding';
 import { queueGeocodeIfNeeded, resolveProfileInput, type ProfileWarnings } from '../profiles/fields';
 import { profileUrl } from '../profiles/records';
@@ -22,6 +24,20 @@ export interface RegisterContext {
   limitPerHour: number;
   /** GEOCODER_URL is set: locations the gazetteer misses get an online lookup. */
   geocoderEnabled: boolean;
+  photos: PhotoServices;
+}
+
+/** The inline photo or photoURL of a registration, if any (sending both is a validation error). */
+function photoInputOf(body: RegisterBody): PhotoInput | null {
+  if (body.photo != null && body.photoURL != null) {
+    throw new ApiError('validation_failed', 'Send either photo or photoURL, not both', {
+      hint: 'Keep one of them: photo (inline base64) or photoURL (a public https URL).',
+      fields: { photoURL: 'send either photo or photoURL, not both' },
+    });
+  }
+  if (body.photo != null) return { kind: 'inline', photo: body.photo, mimeType: body.photoMimeType, field: 'photo' };
+  if (body.photoURL != null) return { kind: 'url', url: body.photoURL, field: 'photoURL' };
+  return null;
 }
 
 const HOUR_MS = 3600_000;
@@ -29,8 +45,13 @@ const HOUR_MS = 3600_000;
 export async function registerUser(db: Database, body: RegisterBody, ctx: RegisterContext) {
   const resolved = resolveProfileInput(body);
   const { columns, warnings } = resolved;
+  // The photo is checked, processed and stored before the account exists, so a bad
+  // photo is a 4xx with nothing created; if the transaction then fails, the stored
+  // blobs are deleted again (withStoredPhoto).
+  const photoInput = photoInputOf(body);
   const generatedPassword = body.password ? null : generatePassword();
   const passwordHash = await hashPassword(body.password ?? generatedPassword!);
+  const stored: StoredPhoto | null = photoInput ? await preparePhoto(photoInput, ctx.photos) : null;
   const wantsEmail = body.emailMagicLink !== false;
 
   const attempt = () => db.transaction().execute(async (trx) => {
@@ -45,11 +66,16 @@ export async function registerUser(db: Database, body: RegisterBody, ctx: Regist
       agent_name: body.agentName ?? null,
       agent_session_id: body.agentSessionId ?? null,
     };
-    const user = await trx.insertInto('users').values(values).returningAll().executeTakeFirstOrThrow();
+    const inserted = await trx.insertInto('users').values(values).returningAll().executeTakeFirstOrThrow();
+    const photoSource = photoInput?.kind === 'url' ? 'url' : 'register';
+    const user = stored
+      ? (await attachPhoto(trx, inserted.id, stored, { source: photoSource, agentName: body.agentName, agentSessionId: body.agentSessionId })).user
+      : inserted;
     const complete = missingFields(user).length === 0;
-    const row: UserRow = complete
-      ? await trx.updateTable('users').set({ onboarding_complete: true }).where('id', '=', user.id).returningAll().executeTakeFirstOrThrow()
-      : user;
+    const row: UserRow =
+      complete && !user.onboarding_complete
+        ? await trx.updateTable('users').set({ onboarding_complete: true }).where('id', '=', user.id).returningAll().executeTakeFirstOrThrow()
+        : user;
     await trx.insertInto('registrations').values({ ip: ctx.ip, user_id: user.id }).execute();
     const token = await mintAccessToken(trx, user.id, { label: 'registration', agentName: body.agentName, agentSessionId: body.agentSessionId });
     const link = await createSigninLink(trx, user.id, 'mobile', ctx.baseUrl);
@@ -60,7 +86,7 @@ export async function registerUser(db: Database, body: RegisterBody, ctx: Regist
     await recordAgentAction(trx, user.id, 'register', body);
     return { row, token, link };
   });
-  const result = await retryGeneratedSlugRace(attempt, body.slug == null);
+  const result = await withStoredPhoto(stored, ctx.photos.store, () => retryGeneratedSlugRace(attempt, body.slug == null));
 
   return toRegisterResponse(result.row, {
     token: result.token.token,

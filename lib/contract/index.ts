@@ -3,12 +3,14 @@ import { accountEndpoints } from './accounts';
 import type { EndpointSpec } from './define';
 import { eventEndpoints } from './events';
 import { metaEndpoints } from './meta';
+import { photoEndpoints } from './photos';
 import { profileEndpoints } from './profiles';
 
 export const endpoints: readonly EndpointSpec[] = [
   ...metaEndpoints,
   ...accountEndpoints,
   ...profileEndpoints,
+  ...photoEndpoints,
   ...eventEndpoints,
 ];
 

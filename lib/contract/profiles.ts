@@ -39,7 +39,8 @@ const ownProfileSchema = z.object({
   availability_text: z.string().nullable(),
   schedule: gridSchema.describe('7 days (Mon..Sun) x 18 one-hour slots (6am..11pm)'),
   schedule_summary: z.string(),
-  photoURL: z.string().nullable(),
+  photoURL: z.string().nullable().describe('The processed photo; null when there is none'),
+  thumbnailURL: z.string().nullable().describe('A square thumbnail (at most 256 px) of the photo'),
   profile_url: z.string(),
   onboarding: onboardingSchema,
   created_at: isoDateTime,
@@ -61,6 +62,7 @@ export const publicProfileSchema = z.object({
   schedule: gridSchema,
   schedule_summary: z.string(),
   photoURL: z.string().nullable(),
+  thumbnailURL: z.string().nullable(),
   profile_url: z.string(),
   discoverable: z.boolean().describe('True when onboarding is complete and the profile shows in Discover'),
   member_since: isoDateTime,
@@ -90,7 +92,9 @@ export const profileUpdateSchema = z.strictObject({
   availability_text: z.string().max(LIMITS.availabilityText).nullish(),
   schedule: scheduleInputSchema.nullish(),
   availability: legacyAvailabilitySchema.nullish(),
-  photoURL: httpsUrlSchema.nullish(),
+  photoURL: httpsUrlSchema
+    .nullish()
+    .describe('A public https URL the server downloads the photo from (checked like an upload); null removes the photo'),
   ...attributionFields,
 });
 export type ProfileUpdate = z.infer<typeof profileUpdateSchema>;
@@ -126,7 +130,7 @@ export const updateMe = defineEndpoint({
     'When every Discover field is present the profile becomes complete.',
   body: profileUpdateSchema,
   response: profileWriteResponse,
-  errors: ['validation_failed'],
+  errors: ['validation_failed', 'photo_url_forbidden', 'photo_fetch_failed', 'photo_too_large', 'photo_invalid', 'photo_unsupported_format', 'photo_too_many_pixels'],
   requestExample: { aboutMe: 'Weekend hiker, coffee snob.', activities: ['hiking', 'coffee'], availability_text: 'weekends and Wednesday evenings' },
 });
 

@@ -10,15 +10,27 @@ export const QUEUES = {
   geocodeLocation: 'geocode-location',
   /** Re-import EVENTS_FEEDS into the built-in events directory and look after the sample: {} */
   eventsRefresh: 'events-refresh',
+  /** Run image moderation on a stored photo: { photoId } */
+  photoModeration: 'photo-moderation',
+  /** Delete the blobs of a retired (replaced, cleared or rejected) photo: { photoId } */
+  photoDeletion: 'photo-deletion',
 } as const;
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 
-export type JobHandler = (data: Record<string, unknown>) => Promise<void>;
-
-/** Queues that need more than the defaults. A stately queue holds at most one waiting and one running job. */
-const QUEUE_OPTIONS: Partial<Record<QueueName, Partial<PgBoss.Queue>>> = {
-  [QUEUES.eventsRefresh]: { policy: 'stately', retryLimit: 3, retryDelay: 60 },
+type QueuePolicy = Omit<PgBoss.Queue, 'name'>;
+const DEFAULT_POLICY: QueuePolicy = { retryLimit: 5, retryDelay: 10, retryBackoff: true };
+/**
+ * Queues whose failures come from outside services retry longer: a moderation
+ * provider outage of hours must not lose a verdict (30 s doubling with jitter, 12 retries over ~1.5-3 days).
+ */
+const QUEUE_POLICIES: Partial<Record<QueueName, QueuePolicy>> = {
+  [QUEUES.photoModeration]: { retryLimit: 12, retryDelay: 30, retryBackoff: true, expireInSeconds: 300 },
+  [QUEUES.photoDeletion]: { retryLimit: 12, retryDelay: 30, retryBackoff: true },
+  // A stately queue holds at most one waiting and one running job.
+  [QUEUES.eventsRefresh]: { policy: 'stately', retryLimit: 3, retryDelay: 60, retryBackoff: false },
 };
+
+export type JobHandler = (data: Record<string, unknown>) => Promise<void>;
 
 const holder = globalThis as unknown as { __buddyBoss?: PgBoss };
 
@@ -28,7 +40,7 @@ export async function startBoss(connectionString: string): Promise<PgBoss> {
   boss.on('error', (error) => process.stderr.write(`${JSON.stringify({ level: 'error', message: 'job queue', error: String(error) })}\n`));
   await boss.start();
   for (const name of Object.values(QUEUES)) {
-    await boss.createQueue(name, { name, retryLimit: 5, retryDelay: 10, retryBackoff: true, ...QUEUE_OPTIONS[name] });
+    await boss.createQueue(name, { name, ...(QUEUE_POLICIES[name] ?? DEFAULT_POLICY) });
   }
   holder.__buddyBoss = boss;
   return boss;

@@ -4,17 +4,28 @@ import { sendMagicLinkMail } from '../accounts/magic-link-mail';
 import { config } from '../config';
 import { geocodeProfileLocation } from '../profiles/geocode-job';
 import { runEventsRefresh, startEventsDirectory } from '../events/jobs';
+import { createImageModerationProvider } from '../moderation/images';
+import { deleteRetiredPhotoBlobs, moderatePhoto } from '../photos/moderation';
+import { photoServicesFrom } from '../photos/services';
 import { QUEUES, registerWorkers, type JobHandler, type QueueName } from './boss';
 
 export async function startWorkers(): Promise<void> {
   const cfg = config();
   const mail = { smtpUrl: cfg.smtpUrl, from: cfg.mailFrom, dataDir: cfg.dataDir, baseUrl: cfg.publicBaseUrl };
+  const { store } = photoServicesFrom(cfg);
+  const imageModeration = createImageModerationProvider(cfg);
   const handlers: Record<QueueName, JobHandler> = {
     [QUEUES.magicLinkMail]: async (data) => sendMagicLinkMail(getDb(), String(data.userId), mail),
     [QUEUES.geocodeLocation]: async (data) => {
       if (cfg.geocoderUrl) await geocodeProfileLocation(getDb(), String(data.userId), String(data.label), cfg.geocoderUrl);
     },
     [QUEUES.eventsRefresh]: async () => runEventsRefresh(getDb(), cfg.events),
+    [QUEUES.photoModeration]: async (data) => {
+      await moderatePhoto(getDb(), String(data.photoId), { store, provider: imageModeration });
+    },
+    [QUEUES.photoDeletion]: async (data) => {
+      await deleteRetiredPhotoBlobs(getDb(), String(data.photoId), store);
+    },
   };
   await registerWorkers(handlers);
   await startEventsDirectory(getDb(), cfg.events);

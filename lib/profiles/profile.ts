@@ -5,6 +5,8 @@ import type { UserRow } from '@/db/types';
 import { recordAgentAction } from '../accounts/attribution';
 import type { ProfileUpdate } from '../contract/profiles';
 import { ApiError, notFound } from '../http/errors';
+import { attachPhoto, detachPhoto, preparePhoto, withStoredPhoto, type StoredPhoto } from '../photos/photos';
+import type { PhotoServices } from '../photos/services';
 import { missingFields, MISSING_FIELD_ADVICE, nextActionForUser, type DiscoverField } from './onboarding';
 import { queueGeocodeIfNeeded, resolveProfileInput, type ProfileWarnings } from './fields';
 
@@ -38,29 +40,49 @@ export interface UpdateResult {
   warnings: ProfileWarnings;
 }
 
-/** Applies a partial update and recomputes completeness in one transaction. */
+/**
+ * Applies a partial update and recomputes completeness in one transaction. A new
+ * photoURL is downloaded, checked and stored before the transaction (a bad one is a
+ * 4xx and changes nothing); photoURL null removes the photo; sending back the
+ * current photoURL changes nothing.
+ */
 export async function updateProfile(
   db: Database,
   userId: string,
   input: ProfileUpdate,
-  options: { geocoderEnabled: boolean },
+  options: { photos: PhotoServices; geocoderEnabled: boolean },
 ): Promise<UpdateResult> {
+  const { photos } = options;
   const resolved = resolveProfileInput(input);
   const { columns, warnings } = resolved;
-  const row = await db.transaction().execute(async (trx) => {
-    const current = await trx.selectFrom('users').selectAll().where('id', '=', userId).forUpdate().executeTakeFirst();
-    if (!current) throw notFound('User');
-    const next = { ...current, ...columns } as UserRow;
-    const updated = await trx
-      .updateTable('users')
-      .set({ ...columns, onboarding_complete: missingFields(next).length === 0, updated_at: sql`now()` })
-      .where('id', '=', userId)
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    await queueGeocodeIfNeeded(trx, userId, resolved, options.geocoderEnabled);
-    await recordAgentAction(trx, userId, 'update_profile', input);
-    return updated;
-  });
+  let stored: StoredPhoto | null = null;
+  if (typeof input.photoURL === 'string') {
+    const current = await getUserOrThrow(db, userId);
+    if (input.photoURL !== current.photo_url) {
+      stored = await preparePhoto({ kind: 'url', url: input.photoURL, field: 'photoURL' }, photos);
+    }
+  }
+  const row = await withStoredPhoto(stored, photos.store, () =>
+    db.transaction().execute(async (trx) => {
+      const current = await trx.selectFrom('users').selectAll().where('id', '=', userId).forUpdate().executeTakeFirst();
+      if (!current) throw notFound('User');
+      const next = { ...current, ...columns } as UserRow;
+      let updated = await trx
+        .updateTable('users')
+        .set({ ...columns, onboarding_complete: missingFields(next).length === 0, updated_at: sql`now()` })
+        .where('id', '=', userId)
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      if (stored) {
+        updated = (await attachPhoto(trx, userId, stored, { source: 'url', agentName: input.agentName, agentSessionId: input.agentSessionId })).user;
+      } else if (input.photoURL === null && updated.photo_url !== null) {
+        updated = await detachPhoto(trx, userId, 'cleared');
+      }
+      await queueGeocodeIfNeeded(trx, userId, resolved, options.geocoderEnabled);
+      await recordAgentAction(trx, userId, 'update_profile', input);
+      return updated;
+    }),
+  );
   return { row, warnings };
 }
 

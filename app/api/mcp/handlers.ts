@@ -6,6 +6,7 @@ import * as activities from '../v1/activities.json/route';
 import * as events from '../v1/events.json/route';
 import * as me from '../v1/me.json/route';
 import * as meComplete from '../v1/me/complete.json/route';
+import * as mePhoto from '../v1/me/photo.json/route';
 import * as register from '../v1/register.json/route';
 import * as publicProfile from '../v1/users/[slug]/profile.json/route';
 
@@ -17,6 +18,7 @@ export const ROUTE_HANDLERS: Readonly<Record<string, RouteHandler>> = {
   update_my_profile: me.PATCH,
   get_onboarding_status: meComplete.GET,
   complete_onboarding: meComplete.POST,
+  upload_photo: mePhoto.POST,
   get_public_profile: publicProfile.GET,
   list_events: events.GET,
 };

@@ -1,6 +1,7 @@
-import { getMe, updateMe } from '@/lib/contract/profiles';
 import { config } from '@/lib/config';
+import { getMe, updateMe } from '@/lib/contract/profiles';
 import { route } from '@/lib/http/route';
+import { photoServicesFrom } from '@/lib/photos/services';
 import { getUserOrThrow, updateProfile } from '@/lib/profiles/profile';
 import { toOwnProfile } from '@/lib/profiles/records';
 import { missingFields } from '@/lib/profiles/onboarding';
@@ -12,7 +13,10 @@ export const GET = route(getMe, async ({ db, auth, baseUrl }) => ({
 
 // PATCH /api/v1/me.json – partial profile update
 export const PATCH = route(updateMe, async ({ db, auth, body, baseUrl }) => {
-  const { row, warnings } = await updateProfile(db, auth.userId, body, { geocoderEnabled: !!config().geocoderUrl });
+  const { row, warnings } = await updateProfile(db, auth.userId, body, {
+    photos: photoServicesFrom(config()),
+    geocoderEnabled: !!config().geocoderUrl,
+  });
   const missing = missingFields(row);
   return { success: true as const, profile: toOwnProfile(row, baseUrl), onboarding: { complete: missing.length === 0, missing }, warnings };
 });

@@ -4,6 +4,7 @@ import { register } from '@/lib/contract/accounts';
 import { getRegisterInstructions } from '@/lib/contract/meta';
 import { buildSignupInstructions } from '@/lib/docs/index-document';
 import { Reply, route } from '@/lib/http/route';
+import { photoServicesFrom } from '@/lib/photos/services';
 
 // GET /api/v1/register.json – signup instructions and the body's JSON Schema
 export const GET = route(getRegisterInstructions, async ({ baseUrl }) =>
@@ -17,5 +18,6 @@ export const POST = route(register, async ({ db, body, ip, baseUrl }) =>
     baseUrl,
     limitPerHour: config().registrationLimitPerHour,
     geocoderEnabled: !!config().geocoderUrl,
+    photos: photoServicesFrom(config()),
   }),
 );

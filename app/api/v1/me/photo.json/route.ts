@@ -1,0 +1,13 @@
+import { config } from '@/lib/config';
+import { uploadPhoto } from '@/lib/contract/photos';
+import { route } from '@/lib/http/route';
+import { saveUploadedPhoto, toPhotoRecord } from '@/lib/photos/photos';
+import { photoServicesFrom } from '@/lib/photos/services';
+import { onboardingStatus } from '@/lib/profiles/profile';
+
+// POST /api/v1/me/photo.json – upload or replace the caller's photo
+export const POST = route(uploadPhoto, async ({ db, auth, body }) => {
+  const { photo, user } = await saveUploadedPhoto(db, auth.userId, body, photoServicesFrom(config()));
+  const { complete, missing, next_action_for_user } = onboardingStatus(user);
+  return { success: true as const, photo: toPhotoRecord(photo), onboarding: { complete, missing }, next_action_for_user };
+});

@@ -1,0 +1,11 @@
+import { config } from '@/lib/config';
+import { localBlobResponse } from '@/lib/photos/serve';
+import { photoServicesFrom } from '@/lib/photos/services';
+
+type Context = { params: Promise<{ key: string[] }> };
+
+// GET /blobs/{key} – a locally stored photo or thumbnail (local storage driver only; Next answers HEAD from it)
+export async function GET(_request: Request, { params }: Context): Promise<Response> {
+  const { key } = await params;
+  return localBlobResponse(photoServicesFrom(config()).store, key.join('/'));
+}

@@ -1,0 +1,63 @@
+// The photo upload (SPEC 2.5, 3.1, 3.3).
+import { z } from 'zod';
+import { REGISTER_MAX_BODY_BYTES } from './accounts';
+import { defineEndpoint } from './define';
+import { attributionFields, isoDateTime, onboardingSchema, photoMimeTypeSchema } from './schemas';
+
+export const PHOTO_BODY_MAX_BYTES = REGISTER_MAX_BODY_BYTES;
+
+export const uploadPhotoBodySchema = z.strictObject({
+  photo: z.string().min(1).describe('Bare base64 or a data URL (data:image/jpeg;base64,...). JPEG, PNG or WEBP, at most 5 MB decoded.'),
+  mimeType: photoMimeTypeSchema.nullish().describe('Optional; when given it must match the bytes (and the data URL type)'),
+  ...attributionFields,
+});
+export type UploadPhotoBody = z.infer<typeof uploadPhotoBodySchema>;
+
+export const photoRecordSchema = z.object({
+  id: z.string(),
+  photoURL: z.string().describe('The processed photo (WEBP, long edge at most 1600 px, no metadata)'),
+  thumbnailURL: z.string().describe('A square thumbnail of at most 256 px'),
+  mimeType: z.string(),
+  width: z.number().int(),
+  height: z.number().int(),
+  bytes: z.number().int(),
+  thumbnail: z.object({ width: z.number().int(), height: z.number().int() }),
+  source: z.enum(['upload', 'register', 'url']),
+  status: z.enum(['active', 'replaced', 'cleared', 'rejected']),
+  moderation: z.enum(['pending', 'kept', 'removed']).describe('Moderation runs in the background; pending until it has'),
+  created_at: isoDateTime,
+});
+export type PhotoRecord = z.infer<typeof photoRecordSchema>;
+
+export const uploadPhoto = defineEndpoint({
+  id: 'upload_photo',
+  method: 'POST',
+  path: '/api/v1/me/photo.json',
+  auth: 'photo:write',
+  tags: ['profile'],
+  summary: 'Upload or replace your profile photo',
+  description:
+    'JPEG, PNG or WEBP, at most 5 MB decoded, checked from the bytes. The photo is auto-rotated, stripped of all metadata (location included), ' +
+    'scaled to at most 1600 px and re-encoded; a 256 px thumbnail is made. It replaces the previous photo and can complete onboarding. ' +
+    'Every photo is then checked by image moderation in the background; a photo judged VERY_LIKELY adult, violent or racy is deleted and photoURL cleared.',
+  body: uploadPhotoBodySchema,
+  maxBodyBytes: PHOTO_BODY_MAX_BYTES,
+  response: z.object({
+    success: z.literal(true),
+    photo: photoRecordSchema,
+    onboarding: onboardingSchema,
+    next_action_for_user: z.string(),
+  }),
+  errors: [
+    'validation_failed',
+    'payload_too_large',
+    'photo_too_large',
+    'photo_invalid',
+    'photo_unsupported_format',
+    'photo_type_mismatch',
+    'photo_too_many_pixels',
+  ],
+  requestExample: { photo: 'data:image/jpeg;base64,/9j/4AAQSkZJRg...', mimeType: 'image/jpeg', agentName: 'ExampleAgent' },
+});
+
+export const photoEndpoints = [uploadPhoto] as const;

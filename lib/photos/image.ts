@@ -1,0 +1,143 @@
+// The image pipeline: the real type from the magic bytes, a pixel limit before any
+// decoding, then sharp: auto-rotate, strip all metadata, cap the long edge, re-encode
+// to WEBP and cut a square thumbnail. Only its output is ever stored or served.
+import sharp from 'sharp';
+import { LIMITS } from '../contract/schemas';
+import { ApiError, ERROR_ADVICE } from '../http/errors';
+import { photoTooLarge, type PhotoMimeType } from './input';
+
+export const PHOTO_LIMITS = {
+  /** Decoded input size. */
+  maxBytes: LIMITS.photoBytes,
+  /** Decompression-bomb guard: width x height of the input. */
+  maxInputPixels: 40_000_000,
+  /** Long edge of the stored image. */
+  maxEdge: 1600,
+  /** Edge of the square thumbnail. */
+  thumbnailEdge: 256,
+} as const;
+
+export const STORED_MIME_TYPE = 'image/webp';
+
+// A server holding many decoded images in sharp's cache helps nobody here.
+sharp.cache(false);
+
+/** The format the bytes really are (never the declared type). */
+export function sniffImageType(bytes: Buffer): PhotoMimeType | null {
+  if (bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'image/jpeg';
+  if (bytes.length >= 8 && bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'image/png';
+  if (bytes.length >= 12 && bytes.toString('latin1', 0, 4) === 'RIFF' && bytes.toString('latin1', 8, 12) === 'WEBP') return 'image/webp';
+  return null;
+}
+
+/** A friendlier name for common formats we refuse, for the error message. */
+function describeOther(bytes: Buffer): string {
+  const head = bytes.toString('latin1', 0, 16);
+  if (head.startsWith('GIF8')) return 'a GIF';
+  if (head.startsWith('BM')) return 'a BMP';
+  if (head.startsWith('%PDF')) return 'a PDF';
+  if (head.slice(4, 8) === 'ftyp') return 'a HEIC/AVIF/MP4 file';
+  if (head.startsWith('II*\0') || head.startsWith('MM\0*')) return 'a TIFF';
+  if (/^\s*</.test(head)) return 'markup (SVG/HTML/XML)';
+  return 'not an image we recognise';
+}
+
+export interface ProcessedImage {
+  data: Buffer;
+  width: number;
+  height: number;
+}
+
+export interface ProcessedPhoto {
+  image: ProcessedImage;
+  thumbnail: ProcessedImage;
+  mimeType: typeof STORED_MIME_TYPE;
+  original: { mimeType: PhotoMimeType; bytes: number; width: number; height: number };
+}
+
+const SHARP_INPUT = { limitInputPixels: PHOTO_LIMITS.maxInputPixels, failOn: 'error', pages: 1 } as const;
+
+/**
+ * Checks and processes one photo. `field` names the request field in errors.
+ * Throws ApiError (photo_too_large, photo_unsupported_format, photo_type_mismatch,
+ * photo_too_many_pixels, photo_invalid) for anything that is not a usable photo.
+ */
+export async function processPhoto(bytes: Buffer, declaredType: string | null, field = 'photo'): Promise<ProcessedPhoto> {
+  if (bytes.length > PHOTO_LIMITS.maxBytes) throw photoTooLarge(field);
+  const actual = sniffImageType(bytes);
+  if (!actual) {
+    const what = describeOther(bytes);
+    throw new ApiError('photo_unsupported_format', `The photo is ${what}; only JPEG, PNG and WEBP are accepted`, {
+      hint: ERROR_ADVICE.photo_unsupported_format,
+      fields: { [field]: 'must be a JPEG, PNG or WEBP image' },
+    });
+  }
+  if (declaredType && declaredType.toLowerCase() !== actual) {
+    throw new ApiError('photo_type_mismatch', `The photo was declared as ${declaredType} but is ${actual}`, {
+      hint: ERROR_ADVICE.photo_type_mismatch,
+      fields: { [field]: `declared ${declaredType}, actually ${actual}` },
+    });
+  }
+
+  // The header alone tells the dimensions: refuse a bomb before decoding a pixel.
+  let width: number;
+  let height: number;
+  try {
+    // metadata() reads the header only, so the dimensions come without the pixel limit
+    // (and can be reported); decoding below still carries the limit as a second guard.
+    const meta = await sharp(bytes, { ...SHARP_INPUT, limitInputPixels: false }).metadata();
+    if (!meta.width || !meta.height) throw new Error('no dimensions');
+    // EXIF orientations 5-8 swap the axes.
+    const swapped = (meta.orientation ?? 1) >= 5;
+    width = swapped ? meta.height : meta.width;
+    height = swapped ? meta.width : meta.height;
+  } catch (error) {
+    throw decodeError(error, field);
+  }
+  if (width * height > PHOTO_LIMITS.maxInputPixels) throw tooManyPixels(field, width, height);
+
+  try {
+    // autoOrient applies the EXIF rotation; sharp writes no metadata unless asked, so
+    // EXIF (GPS above all), XMP, IPTC and comments are all dropped here.
+    const image = await sharp(bytes, SHARP_INPUT)
+      .autoOrient()
+      .resize({ width: PHOTO_LIMITS.maxEdge, height: PHOTO_LIMITS.maxEdge, fit: 'inside', withoutEnlargement: true })
+      .webp({ quality: 82 })
+      .toBuffer({ resolveWithObject: true });
+    const thumbnail = await sharp(image.data)
+      .resize({
+        width: PHOTO_LIMITS.thumbnailEdge,
+        height: PHOTO_LIMITS.thumbnailEdge,
+        fit: 'cover',
+        position: sharp.strategy.attention,
+        withoutEnlargement: true,
+      })
+      .webp({ quality: 75 })
+      .toBuffer({ resolveWithObject: true });
+    return {
+      image: { data: image.data, width: image.info.width, height: image.info.height },
+      thumbnail: { data: thumbnail.data, width: thumbnail.info.width, height: thumbnail.info.height },
+      mimeType: STORED_MIME_TYPE,
+      original: { mimeType: actual, bytes: bytes.length, width, height },
+    };
+  } catch (error) {
+    throw decodeError(error, field);
+  }
+}
+
+function tooManyPixels(field: string, width?: number, height?: number): ApiError {
+  const size = width && height ? ` (${width}x${height})` : '';
+  return new ApiError('photo_too_many_pixels', `The image has more than ${PHOTO_LIMITS.maxInputPixels / 1_000_000} megapixels${size}`, {
+    hint: ERROR_ADVICE.photo_too_many_pixels,
+    fields: { [field]: 'too many pixels' },
+  });
+}
+
+function decodeError(error: unknown, field: string): ApiError {
+  const message = error instanceof Error ? error.message : String(error);
+  if (/pixel limit/i.test(message)) return tooManyPixels(field);
+  return new ApiError('photo_invalid', 'The photo could not be decoded as an image (corrupt or truncated?)', {
+    hint: ERROR_ADVICE.photo_invalid,
+    fields: { [field]: 'not a readable image' },
+  });
+}

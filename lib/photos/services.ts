@@ -1,0 +1,32 @@
+// What the photo domain needs from the outside world, built once from the config.
+import type { Config } from '../config';
+import type { FetchPolicy } from './fetch-url';
+import { PHOTO_LIMITS } from './image';
+import { createBlobStore, type BlobStore } from './storage';
+
+export interface PhotoServices {
+  store: BlobStore;
+  fetchPolicy: FetchPolicy;
+}
+
+export const PHOTO_FETCH_TIMEOUT_MS = 10_000;
+export const PHOTO_FETCH_MAX_REDIRECTS = 3;
+
+const cache = new WeakMap<Config, PhotoServices>();
+
+export function photoServicesFrom(cfg: Config): PhotoServices {
+  let services = cache.get(cfg);
+  if (!services) {
+    services = {
+      store: createBlobStore(cfg),
+      fetchPolicy: {
+        allowLoopbackPorts: cfg.photoFetchAllowLoopbackPorts,
+        timeoutMs: PHOTO_FETCH_TIMEOUT_MS,
+        maxBytes: PHOTO_LIMITS.maxBytes,
+        maxRedirects: PHOTO_FETCH_MAX_REDIRECTS,
+      },
+    };
+    cache.set(cfg, services);
+  }
+  return services;
+}
