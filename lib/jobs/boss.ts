@@ -6,6 +6,8 @@ import PgBoss from 'pg-boss';
 export const QUEUES = {
   /** Email a fresh magic sign-in link to a user: { userId } */
   magicLinkMail: 'mail-magic-link',
+  /** Push a notification to a user's devices: a PushJob (lib/notifications/push.ts) */
+  push: 'push-notify',
 } as const;
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 
