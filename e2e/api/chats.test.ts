@@ -333,6 +333,49 @@ describe('GET /api/v1/chats.json', () => {
 });
 
 describe('authorization', () => {
+  it('matrix: a stranger against every bearer endpoint that names another person\'s request, chat or device', async () => {
+    const [a, b, c, d] = await users(4, 'Matrix');
+    const chatId = await makeBuddies(a!, b!, 'between us');
+    const pending = await api('POST', `/api/v1/users/${a!.slug}/buddy_request.json`, { token: d!.token, body: {} });
+    const accepted = (await api('GET', '/api/v1/buddy_requests.json', { token: a!.token })).body.sent[0].id as string;
+    const device = `ExponentPushToken[${a!.id.slice(0, 22)}]`;
+    expect((await api('POST', '/api/v1/me/push_tokens.json', { token: a!.token, body: { token: device } })).status).toBe(201);
+    const before = { messages: (await storedMessages(chatId)).length, unread: (await memberRow(chatId, a!.id)).unread_count };
+
+    const matrix: [string, string, unknown, number][] = [
+      ['POST', `/api/v1/buddy_requests/${pending.body.request.id}/accept.json`, { firstMessage: 'hi' }, 404],
+      ['POST', `/api/v1/buddy_requests/${pending.body.request.id}/decline.json`, undefined, 404],
+      ['POST', `/api/v1/buddy_requests/${pending.body.request.id}/cancel.json`, undefined, 404],
+      ['POST', `/api/v1/buddy_requests/${accepted}/accept.json`, undefined, 404],
+      ['POST', `/api/v1/buddy_requests/${accepted}/decline.json`, undefined, 404],
+      ['GET', messagesPath(chatId), undefined, 404],
+      ['GET', messagesPath(chatId, '?since=0&mark_read=1'), undefined, 404],
+      ['POST', messagesPath(chatId), { text: 'let me in' }, 404],
+      ['POST', `/api/v1/chats/${chatId}/read.json`, undefined, 404],
+      ['POST', `/api/v1/users/${a!.slug}/report.json`, { reason: 'spam', chatId }, 400],
+    ];
+    for (const [method, path, body, status] of matrix) {
+      const res = await api(method, path, { token: c!.token, body });
+      expect([method, path, res.status]).toEqual([method, path, status]);
+    }
+    // Lists and the inbox show the stranger only their own (empty) world.
+    expect((await api('GET', '/api/v1/buddy_requests.json', { token: c!.token })).body).toEqual({ sent: [], received: [] });
+    expect((await api('GET', '/api/v1/chats.json', { token: c!.token })).body.chats).toEqual([]);
+    const inbox = (await api('GET', '/api/v1/inbox.json', { token: c!.token })).body;
+    expect([inbox.pending_requests, inbox.accepted_requests, inbox.chats]).toEqual([[], [], []]);
+    expect((await api('GET', '/api/v1/me.json', { token: c!.token })).body.profile.id).toBe(c!.id);
+    // Someone else's device token cannot be removed.
+    expect((await api('DELETE', '/api/v1/me/push_tokens.json', { token: c!.token, body: { token: device } })).body.removed).toBe(false);
+
+    // Nothing changed.
+    expect((await storedMessages(chatId)).length).toBe(before.messages);
+    expect((await memberRow(chatId, a!.id)).unread_count).toBe(before.unread);
+    const request = await testDb().selectFrom('buddy_requests').select('state').where('id', '=', pending.body.request.id).executeTakeFirstOrThrow();
+    expect(request.state).toBe('pending');
+    expect(await testDb().selectFrom('push_tokens').select('token').where('user_id', '=', a!.id).execute()).toEqual([{ token: device }]);
+    expect(await testDb().selectFrom('reports').select('id').where('reporter_id', '=', c!.id).execute()).toEqual([]);
+  });
+
   it('hides a chat from everyone but its two members (404), whatever the endpoint', async () => {
     const [a, b, c] = await users(3, 'Outsider');
     const chatId = await makeBuddies(a!, b!, 'private');

@@ -21,8 +21,8 @@ export const POLL_INTERVAL_SECONDS = 30;
 export const POLL_OVERLAP_MS = 5_000;
 const DAY_MS = 86_400_000;
 
-export async function readInbox(db: Database, viewerId: string, since: Date | undefined, baseUrl: string, now = new Date()) {
-  const effectiveSince = since ?? new Date(now.getTime() - SOCIAL_LIMITS.inboxAcceptedDays * DAY_MS);
+/** The inbox's three queries (exported so the benchmark can EXPLAIN exactly what the endpoint runs). */
+export function inboxQueries(db: Database, viewerId: string, effectiveSince: Date) {
   const limit = SOCIAL_LIMITS.inboxItems;
 
   const pendingQuery = requestRows(db, 'r.sender_id')
@@ -62,7 +62,17 @@ export async function readInbox(db: Database, viewerId: string, since: Date | un
     .orderBy('cm.chat_id')
     .limit(limit);
 
-  const [pending, accepted, chats] = await Promise.all([pendingQuery.execute(), acceptedQuery.execute(), chatsQuery.execute()]);
+  return { pending: pendingQuery, accepted: acceptedQuery, chats: chatsQuery };
+}
+
+export function defaultSince(now: Date): Date {
+  return new Date(now.getTime() - SOCIAL_LIMITS.inboxAcceptedDays * DAY_MS);
+}
+
+export async function readInbox(db: Database, viewerId: string, since: Date | undefined, baseUrl: string, now = new Date()) {
+  const effectiveSince = since ?? defaultSince(now);
+  const queries = inboxQueries(db, viewerId, effectiveSince);
+  const [pending, accepted, chats] = await Promise.all([queries.pending.execute(), queries.accepted.execute(), queries.chats.execute()]);
 
   const serverTime = now.toISOString();
   const nextSince = new Date(now.getTime() - POLL_OVERLAP_MS).toISOString();
