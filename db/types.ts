@@ -165,6 +165,90 @@ export interface PhotoModerationTable {
   checked_at: Timestamp;
 }
 
+export type BuddyRequestState = 'pending' | 'accepted' | 'declined' | 'cancelled';
+
+export interface BuddyRequestsTable {
+  id: Generated<string>;
+  sender_id: string;
+  recipient_id: string;
+  message: string | null;
+  activity_ids: Generated<string[]>;
+  state: Generated<BuddyRequestState>;
+  chat_id: string | null;
+  agent_name: string | null;
+  agent_session_id: string | null;
+  responder_agent_name: string | null;
+  responder_agent_session_id: string | null;
+  created_at: Timestamp;
+  responded_at: Date | null;
+}
+
+export interface ConnectionsTable {
+  id: Generated<string>;
+  /** The smaller user id of the pair. */
+  user_a: string;
+  user_b: string;
+  created_at: Timestamp;
+}
+
+export interface ChatsTable {
+  id: Generated<string>;
+  connection_id: string;
+  last_message_id: number | null;
+  last_message_at: Date | null;
+  created_at: Timestamp;
+}
+
+export interface ChatMembersTable {
+  chat_id: string;
+  user_id: string;
+  other_user_id: string;
+  last_read_message_id: Generated<number>;
+  last_read_at: Date | null;
+  unread_count: Generated<number>;
+  created_at: Timestamp;
+}
+
+export interface MessagesTable {
+  id: Generated<number>;
+  chat_id: string;
+  sender_id: string;
+  text: string;
+  agent_name: string | null;
+  agent_session_id: string | null;
+  created_at: ColumnType<Date, Date | string, Date | string>;
+}
+
+export interface BlocksTable {
+  blocker_id: string;
+  blocked_id: string;
+  agent_name: string | null;
+  agent_session_id: string | null;
+  created_at: Timestamp;
+}
+
+export interface ReportsTable {
+  id: Generated<string>;
+  reporter_id: string;
+  reported_id: string;
+  reason: string;
+  text: string | null;
+  chat_id: string | null;
+  status: Generated<'open' | 'reviewed' | 'dismissed'>;
+  agent_name: string | null;
+  agent_session_id: string | null;
+  created_at: Timestamp;
+}
+
+export interface PushTokensTable {
+  id: Generated<string>;
+  user_id: string;
+  token: string;
+  platform: string | null;
+  created_at: Timestamp;
+  last_seen_at: Timestamp;
+}
+
 export interface DB {
   agent_actions: AgentActionsTable;
   events: EventsTable;
@@ -175,6 +259,14 @@ export interface DB {
   throttles: ThrottlesTable;
   photos: PhotosTable;
   photo_moderation: PhotoModerationTable;
+  buddy_requests: BuddyRequestsTable;
+  connections: ConnectionsTable;
+  chats: ChatsTable;
+  chat_members: ChatMembersTable;
+  messages: MessagesTable;
+  blocks: BlocksTable;
+  reports: ReportsTable;
+  push_tokens: PushTokensTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
@@ -185,3 +277,6 @@ export type EventRow = Selectable<EventsTable>;
 export type NewEvent = Insertable<EventsTable>;
 export type PhotoRow = Selectable<PhotosTable>;
 export type PhotoModerationRow = Selectable<PhotoModerationTable>;
+export type BuddyRequestRow = Selectable<BuddyRequestsTable>;
+export type ChatRow = Selectable<ChatsTable>;
+export type MessageRow = Selectable<MessagesTable>;

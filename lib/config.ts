@@ -10,6 +10,12 @@ function intFromEnv(name: string, fallback: number): number {
   return value;
 }
 
+function pushProviderFromEnv(raw: string | undefined): Config['pushProvider'] {
+  if (raw === undefined || raw === '' || raw === 'log') return 'log';
+  if (raw === 'expo') return 'expo';
+  throw new Error('PUSH_PROVIDER must be log or expo');
+}
+
 export interface Config {
   port: number;
   publicBaseUrl: string;
@@ -29,6 +35,8 @@ export interface Config {
   googleVisionEndpoint: string;
   /** Test only: loopback ports a photoURL may be fetched from over http (PHOTO_FETCH_ALLOW_LOOPBACK_PORTS). */
   photoFetchAllowLoopbackPorts: number[];
+  pushProvider: 'log' | 'expo';
+  expoAccessToken: string | undefined;
 }
 
 export const MODERATION_PROVIDERS = ['local', 'google-vision'] as const;
@@ -114,6 +122,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     googleVisionApiKey: env.GOOGLE_VISION_API_KEY || undefined,
     googleVisionEndpoint: env.GOOGLE_VISION_ENDPOINT || 'https://vision.googleapis.com/v1/images:annotate',
     photoFetchAllowLoopbackPorts: portsFromEnv('PHOTO_FETCH_ALLOW_LOOPBACK_PORTS', env),
+    pushProvider: pushProviderFromEnv(env.PUSH_PROVIDER),
+    expoAccessToken: env.EXPO_ACCESS_TOKEN || undefined,
   };
 }
 

@@ -1,24 +1,44 @@
-// ETags and conditional GETs for cacheable JSON responses.
+// ETags and conditional GETs for polled and cacheable JSON responses: an unchanged
+// answer costs the client a 304 with no body.
 import { createHash } from 'node:crypto';
 import { Reply } from './route';
 
-/** A strong ETag of the exact JSON text that is sent. */
-export function etagOf(json: string): string {
-  return `"${createHash('sha256').update(json).digest('base64url').slice(0, 32)}"`;
+/**
+ * A strong tag of exact bytes (a JSON string), or a weak one (W/) of a value whose
+ * serialisation may differ in fields that do not matter (see volatileKeys below).
+ */
+export function etagOf(value: unknown, options: { weak?: boolean } = {}): string {
+  const text = typeof value === 'string' ? value : JSON.stringify(value);
+  const hash = createHash('sha256').update(text).digest('base64url').slice(0, 32);
+  return options.weak ? `W/"${hash}"` : `"${hash}"`;
 }
 
-/** RFC 9110 weak comparison: a W/ prefix on either side does not matter for GET. */
+/** True when an If-None-Match header lists this tag (weak comparison, as RFC 9110 asks for GET). */
 export function matchesIfNoneMatch(header: string | null, etag: string): boolean {
   if (!header) return false;
   if (header.trim() === '*') return true;
-  const opaque = (tag: string) => tag.trim().replace(/^W\//, '');
-  return header.split(',').some((tag) => opaque(tag) === opaque(etag));
+  const bare = (tag: string) => tag.trim().replace(/^W\//, '');
+  return header.split(',').some((tag) => bare(tag) === bare(etag));
+}
+
+export interface ConditionalOptions<T> {
+  /** A tag computed by the caller (e.g. of the upstream bytes); else a weak tag of the body. */
+  etag?: string;
+  cacheControl?: string;
+  /** Fields left out of the tag because they change on every call (a server clock, the next poll URL). */
+  volatileKeys?: readonly (keyof T)[];
 }
 
 /** 200 with the body, or 304 without one when the caller already holds this version. */
-export function conditionalReply<T>(request: Request, body: T, options: { etag?: string; cacheControl: string }): Reply<T> {
-  const etag = options.etag ?? etagOf(JSON.stringify(body));
-  const headers = { etag, 'cache-control': options.cacheControl };
+export function conditionalReply<T extends Record<string, unknown>>(
+  request: Request,
+  body: T,
+  options: ConditionalOptions<T> = {},
+): Reply<T> {
+  const volatile = options.volatileKeys ?? [];
+  const stable = Object.fromEntries(Object.entries(body).filter(([key]) => !volatile.includes(key as keyof T)));
+  const etag = options.etag ?? etagOf(stable, { weak: true });
+  const headers = { etag, 'cache-control': options.cacheControl ?? 'private, no-cache' };
   if (matchesIfNoneMatch(request.headers.get('if-none-match'), etag)) return new Reply<T>(null, { status: 304, headers });
   return new Reply(body, { headers });
 }

@@ -14,6 +14,8 @@ export const QUEUES = {
   photoModeration: 'photo-moderation',
   /** Delete the blobs of a retired (replaced, cleared or rejected) photo: { photoId } */
   photoDeletion: 'photo-deletion',
+  /** Push a notification to a user's devices: a PushJob (lib/notifications/push.ts) */
+  push: 'push-notify',
 } as const;
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 

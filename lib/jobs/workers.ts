@@ -7,6 +7,7 @@ import { runEventsRefresh, startEventsDirectory } from '../events/jobs';
 import { createImageModerationProvider } from '../moderation/images';
 import { deleteRetiredPhotoBlobs, moderatePhoto } from '../photos/moderation';
 import { photoServicesFrom } from '../photos/services';
+import { deliverPush, expoPushProvider, logPushProvider } from '../notifications/push';
 import { QUEUES, registerWorkers, type JobHandler, type QueueName } from './boss';
 
 export async function startWorkers(): Promise<void> {
@@ -14,6 +15,7 @@ export async function startWorkers(): Promise<void> {
   const mail = { smtpUrl: cfg.smtpUrl, from: cfg.mailFrom, dataDir: cfg.dataDir, baseUrl: cfg.publicBaseUrl };
   const { store } = photoServicesFrom(cfg);
   const imageModeration = createImageModerationProvider(cfg);
+  const push = cfg.pushProvider === 'expo' ? expoPushProvider(cfg.expoAccessToken) : logPushProvider();
   const handlers: Record<QueueName, JobHandler> = {
     [QUEUES.magicLinkMail]: async (data) => sendMagicLinkMail(getDb(), String(data.userId), mail),
     [QUEUES.geocodeLocation]: async (data) => {
@@ -26,6 +28,7 @@ export async function startWorkers(): Promise<void> {
     [QUEUES.photoDeletion]: async (data) => {
       await deleteRetiredPhotoBlobs(getDb(), String(data.photoId), store);
     },
+    [QUEUES.push]: async (data) => deliverPush(getDb(), data, push),
   };
   await registerWorkers(handlers);
   await startEventsDirectory(getDb(), cfg.events);

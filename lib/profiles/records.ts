@@ -78,3 +78,24 @@ export function toPublicProfile(row: UserRow, baseUrl: string): PublicProfile {
     member_since: new Date(row.created_at).toISOString(),
   };
 }
+
+/** The columns a user card needs, e.g. from a joined users row or a json_build_object. */
+export interface UserCardSource {
+  id: string;
+  slug: string;
+  display_name: string;
+  photo_url: string | null;
+  public_location: string | null;
+}
+
+/** The small public card shown beside a buddy request or a chat (never private fields). */
+export function toUserCard(row: UserCardSource, baseUrl: string) {
+  return {
+    id: row.id,
+    slug: row.slug,
+    displayName: row.display_name,
+    photoURL: row.photo_url,
+    location: row.public_location,
+    profile_url: profileUrl(baseUrl, row.slug),
+  };
+}

@@ -9,6 +9,20 @@ import * as meComplete from '../v1/me/complete.json/route';
 import * as mePhoto from '../v1/me/photo.json/route';
 import * as register from '../v1/register.json/route';
 import * as publicProfile from '../v1/users/[slug]/profile.json/route';
+import * as blocks from '../v1/me/blocks.json/route';
+import * as pushTokens from '../v1/me/push_tokens.json/route';
+import * as buddyRequests from '../v1/buddy_requests.json/route';
+import * as acceptRequest from '../v1/buddy_requests/[invitationId]/accept.json/route';
+import * as declineRequest from '../v1/buddy_requests/[invitationId]/decline.json/route';
+import * as cancelRequest from '../v1/buddy_requests/[invitationId]/cancel.json/route';
+import * as chats from '../v1/chats.json/route';
+import * as messages from '../v1/chats/[chatId]/messages.json/route';
+import * as chatRead from '../v1/chats/[chatId]/read.json/route';
+import * as inbox from '../v1/inbox.json/route';
+import * as buddyRequest from '../v1/users/[slug]/buddy_request.json/route';
+import * as block from '../v1/users/[slug]/block.json/route';
+import * as report from '../v1/users/[slug]/report.json/route';
+
 
 export const ROUTE_HANDLERS: Readonly<Record<string, RouteHandler>> = {
   get_signup_instructions: register.GET,
@@ -21,4 +35,20 @@ export const ROUTE_HANDLERS: Readonly<Record<string, RouteHandler>> = {
   upload_photo: mePhoto.POST,
   get_public_profile: publicProfile.GET,
   list_events: events.GET,
+  send_buddy_request: buddyRequest.POST,
+  list_buddy_requests: buddyRequests.GET,
+  accept_buddy_request: acceptRequest.POST,
+  decline_buddy_request: declineRequest.POST,
+  cancel_buddy_request: cancelRequest.POST,
+  list_chats: chats.GET,
+  list_messages: messages.GET,
+  send_message: messages.POST,
+  mark_chat_read: chatRead.POST,
+  get_inbox: inbox.GET,
+  block_user: block.POST,
+  unblock_user: block.DELETE,
+  list_blocks: blocks.GET,
+  report_user: report.POST,
+  register_push_token: pushTokens.POST,
+  delete_push_token: pushTokens.DELETE,
 };

@@ -1,0 +1,185 @@
+// GET /api/v1/inbox.json against the real server: the end-to-end flow of two
+// agents acting for two people, ETag polling, since, and the per-chat bound.
+import { sql } from 'kysely';
+import { describe, expect, inject, it } from 'vitest';
+import { getInbox } from '@/lib/contract/social';
+import { api, registerUser, testDb } from './client';
+import { accept, makeBuddies, memberRow, requestBuddy, send, storedMessages, users, type TestUser } from './social-helpers';
+
+const inbox = async (user: TestUser, query = '', headers: Record<string, string> = {}) => {
+  const res = await api('GET', `/api/v1/inbox.json${query}`, { token: user.token, headers });
+  return { ...res, parsed: res.status === 200 ? getInbox.response.parse(res.body) : undefined };
+};
+const relative = (url: string) => url.slice(inject('baseUrl').length);
+
+describe('two agents, two people, end to end', () => {
+  it('register, request, accept with a first message, exchange messages, both polling the inbox', async () => {
+    // Two agents register their people.
+    const alex = await registerUser({ displayName: 'Alex', activities: ['hiking'], agentName: 'AlexAgent' });
+    const blair = await registerUser({ displayName: 'Blair', activities: ['hiking'], agentName: 'BlairAgent' });
+
+    // Both inboxes start empty.
+    const empty = await inbox(blair);
+    expect(empty.status).toBe(200);
+    expect(empty.parsed).toMatchObject({ pending_requests: [], pending_requests_count: 0, accepted_requests: [], chats: [], unread_chats_count: 0, unread_messages_count: 0 });
+
+    // Alex's agent asks Blair.
+    const req = await requestBuddy(alex, blair, { message: 'Fancy a hike on Saturday?', activityIds: ['hiking'], agentName: 'AlexAgent' });
+    expect(req.status).toBe(201);
+
+    // Blair's agent polls and sees the request with Alex's card.
+    const withRequest = (await inbox(blair)).parsed!;
+    expect(withRequest.pending_requests_count).toBe(1);
+    expect(withRequest.pending_requests[0]).toMatchObject({
+      id: req.body.request.id,
+      direction: 'received',
+      state: 'pending',
+      message: 'Fancy a hike on Saturday?',
+      activityIds: ['hiking'],
+      user: { id: alex.id, displayName: 'Alex' },
+    });
+
+    // Blair accepts with a first message.
+    const accepted = await accept(blair, req.body.request.id, { firstMessage: 'Yes! 9am at the trailhead?', agentName: 'BlairAgent' });
+    expect(accepted.status).toBe(200);
+    const chatId = accepted.body.chat.chatId as string;
+    expect((await inbox(blair)).parsed!.pending_requests).toEqual([]);
+
+    // Alex's agent polls: the acceptance and the unread first message.
+    const alexView = (await inbox(alex)).parsed!;
+    expect(alexView.accepted_requests).toHaveLength(1);
+    expect(alexView.accepted_requests[0]).toMatchObject({ id: req.body.request.id, state: 'accepted', direction: 'sent', chatId, user: { id: blair.id } });
+    expect(alexView.chats).toHaveLength(1);
+    expect(alexView.chats[0]).toMatchObject({ chatId, unread_count: 1, buddy: { id: blair.id }, last_message: { text: 'Yes! 9am at the trailhead?', from_me: false } });
+    expect(alexView.chats[0]!.new_messages.map((m) => m.text)).toEqual(['Yes! 9am at the trailhead?']);
+    expect(alexView).toMatchObject({ unread_chats_count: 1, unread_messages_count: 1 });
+
+    // Alex reads (mark_read via the unread_url) and answers.
+    const read = await api('GET', `${relative(alexView.chats[0]!.unread_url)}&mark_read=1`, { token: alex.token });
+    expect(read.body.messages.map((m: { text: string }) => m.text)).toEqual(['Yes! 9am at the trailhead?']);
+    expect(read.body.unread_count).toBe(0);
+    expect((await send(alex, chatId, 'Perfect, see you there!', { agentName: 'AlexAgent' })).status).toBe(201);
+    expect((await inbox(alex)).parsed!.chats).toEqual([]);
+
+    // Blair's agent polls and sees the answer; replies; reads.
+    const blairView = (await inbox(blair)).parsed!;
+    expect(blairView.chats.map((c) => [c.chatId, c.unread_count, c.new_messages.map((m) => m.text)])).toEqual([[chatId, 1, ['Perfect, see you there!']]]);
+    expect((await send(blair, chatId, 'Bring water!')).status).toBe(201);
+    expect((await api('POST', `/api/v1/chats/${chatId}/read.json`, { token: blair.token })).status).toBe(200);
+    expect((await inbox(blair)).parsed).toMatchObject({ chats: [], unread_messages_count: 0 });
+    expect((await inbox(alex)).parsed!.chats[0]!.new_messages.map((m) => m.text)).toEqual(['Bring water!']);
+
+    // The stored conversation, with who wrote what for whom.
+    expect((await storedMessages(chatId)).map((m) => [m.sender_id, m.text, m.agent_name])).toEqual([
+      [blair.id, 'Yes! 9am at the trailhead?', 'BlairAgent'],
+      [alex.id, 'Perfect, see you there!', 'AlexAgent'],
+      [blair.id, 'Bring water!', null],
+    ]);
+  });
+});
+
+describe('polling', () => {
+  it('answers 304 to If-None-Match until something changes, also when following next_poll_url', async () => {
+    const [a, b] = await users(2);
+    const chatId = await makeBuddies(a!, b!, 'hello');
+    const first = await inbox(a!);
+    const etag = first.headers.get('etag')!;
+    expect(etag).toMatch(/^W\/".+"$/);
+    expect(first.headers.get('cache-control')).toBe('private, no-cache');
+    expect(first.parsed!.next_poll_url.startsWith(`${inject('baseUrl')}/api/v1/inbox.json?since=`)).toBe(true);
+    expect(first.parsed!.poll_interval_seconds).toBe(30);
+
+    const same = await inbox(a!, '', { 'if-none-match': etag });
+    expect(same.status).toBe(304);
+    expect(same.body).toBeNull();
+    expect(same.headers.get('etag')).toBe(etag);
+
+    await send(b!, chatId, 'news');
+    const changed = await inbox(a!, '', { 'if-none-match': etag });
+    expect(changed.status).toBe(200);
+    expect(changed.parsed!.chats[0]!.unread_count).toBe(2);
+    const etag2 = changed.headers.get('etag')!;
+    expect(etag2).not.toBe(etag);
+
+    // Following next_poll_url: the first poll after the messages still shows them
+    // (the overlap), then nothing changes and the answer is 304.
+    await new Promise((r) => setTimeout(r, 20));
+    const next = await api('GET', relative(changed.parsed!.next_poll_url), { token: a!.token });
+    expect(next.status).toBe(200);
+    const again = await api('GET', relative(next.body.next_poll_url), { token: a!.token, headers: { 'if-none-match': next.headers.get('etag')! } });
+    expect(again.status).toBe(304);
+  });
+
+  it('since limits accepted requests and new messages, while unread chats stay listed', async () => {
+    const [a, b, c] = await users(3);
+    const chatAB = await makeBuddies(a!, b!);
+    await send(b!, chatAB, 'old news');
+    const cut = new Date();
+    await new Promise((r) => setTimeout(r, 10));
+    await send(b!, chatAB, 'fresh news');
+    const req = await requestBuddy(a!, c!);
+    await accept(c!, req.body.request.id);
+
+    const all = (await inbox(a!)).parsed!;
+    expect(all.accepted_requests.map((r) => r.user.id).sort()).toEqual([b!.id, c!.id].sort());
+    expect(all.chats.find((ch) => ch.chatId === chatAB)!.new_messages.map((m) => m.text)).toEqual(['old news', 'fresh news']);
+
+    // Backdate the A→B acceptance: it falls before `cut`.
+    await testDb()
+      .updateTable('buddy_requests')
+      .set({ responded_at: new Date(cut.getTime() - 60_000) })
+      .where('sender_id', '=', a!.id)
+      .where('recipient_id', '=', b!.id)
+      .execute();
+    const since = (await inbox(a!, `?since=${encodeURIComponent(cut.toISOString())}`)).parsed!;
+    expect(since.since).toBe(cut.toISOString());
+    expect(since.accepted_requests.map((r) => r.user.id)).toEqual([c!.id]);
+    const chat = since.chats.find((ch) => ch.chatId === chatAB)!;
+    expect(chat.unread_count).toBe(2);
+    expect(chat.new_messages.map((m) => m.text)).toEqual(['fresh news']);
+    // Milliseconds work too.
+    const ms = (await inbox(a!, `?since=${cut.getTime()}`)).parsed!;
+    expect(ms.accepted_requests.map((r) => r.user.id)).toEqual([c!.id]);
+
+    // Without since, acceptances older than 7 days drop out.
+    await testDb().updateTable('buddy_requests').set({ responded_at: new Date(Date.now() - 8 * 86_400_000) }).where('sender_id', '=', a!.id).execute();
+    expect((await inbox(a!)).parsed!.accepted_requests).toEqual([]);
+  });
+
+  it('shows at most 20 new messages per chat, newest, with the full unread count and a URL to read them all', async () => {
+    const [a, b] = await users(2);
+    const chatId = await makeBuddies(a!, b!);
+    for (let i = 1; i <= 20; i++) expect((await send(b!, chatId, `note ${i}`)).status).toBe(201);
+    // Move those beyond the rate-limit window (order kept) so five more can follow.
+    await testDb().updateTable('messages').set({ created_at: sql`created_at - interval '11 minutes'` }).where('chat_id', '=', chatId).execute();
+    await testDb().updateTable('chats').set({ last_message_at: sql`last_message_at - interval '11 minutes'` }).where('id', '=', chatId).execute();
+    for (let i = 21; i <= 25; i++) expect((await send(b!, chatId, `note ${i}`)).status).toBe(201);
+
+    const view = (await inbox(a!)).parsed!;
+    const chat = view.chats[0]!;
+    expect(chat.unread_count).toBe(25);
+    expect(chat.new_messages.map((m) => m.text)).toEqual(Array.from({ length: 20 }, (_, i) => `note ${i + 6}`));
+    const all = await api('GET', `${relative(chat.unread_url)}&limit=200`, { token: a!.token });
+    expect(all.body.messages).toHaveLength(25);
+    expect(all.body.messages[0].text).toBe('note 1');
+    expect((await memberRow(chatId, a!.id)).unread_count).toBe(25);
+  });
+
+  it('counts every pending request and leaves out answered ones', async () => {
+    const [a, b, c, d] = await users(4);
+    const fromB = await requestBuddy(b!, a!);
+    await requestBuddy(c!, a!);
+    await requestBuddy(d!, a!);
+    await api('POST', `/api/v1/buddy_requests/${fromB.body.request.id}/decline.json`, { token: a!.token });
+    const view = (await inbox(a!)).parsed!;
+    expect(view.pending_requests_count).toBe(2);
+    expect(view.pending_requests.map((r) => r.user.id)).toEqual([d!.id, c!.id]);
+  });
+
+  it.each(['yesterday', '2024-13-45T00:00:00Z', '12abc'])('refuses since=%s with 400', async (since) => {
+    const [a] = await users(1);
+    const res = await api('GET', `/api/v1/inbox.json?since=${encodeURIComponent(since)}`, { token: a!.token });
+    expect(res.status).toBe(400);
+    expect(res.body.error.fields).toHaveProperty('since');
+  });
+});

@@ -1,0 +1,55 @@
+// Reports to the moderators, optionally blocking the reported person in the same transaction.
+import type { Database } from '@/db';
+import { recordAgentAction } from '../accounts/attribution';
+import type { ReportBody } from '../contract/social';
+import { ApiError } from '../http/errors';
+import { isUuid } from '../chats/records';
+import { resolveOtherUser } from './blocks';
+
+export async function reportUser(db: Database, reporterId: string, slugOrId: string, body: ReportBody) {
+  const target = await resolveOtherUser(db, reporterId, slugOrId, 'report');
+  const chatId = body.chatId || null;
+  return db.transaction().execute(async (trx) => {
+    if (chatId) {
+      // Only a chat between the two of them can be attached.
+      const shared = isUuid(chatId)
+        ? await trx
+            .selectFrom('chat_members')
+            .select('chat_id')
+            .where('chat_id', '=', chatId)
+            .where('user_id', '=', reporterId)
+            .where('other_user_id', '=', target.id)
+            .executeTakeFirst()
+        : undefined;
+      if (!shared) {
+        throw new ApiError('validation_failed', 'Invalid body: chatId', {
+          hint: 'Give the chatId of your chat with this person, or leave it out.',
+          fields: { chatId: 'not a chat between you and this person' },
+        });
+      }
+    }
+    const report = await trx
+      .insertInto('reports')
+      .values({
+        reporter_id: reporterId,
+        reported_id: target.id,
+        reason: body.reason,
+        text: body.text || null,
+        chat_id: chatId,
+        agent_name: body.agentName ?? null,
+        agent_session_id: body.agentSessionId ?? null,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    if (body.block) {
+      await trx
+        .insertInto('blocks')
+        .values({ blocker_id: reporterId, blocked_id: target.id, agent_name: body.agentName ?? null, agent_session_id: body.agentSessionId ?? null })
+        .onConflict((oc) => oc.columns(['blocker_id', 'blocked_id']).doNothing())
+        .execute();
+    }
+    await recordAgentAction(trx, reporterId, 'report_user', body);
+    const block = await trx.selectFrom('blocks').select('blocker_id').where('blocker_id', '=', reporterId).where('blocked_id', '=', target.id).executeTakeFirst();
+    return { success: true as const, reportId: report.id, blocked: block !== undefined };
+  });
+}

@@ -1,0 +1,219 @@
+// Messages: sending (moderated, rate-limited, unread counter and push in the same
+// transaction), paging with gap-free cursors, and read markers.
+//
+// Every insert into a chat first takes that chat's row lock, so within a chat
+// message ids are committed in increasing order and created_at never goes
+// backwards. That one lock makes three things exact: the rate limit count, the
+// unread counters, and "everything after id N" paging.
+import { sql } from 'kysely';
+import type { Database } from '@/db';
+import type { MessageRow } from '@/db/types';
+import type { Attribution } from '../accounts/attribution';
+import { SOCIAL_LIMITS, type MessageRecord, type SendMessageBody } from '../contract/social';
+import { ApiError, ERROR_ADVICE } from '../http/errors';
+import { enqueue, QUEUES } from '../jobs/boss';
+import { assertTextAllowed } from '../moderation/text';
+import type { PushJob } from '../notifications/push';
+import { blockStatus } from '../buddies/blocks';
+import { chatNotFound, visibleMembership } from './chats';
+import { decodeCursorOrThrow, encodeCursor } from './cursor';
+import { isUuid, messagesUrl, toMessage } from './records';
+
+export const MESSAGE_WINDOW_MINUTES = 10;
+
+export interface NewMessage {
+  chatId: string;
+  senderId: string;
+  recipientId: string;
+  text: string;
+  by: Attribution;
+}
+
+/**
+ * Stores a message and bumps the recipient's unread counter. The caller must hold
+ * the chat row lock (or have created the chat in this transaction).
+ */
+export async function insertMessage(trx: Database, input: NewMessage): Promise<MessageRow> {
+  const message = await trx
+    .insertInto('messages')
+    .values({
+      chat_id: input.chatId,
+      sender_id: input.senderId,
+      text: input.text,
+      agent_name: input.by.agentName ?? null,
+      agent_session_id: input.by.agentSessionId ?? null,
+      // Millisecond precision (what `since` speaks), never before the previous message.
+      created_at: sql<Date>`greatest(date_trunc('milliseconds', clock_timestamp()), (select last_message_at from chats where id = ${input.chatId}))`,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  await trx
+    .updateTable('chats')
+    .set({ last_message_id: message.id, last_message_at: message.created_at })
+    .where('id', '=', input.chatId)
+    .execute();
+  await trx
+    .updateTable('chat_members')
+    .set((eb) => ({ unread_count: eb('unread_count', '+', 1) }))
+    .where('chat_id', '=', input.chatId)
+    .where('user_id', '=', input.recipientId)
+    .execute();
+  return message;
+}
+
+/**
+ * At most `limit` messages from one sender in one chat in any rolling window.
+ * Runs under the chat row lock, so parallel sends are counted one after another.
+ */
+async function enforceMessageLimit(trx: Database, chatId: string, senderId: string, limit: number): Promise<void> {
+  const recent = await trx
+    .selectFrom('messages')
+    .select((eb) => [
+      eb.fn.countAll<number>().as('count'),
+      sql<number>`ceil(extract(epoch from min(created_at) + make_interval(mins => ${MESSAGE_WINDOW_MINUTES}) - clock_timestamp()))`.as('retry_after'),
+    ])
+    .where('chat_id', '=', chatId)
+    .where('sender_id', '=', senderId)
+    .where('created_at', '>', sql<Date>`clock_timestamp() - make_interval(mins => ${MESSAGE_WINDOW_MINUTES})`)
+    .executeTakeFirstOrThrow();
+  if (Number(recent.count) >= limit) {
+    const retryAfter = Math.max(1, Number(recent.retry_after) || 1);
+    throw new ApiError('rate_limited', `At most ${limit} messages per ${MESSAGE_WINDOW_MINUTES} minutes in one chat`, {
+      hint: `${ERROR_ADVICE.rate_limited} Your buddy has not answered much yet; give them time.`,
+      headers: { 'retry-after': String(retryAfter) },
+    });
+  }
+}
+
+export async function sendMessage(
+  db: Database,
+  senderId: string,
+  chatId: string,
+  body: SendMessageBody,
+  options: { limitPer10Min: number },
+): Promise<{ success: true; message: MessageRecord }> {
+  if (!isUuid(chatId)) throw chatNotFound();
+  assertTextAllowed(body.text, 'text');
+  const message = await db.transaction().execute(async (trx) => {
+    const chat = await trx
+      .selectFrom('chats as c')
+      .innerJoin('chat_members as cm', 'cm.chat_id', 'c.id')
+      .select(['c.id', 'cm.other_user_id'])
+      .where('c.id', '=', chatId)
+      .where('cm.user_id', '=', senderId)
+      .forNoKeyUpdate('c')
+      .executeTakeFirst();
+    if (!chat) throw chatNotFound();
+    const blocks = await blockStatus(trx, senderId, chat.other_user_id);
+    if (blocks.byMe) throw chatNotFound();
+    if (blocks.byThem) {
+      throw new ApiError('chat_unavailable', 'This chat is not accepting messages', { hint: ERROR_ADVICE.chat_unavailable });
+    }
+    await enforceMessageLimit(trx, chatId, senderId, options.limitPer10Min);
+    const row = await insertMessage(trx, { chatId, senderId, recipientId: chat.other_user_id, text: body.text, by: body });
+    const job: PushJob = { kind: 'message', recipientId: chat.other_user_id, chatId, messageId: row.id };
+    await enqueue(trx, QUEUES.push, job);
+    return row;
+  });
+  return { success: true, message: toMessage(message, senderId) };
+}
+
+export interface ListMessagesQuery {
+  limit?: number;
+  since?: Date;
+  cursor?: string;
+  mark_read?: boolean;
+}
+
+const messageColumns = ['id', 'chat_id', 'sender_id', 'text', 'created_at'] as const;
+
+export async function listMessages(db: Database, viewerId: string, chatId: string, query: ListMessagesQuery, baseUrl: string) {
+  const member = await visibleMembership(db, viewerId, chatId);
+  const limit = query.limit ?? SOCIAL_LIMITS.messagesPageDefault;
+  const after = query.cursor !== undefined ? decodeCursorOrThrow(query.cursor) : undefined;
+
+  let rows: Pick<MessageRow, (typeof messageColumns)[number]>[];
+  let hasMore = false;
+  if (after !== undefined || query.since !== undefined) {
+    // Forward paging: the oldest messages after the cursor / since, one extra to know if more follow.
+    let forward = db.selectFrom('messages').select(messageColumns).where('chat_id', '=', chatId);
+    if (after !== undefined) forward = forward.where('id', '>', after);
+    if (query.since !== undefined) forward = forward.where('created_at', '>', query.since);
+    rows = await forward.orderBy('id', 'asc').limit(limit + 1).execute();
+    hasMore = rows.length > limit;
+    rows = rows.slice(0, limit);
+  } else {
+    // First look at a chat: the latest page, shown oldest first.
+    rows = (await db.selectFrom('messages').select(messageColumns).where('chat_id', '=', chatId).orderBy('id', 'desc').limit(limit).execute()).reverse();
+  }
+
+  const last = rows.at(-1);
+  let unreadCount = member.unread_count;
+  if (query.mark_read && last) unreadCount = (await markReadUpTo(db, viewerId, chatId, last.id)).unread_count;
+
+  // The next page starts after the last message returned. With nothing returned,
+  // the same query is still correct (created_at only grows within a chat).
+  const carry = { limit: query.limit, mark_read: query.mark_read ? 1 : undefined };
+  const nextQuery = last
+    ? { cursor: encodeCursor(last.id), ...carry }
+    : after !== undefined
+      ? { cursor: encodeCursor(after), ...carry }
+      : query.since !== undefined
+        ? { since: query.since.getTime(), ...carry }
+        : { cursor: encodeCursor(0), ...carry };
+
+  return {
+    chatId,
+    messages: rows.map((row) => toMessage(row, viewerId)),
+    unread_count: unreadCount,
+    has_more: hasMore,
+    poll_next_url: messagesUrl(baseUrl, chatId, nextQuery),
+  };
+}
+
+/**
+ * Moves the read marker forward to `uptoId` (never back) and recounts what is
+ * still unread. FOR SHARE on the chat waits out in-flight sends, whose unread
+ * increments would otherwise race the recount.
+ */
+async function markReadUpTo(db: Database, viewerId: string, chatId: string, uptoId: number | 'latest') {
+  return db.transaction().execute(async (trx) => {
+    const chat = await trx.selectFrom('chats').select('last_message_id').where('id', '=', chatId).forShare().executeTakeFirstOrThrow();
+    const latest = chat.last_message_id ?? 0;
+    const upto = uptoId === 'latest' ? latest : uptoId;
+    const updated = await trx
+      .updateTable('chat_members')
+      .set({
+        last_read_message_id: upto,
+        last_read_at: sql<Date>`now()`,
+        unread_count:
+          upto >= latest
+            ? 0
+            : sql<number>`(select count(*) from messages m where m.chat_id = ${chatId} and m.sender_id <> ${viewerId} and m.id > ${upto})`,
+      })
+      .where('chat_id', '=', chatId)
+      .where('user_id', '=', viewerId)
+      .where('last_read_message_id', '<', upto)
+      .returning(['last_read_message_id', 'unread_count'])
+      .executeTakeFirst();
+    if (updated) return updated;
+    return trx
+      .selectFrom('chat_members')
+      .select(['last_read_message_id', 'unread_count'])
+      .where('chat_id', '=', chatId)
+      .where('user_id', '=', viewerId)
+      .executeTakeFirstOrThrow();
+  });
+}
+
+/** POST read.json: everything up to the latest message is read. Idempotent. */
+export async function markChatRead(db: Database, viewerId: string, chatId: string) {
+  await visibleMembership(db, viewerId, chatId);
+  const marker = await markReadUpTo(db, viewerId, chatId, 'latest');
+  return {
+    success: true as const,
+    chatId,
+    last_read_message_id: marker.last_read_message_id > 0 ? String(marker.last_read_message_id) : null,
+    unread_count: marker.unread_count,
+  };
+}

@@ -1,0 +1,480 @@
+// Buddy requests, chats, messages, the inbox, blocks, reports and push tokens
+// (SPEC 2.5, 2.6, 3.2, 4, 6, 7, 8).
+import { z } from 'zod';
+import { defineEndpoint } from './define';
+import { activityIdsSchema, attributionFields, isoDateTime } from './schemas';
+
+export const SOCIAL_LIMITS = {
+  requestMessage: 280,
+  activityIds: 5,
+  firstMessage: 600,
+  messageText: 4000,
+  messagesPageMax: 200,
+  messagesPageDefault: 50,
+  reportText: 1000,
+  pushToken: 255,
+  /** Requests and unread chats shown in one inbox answer; counts cover the rest. */
+  inboxItems: 50,
+  /** Newest unread messages shown per chat in the inbox. */
+  inboxMessagesPerChat: 20,
+  /** Default look-back of the inbox's accepted-requests list. */
+  inboxAcceptedDays: 7,
+  /** A declined sender may not ask the same person again for this long. */
+  declineCooldownDays: 30,
+} as const;
+
+export const BUDDY_REQUEST_STATES = ['pending', 'accepted', 'declined', 'cancelled'] as const;
+export const REPORT_REASONS = ['spam', 'harassment', 'inappropriate_content', 'fake_profile', 'underage', 'safety_concern', 'other'] as const;
+
+// ---------------------------------------------------------------------------
+// Records
+
+export const userCardSchema = z
+  .object({
+    id: z.string(),
+    slug: z.string(),
+    displayName: z.string(),
+    photoURL: z.string().nullable(),
+    location: z.string().nullable().describe('City-level label; never coordinates'),
+    profile_url: z.string(),
+  })
+  .describe("The other person's public card; GET their profile.json for more");
+export type UserCard = z.infer<typeof userCardSchema>;
+
+export const buddyRequestSchema = z.object({
+  id: z.string().describe('The invitationId'),
+  invitationId: z.string(),
+  state: z.enum(BUDDY_REQUEST_STATES),
+  direction: z.enum(['sent', 'received']).describe('From the caller’s point of view'),
+  message: z.string().nullable(),
+  activityIds: activityIdsSchema,
+  created_at: isoDateTime,
+  responded_at: isoDateTime.nullable(),
+  user: userCardSchema.describe('The other person: the recipient of a sent request, the sender of a received one'),
+  chatId: z.string().nullable().describe('Set once accepted'),
+});
+export type BuddyRequestRecord = z.infer<typeof buddyRequestSchema>;
+
+export const messageSchema = z.object({
+  id: z.string().describe('Increases with every message in a chat'),
+  chatId: z.string(),
+  sender_id: z.string(),
+  from_me: z.boolean(),
+  text: z.string(),
+  created_at: isoDateTime,
+  created_at_ms: z.number().int().describe('created_at in milliseconds since the epoch (what `since` compares against)'),
+});
+export type MessageRecord = z.infer<typeof messageSchema>;
+
+export const chatSchema = z.object({
+  chatId: z.string(),
+  buddy: userCardSchema,
+  last_message: messageSchema.nullable(),
+  unread_count: z.number().int(),
+  created_at: isoDateTime,
+  last_activity_at: isoDateTime,
+  messages_url: z.string(),
+});
+export type ChatRecord = z.infer<typeof chatSchema>;
+
+// ---------------------------------------------------------------------------
+// Shared parameter schemas
+
+const slugParams = z.object({ slug: z.string().min(1).max(80) });
+const invitationParams = z.object({ invitationId: z.string().min(1).max(80) });
+const chatParams = z.object({ chatId: z.string().min(1).max(80) });
+
+/** Query flags: 1/true/yes or 0/false/no. */
+const queryFlag = z
+  .enum(['1', '0', 'true', 'false', 'yes', 'no'], { message: 'must be 1 or 0' })
+  .transform((value) => value === '1' || value === 'true' || value === 'yes');
+
+/** Milliseconds since the epoch, or an ISO 8601 date-time: "only items newer than this". */
+export const sinceSchema = z
+  .string()
+  .max(40)
+  .transform((value, ctx) => {
+    const ms = /^\d{1,15}$/.test(value) ? Number(value) : Date.parse(value);
+    if (!Number.isFinite(ms) || !/^\d{1,15}$|^\d{4}-\d{2}-\d{2}/.test(value)) {
+      ctx.addIssue({ code: 'custom', message: 'must be milliseconds since the epoch or an ISO 8601 date-time' });
+      return z.NEVER;
+    }
+    return new Date(ms);
+  });
+
+const successTrue = z.literal(true);
+
+// ---------------------------------------------------------------------------
+// Buddy requests
+
+export const buddyRequestBodySchema = z.strictObject({
+  message: z.string().trim().max(SOCIAL_LIMITS.requestMessage).nullish(),
+  activityIds: z
+    .array(z.string().max(60))
+    .max(SOCIAL_LIMITS.activityIds)
+    .nullish()
+    .describe('Canonical activity ids from /api/v1/activities.json'),
+  ...attributionFields,
+});
+export type BuddyRequestBody = z.infer<typeof buddyRequestBodySchema>;
+
+export const sendBuddyRequest = defineEndpoint({
+  id: 'send_buddy_request',
+  method: 'POST',
+  path: '/api/v1/users/{slug}/buddy_request.json',
+  auth: 'buddy:write',
+  tags: ['buddies'],
+  summary: 'Ask someone (slug or user id) to be buddies',
+  description:
+    'Creates a pending request the other person sees in their inbox (201, outcome "created"). ' +
+    'Sending it again while it is pending returns the same request (200, outcome "already_pending"). ' +
+    'If they already asked you, this accepts their request instead: the chat is created and `message` becomes your first message (200, outcome "accepted_reverse"). ' +
+    'Already buddies → 409 already_buddies; yourself → 400 cannot_target_self. The message is moderated.',
+  params: slugParams,
+  body: buddyRequestBodySchema,
+  bodyOptional: true,
+  response: z.object({
+    success: successTrue,
+    outcome: z.enum(['created', 'already_pending', 'accepted_reverse']),
+    request: buddyRequestSchema,
+    chat: chatSchema.nullable(),
+  }),
+  status: 201,
+  errors: [
+    'validation_failed',
+    'not_found',
+    'cannot_target_self',
+    'already_buddies',
+    'request_declined',
+    'recipient_unavailable',
+    'message_blocked_profanity',
+    'message_blocked_threat',
+    'message_blocked_solicitation',
+    'message_blocked_shouting',
+    'message_blocked_spam',
+  ],
+  requestExample: { message: 'Hi! Saw you like hiking too. Up for a Saturday morning trail?', activityIds: ['hiking'], agentName: 'ExampleAgent' },
+});
+
+export const listBuddyRequests = defineEndpoint({
+  id: 'list_buddy_requests',
+  method: 'GET',
+  path: '/api/v1/buddy_requests.json',
+  auth: 'buddy:read',
+  tags: ['buddies'],
+  summary: 'Your sent and received buddy requests',
+  description: 'Newest first, at most 100 of each; `state` filters both lists.',
+  query: z.object({ state: z.enum(BUDDY_REQUEST_STATES).optional() }),
+  response: z.object({ sent: z.array(buddyRequestSchema), received: z.array(buddyRequestSchema) }),
+});
+
+export const acceptBodySchema = z.strictObject({
+  firstMessage: z.string().trim().max(SOCIAL_LIMITS.firstMessage).nullish(),
+  ...attributionFields,
+});
+export type AcceptBody = z.infer<typeof acceptBodySchema>;
+
+const respondErrors = ['not_found', 'forbidden', 'request_not_pending', 'recipient_unavailable'] as const;
+
+export const acceptBuddyRequest = defineEndpoint({
+  id: 'accept_buddy_request',
+  method: 'POST',
+  path: '/api/v1/buddy_requests/{invitationId}/accept.json',
+  auth: 'buddy:write',
+  tags: ['buddies'],
+  summary: 'Accept a request sent to you: creates the connection and the chat',
+  description:
+    'Only the recipient may accept. In one transaction: the request becomes accepted, the buddy connection and the chat are created, ' +
+    'and firstMessage (if given, moderated) is sent. A request that is no longer pending → 409 request_not_pending.',
+  params: invitationParams,
+  body: acceptBodySchema,
+  bodyOptional: true,
+  response: z.object({ success: successTrue, request: buddyRequestSchema, chat: chatSchema, first_message: messageSchema.nullable() }),
+  errors: [...respondErrors, 'message_blocked_profanity', 'message_blocked_threat', 'message_blocked_solicitation', 'message_blocked_shouting', 'message_blocked_spam'],
+  requestExample: { firstMessage: 'Yes! Saturday 9am at the north trailhead?' },
+});
+
+const attributionBody = z.strictObject({ ...attributionFields });
+
+export const declineBuddyRequest = defineEndpoint({
+  id: 'decline_buddy_request',
+  method: 'POST',
+  path: '/api/v1/buddy_requests/{invitationId}/decline.json',
+  auth: 'buddy:write',
+  tags: ['buddies'],
+  summary: 'Decline a request sent to you (no chat is created)',
+  params: invitationParams,
+  body: attributionBody,
+  bodyOptional: true,
+  response: z.object({ success: successTrue, request: buddyRequestSchema }),
+  errors: [...respondErrors],
+});
+
+export const cancelBuddyRequest = defineEndpoint({
+  id: 'cancel_buddy_request',
+  method: 'POST',
+  path: '/api/v1/buddy_requests/{invitationId}/cancel.json',
+  auth: 'buddy:write',
+  tags: ['buddies'],
+  summary: 'Withdraw a pending request you sent',
+  params: invitationParams,
+  body: attributionBody,
+  bodyOptional: true,
+  response: z.object({ success: successTrue, request: buddyRequestSchema }),
+  errors: [...respondErrors],
+});
+
+// ---------------------------------------------------------------------------
+// Chats and messages
+
+export const listChats = defineEndpoint({
+  id: 'list_chats',
+  method: 'GET',
+  path: '/api/v1/chats.json',
+  auth: 'message:read',
+  tags: ['chats'],
+  summary: 'Your chats, one per buddy, with last_message and unread_count',
+  description: 'Most recently active first. unread_only=1 keeps only chats with unread messages.',
+  query: z.object({
+    unread_only: queryFlag.optional(),
+    limit: z.coerce.number().int().min(1).max(500).optional(),
+  }),
+  response: z.object({ chats: z.array(chatSchema), total_unread: z.number().int() }),
+});
+
+export const listMessages = defineEndpoint({
+  id: 'list_messages',
+  method: 'GET',
+  path: '/api/v1/chats/{chatId}/messages.json',
+  auth: 'message:read',
+  tags: ['chats'],
+  summary: 'Messages of one chat, oldest first, with a poll_next_url to follow for new ones',
+  description:
+    'Without since or cursor: the latest `limit` messages. With since (milliseconds, or an ISO date-time): the messages after it, oldest first. ' +
+    'Follow poll_next_url (it carries an opaque cursor) to get what came after this page: following it forever yields every message exactly once. ' +
+    'mark_read=1 moves your read marker to the last message returned. Answers 304 to If-None-Match when nothing changed.',
+  params: chatParams,
+  query: z.object({
+    limit: z.coerce.number().int().min(1).max(SOCIAL_LIMITS.messagesPageMax).optional(),
+    since: sinceSchema.optional(),
+    cursor: z.string().max(100).optional().describe('Opaque; copy it from poll_next_url'),
+    mark_read: queryFlag.optional(),
+  }),
+  response: z.object({
+    chatId: z.string(),
+    messages: z.array(messageSchema),
+    unread_count: z.number().int(),
+    has_more: z.boolean().describe('More messages follow this page already: fetch poll_next_url now'),
+    poll_next_url: z.string(),
+  }),
+  errors: ['not_found', 'validation_failed'],
+});
+
+export const sendMessageBodySchema = z.strictObject({
+  text: z
+    .string()
+    .trim()
+    .min(1, 'must not be empty')
+    .max(SOCIAL_LIMITS.messageText, `must be at most ${SOCIAL_LIMITS.messageText} characters`),
+  ...attributionFields,
+});
+export type SendMessageBody = z.infer<typeof sendMessageBodySchema>;
+
+export const sendMessage = defineEndpoint({
+  id: 'send_message',
+  method: 'POST',
+  path: '/api/v1/chats/{chatId}/messages.json',
+  auth: 'message:write',
+  tags: ['chats'],
+  summary: 'Send a message (1-4000 characters); the other person gets a push notification',
+  description:
+    'Moderated (slurs, threats, sexual solicitation, shouting, repeated-character spam → 422 naming the rule; the message is not stored). ' +
+    'At most MESSAGE_LIMIT_PER_10_MIN (default 20) messages per sender per chat in any rolling 10 minutes → 429 with Retry-After.',
+  params: chatParams,
+  body: sendMessageBodySchema,
+  response: z.object({ success: successTrue, message: messageSchema }),
+  status: 201,
+  errors: [
+    'validation_failed',
+    'not_found',
+    'chat_unavailable',
+    'rate_limited',
+    'message_blocked_profanity',
+    'message_blocked_threat',
+    'message_blocked_solicitation',
+    'message_blocked_shouting',
+    'message_blocked_spam',
+  ],
+  requestExample: { text: 'See you at 9 by the north trailhead!' },
+});
+
+export const markChatRead = defineEndpoint({
+  id: 'mark_chat_read',
+  method: 'POST',
+  path: '/api/v1/chats/{chatId}/read.json',
+  auth: 'message:write',
+  tags: ['chats'],
+  summary: 'Mark everything in the chat as read (idempotent)',
+  params: chatParams,
+  body: attributionBody,
+  bodyOptional: true,
+  response: z.object({ success: successTrue, chatId: z.string(), last_read_message_id: z.string().nullable(), unread_count: z.number().int() }),
+  errors: ['not_found'],
+});
+
+// ---------------------------------------------------------------------------
+// The inbox
+
+export const inboxChatSchema = chatSchema.extend({
+  new_messages: z.array(messageSchema).describe(`Newest unread messages after since (at most ${SOCIAL_LIMITS.inboxMessagesPerChat}), oldest first`),
+  unread_url: z.string().describe('Messages from your read marker on: follow it to read every unread message'),
+});
+
+export const getInbox = defineEndpoint({
+  id: 'get_inbox',
+  method: 'GET',
+  path: '/api/v1/inbox.json',
+  auth: 'message:read',
+  tags: ['chats'],
+  summary: 'Everything new in one call: pending requests, accepted requests, unread chats with their new messages',
+  description:
+    'Poll every 30-60 s while active; send If-None-Match with the last ETag to get 304 when nothing changed. ' +
+    `pending_requests: requests waiting for your answer (newest ${SOCIAL_LIMITS.inboxItems}). ` +
+    `accepted_requests: your requests accepted after since (default: the last ${SOCIAL_LIMITS.inboxAcceptedDays} days). ` +
+    'chats: chats with unread messages, with the newest unread messages after since. Unread state lasts until you read the chat ' +
+    '(mark_read=1 or POST read.json), so nothing is lost if you miss a poll; dedupe by id. Use next_poll_url for the next poll.',
+  query: z.object({ since: sinceSchema.optional() }),
+  response: z.object({
+    pending_requests: z.array(buddyRequestSchema),
+    pending_requests_count: z.number().int(),
+    accepted_requests: z.array(buddyRequestSchema),
+    chats: z.array(inboxChatSchema),
+    unread_chats_count: z.number().int(),
+    unread_messages_count: z.number().int(),
+    since: isoDateTime,
+    server_time: isoDateTime.describe('Not part of the ETag'),
+    next_poll_url: z.string().describe('Not part of the ETag'),
+    poll_interval_seconds: z.number().int(),
+  }),
+});
+
+// ---------------------------------------------------------------------------
+// Blocks and reports
+
+export const blockUser = defineEndpoint({
+  id: 'block_user',
+  method: 'POST',
+  path: '/api/v1/users/{slug}/block.json',
+  auth: 'buddy:write',
+  tags: ['safety'],
+  summary: 'Block someone: no requests or messages either way; they vanish from your lists',
+  description: 'Idempotent. They are not told. Existing chats stay stored but hidden from you until you unblock.',
+  params: slugParams,
+  body: attributionBody,
+  bodyOptional: true,
+  response: z.object({ success: successTrue, blocked: z.boolean(), user: userCardSchema }),
+  errors: ['not_found', 'cannot_target_self'],
+});
+
+export const unblockUser = defineEndpoint({
+  id: 'unblock_user',
+  method: 'DELETE',
+  path: '/api/v1/users/{slug}/block.json',
+  auth: 'buddy:write',
+  tags: ['safety'],
+  summary: 'Unblock someone (idempotent)',
+  params: slugParams,
+  body: attributionBody,
+  bodyOptional: true,
+  response: z.object({ success: successTrue, blocked: z.boolean(), user: userCardSchema }),
+  errors: ['not_found', 'cannot_target_self'],
+});
+
+export const listBlocks = defineEndpoint({
+  id: 'list_blocks',
+  method: 'GET',
+  path: '/api/v1/me/blocks.json',
+  auth: 'buddy:read',
+  tags: ['safety'],
+  summary: 'The people you have blocked',
+  response: z.object({ blocked: z.array(userCardSchema.extend({ blocked_at: isoDateTime })) }),
+});
+
+export const reportBodySchema = z.strictObject({
+  reason: z.enum(REPORT_REASONS),
+  text: z.string().trim().max(SOCIAL_LIMITS.reportText).nullish().describe('What happened, in the user’s words'),
+  chatId: z.string().max(80).nullish().describe('The chat it happened in, if any'),
+  block: z.boolean().nullish().describe('Also block them (default false)'),
+  ...attributionFields,
+});
+export type ReportBody = z.infer<typeof reportBodySchema>;
+
+export const reportUser = defineEndpoint({
+  id: 'report_user',
+  method: 'POST',
+  path: '/api/v1/users/{slug}/report.json',
+  auth: 'buddy:write',
+  tags: ['safety'],
+  summary: 'Report someone to the moderators (optionally blocking them too)',
+  params: slugParams,
+  body: reportBodySchema,
+  response: z.object({ success: successTrue, reportId: z.string(), blocked: z.boolean() }),
+  status: 201,
+  errors: ['validation_failed', 'not_found', 'cannot_target_self'],
+  requestExample: { reason: 'harassment', text: 'Kept messaging after I said no.', block: true },
+});
+
+// ---------------------------------------------------------------------------
+// Push tokens
+
+export const pushTokenBodySchema = z.strictObject({
+  token: z.string().trim().min(1).max(SOCIAL_LIMITS.pushToken).describe('Expo push token, e.g. ExponentPushToken[xxxxxxxx]'),
+  platform: z.enum(['ios', 'android', 'web']).nullish(),
+  ...attributionFields,
+});
+export type PushTokenBody = z.infer<typeof pushTokenBodySchema>;
+
+export const registerPushToken = defineEndpoint({
+  id: 'register_push_token',
+  method: 'POST',
+  path: '/api/v1/me/push_tokens.json',
+  auth: 'profile:write',
+  tags: ['notifications'],
+  summary: "Register this device's Expo push token for notifications",
+  description: 'Idempotent; a token registered by another account moves to this one (one signed-in user per device).',
+  body: pushTokenBodySchema,
+  response: z.object({ success: successTrue, token: z.string(), platform: z.string().nullable(), created: z.boolean() }),
+  status: 201,
+  errors: ['validation_failed'],
+});
+
+export const deletePushToken = defineEndpoint({
+  id: 'delete_push_token',
+  method: 'DELETE',
+  path: '/api/v1/me/push_tokens.json',
+  auth: 'profile:write',
+  tags: ['notifications'],
+  summary: 'Stop notifications to a device (idempotent)',
+  body: z.strictObject({ token: z.string().trim().min(1).max(SOCIAL_LIMITS.pushToken), ...attributionFields }),
+  response: z.object({ success: successTrue, removed: z.boolean() }),
+  errors: ['validation_failed'],
+});
+
+export const socialEndpoints = [
+  sendBuddyRequest,
+  listBuddyRequests,
+  acceptBuddyRequest,
+  declineBuddyRequest,
+  cancelBuddyRequest,
+  getInbox,
+  listChats,
+  listMessages,
+  sendMessage,
+  markChatRead,
+  blockUser,
+  unblockUser,
+  listBlocks,
+  reportUser,
+  registerPushToken,
+  deletePushToken,
+] as const;

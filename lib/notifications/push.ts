@@ -1,0 +1,176 @@
+// Push notifications (SPEC 6): a new message, a new buddy request and an
+// acceptance each queue a job in the same transaction as the write; the worker
+// builds the notification and hands it to the provider. PUSH_PROVIDER=log (the
+// default) records one log line per notification; PUSH_PROVIDER=expo sends it
+// through the Expo push service to the devices the app registered. A failed
+// send throws, so pg-boss retries it with backoff; the write never waits for it.
+//
+// Logs never carry message text or device tokens: the text is private to the
+// two buddies and a token lets anyone push to that phone.
+import { Expo, type ExpoPushMessage } from 'expo-server-sdk';
+import { z } from 'zod';
+import type { Database } from '@/db';
+import { logLine } from '../http/log';
+
+export const pushJobSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('message'), recipientId: z.string(), chatId: z.string(), messageId: z.number() }),
+  z.object({ kind: z.literal('buddy_request'), recipientId: z.string(), requestId: z.string() }),
+  z.object({ kind: z.literal('request_accepted'), recipientId: z.string(), requestId: z.string(), chatId: z.string() }),
+]);
+export type PushJob = z.infer<typeof pushJobSchema>;
+
+export interface PushNotification {
+  kind: PushJob['kind'];
+  recipientId: string;
+  /** Who caused it; the push is dropped if the recipient has blocked them since. */
+  actorId: string;
+  title: string;
+  body: string;
+  /** What the app opens when the notification is tapped. */
+  data: Record<string, string>;
+}
+
+export interface PushResult {
+  sent: number;
+  /** Tokens the push service says are gone (app uninstalled); they are deleted. */
+  invalidTokens: string[];
+  errors: string[];
+}
+
+export interface PushProvider {
+  name: 'log' | 'expo';
+  send(tokens: string[], notification: PushNotification): Promise<PushResult>;
+}
+
+const PREVIEW_CHARS = 140;
+
+export function preview(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length <= PREVIEW_CHARS ? flat : `${flat.slice(0, PREVIEW_CHARS - 1)}…`;
+}
+
+/** The notification for a job, or null when what it was about no longer exists. */
+export async function buildNotification(db: Database, job: PushJob): Promise<PushNotification | null> {
+  if (job.kind === 'message') {
+    const row = await db
+      .selectFrom('messages as m')
+      .innerJoin('users as u', 'u.id', 'm.sender_id')
+      .select(['m.text', 'm.sender_id', 'u.display_name'])
+      .where('m.id', '=', job.messageId)
+      .executeTakeFirst();
+    if (!row) return null;
+    return {
+      kind: job.kind,
+      recipientId: job.recipientId,
+      actorId: row.sender_id,
+      title: row.display_name,
+      body: preview(row.text),
+      data: { type: 'message', chatId: job.chatId, messageId: String(job.messageId) },
+    };
+  }
+  const request = await db
+    .selectFrom('buddy_requests as r')
+    .innerJoin('users as s', 's.id', 'r.sender_id')
+    .innerJoin('users as t', 't.id', 'r.recipient_id')
+    .select(['r.sender_id', 'r.recipient_id', 'r.message', 's.display_name as sender_name', 't.display_name as recipient_name'])
+    .where('r.id', '=', job.requestId)
+    .executeTakeFirst();
+  if (!request) return null;
+  if (job.kind === 'buddy_request') {
+    return {
+      kind: job.kind,
+      recipientId: job.recipientId,
+      actorId: request.sender_id,
+      title: 'New buddy request',
+      body: request.message ? `${request.sender_name}: ${preview(request.message)}` : `${request.sender_name} wants to be buddies`,
+      data: { type: 'buddy_request', requestId: job.requestId },
+    };
+  }
+  return {
+    kind: job.kind,
+    recipientId: job.recipientId,
+    actorId: request.recipient_id,
+    title: 'Buddy request accepted',
+    body: `${request.recipient_name} accepted your buddy request. Say hi!`,
+    data: { type: 'request_accepted', requestId: job.requestId, chatId: job.chatId },
+  };
+}
+
+/** One Expo message per device token, carrying what the app needs to open the right screen. */
+export function buildExpoMessages(tokens: readonly string[], notification: PushNotification): ExpoPushMessage[] {
+  return tokens.map((to) => ({
+    to,
+    title: notification.title,
+    body: notification.body,
+    data: notification.data,
+    sound: 'default',
+    priority: 'high',
+    channelId: notification.kind === 'message' ? 'messages' : 'buddies',
+    // Several pushes about one chat collapse into the newest on the device.
+    ...(notification.data.chatId ? { collapseId: notification.data.chatId, tag: notification.data.chatId } : {}),
+  }));
+}
+
+export function logPushProvider(): PushProvider {
+  return {
+    name: 'log',
+    async send(tokens, notification) {
+      logLine({ event: 'push', provider: 'log', kind: notification.kind, recipient_id: notification.recipientId, devices: tokens.length, data: notification.data });
+      return { sent: tokens.length, invalidTokens: [], errors: [] };
+    },
+  };
+}
+
+export function expoPushProvider(accessToken: string | undefined): PushProvider {
+  const expo = new Expo(accessToken ? { accessToken } : {});
+  return {
+    name: 'expo',
+    async send(tokens, notification) {
+      const valid = tokens.filter((token) => Expo.isExpoPushToken(token));
+      const result: PushResult = { sent: 0, invalidTokens: tokens.filter((token) => !Expo.isExpoPushToken(token)), errors: [] };
+      for (const chunk of expo.chunkPushNotifications(buildExpoMessages(valid, notification))) {
+        // Throws when the push service cannot be reached or refuses the request: the job is retried.
+        const tickets = await expo.sendPushNotificationsAsync(chunk);
+        tickets.forEach((ticket, i) => {
+          if (ticket.status === 'ok') {
+            result.sent += 1;
+          } else if (ticket.details?.error === 'DeviceNotRegistered') {
+            result.invalidTokens.push(String(chunk[i]?.to));
+          } else {
+            result.errors.push(ticket.details?.error ?? ticket.message);
+          }
+        });
+      }
+      logLine({ event: 'push', provider: 'expo', kind: notification.kind, recipient_id: notification.recipientId, devices: valid.length, sent: result.sent, errors: result.errors });
+      return result;
+    },
+  };
+}
+
+/** The worker's job: build, check the recipient still wants it, send, forget dead tokens. */
+export async function deliverPush(db: Database, data: unknown, provider: PushProvider): Promise<void> {
+  const job = pushJobSchema.parse(data);
+  const notification = await buildNotification(db, job);
+  if (!notification) return;
+  const blocked = await db
+    .selectFrom('blocks')
+    .select('blocker_id')
+    .where('blocker_id', '=', notification.recipientId)
+    .where('blocked_id', '=', notification.actorId)
+    .executeTakeFirst();
+  if (blocked) return;
+  const tokens = await db
+    .selectFrom('push_tokens')
+    .select('token')
+    .where('user_id', '=', notification.recipientId)
+    .orderBy('last_seen_at', 'desc')
+    .execute();
+  if (tokens.length === 0 && provider.name !== 'log') return;
+  const result = await provider.send(
+    tokens.map((t) => t.token),
+    notification,
+  );
+  if (result.invalidTokens.length > 0) {
+    await db.deleteFrom('push_tokens').where('token', 'in', result.invalidTokens).execute();
+  }
+}
