@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { freePort, startEmbeddedPostgres } from '../../db/embedded';
+import { freePort } from '../../db/embedded';
 
 export interface Stack {
   baseUrl: string;
@@ -45,6 +45,32 @@ async function freshDatabaseOn(serverUrl: string): Promise<{ url: string; drop: 
   };
 }
 
+/** A throwaway embedded PostgreSQL in a child process (see postgres-process.ts for why). */
+async function startPostgresProcess(dir: string): Promise<{ url: string; stop: () => Promise<void> }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'e2e/support/postgres-process.ts'), dir], {
+    cwd: root,
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    let buffered = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      buffered += chunk.toString('utf8');
+      const line = buffered.split('\n').find((l) => l.startsWith('{'));
+      if (line) resolve((JSON.parse(line) as { url: string }).url);
+    });
+    child.once('exit', (code) => reject(new Error(`embedded PostgreSQL exited early (${code})`)));
+  });
+  return {
+    url,
+    stop: async () => {
+      if (child.exitCode !== null) return;
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      await Promise.race([exited, new Promise((r) => setTimeout(r, 15_000).unref())]);
+    },
+  };
+}
+
 async function waitForHealth(baseUrl: string, child: ChildProcess, output: () => string): Promise<void> {
   const deadline = Date.now() + 120_000;
   while (Date.now() < deadline) {
@@ -71,7 +97,7 @@ export async function startStack(env: Record<string, string> = {}): Promise<Stac
     databaseUrl = fresh.url;
     stopDatabase = fresh.drop;
   } else {
-    const embedded = await startEmbeddedPostgres(path.join(dataDir, 'postgres'), { persistent: false });
+    const embedded = await startPostgresProcess(path.join(dataDir, 'postgres'));
     databaseUrl = embedded.url;
     stopDatabase = embedded.stop;
   }
@@ -109,7 +135,7 @@ export async function startStack(env: Record<string, string> = {}): Promise<Stac
       if (child.exitCode === null) {
         const exited = new Promise((r) => child.once('exit', r));
         child.kill('SIGTERM');
-        await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
+        await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000).unref())]);
         if (child.exitCode === null) child.kill('SIGKILL');
       }
       await stopDatabase();

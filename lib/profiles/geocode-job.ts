@@ -6,7 +6,8 @@ import { geocodeRemote, nearestPlace } from '../geo';
 import { waitForSlot } from '../jobs/throttle';
 import { missingFields } from './onboarding';
 
-export const GEOCODER_INTERVAL_MS = 1000;
+// 10% over Nominatim's 1 request/s, so jitter between our send and its arrival never packs two into one second.
+export const GEOCODER_INTERVAL_MS = 1100;
 
 export async function geocodeProfileLocation(db: Database, userId: string, label: string, geocoderUrl: string): Promise<void> {
   await waitForSlot(db, 'geocoder', GEOCODER_INTERVAL_MS);
