@@ -20,6 +20,12 @@ export interface Config {
   trustProxy: boolean;
   smtpUrl: string | undefined;
   mailFrom: string;
+  /** Auth.js secret (CSRF tokens); when unset one is generated once and kept in PostgreSQL. */
+  authSecret: string | undefined;
+  /** Failed password attempts allowed per account and per client IP in a rolling window. */
+  signinFailureLimits: { perAccount: number; perIp: number; windowSeconds: number };
+  /** "Email me a sign-in link" requests allowed per address and per client IP in a rolling window. */
+  signinLinkLimits: { perAccount: number; perIp: number; windowSeconds: number };
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -35,6 +41,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: env.TRUST_PROXY === '1',
     smtpUrl: env.SMTP_URL || undefined,
     mailFrom: env.MAIL_FROM || 'no-reply@localhost',
+    authSecret: env.AUTH_SECRET || undefined,
+    signinFailureLimits: {
+      perAccount: intFromEnv('SIGNIN_FAILURE_LIMIT_PER_ACCOUNT', 5),
+      perIp: intFromEnv('SIGNIN_FAILURE_LIMIT_PER_IP', 20),
+      windowSeconds: 15 * 60,
+    },
+    signinLinkLimits: {
+      perAccount: intFromEnv('SIGNIN_LINK_LIMIT_PER_ACCOUNT', 5),
+      perIp: intFromEnv('SIGNIN_LINK_LIMIT_PER_IP', 20),
+      windowSeconds: 3600,
+    },
   };
 }
 

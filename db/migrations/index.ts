@@ -2,7 +2,9 @@
 // Append new migrations here; never edit one that has shipped.
 import type { Migration } from 'kysely';
 import * as m0001 from './0001_init';
+import * as m0005 from './0005_sessions';
 
 export const migrations: Record<string, Migration> = {
   '0001_init': m0001,
+  '0005_sessions': m0005,
 };

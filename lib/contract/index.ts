@@ -3,7 +3,8 @@ import { accountEndpoints } from './accounts';
 import type { EndpointSpec } from './define';
 import { metaEndpoints } from './meta';
 import { profileEndpoints } from './profiles';
+import { signinEndpoints } from './signin';
 
-export const endpoints: readonly EndpointSpec[] = [...metaEndpoints, ...accountEndpoints, ...profileEndpoints];
+export const endpoints: readonly EndpointSpec[] = [...metaEndpoints, ...accountEndpoints, ...profileEndpoints, ...signinEndpoints];
 
 export * from './define';
