@@ -11,7 +11,11 @@ import { HSTS_HEADER, pageContentSecurityPolicy } from '@/lib/web/security-heade
 const FORM_PAGES = /^\/(signin|account)(\/|$)/;
 /** Pages whose URL carries a secret: no caching anywhere, no indexing. */
 const SECRET_URL_PAGES = /^\/signin\/link(\/|$)/;
-/** Public profiles are the same for every visitor, so shared caches may keep them briefly. */
+/**
+ * Public profiles are the same for every visitor, so shared caches may keep them for a
+ * minute (browsers revalidate, so an owner sees an edit at once). A cached copy reuses
+ * its CSP nonce; that is safe because no user text is ever rendered unescaped.
+ */
 const PUBLIC_PROFILE = /^\/u\/[^/]+\/?$/;
 
 export async function proxy(request: NextRequest) {
@@ -37,11 +41,13 @@ export async function proxy(request: NextRequest) {
   if (https) response.headers.set('strict-transport-security', HSTS_HEADER);
   for (const cookie of setCookies) response.headers.append('set-cookie', cookie);
   if (SECRET_URL_PAGES.test(path)) {
-    response.headers.set('referrer-policy', 'no-referrer');
+    // same-origin, not no-referrer: the token never leaves in a Referer, yet the confirm form's
+    // POST still carries a real Origin (no-referrer would make it "null").
+    response.headers.set('referrer-policy', 'same-origin');
     response.headers.set('x-robots-tag', 'noindex');
   }
   if (PUBLIC_PROFILE.test(path)) {
-    response.headers.set('cache-control', 'public, max-age=60, stale-while-revalidate=300');
+    response.headers.set('cache-control', 'public, max-age=0, s-maxage=60, stale-while-revalidate=300');
   }
   return response;
 }

@@ -1,13 +1,6 @@
 // The two sign-in forms. Plain HTML forms that post to Auth.js (/auth/*) with the CSRF
 // token, so they work without JavaScript.
 
-/** Only same-site paths may be returned to after sign-in. */
-export function safeReturnPath(value: string | string[] | undefined, fallback = '/account'): string {
-  const path = Array.isArray(value) ? value[0] : value;
-  if (!path || !path.startsWith('/') || path.startsWith('//') || path.startsWith('/\\')) return fallback;
-  return path;
-}
-
 export function PasswordSigninForm({ csrfToken, returnTo, email }: { csrfToken: string; returnTo: string; email?: string }) {
   return (
     <form className="stack" method="post" action="/auth/callback/password">

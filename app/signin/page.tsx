@@ -1,7 +1,8 @@
 import type { Metadata } from 'next';
 import { redirect } from 'next/navigation';
 import { csrfToken, currentSession } from '@/lib/auth/session';
-import { EmailLinkForm, PasswordSigninForm, safeReturnPath } from '../_components/signin-forms';
+import { safeReturnPath } from '@/lib/web/return-path';
+import { EmailLinkForm, PasswordSigninForm } from '../_components/signin-forms';
 
 export const metadata: Metadata = { title: 'Sign in', robots: { index: false } };
 

@@ -118,7 +118,7 @@ describe('sign-in links (/signin/link → POST /auth/callback/email)', () => {
     const page = await web.request('GET', `/signin/link?token=${token}`);
     expect(page.status).toBe(200);
     expect(page.text).toContain('Test Person');
-    expect(page.headers.get('referrer-policy')).toBe('no-referrer');
+    expect(page.headers.get('referrer-policy')).toBe('same-origin');
     const get = await web.request('GET', `/auth/callback/email?token=${token}`);
     expect(get.status).toBe(303);
     expect(pathOf(get.location)).toBe(`/signin/link?token=${token}`);
@@ -139,6 +139,22 @@ describe('sign-in links (/signin/link → POST /auth/callback/email)', () => {
     expect(other.sessionCookie()).toBeUndefined();
     const explained = await other.request('GET', `/signin/link?token=${token}`);
     expect(explained.text).toContain('already been used');
+  });
+
+  it('does not spend a link posted from another site, but sends the browser to the confirm page', async () => {
+    const user = await registered();
+    const token = linkToken(user.auth.mobile_signin_url);
+    const web = new WebClient();
+    for (const origin of ['https://evil.example', 'null']) {
+      const res = await web.request('POST', `/auth/callback/email?token=${token}`, { headers: { origin } });
+      expect(res.status).toBe(303);
+      expect(pathOf(res.location)).toBe(`/signin/link?token=${token}`);
+    }
+    expect(web.sessionCookie()).toBeUndefined();
+    const stored = await testDb().selectFrom('signin_links').select('used_at').where('token_hash', '=', sha256(token)).executeTakeFirstOrThrow();
+    expect(stored.used_at).toBeNull();
+    const sameSite = await web.request('POST', `/auth/callback/email?token=${token}&callbackUrl=/account`, { headers: { origin: new URL(baseUrl()).origin } });
+    expect(pathOf(sameSite.location)).toBe('/account');
   });
 
   it('refuses an expired link and says so', async () => {

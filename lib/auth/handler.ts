@@ -19,6 +19,19 @@ export async function handleAuthRequest(request: Request): Promise<Response> {
     return noStore(Response.redirect(target, 303));
   }
 
+  // Spending a link from another site's form would sign this browser into someone
+  // else's account (login CSRF). Our confirm button posts same-origin; anything else is
+  // sent to the confirm page, where the person sees whose account the link opens.
+  if (request.method === 'POST' && url.pathname === `${AUTH_BASE_PATH}/callback/email`) {
+    const origin = request.headers.get('origin');
+    if (origin !== null && origin !== url.origin) {
+      const target = new URL('/signin/link', url);
+      const token = url.searchParams.get('token');
+      if (token) target.searchParams.set('token', token);
+      return noStore(Response.redirect(target, 303));
+    }
+  }
+
   let body: string | undefined;
   if (request.method === 'POST') {
     if (Number(request.headers.get('content-length') ?? 0) > MAX_FORM_BYTES) return new Response('Request body too large', { status: 413 });
