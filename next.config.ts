@@ -1,4 +1,7 @@
 import type { NextConfig } from 'next';
+import { API_CONTENT_SECURITY_POLICY, COMMON_SECURITY_HEADERS } from './lib/web/security-headers';
+
+const common = Object.entries(COMMON_SECURITY_HEADERS).map(([key, value]) => ({ key, value }));
 
 const nextConfig: NextConfig = {
   poweredByHeader: false,
@@ -16,6 +19,14 @@ const nextConfig: NextConfig = {
     'expo-server-sdk',
   ],
   typescript: { tsconfigPath: './tsconfig.json' },
+  async headers() {
+    return [
+      { source: '/:path*', headers: common },
+      // Pages get a nonce CSP from proxy.ts; JSON and the Auth.js endpoints need none of it.
+      { source: '/api/:path*', headers: [{ key: 'Content-Security-Policy', value: API_CONTENT_SECURITY_POLICY }] },
+      { source: '/auth/:path*', headers: [{ key: 'Content-Security-Policy', value: API_CONTENT_SECURITY_POLICY }] },
+    ];
+  },
 };
 
 export default nextConfig;

@@ -38,6 +38,8 @@ export interface UsersTable {
   agent_session_id: string | null;
   created_at: Timestamp;
   updated_at: Timestamp;
+  /** Set when the person signed in through an emailed link (migration 0005). */
+  email_verified_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
 }
 
 export interface AccessTokensTable {
@@ -249,6 +251,29 @@ export interface PushTokensTable {
   last_seen_at: Timestamp;
 }
 
+export interface SessionsTable {
+  id: Generated<string>;
+  user_id: string;
+  token_hash: Buffer;
+  expires_at: Date;
+  created_at: Timestamp;
+}
+
+export interface AuthAttemptsTable {
+  id: Generated<string>;
+  kind: 'password_failure' | 'link_request';
+  /** Lower-cased email, whether or not an account has it. */
+  account_key: string;
+  ip: string;
+  created_at: Timestamp;
+}
+
+export interface AppSecretsTable {
+  name: string;
+  value: string;
+  created_at: Timestamp;
+}
+
 export interface DB {
   agent_actions: AgentActionsTable;
   events: EventsTable;
@@ -267,6 +292,9 @@ export interface DB {
   blocks: BlocksTable;
   reports: ReportsTable;
   push_tokens: PushTokensTable;
+  sessions: SessionsTable;
+  auth_attempts: AuthAttemptsTable;
+  app_secrets: AppSecretsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -37,6 +37,12 @@ export interface Config {
   photoFetchAllowLoopbackPorts: number[];
   pushProvider: 'log' | 'expo';
   expoAccessToken: string | undefined;
+  /** Auth.js secret (CSRF tokens); when unset one is generated once and kept in PostgreSQL. */
+  authSecret: string | undefined;
+  /** Failed password attempts allowed per account and per client IP in a rolling window. */
+  signinFailureLimits: { perAccount: number; perIp: number; windowSeconds: number };
+  /** "Email me a sign-in link" requests allowed per address and per client IP in a rolling window. */
+  signinLinkLimits: { perAccount: number; perIp: number; windowSeconds: number };
 }
 
 export const MODERATION_PROVIDERS = ['local', 'google-vision'] as const;
@@ -124,6 +130,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     photoFetchAllowLoopbackPorts: portsFromEnv('PHOTO_FETCH_ALLOW_LOOPBACK_PORTS', env),
     pushProvider: pushProviderFromEnv(env.PUSH_PROVIDER),
     expoAccessToken: env.EXPO_ACCESS_TOKEN || undefined,
+    authSecret: env.AUTH_SECRET || undefined,
+    signinFailureLimits: {
+      perAccount: intFromEnv('SIGNIN_FAILURE_LIMIT_PER_ACCOUNT', 5),
+      perIp: intFromEnv('SIGNIN_FAILURE_LIMIT_PER_IP', 20),
+      windowSeconds: 15 * 60,
+    },
+    signinLinkLimits: {
+      perAccount: intFromEnv('SIGNIN_LINK_LIMIT_PER_ACCOUNT', 5),
+      perIp: intFromEnv('SIGNIN_LINK_LIMIT_PER_IP', 20),
+      windowSeconds: 3600,
+    },
   };
 }
 

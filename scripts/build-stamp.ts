@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 
-const SOURCES = ['app', 'lib', 'db', 'public', 'next.config.ts', 'package-lock.json', 'tsconfig.json'];
+const SOURCES = ['app', 'lib', 'db', 'public', 'proxy.ts', 'next.config.ts', 'package-lock.json', 'tsconfig.json'];
 
 function walk(file: string, out: string[]): void {
   const stat = fs.statSync(file, { throwIfNoEntry: false });

@@ -5,10 +5,12 @@ import * as m0001 from './0001_init';
 import * as m0002 from './0002_photos';
 import * as m0003 from './0003_social';
 import * as m0004 from './0004_events';
+import * as m0005 from './0005_sessions';
 
 export const migrations: Record<string, Migration> = {
   '0001_init': m0001,
   '0002_photos': m0002,
   '0003_social': m0003,
   '0004_events': m0004,
+  '0005_sessions': m0005,
 };

@@ -5,12 +5,14 @@ import { eventEndpoints } from './events';
 import { metaEndpoints } from './meta';
 import { photoEndpoints } from './photos';
 import { profileEndpoints } from './profiles';
+import { signinEndpoints } from './signin';
 import { socialEndpoints } from './social';
 
 export const endpoints: readonly EndpointSpec[] = [
   ...metaEndpoints,
   ...accountEndpoints,
   ...profileEndpoints,
+  ...signinEndpoints,
   ...photoEndpoints,
   ...socialEndpoints,
   ...eventEndpoints,

@@ -6,3 +6,8 @@ export const CLIENT_IP_HEADER = 'x-buddy-client-ip';
 export function clientIp(request: Request): string {
   return request.headers.get(CLIENT_IP_HEADER) || 'unknown';
 }
+
+/** The same, from the headers a server component or server action sees. */
+export function clientIpFromHeaders(headers: Pick<Headers, 'get'>): string {
+  return headers.get(CLIENT_IP_HEADER) || 'unknown';
+}

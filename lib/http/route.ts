@@ -2,9 +2,11 @@
 // domain, and turn any failure into the error envelope.
 import type { z } from 'zod';
 import { getDb, type Database } from '@/db';
+import { findSession } from '../accounts/sessions';
 import { findTokenOwner, type TokenOwner } from '../accounts/tokens';
+import { readCookie, sessionCookieName, usesSecureCookies } from '../auth/cookies';
 import { config } from '../config';
-import { DEFAULT_MAX_BODY_BYTES, type EndpointSpec } from '../contract/define';
+import { DEFAULT_MAX_BODY_BYTES, SCOPES, type EndpointSpec, type Scope } from '../contract/define';
 import { ApiError, ERROR_ADVICE, mapDatabaseError } from './errors';
 import { clientIp } from './ip';
 import { logError } from './log';
@@ -12,9 +14,17 @@ import { parseOrThrow } from './validation';
 
 type Out<T> = T extends z.ZodType ? z.output<T> : undefined;
 
+/**
+ * Who is calling: an agent with a bearer token, or a person in the web app with a
+ * session cookie (who may do everything a full-scope token may).
+ */
+export type Caller =
+  | (TokenOwner & { via: 'bearer' })
+  | { via: 'session'; userId: string; scopes: Scope[]; sessionId: string; tokenId: null };
+
 export interface HandlerContext<S extends EndpointSpec> {
   db: Database;
-  auth: S['auth'] extends 'none' ? null : TokenOwner;
+  auth: S['auth'] extends 'none' ? null : Caller;
   params: Out<S['params']>;
   query: Out<S['query']>;
   body: Out<S['body']>;
@@ -83,10 +93,14 @@ export function toApiError(error: unknown, spec?: Pick<EndpointSpec, 'method' | 
   return new ApiError('internal_error', 'Something went wrong on our side', { hint: ERROR_ADVICE.internal_error });
 }
 
-async function authenticate(db: Database, request: Request, scope: string): Promise<TokenOwner> {
+async function authenticate(db: Database, request: Request, scope: string): Promise<Caller> {
   const header = request.headers.get('authorization') ?? '';
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
   const challenge = (error: string) => ({ 'www-authenticate': `Bearer realm="api", error="${error}"` });
+  if (!header) {
+    const session = await sessionCaller(db, request);
+    if (session) return session;
+  }
   if (!match?.[1]) {
     throw new ApiError('unauthorized', 'Missing bearer token', {
       hint: ERROR_ADVICE.unauthorized,
@@ -106,7 +120,30 @@ async function authenticate(db: Database, request: Request, scope: string): Prom
       headers: { 'www-authenticate': `Bearer realm="api", error="insufficient_scope", scope="${scope}"` },
     });
   }
-  return owner;
+  return { ...owner, via: 'bearer' };
+}
+
+/**
+ * The web app calls the same JSON API with its session cookie (only when no
+ * Authorization header is sent, so bearer behaviour is unchanged). Writes made with a
+ * cookie must come from our own pages: browsers always send Origin on such requests,
+ * and a cross-site one (CSRF) carries another origin.
+ */
+async function sessionCaller(db: Database, request: Request): Promise<Caller | null> {
+  const { publicBaseUrl } = config();
+  const token = readCookie(request.headers.get('cookie'), sessionCookieName(usesSecureCookies(publicBaseUrl)));
+  if (!token) return null;
+  const found = await findSession(db, token);
+  if (!found) return null;
+  if (!['GET', 'HEAD'].includes(request.method)) {
+    const origin = request.headers.get('origin');
+    if (origin !== new URL(publicBaseUrl).origin) {
+      throw new ApiError('forbidden', 'Cross-site request refused: a write with a session cookie must come from this site', {
+        hint: 'Agents authenticate with Authorization: Bearer <token>; browsers must send a same-origin Origin header.',
+      });
+    }
+  }
+  return { via: 'session', userId: found.user.id, scopes: [...SCOPES], sessionId: found.session.sessionId, tokenId: null };
 }
 
 function queryObject(request: Request): Record<string, string> {

@@ -132,13 +132,10 @@ export default async function DocsPage() {
   const baseUrl = config().publicBaseUrl;
   const tags = [...new Set(endpoints.flatMap((e) => e.tags))];
   return (
-    <main className="page wide" id="main">
-      <header className="site-header">
-        <a className="brand" href="/">
-          Buddy Match
-        </a>
-        <a href="/.well-known/openapi.json">openapi.json</a>
-      </header>
+    <div className="page wide">
+      <p className="muted">
+        Machine-readable: <a href="/.well-known/openapi.json">openapi.json</a>
+      </p>
       <h1>API reference</h1>
       <div className="card">
         <p>
@@ -199,6 +196,6 @@ export default async function DocsPage() {
         <h2 id="errors-heading">Error codes</h2>
         <ErrorList codes={Object.keys(ERROR_STATUS) as ErrorCode[]} />
       </section>
-    </main>
+    </div>
   );
 }

@@ -15,15 +15,7 @@ export default async function SignupWithAiPage({ searchParams }: { searchParams:
   const draft = draftFromQuery(await searchParams);
   return (
     <>
-      <a className="skip-link" href="#main">
-        Skip to content
-      </a>
-      <main className="page" id="main">
-        <header className="site-header">
-          <a className="brand" href="/">
-            Buddy Match
-          </a>
-        </header>
+      <div className="page">
         <h1>Create your Buddy Match account</h1>
         <SignupWithAi initialDraft={draft} />
         <noscript>
@@ -31,7 +23,7 @@ export default async function SignupWithAiPage({ searchParams }: { searchParams:
             <p>This page needs JavaScript to create your account. Turn it on, or ask your assistant to sign you up directly.</p>
           </div>
         </noscript>
-      </main>
+      </div>
     </>
   );
 }

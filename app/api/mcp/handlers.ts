@@ -19,6 +19,10 @@ import * as chats from '../v1/chats.json/route';
 import * as messages from '../v1/chats/[chatId]/messages.json/route';
 import * as chatRead from '../v1/chats/[chatId]/read.json/route';
 import * as inbox from '../v1/inbox.json/route';
+import * as password from '../v1/me/password.json/route';
+import * as tokens from '../v1/me/tokens.json/route';
+import * as revokeToken from '../v1/me/tokens/[tokenId]/revoke.json/route';
+import * as signinLink from '../v1/signin/link.json/route';
 import * as buddyRequest from '../v1/users/[slug]/buddy_request.json/route';
 import * as block from '../v1/users/[slug]/block.json/route';
 import * as report from '../v1/users/[slug]/report.json/route';
@@ -51,4 +55,8 @@ export const ROUTE_HANDLERS: Readonly<Record<string, RouteHandler>> = {
   report_user: report.POST,
   register_push_token: pushTokens.POST,
   delete_push_token: pushTokens.DELETE,
+  list_access_tokens: tokens.GET,
+  revoke_access_token: revokeToken.POST,
+  change_password: password.POST,
+  exchange_signin_link: signinLink.POST,
 };

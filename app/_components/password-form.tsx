@@ -1,0 +1,55 @@
+'use client';
+import { useActionState } from 'react';
+import type { PasswordFormState } from '../account/password/actions';
+
+type Action = (state: PasswordFormState, data: FormData) => Promise<PasswordFormState>;
+
+const FIELDS = [
+  { name: 'currentPassword', label: 'Current password', autoComplete: 'current-password', help: 'The one you use now, or the one your agent gave you.' },
+  { name: 'newPassword', label: 'New password', autoComplete: 'new-password', help: 'At least 8 characters. A few unrelated words make a strong one.' },
+  { name: 'confirmPassword', label: 'New password again', autoComplete: 'new-password', help: 'To be sure it is typed right.' },
+] as const;
+
+export function PasswordForm({ action }: { action: Action }) {
+  const [state, formAction, pending] = useActionState(action, { ok: false, message: null, fields: {} });
+  return (
+    <form className="stack" action={formAction}>
+      {state.message ? (
+        <div className={`notice ${state.ok ? 'notice-ok' : 'notice-error'}`} role={state.ok ? 'status' : 'alert'}>
+          <p>{state.message}</p>
+        </div>
+      ) : null}
+      {FIELDS.map((f) => {
+        const error = state.fields[f.name];
+        return (
+          <div className="field" key={f.name}>
+            <label htmlFor={`password-${f.name}`}>{f.label}</label>
+            <input
+              id={`password-${f.name}`}
+              name={f.name}
+              type="password"
+              autoComplete={f.autoComplete}
+              required
+              minLength={f.name === 'currentPassword' ? undefined : 8}
+              aria-invalid={error ? true : undefined}
+              aria-describedby={`password-${f.name}-help${error ? ` password-${f.name}-error` : ''}`}
+            />
+            <p className="help" id={`password-${f.name}-help`}>
+              {f.help}
+            </p>
+            {error ? (
+              <p className="error" id={`password-${f.name}-error`}>
+                {error}
+              </p>
+            ) : null}
+          </div>
+        );
+      })}
+      <div className="actions">
+        <button type="submit" disabled={pending}>
+          {pending ? 'Changing…' : 'Change password'}
+        </button>
+      </div>
+    </form>
+  );
+}

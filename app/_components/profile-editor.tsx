@@ -1,0 +1,287 @@
+'use client';
+// Profile view and edit for the web app. It reads and writes through the same JSON API
+// agents use (GET/PATCH /api/v1/me.json with the session cookie), so validation, the
+// plain-English fields and their warnings are exactly the API's. SWR keeps the view
+// live: a change an agent makes shows up when the tab regains focus.
+import { useEffect, useState, type FormEvent } from 'react';
+import useSWR from 'swr';
+import type { OwnProfile } from '@/lib/contract/profiles';
+import { PhotoUpload } from './photo-upload';
+
+const ME = '/api/v1/me.json';
+
+interface ApiErrorBody {
+  error?: { code?: string; message?: string; fields?: Record<string, string> };
+}
+
+async function fetchMe(url: string): Promise<{ profile: OwnProfile }> {
+  const res = await fetch(url, { headers: { accept: 'application/json' } });
+  if (!res.ok) throw new Error(`GET ${url} answered ${res.status}`);
+  return res.json() as Promise<{ profile: OwnProfile }>;
+}
+
+interface FormValues {
+  displayName: string;
+  aboutMe: string;
+  location: string;
+  gender: string;
+  birthday: string;
+  showAgeByDecade: boolean;
+  activities: string;
+  availability_text: string;
+}
+
+const LIMITS = { displayName: 60, aboutMe: 600, location: 120, availability_text: 500 } as const;
+
+function valuesOf(profile: OwnProfile, names: Record<string, string>): FormValues {
+  return {
+    displayName: profile.displayName,
+    aboutMe: profile.aboutMe ?? '',
+    location: profile.location ?? '',
+    gender: profile.gender ?? '',
+    birthday: profile.birthday ?? '',
+    showAgeByDecade: profile.showAgeByDecade,
+    activities: profile.activities.map((id) => names[id] ?? id).join(', '),
+    availability_text: profile.availability_text ?? '',
+  };
+}
+
+const splitList = (text: string) =>
+  text
+    .split(/[,;\n]/)
+    .map((s) => s.trim())
+    .filter(Boolean);
+
+/** Only the fields the person changed, in the API's shape (empty optional fields clear). */
+function changes(base: FormValues, next: FormValues): Record<string, unknown> {
+  const body: Record<string, unknown> = {};
+  const orNull = (s: string) => (s.trim() === '' ? null : s);
+  if (next.displayName !== base.displayName) body.displayName = next.displayName;
+  if (next.aboutMe !== base.aboutMe) body.aboutMe = orNull(next.aboutMe);
+  if (next.location !== base.location) body.location = orNull(next.location);
+  if (next.gender !== base.gender) body.gender = next.gender || null;
+  if (next.birthday !== base.birthday) body.birthday = next.birthday || null;
+  if (next.showAgeByDecade !== base.showAgeByDecade) body.showAgeByDecade = next.showAgeByDecade;
+  if (splitList(next.activities).join('\n') !== splitList(base.activities).join('\n')) body.activities = splitList(next.activities);
+  if (next.availability_text !== base.availability_text) body.availability_text = orNull(next.availability_text);
+  return body;
+}
+
+/** error.fields names like "activities.2" belong to the "activities" input. */
+function errorsByField(fields: Record<string, string> | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, message] of Object.entries(fields ?? {})) {
+    const base = name.split('.')[0] ?? name;
+    out[base] ??= message;
+  }
+  return out;
+}
+
+interface Status {
+  tone: 'ok' | 'warn' | 'error';
+  title: string;
+  details: string[];
+}
+
+function warningLines(warnings: Record<string, unknown>, names: Record<string, string>): string[] {
+  const lines: string[] = [];
+  if (typeof warnings.schedule_summary === 'string') lines.push(`We understood your availability as: ${warnings.schedule_summary}. If that’s not right, say it differently.`);
+  const unmatched = Array.isArray(warnings.activities_unmatched) ? (warnings.activities_unmatched as string[]) : [];
+  const suggestions = (warnings.activities_suggestions ?? {}) as Record<string, string[]>;
+  for (const item of unmatched) {
+    const ideas = (suggestions[item] ?? []).map((id) => names[id] ?? id);
+    lines.push(`We didn’t recognise the activity “${item}”${ideas.length ? ` — did you mean ${ideas.join(' or ')}?` : '.'}`);
+  }
+  if (Array.isArray(warnings.availability_unparsed) && warnings.availability_unparsed.length > 0) {
+    lines.push(`We couldn’t understand this part of your availability: “${(warnings.availability_unparsed as string[]).join('”, “')}”.`);
+  }
+  if (typeof warnings.location_unresolved === 'string') lines.push('We couldn’t find that place on the map, so people nearby won’t find you yet. Try a nearby city.');
+  return lines;
+}
+
+export function ProfileEditor({ initial, activityNames }: { initial: OwnProfile; activityNames: Record<string, string> }) {
+  const { data, mutate } = useSWR(ME, fetchMe, { fallbackData: { profile: initial }, revalidateOnMount: false });
+  const profile = data?.profile ?? initial;
+  const [base, setBase] = useState<FormValues>(() => valuesOf(initial, activityNames));
+  const [values, setValues] = useState<FormValues>(base);
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [status, setStatus] = useState<Status | null>(null);
+  const [saving, setSaving] = useState(false);
+  const edited = Object.keys(changes(base, values)).length > 0;
+
+  // Someone else (an agent, another tab) changed the profile: follow it unless mid-edit.
+  const latest = valuesOf(profile, activityNames);
+  const stale = JSON.stringify(latest) !== JSON.stringify(base);
+  useEffect(() => {
+    if (stale && !edited) {
+      setBase(latest);
+      setValues(latest);
+    }
+  }, [profile.updated_at]);
+
+  const set = <K extends keyof FormValues>(key: K, value: FormValues[K]) => setValues((v) => ({ ...v, [key]: value }));
+
+  async function save(event: FormEvent) {
+    event.preventDefault();
+    const body = changes(base, values);
+    if (Object.keys(body).length === 0) {
+      setStatus({ tone: 'ok', title: 'Nothing to save: you haven’t changed anything.', details: [] });
+      return;
+    }
+    setSaving(true);
+    setStatus(null);
+    try {
+      const res = await fetch(ME, { method: 'PATCH', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify(body) });
+      const json = (await res.json().catch(() => ({}))) as ApiErrorBody & { profile?: OwnProfile; warnings?: Record<string, unknown> };
+      if (res.ok && json.profile) {
+        await mutate({ profile: json.profile }, { revalidate: false });
+        const next = valuesOf(json.profile, activityNames);
+        setBase(next);
+        setValues(next);
+        setErrors({});
+        const details = warningLines(json.warnings ?? {}, activityNames);
+        setStatus({ tone: details.length > 0 ? 'warn' : 'ok', title: 'Your profile is saved.', details });
+      } else if (res.status === 401) {
+        setStatus({ tone: 'error', title: 'Your session has ended. Sign in again to save.', details: [] });
+      } else {
+        setErrors(errorsByField(json.error?.fields));
+        setStatus({ tone: 'error', title: 'Please fix the fields marked below.', details: json.error?.fields ? [] : [json.error?.message ?? `Saving failed (${res.status}).`] });
+      }
+    } catch {
+      setStatus({ tone: 'error', title: 'Could not reach the server. Check your connection and try again.', details: [] });
+    } finally {
+      setSaving(false);
+    }
+  }
+
+  const fieldProps = (name: keyof FormValues) => ({
+    id: `profile-${name}`,
+    name,
+    'aria-invalid': errors[name] ? (true as const) : undefined,
+    'aria-describedby': [errors[name] ? `profile-${name}-error` : '', `profile-${name}-help`].filter(Boolean).join(' ') || undefined,
+  });
+  const fieldError = (name: keyof FormValues) =>
+    errors[name] ? (
+      <p className="error" id={`profile-${name}-error`}>
+        {errors[name]}
+      </p>
+    ) : null;
+
+  return (
+    <>
+      {profile.onboarding.missing.length > 0 ? (
+        <div className="notice notice-warn">
+          <p>
+            Still needed before you show in Discover: {profile.onboarding.missing.length} item{profile.onboarding.missing.length === 1 ? '' : 's'}. See the{' '}
+            <a href="/account">checklist</a>.
+          </p>
+        </div>
+      ) : null}
+
+      <section className="card" aria-labelledby="photo-heading">
+        <h2 id="photo-heading">Photo</h2>
+        <PhotoUpload currentUrl={profile.photoURL} name={profile.displayName} onUploaded={() => void mutate()} />
+      </section>
+
+      <section className="card" aria-labelledby="details-heading">
+        <h2 id="details-heading">Details</h2>
+        {status ? (
+          <div className={`notice notice-${status.tone}`} role={status.tone === 'error' ? 'alert' : 'status'}>
+            <p>{status.title}</p>
+            {status.details.length > 0 ? (
+              <ul>
+                {status.details.map((d) => (
+                  <li key={d}>{d}</li>
+                ))}
+              </ul>
+            ) : null}
+          </div>
+        ) : null}
+        {stale && edited ? (
+          <div className="notice notice-warn" role="status">
+            <p>Your profile was changed elsewhere (perhaps by your agent) while you were editing. Saving keeps your changes to the fields you edited.</p>
+          </div>
+        ) : null}
+        <form className="stack" onSubmit={save} noValidate>
+          <div className="field">
+            <label htmlFor="profile-displayName">Name</label>
+            <input type="text" {...fieldProps('displayName')} value={values.displayName} maxLength={LIMITS.displayName} required autoComplete="nickname" onChange={(e) => set('displayName', e.target.value)} />
+            <p className="help" id="profile-displayName-help">
+              Shown on your profile. Up to {LIMITS.displayName} characters.
+            </p>
+            {fieldError('displayName')}
+          </div>
+          <div className="field">
+            <label htmlFor="profile-aboutMe">About you</label>
+            <textarea {...fieldProps('aboutMe')} value={values.aboutMe} maxLength={LIMITS.aboutMe} onChange={(e) => set('aboutMe', e.target.value)} />
+            <p className="help" id="profile-aboutMe-help">
+              {values.aboutMe.length} of {LIMITS.aboutMe} characters.
+            </p>
+            {fieldError('aboutMe')}
+          </div>
+          <div className="field">
+            <label htmlFor="profile-location">Where you are</label>
+            <input type="text" {...fieldProps('location')} value={values.location} maxLength={LIMITS.location} autoComplete="address-level2" onChange={(e) => set('location', e.target.value)} />
+            <p className="help" id="profile-location-help">
+              A town or city, like “Portland, OR”. Others only see the city{profile.public_location ? ` (now: ${profile.public_location})` : ''}.
+            </p>
+            {fieldError('location')}
+          </div>
+          <div className="field">
+            <label htmlFor="profile-gender">Gender</label>
+            <select {...fieldProps('gender')} value={values.gender} onChange={(e) => set('gender', e.target.value)}>
+              <option value="">Not set</option>
+              <option value="female">Woman</option>
+              <option value="male">Man</option>
+              <option value="non_binary">Non-binary</option>
+              <option value="prefer_not_to_say">Prefer not to say</option>
+            </select>
+            <p className="help" id="profile-gender-help">
+              Needed for Discover; “Prefer not to say” counts.
+            </p>
+            {fieldError('gender')}
+          </div>
+          <div className="field">
+            <label htmlFor="profile-birthday">Birthday</label>
+            <input type="date" {...fieldProps('birthday')} value={values.birthday} autoComplete="bday" onChange={(e) => set('birthday', e.target.value)} />
+            <p className="help" id="profile-birthday-help">
+              Others see your age, not your birthday. You must be 13 or older.
+            </p>
+            {fieldError('birthday')}
+          </div>
+          <div className="field">
+            <div className="checkbox">
+              <input type="checkbox" {...fieldProps('showAgeByDecade')} checked={values.showAgeByDecade} onChange={(e) => set('showAgeByDecade', e.target.checked)} />
+              <label htmlFor="profile-showAgeByDecade">Show only my age decade (like “30s”)</label>
+            </div>
+            <p className="help" id="profile-showAgeByDecade-help">
+              {profile.age_bucket ? `You would show as: ${profile.age_bucket}.` : 'Takes effect once your birthday is set.'}
+            </p>
+          </div>
+          <div className="field">
+            <label htmlFor="profile-activities">Activities</label>
+            <input type="text" {...fieldProps('activities')} value={values.activities} onChange={(e) => set('activities', e.target.value)} />
+            <p className="help" id="profile-activities-help">
+              In plain words, separated by commas: “hiking, board games, bouldering”. Up to 20.
+            </p>
+            {fieldError('activities')}
+          </div>
+          <div className="field">
+            <label htmlFor="profile-availability_text">When you’re free</label>
+            <textarea {...fieldProps('availability_text')} value={values.availability_text} maxLength={LIMITS.availability_text} onChange={(e) => set('availability_text', e.target.value)} />
+            <p className="help" id="profile-availability_text-help">
+              In plain words: “weekends and Wednesday evenings”. Now: {profile.schedule_summary}.
+            </p>
+            {fieldError('availability_text')}
+          </div>
+          <div className="actions">
+            <button type="submit" disabled={saving}>
+              {saving ? 'Saving…' : 'Save profile'}
+            </button>
+            <a href={`/u/${encodeURIComponent(profile.slug)}`}>See your public profile</a>
+          </div>
+        </form>
+      </section>
+    </>
+  );
+}

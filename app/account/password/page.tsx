@@ -1,0 +1,19 @@
+import type { Metadata } from 'next';
+import { requireSession } from '@/lib/auth/session';
+import { PasswordForm } from '../../_components/password-form';
+import { changePasswordAction } from './actions';
+
+export const metadata: Metadata = { title: 'Password' };
+
+export default async function PasswordPage() {
+  await requireSession('/account/password');
+  return (
+    <div className="narrow">
+      <h1>Change your password</h1>
+      <p>Changing it signs out your other browsers. Agents keep their access; manage that under <a href="/account/tokens">Access tokens</a>.</p>
+      <section className="card" aria-label="Change password">
+        <PasswordForm action={changePasswordAction} />
+      </section>
+    </div>
+  );
+}

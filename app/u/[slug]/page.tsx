@@ -1,0 +1,153 @@
+import type { Metadata } from 'next';
+import { notFound, permanentRedirect } from 'next/navigation';
+import { cache } from 'react';
+import { getDb } from '@/db';
+import { emptyGrid } from '@/lib/availability';
+import { config } from '@/lib/config';
+import { findUserBySlugOrId } from '@/lib/profiles/profile';
+import { toPublicProfile } from '@/lib/profiles/records';
+import { availabilityTable, PERIOD_HEADINGS } from '@/lib/web/availability-table';
+import { ScrollTable } from '../../_components/scroll-table';
+import { activityName, ageText, formatMonth, GENDER_LABELS } from '@/lib/web/labels';
+
+type Params = { params: Promise<{ slug: string }> };
+
+// One lookup per request, shared by the metadata and the page. Only the public record
+// (the same one GET /api/v1/users/{slug}/profile.json returns) reaches the page.
+function safeDecode(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
+}
+
+const loadProfile = cache(async (slug: string) => {
+  const row = await findUserBySlugOrId(getDb(), safeDecode(slug).slice(0, 80));
+  return row ? toPublicProfile(row, config().publicBaseUrl) : null;
+});
+
+function absolute(url: string): string {
+  return new URL(url, config().publicBaseUrl).toString();
+}
+
+function summaryLine(profile: NonNullable<Awaited<ReturnType<typeof loadProfile>>>): string {
+  const activities = profile.activities.slice(0, 3).map(activityName);
+  const what = activities.length > 0 ? `looking for company for ${activities.join(', ').toLowerCase()}` : 'looking for buddies';
+  return `${profile.displayName} is ${what}${profile.location ? ` in ${profile.location}` : ''} on Buddy Match.`;
+}
+
+export async function generateMetadata({ params }: Params): Promise<Metadata> {
+  const profile = await loadProfile((await params).slug);
+  if (!profile) return { title: 'Profile not found', robots: { index: false } };
+  const description = profile.aboutMe ? profile.aboutMe.slice(0, 200) : summaryLine(profile);
+  const title = `${profile.displayName} on Buddy Match`;
+  const images = profile.photoURL ? [{ url: absolute(profile.photoURL), alt: `Photo of ${profile.displayName}` }] : undefined;
+  return {
+    title: { absolute: title },
+    description,
+    alternates: { canonical: profile.profile_url },
+    openGraph: { type: 'profile', title, description, url: profile.profile_url, siteName: 'Buddy Match', images },
+    twitter: { card: images ? 'summary_large_image' : 'summary', title, description, images: images?.map((i) => i.url) },
+  };
+}
+
+export default async function PublicProfilePage({ params }: Params) {
+  const { slug } = await params;
+  const profile = await loadProfile(slug);
+  if (!profile) notFound();
+  // Profile links may use the user id; the slug is the canonical address.
+  if (safeDecode(slug) !== profile.slug) permanentRedirect(`/u/${encodeURIComponent(profile.slug)}`);
+
+  const age = ageText(profile);
+  const gender = profile.gender && profile.gender !== 'prefer_not_to_say' ? GENDER_LABELS[profile.gender] : null;
+  const facts = [age, gender, profile.location].filter((f): f is string => !!f);
+  const hasSchedule = profile.schedule.some((day) => day.some(Boolean));
+  const table = availabilityTable(hasSchedule ? profile.schedule : emptyGrid());
+
+  return (
+    <article>
+      <header className="profile-head">
+        {profile.photoURL ? (
+          <img className="avatar" src={profile.photoURL} alt={`Photo of ${profile.displayName}`} width={128} height={128} />
+        ) : (
+          <span className="avatar avatar-placeholder" aria-hidden="true">
+            {profile.displayName.trim().charAt(0).toUpperCase() || '?'}
+          </span>
+        )}
+        <div>
+          <h1>{profile.displayName}</h1>
+          {facts.length > 0 ? (
+            <ul className="facts" aria-label="About">
+              {facts.map((f) => (
+                <li key={f}>{f}</li>
+              ))}
+            </ul>
+          ) : null}
+        </div>
+      </header>
+
+      {profile.aboutMe ? (
+        <section aria-labelledby="about-heading">
+          <h2 id="about-heading">About</h2>
+          <p className="about">{profile.aboutMe}</p>
+        </section>
+      ) : null}
+
+      {profile.activities.length > 0 ? (
+        <section aria-labelledby="activities-heading">
+          <h2 id="activities-heading">Likes doing</h2>
+          <ul className="chips">
+            {profile.activities.map((id) => (
+              <li key={id}>{activityName(id)}</li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
+
+      {hasSchedule ? (
+        <section aria-labelledby="availability-heading">
+          <h2 id="availability-heading">Usually free</h2>
+          <p>{profile.schedule_summary}.</p>
+          <ScrollTable label={`${profile.displayName}’s week`}>
+            <table className="availability">
+              <caption className="visually-hidden">When {profile.displayName} is usually free, by day and time of day</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Day</th>
+                  {table[0]!.cells.map((c) => (
+                    <th scope="col" key={c.period}>
+                      {PERIOD_HEADINGS[c.period].name}
+                      <span className="hours">{PERIOD_HEADINGS[c.period].hours}</span>
+                    </th>
+                  ))}
+                </tr>
+              </thead>
+              <tbody>
+                {table.map((row) => (
+                  <tr key={row.day}>
+                    <th scope="row">{row.day}</th>
+                    {row.cells.map((c) => (
+                      <td key={c.period} className={c.state}>
+                        {c.state === 'none' ? (
+                          <>
+                            <span aria-hidden="true">–</span>
+                            <span className="visually-hidden">{c.text}</span>
+                          </>
+                        ) : (
+                          c.text
+                        )}
+                      </td>
+                    ))}
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </ScrollTable>
+        </section>
+      ) : null}
+
+      <p className="muted">Member since {formatMonth(profile.member_since)}.</p>
+    </article>
+  );
+}

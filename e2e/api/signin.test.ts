@@ -1,0 +1,459 @@
+// Sign-in, sessions and account security against the real server and database:
+// Auth.js's /auth endpoints as the web pages use them, and the JSON endpoints of
+// lib/contract/signin.ts.
+import { createHash } from 'node:crypto';
+import { sql } from 'kysely';
+import { describe, expect, it } from 'vitest';
+import { ownProfileSchema } from '@/lib/contract/profiles';
+import { changePassword, exchangeSigninLink, listTokens, revokeToken } from '@/lib/contract/signin';
+import { api, baseUrl, freshIp, registerUser, testDb, uniqueEmail } from './client';
+import { pathOf, WebClient } from './web-client';
+
+const sha256 = (s: string) => createHash('sha256').update(s).digest();
+const PASSWORD = 'correct horse battery';
+const linkToken = (url: string) => new URL(url).searchParams.get('token')!;
+
+async function registered(overrides: Record<string, unknown> = {}) {
+  return registerUser({ password: PASSWORD, emailMagicLink: false, ...overrides });
+}
+
+async function sessionsOf(userId: string) {
+  return testDb().selectFrom('sessions').select(['id', 'token_hash', 'expires_at']).where('user_id', '=', userId).execute();
+}
+
+describe('password sign-in (POST /auth/callback/password)', () => {
+  it('starts a database session and sets a session cookie that the JSON API accepts', async () => {
+    const user = await registered();
+    const web = new WebClient();
+    const res = await web.signInWithPassword(user.user.email.toUpperCase(), PASSWORD);
+    expect(res.status).toBe(302);
+    expect(pathOf(res.location)).toBe('/account');
+    const cookie = res.headers.getSetCookie().find((c) => c.startsWith('buddy.session='))!;
+    expect(cookie).toMatch(/HttpOnly/);
+    expect(cookie).toMatch(/SameSite=Lax/);
+    expect(cookie).not.toMatch(/Secure/); // the test stack is plain http; https deployments get Secure + __Secure-
+    const [session] = await sessionsOf(user.id);
+    expect(session!.token_hash.equals(sha256(web.sessionCookie()!))).toBe(true);
+    expect(session!.expires_at.getTime() - Date.now()).toBeGreaterThan(29 * 24 * 3600_000);
+
+    const me = await web.request('GET', '/api/v1/me.json');
+    expect(me.status).toBe(200);
+    expect(ownProfileSchema.parse(me.json.profile).id).toBe(user.id);
+  });
+
+  it.each([
+    ['a wrong password', (email: string) => [email, 'not the password']],
+    ['an unknown email', () => [uniqueEmail('nobody'), PASSWORD]],
+  ])('answers %s with the same error and records the failure', async (_name, credentials) => {
+    const user = await registered();
+    const [email, password] = credentials(user.user.email);
+    const web = new WebClient();
+    const res = await web.signInWithPassword(email!, password!);
+    expect(res.status).toBe(302);
+    expect(pathOf(res.location)).toBe('/signin?error=CredentialsSignin&code=credentials');
+    expect(web.sessionCookie()).toBeUndefined();
+    const rows = await testDb().selectFrom('auth_attempts').selectAll().where('account_key', '=', email!.toLowerCase()).execute();
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ kind: 'password_failure', ip: web.ip });
+  });
+
+  it('refuses a form without the CSRF token', async () => {
+    const user = await registered();
+    const web = new WebClient();
+    await web.csrf();
+    const res = await web.request('POST', '/auth/callback/password', { form: { email: user.user.email, password: PASSWORD } });
+    expect(pathOf(res.location)).toMatch(/error=MissingCSRF/);
+    expect(await sessionsOf(user.id)).toHaveLength(0);
+  });
+
+  it('limits failed attempts per account exactly, even when they arrive at once', async () => {
+    const user = await registered();
+    // Ten guesses in parallel, each from its own address: only the account limit (5) applies.
+    const results = await Promise.all(
+      Array.from({ length: 10 }, async (_, i) => (await new WebClient().signInWithPassword(user.user.email, `guess-${i}`)).location),
+    );
+    const codes = results.map((l) => new URL(l!).searchParams.get('code'));
+    expect(codes.filter((c) => c === 'credentials')).toHaveLength(5);
+    expect(codes.filter((c) => c === 'rate_limited')).toHaveLength(5);
+    const failures = await testDb().selectFrom('auth_attempts').select('id').where('account_key', '=', user.user.email.toLowerCase()).execute();
+    expect(failures).toHaveLength(5);
+
+    // Locked: even the right password is refused until the window passes.
+    const right = await new WebClient().signInWithPassword(user.user.email, PASSWORD);
+    expect(pathOf(right.location)).toBe('/signin?error=CredentialsSignin&code=rate_limited');
+    expect(await sessionsOf(user.id)).toHaveLength(0);
+
+    // Once the failures leave the 15-minute window, sign-in works again and the count resets.
+    await testDb()
+      .updateTable('auth_attempts')
+      .set({ created_at: sql`now() - interval '16 minutes'` })
+      .where('account_key', '=', user.user.email.toLowerCase())
+      .execute();
+    const later = await new WebClient().signInWithPassword(user.user.email, PASSWORD);
+    expect(pathOf(later.location)).toBe('/account');
+  });
+
+  it('limits failed attempts per client IP across accounts', async () => {
+    const web = new WebClient();
+    for (let i = 0; i < 20; i++) {
+      const res = await web.signInWithPassword(uniqueEmail(`spray${i}`), 'whatever-password');
+      expect(new URL(res.location!).searchParams.get('code')).toBe('credentials');
+    }
+    const user = await registered();
+    const blocked = await web.signInWithPassword(user.user.email, PASSWORD);
+    expect(new URL(blocked.location!).searchParams.get('code')).toBe('rate_limited');
+    // Another address is unaffected.
+    const elsewhere = await new WebClient().signInWithPassword(user.user.email, PASSWORD);
+    expect(pathOf(elsewhere.location)).toBe('/account');
+  });
+});
+
+describe('sign-in links (/signin/link → POST /auth/callback/email)', () => {
+  it('signs in on the first POST, explains on the second, and never spends a link on GET', async () => {
+    const user = await registered();
+    const token = linkToken(user.auth.mobile_signin_url);
+    const web = new WebClient();
+
+    // Loading the page (as a link previewer would) and Auth.js's own GET URL leave the link unused.
+    const page = await web.request('GET', `/signin/link?token=${token}`);
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('Test Person');
+    expect(page.headers.get('referrer-policy')).toBe('same-origin');
+    const get = await web.request('GET', `/auth/callback/email?token=${token}`);
+    expect(get.status).toBe(303);
+    expect(pathOf(get.location)).toBe(`/signin/link?token=${token}`);
+    const stored = () => testDb().selectFrom('signin_links').select(['used_at']).where('token_hash', '=', sha256(token)).executeTakeFirstOrThrow();
+    expect((await stored()).used_at).toBeNull();
+
+    const first = await web.request('POST', `/auth/callback/email?token=${token}&callbackUrl=/account`);
+    expect(first.status).toBe(302);
+    expect(pathOf(first.location)).toBe('/account');
+    expect((await stored()).used_at).not.toBeNull();
+    expect((await web.request('GET', '/api/v1/me.json')).json.profile.id).toBe(user.id);
+    const verified = await testDb().selectFrom('users').select('email_verified_at').where('id', '=', user.id).executeTakeFirstOrThrow();
+    expect(verified.email_verified_at).not.toBeNull();
+
+    const other = new WebClient();
+    const second = await other.request('POST', `/auth/callback/email?token=${token}&callbackUrl=/account`);
+    expect(pathOf(second.location)).toBe('/signin?error=Verification');
+    expect(other.sessionCookie()).toBeUndefined();
+    const explained = await other.request('GET', `/signin/link?token=${token}`);
+    expect(explained.text).toContain('already been used');
+  });
+
+  it('does not spend a link posted from another site, but sends the browser to the confirm page', async () => {
+    const user = await registered();
+    const token = linkToken(user.auth.mobile_signin_url);
+    const web = new WebClient();
+    for (const origin of ['https://evil.example', 'null']) {
+      const res = await web.request('POST', `/auth/callback/email?token=${token}`, { headers: { origin } });
+      expect(res.status).toBe(303);
+      expect(pathOf(res.location)).toBe(`/signin/link?token=${token}`);
+    }
+    expect(web.sessionCookie()).toBeUndefined();
+    const stored = await testDb().selectFrom('signin_links').select('used_at').where('token_hash', '=', sha256(token)).executeTakeFirstOrThrow();
+    expect(stored.used_at).toBeNull();
+    const sameSite = await web.request('POST', `/auth/callback/email?token=${token}&callbackUrl=/account`, { headers: { origin: new URL(baseUrl()).origin } });
+    expect(pathOf(sameSite.location)).toBe('/account');
+  });
+
+  it('refuses an expired link and says so', async () => {
+    const user = await registered();
+    const token = linkToken(user.auth.mobile_signin_url);
+    await testDb().updateTable('signin_links').set({ expires_at: new Date(Date.now() - 1000) }).where('token_hash', '=', sha256(token)).execute();
+    const web = new WebClient();
+    expect((await web.request('GET', `/signin/link?token=${token}`)).text).toContain('has expired');
+    const post = await web.request('POST', `/auth/callback/email?token=${token}`);
+    expect(pathOf(post.location)).toBe('/signin?error=Verification');
+    expect(await sessionsOf(user.id)).toHaveLength(0);
+  });
+});
+
+describe('"email me a sign-in link" (POST /auth/signin/email)', () => {
+  it('gives the same answer for known and unknown addresses and queues mail only for the account', async () => {
+    const user = await registered();
+    const answers = [];
+    for (const email of [user.user.email, uniqueEmail('unknown')]) {
+      const web = new WebClient();
+      const res = await web.request('POST', '/auth/signin/email', { form: { csrfToken: await web.csrf(), email, callbackUrl: '/account' } });
+      answers.push({ status: res.status, location: pathOf(res.location) });
+    }
+    expect(answers[0]).toEqual({ status: 302, location: '/signin/check-email' });
+    expect(answers[1]).toEqual(answers[0]);
+    const { rows } = await sql<{ count: number }>`select count(*)::int as count from pgboss.job where name = 'mail-magic-link' and data->>'userId' = ${user.id}`.execute(testDb());
+    expect(rows[0]!.count).toBe(1);
+  });
+
+  it('quietly stops mailing one address after 5 requests an hour, and refuses a flooding IP', async () => {
+    const user = await registered();
+    for (let i = 0; i < 7; i++) {
+      const web = new WebClient();
+      const res = await web.request('POST', '/auth/signin/email', { form: { csrfToken: await web.csrf(), email: user.user.email } });
+      expect(pathOf(res.location)).toBe('/signin/check-email');
+    }
+    const { rows } = await sql<{ count: number }>`select count(*)::int as count from pgboss.job where name = 'mail-magic-link' and data->>'userId' = ${user.id}`.execute(testDb());
+    expect(rows[0]!.count).toBe(5);
+
+    const flood = new WebClient();
+    const csrfToken = await flood.csrf();
+    for (let i = 0; i < 20; i++) {
+      const res = await flood.request('POST', '/auth/signin/email', { form: { csrfToken, email: uniqueEmail(`flood${i}`) } });
+      expect(pathOf(res.location)).toBe('/signin/check-email');
+    }
+    const refused = await flood.request('POST', '/auth/signin/email', { form: { csrfToken, email: uniqueEmail('one-more') } });
+    expect(pathOf(refused.location)).toBe('/signin?error=AccessDenied');
+  });
+});
+
+describe('sign-out (POST /auth/signout)', () => {
+  it('deletes the session row and the cookie', async () => {
+    const user = await registered();
+    const web = new WebClient();
+    await web.signInWithPassword(user.user.email, PASSWORD);
+    expect(await sessionsOf(user.id)).toHaveLength(1);
+    const res = await web.request('POST', '/auth/signout', { form: { csrfToken: await web.csrf(), callbackUrl: '/signin?signedOut=1' } });
+    expect(pathOf(res.location)).toBe('/signin?signedOut=1');
+    expect(web.sessionCookie()).toBeUndefined();
+    expect(await sessionsOf(user.id)).toHaveLength(0);
+  });
+});
+
+describe('session cookies on the JSON API', () => {
+  it('accepts same-origin writes and refuses cross-site ones', async () => {
+    const user = await registered();
+    const web = new WebClient();
+    await web.signInWithPassword(user.user.email, PASSWORD);
+    const patch = (headers: Record<string, string>) => web.request('PATCH', '/api/v1/me.json', { json: { aboutMe: 'from the browser' }, headers });
+
+    const crossSite: Record<string, string>[] = [{}, { origin: 'https://evil.example' }, { origin: 'null' }];
+    for (const headers of crossSite) {
+      const res = await patch(headers);
+      expect(res.status).toBe(403);
+      expect(res.json.error.code).toBe('forbidden');
+    }
+    const row = () => testDb().selectFrom('users').select('about_me').where('id', '=', user.id).executeTakeFirstOrThrow();
+    expect((await row()).about_me).toBeNull();
+
+    const ok = await patch({ origin: new URL(baseUrl()).origin });
+    expect(ok.status).toBe(200);
+    expect((await row()).about_me).toBe('from the browser');
+  });
+
+  it('keeps bearer behaviour unchanged: a bad bearer token is refused even beside a good cookie', async () => {
+    const user = await registered();
+    const web = new WebClient();
+    await web.signInWithPassword(user.user.email, PASSWORD);
+    const res = await web.request('GET', '/api/v1/me.json', { headers: { authorization: 'Bearer bm_at_wrong' } });
+    expect(res.status).toBe(401);
+    expect(res.headers.get('www-authenticate')).toContain('invalid_token');
+  });
+
+  it('ignores an unknown or expired session cookie', async () => {
+    const user = await registered();
+    const web = new WebClient();
+    await web.signInWithPassword(user.user.email, PASSWORD);
+    await testDb().updateTable('sessions').set({ expires_at: new Date(Date.now() - 1000) }).where('user_id', '=', user.id).execute();
+    expect((await web.request('GET', '/api/v1/me.json')).status).toBe(401);
+    web.cookies.set('buddy.session', 'bm_ss_forged');
+    expect((await web.request('GET', '/api/v1/me.json')).status).toBe(401);
+  });
+});
+
+describe('GET /api/v1/me/tokens.json and POST /api/v1/me/tokens/{tokenId}/revoke.json', () => {
+  it('lists tokens without their values and revokes one so it stops working at once', async () => {
+    const user = await registerUser({ agentName: 'TokenBot', agentSessionId: 's-1' });
+    const second = await api('POST', '/api/v1/signin/link.json', { body: { token: linkToken(user.auth.mobile_signin_url) } });
+    expect(second.status).toBe(200);
+
+    const list = await api('GET', '/api/v1/me/tokens.json', { token: user.token });
+    expect(list.status).toBe(200);
+    const { tokens } = listTokens.response.parse(list.body);
+    expect(tokens).toHaveLength(2);
+    expect(tokens.map((t) => t.label).sort()).toEqual(['mobile app', 'registration']);
+    expect(tokens.find((t) => t.label === 'registration')).toMatchObject({ agentName: 'TokenBot', agentSessionId: 's-1', active: true, revoked_at: null });
+    expect(JSON.stringify(list.body)).not.toContain(user.token);
+
+    const appToken = tokens.find((t) => t.label === 'mobile app')!;
+    const revoke = await api('POST', `/api/v1/me/tokens/${appToken.id}/revoke.json`, { token: user.token });
+    expect(revoke.status).toBe(200);
+    const revoked = revokeToken.response.parse(revoke.body).token;
+    expect(revoked).toMatchObject({ id: appToken.id, active: false });
+    expect(revoked.revoked_at).not.toBeNull();
+    const stored = await testDb().selectFrom('access_tokens').select('revoked_at').where('id', '=', appToken.id).executeTakeFirstOrThrow();
+    expect(stored.revoked_at).not.toBeNull();
+
+    const refused = await api('GET', '/api/v1/me.json', { token: second.body.auth.token });
+    expect(refused.status).toBe(401);
+    expect(refused.body.error.code).toBe('unauthorized');
+
+    // Idempotent; the revoking token itself still works.
+    const again = await api('POST', `/api/v1/me/tokens/${appToken.id}/revoke.json`, { token: user.token });
+    expect(again.status).toBe(200);
+    expect(again.body.token.revoked_at).toBe(revoked.revoked_at);
+    expect((await api('GET', '/api/v1/me.json', { token: user.token })).status).toBe(200);
+  });
+
+  it('lets a token revoke itself', async () => {
+    const user = await registerUser();
+    const [token] = (await api('GET', '/api/v1/me/tokens.json', { token: user.token })).body.tokens;
+    expect((await api('POST', `/api/v1/me/tokens/${token.id}/revoke.json`, { token: user.token })).status).toBe(200);
+    expect((await api('GET', '/api/v1/me/tokens.json', { token: user.token })).status).toBe(401);
+  });
+
+  it.each([
+    ['another account’s token', async () => (await testDb().selectFrom('access_tokens').select('id').where('user_id', '=', (await registerUser()).id).executeTakeFirstOrThrow()).id],
+    ['an unknown id', async () => '00000000-0000-4000-8000-000000000000'],
+    ['a malformed id', async () => 'not-a-uuid'],
+  ])('answers 404 for %s', async (_name, tokenId) => {
+    const user = await registerUser();
+    const id = await tokenId();
+    const res = await api('POST', `/api/v1/me/tokens/${id}/revoke.json`, { token: user.token });
+    expect(res.status).toBe(404);
+    expect(res.body.error.code).toBe('not_found');
+    if (id.length === 36) {
+      const row = await testDb().selectFrom('access_tokens').select('revoked_at').where('id', '=', id).executeTakeFirst();
+      expect(row?.revoked_at ?? null).toBeNull();
+    }
+  });
+
+  it('needs the profile scopes', async () => {
+    const user = await registerUser();
+    await testDb().updateTable('access_tokens').set({ scopes: ['message:read'] }).where('user_id', '=', user.id).execute();
+    expect((await api('GET', '/api/v1/me/tokens.json', { token: user.token })).status).toBe(403);
+    expect((await api('GET', '/api/v1/me/tokens.json')).status).toBe(401);
+  });
+});
+
+describe('POST /api/v1/me/password.json', () => {
+  it('changes the password, signs out other sessions and keeps tokens working', async () => {
+    const user = await registered({ agentName: 'PwBot' });
+    const browser = new WebClient();
+    await browser.signInWithPassword(user.user.email, PASSWORD);
+    expect(await sessionsOf(user.id)).toHaveLength(1);
+
+    const res = await api('POST', '/api/v1/me/password.json', { token: user.token, body: { currentPassword: PASSWORD, newPassword: 'a brand new passphrase', agentName: 'PwBot' } });
+    expect(res.status).toBe(200);
+    expect(changePassword.response.parse(res.body)).toEqual({ success: true, signed_out_sessions: 1 });
+    expect(await sessionsOf(user.id)).toHaveLength(0);
+    expect((await browser.request('GET', '/api/v1/me.json')).status).toBe(401);
+    expect((await api('GET', '/api/v1/me.json', { token: user.token })).status).toBe(200);
+
+    expect(pathOf((await new WebClient().signInWithPassword(user.user.email, PASSWORD)).location)).toMatch(/code=credentials/);
+    expect(pathOf((await new WebClient().signInWithPassword(user.user.email, 'a brand new passphrase')).location)).toBe('/account');
+    const actions = await testDb().selectFrom('agent_actions').select('action').where('user_id', '=', user.id).execute();
+    expect(actions.map((a) => a.action)).toContain('change_password');
+  });
+
+  it('keeps the session that made the change signed in', async () => {
+    const user = await registered();
+    const web = new WebClient();
+    await web.signInWithPassword(user.user.email, PASSWORD);
+    const other = new WebClient();
+    await other.signInWithPassword(user.user.email, PASSWORD);
+    const res = await web.request('POST', '/api/v1/me/password.json', {
+      json: { currentPassword: PASSWORD, newPassword: 'another long passphrase' },
+      headers: { origin: new URL(baseUrl()).origin },
+    });
+    expect(res.status).toBe(200);
+    expect(res.json.signed_out_sessions).toBe(1);
+    expect((await web.request('GET', '/api/v1/me.json')).status).toBe(200);
+    expect((await other.request('GET', '/api/v1/me.json')).status).toBe(401);
+  });
+
+  it.each([
+    ['a short new password', { currentPassword: PASSWORD, newPassword: 'short' }, 400, 'validation_failed', 'newPassword'],
+    ['a missing current password', { newPassword: 'long enough password' }, 400, 'validation_failed', 'currentPassword'],
+    ['an unknown field', { currentPassword: PASSWORD, newPassword: 'long enough password', email: 'x@example.com' }, 400, 'validation_failed', 'email'],
+    ['a wrong current password', { currentPassword: 'not it at all', newPassword: 'long enough password' }, 403, 'wrong_password', 'currentPassword'],
+  ])('refuses %s', async (_name, body, status, code, field) => {
+    const user = await registered();
+    const before = await testDb().selectFrom('users').select('password_hash').where('id', '=', user.id).executeTakeFirstOrThrow();
+    const res = await api('POST', '/api/v1/me/password.json', { token: user.token, body });
+    expect(res.status).toBe(status);
+    expect(res.body.error.code).toBe(code);
+    expect(res.body.error.fields).toHaveProperty(field);
+    const after = await testDb().selectFrom('users').select('password_hash').where('id', '=', user.id).executeTakeFirstOrThrow();
+    expect(after.password_hash).toBe(before.password_hash);
+  });
+
+  it('rate-limits wrong current passwords with 429 and Retry-After', async () => {
+    const user = await registered();
+    const ip = freshIp();
+    for (let i = 0; i < 5; i++) {
+      const res = await api('POST', '/api/v1/me/password.json', { ip, token: user.token, body: { currentPassword: `wrong-${i}`, newPassword: 'long enough password' } });
+      expect(res.status).toBe(403);
+    }
+    const res = await api('POST', '/api/v1/me/password.json', { ip: freshIp(), token: user.token, body: { currentPassword: PASSWORD, newPassword: 'long enough password' } });
+    expect(res.status).toBe(429);
+    expect(res.body.error.code).toBe('rate_limited');
+    expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(800);
+  });
+});
+
+describe('POST /api/v1/signin/link.json', () => {
+  it('trades a link for a working access token once', async () => {
+    const user = await registered();
+    const token = linkToken(user.auth.mobile_signin_url);
+    const res = await api('POST', '/api/v1/signin/link.json', { body: { token } });
+    expect(res.status).toBe(200);
+    const body = exchangeSigninLink.response.parse(res.body);
+    expect(body.user).toMatchObject({ id: user.id, slug: user.slug });
+    expect(body.auth.scopes).toHaveLength(7);
+    expect((await api('GET', '/api/v1/me.json', { token: body.auth.token })).status).toBe(200);
+    const stored = await testDb().selectFrom('access_tokens').select(['label', 'token_hash']).where('token_hash', '=', sha256(body.auth.token)).executeTakeFirstOrThrow();
+    expect(stored.label).toBe('mobile app');
+
+    const again = await api('POST', '/api/v1/signin/link.json', { body: { token } });
+    expect(again.status).toBe(410);
+    expect(again.body.error.code).toBe('signin_link_used');
+  });
+
+  it('lets exactly one of two simultaneous uses win', async () => {
+    const user = await registered();
+    const token = linkToken(user.auth.mobile_signin_url);
+    const results = await Promise.all([0, 1].map(() => api('POST', '/api/v1/signin/link.json', { body: { token } })));
+    expect(results.map((r) => r.status).sort()).toEqual([200, 410]);
+    const minted = await testDb().selectFrom('access_tokens').select('id').where('user_id', '=', user.id).where('label', '=', 'mobile app').execute();
+    expect(minted).toHaveLength(1);
+  });
+
+  it.each([
+    ['an expired link', 'expired', 410, 'signin_link_expired'],
+    ['an unknown token', 'unknown', 404, 'not_found'],
+    ['an empty token', 'empty', 400, 'validation_failed'],
+  ])('refuses %s', async (_name, kind, status, code) => {
+    const user = await registered();
+    let token = linkToken(user.auth.mobile_signin_url);
+    if (kind === 'expired') await testDb().updateTable('signin_links').set({ expires_at: new Date(Date.now() - 1) }).where('token_hash', '=', sha256(token)).execute();
+    if (kind === 'unknown') token = 'bm_sl_doesnotexist';
+    if (kind === 'empty') token = '';
+    const res = await api('POST', '/api/v1/signin/link.json', { body: { token } });
+    expect(res.status).toBe(status);
+    expect(res.body.error.code).toBe(code);
+    expect(await testDb().selectFrom('access_tokens').select('id').where('user_id', '=', user.id).execute()).toHaveLength(1);
+  });
+});
+
+describe('security headers', () => {
+  it('sends a nonce CSP on pages and a deny-all CSP on JSON', async () => {
+    const page = await fetch(`${baseUrl()}/signin`);
+    const csp = page.headers.get('content-security-policy')!;
+    expect(csp).toMatch(/script-src 'self' 'nonce-[A-Za-z0-9+/=]+' 'strict-dynamic'/);
+    expect(csp).not.toContain('unsafe-inline');
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(page.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(page.headers.get('referrer-policy')).toBe('strict-origin-when-cross-origin');
+    const nonce = /'nonce-([^']+)'/.exec(csp)![1]!;
+    const html = await page.text();
+    const scripts = [...html.matchAll(/<script\b[^>]*>/g)].map((m) => m[0]);
+    expect(scripts.length).toBeGreaterThan(0);
+    for (const tag of scripts) expect(tag).toContain(`nonce="${nonce}"`);
+    const second = await fetch(`${baseUrl()}/signin`);
+    expect(second.headers.get('content-security-policy')).not.toBe(csp);
+
+    const json = await fetch(`${baseUrl()}/api/v1/index.json`);
+    expect(json.headers.get('content-security-policy')).toContain("default-src 'none'");
+    expect(json.headers.get('x-content-type-options')).toBe('nosniff');
+  });
+});
+

@@ -1,0 +1,85 @@
+// The emailed magic link through a real SMTP conversation: a second stack sends its
+// mail to an smtp-server sink started here, and the test signs in with what arrived.
+import { SMTPServer } from 'smtp-server';
+import type { AddressInfo } from 'node:net';
+import { startStack, type Stack } from '../support/stack';
+import { expect, expectAccessible, freshIp, isDesktop, register, signinLinkIn, test } from './support';
+
+interface Received {
+  to: string[];
+  raw: string;
+}
+
+test.describe('magic link by SMTP', () => {
+  test.describe.configure({ timeout: 180_000 });
+  let sink: SMTPServer;
+  let stack: Stack;
+  const inbox: Received[] = [];
+
+  test.beforeAll(async ({}, testInfo) => {
+    if (!isDesktop(testInfo)) return;
+    sink = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ['STARTTLS'],
+      logger: false,
+      onData(stream, session, callback) {
+        const chunks: Buffer[] = [];
+        stream.on('data', (c: Buffer) => chunks.push(c));
+        stream.on('end', () => {
+          inbox.push({ to: session.envelope.rcptTo.map((r) => r.address), raw: Buffer.concat(chunks).toString('utf8') });
+          callback();
+        });
+      },
+    });
+    await new Promise<void>((resolve) => sink.listen(0, '127.0.0.1', resolve));
+    const port = (sink.server.address() as AddressInfo).port;
+    stack = await startStack({ SMTP_URL: `smtp://127.0.0.1:${port}`, MAIL_FROM: 'buddies@example.com' });
+  });
+
+  test.afterAll(async () => {
+    await stack?.stop();
+    await new Promise<void>((resolve) => (sink ? sink.close(() => resolve()) : resolve()));
+  });
+
+  async function mailTo(email: string, skip = 0): Promise<Received> {
+    const deadline = Date.now() + 30_000;
+    while (Date.now() < deadline) {
+      const found = inbox.filter((m) => m.to.includes(email));
+      if (found.length > skip) return found[skip]!;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    throw new Error(`no mail to ${email} reached the SMTP sink`);
+  }
+
+  test('registration mails a link that signs the person in, and "email me a link" sends another', async ({ page, request }, testInfo) => {
+    test.skip(!isDesktop(testInfo), 'one stack with SMTP is enough');
+    const user = await register(request, { displayName: 'Sasha Smtp', emailMagicLink: true }, stack.baseUrl);
+
+    const first = await mailTo(user.email);
+    expect(first.raw).toMatch(/^From: buddies@example\.com/m);
+    expect(first.raw).toMatch(/^Subject: Your sign-in link/m);
+    const link = signinLinkIn(first.raw)!;
+    expect(link.startsWith(`${stack.baseUrl}/signin/link?token=`)).toBe(true);
+    expect(link).not.toBe(user.signinUrl); // its own single-use link, not the one the agent got
+
+    await page.setExtraHTTPHeaders({ 'x-forwarded-for': freshIp() });
+    await page.goto(link);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(`${stack.baseUrl}/account`);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Hi, Sasha Smtp');
+    await expectAccessible(page);
+
+    // Sign out, then ask for a new link from the sign-in page.
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.waitForURL('**/signin?signedOut=1');
+    await page.getByRole('textbox', { name: 'Email' }).last().fill(user.email);
+    await page.getByRole('button', { name: 'Email me a sign-in link' }).click();
+    await page.waitForURL('**/signin/check-email');
+    const second = await mailTo(user.email, 1);
+    const again = signinLinkIn(second.raw)!;
+    expect(again).not.toBe(link);
+    await page.goto(again);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(`${stack.baseUrl}/account`);
+  });
+});

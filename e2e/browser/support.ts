@@ -1,0 +1,137 @@
+// Shared pieces of the browser tests: a page fixture that fails the test on any CSP
+// violation or uncaught script error, the axe accessibility check, screenshots kept as
+// artifacts, and quick ways to create accounts and read the mail outbox.
+import fs from 'node:fs';
+import path from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
+import { test as base, expect, type APIRequestContext, type Page, type TestInfo } from '@playwright/test';
+
+export { expect };
+
+export const baseUrl = () => process.env.E2E_BASE_URL!;
+export const PASSWORD = 'correct horse battery';
+
+/** Collects CSP violations and uncaught script errors of a page into `problems`. */
+export function watchPage(page: Page, problems: string[]): Page {
+  page.on('console', (message) => {
+    if (/content security policy|refused to (execute|load|apply|connect|frame)/i.test(message.text())) problems.push(message.text());
+  });
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  return page;
+}
+
+export const test = base.extend<{ problems: string[] }>({
+  problems: async ({}, use) => {
+    const problems: string[] = [];
+    await use(problems);
+    expect(problems, 'CSP violations or script errors on a page').toEqual([]);
+  },
+  page: async ({ page, problems }, use) => {
+    await use(watchPage(page, problems));
+  },
+});
+
+let counter = 0;
+/** A distinct client address (the test server trusts X-Forwarded-For), so per-IP limits stay per test. */
+export function freshIp(): string {
+  counter += 1;
+  const n = ((process.pid % 200) << 16) + counter + 40_000;
+  return `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`;
+}
+
+export function uniqueEmail(tag = 'web'): string {
+  counter += 1;
+  return `${tag}-${process.pid}-${Date.now()}-${counter}@example.com`;
+}
+
+export interface Registered {
+  id: string;
+  slug: string;
+  email: string;
+  token: string;
+  signinUrl: string;
+  profileUrl: string;
+}
+
+export async function register(request: APIRequestContext, overrides: Record<string, unknown> = {}, url = baseUrl()): Promise<Registered> {
+  const body = { email: uniqueEmail(), displayName: 'Robin Example', password: PASSWORD, emailMagicLink: false, ...overrides };
+  const res = await request.post(`${url}/api/v1/register.json`, { data: body, headers: { 'x-forwarded-for': freshIp() } });
+  expect(res.status(), await res.text()).toBe(201);
+  const json = await res.json();
+  return {
+    id: json.user.id,
+    slug: json.user.slug,
+    email: json.user.email,
+    token: json.auth.token,
+    signinUrl: json.auth.mobile_signin_url,
+    profileUrl: json.user.profile_url,
+  };
+}
+
+/** Signs in through the sign-in form (what a person does). */
+export async function signInWithForm(page: Page, email: string, password = PASSWORD, returnTo = '/account'): Promise<void> {
+  await page.goto(`${baseUrl()}/signin?callbackUrl=${encodeURIComponent(returnTo)}`);
+  await page.getByLabel('Email', { exact: true }).first().fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await page.waitForURL(`**${returnTo}`);
+}
+
+/**
+ * Signs in with the same two requests the form makes (CSRF token, then the password
+ * post), sharing the page's cookies, and opens `returnTo`: quicker where sign-in is
+ * not what the test is about.
+ */
+export async function signIn(page: Page, email: string, password = PASSWORD, returnTo = '/account'): Promise<void> {
+  const csrf = await page.request.get(`${baseUrl()}/auth/csrf`);
+  const { csrfToken } = (await csrf.json()) as { csrfToken: string };
+  const res = await page.request.post(`${baseUrl()}/auth/callback/password`, {
+    form: { csrfToken, email, password, callbackUrl: returnTo },
+    maxRedirects: 0,
+  });
+  expect(res.headers().location, 'sign-in should redirect to the page asked for').toBe(`${baseUrl()}${returnTo}`);
+  await page.goto(`${baseUrl()}${returnTo}`);
+}
+
+/** No serious or critical WCAG 2.1 A/AA violations. */
+export async function expectAccessible(page: Page): Promise<void> {
+  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  const bad = results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  expect(bad, `accessibility violations on ${page.url()}`).toEqual([]);
+}
+
+/** A full-page screenshot kept under test-results/screenshots/<project>/ (and attached to the report). */
+export async function screenshot(page: Page, testInfo: TestInfo, name: string): Promise<void> {
+  const file = path.join('test-results', 'screenshots', testInfo.project.name, `${name}.png`);
+  await page.screenshot({ path: file, fullPage: true });
+  await testInfo.attach(name, { path: file, contentType: 'image/png' });
+}
+
+const decodeQuotedPrintable = (text: string) =>
+  text.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+
+/** The sign-in link in a mail's raw text. */
+export function signinLinkIn(raw: string): string | null {
+  return /https?:\/\/\S+\/signin\/link\?token=bm_sl_[\w-]+/.exec(decodeQuotedPrintable(raw))?.[0] ?? null;
+}
+
+/** Waits for the newest mail to `email` in the local outbox (DATA_DIR/mail) that is not in `seen`. */
+export async function outboxLink(email: string, seen: ReadonlySet<string> = new Set()): Promise<string> {
+  const dir = path.join(process.env.E2E_DATA_DIR!, 'mail');
+  const deadline = Date.now() + 20_000;
+  while (Date.now() < deadline) {
+    const files = fs.existsSync(dir) ? fs.readdirSync(dir).sort().reverse() : [];
+    for (const file of files) {
+      const raw = fs.readFileSync(path.join(dir, file), 'utf8');
+      if (!new RegExp(`^To: ${email.replace(/[.+]/g, '\\$&')}$`, 'mi').test(raw)) continue;
+      const link = signinLinkIn(raw);
+      if (link && !seen.has(link)) return link;
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`No sign-in mail to ${email} arrived in the outbox`);
+}
+
+export const isDesktop = (testInfo: TestInfo) => testInfo.project.name === 'desktop';

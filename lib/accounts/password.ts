@@ -1,0 +1,103 @@
+// Password sign-in and password change, with failed attempts limited per account and
+// per client IP (lib/accounts/attempt-limits.ts).
+import { sql } from 'kysely';
+import type { Database } from '@/db';
+import type { UserRow } from '@/db/types';
+import { ApiError } from '../http/errors';
+import { recordAgentAction, type Attribution } from './attribution';
+import { accountKey, clearAccountAttempts, lockAndCountAttempts, rateLimited, recordAttempt, type AttemptLimits } from './attempt-limits';
+import { generatePassword, hashPassword, verifyPassword } from './secrets';
+import { deleteOtherSessions } from './sessions';
+
+const MAX_PASSWORD_LENGTH = 200;
+
+// Verifying against a throwaway hash when no account matches keeps the answer time the
+// same, so timing does not reveal which emails have accounts.
+let dummyHash: Promise<string> | undefined;
+const throwawayHash = () => (dummyHash ??= hashPassword(generatePassword()));
+
+export function findUserByEmail(db: Database, email: string): Promise<UserRow | undefined> {
+  return db
+    .selectFrom('users')
+    .selectAll()
+    .where(sql<string>`lower(email)`, '=', accountKey(email))
+    .executeTakeFirst();
+}
+
+function tooManyFailures(which: 'account' | 'ip', retryAfter: number): ApiError {
+  const minutes = Math.ceil(retryAfter / 60);
+  const scope = which === 'account' ? 'for this account' : 'from your network';
+  return rateLimited(`Too many failed password attempts ${scope}. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}, or sign in with an emailed link.`, retryAfter);
+}
+
+/**
+ * The account for this email and password, or null when they do not match.
+ * Throws rate_limited once the account or the IP has used up its failed attempts; until
+ * the window passes even the right password is refused, so guessing cannot continue.
+ */
+export async function signInWithPassword(
+  db: Database,
+  input: { email: string; password: string; ip: string },
+  limits: AttemptLimits,
+): Promise<UserRow | null> {
+  const key = accountKey(input.email);
+  const password = input.password.slice(0, MAX_PASSWORD_LENGTH + 1);
+  return db.transaction().execute(async (trx) => {
+    const counts = await lockAndCountAttempts(trx, 'password_failure', key, input.ip, limits);
+    if (counts.account >= limits.perAccount) throw tooManyFailures('account', counts.retryAfterSeconds('account'));
+    if (counts.ip >= limits.perIp) throw tooManyFailures('ip', counts.retryAfterSeconds('ip'));
+    const user = key === '' ? undefined : await findUserByEmail(trx, key);
+    const ok = user
+      ? password.length <= MAX_PASSWORD_LENGTH && (await verifyPassword(user.password_hash, password))
+      : (await verifyPassword(await throwawayHash(), password)) && false;
+    if (!ok || !user) {
+      await recordAttempt(trx, 'password_failure', key, input.ip, limits);
+      return null;
+    }
+    await clearAccountAttempts(trx, 'password_failure', key);
+    return user;
+  });
+}
+
+export interface PasswordChange extends Attribution {
+  currentPassword: string;
+  newPassword: string;
+}
+
+/**
+ * Changes the password after checking the current one (a wrong one counts as a failed
+ * attempt). Every other web session of the account ends; `keepSessionId` (the session
+ * making the change, if any) stays signed in. Access tokens are not touched: agents keep working.
+ */
+export async function changePassword(
+  db: Database,
+  userId: string,
+  change: PasswordChange,
+  ctx: { ip: string; keepSessionId: string | null; limits: AttemptLimits },
+): Promise<{ signedOutSessions: number }> {
+  const newHash = await hashPassword(change.newPassword);
+  const outcome = await db.transaction().execute(async (trx) => {
+    const user = await trx.selectFrom('users').select(['email', 'password_hash']).where('id', '=', userId).executeTakeFirst();
+    if (!user) throw new ApiError('not_found', 'User not found');
+    const key = accountKey(user.email);
+    const counts = await lockAndCountAttempts(trx, 'password_failure', key, ctx.ip, ctx.limits);
+    if (counts.account >= ctx.limits.perAccount) throw tooManyFailures('account', counts.retryAfterSeconds('account'));
+    if (counts.ip >= ctx.limits.perIp) throw tooManyFailures('ip', counts.retryAfterSeconds('ip'));
+    if (!(await verifyPassword(user.password_hash, change.currentPassword))) {
+      // Recorded and committed before the error is raised below, so the failure counts.
+      await recordAttempt(trx, 'password_failure', key, ctx.ip, ctx.limits);
+      return { ok: false as const };
+    }
+    await clearAccountAttempts(trx, 'password_failure', key);
+    await trx.updateTable('users').set({ password_hash: newHash, updated_at: sql`now()` }).where('id', '=', userId).execute();
+    const signedOutSessions = await deleteOtherSessions(trx, userId, ctx.keepSessionId);
+    await recordAgentAction(trx, userId, 'change_password', change);
+    return { ok: true as const, signedOutSessions };
+  });
+  if (!outcome.ok) {
+    throw new ApiError('wrong_password', 'The current password is not correct', {
+      fields: { currentPassword: 'does not match the current password' },
+    });
+  }
+  return { signedOutSessions: outcome.signedOutSessions };
+}

@@ -1,0 +1,59 @@
+// The /auth/* route handler around Auth.js: every request is rewritten onto
+// PUBLIC_BASE_URL (so redirects and cookie flags follow the public origin, not whatever
+// Host header arrived), bodies are capped, and sign-in links are never used up by a GET.
+import { config } from '../config';
+import { AUTH_BASE_PATH, runAuth } from './config';
+
+const MAX_FORM_BYTES = 16 * 1024;
+
+export async function handleAuthRequest(request: Request): Promise<Response> {
+  const incoming = new URL(request.url);
+  const url = new URL(`${incoming.pathname}${incoming.search}`, config().publicBaseUrl);
+
+  // Auth.js would consume an email link on GET; a mail scanner or link preview must not
+  // burn it, so a GET lands on the page with the confirm button instead.
+  if (request.method === 'GET' && url.pathname === `${AUTH_BASE_PATH}/callback/email`) {
+    const target = new URL('/signin/link', url);
+    const token = url.searchParams.get('token');
+    if (token) target.searchParams.set('token', token);
+    return noStore(Response.redirect(target, 303));
+  }
+
+  // Spending a link from another site's form would sign this browser into someone
+  // else's account (login CSRF). Our confirm button posts same-origin; anything else is
+  // sent to the confirm page, where the person sees whose account the link opens.
+  if (request.method === 'POST' && url.pathname === `${AUTH_BASE_PATH}/callback/email`) {
+    const origin = request.headers.get('origin');
+    if (origin !== null && origin !== url.origin) {
+      const target = new URL('/signin/link', url);
+      const token = url.searchParams.get('token');
+      if (token) target.searchParams.set('token', token);
+      return noStore(Response.redirect(target, 303));
+    }
+  }
+
+  let body: string | undefined;
+  if (request.method === 'POST') {
+    if (Number(request.headers.get('content-length') ?? 0) > MAX_FORM_BYTES) return new Response('Request body too large', { status: 413 });
+    body = await request.text();
+    if (Buffer.byteLength(body) > MAX_FORM_BYTES) return new Response('Request body too large', { status: 413 });
+  }
+  const response = await runAuth(new Request(url, { method: request.method, headers: request.headers, body }));
+  return noStore(skipVerifyRequestHop(response, url));
+}
+
+/** Auth.js sends "check your email" via its own /auth/verify-request, which only redirects on: go straight there. */
+function skipVerifyRequestHop(response: Response, url: URL): Response {
+  const location = response.headers.get('location');
+  if (!location || !location.startsWith(new URL(`${AUTH_BASE_PATH}/verify-request`, url).toString())) return response;
+  const headers = new Headers(response.headers);
+  headers.set('location', new URL('/signin/check-email', url).toString());
+  return new Response(null, { status: response.status, headers });
+}
+
+function noStore(response: Response): Response {
+  // Redirect responses from Response.redirect have immutable headers: copy them.
+  const headers = new Headers(response.headers);
+  headers.set('cache-control', 'no-store');
+  return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+}

@@ -1,0 +1,86 @@
+// Sign-in and account security: the app's sign-in link exchange, password change and
+// the access tokens an account has handed out (listed and revoked from the web app).
+import { z } from 'zod';
+import { SCOPES, defineEndpoint } from './define';
+import { LIMITS, attributionFields, isoDateTime } from './schemas';
+
+export const accessTokenSchema = z.object({
+  id: z.string(),
+  label: z.string().nullable().describe("Where the token came from, e.g. 'registration' or 'mobile app'"),
+  agentName: z.string().nullable(),
+  agentSessionId: z.string().nullable(),
+  scopes: z.array(z.string()),
+  created_at: isoDateTime,
+  last_used_at: isoDateTime.nullable(),
+  revoked_at: isoDateTime.nullable(),
+  active: z.boolean(),
+});
+
+export const listTokens = defineEndpoint({
+  id: 'list_access_tokens',
+  method: 'GET',
+  path: '/api/v1/me/tokens.json',
+  auth: 'profile:read',
+  tags: ['accounts'],
+  summary: 'List the access tokens of your account (values are never shown)',
+  description: 'Every bearer token the account has handed out, live ones first. Token values are stored only as hashes, so only their metadata is listed.',
+  response: z.object({ tokens: z.array(accessTokenSchema) }),
+});
+
+export const revokeToken = defineEndpoint({
+  id: 'revoke_access_token',
+  method: 'POST',
+  path: '/api/v1/me/tokens/{tokenId}/revoke.json',
+  auth: 'profile:write',
+  tags: ['accounts'],
+  summary: 'Revoke one access token',
+  description: 'The token stops working on the very next request. Idempotent: revoking a revoked token returns it unchanged. A token may revoke itself.',
+  params: z.object({ tokenId: z.string().min(1).max(80) }),
+  body: z.strictObject({ ...attributionFields }),
+  bodyOptional: true,
+  response: z.object({ success: z.literal(true), token: accessTokenSchema }),
+  errors: ['not_found'],
+});
+
+export const changePasswordBodySchema = z.strictObject({
+  currentPassword: z.string().min(1).max(200),
+  newPassword: z.string().min(LIMITS.passwordMin, `must be at least ${LIMITS.passwordMin} characters`).max(200),
+  ...attributionFields,
+});
+
+export const changePassword = defineEndpoint({
+  id: 'change_password',
+  method: 'POST',
+  path: '/api/v1/me/password.json',
+  auth: 'profile:write',
+  tags: ['accounts'],
+  summary: 'Change the password (needs the current one)',
+  description:
+    'Checks currentPassword, then sets newPassword. Every web session of the account except the one making the change is signed out; access tokens keep working. ' +
+    'Wrong current passwords count as failed sign-in attempts and are rate-limited per account and per IP address.',
+  body: changePasswordBodySchema,
+  response: z.object({ success: z.literal(true), signed_out_sessions: z.number().int() }),
+  errors: ['validation_failed', 'wrong_password', 'rate_limited'],
+  requestExample: { currentPassword: '<GENERATED_PASSWORD>', newPassword: 'a new long passphrase' },
+});
+
+export const exchangeSigninLink = defineEndpoint({
+  id: 'exchange_signin_link',
+  method: 'POST',
+  path: '/api/v1/signin/link.json',
+  auth: 'none',
+  tags: ['accounts'],
+  summary: 'Trade a single-use sign-in link token for an access token (used by the mobile app)',
+  description:
+    'The mobile app receives buddymatch://signin?token=<token> from the sign-in page and posts the token here. ' +
+    'The link is used up; a second use answers 410 signin_link_used, an expired link 410 signin_link_expired.',
+  body: z.strictObject({ token: z.string().min(1).max(200) }),
+  response: z.object({
+    success: z.literal(true),
+    user: z.object({ id: z.string(), email: z.string(), slug: z.string(), profile_url: z.string() }),
+    auth: z.object({ token: z.string(), token_type: z.literal('Bearer'), scopes: z.array(z.enum(SCOPES)) }),
+  }),
+  errors: ['validation_failed', 'not_found', 'signin_link_used', 'signin_link_expired'],
+});
+
+export const signinEndpoints = [listTokens, revokeToken, changePassword, exchangeSigninLink] as const;

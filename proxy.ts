@@ -1,0 +1,57 @@
+// Runs before every page (not /api, /auth or static files): a fresh CSP nonce per
+// request (Next.js reads it from the request's CSP header and puts it on its scripts),
+// and, on pages with sign-in or account forms, this browser's Auth.js CSRF token.
+import { randomBytes } from 'node:crypto';
+import { NextResponse, type NextRequest } from 'next/server';
+import { csrfTokenFor } from '@/lib/auth/config';
+import { CSRF_TOKEN_HEADER } from '@/lib/auth/session';
+import { config as appConfig } from '@/lib/config';
+import { HSTS_HEADER, pageContentSecurityPolicy } from '@/lib/web/security-headers';
+
+const FORM_PAGES = /^\/(signin|account)(\/|$)/;
+/** Pages whose URL carries a secret: no caching anywhere, no indexing. */
+const SECRET_URL_PAGES = /^\/signin\/link(\/|$)/;
+/**
+ * Public profiles are the same for every visitor, so shared caches may keep them for a
+ * minute (browsers revalidate, so an owner sees an edit at once). A cached copy reuses
+ * its CSP nonce; that is safe because no user text is ever rendered unescaped.
+ */
+const PUBLIC_PROFILE = /^\/u\/[^/]+\/?$/;
+
+export async function proxy(request: NextRequest) {
+  const https = appConfig().publicBaseUrl.startsWith('https://');
+  const nonce = randomBytes(16).toString('base64');
+  const csp = pageContentSecurityPolicy(nonce, https);
+  const path = request.nextUrl.pathname;
+
+  const requestHeaders = new Headers(request.headers);
+  requestHeaders.set('x-nonce', nonce);
+  requestHeaders.set('content-security-policy', csp);
+  requestHeaders.delete(CSRF_TOKEN_HEADER);
+
+  let setCookies: string[] = [];
+  if (FORM_PAGES.test(path)) {
+    const csrf = await csrfTokenFor(request.headers.get('cookie'));
+    requestHeaders.set(CSRF_TOKEN_HEADER, csrf.token);
+    setCookies = csrf.setCookies;
+  }
+
+  const response = NextResponse.next({ request: { headers: requestHeaders } });
+  response.headers.set('content-security-policy', csp);
+  if (https) response.headers.set('strict-transport-security', HSTS_HEADER);
+  for (const cookie of setCookies) response.headers.append('set-cookie', cookie);
+  if (SECRET_URL_PAGES.test(path)) {
+    // same-origin, not no-referrer: the token never leaves in a Referer, yet the confirm form's
+    // POST still carries a real Origin (no-referrer would make it "null").
+    response.headers.set('referrer-policy', 'same-origin');
+    response.headers.set('x-robots-tag', 'noindex');
+  }
+  if (PUBLIC_PROFILE.test(path)) {
+    response.headers.set('cache-control', 'public, max-age=0, s-maxage=60, stale-while-revalidate=300');
+  }
+  return response;
+}
+
+export const config = {
+  matcher: ['/((?!api/|auth/|_next/static|_next/image|favicon\\.ico).*)'],
+};
