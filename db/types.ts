@@ -30,6 +30,8 @@ export interface UsersTable {
   schedule: string | null;
   photo_url: string | null;
   onboarding_complete: Generated<boolean>;
+  /** Last authenticated API call (touched at most once a minute); ranks Discover. */
+  last_active_at: Timestamp;
   agent_name: string | null;
   agent_session_id: string | null;
   created_at: Timestamp;

@@ -3,8 +3,10 @@
 import type { Migration } from 'kysely';
 import * as m0001 from './0001_init';
 import * as m0003 from './0003_social';
+import * as m0006 from './0006_discover';
 
 export const migrations: Record<string, Migration> = {
   '0001_init': m0001,
   '0003_social': m0003,
+  '0006_discover': m0006,
 };
