@@ -20,7 +20,7 @@ import { generatePassword, hashPassword } from '../lib/accounts/secrets';
 import { mintAccessToken } from '../lib/accounts/tokens';
 import { gridToBits, parseAvailabilityText } from '../lib/availability';
 import { discoverQuerySchema, type DiscoverQuery } from '../lib/contract/discover';
-import { discover, discoverQuery, searchFor } from '../lib/discover';
+import { discover, discoverQuery, distanceSql, searchFor, withDiscoverSettings } from '../lib/discover';
 import { seedDemoUsers, seedReference, type DemoPlace } from '../lib/discover/seed';
 import { distanceKm } from '../lib/geo';
 import { getUserOrThrow } from '../lib/profiles/profile';
@@ -160,16 +160,17 @@ async function overHttp(baseUrl: string, callers: readonly Caller[]): Promise<St
 
 async function explain(db: Database, caller: Caller): Promise<string> {
   const row = await getUserOrThrow(db, caller.id);
-  const query = discoverQuery(searchFor(row, caller.query, { asOf: new Date(), after: null }));
-  const plan = await sql<{ 'QUERY PLAN': string }>`explain (analyze, buffers) ${query}`.execute(db);
+  const query = discoverQuery(await searchFor(db, row, caller.query, { asOf: new Date(), after: null }));
+  // The same transaction settings as the app's query.
+  const plan = await withDiscoverSettings(db, (trx) => sql<{ 'QUERY PLAN': string }>`explain (analyze, buffers) ${query}`.execute(trx));
   return plan.rows.map((r) => r['QUERY PLAN']).join('\n');
 }
 
 async function peopleWithin(db: Database, place: DemoPlace, km: number): Promise<number> {
-  const { rows } = await sql<{ n: number }>`select count(*)::int as n from users
-    where onboarding_complete
-      and earth_box(ll_to_earth(${place.latitude}::float8, ${place.longitude}::float8), ${km * 1000}::float8) @> ll_to_earth(latitude, longitude)
-      and earth_distance(ll_to_earth(latitude, longitude), ll_to_earth(${place.latitude}::float8, ${place.longitude}::float8)) <= ${km * 1000}::float8`.execute(db);
+  const dLat = km / 111;
+  const { rows } = await sql<{ n: number }>`select count(*)::int as n from users u
+    where onboarding_complete and latitude between ${place.latitude - dLat}::float8 and ${place.latitude + dLat}::float8
+      and ${distanceSql(place.latitude, place.longitude)} <= ${km}::float8`.execute(db);
   return rows[0]!.n;
 }
 

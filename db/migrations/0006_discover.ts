@@ -1,32 +1,54 @@
-// Discover: radius search over earthdistance/cube, activity overlap by GIN, and
-// users.last_active_at for the "recent activity" part of the ranking.
+// Discover: one GIN index answers "who likes one of these activities in one of these
+// grid cells", so a search touches only people who match both, however dense the city;
+// users.last_active_at feeds the "recent activity" part of the ranking. No extension is
+// needed: distances are plain haversine arithmetic on the few rows the index returns.
 import { sql, type Kysely } from 'kysely';
 
 export async function up(db: Kysely<any>): Promise<void> {
-  // Both ship with PostgreSQL's contrib (embedded 18, Debian 15). Not "trusted":
-  // on a managed server a superuser may have to create them first.
-  await sql`create extension if not exists cube`.execute(db);
-  await sql`create extension if not exists earthdistance`.execute(db);
-
-  // Touched with the token's last_used_at (at most once a minute) and never
-  // indexed, so the update stays a cheap HOT update.
+  // Touched with the token's last_used_at (at most once a minute) and in no index, so
+  // the update stays a cheap HOT update.
   await sql`alter table users add column last_active_at timestamptz`.execute(db);
   await sql`update users u set last_active_at = greatest(u.updated_at,
     (select max(t.last_used_at) from access_tokens t where t.user_id = u.id))`.execute(db);
   await sql`alter table users alter column last_active_at set default now(), alter column last_active_at set not null`.execute(db);
 
-  // Only complete profiles are ever searched, so both indexes are partial: the
-  // radius box (earth_box @> ll_to_earth) is a GiST scan, activities && {…} a GIN scan,
-  // and PostgreSQL can BitmapAnd the two.
-  await sql`create index users_discover_earth_idx on users using gist (ll_to_earth(latitude, longitude))
-    where onboarding_complete`.execute(db);
-  await sql`create index users_discover_activities_idx on users using gin (activities)
+  // The search grid (mirrored by lib/discover/cells.ts; change both or neither): rows of
+  // 0.25° latitude, cells 20-30 km wide, cell id = row * 1440 + column. Plain SQL
+  // expressions without STRICT, so PostgreSQL inlines them into the index and queries.
+  await sql`create function discover_row(lat float8) returns int
+    language sql immutable parallel safe
+    return least(719, greatest(0, floor((lat + 90) / 0.25::float8)))::int`.execute(db);
+  await sql`create function discover_lon_width(row_index int) returns float8
+    language sql immutable parallel safe
+    return case
+      when greatest(abs(-90 + row_index * 0.25), abs(-90 + (row_index + 1) * 0.25)) <= 40 then 0.25::float8
+      when greatest(abs(-90 + row_index * 0.25), abs(-90 + (row_index + 1) * 0.25)) <= 60 then 0.4::float8
+      when greatest(abs(-90 + row_index * 0.25), abs(-90 + (row_index + 1) * 0.25)) <= 70 then 0.6::float8
+      when greatest(abs(-90 + row_index * 0.25), abs(-90 + (row_index + 1) * 0.25)) <= 78 then 1::float8
+      when greatest(abs(-90 + row_index * 0.25), abs(-90 + (row_index + 1) * 0.25)) <= 84 then 2::float8
+      when greatest(abs(-90 + row_index * 0.25), abs(-90 + (row_index + 1) * 0.25)) <= 88 then 5::float8
+      else 360::float8 end`.execute(db);
+  await sql`create function discover_cell(lat float8, lon float8) returns int
+    language sql immutable parallel safe
+    return discover_row(lat) * 1440
+      + least(floor(360 / discover_lon_width(discover_row(lat)))::int - 1,
+              greatest(0, floor((lon + 180) / discover_lon_width(discover_row(lat))))::int)`.execute(db);
+  // {tennis, hiking} at cell 698165 → {tennis@698165, hiking@698165} (ids are [a-z_]).
+  await sql`create function discover_keys(activities text[], lat float8, lon float8) returns text[]
+    language sql immutable parallel safe
+    return string_to_array(
+      array_to_string(activities, '@' || discover_cell(lat, lon)::text || ',') || '@' || discover_cell(lat, lon)::text, ',')`.execute(db);
+
+  // Only complete profiles are ever searched, so the index is partial.
+  await sql`create index users_discover_keys_idx on users using gin (discover_keys(activities, latitude, longitude))
     where onboarding_complete`.execute(db);
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
-  await sql`drop index if exists users_discover_activities_idx`.execute(db);
-  await sql`drop index if exists users_discover_earth_idx`.execute(db);
+  await sql`drop index if exists users_discover_keys_idx`.execute(db);
+  await sql`drop function if exists discover_keys(text[], float8, float8)`.execute(db);
+  await sql`drop function if exists discover_cell(float8, float8)`.execute(db);
+  await sql`drop function if exists discover_lon_width(int)`.execute(db);
+  await sql`drop function if exists discover_row(float8)`.execute(db);
   await sql`alter table users drop column if exists last_active_at`.execute(db);
-  // The extensions stay: other objects may depend on them.
 }

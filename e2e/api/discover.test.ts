@@ -6,10 +6,12 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { bitsToGrid, countSlots, intersectGrids, parseAvailabilityText } from '@/lib/availability';
 import { discoverResponseSchema, overlapResponseSchema, type DiscoverResponse } from '@/lib/contract/discover';
 import { ageOn } from '@/lib/contract/schemas';
+import { cellOf, EARTH_RADIUS_KM } from '@/lib/discover/cells';
 import { score } from '@/lib/discover/ranking';
+import { seededRandom } from '@/lib/discover/seed';
 import { api, registerUser, testDb } from './client';
 
-const KM_PER_DEGREE = (Math.PI / 180) * 6378.168; // earthdistance's earth radius
+const KM_PER_DEGREE = (Math.PI / 180) * EARTH_RADIUS_KM;
 
 interface Spot {
   latitude: number;
@@ -413,5 +415,20 @@ describe('GET /api/v1/users/{slug}/overlap.json', () => {
       const back = await api('GET', `/api/v1/users/${me.slug}/overlap.json`, { token: other.token });
       expect(back.status).toBe(404);
     }
+  });
+});
+
+describe('the search grid', () => {
+  it('is the same in PostgreSQL (the index) and in TypeScript (the search)', async () => {
+    const random = seededRandom(99);
+    const points = Array.from({ length: 500 }, () => ({ lat: random() * 180 - 90, lon: random() * 360 - 180 }));
+    // Edges: cell and row boundaries, the antimeridian, the poles.
+    points.push({ lat: 0, lon: 0 }, { lat: 40, lon: 0.25 }, { lat: -60, lon: 179.999 }, { lat: 90, lon: 180 }, { lat: -90, lon: -180 }, { lat: 88, lon: 5 });
+    const { rows } = await sql<{ cell: number }>`select discover_cell(p.lat, p.lon) as cell
+      from unnest(${points.map((p) => p.lat)}::float8[], ${points.map((p) => p.lon)}::float8[]) with ordinality as p(lat, lon, n)
+      order by p.n`.execute(testDb());
+    expect(rows.map((r) => r.cell)).toEqual(points.map((p) => cellOf(p.lat, p.lon)));
+    const keys = await sql<{ keys: string[] }>`select discover_keys(array['tennis', 'board_games'], 52.52::float8, 13.405::float8) as keys`.execute(testDb());
+    expect(keys.rows[0]!.keys).toEqual([`tennis@${cellOf(52.52, 13.405)}`, `board_games@${cellOf(52.52, 13.405)}`]);
   });
 });

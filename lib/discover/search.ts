@@ -1,11 +1,12 @@
 // GET /api/v1/discover.json: complete profiles near the caller who share an activity
 // and free time, ranked by the formula in ranking.ts, paged by an opaque keyset cursor.
 //
-// One SQL statement finds and ranks a page. The radius is an index condition on the
-// partial GiST index over ll_to_earth(latitude, longitude), the activities one on the
-// partial GIN index over activities (PostgreSQL can AND the two bitmaps); schedule
-// overlap (bit_count of an AND of two bit(126)), age, gender, blocks and buddies are
-// checked on the rows those indexes return.
+// One SQL statement finds and ranks a page. The GIN index over discover_keys(activities,
+// latitude, longitude) ("tennis@698165": an activity in a grid cell, see cells.ts) returns
+// only the people who have one of the searched activities in a cell the circle touches,
+// so the work grows with the number of matches, not with the population or the density
+// of the city. The exact distance (haversine), schedule overlap (bit_count of an AND
+// of two bit(126)), age, gender, blocks and buddies are checked on those rows.
 import { sql, type RawBuilder } from 'kysely';
 import type { Database } from '@/db';
 import type { Gender, UserRow } from '@/db/types';
@@ -14,6 +15,7 @@ import type { DiscoverQuery, DiscoverResponse, DiscoverResult } from '../contrac
 import { ApiError } from '../http/errors';
 import { MISSING_FIELD_ADVICE, missingFields } from '../profiles/onboarding';
 import { getUserOrThrow } from '../profiles/profile';
+import { EARTH_RADIUS_KM, coveringCells, searchKeys } from './cells';
 import { encodeCursor, filtersFingerprint, readCursorOrThrow } from './cursor';
 import { describeSharedTime, gridOf } from './overlap';
 import { WEIGHTS, lastActiveLabel, scoreBreakdown, scoreSql } from './ranking';
@@ -40,6 +42,8 @@ export interface DiscoverSearch {
   genders: readonly Gender[] | null;
   ageMin: number | null;
   ageMax: number | null;
+  /** The caller, people either side has blocked, and buddies. */
+  excludedIds: readonly string[];
   /** Start of the search: recency is measured from here on every page. */
   asOf: Date;
   /** Keyset: only rows after this (score desc, id asc). */
@@ -50,7 +54,7 @@ export interface DiscoverSearch {
 
 export interface CandidateRow extends DiscoverCardSource {
   schedule: string;
-  shared_activities: string[];
+  shared_count: number;
   overlap_slots: number;
   distance_km: number;
   days_inactive: number;
@@ -58,33 +62,34 @@ export interface CandidateRow extends DiscoverCardSource {
   score: string;
 }
 
+/**
+ * Great-circle distance in km from the search origin to users row `u` (haversine, the
+ * same sphere as lib/geo's distanceKm). Plain float arithmetic: earthdistance's earth domain checks
+ * its constraints on every value and costs about 20x as much per row.
+ */
+export function distanceSql(latitude: number, longitude: number) {
+  const cosLatitude = Math.cos((latitude * Math.PI) / 180);
+  return sql<number>`2 * ${EARTH_RADIUS_KM}::float8 * asin(least(1, sqrt(
+      power(sin(radians(u.latitude - ${latitude}::float8) / 2), 2)
+    + cos(radians(u.latitude)) * ${cosLatitude}::float8 * power(sin(radians(u.longitude - ${longitude}::float8) / 2), 2))))`;
+}
+
 /** The ranked page as one SQL statement (exported so the benchmark can EXPLAIN it). */
 export function discoverQuery(search: DiscoverSearch): RawBuilder<CandidateRow> {
   const activities = [...search.activities];
-  const origin = sql`ll_to_earth(${search.latitude}::float8, ${search.longitude}::float8)`;
   // Half a km more than the radius: results are filtered on the rounded km they show.
-  const boxMeters = (search.radiusKm + 0.5) * 1000;
-  const score = scoreSql(
-    {
-      sharedActivities: sql<number>`cardinality(m.shared_activities)`,
-      overlapSlots: sql<number>`m.overlap_slots`,
-      distanceKm: sql<number>`m.distance_km`,
-      daysInactive: sql<number>`m.days_inactive`,
-    },
-    activities.length,
+  const keys = searchKeys(activities, coveringCells(search.latitude, search.longitude, search.radiusKm + 0.5));
+  const sharedCount = sql.join(
+    activities.map((activity) => sql`(u.activities @> array[${activity}::text])::int`),
+    sql` + `,
   );
   const age = sql`extract(year from age(current_date, u.birthday))::int`;
   const ageMin = search.ageMin ?? 0;
   const ageMax = search.ageMax ?? 1000;
   const conditions = [
     sql`u.onboarding_complete`,
-    sql`earth_box(${origin}, ${boxMeters}::float8) @> ll_to_earth(u.latitude, u.longitude)`,
-    sql`u.activities && ${activities}::text[]`,
-    sql`u.id <> ${search.callerId}::uuid`,
-    sql`not exists (select 1 from blocks b where b.blocker_id = ${search.callerId}::uuid and b.blocked_id = u.id)`,
-    sql`not exists (select 1 from blocks b where b.blocker_id = u.id and b.blocked_id = ${search.callerId}::uuid)`,
-    sql`not exists (select 1 from connections k
-          where k.user_a = least(u.id, ${search.callerId}::uuid) and k.user_b = greatest(u.id, ${search.callerId}::uuid))`,
+    sql`discover_keys(u.activities, u.latitude, u.longitude) && ${keys}::text[]`,
+    sql`u.id <> all(${[...search.excludedIds]}::uuid[])`,
   ];
   if (search.minOverlapSlots > 0) {
     conditions.push(sql`bit_count(u.schedule & ${search.scheduleBits}::bit(126)) >= ${search.minOverlapSlots}::int`);
@@ -97,31 +102,70 @@ export function discoverQuery(search: DiscoverSearch): RawBuilder<CandidateRow> 
         then (${age} / 10 * 10) between ${ageMin - 9}::int and ${ageMax}::int
         else ${age} between ${ageMin}::int and ${ageMax}::int end`);
   }
+  const score = scoreSql(
+    {
+      sharedActivities: sql<number>`c.shared_count`,
+      overlapSlots: sql<number>`c.overlap_slots`,
+      distanceKm: sql<number>`c.distance_km`,
+      daysInactive: sql<number>`c.days_inactive`,
+    },
+    activities.length,
+  );
   const keyset = search.after
-    ? sql`and (c.score < ${search.after.score}::numeric or (c.score = ${search.after.score}::numeric and c.id > ${search.after.id}::uuid))`
+    ? sql`where r.score < ${search.after.score}::numeric or (r.score = ${search.after.score}::numeric and r.id > ${search.after.id}::uuid)`
     : sql``;
 
+  // "offset 0" keeps each level a separate step, so every per-row expression is
+  // computed once (PostgreSQL would otherwise repeat it in each place it is used).
   return sql<CandidateRow>`
-    select c.* from (
-      select u.id, u.slug, u.display_name, u.about_me, u.public_location, u.gender, u.birthday,
-             u.show_age_by_decade, u.activities, u.photo_url, u.schedule,
-             m.shared_activities, m.overlap_slots, m.distance_km, m.days_inactive,
-             ${score} as score
-      from users u
-      cross join lateral (
-        select
-          array(select a from unnest(${activities}::text[]) with ordinality as s(a, n)
-                where a = any(u.activities) order by n) as shared_activities,
-          bit_count(u.schedule & ${search.scheduleBits}::bit(126))::int as overlap_slots,
-          greatest(1, round(earth_distance(ll_to_earth(u.latitude, u.longitude), ${origin}) / 1000))::int as distance_km,
-          greatest(0, floor(extract(epoch from (${search.asOf.toISOString()}::timestamptz - u.last_active_at)) / 86400))::int
-            as days_inactive
-      ) m
-      where ${sql.join(conditions, sql` and `)}
-    ) c
-    where c.distance_km <= ${search.radiusKm}::float8 ${keyset}
-    order by c.score desc, c.id asc
+    select r.* from (
+      select c.*, ${score} as score from (
+        select u.id, u.slug, u.display_name, u.about_me, u.public_location, u.gender, u.birthday,
+               u.show_age_by_decade, u.activities, u.photo_url, u.schedule,
+               ${sharedCount} as shared_count,
+               bit_count(u.schedule & ${search.scheduleBits}::bit(126))::int as overlap_slots,
+               greatest(1, round(${distanceSql(search.latitude, search.longitude)}))::int as distance_km,
+               greatest(0, floor(extract(epoch from (${search.asOf.toISOString()}::timestamptz - u.last_active_at)) / 86400))::int
+                 as days_inactive
+        from users u
+        where ${sql.join(conditions, sql` and `)}
+        offset 0
+      ) c
+      where c.distance_km <= ${search.radiusKm}::float8
+      offset 0
+    ) r
+    ${keyset}
+    order by r.score desc, r.id asc
     limit ${search.limit}::int`;
+}
+
+/** The caller, and everyone they must not see: blocked either way, or already buddies. */
+async function excludedIds(db: Database, callerId: string): Promise<string[]> {
+  const { rows } = await sql<{ id: string }>`
+    select blocked_id as id from blocks where blocker_id = ${callerId}::uuid
+    union select blocker_id from blocks where blocked_id = ${callerId}::uuid
+    union select user_b from connections where user_a = ${callerId}::uuid
+    union select user_a from connections where user_b = ${callerId}::uuid`.execute(db);
+  return [callerId, ...rows.map((row) => row.id)];
+}
+
+/**
+ * Runs Discover's page query as the short OLTP query it is. Row estimates for the key
+ * index are rough (thousands of distinct activity@cell keys), and with a high estimate
+ * PostgreSQL may start parallel workers, JIT-compile the plan (where LLVM is installed)
+ * or even prefer a full scan, each of which costs far more than the query itself; all
+ * three are switched off for this one transaction, in one statement.
+ */
+export async function withDiscoverSettings<T>(db: Database, fn: (trx: Database) => Promise<T>): Promise<T> {
+  return db.transaction().execute(async (trx) => {
+    await sql`select set_config('max_parallel_workers_per_gather', '0', true), set_config('jit', 'off', true),
+      set_config('enable_seqscan', 'off', true)`.execute(trx);
+    return fn(trx);
+  });
+}
+
+export async function runDiscoverQuery(db: Database, search: DiscoverSearch): Promise<CandidateRow[]> {
+  return withDiscoverSettings(db, async (trx) => (await discoverQuery(search).execute(trx)).rows);
 }
 
 /** Discover needs the caller's own place, activities and grid: a complete profile. */
@@ -170,13 +214,15 @@ function nextUrl(baseUrl: string, query: DiscoverQuery, cursor: string): string 
 }
 
 /** The SQL inputs for one page of a complete caller's search (also used by the benchmark). */
-export function searchFor(
+export async function searchFor(
+  db: Database,
   caller: UserRow,
   query: DiscoverQuery,
   page: { asOf: Date; after: DiscoverSearch['after'] },
-): DiscoverSearch {
+): Promise<DiscoverSearch> {
   assertCallerComplete(caller);
   return {
+    excludedIds: await excludedIds(db, caller.id),
     callerId: caller.id,
     latitude: caller.latitude!,
     longitude: caller.longitude!,
@@ -216,17 +262,17 @@ export async function discover(db: Database, callerId: string, query: DiscoverQu
   const cursor = query.cursor ? readCursorOrThrow(query.cursor, fingerprint) : null;
   const asOf = cursor ? new Date(cursor.asOf) : (options.now ?? new Date());
 
-  const search = searchFor(caller, query, { asOf, after: cursor ? { score: cursor.score, id: cursor.id } : null });
-  const rows = await discoverQuery(search).execute(db);
+  const search = await searchFor(db, caller, query, { asOf, after: cursor ? { score: cursor.score, id: cursor.id } : null });
+  const rows = await runDiscoverQuery(db, search);
 
-  const page = rows.rows.slice(0, query.limit);
+  const page = rows.slice(0, query.limit);
   const last = page[page.length - 1];
-  const next = rows.rows.length > query.limit && last ? encodeCursor({ score: last.score, id: last.id, asOf: asOf.getTime(), filters: fingerprint }) : null;
+  const next = rows.length > query.limit && last ? encodeCursor({ score: last.score, id: last.id, asOf: asOf.getTime(), filters: fingerprint }) : null;
   const pending = await pendingRequests(db, callerId, page.map((row) => row.id));
   const callerGrid = gridOf(caller.schedule);
 
   return {
-    results: page.map((row) => toResult(row, activities.length, callerGrid, pending.get(row.id) ?? null, options.baseUrl)),
+    results: page.map((row) => toResult(row, activities, callerGrid, pending.get(row.id) ?? null, options.baseUrl)),
     next_cursor: next,
     next_url: next ? nextUrl(options.baseUrl, query, next) : null,
     search: {
@@ -243,7 +289,7 @@ export async function discover(db: Database, callerId: string, query: DiscoverQu
 
 function toResult(
   row: CandidateRow,
-  searchedActivities: number,
+  searchedActivities: readonly string[],
   callerGrid: ReturnType<typeof gridOf>,
   pending: 'sent' | 'received' | null,
   baseUrl: string,
@@ -251,7 +297,7 @@ function toResult(
   const shared = intersectGrids(callerGrid, gridOf(row.schedule));
   return {
     user: toDiscoverCard(row, baseUrl),
-    shared_activities: row.shared_activities,
+    shared_activities: searchedActivities.filter((activity) => row.activities.includes(activity)),
     overlap_hours: row.overlap_slots,
     overlap_summary: describeSharedTime(shared),
     distance_km: row.distance_km,
@@ -259,8 +305,8 @@ function toResult(
     pending_request: pending,
     score: Number(row.score),
     score_breakdown: scoreBreakdown({
-      sharedActivities: row.shared_activities.length,
-      searchedActivities,
+      sharedActivities: row.shared_count,
+      searchedActivities: searchedActivities.length,
       overlapSlots: row.overlap_slots,
       distanceKm: row.distance_km,
       daysInactive: row.days_inactive,
