@@ -428,7 +428,14 @@ describe('the search grid', () => {
       from unnest(${points.map((p) => p.lat)}::float8[], ${points.map((p) => p.lon)}::float8[]) with ordinality as p(lat, lon, n)
       order by p.n`.execute(testDb());
     expect(rows.map((r) => r.cell)).toEqual(points.map((p) => cellOf(p.lat, p.lon)));
-    const keys = await sql<{ keys: string[] }>`select discover_keys(array['tennis', 'board_games'], 52.52::float8, 13.405::float8) as keys`.execute(testDb());
-    expect(keys.rows[0]!.keys).toEqual([`tennis@${cellOf(52.52, 13.405)}`, `board_games@${cellOf(52.52, 13.405)}`]);
+    const keys = await sql<{ keys: string[] }>`select discover_keys(array['tennis', 'board_games'], 42) as keys`.execute(testDb());
+    expect(keys.rows[0]!.keys).toEqual(['tennis@42', 'board_games@42']);
+    // users.discover_cell follows the coordinates.
+    const user = await person({ name: 'Mover', at: { latitude: -40, longitude: -100 }, km: 0, activities: ['chess'], availability: 'weekends' });
+    const before = await testDb().selectFrom('users').select('discover_cell').where('id', '=', user.id).executeTakeFirstOrThrow();
+    expect(before.discover_cell).toBe(cellOf(-40, -100));
+    await api('PATCH', '/api/v1/me.json', { token: user.token, body: { coords: { latitude: -45.5, longitude: -95.25 } } });
+    const after = await testDb().selectFrom('users').select('discover_cell').where('id', '=', user.id).executeTakeFirstOrThrow();
+    expect(after.discover_cell).toBe(cellOf(-45.5, -95.25));
   });
 });

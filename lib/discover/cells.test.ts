@@ -68,6 +68,7 @@ describe('the Discover grid', () => {
     expect(coveringCells(60, 10, 200).length).toBeLessThanOrEqual(300);
   });
 
+
   it('makes one key per activity per cell', () => {
     expect(searchKeys(['tennis', 'hiking'], [1, 2])).toEqual(['tennis@1', 'tennis@2', 'hiking@1', 'hiking@2']);
   });

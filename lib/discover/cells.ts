@@ -1,6 +1,6 @@
 /**
  * The Discover search grid: the world cut into cells of roughly 20-30 km, so one GIN
- * index on "activity@cell" keys answers "who likes tennis or hiking near here" with
+ * index over "activity@cell" keys answers "who likes tennis or hiking near here" with
  * only the people who match both, however dense the city (see 0006_discover.ts).
  *
  * Rows are 0.25° of latitude (720 rows). Within a row, cells are a fixed number of
@@ -8,7 +8,7 @@
  * width divides 360, and the last row band (above 88°) is one cell. A cell id is
  * row * 1440 + column.
  *
- * PostgreSQL computes a person's cell (discover_cell in the migration); this module
+ * PostgreSQL computes a person's cell (users.discover_cell, 0006_discover.ts); this module
  * computes the cells a search circle touches, generously (a margin, whole rows near
  * a pole), since the exact distance is checked afterwards on the matching rows.
  * The two must agree on the grid: lib/discover/cells.test.ts and the API tests check it.
@@ -20,24 +20,23 @@ export const CELLS_PER_ROW_ID = 1440;
 /** The sphere of every Discover distance (the mean earth radius, as lib/geo's distanceKm). */
 export const EARTH_RADIUS_KM = 6371.0088;
 
-/** Longitude width of the cells in a row, by the row's latitude farthest from the equator. */
-const WIDTH_BANDS: readonly (readonly [maxAbsLatitude: number, widthDegrees: number])[] = [
-  [40, 0.25],
-  [60, 0.4],
-  [70, 0.6],
-  [78, 1],
-  [84, 2],
-  [88, 5],
-  [90, 360],
+/** Longitude width of the cells by row: [first row, last row, width]; first match wins. */
+const WIDTH_BANDS: readonly (readonly [firstRow: number, lastRow: number, widthDegrees: number])[] = [
+  [200, 519, 0.25], // 40°S-40°N
+  [120, 599, 0.4], // to 60°
+  [80, 639, 0.6], // to 70°
+  [48, 671, 1], // to 78°
+  [24, 695, 2], // to 84°
+  [8, 711, 5], // to 88°
 ];
+const POLAR_WIDTH = 360;
 
 export function rowOf(latitude: number): number {
   return Math.min(ROWS - 1, Math.max(0, Math.floor((latitude + 90) / ROW_DEGREES)));
 }
 
 export function lonWidthOfRow(row: number): number {
-  const maxAbs = Math.max(Math.abs(-90 + row * ROW_DEGREES), Math.abs(-90 + (row + 1) * ROW_DEGREES));
-  return WIDTH_BANDS.find(([limit]) => maxAbs <= limit)![1];
+  return WIDTH_BANDS.find(([first, last]) => row >= first && row <= last)?.[2] ?? POLAR_WIDTH;
 }
 
 /** The cell of a point, exactly as discover_cell() computes it in PostgreSQL. */

@@ -2,11 +2,11 @@
 // and free time, ranked by the formula in ranking.ts, paged by an opaque keyset cursor.
 //
 // One SQL statement finds and ranks a page. The GIN index over discover_keys(activities,
-// latitude, longitude) ("tennis@698165": an activity in a grid cell, see cells.ts) returns
-// only the people who have one of the searched activities in a cell the circle touches,
-// so the work grows with the number of matches, not with the population or the density
-// of the city. The exact distance (haversine), schedule overlap (bit_count of an AND
-// of two bit(126)), age, gender, blocks and buddies are checked on those rows.
+// discover_cell) ("tennis@698165") returns only people who have one of the searched
+// activities in a grid cell the circle touches (cells.ts), so the work grows with the
+// number of matches, not with the population. The exact distance (haversine), schedule overlap
+// (bit_count of an AND of two bit(126)), age, gender, blocks and buddies are checked on
+// those rows.
 import { sql, type RawBuilder } from 'kysely';
 import type { Database } from '@/db';
 import type { Gender, UserRow } from '@/db/types';
@@ -88,7 +88,7 @@ export function discoverQuery(search: DiscoverSearch): RawBuilder<CandidateRow> 
   const ageMax = search.ageMax ?? 1000;
   const conditions = [
     sql`u.onboarding_complete`,
-    sql`discover_keys(u.activities, u.latitude, u.longitude) && ${keys}::text[]`,
+    sql`discover_keys(u.activities, u.discover_cell) && ${keys}::text[]`,
     sql`u.id <> all(${[...search.excludedIds]}::uuid[])`,
   ];
   if (search.minOverlapSlots > 0) {
