@@ -1,8 +1,10 @@
 // GET /api/v1/discover.json and GET /api/v1/users/{slug}/overlap.json against the real
 // server, on small hand-made populations (each at its own spot in the open sea, so no
 // other test's users are ever nearby) where the right answer is known.
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
 import { sql } from 'kysely';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { bitsToGrid, countSlots, intersectGrids, parseAvailabilityText } from '@/lib/availability';
 import { discoverResponseSchema, overlapResponseSchema, type DiscoverResponse } from '@/lib/contract/discover';
 import { ageOn } from '@/lib/contract/schemas';
@@ -437,5 +439,50 @@ describe('the search grid', () => {
     await api('PATCH', '/api/v1/me.json', { token: user.token, body: { coords: { latitude: -45.5, longitude: -95.25 } } });
     const after = await testDb().selectFrom('users').select('discover_cell').where('id', '=', user.id).executeTakeFirstOrThrow();
     expect(after.discover_cell).toBe(cellOf(-45.5, -95.25));
+  });
+});
+
+describe('demo population (npm run seed:demo)', () => {
+  it('seeds complete, discoverable profiles with working generated avatars', async () => {
+    const tag = `t${process.pid.toString(36)}`;
+    const run = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/seed-demo.ts', '--users', '60', '--seed', '5'], {
+      cwd: path.resolve(import.meta.dirname, '../..'),
+      env: { ...process.env, DATABASE_URL: inject('databaseUrl'), PUBLIC_BASE_URL: inject('baseUrl') },
+      encoding: 'utf8',
+    });
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/Seeded 60 demo users/);
+    const seeded = await testDb()
+      .selectFrom('users')
+      .selectAll()
+      .where('agent_name', '=', 'seed-demo')
+      .where('email', 'like', 'demo-%')
+      .execute();
+    try {
+      expect(seeded.length).toBeGreaterThanOrEqual(60);
+      for (const row of seeded) {
+        expect(row.onboarding_complete).toBe(true);
+        expect(row.discover_cell).toBe(cellOf(row.latitude!, row.longitude!));
+      }
+      // A caller standing where a demo user lives, liking the same things, finds them.
+      const target = seeded[0]!;
+      const caller = await person({
+        name: `Finder ${tag}`,
+        at: { latitude: target.latitude!, longitude: target.longitude! },
+        km: 0,
+        activities: target.activities.slice(0, 2),
+        availability: target.availability_text!,
+      });
+      const found = discoverResponseSchema.parse((await search(caller, { available: 1, limit: 50 })).body);
+      expect(found.results.map((r) => r.user.id)).toContain(target.id);
+
+      const avatar = await fetch(target.photo_url!);
+      expect(avatar.status).toBe(200);
+      expect(avatar.headers.get('content-type')).toBe('image/svg+xml');
+      expect(await avatar.text()).toContain(`>${target.display_name[0]}`);
+      expect((await fetch(`${inject('baseUrl')}/demo-avatars/not-an-avatar.svg`)).status).toBe(404);
+    } finally {
+      await testDb().deleteFrom('users').where('id', 'in', seeded.map((row) => row.id)).execute();
+    }
   });
 });
