@@ -20,10 +20,9 @@ import { generatePassword, hashPassword } from '../lib/accounts/secrets';
 import { mintAccessToken } from '../lib/accounts/tokens';
 import { gridToBits, parseAvailabilityText } from '../lib/availability';
 import { discoverQuerySchema, type DiscoverQuery } from '../lib/contract/discover';
-import { discover, discoverQuery, distanceSql, searchFor, withDiscoverSettings } from '../lib/discover';
+import { discover, discoverQuery, distanceSql, searchForCaller } from '../lib/discover';
 import { seedDemoUsers, seedReference, type DemoPlace } from '../lib/discover/seed';
 import { distanceKm } from '../lib/geo';
-import { getUserOrThrow } from '../lib/profiles/profile';
 
 const { values } = parseArgs({
   options: {
@@ -159,10 +158,8 @@ async function overHttp(baseUrl: string, callers: readonly Caller[]): Promise<St
 }
 
 async function explain(db: Database, caller: Caller): Promise<string> {
-  const row = await getUserOrThrow(db, caller.id);
-  const query = discoverQuery(await searchFor(db, row, caller.query, { asOf: new Date(), after: null }));
-  // The same transaction settings as the app's query.
-  const plan = await withDiscoverSettings(db, (trx) => sql<{ 'QUERY PLAN': string }>`explain (analyze, buffers) ${query}`.execute(trx));
+  const query = discoverQuery(await searchForCaller(db, caller.id, caller.query, { asOf: new Date(), after: null }));
+  const plan = await sql<{ 'QUERY PLAN': string }>`explain (analyze, buffers) ${query}`.execute(db);
   return plan.rows.map((r) => r['QUERY PLAN']).join('\n');
 }
 

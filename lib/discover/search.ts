@@ -12,9 +12,8 @@ import type { Database } from '@/db';
 import type { Gender, UserRow } from '@/db/types';
 import { intersectGrids } from '../availability';
 import type { DiscoverQuery, DiscoverResponse, DiscoverResult } from '../contract/discover';
-import { ApiError } from '../http/errors';
+import { ApiError, notFound } from '../http/errors';
 import { MISSING_FIELD_ADVICE, missingFields } from '../profiles/onboarding';
-import { getUserOrThrow } from '../profiles/profile';
 import { EARTH_RADIUS_KM, coveringCells, searchKeys } from './cells';
 import { encodeCursor, filtersFingerprint, readCursorOrThrow } from './cursor';
 import { describeSharedTime, gridOf } from './overlap';
@@ -54,6 +53,8 @@ export interface DiscoverSearch {
 
 export interface CandidateRow extends DiscoverCardSource {
   schedule: string;
+  /** A pending buddy request between the caller and this person, by direction. */
+  pending_request: 'sent' | 'received' | null;
   shared_count: number;
   overlap_slots: number;
   distance_km: number;
@@ -114,58 +115,55 @@ export function discoverQuery(search: DiscoverSearch): RawBuilder<CandidateRow> 
   const keyset = search.after
     ? sql`where r.score < ${search.after.score}::numeric or (r.score = ${search.after.score}::numeric and r.id > ${search.after.id}::uuid)`
     : sql``;
+  const me = sql`${search.callerId}::uuid`;
 
-  // "offset 0" keeps each level a separate step, so every per-row expression is
-  // computed once (PostgreSQL would otherwise repeat it in each place it is used).
+  // Materialized steps, so each per-row expression is computed once (PostgreSQL would
+  // otherwise repeat it wherever it is used). The pending-request flag is looked up for
+  // the page's rows only, through the one-pending-request-per-pair index.
   return sql<CandidateRow>`
-    select r.* from (
-      select c.*, ${score} as score from (
-        select u.id, u.slug, u.display_name, u.about_me, u.public_location, u.gender, u.birthday,
-               u.show_age_by_decade, u.activities, u.photo_url, u.schedule,
-               ${sharedCount} as shared_count,
-               bit_count(u.schedule & ${search.scheduleBits}::bit(126))::int as overlap_slots,
-               greatest(1, round(${distanceSql(search.latitude, search.longitude)}))::int as distance_km,
-               greatest(0, floor(extract(epoch from (${search.asOf.toISOString()}::timestamptz - u.last_active_at)) / 86400))::int
-                 as days_inactive
-        from users u
-        where ${sql.join(conditions, sql` and `)}
-        offset 0
-      ) c
-      where c.distance_km <= ${search.radiusKm}::float8
-      offset 0
-    ) r
-    ${keyset}
-    order by r.score desc, r.id asc
-    limit ${search.limit}::int`;
-}
-
-/** The caller, and everyone they must not see: blocked either way, or already buddies. */
-async function excludedIds(db: Database, callerId: string): Promise<string[]> {
-  const { rows } = await sql<{ id: string }>`
-    select blocked_id as id from blocks where blocker_id = ${callerId}::uuid
-    union select blocker_id from blocks where blocked_id = ${callerId}::uuid
-    union select user_b from connections where user_a = ${callerId}::uuid
-    union select user_a from connections where user_b = ${callerId}::uuid`.execute(db);
-  return [callerId, ...rows.map((row) => row.id)];
+    with matches as materialized (
+      select u.id, u.slug, u.display_name, u.about_me, u.public_location, u.gender, u.birthday,
+             u.show_age_by_decade, u.activities, u.photo_url, u.schedule,
+             ${sharedCount} as shared_count,
+             bit_count(u.schedule & ${search.scheduleBits}::bit(126))::int as overlap_slots,
+             greatest(1, round(${distanceSql(search.latitude, search.longitude)}))::int as distance_km,
+             greatest(0, floor(extract(epoch from (${search.asOf.toISOString()}::timestamptz - u.last_active_at)) / 86400))::int
+               as days_inactive
+      from users u
+      where ${sql.join(conditions, sql` and `)}
+    ), ranked as materialized (
+      select c.*, ${score} as score from matches c where c.distance_km <= ${search.radiusKm}::float8
+    ), page as (
+      select r.* from ranked r ${keyset} order by r.score desc, r.id asc limit ${search.limit}::int
+    )
+    select p.*,
+           (select case when b.sender_id = ${me} then 'sent' else 'received' end from buddy_requests b
+             where b.state = 'pending' and least(b.sender_id, b.recipient_id) = least(p.id, ${me})
+               and greatest(b.sender_id, b.recipient_id) = greatest(p.id, ${me})) as pending_request
+    from page p
+    order by p.score desc, p.id asc`;
 }
 
 /**
- * Runs Discover's page query as the short OLTP query it is. Row estimates for the key
- * index are rough (thousands of distinct activity@cell keys), and with a high estimate
- * PostgreSQL may start parallel workers, JIT-compile the plan (where LLVM is installed)
- * or even prefer a full scan, each of which costs far more than the query itself; all
- * three are switched off for this one transaction, in one statement.
+ * The caller's row, with everyone they must not see (themselves, people blocked either
+ * way, buddies), in one round trip.
  */
-export async function withDiscoverSettings<T>(db: Database, fn: (trx: Database) => Promise<T>): Promise<T> {
-  return db.transaction().execute(async (trx) => {
-    await sql`select set_config('max_parallel_workers_per_gather', '0', true), set_config('jit', 'off', true),
-      set_config('enable_seqscan', 'off', true)`.execute(trx);
-    return fn(trx);
-  });
-}
-
-export async function runDiscoverQuery(db: Database, search: DiscoverSearch): Promise<CandidateRow[]> {
-  return withDiscoverSettings(db, async (trx) => (await discoverQuery(search).execute(trx)).rows);
+async function loadCaller(db: Database, callerId: string): Promise<{ caller: UserRow; excludedIds: string[] }> {
+  const row = await db
+    .selectFrom('users')
+    .selectAll()
+    .select(
+      sql<string[]>`array(
+        select blocked_id from blocks where blocker_id = users.id
+        union select blocker_id from blocks where blocked_id = users.id
+        union select user_b from connections where user_a = users.id
+        union select user_a from connections where user_b = users.id)`.as('excluded_ids'),
+    )
+    .where('id', '=', callerId)
+    .executeTakeFirst();
+  if (!row) throw notFound('User');
+  const { excluded_ids, ...caller } = row;
+  return { caller, excludedIds: [callerId, ...excluded_ids] };
 }
 
 /** Discover needs the caller's own place, activities and grid: a complete profile. */
@@ -176,28 +174,6 @@ function assertCallerComplete(caller: UserRow): void {
     hint: 'Discover shows complete profiles to complete profiles. Supply the missing fields with PATCH /api/v1/me.json (the photo with POST /api/v1/me/photo.json), then search again.',
     fields: Object.fromEntries(missing.map((field) => [field, `required: ${MISSING_FIELD_ADVICE[field]}`])),
   });
-}
-
-/** pending_request per candidate id: sent by the caller, or received from them. */
-async function pendingRequests(db: Database, callerId: string, ids: readonly string[]): Promise<Map<string, 'sent' | 'received'>> {
-  const flags = new Map<string, 'sent' | 'received'>();
-  if (ids.length === 0) return flags;
-  const rows = await db
-    .selectFrom('buddy_requests')
-    .select(['sender_id', 'recipient_id'])
-    .where('state', '=', 'pending')
-    .where((eb) =>
-      eb.or([
-        eb.and([eb('sender_id', '=', callerId), eb('recipient_id', 'in', ids)]),
-        eb.and([eb('recipient_id', '=', callerId), eb('sender_id', 'in', ids)]),
-      ]),
-    )
-    .execute();
-  for (const row of rows) {
-    if (row.sender_id === callerId) flags.set(row.recipient_id, 'sent');
-    else flags.set(row.sender_id, 'received');
-  }
-  return flags;
 }
 
 function nextUrl(baseUrl: string, query: DiscoverQuery, cursor: string): string {
@@ -214,15 +190,15 @@ function nextUrl(baseUrl: string, query: DiscoverQuery, cursor: string): string 
 }
 
 /** The SQL inputs for one page of a complete caller's search (also used by the benchmark). */
-export async function searchFor(
-  db: Database,
+export function searchFor(
   caller: UserRow,
+  excludedIds: readonly string[],
   query: DiscoverQuery,
   page: { asOf: Date; after: DiscoverSearch['after'] },
-): Promise<DiscoverSearch> {
+): DiscoverSearch {
   assertCallerComplete(caller);
   return {
-    excludedIds: await excludedIds(db, caller.id),
+    excludedIds,
     callerId: caller.id,
     latitude: caller.latitude!,
     longitude: caller.longitude!,
@@ -240,6 +216,17 @@ export async function searchFor(
   };
 }
 
+/** searchFor for a caller by id (loads the caller and whom they must not see). */
+export async function searchForCaller(
+  db: Database,
+  callerId: string,
+  query: DiscoverQuery,
+  page: { asOf: Date; after: DiscoverSearch['after'] },
+): Promise<DiscoverSearch> {
+  const { caller, excludedIds } = await loadCaller(db, callerId);
+  return searchFor(caller, excludedIds, query, page);
+}
+
 export interface DiscoverOptions {
   baseUrl: string;
   /** The clock (tests and the benchmark may pin it). */
@@ -247,7 +234,7 @@ export interface DiscoverOptions {
 }
 
 export async function discover(db: Database, callerId: string, query: DiscoverQuery, options: DiscoverOptions): Promise<DiscoverResponse> {
-  const caller = await getUserOrThrow(db, callerId);
+  const { caller, excludedIds } = await loadCaller(db, callerId);
   assertCallerComplete(caller);
   const activities = query.activities ?? caller.activities;
   // The filters as the caller gave them: the cursor is bound to these.
@@ -262,17 +249,16 @@ export async function discover(db: Database, callerId: string, query: DiscoverQu
   const cursor = query.cursor ? readCursorOrThrow(query.cursor, fingerprint) : null;
   const asOf = cursor ? new Date(cursor.asOf) : (options.now ?? new Date());
 
-  const search = await searchFor(db, caller, query, { asOf, after: cursor ? { score: cursor.score, id: cursor.id } : null });
-  const rows = await runDiscoverQuery(db, search);
+  const search = searchFor(caller, excludedIds, query, { asOf, after: cursor ? { score: cursor.score, id: cursor.id } : null });
+  const { rows } = await discoverQuery(search).execute(db);
 
   const page = rows.slice(0, query.limit);
   const last = page[page.length - 1];
   const next = rows.length > query.limit && last ? encodeCursor({ score: last.score, id: last.id, asOf: asOf.getTime(), filters: fingerprint }) : null;
-  const pending = await pendingRequests(db, callerId, page.map((row) => row.id));
   const callerGrid = gridOf(caller.schedule);
 
   return {
-    results: page.map((row) => toResult(row, activities, callerGrid, pending.get(row.id) ?? null, options.baseUrl)),
+    results: page.map((row) => toResult(row, activities, callerGrid, options.baseUrl)),
     next_cursor: next,
     next_url: next ? nextUrl(options.baseUrl, query, next) : null,
     search: {
@@ -291,7 +277,6 @@ function toResult(
   row: CandidateRow,
   searchedActivities: readonly string[],
   callerGrid: ReturnType<typeof gridOf>,
-  pending: 'sent' | 'received' | null,
   baseUrl: string,
 ): DiscoverResult {
   const shared = intersectGrids(callerGrid, gridOf(row.schedule));
@@ -302,7 +287,7 @@ function toResult(
     overlap_summary: describeSharedTime(shared),
     distance_km: row.distance_km,
     last_active: lastActiveLabel(row.days_inactive),
-    pending_request: pending,
+    pending_request: row.pending_request,
     score: Number(row.score),
     score_breakdown: scoreBreakdown({
       sharedActivities: row.shared_count,
