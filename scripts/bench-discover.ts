@@ -203,7 +203,7 @@ async function startServer(databaseUrl: string, dataDir: string): Promise<{ base
 interface Round {
   population: number;
   seedSeconds: number;
-  cities: { label: string; place: string; nearby: number; inProcess: Stats; http: Stats | null; plan: string }[];
+  cities: { label: string; place: string; nearby: number; load: number; inProcess: Stats; http: Stats | null; plan: string }[];
 }
 
 async function main(): Promise<void> {
@@ -263,10 +263,12 @@ async function main(): Promise<void> {
       const round: Round = { population, seedSeconds, cities: [] };
       for (const [label, place, group] of [['dense', dense, callers.dense], ['sparse', sparse, callers.sparse]] as const) {
         const nearby = await peopleWithin(db, place, 25);
+        // The machine is shared: the 1-minute load average says how busy it was.
+        const load = os.loadavg()[0]!;
         const local = await inProcess(db, group);
         const http = server ? await overHttp(server.baseUrl, group) : null;
         const plan = await explain(db, group[0]!);
-        round.cities.push({ label, place: place.label, nearby, inProcess: local, http, plan });
+        round.cities.push({ label, place: place.label, nearby, load, inProcess: local, http, plan });
         log(`  ${label} (${place.label}, ${nearby.toLocaleString('en')} people within 25 km): in-process p95 ${ms(local.p95)}` +
           (http ? `, HTTP p95 ${ms(http.p95)}` : ''));
       }
@@ -285,14 +287,14 @@ function report(rounds: Round[]): void {
   log('\n# Discover benchmark');
   log(`radius 25 km, two activities, overlap >= 2 h, limit 20; ${ITERATIONS} calls per row after ${WARMUP} warm-up calls,`);
   log(`cycling over ${SEARCHES.length} callers per city with different activity pairs and schedules; ${os.cpus().length} CPUs.\n`);
-  log('| population | caller | people within 25 km | results | in-process p50 / p95 / p99 | HTTP p50 / p95 / p99 |');
-  log('|---|---|---|---|---|---|');
+  log('| population | caller | people within 25 km | results | in-process p50 / p95 / p99 | HTTP p50 / p95 / p99 | load |');
+  log('|---|---|---|---|---|---|---|');
   for (const round of rounds) {
     for (const city of round.cities) {
       const local = city.inProcess;
       const http = city.http ? `${ms(city.http.p50)} / ${ms(city.http.p95)} / ${ms(city.http.p99)}` : 'not measured';
       log(`| ${round.population.toLocaleString('en')} | ${city.label}: ${city.place} | ${city.nearby.toLocaleString('en')} | ` +
-        `${local.results.toFixed(1)} | ${ms(local.p50)} / ${ms(local.p95)} / ${ms(local.p99)} | ${http} |`);
+        `${local.results.toFixed(1)} | ${ms(local.p50)} / ${ms(local.p95)} / ${ms(local.p99)} | ${http} | ${city.load.toFixed(1)} |`);
     }
   }
   const [small, large] = [rounds[0], rounds[rounds.length - 1]];
