@@ -12,8 +12,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { sql } from 'kysely';
-import { createDb, type Database } from '../db';
+import { Kysely, PostgresDialect, sql } from 'kysely';
+import pg from 'pg';
+// db/index sets the DATE and INT8 type parsers the domain code relies on.
+import type { Database } from '../db';
+import '../db';
+import type { DB } from '../db/types';
 import { freePort, startEmbeddedPostgres } from '../db/embedded';
 import { migrateToLatest } from '../db/migrate';
 import { generatePassword, hashPassword } from '../lib/accounts/secrets';
@@ -211,12 +215,15 @@ async function main(): Promise<void> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'buddy-bench-'));
   fs.chmodSync(dataDir, 0o755);
   log(`Fresh embedded PostgreSQL in ${dataDir}`);
-  const pg = await startEmbeddedPostgres(path.join(dataDir, 'postgres'), {
+  const database = await startEmbeddedPostgres(path.join(dataDir, 'postgres'), {
     persistent: false,
     // A server sized for its data, as production would be; the rest is PostgreSQL's defaults.
     settings: { shared_buffers: '1GB', max_wal_size: '4GB', checkpoint_timeout: '30min' },
   });
-  const db = createDb(pg.url, 4);
+  const pool = new pg.Pool({ connectionString: database.url, max: 4 });
+  // Stopping the server at the end terminates idle connections; that is not an error here.
+  pool.on('error', () => {});
+  const db: Database = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
   let server: Awaited<ReturnType<typeof startServer>> | undefined;
   try {
     await migrateToLatest(db);
@@ -232,7 +239,7 @@ async function main(): Promise<void> {
     };
     if (HTTP) {
       log('Starting the app server (builds first if the sources changed)…');
-      server = await startServer(pg.url, dataDir);
+      server = await startServer(database.url, dataDir);
     }
 
     const rounds: Round[] = [];
@@ -278,7 +285,7 @@ async function main(): Promise<void> {
   } finally {
     await server?.stop();
     await db.destroy();
-    await pg.stop();
+    await database.stop();
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }
