@@ -22,8 +22,14 @@ export async function freePort(): Promise<number> {
   });
 }
 
-/** Starts PostgreSQL with its data in `dir`; `persistent: false` deletes the data on stop. */
-export async function startEmbeddedPostgres(dir: string, options: { persistent: boolean; database?: string }): Promise<EmbeddedDatabase> {
+/**
+ * Starts PostgreSQL with its data in `dir`; `persistent: false` deletes the data on stop.
+ * `settings` are extra server settings (e.g. shared_buffers for the benchmark).
+ */
+export async function startEmbeddedPostgres(
+  dir: string,
+  options: { persistent: boolean; database?: string; settings?: Record<string, string> },
+): Promise<EmbeddedDatabase> {
   const port = await freePort();
   const password = 'embedded';
   fs.mkdirSync(path.dirname(dir), { recursive: true });
@@ -40,7 +46,7 @@ export async function startEmbeddedPostgres(dir: string, options: { persistent: 
       const text = String(message);
       if (/FATAL|PANIC/.test(text)) process.stderr.write(`[postgres] ${text}\n`);
     },
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1'],
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', ...Object.entries(options.settings ?? {}).flatMap(([k, v]) => ['-c', `${k}=${v}`])],
   });
   if (!fs.existsSync(path.join(dir, 'PG_VERSION'))) await server.initialise();
   await server.start();

@@ -6,6 +6,7 @@ import * as m0002 from './0002_photos';
 import * as m0003 from './0003_social';
 import * as m0004 from './0004_events';
 import * as m0005 from './0005_sessions';
+import * as m0006 from './0006_discover';
 
 export const migrations: Record<string, Migration> = {
   '0001_init': m0001,
@@ -13,4 +14,5 @@ export const migrations: Record<string, Migration> = {
   '0003_social': m0003,
   '0004_events': m0004,
   '0005_sessions': m0005,
+  '0006_discover': m0006,
 };

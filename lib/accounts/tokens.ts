@@ -37,7 +37,7 @@ export async function mintAccessToken(
   return { token, id: row.id, scopes };
 }
 
-/** The owner of a live token, or null. Touches last_used_at at most once a minute to keep reads cheap. */
+/** The owner of a live token, or null. Touches last_used_at (and the user's last_active_at) at most once a minute to keep reads cheap. */
 export async function findTokenOwner(db: Database, token: string): Promise<TokenOwner | null> {
   if (!token.startsWith(ACCESS_TOKEN_PREFIX) || token.length > 200) return null;
   const row = await db
@@ -53,6 +53,8 @@ export async function findTokenOwner(db: Database, token: string): Promise<Token
       .set({ last_used_at: sql`now()` })
       .where('id', '=', row.id)
       .execute();
+    // Discover ranks recently active people higher; same once-a-minute cadence.
+    await db.updateTable('users').set({ last_active_at: sql`now()` }).where('id', '=', row.user_id).execute();
   }
   return { tokenId: row.id, userId: row.user_id, scopes: row.scopes.filter((s): s is Scope => (SCOPES as readonly string[]).includes(s)) };
 }

@@ -2,6 +2,7 @@
 import { accountEndpoints } from './accounts';
 import type { EndpointSpec } from './define';
 import { eventEndpoints } from './events';
+import { discoverEndpoints } from './discover';
 import { metaEndpoints } from './meta';
 import { photoEndpoints } from './photos';
 import { profileEndpoints } from './profiles';
@@ -16,6 +17,7 @@ export const endpoints: readonly EndpointSpec[] = [
   ...photoEndpoints,
   ...socialEndpoints,
   ...eventEndpoints,
+  ...discoverEndpoints,
 ];
 
 export * from './define';

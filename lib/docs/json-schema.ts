@@ -20,6 +20,7 @@ export function toJsonSchema(schema: z.ZodType, io: SchemaIo, target: SchemaTarg
  * OpenAPI 3.0.3 gives `nullable` meaning only beside `type`, and validators (ajv)
  * reject it without one. zod puts it beside `anyOf` for a nullable union, so it is
  * pushed down into each typed branch, which says the same thing in valid 3.0.
+ * Nullable enums also get null in their value list.
  */
 export function fixNullableUnions<T>(node: T): T {
   if (Array.isArray(node)) return node.map(fixNullableUnions) as T;
@@ -34,6 +35,8 @@ export function fixNullableUnions<T>(node: T): T {
       delete out.nullable;
     }
   }
+  // A nullable enum must list null among its values (OpenAPI 3.0.3 clarification), or null fails the enum.
+  if (out.nullable === true && Array.isArray(out.enum) && !out.enum.includes(null)) out.enum = [...out.enum, null];
   return out as T;
 }
 

@@ -453,6 +453,16 @@ function minKmOutside(latitude: number, ring: number): number {
   return Math.min(latBoundKm, lonBoundKm);
 }
 
+/**
+ * The `limit` most populous places that can serve as a public label (population
+ * >= 15,000, no neighbourhoods), most populous first; for demo data and benchmarks.
+ */
+export function largestPlaces(limit: number): Place[] {
+  const index = getIndex();
+  if (!index) return [];
+  return [...index.labelCities].sort(compareByImportance).slice(0, Math.max(0, limit)).map(toPlace);
+}
+
 // ---------------------------------------------------------------------------
 // Shared helpers
 

@@ -1,6 +1,7 @@
 export {
   distanceKm,
   geocodeOffline,
+  largestPlaces,
   nearestPlace,
   preloadGazetteer,
   type LatLng,

@@ -10,7 +10,7 @@ export function profileUrl(baseUrl: string, slug: string): string {
   return `${baseUrl}/u/${encodeURIComponent(slug)}`;
 }
 
-function ageFields(row: Pick<UserRow, 'birthday' | 'show_age_by_decade'>): { age: number | null; age_bucket: string | null } {
+export function ageFields(row: Pick<UserRow, 'birthday' | 'show_age_by_decade'>): { age: number | null; age_bucket: string | null } {
   if (!row.birthday) return { age: null, age_bucket: null };
   const age = ageOn(row.birthday);
   const bucket = `${Math.floor(age / 10) * 10}s`;

@@ -18,6 +18,7 @@ import * as cancelRequest from '../v1/buddy_requests/[invitationId]/cancel.json/
 import * as chats from '../v1/chats.json/route';
 import * as messages from '../v1/chats/[chatId]/messages.json/route';
 import * as chatRead from '../v1/chats/[chatId]/read.json/route';
+import * as discover from '../v1/discover.json/route';
 import * as inbox from '../v1/inbox.json/route';
 import * as password from '../v1/me/password.json/route';
 import * as tokens from '../v1/me/tokens.json/route';
@@ -26,6 +27,7 @@ import * as signinLink from '../v1/signin/link.json/route';
 import * as buddyRequest from '../v1/users/[slug]/buddy_request.json/route';
 import * as block from '../v1/users/[slug]/block.json/route';
 import * as report from '../v1/users/[slug]/report.json/route';
+import * as overlap from '../v1/users/[slug]/overlap.json/route';
 
 
 export const ROUTE_HANDLERS: Readonly<Record<string, RouteHandler>> = {
@@ -59,4 +61,6 @@ export const ROUTE_HANDLERS: Readonly<Record<string, RouteHandler>> = {
   revoke_access_token: revokeToken.POST,
   change_password: password.POST,
   exchange_signin_link: signinLink.POST,
+  discover: discover.GET,
+  get_shared_free_time: overlap.GET,
 };

@@ -1,0 +1,488 @@
+// GET /api/v1/discover.json and GET /api/v1/users/{slug}/overlap.json against the real
+// server, on small hand-made populations (each at its own spot in the open sea, so no
+// other test's users are ever nearby) where the right answer is known.
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { sql } from 'kysely';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { bitsToGrid, countSlots, intersectGrids, parseAvailabilityText } from '@/lib/availability';
+import { discoverResponseSchema, overlapResponseSchema, type DiscoverResponse } from '@/lib/contract/discover';
+import { ageOn } from '@/lib/contract/schemas';
+import { cellOf, EARTH_RADIUS_KM } from '@/lib/discover/cells';
+import { score } from '@/lib/discover/ranking';
+import { seededRandom } from '@/lib/discover/seed';
+import { api, registerUser, testDb } from './client';
+
+const KM_PER_DEGREE = (Math.PI / 180) * EARTH_RADIUS_KM;
+
+interface Spot {
+  latitude: number;
+  longitude: number;
+}
+
+interface PersonSpec {
+  name: string;
+  at: Spot;
+  /** km north of the spot (fractions keep the rounded km away from .5). */
+  km: number;
+  activities: string[];
+  availability: string;
+  gender?: 'male' | 'female' | 'non_binary' | 'prefer_not_to_say';
+  birthday?: string;
+  showAgeByDecade?: boolean;
+  daysAway?: number;
+  complete?: boolean;
+}
+
+interface Person extends PersonSpec {
+  id: string;
+  slug: string;
+  token: string;
+}
+
+async function person(spec: PersonSpec): Promise<Person> {
+  const user = await registerUser({
+    displayName: spec.name,
+    aboutMe: `I am ${spec.name}`,
+    location: 'Open sea',
+    coords: { latitude: spec.at.latitude + spec.km / KM_PER_DEGREE, longitude: spec.at.longitude },
+    gender: spec.gender ?? 'female',
+    birthday: spec.birthday ?? '1990-06-15',
+    showAgeByDecade: spec.showAgeByDecade ?? false,
+    activities: spec.activities,
+    availability_text: spec.availability,
+  });
+  if (spec.complete !== false) {
+    // The photo upload lives in another module: set the URL, then let PATCH recompute completeness.
+    await testDb().updateTable('users').set({ photo_url: `https://example.com/${user.slug}.jpg` }).where('id', '=', user.id).execute();
+    const patch = await api('PATCH', '/api/v1/me.json', { token: user.token, body: { aboutMe: `I am ${spec.name}!` } });
+    expect(patch.body.onboarding).toEqual({ complete: true, missing: [] });
+  }
+  await sql`update users set last_active_at = now() - make_interval(days => ${spec.daysAway ?? 0}) - interval '1 hour'
+    where id = ${user.id}::uuid`.execute(testDb());
+  return { ...spec, id: user.id, slug: user.slug, token: user.token };
+}
+
+async function search(caller: Person, params: Record<string, string | number> = {}) {
+  const query = new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)]));
+  const res = await api('GET', `/api/v1/discover.json${query.size ? `?${query}` : ''}`, { token: caller.token });
+  return res;
+}
+
+async function names(caller: Person, people: readonly Person[], params: Record<string, string | number> = {}): Promise<string[]> {
+  const res = await search(caller, { limit: 50, ...params });
+  expect(res.status).toBe(200);
+  const body = discoverResponseSchema.parse(res.body);
+  return body.results.map((r) => people.find((p) => p.id === r.user.id)?.name ?? `stranger ${r.user.slug}`);
+}
+
+const slots = (a: string, b: string) => countSlots(intersectGrids(parseAvailabilityText(a).grid, parseAvailabilityText(b).grid));
+
+describe('GET /api/v1/discover.json: ranking and filters', () => {
+  const at: Spot = { latitude: -40, longitude: -130 };
+  let caller: Person;
+  let people: Person[];
+  const byName = (name: string) => people.find((p) => p.name === name)!;
+
+  beforeAll(async () => {
+    caller = await person({ name: 'Caller', at, km: 0, activities: ['tennis', 'hiking'], availability: 'weekends' });
+    people = await Promise.all(
+      [
+        // Expected order by score: Ada .9429, Dev .8229, Bo = Fay .7667 (a tie), Pat .6909, Nia .6889, Eve .6.
+        { name: 'Ada', km: 2.2, activities: ['tennis', 'hiking', 'chess'], availability: 'weekends', birthday: '1990-01-10' },
+        { name: 'Bo', km: 0.3, activities: ['tennis'], availability: 'weekends', gender: 'male', birthday: '2000-03-03' },
+        { name: 'Fay', km: 0.3, activities: ['tennis'], availability: 'weekends', gender: 'male', birthday: '2001-04-04' },
+        { name: 'Dev', km: 2.2, activities: ['hiking', 'tennis'], availability: 'Saturday mornings', gender: 'non_binary', birthday: '1984-02-02', showAgeByDecade: true },
+        { name: 'Eve', km: 10.2, activities: ['hiking'], availability: 'weekends', daysAway: 14, birthday: '1995-05-05' },
+        { name: 'Nia', km: 4.2, activities: ['hiking'], availability: 'weekends', daysAway: 2, birthday: '1992-07-07' },
+        { name: 'Pat', km: 6.2, activities: ['tennis'], availability: 'Sunday', gender: 'male', birthday: '1980-08-08' },
+        // Left out by a filter or a rule:
+        { name: 'Far', km: 30.2, activities: ['hiking'], availability: 'weekends' },
+        { name: 'Cook', km: 1.2, activities: ['cooking'], availability: 'weekends' },
+        { name: 'Weekday', km: 1.2, activities: ['tennis'], availability: 'weekday mornings' },
+        { name: 'Half', km: 1.2, activities: ['tennis', 'hiking'], availability: 'weekends', complete: false },
+        { name: 'Blocked', km: 1.2, activities: ['tennis', 'hiking'], availability: 'weekends' },
+        { name: 'Blocker', km: 1.2, activities: ['tennis', 'hiking'], availability: 'weekends' },
+        { name: 'Buddy', km: 1.2, activities: ['tennis', 'hiking'], availability: 'weekends' },
+      ].map((spec) => person({ ...spec, at } as PersonSpec)),
+    );
+    const db = testDb();
+    await db.insertInto('blocks').values({ blocker_id: caller.id, blocked_id: byName('Blocked').id }).execute();
+    await db.insertInto('blocks').values({ blocker_id: byName('Blocker').id, blocked_id: caller.id }).execute();
+    const [a, b] = [caller.id, byName('Buddy').id].sort();
+    await db.insertInto('connections').values({ user_a: a!, user_b: b! }).execute();
+    await db.insertInto('buddy_requests').values({ sender_id: caller.id, recipient_id: byName('Nia').id }).execute();
+    await db.insertInto('buddy_requests').values({ sender_id: byName('Pat').id, recipient_id: caller.id }).execute();
+    // A declined request is history, not a flag.
+    await db
+      .insertInto('buddy_requests')
+      .values({ sender_id: caller.id, recipient_id: byName('Eve').id, state: 'declined', responded_at: new Date() })
+      .execute();
+  });
+
+  it('ranks by the documented formula, breaks ties by id and explains each result', async () => {
+    const res = await search(caller);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    const body: DiscoverResponse = discoverResponseSchema.parse(res.body);
+    const [bo, fay] = [byName('Bo'), byName('Fay')].sort((x, y) => (x.id < y.id ? -1 : 1));
+    expect(body.results.map((r) => r.user.id)).toEqual(
+      [byName('Ada'), byName('Dev'), bo!, fay!, byName('Pat'), byName('Nia'), byName('Eve')].map((p) => p.id),
+    );
+    expect(body.next_cursor).toBeNull();
+    expect(body.search).toMatchObject({ radius_km: 25, activities: ['tennis', 'hiking'], available: 1, gender: null });
+
+    for (const result of body.results) {
+      const p = people.find((x) => x.id === result.user.id)!;
+      const shared = ['tennis', 'hiking'].filter((a) => p.activities.includes(a));
+      const overlap = slots(caller.availability, p.availability);
+      const distance = Math.max(1, Math.round(p.km));
+      expect(result.shared_activities).toEqual(shared);
+      expect(result.overlap_hours).toBe(overlap);
+      expect(result.distance_km).toBe(distance);
+      expect(result.score).toBeCloseTo(
+        score({ sharedActivities: shared.length, searchedActivities: 2, overlapSlots: overlap, distanceKm: distance, daysInactive: p.daysAway ?? 0 }),
+        4,
+      );
+      const parts = Object.values(result.score_breakdown).reduce((s, x) => s + x, 0);
+      expect(parts).toBeCloseTo(result.score, 3);
+      expect(result.user).toMatchObject({ slug: p.slug, displayName: p.name, location: expect.any(String) });
+    }
+    const ada = body.results[0]!;
+    expect(ada.overlap_summary).toBe('Saturday and Sunday, all day');
+    expect(ada.last_active).toBe('within_a_day');
+    expect(body.results.find((r) => r.user.id === byName('Dev').id)!.overlap_summary).toMatch(/^Saturday morning/);
+    expect(body.results.find((r) => r.user.id === byName('Eve').id)!.last_active).toBe('within_a_month');
+  });
+
+  it('never shows the caller, incomplete profiles, either side of a block or existing buddies', async () => {
+    const shown = await names(caller, people, { radius_km: 200, available: 0 });
+    for (const hidden of ['Caller', 'Half', 'Blocked', 'Blocker', 'Buddy']) expect(shown).not.toContain(hidden);
+    // …and the blocked pair does not see the caller either.
+    expect(await names(byName('Blocked'), [caller])).not.toContain('Caller');
+    expect(await names(byName('Blocker'), [caller])).not.toContain('Caller');
+    expect(await names(byName('Buddy'), [caller])).not.toContain('Caller');
+    expect(await names(byName('Ada'), [caller])).toContain('Caller');
+  });
+
+  it('flags pending requests either way, and only pending ones', async () => {
+    const body = discoverResponseSchema.parse((await search(caller)).body);
+    const flag = (name: string) => body.results.find((r) => r.user.id === byName(name).id)!.pending_request;
+    expect(flag('Nia')).toBe('sent');
+    expect(flag('Pat')).toBe('received');
+    expect(flag('Eve')).toBeNull();
+    expect(flag('Ada')).toBeNull();
+  });
+
+  it.each([
+    ['radius_km widens the circle', { radius_km: 50 }, ['Far'], []],
+    ['radius_km narrows it', { radius_km: 3 }, [], ['Nia', 'Pat', 'Eve']],
+    ['activities replaces the caller’s own', { activities: 'cooking' }, ['Cook'], ['Ada', 'Bo']],
+    ['available=0 drops the availability filter', { available: 0 }, ['Weekday'], []],
+    ['available=7 needs 7 shared hours', { available: 7 }, [], ['Dev']],
+  ])('%s', async (_name, params, added, removed) => {
+    const baseline = await names(caller, people);
+    const filtered = await names(caller, people, params);
+    for (const name of added) {
+      expect(baseline).not.toContain(name);
+      expect(filtered).toContain(name);
+    }
+    for (const name of removed) {
+      expect(baseline).toContain(name);
+      expect(filtered).not.toContain(name);
+    }
+  });
+
+  it('filters by gender (one or several)', async () => {
+    expect(await names(caller, people, { gender: 'male' })).toEqual(expect.arrayContaining(['Bo', 'Fay', 'Pat']));
+    expect((await names(caller, people, { gender: 'male' })).sort()).toEqual(['Bo', 'Fay', 'Pat']);
+    expect((await names(caller, people, { gender: 'non_binary,female' })).sort()).toEqual(['Ada', 'Dev', 'Eve', 'Nia']);
+  });
+
+  it('filters by age, matching people who show only a decade by their whole decade', async () => {
+    const shown = await names(caller, people, { age_min: 25, age_max: 40 });
+    const expected = people
+      .filter((p) => ['Ada', 'Bo', 'Fay', 'Dev', 'Eve', 'Nia', 'Pat'].includes(p.name))
+      .filter((p) => {
+        const age = ageOn(p.birthday ?? '1990-06-15');
+        if (!p.showAgeByDecade) return age >= 25 && age <= 40;
+        const decade = Math.floor(age / 10) * 10;
+        return decade <= 40 && decade + 9 >= 25;
+      })
+      .map((p) => p.name);
+    expect(shown.sort()).toEqual(expected.sort());
+    // Dev is 41 or 42 but shows "40s", so Dev matches up to 40 …
+    expect(shown).toContain('Dev');
+    // … while Pat, who shows an exact age over 40, does not.
+    expect(shown).not.toContain('Pat');
+  });
+
+  it('shows distance only as whole km, at least 1, and never coordinates', async () => {
+    const res = await search(caller, { radius_km: 200, available: 0, limit: 50 });
+    const body = discoverResponseSchema.parse(res.body);
+    for (const result of body.results) {
+      expect(Number.isInteger(result.distance_km)).toBe(true);
+      expect(result.distance_km).toBeGreaterThanOrEqual(1);
+    }
+    expect(body.results.find((r) => r.user.id === byName('Bo').id)!.distance_km).toBe(1);
+    const text = JSON.stringify(res.body);
+    expect(text).not.toMatch(/latitude|longitude|coords|birthday|email/);
+    const stored = await testDb().selectFrom('users').select('latitude').where('id', 'in', body.results.map((r) => r.user.id)).execute();
+    for (const row of stored) expect(text).not.toContain(String(row.latitude).slice(0, 7));
+  });
+
+  it('touches the caller’s last_active_at (the recent-activity signal)', async () => {
+    await sql`update users set last_active_at = now() - interval '3 days' where id = ${caller.id}::uuid`.execute(testDb());
+    await testDb().updateTable('access_tokens').set({ last_used_at: null }).where('user_id', '=', caller.id).execute();
+    expect((await search(caller)).status).toBe(200);
+    const row = await testDb().selectFrom('users').select('last_active_at').where('id', '=', caller.id).executeTakeFirstOrThrow();
+    expect(Date.now() - new Date(row.last_active_at).getTime()).toBeLessThan(60_000);
+  });
+});
+
+describe('GET /api/v1/discover.json: paging', () => {
+  const at: Spot = { latitude: -40, longitude: -120 };
+  let caller: Person;
+  let people: Person[];
+
+  beforeAll(async () => {
+    caller = await person({ name: 'Pager', at, km: 0, activities: ['running'], availability: 'weekends' });
+    // Few distinct scores among 23 people, so ties straddle page boundaries.
+    people = await Promise.all(
+      Array.from({ length: 23 }, (_, i) =>
+        person({
+          name: `Runner ${i}`,
+          at,
+          km: 1.2 + (i % 4) * 3,
+          activities: ['running'],
+          availability: i % 2 === 0 ? 'weekends' : 'Saturday mornings',
+          daysAway: i % 3,
+        }),
+      ),
+    );
+  });
+
+  it('pages through the whole result in rank order with no repeats or gaps', async () => {
+    const all = discoverResponseSchema.parse((await search(caller, { limit: 50 })).body);
+    expect(all.results).toHaveLength(people.length);
+    expect(all.next_cursor).toBeNull();
+    // Ranked by score, then id.
+    const keys = all.results.map((r) => [r.score, r.user.id] as const);
+    expect([...keys].sort((a, b) => b[0] - a[0] || (a[1] < b[1] ? -1 : 1))).toEqual(keys);
+    expect(new Set(all.results.map((r) => r.score)).size).toBeLessThan(all.results.length);
+
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    let pages = 0;
+    do {
+      const params: Record<string, string | number> = { limit: 4, ...(cursor ? { cursor } : {}) };
+      const page = discoverResponseSchema.parse((await search(caller, params)).body);
+      expect(page.results.length).toBeLessThanOrEqual(4);
+      seen.push(...page.results.map((r) => r.user.id));
+      cursor = page.next_cursor;
+      if (cursor) expect(page.next_url).toContain(`cursor=${cursor}`);
+      pages += 1;
+    } while (cursor && pages < 20);
+    expect(pages).toBe(6);
+    expect(seen).toEqual(all.results.map((r) => r.user.id));
+  });
+
+  it('follows next_url as given', async () => {
+    const first = discoverResponseSchema.parse((await search(caller, { limit: 10, radius_km: 30 })).body);
+    const next = new URL(first.next_url!);
+    expect(next.searchParams.get('radius_km')).toBe('30');
+    const second = await api('GET', `${next.pathname}${next.search}`, { token: caller.token });
+    expect(second.status).toBe(200);
+    const ids = discoverResponseSchema.parse(second.body).results.map((r) => r.user.id);
+    expect(ids).toHaveLength(10);
+    expect(ids.some((id) => first.results.some((r) => r.user.id === id))).toBe(false);
+  });
+
+  it.each([
+    ['a cursor that is not one', () => ({ cursor: 'not-a-cursor' }), /not a cursor/],
+    ['a cursor from other filters', async () => ({ cursor: await firstCursor({ radius_km: 20 }), radius_km: 21 }), /different filters/],
+  ])('refuses %s with 400 naming cursor', async (_name, params, message) => {
+    const res = await search(caller, { limit: 4, ...(await params()) });
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe('validation_failed');
+    expect(res.body.error.fields.cursor).toMatch(message);
+  });
+
+  async function firstCursor(params: Record<string, string | number>): Promise<string> {
+    const body = discoverResponseSchema.parse((await search(caller, { limit: 4, ...params })).body);
+    return body.next_cursor!;
+  }
+});
+
+describe('GET /api/v1/discover.json: callers and bad input', () => {
+  it('tells a caller with an incomplete profile what is missing (422)', async () => {
+    const half = await registerUser({ aboutMe: 'Hi', activities: ['tennis'] });
+    const res = await api('GET', '/api/v1/discover.json', { token: half.token });
+    expect(res.status).toBe(422);
+    expect(res.body.error.code).toBe('onboarding_incomplete');
+    expect(Object.keys(res.body.error.fields)).toEqual(expect.arrayContaining(['coords', 'schedule', 'photo']));
+    expect(res.body.error.hint).toMatch(/PATCH \/api\/v1\/me\.json/);
+  });
+
+  it('needs a bearer token with profile:read', async () => {
+    expect((await api('GET', '/api/v1/discover.json')).status).toBe(401);
+    const user = await registerUser();
+    await testDb().updateTable('access_tokens').set({ scopes: ['buddy:read'] }).where('user_id', '=', user.id).execute();
+    const res = await api('GET', '/api/v1/discover.json', { token: user.token });
+    expect(res.status).toBe(403);
+    expect(res.body.error.code).toBe('insufficient_scope');
+  });
+
+  it.each([
+    ['radius_km over 200', 'radius_km=201', 'radius_km'],
+    ['radius_km not a number', 'radius_km=far', 'radius_km'],
+    ['limit over 50', 'limit=51', 'limit'],
+    ['limit 0', 'limit=0', 'limit'],
+    ['an unknown activity', 'activities=tennis,underwater-basket-weaving', 'activities'],
+    ['an empty activity list', 'activities=', 'activities'],
+    ['available over 126', 'available=127', 'available'],
+    ['an unknown gender', 'gender=robot', 'gender.0'],
+    ['age_min over age_max', 'age_min=40&age_max=30', 'age_min'],
+    ['age under 13', 'age_min=12', 'age_min'],
+    ['an unknown parameter', 'radius=10', 'radius'],
+  ])('rejects %s with 400 naming the parameter', async (_name, query, field) => {
+    const user = await registerUser();
+    const res = await api('GET', `/api/v1/discover.json?${query}`, { token: user.token });
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe('validation_failed');
+    expect(res.body.error.fields).toHaveProperty([field]);
+  });
+});
+
+describe('GET /api/v1/users/{slug}/overlap.json', () => {
+  const at: Spot = { latitude: -40, longitude: -110 };
+  let me: Person;
+  let weekender: Person;
+  let morning: Person;
+  let nobody: Person;
+
+  beforeAll(async () => {
+    me = await person({ name: 'Me', at, km: 0, activities: ['tennis'], availability: 'weekends and Wednesday evenings' });
+    weekender = await person({ name: 'Weekender', at, km: 1, activities: ['tennis'], availability: 'Saturday mornings, Wednesday 6pm to 9pm, Friday' });
+    morning = await person({ name: 'Morning', at, km: 1, activities: ['tennis'], availability: 'weekday mornings' });
+    nobody = await person({ name: 'Nobody', at, km: 1, activities: ['tennis'], availability: 'weekends', complete: false });
+    await testDb().updateTable('users').set({ schedule: null }).where('id', '=', nobody.id).execute();
+  });
+
+  it('returns the shared slots as grid, plain English and windows, by slug or id', async () => {
+    for (const key of [weekender.slug, weekender.id]) {
+      const res = await api('GET', `/api/v1/users/${key}/overlap.json`, { token: me.token });
+      expect(res.status).toBe(200);
+      const body = overlapResponseSchema.parse(res.body);
+      expect(body.user).toMatchObject({ id: weekender.id, slug: weekender.slug, displayName: 'Weekender' });
+      expect(body.overlap.windows).toEqual([
+        { day: 'wed', start: '18:00', end: '21:00', hours: 3 },
+        { day: 'sat', start: '06:00', end: '12:00', hours: 6 },
+      ]);
+      expect(body.overlap.hours_per_week).toBe(9);
+      expect(body.overlap.summary).toBe('Wednesday 6pm–9pm; Saturday morning');
+      const rows = await testDb().selectFrom('users').select(['id', 'schedule']).where('id', 'in', [me.id, weekender.id]).execute();
+      const stored = rows.map((r) => bitsToGrid(r.schedule!));
+      expect(body.overlap.grid).toEqual(intersectGrids(stored[0]!, stored[1]!));
+      expect(JSON.stringify(res.body)).not.toMatch(/latitude|longitude|birthday|email/);
+    }
+  });
+
+  it('says plainly when there is no shared time, and why when a grid is missing', async () => {
+    const none = overlapResponseSchema.parse((await api('GET', `/api/v1/users/${morning.slug}/overlap.json`, { token: me.token })).body);
+    expect(none.overlap).toMatchObject({ hours_per_week: 0, summary: 'No shared free time', windows: [] });
+    const missing = overlapResponseSchema.parse((await api('GET', `/api/v1/users/${nobody.slug}/overlap.json`, { token: me.token })).body);
+    expect(missing.overlap.summary).toMatch(/has not set their availability/);
+  });
+
+  it.each([
+    ['no token', () => ({ path: `/api/v1/users/${weekender.slug}/overlap.json`, token: undefined }), 401, 'unauthorized'],
+    ['an unknown slug', () => ({ path: '/api/v1/users/no-such-person-x/overlap.json', token: me.token }), 404, 'not_found'],
+    ['the caller', () => ({ path: `/api/v1/users/${me.slug}/overlap.json`, token: me.token }), 400, 'cannot_target_self'],
+  ])('answers %s with %s', async (_name, request, status, code) => {
+    const { path, token } = request();
+    const res = await api('GET', path, { token });
+    expect(res.status).toBe(status);
+    expect(res.body.error.code).toBe(code);
+  });
+
+  it('hides a blocked pair behind 404, whichever side blocked', async () => {
+    const blocked = await person({ name: 'Blocked Overlap', at, km: 1, activities: ['tennis'], availability: 'weekends' });
+    const blocker = await person({ name: 'Blocker Overlap', at, km: 1, activities: ['tennis'], availability: 'weekends' });
+    await testDb().insertInto('blocks').values([{ blocker_id: me.id, blocked_id: blocked.id }, { blocker_id: blocker.id, blocked_id: me.id }]).execute();
+    for (const other of [blocked, blocker]) {
+      const res = await api('GET', `/api/v1/users/${other.slug}/overlap.json`, { token: me.token });
+      expect(res.status).toBe(404);
+      expect(res.body.error.code).toBe('not_found');
+      const back = await api('GET', `/api/v1/users/${me.slug}/overlap.json`, { token: other.token });
+      expect(back.status).toBe(404);
+    }
+  });
+});
+
+describe('the search grid', () => {
+  it('is the same in PostgreSQL (the index) and in TypeScript (the search)', async () => {
+    const random = seededRandom(99);
+    const points = Array.from({ length: 500 }, () => ({ lat: random() * 180 - 90, lon: random() * 360 - 180 }));
+    // Edges: cell and row boundaries, the antimeridian, the poles.
+    points.push({ lat: 0, lon: 0 }, { lat: 40, lon: 0.25 }, { lat: -60, lon: 179.999 }, { lat: 90, lon: 180 }, { lat: -90, lon: -180 }, { lat: 88, lon: 5 });
+    const { rows } = await sql<{ cell: number }>`select discover_cell(p.lat, p.lon) as cell
+      from unnest(${points.map((p) => p.lat)}::float8[], ${points.map((p) => p.lon)}::float8[]) with ordinality as p(lat, lon, n)
+      order by p.n`.execute(testDb());
+    expect(rows.map((r) => r.cell)).toEqual(points.map((p) => cellOf(p.lat, p.lon)));
+    const keys = await sql<{ keys: string[] }>`select discover_keys(array['tennis', 'board_games'], 42) as keys`.execute(testDb());
+    expect(keys.rows[0]!.keys).toEqual(['tennis@42', 'board_games@42']);
+    // users.discover_cell follows the coordinates.
+    const user = await person({ name: 'Mover', at: { latitude: -40, longitude: -100 }, km: 0, activities: ['chess'], availability: 'weekends' });
+    const before = await testDb().selectFrom('users').select('discover_cell').where('id', '=', user.id).executeTakeFirstOrThrow();
+    expect(before.discover_cell).toBe(cellOf(-40, -100));
+    await api('PATCH', '/api/v1/me.json', { token: user.token, body: { coords: { latitude: -45.5, longitude: -95.25 } } });
+    const after = await testDb().selectFrom('users').select('discover_cell').where('id', '=', user.id).executeTakeFirstOrThrow();
+    expect(after.discover_cell).toBe(cellOf(-45.5, -95.25));
+  });
+});
+
+describe('demo population (npm run seed:demo)', () => {
+  it('seeds complete, discoverable profiles with working generated avatars', async () => {
+    const tag = `t${process.pid.toString(36)}`;
+    const run = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/seed-demo.ts', '--users', '60', '--seed', '5'], {
+      cwd: path.resolve(import.meta.dirname, '../..'),
+      env: { ...process.env, DATABASE_URL: inject('databaseUrl'), PUBLIC_BASE_URL: inject('baseUrl') },
+      encoding: 'utf8',
+    });
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/Seeded 60 demo users/);
+    const seeded = await testDb()
+      .selectFrom('users')
+      .selectAll()
+      .where('agent_name', '=', 'seed-demo')
+      .where('email', 'like', 'demo-%')
+      .execute();
+    try {
+      expect(seeded.length).toBeGreaterThanOrEqual(60);
+      for (const row of seeded) {
+        expect(row.onboarding_complete).toBe(true);
+        expect(row.discover_cell).toBe(cellOf(row.latitude!, row.longitude!));
+      }
+      // A caller standing where a demo user lives, liking the same things, finds them.
+      const target = seeded[0]!;
+      const caller = await person({
+        name: `Finder ${tag}`,
+        at: { latitude: target.latitude!, longitude: target.longitude! },
+        km: 0,
+        activities: target.activities.slice(0, 2),
+        availability: target.availability_text!,
+      });
+      const found = discoverResponseSchema.parse((await search(caller, { available: 1, limit: 50 })).body);
+      expect(found.results.map((r) => r.user.id)).toContain(target.id);
+
+      const avatar = await fetch(target.photo_url!);
+      expect(avatar.status).toBe(200);
+      expect(avatar.headers.get('content-type')).toBe('image/svg+xml');
+      expect(await avatar.text()).toContain(`>${target.display_name[0]}`);
+      expect((await fetch(`${inject('baseUrl')}/demo-avatars/not-an-avatar.svg`)).status).toBe(404);
+    } finally {
+      await testDb().deleteFrom('users').where('id', 'in', seeded.map((row) => row.id)).execute();
+    }
+  });
+});

@@ -1,0 +1,243 @@
+// Discover: finding buddies nearby who like the same things and are free when the
+// caller is, and the free time two people share.
+import { z } from 'zod';
+import { isActivityId } from '../activities';
+import { defineEndpoint } from './define';
+import { GENDERS, activityIdsSchema, genderSchema, gridSchema } from './schemas';
+
+export const DISCOVER_LIMITS = {
+  radiusKmDefault: 25,
+  radiusKmMax: 200,
+  limitDefault: 20,
+  limitMax: 50,
+  activitiesMax: 20,
+  availableDefault: 1,
+  slotsPerWeek: 126,
+  ageMin: 13,
+  ageMax: 120,
+} as const;
+
+/** "a,b, c" → ["a", "b", "c"]: query strings carry lists comma-separated. */
+const commaList = (text: string) =>
+  text
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item !== '');
+
+const integerParam = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
+
+const activitiesParam = z
+  .string()
+  .max(2000)
+  .transform(commaList)
+  .superRefine((ids, ctx) => {
+    if (ids.length === 0) ctx.addIssue({ code: 'custom', message: 'name at least one activity id' });
+    if (ids.length > DISCOVER_LIMITS.activitiesMax) {
+      ctx.addIssue({ code: 'custom', message: `at most ${DISCOVER_LIMITS.activitiesMax} activity ids` });
+    }
+    const unknown = ids.filter((id) => !isActivityId(id));
+    if (unknown.length > 0) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `unknown activity ids: ${unknown.slice(0, 5).join(', ')}; use canonical ids from /api/v1/activities.json`,
+      });
+    }
+  })
+  .transform((ids) => [...new Set(ids)]);
+
+const gendersParam = z
+  .string()
+  .max(200)
+  .transform(commaList)
+  .pipe(z.array(genderSchema).min(1, { message: `name at least one of ${GENDERS.join(', ')}` }))
+  .transform((genders) => [...new Set(genders)].sort());
+
+export const discoverQuerySchema = z
+  .strictObject({
+    radius_km: z.coerce
+      .number()
+      .min(1)
+      .max(DISCOVER_LIMITS.radiusKmMax)
+      .default(DISCOVER_LIMITS.radiusKmDefault)
+      .describe(`Search radius around the caller's coordinates in km (default ${DISCOVER_LIMITS.radiusKmDefault}, max ${DISCOVER_LIMITS.radiusKmMax})`),
+    activities: activitiesParam
+      .optional()
+      .describe("Comma-separated canonical activity ids; people who share at least one. Default: the caller's own activities"),
+    available: integerParam(0, DISCOVER_LIMITS.slotsPerWeek)
+      .default(DISCOVER_LIMITS.availableDefault)
+      .describe("Only people free at least this many one-hour slots a week when the caller is free too (default 1; 0 = don't filter)"),
+    gender: gendersParam.optional().describe(`Comma-separated genders to include (${GENDERS.join(', ')}); default all`),
+    age_min: integerParam(DISCOVER_LIMITS.ageMin, DISCOVER_LIMITS.ageMax).optional().describe('Youngest age to include'),
+    age_max: integerParam(DISCOVER_LIMITS.ageMin, DISCOVER_LIMITS.ageMax).optional().describe('Oldest age to include'),
+    limit: integerParam(1, DISCOVER_LIMITS.limitMax)
+      .default(DISCOVER_LIMITS.limitDefault)
+      .describe(`Results per page (default ${DISCOVER_LIMITS.limitDefault}, max ${DISCOVER_LIMITS.limitMax})`),
+    cursor: z.string().max(400).optional().describe('next_cursor from the previous page, with the same filters'),
+  })
+  .refine((q) => q.age_min === undefined || q.age_max === undefined || q.age_min <= q.age_max, {
+    message: 'must not be greater than age_max',
+    path: ['age_min'],
+  });
+export type DiscoverQuery = z.output<typeof discoverQuerySchema>;
+
+const scoreTermsSchema = z.object({
+  activities: z.number(),
+  availability: z.number(),
+  distance: z.number(),
+  recent_activity: z.number(),
+});
+
+export const discoverCardSchema = z.object({
+  id: z.string(),
+  slug: z.string(),
+  displayName: z.string(),
+  aboutMe: z.string().nullable(),
+  location: z.string().nullable().describe('City-level label; never coordinates'),
+  gender: genderSchema.nullable(),
+  age: z.number().int().nullable().describe('Null when the person shows only an age bucket'),
+  age_bucket: z.string().nullable(),
+  activities: activityIdsSchema,
+  photoURL: z.string().nullable(),
+  profile_url: z.string(),
+});
+export type DiscoverCard = z.infer<typeof discoverCardSchema>;
+
+export const discoverResultSchema = z.object({
+  user: discoverCardSchema,
+  shared_activities: activityIdsSchema.describe('The searched activity ids this person has'),
+  overlap_hours: z.number().int().describe('One-hour slots a week both people are free'),
+  overlap_summary: z.string().describe('Those shared free hours in plain English, e.g. "Saturday mornings; Wednesday evenings"'),
+  distance_km: z.number().int().min(1).describe('Whole km, never finer than 1 km'),
+  last_active: z.enum(['within_a_day', 'within_a_week', 'within_a_month', 'over_a_month']),
+  pending_request: z
+    .enum(['sent', 'received'])
+    .nullable()
+    .describe('A pending buddy request between you: sent by the caller, or received from this person'),
+  score: z.number().describe('0..1, higher is a better match; see score_breakdown'),
+  score_breakdown: scoreTermsSchema.describe('Each weighted term of the score (they add up to it, give or take rounding)'),
+});
+export type DiscoverResult = z.infer<typeof discoverResultSchema>;
+
+export const discoverResponseSchema = z.object({
+  results: z.array(discoverResultSchema),
+  next_cursor: z.string().nullable().describe('Pass as cursor (with the same filters) for the next page; null on the last page'),
+  next_url: z.string().nullable().describe('The next page as a ready-made URL; null on the last page'),
+  search: z.object({
+    radius_km: z.number(),
+    activities: activityIdsSchema,
+    available: z.number().int(),
+    gender: z.array(genderSchema).nullable(),
+    age_min: z.number().int().nullable(),
+    age_max: z.number().int().nullable(),
+    ranking: z.string().describe('The ranking formula in words'),
+  }),
+});
+export type DiscoverResponse = z.infer<typeof discoverResponseSchema>;
+
+export const sharedWindowSchema = z.object({
+  day: z.enum(['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun']),
+  start: z.string().describe('HH:MM, local time'),
+  end: z.string().describe('HH:MM, local time (24:00 = midnight)'),
+  hours: z.number().int(),
+});
+
+export const overlapResponseSchema = z.object({
+  user: discoverCardSchema,
+  overlap: z.object({
+    hours_per_week: z.number().int(),
+    summary: z.string().describe('The shared free time in plain English'),
+    windows: z.array(sharedWindowSchema).describe('Each run of consecutive shared hours, Monday first'),
+    grid: gridSchema.describe('7 days (Mon..Sun) x 18 one-hour slots (6am..11pm), true where both are free'),
+  }),
+});
+export type OverlapResponse = z.infer<typeof overlapResponseSchema>;
+
+const EXAMPLE_USER = {
+  id: '6f1c1f7e-3d55-4a7a-9d6e-2f0b8c1d2e3f',
+  slug: 'maya-k',
+  displayName: 'Maya K.',
+  aboutMe: 'Weekend hiker, weekday climber.',
+  location: 'Portland, Oregon, US',
+  gender: 'female' as const,
+  age: 31,
+  age_bucket: '30s',
+  activities: ['hiking', 'rock_climbing', 'coffee'],
+  photoURL: 'https://example.com/maya.jpg',
+  profile_url: 'https://buddies.example/u/maya-k',
+};
+
+export const discover = defineEndpoint({
+  id: 'discover',
+  method: 'GET',
+  path: '/api/v1/discover.json',
+  auth: 'profile:read',
+  tags: ['discover'],
+  summary: 'Find buddies nearby who share activities and free time',
+  description:
+    'Complete profiles within radius_km of the caller who share at least one of the activities and are free at least ' +
+    '`available` hours a week when the caller is. Never the caller, people either side has blocked, or existing buddies; ' +
+    'a pending buddy request shows as pending_request. Ranked by score = 0.40·activities + 0.30·availability + ' +
+    '0.20·distance + 0.10·recent activity (each term 0..1; see score_breakdown), ties broken by user id, so paging with ' +
+    'next_cursor never repeats or skips anyone. Distances are whole km, never finer than 1 km; coordinates are never ' +
+    'returned. The caller needs a complete profile (422 onboarding_incomplete lists what is missing).',
+  query: discoverQuerySchema,
+  response: discoverResponseSchema,
+  errors: ['validation_failed', 'onboarding_incomplete'],
+  example: {
+    results: [
+      {
+        user: EXAMPLE_USER,
+        shared_activities: ['hiking'],
+        overlap_hours: 12,
+        overlap_summary: 'Saturday mornings; Wednesday evenings',
+        distance_km: 3,
+        last_active: 'within_a_day',
+        pending_request: null,
+        score: 0.7825,
+        score_breakdown: { activities: 0.2, availability: 0.3, distance: 0.125, recent_activity: 0.1 },
+      },
+    ],
+    next_cursor: 'eyJ2IjoxLCJzIjoiMC43ODI1Ii',
+    next_url: 'https://buddies.example/api/v1/discover.json?activities=hiking%2Ctennis&cursor=eyJ2IjoxLCJzIjoiMC43ODI1Ii',
+    search: {
+      radius_km: 25,
+      activities: ['hiking', 'tennis'],
+      available: 1,
+      gender: null,
+      age_min: null,
+      age_max: null,
+      ranking: 'score = 0.40·activities + 0.30·availability + 0.20·distance + 0.10·recent activity',
+    },
+  },
+});
+
+export const getOverlap = defineEndpoint({
+  id: 'get_shared_free_time',
+  method: 'GET',
+  path: '/api/v1/users/{slug}/overlap.json',
+  auth: 'profile:read',
+  tags: ['discover'],
+  summary: 'The weekly free time you share with someone, to propose a time',
+  description:
+    "The slots free in both the caller's and this person's weekly grid, as a grid, as plain English and as runs of " +
+    'consecutive hours (day, start, end) an agent can propose. Times are the grid\'s local hours.',
+  params: z.object({ slug: z.string().min(1).max(80) }),
+  response: overlapResponseSchema,
+  errors: ['not_found', 'cannot_target_self'],
+  example: {
+    user: EXAMPLE_USER,
+    overlap: {
+      hours_per_week: 9,
+      summary: 'Wednesday 6pm–9pm; Saturday morning',
+      windows: [
+        { day: 'wed', start: '18:00', end: '21:00', hours: 3 },
+        { day: 'sat', start: '06:00', end: '12:00', hours: 6 },
+      ],
+      grid: Array.from({ length: 7 }, (_, d) =>
+        Array.from({ length: 18 }, (_, s) => (d === 2 && s >= 12 && s < 15) || (d === 5 && s < 6)),
+      ),
+    },
+  },
+});
+
+export const discoverEndpoints = [discover, getOverlap] as const;

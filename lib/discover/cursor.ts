@@ -1,0 +1,69 @@
+// The opaque Discover cursor: "after (score, id)" in the order score desc, id asc,
+// plus the moment the search started (so the recent-activity term does not drift
+// while paging) and a fingerprint of the filters (so a cursor cannot be replayed
+// against a different search and silently skip people).
+import { createHash } from 'node:crypto';
+import { z } from 'zod';
+import { ApiError } from '../http/errors';
+
+export interface DiscoverCursor {
+  /** Score of the last result returned, as the exact decimal string from SQL. */
+  score: string;
+  /** Id of the last result returned. */
+  id: string;
+  /** When the first page was computed (ms since epoch). */
+  asOf: number;
+  /** filtersFingerprint() of the search. */
+  filters: string;
+}
+
+const VERSION = 1;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+const wireSchema = z.strictObject({
+  v: z.literal(VERSION),
+  s: z.string().regex(/^\d{1,3}(\.\d{1,8})?$/),
+  i: z.string().regex(UUID),
+  t: z.number().int().positive(),
+  f: z.string().regex(/^[A-Za-z0-9_-]{1,32}$/),
+});
+
+export function encodeCursor(cursor: DiscoverCursor): string {
+  const wire = { v: VERSION, s: cursor.score, i: cursor.id, t: cursor.asOf, f: cursor.filters };
+  return Buffer.from(JSON.stringify(wire), 'utf8').toString('base64url');
+}
+
+/** The cursor, or null when the text is not one this API issued (any version). */
+export function decodeCursor(text: string): DiscoverCursor | null {
+  if (text.length > 400 || !/^[A-Za-z0-9_-]+$/.test(text)) return null;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(Buffer.from(text, 'base64url').toString('utf8'));
+  } catch {
+    return null;
+  }
+  const result = wireSchema.safeParse(parsed);
+  if (!result.success) return null;
+  const { s, i, t, f } = result.data;
+  return { score: s, id: i, asOf: t, filters: f };
+}
+
+/** A short stable hash of the search's filters (everything but limit and cursor). */
+export function filtersFingerprint(filters: Record<string, unknown>): string {
+  const canonical = JSON.stringify(Object.keys(filters).sort().map((key) => [key, filters[key] ?? null]));
+  return createHash('sha256').update(canonical).digest('base64url').slice(0, 16);
+}
+
+const invalidCursor = (reason: string) =>
+  new ApiError('validation_failed', 'Invalid query: cursor', {
+    hint: 'Pass next_cursor exactly as the previous page returned it, with the same filters; or omit cursor to start again.',
+    fields: { cursor: reason },
+  });
+
+/** Decodes a cursor and checks it belongs to this search; 400 validation_failed otherwise. */
+export function readCursorOrThrow(text: string, fingerprint: string): DiscoverCursor {
+  const cursor = decodeCursor(text);
+  if (!cursor) throw invalidCursor('not a cursor this API returned');
+  if (cursor.filters !== fingerprint) throw invalidCursor('belongs to a search with different filters');
+  return cursor;
+}

@@ -1,0 +1,110 @@
+// Shared free time: the slots free in both people's weekly grids, in the forms an
+// agent needs to propose a time (grid, plain English, runs of hours).
+import type { Database } from '@/db';
+import type { UserRow } from '@/db/types';
+import {
+  DAY_KEYS,
+  DAYS,
+  EMPTY_SUMMARY,
+  FIRST_HOUR,
+  SLOTS,
+  bitsToGrid,
+  cell,
+  countSlots,
+  emptyGrid,
+  intersectGrids,
+  summarizeGrid,
+  type Grid,
+} from '../availability';
+import type { OverlapResponse } from '../contract/discover';
+import { ApiError } from '../http/errors';
+import { getUserBySlugOrIdOrThrow, getUserOrThrow } from '../profiles/profile';
+import { toDiscoverCard } from './records';
+
+export const NO_SHARED_TIME = 'No shared free time';
+
+export interface SharedWindow {
+  day: (typeof DAY_KEYS)[number];
+  start: string;
+  end: string;
+  hours: number;
+}
+
+const clock = (hour: number) => `${String(hour).padStart(2, '0')}:00`;
+
+export function gridOf(bits: string | null): Grid {
+  return bits ? bitsToGrid(bits) : emptyGrid();
+}
+
+/** Each maximal run of consecutive free slots, Monday first, as clock times. */
+export function sharedWindows(grid: Grid): SharedWindow[] {
+  const windows: SharedWindow[] = [];
+  for (let day = 0; day < DAYS; day++) {
+    let start = -1;
+    for (let slot = 0; slot <= SLOTS; slot++) {
+      const free = slot < SLOTS && cell(grid, day, slot);
+      if (free && start < 0) start = slot;
+      if (!free && start >= 0) {
+        windows.push({ day: DAY_KEYS[day]!, start: clock(FIRST_HOUR + start), end: clock(FIRST_HOUR + slot), hours: slot - start });
+        start = -1;
+      }
+    }
+  }
+  return windows;
+}
+
+/** Plain English for shared time; "No shared free time" rather than the profile wording. */
+export function describeSharedTime(grid: Grid): string {
+  const summary = summarizeGrid(grid);
+  return summary === EMPTY_SUMMARY ? NO_SHARED_TIME : summary;
+}
+
+function explainNoSharedTime(caller: UserRow, other: UserRow): string {
+  if (!caller.schedule?.includes('1')) return `${NO_SHARED_TIME}: your availability is not set (PATCH /api/v1/me.json with availability_text)`;
+  if (!other.schedule?.includes('1')) return `${NO_SHARED_TIME}: this person has not set their availability`;
+  return NO_SHARED_TIME;
+}
+
+/** Whether either of the two has blocked the other. */
+async function eitherBlocked(db: Database, a: string, b: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('blocks')
+    .select('blocker_id')
+    .where((eb) =>
+      eb.or([
+        eb.and([eb('blocker_id', '=', a), eb('blocked_id', '=', b)]),
+        eb.and([eb('blocker_id', '=', b), eb('blocked_id', '=', a)]),
+      ]),
+    )
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/**
+ * GET /users/{slug}/overlap.json. Anyone's weekly grid is already on their public
+ * profile, so this needs no completeness; a block either way reads as not found,
+ * as if the person did not exist, so a block is never revealed.
+ */
+export async function sharedFreeTime(db: Database, callerId: string, slugOrId: string, baseUrl: string): Promise<OverlapResponse> {
+  const other: UserRow = await getUserBySlugOrIdOrThrow(db, slugOrId);
+  if (other.id === callerId) {
+    throw new ApiError('cannot_target_self', 'That is you: shared free time needs another person', {
+      hint: "Use the other person's slug, e.g. from a discover result.",
+    });
+  }
+  if (await eitherBlocked(db, callerId, other.id)) {
+    throw new ApiError('not_found', `No user with slug or id "${slugOrId}"`, { hint: 'Check the slug; it is the last part of the profile_url.' });
+  }
+  const caller = await getUserOrThrow(db, callerId);
+  const grid = intersectGrids(gridOf(caller.schedule), gridOf(other.schedule));
+  const hours = countSlots(grid);
+  return {
+    user: toDiscoverCard(other, baseUrl),
+    overlap: {
+      hours_per_week: hours,
+      summary: hours > 0 ? describeSharedTime(grid) : explainNoSharedTime(caller, other),
+      windows: sharedWindows(grid),
+      grid,
+    },
+  };
+}

@@ -1,0 +1,300 @@
+// GET /api/v1/discover.json: complete profiles near the caller who share an activity
+// and free time, ranked by the formula in ranking.ts, paged by an opaque keyset cursor.
+//
+// One SQL statement finds and ranks a page. The GIN index over discover_keys(activities,
+// discover_cell) ("tennis@698165") returns only people who have one of the searched
+// activities in a grid cell the circle touches (cells.ts), so the work grows with the
+// number of matches, not with the population. The exact distance (haversine), schedule overlap
+// (bit_count of an AND of two bit(126)), age, gender, blocks and buddies are checked on
+// those rows.
+import { sql, type RawBuilder } from 'kysely';
+import type { Database } from '@/db';
+import type { Gender, UserRow } from '@/db/types';
+import { intersectGrids } from '../availability';
+import type { DiscoverQuery, DiscoverResponse, DiscoverResult } from '../contract/discover';
+import { ApiError, notFound } from '../http/errors';
+import { MISSING_FIELD_ADVICE, missingFields } from '../profiles/onboarding';
+import { EARTH_RADIUS_KM, coveringCells, searchKeys } from './cells';
+import { encodeCursor, filtersFingerprint, readCursorOrThrow } from './cursor';
+import { describeSharedTime, gridOf } from './overlap';
+import { WEIGHTS, lastActiveLabel, scoreBreakdown, scoreSql } from './ranking';
+import { toDiscoverCard, type DiscoverCardSource } from './records';
+
+export const DISCOVER_PATH = '/api/v1/discover.json';
+
+export const RANKING_IN_WORDS =
+  `score = ${WEIGHTS.activities.toFixed(2)}·activities + ${WEIGHTS.availability.toFixed(2)}·availability + ` +
+  `${WEIGHTS.distance.toFixed(2)}·distance + ${WEIGHTS.recent_activity.toFixed(2)}·recent activity; ` +
+  'activities = shared/min(3, searched), availability = min(1, shared hours/10), distance = 1/(1 + km/5), ' +
+  'recent activity = 1/(1 + days away/7); ties by user id';
+
+/** Everything the SQL needs for one page. */
+export interface DiscoverSearch {
+  callerId: string;
+  latitude: number;
+  longitude: number;
+  radiusKm: number;
+  activities: readonly string[];
+  /** The caller's grid as bit(126) text. */
+  scheduleBits: string;
+  minOverlapSlots: number;
+  genders: readonly Gender[] | null;
+  ageMin: number | null;
+  ageMax: number | null;
+  /** The caller, people either side has blocked, and buddies. */
+  excludedIds: readonly string[];
+  /** Start of the search: recency is measured from here on every page. */
+  asOf: Date;
+  /** Keyset: only rows after this (score desc, id asc). */
+  after: { score: string; id: string } | null;
+  /** Rows to return (a page plus one, to know whether there is a next page). */
+  limit: number;
+}
+
+export interface CandidateRow extends DiscoverCardSource {
+  schedule: string;
+  /** A pending buddy request between the caller and this person, by direction. */
+  pending_request: 'sent' | 'received' | null;
+  shared_count: number;
+  overlap_slots: number;
+  distance_km: number;
+  days_inactive: number;
+  /** Exact decimal text from numeric, e.g. "0.7825". */
+  score: string;
+}
+
+/**
+ * Great-circle distance in km from the search origin to users row `u` (haversine, the
+ * same sphere as lib/geo's distanceKm). Plain float arithmetic: earthdistance's earth domain checks
+ * its constraints on every value and costs about 20x as much per row.
+ */
+export function distanceSql(latitude: number, longitude: number) {
+  const cosLatitude = Math.cos((latitude * Math.PI) / 180);
+  return sql<number>`2 * ${EARTH_RADIUS_KM}::float8 * asin(least(1, sqrt(
+      power(sin(radians(u.latitude - ${latitude}::float8) / 2), 2)
+    + cos(radians(u.latitude)) * ${cosLatitude}::float8 * power(sin(radians(u.longitude - ${longitude}::float8) / 2), 2))))`;
+}
+
+/** The ranked page as one SQL statement (exported so the benchmark can EXPLAIN it). */
+export function discoverQuery(search: DiscoverSearch): RawBuilder<CandidateRow> {
+  const activities = [...search.activities];
+  // Half a km more than the radius: results are filtered on the rounded km they show.
+  const keys = searchKeys(activities, coveringCells(search.latitude, search.longitude, search.radiusKm + 0.5));
+  const sharedCount = sql.join(
+    activities.map((activity) => sql`(u.activities @> array[${activity}::text])::int`),
+    sql` + `,
+  );
+  const age = sql`extract(year from age(current_date, u.birthday))::int`;
+  const ageMin = search.ageMin ?? 0;
+  const ageMax = search.ageMax ?? 1000;
+  const conditions = [
+    sql`u.onboarding_complete`,
+    sql`discover_keys(u.activities, u.discover_cell) && ${keys}::text[]`,
+    sql`u.id <> all(${[...search.excludedIds]}::uuid[])`,
+  ];
+  if (search.minOverlapSlots > 0) {
+    conditions.push(sql`bit_count(u.schedule & ${search.scheduleBits}::bit(126)) >= ${search.minOverlapSlots}::int`);
+  }
+  if (search.genders) conditions.push(sql`u.gender = any(${[...search.genders]}::text[])`);
+  if (search.ageMin !== null || search.ageMax !== null) {
+    // Someone who shows only a decade matches when any age of that decade is in range,
+    // so repeated searches with moving bounds cannot pin down their exact age.
+    conditions.push(sql`case when u.show_age_by_decade
+        then (${age} / 10 * 10) between ${ageMin - 9}::int and ${ageMax}::int
+        else ${age} between ${ageMin}::int and ${ageMax}::int end`);
+  }
+  const score = scoreSql(
+    {
+      sharedActivities: sql<number>`c.shared_count`,
+      overlapSlots: sql<number>`c.overlap_slots`,
+      distanceKm: sql<number>`c.distance_km`,
+      daysInactive: sql<number>`c.days_inactive`,
+    },
+    activities.length,
+  );
+  const keyset = search.after
+    ? sql`where r.score < ${search.after.score}::numeric or (r.score = ${search.after.score}::numeric and r.id > ${search.after.id}::uuid)`
+    : sql``;
+  const me = sql`${search.callerId}::uuid`;
+
+  // Materialized steps, so each per-row expression is computed once (PostgreSQL would
+  // otherwise repeat it wherever it is used). The pending-request flag is looked up for
+  // the page's rows only, through the one-pending-request-per-pair index.
+  return sql<CandidateRow>`
+    with matches as materialized (
+      select u.id, u.slug, u.display_name, u.about_me, u.public_location, u.gender, u.birthday,
+             u.show_age_by_decade, u.activities, u.photo_url, u.schedule,
+             ${sharedCount} as shared_count,
+             bit_count(u.schedule & ${search.scheduleBits}::bit(126))::int as overlap_slots,
+             greatest(1, round(${distanceSql(search.latitude, search.longitude)}))::int as distance_km,
+             greatest(0, floor(extract(epoch from (${search.asOf.toISOString()}::timestamptz - u.last_active_at)) / 86400))::int
+               as days_inactive
+      from users u
+      where ${sql.join(conditions, sql` and `)}
+    ), ranked as materialized (
+      select c.*, ${score} as score from matches c where c.distance_km <= ${search.radiusKm}::float8
+    ), page as (
+      select r.* from ranked r ${keyset} order by r.score desc, r.id asc limit ${search.limit}::int
+    )
+    select p.*,
+           (select case when b.sender_id = ${me} then 'sent' else 'received' end from buddy_requests b
+             where b.state = 'pending' and least(b.sender_id, b.recipient_id) = least(p.id, ${me})
+               and greatest(b.sender_id, b.recipient_id) = greatest(p.id, ${me})) as pending_request
+    from page p
+    order by p.score desc, p.id asc`;
+}
+
+/**
+ * The caller's row, with everyone they must not see (themselves, people blocked either
+ * way, buddies), in one round trip.
+ */
+async function loadCaller(db: Database, callerId: string): Promise<{ caller: UserRow; excludedIds: string[] }> {
+  const row = await db
+    .selectFrom('users')
+    .selectAll()
+    .select(
+      sql<string[]>`array(
+        select blocked_id from blocks where blocker_id = users.id
+        union select blocker_id from blocks where blocked_id = users.id
+        union select user_b from connections where user_a = users.id
+        union select user_a from connections where user_b = users.id)`.as('excluded_ids'),
+    )
+    .where('id', '=', callerId)
+    .executeTakeFirst();
+  if (!row) throw notFound('User');
+  const { excluded_ids, ...caller } = row;
+  return { caller, excludedIds: [callerId, ...excluded_ids] };
+}
+
+/** Discover needs the caller's own place, activities and grid: a complete profile. */
+function assertCallerComplete(caller: UserRow): void {
+  const missing = missingFields(caller);
+  if (missing.length === 0) return;
+  throw new ApiError('onboarding_incomplete', `Complete your profile to use Discover: ${missing.join(', ')} missing`, {
+    hint: 'Discover shows complete profiles to complete profiles. Supply the missing fields with PATCH /api/v1/me.json (the photo with POST /api/v1/me/photo.json), then search again.',
+    fields: Object.fromEntries(missing.map((field) => [field, `required: ${MISSING_FIELD_ADVICE[field]}`])),
+  });
+}
+
+function nextUrl(baseUrl: string, query: DiscoverQuery, cursor: string): string {
+  const params = new URLSearchParams();
+  params.set('radius_km', String(query.radius_km));
+  if (query.activities) params.set('activities', query.activities.join(','));
+  params.set('available', String(query.available));
+  if (query.gender) params.set('gender', query.gender.join(','));
+  if (query.age_min !== undefined) params.set('age_min', String(query.age_min));
+  if (query.age_max !== undefined) params.set('age_max', String(query.age_max));
+  params.set('limit', String(query.limit));
+  params.set('cursor', cursor);
+  return `${baseUrl}${DISCOVER_PATH}?${params.toString()}`;
+}
+
+/** The SQL inputs for one page of a complete caller's search (also used by the benchmark). */
+export function searchFor(
+  caller: UserRow,
+  excludedIds: readonly string[],
+  query: DiscoverQuery,
+  page: { asOf: Date; after: DiscoverSearch['after'] },
+): DiscoverSearch {
+  assertCallerComplete(caller);
+  return {
+    excludedIds,
+    callerId: caller.id,
+    latitude: caller.latitude!,
+    longitude: caller.longitude!,
+    radiusKm: query.radius_km,
+    activities: query.activities ?? caller.activities,
+    scheduleBits: caller.schedule!,
+    minOverlapSlots: query.available,
+    genders: query.gender ?? null,
+    ageMin: query.age_min ?? null,
+    ageMax: query.age_max ?? null,
+    asOf: page.asOf,
+    after: page.after,
+    // A page plus one, to know whether there is a next page.
+    limit: query.limit + 1,
+  };
+}
+
+/** searchFor for a caller by id (loads the caller and whom they must not see). */
+export async function searchForCaller(
+  db: Database,
+  callerId: string,
+  query: DiscoverQuery,
+  page: { asOf: Date; after: DiscoverSearch['after'] },
+): Promise<DiscoverSearch> {
+  const { caller, excludedIds } = await loadCaller(db, callerId);
+  return searchFor(caller, excludedIds, query, page);
+}
+
+export interface DiscoverOptions {
+  baseUrl: string;
+  /** The clock (tests and the benchmark may pin it). */
+  now?: Date;
+}
+
+export async function discover(db: Database, callerId: string, query: DiscoverQuery, options: DiscoverOptions): Promise<DiscoverResponse> {
+  const { caller, excludedIds } = await loadCaller(db, callerId);
+  assertCallerComplete(caller);
+  const activities = query.activities ?? caller.activities;
+  // The filters as the caller gave them: the cursor is bound to these.
+  const fingerprint = filtersFingerprint({
+    radius_km: query.radius_km,
+    activities: query.activities ? [...query.activities].sort() : null,
+    available: query.available,
+    gender: query.gender ?? null,
+    age_min: query.age_min ?? null,
+    age_max: query.age_max ?? null,
+  });
+  const cursor = query.cursor ? readCursorOrThrow(query.cursor, fingerprint) : null;
+  const asOf = cursor ? new Date(cursor.asOf) : (options.now ?? new Date());
+
+  const search = searchFor(caller, excludedIds, query, { asOf, after: cursor ? { score: cursor.score, id: cursor.id } : null });
+  const { rows } = await discoverQuery(search).execute(db);
+
+  const page = rows.slice(0, query.limit);
+  const last = page[page.length - 1];
+  const next = rows.length > query.limit && last ? encodeCursor({ score: last.score, id: last.id, asOf: asOf.getTime(), filters: fingerprint }) : null;
+  const callerGrid = gridOf(caller.schedule);
+
+  return {
+    results: page.map((row) => toResult(row, activities, callerGrid, options.baseUrl)),
+    next_cursor: next,
+    next_url: next ? nextUrl(options.baseUrl, query, next) : null,
+    search: {
+      radius_km: query.radius_km,
+      activities: [...activities],
+      available: query.available,
+      gender: query.gender ?? null,
+      age_min: query.age_min ?? null,
+      age_max: query.age_max ?? null,
+      ranking: RANKING_IN_WORDS,
+    },
+  };
+}
+
+function toResult(
+  row: CandidateRow,
+  searchedActivities: readonly string[],
+  callerGrid: ReturnType<typeof gridOf>,
+  baseUrl: string,
+): DiscoverResult {
+  const shared = intersectGrids(callerGrid, gridOf(row.schedule));
+  return {
+    user: toDiscoverCard(row, baseUrl),
+    shared_activities: searchedActivities.filter((activity) => row.activities.includes(activity)),
+    overlap_hours: row.overlap_slots,
+    overlap_summary: describeSharedTime(shared),
+    distance_km: row.distance_km,
+    last_active: lastActiveLabel(row.days_inactive),
+    pending_request: row.pending_request,
+    score: Number(row.score),
+    score_breakdown: scoreBreakdown({
+      sharedActivities: row.shared_count,
+      searchedActivities: searchedActivities.length,
+      overlapSlots: row.overlap_slots,
+      distanceKm: row.distance_km,
+      daysInactive: row.days_inactive,
+    }),
+  };
+}

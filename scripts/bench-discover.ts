@@ -1,0 +1,325 @@
+// `npm run bench:discover`: Discover at scale. A fresh embedded PostgreSQL is seeded with
+// a baseline population (10,000), measured, then grown to the full one (1,000,000) and
+// measured again: p50/p95/p99 of the domain call in process and over HTTP, for callers
+// in the densest seeded city and in a sparse one (radius 25 km, two activities,
+// overlap >= 2 hours), with the EXPLAIN (ANALYZE, BUFFERS) plan of each.
+//
+//   npm run bench:discover -- [--users 1000000] [--baseline 10000] [--iterations 200] [--no-http]
+//
+// It is a script, not a test: it needs minutes and most of a small machine.
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { Kysely, PostgresDialect, sql } from 'kysely';
+import pg from 'pg';
+// db/index sets the DATE and INT8 type parsers the domain code relies on.
+import type { Database } from '../db';
+import '../db';
+import type { DB } from '../db/types';
+import { freePort, startEmbeddedPostgres } from '../db/embedded';
+import { migrateToLatest } from '../db/migrate';
+import { generatePassword, hashPassword } from '../lib/accounts/secrets';
+import { mintAccessToken } from '../lib/accounts/tokens';
+import { gridToBits, parseAvailabilityText } from '../lib/availability';
+import { discoverQuerySchema, type DiscoverQuery } from '../lib/contract/discover';
+import { discover, discoverQuery, distanceSql, searchForCaller } from '../lib/discover';
+import { seedDemoUsers, seedReference, type DemoPlace } from '../lib/discover/seed';
+import { distanceKm } from '../lib/geo';
+
+const { values } = parseArgs({
+  options: {
+    users: { type: 'string', default: '1000000' },
+    baseline: { type: 'string', default: '10000' },
+    iterations: { type: 'string', default: '200' },
+    'no-http': { type: 'boolean', default: false },
+  },
+});
+const TOTAL = Number(values.users);
+const BASELINE = Number(values.baseline);
+const ITERATIONS = Number(values.iterations);
+const WARMUP = Math.max(5, Math.round(ITERATIONS / 10));
+const HTTP = !values['no-http'];
+const root = path.resolve(import.meta.dirname, '..');
+
+// The benchmark searches: two activities, overlap >= 2 hours, 25 km.
+const SEARCHES: { activities: [string, string]; availability: string }[] = [
+  { activities: ['tennis', 'hiking'], availability: 'weekend mornings' },
+  { activities: ['running', 'yoga'], availability: 'weekday evenings' },
+  { activities: ['board_games', 'coffee'], availability: 'weekends' },
+  { activities: ['rock_climbing', 'swimming'], availability: 'Tuesday and Thursday evenings, Saturday' },
+  { activities: ['road_cycling', 'craft_beer'], availability: 'Sunday, Wednesday evenings' },
+];
+const QUERY_PARAMS = { radius_km: '25', available: '2' };
+
+interface Caller {
+  id: string;
+  token: string;
+  query: DiscoverQuery;
+  url: string;
+}
+
+interface Stats {
+  p50: number;
+  p95: number;
+  p99: number;
+  mean: number;
+  results: number;
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+
+function stats(samples: number[], results: number): Stats {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return {
+    p50: percentile(sorted, 50),
+    p95: percentile(sorted, 95),
+    p99: percentile(sorted, 99),
+    mean: samples.reduce((s, x) => s + x, 0) / samples.length,
+    results,
+  };
+}
+
+const ms = (value: number) => `${value.toFixed(1)} ms`;
+const log = (line: string) => console.log(line);
+
+/** The smallest seeded city with no other seeded city within 60 km: few people nearby. */
+function sparsePlace(places: readonly DemoPlace[]): DemoPlace {
+  for (let i = places.length - 1; i >= 0; i--) {
+    const candidate = places[i]!;
+    if (places.every((other, j) => j === i || distanceKm(candidate, other) > 60)) return candidate;
+  }
+  return places[places.length - 1]!;
+}
+
+async function createCallers(db: Database, place: DemoPlace, label: string, passwordHash: string, baseUrl: string): Promise<Caller[]> {
+  const callers: Caller[] = [];
+  for (const [i, search] of SEARCHES.entries()) {
+    const grid = parseAvailabilityText(search.availability).grid;
+    const row = await db
+      .insertInto('users')
+      .values({
+        email: `bench-${label}-${i}@example.com`,
+        password_hash: passwordHash,
+        slug: `bench-${label}-${i}`,
+        display_name: `Bench ${label} ${i}`,
+        about_me: 'Benchmark caller',
+        location: place.label,
+        home_location: place.label,
+        public_location: place.label,
+        // A little off the centre, as a real person would be.
+        latitude: place.latitude + 0.01 * i,
+        longitude: place.longitude - 0.01 * i,
+        coords_source: 'client',
+        gender: 'female',
+        birthday: '1990-05-05',
+        activities: [...search.activities],
+        availability_text: search.availability,
+        schedule: gridToBits(grid),
+        photo_url: `${baseUrl}/demo-avatars/BC-200.svg`,
+        onboarding_complete: true,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const token = await mintAccessToken(db, row.id, { label: 'bench' });
+    const params = { ...QUERY_PARAMS, activities: search.activities.join(',') };
+    callers.push({
+      id: row.id,
+      token: token.token,
+      query: discoverQuerySchema.parse(params),
+      url: `/api/v1/discover.json?${new URLSearchParams(params).toString()}`,
+    });
+  }
+  return callers;
+}
+
+async function measure(callers: readonly Caller[], call: (caller: Caller) => Promise<number>): Promise<Stats> {
+  for (let i = 0; i < WARMUP; i++) await call(callers[i % callers.length]!);
+  const samples: number[] = [];
+  let results = 0;
+  for (let i = 0; i < ITERATIONS; i++) {
+    const started = performance.now();
+    results += await call(callers[i % callers.length]!);
+    samples.push(performance.now() - started);
+  }
+  return stats(samples, results / ITERATIONS);
+}
+
+async function inProcess(db: Database, callers: readonly Caller[]): Promise<Stats> {
+  return measure(callers, async (caller) => (await discover(db, caller.id, caller.query, { baseUrl: 'http://bench' })).results.length);
+}
+
+async function overHttp(baseUrl: string, callers: readonly Caller[]): Promise<Stats> {
+  return measure(callers, async (caller) => {
+    const res = await fetch(`${baseUrl}${caller.url}`, { headers: { authorization: `Bearer ${caller.token}` } });
+    const body = (await res.json()) as { results?: unknown[] };
+    if (res.status !== 200 || !body.results) throw new Error(`discover answered ${res.status}: ${JSON.stringify(body).slice(0, 300)}`);
+    return body.results.length;
+  });
+}
+
+async function explain(db: Database, caller: Caller): Promise<string> {
+  const query = discoverQuery(await searchForCaller(db, caller.id, caller.query, { asOf: new Date(), after: null }));
+  const plan = await sql<{ 'QUERY PLAN': string }>`explain (analyze, buffers) ${query}`.execute(db);
+  return plan.rows.map((r) => r['QUERY PLAN']).join('\n');
+}
+
+async function peopleWithin(db: Database, place: DemoPlace, km: number): Promise<number> {
+  const dLat = km / 111;
+  const { rows } = await sql<{ n: number }>`select count(*)::int as n from users u
+    where onboarding_complete and latitude between ${place.latitude - dLat}::float8 and ${place.latitude + dLat}::float8
+      and ${distanceSql(place.latitude, place.longitude)} <= ${km}::float8`.execute(db);
+  return rows[0]!.n;
+}
+
+async function startServer(databaseUrl: string, dataDir: string): Promise<{ baseUrl: string; stop: () => Promise<void> }> {
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'scripts/start.ts')], {
+    cwd: root,
+    env: { ...process.env, NODE_ENV: 'production', DATABASE_URL: databaseUrl, PORT: String(port), PUBLIC_BASE_URL: baseUrl, DATA_DIR: dataDir },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const deadline = Date.now() + 300_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`The server exited with ${child.exitCode}`);
+    if (Date.now() > deadline) throw new Error('The server did not start in time');
+    try {
+      if ((await fetch(`${baseUrl}/api/health`)).ok) break;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  return {
+    baseUrl,
+    stop: async () => {
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
+    },
+  };
+}
+
+interface Round {
+  population: number;
+  seedSeconds: number;
+  cities: { label: string; place: string; nearby: number; load: number; inProcess: Stats; http: Stats | null; plan: string }[];
+}
+
+async function main(): Promise<void> {
+  if (!(TOTAL >= BASELINE && BASELINE >= 1 && ITERATIONS >= 10)) throw new Error('Need --users >= --baseline >= 1 and --iterations >= 10');
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'buddy-bench-'));
+  fs.chmodSync(dataDir, 0o755);
+  log(`Fresh embedded PostgreSQL in ${dataDir}`);
+  const database = await startEmbeddedPostgres(path.join(dataDir, 'postgres'), {
+    persistent: false,
+    // A server sized for its data, as production would be; the rest is PostgreSQL's defaults.
+    settings: { shared_buffers: '1GB', max_wal_size: '4GB', checkpoint_timeout: '30min' },
+  });
+  const pool = new pg.Pool({ connectionString: database.url, max: 4 });
+  // Stopping the server at the end terminates idle connections; that is not an error here.
+  pool.on('error', () => {});
+  const db: Database = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  let server: Awaited<ReturnType<typeof startServer>> | undefined;
+  try {
+    await migrateToLatest(db);
+    const version = await sql<{ v: string }>`select version() as v`.execute(db);
+    log(version.rows[0]!.v);
+    const passwordHash = await hashPassword(generatePassword());
+    const places = seedReference().places;
+    const dense = places[0]!;
+    const sparse = sparsePlace(places);
+    const callers = {
+      dense: await createCallers(db, dense, 'dense', passwordHash, 'http://bench'),
+      sparse: await createCallers(db, sparse, 'sparse', passwordHash, 'http://bench'),
+    };
+    if (HTTP) {
+      log('Starting the app server (builds first if the sources changed)…');
+      server = await startServer(database.url, dataDir);
+    }
+
+    const rounds: Round[] = [];
+    let seeded = 0;
+    for (const population of [BASELINE, TOTAL]) {
+      if (population === seeded) continue;
+      const started = Date.now();
+      log(`Seeding ${(population - seeded).toLocaleString('en')} demo users…`);
+      let lastReport = 0;
+      await seedDemoUsers(db, {
+        count: population - seeded,
+        baseUrl: 'http://bench',
+        passwordHash,
+        seed: population,
+        batchSize: 5000,
+        onProgress: (n) => {
+          if (Date.now() - lastReport > 15_000) {
+            lastReport = Date.now();
+            log(`  ${n.toLocaleString('en')} (${((Date.now() - started) / 1000).toFixed(0)} s)`);
+          }
+        },
+      });
+      const seedSeconds = (Date.now() - started) / 1000;
+      await sql`vacuum analyze users`.execute(db);
+      seeded = population;
+      log(`Seeded to ${population.toLocaleString('en')} in ${seedSeconds.toFixed(1)} s (+ vacuum analyze)`);
+
+      const round: Round = { population, seedSeconds, cities: [] };
+      for (const [label, place, group] of [['dense', dense, callers.dense], ['sparse', sparse, callers.sparse]] as const) {
+        const nearby = await peopleWithin(db, place, 25);
+        // The machine is shared: the 1-minute load average says how busy it was.
+        const load = os.loadavg()[0]!;
+        const local = await inProcess(db, group);
+        const http = server ? await overHttp(server.baseUrl, group) : null;
+        const plan = await explain(db, group[0]!);
+        round.cities.push({ label, place: place.label, nearby, load, inProcess: local, http, plan });
+        log(`  ${label} (${place.label}, ${nearby.toLocaleString('en')} people within 25 km): in-process p95 ${ms(local.p95)}` +
+          (http ? `, HTTP p95 ${ms(http.p95)}` : ''));
+      }
+      rounds.push(round);
+    }
+    report(rounds);
+  } finally {
+    await server?.stop();
+    await db.destroy();
+    await database.stop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+function report(rounds: Round[]): void {
+  log('\n# Discover benchmark');
+  log(`radius 25 km, two activities, overlap >= 2 h, limit 20; ${ITERATIONS} calls per row after ${WARMUP} warm-up calls,`);
+  log(`cycling over ${SEARCHES.length} callers per city with different activity pairs and schedules; ${os.cpus().length} CPUs.\n`);
+  log('| population | caller | people within 25 km | results | in-process p50 / p95 / p99 | HTTP p50 / p95 / p99 | load |');
+  log('|---|---|---|---|---|---|---|');
+  for (const round of rounds) {
+    for (const city of round.cities) {
+      const local = city.inProcess;
+      const http = city.http ? `${ms(city.http.p50)} / ${ms(city.http.p95)} / ${ms(city.http.p99)}` : 'not measured';
+      log(`| ${round.population.toLocaleString('en')} | ${city.label}: ${city.place} | ${city.nearby.toLocaleString('en')} | ` +
+        `${local.results.toFixed(1)} | ${ms(local.p50)} / ${ms(local.p95)} / ${ms(local.p99)} | ${http} | ${city.load.toFixed(1)} |`);
+    }
+  }
+  const [small, large] = [rounds[0], rounds[rounds.length - 1]];
+  if (small && large && small !== large) {
+    log('\nGrowth (p95 at the full population / p95 at the baseline):');
+    for (const city of large.cities) {
+      const base = small.cities.find((c) => c.label === city.label);
+      if (!base) continue;
+      const ratio = (a: Stats | null, b: Stats | null) => (a && b ? `${(a.p95 / b.p95).toFixed(2)}x` : 'n/a');
+      log(`  ${city.label}: in-process ${ratio(city.inProcess, base.inProcess)}, HTTP ${ratio(city.http, base.http)}`);
+    }
+  }
+  for (const round of rounds) {
+    for (const city of round.cities) {
+      log(`\n## EXPLAIN (ANALYZE, BUFFERS): ${city.label} caller, ${round.population.toLocaleString('en')} profiles\n`);
+      log(city.plan);
+    }
+  }
+}
+
+await main();
