@@ -1,14 +1,10 @@
 // Registration (SPEC 2.1, 2.2, 5).
 import { z } from 'zod';
-import { legacyAvailabilitySchema, scheduleInputSchema } from '../availability';
 import { SCOPES, defineEndpoint } from './define';
-import { warningsSchema } from './profiles';
+import { profileFields, warningsSchema } from './profiles';
 import {
   LIMITS,
   attributionFields,
-  birthdaySchema,
-  coordsSchema,
-  genderSchema,
   httpsUrlSchema,
   onboardingSchema,
   photoMimeTypeSchema,
@@ -24,17 +20,7 @@ export const registerBodySchema = z.strictObject({
   email: z.string().trim().max(254).email({ message: 'must be a valid email address' }),
   displayName: z.string().trim().min(1).max(LIMITS.displayName),
   password: z.string().min(LIMITS.passwordMin).max(200).nullish(),
-  aboutMe: z.string().max(LIMITS.aboutMe).nullish(),
-  city: z.string().max(LIMITS.city).nullish().describe('Deprecated: copied into location when location is absent'),
-  location: z.string().max(LIMITS.location).nullish(),
-  coords: coordsSchema.nullish(),
-  gender: genderSchema.nullish(),
-  birthday: birthdaySchema.nullish(),
-  showAgeByDecade: z.boolean().nullish(),
-  activities: z.array(z.string().max(100)).max(LIMITS.activities).nullish(),
-  availability_text: z.string().max(LIMITS.availabilityText).nullish(),
-  schedule: scheduleInputSchema.nullish(),
-  availability: legacyAvailabilitySchema.nullish().describe('Deprecated: expanded into the weekly grid'),
+  ...profileFields,
   photo: z.string().nullish().describe('Inline base64 or data URL; JPEG, PNG or WEBP, at most 5 MB decoded'),
   photoMimeType: photoMimeTypeSchema.nullish(),
   photoURL: httpsUrlSchema.nullish().describe('Alternative to photo: a public https URL the server downloads the photo from'),

@@ -79,10 +79,10 @@ const warningsSchema = z
   })
   .catchall(z.unknown());
 
-export const profileUpdateSchema = z.strictObject({
-  displayName: z.string().trim().min(1).max(LIMITS.displayName).optional(),
+/** The plain-English profile fields that registration and PATCH /me.json both take (null: not given / clear). */
+export const profileFields = {
   aboutMe: z.string().max(LIMITS.aboutMe).nullish(),
-  city: z.string().max(LIMITS.city).nullish(),
+  city: z.string().max(LIMITS.city).nullish().describe('Deprecated: copied into location when location is absent'),
   location: z.string().max(LIMITS.location).nullish(),
   coords: coordsSchema.nullish(),
   gender: genderSchema.nullish(),
@@ -91,7 +91,12 @@ export const profileUpdateSchema = z.strictObject({
   activities: z.array(z.string().max(100)).max(LIMITS.activities).nullish(),
   availability_text: z.string().max(LIMITS.availabilityText).nullish(),
   schedule: scheduleInputSchema.nullish(),
-  availability: legacyAvailabilitySchema.nullish(),
+  availability: legacyAvailabilitySchema.nullish().describe('Deprecated: expanded into the weekly grid'),
+};
+
+export const profileUpdateSchema = z.strictObject({
+  displayName: z.string().trim().min(1).max(LIMITS.displayName).optional(),
+  ...profileFields,
   photoURL: httpsUrlSchema
     .nullish()
     .describe('A public https URL the server downloads the photo from (checked like an upload); null removes the photo'),
