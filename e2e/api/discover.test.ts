@@ -10,7 +10,7 @@ import { discoverResponseSchema, overlapResponseSchema, type DiscoverResponse } 
 import { ageOn } from '@/lib/contract/schemas';
 import { cellOf, EARTH_RADIUS_KM } from '@/lib/discover/cells';
 import { score } from '@/lib/discover/ranking';
-import { seededRandom } from '@/lib/discover/seed';
+import { seededRandom } from '@/lib/seeded-random';
 import { api, registerUser, testDb } from './client';
 
 const KM_PER_DEGREE = (Math.PI / 180) * EARTH_RADIUS_KM;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { seededRandom } from './seed';
+import { seededRandom } from '../seeded-random';
 import { cellOf, coveringCells, EARTH_RADIUS_KM, lonWidthOfRow, rowOf, ROWS, searchKeys } from './cells';
 
 /** Great-circle distance on the grid's sphere. */

@@ -4,7 +4,8 @@ import { bitsToGrid, countSlots } from '../availability';
 import { slugSchema } from '../contract/schemas';
 import { distanceKm } from '../geo';
 import { missingFields } from '../profiles/onboarding';
-import { demoProfile, seedReference, seededRandom } from './seed';
+import { seededRandom } from '../seeded-random';
+import { demoProfile, seedReference } from './seed';
 
 const ref = seedReference();
 const now = new Date('2026-06-01T12:00:00Z');

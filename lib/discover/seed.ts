@@ -10,6 +10,7 @@ import type { Database } from '@/db';
 import { ACTIVITY_IDS, getActivity } from '../activities';
 import { gridToBits, mergeGrids, parseAvailabilityText, type Grid } from '../availability';
 import { largestPlaces, type Place } from '../geo';
+import { seededRandom } from '../seeded-random';
 
 const FIRST_NAMES = [
   'Aaliyah', 'Aarav', 'Abigail', 'Adam', 'Adriana', 'Ahmed', 'Aiko', 'Alejandro', 'Alex', 'Amara', 'Amelia', 'Ana',
@@ -55,17 +56,6 @@ const GENDERS = [
   ['prefer_not_to_say', 0.02],
 ] as const;
 
-/** mulberry32: a small, fast, seeded PRNG (demo data only, never secrets). */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Picks an index by cumulative weights (binary search). */
 function pickWeighted(cumulative: Float64Array, random: () => number): number {
