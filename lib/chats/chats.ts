@@ -40,6 +40,7 @@ export function chatRows(db: Database, viewerId: string) {
 export const byRecentActivity = sql`coalesce(c.last_message_at, c.created_at)`;
 
 export async function getChatRecord(db: Database, viewerId: string, chatId: string, baseUrl: string): Promise<ChatRecord> {
+  if (!isUuid(chatId)) throw chatNotFound();
   const row = await chatRows(db, viewerId).where('cm.chat_id', '=', chatId).executeTakeFirst();
   if (!row) throw chatNotFound();
   return toChat(row, viewerId, baseUrl);

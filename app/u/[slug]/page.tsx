@@ -7,6 +7,7 @@ import { config } from '@/lib/config';
 import { findUserBySlugOrId } from '@/lib/profiles/profile';
 import { toPublicProfile } from '@/lib/profiles/records';
 import { availabilityTable, PERIOD_HEADINGS } from '@/lib/web/availability-table';
+import { Avatar } from '../../_components/avatar';
 import { ScrollTable } from '../../_components/scroll-table';
 import { activityName, ageText, formatMonth, GENDER_LABELS } from '@/lib/web/labels';
 
@@ -68,13 +69,7 @@ export default async function PublicProfilePage({ params }: Params) {
   return (
     <article>
       <header className="profile-head">
-        {profile.photoURL ? (
-          <img className="avatar" src={profile.photoURL} alt={`Photo of ${profile.displayName}`} width={128} height={128} />
-        ) : (
-          <span className="avatar avatar-placeholder" aria-hidden="true">
-            {profile.displayName.trim().charAt(0).toUpperCase() || '?'}
-          </span>
-        )}
+        <Avatar name={profile.displayName} photoURL={profile.photoURL} alt={`Photo of ${profile.displayName}`} />
         <div>
           <h1>{profile.displayName}</h1>
           {facts.length > 0 ? (

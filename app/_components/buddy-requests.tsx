@@ -1,0 +1,240 @@
+'use client';
+// Buddy requests in and out. The lists come from GET /api/v1/buddy_requests.json (the
+// agents' call) and refresh every 15 s; accept, decline and cancel are the same POSTs an
+// agent makes, so the rules (only the recipient accepts, moderation of the first
+// message, one chat per pair) are the API's.
+import { useState, type FormEvent } from 'react';
+import useSWR, { useSWRConfig } from 'swr';
+import type { BuddyRequestRecord } from '@/lib/contract/social';
+import { SOCIAL_LIMITS } from '@/lib/contract/social';
+import { INBOX_URL } from '@/lib/web/account-nav';
+import { failureText, getJson, sendJson, fieldFailure } from './api-client';
+import { Avatar } from './avatar';
+import { TimeAgo } from './time-ago';
+
+export const REQUESTS_URL = '/api/v1/buddy_requests.json';
+const REFRESH_MS = 15_000;
+/** Settled requests shown under "Earlier", newest first. */
+const HISTORY_SHOWN = 20;
+
+export interface RequestLists {
+  sent: BuddyRequestRecord[];
+  received: BuddyRequestRecord[];
+}
+
+type Outcome = { tone: 'ok' | 'error'; text: string; chatId?: string | null };
+
+const STATE_WORDS: Record<BuddyRequestRecord['state'], string> = {
+  pending: 'Waiting',
+  accepted: 'Accepted',
+  declined: 'Declined',
+  cancelled: 'Withdrawn',
+};
+
+function RequestSummary({ request, activityNames }: { request: BuddyRequestRecord; activityNames: Record<string, string> }) {
+  const { user } = request;
+  return (
+    <div className="person">
+      <Avatar name={user.displayName} photoURL={user.photoURL} size="small" />
+      <div className="person-text">
+        <h3>
+          <a href={`/u/${encodeURIComponent(user.slug)}`}>{user.displayName}</a>
+        </h3>
+        <p className="muted">
+          {user.location ? `${user.location} · ` : ''}
+          <TimeAgo value={request.created_at} />
+        </p>
+        {request.message ? <p className="quote">{request.message}</p> : null}
+        {request.activityIds.length > 0 ? (
+          <ul className="chips" aria-label="Activities">
+            {request.activityIds.map((id) => (
+              <li key={id}>{activityNames[id] ?? id}</li>
+            ))}
+          </ul>
+        ) : null}
+      </div>
+    </div>
+  );
+}
+
+function OutcomeNotice({ outcome }: { outcome: Outcome | undefined }) {
+  if (!outcome) return null;
+  return (
+    <div className={`notice notice-${outcome.tone}`} role={outcome.tone === 'error' ? 'alert' : 'status'}>
+      <p>
+        {outcome.text} {outcome.chatId ? <a href={`/account/chats/${outcome.chatId}`}>Open the chat</a> : null}
+      </p>
+    </div>
+  );
+}
+
+function ReceivedRequest({
+  request,
+  activityNames,
+  onDone,
+}: {
+  request: BuddyRequestRecord;
+  activityNames: Record<string, string>;
+  onDone: (outcome: Outcome) => Promise<void>;
+}) {
+  const [firstMessage, setFirstMessage] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const name = request.user.displayName;
+  const fieldId = `first-message-${request.id}`;
+
+  async function answer(action: 'accept' | 'decline', event?: FormEvent) {
+    event?.preventDefault();
+    setBusy(true);
+    setError(null);
+    const url = `/api/v1/buddy_requests/${request.id}/${action}.json`;
+    const body = action === 'accept' && firstMessage.trim() !== '' ? { firstMessage } : undefined;
+    const result = await sendJson<{ chat?: { chatId: string } }>('POST', url, body);
+    setBusy(false);
+    if (!result.ok) {
+      // Already answered (perhaps by an agent) or gone: say so and refresh the lists.
+      if (result.error.status === 404 || result.error.status === 409) await onDone({ tone: 'error', text: result.error.message });
+      else setError(fieldFailure(result.error, 'firstMessage'));
+      return;
+    }
+    await onDone(
+      action === 'accept'
+        ? { tone: 'ok', text: `You and ${name} are buddies now.`, chatId: result.data.chat?.chatId ?? null }
+        : { tone: 'ok', text: `You declined ${name}’s request. They won’t be told.` },
+    );
+  }
+
+  return (
+    <li className="card">
+      <RequestSummary request={request} activityNames={activityNames} />
+      <form className="stack" onSubmit={(event) => void answer('accept', event)} aria-label={`Answer ${name}`}>
+        <div className="field">
+          <label htmlFor={fieldId}>First message to {name} (optional)</label>
+          <textarea
+            id={fieldId}
+            value={firstMessage}
+            maxLength={SOCIAL_LIMITS.firstMessage}
+            rows={2}
+            onChange={(event) => setFirstMessage(event.target.value)}
+            aria-invalid={error ? true : undefined}
+            aria-describedby={error ? `${fieldId}-error` : undefined}
+          />
+          {error ? (
+            <p className="error" id={`${fieldId}-error`} role="alert">
+              {error}
+            </p>
+          ) : null}
+        </div>
+        <div className="actions">
+          <button type="submit" disabled={busy}>
+            Accept
+          </button>
+          <button type="button" className="button-secondary" disabled={busy} onClick={() => void answer('decline')}>
+            Decline
+          </button>
+        </div>
+      </form>
+    </li>
+  );
+}
+
+function SentRequest({ request, activityNames, onDone }: { request: BuddyRequestRecord; activityNames: Record<string, string>; onDone: (outcome: Outcome) => Promise<void> }) {
+  const [busy, setBusy] = useState(false);
+  async function cancel() {
+    setBusy(true);
+    const result = await sendJson('POST', `/api/v1/buddy_requests/${request.id}/cancel.json`);
+    setBusy(false);
+    await onDone(result.ok ? { tone: 'ok', text: `You withdrew your request to ${request.user.displayName}.` } : { tone: 'error', text: result.error.message });
+  }
+  return (
+    <li className="card">
+      <RequestSummary request={request} activityNames={activityNames} />
+      <div className="actions">
+        <span className="tag">Waiting for their answer</span>
+        <button type="button" className="button-secondary" disabled={busy} onClick={() => void cancel()} aria-label={`Withdraw your request to ${request.user.displayName}`}>
+          Withdraw
+        </button>
+      </div>
+    </li>
+  );
+}
+
+export function BuddyRequests({ initial, activityNames }: { initial: RequestLists; activityNames: Record<string, string> }) {
+  const { data, error, mutate } = useSWR<RequestLists>(REQUESTS_URL, getJson, { fallbackData: initial, refreshInterval: REFRESH_MS });
+  const [outcome, setOutcome] = useState<Outcome>();
+  const { mutate: refresh } = useSWRConfig();
+  const lists = data ?? initial;
+  const waiting = lists.received.filter((r) => r.state === 'pending');
+  const asked = lists.sent.filter((r) => r.state === 'pending');
+  const history = [...lists.received, ...lists.sent]
+    .filter((r) => r.state !== 'pending')
+    .sort((a, b) => (a.responded_at ?? a.created_at) < (b.responded_at ?? b.created_at) ? 1 : -1)
+    .slice(0, HISTORY_SHOWN);
+
+  async function done(result: Outcome) {
+    setOutcome(result);
+    await Promise.all([mutate(), refresh(INBOX_URL)]);
+  }
+
+  return (
+    <>
+      {error ? (
+        <div className="notice notice-warn" role="status">
+          <p>{failureText(error)}</p>
+        </div>
+      ) : null}
+      <OutcomeNotice outcome={outcome} />
+
+      <section aria-labelledby="received-heading">
+        <h2 id="received-heading">
+          Waiting for your answer <span className="count-badge quiet">{waiting.length}</span>
+        </h2>
+        {waiting.length === 0 ? (
+          <p className="muted">Nobody is waiting for an answer. New requests show up here by themselves.</p>
+        ) : (
+          <ul className="plain-list" aria-label="Requests waiting for your answer">
+            {waiting.map((r) => (
+              <ReceivedRequest key={r.id} request={r} activityNames={activityNames} onDone={done} />
+            ))}
+          </ul>
+        )}
+      </section>
+
+      <section aria-labelledby="sent-heading">
+        <h2 id="sent-heading">
+          You asked <span className="count-badge quiet">{asked.length}</span>
+        </h2>
+        {asked.length === 0 ? (
+          <p className="muted">
+            No open requests. <a href="/account/discover">Find buddies</a> to ask someone.
+          </p>
+        ) : (
+          <ul className="plain-list" aria-label="Requests you sent">
+            {asked.map((r) => (
+              <SentRequest key={r.id} request={r} activityNames={activityNames} onDone={done} />
+            ))}
+          </ul>
+        )}
+      </section>
+
+      {history.length > 0 ? (
+        <section aria-labelledby="history-heading">
+          <h2 id="history-heading">Earlier</h2>
+          <ul className="plain-list compact" aria-label="Earlier requests">
+            {history.map((r) => (
+              <li key={r.id} className="history-item">
+                <span>
+                  {r.direction === 'sent' ? 'You asked ' : ''}
+                  <a href={`/u/${encodeURIComponent(r.user.slug)}`}>{r.user.displayName}</a>
+                  {r.direction === 'received' ? ' asked you' : ''}
+                </span>
+                <span className={r.state === 'accepted' ? 'tag tag-ok' : 'tag'}>{STATE_WORDS[r.state]}</span>
+                {r.chatId ? <a href={`/account/chats/${r.chatId}`}>Chat</a> : null}
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
+    </>
+  );
+}

@@ -1,0 +1,67 @@
+'use client';
+// The person's chats, most recent first, with unread badges; GET /api/v1/chats.json
+// every 10 s keeps it current while the tab is visible.
+import useSWR from 'swr';
+import type { ChatRecord } from '@/lib/contract/social';
+import { getJson, failureText } from './api-client';
+import { Avatar } from './avatar';
+import { TimeAgo } from './time-ago';
+
+export const CHATS_URL = '/api/v1/chats.json';
+const REFRESH_MS = 10_000;
+
+export interface ChatLists {
+  chats: ChatRecord[];
+  total_unread: number;
+}
+
+export function UnreadBadge({ count, noun }: { count: number; noun: string }) {
+  if (count === 0) return null;
+  return (
+    <span className="count-badge">
+      {count > 99 ? '99+' : count}
+      <span className="visually-hidden"> {count === 1 ? `unread ${noun}` : `unread ${noun}s`}</span>
+    </span>
+  );
+}
+
+export function ChatList({ initial }: { initial: ChatLists }) {
+  const { data, error } = useSWR<ChatLists>(CHATS_URL, getJson, { fallbackData: initial, refreshInterval: REFRESH_MS });
+  const { chats } = data ?? initial;
+  return (
+    <>
+      {error ? (
+        <div className="notice notice-warn" role="status">
+          <p>{failureText(error)}</p>
+        </div>
+      ) : null}
+      {chats.length === 0 ? (
+        <p className="muted">
+          No chats yet. A chat opens when someone accepts a buddy request: see <a href="/account/requests">Buddy requests</a> or{' '}
+          <a href="/account/discover">find buddies</a>.
+        </p>
+      ) : (
+        <ul className="chat-list" aria-label="Your chats">
+          {chats.map((chat) => (
+            <li key={chat.chatId} className={chat.unread_count > 0 ? 'unread' : undefined}>
+              <a href={`/account/chats/${chat.chatId}`}>
+                <Avatar name={chat.buddy.displayName} photoURL={chat.buddy.photoURL} size="small" />
+                <span className="chat-list-text">
+                  <span className="chat-list-name">
+                    {chat.buddy.displayName} <UnreadBadge count={chat.unread_count} noun="message" />
+                  </span>
+                  <span className="chat-list-preview">
+                    {chat.last_message ? `${chat.last_message.from_me ? 'You: ' : ''}${chat.last_message.text}` : 'No messages yet: say hello.'}
+                  </span>
+                </span>
+                <span className="chat-list-time muted">
+                  <TimeAgo value={chat.last_activity_at} />
+                </span>
+              </a>
+            </li>
+          ))}
+        </ul>
+      )}
+    </>
+  );
+}

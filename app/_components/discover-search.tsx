@@ -1,0 +1,359 @@
+'use client';
+// Discover for people: the filters of GET /api/v1/discover.json as a form, ranked
+// results with why each one matches, "Show more" through next_cursor, and a buddy
+// request from each card (POST .../buddy_request.json, the agents' call).
+import { useState, type FormEvent } from 'react';
+import useSWRInfinite from 'swr/infinite';
+import type { DiscoverResponse, DiscoverResult } from '@/lib/contract/discover';
+import { DISCOVER_LIMITS } from '@/lib/contract/discover';
+import { SOCIAL_LIMITS } from '@/lib/contract/social';
+import { ApiCallError, getJson, sendJson, fieldFailure } from './api-client';
+import { Avatar } from './avatar';
+
+export interface DiscoverFilters {
+  activities: string[];
+  radius_km: number;
+  available: number;
+  gender: string[];
+  age_min: string;
+  age_max: string;
+}
+
+const RADII = [5, 10, 25, 50, 100, 200] as const;
+const OVERLAPS = [
+  { value: 0, label: 'Any time' },
+  { value: 1, label: 'At least an hour a week' },
+  { value: 2, label: 'At least 2 hours a week' },
+  { value: 4, label: 'At least 4 hours a week' },
+  { value: 10, label: 'At least 10 hours a week' },
+] as const;
+const GENDER_CHOICES = [
+  { value: 'female', label: 'Women' },
+  { value: 'male', label: 'Men' },
+  { value: 'non_binary', label: 'Non-binary people' },
+] as const;
+const LAST_ACTIVE_WORDS: Record<DiscoverResult['last_active'], string> = {
+  within_a_day: 'Active today',
+  within_a_week: 'Active this week',
+  within_a_month: 'Active this month',
+  over_a_month: 'Not active lately',
+};
+/** The API's field names as the form calls them, for its error messages. */
+const FIELD_WORDS: Record<string, string> = { age_min: 'youngest age', age_max: 'oldest age', activities: 'activities', radius_km: 'distance' };
+const PAGE_SIZE = 20;
+
+export function discoverUrl(filters: DiscoverFilters, cursor?: string): string {
+  const params = new URLSearchParams();
+  params.set('activities', filters.activities.join(','));
+  params.set('radius_km', String(filters.radius_km));
+  params.set('available', String(filters.available));
+  if (filters.gender.length > 0) params.set('gender', filters.gender.join(','));
+  if (filters.age_min.trim() !== '') params.set('age_min', filters.age_min.trim());
+  if (filters.age_max.trim() !== '') params.set('age_max', filters.age_max.trim());
+  params.set('limit', String(PAGE_SIZE));
+  if (cursor) params.set('cursor', cursor);
+  return `/api/v1/discover.json?${params.toString()}`;
+}
+
+function fieldErrors(error: unknown): Record<string, string> {
+  if (!(error instanceof ApiCallError) || !error.failure.fields) return {};
+  const out: Record<string, string> = {};
+  for (const [field, message] of Object.entries(error.failure.fields)) {
+    out[field] = Object.entries(FIELD_WORDS).reduce((text, [name, words]) => text.replaceAll(name, words), message);
+  }
+  return out;
+}
+
+type Asked = { text: string; chatId?: string | null } | { error: string };
+
+function AskButton({ result }: { result: DiscoverResult }) {
+  const [open, setOpen] = useState(false);
+  const [message, setMessage] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [asked, setAsked] = useState<Asked | null>(null);
+  const name = result.user.displayName;
+  const fieldId = `ask-${result.user.id}`;
+
+  async function ask(event: FormEvent) {
+    event.preventDefault();
+    setBusy(true);
+    const body = { message: message.trim() === '' ? null : message, activityIds: result.shared_activities.slice(0, SOCIAL_LIMITS.activityIds) };
+    const sent = await sendJson<{ outcome: string; chat: { chatId: string } | null }>('POST', `/api/v1/users/${encodeURIComponent(result.user.slug)}/buddy_request.json`, body);
+    setBusy(false);
+    if (!sent.ok) {
+      setAsked({ error: fieldFailure(sent.error, 'message') });
+      return;
+    }
+    setAsked(
+      sent.data.outcome === 'accepted_reverse'
+        ? { text: `${name} had already asked you, so you’re buddies now.`, chatId: sent.data.chat?.chatId }
+        : { text: `Request sent. ${name} will see it in their inbox.` },
+    );
+    setOpen(false);
+  }
+
+  if (asked && 'text' in asked) {
+    return (
+      <p className="notice notice-ok" role="status">
+        {asked.text} {asked.chatId ? <a href={`/account/chats/${asked.chatId}`}>Open the chat</a> : null}
+      </p>
+    );
+  }
+  if (result.pending_request === 'sent') return <span className="tag">Request sent</span>;
+  if (result.pending_request === 'received') {
+    return (
+      <p>
+        <span className="tag tag-ok">{name} asked you</span> <a href="/account/requests">Answer in Buddy requests</a>
+      </p>
+    );
+  }
+  if (!open) {
+    return (
+      <button type="button" onClick={() => setOpen(true)}>
+        Ask {name} to be buddies
+      </button>
+    );
+  }
+  const error = asked && 'error' in asked ? asked.error : null;
+  return (
+    <form className="stack" onSubmit={(event) => void ask(event)}>
+      <div className="field">
+        <label htmlFor={fieldId}>A few words to {name} (optional)</label>
+        <textarea
+          id={fieldId}
+          value={message}
+          rows={2}
+          maxLength={SOCIAL_LIMITS.requestMessage}
+          onChange={(event) => setMessage(event.target.value)}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? `${fieldId}-error` : undefined}
+        />
+        {error ? (
+          <p className="error" id={`${fieldId}-error`} role="alert">
+            {error}
+          </p>
+        ) : null}
+      </div>
+      <div className="actions">
+        <button type="submit" disabled={busy}>
+          Send request
+        </button>
+        <button type="button" className="button-secondary" onClick={() => setOpen(false)}>
+          Not now
+        </button>
+      </div>
+    </form>
+  );
+}
+
+function ResultCard({ result, activityNames }: { result: DiscoverResult; activityNames: Record<string, string> }) {
+  const { user } = result;
+  const age = user.age !== null ? `${user.age}` : user.age_bucket ? `In their ${user.age_bucket}` : null;
+  const facts = [age, user.location, `${result.distance_km} km away`].filter(Boolean).join(' · ');
+  return (
+    <li className="card match">
+      <div className="person">
+        <Avatar name={user.displayName} photoURL={user.photoURL} size="small" />
+        <div className="person-text">
+          <h3>
+            <a href={`/u/${encodeURIComponent(user.slug)}`}>{user.displayName}</a>
+          </h3>
+          <p className="muted">
+            {facts} · {LAST_ACTIVE_WORDS[result.last_active]}
+          </p>
+        </div>
+      </div>
+      {user.aboutMe ? <p className="quote">{user.aboutMe}</p> : null}
+      <dl className="meta">
+        <div>
+          <dt>You both like</dt>
+          <dd>{result.shared_activities.map((id) => activityNames[id] ?? id).join(', ')}</dd>
+        </div>
+        <div>
+          <dt>Free together</dt>
+          <dd>
+            {result.overlap_summary}
+            {result.overlap_hours > 0 ? ` (${result.overlap_hours} h a week)` : ''}
+          </dd>
+        </div>
+      </dl>
+      <AskButton result={result} />
+    </li>
+  );
+}
+
+export function DiscoverSearch({
+  defaults,
+  ownActivities,
+  firstPage,
+  activityNames,
+}: {
+  defaults: DiscoverFilters;
+  ownActivities: string[];
+  firstPage: DiscoverResponse;
+  activityNames: Record<string, string>;
+}) {
+  const [form, setForm] = useState<DiscoverFilters>(defaults);
+  const [filters, setFilters] = useState<DiscoverFilters>(defaults);
+  const [formError, setFormError] = useState<string | null>(null);
+  const searchedDefaults = filters === defaults;
+
+  const { data, error, size, setSize, isValidating } = useSWRInfinite<DiscoverResponse>(
+    (index, previous: DiscoverResponse | null) => {
+      if (index === 0) return discoverUrl(filters);
+      return previous?.next_cursor ? discoverUrl(filters, previous.next_cursor) : null;
+    },
+    getJson,
+    { fallbackData: searchedDefaults ? [firstPage] : undefined, revalidateFirstPage: false, revalidateOnFocus: false },
+  );
+  const pages = data ?? [];
+  const results = pages.flatMap((page) => page.results);
+  const hasMore = pages.length > 0 && pages[pages.length - 1]!.next_cursor !== null;
+  const loading = isValidating && (pages.length < size || pages.length === 0);
+  const errors = fieldErrors(error);
+
+  function toggle(list: 'activities' | 'gender', value: string, on: boolean) {
+    setForm((f) => ({ ...f, [list]: on ? [...f[list], value] : f[list].filter((v) => v !== value) }));
+  }
+
+  function search(event: FormEvent) {
+    event.preventDefault();
+    if (form.activities.length === 0) {
+      setFormError('Choose at least one activity.');
+      return;
+    }
+    setFormError(null);
+    setFilters({ ...form });
+    void setSize(1);
+  }
+
+  return (
+    <>
+      <form className="card stack filters" onSubmit={search} aria-label="Search filters" noValidate>
+        <fieldset aria-describedby={formError ? 'activities-error' : undefined}>
+          <legend>Activities</legend>
+          <div className="choice-row">
+            {ownActivities.map((id) => (
+              <label key={id} className="checkbox">
+                <input type="checkbox" checked={form.activities.includes(id)} onChange={(e) => toggle('activities', id, e.target.checked)} />
+                {activityNames[id] ?? id}
+              </label>
+            ))}
+          </div>
+          {formError || errors.activities ? (
+            <p className="error" id="activities-error" role="alert">
+              {formError ?? errors.activities}
+            </p>
+          ) : null}
+          <p className="help">
+            From your profile; <a href="/account/profile">change your activities</a> to search for others.
+          </p>
+        </fieldset>
+        <div className="filter-grid">
+          <div className="field">
+            <label htmlFor="discover-radius">Distance</label>
+            <select id="discover-radius" value={form.radius_km} onChange={(e) => setForm((f) => ({ ...f, radius_km: Number(e.target.value) }))}>
+              {RADII.map((km) => (
+                <option key={km} value={km}>
+                  Within {km} km
+                </option>
+              ))}
+            </select>
+          </div>
+          <div className="field">
+            <label htmlFor="discover-available">Free at the same time</label>
+            <select id="discover-available" value={form.available} onChange={(e) => setForm((f) => ({ ...f, available: Number(e.target.value) }))}>
+              {OVERLAPS.map((o) => (
+                <option key={o.value} value={o.value}>
+                  {o.label}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div className="field">
+            <label htmlFor="discover-age-min">Youngest age</label>
+            <input
+              id="discover-age-min"
+              type="number"
+              inputMode="numeric"
+              min={DISCOVER_LIMITS.ageMin}
+              max={DISCOVER_LIMITS.ageMax}
+              value={form.age_min}
+              onChange={(e) => setForm((f) => ({ ...f, age_min: e.target.value }))}
+              aria-invalid={errors.age_min ? true : undefined}
+              aria-describedby={errors.age_min ? 'discover-age-min-error' : undefined}
+            />
+            {errors.age_min ? (
+              <p className="error" id="discover-age-min-error">
+                {errors.age_min}
+              </p>
+            ) : null}
+          </div>
+          <div className="field">
+            <label htmlFor="discover-age-max">Oldest age</label>
+            <input
+              id="discover-age-max"
+              type="number"
+              inputMode="numeric"
+              min={DISCOVER_LIMITS.ageMin}
+              max={DISCOVER_LIMITS.ageMax}
+              value={form.age_max}
+              onChange={(e) => setForm((f) => ({ ...f, age_max: e.target.value }))}
+              aria-invalid={errors.age_max ? true : undefined}
+              aria-describedby={errors.age_max ? 'discover-age-max-error' : undefined}
+            />
+            {errors.age_max ? (
+              <p className="error" id="discover-age-max-error">
+                {errors.age_max}
+              </p>
+            ) : null}
+          </div>
+        </div>
+        <fieldset>
+          <legend>Show</legend>
+          <div className="choice-row">
+            {GENDER_CHOICES.map((g) => (
+              <label key={g.value} className="checkbox">
+                <input type="checkbox" checked={form.gender.includes(g.value)} onChange={(e) => toggle('gender', g.value, e.target.checked)} />
+                {g.label}
+              </label>
+            ))}
+          </div>
+          <p className="help">Leave all unticked to see everyone.</p>
+        </fieldset>
+        <p>
+          <button type="submit">Search</button>
+        </p>
+      </form>
+
+      <section aria-labelledby="results-heading" aria-busy={loading}>
+        <h2 id="results-heading">People near you</h2>
+        {error ? (
+          <div className="notice notice-error" role="alert">
+            <p>{Object.keys(errors).length > 0 ? 'Please fix the filters marked above.' : error instanceof ApiCallError ? error.failure.message : 'The search failed.'}</p>
+          </div>
+        ) : null}
+        {loading && results.length === 0 ? <p role="status">Searching…</p> : null}
+        {!loading && !error && results.length === 0 ? (
+          <p className="muted" role="status">
+            Nobody matches yet. Try a wider distance, “Any time”, or more activities.
+          </p>
+        ) : null}
+        {results.length > 0 ? (
+          <ol className="plain-list" aria-label="Matches, best first">
+            {results.map((result) => (
+              <ResultCard key={result.user.id} result={result} activityNames={activityNames} />
+            ))}
+          </ol>
+        ) : null}
+        {hasMore ? (
+          <p>
+            <button type="button" className="button-secondary" disabled={isValidating} onClick={() => void setSize(size + 1)}>
+              {isValidating ? 'Loading…' : 'Show more'}
+            </button>
+          </p>
+        ) : null}
+      </section>
+    </>
+  );
+}

@@ -1,0 +1,61 @@
+import type { Metadata } from 'next';
+import { getDb } from '@/db';
+import { requireSession } from '@/lib/auth/session';
+import { config } from '@/lib/config';
+import { discoverQuerySchema } from '@/lib/contract/discover';
+import { discover } from '@/lib/discover';
+import { missingFields } from '@/lib/profiles/onboarding';
+import { activityNames } from '@/lib/web/activity-names';
+import { CHECKLIST_LABELS } from '@/lib/web/labels';
+import { DiscoverSearch, type DiscoverFilters } from '../../_components/discover-search';
+
+export const metadata: Metadata = { title: 'Find buddies' };
+
+// The first page of results for the person's own activities is rendered on the server
+// (the same domain call as GET /api/v1/discover.json); the form searches again from the browser.
+export default async function DiscoverPage() {
+  const { user } = await requireSession('/account/discover');
+  const missing = missingFields(user);
+  if (missing.length > 0) {
+    return (
+      <>
+        <h1>Find buddies</h1>
+        <div className="notice notice-warn">
+          <p>Discover shows complete profiles to complete profiles. Still missing from yours:</p>
+          <ul>
+            {missing.map((field) => (
+              <li key={field}>{CHECKLIST_LABELS[field].label}</li>
+            ))}
+          </ul>
+        </div>
+        <p>
+          <a className="button" href="/account/profile">
+            Complete your profile
+          </a>
+        </p>
+      </>
+    );
+  }
+
+  // The same filters the form sends, so the first page's cursor is valid for its "Show more".
+  const query = discoverQuerySchema.parse({ activities: user.activities.join(',') });
+  const firstPage = await discover(getDb(), user.id, query, { baseUrl: config().publicBaseUrl });
+  const defaults: DiscoverFilters = {
+    activities: query.activities ?? [...user.activities],
+    radius_km: query.radius_km,
+    available: query.available,
+    gender: [],
+    age_min: '',
+    age_max: '',
+  };
+  return (
+    <>
+      <h1>Find buddies</h1>
+      <p className="muted">
+        People near {user.public_location ?? 'you'} who like what you like and are free when you are, best matches first. They see only your public
+        profile.
+      </p>
+      <DiscoverSearch defaults={defaults} ownActivities={[...user.activities]} firstPage={firstPage} activityNames={activityNames()} />
+    </>
+  );
+}

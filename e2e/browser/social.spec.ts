@@ -1,0 +1,277 @@
+// Buddy requests, chats and Discover in the browser: a person answers requests, chats
+// live with someone whose messages arrive without a reload, blocks and reports from a
+// chat, and finds and asks buddies. The other people act through the agents' API.
+import { Client } from 'pg';
+import sharp from 'sharp';
+import type { APIRequestContext, Page } from '@playwright/test';
+import { baseUrl, expect, expectAccessible, isDesktop, register, screenshot, signIn, PASSWORD, test, type Registered } from './support';
+
+const bearer = (user: Registered) => ({ authorization: `Bearer ${user.token}` });
+
+async function pngDataUrl(hue: number): Promise<string> {
+  const png = await sharp({ create: { width: 96, height: 96, channels: 3, background: { r: hue, g: 120, b: 255 - hue } } })
+    .png()
+    .toBuffer();
+  return `data:image/png;base64,${png.toString('base64')}`;
+}
+
+/** A complete profile, photo included; people in one city are 1 km from each other. */
+async function completePerson(request: APIRequestContext, displayName: string, overrides: Record<string, unknown> = {}): Promise<Registered> {
+  const user = await register(request, {
+    displayName,
+    aboutMe: `${displayName} likes trails and board games.`,
+    location: 'Lisbon',
+    gender: 'female',
+    birthday: '1991-03-04',
+    activities: ['hiking', 'board games'],
+    availability_text: 'weekends',
+    photo: await pngDataUrl(displayName.length * 20),
+    ...overrides,
+  });
+  const me = await request.get(`${baseUrl()}/api/v1/me.json`, { headers: bearer(user) });
+  expect((await me.json()).profile.onboarding, `${displayName} should be complete`).toEqual({ complete: true, missing: [] });
+  return user;
+}
+
+async function sendRequest(request: APIRequestContext, from: Registered, to: Registered, message: string | null = null) {
+  const res = await request.post(`${baseUrl()}/api/v1/users/${to.slug}/buddy_request.json`, { headers: bearer(from), data: { message } });
+  expect(res.status(), await res.text()).toBe(201);
+  return (await res.json()).request.id as string;
+}
+
+/** Two buddies with a chat (b asked, a accepted); returns the chat id. */
+async function buddies(request: APIRequestContext, a: Registered, b: Registered): Promise<string> {
+  const id = await sendRequest(request, b, a);
+  const res = await request.post(`${baseUrl()}/api/v1/buddy_requests/${id}/accept.json`, { headers: bearer(a) });
+  expect(res.status(), await res.text()).toBe(200);
+  return (await res.json()).chat.chatId as string;
+}
+
+async function sendMessage(request: APIRequestContext, from: Registered, chatId: string, text: string) {
+  const res = await request.post(`${baseUrl()}/api/v1/chats/${chatId}/messages.json`, { headers: bearer(from), data: { text } });
+  expect(res.status(), await res.text()).toBe(201);
+}
+
+async function query<T>(sql: string, params: unknown[]): Promise<T[]> {
+  const db = new Client({ connectionString: process.env.E2E_DATABASE_URL });
+  await db.connect();
+  try {
+    return (await db.query(sql, params)).rows as T[];
+  } finally {
+    await db.end();
+  }
+}
+
+/** Marks the page's window so a later check can prove no reload or navigation happened. */
+async function markWindow(page: Page) {
+  await page.evaluate(() => Object.assign(window, { __sameWindow: true }));
+}
+const stillSameWindow = (page: Page) => page.evaluate(() => (window as unknown as { __sameWindow?: boolean }).__sameWindow === true);
+
+test('requests, Discover and chats read well and are accessible', async ({ page, request }, testInfo) => {
+  // Both projects run this against one database: each gets its own city.
+  const city = { location: isDesktop(testInfo) ? 'Lisbon' : 'Coimbra' };
+  const ana = await completePerson(request, 'Ana Answer', city);
+  const bea = await completePerson(request, 'Bea <Asker>', city);
+  const cai = await completePerson(request, 'Cai Asked', city);
+  await completePerson(request, 'Dan Nearby', { gender: 'male', ...city });
+  await sendRequest(request, bea, ana, 'Hike on Saturday? <b>not bold</b>');
+  await sendRequest(request, ana, cai);
+
+  await signIn(page, ana.email, PASSWORD, '/account/requests');
+  const menu = page.getByRole('navigation', { name: 'Account' });
+  await expect(menu.getByRole('link', { name: /Buddy requests/ })).toHaveText(/1 request waiting/);
+  const waiting = page.getByRole('list', { name: 'Requests waiting for your answer' }).getByRole('listitem').filter({ hasText: 'Bea <Asker>' });
+  await expect(waiting).toContainText('Hike on Saturday? <b>not bold</b>');
+  await expect(page.getByRole('list', { name: 'Requests you sent' })).toContainText('Cai Asked');
+  await expectAccessible(page);
+  await screenshot(page, testInfo, 'requests');
+
+  await menu.getByRole('link', { name: 'Find buddies' }).click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Find buddies');
+  const matches = page.getByRole('list', { name: 'Matches, best first' });
+  const danCard = matches.getByRole('listitem').filter({ hasText: 'Dan Nearby' });
+  await expect(danCard).toContainText('1 km away');
+  await expect(danCard).toContainText('Hiking, Board Games');
+  await expect(danCard).toContainText(/Saturday.*Sunday|weekends/i);
+  await expect(matches.getByRole('listitem').filter({ hasText: 'Bea <Asker>' })).toContainText('Bea <Asker> asked you');
+  await expect(matches.getByRole('listitem').filter({ hasText: 'Cai Asked' })).toContainText('Request sent');
+  await expectAccessible(page);
+  await screenshot(page, testInfo, 'discover');
+
+  // Accepting opens the chat, with the first message in it.
+  await menu.getByRole('link', { name: /Buddy requests/ }).click();
+  await page.getByLabel('First message to Bea <Asker> (optional)').fill('Yes! 9am at the trailhead?');
+  await page.getByRole('button', { name: 'Accept' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'You and Bea <Asker> are buddies now.' })).toBeVisible();
+  await expect(menu.getByRole('link', { name: /Buddy requests/ })).not.toContainText('waiting');
+  await page.getByRole('link', { name: 'Open the chat' }).click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Bea <Asker>');
+  await expect(page.getByRole('log', { name: 'Messages with Bea <Asker>' })).toContainText('Yes! 9am at the trailhead?');
+  await expectAccessible(page);
+  await screenshot(page, testInfo, 'chat');
+
+  await menu.getByRole('link', { name: 'Chats' }).click();
+  await expect(page.getByRole('list', { name: 'Your chats' })).toContainText('You: Yes! 9am at the trailhead?');
+  await expectAccessible(page);
+  await screenshot(page, testInfo, 'chats');
+});
+
+test.describe('on the desktop', () => {
+  test.beforeEach(({}, testInfo) => test.skip(!isDesktop(testInfo), 'the flows once; every page is checked at phone size above'));
+
+  test('messages from the other person arrive without a reload, and replies reach them', async ({ page, request }) => {
+    const ana = await completePerson(request, 'Ana Live');
+    const bea = await completePerson(request, 'Bea Live');
+    const chatId = await buddies(request, ana, bea);
+
+    await signIn(page, ana.email, PASSWORD, `/account/chats/${chatId}`);
+    await markWindow(page);
+    const log = page.getByRole('log', { name: 'Messages with Bea Live' });
+    await expect(log).toContainText('No messages yet');
+
+    await sendMessage(request, bea, chatId, 'Are you still up for Saturday?');
+    await sendMessage(request, bea, chatId, 'I can bring snacks.');
+    await expect(log.getByRole('listitem')).toHaveText([/Bea Live: Are you still up for Saturday\?/, /Bea Live: I can bring snacks\./], { timeout: 10_000 });
+    expect(await stillSameWindow(page), 'the messages must arrive without a reload').toBe(true);
+
+    // Enter sends; the reply is stored and Bea reads it through the API.
+    const box = page.getByLabel('Message to Bea Live');
+    await box.fill('Yes, see you at 9!');
+    await box.press('Enter');
+    await expect(log.getByRole('listitem').last()).toHaveText(/You: Yes, see you at 9!/);
+    await expect(box).toHaveValue('');
+    const read = await request.get(`${baseUrl()}/api/v1/chats/${chatId}/messages.json`, { headers: bearer(bea) });
+    expect((await read.json()).messages.map((m: { text: string; from_me: boolean }) => [m.text, m.from_me])).toEqual([
+      ['Are you still up for Saturday?', true],
+      ['I can bring snacks.', true],
+      ['Yes, see you at 9!', false],
+    ]);
+    // Having seen them, Ana has nothing unread.
+    const [member] = await query<{ unread_count: number }>('select unread_count from chat_members where chat_id = $1 and user_id = $2', [chatId, ana.id]);
+    expect(member?.unread_count).toBe(0);
+
+    // A message the moderation refuses is explained and not stored.
+    await box.fill('WHY DID YOU NOT ANSWER MY LAST MESSAGE?!');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await expect(page.getByRole('alert').filter({ hasText: 'Not sent: the text' })).toBeVisible();
+    await expect(box).toHaveAttribute('aria-invalid', 'true');
+    const stored = await query<{ n: string }>('select count(*) as n from messages where chat_id = $1', [chatId]);
+    expect(Number(stored[0]?.n)).toBe(3);
+    expect(await stillSameWindow(page)).toBe(true);
+  });
+
+  test('the chat list and the menu show unread messages as they arrive', async ({ page, request }) => {
+    const ana = await completePerson(request, 'Ana Badge');
+    const bea = await completePerson(request, 'Bea Badge');
+    const chatId = await buddies(request, ana, bea);
+
+    await signIn(page, ana.email, PASSWORD, '/account/chats');
+    await markWindow(page);
+    const chat = page.getByRole('list', { name: 'Your chats' }).getByRole('listitem').filter({ hasText: 'Bea Badge' });
+    await expect(chat).toContainText('No messages yet');
+    await sendMessage(request, bea, chatId, 'Ping!');
+    await expect(chat).toContainText('1 unread message', { timeout: 15_000 });
+    await expect(chat).toContainText('Ping!');
+    expect(await stillSameWindow(page)).toBe(true);
+
+    // Opening the chat reads it: the list and the menu no longer count it.
+    await chat.getByRole('link').click();
+    await expect(page.getByRole('log')).toContainText('Ping!');
+    const menu = page.getByRole('navigation', { name: 'Account' });
+    await expect(menu.getByRole('link', { name: /^Chats/ })).not.toContainText('unread', { timeout: 10_000 });
+    await menu.getByRole('link', { name: /^Chats/ }).click();
+    await expect(page.getByRole('list', { name: 'Your chats' })).not.toContainText('unread');
+  });
+
+  test('reporting and blocking from a chat', async ({ page, request }) => {
+    const ana = await completePerson(request, 'Ana Safe');
+    const bea = await completePerson(request, 'Bea Pest');
+    const chatId = await buddies(request, ana, bea);
+    await sendMessage(request, bea, chatId, 'Answer me.');
+
+    await signIn(page, ana.email, PASSWORD, `/account/chats/${chatId}`);
+    await page.getByText('Report Bea Pest').click();
+    await page.getByLabel('What’s wrong?').selectOption('harassment');
+    await page.getByLabel('What happened (optional)').fill('Keeps pushing after I said no.');
+    await page.getByLabel('Also block Bea Pest').uncheck();
+    await page.getByRole('button', { name: 'Send report' }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'Your report reached our moderators' })).toBeVisible();
+    const reports = await query<{ reason: string; text: string; chat_id: string }>('select reason, text, chat_id from reports where reporter_id = $1', [ana.id]);
+    expect(reports).toEqual([{ reason: 'harassment', text: 'Keeps pushing after I said no.', chat_id: chatId }]);
+
+    // Blocking asks first, then hides the chat and stops Bea's messages.
+    await page.getByRole('button', { name: 'Block Bea Pest' }).click();
+    await page.getByRole('button', { name: 'Keep chatting' }).click();
+    expect(await query('select 1 from blocks where blocker_id = $1', [ana.id])).toEqual([]);
+    await page.getByRole('button', { name: 'Block Bea Pest' }).click();
+    await page.getByRole('button', { name: 'Yes, block Bea Pest' }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'You blocked Bea Pest.' })).toBeVisible();
+    await expect(page.getByLabel('Message to Bea Pest')).toHaveCount(0);
+    expect(await query('select blocked_id from blocks where blocker_id = $1', [ana.id])).toEqual([{ blocked_id: bea.id }]);
+
+    const refused = await request.post(`${baseUrl()}/api/v1/chats/${chatId}/messages.json`, { headers: bearer(bea), data: { text: 'Hello?' } });
+    expect(refused.status()).toBe(403);
+    await page.getByRole('link', { name: 'Back to your chats' }).click();
+    await expect(page.getByText('No chats yet.')).toBeVisible();
+    const gone = await page.goto(`${baseUrl()}/account/chats/${chatId}`);
+    expect(gone?.status()).toBe(404);
+  });
+
+  test('finding and asking a buddy; what a person sees on bad filters', async ({ page, request }) => {
+    // A city of their own, so nobody from the other tests matches.
+    const ana = await completePerson(request, 'Ana Finder', { birthday: '1990-01-01', location: 'Braga' });
+    const dan = await completePerson(request, 'Dan Found', { birthday: '1985-06-01', gender: 'male', location: 'Braga' });
+    await completePerson(request, 'Eve Older', { birthday: '1960-06-01', location: 'Braga' });
+
+    await signIn(page, ana.email, PASSWORD, '/account/discover');
+    const matches = page.getByRole('list', { name: 'Matches, best first' });
+    await expect(matches).toContainText('Dan Found');
+    await expect(matches).toContainText('Eve Older');
+
+    // Age bounds the wrong way round: the API's complaint, on the field.
+    await page.getByLabel('Youngest age').fill('50');
+    await page.getByLabel('Oldest age').fill('30');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await expect(page.getByRole('alert').filter({ hasText: 'Please fix the filters marked above.' })).toBeVisible();
+    await expect(page.getByLabel('Youngest age')).toHaveAttribute('aria-invalid', 'true');
+    await expect(page.getByText('must not be greater than oldest age')).toBeVisible();
+
+    // No activity ticked: said before asking the server.
+    await page.getByLabel('Hiking').uncheck();
+    await page.getByLabel('Board games').uncheck();
+    await page.getByRole('button', { name: 'Search' }).click();
+    await expect(page.getByText('Choose at least one activity.')).toBeVisible();
+
+    // Filters narrow the results: men of 35-45.
+    await page.getByLabel('Hiking').check();
+    await page.getByLabel('Youngest age').fill('35');
+    await page.getByLabel('Oldest age').fill('45');
+    await page.getByLabel('Men', { exact: true }).check();
+    await page.getByRole('button', { name: 'Search' }).click();
+    await expect(matches.getByRole('listitem')).toHaveCount(1);
+    await expect(matches).toContainText('Dan Found');
+    await expect(page.getByText('Eve Older')).toHaveCount(0);
+
+    await page.getByRole('button', { name: 'Ask Dan Found to be buddies' }).click();
+    await page.getByLabel('A few words to Dan Found (optional)').fill('Fancy a hike this weekend?');
+    await page.getByRole('button', { name: 'Send request' }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'Request sent.' })).toBeVisible();
+    const received = await request.get(`${baseUrl()}/api/v1/buddy_requests.json`, { headers: bearer(dan) });
+    expect((await received.json()).received).toMatchObject([{ state: 'pending', message: 'Fancy a hike this weekend?', activityIds: ['hiking'], user: { slug: ana.slug } }]);
+  });
+
+  test('an incomplete profile is told what Discover needs; an unknown chat is a 404', async ({ page, request }) => {
+    const ivy = await register(request, { displayName: 'Ivy Incomplete', location: 'Lisbon' });
+    await signIn(page, ivy.email, PASSWORD, '/account/discover');
+    await expect(page.getByText('Discover shows complete profiles to complete profiles.')).toBeVisible();
+    await expect(page.getByRole('listitem').filter({ hasText: 'A photo' })).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Complete your profile' })).toHaveAttribute('href', '/account/profile');
+    await expectAccessible(page);
+
+    for (const id of ['not-a-chat', '00000000-0000-4000-8000-000000000000']) {
+      const res = await page.goto(`${baseUrl()}/account/chats/${id}`);
+      expect(res?.status(), id).toBe(404);
+    }
+  });
+});

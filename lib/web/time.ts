@@ -1,0 +1,28 @@
+// How the web pages say when something happened: relative while recent ("5 min ago"),
+// then a date. Pure, so server and browser agree and it is testable.
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+
+const sameYear = new Intl.DateTimeFormat('en', { day: 'numeric', month: 'short' });
+const otherYear = new Intl.DateTimeFormat('en', { day: 'numeric', month: 'short', year: 'numeric' });
+const clock = new Intl.DateTimeFormat('en', { hour: 'numeric', minute: '2-digit' });
+
+/** "just now", "5 min ago", "3 h ago", "yesterday", "12 Nov", "12 Nov 2025" (in the reader's time zone). */
+export function relativeTime(value: Date, now: Date): string {
+  const ago = now.getTime() - value.getTime();
+  if (ago < MINUTE) return 'just now';
+  if (ago < HOUR) return `${Math.floor(ago / MINUTE)} min ago`;
+  if (ago < DAY) return `${Math.floor(ago / HOUR)} h ago`;
+  if (ago < 2 * DAY) return 'yesterday';
+  return (value.getFullYear() === now.getFullYear() ? sameYear : otherYear).format(value);
+}
+
+/** The time of day of a chat message ("2:05 PM"), after the calendar day when it is not today. */
+export function messageTime(value: Date, now: Date): string {
+  const yesterday = new Date(now.getFullYear(), now.getMonth(), now.getDate() - 1);
+  if (value.toDateString() === now.toDateString()) return clock.format(value);
+  const day = value.toDateString() === yesterday.toDateString() ? 'yesterday' : (value.getFullYear() === now.getFullYear() ? sameYear : otherYear).format(value);
+  return `${day}, ${clock.format(value)}`;
+}
