@@ -6,19 +6,10 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import useSWR from 'swr';
 import type { OwnProfile } from '@/lib/contract/profiles';
+import { getJson, sendJson } from './api-client';
 import { PhotoUpload } from './photo-upload';
 
 const ME = '/api/v1/me.json';
-
-interface ApiErrorBody {
-  error?: { code?: string; message?: string; fields?: Record<string, string> };
-}
-
-async function fetchMe(url: string): Promise<{ profile: OwnProfile }> {
-  const res = await fetch(url, { headers: { accept: 'application/json' } });
-  if (!res.ok) throw new Error(`GET ${url} answered ${res.status}`);
-  return res.json() as Promise<{ profile: OwnProfile }>;
-}
 
 interface FormValues {
   displayName: string;
@@ -100,7 +91,7 @@ function warningLines(warnings: Record<string, unknown>, names: Record<string, s
 }
 
 export function ProfileEditor({ initial, activityNames }: { initial: OwnProfile; activityNames: Record<string, string> }) {
-  const { data, mutate } = useSWR(ME, fetchMe, { fallbackData: { profile: initial }, revalidateOnMount: false });
+  const { data, mutate } = useSWR<{ profile: OwnProfile }>(ME, getJson, { fallbackData: { profile: initial }, revalidateOnMount: false });
   const profile = data?.profile ?? initial;
   const [base, setBase] = useState<FormValues>(() => valuesOf(initial, activityNames));
   const [values, setValues] = useState<FormValues>(base);
@@ -130,27 +121,21 @@ export function ProfileEditor({ initial, activityNames }: { initial: OwnProfile;
     }
     setSaving(true);
     setStatus(null);
-    try {
-      const res = await fetch(ME, { method: 'PATCH', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify(body) });
-      const json = (await res.json().catch(() => ({}))) as ApiErrorBody & { profile?: OwnProfile; warnings?: Record<string, unknown> };
-      if (res.ok && json.profile) {
-        await mutate({ profile: json.profile }, { revalidate: false });
-        const next = valuesOf(json.profile, activityNames);
-        setBase(next);
-        setValues(next);
-        setErrors({});
-        const details = warningLines(json.warnings ?? {}, activityNames);
-        setStatus({ tone: details.length > 0 ? 'warn' : 'ok', title: 'Your profile is saved.', details });
-      } else if (res.status === 401) {
-        setStatus({ tone: 'error', title: 'Your session has ended. Sign in again to save.', details: [] });
-      } else {
-        setErrors(errorsByField(json.error?.fields));
-        setStatus({ tone: 'error', title: 'Please fix the fields marked below.', details: json.error?.fields ? [] : [json.error?.message ?? `Saving failed (${res.status}).`] });
-      }
-    } catch {
-      setStatus({ tone: 'error', title: 'Could not reach the server. Check your connection and try again.', details: [] });
-    } finally {
-      setSaving(false);
+    const result = await sendJson<{ profile: OwnProfile; warnings?: Record<string, unknown> }>('PATCH', ME, body);
+    setSaving(false);
+    if (result.ok) {
+      await mutate({ profile: result.data.profile }, { revalidate: false });
+      const next = valuesOf(result.data.profile, activityNames);
+      setBase(next);
+      setValues(next);
+      setErrors({});
+      const details = warningLines(result.data.warnings ?? {}, activityNames);
+      setStatus({ tone: details.length > 0 ? 'warn' : 'ok', title: 'Your profile is saved.', details });
+    } else if (result.error.fields) {
+      setErrors(errorsByField(result.error.fields));
+      setStatus({ tone: 'error', title: 'Please fix the fields marked below.', details: [] });
+    } else {
+      setStatus({ tone: 'error', title: result.error.message, details: [] });
     }
   }
 

@@ -1,7 +1,8 @@
 import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
+import { cache } from 'react';
 import { getDb } from '@/db';
-import { requireSession } from '@/lib/auth/session';
+import { currentSession, requireSession } from '@/lib/auth/session';
 import { getChatRecord } from '@/lib/chats/chats';
 import { listMessages } from '@/lib/chats/messages';
 import { config } from '@/lib/config';
@@ -10,22 +11,30 @@ import { ChatThread } from '../../../_components/chat-thread';
 
 type Params = { params: Promise<{ chatId: string }> };
 
-export const metadata: Metadata = { title: 'Chat' };
+/** The chat as the viewer sees it, or null where it is not theirs to see (one lookup per request). */
+const chatFor = cache(async (viewerId: string, chatId: string) => {
+  try {
+    return await getChatRecord(getDb(), viewerId, chatId, config().publicBaseUrl);
+  } catch (error) {
+    if (error instanceof ApiError && error.code === 'not_found') return null;
+    throw error;
+  }
+});
+
+export async function generateMetadata({ params }: Params): Promise<Metadata> {
+  const session = await currentSession();
+  const chat = session ? await chatFor(session.user.id, (await params).chatId) : null;
+  return { title: chat ? `Chat with ${chat.buddy.displayName}` : 'Chat' };
+}
 
 // The latest messages are rendered on the server and marked read (the person is looking
-// at them); the client then polls for what comes next.
+// at them); the client then polls for what comes next. Someone else's chat, a hidden one
+// and a made-up id all look the same: not found.
 export default async function ChatPage({ params }: Params) {
   const { chatId } = await params;
   const { user } = await requireSession(`/account/chats/${encodeURIComponent(chatId)}`);
-  const db = getDb();
-  const baseUrl = config().publicBaseUrl;
-  try {
-    const page = await listMessages(db, user.id, chatId, { mark_read: true }, baseUrl);
-    const chat = await getChatRecord(db, user.id, chatId, baseUrl);
-    return <ChatThread chat={chat} initialMessages={page.messages} />;
-  } catch (error) {
-    // Someone else's chat, a hidden one and a made-up id all look the same: not found.
-    if (error instanceof ApiError && error.code === 'not_found') notFound();
-    throw error;
-  }
+  const chat = await chatFor(user.id, chatId);
+  if (!chat) notFound();
+  const page = await listMessages(getDb(), user.id, chatId, { mark_read: true }, config().publicBaseUrl);
+  return <ChatThread chat={chat} initialMessages={page.messages} />;
 }
