@@ -8,8 +8,9 @@ import useSWR, { useSWRConfig } from 'swr';
 import type { BuddyRequestRecord } from '@/lib/contract/social';
 import { SOCIAL_LIMITS } from '@/lib/contract/social';
 import { INBOX_URL } from '@/lib/web/account-nav';
-import { failureText, getJson, sendJson, fieldFailure } from './api-client';
-import { Avatar } from './avatar';
+import { getJson, sendJson, fieldFailure } from './api-client';
+import { RefreshProblem, TextAreaField } from './fields';
+import { PersonHeading } from './avatar';
 import { TimeAgo } from './time-ago';
 
 export const REQUESTS_URL = '/api/v1/buddy_requests.json';
@@ -34,26 +35,20 @@ const STATE_WORDS: Record<BuddyRequestRecord['state'], string> = {
 function RequestSummary({ request, activityNames }: { request: BuddyRequestRecord; activityNames: Record<string, string> }) {
   const { user } = request;
   return (
-    <div className="person">
-      <Avatar name={user.displayName} photoURL={user.photoURL} size="small" />
-      <div className="person-text">
-        <h3>
-          <a href={`/u/${encodeURIComponent(user.slug)}`}>{user.displayName}</a>
-        </h3>
-        <p className="muted">
-          {user.location ? `${user.location} · ` : ''}
-          <TimeAgo value={request.created_at} />
-        </p>
-        {request.message ? <p className="quote">{request.message}</p> : null}
-        {request.activityIds.length > 0 ? (
-          <ul className="chips" aria-label="Activities">
-            {request.activityIds.map((id) => (
-              <li key={id}>{activityNames[id] ?? id}</li>
-            ))}
-          </ul>
-        ) : null}
-      </div>
-    </div>
+    <PersonHeading user={user}>
+      <p className="muted">
+        {user.location ? `${user.location} · ` : ''}
+        <TimeAgo value={request.created_at} />
+      </p>
+      {request.message ? <p className="quote">{request.message}</p> : null}
+      {request.activityIds.length > 0 ? (
+        <ul className="chips" aria-label="Activities">
+          {request.activityIds.map((id) => (
+            <li key={id}>{activityNames[id] ?? id}</li>
+          ))}
+        </ul>
+      ) : null}
+    </PersonHeading>
   );
 }
 
@@ -108,23 +103,14 @@ function ReceivedRequest({
     <li className="card">
       <RequestSummary request={request} activityNames={activityNames} />
       <form className="stack" onSubmit={(event) => void answer('accept', event)} aria-label={`Answer ${name}`}>
-        <div className="field">
-          <label htmlFor={fieldId}>First message to {name} (optional)</label>
-          <textarea
-            id={fieldId}
-            value={firstMessage}
-            maxLength={SOCIAL_LIMITS.firstMessage}
-            rows={2}
-            onChange={(event) => setFirstMessage(event.target.value)}
-            aria-invalid={error ? true : undefined}
-            aria-describedby={error ? `${fieldId}-error` : undefined}
-          />
-          {error ? (
-            <p className="error" id={`${fieldId}-error`} role="alert">
-              {error}
-            </p>
-          ) : null}
-        </div>
+        <TextAreaField
+          id={fieldId}
+          label={`First message to ${name} (optional)`}
+          value={firstMessage}
+          onChange={setFirstMessage}
+          maxLength={SOCIAL_LIMITS.firstMessage}
+          error={error}
+        />
         <div className="actions">
           <button type="submit" disabled={busy}>
             Accept
@@ -178,11 +164,7 @@ export function BuddyRequests({ initial, activityNames }: { initial: RequestList
 
   return (
     <>
-      {error ? (
-        <div className="notice notice-warn" role="status">
-          <p>{failureText(error)}</p>
-        </div>
-      ) : null}
+      <RefreshProblem error={error} />
       <OutcomeNotice outcome={outcome} />
 
       <section aria-labelledby="received-heading">

@@ -3,8 +3,9 @@
 // every 10 s keeps it current while the tab is visible.
 import useSWR from 'swr';
 import type { ChatRecord } from '@/lib/contract/social';
-import { getJson, failureText } from './api-client';
+import { getJson } from './api-client';
 import { Avatar } from './avatar';
+import { RefreshProblem } from './fields';
 import { TimeAgo } from './time-ago';
 
 export const CHATS_URL = '/api/v1/chats.json';
@@ -30,11 +31,7 @@ export function ChatList({ initial }: { initial: ChatLists }) {
   const { chats } = data ?? initial;
   return (
     <>
-      {error ? (
-        <div className="notice notice-warn" role="status">
-          <p>{failureText(error)}</p>
-        </div>
-      ) : null}
+      <RefreshProblem error={error} />
       {chats.length === 0 ? (
         <p className="muted">
           No chats yet. A chat opens when someone accepts a buddy request: see <a href="/account/requests">Buddy requests</a> or{' '}

@@ -7,8 +7,10 @@ import useSWRInfinite from 'swr/infinite';
 import type { DiscoverResponse, DiscoverResult } from '@/lib/contract/discover';
 import { DISCOVER_LIMITS } from '@/lib/contract/discover';
 import { SOCIAL_LIMITS } from '@/lib/contract/social';
+import { ageText } from '@/lib/web/people';
 import { ApiCallError, getJson, sendJson, fieldFailure } from './api-client';
-import { Avatar } from './avatar';
+import { PersonHeading } from './avatar';
+import { TextAreaField } from './fields';
 
 export interface DiscoverFilters {
   activities: string[];
@@ -64,6 +66,31 @@ function fieldErrors(error: unknown): Record<string, string> {
   return out;
 }
 
+function AgeField(props: { id: string; label: string; value: string; error?: string; onChange: (value: string) => void }) {
+  const { id, error } = props;
+  return (
+    <div className="field">
+      <label htmlFor={id}>{props.label}</label>
+      <input
+        id={id}
+        type="number"
+        inputMode="numeric"
+        min={DISCOVER_LIMITS.ageMin}
+        max={DISCOVER_LIMITS.ageMax}
+        value={props.value}
+        onChange={(event) => props.onChange(event.target.value)}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? `${id}-error` : undefined}
+      />
+      {error ? (
+        <p className="error" id={`${id}-error`}>
+          {error}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
 type Asked = { text: string; chatId?: string | null } | { error: string };
 
 function AskButton({ result }: { result: DiscoverResult }) {
@@ -117,23 +144,14 @@ function AskButton({ result }: { result: DiscoverResult }) {
   const error = asked && 'error' in asked ? asked.error : null;
   return (
     <form className="stack" onSubmit={(event) => void ask(event)}>
-      <div className="field">
-        <label htmlFor={fieldId}>A few words to {name} (optional)</label>
-        <textarea
-          id={fieldId}
-          value={message}
-          rows={2}
-          maxLength={SOCIAL_LIMITS.requestMessage}
-          onChange={(event) => setMessage(event.target.value)}
-          aria-invalid={error ? true : undefined}
-          aria-describedby={error ? `${fieldId}-error` : undefined}
-        />
-        {error ? (
-          <p className="error" id={`${fieldId}-error`} role="alert">
-            {error}
-          </p>
-        ) : null}
-      </div>
+      <TextAreaField
+        id={fieldId}
+        label={`A few words to ${name} (optional)`}
+        value={message}
+        onChange={setMessage}
+        maxLength={SOCIAL_LIMITS.requestMessage}
+        error={error}
+      />
       <div className="actions">
         <button type="submit" disabled={busy}>
           Send request
@@ -148,21 +166,14 @@ function AskButton({ result }: { result: DiscoverResult }) {
 
 function ResultCard({ result, activityNames }: { result: DiscoverResult; activityNames: Record<string, string> }) {
   const { user } = result;
-  const age = user.age !== null ? `${user.age}` : user.age_bucket ? `In their ${user.age_bucket}` : null;
-  const facts = [age, user.location, `${result.distance_km} km away`].filter(Boolean).join(' · ');
+  const facts = [ageText(user), user.location, `${result.distance_km} km away`].filter(Boolean).join(' · ');
   return (
     <li className="card match">
-      <div className="person">
-        <Avatar name={user.displayName} photoURL={user.photoURL} size="small" />
-        <div className="person-text">
-          <h3>
-            <a href={`/u/${encodeURIComponent(user.slug)}`}>{user.displayName}</a>
-          </h3>
-          <p className="muted">
-            {facts} · {LAST_ACTIVE_WORDS[result.last_active]}
-          </p>
-        </div>
-      </div>
+      <PersonHeading user={user}>
+        <p className="muted">
+          {facts} · {LAST_ACTIVE_WORDS[result.last_active]}
+        </p>
+      </PersonHeading>
       {user.aboutMe ? <p className="quote">{user.aboutMe}</p> : null}
       <dl className="meta">
         <div>
@@ -270,44 +281,8 @@ export function DiscoverSearch({
               ))}
             </select>
           </div>
-          <div className="field">
-            <label htmlFor="discover-age-min">Youngest age</label>
-            <input
-              id="discover-age-min"
-              type="number"
-              inputMode="numeric"
-              min={DISCOVER_LIMITS.ageMin}
-              max={DISCOVER_LIMITS.ageMax}
-              value={form.age_min}
-              onChange={(e) => setForm((f) => ({ ...f, age_min: e.target.value }))}
-              aria-invalid={errors.age_min ? true : undefined}
-              aria-describedby={errors.age_min ? 'discover-age-min-error' : undefined}
-            />
-            {errors.age_min ? (
-              <p className="error" id="discover-age-min-error">
-                {errors.age_min}
-              </p>
-            ) : null}
-          </div>
-          <div className="field">
-            <label htmlFor="discover-age-max">Oldest age</label>
-            <input
-              id="discover-age-max"
-              type="number"
-              inputMode="numeric"
-              min={DISCOVER_LIMITS.ageMin}
-              max={DISCOVER_LIMITS.ageMax}
-              value={form.age_max}
-              onChange={(e) => setForm((f) => ({ ...f, age_max: e.target.value }))}
-              aria-invalid={errors.age_max ? true : undefined}
-              aria-describedby={errors.age_max ? 'discover-age-max-error' : undefined}
-            />
-            {errors.age_max ? (
-              <p className="error" id="discover-age-max-error">
-                {errors.age_max}
-              </p>
-            ) : null}
-          </div>
+          <AgeField id="discover-age-min" label="Youngest age" value={form.age_min} error={errors.age_min} onChange={(age_min) => setForm((f) => ({ ...f, age_min }))} />
+          <AgeField id="discover-age-max" label="Oldest age" value={form.age_max} error={errors.age_max} onChange={(age_max) => setForm((f) => ({ ...f, age_max }))} />
         </div>
         <fieldset>
           <legend>Show</legend>

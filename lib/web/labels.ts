@@ -26,11 +26,7 @@ export function activityName(id: string): string {
   return getActivity(id)?.name ?? id.replace(/_/g, ' ');
 }
 
-export function ageText(profile: { age: number | null; age_bucket: string | null }): string | null {
-  if (profile.age !== null) return `${profile.age}`;
-  if (profile.age_bucket) return `In their ${profile.age_bucket}`;
-  return null;
-}
+export { ageText } from './people';
 
 const dateFormat = new Intl.DateTimeFormat('en', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' });
 const dayFormat = new Intl.DateTimeFormat('en', { month: 'long', year: 'numeric', timeZone: 'UTC' });
