@@ -261,6 +261,21 @@ test.describe('on the desktop', () => {
     expect((await received.json()).received).toMatchObject([{ state: 'pending', message: 'Fancy a hike this weekend?', activityIds: ['hiking'], user: { slug: ana.slug } }]);
   });
 
+  test('Show more pages through every match exactly once', async ({ page, request }) => {
+    const city = { location: 'Faro' };
+    const ana = await completePerson(request, 'Ana Pager', city);
+    const names = Array.from({ length: 23 }, (_, i) => `Pat ${String.fromCharCode(65 + i)}`);
+    for (const name of names) await completePerson(request, name, city);
+
+    await signIn(page, ana.email, PASSWORD, '/account/discover');
+    const cards = page.getByRole('list', { name: 'Matches, best first' }).getByRole('heading', { level: 3 });
+    await expect(cards).toHaveCount(20);
+    await page.getByRole('button', { name: 'Show more' }).click();
+    await expect(cards).toHaveCount(23);
+    await expect(page.getByRole('button', { name: 'Show more' })).toHaveCount(0);
+    expect((await cards.allInnerTexts()).sort()).toEqual(names);
+  });
+
   test('an incomplete profile is told what Discover needs; an unknown chat is a 404', async ({ page, request }) => {
     const ivy = await register(request, { displayName: 'Ivy Incomplete', location: 'Lisbon' });
     await signIn(page, ivy.email, PASSWORD, '/account/discover');
