@@ -1,8 +1,9 @@
 // /signup-with-ai in Chromium against the real server and database: the browser
 // fallback an agent's link opens.
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { createDb, type Database } from '../../db';
 import { signupLink, type SignupDraft } from '../../lib/signup-link';
+import { expect, expectAccessible, screenshot, test } from './support';
 
 const base = () => process.env.E2E_BASE_URL!;
 
@@ -105,7 +106,7 @@ test('HTML and script in the name are shown and stored as text, never run', asyn
   expect((await usersWithEmail(email))[0]?.display_name).toBe(payload);
 });
 
-test('bad input is explained in plain words beside a form to correct it', async ({ page }) => {
+test('bad input is explained in plain words beside a form to correct it', async ({ page }, testInfo) => {
   const badEmail = `not-an-email-${Date.now()}`;
   const email = uniqueEmail('fixed');
   const tooYoung = new Date(Date.now() - 5 * 365 * 24 * 3600 * 1000).toISOString().slice(0, 10);
@@ -121,6 +122,8 @@ test('bad input is explained in plain words beside a form to correct it', async 
   await expect(emailInput).toHaveAttribute('aria-invalid', 'true');
   await expect(emailInput).toHaveAccessibleDescription(/does not look like an email address/);
   await expect(page.getByLabel('Birthday')).toHaveAccessibleDescription(/at least 13 years old/);
+  await expectAccessible(page);
+  await screenshot(page, testInfo, 'signup-with-ai-errors');
   expect(await testDb().selectFrom('users').select('id').where('email', '=', badEmail).execute()).toEqual([]);
 
   await summary.getByRole('link', { name: /Email:/ }).click();
@@ -204,17 +207,19 @@ test('a link without an email opens the form and asks for what is missing', asyn
   await expect(page.getByRole('main').getByRole('alert')).toContainText('Email: Enter your email address.', ANSWER);
 });
 
-test('looks right on a phone (screenshot kept as an artifact)', async ({ page }, testInfo) => {
-  await page.setViewportSize({ width: 390, height: 844 });
-  await openLink(page, { email: uniqueEmail('phone'), name: 'Pat', location: 'Berlin', activities: 'climbing, board games', availability: 'Tuesday evenings' });
-  const review = await page.screenshot({ fullPage: true });
-  await testInfo.attach('signup-with-ai-phone-review', { body: review, contentType: 'image/png' });
+test('reads well and is accessible at the size of the project, phone or desktop (screenshots kept as artifacts)', async ({ page }, testInfo) => {
+  await openLink(page, { email: uniqueEmail('look'), name: 'Pat', location: 'Berlin', activities: 'climbing, board games', availability: 'Tuesday evenings' });
+  await expectAccessible(page);
+  await screenshot(page, testInfo, 'signup-with-ai-review');
+  await page.getByRole('button', { name: 'Change details' }).click();
+  await expectAccessible(page);
+  await screenshot(page, testInfo, 'signup-with-ai-edit');
   await page.getByRole('button', { name: 'Create my account' }).click();
   await expect(page.getByRole('heading', { name: 'Your account is ready' })).toBeVisible(ANSWER);
   const width = await page.evaluate(() => document.documentElement.scrollWidth);
-  expect(width).toBeLessThanOrEqual(390);
+  expect(width).toBeLessThanOrEqual(page.viewportSize()!.width);
   const box = await page.getByRole('link', { name: 'Open Buddy Match' }).boundingBox();
   expect(box!.height).toBeGreaterThanOrEqual(44);
-  const done = await page.screenshot({ fullPage: true, path: testInfo.outputPath('signup-with-ai-phone.png') });
-  await testInfo.attach('signup-with-ai-phone-result', { body: done, contentType: 'image/png' });
+  await expectAccessible(page);
+  await screenshot(page, testInfo, 'signup-with-ai-result');
 });

@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { isActivityId } from '../activities';
 import { defineEndpoint } from './define';
-import { GENDERS, activityIdsSchema, genderSchema, gridSchema } from './schemas';
+import { GENDERS, activityIdsSchema, genderSchema, gridSchema, userCardSchema } from './schemas';
 
 export const DISCOVER_LIMITS = {
   radiusKmDefault: 25,
@@ -87,18 +87,13 @@ const scoreTermsSchema = z.object({
   recent_activity: z.number(),
 });
 
-export const discoverCardSchema = z.object({
-  id: z.string(),
-  slug: z.string(),
-  displayName: z.string(),
+/** The public card plus what a stranger may read before opening the profile. */
+export const discoverCardSchema = userCardSchema.extend({
   aboutMe: z.string().nullable(),
-  location: z.string().nullable().describe('City-level label; never coordinates'),
   gender: genderSchema.nullable(),
-  age: z.number().int().nullable().describe('Null when the person shows only an age bucket'),
-  age_bucket: z.string().nullable(),
+  age: z.number().int().nullable().describe('Null when the person shows only an age bucket (showAgeByDecade) or has no birthday'),
+  age_bucket: z.string().nullable().describe("Decade such as '30s'"),
   activities: activityIdsSchema,
-  photoURL: z.string().nullable(),
-  profile_url: z.string(),
 });
 export type DiscoverCard = z.infer<typeof discoverCardSchema>;
 

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { legacyAvailabilitySchema, scheduleInputSchema } from '../availability';
 import { defineEndpoint } from './define';
+import { discoverCardSchema } from './discover';
 import {
   LIMITS,
   activityIdsSchema,
@@ -48,22 +49,12 @@ const ownProfileSchema = z.object({
 });
 export type OwnProfile = z.infer<typeof ownProfileSchema>;
 
-export const publicProfileSchema = z.object({
-  id: z.string(),
-  slug: z.string(),
-  displayName: z.string(),
-  aboutMe: z.string().nullable(),
-  location: z.string().nullable().describe('City-level label; never coordinates'),
-  gender: genderSchema.nullable(),
-  age: z.number().int().nullable().describe('Null when hidden by showAgeByDecade or unknown'),
-  age_bucket: z.string().nullable(),
-  activities: activityIdsSchema,
+/** Discover's card plus everything else a stranger may see. */
+export const publicProfileSchema = discoverCardSchema.extend({
   activities_detail: z.array(activityDetailSchema),
   schedule: gridSchema,
   schedule_summary: z.string(),
-  photoURL: z.string().nullable(),
   thumbnailURL: z.string().nullable(),
-  profile_url: z.string(),
   discoverable: z.boolean().describe('True when onboarding is complete and the profile shows in Discover'),
   member_since: isoDateTime,
 });

@@ -61,3 +61,20 @@ export const onboardingSchema = z.object({
 });
 
 export const activityIdsSchema = z.array(z.string());
+
+/**
+ * Another person's public card: what every view of someone else starts with. Discover's
+ * card extends it, and the public profile extends that; none carries coordinates, email
+ * or birthday.
+ */
+export const userCardSchema = z
+  .object({
+    id: z.string(),
+    slug: z.string(),
+    displayName: z.string(),
+    photoURL: z.string().nullable().describe('The processed photo; null when there is none'),
+    location: z.string().nullable().describe('City-level label; never coordinates'),
+    profile_url: z.string(),
+  })
+  .describe("The other person's public card; GET their profile.json for more");
+export type UserCard = z.infer<typeof userCardSchema>;

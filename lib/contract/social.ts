@@ -2,7 +2,7 @@
 // (SPEC 2.5, 2.6, 3.2, 4, 6, 7, 8).
 import { z } from 'zod';
 import { defineEndpoint } from './define';
-import { activityIdsSchema, attributionFields, isoDateTime } from './schemas';
+import { activityIdsSchema, attributionFields, isoDateTime, userCardSchema } from './schemas';
 
 export const SOCIAL_LIMITS = {
   requestMessage: 280,
@@ -29,17 +29,7 @@ export const REPORT_REASONS = ['spam', 'harassment', 'inappropriate_content', 'f
 // ---------------------------------------------------------------------------
 // Records
 
-export const userCardSchema = z
-  .object({
-    id: z.string(),
-    slug: z.string(),
-    displayName: z.string(),
-    photoURL: z.string().nullable(),
-    location: z.string().nullable().describe('City-level label; never coordinates'),
-    profile_url: z.string(),
-  })
-  .describe("The other person's public card; GET their profile.json for more");
-export type UserCard = z.infer<typeof userCardSchema>;
+export { userCardSchema, type UserCard } from './schemas';
 
 export const buddyRequestSchema = z.object({
   id: z.string().describe('The invitationId'),

@@ -2,8 +2,9 @@
 import type { UserRow } from '@/db/types';
 import { getActivity } from '../activities';
 import { bitsToGrid, emptyGrid, summarizeGrid } from '../availability';
+import type { DiscoverCard } from '../contract/discover';
 import type { OwnProfile, PublicProfile } from '../contract/profiles';
-import { ageOn } from '../contract/schemas';
+import { ageOn, type UserCard } from '../contract/schemas';
 import { missingFields } from './onboarding';
 
 export function profileUrl(baseUrl: string, slug: string): string {
@@ -60,42 +61,45 @@ export function toOwnProfile(row: UserRow, baseUrl: string): OwnProfile {
   };
 }
 
-export function toPublicProfile(row: UserRow, baseUrl: string): PublicProfile {
+// Another person, as others see them: three records, each the one before plus more
+// (user card ⊂ Discover card ⊂ public profile), so what is public is decided once.
+
+/** The columns a user card needs, e.g. from a joined users row or a json_build_object. */
+export type UserCardSource = Pick<UserRow, 'id' | 'slug' | 'display_name' | 'photo_url' | 'public_location'>;
+
+/** The small public card shown beside a buddy request or a chat. */
+export function toUserCard(row: UserCardSource, baseUrl: string): UserCard {
   return {
     id: row.id,
     slug: row.slug,
     displayName: row.display_name,
-    aboutMe: row.about_me,
-    location: row.public_location,
-    gender: row.gender,
-    ...ageFields(row),
-    ...activityFields(row),
-    ...scheduleFields(row),
     photoURL: row.photo_url,
-    thumbnailURL: row.photo_url ? row.thumbnail_url : null,
+    location: row.public_location,
     profile_url: profileUrl(baseUrl, row.slug),
-    discoverable: row.onboarding_complete,
-    member_since: new Date(row.created_at).toISOString(),
   };
 }
 
-/** The columns a user card needs, e.g. from a joined users row or a json_build_object. */
-export interface UserCardSource {
-  id: string;
-  slug: string;
-  display_name: string;
-  photo_url: string | null;
-  public_location: string | null;
+export type DiscoverCardSource = UserCardSource & Pick<UserRow, 'about_me' | 'gender' | 'birthday' | 'show_age_by_decade' | 'activities'>;
+
+/** The card shown in Discover and beside shared free time: the user card plus what a stranger may read. */
+export function toDiscoverCard(row: DiscoverCardSource, baseUrl: string): DiscoverCard {
+  return {
+    ...toUserCard(row, baseUrl),
+    aboutMe: row.about_me,
+    gender: row.gender,
+    ...ageFields(row),
+    activities: row.activities,
+  };
 }
 
-/** The small public card shown beside a buddy request or a chat (never private fields). */
-export function toUserCard(row: UserCardSource, baseUrl: string) {
+/** GET /users/{slug}/profile.json and the /u/{slug} page: the Discover card plus the rest of the public profile. */
+export function toPublicProfile(row: UserRow, baseUrl: string): PublicProfile {
   return {
-    id: row.id,
-    slug: row.slug,
-    displayName: row.display_name,
-    photoURL: row.photo_url,
-    location: row.public_location,
-    profile_url: profileUrl(baseUrl, row.slug),
+    ...toDiscoverCard(row, baseUrl),
+    ...activityFields(row),
+    ...scheduleFields(row),
+    thumbnailURL: row.photo_url ? row.thumbnail_url : null,
+    discoverable: row.onboarding_complete,
+    member_since: new Date(row.created_at).toISOString(),
   };
 }

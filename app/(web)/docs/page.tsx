@@ -17,58 +17,58 @@ const anchor = (spec: EndpointSpec) => `op-${spec.id}`;
 function FieldTable({ caption, rows }: { caption: string; rows: FieldRow[] }) {
   if (rows.length === 0) return null;
   return (
-    <div className="table-scroll">
-      <table className="data">
-        <caption className="visually-hidden">{caption}</caption>
-        <thead>
-          <tr>
-            <th scope="col">Field</th>
-            <th scope="col">Type</th>
-            <th scope="col">Required</th>
-            <th scope="col">Limits and notes</th>
+    <table className="table-fit">
+      <caption className="visually-hidden">{caption}</caption>
+      <thead>
+        <tr>
+          <th scope="col">Field</th>
+          <th scope="col">Type</th>
+          <th scope="col">Limits and notes</th>
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((row) => (
+          <tr key={row.name}>
+            <td>
+              <code>{row.name}</code>
+              {row.required ? (
+                <>
+                  {' '}
+                  <span className="tag">required</span>
+                </>
+              ) : null}
+            </td>
+            <td>{row.type}</td>
+            <td>{row.notes}</td>
           </tr>
-        </thead>
-        <tbody>
-          {rows.map((row) => (
-            <tr key={row.name}>
-              <td>
-                <code>{row.name}</code>
-              </td>
-              <td>{row.type}</td>
-              <td>{row.required ? 'yes' : 'no'}</td>
-              <td>{row.notes}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+        ))}
+      </tbody>
+    </table>
   );
 }
 
 function ErrorList({ codes }: { codes: readonly ErrorCode[] }) {
   return (
-    <div className="table-scroll">
-      <table className="data">
-        <thead>
-          <tr>
-            <th scope="col">Status</th>
-            <th scope="col">error.code</th>
-            <th scope="col">What to do</th>
+    <table className="table-fit">
+      <thead>
+        <tr>
+          <th scope="col">error.code</th>
+          <th scope="col">Status</th>
+          <th scope="col">What to do</th>
+        </tr>
+      </thead>
+      <tbody>
+        {codes.map((code) => (
+          <tr key={code}>
+            <td>
+              <code>{code}</code>
+            </td>
+            <td>{ERROR_STATUS[code]}</td>
+            <td>{ERROR_ADVICE[code]}</td>
           </tr>
-        </thead>
-        <tbody>
-          {codes.map((code) => (
-            <tr key={code}>
-              <td>{ERROR_STATUS[code]}</td>
-              <td>
-                <code>{code}</code>
-              </td>
-              <td>{ERROR_ADVICE[code]}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+        ))}
+      </tbody>
+    </table>
   );
 }
 
@@ -78,7 +78,7 @@ function Endpoint({ spec }: { spec: EndpointSpec }) {
     <section className="card stack" id={anchor(spec)} aria-labelledby={`${anchor(spec)}-h`}>
       <div>
         <h3 id={`${anchor(spec)}-h`}>
-          <span className="badge">{spec.method}</span> <code>{spec.path}</code>
+          <span className="tag">{spec.method}</span> <code>{spec.path}</code>
         </h3>
         <p>
           <strong>{spec.summary}.</strong> {spec.description}
@@ -132,11 +132,11 @@ export default async function DocsPage() {
   const baseUrl = config().publicBaseUrl;
   const tags = [...new Set(endpoints.flatMap((e) => e.tags))];
   return (
-    <div className="page wide">
+    <>
+      <h1>API reference</h1>
       <p className="muted">
         Machine-readable: <a href="/.well-known/openapi.json">openapi.json</a>
       </p>
-      <h1>API reference</h1>
       <div className="card">
         <p>
           Base URL <code>{baseUrl}</code>. JSON in, JSON out. Generated from the same contract as the{' '}
@@ -196,6 +196,6 @@ export default async function DocsPage() {
         <h2 id="errors-heading">Error codes</h2>
         <ErrorList codes={Object.keys(ERROR_STATUS) as ErrorCode[]} />
       </section>
-    </div>
+    </>
   );
 }

@@ -14,16 +14,14 @@ type SearchParams = Promise<Record<string, string | string[] | undefined>>;
 export default async function SignupWithAiPage({ searchParams }: { searchParams: SearchParams }) {
   const draft = draftFromQuery(await searchParams);
   return (
-    <>
-      <div className="page">
-        <h1>Create your Buddy Match account</h1>
-        <SignupWithAi initialDraft={draft} />
-        <noscript>
-          <div className="alert error">
-            <p>This page needs JavaScript to create your account. Turn it on, or ask your assistant to sign you up directly.</p>
-          </div>
-        </noscript>
-      </div>
-    </>
+    <div className="narrow">
+      <h1>Create your Buddy Match account</h1>
+      <SignupWithAi initialDraft={draft} />
+      <noscript>
+        <div className="notice notice-error">
+          <p>This page needs JavaScript to create your account. Turn it on, or ask your assistant to sign you up directly.</p>
+        </div>
+      </noscript>
+    </div>
   );
 }

@@ -192,7 +192,7 @@ export function SignupWithAi({ initialDraft }: { initialDraft: SignupDraft }) {
   if (view.name === 'already') {
     return (
       <section className="card stack" aria-labelledby="already-heading">
-        <div className="alert success">
+        <div className="notice notice-ok">
           <h2 id="already-heading">Your account already exists</h2>
           <p>
             An account for <strong>{initialDraft.email}</strong> was created from this browser on {new Date(view.at).toLocaleString()}. Use the sign-in
@@ -202,7 +202,7 @@ export function SignupWithAi({ initialDraft }: { initialDraft: SignupDraft }) {
         <div className="actions">
           <button
             type="button"
-            className="button secondary"
+            className="button-secondary"
             onClick={() => {
               setDraft({ ...draft, email: '' });
               setView({ name: 'edit' });
@@ -239,7 +239,7 @@ export function SignupWithAi({ initialDraft }: { initialDraft: SignupDraft }) {
           </div>
           <dl className="kv">
             {summaryRows.map(({ param }) => (
-              <div key={param} style={{ display: 'contents' }}>
+              <div key={param}>
                 <dt>{LABELS[param]}</dt>
                 <dd data-field={param}>{param === 'activities' ? splitActivities(draft.activities).join(', ') : param === 'gender' ? genderLabel(draft.gender) : draft[param]}</dd>
               </div>
@@ -249,11 +249,11 @@ export function SignupWithAi({ initialDraft }: { initialDraft: SignupDraft }) {
             We also email you a sign-in link. By creating an account you agree that other members can see your name, photo, city, activities and when you are
             free.
           </p>
-          <button type="button" className="button big" onClick={() => void submit()} disabled={!ready || submitting} aria-busy={submitting}>
+          <button type="button" className="button-big" onClick={() => void submit()} disabled={!ready || submitting} aria-busy={submitting}>
             {submitting ? 'Creating your account…' : 'Create my account'}
           </button>
           <div className="actions">
-            <button type="button" className="button secondary" onClick={() => setView({ name: 'edit' })} disabled={submitting}>
+            <button type="button" className="button-secondary" onClick={() => setView({ name: 'edit' })} disabled={submitting}>
               Change details
             </button>
           </div>
@@ -301,7 +301,7 @@ export function SignupWithAi({ initialDraft }: { initialDraft: SignupDraft }) {
           <Field param="photo" label="Photo link" hint="Optional: a public https link to a photo of you." error={fieldErrors.photo}>
             {(props) => <input {...props} type="url" value={draft.photo} onChange={(e) => setDraft({ ...draft, photo: e.target.value })} />}
           </Field>
-          <button type="submit" className="button big" disabled={!ready || submitting} aria-busy={submitting}>
+          <button type="submit" className="button-big" disabled={!ready || submitting} aria-busy={submitting}>
             {submitting ? 'Creating your account…' : 'Create my account'}
           </button>
         </form>
@@ -334,17 +334,17 @@ function Field({ param, label, hint, error, required, children }: FieldProps) {
         {label}
         {required ? <span className="muted"> (required)</span> : null}
       </label>
+      {children({ id, name: param, required, 'aria-invalid': error ? true : undefined, 'aria-describedby': describedBy })}
       {hint ? (
-        <span className="hint" id={hintId}>
+        <p className="help" id={hintId}>
           {hint}
-        </span>
+        </p>
       ) : null}
       {error ? (
-        <span className="field-error" id={errorId}>
+        <p className="error" id={errorId}>
           {error}
-        </span>
+        </p>
       ) : null}
-      {children({ id, name: param, required, 'aria-invalid': error ? true : undefined, 'aria-describedby': describedBy })}
     </div>
   );
 }
@@ -356,7 +356,7 @@ function ProblemNotice({ problem, focusRef, onRetry }: { problem: Problem; focus
   if (problem.kind === 'fields') {
     const entries = Object.entries(problem.fields) as Array<[SignupParam, string]>;
     return (
-      <section className="alert error" role="alert" aria-labelledby="problem-heading" tabIndex={-1} ref={ref}>
+      <section className="notice notice-error" role="alert" aria-labelledby="problem-heading" tabIndex={-1} ref={ref}>
         <h2 id="problem-heading">Please check {entries.length + problem.other.length === 1 ? 'this' : 'these'}</h2>
         <ul>
           {entries.map(([param, message]) => (
@@ -390,19 +390,19 @@ function ProblemNotice({ problem, focusRef, onRetry }: { problem: Problem; focus
           ? [
               'We could not reach Buddy Match',
               'Your account was not created. Check your internet connection and try again.',
-              <button key="retry" type="button" className="button" onClick={onRetry}>
+              <button key="retry" type="button" onClick={onRetry}>
                 Try again
               </button>,
             ]
           : [
               'Something went wrong on our side',
               `Your account was not created (${problem.message}). Please try again in a minute.`,
-              <button key="retry" type="button" className="button" onClick={onRetry}>
+              <button key="retry" type="button" onClick={onRetry}>
                 Try again
               </button>,
             ];
   return (
-    <section className="alert error stack" role="alert" aria-labelledby="problem-heading" tabIndex={-1} ref={ref}>
+    <section className="notice notice-error stack" role="alert" aria-labelledby="problem-heading" tabIndex={-1} ref={ref}>
       <div>
         <h2 id="problem-heading">{heading}</h2>
         <p>{text}</p>
@@ -429,7 +429,7 @@ function CopyField({ label, value, id }: { label: string; value: string; id: str
       <label htmlFor={id}>{label}</label>
       <div className="copy-row">
         <input id={id} readOnly value={value} onFocus={(e) => e.currentTarget.select()} />
-        <button type="button" className="button secondary" onClick={() => void copy()}>
+        <button type="button" className="button-secondary" onClick={() => void copy()}>
           Copy
         </button>
       </div>
@@ -446,7 +446,7 @@ function Result({ result, headingRef }: { result: RegisterResult; headingRef: Re
   const expiresMinutes = auth.mobile_signin_expires_in_seconds ? Math.round(auth.mobile_signin_expires_in_seconds / 60) : null;
   return (
     <div className="stack">
-      <section className="alert success" aria-labelledby="done-heading">
+      <section className="notice notice-ok" aria-labelledby="done-heading">
         <h2
           id="done-heading"
           tabIndex={-1}
@@ -465,7 +465,7 @@ function Result({ result, headingRef }: { result: RegisterResult; headingRef: Re
       {auth.mobile_signin_url ? (
         <section className="card stack" aria-labelledby="signin-heading">
           <h2 id="signin-heading">Sign in to the app</h2>
-          <a className="button big" href={auth.mobile_signin_url}>
+          <a className="button button-big" href={auth.mobile_signin_url}>
             Open Buddy Match
           </a>
           <p className="small muted">
@@ -478,7 +478,7 @@ function Result({ result, headingRef }: { result: RegisterResult; headingRef: Re
       {auth.generated_password ? (
         <section className="card stack" aria-labelledby="password-heading">
           <h2 id="password-heading">Your password</h2>
-          <div className="alert warning">
+          <div className="notice notice-warn">
             <p>
               <strong>Save it now — it is shown only this once.</strong> Put it in your password manager or write it down somewhere safe.
             </p>
