@@ -24,10 +24,10 @@ export interface DiscoverFilters {
 const RADII = [5, 10, 25, 50, 100, 200] as const;
 const OVERLAPS = [
   { value: 0, label: 'Any time' },
-  { value: 1, label: 'At least an hour a week' },
-  { value: 2, label: 'At least 2 hours a week' },
-  { value: 4, label: 'At least 4 hours a week' },
-  { value: 10, label: 'At least 10 hours a week' },
+  { value: 1, label: '1+ hours a week' },
+  { value: 2, label: '2+ hours a week' },
+  { value: 4, label: '4+ hours a week' },
+  { value: 10, label: '10+ hours a week' },
 ] as const;
 const GENDER_CHOICES = [
   { value: 'female', label: 'Women' },
