@@ -102,6 +102,32 @@ export function scoreSql(columns: RankingSqlInputs, searchedActivities: number):
   ), ${n(SCORE_DECIMALS)})`;
 }
 
+const DAY_MS = 86_400_000;
+
+/** Whole days since 1970-01-01 UTC, as discover_active_day() stores it in discover_postings. */
+export function dayNumber(at: Date): number {
+  return Math.floor(at.getTime() / DAY_MS);
+}
+
+/**
+ * What "whole days away" can be when only the day of the last call is known: with the
+ * call at some moment of day D and the search at day A, the elapsed time is in
+ * (A − D − 1, A − D] days, so the whole days are A − D − 1 or A − D (never below 0).
+ * The search ranks on these bounds first and reads the exact moment only for the people
+ * the bounds cannot settle.
+ */
+export function daysInactiveBounds(activeDay: number, asOfDay: number): { least: number; most: number } {
+  return { least: Math.max(0, asOfDay - activeDay - 1), most: Math.max(0, asOfDay - activeDay) };
+}
+
+/** daysInactiveBounds in SQL, for a row's stored day (discover_postings.active_day). */
+export function daysInactiveBoundsSql(activeDay: RawBuilder<number>, asOfDay: number): { least: RawBuilder<number>; most: RawBuilder<number> } {
+  return {
+    least: sql<number>`greatest(0, ${sql.lit(asOfDay)} - ${activeDay} - 1)`,
+    most: sql<number>`greatest(0, ${sql.lit(asOfDay)} - ${activeDay})`,
+  };
+}
+
 export const LAST_ACTIVE_LABELS = ['within_a_day', 'within_a_week', 'within_a_month', 'over_a_month'] as const;
 export type LastActiveLabel = (typeof LAST_ACTIVE_LABELS)[number];
 
