@@ -18,7 +18,16 @@ import { MISSING_FIELD_ADVICE, missingFields } from '../profiles/onboarding';
 import { EARTH_RADIUS_KM, coveringCells } from './cells';
 import { encodeCursor, filtersFingerprint, readCursorOrThrow } from './cursor';
 import { describeSharedTime, gridOf } from './overlap';
-import { WEIGHTS, dayNumber, daysInactiveBoundsSql, lastActiveLabel, scoreBreakdown, scoreSql } from './ranking';
+import {
+  SCORE_ESTIMATE_MARGIN,
+  WEIGHTS,
+  dayNumber,
+  daysInactiveBoundsSql,
+  lastActiveLabel,
+  scoreBreakdown,
+  scoreEstimateSql,
+  scoreSql,
+} from './ranking';
 import { toDiscoverCard, type DiscoverCardSource } from './records';
 
 export const DISCOVER_PATH = '/api/v1/discover.json';
@@ -79,10 +88,14 @@ export function distanceSql(latitude: number, longitude: number, alias = 'u') {
     + cos(radians(${lat})) * ${cosLatitude}::float8 * power(sin(radians(${lon} - ${longitude}::float8) / 2), 2))))`;
 }
 
-/** Keyset condition "(score, id) comes after the cursor" in (score desc, id asc) order. */
-function afterCursor(score: RawBuilder<string>, id: RawBuilder<string>, after: DiscoverSearch['after']) {
+/**
+ * Keyset condition "(score, id) comes after the cursor" in (score desc, id asc) order;
+ * `scoreType` float8 for the score bounds, compared as real numbers.
+ */
+function afterCursor(score: RawBuilder<unknown>, id: RawBuilder<string>, after: DiscoverSearch['after'], scoreType: 'numeric' | 'float8' = 'numeric') {
   if (!after) return sql`true`;
-  return sql`(${score} < ${after.score}::numeric or (${score} = ${after.score}::numeric and ${id} > ${after.id}::uuid))`;
+  const cursorScore = sql`${after.score}::${sql.raw(scoreType)}`;
+  return sql`(${score} < ${cursorScore} or (${score} = ${cursorScore} and ${id} > ${after.id}::uuid))`;
 }
 
 /**
@@ -120,22 +133,20 @@ export function discoverQuery(search: DiscoverSearch): RawBuilder<CandidateRow> 
         then (${age} / 10 * 10) between ${ageMin - 9}::int and ${ageMax}::int
         else ${age} between ${ageMin}::int and ${ageMax}::int end`);
   }
-  const scoreWith = (daysInactive: RawBuilder<number>) =>
-    scoreSql(
-      {
-        sharedActivities: sql<number>`c.shared_count`,
-        overlapSlots: sql<number>`c.overlap_slots`,
-        distanceKm: sql<number>`c.distance_km`,
-        daysInactive,
-      },
-      activities.length,
-    );
+  const inputs = (daysInactive: RawBuilder<number>) => ({
+    sharedActivities: sql<number>`c.shared_count`,
+    overlapSlots: sql<number>`c.overlap_slots`,
+    distanceKm: sql<number>`c.distance_km`,
+    daysInactive,
+  });
+  const margin = sql.lit(SCORE_ESTIMATE_MARGIN);
   const days = daysInactiveBoundsSql(sql<number>`m.active_day`, dayNumber(search.asOf));
   const me = sql`${search.callerId}::uuid`;
 
   // Materialized steps, so each per-row expression is computed once (PostgreSQL would
   // otherwise repeat it wherever it is used). One posting per searched activity a person
-  // has (they are in one cell), so counting a person's postings counts shared activities.
+  // has (they are in one cell), so counting a person's postings counts shared activities;
+  // their other columns are the same on each (min() just picks it).
   // A page is `limit` rows; the threshold is the limit-th lowest-possible score among
   // those surely after the cursor: whoever's highest possible score ranks below it cannot
   // make the page. The users rows are fetched one by one by primary key (LIMIT 1 keeps
@@ -143,11 +154,11 @@ export function discoverQuery(search: DiscoverSearch): RawBuilder<CandidateRow> 
   // looked up for the page's rows only, through the one-pending-request-per-pair index.
   return sql<CandidateRow>`
     with people as materialized (
-      select p.user_id as id, count(*)::int as shared_count, p.latitude, p.longitude,
-             bit_count(p.schedule & ${search.scheduleBits}::bit(126))::int as overlap_slots, p.active_day
+      select p.user_id as id, count(*)::int as shared_count, min(p.latitude) as latitude, min(p.longitude) as longitude,
+             min(bit_count(p.schedule & ${search.scheduleBits}::bit(126)))::int as overlap_slots, min(p.active_day) as active_day
       from discover_postings p
       where ${sql.join(conditions, sql` and `)}
-      group by p.user_id, p.latitude, p.longitude, p.schedule, p.active_day
+      group by p.user_id
     ), measured as materialized (
       select m.id, m.shared_count, m.overlap_slots,
              greatest(1, round(${distanceSql(search.latitude, search.longitude, 'm')}))::int as distance_km,
@@ -155,15 +166,15 @@ export function discoverQuery(search: DiscoverSearch): RawBuilder<CandidateRow> 
       from people m
     ), bounded as materialized (
       select c.id, c.shared_count, c.overlap_slots, c.distance_km,
-             ${scoreWith(sql<number>`c.days_most`)} as score_low,
-             ${scoreWith(sql<number>`c.days_least`)} as score_high
+             ${scoreEstimateSql(inputs(sql<number>`c.days_most`), activities.length)} - ${margin} as score_low,
+             ${scoreEstimateSql(inputs(sql<number>`c.days_least`), activities.length)} + ${margin} as score_high
       from measured c
       where c.distance_km <= ${search.radiusKm}::float8
     ), possible as materialized (
-      select b.* from bounded b where ${afterCursor(sql`b.score_low`, sql`b.id`, search.after)}
+      select b.* from bounded b where ${afterCursor(sql`b.score_low`, sql`b.id`, search.after, 'float8')}
     ), threshold as (
       select b.score_low, b.id from possible b
-      where ${afterCursor(sql`b.score_high`, sql`b.id`, search.after)}
+      where ${afterCursor(sql`b.score_high`, sql`b.id`, search.after, 'float8')}
       order by b.score_low desc, b.id asc offset ${search.limit - 1}::int limit 1
     ), contenders as materialized (
       select u.id, u.slug, u.display_name, u.about_me, u.public_location, u.gender, u.birthday,
@@ -176,7 +187,7 @@ export function discoverQuery(search: DiscoverSearch): RawBuilder<CandidateRow> 
       where not exists (select from threshold t
         where t.score_low > c.score_high or (t.score_low = c.score_high and t.id < c.id))
     ), ranked as materialized (
-      select c.*, ${scoreWith(sql<number>`c.days_inactive`)} as score from contenders c
+      select c.*, ${scoreSql(inputs(sql<number>`c.days_inactive`), activities.length)} as score from contenders c
     ), page as (
       select r.* from ranked r where ${afterCursor(sql`r.score`, sql`r.id`, search.after)}
       order by r.score desc, r.id asc limit ${search.limit}::int
