@@ -74,18 +74,21 @@ export interface CandidateRow extends DiscoverCardSource {
 }
 
 /**
- * Great-circle distance in km from the search origin to the row `alias` (which has latitude
- * and longitude; haversine, the same sphere as lib/geo's distanceKm). Plain float arithmetic:
- * earthdistance's earth domain checks its constraints on every value and costs about 20x as
- * much per row.
+ * Great-circle distance in km from the search origin to a point given by two SQL
+ * expressions (haversine, the same sphere as lib/geo's distanceKm). Plain float
+ * arithmetic: earthdistance's earth domain checks its constraints on every value and
+ * costs about 20x as much per row.
  */
-export function distanceSql(latitude: number, longitude: number, alias = 'u') {
-  const lat = sql.ref(`${alias}.latitude`);
-  const lon = sql.ref(`${alias}.longitude`);
+function haversineSql(latitude: number, longitude: number, pointLatitude: RawBuilder<number>, pointLongitude: RawBuilder<number>) {
   const cosLatitude = Math.cos((latitude * Math.PI) / 180);
   return sql<number>`2 * ${EARTH_RADIUS_KM}::float8 * asin(least(1, sqrt(
-      power(sin(radians(${lat} - ${latitude}::float8) / 2), 2)
-    + cos(radians(${lat})) * ${cosLatitude}::float8 * power(sin(radians(${lon} - ${longitude}::float8) / 2), 2))))`;
+      power(sin(radians(${pointLatitude} - ${latitude}::float8) / 2), 2)
+    + cos(radians(${pointLatitude})) * ${cosLatitude}::float8 * power(sin(radians(${pointLongitude} - ${longitude}::float8) / 2), 2))))`;
+}
+
+/** haversineSql to the row `alias` (which has latitude and longitude). */
+export function distanceSql(latitude: number, longitude: number, alias = 'u') {
+  return haversineSql(latitude, longitude, sql.ref(`${alias}.latitude`), sql.ref(`${alias}.longitude`));
 }
 
 /**
@@ -140,40 +143,38 @@ export function discoverQuery(search: DiscoverSearch): RawBuilder<CandidateRow> 
     daysInactive,
   });
   const margin = sql.lit(SCORE_ESTIMATE_MARGIN);
-  const days = daysInactiveBoundsSql(sql<number>`m.active_day`, dayNumber(search.asOf));
+  const days = daysInactiveBoundsSql(sql<number>`min(p.active_day)`, dayNumber(search.asOf));
   const me = sql`${search.callerId}::uuid`;
 
   // Materialized steps, so each per-row expression is computed once (PostgreSQL would
   // otherwise repeat it wherever it is used). One posting per searched activity a person
   // has (they are in one cell), so counting a person's postings counts shared activities;
   // their other columns are the same on each (min() just picks it).
-  // A page is `limit` rows; the threshold is the limit-th lowest-possible score among
+  // A page is `limit` rows; the threshold is the limit-th by lowest possible score among
   // those surely after the cursor: whoever's highest possible score ranks below it cannot
-  // make the page. The users rows are fetched one by one by primary key (LIMIT 1 keeps
+  // make the page (the `limit` rows up to the threshold each rank, exactly, at or above
+  // their lowest score, so above it), and the contenders are the rest of those possibly
+  // after the cursor. The users rows are fetched one by one by primary key (LIMIT 1 keeps
   // the lateral subquery a parameterized index lookup), and the pending-request flag is
   // looked up for the page's rows only, through the one-pending-request-per-pair index.
   return sql<CandidateRow>`
     with people as materialized (
-      select p.user_id as id, count(*)::int as shared_count, min(p.latitude) as latitude, min(p.longitude) as longitude,
-             min(bit_count(p.schedule & ${search.scheduleBits}::bit(126)))::int as overlap_slots, min(p.active_day) as active_day
+      select p.user_id as id, count(*)::int as shared_count,
+             min(bit_count(p.schedule & ${search.scheduleBits}::bit(126)))::int as overlap_slots,
+             greatest(1, round(${haversineSql(search.latitude, search.longitude, sql`min(p.latitude)`, sql`min(p.longitude)`)}))::int
+               as distance_km,
+             ${days.least} as days_least, ${days.most} as days_most
       from discover_postings p
       where ${sql.join(conditions, sql` and `)}
       group by p.user_id
-    ), measured as materialized (
-      select m.id, m.shared_count, m.overlap_slots,
-             greatest(1, round(${distanceSql(search.latitude, search.longitude, 'm')}))::int as distance_km,
-             ${days.least} as days_least, ${days.most} as days_most
-      from people m
     ), bounded as materialized (
       select c.id, c.shared_count, c.overlap_slots, c.distance_km,
              ${scoreEstimateSql(inputs(sql<number>`c.days_most`), activities.length)} - ${margin} as score_low,
              ${scoreEstimateSql(inputs(sql<number>`c.days_least`), activities.length)} + ${margin} as score_high
-      from measured c
+      from people c
       where c.distance_km <= ${search.radiusKm}::float8
-    ), possible as materialized (
-      select b.* from bounded b where ${afterCursor(sql`b.score_low`, sql`b.id`, search.after, 'float8')}
     ), threshold as (
-      select b.score_low, b.id from possible b
+      select b.score_low, b.id from bounded b
       where ${afterCursor(sql`b.score_high`, sql`b.id`, search.after, 'float8')}
       order by b.score_low desc, b.id asc offset ${search.limit - 1}::int limit 1
     ), contenders as materialized (
@@ -182,10 +183,11 @@ export function discoverQuery(search: DiscoverSearch): RawBuilder<CandidateRow> 
              c.shared_count, c.overlap_slots, c.distance_km,
              greatest(0, floor(extract(epoch from (${search.asOf.toISOString()}::timestamptz - u.last_active_at)) / 86400))::int
                as days_inactive
-      from possible c
+      from bounded c
       cross join lateral (select * from users u where u.id = c.id limit 1) u
-      where not exists (select from threshold t
-        where t.score_low > c.score_high or (t.score_low = c.score_high and t.id < c.id))
+      where ${afterCursor(sql`c.score_low`, sql`c.id`, search.after, 'float8')}
+        and not exists (select from threshold t
+          where t.score_low > c.score_high or (t.score_low = c.score_high and t.id < c.id))
     ), ranked as materialized (
       select c.*, ${scoreSql(inputs(sql<number>`c.days_inactive`), activities.length)} as score from contenders c
     ), page as (
