@@ -278,10 +278,29 @@ export interface AppSecretsTable {
   created_at: Timestamp;
 }
 
+/**
+ * One row per (activity, cell, person) for complete profiles: what a Discover search filters
+ * and ranks on. Written only by triggers on users (migration 0007); read-only to the app.
+ */
+export interface DiscoverPostingsTable {
+  activity: string;
+  cell: number;
+  user_id: string;
+  latitude: number;
+  longitude: number;
+  schedule: string | null;
+  gender: Gender | null;
+  birthday: string | null;
+  show_age_by_decade: boolean;
+  /** Whole days since 1970-01-01 UTC of users.last_active_at. */
+  active_day: number;
+}
+
 export interface DB {
   agent_actions: AgentActionsTable;
   events: EventsTable;
   users: UsersTable;
+  discover_postings: DiscoverPostingsTable;
   access_tokens: AccessTokensTable;
   signin_links: SigninLinksTable;
   registrations: RegistrationsTable;

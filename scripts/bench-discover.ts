@@ -1,6 +1,6 @@
 // `npm run bench:discover`: Discover at scale. A fresh embedded PostgreSQL is seeded with
-// a baseline population (10,000), measured, then grown to the full one (1,000,000) and
-// measured again: p50/p95/p99 of the domain call in process and over HTTP, for callers
+// a baseline population (10,000) and the full one (1,000,000), in two databases, and both
+// are measured turn about: p50/p95/p99 of the domain call in process and over HTTP, for callers
 // in the densest seeded city and in a sparse one (radius 25 km, two activities,
 // overlap >= 2 hours), with the EXPLAIN (ANALYZE, BUFFERS) plan of each.
 //
@@ -136,29 +136,26 @@ async function createCallers(db: Database, place: DemoPlace, label: string, pass
   return callers;
 }
 
-async function measure(callers: readonly Caller[], call: (caller: Caller) => Promise<number>): Promise<Stats> {
-  for (let i = 0; i < WARMUP; i++) await call(callers[i % callers.length]!);
-  const samples: number[] = [];
-  let results = 0;
+/** Calls each group in turn (one call from each, round and round), so all share the same moments. */
+async function measureTurnAbout(groups: { callers: readonly Caller[]; call: (caller: Caller) => Promise<number> }[]): Promise<Stats[]> {
+  for (let i = 0; i < WARMUP; i++) for (const group of groups) await group.call(group.callers[i % group.callers.length]!);
+  const samples = groups.map(() => [] as number[]);
+  const results = groups.map(() => 0);
   for (let i = 0; i < ITERATIONS; i++) {
-    const started = performance.now();
-    results += await call(callers[i % callers.length]!);
-    samples.push(performance.now() - started);
+    for (const [g, group] of groups.entries()) {
+      const started = performance.now();
+      results[g] = results[g]! + (await group.call(group.callers[i % group.callers.length]!));
+      samples[g]!.push(performance.now() - started);
+    }
   }
-  return stats(samples, results / ITERATIONS);
+  return samples.map((s, g) => stats(s, results[g]! / ITERATIONS));
 }
 
-async function inProcess(db: Database, callers: readonly Caller[]): Promise<Stats> {
-  return measure(callers, async (caller) => (await discover(db, caller.id, caller.query, { baseUrl: 'http://bench' })).results.length);
-}
-
-async function overHttp(baseUrl: string, callers: readonly Caller[]): Promise<Stats> {
-  return measure(callers, async (caller) => {
-    const res = await fetch(`${baseUrl}${caller.url}`, { headers: { authorization: `Bearer ${caller.token}` } });
-    const body = (await res.json()) as { results?: unknown[] };
-    if (res.status !== 200 || !body.results) throw new Error(`discover answered ${res.status}: ${JSON.stringify(body).slice(0, 300)}`);
-    return body.results.length;
-  });
+async function httpCall(baseUrl: string, caller: Caller): Promise<number> {
+  const res = await fetch(`${baseUrl}${caller.url}`, { headers: { authorization: `Bearer ${caller.token}` } });
+  const body = (await res.json()) as { results?: unknown[] };
+  if (res.status !== 200 || !body.results) throw new Error(`discover answered ${res.status}: ${JSON.stringify(body).slice(0, 300)}`);
+  return body.results.length;
 }
 
 async function explain(db: Database, caller: Caller): Promise<string> {
@@ -210,6 +207,16 @@ interface Round {
   cities: { label: string; place: string; nearby: number; load: number; inProcess: Stats; http: Stats | null; plan: string }[];
 }
 
+/** One population in its own database of the benchmark's server. */
+interface Population {
+  size: number;
+  url: string;
+  db: Database;
+  callers: { dense: Caller[]; sparse: Caller[] };
+  server?: Awaited<ReturnType<typeof startServer>>;
+  seedSeconds: number;
+}
+
 async function main(): Promise<void> {
   if (!(TOTAL >= BASELINE && BASELINE >= 1 && ITERATIONS >= 10)) throw new Error('Need --users >= --baseline >= 1 and --iterations >= 10');
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'buddy-bench-'));
@@ -220,40 +227,41 @@ async function main(): Promise<void> {
     // A server sized for its data, as production would be; the rest is PostgreSQL's defaults.
     settings: { shared_buffers: '1GB', max_wal_size: '4GB', checkpoint_timeout: '30min' },
   });
-  const pool = new pg.Pool({ connectionString: database.url, max: 4 });
-  // Stopping the server at the end terminates idle connections; that is not an error here.
-  pool.on('error', () => {});
-  const db: Database = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
-  let server: Awaited<ReturnType<typeof startServer>> | undefined;
+  const pools: pg.Pool[] = [];
+  const connect = (url: string): Database => {
+    const pool = new pg.Pool({ connectionString: url, max: 4 });
+    // Stopping the server at the end terminates idle connections; that is not an error here.
+    pool.on('error', () => {});
+    pools.push(pool);
+    return new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  };
+  const populations: Population[] = [];
   try {
-    await migrateToLatest(db);
-    const version = await sql<{ v: string }>`select version() as v`.execute(db);
-    log(version.rows[0]!.v);
     const passwordHash = await hashPassword(generatePassword());
     const places = seedReference().places;
     const dense = places[0]!;
     const sparse = sparsePlace(places);
-    const callers = {
-      dense: await createCallers(db, dense, 'dense', passwordHash, 'http://bench'),
-      sparse: await createCallers(db, sparse, 'sparse', passwordHash, 'http://bench'),
-    };
-    if (HTTP) {
-      log('Starting the app server (builds first if the sources changed)…');
-      server = await startServer(database.url, dataDir);
-    }
-
-    const rounds: Round[] = [];
-    let seeded = 0;
-    for (const population of [BASELINE, TOTAL]) {
-      if (population === seeded) continue;
+    // The two populations live in two databases of one server and are measured turn
+    // about, call by call: on a shared machine whose load swings from minute to minute,
+    // measuring one after the other would compare the load as much as the populations.
+    const sizes = BASELINE === TOTAL ? [TOTAL] : [BASELINE, TOTAL];
+    for (const [i, size] of sizes.entries()) {
+      const url = i === 0 ? database.url : await createDatabase(database.url, `buddy_${size}`);
+      const db = connect(url);
+      await migrateToLatest(db);
+      if (i === 0) log((await sql<{ v: string }>`select version() as v`.execute(db)).rows[0]!.v);
+      const callers = {
+        dense: await createCallers(db, dense, 'dense', passwordHash, 'http://bench'),
+        sparse: await createCallers(db, sparse, 'sparse', passwordHash, 'http://bench'),
+      };
       const started = Date.now();
-      log(`Seeding ${(population - seeded).toLocaleString('en')} demo users…`);
+      log(`Seeding ${size.toLocaleString('en')} demo users…`);
       let lastReport = 0;
       await seedDemoUsers(db, {
-        count: population - seeded,
+        count: size,
         baseUrl: 'http://bench',
         passwordHash,
-        seed: population,
+        seed: size,
         batchSize: 5000,
         onProgress: (n) => {
           if (Date.now() - lastReport > 15_000) {
@@ -263,37 +271,64 @@ async function main(): Promise<void> {
         },
       });
       const seedSeconds = (Date.now() - started) / 1000;
+      // Autovacuum does this in production (inserts alone trigger it since PostgreSQL 13);
+      // run at once here so the postings' visibility map lets the search stay index-only.
       await sql`vacuum analyze users`.execute(db);
-      seeded = population;
-      log(`Seeded to ${population.toLocaleString('en')} in ${seedSeconds.toFixed(1)} s (+ vacuum analyze)`);
+      await sql`vacuum analyze discover_postings`.execute(db);
+      log(`Seeded ${size.toLocaleString('en')} in ${seedSeconds.toFixed(1)} s (+ vacuum analyze)`);
+      populations.push({ size, url, db, callers, seedSeconds });
+    }
+    if (HTTP) {
+      log('Starting the app servers (builds first if the sources changed)…');
+      for (const population of populations) population.server = await startServer(population.url, dataDir);
+    }
 
-      const round: Round = { population, seedSeconds, cities: [] };
-      for (const [label, place, group] of [['dense', dense, callers.dense], ['sparse', sparse, callers.sparse]] as const) {
-        const nearby = await peopleWithin(db, place, 25);
-        // The machine is shared: the 1-minute load average says how busy it was.
-        const load = os.loadavg()[0]!;
-        const local = await inProcess(db, group);
-        const http = server ? await overHttp(server.baseUrl, group) : null;
-        const plan = await explain(db, group[0]!);
-        round.cities.push({ label, place: place.label, nearby, load, inProcess: local, http, plan });
-        log(`  ${label} (${place.label}, ${nearby.toLocaleString('en')} people within 25 km): in-process p95 ${ms(local.p95)}` +
-          (http ? `, HTTP p95 ${ms(http.p95)}` : ''));
+    const rounds: Round[] = populations.map((p) => ({ population: p.size, seedSeconds: p.seedSeconds, cities: [] }));
+    for (const [label, place] of [['dense', dense], ['sparse', sparse]] as const) {
+      const nearby = await Promise.all(populations.map((p) => peopleWithin(p.db, place, 25)));
+      // The machine is shared: the 1-minute load average says how busy it was.
+      const load = os.loadavg()[0]!;
+      const local = await measureTurnAbout(
+        populations.map((p) => ({ callers: p.callers[label], call: async (caller: Caller) =>
+          (await discover(p.db, caller.id, caller.query, { baseUrl: 'http://bench' })).results.length })),
+      );
+      const http = HTTP
+        ? await measureTurnAbout(populations.map((p) => ({ callers: p.callers[label], call: (caller: Caller) => httpCall(p.server!.baseUrl, caller) })))
+        : null;
+      for (const [i, population] of populations.entries()) {
+        const plan = await explain(population.db, population.callers[label][0]!);
+        rounds[i]!.cities.push({ label, place: place.label, nearby: nearby[i]!, load, inProcess: local[i]!, http: http?.[i] ?? null, plan });
+        log(`  ${population.size.toLocaleString('en')}, ${label} (${place.label}, ${nearby[i]!.toLocaleString('en')} people within 25 km): ` +
+          `in-process p95 ${ms(local[i]!.p95)}` + (http ? `, HTTP p95 ${ms(http[i]!.p95)}` : ''));
       }
-      rounds.push(round);
     }
     report(rounds);
   } finally {
-    await server?.stop();
-    await db.destroy();
+    for (const population of populations) await population.server?.stop();
+    for (const pool of pools) await pool.end().catch(() => {});
     await database.stop();
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }
 
+async function createDatabase(serverUrl: string, name: string): Promise<string> {
+  const client = new pg.Client({ connectionString: serverUrl });
+  await client.connect();
+  try {
+    await client.query(`create database "${name}"`);
+  } finally {
+    await client.end();
+  }
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
 function report(rounds: Round[]): void {
   log('\n# Discover benchmark');
   log(`radius 25 km, two activities, overlap >= 2 h, limit 20; ${ITERATIONS} calls per row after ${WARMUP} warm-up calls,`);
-  log(`cycling over ${SEARCHES.length} callers per city with different activity pairs and schedules; ${os.cpus().length} CPUs.\n`);
+  log(`cycling over ${SEARCHES.length} callers per city with different activity pairs and schedules; ${os.cpus().length} CPUs;`);
+  log(`the populations measured turn about, call by call. Seeding: ${rounds.map((r) => `${r.population.toLocaleString('en')} in ${r.seedSeconds.toFixed(1)} s`).join(', ')}.\n`);
   log('| population | caller | people within 25 km | results | in-process p50 / p95 / p99 | HTTP p50 / p95 / p99 | load |');
   log('|---|---|---|---|---|---|---|');
   for (const round of rounds) {

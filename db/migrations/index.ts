@@ -7,6 +7,7 @@ import * as m0003 from './0003_social';
 import * as m0004 from './0004_events';
 import * as m0005 from './0005_sessions';
 import * as m0006 from './0006_discover';
+import * as m0007 from './0007_discover_postings';
 
 export const migrations: Record<string, Migration> = {
   '0001_init': m0001,
@@ -15,4 +16,5 @@ export const migrations: Record<string, Migration> = {
   '0004_events': m0004,
   '0005_sessions': m0005,
   '0006_discover': m0006,
+  '0007_discover_postings': m0007,
 };

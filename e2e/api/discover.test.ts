@@ -9,7 +9,9 @@ import { bitsToGrid, countSlots, intersectGrids, parseAvailabilityText } from '@
 import { discoverResponseSchema, overlapResponseSchema, type DiscoverResponse } from '@/lib/contract/discover';
 import { ageOn } from '@/lib/contract/schemas';
 import { cellOf, EARTH_RADIUS_KM } from '@/lib/discover/cells';
-import { score } from '@/lib/discover/ranking';
+import { decodeCursor } from '@/lib/discover/cursor';
+import { dayNumber, score, scoreSql } from '@/lib/discover/ranking';
+import { distanceSql } from '@/lib/discover/search';
 import { seededRandom } from '@/lib/seeded-random';
 import { api, registerUser, testDb } from './client';
 
@@ -484,5 +486,200 @@ describe('demo population (npm run seed:demo)', () => {
     } finally {
       await testDb().deleteFrom('users').where('id', 'in', seeded.map((row) => row.id)).execute();
     }
+  });
+});
+
+/** A person's discover_postings rows, and the rows their users row says they should have. */
+async function postingsInStep(userId: string) {
+  const { rows } = await sql<{ actual: unknown; expected: unknown }>`
+    select
+      (select coalesce(jsonb_agg(to_jsonb(p) order by p.activity), '[]') from discover_postings p where p.user_id = u.id) as actual,
+      (select coalesce(jsonb_agg(jsonb_build_object('activity', a, 'cell', u.discover_cell, 'user_id', u.id,
+                'latitude', u.latitude, 'longitude', u.longitude, 'schedule', u.schedule, 'gender', u.gender,
+                'birthday', u.birthday, 'show_age_by_decade', u.show_age_by_decade,
+                'active_day', floor(extract(epoch from u.last_active_at) / 86400)) order by a), '[]')
+         from unnest(u.activities) a where u.onboarding_complete) as expected
+    from users u where u.id = ${userId}::uuid`.execute(testDb());
+  return rows[0] ?? { actual: [], expected: [] };
+}
+
+describe('discover_postings (the narrow table a search reads) follow every profile change', () => {
+  const at: Spot = { latitude: -35, longitude: -130 };
+  let finder: Person;
+  let subject: Person;
+
+  beforeAll(async () => {
+    finder = await person({ name: 'Finder', at, km: 0, activities: ['tennis', 'chess'], availability: 'weekends' });
+    subject = await person({ name: 'Subject', at, km: 3.2, activities: ['tennis'], availability: 'weekends', gender: 'male' });
+  });
+
+  const expectInStep = async (userId: string) => {
+    const { actual, expected } = await postingsInStep(userId);
+    expect(actual).toEqual(expected);
+    return actual as { activity: string }[];
+  };
+  const found = async (params: Record<string, string | number> = {}) => (await names(finder, [subject], params)).includes('Subject');
+  const patch = async (body: Record<string, unknown>) => {
+    const res = await api('PATCH', '/api/v1/me.json', { token: subject.token, body });
+    expect(res.status).toBe(200);
+    await expectInStep(subject.id);
+  };
+
+  it('holds one row per activity of a complete profile, with what the search filters and ranks on', async () => {
+    const rows = await expectInStep(subject.id);
+    expect(rows.map((r) => r.activity)).toEqual(['tennis']);
+    expect(await found()).toBe(true);
+  });
+
+  it('follows activities, place, schedule, gender and age as they are edited', async () => {
+    await patch({ activities: ['chess'] });
+    expect(await found({ activities: 'tennis' })).toBe(false);
+    expect(await found({ activities: 'chess' })).toBe(true);
+
+    // Moved 60 km away (another cell), then back.
+    await patch({ coords: { latitude: at.latitude + 60 / KM_PER_DEGREE, longitude: at.longitude } });
+    expect(await found()).toBe(false);
+    expect(await found({ radius_km: 100 })).toBe(true);
+    await patch({ coords: { latitude: at.latitude + 3.2 / KM_PER_DEGREE, longitude: at.longitude } });
+    expect(await found()).toBe(true);
+
+    await patch({ availability_text: 'weekday mornings' });
+    expect(await found()).toBe(false);
+    expect(await found({ available: 0 })).toBe(true);
+    await patch({ availability_text: 'weekends' });
+    expect(await found()).toBe(true);
+
+    await patch({ gender: 'female' });
+    expect(await found({ gender: 'male' })).toBe(false);
+    expect(await found({ gender: 'female' })).toBe(true);
+
+    await patch({ birthday: '1960-01-01', showAgeByDecade: false });
+    expect(await found({ age_max: 40 })).toBe(false);
+    await patch({ birthday: '1990-01-01' });
+    expect(await found({ age_max: 40 })).toBe(true);
+  });
+
+  it('moves the stored day only when the day of the last call changes (touches within a day write nothing)', async () => {
+    const db = testDb();
+    const xmins = async () =>
+      (await sql<{ xmin: string }>`select xmin::text from discover_postings where user_id = ${subject.id}::uuid`.execute(db)).rows;
+    await sql`update users set last_active_at = date_trunc('day', now(), 'UTC') + interval '1 hour' where id = ${subject.id}::uuid`.execute(db);
+    const before = await xmins();
+    await sql`update users set last_active_at = date_trunc('day', now(), 'UTC') + interval '2 hours' where id = ${subject.id}::uuid`.execute(db);
+    expect(await xmins()).toEqual(before);
+    await expectInStep(subject.id);
+    await sql`update users set last_active_at = now() - interval '3 days' where id = ${subject.id}::uuid`.execute(db);
+    expect(await xmins()).not.toEqual(before);
+    await expectInStep(subject.id);
+    const body = discoverResponseSchema.parse((await search(finder, { limit: 50 })).body);
+    expect(body.results.find((r) => r.user.id === subject.id)!.last_active).toBe('within_a_week');
+  });
+
+  it('drops a profile that becomes incomplete, and takes it back when it is complete again', async () => {
+    await patch({ activities: [] });
+    expect(await postingsInStep(subject.id)).toEqual({ actual: [], expected: [] });
+    expect(await found({ radius_km: 200, available: 0 })).toBe(false);
+    await patch({ activities: ['chess', 'tennis'] });
+    expect((await expectInStep(subject.id)).map((r) => r.activity)).toEqual(['chess', 'tennis']);
+    expect(await found()).toBe(true);
+  });
+
+  it('hides a person the finder blocks (through the block endpoint)', async () => {
+    const blocked = await person({ name: 'Blocked Later', at, km: 2.2, activities: ['tennis'], availability: 'weekends' });
+    expect(await names(finder, [blocked])).toContain('Blocked Later');
+    const res = await api('POST', `/api/v1/users/${blocked.slug}/block.json`, { token: finder.token });
+    expect(res.status).toBeLessThan(300);
+    expect(await names(finder, [blocked])).not.toContain('Blocked Later');
+  });
+
+  it('removes a deleted person’s rows (one at a time and in bulk)', async () => {
+    const gone = await person({ name: 'Gone', at, km: 2.2, activities: ['tennis', 'chess'], availability: 'weekends' });
+    const bulk = await Promise.all(
+      ['Bulk A', 'Bulk B'].map((name) => person({ name, at, km: 2.2, activities: ['tennis'], availability: 'weekends' })),
+    );
+    expect((await expectInStep(gone.id)).length).toBe(2);
+    await testDb().deleteFrom('users').where('id', '=', gone.id).execute();
+    await testDb().deleteFrom('users').where('id', 'in', bulk.map((p) => p.id)).execute();
+    const left = await testDb().selectFrom('discover_postings').select('user_id').where('user_id', 'in', [gone.id, ...bulk.map((p) => p.id)]).execute();
+    expect(left).toEqual([]);
+  });
+
+  it('matches the users table exactly for everyone in the database', async () => {
+    // Every profile any test made, in one snapshot: no missing, extra or stale rows.
+    const { rows } = await sql<{ missing: number; extra: number }>`
+      with expected as (
+        select a as activity, u.discover_cell as cell, u.id as user_id, u.latitude, u.longitude, u.schedule, u.gender,
+               u.birthday, u.show_age_by_decade, discover_active_day(u.last_active_at) as active_day
+        from users u cross join lateral unnest(u.activities) a where u.onboarding_complete
+      ), actual as (
+        select activity, cell, user_id, latitude, longitude, schedule, gender, birthday, show_age_by_decade, active_day
+        from discover_postings
+      )
+      select (select count(*) from (select * from expected except select * from actual) m)::int as missing,
+             (select count(*) from (select * from actual except select * from expected) x)::int as extra`.execute(testDb());
+    expect(rows[0]).toEqual({ missing: 0, extra: 0 });
+  });
+});
+
+describe('GET /api/v1/discover.json: the same ranking as scoring everyone exactly', () => {
+  const at: Spot = { latitude: -35, longitude: -120 };
+  let caller: Person;
+  let people: Person[];
+
+  beforeAll(async () => {
+    caller = await person({ name: 'Ranker', at, km: 0, activities: ['tennis', 'hiking'], availability: 'weekends' });
+    const random = seededRandom(2026);
+    const pick = <T>(items: readonly T[]) => items[Math.floor(random() * items.length)]!;
+    // Few distinct values, so many people tie or nearly tie and the recency bounds matter.
+    people = await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        person({
+          name: `Ranked ${i}`,
+          at,
+          km: pick([0.2, 1.2, 2.2, 4.2, 8.2]),
+          activities: pick([['tennis'], ['hiking'], ['tennis', 'hiking'], ['hiking', 'chess']]),
+          availability: pick(['weekends', 'Saturday mornings', 'Sunday']),
+        }),
+      ),
+    );
+    // Last seen at any moment of the last ten days: whole days away then depend on the time of day.
+    await sql`update users set last_active_at = now() - make_interval(secs => 10 * 86400 * p.r)
+      from unnest(${people.map((p) => p.id)}::uuid[], ${people.map(() => random())}::float8[]) as p(id, r)
+      where users.id = p.id`.execute(testDb());
+  });
+
+  it('pages through exactly the order a full exact scoring gives', async () => {
+    const pages: DiscoverResponse[] = [];
+    let cursor: string | null = null;
+    do {
+      const res = await search(caller, { limit: 3, ...(cursor ? { cursor } : {}) });
+      expect(res.status).toBe(200);
+      const page: DiscoverResponse = discoverResponseSchema.parse(res.body);
+      pages.push(page);
+      cursor = page.next_cursor;
+    } while (cursor && pages.length < 30);
+    const asOf = new Date(decodeCursor(pages[0]!.next_cursor!)!.asOf);
+    const paged = pages.flatMap((page) => page.results.map((r) => `${r.user.id} ${r.score.toFixed(4)}`));
+
+    // The old way: every candidate in users scored exactly, ranked, no cut-offs.
+    const { rows: caller_ } = await sql<{ schedule: string }>`select schedule::text from users where id = ${caller.id}::uuid`.execute(testDb());
+    const inputs = {
+      sharedActivities: sql<number>`((u.activities @> array['tennis'])::int + (u.activities @> array['hiking'])::int)`,
+      overlapSlots: sql<number>`bit_count(u.schedule & ${caller_[0]!.schedule}::bit(126))::int`,
+      distanceKm: sql<number>`greatest(1, round(${distanceSql(caller.at.latitude, caller.at.longitude)}))::int`,
+      daysInactive: sql<number>`greatest(0, floor(extract(epoch from (${asOf.toISOString()}::timestamptz - u.last_active_at)) / 86400))::int`,
+    };
+    const { rows } = await sql<{ id: string; score: string }>`
+      select u.id, ${scoreSql(inputs, 2)}::text as score from users u
+      where u.id = any(${people.map((p) => p.id)}::uuid[]) and u.activities && array['tennis', 'hiking']
+        and ${inputs.overlapSlots} >= 1 and ${inputs.distanceKm} <= 25
+      order by 2 desc, 1 asc`.execute(testDb());
+    expect(rows.length).toBeGreaterThan(20);
+    expect(paged).toEqual(rows.map((r) => `${r.id} ${Number(r.score).toFixed(4)}`));
+    // Some people's whole days away were really undecided by their day alone.
+    const undecided = await sql<{ n: number }>`select count(*)::int as n from users u where u.id = any(${people.map((p) => p.id)}::uuid[])
+      and floor(extract(epoch from (${asOf.toISOString()}::timestamptz - u.last_active_at)) / 86400)
+        <> ${dayNumber(asOf)} - discover_active_day(u.last_active_at)`.execute(testDb());
+    expect(undecided.rows[0]!.n).toBeGreaterThan(0);
   });
 });

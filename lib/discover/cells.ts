@@ -1,7 +1,7 @@
 /**
- * The Discover search grid: the world cut into cells of roughly 20-30 km, so one GIN
- * index over "activity@cell" keys answers "who likes tennis or hiking near here" with
- * only the people who match both, however dense the city (see 0006_discover.ts).
+ * The Discover search grid: the world cut into cells of roughly 20-30 km, so one index
+ * keyed by (activity, cell) answers "who likes tennis or hiking near here" with only
+ * the people who match both, however dense the city (discover_postings, 0007).
  *
  * Rows are 0.25° of latitude (720 rows). Within a row, cells are a fixed number of
  * degrees of longitude, wider towards the poles so they stay 20-30 km across; every
@@ -77,7 +77,10 @@ export function coveringCells(latitude: number, longitude: number, radiusKm: num
   return [...new Set(cells)];
 }
 
-/** The index keys a search looks up: one per activity per cell, as discover_keys() makes them. */
+/**
+ * "activity@cell" keys, as discover_keys() makes them (the 0006 GIN index's keys; the
+ * search now looks up (activity, cell) pairs in discover_postings instead).
+ */
 export function searchKeys(activities: readonly string[], cells: readonly number[]): string[] {
   return activities.flatMap((activity) => cells.map((cell) => `${activity}@${cell}`));
 }

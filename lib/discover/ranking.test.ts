@@ -1,5 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { lastActiveLabel, roundDistanceKm, score, scoreBreakdown, scoreTerms, WEIGHTS, type RankingInputs } from './ranking';
+import { seededRandom } from '../seeded-random';
+import {
+  dayNumber,
+  daysInactiveBounds,
+  lastActiveLabel,
+  roundDistanceKm,
+  score,
+  scoreBreakdown,
+  scoreTerms,
+  WEIGHTS,
+  type RankingInputs,
+} from './ranking';
 
 const base: RankingInputs = { sharedActivities: 1, searchedActivities: 2, overlapSlots: 4, distanceKm: 5, daysInactive: 0 };
 const with_ = (change: Partial<RankingInputs>): RankingInputs => ({ ...base, ...change });
@@ -87,5 +98,42 @@ describe('lastActiveLabel', () => {
     [30, 'over_a_month'],
   ] as const)('%s days away is %s', (days, label) => {
     expect(lastActiveLabel(days)).toBe(label);
+  });
+});
+
+describe('daysInactiveBounds', () => {
+  const DAY = 86_400_000;
+  /** Whole days away as the search ranks them (the SQL's floor of elapsed days, at least 0). */
+  const exactDays = (lastActive: number, asOf: number) => Math.max(0, Math.floor((asOf - lastActive) / DAY));
+
+  it('holds the exact whole days away, knowing only the day of the last call', () => {
+    const random = seededRandom(8);
+    const asOf = Date.UTC(2026, 10, 22, 15, 30);
+    const seen = { least: 0, most: 0 };
+    for (let i = 0; i < 20_000; i++) {
+      // From 40 days before the search to 2 days after it (a cursor's asOf may be older than a later call).
+      const lastActive = Math.round(asOf - 40 * DAY * random() + 2 * DAY * random());
+      const bounds = daysInactiveBounds(dayNumber(new Date(lastActive)), dayNumber(new Date(asOf)));
+      const exact = exactDays(lastActive, asOf);
+      expect(exact).toBeGreaterThanOrEqual(bounds.least);
+      expect(exact).toBeLessThanOrEqual(bounds.most);
+      expect(bounds.most - bounds.least).toBeLessThanOrEqual(1);
+      if (exact === bounds.least) seen.least++;
+      if (exact === bounds.most) seen.most++;
+    }
+    // Both ends really occur: the bounds are as tight as the day allows.
+    expect(seen.least).toBeGreaterThan(1000);
+    expect(seen.most).toBeGreaterThan(1000);
+  });
+
+  it.each([
+    ['the same day', '2026-11-22T00:00:00Z', '2026-11-22T23:59:59Z', { least: 0, most: 0 }],
+    ['yesterday late, searched early', '2026-11-21T23:00:00Z', '2026-11-22T01:00:00Z', { least: 0, most: 1 }],
+    ['midnight to midnight', '2026-11-20T00:00:00Z', '2026-11-22T00:00:00Z', { least: 1, most: 2 }],
+    ['a call after the search began', '2026-11-23T08:00:00Z', '2026-11-22T12:00:00Z', { least: 0, most: 0 }],
+  ])('%s', (_name, lastActive, asOf, bounds) => {
+    expect(daysInactiveBounds(dayNumber(new Date(lastActive)), dayNumber(new Date(asOf)))).toEqual(bounds);
+    const exact = exactDays(Date.parse(lastActive), Date.parse(asOf));
+    expect(exact >= bounds.least && exact <= bounds.most).toBe(true);
   });
 });

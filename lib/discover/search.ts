@@ -1,12 +1,13 @@
 // GET /api/v1/discover.json: complete profiles near the caller who share an activity
 // and free time, ranked by the formula in ranking.ts, paged by an opaque keyset cursor.
 //
-// One SQL statement finds and ranks a page. The GIN index over discover_keys(activities,
-// discover_cell) ("tennis@698165") returns only people who have one of the searched
+// One SQL statement finds and ranks a page. The primary key of discover_postings
+// ((activity, cell, person), 0007) returns only people who have one of the searched
 // activities in a grid cell the circle touches (cells.ts), so the work grows with the
-// number of matches, not with the population. The exact distance (haversine), schedule overlap
-// (bit_count of an AND of two bit(126)), age, gender, blocks and buddies are checked on
-// those rows.
+// number of matches, not with the population, and it carries what the filters and score
+// need, so that work stays on a few index pages. The exact distance (haversine), schedule
+// overlap (bit_count of an AND of two bit(126)), age, gender, blocks and buddies are
+// checked on those rows.
 import { sql, type RawBuilder } from 'kysely';
 import type { Database } from '@/db';
 import type { Gender, UserRow } from '@/db/types';
@@ -14,10 +15,19 @@ import { intersectGrids } from '../availability';
 import type { DiscoverQuery, DiscoverResponse, DiscoverResult } from '../contract/discover';
 import { ApiError, notFound } from '../http/errors';
 import { MISSING_FIELD_ADVICE, missingFields } from '../profiles/onboarding';
-import { EARTH_RADIUS_KM, coveringCells, searchKeys } from './cells';
+import { EARTH_RADIUS_KM, coveringCells } from './cells';
 import { encodeCursor, filtersFingerprint, readCursorOrThrow } from './cursor';
 import { describeSharedTime, gridOf } from './overlap';
-import { WEIGHTS, lastActiveLabel, scoreBreakdown, scoreSql } from './ranking';
+import {
+  SCORE_ESTIMATE_MARGIN,
+  WEIGHTS,
+  dayNumber,
+  daysInactiveBoundsSql,
+  lastActiveLabel,
+  scoreBreakdown,
+  scoreEstimateSql,
+  scoreSql,
+} from './ranking';
 import { toDiscoverCard, type DiscoverCardSource } from './records';
 
 export const DISCOVER_PATH = '/api/v1/discover.json';
@@ -64,77 +74,125 @@ export interface CandidateRow extends DiscoverCardSource {
 }
 
 /**
- * Great-circle distance in km from the search origin to users row `u` (haversine, the
- * same sphere as lib/geo's distanceKm). Plain float arithmetic: earthdistance's earth domain checks
- * its constraints on every value and costs about 20x as much per row.
+ * Great-circle distance in km from the search origin to a point given by two SQL
+ * expressions (haversine, the same sphere as lib/geo's distanceKm). Plain float
+ * arithmetic: earthdistance's earth domain checks its constraints on every value and
+ * costs about 20x as much per row.
  */
-export function distanceSql(latitude: number, longitude: number) {
+function haversineSql(latitude: number, longitude: number, pointLatitude: RawBuilder<number>, pointLongitude: RawBuilder<number>) {
   const cosLatitude = Math.cos((latitude * Math.PI) / 180);
   return sql<number>`2 * ${EARTH_RADIUS_KM}::float8 * asin(least(1, sqrt(
-      power(sin(radians(u.latitude - ${latitude}::float8) / 2), 2)
-    + cos(radians(u.latitude)) * ${cosLatitude}::float8 * power(sin(radians(u.longitude - ${longitude}::float8) / 2), 2))))`;
+      power(sin(radians(${pointLatitude} - ${latitude}::float8) / 2), 2)
+    + cos(radians(${pointLatitude})) * ${cosLatitude}::float8 * power(sin(radians(${pointLongitude} - ${longitude}::float8) / 2), 2))))`;
 }
 
-/** The ranked page as one SQL statement (exported so the benchmark can EXPLAIN it). */
+/** haversineSql to the row `alias` (which has latitude and longitude). */
+export function distanceSql(latitude: number, longitude: number, alias = 'u') {
+  return haversineSql(latitude, longitude, sql.ref(`${alias}.latitude`), sql.ref(`${alias}.longitude`));
+}
+
+/**
+ * Keyset condition "(score, id) comes after the cursor" in (score desc, id asc) order;
+ * `scoreType` float8 for the score bounds, compared as real numbers.
+ */
+function afterCursor(score: RawBuilder<unknown>, id: RawBuilder<string>, after: DiscoverSearch['after'], scoreType: 'numeric' | 'float8' = 'numeric') {
+  if (!after) return sql`true`;
+  const cursorScore = sql`${after.score}::${sql.raw(scoreType)}`;
+  return sql`(${score} < ${cursorScore} or (${score} = ${cursorScore} and ${id} > ${after.id}::uuid))`;
+}
+
+/**
+ * The ranked page as one SQL statement (exported so the benchmark can EXPLAIN it).
+ *
+ * Candidates come from discover_postings (0007): one row per (activity, cell, person)
+ * whose primary key carries every column the filters and the score need, so they are an
+ * index-only scan over a few adjacent leaf pages, however scattered those people are in
+ * users. The postings know only the day of someone's last API call, which pins "whole days
+ * away" to one of two values (ranking.ts, daysInactiveBounds), so each candidate's score is
+ * known to within a small interval. The exact moment is then read from users only for the
+ * contenders: candidates not already outranked, for certain, by a full page of others.
+ * The result is the same as scoring everyone exactly.
+ */
 export function discoverQuery(search: DiscoverSearch): RawBuilder<CandidateRow> {
   const activities = [...search.activities];
   // Half a km more than the radius: results are filtered on the rounded km they show.
-  const keys = searchKeys(activities, coveringCells(search.latitude, search.longitude, search.radiusKm + 0.5));
-  const sharedCount = sql.join(
-    activities.map((activity) => sql`(u.activities @> array[${activity}::text])::int`),
-    sql` + `,
-  );
-  const age = sql`extract(year from age(current_date, u.birthday))::int`;
+  const cells = coveringCells(search.latitude, search.longitude, search.radiusKm + 0.5);
+  const age = sql`extract(year from age(current_date, p.birthday))::int`;
   const ageMin = search.ageMin ?? 0;
   const ageMax = search.ageMax ?? 1000;
   const conditions = [
-    sql`u.onboarding_complete`,
-    sql`discover_keys(u.activities, u.discover_cell) && ${keys}::text[]`,
-    sql`u.id <> all(${[...search.excludedIds]}::uuid[])`,
+    sql`p.activity = any(${activities}::text[])`,
+    sql`p.cell = any(${cells}::int[])`,
+    sql`p.user_id <> all(${[...search.excludedIds]}::uuid[])`,
   ];
   if (search.minOverlapSlots > 0) {
-    conditions.push(sql`bit_count(u.schedule & ${search.scheduleBits}::bit(126)) >= ${search.minOverlapSlots}::int`);
+    conditions.push(sql`bit_count(p.schedule & ${search.scheduleBits}::bit(126)) >= ${search.minOverlapSlots}::int`);
   }
-  if (search.genders) conditions.push(sql`u.gender = any(${[...search.genders]}::text[])`);
+  if (search.genders) conditions.push(sql`p.gender = any(${[...search.genders]}::text[])`);
   if (search.ageMin !== null || search.ageMax !== null) {
     // Someone who shows only a decade matches when any age of that decade is in range,
     // so repeated searches with moving bounds cannot pin down their exact age.
-    conditions.push(sql`case when u.show_age_by_decade
+    conditions.push(sql`case when p.show_age_by_decade
         then (${age} / 10 * 10) between ${ageMin - 9}::int and ${ageMax}::int
         else ${age} between ${ageMin}::int and ${ageMax}::int end`);
   }
-  const score = scoreSql(
-    {
-      sharedActivities: sql<number>`c.shared_count`,
-      overlapSlots: sql<number>`c.overlap_slots`,
-      distanceKm: sql<number>`c.distance_km`,
-      daysInactive: sql<number>`c.days_inactive`,
-    },
-    activities.length,
-  );
-  const keyset = search.after
-    ? sql`where r.score < ${search.after.score}::numeric or (r.score = ${search.after.score}::numeric and r.id > ${search.after.id}::uuid)`
-    : sql``;
+  const inputs = (daysInactive: RawBuilder<number>) => ({
+    sharedActivities: sql<number>`c.shared_count`,
+    overlapSlots: sql<number>`c.overlap_slots`,
+    distanceKm: sql<number>`c.distance_km`,
+    daysInactive,
+  });
+  const margin = sql.lit(SCORE_ESTIMATE_MARGIN);
+  const days = daysInactiveBoundsSql(sql<number>`min(p.active_day)`, dayNumber(search.asOf));
   const me = sql`${search.callerId}::uuid`;
 
   // Materialized steps, so each per-row expression is computed once (PostgreSQL would
-  // otherwise repeat it wherever it is used). The pending-request flag is looked up for
-  // the page's rows only, through the one-pending-request-per-pair index.
+  // otherwise repeat it wherever it is used). One posting per searched activity a person
+  // has (they are in one cell), so counting a person's postings counts shared activities;
+  // their other columns are the same on each (min() just picks it).
+  // A page is `limit` rows; the threshold is the limit-th by lowest possible score among
+  // those surely after the cursor: whoever's highest possible score ranks below it cannot
+  // make the page (the `limit` rows up to the threshold each rank, exactly, at or above
+  // their lowest score, so above it), and the contenders are the rest of those possibly
+  // after the cursor. The users rows are fetched one by one by primary key (LIMIT 1 keeps
+  // the lateral subquery a parameterized index lookup), and the pending-request flag is
+  // looked up for the page's rows only, through the one-pending-request-per-pair index.
   return sql<CandidateRow>`
-    with matches as materialized (
+    with people as materialized (
+      select p.user_id as id, count(*)::int as shared_count,
+             min(bit_count(p.schedule & ${search.scheduleBits}::bit(126)))::int as overlap_slots,
+             greatest(1, round(${haversineSql(search.latitude, search.longitude, sql`min(p.latitude)`, sql`min(p.longitude)`)}))::int
+               as distance_km,
+             ${days.least} as days_least, ${days.most} as days_most
+      from discover_postings p
+      where ${sql.join(conditions, sql` and `)}
+      group by p.user_id
+    ), bounded as materialized (
+      select c.id, c.shared_count, c.overlap_slots, c.distance_km,
+             ${scoreEstimateSql(inputs(sql<number>`c.days_most`), activities.length)} - ${margin} as score_low,
+             ${scoreEstimateSql(inputs(sql<number>`c.days_least`), activities.length)} + ${margin} as score_high
+      from people c
+      where c.distance_km <= ${search.radiusKm}::float8
+    ), threshold as (
+      select b.score_low, b.id from bounded b
+      where ${afterCursor(sql`b.score_high`, sql`b.id`, search.after, 'float8')}
+      order by b.score_low desc, b.id asc offset ${search.limit - 1}::int limit 1
+    ), contenders as materialized (
       select u.id, u.slug, u.display_name, u.about_me, u.public_location, u.gender, u.birthday,
              u.show_age_by_decade, u.activities, u.photo_url, u.schedule,
-             ${sharedCount} as shared_count,
-             bit_count(u.schedule & ${search.scheduleBits}::bit(126))::int as overlap_slots,
-             greatest(1, round(${distanceSql(search.latitude, search.longitude)}))::int as distance_km,
+             c.shared_count, c.overlap_slots, c.distance_km,
              greatest(0, floor(extract(epoch from (${search.asOf.toISOString()}::timestamptz - u.last_active_at)) / 86400))::int
                as days_inactive
-      from users u
-      where ${sql.join(conditions, sql` and `)}
+      from bounded c
+      cross join lateral (select * from users u where u.id = c.id limit 1) u
+      where ${afterCursor(sql`c.score_low`, sql`c.id`, search.after, 'float8')}
+        and not exists (select from threshold t
+          where t.score_low > c.score_high or (t.score_low = c.score_high and t.id < c.id))
     ), ranked as materialized (
-      select c.*, ${score} as score from matches c where c.distance_km <= ${search.radiusKm}::float8
+      select c.*, ${scoreSql(inputs(sql<number>`c.days_inactive`), activities.length)} as score from contenders c
     ), page as (
-      select r.* from ranked r ${keyset} order by r.score desc, r.id asc limit ${search.limit}::int
+      select r.* from ranked r where ${afterCursor(sql`r.score`, sql`r.id`, search.after)}
+      order by r.score desc, r.id asc limit ${search.limit}::int
     )
     select p.*,
            (select case when b.sender_id = ${me} then 'sent' else 'received' end from buddy_requests b
