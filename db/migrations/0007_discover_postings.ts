@@ -99,12 +99,17 @@ export async function up(db: Kysely<any>): Promise<void> {
   await sql`create statistics discover_postings_activity_cell_stats (mcv, dependencies) on activity, cell from discover_postings`.execute(db);
   await sql`analyze discover_postings`.execute(db);
 
-  // The search no longer reads the GIN index of 0006; dropping it saves its upkeep on every write.
+  // The search no longer reads the GIN index of 0006 (nor its key function); dropping it
+  // saves its upkeep on every write.
   await sql`drop statistics if exists users_discover_keys_stats`.execute(db);
   await sql`drop index if exists users_discover_idx`.execute(db);
+  await sql`drop function if exists discover_keys(text[], integer)`.execute(db);
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
+  await sql`create function discover_keys(activities text[], cell int) returns text[]
+    language sql immutable parallel safe
+    return array(select a || '@' || cell::text from unnest(activities) as a)`.execute(db);
   await sql`create index users_discover_idx on users using gin (discover_keys(activities, discover_cell))
     where onboarding_complete`.execute(db);
   await sql`create statistics users_discover_keys_stats on (discover_keys(activities, discover_cell)) from users`.execute(db);

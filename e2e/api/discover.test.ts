@@ -423,7 +423,7 @@ describe('GET /api/v1/users/{slug}/overlap.json', () => {
 });
 
 describe('the search grid', () => {
-  it('is the same in PostgreSQL (the index) and in TypeScript (the search)', async () => {
+  it('is the same in PostgreSQL (the postings) and in TypeScript (the search)', async () => {
     const random = seededRandom(99);
     const points = Array.from({ length: 500 }, () => ({ lat: random() * 180 - 90, lon: random() * 360 - 180 }));
     // Edges: cell and row boundaries, the antimeridian, the poles.
@@ -432,8 +432,6 @@ describe('the search grid', () => {
       from unnest(${points.map((p) => p.lat)}::float8[], ${points.map((p) => p.lon)}::float8[]) with ordinality as p(lat, lon, n)
       order by p.n`.execute(testDb());
     expect(rows.map((r) => r.cell)).toEqual(points.map((p) => cellOf(p.lat, p.lon)));
-    const keys = await sql<{ keys: string[] }>`select discover_keys(array['tennis', 'board_games'], 42) as keys`.execute(testDb());
-    expect(keys.rows[0]!.keys).toEqual(['tennis@42', 'board_games@42']);
     // users.discover_cell follows the coordinates.
     const user = await person({ name: 'Mover', at: { latitude: -40, longitude: -100 }, km: 0, activities: ['chess'], availability: 'weekends' });
     const before = await testDb().selectFrom('users').select('discover_cell').where('id', '=', user.id).executeTakeFirstOrThrow();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { seededRandom } from '../seeded-random';
-import { cellOf, coveringCells, EARTH_RADIUS_KM, lonWidthOfRow, rowOf, ROWS, searchKeys } from './cells';
+import { cellOf, coveringCells, EARTH_RADIUS_KM, lonWidthOfRow, rowOf, ROWS } from './cells';
 
 /** Great-circle distance on the grid's sphere. */
 function km(a: { lat: number; lon: number }, b: { lat: number; lon: number }): number {
@@ -66,10 +66,5 @@ describe('the Discover grid', () => {
     expect(coveringCells(31.2222, 121.4581, 25).length).toBeLessThanOrEqual(16);
     expect(coveringCells(0, 0, 200).length).toBeLessThanOrEqual(300);
     expect(coveringCells(60, 10, 200).length).toBeLessThanOrEqual(300);
-  });
-
-
-  it('makes one key per activity per cell', () => {
-    expect(searchKeys(['tennis', 'hiking'], [1, 2])).toEqual(['tennis@1', 'tennis@2', 'hiking@1', 'hiking@2']);
   });
 });

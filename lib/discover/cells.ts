@@ -76,11 +76,3 @@ export function coveringCells(latitude: number, longitude: number, radiusKm: num
   }
   return [...new Set(cells)];
 }
-
-/**
- * "activity@cell" keys, as discover_keys() makes them (the 0006 GIN index's keys; the
- * search now looks up (activity, cell) pairs in discover_postings instead).
- */
-export function searchKeys(activities: readonly string[], cells: readonly number[]): string[] {
-  return activities.flatMap((activity) => cells.map((cell) => `${activity}@${cell}`));
-}
