@@ -1,4 +1,5 @@
 import type { Metadata } from 'next';
+import { Fragment } from 'react';
 import { connection } from 'next/server';
 import { config } from '@/lib/config';
 import { endpoints, SCOPES, type EndpointSpec } from '@/lib/contract';
@@ -72,13 +73,24 @@ function ErrorList({ codes }: { codes: readonly ErrorCode[] }) {
   );
 }
 
+/** A path that wraps after its slashes on a narrow screen rather than mid-word. */
+function breakablePath(path: string) {
+  return path.split('/').map((part, i) => (
+    <Fragment key={i}>
+      {i > 0 ? '/' : ''}
+      {i > 0 ? <wbr /> : null}
+      {part}
+    </Fragment>
+  ));
+}
+
 function Endpoint({ spec }: { spec: EndpointSpec }) {
   const toolName = spec.id in EXCLUDED_FROM_MCP ? null : spec.id;
   return (
     <section className="card stack" id={anchor(spec)} aria-labelledby={`${anchor(spec)}-h`}>
       <div>
         <h3 id={`${anchor(spec)}-h`}>
-          <span className="tag">{spec.method}</span> <code>{spec.path}</code>
+          <span className="tag">{spec.method}</span> <code>{breakablePath(spec.path)}</code>
         </h3>
         <p>
           <strong>{spec.summary}.</strong> {spec.description}
@@ -160,7 +172,7 @@ export default async function DocsPage() {
                 .map((e) => (
                   <li key={e.id}>
                     <a href={`#${anchor(e)}`}>
-                      {e.method} {e.path}
+                      {e.method} {breakablePath(e.path)}
                     </a>{' '}
                     <span className="muted">– {e.summary}</span>
                   </li>
