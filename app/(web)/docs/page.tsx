@@ -75,11 +75,13 @@ function ErrorList({ codes }: { codes: readonly ErrorCode[] }) {
 
 /** A path that wraps after its slashes on a narrow screen rather than mid-word. */
 function breakablePath(path: string) {
-  return path.split('/').map((part, i) => (
+  const parts = path.split('/');
+  const last = parts.length - 1;
+  // "segment/" then <wbr>: no two text nodes touch, so the HTML keeps the path whole.
+  return parts.map((part, i) => (
     <Fragment key={i}>
-      {i > 0 ? '/' : ''}
-      {i > 0 ? <wbr /> : null}
-      {part}
+      {i < last ? `${part}/` : part}
+      {i < last ? <wbr /> : null}
     </Fragment>
   ));
 }
