@@ -6,7 +6,7 @@
 import { useState, type FormEvent } from 'react';
 import useSWR, { useSWRConfig } from 'swr';
 import type { BuddyRequestRecord } from '@/lib/contract/social';
-import { SOCIAL_LIMITS } from '@/lib/contract/social';
+import { SOCIAL_LIMITS } from '@/lib/contract/limits';
 import { INBOX_URL } from '@/lib/web/account-nav';
 import { getJson, sendJson, fieldFailure } from './api-client';
 import { RefreshProblem, TextAreaField } from './fields';

@@ -8,7 +8,7 @@
 import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import useSWR, { useSWRConfig } from 'swr';
 import type { ChatRecord, MessageRecord } from '@/lib/contract/social';
-import { REPORT_REASONS, SOCIAL_LIMITS } from '@/lib/contract/social';
+import { REPORT_REASONS, SOCIAL_LIMITS } from '@/lib/contract/limits';
 import { INBOX_URL } from '@/lib/web/account-nav';
 import { mergeMessages } from '@/lib/web/messages';
 import { ApiCallError, failureText, getJson, sendJson, fieldFailure } from './api-client';

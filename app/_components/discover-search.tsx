@@ -5,8 +5,7 @@
 import { useState, type FormEvent } from 'react';
 import useSWRInfinite from 'swr/infinite';
 import type { DiscoverResponse, DiscoverResult } from '@/lib/contract/discover';
-import { DISCOVER_LIMITS } from '@/lib/contract/discover';
-import { SOCIAL_LIMITS } from '@/lib/contract/social';
+import { DISCOVER_LIMITS, SOCIAL_LIMITS } from '@/lib/contract/limits';
 import { ageText } from '@/lib/web/people';
 import { ApiCallError, getJson, sendJson, fieldFailure } from './api-client';
 import { PersonHeading } from './avatar';

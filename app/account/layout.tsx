@@ -2,8 +2,7 @@ import type { Metadata } from 'next';
 import type { ReactNode } from 'react';
 import { getDb } from '@/db';
 import { csrfToken, currentSession } from '@/lib/auth/session';
-import { readInbox } from '@/lib/chats/inbox';
-import { config } from '@/lib/config';
+import { inboxCounts } from '@/lib/chats/inbox';
 import { ACCOUNT_SECTIONS } from '@/lib/web/account-nav';
 import { AccountNavLinks } from '../_components/account-nav';
 
@@ -15,8 +14,7 @@ export default async function AccountLayout({ children }: { children: ReactNode 
   const session = await currentSession();
   if (!session) return <>{children}</>;
   const csrf = await csrfToken();
-  const inbox = await readInbox(getDb(), session.user.id, undefined, config().publicBaseUrl);
-  const counts = { pending_requests_count: inbox.pending_requests_count, unread_chats_count: inbox.unread_chats_count };
+  const counts = await inboxCounts(getDb(), session.user.id);
   return (
     <div className="account">
       <nav className="account-nav" aria-label="Account">

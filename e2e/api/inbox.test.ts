@@ -2,6 +2,7 @@
 // agents acting for two people, ETag polling, since, and the per-chat bound.
 import { sql } from 'kysely';
 import { describe, expect, inject, it } from 'vitest';
+import { inboxCounts } from '@/lib/chats/inbox';
 import { getInbox } from '@/lib/contract/social';
 import { api, registerUser, testDb } from './client';
 import { accept, makeBuddies, memberRow, requestBuddy, send, storedMessages, users, type TestUser } from './social-helpers';
@@ -174,6 +175,19 @@ describe('polling', () => {
     const view = (await inbox(a!)).parsed!;
     expect(view.pending_requests_count).toBe(2);
     expect(view.pending_requests.map((r) => r.user.id)).toEqual([d!.id, c!.id]);
+  });
+
+  it('gives the web menu the same counts as the inbox, without loading it', async () => {
+    const [a, b, c, d] = await users(4);
+    await requestBuddy(c!, a!);
+    await requestBuddy(d!, a!);
+    const chatId = await makeBuddies(a!, b!);
+    await send(b!, chatId, 'unread one');
+    // A blocked sender's request and chat drop out of both.
+    await api('POST', `/api/v1/users/${d!.slug}/block.json`, { token: a!.token });
+    const view = (await inbox(a!)).parsed!;
+    expect(view).toMatchObject({ pending_requests_count: 1, unread_chats_count: 1 });
+    expect(await inboxCounts(testDb(), a!.id)).toEqual({ pending_requests_count: 1, unread_chats_count: 1 });
   });
 
   it.each(['yesterday', '2024-13-45T00:00:00Z', '12abc'])('refuses since=%s with 400', async (since) => {

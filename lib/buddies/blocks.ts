@@ -41,14 +41,19 @@ export async function resolveOtherUser(db: Database, me: string, slugOrId: strin
   return target;
 }
 
+/** Records that `blockerId` blocks `blockedId` (idempotent), with who did it. */
+export async function insertBlock(trx: Database, blockerId: string, blockedId: string, by: Attribution): Promise<void> {
+  await trx
+    .insertInto('blocks')
+    .values({ blocker_id: blockerId, blocked_id: blockedId, agent_name: by.agentName ?? null, agent_session_id: by.agentSessionId ?? null })
+    .onConflict((oc) => oc.columns(['blocker_id', 'blocked_id']).doNothing())
+    .execute();
+}
+
 export async function blockUser(db: Database, me: string, slugOrId: string, by: Attribution, baseUrl: string) {
   const target = await resolveOtherUser(db, me, slugOrId, 'block');
   await db.transaction().execute(async (trx) => {
-    await trx
-      .insertInto('blocks')
-      .values({ blocker_id: me, blocked_id: target.id, agent_name: by.agentName ?? null, agent_session_id: by.agentSessionId ?? null })
-      .onConflict((oc) => oc.columns(['blocker_id', 'blocked_id']).doNothing())
-      .execute();
+    await insertBlock(trx, me, target.id, by);
     await recordAgentAction(trx, me, 'block_user', by);
   });
   return { success: true as const, blocked: true, user: toUserCard(target, baseUrl) };

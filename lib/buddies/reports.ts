@@ -4,7 +4,7 @@ import { recordAgentAction } from '../accounts/attribution';
 import type { ReportBody } from '../contract/social';
 import { ApiError } from '../http/errors';
 import { isUuid } from '../chats/records';
-import { resolveOtherUser } from './blocks';
+import { blockStatus, insertBlock, resolveOtherUser } from './blocks';
 
 export async function reportUser(db: Database, reporterId: string, slugOrId: string, body: ReportBody) {
   const target = await resolveOtherUser(db, reporterId, slugOrId, 'report');
@@ -41,15 +41,9 @@ export async function reportUser(db: Database, reporterId: string, slugOrId: str
       })
       .returning('id')
       .executeTakeFirstOrThrow();
-    if (body.block) {
-      await trx
-        .insertInto('blocks')
-        .values({ blocker_id: reporterId, blocked_id: target.id, agent_name: body.agentName ?? null, agent_session_id: body.agentSessionId ?? null })
-        .onConflict((oc) => oc.columns(['blocker_id', 'blocked_id']).doNothing())
-        .execute();
-    }
+    if (body.block) await insertBlock(trx, reporterId, target.id, body);
     await recordAgentAction(trx, reporterId, 'report_user', body);
-    const block = await trx.selectFrom('blocks').select('blocker_id').where('blocker_id', '=', reporterId).where('blocked_id', '=', target.id).executeTakeFirst();
-    return { success: true as const, reportId: report.id, blocked: block !== undefined };
+    const { byMe } = await blockStatus(trx, reporterId, target.id);
+    return { success: true as const, reportId: report.id, blocked: byMe };
   });
 }

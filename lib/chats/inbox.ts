@@ -12,7 +12,7 @@ import { SOCIAL_LIMITS } from '../contract/social';
 import { notBlockedBy } from '../buddies/blocks';
 import { requestRows } from '../buddies/requests';
 import { toBuddyRequest } from '../buddies/records';
-import { byRecentActivity, chatRows } from './chats';
+import { byRecentActivity, chatRows, unreadTotals } from './chats';
 import { encodeCursor } from './cursor';
 import { messagesUrl, toChat, toMessage } from './records';
 
@@ -92,6 +92,21 @@ export async function readInbox(db: Database, viewerId: string, since: Date | un
     next_poll_url: `${baseUrl}/api/v1/inbox.json?since=${encodeURIComponent(nextSince)}`,
     poll_interval_seconds: POLL_INTERVAL_SECONDS,
   };
+}
+
+/**
+ * Just the inbox's two counts (pending requests to answer, chats with unread messages),
+ * for the web menu on every account page: the same conditions as readInbox, without
+ * loading the requests and messages themselves.
+ */
+export async function inboxCounts(db: Database, viewerId: string): Promise<{ pending_requests_count: number; unread_chats_count: number }> {
+  const pending = inboxQueries(db, viewerId, new Date(0))
+    .pending.clearSelect()
+    .clearOrderBy()
+    .clearLimit()
+    .select((eb) => eb.fn.countAll<string>().as('n'));
+  const [requests, unread] = await Promise.all([pending.executeTakeFirstOrThrow(), unreadTotals(db, viewerId)]);
+  return { pending_requests_count: Number(requests.n), unread_chats_count: unread.chats };
 }
 
 /** Fields of the inbox that change on every call and so stay out of its ETag. */

@@ -3,19 +3,10 @@
 import { z } from 'zod';
 import { isActivityId } from '../activities';
 import { defineEndpoint } from './define';
+import { DISCOVER_LIMITS } from './limits';
 import { GENDERS, activityIdsSchema, genderSchema, gridSchema, userCardSchema } from './schemas';
 
-export const DISCOVER_LIMITS = {
-  radiusKmDefault: 25,
-  radiusKmMax: 200,
-  limitDefault: 20,
-  limitMax: 50,
-  activitiesMax: 20,
-  availableDefault: 1,
-  slotsPerWeek: 126,
-  ageMin: 13,
-  ageMax: 120,
-} as const;
+export { DISCOVER_LIMITS } from './limits';
 
 /** "a,b, c" → ["a", "b", "c"]: query strings carry lists comma-separated. */
 const commaList = (text: string) =>

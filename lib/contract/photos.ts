@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { REGISTER_MAX_BODY_BYTES } from './accounts';
 import { defineEndpoint } from './define';
-import { attributionFields, isoDateTime, onboardingSchema, photoMimeTypeSchema } from './schemas';
+import { attributionFields, isoDateTime, onboardingSchema, PHOTO_CONTENT_ERRORS, photoMimeTypeSchema } from './schemas';
 
 export const PHOTO_BODY_MAX_BYTES = REGISTER_MAX_BODY_BYTES;
 
@@ -51,11 +51,8 @@ export const uploadPhoto = defineEndpoint({
   errors: [
     'validation_failed',
     'payload_too_large',
-    'photo_too_large',
-    'photo_invalid',
-    'photo_unsupported_format',
+    ...PHOTO_CONTENT_ERRORS,
     'photo_type_mismatch',
-    'photo_too_many_pixels',
   ],
   requestExample: { photo: 'data:image/jpeg;base64,/9j/4AAQSkZJRg...', mimeType: 'image/jpeg', agentName: 'ExampleAgent' },
 });

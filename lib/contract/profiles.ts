@@ -14,6 +14,8 @@ import {
   httpsUrlSchema,
   isoDateTime,
   onboardingSchema,
+  PHOTO_CONTENT_ERRORS,
+  PHOTO_URL_ERRORS,
 } from './schemas';
 
 const activityDetailSchema = z.object({ id: z.string(), name: z.string(), category: z.string() });
@@ -126,7 +128,7 @@ export const updateMe = defineEndpoint({
     'When every Discover field is present the profile becomes complete.',
   body: profileUpdateSchema,
   response: profileWriteResponse,
-  errors: ['validation_failed', 'photo_url_forbidden', 'photo_fetch_failed', 'photo_too_large', 'photo_invalid', 'photo_unsupported_format', 'photo_too_many_pixels'],
+  errors: ['validation_failed', ...PHOTO_URL_ERRORS, ...PHOTO_CONTENT_ERRORS],
   requestExample: { aboutMe: 'Weekend hiker, coffee snob.', activities: ['hiking', 'coffee'], availability_text: 'weekends and Wednesday evenings' },
 });
 

@@ -21,6 +21,11 @@ export const PHOTO_MIME_TYPES = ['image/jpeg', 'image/png', 'image/webp'] as con
 export const genderSchema = z.enum(GENDERS);
 export const photoMimeTypeSchema = z.enum(PHOTO_MIME_TYPES);
 
+/** A photo's bytes refused, however they arrived. */
+export const PHOTO_CONTENT_ERRORS = ['photo_too_large', 'photo_invalid', 'photo_unsupported_format', 'photo_too_many_pixels'] as const;
+/** photoURL refused before or while downloading it. */
+export const PHOTO_URL_ERRORS = ['photo_url_forbidden', 'photo_fetch_failed'] as const;
+
 export const coordsSchema = z.strictObject({
   latitude: z.number().min(-90).max(90),
   longitude: z.number().min(-180).max(180),

@@ -2,29 +2,10 @@
 // (SPEC 2.5, 2.6, 3.2, 4, 6, 7, 8).
 import { z } from 'zod';
 import { defineEndpoint } from './define';
+import { BUDDY_REQUEST_STATES, REPORT_REASONS, SOCIAL_LIMITS } from './limits';
 import { activityIdsSchema, attributionFields, isoDateTime, userCardSchema } from './schemas';
 
-export const SOCIAL_LIMITS = {
-  requestMessage: 280,
-  activityIds: 5,
-  firstMessage: 600,
-  messageText: 4000,
-  messagesPageMax: 200,
-  messagesPageDefault: 50,
-  reportText: 1000,
-  pushToken: 255,
-  /** Requests and unread chats shown in one inbox answer; counts cover the rest. */
-  inboxItems: 50,
-  /** Newest unread messages shown per chat in the inbox. */
-  inboxMessagesPerChat: 20,
-  /** Default look-back of the inbox's accepted-requests list. */
-  inboxAcceptedDays: 7,
-  /** A declined sender may not ask the same person again for this long. */
-  declineCooldownDays: 30,
-} as const;
-
-export const BUDDY_REQUEST_STATES = ['pending', 'accepted', 'declined', 'cancelled'] as const;
-export const REPORT_REASONS = ['spam', 'harassment', 'inappropriate_content', 'fake_profile', 'underage', 'safety_concern', 'other'] as const;
+export { BUDDY_REQUEST_STATES, REPORT_REASONS, SOCIAL_LIMITS } from './limits';
 
 // ---------------------------------------------------------------------------
 // Records
@@ -94,6 +75,15 @@ export const sinceSchema = z
 
 const successTrue = z.literal(true);
 
+/** A moderated text (request message, first message, chat message) refused by one of the rules. */
+const MODERATION_ERRORS = [
+  'message_blocked_profanity',
+  'message_blocked_threat',
+  'message_blocked_solicitation',
+  'message_blocked_shouting',
+  'message_blocked_spam',
+] as const;
+
 // ---------------------------------------------------------------------------
 // Buddy requests
 
@@ -137,11 +127,7 @@ export const sendBuddyRequest = defineEndpoint({
     'already_buddies',
     'request_declined',
     'recipient_unavailable',
-    'message_blocked_profanity',
-    'message_blocked_threat',
-    'message_blocked_solicitation',
-    'message_blocked_shouting',
-    'message_blocked_spam',
+    ...MODERATION_ERRORS,
   ],
   requestExample: { message: 'Hi! Saw you like hiking too. Up for a Saturday morning trail?', activityIds: ['hiking'], agentName: 'ExampleAgent' },
 });
@@ -180,7 +166,7 @@ export const acceptBuddyRequest = defineEndpoint({
   body: acceptBodySchema,
   bodyOptional: true,
   response: z.object({ success: successTrue, request: buddyRequestSchema, chat: chatSchema, first_message: messageSchema.nullable() }),
-  errors: [...respondErrors, 'message_blocked_profanity', 'message_blocked_threat', 'message_blocked_solicitation', 'message_blocked_shouting', 'message_blocked_spam'],
+  errors: [...respondErrors, ...MODERATION_ERRORS],
   requestExample: { firstMessage: 'Yes! Saturday 9am at the north trailhead?' },
 });
 
@@ -289,11 +275,7 @@ export const sendMessage = defineEndpoint({
     'not_found',
     'chat_unavailable',
     'rate_limited',
-    'message_blocked_profanity',
-    'message_blocked_threat',
-    'message_blocked_solicitation',
-    'message_blocked_shouting',
-    'message_blocked_spam',
+    ...MODERATION_ERRORS,
   ],
   requestExample: { text: 'See you at 9 by the north trailhead!' },
 });

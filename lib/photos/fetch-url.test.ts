@@ -3,19 +3,9 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiError } from '../http/errors';
+import { errorOf } from '../http/test-helpers';
 import { fetchPhotoUrl, type FetchPolicy } from './fetch-url';
 import { makeImage } from './test-images';
-
-async function errorOf(promise: Promise<unknown>): Promise<ApiError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof ApiError) return error;
-    throw error;
-  }
-  throw new Error('expected an ApiError');
-}
 
 function listen(handler: http.RequestListener): Promise<{ server: http.Server; port: number; hits: string[] }> {
   const hits: string[] = [];

@@ -1,18 +1,8 @@
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ApiError } from '../http/errors';
+import { errorOf } from '../http/test-helpers';
 import { PHOTO_LIMITS, processPhoto, sniffImageType } from './image';
 import { MIME, makeImage, makeJpegOfSize, makeJpegWithGps, makePixelBomb, readGps, type TestFormat } from './test-images';
-
-async function errorOf(promise: Promise<unknown>): Promise<ApiError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof ApiError) return error;
-    throw error;
-  }
-  throw new Error('expected an ApiError');
-}
 
 const FORMATS: TestFormat[] = ['jpeg', 'png', 'webp'];
 

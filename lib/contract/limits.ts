@@ -1,0 +1,37 @@
+// The contract's plain constants: limits and enumerations with no dependencies, so the
+// web pages can import them without shipping zod, the schemas and the activity catalog
+// to the browser. The contract modules re-export them.
+
+export const SOCIAL_LIMITS = {
+  requestMessage: 280,
+  activityIds: 5,
+  firstMessage: 600,
+  messageText: 4000,
+  messagesPageMax: 200,
+  messagesPageDefault: 50,
+  reportText: 1000,
+  pushToken: 255,
+  /** Requests and unread chats shown in one inbox answer; counts cover the rest. */
+  inboxItems: 50,
+  /** Newest unread messages shown per chat in the inbox. */
+  inboxMessagesPerChat: 20,
+  /** Default look-back of the inbox's accepted-requests list. */
+  inboxAcceptedDays: 7,
+  /** A declined sender may not ask the same person again for this long. */
+  declineCooldownDays: 30,
+} as const;
+
+export const BUDDY_REQUEST_STATES = ['pending', 'accepted', 'declined', 'cancelled'] as const;
+export const REPORT_REASONS = ['spam', 'harassment', 'inappropriate_content', 'fake_profile', 'underage', 'safety_concern', 'other'] as const;
+
+export const DISCOVER_LIMITS = {
+  radiusKmDefault: 25,
+  radiusKmMax: 200,
+  limitDefault: 20,
+  limitMax: 50,
+  activitiesMax: 20,
+  availableDefault: 1,
+  slotsPerWeek: 126,
+  ageMin: 13,
+  ageMax: 120,
+} as const;
