@@ -11,10 +11,20 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
 
 export type Database = Kysely<DB>;
 
+const pools = new WeakMap<Database, pg.Pool>();
+
 export function createDb(connectionString: string, max = 10): Database {
-  return new Kysely<DB>({
-    dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString, max }) }),
-  });
+  const pool = new pg.Pool({ connectionString, max });
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  pools.set(db, pool);
+  return db;
+}
+
+/** The pg pool behind a Database, for libraries that take a pool (the rate limiter). */
+export function poolOf(db: Database): pg.Pool {
+  const pool = pools.get(db);
+  if (!pool) throw new Error('This Database was not made by createDb');
+  return pool;
 }
 
 const holder = globalThis as unknown as { __buddyDb?: Database };

@@ -1,6 +1,7 @@
 // Runtime configuration from the environment (the names are fixed by RUNTIME.md).
 // Read once; domain code receives values as arguments and never reads env itself.
 import path from 'node:path';
+import type { RateLimitRules } from './limits/rate-limits';
 
 function intFromEnv(name: string, fallback: number): number {
   const raw = process.env[name];
@@ -43,6 +44,8 @@ export interface Config {
   signinFailureLimits: { perAccount: number; perIp: number; windowSeconds: number };
   /** "Email me a sign-in link" requests allowed per address and per client IP in a rolling window. */
   signinLinkLimits: { perAccount: number; perIp: number; windowSeconds: number };
+  /** Per-user and per-client limits counted by lib/limits (429 with Retry-After past them). */
+  rateLimits: RateLimitRules;
 }
 
 export const MODERATION_PROVIDERS = ['local', 'google-vision'] as const;
@@ -140,6 +143,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       perAccount: intFromEnv('SIGNIN_LINK_LIMIT_PER_ACCOUNT', 5),
       perIp: intFromEnv('SIGNIN_LINK_LIMIT_PER_IP', 20),
       windowSeconds: 3600,
+    },
+    rateLimits: {
+      discover: { points: intFromEnv('DISCOVER_LIMIT_PER_HOUR', 120), windowSeconds: 3600, what: 'Discover searches' },
+      location_change: { points: intFromEnv('LOCATION_CHANGE_LIMIT_PER_DAY', 10), windowSeconds: 86400, what: 'changes of your location' },
+      photo_upload: { points: intFromEnv('PHOTO_UPLOAD_LIMIT_PER_HOUR', 10), windowSeconds: 3600, what: 'photo uploads' },
+      events: { points: intFromEnv('EVENTS_LIMIT_PER_MINUTE', 120), windowSeconds: 60, what: 'events feed requests from your network' },
     },
   };
 }

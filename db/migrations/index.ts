@@ -8,6 +8,7 @@ import * as m0004 from './0004_events';
 import * as m0005 from './0005_sessions';
 import * as m0006 from './0006_discover';
 import * as m0007 from './0007_discover_postings';
+import * as m0008 from './0008_rate_limits';
 
 export const migrations: Record<string, Migration> = {
   '0001_init': m0001,
@@ -17,4 +18,5 @@ export const migrations: Record<string, Migration> = {
   '0005_sessions': m0005,
   '0006_discover': m0006,
   '0007_discover_postings': m0007,
+  '0008_rate_limits': m0008,
 };

@@ -2,6 +2,7 @@
 // route handlers, OpenAPI, the endpoint index and the MCP tools.
 import type { z } from 'zod';
 import type { ErrorCode } from '../http/errors';
+import type { RateLimitName } from '../limits/rate-limits';
 
 export const SCOPES = [
   'profile:read',
@@ -37,6 +38,11 @@ export interface EndpointSpec {
   response: z.ZodType;
   /** Success status (default 200). */
   status?: number;
+  /**
+   * A per-user (after authentication) or per-client-address (before anything else) rate
+   * limit the wrapper counts each call against; its rule comes from the configuration.
+   */
+  rateLimit?: { name: RateLimitName; by: 'user' | 'client' };
   /** Error codes this endpoint documents besides the generic ones. */
   errors?: readonly ErrorCode[];
   /** Response examples for the docs; must validate against `response`. */

@@ -43,6 +43,7 @@ export function errorCodesFor(spec: EndpointSpec): ErrorCode[] {
     codes.add('insufficient_scope');
   }
   if (spec.params || spec.query || spec.body) codes.add('validation_failed');
+  if (spec.rateLimit) codes.add('rate_limited');
   if (spec.body) {
     codes.add('invalid_json');
     codes.add('unsupported_media_type');

@@ -7,6 +7,7 @@ import { findTokenOwner, type TokenOwner } from '../accounts/tokens';
 import { readCookie, sessionCookieName, usesSecureCookies } from '../auth/cookies';
 import { config } from '../config';
 import { DEFAULT_MAX_BODY_BYTES, SCOPES, type EndpointSpec, type Scope } from '../contract/define';
+import { consumeRateLimit } from '../limits/rate-limits';
 import { ApiError, ERROR_ADVICE, mapDatabaseError } from './errors';
 import { clientIp } from './ip';
 import { logError } from './log';
@@ -60,7 +61,12 @@ export function route<S extends EndpointSpec>(spec: S, handler: Handler<S>) {
   return async (request: Request, next: NextContext): Promise<Response> => {
     try {
       const db = getDb();
+      const ip = clientIp(request);
+      // Cheap checks before expensive work: a client over its limit costs no parsing.
+      const limit = spec.rateLimit;
+      if (limit?.by === 'client') await consumeRateLimit(db, limit.name, config().rateLimits[limit.name], ip);
       const auth = spec.auth === 'none' ? null : await authenticate(db, request, spec.auth);
+      if (limit?.by === 'user' && auth) await consumeRateLimit(db, limit.name, config().rateLimits[limit.name], auth.userId);
       const params = spec.params ? parseOrThrow(spec.params, await next.params, 'path') : undefined;
       const query = spec.query ? parseOrThrow(spec.query, queryObject(request), 'query') : undefined;
       const body = spec.body ? parseOrThrow(spec.body, await readJsonBody(request, spec), 'body') : undefined;
@@ -71,7 +77,7 @@ export function route<S extends EndpointSpec>(spec: S, handler: Handler<S>) {
         query: query as Out<S['query']>,
         body: body as Out<S['body']>,
         request,
-        ip: clientIp(request),
+        ip,
         baseUrl: config().publicBaseUrl,
       });
       const defaults = { 'cache-control': 'no-store' };

@@ -1,0 +1,82 @@
+// Per-user and per-client rate limits, counted in PostgreSQL by rate-limiter-flexible
+// (fixed windows, one row per key in rate_limits, 0008) so they hold across every app
+// instance. A key over its limit is also remembered in memory until its window ends, so
+// a flood of refused calls costs this instance no database round trip at all.
+import { RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible';
+import { poolOf, type Database } from '@/db';
+import { ApiError, ERROR_ADVICE } from '../http/errors';
+
+export interface RateLimitRule {
+  /** Calls allowed per window. */
+  points: number;
+  windowSeconds: number;
+  /** What is counted, for the refusal: "Discover searches". */
+  what: string;
+}
+
+export const RATE_LIMIT_NAMES = ['discover', 'location_change', 'photo_upload', 'events'] as const;
+export type RateLimitName = (typeof RATE_LIMIT_NAMES)[number];
+export type RateLimitRules = Record<RateLimitName, RateLimitRule>;
+
+const limiters = new WeakMap<Database, Map<string, RateLimiterPostgres>>();
+
+function limiterFor(db: Database, name: RateLimitName, rule: RateLimitRule): RateLimiterPostgres {
+  let byName = limiters.get(db);
+  if (!byName) limiters.set(db, (byName = new Map()));
+  // Keyed by the rule too, so a changed configuration (tests) gets its own limiter.
+  const id = `${name}:${rule.points}:${rule.windowSeconds}`;
+  let limiter = byName.get(id);
+  if (!limiter) {
+    limiter = new RateLimiterPostgres({
+      storeClient: poolOf(db),
+      storeType: 'pool',
+      tableName: 'rate_limits',
+      tableCreated: true,
+      keyPrefix: name,
+      points: rule.points,
+      duration: rule.windowSeconds,
+      // The first refused call blocks the key in this process until the window ends.
+      inMemoryBlockOnConsumed: rule.points + 1,
+    });
+    byName.set(id, limiter);
+  }
+  return limiter;
+}
+
+/** "14 minutes", "1 hour", "30 seconds". */
+export function inWords(seconds: number): string {
+  const unit = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+  if (seconds < 90) return unit(seconds, 'second');
+  if (seconds < 90 * 60) return unit(Math.ceil(seconds / 60), 'minute');
+  return unit(Math.ceil(seconds / 3600), 'hour');
+}
+
+function windowInWords(seconds: number): string {
+  if (seconds === 60) return 'a minute';
+  if (seconds === 3600) return 'an hour';
+  if (seconds === 86400) return 'a day';
+  return inWords(seconds);
+}
+
+export function rateLimitedError(rule: RateLimitRule, retryAfterSeconds: number, hint?: string): ApiError {
+  return new ApiError(
+    'rate_limited',
+    `Too many ${rule.what}: at most ${rule.points} per ${windowInWords(rule.windowSeconds).replace(/^an? /, '')}. Try again in ${inWords(retryAfterSeconds)}.`,
+    { hint: hint ?? ERROR_ADVICE.rate_limited, headers: { 'retry-after': String(retryAfterSeconds) } },
+  );
+}
+
+/**
+ * Counts one call of `key` (a user id or client address) against the rule, or throws
+ * 429 rate_limited with Retry-After when the window's calls are used up.
+ */
+export async function consumeRateLimit(db: Database, name: RateLimitName, rule: RateLimitRule, key: string, hint?: string): Promise<void> {
+  try {
+    await limiterFor(db, name, rule).consume(key);
+  } catch (rejection) {
+    if (rejection instanceof RateLimiterRes) {
+      throw rateLimitedError(rule, Math.max(1, Math.ceil(rejection.msBeforeNext / 1000)), hint);
+    }
+    throw rejection;
+  }
+}
