@@ -1,6 +1,7 @@
 // Runtime configuration from the environment (the names are fixed by RUNTIME.md).
 // Read once; domain code receives values as arguments and never reads env itself.
 import path from 'node:path';
+import { parseTrustProxy } from './http/client-address';
 import type { RateLimitRules } from './limits/rate-limits';
 
 function intFromEnv(name: string, fallback: number): number {
@@ -24,7 +25,8 @@ export interface Config {
   dataDir: string;
   registrationLimitPerHour: number;
   messageLimitPer10Min: number;
-  trustProxy: boolean;
+  /** TRUST_PROXY: reverse proxies in front; the client address is the n-th X-Forwarded-For entry from the right (0: the socket). */
+  trustedProxies: number;
   smtpUrl: string | undefined;
   mailFrom: string;
   geocoderUrl: string | undefined;
@@ -113,7 +115,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: path.resolve(/*turbopackIgnore: true*/ env.DATA_DIR || './.data'),
     registrationLimitPerHour: intFromEnv('REGISTRATION_LIMIT_PER_HOUR', 3),
     messageLimitPer10Min: intFromEnv('MESSAGE_LIMIT_PER_10_MIN', 20),
-    trustProxy: env.TRUST_PROXY === '1',
+    trustedProxies: parseTrustProxy(env.TRUST_PROXY),
     smtpUrl: env.SMTP_URL || undefined,
     mailFrom: env.MAIL_FROM || 'no-reply@localhost',
     geocoderUrl: env.GEOCODER_URL || undefined,
