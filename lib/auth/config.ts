@@ -26,6 +26,7 @@ import { clientIp } from '../http/ip';
 import { logError, logLine } from '../http/log';
 import { kyselyAdapter } from './adapter';
 import { readCookie, sessionCookieName, usesSecureCookies } from './cookies';
+import { safeRedirectUrl } from '../web/return-path';
 import { loadAuthSecret } from './secret';
 
 export const AUTH_BASE_PATH = '/auth';
@@ -92,6 +93,8 @@ function buildAuthConfig(secret: string): AuthConfig {
       sessionToken: { name: sessionCookieName(secure), options: { httpOnly: true, sameSite: 'lax', path: '/', secure } },
     },
     adapter: kyselyAdapter(db),
+    // Every callbackUrl (form field, query or Auth.js's callback-url cookie) passes the one return-path rule.
+    callbacks: { redirect: ({ url, baseUrl }) => safeRedirectUrl(url, baseUrl) },
     session: {
       strategy: 'database',
       maxAge: SESSION_MAX_AGE_SECONDS,
