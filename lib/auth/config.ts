@@ -16,6 +16,7 @@ import { AccessDenied, CredentialsSignin } from '@auth/core/errors';
 import type { EmailConfig } from '@auth/core/providers/email';
 import Credentials from '@auth/core/providers/credentials';
 import { getDb } from '@/db';
+import { AttemptRefused } from '../accounts/attempt-limits';
 import { requestSigninLinkEmail } from '../accounts/link-requests';
 import { signInWithPassword } from '../accounts/password';
 import { createSession, deleteSession, newSessionToken, SESSION_MAX_AGE_SECONDS } from '../accounts/sessions';
@@ -25,6 +26,7 @@ import { ApiError } from '../http/errors';
 import { clientIp } from '../http/ip';
 import { logError, logLine } from '../http/log';
 import { kyselyAdapter } from './adapter';
+import { noteRefusal } from './refusal-note';
 import { readCookie, sessionCookieName, usesSecureCookies } from './cookies';
 import { safeRedirectUrl } from '../web/return-path';
 import { loadAuthSecret } from './secret';
@@ -56,6 +58,7 @@ function buildAuthConfig(secret: string): AuthConfig {
       try {
         await requestSigninLinkEmail(db, identifier, { ip: clientIp(request), limits: cfg.signinLinkLimits });
       } catch (error) {
+        if (error instanceof AttemptRefused) noteRefusal(error.refusal);
         if (error instanceof ApiError && error.code === 'rate_limited') throw new AccessDenied('rate_limited');
         throw error;
       }
@@ -73,6 +76,7 @@ function buildAuthConfig(secret: string): AuthConfig {
       try {
         user = await signInWithPassword(db, { email, password, ip: clientIp(request) }, cfg.signinFailureLimits);
       } catch (error) {
+        if (error instanceof AttemptRefused) noteRefusal(error.refusal);
         if (error instanceof ApiError && error.code === 'rate_limited') throw new RateLimitedSignin();
         throw error;
       }

@@ -1,8 +1,10 @@
 // The /auth/* route handler around Auth.js: every request is rewritten onto
 // PUBLIC_BASE_URL (so redirects and cookie flags follow the public origin, not whatever
 // Host header arrived), bodies are capped, and sign-in links are never used up by a GET.
+import type { Refusal } from '../accounts/attempt-limits';
 import { config } from '../config';
 import { AUTH_BASE_PATH, runAuth } from './config';
+import { collectRefusal } from './refusal-note';
 
 const MAX_FORM_BYTES = 16 * 1024;
 
@@ -38,8 +40,24 @@ export async function handleAuthRequest(request: Request): Promise<Response> {
     body = await request.text();
     if (Buffer.byteLength(body) > MAX_FORM_BYTES) return new Response('Request body too large', { status: 413 });
   }
-  const response = await runAuth(new Request(url, { method: request.method, headers: request.headers, body }));
-  return noStore(skipVerifyRequestHop(response, url));
+  const { result: response, refusal } = await collectRefusal(() => runAuth(new Request(url, { method: request.method, headers: request.headers, body })));
+  return noStore(explainRefusal(skipVerifyRequestHop(response, url), refusal, url));
+}
+
+/**
+ * A refused sign-in or link request redirects to /signin?error=…; add why and until when
+ * (seconds since the epoch, so a reload still shows the right time) for the page to say.
+ */
+function explainRefusal(response: Response, refusal: Refusal | undefined, url: URL): Response {
+  const location = response.headers.get('location');
+  if (!refusal || !location) return response;
+  const target = new URL(location, url);
+  if (target.origin !== url.origin || target.pathname !== '/signin' || !target.searchParams.has('error')) return response;
+  target.searchParams.set('reason', refusal.reason);
+  target.searchParams.set('until', String(Math.ceil(Date.now() / 1000) + refusal.retryAfterSeconds));
+  const headers = new Headers(response.headers);
+  headers.set('location', target.toString());
+  return new Response(null, { status: response.status, headers });
 }
 
 /** Auth.js sends "check your email" via its own /auth/verify-request, which only redirects on: go straight there. */
