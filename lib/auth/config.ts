@@ -37,9 +37,10 @@ class RateLimitedSignin extends CredentialsSignin {
   code = 'rate_limited';
 }
 
-// Errors a person causes (wrong password, used link, missing CSRF token) are expected:
+// Errors a person causes (wrong password, used link, missing CSRF token, a callbackUrl
+// Auth.js itself refuses) are expected:
 // logged as one line without detail. Anything else is logged in full (never with bodies).
-const EXPECTED_ERRORS = new Set(['CredentialsSignin', 'Verification', 'AccessDenied', 'MissingCSRF']);
+const EXPECTED_ERRORS = new Set(['CredentialsSignin', 'Verification', 'AccessDenied', 'MissingCSRF', 'InvalidCallbackUrl']);
 
 function buildAuthConfig(secret: string): AuthConfig {
   const cfg = config();

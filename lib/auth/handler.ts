@@ -54,7 +54,7 @@ function explainRefusal(response: Response, refusal: Refusal | undefined, url: U
   const target = new URL(location, url);
   if (target.origin !== url.origin || target.pathname !== '/signin' || !target.searchParams.has('error')) return response;
   target.searchParams.set('reason', refusal.reason);
-  target.searchParams.set('until', String(Math.ceil(Date.now() / 1000) + refusal.retryAfterSeconds));
+  target.searchParams.set('until', String(Math.floor(Date.now() / 1000) + refusal.retryAfterSeconds));
   const headers = new Headers(response.headers);
   headers.set('location', target.toString());
   return new Response(null, { status: response.status, headers });
