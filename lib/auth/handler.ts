@@ -3,6 +3,7 @@
 // Host header arrived), bodies are capped, and sign-in links are never used up by a GET.
 import type { Refusal } from '../accounts/attempt-limits';
 import { config } from '../config';
+import { safeRedirectUrl } from '../web/return-path';
 import { AUTH_BASE_PATH, runAuth } from './config';
 import { collectRefusal } from './refusal-note';
 
@@ -40,8 +41,38 @@ export async function handleAuthRequest(request: Request): Promise<Response> {
     body = await request.text();
     if (Buffer.byteLength(body) > MAX_FORM_BYTES) return new Response('Request body too large', { status: 413 });
   }
-  const { result: response, refusal } = await collectRefusal(() => runAuth(new Request(url, { method: request.method, headers: request.headers, body })));
+  const headers = withSafeCallbackUrls(url, request.headers);
+  const { result: response, refusal } = await collectRefusal(() => runAuth(new Request(url, { method: request.method, headers, body })));
   return noStore(explainRefusal(skipVerifyRequestHop(response, url), refusal, url));
+}
+
+const CALLBACK_URL_COOKIE = /^(__Secure-)?authjs\.callback-url$/;
+
+/**
+ * Auth.js answers a callbackUrl query parameter or callback-url cookie that is not an
+ * http(s) URL with a 500. Both are written by the client, so they pass the site's return
+ * path rule first (lib/web/return-path.ts): the query value is replaced by its safe form,
+ * an unsafe cookie is dropped. Auth.js's redirect callback applies the same rule again.
+ */
+function withSafeCallbackUrls(url: URL, incoming: Headers): Headers {
+  const callbackUrl = url.searchParams.get('callbackUrl');
+  if (callbackUrl !== null) url.searchParams.set('callbackUrl', safeRedirectUrl(callbackUrl, url.origin));
+  const headers = new Headers(incoming);
+  const cookie = headers.get('cookie');
+  if (!cookie) return headers;
+  const kept = cookie.split(';').filter((part) => {
+    const eq = part.indexOf('=');
+    if (eq === -1 || !CALLBACK_URL_COOKIE.test(part.slice(0, eq).trim())) return true;
+    let value = part.slice(eq + 1).trim();
+    try {
+      value = decodeURIComponent(value);
+    } catch {
+      return false;
+    }
+    return safeRedirectUrl(value, url.origin) === value;
+  });
+  headers.set('cookie', kept.join(';'));
+  return headers;
 }
 
 /**
