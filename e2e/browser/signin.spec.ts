@@ -170,7 +170,7 @@ test.describe('the client address in server actions', () => {
     await page.getByLabel('New password', { exact: true }).fill('a brand new passphrase');
     await page.getByLabel('New password again').fill('a brand new passphrase');
     await page.getByRole('button', { name: 'Change password' }).click();
-    await expect(page.getByRole('alert')).toContainText('not correct');
+    await expect(page.getByRole('region', { name: 'Change password' }).getByRole('alert')).toContainText('not correct');
 
     const db = new Client({ connectionString: process.env.E2E_DATABASE_URL });
     await db.connect();
