@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { loadConfig } from '../config';
 import { backoffPauseSeconds, linkRefusalMessage, passwordRefusalMessage, whenAgain } from './attempt-limits';
 
 const backoff = { after: 20, windowSeconds: 86400, firstPauseSeconds: 60, maxPauseSeconds: 3600 };
@@ -53,5 +54,32 @@ describe('refusal words', () => {
     for (const reason of ['email', 'network', null] as const) {
       expect(linkRefusalMessage(reason, 1200)).toMatch(/You can ask for another link in 20 minutes\.$/);
     }
+  });
+});
+
+describe('configuration', () => {
+  const load = (vars: Record<string, string>) => loadConfig(vars as NodeJS.ProcessEnv).signinFailureLimits;
+
+  it('defaults to 5 per account and address, 20 per address, backoff after 20 failures up to an hour', () => {
+    expect(load({})).toEqual({
+      perAccountFromIp: 5,
+      perIp: 20,
+      windowSeconds: 900,
+      backoff: { after: 20, windowSeconds: 86400, firstPauseSeconds: 60, maxPauseSeconds: 3600 },
+      knownAddressSeconds: 30 * 86400,
+    });
+  });
+
+  afterEach(() => vi.unstubAllEnvs());
+
+  // Numeric settings are read from process.env (intFromEnv), like every other limit.
+  it('keeps the old variable names and reads the new ones', () => {
+    vi.stubEnv('SIGNIN_FAILURE_LIMIT_PER_ACCOUNT', '3');
+    vi.stubEnv('SIGNIN_FAILURE_LIMIT_PER_IP', '9');
+    vi.stubEnv('SIGNIN_FAILURE_BACKOFF_AFTER', '50');
+    vi.stubEnv('SIGNIN_FAILURE_BACKOFF_MAX_MINUTES', '240');
+    expect(load({})).toMatchObject({ perAccountFromIp: 3, perIp: 9, backoff: { after: 50, maxPauseSeconds: 14400 } });
+    vi.stubEnv('SIGNIN_FAILURE_BACKOFF_AFTER', 'many');
+    expect(() => load({})).toThrow(/SIGNIN_FAILURE_BACKOFF_AFTER/);
   });
 });
