@@ -263,6 +263,13 @@ export interface SessionsTable {
   created_at: Timestamp;
 }
 
+/** Where an account recently signed in with its password: exempt from the account-wide backoff. */
+export interface SigninAddressesTable {
+  account_key: string;
+  ip: string;
+  last_success_at: Timestamp;
+}
+
 export interface AuthAttemptsTable {
   id: Generated<string>;
   kind: 'password_failure' | 'link_request';
@@ -317,6 +324,7 @@ export interface DB {
   push_tokens: PushTokensTable;
   sessions: SessionsTable;
   auth_attempts: AuthAttemptsTable;
+  signin_addresses: SigninAddressesTable;
   app_secrets: AppSecretsTable;
 }
 

@@ -1,6 +1,8 @@
 // Runtime configuration from the environment (the names are fixed by RUNTIME.md).
 // Read once; domain code receives values as arguments and never reads env itself.
 import path from 'node:path';
+import { parseTrustProxy } from './http/client-address';
+import type { AttemptLimits, FailureLimits } from './accounts/attempt-limits';
 import type { RateLimitRules } from './limits/rate-limits';
 
 function intFromEnv(name: string, fallback: number): number {
@@ -24,7 +26,8 @@ export interface Config {
   dataDir: string;
   registrationLimitPerHour: number;
   messageLimitPer10Min: number;
-  trustProxy: boolean;
+  /** TRUST_PROXY: reverse proxies in front; the client address is the n-th X-Forwarded-For entry from the right (0: the socket). */
+  trustedProxies: number;
   smtpUrl: string | undefined;
   mailFrom: string;
   geocoderUrl: string | undefined;
@@ -40,10 +43,10 @@ export interface Config {
   expoAccessToken: string | undefined;
   /** Auth.js secret (CSRF tokens); when unset one is generated once and kept in PostgreSQL. */
   authSecret: string | undefined;
-  /** Failed password attempts allowed per account and per client IP in a rolling window. */
-  signinFailureLimits: { perAccount: number; perIp: number; windowSeconds: number };
+  /** Failed passwords: per account from one client address, per client address, and the account-wide backoff. */
+  signinFailureLimits: FailureLimits;
   /** "Email me a sign-in link" requests allowed per address and per client IP in a rolling window. */
-  signinLinkLimits: { perAccount: number; perIp: number; windowSeconds: number };
+  signinLinkLimits: AttemptLimits;
   /** Per-user and per-client limits counted by lib/limits (429 with Retry-After past them). */
   rateLimits: RateLimitRules;
 }
@@ -113,7 +116,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: path.resolve(/*turbopackIgnore: true*/ env.DATA_DIR || './.data'),
     registrationLimitPerHour: intFromEnv('REGISTRATION_LIMIT_PER_HOUR', 3),
     messageLimitPer10Min: intFromEnv('MESSAGE_LIMIT_PER_10_MIN', 20),
-    trustProxy: env.TRUST_PROXY === '1',
+    trustedProxies: parseTrustProxy(env.TRUST_PROXY),
     smtpUrl: env.SMTP_URL || undefined,
     mailFrom: env.MAIL_FROM || 'no-reply@localhost',
     geocoderUrl: env.GEOCODER_URL || undefined,
@@ -135,9 +138,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     expoAccessToken: env.EXPO_ACCESS_TOKEN || undefined,
     authSecret: env.AUTH_SECRET || undefined,
     signinFailureLimits: {
-      perAccount: intFromEnv('SIGNIN_FAILURE_LIMIT_PER_ACCOUNT', 5),
+      // Per account *from one client address*: a stranger's failures pause only the stranger.
+      perAccountFromIp: intFromEnv('SIGNIN_FAILURE_LIMIT_PER_ACCOUNT', 5),
       perIp: intFromEnv('SIGNIN_FAILURE_LIMIT_PER_IP', 20),
       windowSeconds: 15 * 60,
+      backoff: {
+        after: intFromEnv('SIGNIN_FAILURE_BACKOFF_AFTER', 20),
+        windowSeconds: 24 * 3600,
+        firstPauseSeconds: 60,
+        maxPauseSeconds: intFromEnv('SIGNIN_FAILURE_BACKOFF_MAX_MINUTES', 60) * 60,
+      },
+      knownAddressSeconds: 30 * 24 * 3600,
     },
     signinLinkLimits: {
       perAccount: intFromEnv('SIGNIN_LINK_LIMIT_PER_ACCOUNT', 5),

@@ -7,7 +7,8 @@ import { createDb } from '../db';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from '../db/embedded';
 import { migrateToLatest } from '../db/migrate';
 import { loadConfig } from '../lib/config';
-import { CLIENT_IP_HEADER } from '../lib/http/ip';
+import { clientAddress } from '../lib/http/client-address';
+import { installClientIpProof, stampClientIp } from '../lib/http/ip';
 import { logError, logLine } from '../lib/http/log';
 import { startBoss, stopBoss } from '../lib/jobs/boss';
 import { startWorkers } from '../lib/jobs/workers';
@@ -39,11 +40,12 @@ async function main(): Promise<void> {
   await app.prepare();
   const handle = app.getRequestHandler();
 
+  installClientIpProof();
   const server = http.createServer((req, res) => {
     const started = process.hrtime.bigint();
-    // The client IP header is ours alone: overwrite whatever the client sent.
-    const forwarded = cfg.trustProxy ? String(req.headers['x-forwarded-for'] ?? '').split(',')[0]?.trim() : '';
-    req.headers[CLIENT_IP_HEADER] = forwarded || req.socket.remoteAddress || 'unknown';
+    // The client address stamp is ours alone: it overwrites whatever the client sent.
+    const address = clientAddress({ forwardedFor: req.headers['x-forwarded-for'], socketAddress: req.socket.remoteAddress, trustedProxies: cfg.trustedProxies });
+    stampClientIp(req.headers, address);
     res.on('finish', () => {
       logLine({
         method: req.method,
@@ -62,7 +64,7 @@ async function main(): Promise<void> {
       }
     });
   });
-  server.listen(cfg.port, () => logLine({ event: 'listening', url: cfg.publicBaseUrl, port: cfg.port }));
+  server.listen(cfg.port, () => logLine({ event: 'listening', url: cfg.publicBaseUrl, port: cfg.port, trusted_proxies: cfg.trustedProxies }));
 
   let stopping = false;
   const shutdown = async (signal: string) => {

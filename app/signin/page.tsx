@@ -1,5 +1,6 @@
 import type { Metadata } from 'next';
 import { redirect } from 'next/navigation';
+import { linkRefusalMessage, passwordRefusalMessage, REFUSAL_REASONS, type RefusalReason } from '@/lib/accounts/attempt-limits';
 import { csrfToken, currentSession } from '@/lib/auth/session';
 import { safeReturnPath } from '@/lib/web/return-path';
 import { EmailLinkForm, PasswordSigninForm } from '../_components/signin-forms';
@@ -8,16 +9,21 @@ export const metadata: Metadata = { title: 'Sign in', robots: { index: false } }
 
 type Search = Record<string, string | string[] | undefined>;
 
+/** Why and until when a sign-in was refused, as lib/auth/handler.ts adds them to the redirect. */
+function refusalOf(search: Search): { reason: RefusalReason | null; secondsLeft: number | null } {
+  const reason = REFUSAL_REASONS.find((r) => r === search.reason) ?? null;
+  const until = typeof search.until === 'string' && /^\d{1,12}$/.test(search.until) ? Number(search.until) : null;
+  return { reason, secondsLeft: until === null ? null : Math.max(0, until - Math.floor(Date.now() / 1000)) };
+}
+
 /** Plain-English explanations of the errors Auth.js redirects here with. */
 function problem(search: Search): { tone: 'error' | 'warn'; text: string } | null {
   const error = typeof search.error === 'string' ? search.error : undefined;
   const code = typeof search.code === 'string' ? search.code : undefined;
   if (!error) return null;
   if (error === 'CredentialsSignin' && code === 'rate_limited') {
-    return {
-      tone: 'warn',
-      text: 'Too many wrong passwords. Password sign-in is paused for a few minutes — for this account or from your network. You can still sign in with an emailed link below.',
-    };
+    const { reason, secondsLeft } = refusalOf(search);
+    return { tone: 'warn', text: `${passwordRefusalMessage(reason, secondsLeft)} You can sign in with an emailed link below right away.` };
   }
   if (error === 'CredentialsSignin') {
     return { tone: 'error', text: 'That email and password don’t match. Check both and try again, or get a sign-in link by email instead.' };
@@ -29,7 +35,8 @@ function problem(search: Search): { tone: 'error' | 'warn'; text: string } | nul
     };
   }
   if (error === 'AccessDenied') {
-    return { tone: 'warn', text: 'Too many sign-in link requests from your network. Please wait a while before asking for another one.' };
+    const { reason, secondsLeft } = refusalOf(search);
+    return { tone: 'warn', text: linkRefusalMessage(reason, secondsLeft) };
   }
   if (error === 'MissingCSRF') {
     return { tone: 'error', text: 'The form had gone stale. Please try again.' };

@@ -66,11 +66,12 @@ describe('password sign-in (POST /auth/callback/password)', () => {
     expect(await sessionsOf(user.id)).toHaveLength(0);
   });
 
-  it('limits failed attempts per account exactly, even when they arrive at once', async () => {
+  it('limits failed attempts per account from one address exactly, even when they arrive at once', async () => {
     const user = await registered();
-    // Ten guesses in parallel, each from its own address: only the account limit (5) applies.
+    // Ten guesses in parallel from one address: the per-account-and-address limit (5) applies.
+    const ip = freshIp();
     const results = await Promise.all(
-      Array.from({ length: 10 }, async (_, i) => (await new WebClient().signInWithPassword(user.user.email, `guess-${i}`)).location),
+      Array.from({ length: 10 }, async (_, i) => (await new WebClient(ip).signInWithPassword(user.user.email, `guess-${i}`)).location),
     );
     const codes = results.map((l) => new URL(l!).searchParams.get('code'));
     expect(codes.filter((c) => c === 'credentials')).toHaveLength(5);
@@ -78,19 +79,25 @@ describe('password sign-in (POST /auth/callback/password)', () => {
     const failures = await testDb().selectFrom('auth_attempts').select('id').where('account_key', '=', user.user.email.toLowerCase()).execute();
     expect(failures).toHaveLength(5);
 
-    // Locked: even the right password is refused until the window passes.
-    const right = await new WebClient().signInWithPassword(user.user.email, PASSWORD);
-    expect(pathOf(right.location)).toBe('/signin?error=CredentialsSignin&code=rate_limited');
+    // Paused from that address: even the right password is refused there until the window passes…
+    const right = await new WebClient(ip).signInWithPassword(user.user.email, PASSWORD);
+    const refused = new URL(right.location!);
+    expect(refused.pathname).toBe('/signin');
+    expect(Object.fromEntries(refused.searchParams)).toMatchObject({ error: 'CredentialsSignin', code: 'rate_limited', reason: 'account_here' });
     expect(await sessionsOf(user.id)).toHaveLength(0);
+    // …but not from another address (intended change: the pause was account-wide before).
+    expect(pathOf((await new WebClient().signInWithPassword(user.user.email, PASSWORD)).location)).toBe('/account');
 
-    // Once the failures leave the 15-minute window, sign-in works again and the count resets.
+    // Once the failures leave the 15-minute window, that address signs in again and its failures are forgotten.
     await testDb()
       .updateTable('auth_attempts')
       .set({ created_at: sql`now() - interval '16 minutes'` })
       .where('account_key', '=', user.user.email.toLowerCase())
       .execute();
-    const later = await new WebClient().signInWithPassword(user.user.email, PASSWORD);
+    const later = await new WebClient(ip).signInWithPassword(user.user.email, PASSWORD);
     expect(pathOf(later.location)).toBe('/account');
+    const left = await testDb().selectFrom('auth_attempts').select('id').where('account_key', '=', user.user.email.toLowerCase()).where('ip', '=', ip).execute();
+    expect(left).toHaveLength(0);
   });
 
   it('limits failed attempts per client IP across accounts', async () => {
@@ -184,15 +191,25 @@ describe('"email me a sign-in link" (POST /auth/signin/email)', () => {
     expect(rows[0]!.count).toBe(1);
   });
 
-  it('quietly stops mailing one address after 5 requests an hour, and refuses a flooding IP', async () => {
+  it('stops mailing one address after 5 requests an hour and says when to ask again, and refuses a flooding IP', async () => {
     const user = await registered();
-    for (let i = 0; i < 7; i++) {
-      const web = new WebClient();
-      const res = await web.request('POST', '/auth/signin/email', { form: { csrfToken: await web.csrf(), email: user.user.email } });
+    for (let i = 0; i < 5; i++) {
+      const res = await new WebClient().requestSigninLink(user.user.email);
       expect(pathOf(res.location)).toBe('/signin/check-email');
+    }
+    // No longer silent (intended change): the 6th and 7th are refused with when to ask again, and not recorded.
+    for (let i = 0; i < 2; i++) {
+      const res = await new WebClient().requestSigninLink(user.user.email);
+      const refused = new URL(res.location!);
+      expect(refused.pathname).toBe('/signin');
+      expect(refused.searchParams.get('error')).toBe('AccessDenied');
+      expect(refused.searchParams.get('reason')).toBe('email');
+      expect(Number(refused.searchParams.get('until')) - Date.now() / 1000).toBeGreaterThan(3500);
     }
     const { rows } = await sql<{ count: number }>`select count(*)::int as count from pgboss.job where name = 'mail-magic-link' and data->>'userId' = ${user.id}`.execute(testDb());
     expect(rows[0]!.count).toBe(5);
+    const recorded = await testDb().selectFrom('auth_attempts').select('id').where('kind', '=', 'link_request').where('account_key', '=', user.user.email.toLowerCase()).execute();
+    expect(recorded).toHaveLength(5);
 
     const flood = new WebClient();
     const csrfToken = await flood.csrf();
@@ -201,7 +218,9 @@ describe('"email me a sign-in link" (POST /auth/signin/email)', () => {
       expect(pathOf(res.location)).toBe('/signin/check-email');
     }
     const refused = await flood.request('POST', '/auth/signin/email', { form: { csrfToken, email: uniqueEmail('one-more') } });
-    expect(pathOf(refused.location)).toBe('/signin?error=AccessDenied');
+    const target = new URL(refused.location!);
+    expect(target.searchParams.get('error')).toBe('AccessDenied');
+    expect(target.searchParams.get('reason')).toBe('network');
   });
 });
 
@@ -376,17 +395,24 @@ describe('POST /api/v1/me/password.json', () => {
     expect(after.password_hash).toBe(before.password_hash);
   });
 
-  it('rate-limits wrong current passwords with 429 and Retry-After', async () => {
+  it('rate-limits wrong current passwords from one address with 429, Retry-After and when to try again', async () => {
     const user = await registered();
     const ip = freshIp();
     for (let i = 0; i < 5; i++) {
       const res = await api('POST', '/api/v1/me/password.json', { ip, token: user.token, body: { currentPassword: `wrong-${i}`, newPassword: 'long enough password' } });
       expect(res.status).toBe(403);
     }
-    const res = await api('POST', '/api/v1/me/password.json', { ip: freshIp(), token: user.token, body: { currentPassword: PASSWORD, newPassword: 'long enough password' } });
+    const before = await testDb().selectFrom('users').select('password_hash').where('id', '=', user.id).executeTakeFirstOrThrow();
+    const res = await api('POST', '/api/v1/me/password.json', { ip, token: user.token, body: { currentPassword: PASSWORD, newPassword: 'long enough password' } });
     expect(res.status).toBe(429);
     expect(res.body.error.code).toBe('rate_limited');
     expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(800);
+    expect(res.body.error.message).toMatch(/Try again in 1[45] minutes\./);
+    const after = await testDb().selectFrom('users').select('password_hash').where('id', '=', user.id).executeTakeFirstOrThrow();
+    expect(after.password_hash).toBe(before.password_hash);
+    // Another address is not paused (intended change: the pause was account-wide before).
+    const elsewhere = await api('POST', '/api/v1/me/password.json', { ip: freshIp(), token: user.token, body: { currentPassword: PASSWORD, newPassword: 'long enough password' } });
+    expect(elsewhere.status).toBe(200);
   });
 });
 

@@ -1,6 +1,9 @@
 // A browser stand-in for the API tests: keeps cookies, does not follow redirects (so a
 // test can assert where Auth.js sends the person), and posts HTML forms the way the
 // sign-in pages do. Real HTTP against the real server.
+import fs from 'node:fs';
+import path from 'node:path';
+import { inject } from 'vitest';
 import { baseUrl, freshIp } from './client';
 
 export class WebClient {
@@ -53,6 +56,12 @@ export class WebClient {
     return this.request('POST', '/auth/callback/password', { form: { csrfToken, email, password, callbackUrl: '/account' } });
   }
 
+  /** "Email me a sign-in link", as the form on /signin posts it. */
+  async requestSigninLink(email: string) {
+    const csrfToken = await this.csrf();
+    return this.request('POST', '/auth/signin/email', { form: { csrfToken, email, callbackUrl: '/account' } });
+  }
+
   sessionCookie(): string | undefined {
     return this.cookies.get('buddy.session');
   }
@@ -63,4 +72,29 @@ export function pathOf(location: string | null): string {
   if (!location) return '';
   const url = new URL(location, baseUrl());
   return `${url.pathname}${url.search}`;
+}
+
+const decodeQuotedPrintable = (text: string) =>
+  text.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+
+/** The sign-in link tokens mailed to `email` so far, from the local outbox (DATA_DIR/mail). */
+export function mailedLinkTokens(email: string): string[] {
+  const dir = path.join(inject('dataDir'), 'mail');
+  const files = fs.existsSync(dir) ? fs.readdirSync(dir).sort() : [];
+  const to = new RegExp(`^To: ${email.replace(/[.+]/g, '\\$&')}$`, 'mi');
+  return files
+    .map((file) => decodeQuotedPrintable(fs.readFileSync(path.join(dir, file), 'utf8')))
+    .filter((mail) => to.test(mail))
+    .flatMap((mail) => /\/signin\/link\?token=(bm_sl_[\w-]+)/.exec(mail)?.[1] ?? []);
+}
+
+/** Waits (up to 20 s) for a sign-in link mailed to `email` that is not among `seen`. */
+export async function nextMailedLinkToken(email: string, seen: readonly string[] = []): Promise<string> {
+  const deadline = Date.now() + 20_000;
+  while (Date.now() < deadline) {
+    const fresh = mailedLinkTokens(email).find((token) => !seen.includes(token));
+    if (fresh) return fresh;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`No new sign-in mail to ${email} arrived in the outbox`);
 }

@@ -1,4 +1,7 @@
 // Signing in from the links the API hands out, by email link and by password.
+import fs from 'node:fs';
+import path from 'node:path';
+import { Client } from 'pg';
 import { baseUrl, expect, expectAccessible, freshIp, isDesktop, outboxLink, register, screenshot, signInWithForm, test, watchPage, PASSWORD } from './support';
 
 const IPHONE_UA =
@@ -90,7 +93,9 @@ test.describe('password sign-in', () => {
       await expect(page.getByRole('alert').filter({ hasText: 'That email and password don’t match' })).toBeVisible();
     }
     await attempt(PASSWORD);
-    await expect(page.getByRole('alert').filter({ hasText: 'Too many wrong passwords' })).toBeVisible();
+    const paused = page.getByRole('alert').filter({ hasText: 'Too many wrong passwords' });
+    await expect(paused).toBeVisible();
+    await expect(paused).toContainText(/Try again in 1[45] minutes\./);
     await expect(page).toHaveURL(/code=rate_limited/);
     await expectAccessible(page);
     await screenshot(page, testInfo, 'signin-rate-limited');
@@ -111,5 +116,72 @@ test.describe('password sign-in', () => {
     await expect(page.getByRole('status')).toContainText('You’re signed out');
     await page.goto(`${baseUrl()}/account/profile`);
     await page.waitForURL('**/signin?callbackUrl=%2Faccount%2Fprofile');
+  });
+});
+
+test.describe('return paths', () => {
+  test('a signed-in visitor sent to /signin with an off-site callbackUrl stays on the site', async ({ browser, request, problems }, testInfo) => {
+    test.skip(!isDesktop(testInfo), 'one viewport is enough for this flow');
+    const context = await browser.newContext({ extraHTTPHeaders: { 'x-forwarded-for': freshIp() } });
+    const page = watchPage(await context.newPage(), problems);
+    const user = await register(request, { displayName: 'Reese Redirect' });
+    await signInWithForm(page, user.email);
+    const site = new URL(baseUrl()).origin;
+
+    // What the attack relies on: Chromium drops a tab in a URL, so "/<tab>/evil.example" is another host.
+    expect(await page.evaluate(() => new URL('/\t/evil.example', location.href).host)).toBe('evil.example');
+
+    for (const callbackUrl of ['/%09/evil.example', '/%0a/evil.example', '/%5Cevil.example', '%2F%2Fevil.example', '/%252F/evil.example', 'https://evil.example/', 'javascript:alert(1)']) {
+      await page.goto(`${baseUrl()}/signin?callbackUrl=${callbackUrl}`);
+      await page.waitForURL(`${site}/account`);
+      expect(new URL(page.url()).origin, callbackUrl).toBe(site);
+    }
+    // A path of our own, with its query, is followed.
+    await page.goto(`${baseUrl()}/signin?callbackUrl=${encodeURIComponent('/account/profile?from=signin')}`);
+    await page.waitForURL(`${site}/account/profile?from=signin`);
+    await context.close();
+  });
+
+  test('signing in from a link with an off-site callbackUrl lands on /account', async ({ browser, request, problems }, testInfo) => {
+    test.skip(!isDesktop(testInfo), 'one viewport is enough for this flow');
+    const context = await browser.newContext({ extraHTTPHeaders: { 'x-forwarded-for': freshIp() } });
+    const page = watchPage(await context.newPage(), problems);
+    const user = await register(request, { displayName: 'Tab Trap' });
+    await page.goto(`${baseUrl()}/signin?callbackUrl=/%09/evil.example`);
+    await page.getByLabel('Email', { exact: true }).first().fill(user.email);
+    await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await page.waitForURL(`${new URL(baseUrl()).origin}/account`);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Hi, Tab Trap');
+    await context.close();
+  });
+});
+
+test.describe('the client address in server actions', () => {
+  test('a wrong current password on the password page is counted under the browser’s own address', async ({ browser, request, problems }, testInfo) => {
+    test.skip(!isDesktop(testInfo), 'one viewport is enough for this flow');
+    const ip = freshIp();
+    const context = await browser.newContext({ extraHTTPHeaders: { 'x-forwarded-for': ip } });
+    const page = watchPage(await context.newPage(), problems);
+    const user = await register(request, { displayName: 'Ada Address' });
+    await signInWithForm(page, user.email);
+    await page.goto(`${baseUrl()}/account/password`);
+    await page.getByLabel('Current password').fill('not my password');
+    await page.getByLabel('New password', { exact: true }).fill('a brand new passphrase');
+    await page.getByLabel('New password again').fill('a brand new passphrase');
+    await page.getByRole('button', { name: 'Change password' }).click();
+    await expect(page.getByRole('region', { name: 'Change password' }).getByRole('alert')).toContainText('not correct');
+
+    const db = new Client({ connectionString: process.env.E2E_DATABASE_URL });
+    await db.connect();
+    try {
+      const { rows } = await db.query<{ ip: string }>(`select ip from auth_attempts where kind = 'password_failure' and account_key = $1`, [user.email.toLowerCase()]);
+      expect(rows.map((r) => r.ip)).toEqual([ip]);
+    } finally {
+      await db.end();
+    }
+    const log = fs.readFileSync(path.join(process.env.E2E_DATA_DIR!, 'server.log'), 'utf8');
+    expect(log).not.toContain('client_ip_unverified');
+    await context.close();
   });
 });

@@ -115,7 +115,8 @@ export async function startStack(env: Record<string, string> = {}): Promise<Stac
       PORT: String(port),
       PUBLIC_BASE_URL: baseUrl,
       DATA_DIR: dataDir,
-      // Tests give each simulated client its own X-Forwarded-For address.
+      // One proxy in front: the right-most X-Forwarded-For entry is the client, so each simulated
+      // client sends its own address as that entry (and an attacker's extra entries go to its left).
       TRUST_PROXY: '1',
       NEXT_TELEMETRY_DISABLED: '1',
       ...env,

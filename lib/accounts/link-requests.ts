@@ -3,29 +3,26 @@
 // itself (lib/accounts/magic-link-mail.ts), so no secret waits in the queue.
 import type { Database } from '@/db';
 import { enqueue, QUEUES } from '../jobs/boss';
-import { accountKey, lockAndCountAttempts, rateLimited, recordAttempt, type AttemptLimits } from './attempt-limits';
+import { accountKey, AttemptRefused, linkRequestRefusal, linkRefusalMessage, recordAttempt, type AttemptLimits } from './attempt-limits';
 import { findUserByEmail } from './password';
 
 /**
  * Queues a sign-in link mail when the address has an account. Requests are counted per
- * address and per client IP: past the per-address limit further requests are quietly
- * dropped (an error would reveal the account and a mailbox should not be flooded); past
- * the per-IP limit the caller gets rate_limited, which says nothing about any account.
+ * email address (so no mailbox is flooded) and per client address. Past either limit the
+ * caller gets AttemptRefused, saying when to ask again. The per-email count applies to
+ * every address alike, account or not, so the refusal reveals nothing about accounts;
+ * and a stranger who uses it up has only sent the owner working links.
  */
 export async function requestSigninLinkEmail(
   db: Database,
   email: string,
   ctx: { ip: string; limits: AttemptLimits },
-): Promise<'queued' | 'no_account' | 'suppressed'> {
+): Promise<'queued' | 'no_account'> {
   const key = accountKey(email);
   return db.transaction().execute(async (trx) => {
-    const counts = await lockAndCountAttempts(trx, 'link_request', key, ctx.ip, ctx.limits);
-    if (counts.ip >= ctx.limits.perIp) {
-      const retryAfter = counts.retryAfterSeconds('ip');
-      throw rateLimited(`Too many sign-in link requests from your network. Try again in ${Math.ceil(retryAfter / 60)} minutes.`, retryAfter);
-    }
-    await recordAttempt(trx, 'link_request', key, ctx.ip, ctx.limits);
-    if (counts.account >= ctx.limits.perAccount) return 'suppressed';
+    const refusal = await linkRequestRefusal(trx, key, ctx.ip, ctx.limits);
+    if (refusal) throw new AttemptRefused(refusal, linkRefusalMessage(refusal.reason, refusal.retryAfterSeconds));
+    await recordAttempt(trx, 'link_request', key, ctx.ip, ctx.limits.windowSeconds);
     const user = key === '' ? undefined : await findUserByEmail(trx, key);
     if (!user) return 'no_account';
     await enqueue(trx, QUEUES.magicLinkMail, { userId: user.id });

@@ -1,11 +1,21 @@
 // Password sign-in and password change, with failed attempts limited per account and
-// per client IP (lib/accounts/attempt-limits.ts).
+// client address, per client address, and by an account-wide backoff
+// (lib/accounts/attempt-limits.ts).
 import { sql } from 'kysely';
 import type { Database } from '@/db';
 import type { UserRow } from '@/db/types';
 import { ApiError } from '../http/errors';
 import { recordAgentAction, type Attribution } from './attribution';
-import { accountKey, clearAccountAttempts, lockAndCountAttempts, rateLimited, recordAttempt, type AttemptLimits } from './attempt-limits';
+import {
+  accountKey,
+  AttemptRefused,
+  failureKeepSeconds,
+  passwordAttemptRefusal,
+  passwordRefusalMessage,
+  recordAttempt,
+  recordPasswordSuccess,
+  type FailureLimits,
+} from './attempt-limits';
 import { generatePassword, hashPassword, verifyPassword } from './secrets';
 import { deleteOtherSessions } from './sessions';
 
@@ -24,37 +34,37 @@ export function findUserByEmail(db: Database, email: string): Promise<UserRow | 
     .executeTakeFirst();
 }
 
-function tooManyFailures(which: 'account' | 'ip', retryAfter: number): ApiError {
-  const minutes = Math.ceil(retryAfter / 60);
-  const scope = which === 'account' ? 'for this account' : 'from your network';
-  return rateLimited(`Too many failed password attempts ${scope}. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}, or sign in with an emailed link.`, retryAfter);
+/** Throws AttemptRefused (429 with Retry-After) while a limit holds; takes the locks either way. */
+async function refuseWhileLimited(trx: Database, key: string, ip: string, limits: FailureLimits, signingIn: boolean): Promise<void> {
+  const refusal = await passwordAttemptRefusal(trx, key, ip, limits);
+  if (!refusal) return;
+  const message = passwordRefusalMessage(refusal.reason, refusal.retryAfterSeconds);
+  throw new AttemptRefused(refusal, signingIn ? `${message} You can sign in with an emailed link right away.` : message);
 }
 
 /**
  * The account for this email and password, or null when they do not match.
- * Throws rate_limited once the account or the IP has used up its failed attempts; until
- * the window passes even the right password is refused, so guessing cannot continue.
+ * Throws AttemptRefused while a limit holds; until it passes even the right password is
+ * refused (from that address, or account-wide), so guessing cannot continue.
  */
 export async function signInWithPassword(
   db: Database,
   input: { email: string; password: string; ip: string },
-  limits: AttemptLimits,
+  limits: FailureLimits,
 ): Promise<UserRow | null> {
   const key = accountKey(input.email);
   const password = input.password.slice(0, MAX_PASSWORD_LENGTH + 1);
   return db.transaction().execute(async (trx) => {
-    const counts = await lockAndCountAttempts(trx, 'password_failure', key, input.ip, limits);
-    if (counts.account >= limits.perAccount) throw tooManyFailures('account', counts.retryAfterSeconds('account'));
-    if (counts.ip >= limits.perIp) throw tooManyFailures('ip', counts.retryAfterSeconds('ip'));
+    await refuseWhileLimited(trx, key, input.ip, limits, true);
     const user = key === '' ? undefined : await findUserByEmail(trx, key);
     const ok = user
       ? password.length <= MAX_PASSWORD_LENGTH && (await verifyPassword(user.password_hash, password))
       : (await verifyPassword(await throwawayHash(), password)) && false;
     if (!ok || !user) {
-      await recordAttempt(trx, 'password_failure', key, input.ip, limits);
+      await recordAttempt(trx, 'password_failure', key, input.ip, failureKeepSeconds(limits));
       return null;
     }
-    await clearAccountAttempts(trx, 'password_failure', key);
+    await recordPasswordSuccess(trx, key, input.ip, limits);
     return user;
   });
 }
@@ -73,22 +83,21 @@ export async function changePassword(
   db: Database,
   userId: string,
   change: PasswordChange,
-  ctx: { ip: string; keepSessionId: string | null; limits: AttemptLimits },
+  ctx: { ip: string; keepSessionId: string | null; limits: FailureLimits },
 ): Promise<{ signedOutSessions: number }> {
-  const newHash = await hashPassword(change.newPassword);
   const outcome = await db.transaction().execute(async (trx) => {
     const user = await trx.selectFrom('users').select(['email', 'password_hash']).where('id', '=', userId).executeTakeFirst();
     if (!user) throw new ApiError('not_found', 'User not found');
     const key = accountKey(user.email);
-    const counts = await lockAndCountAttempts(trx, 'password_failure', key, ctx.ip, ctx.limits);
-    if (counts.account >= ctx.limits.perAccount) throw tooManyFailures('account', counts.retryAfterSeconds('account'));
-    if (counts.ip >= ctx.limits.perIp) throw tooManyFailures('ip', counts.retryAfterSeconds('ip'));
+    await refuseWhileLimited(trx, key, ctx.ip, ctx.limits, false);
     if (!(await verifyPassword(user.password_hash, change.currentPassword))) {
       // Recorded and committed before the error is raised below, so the failure counts.
-      await recordAttempt(trx, 'password_failure', key, ctx.ip, ctx.limits);
+      await recordAttempt(trx, 'password_failure', key, ctx.ip, failureKeepSeconds(ctx.limits));
       return { ok: false as const };
     }
-    await clearAccountAttempts(trx, 'password_failure', key);
+    await recordPasswordSuccess(trx, key, ctx.ip, ctx.limits);
+    // Hashed only now: a refused or wrong attempt costs no second argon2 run.
+    const newHash = await hashPassword(change.newPassword);
     await trx.updateTable('users').set({ password_hash: newHash, updated_at: sql`now()` }).where('id', '=', userId).execute();
     const signedOutSessions = await deleteOtherSessions(trx, userId, ctx.keepSessionId);
     await recordAgentAction(trx, userId, 'change_password', change);

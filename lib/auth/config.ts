@@ -16,6 +16,7 @@ import { AccessDenied, CredentialsSignin } from '@auth/core/errors';
 import type { EmailConfig } from '@auth/core/providers/email';
 import Credentials from '@auth/core/providers/credentials';
 import { getDb } from '@/db';
+import { AttemptRefused } from '../accounts/attempt-limits';
 import { requestSigninLinkEmail } from '../accounts/link-requests';
 import { signInWithPassword } from '../accounts/password';
 import { createSession, deleteSession, newSessionToken, SESSION_MAX_AGE_SECONDS } from '../accounts/sessions';
@@ -25,7 +26,9 @@ import { ApiError } from '../http/errors';
 import { clientIp } from '../http/ip';
 import { logError, logLine } from '../http/log';
 import { kyselyAdapter } from './adapter';
+import { noteRefusal } from './refusal-note';
 import { readCookie, sessionCookieName, usesSecureCookies } from './cookies';
+import { safeRedirectUrl } from '../web/return-path';
 import { loadAuthSecret } from './secret';
 
 export const AUTH_BASE_PATH = '/auth';
@@ -34,9 +37,10 @@ class RateLimitedSignin extends CredentialsSignin {
   code = 'rate_limited';
 }
 
-// Errors a person causes (wrong password, used link, missing CSRF token) are expected:
+// Errors a person causes (wrong password, used link, missing CSRF token, a callbackUrl
+// Auth.js itself refuses) are expected:
 // logged as one line without detail. Anything else is logged in full (never with bodies).
-const EXPECTED_ERRORS = new Set(['CredentialsSignin', 'Verification', 'AccessDenied', 'MissingCSRF']);
+const EXPECTED_ERRORS = new Set(['CredentialsSignin', 'Verification', 'AccessDenied', 'MissingCSRF', 'InvalidCallbackUrl']);
 
 function buildAuthConfig(secret: string): AuthConfig {
   const cfg = config();
@@ -55,6 +59,7 @@ function buildAuthConfig(secret: string): AuthConfig {
       try {
         await requestSigninLinkEmail(db, identifier, { ip: clientIp(request), limits: cfg.signinLinkLimits });
       } catch (error) {
+        if (error instanceof AttemptRefused) noteRefusal(error.refusal);
         if (error instanceof ApiError && error.code === 'rate_limited') throw new AccessDenied('rate_limited');
         throw error;
       }
@@ -72,6 +77,7 @@ function buildAuthConfig(secret: string): AuthConfig {
       try {
         user = await signInWithPassword(db, { email, password, ip: clientIp(request) }, cfg.signinFailureLimits);
       } catch (error) {
+        if (error instanceof AttemptRefused) noteRefusal(error.refusal);
         if (error instanceof ApiError && error.code === 'rate_limited') throw new RateLimitedSignin();
         throw error;
       }
@@ -92,6 +98,8 @@ function buildAuthConfig(secret: string): AuthConfig {
       sessionToken: { name: sessionCookieName(secure), options: { httpOnly: true, sameSite: 'lax', path: '/', secure } },
     },
     adapter: kyselyAdapter(db),
+    // Every callbackUrl (form field, query or Auth.js's callback-url cookie) passes the one return-path rule.
+    callbacks: { redirect: ({ url, baseUrl }) => safeRedirectUrl(url, baseUrl) },
     session: {
       strategy: 'database',
       maxAge: SESSION_MAX_AGE_SECONDS,

@@ -1,8 +1,11 @@
 // The /auth/* route handler around Auth.js: every request is rewritten onto
 // PUBLIC_BASE_URL (so redirects and cookie flags follow the public origin, not whatever
 // Host header arrived), bodies are capped, and sign-in links are never used up by a GET.
+import type { Refusal } from '../accounts/attempt-limits';
 import { config } from '../config';
+import { safeRedirectUrl } from '../web/return-path';
 import { AUTH_BASE_PATH, runAuth } from './config';
+import { collectRefusal } from './refusal-note';
 
 const MAX_FORM_BYTES = 16 * 1024;
 
@@ -38,8 +41,54 @@ export async function handleAuthRequest(request: Request): Promise<Response> {
     body = await request.text();
     if (Buffer.byteLength(body) > MAX_FORM_BYTES) return new Response('Request body too large', { status: 413 });
   }
-  const response = await runAuth(new Request(url, { method: request.method, headers: request.headers, body }));
-  return noStore(skipVerifyRequestHop(response, url));
+  const headers = withSafeCallbackUrls(url, request.headers);
+  const { result: response, refusal } = await collectRefusal(() => runAuth(new Request(url, { method: request.method, headers, body })));
+  return noStore(explainRefusal(skipVerifyRequestHop(response, url), refusal, url));
+}
+
+const CALLBACK_URL_COOKIE = /^(__Secure-)?authjs\.callback-url$/;
+
+/**
+ * Auth.js answers a callbackUrl query parameter or callback-url cookie that is not an
+ * http(s) URL with a 500. Both are written by the client, so they pass the site's return
+ * path rule first (lib/web/return-path.ts): the query value is replaced by its safe form,
+ * an unsafe cookie is dropped. Auth.js's redirect callback applies the same rule again.
+ */
+function withSafeCallbackUrls(url: URL, incoming: Headers): Headers {
+  const callbackUrl = url.searchParams.get('callbackUrl');
+  if (callbackUrl !== null) url.searchParams.set('callbackUrl', safeRedirectUrl(callbackUrl, url.origin));
+  const headers = new Headers(incoming);
+  const cookie = headers.get('cookie');
+  if (!cookie) return headers;
+  const kept = cookie.split(';').filter((part) => {
+    const eq = part.indexOf('=');
+    if (eq === -1 || !CALLBACK_URL_COOKIE.test(part.slice(0, eq).trim())) return true;
+    let value = part.slice(eq + 1).trim();
+    try {
+      value = decodeURIComponent(value);
+    } catch {
+      return false;
+    }
+    return safeRedirectUrl(value, url.origin) === value;
+  });
+  headers.set('cookie', kept.join(';'));
+  return headers;
+}
+
+/**
+ * A refused sign-in or link request redirects to /signin?error=…; add why and until when
+ * (seconds since the epoch, so a reload still shows the right time) for the page to say.
+ */
+function explainRefusal(response: Response, refusal: Refusal | undefined, url: URL): Response {
+  const location = response.headers.get('location');
+  if (!refusal || !location) return response;
+  const target = new URL(location, url);
+  if (target.origin !== url.origin || target.pathname !== '/signin' || !target.searchParams.has('error')) return response;
+  target.searchParams.set('reason', refusal.reason);
+  target.searchParams.set('until', String(Math.floor(Date.now() / 1000) + refusal.retryAfterSeconds));
+  const headers = new Headers(response.headers);
+  headers.set('location', target.toString());
+  return new Response(null, { status: response.status, headers });
 }
 
 /** Auth.js sends "check your email" via its own /auth/verify-request, which only redirects on: go straight there. */

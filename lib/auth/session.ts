@@ -6,6 +6,7 @@ import { cache } from 'react';
 import { getDb } from '@/db';
 import { findSession } from '../accounts/sessions';
 import { config } from '../config';
+import { safeReturnPath } from '../web/return-path';
 import { sessionCookieName, usesSecureCookies } from './cookies';
 
 /** Request header through which proxy.ts hands pages this browser's CSRF token. */
@@ -20,7 +21,7 @@ export const currentSession = cache(async () => {
 /** The session, or a redirect to /signin that comes back to `returnTo` afterwards. */
 export async function requireSession(returnTo: string) {
   const session = await currentSession();
-  if (!session) redirect(`/signin?callbackUrl=${encodeURIComponent(returnTo)}`);
+  if (!session) redirect(`/signin?callbackUrl=${encodeURIComponent(safeReturnPath(returnTo))}`);
   return session;
 }
 

@@ -57,7 +57,7 @@ export const changePassword = defineEndpoint({
   summary: 'Change the password (needs the current one)',
   description:
     'Checks currentPassword, then sets newPassword. Every web session of the account except the one making the change is signed out; access tokens keep working. ' +
-    'Wrong current passwords count as failed sign-in attempts and are rate-limited per account and per IP address.',
+    'Wrong current passwords count as failed sign-in attempts: limited per account from one client address, per client address, and by an account-wide backoff; a refusal is 429 rate_limited with Retry-After and says when to try again.',
   body: changePasswordBodySchema,
   response: z.object({ success: z.literal(true), signed_out_sessions: z.number().int() }),
   errors: ['validation_failed', 'wrong_password', 'rate_limited'],

@@ -2,7 +2,7 @@
 // what the HTTP API gives: the same auth, zod parsing, error envelope, rate limits and
 // domain call. The tool builds the Request the HTTP client would have sent.
 import type { ErrorEnvelope } from '../contract/errors';
-import { CLIENT_IP_HEADER } from '../http/ip';
+import { CLIENT_IP_HEADERS } from '../http/ip';
 import type { ToolDefinition } from './tools';
 
 /** A Next.js App Router route handler, as exported by app/api/v1/**\/route.ts. */
@@ -16,7 +16,7 @@ export interface ToolResult {
 }
 
 /** Headers of the MCP request that the inner API request inherits. */
-const FORWARDED_HEADERS = ['authorization', CLIENT_IP_HEADER, 'user-agent'];
+const FORWARDED_HEADERS = ['authorization', ...CLIENT_IP_HEADERS, 'user-agent'];
 
 export const MISSING_TOKEN_MESSAGE =
   'This tool needs a bearer token. Call the register tool first, then send its auth.token as the HTTP header ' +

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ROUTE_HANDLERS } from '@/app/api/mcp/handlers';
 import { endpoints, type EndpointSpec } from '../contract';
-import { CLIENT_IP_HEADER } from '../http/ip';
+import { CLIENT_IP_HEADER, CLIENT_IP_PROOF_HEADER } from '../http/ip';
 import { annotationsFor } from './annotations';
 import { buildRouteRequest } from './call';
 import { isAllowedOrigin } from './origin';
@@ -83,7 +83,7 @@ describe('annotations', () => {
 describe('the request a tool call stands for', () => {
   const incoming = new Request('http://127.0.0.1:3000/api/mcp', {
     method: 'POST',
-    headers: { authorization: 'Bearer bm_at_x', [CLIENT_IP_HEADER]: '10.1.2.3', origin: 'http://evil.example', cookie: 'a=b' },
+    headers: { authorization: 'Bearer bm_at_x', [CLIENT_IP_HEADER]: '10.1.2.3', [CLIENT_IP_PROOF_HEADER]: 'proof', origin: 'http://evil.example', cookie: 'a=b' },
   });
 
   it('puts path params in the path, body fields in a JSON body and copies only auth and client address', async () => {
@@ -93,6 +93,8 @@ describe('the request a tool call stands for', () => {
     expect(request.url).toBe('http://127.0.0.1:3000/api/v1/me.json');
     expect(request.headers.get('authorization')).toBe('Bearer bm_at_x');
     expect(request.headers.get(CLIENT_IP_HEADER)).toBe('10.1.2.3');
+    // The proof travels with the address, so the inner call counts the same client (lib/http/ip.ts).
+    expect(request.headers.get(CLIENT_IP_PROOF_HEADER)).toBe('proof');
     expect(request.headers.get('cookie')).toBeNull();
     expect(request.headers.get('origin')).toBeNull();
     expect(await request.json()).toEqual({ aboutMe: 'Hi', activities: ['hiking'], bogus: 1 });
