@@ -13,7 +13,9 @@
 // The attacker here is stronger than a real one: it knows where its own public point is
 // after each move (read from the database), so it aims every probe exactly. It is a botnet
 // of accounts, each registered from its own address and used until its limits stop it.
-import { describe, expect, it } from 'vitest';
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { describe, expect, inject, it } from 'vitest';
 import { EARTH_RADIUS_KM } from '@/lib/discover/cells';
 import { displace, greatCircleKm, type LatLng } from '@/lib/discover/public-point';
 import { largestPlaces, nearestPlace } from '@/lib/geo';
@@ -300,6 +302,25 @@ describe('the city others see', () => {
     }
     // Not A every time (all twelve public points on A's side: about one chance in 4,000).
     expect(labels.some((label) => label !== a)).toBe(true);
+  });
+});
+
+describe('labels written before public points (scripts/relabel-public-locations.ts)', () => {
+  it('relabels people placed by coordinates from their public point, and leaves gazetteer-placed people alone', async () => {
+    const byPoint = await registerUser({ coords: { latitude: 48.8566, longitude: 2.3522 } });
+    const byName = await registerUser({ location: 'Lyon, France' });
+    // What the old code could have written: a label from the exact point (here, a wrong one to see it change).
+    await testDb().updateTable('users').set({ public_location: 'Stale, XX' }).where('id', 'in', [byPoint.id, byName.id]).execute();
+    const run = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/relabel-public-locations.ts'], {
+      cwd: path.resolve(import.meta.dirname, '../..'),
+      env: { ...process.env, DATABASE_URL: inject('databaseUrl') },
+      encoding: 'utf8',
+    });
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/Relabelled [1-9]\d* public locations? from public points/);
+    const point = await pointsOf(byPoint.id);
+    expect(point.public_location).toBe(nearestPlace(point.public_latitude!, point.public_longitude!)!.label);
+    expect((await pointsOf(byName.id)).public_location).toBe('Stale, XX');
   });
 });
 

@@ -1,5 +1,6 @@
 // Turns the plain-English profile input of register and PATCH into stored columns
 // and the warnings an agent should relay (unmatched activities, the schedule summary).
+import { sql } from 'kysely';
 import type { Database } from '@/db';
 import type { UserRow, UserUpdate } from '@/db/types';
 import { enqueue, QUEUES } from '../jobs/boss';
@@ -157,4 +158,40 @@ function geocodeLabel(label: string, warnings: ProfileWarnings): ProfileColumns 
     coords_source: 'gazetteer',
     public_location: place.label,
   };
+}
+
+/**
+ * One-off repair for labels written before public points existed (migration 0009), when
+ * a point-only location was labelled by the city nearest the exact point: relabels every
+ * person placed by coordinates (from the client or the geocoder) with the city their own
+ * location names, else the one nearest their public point. Gazetteer-placed people keep
+ * theirs (it is the city they named). Returns how many labels changed.
+ */
+export async function relabelFromPublicPoints(db: Database, batchSize = 1000): Promise<number> {
+  let changed = 0;
+  let after = '00000000-0000-0000-0000-000000000000';
+  for (;;) {
+    const rows = await db
+      .selectFrom('users')
+      .select(['id', 'location', 'public_location', 'public_latitude', 'public_longitude'])
+      .where('id', '>', after)
+      .where('public_latitude', 'is not', null)
+      .where('coords_source', 'in', ['client', 'geocoder'])
+      .orderBy('id')
+      .limit(batchSize)
+      .execute();
+    if (rows.length === 0) return changed;
+    after = rows[rows.length - 1]!.id;
+    const updates = rows.flatMap((row) => {
+      const named = present(row.location) ? geocodeOffline(row.location) : null;
+      const label = (named ?? nearestPlace(row.public_latitude!, row.public_longitude!))?.label ?? null;
+      return label === row.public_location ? [] : [{ id: row.id, label }];
+    });
+    if (updates.length > 0) {
+      await sql`update users set public_location = u.label
+        from unnest(${updates.map((u) => u.id)}::uuid[], ${updates.map((u) => u.label)}::text[]) as u(id, label)
+        where users.id = u.id`.execute(db);
+      changed += updates.length;
+    }
+  }
 }
