@@ -11,7 +11,10 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
 
 export type Database = Kysely<DB>;
 
-const pools = new WeakMap<Database, pg.Pool>();
+// On globalThis, like the instance itself: Next bundles this module into several chunks,
+// and a module-local map in one would not know the pool of an instance made by another.
+const registry = globalThis as unknown as { __buddyPools?: WeakMap<Database, pg.Pool> };
+const pools = (registry.__buddyPools ??= new WeakMap<Database, pg.Pool>());
 
 export function createDb(connectionString: string, max = 10): Database {
   const pool = new pg.Pool({ connectionString, max });

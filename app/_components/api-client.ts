@@ -30,7 +30,10 @@ async function failureOf(res: Response): Promise<ApiFailure> {
   const retryAfter = Number(res.headers.get('retry-after'));
   let message = body.error?.message ?? `The server answered ${res.status}.`;
   if (res.status === 401) message = 'Your session has ended. Sign in again to continue.';
-  if (res.status === 429 && retryAfter > 0) message = `${message} Try again in ${retryAfter <= 90 ? `${retryAfter} seconds` : `${Math.ceil(retryAfter / 60)} minutes`}.`;
+  // Most refusals already say when to try again; add it only where one does not.
+  if (res.status === 429 && retryAfter > 0 && !/try again/i.test(message)) {
+    message = `${message} Try again in ${retryAfter <= 90 ? `${retryAfter} seconds` : `${Math.ceil(retryAfter / 60)} minutes`}.`;
+  }
   return { status: res.status, code: body.error?.code ?? 'error', message, fields: body.error?.fields };
 }
 

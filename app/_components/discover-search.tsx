@@ -165,7 +165,8 @@ function AskButton({ result }: { result: DiscoverResult }) {
 
 function ResultCard({ result, activityNames }: { result: DiscoverResult; activityNames: Record<string, string> }) {
   const { user } = result;
-  const facts = [ageText(user), user.location, `${result.distance_km} km away`].filter(Boolean).join(' · ');
+  // Approximate on purpose: measured between public points, never exact ones.
+  const facts = [ageText(user), user.location, `about ${result.distance_km} km away`].filter(Boolean).join(' · ');
   return (
     <li className="card match">
       <PersonHeading user={user}>

@@ -133,7 +133,9 @@ export function ProfileEditor({ initial, activityNames }: { initial: OwnProfile;
       setStatus({ tone: details.length > 0 ? 'warn' : 'ok', title: 'Your profile is saved.', details });
     } else if (result.error.fields) {
       setErrors(errorsByField(result.error.fields));
-      setStatus({ tone: 'error', title: 'Please fix the fields marked below.', details: [] });
+      // A refusal that is not a fix-this-field (e.g. moving too often: 429) says itself what to do.
+      const title = result.error.code === 'validation_failed' ? 'Please fix the fields marked below.' : result.error.message;
+      setStatus({ tone: 'error', title, details: [] });
     } else {
       setStatus({ tone: 'error', title: result.error.message, details: [] });
     }

@@ -9,6 +9,7 @@ import * as m0005 from './0005_sessions';
 import * as m0006 from './0006_discover';
 import * as m0007 from './0007_discover_postings';
 import * as m0008 from './0008_rate_limits';
+import * as m0009 from './0009_public_location';
 import * as m0011 from './0011_signin_addresses';
 
 export const migrations: Record<string, Migration> = {
@@ -20,5 +21,6 @@ export const migrations: Record<string, Migration> = {
   '0006_discover': m0006,
   '0007_discover_postings': m0007,
   '0008_rate_limits': m0008,
+  '0009_public_location': m0009,
   '0011_signin_addresses': m0011,
 };

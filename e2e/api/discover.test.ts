@@ -1,6 +1,12 @@
 // GET /api/v1/discover.json and GET /api/v1/users/{slug}/overlap.json against the real
 // server, on small hand-made populations (each at its own spot in the open sea, so no
 // other test's users are ever nearby) where the right answer is known.
+//
+// Every distance Discover uses is between public points (lib/discover/public-point.ts),
+// each person's exact point moved 0.7-1.3 km by their own fixed secret displacement. The
+// hand-made populations share one displacement at each spot (a test-only shortcut, set in
+// the database), so the distances between their public points are the hand-made ones to
+// within millimetres; the brute-force comparison at the end gives everyone their own.
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { sql } from 'kysely';
@@ -11,6 +17,7 @@ import { ageOn } from '@/lib/contract/schemas';
 import { cellOf, EARTH_RADIUS_KM } from '@/lib/discover/cells';
 import { decodeCursor } from '@/lib/discover/cursor';
 import { dayNumber, score, scoreSql } from '@/lib/discover/ranking';
+import { publicPointOf } from '@/lib/discover/public-point';
 import { distanceSql } from '@/lib/discover/search';
 import { seededRandom } from '@/lib/seeded-random';
 import { api, registerUser, testDb } from './client';
@@ -34,7 +41,12 @@ interface PersonSpec {
   showAgeByDecade?: boolean;
   daysAway?: number;
   complete?: boolean;
+  /** 'shared' (default): the spot's common displacement; 'own': the random one registration drew. */
+  displacement?: 'shared' | 'own';
 }
+
+/** The one displacement the hand-made populations share (any fixed seed would do). */
+const SHARED_SEED = '7e57c0de-0000-4000-8000-000000000001';
 
 interface Person extends PersonSpec {
   id: string;
@@ -54,6 +66,9 @@ async function person(spec: PersonSpec): Promise<Person> {
     activities: spec.activities,
     availability_text: spec.availability,
   });
+  if (spec.displacement !== 'own') {
+    await testDb().updateTable('users').set({ location_seed: SHARED_SEED }).where('id', '=', user.id).execute();
+  }
   if (spec.complete !== false) {
     // The photo upload lives in another module: set the URL, then let PATCH recompute completeness.
     await testDb().updateTable('users').set({ photo_url: `https://example.com/${user.slug}.jpg` }).where('id', '=', user.id).execute();
@@ -76,6 +91,13 @@ async function names(caller: Person, people: readonly Person[], params: Record<s
   expect(res.status).toBe(200);
   const body = discoverResponseSchema.parse(res.body);
   return body.results.map((r) => people.find((p) => p.id === r.user.id)?.name ?? `stranger ${r.user.slug}`);
+}
+
+/** The public point PostgreSQL stored is the one lib/discover/public-point.ts computes. */
+function expectMirrored(row: Parameters<typeof publicPointOf>[0] & { public_latitude: number | null; public_longitude: number | null }) {
+  const mirror = publicPointOf(row)!;
+  expect(row.public_latitude).toBeCloseTo(mirror.latitude, 9);
+  expect(row.public_longitude).toBeCloseTo(mirror.longitude, 9);
 }
 
 const slots = (a: string, b: string) => countSlots(intersectGrids(parseAvailabilityText(a).grid, parseAvailabilityText(b).grid));
@@ -228,9 +250,17 @@ describe('GET /api/v1/discover.json: ranking and filters', () => {
     }
     expect(body.results.find((r) => r.user.id === byName('Bo').id)!.distance_km).toBe(1);
     const text = JSON.stringify(res.body);
-    expect(text).not.toMatch(/latitude|longitude|coords|birthday|email/);
-    const stored = await testDb().selectFrom('users').select('latitude').where('id', 'in', body.results.map((r) => r.user.id)).execute();
-    for (const row of stored) expect(text).not.toContain(String(row.latitude).slice(0, 7));
+    expect(text).not.toMatch(/latitude|longitude|coords|birthday|email|seed/);
+    const stored = await testDb()
+      .selectFrom('users')
+      .select(['latitude', 'public_latitude', 'location_seed'])
+      .where('id', 'in', body.results.map((r) => r.user.id))
+      .execute();
+    for (const row of stored) {
+      for (const secret of [String(row.latitude).slice(0, 7), String(row.public_latitude).slice(0, 7), row.location_seed.slice(0, 8)]) {
+        expect(text).not.toContain(secret);
+      }
+    }
   });
 
   it('touches the caller’s last_active_at (the recent-activity signal)', async () => {
@@ -432,13 +462,17 @@ describe('the search grid', () => {
       from unnest(${points.map((p) => p.lat)}::float8[], ${points.map((p) => p.lon)}::float8[]) with ordinality as p(lat, lon, n)
       order by p.n`.execute(testDb());
     expect(rows.map((r) => r.cell)).toEqual(points.map((p) => cellOf(p.lat, p.lon)));
-    // users.discover_cell follows the coordinates.
-    const user = await person({ name: 'Mover', at: { latitude: -40, longitude: -100 }, km: 0, activities: ['chess'], availability: 'weekends' });
-    const before = await testDb().selectFrom('users').select('discover_cell').where('id', '=', user.id).executeTakeFirstOrThrow();
-    expect(before.discover_cell).toBe(cellOf(-40, -100));
+    // users.discover_cell follows the public point (never the exact one), which follows the coordinates.
+    const user = await person({ name: 'Mover', at: { latitude: -40, longitude: -100 }, km: 0, activities: ['chess'], availability: 'weekends', displacement: 'own' });
+    const stored = () => testDb().selectFrom('users').selectAll().where('id', '=', user.id).executeTakeFirstOrThrow();
+    const before = await stored();
+    expect(before.discover_cell).toBe(cellOf(before.public_latitude!, before.public_longitude!));
+    expectMirrored(before);
     await api('PATCH', '/api/v1/me.json', { token: user.token, body: { coords: { latitude: -45.5, longitude: -95.25 } } });
-    const after = await testDb().selectFrom('users').select('discover_cell').where('id', '=', user.id).executeTakeFirstOrThrow();
-    expect(after.discover_cell).toBe(cellOf(-45.5, -95.25));
+    const after = await stored();
+    expect(after.location_seed).toBe(before.location_seed);
+    expectMirrored(after);
+    expect(after.discover_cell).toBe(cellOf(after.public_latitude!, after.public_longitude!));
   });
 });
 
@@ -462,7 +496,9 @@ describe('demo population (npm run seed:demo)', () => {
       expect(seeded.length).toBeGreaterThanOrEqual(60);
       for (const row of seeded) {
         expect(row.onboarding_complete).toBe(true);
-        expect(row.discover_cell).toBe(cellOf(row.latitude!, row.longitude!));
+        // The seed (plain SQL) gets public points too: PostgreSQL computes them for every writer.
+        expectMirrored(row);
+        expect(row.discover_cell).toBe(cellOf(row.public_latitude!, row.public_longitude!));
       }
       // A caller standing where a demo user lives, liking the same things, finds them.
       const target = seeded[0]!;
@@ -493,7 +529,7 @@ async function postingsInStep(userId: string) {
     select
       (select coalesce(jsonb_agg(to_jsonb(p) order by p.activity), '[]') from discover_postings p where p.user_id = u.id) as actual,
       (select coalesce(jsonb_agg(jsonb_build_object('activity', a, 'cell', u.discover_cell, 'user_id', u.id,
-                'latitude', u.latitude, 'longitude', u.longitude, 'schedule', u.schedule, 'gender', u.gender,
+                'public_latitude', u.public_latitude, 'public_longitude', u.public_longitude, 'schedule', u.schedule, 'gender', u.gender,
                 'birthday', u.birthday, 'show_age_by_decade', u.show_age_by_decade,
                 'active_day', floor(extract(epoch from u.last_active_at) / 86400)) order by a), '[]')
          from unnest(u.activities) a where u.onboarding_complete) as expected
@@ -606,11 +642,11 @@ describe('discover_postings (the narrow table a search reads) follow every profi
     // Every profile any test made, in one snapshot: no missing, extra or stale rows.
     const { rows } = await sql<{ missing: number; extra: number }>`
       with expected as (
-        select a as activity, u.discover_cell as cell, u.id as user_id, u.latitude, u.longitude, u.schedule, u.gender,
+        select a as activity, u.discover_cell as cell, u.id as user_id, u.public_latitude, u.public_longitude, u.schedule, u.gender,
                u.birthday, u.show_age_by_decade, discover_active_day(u.last_active_at) as active_day
         from users u cross join lateral unnest(u.activities) a where u.onboarding_complete
       ), actual as (
-        select activity, cell, user_id, latitude, longitude, schedule, gender, birthday, show_age_by_decade, active_day
+        select activity, cell, user_id, public_latitude, public_longitude, schedule, gender, birthday, show_age_by_decade, active_day
         from discover_postings
       )
       select (select count(*) from (select * from expected except select * from actual) m)::int as missing,
@@ -625,7 +661,8 @@ describe('GET /api/v1/discover.json: the same ranking as scoring everyone exactl
   let people: Person[];
 
   beforeAll(async () => {
-    caller = await person({ name: 'Ranker', at, km: 0, activities: ['tennis', 'hiking'], availability: 'weekends' });
+    // Everyone with their own displacement, as in real life.
+    caller = await person({ name: 'Ranker', at, km: 0, activities: ['tennis', 'hiking'], availability: 'weekends', displacement: 'own' });
     const random = seededRandom(2026);
     const pick = <T>(items: readonly T[]) => items[Math.floor(random() * items.length)]!;
     // Few distinct values, so many people tie or nearly tie and the recency bounds matter.
@@ -637,6 +674,7 @@ describe('GET /api/v1/discover.json: the same ranking as scoring everyone exactl
           km: pick([0.2, 1.2, 2.2, 4.2, 8.2]),
           activities: pick([['tennis'], ['hiking'], ['tennis', 'hiking'], ['hiking', 'chess']]),
           availability: pick(['weekends', 'Saturday mornings', 'Sunday']),
+          displacement: 'own',
         }),
       ),
     );
@@ -659,21 +697,32 @@ describe('GET /api/v1/discover.json: the same ranking as scoring everyone exactl
     const asOf = new Date(decodeCursor(pages[0]!.next_cursor!)!.asOf);
     const paged = pages.flatMap((page) => page.results.map((r) => `${r.user.id} ${r.score.toFixed(4)}`));
 
-    // The old way: every candidate in users scored exactly, ranked, no cut-offs.
-    const { rows: caller_ } = await sql<{ schedule: string }>`select schedule::text from users where id = ${caller.id}::uuid`.execute(testDb());
-    const inputs = {
-      sharedActivities: sql<number>`((u.activities @> array['tennis'])::int + (u.activities @> array['hiking'])::int)`,
-      overlapSlots: sql<number>`bit_count(u.schedule & ${caller_[0]!.schedule}::bit(126))::int`,
-      distanceKm: sql<number>`greatest(1, round(${distanceSql(caller.at.latitude, caller.at.longitude)}))::int`,
-      daysInactive: sql<number>`greatest(0, floor(extract(epoch from (${asOf.toISOString()}::timestamptz - u.last_active_at)) / 86400))::int`,
+    // The old way: every candidate in users scored exactly, ranked, no cut-offs, with the
+    // distance between the caller's and each candidate's public point.
+    const { rows: caller_ } = await sql<{ schedule: string; public_latitude: number; public_longitude: number; latitude: number; longitude: number }>`
+      select schedule::text, public_latitude, public_longitude, latitude, longitude from users where id = ${caller.id}::uuid`.execute(testDb());
+    const me = caller_[0]!;
+    const bruteForce = async (distance: ReturnType<typeof distanceSql>) => {
+      const inputs = {
+        sharedActivities: sql<number>`((u.activities @> array['tennis'])::int + (u.activities @> array['hiking'])::int)`,
+        overlapSlots: sql<number>`bit_count(u.schedule & ${me.schedule}::bit(126))::int`,
+        distanceKm: sql<number>`greatest(1, round(${distance}))::int`,
+        daysInactive: sql<number>`greatest(0, floor(extract(epoch from (${asOf.toISOString()}::timestamptz - u.last_active_at)) / 86400))::int`,
+      };
+      const { rows } = await sql<{ id: string; score: string }>`
+        select u.id, ${scoreSql(inputs, 2)}::text as score from users u
+        where u.id = any(${people.map((p) => p.id)}::uuid[]) and u.activities && array['tennis', 'hiking']
+          and ${inputs.overlapSlots} >= 1 and ${inputs.distanceKm} <= 25
+        order by 2 desc, 1 asc`.execute(testDb());
+      return rows.map((r) => `${r.id} ${Number(r.score).toFixed(4)}`);
     };
-    const { rows } = await sql<{ id: string; score: string }>`
-      select u.id, ${scoreSql(inputs, 2)}::text as score from users u
-      where u.id = any(${people.map((p) => p.id)}::uuid[]) and u.activities && array['tennis', 'hiking']
-        and ${inputs.overlapSlots} >= 1 and ${inputs.distanceKm} <= 25
-      order by 2 desc, 1 asc`.execute(testDb());
-    expect(rows.length).toBeGreaterThan(20);
-    expect(paged).toEqual(rows.map((r) => `${r.id} ${Number(r.score).toFixed(4)}`));
+    const expected = await bruteForce(distanceSql(me.public_latitude, me.public_longitude));
+    expect(expected.length).toBeGreaterThan(20);
+    expect(paged).toEqual(expected);
+    // …and not what the exact points would give: the test tells the two apart.
+    const exactKm = sql<number>`2 * 6371.0088 * asin(least(1, sqrt(power(sin(radians(u.latitude - ${me.latitude}::float8) / 2), 2)
+      + cos(radians(u.latitude)) * cos(radians(${me.latitude}::float8)) * power(sin(radians(u.longitude - ${me.longitude}::float8) / 2), 2))))`;
+    expect(await bruteForce(exactKm)).not.toEqual(expected);
     // Some people's whole days away were really undecided by their day alone.
     const undecided = await sql<{ n: number }>`select count(*)::int as n from users u where u.id = any(${people.map((p) => p.id)}::uuid[])
       and floor(extract(epoch from (${asOf.toISOString()}::timestamptz - u.last_active_at)) / 86400)

@@ -76,6 +76,31 @@ describe('GEOCODER_URL fallback', () => {
     for (let i = 1; i < times.length; i++) expect(times[i]! - times[i - 1]!).toBeGreaterThanOrEqual(950);
   }, 60_000);
 
+  it('counts a queued lookup as a move of the coordinates, but not the job that applies it', async () => {
+    const user = await register('Lyon, France');
+    const patch = (body: Record<string, unknown>) =>
+      fetch(`${stack.baseUrl}/api/v1/me.json`, {
+        method: 'PATCH',
+        headers: { authorization: `Bearer ${user.auth.token}`, 'content-type': 'application/json', 'x-forwarded-for': freshIp() },
+        body: JSON.stringify(body),
+      });
+    for (let i = 0; i < 8; i++) expect((await patch({ coords: { latitude: 10 + i, longitude: 10 } })).status).toBe(200);
+    // The 9th: a place only the geocoder knows; the job places it later.
+    expect((await patch({ location: 'Qwertyhof Hamlet 3' })).status).toBe(200);
+    let profile: Record<string, unknown> = {};
+    for (let i = 0; i < 60 && !profile.coords; i++) {
+      profile = await me(user.auth.token);
+      if (!profile.coords) await new Promise((r) => setTimeout(r, 250));
+    }
+    expect(profile).toMatchObject({ coords: { latitude: 47.3769, longitude: 8.5417 }, coords_source: 'geocoder' });
+    // Had the job counted, this 10th move would be the 11th.
+    expect((await patch({ coords: { latitude: 30, longitude: 30 } })).status).toBe(200);
+    const refused = await patch({ coords: { latitude: 31, longitude: 30 } });
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(Object.keys(((await refused.json()) as { error: { fields: object } }).error.fields)).toEqual(['coords']);
+  }, 60_000);
+
   it('does not call the geocoder for places the gazetteer knows', async () => {
     const before = seen.length;
     const known = await register('Lyon, France');

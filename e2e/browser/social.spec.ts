@@ -15,7 +15,11 @@ async function pngDataUrl(hue: number): Promise<string> {
   return `data:image/png;base64,${png.toString('base64')}`;
 }
 
-/** A complete profile, photo included; people in one city are 1 km from each other. */
+/**
+ * A complete profile, photo included. People in one city share its centre as their exact
+ * point; Discover measures between public points (each 0.7-1.3 km from it), so they show
+ * as about 1-3 km apart.
+ */
 async function completePerson(request: APIRequestContext, displayName: string, overrides: Record<string, unknown> = {}): Promise<Registered> {
   const user = await register(request, {
     displayName,
@@ -91,7 +95,7 @@ test('requests, Discover and chats read well and are accessible', async ({ page,
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Find buddies');
   const matches = page.getByRole('list', { name: 'Matches, best first' });
   const danCard = matches.getByRole('listitem').filter({ hasText: 'Dan Nearby' });
-  await expect(danCard).toContainText('1 km away');
+  await expect(danCard).toContainText(/about [1-3] km away/);
   await expect(danCard).toContainText('Hiking, Board Games');
   await expect(danCard).toContainText(/Saturday.*Sunday|weekends/i);
   await expect(matches.getByRole('listitem').filter({ hasText: 'Bea <Asker>' })).toContainText('Bea <Asker> asked you');
@@ -274,6 +278,36 @@ test.describe('on the desktop', () => {
     await expect(cards).toHaveCount(23);
     await expect(page.getByRole('button', { name: 'Show more' })).toHaveCount(0);
     expect((await cards.allInnerTexts()).sort()).toEqual(names);
+  });
+
+  test('moving too often and searching too often: the profile editor and Discover say when to try again', async ({ page, request }) => {
+    const ana = await completePerson(request, 'Ana Mover', { location: 'Porto' });
+    // Ten moves today through the API (an agent, say): the limit.
+    for (const city of ['Braga', 'Lisbon', 'Coimbra', 'Faro', 'Madrid', 'Seville', 'Valencia', 'Bilbao', 'Porto', 'Braga']) {
+      const moved = await request.patch(`${baseUrl()}/api/v1/me.json`, { headers: bearer(ana), data: { location: city } });
+      expect(moved.status(), await moved.text()).toBe(200);
+    }
+    await signIn(page, ana.email, PASSWORD, '/account/profile');
+    await page.getByLabel('Where you are').fill('Lisbon');
+    await page.getByRole('button', { name: /^Save/ }).click();
+    const alert = page.getByRole('alert').filter({ hasText: 'Too many changes of your location' });
+    await expect(alert).toContainText(/at most 10 per day\. Try again in \d+ (hours?|minutes?)\.$/);
+    await expect(alert).not.toContainText('Please fix the fields');
+    await expect(page.getByLabel('Where you are')).toHaveAttribute('aria-invalid', 'true');
+    await expect(page.getByText(/^not changed: at most 10 changes a day; try again in \d+/)).toBeVisible();
+    await expectAccessible(page);
+    const me = await request.get(`${baseUrl()}/api/v1/me.json`, { headers: bearer(ana) });
+    expect((await me.json()).profile.location).toBe('Braga');
+
+    // 120 searches an hour: past them, Discover says so instead of showing results.
+    for (let i = 0; i < 120; i++) {
+      const res = await request.get(`${baseUrl()}/api/v1/discover.json`, { headers: bearer(ana) });
+      expect(res.status()).toBe(200);
+    }
+    await page.goto(`${baseUrl()}/account/discover`);
+    await expect(page.getByRole('status').filter({ hasText: /Too many Discover searches: at most 120 per hour\. Try again in \d+ minutes?\./ })).toBeVisible();
+    await expect(page.getByRole('form', { name: 'Search filters' })).toHaveCount(0);
+    await expectAccessible(page);
   });
 
   test('an incomplete profile is told what Discover needs; an unknown chat is a 404', async ({ page, request }) => {

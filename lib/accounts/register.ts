@@ -9,7 +9,7 @@ import { enqueue, QUEUES } from '../jobs/boss';
 import { attachPhoto, preparePhoto, withStoredPhoto, type PhotoInput, type StoredPhoto } from '../photos/photos';
 import type { PhotoServices } from '../photos/services';
 import { missingFields, nextActionForUser } from '../profiles/onboarding';
-import { queueGeocodeIfNeeded, resolveProfileInput, type ProfileWarnings } from '../profiles/fields';
+import { labelFromPublicPoint, queueGeocodeIfNeeded, resolveProfileInput, type ProfileWarnings } from '../profiles/fields';
 import { profileUrl } from '../profiles/records';
 import { recordAgentAction } from './attribution';
 import { generatePassword, hashPassword } from './secrets';
@@ -66,7 +66,8 @@ export async function registerUser(db: Database, body: RegisterBody, ctx: Regist
       agent_name: body.agentName ?? null,
       agent_session_id: body.agentSessionId ?? null,
     };
-    const inserted = await trx.insertInto('users').values(values).returningAll().executeTakeFirstOrThrow();
+    let inserted = await trx.insertInto('users').values(values).returningAll().executeTakeFirstOrThrow();
+    if (resolved.labelFromPublicPoint) inserted = await labelFromPublicPoint(trx, inserted);
     const photoSource = photoInput?.kind === 'url' ? 'url' : 'register';
     const user = stored
       ? (await attachPhoto(trx, inserted.id, stored, { source: photoSource, agentName: body.agentName, agentSessionId: body.agentSessionId })).user

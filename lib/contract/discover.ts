@@ -50,7 +50,9 @@ export const discoverQuerySchema = z
       .min(1)
       .max(DISCOVER_LIMITS.radiusKmMax)
       .default(DISCOVER_LIMITS.radiusKmDefault)
-      .describe(`Search radius around the caller's coordinates in km (default ${DISCOVER_LIMITS.radiusKmDefault}, max ${DISCOVER_LIMITS.radiusKmMax})`),
+      .describe(
+        `Search radius in km around the caller's public point, measured to each person's public point (default ${DISCOVER_LIMITS.radiusKmDefault}, max ${DISCOVER_LIMITS.radiusKmMax})`,
+      ),
     activities: activitiesParam
       .optional()
       .describe("Comma-separated canonical activity ids; people who share at least one. Default: the caller's own activities"),
@@ -93,7 +95,14 @@ export const discoverResultSchema = z.object({
   shared_activities: activityIdsSchema.describe('The searched activity ids this person has'),
   overlap_hours: z.number().int().describe('One-hour slots a week both people are free'),
   overlap_summary: z.string().describe('Those shared free hours in plain English, e.g. "Saturday mornings; Wednesday evenings"'),
-  distance_km: z.number().int().min(1).describe('Whole km, never finer than 1 km'),
+  distance_km: z
+    .number()
+    .int()
+    .min(1)
+    .describe(
+      "Whole km (at least 1) between the two people's public points: each person's point moved 0.7-1.3 km by a fixed secret " +
+        'displacement, so it can be up to about 2.6 km off the true distance, and the same both ways',
+    ),
   last_active: z.enum(['within_a_day', 'within_a_week', 'within_a_month', 'over_a_month']),
   pending_request: z
     .enum(['sent', 'received'])
@@ -164,10 +173,14 @@ export const discover = defineEndpoint({
     '`available` hours a week when the caller is. Never the caller, people either side has blocked, or existing buddies; ' +
     'a pending buddy request shows as pending_request. Ranked by score = 0.40·activities + 0.30·availability + ' +
     '0.20·distance + 0.10·recent activity (each term 0..1; see score_breakdown), ties broken by user id, so paging with ' +
-    'next_cursor never repeats or skips anyone. Distances are whole km, never finer than 1 km; coordinates are never ' +
-    'returned. The caller needs a complete profile (422 onboarding_incomplete lists what is missing).',
+    'next_cursor never repeats or skips anyone. Location privacy: nobody\'s exact coordinates take part in anything a caller ' +
+    'can observe. Distances, the radius filter and the ranking use public points: each person\'s coordinates moved 0.7-1.3 km ' +
+    'in a direction fixed once per person and kept secret, so no sequence of searches (from any places) locates anyone more ' +
+    'finely than that; distances are whole km and coordinates are never returned. Searches are limited per person ' +
+    '(429 rate_limited with Retry-After past the limit). The caller needs a complete profile (422 onboarding_incomplete lists what is missing).',
   query: discoverQuerySchema,
   response: discoverResponseSchema,
+  rateLimit: { name: 'discover', by: 'user' },
   errors: ['validation_failed', 'onboarding_incomplete'],
   example: {
     results: [
@@ -206,7 +219,8 @@ export const getOverlap = defineEndpoint({
   summary: 'The weekly free time you share with someone, to propose a time',
   description:
     "The slots free in both the caller's and this person's weekly grid, as a grid, as plain English and as runs of " +
-    'consecutive hours (day, start, end) an agent can propose. Times are the grid\'s local hours.',
+    'consecutive hours (day, start, end) an agent can propose. Times are the grid\'s local hours. Says nothing about where ' +
+    'either person is beyond the city-level location label of the card (itself taken from the public point, never the exact one).',
   params: z.object({ slug: z.string().min(1).max(80) }),
   response: overlapResponseSchema,
   errors: ['not_found', 'cannot_target_self'],

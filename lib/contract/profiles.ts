@@ -29,8 +29,16 @@ const ownProfileSchema = z.object({
   city: z.string().nullable(),
   location: z.string().nullable(),
   homeLocation: z.string().nullable(),
-  public_location: z.string().nullable().describe('City-level label shown to others; never coordinates'),
-  coords: coordsSchema.nullable(),
+  public_location: z
+    .string()
+    .nullable()
+    .describe('City-level label shown to others (the city named in location, else the one nearest your public point); never coordinates'),
+  coords: coordsSchema
+    .nullable()
+    .describe(
+      'Your exact coordinates: private, shown only to you. Others see only distances in whole km to a public point 0.7-1.3 km ' +
+        'from these, in a direction fixed once and kept secret',
+    ),
   coords_source: z.enum(['client', 'gazetteer', 'geocoder']).nullable(),
   gender: genderSchema.nullable(),
   birthday: z.string().nullable(),
@@ -77,7 +85,9 @@ export const profileFields = {
   aboutMe: z.string().max(LIMITS.aboutMe).nullish(),
   city: z.string().max(LIMITS.city).nullish().describe('Deprecated: copied into location when location is absent'),
   location: z.string().max(LIMITS.location).nullish(),
-  coords: coordsSchema.nullish(),
+  coords: coordsSchema
+    .nullish()
+    .describe('Exact coordinates, kept private; Discover measures distances from a public point 0.7-1.3 km away (see GET /api/v1/me.json)'),
   gender: genderSchema.nullish(),
   birthday: birthdaySchema.nullish(),
   showAgeByDecade: z.boolean().nullish(),
@@ -111,7 +121,9 @@ export const getMe = defineEndpoint({
   auth: 'profile:read',
   tags: ['profile'],
   summary: 'Read your own profile',
-  description: 'The full profile of the token owner, including private fields (email, birthday, coordinates) and onboarding status.',
+  description:
+    'The full profile of the token owner, including private fields (email, birthday, exact coordinates) and onboarding status. ' +
+    'The exact coordinates are never shown to anyone else nor used for anything others can observe.',
   response: z.object({ profile: ownProfileSchema }),
 });
 
@@ -125,10 +137,12 @@ export const updateMe = defineEndpoint({
   description:
     'Send only the fields to change. Plain-English activities and availability_text are accepted and canonicalized. ' +
     'null clears an optional field. activities and availability replace the stored values. ' +
-    'When every Discover field is present the profile becomes complete.',
+    'When every Discover field is present the profile becomes complete. Moving your coordinates (new coords, or a new ' +
+    'location that places you elsewhere) is limited per day: past the limit the update answers 429 rate_limited with ' +
+    'Retry-After, error.fields names coords or location, and nothing is stored. Sending unchanged values does not count.',
   body: profileUpdateSchema,
   response: profileWriteResponse,
-  errors: ['validation_failed', ...PHOTO_URL_ERRORS, ...PHOTO_CONTENT_ERRORS],
+  errors: ['validation_failed', 'rate_limited', ...PHOTO_URL_ERRORS, ...PHOTO_CONTENT_ERRORS],
   requestExample: { aboutMe: 'Weekend hiker, coffee snob.', activities: ['hiking', 'coffee'], availability_text: 'weekends and Wednesday evenings' },
 });
 

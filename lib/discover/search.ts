@@ -5,9 +5,14 @@
 // ((activity, cell, person), 0007) returns only people who have one of the searched
 // activities in a grid cell the circle touches (cells.ts), so the work grows with the
 // number of matches, not with the population, and it carries what the filters and score
-// need, so that work stays on a few index pages. The exact distance (haversine), schedule
+// need, so that work stays on a few index pages. The distance (haversine), schedule
 // overlap (bit_count of an AND of two bit(126)), age, gender, blocks and buddies are
 // checked on those rows.
+//
+// Every distance is between public points (public-point.ts): the caller's and each
+// candidate's, so it is symmetric, and no exact coordinate takes part in anything a
+// caller can observe: not the distance shown, the radius filter, the cells searched or
+// the ranking.
 import { sql, type RawBuilder } from 'kysely';
 import type { Database } from '@/db';
 import type { Gender, UserRow } from '@/db/types';
@@ -41,6 +46,7 @@ export const RANKING_IN_WORDS =
 /** Everything the SQL needs for one page. */
 export interface DiscoverSearch {
   callerId: string;
+  /** The caller's public point (never their exact one). */
   latitude: number;
   longitude: number;
   radiusKm: number;
@@ -86,9 +92,9 @@ function haversineSql(latitude: number, longitude: number, pointLatitude: RawBui
     + cos(radians(${pointLatitude})) * ${cosLatitude}::float8 * power(sin(radians(${pointLongitude} - ${longitude}::float8) / 2), 2))))`;
 }
 
-/** haversineSql to the row `alias` (which has latitude and longitude). */
+/** haversineSql to the public point of the row `alias` (users or discover_postings). */
 export function distanceSql(latitude: number, longitude: number, alias = 'u') {
-  return haversineSql(latitude, longitude, sql.ref(`${alias}.latitude`), sql.ref(`${alias}.longitude`));
+  return haversineSql(latitude, longitude, sql.ref(`${alias}.public_latitude`), sql.ref(`${alias}.public_longitude`));
 }
 
 /**
@@ -161,7 +167,7 @@ export function discoverQuery(search: DiscoverSearch): RawBuilder<CandidateRow> 
     with people as materialized (
       select p.user_id as id, count(*)::int as shared_count,
              min(bit_count(p.schedule & ${search.scheduleBits}::bit(126)))::int as overlap_slots,
-             greatest(1, round(${haversineSql(search.latitude, search.longitude, sql`min(p.latitude)`, sql`min(p.longitude)`)}))::int
+             greatest(1, round(${haversineSql(search.latitude, search.longitude, sql`min(p.public_latitude)`, sql`min(p.public_longitude)`)}))::int
                as distance_km,
              ${days.least} as days_least, ${days.most} as days_most
       from discover_postings p
@@ -258,8 +264,10 @@ export function searchFor(
   return {
     excludedIds,
     callerId: caller.id,
-    latitude: caller.latitude!,
-    longitude: caller.longitude!,
+    // From the caller's public point too: a distance is the same both ways (A sees B as
+    // far away as B sees A), and the exact point takes part in nothing.
+    latitude: caller.public_latitude!,
+    longitude: caller.public_longitude!,
     radiusKm: query.radius_km,
     activities: query.activities ?? caller.activities,
     scheduleBits: caller.schedule!,

@@ -2,12 +2,20 @@
 // generated from the contract at request time; the flows name SPEC paths and the MCP
 // tool for each when that endpoint is in the contract.
 import { SCOPES, type EndpointSpec, type HttpMethod } from '../contract/define';
+import { DISPLACEMENT_MAX_KM, DISPLACEMENT_MIN_KM } from '../discover/public-point';
+import type { RateLimitRule } from '../limits/rate-limits';
 import { LIMITS } from '../contract/schemas';
 import { SCOPE_DESCRIPTIONS } from '../docs/openapi';
 import { code, endpointRef, endpointTable, errorTable, fieldLimitRows, table } from './markdown';
 import type { GuideContext } from './signup';
 
-export function agentsGuide(endpoints: readonly EndpointSpec[], { baseUrl, registrationLimitPerHour, messageLimitPer10Min }: GuideContext): string {
+/** "120 per hour", "10 per day". */
+function perWindow(rule: RateLimitRule): string {
+  const windows: Record<number, string> = { 60: 'minute', 3600: 'hour', 86_400: 'day' };
+  return `${rule.points} per ${windows[rule.windowSeconds] ?? `${rule.windowSeconds} seconds`}`;
+}
+
+export function agentsGuide(endpoints: readonly EndpointSpec[], { baseUrl, registrationLimitPerHour, messageLimitPer10Min, rateLimits }: GuideContext): string {
   const ref = (method: HttpMethod, path: string) => endpointRef(endpoints, method, path);
   return `# Acting for a person on Buddy Match
 
@@ -41,6 +49,15 @@ ${endpointTable(endpoints, baseUrl)}
 - ${ref('POST', '/api/v1/me/photo.json')} uploads the photo (base64 or data URL, JPEG/PNG/WEBP, at most ${LIMITS.photoBytes / 1024 / 1024} MB). Photos are checked automatically; a rejected photo is removed.
 - The profile shows in Discover once nothing is missing.
 
+## Location privacy
+
+Buddy Match introduces strangers, so nobody can find out where a person lives through it:
+
+- The person's exact coordinates (${code('coords')}) are private. ${ref('GET', '/api/v1/me.json')} shows them to the person alone; nobody else ever sees them, and nothing anyone else can observe is computed from them.
+- Everything others learn about where someone is comes from that person's public point: the exact point moved ${DISPLACEMENT_MIN_KM}-${DISPLACEMENT_MAX_KM} km in a direction drawn once for the person and kept secret. Discover's ${code('distance_km')} (whole km), its radius filter and its ranking use the public points of both people, so a distance is the same both ways and may differ from the true one by up to about ${(2 * DISPLACEMENT_MAX_KM).toFixed(1)} km. The public point never changes unless the person moves, and moving back gives the same one again, so no number of searches, from any places, narrows anyone down further. The location others see is a city (the one the person named, or the one nearest their public point).
+- Tell the person this when you ask for a location, and say that a city is enough: send ${code('coords')} only if they want to.
+- Moves are limited: at most ${perWindow(rateLimits.location_change)} changes of the stored coordinates (new ${code('coords')}, or a new ${code('location')} that places them elsewhere; sending unchanged values does not count). Past that, ${ref('PATCH', '/api/v1/me.json')} answers 429 ${code('rate_limited')} with ${code('Retry-After')}, ${code('error.fields')} names ${code('coords')} or ${code('location')}, and nothing is stored: tell the person when they can try again. Discover searches are limited to ${perWindow(rateLimits.discover)} per person.
+
 ## Polling rhythm
 
 There are no webhooks: you learn of new things by polling.
@@ -73,6 +90,8 @@ ${table(
   [
     ['Registrations', `${registrationLimitPerHour} per hour per IP address`],
     ['Messages', `${messageLimitPer10Min} per 10 minutes per chat`],
+    ['Discover searches', `${perWindow(rateLimits.discover)} per person`],
+    ['Changes of the coordinates', `${perWindow(rateLimits.location_change)} per person (unchanged values do not count)`],
     ['Inbox polling', 'every 30-60 seconds while active'],
     ['Photo', `${LIMITS.photoBytes / 1024 / 1024} MB; JPEG, PNG or WEBP`],
     ['Minimum age', `${LIMITS.minimumAge} years`],

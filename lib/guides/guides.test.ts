@@ -8,7 +8,18 @@ import { agentsGuide } from './agents';
 import { llmsTxt } from './llms';
 import { signupGuide } from './signup';
 
-const ctx = { baseUrl: 'https://buddy.example', registrationLimitPerHour: 7, messageLimitPer10Min: 11 };
+const rule = (points: number, windowSeconds: number, what: string) => ({ points, windowSeconds, what });
+const ctx = {
+  baseUrl: 'https://buddy.example',
+  registrationLimitPerHour: 7,
+  messageLimitPer10Min: 11,
+  rateLimits: {
+    discover: rule(130, 3600, 'Discover searches'),
+    location_change: rule(9, 86_400, 'changes of your location'),
+    photo_upload: rule(10, 3600, 'photo uploads'),
+    events: rule(120, 60, 'events feed requests'),
+  },
+};
 
 describe('AGENTS.md', () => {
   const text = agentsGuide(endpoints, ctx);
@@ -32,6 +43,15 @@ describe('AGENTS.md', () => {
     expect(text).toMatch(/Never hand .* to another agent, server or service/);
   });
 
+  it('states the location privacy promise and the limits that protect it, from the configuration', () => {
+    expect(text).toContain('## Location privacy');
+    expect(text).toMatch(/exact coordinates \(`coords`\) are private/);
+    expect(text).toContain('moved 0.7-1.3 km in a direction drawn once for the person and kept secret');
+    expect(text).toContain('| Discover searches | 130 per hour per person |');
+    expect(text).toContain('| Changes of the coordinates | 9 per day per person (unchanged values do not count) |');
+    expect(text).toMatch(/429 `rate_limited` with `Retry-After`, `error.fields` names `coords` or `location`/);
+  });
+
   it('names the MCP tool beside an endpoint the contract has', () => {
     expect(text).toContain('`PATCH /api/v1/me.json` (MCP tool `update_my_profile`)');
   });
@@ -51,6 +71,7 @@ describe('SIGNUP.md', () => {
     expect(text).toContain('auth.mobile_signin_url');
     expect(text).toContain('warnings.schedule_summary');
     expect(text).toContain('7 per hour');
+    expect(text).toMatch(/`coords` are the person's exact coordinates: private/);
     for (const { param } of SIGNUP_LINK_PARAMS) expect(text).toContain(`| \`${param}\` |`);
     expect(text).toContain(`${ctx.baseUrl}/signup-with-ai?email=sam%40example.com&name=Sam`);
     expect(text).toMatch(/never a shell command/);

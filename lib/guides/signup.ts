@@ -3,6 +3,7 @@
 import { REGISTER_EXAMPLE, REGISTER_RESPONSE_EXAMPLE, register, registerBodySchema } from '../contract/accounts';
 import { LIMITS } from '../contract/schemas';
 import { errorCodesFor } from '../docs/openapi';
+import type { RateLimitRules } from '../limits/rate-limits';
 import { DISCOVER_FIELDS } from '../profiles/onboarding';
 import { SIGNUP_LINK_PARAMS, signupLink } from '../signup-link';
 import { code, errorTable, fieldTable, table } from './markdown';
@@ -11,6 +12,8 @@ export interface GuideContext {
   baseUrl: string;
   registrationLimitPerHour: number;
   messageLimitPer10Min: number;
+  /** The per-user and per-client limits (config().rateLimits). */
+  rateLimits: RateLimitRules;
 }
 
 export function signupGuide({ baseUrl, registrationLimitPerHour }: GuideContext): string {
@@ -55,6 +58,7 @@ ${fieldTable(registerBodySchema)}
 
 - Activities and availability are plain English; the service maps them (${code('GET ' + baseUrl + '/api/v1/activities.json')} lists the canonical ids). Unknown activities are warnings, not errors.
 - "Weekends" means all day Saturday and Sunday.
+- ${code('coords')} are the person's exact coordinates: private. Others never see them, nor anything computed from them: Discover measures distances from a public point 0.7-1.3 km away (see "Location privacy" in ${baseUrl}/AGENTS.md). A city in ${code('location')} is enough; send ${code('coords')} only if the person wants to.
 - Registrations are limited to ${registrationLimitPerHour} per hour from one IP address.
 
 ## 3. Read the answer (HTTP 201)

@@ -1,7 +1,8 @@
 // Turns the plain-English profile input of register and PATCH into stored columns
 // and the warnings an agent should relay (unmatched activities, the schedule summary).
+import { sql } from 'kysely';
 import type { Database } from '@/db';
-import type { UserUpdate } from '@/db/types';
+import type { UserRow, UserUpdate } from '@/db/types';
 import { enqueue, QUEUES } from '../jobs/boss';
 import { canonicalizeActivities } from '../activities';
 import { gridToBits, resolveAvailability } from '../availability';
@@ -41,6 +42,11 @@ export interface ResolvedProfile {
   warnings: ProfileWarnings;
   /** A location label the offline gazetteer could not place: worth an online lookup. */
   unplacedLocation: string | null;
+  /**
+   * New coordinates came without a label the gazetteer knows: once written, the public
+   * label is the city nearest the public point (labelFromPublicPoint), not the exact one.
+   */
+  labelFromPublicPoint: boolean;
 }
 
 export function resolveProfileInput(input: ProfileInput): ResolvedProfile {
@@ -53,7 +59,8 @@ export function resolveProfileInput(input: ProfileInput): ResolvedProfile {
   if (input.birthday !== undefined) columns.birthday = input.birthday;
   if (present(input.showAgeByDecade)) columns.show_age_by_decade = input.showAgeByDecade;
 
-  Object.assign(columns, resolveLocation(input, warnings));
+  const location = resolveLocation(input, warnings);
+  Object.assign(columns, location.columns);
 
   if (input.activities === null) columns.activities = [];
   if (present(input.activities)) {
@@ -78,7 +85,7 @@ export function resolveProfileInput(input: ProfileInput): ResolvedProfile {
     if (unparsed.length > 0) warnings.availability_unparsed = unparsed;
   }
   const unplacedLocation = warnings.location_unresolved && present(columns.location) ? columns.location : null;
-  return { columns, warnings, unplacedLocation };
+  return { columns, warnings, unplacedLocation, labelFromPublicPoint: location.labelFromPublicPoint };
 }
 
 /** Queues the online lookup for a location the gazetteer missed (when GEOCODER_URL is set). */
@@ -98,8 +105,9 @@ export async function queueGeocodeIfNeeded(
  * always city-level from the gazetteer, so a typed street address is never shown.
  * Coordinates come from the client, else from the offline gazetteer.
  */
-function resolveLocation(input: ProfileInput, warnings: ProfileWarnings): ProfileColumns {
+function resolveLocation(input: ProfileInput, warnings: ProfileWarnings): { columns: ProfileColumns; labelFromPublicPoint: boolean } {
   const columns: ProfileColumns = {};
+  let labelFromPublicPoint = false;
   if (input.city !== undefined) columns.city = input.city;
   const label = input.location !== undefined ? input.location : present(input.city) ? input.city : undefined;
   if (label !== undefined) {
@@ -111,15 +119,31 @@ function resolveLocation(input: ProfileInput, warnings: ProfileWarnings): Profil
     columns.latitude = input.coords.latitude;
     columns.longitude = input.coords.longitude;
     columns.coords_source = 'client';
-    const place = (present(label) ? geocodeOffline(label) : null) ?? nearestPlace(input.coords.latitude, input.coords.longitude);
-    columns.public_location = place?.label ?? null;
+    // The city the person named; else the one nearest their public point, after the
+    // write (the city nearest the exact point would tell which side of a boundary between
+    // two cities they live on).
+    const named = present(label) ? geocodeOffline(label) : null;
+    if (named) columns.public_location = named.label;
+    else labelFromPublicPoint = true;
   } else if (input.coords === null || label === null) {
     Object.assign(columns, { latitude: null, longitude: null, coords_source: null, public_location: null });
     if (present(label)) Object.assign(columns, geocodeLabel(label, warnings));
   } else if (present(label)) {
     Object.assign(columns, geocodeLabel(label, warnings));
   }
-  return columns;
+  return { columns, labelFromPublicPoint };
+}
+
+/**
+ * Sets the public label of a row whose coordinates came without a known place name: the
+ * city nearest its public point (PostgreSQL computes that point on write, so this runs
+ * after it, in the same transaction). Returns the row as stored.
+ */
+export async function labelFromPublicPoint(trx: Database, row: UserRow): Promise<UserRow> {
+  const place = row.public_latitude !== null && row.public_longitude !== null ? nearestPlace(row.public_latitude, row.public_longitude) : null;
+  const label = place?.label ?? null;
+  if (label === row.public_location) return row;
+  return trx.updateTable('users').set({ public_location: label }).where('id', '=', row.id).returningAll().executeTakeFirstOrThrow();
 }
 
 function geocodeLabel(label: string, warnings: ProfileWarnings): ProfileColumns {
@@ -134,4 +158,40 @@ function geocodeLabel(label: string, warnings: ProfileWarnings): ProfileColumns 
     coords_source: 'gazetteer',
     public_location: place.label,
   };
+}
+
+/**
+ * One-off repair for labels written before public points existed (migration 0009), when
+ * a point-only location was labelled by the city nearest the exact point: relabels every
+ * person placed by coordinates (from the client or the geocoder) with the city their own
+ * location names, else the one nearest their public point. Gazetteer-placed people keep
+ * theirs (it is the city they named). Returns how many labels changed.
+ */
+export async function relabelFromPublicPoints(db: Database, batchSize = 1000): Promise<number> {
+  let changed = 0;
+  let after = '00000000-0000-0000-0000-000000000000';
+  for (;;) {
+    const rows = await db
+      .selectFrom('users')
+      .select(['id', 'location', 'public_location', 'public_latitude', 'public_longitude'])
+      .where('id', '>', after)
+      .where('public_latitude', 'is not', null)
+      .where('coords_source', 'in', ['client', 'geocoder'])
+      .orderBy('id')
+      .limit(batchSize)
+      .execute();
+    if (rows.length === 0) return changed;
+    after = rows[rows.length - 1]!.id;
+    const updates = rows.flatMap((row) => {
+      const named = present(row.location) ? geocodeOffline(row.location) : null;
+      const label = (named ?? nearestPlace(row.public_latitude!, row.public_longitude!))?.label ?? null;
+      return label === row.public_location ? [] : [{ id: row.id, label }];
+    });
+    if (updates.length > 0) {
+      await sql`update users set public_location = u.label
+        from unnest(${updates.map((u) => u.id)}::uuid[], ${updates.map((u) => u.label)}::text[]) as u(id, label)
+        where users.id = u.id`.execute(db);
+      changed += updates.length;
+    }
+  }
 }

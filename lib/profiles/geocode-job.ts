@@ -2,8 +2,9 @@
 // gazetteer could not. Never blocks a request; applies only if nothing changed since.
 import type { Database } from '@/db';
 import type { UserRow } from '@/db/types';
-import { geocodeRemote, nearestPlace } from '../geo';
+import { geocodeRemote } from '../geo';
 import { waitForSlot } from '../jobs/throttle';
+import { labelFromPublicPoint } from './fields';
 import { missingFields } from './onboarding';
 
 // 10% over Nominatim's 1 request/s, so jitter between our send and its arrival never packs two into one second.
@@ -17,17 +18,15 @@ export async function geocodeProfileLocation(db: Database, userId: string, label
     const current = await trx.selectFrom('users').selectAll().where('id', '=', userId).forUpdate().executeTakeFirst();
     // The person may have moved or sent coords meanwhile: their newer data wins.
     if (!current || current.location !== label || current.latitude !== null) return;
-    const columns = {
-      latitude: place.latitude,
-      longitude: place.longitude,
-      coords_source: 'geocoder' as const,
-      public_location: nearestPlace(place.latitude, place.longitude)?.label ?? null,
-    };
+    const columns = { latitude: place.latitude, longitude: place.longitude, coords_source: 'geocoder' as const };
     const next = { ...current, ...columns } as UserRow;
-    await trx
+    const updated = await trx
       .updateTable('users')
       .set({ ...columns, onboarding_complete: missingFields(next).length === 0 })
       .where('id', '=', userId)
-      .execute();
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    // The public label comes from the public point, which PostgreSQL has just computed.
+    await labelFromPublicPoint(trx, updated);
   });
 }

@@ -5,10 +5,13 @@ import type { UserRow } from '@/db/types';
 import { recordAgentAction } from '../accounts/attribution';
 import type { ProfileUpdate } from '../contract/profiles';
 import { ApiError, notFound } from '../http/errors';
+import { consumeRateLimit, inWords, type RateLimitRule } from '../limits/rate-limits';
 import { attachPhoto, detachPhoto, preparePhoto, withStoredPhoto, type StoredPhoto } from '../photos/photos';
 import type { PhotoServices } from '../photos/services';
 import { missingFields, MISSING_FIELD_ADVICE, nextActionForUser, type DiscoverField } from './onboarding';
-import { queueGeocodeIfNeeded, resolveProfileInput, type ProfileWarnings } from './fields';
+import { labelFromPublicPoint, queueGeocodeIfNeeded, resolveProfileInput, type ProfileWarnings, type ResolvedProfile } from './fields';
+
+const present = <T>(value: T | null | undefined): value is T => value !== undefined && value !== null;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -40,32 +43,69 @@ export interface UpdateResult {
   warnings: ProfileWarnings;
 }
 
+export interface ProfileUpdateOptions {
+  photos: PhotoServices;
+  geocoderEnabled: boolean;
+  /** Changes of one's own coordinates allowed per window (config().rateLimits.location_change). */
+  locationChangeLimit: RateLimitRule;
+}
+
+/**
+ * Whether the update moves the stored coordinates to another point: new coords, or a
+ * new label that places them elsewhere (now through the gazetteer, or later through the
+ * geocoding job it queues). Unchanged values and clearing them do not.
+ */
+export function movesCoordinates(current: Pick<UserRow, 'latitude' | 'longitude' | 'location'>, resolved: ResolvedProfile, geocoderEnabled: boolean): boolean {
+  const { latitude, longitude } = resolved.columns;
+  if (latitude !== undefined && latitude !== null) return latitude !== current.latitude || longitude !== current.longitude;
+  return geocoderEnabled && resolved.unplacedLocation !== null && resolved.unplacedLocation !== current.location;
+}
+
+/**
+ * Counts one change of the caller's coordinates against the location limit, or refuses
+ * it (429 with Retry-After), naming the field that would have moved them. Each move lets
+ * someone measure everyone's distance from a new spot, so moves are what is limited.
+ */
+async function countLocationChange(db: Database, userId: string, input: ProfileUpdate, rule: RateLimitRule): Promise<void> {
+  const field = present(input.coords) ? 'coords' : input.location !== undefined ? 'location' : 'city';
+  const window = rule.windowSeconds === 86_400 ? 'a day' : `per ${inWords(rule.windowSeconds)}`;
+  const hint =
+    `Your location can change at most ${rule.points} times ${window}, so that nobody can move around to pin down where others live. ` +
+    'Keep the current location and send the change again after the Retry-After seconds.';
+  try {
+    await consumeRateLimit(db, 'location_change', rule, userId, hint);
+  } catch (error) {
+    if (!(error instanceof ApiError) || error.code !== 'rate_limited') throw error;
+    const retryAfter = Number(error.headers['retry-after']);
+    const problem = `not changed: at most ${rule.points} changes ${window}; try again in ${inWords(retryAfter)}`;
+    throw new ApiError(error.code, error.message, { hint: error.hint, headers: error.headers, fields: { [field]: problem } });
+  }
+}
+
 /**
  * Applies a partial update and recomputes completeness in one transaction. A new
  * photoURL is downloaded, checked and stored before the transaction (a bad one is a
  * 4xx and changes nothing); photoURL null removes the photo; sending back the
- * current photoURL changes nothing.
+ * current photoURL changes nothing. A move of the coordinates is counted against the
+ * location limit first, before any photo work or write.
  */
-export async function updateProfile(
-  db: Database,
-  userId: string,
-  input: ProfileUpdate,
-  options: { photos: PhotoServices; geocoderEnabled: boolean },
-): Promise<UpdateResult> {
-  const { photos } = options;
+export async function updateProfile(db: Database, userId: string, input: ProfileUpdate, options: ProfileUpdateOptions): Promise<UpdateResult> {
+  const { photos, geocoderEnabled, locationChangeLimit } = options;
   const resolved = resolveProfileInput(input);
   const { columns, warnings } = resolved;
+  const before = await getUserOrThrow(db, userId);
+  const countedMove = movesCoordinates(before, resolved, geocoderEnabled);
+  if (countedMove) await countLocationChange(db, userId, input, locationChangeLimit);
   let stored: StoredPhoto | null = null;
-  if (typeof input.photoURL === 'string') {
-    const current = await getUserOrThrow(db, userId);
-    if (input.photoURL !== current.photo_url) {
-      stored = await preparePhoto({ kind: 'url', url: input.photoURL, field: 'photoURL' }, photos);
-    }
+  if (typeof input.photoURL === 'string' && input.photoURL !== before.photo_url) {
+    stored = await preparePhoto({ kind: 'url', url: input.photoURL, field: 'photoURL' }, photos);
   }
   const row = await withStoredPhoto(stored, photos.store, () =>
     db.transaction().execute(async (trx) => {
       const current = await trx.selectFrom('users').selectAll().where('id', '=', userId).forUpdate().executeTakeFirst();
       if (!current) throw notFound('User');
+      // Another update may have moved them in between: a move is counted exactly once.
+      if (!countedMove && movesCoordinates(current, resolved, geocoderEnabled)) await countLocationChange(db, userId, input, locationChangeLimit);
       const next = { ...current, ...columns } as UserRow;
       let updated = await trx
         .updateTable('users')
@@ -73,12 +113,13 @@ export async function updateProfile(
         .where('id', '=', userId)
         .returningAll()
         .executeTakeFirstOrThrow();
+      if (resolved.labelFromPublicPoint) updated = await labelFromPublicPoint(trx, updated);
       if (stored) {
         updated = (await attachPhoto(trx, userId, stored, { source: 'url', agentName: input.agentName, agentSessionId: input.agentSessionId })).user;
       } else if (input.photoURL === null && updated.photo_url !== null) {
         updated = await detachPhoto(trx, userId, 'cleared');
       }
-      await queueGeocodeIfNeeded(trx, userId, resolved, options.geocoderEnabled);
+      await queueGeocodeIfNeeded(trx, userId, resolved, geocoderEnabled);
       await recordAgentAction(trx, userId, 'update_profile', input);
       return updated;
     }),

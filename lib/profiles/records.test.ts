@@ -3,7 +3,7 @@ import type { UserRow } from '@/db/types';
 import { discoverCardSchema } from '../contract/discover';
 import { publicProfileSchema } from '../contract/profiles';
 import { userCardSchema } from '../contract/schemas';
-import { toDiscoverCard, toPublicProfile, toUserCard } from './records';
+import { toDiscoverCard, toOwnProfile, toPublicProfile, toUserCard } from './records';
 
 const BASE = 'https://buddy.example';
 
@@ -21,6 +21,9 @@ const row: UserRow = {
   latitude: 51.5237,
   longitude: -0.1585,
   coords_source: 'client',
+  location_seed: '5b0e1c2d-3f4a-4b5c-8d6e-7f8091a2b3c4',
+  public_latitude: 51.5301,
+  public_longitude: -0.1712,
   gender: 'female',
   birthday: '1990-04-02',
   show_age_by_decade: true,
@@ -66,6 +69,15 @@ describe('the public card records', () => {
     const profile = toPublicProfile(row, BASE);
     expect(profile).toMatchObject({ location: 'London, England, GB', age: null, age_bucket: expect.stringMatching(/^\d0s$/), profile_url: `${BASE}/u/jo-hikes` });
     const text = JSON.stringify(profile);
-    for (const secret of ['Baker', '51.5237', '-0.1585', '1990-04-02', 'jo@example.com', 'secret-hash', 'TestAgent']) expect(text).not.toContain(secret);
+    // Neither point is ever a field: the public point only feeds distances in whole km.
+    const secrets = ['Baker', '51.5237', '-0.1585', '51.5301', '-0.1712', '5b0e1c2d', '1990-04-02', 'jo@example.com', 'secret-hash', 'TestAgent'];
+    for (const secret of secrets) expect(text).not.toContain(secret);
+  });
+
+  it('give the owner their exact coordinates, but never the public point or its secret seed', () => {
+    const own = toOwnProfile(row, BASE);
+    expect(own.coords).toEqual({ latitude: 51.5237, longitude: -0.1585 });
+    const text = JSON.stringify(own);
+    for (const secret of ['51.5301', '-0.1712', '5b0e1c2d', 'location_seed', 'public_latitude']) expect(text).not.toContain(secret);
   });
 });

@@ -4,6 +4,8 @@ import { requireSession } from '@/lib/auth/session';
 import { config } from '@/lib/config';
 import { discoverQuerySchema } from '@/lib/contract/discover';
 import { discover } from '@/lib/discover';
+import { ApiError } from '@/lib/http/errors';
+import { consumeRateLimit } from '@/lib/limits/rate-limits';
 import { missingFields } from '@/lib/profiles/onboarding';
 import { activityNames } from '@/lib/web/activity-names';
 import { CHECKLIST_LABELS } from '@/lib/web/labels';
@@ -37,6 +39,23 @@ export default async function DiscoverPage() {
     );
   }
 
+  // The first page is a Discover search like any other: it counts against the person's
+  // limit (the same counter as GET /api/v1/discover.json), so pages cannot bypass it.
+  try {
+    await consumeRateLimit(getDb(), 'discover', config().rateLimits.discover, user.id);
+  } catch (error) {
+    if (!(error instanceof ApiError) || error.code !== 'rate_limited') throw error;
+    return (
+      <>
+        <h1>Find buddies</h1>
+        <div className="notice notice-warn" role="status">
+          <p>{error.message}</p>
+          <p>Searches are limited so that nobody can use them to work out where people live.</p>
+        </div>
+      </>
+    );
+  }
+
   // The same filters the form sends, so the first page's cursor is valid for its "Show more".
   const query = discoverQuerySchema.parse({ activities: user.activities.join(',') });
   const firstPage = await discover(getDb(), user.id, query, { baseUrl: config().publicBaseUrl });
@@ -53,7 +72,7 @@ export default async function DiscoverPage() {
       <h1>Find buddies</h1>
       <p className="muted">
         People near {user.public_location ?? 'you'} who like what you like and are free when you are, best matches first. They see only your public
-        profile.
+        profile. Distances are approximate (to a kilometre or two) so that nobody can work out where anyone lives.
       </p>
       <DiscoverSearch defaults={defaults} ownActivities={[...user.activities]} firstPage={firstPage} activityNames={activityNames()} />
     </>
