@@ -6,6 +6,7 @@ import type { RegisterBody } from '../contract/accounts';
 import type { Scope } from '../contract/define';
 import { ApiError, ERROR_ADVICE, isUniqueViolation } from '../http/errors';
 import { enqueue, QUEUES } from '../jobs/boss';
+import { inWords } from '../limits/rate-limits';
 import { attachPhoto, preparePhoto, withStoredPhoto, type PhotoInput, type StoredPhoto } from '../photos/photos';
 import type { PhotoServices } from '../photos/services';
 import { missingFields, nextActionForUser } from '../profiles/onboarding';
@@ -43,19 +44,23 @@ function photoInputOf(body: RegisterBody): PhotoInput | null {
 const HOUR_MS = 3600_000;
 
 export async function registerUser(db: Database, body: RegisterBody, ctx: RegisterContext) {
+  // Cheap checks first: an address at its limit costs no argon2 hash, no photo download
+  // and no decoding (the route runs this check before reading the body, too).
+  await precheckRegistrationLimit(db, ctx.ip, ctx.limitPerHour);
   const resolved = resolveProfileInput(body);
   const { columns, warnings } = resolved;
   // The photo is checked, processed and stored before the account exists, so a bad
   // photo is a 4xx with nothing created; if the transaction then fails, the stored
   // blobs are deleted again (withStoredPhoto).
   const photoInput = photoInputOf(body);
-  const generatedPassword = body.password ? null : generatePassword();
-  const passwordHash = await hashPassword(body.password ?? generatedPassword!);
+  // The photo before the password hash: most bad photos are refused from their first
+  // bytes, and should not cost an argon2 hash first.
   const stored: StoredPhoto | null = photoInput ? await preparePhoto(photoInput, ctx.photos) : null;
+  const generatedPassword = body.password ? null : generatePassword();
   const wantsEmail = body.emailMagicLink !== false;
 
-  const attempt = () => db.transaction().execute(async (trx) => {
-    await enforceRegistrationLimit(trx, ctx);
+  const attempt = (passwordHash: string) => db.transaction().execute(async (trx) => {
+    await enforceRegistrationLimit(trx, db, ctx);
     const slug = body.slug ?? (await uniqueSlug(trx, body.displayName));
     const values = {
       ...columns,
@@ -86,7 +91,10 @@ export async function registerUser(db: Database, body: RegisterBody, ctx: Regist
     await recordAgentAction(trx, user.id, 'register', body);
     return { row, token, link };
   });
-  const result = await withStoredPhoto(stored, ctx.photos.store, () => retryGeneratedSlugRace(attempt, body.slug == null));
+  const result = await withStoredPhoto(stored, ctx.photos.store, async () => {
+    const passwordHash = await hashPassword(body.password ?? generatedPassword!);
+    return retryGeneratedSlugRace(() => attempt(passwordHash), body.slug == null);
+  });
 
   return toRegisterResponse(result.row, {
     token: result.token.token,
@@ -115,22 +123,67 @@ async function retryGeneratedSlugRace<T>(attempt: () => Promise<T>, slugGenerate
  * advisory lock serialises concurrent registrations from one IP, so the count is
  * exact across any number of app instances.
  */
-async function enforceRegistrationLimit(trx: Database, ctx: RegisterContext): Promise<void> {
+async function enforceRegistrationLimit(trx: Database, db: Database, ctx: RegisterContext): Promise<void> {
   await sql`select pg_advisory_xact_lock(hashtextextended(${`register:${ctx.ip}`}, 0))`.execute(trx);
-  const recent = await trx
+  await refuseIfOverLimit(trx, ctx.ip, ctx.limitPerHour, db);
+}
+
+/**
+ * The cheap check, before anything expensive (reading the body, hashing the password,
+ * decoding or fetching a photo): an address already at its limit is refused from one
+ * indexed count, or from memory once refused. Without the lock, parallel requests may
+ * all pass it; the exact check in the transaction then holds the limit.
+ */
+export async function precheckRegistrationLimit(db: Database, ip: string, limitPerHour: number): Promise<void> {
+  const until = refusedUntil(db).get(`${limitPerHour}:${ip}`);
+  if (until !== undefined) {
+    if (until > Date.now()) throw registrationLimited(limitPerHour, until);
+    refusedUntil(db).delete(`${limitPerHour}:${ip}`);
+  }
+  await refuseIfOverLimit(db, ip, limitPerHour, db);
+}
+
+/** `memory`: the database whose remembered refusals this one joins (not a transaction). */
+async function refuseIfOverLimit(executor: Database, ip: string, limitPerHour: number, memory: Database): Promise<void> {
+  const recent = await executor
     .selectFrom('registrations')
     .select((eb) => [eb.fn.countAll<number>().as('count'), eb.fn.min('created_at').as('oldest')])
-    .where('ip', '=', ctx.ip)
+    .where('ip', '=', ip)
     .where('created_at', '>', sql<Date>`now() - interval '1 hour'`)
     .executeTakeFirstOrThrow();
-  if (Number(recent.count) >= ctx.limitPerHour) {
+  if (Number(recent.count) >= limitPerHour) {
     const oldest = recent.oldest ? new Date(recent.oldest).getTime() : Date.now();
-    const retryAfter = Math.max(1, Math.ceil((oldest + HOUR_MS - Date.now()) / 1000));
-    throw new ApiError('rate_limited', `At most ${ctx.limitPerHour} registrations per hour from one IP address`, {
-      hint: ERROR_ADVICE.rate_limited,
-      headers: { 'retry-after': String(retryAfter) },
-    });
+    const until = oldest + HOUR_MS;
+    rememberRefusal(memory, `${limitPerHour}:${ip}`, until);
+    throw registrationLimited(limitPerHour, until);
   }
+}
+
+function registrationLimited(limitPerHour: number, until: number): ApiError {
+  const retryAfter = Math.max(1, Math.ceil((until - Date.now()) / 1000));
+  return new ApiError('rate_limited', `At most ${limitPerHour} registrations per hour from one IP address. Try again in ${inWords(retryAfter)}.`, {
+    hint: ERROR_ADVICE.rate_limited,
+    headers: { 'retry-after': String(retryAfter) },
+  });
+}
+
+// An address at its limit stays there until its oldest counted registration is an hour
+// old (the count only grows meanwhile), so a refusal can be remembered until then and a
+// flood of refused signups costs no database round trip. Bounded, oldest first out.
+const MAX_REMEMBERED_REFUSALS = 10_000;
+const refusals = new WeakMap<Database, Map<string, number>>();
+
+function refusedUntil(db: Database): Map<string, number> {
+  let map = refusals.get(db);
+  if (!map) refusals.set(db, (map = new Map()));
+  return map;
+}
+
+function rememberRefusal(db: Database, key: string, until: number): void {
+  const map = refusedUntil(db);
+  map.delete(key);
+  map.set(key, until);
+  if (map.size > MAX_REMEMBERED_REFUSALS) map.delete(map.keys().next().value!);
 }
 
 function toRegisterResponse(
