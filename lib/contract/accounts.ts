@@ -110,6 +110,7 @@ export const register = defineEndpoint({
     ...PHOTO_CONTENT_ERRORS,
     'photo_type_mismatch',
     ...PHOTO_URL_ERRORS,
+    'service_unavailable',
   ],
   requestExample: REGISTER_EXAMPLE,
   example: REGISTER_RESPONSE_EXAMPLE,

@@ -5,6 +5,7 @@ import type { UserRow } from '@/db/types';
 import { recordAgentAction } from '../accounts/attribution';
 import type { ProfileUpdate } from '../contract/profiles';
 import { ApiError, notFound } from '../http/errors';
+import { consumeRateLimit, type RateLimitRule } from '../limits/rate-limits';
 import { attachPhoto, detachPhoto, preparePhoto, withStoredPhoto, type StoredPhoto } from '../photos/photos';
 import type { PhotoServices } from '../photos/services';
 import { missingFields, MISSING_FIELD_ADVICE, nextActionForUser, type DiscoverField } from './onboarding';
@@ -42,15 +43,16 @@ export interface UpdateResult {
 
 /**
  * Applies a partial update and recomputes completeness in one transaction. A new
- * photoURL is downloaded, checked and stored before the transaction (a bad one is a
- * 4xx and changes nothing); photoURL null removes the photo; sending back the
- * current photoURL changes nothing.
+ * photoURL counts as a photo upload (`photoUploadLimit`, before anything is fetched),
+ * then is downloaded, checked and stored before the transaction (a bad one is a 4xx
+ * and changes nothing); photoURL null removes the photo; sending back the current
+ * photoURL changes nothing and is not counted.
  */
 export async function updateProfile(
   db: Database,
   userId: string,
   input: ProfileUpdate,
-  options: { photos: PhotoServices; geocoderEnabled: boolean },
+  options: { photos: PhotoServices; geocoderEnabled: boolean; photoUploadLimit: RateLimitRule },
 ): Promise<UpdateResult> {
   const { photos } = options;
   const resolved = resolveProfileInput(input);
@@ -59,6 +61,7 @@ export async function updateProfile(
   if (typeof input.photoURL === 'string') {
     const current = await getUserOrThrow(db, userId);
     if (input.photoURL !== current.photo_url) {
+      await consumeRateLimit(db, 'photo_upload', options.photoUploadLimit, userId);
       stored = await preparePhoto({ kind: 'url', url: input.photoURL, field: 'photoURL' }, photos);
     }
   }

@@ -16,6 +16,7 @@ export const PATCH = route(updateMe, async ({ db, auth, body, baseUrl }) => {
   const { row, warnings } = await updateProfile(db, auth.userId, body, {
     photos: photoServicesFrom(config()),
     geocoderEnabled: !!config().geocoderUrl,
+    photoUploadLimit: config().rateLimits.photo_upload,
   });
   const missing = missingFields(row);
   return { success: true as const, profile: toOwnProfile(row, baseUrl), onboarding: { complete: missing.length === 0, missing }, warnings };
