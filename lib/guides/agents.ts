@@ -7,7 +7,7 @@ import { SCOPE_DESCRIPTIONS } from '../docs/openapi';
 import { code, endpointRef, endpointTable, errorTable, fieldLimitRows, table } from './markdown';
 import type { GuideContext } from './signup';
 
-export function agentsGuide(endpoints: readonly EndpointSpec[], { baseUrl, registrationLimitPerHour, messageLimitPer10Min }: GuideContext): string {
+export function agentsGuide(endpoints: readonly EndpointSpec[], { baseUrl, registrationLimitPerHour, messageLimitPer10Min, rateLimits }: GuideContext): string {
   const ref = (method: HttpMethod, path: string) => endpointRef(endpoints, method, path);
   return `# Acting for a person on Buddy Match
 
@@ -38,7 +38,7 @@ ${endpointTable(endpoints, baseUrl)}
 
 - ${ref('GET', '/api/v1/me/complete.json')} lists ${code('missing')} fields; ask the person for them.
 - ${ref('PATCH', '/api/v1/me.json')} updates only the fields you send; activities and availability are plain English; ${code('null')} clears an optional field.
-- ${ref('POST', '/api/v1/me/photo.json')} uploads the photo (base64 or data URL, JPEG/PNG/WEBP, at most ${LIMITS.photoBytes / 1024 / 1024} MB). Photos are checked automatically; a rejected photo is removed.
+- ${ref('POST', '/api/v1/me/photo.json')} uploads the photo (base64 or data URL, JPEG/PNG/WEBP, at most ${LIMITS.photoBytes / 1024 / 1024} MB). Photos are checked automatically; a rejected photo is removed and its URL stops working within seconds. Upload once and keep the returned URL: uploads and new ${code('photoURL')}s count against an hourly limit, and a busy server answers 503 with ${code('Retry-After')}.
 - The profile shows in Discover once nothing is missing.
 
 ## Polling rhythm
@@ -73,6 +73,8 @@ ${table(
   [
     ['Registrations', `${registrationLimitPerHour} per hour per IP address`],
     ['Messages', `${messageLimitPer10Min} per 10 minutes per chat`],
+    ['Photo uploads', `${rateLimits.photo_upload.points} per hour per account (uploads and new photoURLs)`],
+    ['Events feed', `${rateLimits.events.points} requests per minute per client address`],
     ['Inbox polling', 'every 30-60 seconds while active'],
     ['Photo', `${LIMITS.photoBytes / 1024 / 1024} MB; JPEG, PNG or WEBP`],
     ['Minimum age', `${LIMITS.minimumAge} years`],

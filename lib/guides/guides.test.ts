@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../config';
 import { endpoints } from '../contract';
 import { registerBodySchema } from '../contract/accounts';
 import { LIMITS } from '../contract/schemas';
@@ -8,7 +9,13 @@ import { agentsGuide } from './agents';
 import { llmsTxt } from './llms';
 import { signupGuide } from './signup';
 
-const ctx = { baseUrl: 'https://buddy.example', registrationLimitPerHour: 7, messageLimitPer10Min: 11 };
+const rateLimits = loadConfig({} as NodeJS.ProcessEnv).rateLimits;
+const ctx = {
+  baseUrl: 'https://buddy.example',
+  registrationLimitPerHour: 7,
+  messageLimitPer10Min: 11,
+  rateLimits: { ...rateLimits, photo_upload: { ...rateLimits.photo_upload, points: 13 }, events: { ...rateLimits.events, points: 17 } },
+};
 
 describe('AGENTS.md', () => {
   const text = agentsGuide(endpoints, ctx);
@@ -26,6 +33,8 @@ describe('AGENTS.md', () => {
     expect(text).toContain('/api/v1/chats/{chatId}/messages.json');
     expect(text).toContain('7 per hour per IP address');
     expect(text).toContain('11 per 10 minutes per chat');
+    expect(text).toContain('13 per hour per account (uploads and new photoURLs)');
+    expect(text).toContain('17 requests per minute per client address');
     expect(text).toContain(`| \`aboutMe\` | at most ${LIMITS.aboutMe} chars |`);
     expect(text).toMatch(/Never invent a response/);
     expect(text).toMatch(/never give the person a shell command/i);

@@ -7,7 +7,12 @@ import { signupGuide, type GuideContext } from './signup';
 
 export function guideContext(): GuideContext {
   const cfg = config();
-  return { baseUrl: cfg.publicBaseUrl, registrationLimitPerHour: cfg.registrationLimitPerHour, messageLimitPer10Min: cfg.messageLimitPer10Min };
+  return {
+    baseUrl: cfg.publicBaseUrl,
+    registrationLimitPerHour: cfg.registrationLimitPerHour,
+    messageLimitPer10Min: cfg.messageLimitPer10Min,
+    rateLimits: cfg.rateLimits,
+  };
 }
 
 export const renderSignupGuide = () => signupGuide(guideContext());

@@ -6,11 +6,14 @@ import { errorCodesFor } from '../docs/openapi';
 import { DISCOVER_FIELDS } from '../profiles/onboarding';
 import { SIGNUP_LINK_PARAMS, signupLink } from '../signup-link';
 import { code, errorTable, fieldTable, table } from './markdown';
+import type { RateLimitRules } from '../limits/rate-limits';
 
 export interface GuideContext {
   baseUrl: string;
   registrationLimitPerHour: number;
   messageLimitPer10Min: number;
+  /** The per-user and per-client limits (lib/limits), as configured. */
+  rateLimits: RateLimitRules;
 }
 
 export function signupGuide({ baseUrl, registrationLimitPerHour }: GuideContext): string {
