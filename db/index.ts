@@ -11,7 +11,10 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
 
 export type Database = Kysely<DB>;
 
-const pools = new WeakMap<Database, pg.Pool>();
+// On globalThis like the instance itself: Next bundles this module into several chunks,
+// and getDb()'s shared instance must be found by every copy of poolOf.
+const poolsHolder = globalThis as unknown as { __buddyDbPools?: WeakMap<Database, pg.Pool> };
+const pools = (poolsHolder.__buddyDbPools ??= new WeakMap<Database, pg.Pool>());
 
 export function createDb(connectionString: string, max = 10): Database {
   const pool = new pg.Pool({ connectionString, max });
