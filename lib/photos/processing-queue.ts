@@ -5,7 +5,9 @@
 // at once with 503 and Retry-After instead of piling up their bodies in memory.
 //
 // The web routes (Next's bundle) and the job workers (scripts/start.ts) load this
-// module separately, so the queue lives on globalThis: one cap per process.
+// module separately, so the queue's state lives on globalThis: one cap per process.
+// Each copy keeps its own class around it, so the 503 it throws is an ApiError of the
+// caller's own module graph (instanceof holds in the route wrapper).
 import pLimit, { type LimitFunction } from 'p-limit';
 import { ApiError } from '../http/errors';
 import { logLine } from '../http/log';
@@ -30,17 +32,33 @@ export interface ProcessingStats {
 const INITIAL_JOB_SECONDS = 1;
 const MAX_RETRY_AFTER_SECONDS = 60;
 
-export class ProcessingQueue {
-  private readonly limit: LimitFunction;
-  private active = 0;
-  private peakActive = 0;
-  private completed = 0;
-  private refused = 0;
+/** What every copy of this module shares for one set of limits. */
+interface QueueState {
+  limit: LimitFunction;
+  active: number;
+  peakActive: number;
+  completed: number;
+  refused: number;
   /** Moving average of a job's duration, for an honest Retry-After. */
-  private averageJobSeconds = INITIAL_JOB_SECONDS;
+  averageJobSeconds: number;
+}
 
-  constructor(readonly limits: ProcessingLimits) {
-    this.limit = pLimit(limits.concurrency);
+function newState(limits: ProcessingLimits): QueueState {
+  return { limit: pLimit(limits.concurrency), active: 0, peakActive: 0, completed: 0, refused: 0, averageJobSeconds: INITIAL_JOB_SECONDS };
+}
+
+export class ProcessingQueue {
+  private readonly state: QueueState;
+
+  constructor(
+    readonly limits: ProcessingLimits,
+    state?: QueueState,
+  ) {
+    this.state = state ?? newState(limits);
+  }
+
+  private get limit(): LimitFunction {
+    return this.state.limit;
   }
 
   /**
@@ -49,7 +67,7 @@ export class ProcessingQueue {
    */
   run<T>(job: () => Promise<T>): Promise<T> {
     if (this.limit.activeCount >= this.limits.concurrency && this.limit.pendingCount >= this.limits.maxWaiting) {
-      this.refused++;
+      this.state.refused++;
       const retryAfter = this.retryAfterSeconds();
       const { active, waiting, peakActive, completed, refused } = this.stats();
       logLine({
@@ -82,40 +100,50 @@ export class ProcessingQueue {
   }
 
   stats(): ProcessingStats {
-    return { active: this.active, waiting: this.limit.pendingCount, peakActive: this.peakActive, completed: this.completed, refused: this.refused };
+    const { active, peakActive, completed, refused } = this.state;
+    return { active, waiting: this.limit.pendingCount, peakActive, completed, refused };
   }
 
   private schedule<T>(job: () => Promise<T>): Promise<T> {
+    const state = this.state;
     return this.limit(async () => {
-      this.active++;
-      this.peakActive = Math.max(this.peakActive, this.active);
+      state.active++;
+      state.peakActive = Math.max(state.peakActive, state.active);
       const started = performance.now();
       try {
         return await job();
       } finally {
-        this.active--;
-        this.completed++;
+        state.active--;
+        state.completed++;
         const seconds = (performance.now() - started) / 1000;
-        this.averageJobSeconds = 0.8 * this.averageJobSeconds + 0.2 * seconds;
+        state.averageJobSeconds = 0.8 * state.averageJobSeconds + 0.2 * seconds;
       }
     });
   }
 
   /** About when a slot frees up for a newcomer: the line ahead of it, shared by every slot. */
   private retryAfterSeconds(): number {
-    const ahead = this.limit.pendingCount + this.active;
-    const seconds = Math.ceil((ahead / this.limits.concurrency) * this.averageJobSeconds);
+    const ahead = this.limit.pendingCount + this.state.active;
+    const seconds = Math.ceil((ahead / this.limits.concurrency) * this.state.averageJobSeconds);
     return Math.min(MAX_RETRY_AFTER_SECONDS, Math.max(1, seconds));
   }
 }
 
-const holder = globalThis as unknown as { __buddyPhotoProcessing?: Map<string, ProcessingQueue> };
+const holder = globalThis as unknown as { __buddyPhotoProcessing?: Map<string, QueueState> };
+const queues = new Map<string, ProcessingQueue>();
 
-/** The process-wide queue for these limits (the same object for the routes and the job workers). */
+/**
+ * The queue for these limits. Every copy of this module in the process (the routes'
+ * and the job workers') runs its jobs under the same cap and counters.
+ */
 export function processingQueue(limits: ProcessingLimits): ProcessingQueue {
-  holder.__buddyPhotoProcessing ??= new Map();
   const id = `${limits.concurrency}/${limits.maxWaiting}`;
-  let queue = holder.__buddyPhotoProcessing.get(id);
-  if (!queue) holder.__buddyPhotoProcessing.set(id, (queue = new ProcessingQueue(limits)));
+  let queue = queues.get(id);
+  if (!queue) {
+    holder.__buddyPhotoProcessing ??= new Map();
+    let state = holder.__buddyPhotoProcessing.get(id);
+    if (!state) holder.__buddyPhotoProcessing.set(id, (state = newState(limits)));
+    queues.set(id, (queue = new ProcessingQueue(limits, state)));
+  }
   return queue;
 }
