@@ -293,6 +293,38 @@ describe('registration checks its limit before any expensive work', () => {
     expect(other.status).toBe(201);
   });
 
+  it('refuses a taken email before fetching the photo or hashing the password', async () => {
+    const taken = uniqueEmail('reg-taken');
+    expect((await api('POST', '/api/v1/register.json', { body: { email: taken, displayName: 'First' } })).status).toBe(201);
+    const photoURL = `http://127.0.0.1:${imagesPort}/taken-${taken}.png`;
+    // Failed signups do not count toward the registration limit: each of these used to
+    // cost a download, a decode and an argon2 hash, as often as one liked.
+    for (let i = 0; i < 5; i++) {
+      const res = await api('POST', '/api/v1/register.json', { body: { email: taken.toUpperCase(), displayName: 'Again', password: 'correct horse battery', photoURL } });
+      expect(res.status).toBe(409);
+      expect(res.body.error).toMatchObject({ code: 'email_taken', fields: { email: 'already registered' } });
+    }
+    expect(imageHits.filter((hit) => hit.includes(taken))).toEqual([]);
+  });
+
+  it('counts the photos it decodes per address, failures included', async () => {
+    const ip = freshIp();
+    const corrupt = (await makeImage('jpeg', { width: 1600, height: 1200 })).subarray(0, 4000).toString('base64');
+    for (let i = 0; i < 10; i++) {
+      const res = await api('POST', '/api/v1/register.json', { ip, body: { email: uniqueEmail('reg-corrupt'), displayName: 'Corrupt', photo: corrupt } });
+      expect(res.status).toBe(400);
+      expect(res.body.error.code).toBe('photo_invalid');
+    }
+    // Ten decodes an hour from one address; the next is refused before decoding, valid or not.
+    const valid = (await makeImage('png', { width: 64, height: 48 })).toString('base64');
+    const refused = await api('POST', '/api/v1/register.json', { ip, body: { email: uniqueEmail('reg-corrupt'), displayName: 'Valid', photo: valid } });
+    expect(refused.status).toBe(429);
+    expect(refused.body.error.message).toMatch(/photo uploads: at most 10 per hour/);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    // Without a photo the address may still register (its registration limit is untouched).
+    expect((await api('POST', '/api/v1/register.json', { ip, body: { email: uniqueEmail('reg-corrupt'), displayName: 'No photo' } })).status).toBe(201);
+  });
+
   it('still holds the limit exactly under parallel registrations that all pass the pre-check', async () => {
     const ip = freshIp();
     const results = await Promise.all(

@@ -4,9 +4,9 @@ import type { Database } from '@/db';
 import type { UserRow } from '@/db/types';
 import type { RegisterBody } from '../contract/accounts';
 import type { Scope } from '../contract/define';
-import { ApiError, ERROR_ADVICE, isUniqueViolation } from '../http/errors';
+import { ApiError, ERROR_ADVICE, isUniqueViolation, uniqueConflict } from '../http/errors';
 import { enqueue, QUEUES } from '../jobs/boss';
-import { inWords } from '../limits/rate-limits';
+import { consumeRateLimit, inWords, type RateLimitRule } from '../limits/rate-limits';
 import { attachPhoto, preparePhoto, withStoredPhoto, type PhotoInput, type StoredPhoto } from '../photos/photos';
 import type { PhotoServices } from '../photos/services';
 import { missingFields, nextActionForUser } from '../profiles/onboarding';
@@ -23,6 +23,8 @@ export interface RegisterContext {
   baseUrl: string;
   /** Successful registrations allowed per IP per rolling hour. */
   limitPerHour: number;
+  /** Photos processed at registration, counted per client address (failures too). */
+  photoUploadLimit: RateLimitRule;
   /** GEOCODER_URL is set: locations the gazetteer misses get an online lookup. */
   geocoderEnabled: boolean;
   photos: PhotoServices;
@@ -47,12 +49,16 @@ export async function registerUser(db: Database, body: RegisterBody, ctx: Regist
   // Cheap checks first: an address at its limit costs no argon2 hash, no photo download
   // and no decoding (the route runs this check before reading the body, too).
   await precheckRegistrationLimit(db, ctx.ip, ctx.limitPerHour);
+  await refuseKnownConflicts(db, body);
   const resolved = resolveProfileInput(body);
   const { columns, warnings } = resolved;
   // The photo is checked, processed and stored before the account exists, so a bad
   // photo is a 4xx with nothing created; if the transaction then fails, the stored
   // blobs are deleted again (withStoredPhoto).
   const photoInput = photoInputOf(body);
+  // Failed registrations do not count toward the registration limit, so without this a
+  // corrupt 40-megapixel photo could be sent for decoding again and again.
+  if (photoInput) await consumeRateLimit(db, 'photo_upload', ctx.photoUploadLimit, `ip:${ctx.ip}`);
   // The photo before the password hash: most bad photos are refused from their first
   // bytes, and should not cost an argon2 hash first.
   const stored: StoredPhoto | null = photoInput ? await preparePhoto(photoInput, ctx.photos) : null;
@@ -105,6 +111,20 @@ export async function registerUser(db: Database, body: RegisterBody, ctx: Regist
     warnings,
     baseUrl: ctx.baseUrl,
   });
+}
+
+/**
+ * A taken email or slug, found by two indexed lookups before any hashing or photo work:
+ * such a request fails anyway and is not counted by the registration limit. (The
+ * answer is the same 409 the insert would give; the unique indexes still decide races.)
+ */
+async function refuseKnownConflicts(db: Database, body: RegisterBody): Promise<void> {
+  const email = await db.selectFrom('users').select('id').where(sql<string>`lower(email)`, '=', sql<string>`lower(${body.email})`).executeTakeFirst();
+  if (email) throw uniqueConflict('users_email_lower_key');
+  if (body.slug != null) {
+    const slug = await db.selectFrom('users').select('id').where('slug', '=', body.slug).executeTakeFirst();
+    if (slug) throw uniqueConflict('users_slug_key');
+  }
 }
 
 /** Two parallel signups named alike can pick the same free slug; the loser retries with a fresh one. */

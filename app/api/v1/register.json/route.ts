@@ -19,6 +19,7 @@ export const POST = route(
       ip,
       baseUrl,
       limitPerHour: config().registrationLimitPerHour,
+      photoUploadLimit: config().rateLimits.photo_upload,
       geocoderEnabled: !!config().geocoderUrl,
       photos: photoServicesFrom(config()),
     }),
