@@ -1,5 +1,6 @@
 // Runtime configuration from the environment (the names are fixed by RUNTIME.md).
 // Read once; domain code receives values as arguments and never reads env itself.
+import os from 'node:os';
 import path from 'node:path';
 import { parseTrustProxy } from './http/client-address';
 import type { AttemptLimits, FailureLimits } from './accounts/attempt-limits';
@@ -37,6 +38,8 @@ export interface Config {
   moderationProvider: ModerationProviderName;
   googleVisionApiKey: string | undefined;
   googleVisionEndpoint: string;
+  /** Photo decoding (sharp) per process: jobs at once, and how many more may wait before a 503. */
+  photoProcessing: { concurrency: number; maxWaiting: number };
   /** Test only: loopback ports a photoURL may be fetched from over http (PHOTO_FETCH_ALLOW_LOOPBACK_PORTS). */
   photoFetchAllowLoopbackPorts: number[];
   pushProvider: 'log' | 'expo';
@@ -80,6 +83,8 @@ export interface EventsConfig {
   upstreamTimeoutMs: number;
   /** How long an identical upstream query is served from memory before it is revalidated. */
   cacheSeconds: number;
+  /** Upper bound of the in-memory answer cache, in bytes of upstream JSON (EVENTS_CACHE_MAX_MB). */
+  cacheMaxBytes: number;
   /** iCalendar/JSON feeds (URLs or paths) the refresh job imports into the built-in directory. */
   feeds: string[];
   refreshCron: string;
@@ -106,6 +111,14 @@ export function listFromEnv(raw: string | undefined): string[] {
   return (raw ?? '').split(/[\s,]+/).filter((entry) => entry.length > 0);
 }
 
+// One sharp job per core keeps every core busy; a few jobs per core may wait (each holds
+// at most a 5 MB decoded upload), and past that a request is told to come back later.
+function photoProcessingFromEnv(): Config['photoProcessing'] {
+  const concurrency = intFromEnv('PHOTO_PROCESSING_CONCURRENCY', os.availableParallelism());
+  if (concurrency < 1) throw new Error('PHOTO_PROCESSING_CONCURRENCY must be at least 1');
+  return { concurrency, maxWaiting: intFromEnv('PHOTO_PROCESSING_QUEUE', 4 * concurrency) };
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = intFromEnv('PORT', 3000);
   const base = (env.PUBLIC_BASE_URL || `http://localhost:${port}`).replace(/\/+$/, '');
@@ -124,6 +137,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       upstreamUrl: upstreamUrlFromEnv(env.EVENTS_UPSTREAM_URL),
       upstreamTimeoutMs: intFromEnv('EVENTS_UPSTREAM_TIMEOUT_MS', 5000),
       cacheSeconds: intFromEnv('EVENTS_CACHE_SECONDS', 60),
+      cacheMaxBytes: intFromEnv('EVENTS_CACHE_MAX_MB', 32) * 1024 * 1024,
       feeds: listFromEnv(env.EVENTS_FEEDS),
       refreshCron: env.EVENTS_REFRESH_CRON || '7 * * * *',
       horizonDays: intFromEnv('EVENTS_HORIZON_DAYS', 90),
@@ -133,6 +147,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     moderationProvider: moderationProviderFromEnv(env),
     googleVisionApiKey: env.GOOGLE_VISION_API_KEY || undefined,
     googleVisionEndpoint: env.GOOGLE_VISION_ENDPOINT || 'https://vision.googleapis.com/v1/images:annotate',
+    photoProcessing: photoProcessingFromEnv(),
     photoFetchAllowLoopbackPorts: portsFromEnv('PHOTO_FETCH_ALLOW_LOOPBACK_PORTS', env),
     pushProvider: pushProviderFromEnv(env.PUSH_PROVIDER),
     expoAccessToken: env.EXPO_ACCESS_TOKEN || undefined,

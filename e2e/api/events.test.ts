@@ -14,7 +14,7 @@ import { createDb, type Database } from '@/db';
 import { eventsFeedSchema, type EventItem } from '@/lib/contract/events';
 import { maintainSample } from '@/lib/events/import';
 import { startStack, type Stack } from '../support/stack';
-import { api, testDb } from './client';
+import { api, freshIp, testDb } from './client';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const DAY = 86_400_000;
@@ -165,6 +165,42 @@ describe('query validation', () => {
     const res = await feed('limit=1&lang=de&page_token=xyz');
     expect(res.status).toBe(200);
     expect(res.feed!.events).toHaveLength(1);
+  });
+});
+
+describe('rate limit per client address', () => {
+  // EVENTS_LIMIT_PER_MINUTE, left at its default on the shared stack.
+  const LIMIT = 120;
+
+  it('answers 429 with Retry-After once one address has used its calls of the minute, before parsing anything', async () => {
+    const ip = freshIp();
+    for (let batch = 0; batch < LIMIT / 20; batch++) {
+      const results = await Promise.all(Array.from({ length: 20 }, () => api('GET', '/api/v1/events.json?limit=1', { ip })));
+      expect(results.map((r) => r.status)).toEqual(Array(20).fill(200));
+    }
+    const refused = await api('GET', '/api/v1/events.json?limit=1', { ip });
+    expect(refused.status).toBe(429);
+    expect(refused.body.error).toEqual({
+      code: 'rate_limited',
+      message: expect.stringMatching(new RegExp(`^Too many events feed requests from your network: at most ${LIMIT} per minute\\. Try again in \\d+ seconds?\\.$`)),
+      hint: expect.any(String),
+    });
+    const retryAfter = Number(refused.headers.get('retry-after'));
+    expect(retryAfter).toBeGreaterThanOrEqual(1);
+    expect(retryAfter).toBeLessThanOrEqual(60);
+    expect(refused.headers.get('cache-control')).toBe('no-store');
+    // Counted before the query is parsed: an invalid one is refused the same way, not a 400.
+    const invalid = await api('GET', '/api/v1/events.json?limit=0&bbox=1,2', { ip });
+    expect(invalid.status).toBe(429);
+    // Other addresses are not affected.
+    expect((await api('GET', '/api/v1/events.json?limit=1')).status).toBe(200);
+  });
+
+  it('documents the limit in OpenAPI', async () => {
+    const doc = (await api('GET', '/.well-known/openapi.json')).body;
+    const responses = doc.paths['/api/v1/events.json'].get.responses;
+    expect(responses['429']).toBeDefined();
+    expect(responses['429'].headers).toHaveProperty(['Retry-After']);
   });
 });
 

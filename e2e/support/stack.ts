@@ -12,6 +12,8 @@ export interface Stack {
   baseUrl: string;
   databaseUrl: string;
   dataDir: string;
+  /** The server process (for benchmarks that read its CPU time). */
+  serverPid: number;
   stop(): Promise<void>;
 }
 
@@ -132,6 +134,7 @@ export async function startStack(env: Record<string, string> = {}): Promise<Stac
     baseUrl,
     databaseUrl,
     dataDir,
+    serverPid: child.pid!,
     async stop() {
       if (child.exitCode === null) {
         const exited = new Promise((r) => child.once('exit', r));

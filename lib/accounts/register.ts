@@ -4,8 +4,9 @@ import type { Database } from '@/db';
 import type { UserRow } from '@/db/types';
 import type { RegisterBody } from '../contract/accounts';
 import type { Scope } from '../contract/define';
-import { ApiError, ERROR_ADVICE, isUniqueViolation } from '../http/errors';
+import { ApiError, ERROR_ADVICE, isUniqueViolation, uniqueConflict } from '../http/errors';
 import { enqueue, QUEUES } from '../jobs/boss';
+import { consumeRateLimit, inWords, type RateLimitRule } from '../limits/rate-limits';
 import { attachPhoto, preparePhoto, withStoredPhoto, type PhotoInput, type StoredPhoto } from '../photos/photos';
 import type { PhotoServices } from '../photos/services';
 import { missingFields, nextActionForUser } from '../profiles/onboarding';
@@ -22,6 +23,8 @@ export interface RegisterContext {
   baseUrl: string;
   /** Successful registrations allowed per IP per rolling hour. */
   limitPerHour: number;
+  /** Photos processed at registration, counted per client address (failures too). */
+  photoUploadLimit: RateLimitRule;
   /** GEOCODER_URL is set: locations the gazetteer misses get an online lookup. */
   geocoderEnabled: boolean;
   photos: PhotoServices;
@@ -43,19 +46,27 @@ function photoInputOf(body: RegisterBody): PhotoInput | null {
 const HOUR_MS = 3600_000;
 
 export async function registerUser(db: Database, body: RegisterBody, ctx: RegisterContext) {
+  // Cheap checks first: an address at its limit costs no argon2 hash, no photo download
+  // and no decoding (the route runs this check before reading the body, too).
+  await precheckRegistrationLimit(db, ctx.ip, ctx.limitPerHour);
+  await refuseKnownConflicts(db, body);
   const resolved = resolveProfileInput(body);
   const { columns, warnings } = resolved;
   // The photo is checked, processed and stored before the account exists, so a bad
   // photo is a 4xx with nothing created; if the transaction then fails, the stored
   // blobs are deleted again (withStoredPhoto).
   const photoInput = photoInputOf(body);
-  const generatedPassword = body.password ? null : generatePassword();
-  const passwordHash = await hashPassword(body.password ?? generatedPassword!);
+  // Failed registrations do not count toward the registration limit, so without this a
+  // corrupt 40-megapixel photo could be sent for decoding again and again.
+  if (photoInput) await consumeRateLimit(db, 'photo_upload', ctx.photoUploadLimit, `ip:${ctx.ip}`);
+  // The photo before the password hash: most bad photos are refused from their first
+  // bytes, and should not cost an argon2 hash first.
   const stored: StoredPhoto | null = photoInput ? await preparePhoto(photoInput, ctx.photos) : null;
+  const generatedPassword = body.password ? null : generatePassword();
   const wantsEmail = body.emailMagicLink !== false;
 
-  const attempt = () => db.transaction().execute(async (trx) => {
-    await enforceRegistrationLimit(trx, ctx);
+  const attempt = (passwordHash: string) => db.transaction().execute(async (trx) => {
+    await enforceRegistrationLimit(trx, db, ctx);
     const slug = body.slug ?? (await uniqueSlug(trx, body.displayName));
     const values = {
       ...columns,
@@ -87,7 +98,10 @@ export async function registerUser(db: Database, body: RegisterBody, ctx: Regist
     await recordAgentAction(trx, user.id, 'register', body);
     return { row, token, link };
   });
-  const result = await withStoredPhoto(stored, ctx.photos.store, () => retryGeneratedSlugRace(attempt, body.slug == null));
+  const result = await withStoredPhoto(stored, ctx.photos.store, async () => {
+    const passwordHash = await hashPassword(body.password ?? generatedPassword!);
+    return retryGeneratedSlugRace(() => attempt(passwordHash), body.slug == null);
+  });
 
   return toRegisterResponse(result.row, {
     token: result.token.token,
@@ -98,6 +112,20 @@ export async function registerUser(db: Database, body: RegisterBody, ctx: Regist
     warnings,
     baseUrl: ctx.baseUrl,
   });
+}
+
+/**
+ * A taken email or slug, found by two indexed lookups before any hashing or photo work:
+ * such a request fails anyway and is not counted by the registration limit. (The
+ * answer is the same 409 the insert would give; the unique indexes still decide races.)
+ */
+async function refuseKnownConflicts(db: Database, body: RegisterBody): Promise<void> {
+  const email = await db.selectFrom('users').select('id').where(sql<string>`lower(email)`, '=', sql<string>`lower(${body.email})`).executeTakeFirst();
+  if (email) throw uniqueConflict('users_email_lower_key');
+  if (body.slug != null) {
+    const slug = await db.selectFrom('users').select('id').where('slug', '=', body.slug).executeTakeFirst();
+    if (slug) throw uniqueConflict('users_slug_key');
+  }
 }
 
 /** Two parallel signups named alike can pick the same free slug; the loser retries with a fresh one. */
@@ -116,22 +144,67 @@ async function retryGeneratedSlugRace<T>(attempt: () => Promise<T>, slugGenerate
  * advisory lock serialises concurrent registrations from one IP, so the count is
  * exact across any number of app instances.
  */
-async function enforceRegistrationLimit(trx: Database, ctx: RegisterContext): Promise<void> {
+async function enforceRegistrationLimit(trx: Database, db: Database, ctx: RegisterContext): Promise<void> {
   await sql`select pg_advisory_xact_lock(hashtextextended(${`register:${ctx.ip}`}, 0))`.execute(trx);
-  const recent = await trx
+  await refuseIfOverLimit(trx, ctx.ip, ctx.limitPerHour, db);
+}
+
+/**
+ * The cheap check, before anything expensive (reading the body, hashing the password,
+ * decoding or fetching a photo): an address already at its limit is refused from one
+ * indexed count, or from memory once refused. Without the lock, parallel requests may
+ * all pass it; the exact check in the transaction then holds the limit.
+ */
+export async function precheckRegistrationLimit(db: Database, ip: string, limitPerHour: number): Promise<void> {
+  const until = refusedUntil(db).get(`${limitPerHour}:${ip}`);
+  if (until !== undefined) {
+    if (until > Date.now()) throw registrationLimited(limitPerHour, until);
+    refusedUntil(db).delete(`${limitPerHour}:${ip}`);
+  }
+  await refuseIfOverLimit(db, ip, limitPerHour, db);
+}
+
+/** `memory`: the database whose remembered refusals this one joins (not a transaction). */
+async function refuseIfOverLimit(executor: Database, ip: string, limitPerHour: number, memory: Database): Promise<void> {
+  const recent = await executor
     .selectFrom('registrations')
     .select((eb) => [eb.fn.countAll<number>().as('count'), eb.fn.min('created_at').as('oldest')])
-    .where('ip', '=', ctx.ip)
+    .where('ip', '=', ip)
     .where('created_at', '>', sql<Date>`now() - interval '1 hour'`)
     .executeTakeFirstOrThrow();
-  if (Number(recent.count) >= ctx.limitPerHour) {
+  if (Number(recent.count) >= limitPerHour) {
     const oldest = recent.oldest ? new Date(recent.oldest).getTime() : Date.now();
-    const retryAfter = Math.max(1, Math.ceil((oldest + HOUR_MS - Date.now()) / 1000));
-    throw new ApiError('rate_limited', `At most ${ctx.limitPerHour} registrations per hour from one IP address`, {
-      hint: ERROR_ADVICE.rate_limited,
-      headers: { 'retry-after': String(retryAfter) },
-    });
+    const until = oldest + HOUR_MS;
+    rememberRefusal(memory, `${limitPerHour}:${ip}`, until);
+    throw registrationLimited(limitPerHour, until);
   }
+}
+
+function registrationLimited(limitPerHour: number, until: number): ApiError {
+  const retryAfter = Math.max(1, Math.ceil((until - Date.now()) / 1000));
+  return new ApiError('rate_limited', `At most ${limitPerHour} registrations per hour from one IP address. Try again in ${inWords(retryAfter)}.`, {
+    hint: ERROR_ADVICE.rate_limited,
+    headers: { 'retry-after': String(retryAfter) },
+  });
+}
+
+// An address at its limit stays there until its oldest counted registration is an hour
+// old (the count only grows meanwhile), so a refusal can be remembered until then and a
+// flood of refused signups costs no database round trip. Bounded, oldest first out.
+const MAX_REMEMBERED_REFUSALS = 10_000;
+const refusals = new WeakMap<Database, Map<string, number>>();
+
+function refusedUntil(db: Database): Map<string, number> {
+  let map = refusals.get(db);
+  if (!map) refusals.set(db, (map = new Map()));
+  return map;
+}
+
+function rememberRefusal(db: Database, key: string, until: number): void {
+  const map = refusedUntil(db);
+  map.delete(key);
+  map.set(key, until);
+  if (map.size > MAX_REMEMBERED_REFUSALS) map.delete(map.keys().next().value!);
 }
 
 function toRegisterResponse(

@@ -96,7 +96,8 @@ export const register = defineEndpoint({
   description:
     'Creates the account in one call. Only email and displayName are required; the other Discover fields can follow via PATCH /api/v1/me.json. ' +
     'Unknown activities are warnings, not errors. Repeat warnings.schedule_summary to the user to confirm availability. ' +
-    `Limited to ${LIMITS.minimumAge}+ year olds and a few registrations per IP address per hour.`,
+    `Limited to ${LIMITS.minimumAge}+ year olds and a few registrations per IP address per hour ` +
+    '(photos sent at registration also count against an hourly limit per address, failed ones included).',
   body: registerBodySchema,
   maxBodyBytes: REGISTER_MAX_BODY_BYTES,
   response: registerResponseSchema,
@@ -110,6 +111,7 @@ export const register = defineEndpoint({
     ...PHOTO_CONTENT_ERRORS,
     'photo_type_mismatch',
     ...PHOTO_URL_ERRORS,
+    'service_unavailable',
   ],
   requestExample: REGISTER_EXAMPLE,
   example: REGISTER_RESPONSE_EXAMPLE,

@@ -155,10 +155,13 @@ export const listEvents = defineEndpoint({
     'parameter, including ones not listed here, is forwarded and the upstream items are passed through unchanged. ' +
     'Without date_from only events not yet over are listed. Identical queries are cached for about a minute ' +
     '(ETag and If-None-Match are honoured). 502 upstream_error when the upstream answers with an error or ' +
-    'malformed body; 503 upstream_unavailable (with Retry-After) when it cannot be reached in time.',
+    'malformed body; 503 upstream_unavailable (with Retry-After) when it cannot be reached in time. ' +
+    'Calls are limited per client address per minute: 429 rate_limited with Retry-After past it.',
   query: eventsQuerySchema,
   response: eventsFeedSchema,
-  errors: ['validation_failed', 'upstream_error', 'upstream_unavailable'],
+  // Counted before anything else, so a flood costs neither parsing nor an upstream call.
+  rateLimit: { name: 'events', by: 'client' },
+  errors: ['validation_failed', 'rate_limited', 'upstream_error', 'upstream_unavailable'],
   example: EVENTS_EXAMPLE,
 });
 

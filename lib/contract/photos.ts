@@ -39,9 +39,13 @@ export const uploadPhoto = defineEndpoint({
   description:
     'JPEG, PNG or WEBP, at most 5 MB decoded, checked from the bytes. The photo is auto-rotated, stripped of all metadata (location included), ' +
     'scaled to at most 1600 px and re-encoded; a 256 px thumbnail is made. It replaces the previous photo and can complete onboarding. ' +
-    'Every photo is then checked by image moderation in the background; a photo judged VERY_LIKELY adult, violent or racy is deleted and photoURL cleared.',
+    'Every photo is then checked by image moderation in the background; a photo judged VERY_LIKELY adult, violent or racy is deleted and photoURL cleared. ' +
+    'Until it has passed, the photo is served with a short cache lifetime. Uploads (and new photoURLs) are limited per account per hour: 429 rate_limited ' +
+    'with Retry-After past it; 503 service_unavailable with Retry-After when the server is busy processing other photos.',
   body: uploadPhotoBodySchema,
   maxBodyBytes: PHOTO_BODY_MAX_BYTES,
+  // Counted right after authentication, before the (up to 7 MB) body is read.
+  rateLimit: { name: 'photo_upload', by: 'user' },
   response: z.object({
     success: z.literal(true),
     photo: photoRecordSchema,
@@ -53,6 +57,8 @@ export const uploadPhoto = defineEndpoint({
     'payload_too_large',
     ...PHOTO_CONTENT_ERRORS,
     'photo_type_mismatch',
+    'rate_limited',
+    'service_unavailable',
   ],
   requestExample: { photo: 'data:image/jpeg;base64,/9j/4AAQSkZJRg...', mimeType: 'image/jpeg', agentName: 'ExampleAgent' },
 });

@@ -102,7 +102,10 @@ export const profileUpdateSchema = z.strictObject({
   ...profileFields,
   photoURL: httpsUrlSchema
     .nullish()
-    .describe('A public https URL the server downloads the photo from (checked like an upload); null removes the photo'),
+    .describe(
+      'A public https URL the server downloads the photo from (checked like an upload); null removes the photo. ' +
+        'A new URL counts as a photo upload against the hourly limit; sending back the current photoURL changes nothing and is not counted.',
+    ),
   ...attributionFields,
 });
 export type ProfileUpdate = z.infer<typeof profileUpdateSchema>;
@@ -142,7 +145,7 @@ export const updateMe = defineEndpoint({
     'Retry-After, error.fields names coords or location, and nothing is stored. Sending unchanged values does not count.',
   body: profileUpdateSchema,
   response: profileWriteResponse,
-  errors: ['validation_failed', 'rate_limited', ...PHOTO_URL_ERRORS, ...PHOTO_CONTENT_ERRORS],
+  errors: ['validation_failed', ...PHOTO_URL_ERRORS, ...PHOTO_CONTENT_ERRORS, 'rate_limited', 'service_unavailable'],
   requestExample: { aboutMe: 'Weekend hiker, coffee snob.', activities: ['hiking', 'coffee'], availability_text: 'weekends and Wednesday evenings' },
 });
 

@@ -37,8 +37,13 @@ export async function eventsFeed(db: Database, query: EventsQuery, settings: Fee
   };
 }
 
-export function feedSettings(events: { upstreamUrl: string | undefined; upstreamTimeoutMs: number; cacheSeconds: number }): FeedSettings {
+export function feedSettings(events: {
+  upstreamUrl: string | undefined;
+  upstreamTimeoutMs: number;
+  cacheSeconds: number;
+  cacheMaxBytes: number;
+}): FeedSettings {
   return events.upstreamUrl
-    ? { upstream: { url: events.upstreamUrl, timeoutMs: events.upstreamTimeoutMs, cacheSeconds: events.cacheSeconds } }
+    ? { upstream: { url: events.upstreamUrl, timeoutMs: events.upstreamTimeoutMs, cacheSeconds: events.cacheSeconds, cacheMaxBytes: events.cacheMaxBytes } }
     : {};
 }

@@ -5,7 +5,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '@/lib/net/free-port';
 import { eventsQuerySchema } from '../contract/events';
 import { ApiError } from '../http/errors';
-import { fetchUpstreamFeed, forwardedParams, upstreamRequestUrl, type UpstreamSettings } from './upstream';
+import {
+  CACHE_ENTRY_OVERHEAD_BYTES,
+  fetchUpstreamFeed,
+  forwardedParams,
+  upstreamCacheUsage,
+  upstreamRequestUrl,
+  type UpstreamSettings,
+} from './upstream';
 
 type Behaviour = (req: http.IncomingMessage, res: http.ServerResponse, hits: number) => void;
 
@@ -38,7 +45,13 @@ afterAll(async () => {
   await new Promise((resolve) => server.close(resolve));
 });
 
-const settings = (overrides: Partial<UpstreamSettings> = {}): UpstreamSettings => ({ url: base, timeoutMs: 1000, cacheSeconds: 60, ...overrides });
+const settings = (overrides: Partial<UpstreamSettings> = {}): UpstreamSettings => ({
+  url: base,
+  timeoutMs: 1000,
+  cacheSeconds: 60,
+  cacheMaxBytes: 32 * 1024 * 1024,
+  ...overrides,
+});
 const query = (params: Record<string, string>) => eventsQuerySchema.parse(params);
 const hitsFor = (test: string) => requests.filter((r) => r.searchParams.get('test') === test).length;
 
@@ -100,6 +113,52 @@ describe('fetchUpstreamFeed', () => {
     expect((await fetchUpstreamFeed(fast, q)).body.events[0]!.title).toBe('version 2');
     await expect.poll(() => hitsFor('swr')).toBe(3);
     expect((await fetchUpstreamFeed(fast, q)).body.events[0]!.title).toBe('version 2');
+  });
+
+  describe('a cache bounded in bytes', () => {
+    /** An answer of about `kib` KiB of JSON. */
+    const sized = (title: string, kib: number) => ({ ...feed(title), events: [{ title, description: 'x'.repeat(kib * 1024) }] });
+
+    it('serves an answer larger than the whole cache, without keeping it', async () => {
+      behaviours.set('huge', (_req, res) => setTimeout(() => sendJson(res, sized('huge', 64)), 50));
+      const small = settings({ cacheMaxBytes: 16 * 1024 });
+      const q = query({ test: 'huge' });
+      // A burst still shares one upstream request...
+      const burst = await Promise.all(Array.from({ length: 5 }, () => fetchUpstreamFeed(small, q)));
+      expect(burst.map((a) => a.body.events[0]!.title)).toEqual(Array(5).fill('huge'));
+      expect(hitsFor('huge')).toBe(1);
+      // ...but the answer was not stored: the next call asks again.
+      expect((await fetchUpstreamFeed(small, q)).body).toEqual(sized('huge', 64));
+      expect(hitsFor('huge')).toBe(2);
+      expect(upstreamCacheUsage(small)).toEqual({ entries: 0, bytes: 0 });
+    });
+
+    it('drops the least recently used answers once their bytes pass the cap', async () => {
+      behaviours.set('lru', (req, res) => sendJson(res, sized(new URL(req.url ?? '/', 'http://x').searchParams.get('city') ?? '', 3)));
+      // Room for two answers of ~3 KiB (plus their per-entry overhead), not three.
+      const capped = settings({ cacheMaxBytes: 10 * 1024 });
+      const get = async (city: string) => (await fetchUpstreamFeed(capped, query({ test: 'lru', city }))).body.events[0]!.title;
+      const hits = (city: string) => requests.filter((r) => r.searchParams.get('test') === 'lru' && r.searchParams.get('city') === city).length;
+      expect([await get('A'), await get('B'), await get('A')]).toEqual(['A', 'B', 'A']);
+      expect([hits('A'), hits('B')]).toEqual([1, 1]);
+      await get('C'); // B is now the least recently used: it goes
+      expect(upstreamCacheUsage(capped).entries).toBe(2);
+      await get('A');
+      expect(hits('A')).toBe(1);
+      await get('B');
+      expect(hits('B')).toBe(2);
+    });
+
+    it('never holds more than its cap, however many distinct queries arrive', async () => {
+      behaviours.set('flood', (_req, res) => sendJson(res, sized('flood', 1)));
+      const capped = settings({ cacheMaxBytes: 20 * 1024 });
+      for (let i = 0; i < 60; i++) await fetchUpstreamFeed(capped, query({ test: 'flood', q: `query ${i}` }));
+      const usage = upstreamCacheUsage(capped);
+      expect(usage.bytes).toBeLessThanOrEqual(20 * 1024);
+      // Each ~1 KiB answer is counted with its overhead: about nine fit, not sixty.
+      expect(usage.entries).toBeLessThanOrEqual(Math.floor((20 * 1024) / (1024 + CACHE_ENTRY_OVERHEAD_BYTES)));
+      expect(usage.entries).toBeGreaterThan(0);
+    });
   });
 
   it('maps an upstream error status to upstream_error, keeping its Retry-After', async () => {

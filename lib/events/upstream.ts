@@ -1,6 +1,7 @@
 // Proxy mode: the feed is read from EVENTS_UPSTREAM_URL. Identical queries share one
 // cached answer (fresh for cacheSeconds, then served stale while one background request
 // revalidates it), so a burst of agents polling the same city costs one upstream call.
+// The cache is bounded in bytes, not entries: a thousand 10 MB answers would be 10 GB.
 import { LRUCache } from 'lru-cache';
 import { EVENTS_QUERY_KEYS, upstreamFeedSchema, type EventsQuery, type UpstreamFeed } from '../contract/events';
 import { etagOf } from '../http/conditional';
@@ -12,6 +13,8 @@ export interface UpstreamSettings {
   url: string;
   timeoutMs: number;
   cacheSeconds: number;
+  /** Most bytes of upstream JSON kept in memory; an answer larger than this is served but not cached. */
+  cacheMaxBytes: number;
 }
 
 export interface UpstreamAnswer {
@@ -25,12 +28,18 @@ export interface UpstreamAnswer {
 export const STALE_WHILE_REVALIDATE_SECONDS = 300;
 const MAX_BODY_BYTES = 10 * 1024 * 1024;
 const RETRY_AFTER_SECONDS = '30';
-const MAX_CACHED_QUERIES = 1000;
+/**
+ * Counted per entry on top of its JSON: the parsed object's headers, the key and the
+ * cache's bookkeeping, so a flood of distinct tiny answers is bounded too.
+ */
+export const CACHE_ENTRY_OVERHEAD_BYTES = 1024;
 
 interface CachedAnswer {
   body: UpstreamFeed;
   etag: string;
   fetchedAt: number;
+  /** Length of the upstream's JSON text, what the cache's size counts. */
+  bytes: number;
 }
 
 /**
@@ -62,11 +71,14 @@ const holder = globalThis as unknown as { __buddyEventsCaches?: Map<string, LRUC
 
 function cacheFor(settings: UpstreamSettings): LRUCache<string, CachedAnswer> {
   holder.__buddyEventsCaches ??= new Map();
-  const id = `${settings.url} ${settings.timeoutMs} ${settings.cacheSeconds}`;
+  const id = `${settings.url} ${settings.timeoutMs} ${settings.cacheSeconds} ${settings.cacheMaxBytes}`;
   let cache = holder.__buddyEventsCaches.get(id);
   if (!cache) {
     cache = new LRUCache<string, CachedAnswer>({
-      max: MAX_CACHED_QUERIES,
+      // Least recently used answers leave first; one larger than the whole cache is
+      // returned to its callers and never stored (lru-cache's maxEntrySize defaults to maxSize).
+      maxSize: settings.cacheMaxBytes,
+      sizeCalculation: (answer, key) => answer.bytes + key.length + CACHE_ENTRY_OVERHEAD_BYTES,
       ttl: settings.cacheSeconds * 1000,
       // A stale answer is returned at once while one background fetch refreshes it...
       allowStale: true,
@@ -80,11 +92,17 @@ function cacheFor(settings: UpstreamSettings): LRUCache<string, CachedAnswer> {
   return cache;
 }
 
+/** What the cache for these settings holds: entries and counted bytes (for tests and diagnostics). */
+export function upstreamCacheUsage(settings: UpstreamSettings): { entries: number; bytes: number } {
+  const cache = cacheFor(settings);
+  return { entries: cache.size, bytes: cache.calculatedSize };
+}
+
 /** The upstream's answer to this query, from the cache when it is fresh enough. */
 export async function fetchUpstreamFeed(settings: UpstreamSettings, query: EventsQuery): Promise<UpstreamAnswer> {
   const key = forwardedParams(query).toString();
   let answer: CachedAnswer | undefined;
-  if (settings.cacheSeconds === 0) {
+  if (settings.cacheSeconds === 0 || settings.cacheMaxBytes === 0) {
     answer = await fetchAnswer(settings, key);
   } else {
     const cache = cacheFor(settings);
@@ -121,7 +139,7 @@ async function fetchAnswer(settings: UpstreamSettings, key: string, cancelled?: 
     const body = parseFeed(text);
     logLine({ event: 'events_upstream', status, duration_ms: Date.now() - started, upstream: describe(url) });
     const canonical = JSON.stringify(body);
-    return { body, etag: etagOf(canonical), fetchedAt: Date.now() };
+    return { body, etag: etagOf(canonical), fetchedAt: Date.now(), bytes: Buffer.byteLength(text) };
   } catch (error) {
     const apiError = toUpstreamError(error);
     logLine({ event: 'events_upstream_failed', status, code: apiError.code, reason: apiError.message, duration_ms: Date.now() - started, upstream: describe(url) });

@@ -46,7 +46,7 @@ ${endpointTable(endpoints, baseUrl)}
 
 - ${ref('GET', '/api/v1/me/complete.json')} lists ${code('missing')} fields; ask the person for them.
 - ${ref('PATCH', '/api/v1/me.json')} updates only the fields you send; activities and availability are plain English; ${code('null')} clears an optional field.
-- ${ref('POST', '/api/v1/me/photo.json')} uploads the photo (base64 or data URL, JPEG/PNG/WEBP, at most ${LIMITS.photoBytes / 1024 / 1024} MB). Photos are checked automatically; a rejected photo is removed.
+- ${ref('POST', '/api/v1/me/photo.json')} uploads the photo (base64 or data URL, JPEG/PNG/WEBP, at most ${LIMITS.photoBytes / 1024 / 1024} MB). Photos are checked automatically; a rejected photo is removed and its URL stops working within seconds. Upload once and keep the returned URL: uploads and new ${code('photoURL')}s count against an hourly limit, and a busy server answers 503 with ${code('Retry-After')}.
 - The profile shows in Discover once nothing is missing.
 
 ## Location privacy
@@ -92,6 +92,8 @@ ${table(
     ['Messages', `${messageLimitPer10Min} per 10 minutes per chat`],
     ['Discover searches', `${perWindow(rateLimits.discover)} per person`],
     ['Changes of the coordinates', `${perWindow(rateLimits.location_change)} per person (unchanged values do not count)`],
+    ['Photo uploads', `${perWindow(rateLimits.photo_upload)} per account (uploads and new photoURLs)`],
+    ['Events feed', `${perWindow(rateLimits.events)} per client address`],
     ['Inbox polling', 'every 30-60 seconds while active'],
     ['Photo', `${LIMITS.photoBytes / 1024 / 1024} MB; JPEG, PNG or WEBP`],
     ['Minimum age', `${LIMITS.minimumAge} years`],

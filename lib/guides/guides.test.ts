@@ -16,8 +16,8 @@ const ctx = {
   rateLimits: {
     discover: rule(130, 3600, 'Discover searches'),
     location_change: rule(9, 86_400, 'changes of your location'),
-    photo_upload: rule(10, 3600, 'photo uploads'),
-    events: rule(120, 60, 'events feed requests'),
+    photo_upload: rule(13, 3600, 'photo uploads'),
+    events: rule(17, 60, 'events feed requests'),
   },
 };
 
@@ -37,6 +37,8 @@ describe('AGENTS.md', () => {
     expect(text).toContain('/api/v1/chats/{chatId}/messages.json');
     expect(text).toContain('7 per hour per IP address');
     expect(text).toContain('11 per 10 minutes per chat');
+    expect(text).toContain('13 per hour per account (uploads and new photoURLs)');
+    expect(text).toContain('17 per minute per client address');
     expect(text).toContain(`| \`aboutMe\` | at most ${LIMITS.aboutMe} chars |`);
     expect(text).toMatch(/Never invent a response/);
     expect(text).toMatch(/never give the person a shell command/i);

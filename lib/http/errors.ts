@@ -141,6 +141,12 @@ const UNIQUE_CONSTRAINT_ERRORS: Record<string, () => ApiError> = {
     new ApiError('slug_taken', 'This slug is already taken', { hint: ERROR_ADVICE.slug_taken, fields: { slug: 'already taken' } }),
 };
 
+/** What a unique violation of `constraint` answers, for a check made before the write itself. */
+export function uniqueConflict(constraint: string): ApiError {
+  const make = UNIQUE_CONSTRAINT_ERRORS[constraint];
+  return make ? make() : new ApiError('conflict', 'This conflicts with an existing record');
+}
+
 export function isUniqueViolation(error: unknown, constraint?: string): error is { code: string; constraint?: string } {
   const e = error as { code?: unknown; constraint?: unknown } | null;
   return !!e && e.code === '23505' && (constraint === undefined || e.constraint === constraint);

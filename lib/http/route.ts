@@ -46,6 +46,15 @@ type ResponseOf<S extends EndpointSpec> = z.input<S['response']>;
 type Handler<S extends EndpointSpec> = (ctx: HandlerContext<S>) => Promise<ResponseOf<S> | Reply<ResponseOf<S>>>;
 type NextContext = { params: Promise<Record<string, string | string[]>> };
 
+export interface RouteOptions {
+  /**
+   * A cheap refusal (a limit read from memory or one indexed query) run after
+   * authentication and before the path, query or body is read or parsed, so a caller
+   * that will be refused anyway costs no parsing of a large body.
+   */
+  beforeParsing?: (ctx: { db: Database; ip: string; request: Request }) => Promise<void>;
+}
+
 export function json(body: unknown, status: number, headers: Record<string, string> = {}): Response {
   return new Response(body === null ? null : JSON.stringify(body), {
     status,
@@ -57,7 +66,7 @@ export function errorResponse(error: ApiError): Response {
   return json(error.toBody(), error.status, { 'cache-control': 'no-store', ...error.headers });
 }
 
-export function route<S extends EndpointSpec>(spec: S, handler: Handler<S>) {
+export function route<S extends EndpointSpec>(spec: S, handler: Handler<S>, options: RouteOptions = {}) {
   return async (request: Request, next: NextContext): Promise<Response> => {
     try {
       const db = getDb();
@@ -67,6 +76,7 @@ export function route<S extends EndpointSpec>(spec: S, handler: Handler<S>) {
       if (limit?.by === 'client') await consumeRateLimit(db, limit.name, config().rateLimits[limit.name], ip);
       const auth = spec.auth === 'none' ? null : await authenticate(db, request, spec.auth);
       if (limit?.by === 'user' && auth) await consumeRateLimit(db, limit.name, config().rateLimits[limit.name], auth.userId);
+      if (options.beforeParsing) await options.beforeParsing({ db, ip, request });
       const params = spec.params ? parseOrThrow(spec.params, await next.params, 'path') : undefined;
       const query = spec.query ? parseOrThrow(spec.query, queryObject(request), 'query') : undefined;
       const body = spec.body ? parseOrThrow(spec.body, await readJsonBody(request, spec), 'body') : undefined;

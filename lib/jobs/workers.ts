@@ -13,8 +13,8 @@ import { QUEUES, registerWorkers, type JobHandler, type QueueName } from './boss
 export async function startWorkers(): Promise<void> {
   const cfg = config();
   const mail = { smtpUrl: cfg.smtpUrl, from: cfg.mailFrom, dataDir: cfg.dataDir, baseUrl: cfg.publicBaseUrl };
-  const { store } = photoServicesFrom(cfg);
-  const imageModeration = createImageModerationProvider(cfg);
+  const { store, processing } = photoServicesFrom(cfg);
+  const imageModeration = createImageModerationProvider(cfg, processing);
   const push = cfg.pushProvider === 'expo' ? expoPushProvider(cfg.expoAccessToken) : logPushProvider();
   const handlers: Record<QueueName, JobHandler> = {
     [QUEUES.magicLinkMail]: async (data) => sendMagicLinkMail(getDb(), String(data.userId), mail),

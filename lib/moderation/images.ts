@@ -3,6 +3,7 @@
 // it decodes the image, checks its dimensions and that it is not blank. It is NOT
 // a safety check and its verdicts say so (safety_checked = false).
 import sharp from 'sharp';
+import type { ProcessingQueue } from '../photos/processing-queue';
 
 export const LIKELIHOODS = ['UNKNOWN', 'VERY_UNLIKELY', 'UNLIKELY', 'POSSIBLE', 'LIKELY', 'VERY_LIKELY'] as const;
 export type Likelihood = (typeof LIKELIHOODS)[number];
@@ -40,7 +41,15 @@ const BLANK_STDEV = 2;
 export class LocalImageProvider implements ImageModerationProvider {
   readonly name = 'local';
 
-  async check(image: Buffer): Promise<ImageVerdict> {
+  /** `queue`: decoding shares the uploads' cap on concurrent sharp jobs. */
+  constructor(private readonly queue?: ProcessingQueue) {}
+
+  check(image: Buffer): Promise<ImageVerdict> {
+    const inspect = () => this.inspect(image);
+    return this.queue ? this.queue.runBackground(inspect) : inspect();
+  }
+
+  private async inspect(image: Buffer): Promise<ImageVerdict> {
     const notes = ['local provider: not a safety check (no content or face analysis offline)'];
     const { width = 0, height = 0 } = await sharp(image).metadata();
     const stats = await sharp(image).stats();
@@ -114,14 +123,17 @@ export class GoogleVisionProvider implements ImageModerationProvider {
   }
 }
 
-export function createImageModerationProvider(settings: {
-  moderationProvider: 'local' | 'google-vision';
-  googleVisionEndpoint: string;
-  googleVisionApiKey: string | undefined;
-}): ImageModerationProvider {
+export function createImageModerationProvider(
+  settings: {
+    moderationProvider: 'local' | 'google-vision';
+    googleVisionEndpoint: string;
+    googleVisionApiKey: string | undefined;
+  },
+  queue?: ProcessingQueue,
+): ImageModerationProvider {
   if (settings.moderationProvider === 'google-vision') {
     if (!settings.googleVisionApiKey) throw new Error('google-vision moderation needs GOOGLE_VISION_API_KEY');
     return new GoogleVisionProvider({ endpoint: settings.googleVisionEndpoint, apiKey: settings.googleVisionApiKey });
   }
-  return new LocalImageProvider();
+  return new LocalImageProvider(queue);
 }

@@ -5,6 +5,7 @@ import sharp from 'sharp';
 import { LIMITS } from '../contract/schemas';
 import { ApiError, ERROR_ADVICE } from '../http/errors';
 import { photoTooLarge, type PhotoMimeType } from './input';
+import type { ProcessingQueue } from './processing-queue';
 
 export const PHOTO_LIMITS = {
   /** Decoded input size. */
@@ -61,8 +62,15 @@ const SHARP_INPUT = { limitInputPixels: PHOTO_LIMITS.maxInputPixels, failOn: 'er
  * Checks and processes one photo. `field` names the request field in errors.
  * Throws ApiError (photo_too_large, photo_unsupported_format, photo_type_mismatch,
  * photo_too_many_pixels, photo_invalid) for anything that is not a usable photo.
+ * With a `queue`, the sharp work waits for one of its slots (or is refused with 503
+ * when its line is full); the cheap byte checks before it never wait.
  */
-export async function processPhoto(bytes: Buffer, declaredType: string | null, field = 'photo'): Promise<ProcessedPhoto> {
+export async function processPhoto(
+  bytes: Buffer,
+  declaredType: string | null,
+  field = 'photo',
+  queue?: ProcessingQueue,
+): Promise<ProcessedPhoto> {
   if (bytes.length > PHOTO_LIMITS.maxBytes) throw photoTooLarge(field);
   const actual = sniffImageType(bytes);
   if (!actual) {
@@ -79,6 +87,11 @@ export async function processPhoto(bytes: Buffer, declaredType: string | null, f
     });
   }
 
+  const decode = () => decodeAndResize(bytes, actual, field);
+  return queue ? queue.run(decode) : decode();
+}
+
+async function decodeAndResize(bytes: Buffer, actual: PhotoMimeType, field: string): Promise<ProcessedPhoto> {
   // The header alone tells the dimensions: refuse a bomb before decoding a pixel.
   let width: number;
   let height: number;

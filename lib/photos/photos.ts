@@ -37,7 +37,7 @@ export async function preparePhoto(input: PhotoInput, services: PhotoServices): 
     input.kind === 'inline'
       ? decodeInlinePhoto(input.photo, input.mimeType, input.field)
       : { bytes: await fetchPhotoUrl(input.url, services.fetchPolicy, input.field), declaredType: null };
-  const processed = await processPhoto(bytes, declaredType, input.field);
+  const processed = await processPhoto(bytes, declaredType, input.field, services.processing);
   const keys = newPhotoKeys();
   const image = await services.store.put(keys.image, processed.image.data, processed.mimeType);
   let thumbnail: BlobRef;

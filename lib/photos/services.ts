@@ -2,11 +2,14 @@
 import type { Config } from '../config';
 import type { FetchPolicy } from './fetch-url';
 import { PHOTO_LIMITS } from './image';
+import { processingQueue, type ProcessingQueue } from './processing-queue';
 import { createBlobStore, type BlobStore } from './storage';
 
 export interface PhotoServices {
   store: BlobStore;
   fetchPolicy: FetchPolicy;
+  /** The process-wide cap on concurrent sharp jobs. */
+  processing: ProcessingQueue;
 }
 
 export const PHOTO_FETCH_TIMEOUT_MS = 10_000;
@@ -25,6 +28,7 @@ export function photoServicesFrom(cfg: Config): PhotoServices {
         maxBytes: PHOTO_LIMITS.maxBytes,
         maxRedirects: PHOTO_FETCH_MAX_REDIRECTS,
       },
+      processing: processingQueue(cfg.photoProcessing),
     };
     cache.set(cfg, services);
   }

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { localBlobResponse } from './serve';
+import { localBlobResponse, type BlobServingState } from './serve';
 import { startBlobApiStandIn, type BlobApiStandIn } from './test-blob-api';
 import { createBlobStore, isValidBlobKey, LocalBlobStore, newPhotoKeys, VercelBlobStore } from './storage';
 
@@ -39,6 +39,9 @@ describe('LocalBlobStore', () => {
   });
   afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
 
+  const get = (headers: Record<string, string> = {}) => new Request('https://buddy.example/blobs/x', { headers });
+  const always = (state: BlobServingState | null) => async () => state;
+
   it('stores, reads, serves and deletes a blob', async () => {
     const { image } = newPhotoKeys();
     const data = Buffer.from('RIFF....WEBPfake');
@@ -48,7 +51,7 @@ describe('LocalBlobStore', () => {
     expect((await store.get(ref))?.equals(data)).toBe(true);
     expect(fs.readdirSync(path.join(root, 'blobs', 'photos')).filter((f) => f.endsWith('.tmp'))).toEqual([]);
 
-    const res = await localBlobResponse(store, image);
+    const res = await localBlobResponse(store, image, get(), always('passed'));
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('image/webp');
     expect(res.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
@@ -58,14 +61,49 @@ describe('LocalBlobStore', () => {
     await store.delete([ref]);
     await store.delete([ref]); // idempotent
     expect(await store.get(ref)).toBeNull();
-    expect((await localBlobResponse(store, image)).status).toBe(404);
+    expect((await localBlobResponse(store, image, get(), always('passed'))).status).toBe(404);
+  });
+
+  it('caches by moderation state: a year once passed, a minute until then, not at all when gone', async () => {
+    const { image, thumbnail } = newPhotoKeys();
+    await store.put(image, Buffer.from('RIFF....WEBPimg'), 'image/webp');
+    await store.put(thumbnail, Buffer.from('RIFF....WEBPthumb'), 'image/webp');
+    const asked: string[] = [];
+    const serve = async (key: string, state: BlobServingState | null, headers: Record<string, string> = {}) =>
+      localBlobResponse(store, key, get(headers), async (k) => (asked.push(k), state));
+
+    const unjudged = await serve(image, 'unjudged');
+    expect(unjudged.status).toBe(200);
+    expect(unjudged.headers.get('cache-control')).toBe('public, max-age=60');
+    expect(unjudged.headers.get('cache-control')).not.toMatch(/immutable/);
+    expect((await serve(thumbnail, 'passed')).headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+
+    // The file is still on disk, but the photo is rejected, retired or unknown: 404, uncached.
+    const gone = await serve(image, null);
+    expect(gone.status).toBe(404);
+    expect(gone.headers.get('cache-control')).toBe('no-store');
+    expect(fs.existsSync(path.join(root, 'blobs', image))).toBe(true);
+
+    // Revalidation of an unchanged key is a 304 without the bytes; a gone photo is still 404.
+    const etag = unjudged.headers.get('etag')!;
+    expect(etag).toMatch(/^"[A-Za-z0-9_-]{22}"$/);
+    const revalidated = await serve(image, 'unjudged', { 'if-none-match': etag });
+    expect(revalidated.status).toBe(304);
+    expect(revalidated.headers.get('cache-control')).toBe('public, max-age=60');
+    expect((await revalidated.arrayBuffer()).byteLength).toBe(0);
+    expect((await serve(image, null, { 'if-none-match': etag })).status).toBe(404);
+    expect(asked).toEqual([image, thumbnail, image, image, image]);
   });
 
   it('never writes or serves outside its root', async () => {
     fs.writeFileSync(path.join(root, 'secret.webp'), 'secret');
     await expect(store.put('../secret.webp', Buffer.from('x'), 'image/webp')).rejects.toThrow(/Invalid blob key/);
     expect(store.pathFor('photos/../../secret.webp')).toBeNull();
-    expect((await localBlobResponse(store, '../secret.webp')).status).toBe(404);
+    let asked = false;
+    const res = await localBlobResponse(store, '../secret.webp', get(), async () => ((asked = true), 'passed'));
+    expect(res.status).toBe(404);
+    // Not one of our keys: refused before the database is even asked.
+    expect(asked).toBe(false);
     expect(fs.readFileSync(path.join(root, 'secret.webp'), 'utf8')).toBe('secret');
   });
 
@@ -93,7 +131,7 @@ describe('VercelBlobStore', () => {
     await standIn.close();
   });
 
-  it('puts a public, long-cached blob under our key, reads and deletes it', async () => {
+  it('puts a public blob under our key with a one-minute cache (fixed before moderation runs), reads and deletes it', async () => {
     const store = new VercelBlobStore(TOKEN);
     const { image } = newPhotoKeys();
     const data = Buffer.from('RIFF....WEBPvercel');
@@ -105,7 +143,7 @@ describe('VercelBlobStore', () => {
     expect(put.headers).toMatchObject({
       authorization: `Bearer ${TOKEN}`,
       'x-content-type': 'image/webp',
-      'x-cache-control-max-age': '31536000',
+      'x-cache-control-max-age': '60',
       'x-add-random-suffix': '0',
       'x-allow-overwrite': '0',
     });

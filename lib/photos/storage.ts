@@ -22,8 +22,14 @@ export interface BlobStore {
   delete(refs: readonly BlobRef[]): Promise<void>;
 }
 
-/** One year: a key is never reused, so its bytes never change. */
+/** One year, for a photo moderation has passed: a key is never reused, so its bytes never change. */
 export const BLOB_CACHE_SECONDS = 31_536_000;
+/**
+ * A photo not yet judged (or judged and rejected) must be able to disappear from
+ * caches: at most a minute. Vercel Blob fixes the header at upload and accepts no
+ * less than 60 s, so its photos keep this one for good (see VercelBlobStore.put).
+ */
+export const UNJUDGED_BLOB_CACHE_SECONDS = 60;
 
 // photos/<22 base64url chars>.webp and its thumbnail photos/<same>-t.webp
 const KEY_PATTERN = /^photos\/[A-Za-z0-9_-]{22}(?:-t)?\.webp$/;
@@ -99,7 +105,10 @@ export class VercelBlobStore implements BlobStore {
       contentType,
       addRandomSuffix: false,
       allowOverwrite: false,
-      cacheControlMaxAge: BLOB_CACHE_SECONDS,
+      // Fixed at upload, before moderation has run: a rejected photo must leave caches
+      // within a minute of its deletion, so every photo gets Vercel's minimum max-age.
+      // Browsers then revalidate kept photos each minute (a cheap 304 from Vercel's CDN).
+      cacheControlMaxAge: UNJUDGED_BLOB_CACHE_SECONDS,
     });
     return { key, url: result.url };
   }

@@ -48,6 +48,8 @@ export interface ProfileUpdateOptions {
   geocoderEnabled: boolean;
   /** Changes of one's own coordinates allowed per window (config().rateLimits.location_change). */
   locationChangeLimit: RateLimitRule;
+  /** A new photoURL counts as a photo upload (config().rateLimits.photo_upload). */
+  photoUploadLimit: RateLimitRule;
 }
 
 /**
@@ -84,13 +86,14 @@ async function countLocationChange(db: Database, userId: string, input: ProfileU
 
 /**
  * Applies a partial update and recomputes completeness in one transaction. A new
- * photoURL is downloaded, checked and stored before the transaction (a bad one is a
- * 4xx and changes nothing); photoURL null removes the photo; sending back the
- * current photoURL changes nothing. A move of the coordinates is counted against the
- * location limit first, before any photo work or write.
+ * photoURL counts as a photo upload (`photoUploadLimit`, before anything is fetched),
+ * then is downloaded, checked and stored before the transaction (a bad one is a 4xx
+ * and changes nothing); photoURL null removes the photo; sending back the current
+ * photoURL changes nothing and is not counted. A move of the coordinates is counted
+ * against the location limit first, before any photo work or write.
  */
 export async function updateProfile(db: Database, userId: string, input: ProfileUpdate, options: ProfileUpdateOptions): Promise<UpdateResult> {
-  const { photos, geocoderEnabled, locationChangeLimit } = options;
+  const { photos, geocoderEnabled, locationChangeLimit, photoUploadLimit } = options;
   const resolved = resolveProfileInput(input);
   const { columns, warnings } = resolved;
   const before = await getUserOrThrow(db, userId);
@@ -98,6 +101,7 @@ export async function updateProfile(db: Database, userId: string, input: Profile
   if (countedMove) await countLocationChange(db, userId, input, locationChangeLimit);
   let stored: StoredPhoto | null = null;
   if (typeof input.photoURL === 'string' && input.photoURL !== before.photo_url) {
+    await consumeRateLimit(db, 'photo_upload', photoUploadLimit, userId);
     stored = await preparePhoto({ kind: 'url', url: input.photoURL, field: 'photoURL' }, photos);
   }
   const row = await withStoredPhoto(stored, photos.store, () =>

@@ -17,6 +17,7 @@ export const PATCH = route(updateMe, async ({ db, auth, body, baseUrl }) => {
     photos: photoServicesFrom(config()),
     geocoderEnabled: !!config().geocoderUrl,
     locationChangeLimit: config().rateLimits.location_change,
+    photoUploadLimit: config().rateLimits.photo_upload,
   });
   const missing = missingFields(row);
   return { success: true as const, profile: toOwnProfile(row, baseUrl), onboarding: { complete: missing.length === 0, missing }, warnings };

@@ -1,4 +1,4 @@
-import { registerUser } from '@/lib/accounts/register';
+import { precheckRegistrationLimit, registerUser } from '@/lib/accounts/register';
 import { config } from '@/lib/config';
 import { register } from '@/lib/contract/accounts';
 import { getRegisterInstructions } from '@/lib/contract/meta';
@@ -12,12 +12,17 @@ export const GET = route(getRegisterInstructions, async ({ baseUrl }) =>
 );
 
 // POST /api/v1/register.json – create an account
-export const POST = route(register, async ({ db, body, ip, baseUrl }) =>
-  registerUser(db, body, {
-    ip,
-    baseUrl,
-    limitPerHour: config().registrationLimitPerHour,
-    geocoderEnabled: !!config().geocoderUrl,
-    photos: photoServicesFrom(config()),
-  }),
+export const POST = route(
+  register,
+  async ({ db, body, ip, baseUrl }) =>
+    registerUser(db, body, {
+      ip,
+      baseUrl,
+      limitPerHour: config().registrationLimitPerHour,
+      photoUploadLimit: config().rateLimits.photo_upload,
+      geocoderEnabled: !!config().geocoderUrl,
+      photos: photoServicesFrom(config()),
+    }),
+  // An address at its limit is refused before its (up to 7 MB) body is even read.
+  { beforeParsing: ({ db, ip }) => precheckRegistrationLimit(db, ip, config().registrationLimitPerHour) },
 );
