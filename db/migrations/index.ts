@@ -9,6 +9,7 @@ import * as m0005 from './0005_sessions';
 import * as m0006 from './0006_discover';
 import * as m0007 from './0007_discover_postings';
 import * as m0008 from './0008_rate_limits';
+import * as m0010 from './0010_account_takeover';
 
 export const migrations: Record<string, Migration> = {
   '0001_init': m0001,
@@ -19,4 +20,5 @@ export const migrations: Record<string, Migration> = {
   '0006_discover': m0006,
   '0007_discover_postings': m0007,
   '0008_rate_limits': m0008,
+  '0010_account_takeover': m0010,
 };
