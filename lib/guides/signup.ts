@@ -56,6 +56,7 @@ ${fieldTable(registerBodySchema)}
 - Activities and availability are plain English; the service maps them (${code('GET ' + baseUrl + '/api/v1/activities.json')} lists the canonical ids). Unknown activities are warnings, not errors.
 - "Weekends" means all day Saturday and Sunday.
 - Registrations are limited to ${registrationLimitPerHour} per hour from one IP address.
+- Only ever use the person's own email address. The service writes to it at every signup (the sign-in link, or with ${code('emailMagicLink: false')} a notice without one), and that email carries a "This wasn't me" link that disables the account and every token for good.
 
 ## 3. Read the answer (HTTP 201)
 
