@@ -10,7 +10,7 @@ import { HSTS_HEADER, pageContentSecurityPolicy } from '@/lib/web/security-heade
 
 const FORM_PAGES = /^\/(signin|account)(\/|$)/;
 /** Pages whose URL carries a secret: no caching anywhere, no indexing. */
-const SECRET_URL_PAGES = /^\/signin\/link(\/|$)/;
+const SECRET_URL_PAGES = /^\/signin\/(link|not-me)(\/|$)/;
 /**
  * Public profiles are the same for every visitor, so shared caches may keep them for a
  * minute (browsers revalidate, so an owner sees an edit at once). A cached copy reuses

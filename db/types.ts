@@ -54,6 +54,9 @@ export interface UsersTable {
   updated_at: Timestamp;
   /** Set when the person signed in through an emailed link (migration 0005). */
   email_verified_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  /** Set when the mailbox's owner disowned the account ("This wasn't me", migration 0010); it is then hidden and inert. */
+  disabled_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  disabled_reason: ColumnType<'not_me' | null, 'not_me' | null | undefined, 'not_me' | null>;
 }
 
 export interface AccessTokensTable {
@@ -67,6 +70,8 @@ export interface AccessTokensTable {
   created_at: Timestamp;
   last_used_at: Date | null;
   revoked_at: Date | null;
+  /** When the person, signed in on the web, chose to keep this token (migration 0010). */
+  confirmed_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
 }
 
 export interface SigninLinksTable {
@@ -74,6 +79,16 @@ export interface SigninLinksTable {
   user_id: string;
   token_hash: Buffer;
   purpose: 'mobile' | 'email';
+  expires_at: Date;
+  used_at: Date | null;
+  created_at: Timestamp;
+}
+
+/** "This wasn't me" links of sign-in mails (migration 0010): single use, stored as SHA-256. */
+export interface NotMeLinksTable {
+  id: Generated<string>;
+  user_id: string;
+  token_hash: Buffer;
   expires_at: Date;
   used_at: Date | null;
   created_at: Timestamp;
@@ -321,6 +336,7 @@ export interface DB {
   discover_postings: DiscoverPostingsTable;
   access_tokens: AccessTokensTable;
   signin_links: SigninLinksTable;
+  not_me_links: NotMeLinksTable;
   registrations: RegistrationsTable;
   throttles: ThrottlesTable;
   photos: PhotosTable;

@@ -45,6 +45,16 @@ export function PasswordForm({ action }: { action: Action }) {
           </div>
         );
       })}
+      <div className="field">
+        <label className="checkbox">
+          <input type="checkbox" name="revokeAllTokens" aria-describedby="password-revokeAllTokens-help" />
+          Sign out everywhere and revoke all assistant tokens
+        </label>
+        <p className="help" id="password-revokeAllTokens-help">
+          Your other browsers are signed out either way. Tick this too if someone else may know your password or hold access: every assistant
+          and app that acts for you loses its access at once.
+        </p>
+      </div>
       <div className="actions">
         <button type="submit" disabled={pending}>
           {pending ? 'Changing…' : 'Change password'}

@@ -1,4 +1,6 @@
 import type { Metadata } from 'next';
+import { getDb } from '@/db';
+import { listTokensToConfirm } from '@/lib/accounts/tokens';
 import { requireSession } from '@/lib/auth/session';
 import { DISCOVER_FIELDS, missingFields } from '@/lib/profiles/onboarding';
 import { CHECKLIST_LABELS } from '@/lib/web/labels';
@@ -9,10 +11,26 @@ export default async function AccountPage() {
   const { user } = await requireSession('/account');
   const missing = new Set(missingFields(user));
   const done = DISCOVER_FIELDS.length - missing.size;
+  const toConfirm = (await listTokensToConfirm(getDb(), user.id)).length;
 
   return (
     <>
       <h1>Hi, {user.display_name}</h1>
+      {toConfirm > 0 ? (
+        // Where a person lands after signing in: the first thing to settle is who else holds access.
+        <section className="notice notice-warn" aria-labelledby="confirm-agents-heading">
+          <h2 id="confirm-agents-heading">Check who can act for you</h2>
+          <p>
+            {toConfirm === 1 ? 'An assistant holds' : `${toConfirm} assistants hold`} access to your account. Confirm you know{' '}
+            {toConfirm === 1 ? 'it' : 'each of them'}, or revoke access you didn’t give.
+          </p>
+          <p>
+            <a className="button" href="/account/agents">
+              Review your assistants
+            </a>
+          </p>
+        </section>
+      ) : null}
       <section className="card" aria-labelledby="onboarding-heading">
         <h2 id="onboarding-heading">Your profile</h2>
         {missing.size === 0 ? (

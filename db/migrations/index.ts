@@ -10,6 +10,7 @@ import * as m0006 from './0006_discover';
 import * as m0007 from './0007_discover_postings';
 import * as m0008 from './0008_rate_limits';
 import * as m0009 from './0009_public_location';
+import * as m0010 from './0010_account_takeover';
 import * as m0011 from './0011_signin_addresses';
 import * as m0012 from './0012_photo_keys';
 
@@ -23,6 +24,7 @@ export const migrations: Record<string, Migration> = {
   '0007_discover_postings': m0007,
   '0008_rate_limits': m0008,
   '0009_public_location': m0009,
+  '0010_account_takeover': m0010,
   '0011_signin_addresses': m0011,
   '0012_photo_keys': m0012,
 };

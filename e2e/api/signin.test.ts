@@ -352,7 +352,7 @@ describe('POST /api/v1/me/password.json', () => {
 
     const res = await api('POST', '/api/v1/me/password.json', { token: user.token, body: { currentPassword: PASSWORD, newPassword: 'a brand new passphrase', agentName: 'PwBot' } });
     expect(res.status).toBe(200);
-    expect(changePassword.response.parse(res.body)).toEqual({ success: true, signed_out_sessions: 1 });
+    expect(changePassword.response.parse(res.body)).toEqual({ success: true, signed_out_sessions: 1, revoked_tokens: 0 });
     expect(await sessionsOf(user.id)).toHaveLength(0);
     expect((await browser.request('GET', '/api/v1/me.json')).status).toBe(401);
     expect((await api('GET', '/api/v1/me.json', { token: user.token })).status).toBe(200);

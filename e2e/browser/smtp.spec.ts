@@ -3,7 +3,7 @@
 import { SMTPServer } from 'smtp-server';
 import type { AddressInfo } from 'node:net';
 import { startStack, type Stack } from '../support/stack';
-import { expect, expectAccessible, freshIp, isDesktop, register, signinLinkIn, test } from './support';
+import { expect, expectAccessible, freshIp, isDesktop, notMeLinkIn, register, signinLinkIn, test } from './support';
 
 interface Received {
   to: string[];
@@ -61,6 +61,9 @@ test.describe('magic link by SMTP', () => {
     const link = signinLinkIn(first.raw)!;
     expect(link.startsWith(`${stack.baseUrl}/signin/link?token=`)).toBe(true);
     expect(link).not.toBe(user.signinUrl); // its own single-use link, not the one the agent got
+    // The owner of the address can disown an account they never made, from the same mail.
+    expect(notMeLinkIn(first.raw)!.startsWith(`${stack.baseUrl}/signin/not-me?token=bm_nm_`)).toBe(true);
+    expect(first.raw).toMatch(/^Content-Type: multipart\/alternative/m);
 
     await page.setExtraHTTPHeaders({ 'x-forwarded-for': freshIp() });
     await page.goto(link);

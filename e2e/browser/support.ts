@@ -117,8 +117,13 @@ export function signinLinkIn(raw: string): string | null {
   return /https?:\/\/\S+\/signin\/link\?token=bm_sl_[\w-]+/.exec(decodeQuotedPrintable(raw))?.[0] ?? null;
 }
 
-/** Waits for the newest mail to `email` in the local outbox (DATA_DIR/mail) that is not in `seen`. */
-export async function outboxLink(email: string, seen: ReadonlySet<string> = new Set()): Promise<string> {
+/** The "This wasn't me" link in a mail's raw text. */
+export function notMeLinkIn(raw: string): string | null {
+  return /https?:\/\/\S+\/signin\/not-me\?token=bm_nm_[\w-]+/.exec(decodeQuotedPrintable(raw))?.[0] ?? null;
+}
+
+/** Waits for the newest mail to `email` in the local outbox (DATA_DIR/mail) with a link `find` sees that is not in `seen`. */
+export async function outboxLink(email: string, seen: ReadonlySet<string> = new Set(), find: (raw: string) => string | null = signinLinkIn): Promise<string> {
   const dir = path.join(process.env.E2E_DATA_DIR!, 'mail');
   const deadline = Date.now() + 20_000;
   while (Date.now() < deadline) {
@@ -126,7 +131,7 @@ export async function outboxLink(email: string, seen: ReadonlySet<string> = new 
     for (const file of files) {
       const raw = fs.readFileSync(path.join(dir, file), 'utf8');
       if (!new RegExp(`^To: ${email.replace(/[.+]/g, '\\$&')}$`, 'mi').test(raw)) continue;
-      const link = signinLinkIn(raw);
+      const link = find(raw);
       if (link && !seen.has(link)) return link;
     }
     await new Promise((r) => setTimeout(r, 200));

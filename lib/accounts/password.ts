@@ -18,6 +18,7 @@ import {
 } from './attempt-limits';
 import { generatePassword, hashPassword, verifyPassword } from './secrets';
 import { deleteOtherSessions } from './sessions';
+import { revokeAllAccessTokens } from './tokens';
 
 const MAX_PASSWORD_LENGTH = 200;
 
@@ -26,11 +27,13 @@ const MAX_PASSWORD_LENGTH = 200;
 let dummyHash: Promise<string> | undefined;
 const throwawayHash = () => (dummyHash ??= hashPassword(generatePassword()));
 
+/** The live account with this address; a disabled one has released it (a new account may hold it now). */
 export function findUserByEmail(db: Database, email: string): Promise<UserRow | undefined> {
   return db
     .selectFrom('users')
     .selectAll()
     .where(sql<string>`lower(email)`, '=', accountKey(email))
+    .where('disabled_at', 'is', null)
     .executeTakeFirst();
 }
 
@@ -72,19 +75,23 @@ export async function signInWithPassword(
 export interface PasswordChange extends Attribution {
   currentPassword: string;
   newPassword: string;
+  /** "Sign out everywhere and revoke all assistant tokens": every access token stops working too. */
+  revokeAllTokens?: boolean | null;
 }
 
 /**
  * Changes the password after checking the current one (a wrong one counts as a failed
  * attempt). Every other web session of the account ends; `keepSessionId` (the session
- * making the change, if any) stays signed in. Access tokens are not touched: agents keep working.
+ * making the change, if any) stays signed in. Access tokens keep working unless
+ * `revokeAllTokens` is set: then every one is revoked in the same transaction (the one
+ * making the change included).
  */
 export async function changePassword(
   db: Database,
   userId: string,
   change: PasswordChange,
   ctx: { ip: string; keepSessionId: string | null; limits: FailureLimits },
-): Promise<{ signedOutSessions: number }> {
+): Promise<{ signedOutSessions: number; revokedTokens: number }> {
   const outcome = await db.transaction().execute(async (trx) => {
     const user = await trx.selectFrom('users').select(['email', 'password_hash']).where('id', '=', userId).executeTakeFirst();
     if (!user) throw new ApiError('not_found', 'User not found');
@@ -100,13 +107,14 @@ export async function changePassword(
     const newHash = await hashPassword(change.newPassword);
     await trx.updateTable('users').set({ password_hash: newHash, updated_at: sql`now()` }).where('id', '=', userId).execute();
     const signedOutSessions = await deleteOtherSessions(trx, userId, ctx.keepSessionId);
+    const revokedTokens = change.revokeAllTokens ? await revokeAllAccessTokens(trx, userId) : 0;
     await recordAgentAction(trx, userId, 'change_password', change);
-    return { ok: true as const, signedOutSessions };
+    return { ok: true as const, signedOutSessions, revokedTokens };
   });
   if (!outcome.ok) {
     throw new ApiError('wrong_password', 'The current password is not correct', {
       fields: { currentPassword: 'does not match the current password' },
     });
   }
-  return { signedOutSessions: outcome.signedOutSessions };
+  return { signedOutSessions: outcome.signedOutSessions, revokedTokens: outcome.revokedTokens };
 }

@@ -92,8 +92,10 @@ export async function registerUser(db: Database, body: RegisterBody, ctx: Regist
     const token = await mintAccessToken(trx, user.id, { label: 'registration', agentName: body.agentName, agentSessionId: body.agentSessionId });
     const link = await createSigninLink(trx, user.id, 'mobile', ctx.baseUrl);
     // The emailed link is a separate single-use link minted by the mail job, so the
-    // job's payload holds no secret and using one link does not burn the other.
-    if (wantsEmail) await enqueue(trx, QUEUES.magicLinkMail, { userId: user.id });
+    // job's payload holds no secret and using one link does not burn the other. Without
+    // it the address is still told, so its owner can disown an account they never made.
+    if (wantsEmail) await enqueue(trx, QUEUES.magicLinkMail, { userId: user.id, occasion: 'registration' });
+    else await enqueue(trx, QUEUES.accountCreatedMail, { userId: user.id });
     await queueGeocodeIfNeeded(trx, user.id, resolved, ctx.geocoderEnabled);
     await recordAgentAction(trx, user.id, 'register', body);
     return { row, token, link };

@@ -45,6 +45,8 @@ export async function findSession(db: Database, token: string): Promise<{ sessio
     .select(['sessions.id as session_id', 'sessions.expires_at as session_expires_at'])
     .where('sessions.token_hash', '=', sha256(token))
     .where('sessions.expires_at', '>', sql<Date>`now()`)
+    // A disabled account's sessions are deleted when it is disabled; this makes sure anyway.
+    .where('users.disabled_at', 'is', null)
     .executeTakeFirst();
   if (!row) return null;
   const { session_id, session_expires_at, ...user } = row;

@@ -71,6 +71,8 @@ export async function consumeSigninLinkByHash(db: Database, tokenHash: Buffer): 
     .where('signin_links.token_hash', '=', tokenHash)
     .where('signin_links.used_at', 'is', null)
     .where('signin_links.expires_at', '>', sql<Date>`now()`)
+    // Disabling an account marks its links used; this makes sure anyway.
+    .where('users.disabled_at', 'is', null)
     .returning(['signin_links.user_id', 'signin_links.expires_at', 'users.email'])
     .executeTakeFirst();
   if (used) return { ok: true, userId: used.user_id, email: used.email, expiresAt: used.expires_at };

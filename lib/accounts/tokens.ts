@@ -40,11 +40,14 @@ export async function mintAccessToken(
 /** The owner of a live token, or null. Touches last_used_at (and the user's last_active_at) at most once a minute to keep reads cheap. */
 export async function findTokenOwner(db: Database, token: string): Promise<TokenOwner | null> {
   if (!token.startsWith(ACCESS_TOKEN_PREFIX) || token.length > 200) return null;
+  // A disabled account's tokens are revoked when it is disabled; the join makes sure anyway.
   const row = await db
     .selectFrom('access_tokens')
-    .select(['id', 'user_id', 'scopes', 'last_used_at'])
-    .where('token_hash', '=', sha256(token))
-    .where('revoked_at', 'is', null)
+    .innerJoin('users', 'users.id', 'access_tokens.user_id')
+    .select(['access_tokens.id', 'access_tokens.user_id', 'access_tokens.scopes', 'access_tokens.last_used_at'])
+    .where('access_tokens.token_hash', '=', sha256(token))
+    .where('access_tokens.revoked_at', 'is', null)
+    .where('users.disabled_at', 'is', null)
     .executeTakeFirst();
   if (!row) return null;
   if (!row.last_used_at || Date.now() - row.last_used_at.getTime() > 60_000) {
@@ -70,10 +73,15 @@ export interface AccessTokenRecord {
   created_at: string;
   last_used_at: string | null;
   revoked_at: string | null;
+  /** When the person, signed in on the web, chose to keep it; null until then. */
+  confirmed_at: string | null;
   active: boolean;
 }
 
-type AccessTokenRow = Pick<Selectable<AccessTokensTable>, 'id' | 'label' | 'agent_name' | 'agent_session_id' | 'scopes' | 'created_at' | 'last_used_at' | 'revoked_at'>;
+type AccessTokenRow = Pick<
+  Selectable<AccessTokensTable>,
+  'id' | 'label' | 'agent_name' | 'agent_session_id' | 'scopes' | 'created_at' | 'last_used_at' | 'revoked_at' | 'confirmed_at'
+>;
 
 export function toAccessTokenRecord(row: AccessTokenRow): AccessTokenRecord {
   return {
@@ -85,11 +93,12 @@ export function toAccessTokenRecord(row: AccessTokenRow): AccessTokenRecord {
     created_at: new Date(row.created_at).toISOString(),
     last_used_at: row.last_used_at ? new Date(row.last_used_at).toISOString() : null,
     revoked_at: row.revoked_at ? new Date(row.revoked_at).toISOString() : null,
+    confirmed_at: row.confirmed_at ? new Date(row.confirmed_at).toISOString() : null,
     active: row.revoked_at === null,
   };
 }
 
-const TOKEN_COLUMNS = ['id', 'label', 'agent_name', 'agent_session_id', 'scopes', 'created_at', 'last_used_at', 'revoked_at'] as const;
+const TOKEN_COLUMNS = ['id', 'label', 'agent_name', 'agent_session_id', 'scopes', 'created_at', 'last_used_at', 'revoked_at', 'confirmed_at'] as const;
 
 /** The account's access tokens, live ones first, newest first. Token values are never stored, so never shown. */
 export async function listAccessTokens(db: Database, userId: string): Promise<AccessTokenRecord[]> {
@@ -103,13 +112,14 @@ export async function listAccessTokens(db: Database, userId: string): Promise<Ac
   return rows.map(toAccessTokenRecord);
 }
 
+const tokenNotFound = () => new ApiError('not_found', 'No such access token on this account', { hint: 'List tokens with GET /api/v1/me/tokens.json.' });
+
 /**
  * Revokes one of the account's tokens; it fails on the very next API call (every call
  * looks the token up). Revoking an already revoked token is a no-op that returns it.
  */
 export async function revokeAccessToken(db: Database, userId: string, tokenId: string): Promise<AccessTokenRecord> {
-  const notFound = () => new ApiError('not_found', 'No such access token on this account', { hint: 'List tokens with GET /api/v1/me/tokens.json.' });
-  if (!UUID.test(tokenId)) throw notFound();
+  if (!UUID.test(tokenId)) throw tokenNotFound();
   const revoked = await db
     .updateTable('access_tokens')
     .set({ revoked_at: sql`coalesce(revoked_at, now())` })
@@ -117,6 +127,49 @@ export async function revokeAccessToken(db: Database, userId: string, tokenId: s
     .where('user_id', '=', userId)
     .returning(TOKEN_COLUMNS)
     .executeTakeFirst();
-  if (!revoked) throw notFound();
+  if (!revoked) throw tokenNotFound();
   return toAccessTokenRecord(revoked);
+}
+
+/** Revokes every live token of the account at once (password change with "revoke all", a disowned account). Returns how many. */
+export async function revokeAllAccessTokens(db: Database, userId: string): Promise<number> {
+  const result = await db
+    .updateTable('access_tokens')
+    .set({ revoked_at: sql`now()` })
+    .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+/**
+ * The live tokens the person has not yet confirmed. From their first web sign-in on,
+ * /account/agents asks them to keep or revoke each of these: someone who registered
+ * their address before them may hold one.
+ */
+export async function listTokensToConfirm(db: Database, userId: string): Promise<AccessTokenRecord[]> {
+  const rows = await db
+    .selectFrom('access_tokens')
+    .select(TOKEN_COLUMNS)
+    .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null)
+    .where('confirmed_at', 'is', null)
+    .orderBy('created_at', 'asc')
+    .execute();
+  return rows.map(toAccessTokenRecord);
+}
+
+/** The person keeps a live token: it leaves the confirmation prompt. Revoked tokens cannot be kept. */
+export async function confirmAccessToken(db: Database, userId: string, tokenId: string): Promise<AccessTokenRecord> {
+  if (!UUID.test(tokenId)) throw tokenNotFound();
+  const confirmed = await db
+    .updateTable('access_tokens')
+    .set({ confirmed_at: sql`coalesce(confirmed_at, now())` })
+    .where('id', '=', tokenId)
+    .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null)
+    .returning(TOKEN_COLUMNS)
+    .executeTakeFirst();
+  if (!confirmed) throw tokenNotFound();
+  return toAccessTokenRecord(confirmed);
 }

@@ -1,5 +1,7 @@
 // Blocks: either side's block stops requests and messages between the pair; the
-// blocked person disappears from the blocker's lists (and is not told).
+// blocked person disappears from the blocker's lists (and is not told). A disabled
+// account (lib/accounts/disable.ts) counts as blocked by everyone, so the same rules
+// hide it from all lists and refuse every request, answer and message that involves it.
 import { sql, type Expression, type SqlBool } from 'kysely';
 import type { Database } from '@/db';
 import { recordAgentAction, type Attribution } from '../accounts/attribution';
@@ -16,22 +18,18 @@ export interface BlockStatus {
 }
 
 export async function blockStatus(db: Database, me: string, other: string): Promise<BlockStatus> {
-  const rows = await db
-    .selectFrom('blocks')
-    .select(['blocker_id'])
-    .where((eb) =>
-      eb.or([
-        eb.and([eb('blocker_id', '=', me), eb('blocked_id', '=', other)]),
-        eb.and([eb('blocker_id', '=', other), eb('blocked_id', '=', me)]),
-      ]),
-    )
-    .execute();
-  return { byMe: rows.some((r) => r.blocker_id === me), byThem: rows.some((r) => r.blocker_id === other) };
+  const { rows } = await sql<{ by_me: boolean; by_them: boolean }>`select
+      exists (select 1 from blocks where blocker_id = ${me} and blocked_id = ${other})
+        or exists (select 1 from users where id = ${other} and disabled_at is not null) as by_me,
+      exists (select 1 from blocks where blocker_id = ${other} and blocked_id = ${me}) as by_them`.execute(db);
+  return { byMe: rows[0]!.by_me, byThem: rows[0]!.by_them };
 }
 
-/** A WHERE condition for lists: keeps rows whose other person the viewer has not blocked. */
+/** A WHERE condition for lists: keeps rows whose other person the viewer has not blocked and who is not disabled. */
 export function notBlockedBy(viewerId: string, otherUserColumn: string): Expression<SqlBool> {
-  return sql<SqlBool>`not exists (select 1 from blocks b where b.blocker_id = ${viewerId} and b.blocked_id = ${sql.ref(otherUserColumn)})`;
+  const other = sql.ref(otherUserColumn);
+  return sql<SqlBool>`(not exists (select 1 from blocks b where b.blocker_id = ${viewerId} and b.blocked_id = ${other})
+    and not exists (select 1 from users d where d.id = ${other} and d.disabled_at is not null))`;
 }
 
 /** The user a path's slug or id names; 404 if none, 400 if it is the caller. */
@@ -74,6 +72,7 @@ export async function listBlocks(db: Database, me: string, baseUrl: string): Pro
     .innerJoin('users as u', 'u.id', 'b.blocked_id')
     .select(['u.id', 'u.slug', 'u.display_name', 'u.photo_url', 'u.public_location', 'b.created_at'])
     .where('b.blocker_id', '=', me)
+    .where('u.disabled_at', 'is', null)
     .orderBy('b.created_at', 'desc')
     .limit(1000)
     .execute();

@@ -27,7 +27,12 @@ export const registerBodySchema = z.strictObject({
   photoMimeType: photoMimeTypeSchema.nullish(),
   photoURL: httpsUrlSchema.nullish().describe('Alternative to photo: a public https URL the server downloads the photo from'),
   slug: slugSchema.nullish(),
-  emailMagicLink: z.boolean().nullish(),
+  emailMagicLink: z
+    .boolean()
+    .nullish()
+    .describe(
+      'Default true: also email the sign-in link. False: the address gets a notice of the new account instead, without a sign-in link. Either email carries a "This wasn\'t me" link for the owner of the address',
+    ),
   ...attributionFields,
 });
 export type RegisterBody = z.infer<typeof registerBodySchema>;

@@ -13,6 +13,9 @@ export const accessTokenSchema = z.object({
   created_at: isoDateTime,
   last_used_at: isoDateTime.nullable(),
   revoked_at: isoDateTime.nullable(),
+  confirmed_at: isoDateTime
+    .nullable()
+    .describe('When the person, signed in on the web, chose to keep this token; until then the web app asks them to keep or revoke it'),
   active: z.boolean(),
 });
 
@@ -45,6 +48,10 @@ export const revokeToken = defineEndpoint({
 export const changePasswordBodySchema = z.strictObject({
   currentPassword: z.string().min(1).max(200),
   newPassword: z.string().min(LIMITS.passwordMin, `must be at least ${LIMITS.passwordMin} characters`).max(200),
+  revokeAllTokens: z
+    .boolean()
+    .nullish()
+    .describe('true: also revoke every access token of the account, the one making this call included ("sign out everywhere and revoke all assistant tokens")'),
   ...attributionFields,
 });
 
@@ -56,10 +63,11 @@ export const changePassword = defineEndpoint({
   tags: ['accounts'],
   summary: 'Change the password (needs the current one)',
   description:
-    'Checks currentPassword, then sets newPassword. Every web session of the account except the one making the change is signed out; access tokens keep working. ' +
+    'Checks currentPassword, then sets newPassword. Every web session of the account except the one making the change is signed out; access tokens keep working, ' +
+    'unless revokeAllTokens is true: then every access token is revoked in the same transaction, including the one making the call (its next request answers 401). ' +
     'Wrong current passwords count as failed sign-in attempts: limited per account from one client address, per client address, and by an account-wide backoff; a refusal is 429 rate_limited with Retry-After and says when to try again.',
   body: changePasswordBodySchema,
-  response: z.object({ success: z.literal(true), signed_out_sessions: z.number().int() }),
+  response: z.object({ success: z.literal(true), signed_out_sessions: z.number().int(), revoked_tokens: z.number().int() }),
   errors: ['validation_failed', 'wrong_password', 'rate_limited'],
   requestExample: { currentPassword: '<GENERATED_PASSWORD>', newPassword: 'a new long passphrase' },
 });

@@ -31,7 +31,13 @@ Send the token from signup (${code('auth.token')}) on every call that needs it:
 Authorization: Bearer <ACCESS_TOKEN>
 \`\`\`
 
-A missing or revoked token answers 401 ${code('unauthorized')}; a token without the needed scope answers 403 ${code('insufficient_scope')}. A registration token carries all seven scopes:
+A missing or revoked token answers 401 ${code('unauthorized')}; a token without the needed scope answers 403 ${code('insufficient_scope')}. When that 401 comes, stop and tell the person; do not register the address again. A token stops working when:
+
+- the person revokes it on the web (${code('/account/tokens')}). On their first web sign-in the service shows them every assistant holding a token and asks them to keep or revoke each one (${code('confirmed_at')} in ${ref('GET', '/api/v1/me/tokens.json')} says they kept yours);
+- the person changes the password and ticks "sign out everywhere and revoke all assistant tokens" (${code('revokeAllTokens')} on ${ref('POST', '/api/v1/me/password.json')}; that revokes your own token too);
+- the owner of the email address disowns the account: every sign-in email carries a "This wasn't me" link, which disables the account for good. Its tokens, sessions and links stop working, its profile and everything it sent disappear for everyone, and the address is free to register again. So only ever sign up the person's own address.
+
+A registration token carries all seven scopes:
 
 ${table(
   ['Scope', 'Allows'],

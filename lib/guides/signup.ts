@@ -60,6 +60,7 @@ ${fieldTable(registerBodySchema)}
 - "Weekends" means all day Saturday and Sunday.
 - ${code('coords')} are the person's exact coordinates: private. Others never see them, nor anything computed from them: Discover measures distances from a public point 0.7-1.3 km away (see "Location privacy" in ${baseUrl}/AGENTS.md). A city in ${code('location')} is enough; send ${code('coords')} only if the person wants to.
 - Registrations are limited to ${registrationLimitPerHour} per hour from one IP address.
+- Only ever use the person's own email address. The service writes to it at every signup (the sign-in link, or with ${code('emailMagicLink: false')} a notice without one), and that email carries a "This wasn't me" link that disables the account and every token for good.
 
 ## 3. Read the answer (HTTP 201)
 

@@ -4,8 +4,10 @@ import { CompiledQuery, type Kysely } from 'kysely';
 import PgBoss from 'pg-boss';
 
 export const QUEUES = {
-  /** Email a fresh magic sign-in link to a user: { userId } */
+  /** Email a fresh magic sign-in link (and a "This wasn't me" link) to a user: { userId, occasion?: 'registration' | 'request' } */
   magicLinkMail: 'mail-magic-link',
+  /** Tell the address a new account has it, with a "This wasn't me" link but no sign-in link: { userId } */
+  accountCreatedMail: 'mail-account-created',
   /** Place a location the offline gazetteer missed, via GEOCODER_URL: { userId, label } */
   geocodeLocation: 'geocode-location',
   /** Re-import EVENTS_FEEDS into the built-in events directory and look after the sample: {} */

@@ -1,6 +1,6 @@
 // Wires each queue to its domain handler. Started by the server process (scripts/start.ts).
 import { getDb } from '@/db';
-import { sendMagicLinkMail } from '../accounts/magic-link-mail';
+import { sendAccountCreatedNotice, sendMagicLinkMail } from '../accounts/magic-link-mail';
 import { config } from '../config';
 import { geocodeProfileLocation } from '../profiles/geocode-job';
 import { runEventsRefresh, startEventsDirectory } from '../events/jobs';
@@ -17,7 +17,9 @@ export async function startWorkers(): Promise<void> {
   const imageModeration = createImageModerationProvider(cfg, processing);
   const push = cfg.pushProvider === 'expo' ? expoPushProvider(cfg.expoAccessToken) : logPushProvider();
   const handlers: Record<QueueName, JobHandler> = {
-    [QUEUES.magicLinkMail]: async (data) => sendMagicLinkMail(getDb(), String(data.userId), mail),
+    [QUEUES.magicLinkMail]: async (data) =>
+      sendMagicLinkMail(getDb(), String(data.userId), mail, data.occasion === 'registration' ? 'registration' : 'request'),
+    [QUEUES.accountCreatedMail]: async (data) => sendAccountCreatedNotice(getDb(), String(data.userId), mail),
     [QUEUES.geocodeLocation]: async (data) => {
       if (cfg.geocoderUrl) await geocodeProfileLocation(getDb(), String(data.userId), String(data.label), cfg.geocoderUrl);
     },

@@ -26,10 +26,14 @@ export async function getUserOrThrow(db: Database, id: string): Promise<UserRow>
   return row;
 }
 
-/** Public lookups accept a slug or a user id (SPEC section 4). */
+/**
+ * Public lookups accept a slug or a user id (SPEC section 4). A disabled account is not
+ * found: its profile and every path naming it answer 404 (lib/accounts/disable.ts).
+ */
 export async function findUserBySlugOrId(db: Database, slugOrId: string): Promise<UserRow | undefined> {
   const bySlug = await db.selectFrom('users').selectAll().where('slug', '=', slugOrId.toLowerCase()).executeTakeFirst();
-  return bySlug ?? findUserById(db, slugOrId);
+  const row = bySlug ?? (await findUserById(db, slugOrId));
+  return row?.disabled_at == null ? row : undefined;
 }
 
 export async function getUserBySlugOrIdOrThrow(db: Database, slugOrId: string): Promise<UserRow> {

@@ -41,6 +41,8 @@ const row: UserRow = {
   created_at: new Date('2025-03-01T09:00:00Z'),
   updated_at: new Date('2026-01-05T10:00:00Z'),
   email_verified_at: null,
+  disabled_at: null,
+  disabled_reason: null,
 };
 
 const sortedKeys = (o: object) => Object.keys(o).sort();

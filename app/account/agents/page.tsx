@@ -1,19 +1,23 @@
 import type { Metadata } from 'next';
 import { getDb } from '@/db';
 import { ScrollTable } from '../../_components/scroll-table';
+import { ConfirmAssistants } from '../../_components/confirm-assistants';
 import { describeAgentAction, listAgentActivity } from '@/lib/accounts/agent-activity';
+import { listTokensToConfirm } from '@/lib/accounts/tokens';
 import { requireSession } from '@/lib/auth/session';
 import { formatDateTime } from '@/lib/web/labels';
+import { keepTokenAction, revokeUnconfirmedTokenAction } from './actions';
 
 export const metadata: Metadata = { title: 'Agents' };
 
 export default async function AgentsPage() {
   const { user } = await requireSession('/account/agents');
-  const { agents, recent } = await listAgentActivity(getDb(), user.id);
+  const [{ agents, recent }, toConfirm] = await Promise.all([listAgentActivity(getDb(), user.id), listTokensToConfirm(getDb(), user.id)]);
 
   return (
     <>
       <h1>Agents that acted for you</h1>
+      {toConfirm.length > 0 ? <ConfirmAssistants tokens={toConfirm} keep={keepTokenAction} revoke={revokeUnconfirmedTokenAction} /> : null}
       <p>
         Agents say who they are when they act for you. Here is everything they told us. To stop an agent, revoke its token under{' '}
         <a href="/account/tokens">Access tokens</a>.

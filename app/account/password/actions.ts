@@ -23,21 +23,38 @@ export async function changePasswordAction(_previous: PasswordFormState, formDat
   if (newPassword !== String(formData.get('confirmPassword') ?? '')) {
     return { ok: false, message: 'The two new passwords are different.', fields: { confirmPassword: 'must match the new password' } };
   }
-  const parsed = changePasswordBodySchema.safeParse({ currentPassword, newPassword });
+  const revokeAllTokens = formData.get('revokeAllTokens') === 'on';
+  const parsed = changePasswordBodySchema.safeParse({ currentPassword, newPassword, revokeAllTokens });
   if (!parsed.success) return { ok: false, message: 'Please fix the fields marked below.', fields: issuesToFields(parsed.error.issues) };
   try {
     const ip = clientIpFromHeaders(await headers());
-    const { signedOutSessions } = await changePassword(getDb(), session.userId, parsed.data, {
+    const { signedOutSessions, revokedTokens } = await changePassword(getDb(), session.userId, parsed.data, {
       ip,
       keepSessionId: session.sessionId,
       limits: config().signinFailureLimits,
     });
-    const others = signedOutSessions === 0 ? '' : ` ${signedOutSessions} other sign-in${signedOutSessions === 1 ? ' was' : 's were'} signed out.`;
-    return { ok: true, message: `Your password is changed.${others}`, fields: {} };
+    return { ok: true, message: passwordChangedMessage(signedOutSessions, revokeAllTokens ? revokedTokens : null), fields: {} };
   } catch (error) {
     if (error instanceof ApiError && (error.code === 'wrong_password' || error.code === 'rate_limited')) {
       return { ok: false, message: error.message, fields: error.fields ?? {} };
     }
     throw error;
   }
+}
+
+/** What happened, in plain words: `revokedTokens` is null when the person kept their assistants' access. */
+function passwordChangedMessage(signedOutSessions: number, revokedTokens: number | null): string {
+  const others =
+    signedOutSessions === 0
+      ? revokedTokens === null
+        ? ''
+        : ' No other browser was signed in.'
+      : ` ${signedOutSessions} other sign-in${signedOutSessions === 1 ? ' was' : 's were'} signed out.`;
+  const assistants =
+    revokedTokens === null
+      ? ' Assistants keep their access; manage it under Access tokens.'
+      : revokedTokens === 0
+        ? ' No assistant held a token.'
+        : ` ${revokedTokens === 1 ? 'The one assistant token was' : `All ${revokedTokens} assistant tokens were`} revoked: no assistant can act for you until it is given access again.`;
+  return `Your password is changed.${others}${assistants}`;
 }

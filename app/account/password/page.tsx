@@ -10,7 +10,10 @@ export default async function PasswordPage() {
   return (
     <div className="narrow">
       <h1>Change your password</h1>
-      <p>Changing it signs out your other browsers. Agents keep their access; manage that under <a href="/account/tokens">Access tokens</a>.</p>
+      <p>
+        Changing it signs out your other browsers. Agents keep their access unless you tick “Sign out everywhere and revoke all assistant
+        tokens”; you can also revoke them one by one under <a href="/account/tokens">Access tokens</a>.
+      </p>
       <section className="card" aria-label="Change password">
         <PasswordForm action={changePasswordAction} />
       </section>

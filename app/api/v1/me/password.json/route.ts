@@ -7,5 +7,5 @@ import { route } from '@/lib/http/route';
 export const POST = route(changePassword, async ({ db, auth, body, ip }) => {
   const keepSessionId = auth.via === 'session' ? auth.sessionId : null;
   const result = await changePasswordFor(db, auth.userId, body, { ip, keepSessionId, limits: config().signinFailureLimits });
-  return { success: true as const, signed_out_sessions: result.signedOutSessions };
+  return { success: true as const, signed_out_sessions: result.signedOutSessions, revoked_tokens: result.revokedTokens };
 });
