@@ -122,7 +122,13 @@ export async function registerUser(db: Database, body: RegisterBody, ctx: Regist
  * answer is the same 409 the insert would give; the unique indexes still decide races.)
  */
 async function refuseKnownConflicts(db: Database, body: RegisterBody): Promise<void> {
-  const email = await db.selectFrom('users').select('id').where(sql<string>`lower(email)`, '=', sql<string>`lower(${body.email})`).executeTakeFirst();
+  // Only live accounts hold their address (the unique index is partial, 0010): a disowned one released it.
+  const email = await db
+    .selectFrom('users')
+    .select('id')
+    .where(sql<string>`lower(email)`, '=', sql<string>`lower(${body.email})`)
+    .where('disabled_at', 'is', null)
+    .executeTakeFirst();
   if (email) throw uniqueConflict('users_email_lower_key');
   if (body.slug != null) {
     const slug = await db.selectFrom('users').select('id').where('slug', '=', body.slug).executeTakeFirst();
