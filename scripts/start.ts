@@ -9,6 +9,7 @@ import { migrateToLatest } from '../db/migrate';
 import { loadConfig } from '../lib/config';
 import { CLIENT_IP_HEADER } from '../lib/http/ip';
 import { logError, logLine } from '../lib/http/log';
+import { answerBadRequestTarget } from '../lib/http/request-target';
 import { startBoss, stopBoss } from '../lib/jobs/boss';
 import { startWorkers } from '../lib/jobs/workers';
 import { buildIfNeeded } from './build-stamp';
@@ -53,6 +54,8 @@ async function main(): Promise<void> {
         duration_ms: Number((process.hrtime.bigint() - started) / 1000n) / 1000,
       });
     });
+    // A path Next.js could not decode (malformed percent-encoding) gets a 400, not a 500.
+    if (answerBadRequestTarget(req, res)) return;
     handle(req, res).catch((error: unknown) => {
       logError('request failed', error);
       if (!res.headersSent) {

@@ -12,7 +12,7 @@ describe('Discover cursor', () => {
     expect(decodeCursor(text)).toEqual(cursor);
   });
 
-  it.each([
+  it.each<[string, string]>([
     ['empty', ''],
     ['not base64url', 'a+b/c='],
     ['not JSON', Buffer.from('hello').toString('base64url')],
@@ -31,7 +31,7 @@ describe('Discover cursor', () => {
       ['a zero timestamp', 0],
       ['a fractional timestamp', 1_790_000_000_000.5],
       ['a timestamp as a string', '1790000000000'],
-    ].map(([name, t]) => [name, Buffer.from(JSON.stringify({ v: 1, s: '0.5', i: cursor.id, t, f: 'x' })).toString('base64url')] as const),
+    ].map(([name, t]) => [String(name), Buffer.from(JSON.stringify({ v: 1, s: '0.5', i: cursor.id, t, f: 'x' })).toString('base64url')] as [string, string]),
     ['a score too long to be ours', Buffer.from(JSON.stringify({ v: 1, s: '1'.repeat(400), i: cursor.id, t: 1_790_000_000_000, f: 'x' })).toString('base64url')],
     ['JSON nested deep', Buffer.from('['.repeat(290)).toString('base64url')],
   ])('rejects %s', (_name, text) => {
