@@ -9,7 +9,7 @@ import { migrateToLatest } from '../db/migrate';
 import { loadConfig } from '../lib/config';
 import { CLIENT_IP_HEADER } from '../lib/http/ip';
 import { logError, logLine } from '../lib/http/log';
-import { answerBadRequestTarget } from '../lib/http/request-target';
+import { answerBadRequestTarget, answerClientError } from '../lib/http/request-target';
 import { startBoss, stopBoss } from '../lib/jobs/boss';
 import { startWorkers } from '../lib/jobs/workers';
 import { buildIfNeeded } from './build-stamp';
@@ -65,6 +65,7 @@ async function main(): Promise<void> {
       }
     });
   });
+  server.on('clientError', answerClientError);
   server.listen(cfg.port, () => logLine({ event: 'listening', url: cfg.publicBaseUrl, port: cfg.port }));
 
   let stopping = false;

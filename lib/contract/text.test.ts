@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { issuesToFields } from '../http/validation';
-import { freeText, singleLine, textProblem } from './text';
+import { freeText, sanitizeText, singleLine, textProblem, wellFormed } from './text';
 
 describe('textProblem', () => {
   it.each([
@@ -53,5 +53,26 @@ describe('singleLine / freeText in a schema', () => {
       name: 'Sam',
       about: 'line one\r\nline two\n\tindented',
     });
+  });
+});
+
+describe('sanitizeText (imported feeds)', () => {
+  it.each([
+    ['Run\u0000 club', 'single_line', 'Run club'],
+    ['Run\nclub\t!', 'single_line', 'Runclub!'],
+    ['line one\r\nline two\rthree\u0007', 'free_text', 'line one\r\nline two\nthree'],
+    ['tab\there', 'free_text', 'tab\there'],
+    ['bad \uD800 pair, good 👋', 'single_line', 'bad \uFFFD pair, good 👋'],
+    ['\uDC00\uD800', 'free_text', '\uFFFD\uFFFD'],
+    ['plain', 'single_line', 'plain'],
+  ] as const)('%j (%s) → %j', (input, kind, expected) => {
+    const output = sanitizeText(input, kind);
+    expect(output).toBe(expected);
+    expect(textProblem(output, kind)).toBeNull();
+  });
+
+  it('wellFormed only replaces lone surrogates', () => {
+    expect(wellFormed('a\uD800b\u0000👋')).toBe('a\uFFFDb\u0000👋');
+    expect(() => encodeURIComponent(wellFormed('\uDFFF'))).not.toThrow();
   });
 });

@@ -1,8 +1,8 @@
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_STATUS } from './errors';
-import { answerBadRequestTarget, pathProblem, targetPath } from './request-target';
+import { answerBadRequestTarget, answerClientError, pathProblem, targetPath } from './request-target';
 
 describe('targetPath', () => {
   it.each([
@@ -105,5 +105,50 @@ describe('answerBadRequestTarget over HTTP', () => {
     for (const path of ['/api/v1/users/sam/profile.json', '/u/%C3%A9', '/api/v1/events.json?q=%zz%ED%A0%80']) {
       expect((await get(path)).body).toBe('routed');
     }
+  });
+});
+
+describe('answerClientError over HTTP', () => {
+  let server: http.Server;
+  let port: number;
+  beforeAll(async () => {
+    server = http.createServer((_req, res) => res.end('routed'));
+    server.on('clientError', answerClientError);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    port = (server.address() as AddressInfo).port;
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  /** Writes raw bytes and reads until the server closes. */
+  const raw = (bytes: string) =>
+    new Promise<string>((resolve, reject) => {
+      const socket = net.connect(port, '127.0.0.1', () => socket.end(bytes));
+      let answer = '';
+      socket.setEncoding('utf8');
+      socket.on('data', (chunk: string) => (answer += chunk));
+      socket.on('close', () => resolve(answer));
+      socket.on('error', reject);
+    });
+
+  const bodyOf = (answer: string) => JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)) as { error: { code: keyof typeof ERROR_STATUS; message: string; hint: string } };
+
+  it('answers headers over 16 KB (a huge query string) with 431 and the envelope', async () => {
+    const answer = await raw(`GET /api/v1/events.json?q=${'a'.repeat(20_000)} HTTP/1.1\r\nHost: x\r\n\r\n`);
+    expect(answer).toMatch(/^HTTP\/1\.1 431 /);
+    expect(answer).toMatch(/content-type: application\/json/i);
+    const body = bodyOf(answer);
+    expect(body.error.code).toBe('headers_too_large');
+    expect(ERROR_STATUS[body.error.code]).toBe(431);
+    expect(body.error.hint).toMatch(/16 KB/);
+  });
+
+  it.each([
+    ['a request line with a space in the path', 'GET /a b HTTP/1.1\r\nHost: x\r\n\r\n'],
+    ['a NUL byte in a header', 'GET / HTTP/1.1\r\nHost: x\r\nX-A: a\u0000b\r\n\r\n'],
+    ['garbage', 'hello\r\n\r\n'],
+  ])('answers %s with 400 and the envelope', async (_name, bytes) => {
+    const answer = await raw(bytes);
+    expect(answer).toMatch(/^HTTP\/1\.1 400 /);
+    expect(bodyOf(answer).error.code).toBe('validation_failed');
   });
 });

@@ -1,11 +1,14 @@
-// The request target, checked by our HTTP server (scripts/start.ts) before Next.js
-// routes it. Next decodes path segments with decodeURIComponent, which throws on
+// Requests our HTTP server (scripts/start.ts) answers itself, before Next.js sees them:
+// paths that cannot be decoded, and requests Node's HTTP parser refuses.
+//
+// The request target is checked before Next.js routes it. Next decodes path segments with decodeURIComponent, which throws on
 // malformed percent-encoding (`%zz`, a truncated `%E0%A4`) and on encoded bytes that
 // are not UTF-8 (`%ED%A0%80`, a UTF-16 surrogate; `%C0%AF`, an overlong slash); that
 // surfaced as a plain-text 500. Such a path names nothing we serve, so it gets a 400
 // here: the JSON error envelope under /api and /.well-known, a short text elsewhere.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { ERROR_ADVICE, type ErrorBody } from './errors';
+import type { Duplex } from 'node:stream';
+import { ERROR_ADVICE, ERROR_STATUS, type ErrorBody, type ErrorCode } from './errors';
 
 // Cc: C0 controls, DEL, C1 controls.
 const CONTROL = /[\u0000-\u001F\u007F-\u009F]/;
@@ -69,4 +72,48 @@ export function answerBadRequestTarget(req: IncomingMessage, res: ServerResponse
   res.setHeader('content-length', Buffer.byteLength(body));
   res.end(req.method === 'HEAD' ? undefined : body);
   return true;
+}
+
+const REASONS: Record<number, string> = { 400: 'Bad Request', 431: 'Request Header Fields Too Large' };
+
+function envelope(code: ErrorCode, message: string): string {
+  const body: ErrorBody = { error: { code, message, hint: ERROR_ADVICE[code] } };
+  return JSON.stringify(body);
+}
+
+/**
+ * The server's 'clientError' listener: a request Node's parser refused (headers over
+ * 16 KB, a malformed request line) gets the JSON envelope with the status Node would
+ * have sent (RFC 9110 400, RFC 6585 431) instead of an empty body. A timeout gets
+ * Node's own 408; anything else closes the connection, as Node does.
+ */
+export function answerClientError(error: Error & { code?: string }, socket: Duplex): void {
+  // As Node does: never write into a response already under way on this connection.
+  const inFlight = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+  if (!socket.writable || error.code === 'ECONNRESET' || inFlight?.headersSent) {
+    socket.destroy();
+    return;
+  }
+  if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
+    socket.end('HTTP/1.1 408 Request Timeout\r\nConnection: close\r\n\r\n');
+    return;
+  }
+  let code: ErrorCode;
+  let message: string;
+  if (error.code === 'HPE_HEADER_OVERFLOW') {
+    code = 'headers_too_large';
+    message = 'The request line and headers are larger than this server accepts (16 KB)';
+  } else if (typeof error.code === 'string' && error.code.startsWith('HPE_')) {
+    code = 'validation_failed';
+    message = 'The request is not valid HTTP/1.1';
+  } else {
+    socket.destroy();
+    return;
+  }
+  const status = ERROR_STATUS[code];
+  const body = envelope(code, message);
+  socket.end(
+    `HTTP/1.1 ${status} ${REASONS[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n${body}`,
+  );
 }
