@@ -19,9 +19,22 @@ import { endpoints, type EndpointSpec } from '@/lib/contract';
 import { arbitraryFromJsonSchema, STATIC_HINTS, TINY_PNG_BASE64 } from '@/lib/contract/arbitraries';
 import { ERROR_STATUS } from '@/lib/http/errors';
 import { toolDefinitions } from '@/lib/mcp/tools';
-import { answerProblem, closeAgent, endpointFuzzer, mutateValue, send, valueMutationArbitrary, type WireRequest } from '../support/fuzz';
+import {
+  answerProblem,
+  BAD_QUERIES,
+  BAD_SEGMENTS,
+  closeAgent,
+  encodeComponent,
+  endpointFuzzer,
+  HOSTILE_STRINGS,
+  mutateValue,
+  send,
+  valueMutationArbitrary,
+  type WireRequest,
+} from '../support/fuzz';
 import { api, baseUrl, freshIp, registerUser, testDb, uniqueEmail } from './client';
 import { makeBuddies, requestBuddy, send as sendMessage, type TestUser } from './social-helpers';
+import { pathOf, WebClient } from './web-client';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20_261_123);
 const RUNS = Number(process.env.FUZZ_RUNS ?? 12);
@@ -112,6 +125,42 @@ const failureMessage = (request: WireRequest, withToken: boolean, problem: strin
   `${problem}\n  request: ${request.method} ${request.target.slice(0, 300)}\n  mutation: ${request.mutation}\n  token: ${withToken}\n` +
   `  body: ${(request.body ?? '').slice(0, 300)}\n  replay: FUZZ_SEED=${SEED} FUZZ_RUNS=${RUNS} npm run fuzz`;
 
+// Pages first: the password change fuzzed below signs out every other web session.
+describe('fuzzing the pages (path segments and query strings)', () => {
+  let sessionCookie = '';
+  beforeAll(async () => {
+    const web = new WebClient();
+    const signedIn = await web.signInWithPassword(world.actor.user.email, PASSWORD);
+    expect(pathOf(signedIn.location)).toBe('/account');
+    sessionCookie = web.cookieHeader();
+  });
+
+  const value = fc.oneof(fc.constantFrom(...HOSTILE_STRINGS), fc.string({ maxLength: 30 }), fc.string({ unit: 'grapheme', maxLength: 10 }));
+  const page = fc.oneof(
+    value.map((v) => `/u/${encodeComponent(v)}`),
+    fc.constantFrom(...BAD_SEGMENTS).map((segment) => `/u/${segment}`),
+    value.map((v) => `/account/chats/${encodeComponent(v)}`),
+    fc.constantFrom(...BAD_SEGMENTS).map((segment) => `/account/chats/${segment}`),
+    value.map((v) => `/signin/link?token=${encodeComponent(v)}`),
+    fc.tuple(value, value).map(([callback, error]) => `/signin?callbackUrl=${encodeComponent(callback)}&error=${encodeComponent(error)}`),
+    fc.tuple(value, value, value).map(([email, name, photo]) => `/signup-with-ai?email=${encodeComponent(email)}&name=${encodeComponent(name)}&activities=${encodeComponent(name)}&photo=${encodeComponent(photo)}`),
+    fc.constantFrom('/', '/docs', '/account', '/account/profile', '/account/requests', '/account/discover', '/account/tokens', '/account/agents', '/account/password', '/signin/check-email'),
+  );
+  const target = fc.tuple(page, fc.option(fc.constantFrom(...BAD_QUERIES), { freq: 4 })).map(([path, query]) => (query ? `${path}${path.includes('?') ? '&' : '?'}${query}` : path));
+
+  it('never answers 5xx, signed in or not, and redirects stay on the site', async () => {
+    await fc.assert(
+      fc.asyncProperty(target, fc.boolean(), async (path, signedIn) => {
+        const request: WireRequest = { method: 'GET', target: path, headers: {}, mutation: 'page' };
+        const response = await send(baseUrl(), request, { 'x-forwarded-for': freshIp(), ...(signedIn ? { cookie: sessionCookie } : {}) });
+        const problem = answerProblem(response, baseUrl(), path);
+        if (problem) throw new Error(failureMessage(request, signedIn, problem));
+      }),
+      { seed: SEED, numRuns: RUNS * 3, endOnFailure: !LONG },
+    );
+  }, PER_ENDPOINT_TIMEOUT);
+});
+
 describe('fuzzing every endpoint over HTTP', () => {
   it.each(ordered.map((spec) => [`${spec.method} ${spec.path}`, spec] as const))(
     '%s never answers 5xx, and every error is the envelope',
@@ -121,7 +170,7 @@ describe('fuzzing every endpoint over HTTP', () => {
       await fc.assert(
         fc.asyncProperty(fuzzer.requests, withToken, async (request, token) => {
           const response = await send(baseUrl(), request, headersFor(token));
-          const problem = answerProblem(response, baseUrl());
+          const problem = answerProblem(response, baseUrl(), request.target);
           if (problem) throw new Error(failureMessage(request, token, problem));
         }),
         { seed: SEED, numRuns: RUNS, endOnFailure: !LONG, verbose: 1 },

@@ -432,17 +432,31 @@ export function closeAgent(): void {
 
 /**
  * What is wrong with an answer, or null: never a 5xx; a redirect stays on this site
- * (Next.js normalises `//` and dot-segments with a 308); every error is the envelope
- * with a known code and that code's status.
+ * (Next.js normalises `//` and dot-segments with a 308); under /api every answer is JSON
+ * and every error is the envelope with a known code and that code's status. A target
+ * whose dot-segments (`%2e%2e` is `..`, RFC 3986 §6.2.2) lead out of /api is a page
+ * request, which only has to stay below 500.
  */
-export function answerProblem(response: WireResponse, baseUrl: string): string | null {
+export function answerProblem(response: WireResponse, baseUrl: string, target = '/api'): string | null {
   const { status, headers, text } = response;
   if (status >= 500) return `status ${status}: ${text.slice(0, 300)}`;
   if (status >= 300 && status < 400 && status !== 304) {
     const location = String(headers.location ?? '');
-    const target = new URL(location, baseUrl);
-    return target.origin === new URL(baseUrl).origin && !/^[/\\]{2}/.test(location) ? null : `redirect off the site: ${location}`;
+    let origin: string | null = null;
+    try {
+      origin = new URL(location, baseUrl).origin;
+    } catch {
+      // not a URL at all
+    }
+    return origin === new URL(baseUrl).origin && !/^[/\\]{2}/.test(location) ? null : `redirect off the site: ${location}`;
   }
+  let pathname: string;
+  try {
+    pathname = new URL(target, baseUrl).pathname;
+  } catch {
+    pathname = target;
+  }
+  if (!/^\/(api|\.well-known)(\/|$)/.test(pathname)) return null;
   if (status === 304 || status === 204) return null;
   let body: unknown;
   try {
