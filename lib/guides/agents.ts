@@ -3,6 +3,7 @@
 // tool for each when that endpoint is in the contract.
 import { SCOPES, type EndpointSpec, type HttpMethod } from '../contract/define';
 import { LIMITS } from '../contract/schemas';
+import { TEXT_RULE_IN_WORDS } from '../contract/text';
 import { SCOPE_DESCRIPTIONS } from '../docs/openapi';
 import { code, endpointRef, endpointTable, errorTable, fieldLimitRows, table } from './markdown';
 import type { GuideContext } from './signup';
@@ -86,6 +87,8 @@ ${table(['Field', 'Limit', 'Applies to'], fieldLimitRows(endpoints))}
 ## Errors
 
 Every error is ${code('{"error":{"code":"…","message":"…","hint":"…","fields":{…}}}')}. Branch on ${code('error.code')} (stable), show ${code('message')} if useful, follow ${code('hint')}; ${code('fields')} names each invalid field.
+
+${TEXT_RULE_IN_WORDS} Percent-encode path segments as UTF-8 (${code('encodeURIComponent')}); a path that does not decode is refused the same way.
 
 ${errorTable()}
 
