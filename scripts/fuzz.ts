@@ -1,7 +1,7 @@
 // `npm run fuzz`: the property-based fuzzer of e2e/api/fuzz.test.ts, run long against a
 // fresh server. A random seed unless FUZZ_SEED is given; the seed is printed first, so
 // a failure replays with FUZZ_SEED=<seed> FUZZ_RUNS=<runs> npm run fuzz.
-//   FUZZ_RUNS      requests per endpoint (default 300; npm test uses 12)
+//   FUZZ_RUNS      requests per endpoint (default 300; npm test uses 30)
 //   FUZZ_MCP_RUNS  tool calls per MCP tool (default a quarter of FUZZ_RUNS)
 import { spawnSync } from 'node:child_process';
 import { randomInt } from 'node:crypto';

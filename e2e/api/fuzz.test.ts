@@ -7,7 +7,7 @@
 // from lib/http/errors.ts (e2e/support/fuzz.ts: answerProblem). The MCP endpoint gets
 // the same treatment through tools/call.
 //
-// In `npm test` it runs a fixed seed and FUZZ_RUNS (default 12) requests per endpoint.
+// In `npm test` it runs a fixed seed and FUZZ_RUNS (default 30) requests per endpoint.
 // `npm run fuzz` runs it long with a random seed (or FUZZ_SEED), printing the seed so a
 // failure can be replayed: FUZZ_SEED=<seed> FUZZ_RUNS=<n> npm run fuzz.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -37,7 +37,7 @@ import { makeBuddies, requestBuddy, send as sendMessage, type TestUser } from '.
 import { pathOf, WebClient } from './web-client';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20_261_123);
-const RUNS = Number(process.env.FUZZ_RUNS ?? 12);
+const RUNS = Number(process.env.FUZZ_RUNS ?? 30);
 const MCP_RUNS = Number(process.env.FUZZ_MCP_RUNS ?? Math.max(2, Math.round(RUNS / 4)));
 const LONG = process.env.FUZZ_LONG === '1';
 const PER_ENDPOINT_TIMEOUT = LONG ? 60 * 60_000 : 60_000;
@@ -103,13 +103,34 @@ beforeAll(async () => {
         invitationId: fc.constantFrom(received.body.request.id as string, sent.body.request.id as string),
         tokenId: fc.constant(decoyToken.id),
       },
-      query: { cursor: fc.constantFrom(...[chatCursor, discoverCursor].filter((c): c is string => !!c)) },
+      // Real cursors, but mostly none: a cursor only pages the search it came from.
+      query: {
+        cursor: fc.oneof(
+          { weight: 3, arbitrary: fc.constant(undefined) },
+          { weight: 1, arbitrary: fc.constantFrom(...[chatCursor, discoverCursor].filter((c): c is string => !!c)) },
+        ),
+      },
       body: { currentPassword: fc.constant(PASSWORD), chatId: fc.constant(chatId) },
     },
   };
 }, 120_000);
 
-afterAll(() => closeAgent());
+/** Answers by status per endpoint, printed at the end: shows how deep the valid requests got. */
+const statuses = new Map<string, Map<number, number>>();
+function count(name: string, status: number): void {
+  const byStatus = statuses.get(name) ?? new Map<number, number>();
+  byStatus.set(status, (byStatus.get(status) ?? 0) + 1);
+  statuses.set(name, byStatus);
+}
+
+afterAll(() => {
+  closeAgent();
+  const lines = [...statuses].map(([name, byStatus]) => {
+    const counts = [...byStatus].sort(([a], [b]) => a - b).map(([status, n]) => `${status}×${n}`);
+    return `  ${name}: ${counts.join(' ')}`;
+  });
+  console.log(`fuzz: answers by status (seed ${SEED})\n${lines.join('\n')}`);
+});
 
 // Writes that change what later endpoints can see run last, in this order.
 const LAST = ['send_buddy_request', 'accept_buddy_request', 'decline_buddy_request', 'cancel_buddy_request', 'report_user', 'block_user', 'unblock_user', 'update_my_profile', 'upload_photo', 'change_password', 'revoke_access_token'];
@@ -153,6 +174,7 @@ describe('fuzzing the pages (path segments and query strings)', () => {
       fc.asyncProperty(target, fc.boolean(), async (path, signedIn) => {
         const request: WireRequest = { method: 'GET', target: path, headers: {}, mutation: 'page' };
         const response = await send(baseUrl(), request, { 'x-forwarded-for': freshIp(), ...(signedIn ? { cookie: sessionCookie } : {}) });
+        count('pages', response.status);
         const problem = answerProblem(response, baseUrl(), path);
         if (problem) throw new Error(failureMessage(request, signedIn, problem));
       }),
@@ -170,6 +192,7 @@ describe('fuzzing every endpoint over HTTP', () => {
       await fc.assert(
         fc.asyncProperty(fuzzer.requests, withToken, async (request, token) => {
           const response = await send(baseUrl(), request, headersFor(token));
+          count(`${spec.method} ${spec.path}`, response.status);
           const problem = answerProblem(response, baseUrl(), request.target);
           if (problem) throw new Error(failureMessage(request, token, problem));
         }),
@@ -211,10 +234,10 @@ describe('fuzzing the MCP tools (POST /api/mcp tools/call)', () => {
               result = (await client.callTool({ name: tool.name, arguments: value as Record<string, unknown> })) as typeof result;
             } catch (error) {
               // The protocol's own answer to arguments that are not an object: JSON-RPC invalid params (HTTP 200).
-              if (error instanceof McpError && error.code === ErrorCode.InvalidParams) return;
+              if (error instanceof McpError && error.code === ErrorCode.InvalidParams) return count(`MCP ${tool.name}`, 400);
               throw new Error(`tools/call threw for ${label}: ${String(error)}`);
             }
-            if (!result.isError) return;
+            if (!result.isError) return count(`MCP ${tool.name}`, 200);
             const envelope = (result.content ?? [])
               .map((c) => {
                 try {
@@ -226,6 +249,7 @@ describe('fuzzing the MCP tools (POST /api/mcp tools/call)', () => {
               .find((parsed) => parsed?.error?.code);
             const code = envelope?.error?.code as keyof typeof ERROR_STATUS | undefined;
             if (!code || !(code in ERROR_STATUS)) throw new Error(`error without an envelope for ${label}: ${JSON.stringify(result.content)?.slice(0, 300)}`);
+            count(`MCP ${tool.name}`, ERROR_STATUS[code]);
             if (ERROR_STATUS[code] >= 500) throw new Error(`${code} for ${label}: ${envelope?.error?.message}`);
           }),
           { seed: SEED, numRuns: MCP_RUNS, endOnFailure: !LONG },
