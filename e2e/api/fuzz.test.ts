@@ -169,6 +169,29 @@ describe('fuzzing the pages (path segments and query strings)', () => {
   );
   const target = fc.tuple(page, fc.option(fc.constantFrom(...BAD_QUERIES), { freq: 4 })).map(([path, query]) => (query ? `${path}${path.includes('?') ? '&' : '?'}${query}` : path));
 
+  it('the token revoke form (a server action) never answers 5xx, whatever tokenId it carries', async () => {
+    const page = await send(baseUrl(), { method: 'GET', target: '/account/tokens', headers: {}, mutation: 'none' }, { cookie: sessionCookie });
+    const actionField = /name="(\$ACTION_ID_[0-9a-f]+)"/.exec(page.text)?.[1];
+    expect(actionField, 'the revoke form names its server action').toBeDefined();
+    await fc.assert(
+      fc.asyncProperty(fc.oneof(value, fc.uuid()), async (tokenId) => {
+        const form = new FormData();
+        form.set(actionField!, '');
+        form.set('tokenId', tokenId);
+        const res = await fetch(`${baseUrl()}/account/tokens`, {
+          method: 'POST',
+          headers: { cookie: sessionCookie, origin: baseUrl(), 'x-forwarded-for': freshIp() },
+          body: form,
+          redirect: 'manual',
+        });
+        await res.arrayBuffer();
+        count('pages: revoke form', res.status);
+        if (res.status >= 500) throw new Error(`status ${res.status} for tokenId ${JSON.stringify(tokenId)}`);
+      }),
+      { seed: SEED, numRuns: RUNS, endOnFailure: !LONG },
+    );
+  }, PER_ENDPOINT_TIMEOUT);
+
   it('never answers 5xx, signed in or not, and redirects stay on the site', async () => {
     await fc.assert(
       fc.asyncProperty(target, fc.boolean(), async (path, signedIn) => {

@@ -25,6 +25,7 @@ function expectEnvelope(res: ApiResponse, status: number, code: keyof typeof ERR
   if (field) expect(Object.keys(res.body.error.fields ?? {})).toContain(field);
 }
 
+const ALICE_PASSWORD = 'alice-long-password';
 let alice: TestUser;
 let bob: TestUser;
 let chatId: string;
@@ -33,6 +34,7 @@ beforeAll(async () => {
   [alice, bob] = await Promise.all([
     registerUser({
       displayName: 'Alice No5xx',
+      password: ALICE_PASSWORD,
       aboutMe: 'Original about me',
       location: 'Portland, OR',
       coords: { latitude: 45.52, longitude: -122.68 },
@@ -242,6 +244,33 @@ describe('inputs outside the contract', () => {
     const res = await web.request('POST', '/auth/signin/email', { form: { csrfToken: await web.csrf(), email: 'sam\u0000@example.com', callbackUrl: '/account' } });
     expect(res.status).toBe(302);
     expect(pathOf(res.location)).toBe('/signin/check-email');
+  });
+
+  it.each([
+    ['NUL', '\u0000'],
+    ['not a token id', 'not-a-uuid'],
+    ["another person's token id", 'BOB'],
+  ])('the token page\'s revoke form (a server action) with %s as tokenId answers below 500 and revokes nothing (was 500)', async (_name, tokenId) => {
+    const web = new WebClient();
+    expect(pathOf((await web.signInWithPassword(alice.user.email, ALICE_PASSWORD)).location)).toBe('/account');
+    const page = await web.request('GET', '/account/tokens');
+    expect(page.status).toBe(200);
+    // The form works without JavaScript: Next.js names the action in a hidden field.
+    const actionField = /name="(\$ACTION_ID_[0-9a-f]+)"/.exec(page.text)?.[1];
+    expect(actionField).toBeDefined();
+    const bobToken = await testDb().selectFrom('access_tokens').select('id').where('user_id', '=', bob.id).executeTakeFirstOrThrow();
+    const form = new FormData();
+    form.set(actionField!, '');
+    form.set('tokenId', tokenId === 'BOB' ? bobToken.id : tokenId);
+    const res = await fetch(`${baseUrl()}/account/tokens`, {
+      method: 'POST',
+      headers: { cookie: web.cookieHeader(), origin: baseUrl(), 'x-forwarded-for': web.ip },
+      body: form,
+      redirect: 'manual',
+    });
+    expect(res.status).toBeLessThan(500);
+    const revoked = await testDb().selectFrom('access_tokens').select('id').where('revoked_at', 'is not', null).where('user_id', 'in', [alice.id, bob.id]).execute();
+    expect(revoked).toEqual([]);
   });
 
   it('an MCP tool call with a lone surrogate in a path argument gets the validation envelope naming it (was "URI malformed", no envelope)', async () => {
