@@ -17,6 +17,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { endpoints, type EndpointSpec } from '@/lib/contract';
 import { arbitraryFromJsonSchema, STATIC_HINTS, TINY_PNG_BASE64 } from '@/lib/contract/arbitraries';
+import { mintAccessToken } from '@/lib/accounts/tokens';
 import { ERROR_STATUS } from '@/lib/http/errors';
 import { toolDefinitions } from '@/lib/mcp/tools';
 import {
@@ -137,6 +138,17 @@ const LAST = ['send_buddy_request', 'accept_buddy_request', 'decline_buddy_reque
 const rank = (spec: EndpointSpec) => (LAST.includes(spec.id) ? 100 + LAST.indexOf(spec.id) : spec.method === 'GET' ? 0 : 1);
 const ordered = [...endpoints].sort((a, b) => rank(a) - rank(b));
 
+/**
+ * Endpoints that end the actor's access (revoking all its tokens, say) would turn every
+ * later property into a run of 401s: each property starts with a working token, minted
+ * directly when the last one stopped working.
+ */
+async function ensureActorToken(): Promise<void> {
+  const me = await api('GET', '/api/v1/me.json', { token: world.actor.token });
+  if (me.status === 200) return;
+  world.actor.token = (await mintAccessToken(testDb(), world.actor.id, { label: 'fuzz' })).token;
+}
+
 /** Per-request headers: a fresh client address (so per-IP limits do not pile up), the token most of the time. */
 function headersFor(withToken: boolean): Record<string, string> {
   return { 'x-forwarded-for': freshIp(), ...(withToken ? { authorization: `Bearer ${world.actor.token}` } : {}) };
@@ -210,6 +222,7 @@ describe('fuzzing every endpoint over HTTP', () => {
   it.each(ordered.map((spec) => [`${spec.method} ${spec.path}`, spec] as const))(
     '%s never answers 5xx, and every error is the envelope',
     async (_name, spec) => {
+      await ensureActorToken();
       const fuzzer = endpointFuzzer(spec, world.hints);
       const withToken = fc.oneof({ weight: 4, arbitrary: fc.constant(true) }, { weight: 1, arbitrary: fc.constant(false) });
       await fc.assert(
@@ -231,6 +244,7 @@ describe('fuzzing the MCP tools (POST /api/mcp tools/call)', () => {
   let client: Client;
 
   beforeAll(async () => {
+    await ensureActorToken();
     const transport = new StreamableHTTPClientTransport(new URL(`${baseUrl()}/api/mcp`), {
       requestInit: { headers: { authorization: `Bearer ${world.actor.token}`, 'x-forwarded-for': freshIp() } },
     });
