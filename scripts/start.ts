@@ -10,6 +10,7 @@ import { loadConfig } from '../lib/config';
 import { clientAddress } from '../lib/http/client-address';
 import { installClientIpProof, stampClientIp } from '../lib/http/ip';
 import { logError, logLine } from '../lib/http/log';
+import { answerBadRequestTarget, answerClientError } from '../lib/http/request-target';
 import { startBoss, stopBoss } from '../lib/jobs/boss';
 import { startWorkers } from '../lib/jobs/workers';
 import { buildIfNeeded } from './build-stamp';
@@ -55,6 +56,8 @@ async function main(): Promise<void> {
         duration_ms: Number((process.hrtime.bigint() - started) / 1000n) / 1000,
       });
     });
+    // A path Next.js could not decode (malformed percent-encoding) gets a 400, not a 500.
+    if (answerBadRequestTarget(req, res)) return;
     handle(req, res).catch((error: unknown) => {
       logError('request failed', error);
       if (!res.headersSent) {
@@ -64,6 +67,7 @@ async function main(): Promise<void> {
       }
     });
   });
+  server.on('clientError', answerClientError);
   server.listen(cfg.port, () => logLine({ event: 'listening', url: cfg.publicBaseUrl, port: cfg.port, trusted_proxies: cfg.trustedProxies }));
 
   let stopping = false;

@@ -8,6 +8,7 @@ import { sql } from 'kysely';
 import type { Database } from '@/db';
 import type { UserRow } from '@/db/types';
 import { findUserByEmail } from '../accounts/password';
+import { isCleanText } from '../contract/text';
 import { createSession, deleteSession, findSession, updateSessionExpiry } from '../accounts/sessions';
 import { consumeSigninLinkByHash } from '../accounts/signin-links';
 import { findUserById } from '../profiles/profile';
@@ -31,6 +32,7 @@ export function kyselyAdapter(db: Database): Adapter {
       return row ? toAdapterUser(row) : null;
     },
     async getUserByEmail(email) {
+      if (!isCleanText(email)) return null; // never an account's address; NUL would fail the query
       const row = await findUserByEmail(db, email);
       return row ? toAdapterUser(row) : null;
     },

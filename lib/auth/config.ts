@@ -22,6 +22,7 @@ import { signInWithPassword } from '../accounts/password';
 import { createSession, deleteSession, newSessionToken, SESSION_MAX_AGE_SECONDS } from '../accounts/sessions';
 import { SIGNIN_LINK_TTL_SECONDS } from '../accounts/signin-links';
 import { config } from '../config';
+import { isCleanText } from '../contract/text';
 import { ApiError } from '../http/errors';
 import { clientIp } from '../http/ip';
 import { logError, logLine } from '../http/log';
@@ -56,6 +57,9 @@ function buildAuthConfig(secret: string): AuthConfig {
     // Lookups are case-insensitive; never throws, so a malformed address gets the same answer as any other.
     normalizeIdentifier: (identifier: unknown) => String(identifier ?? '').normalize('NFKC').trim().toLowerCase().slice(0, 254),
     async sendVerificationRequest({ identifier, request }) {
+      // No account has control characters in its address (the contract refuses them), and
+      // PostgreSQL refuses NUL: answer as for any unknown address, without a query.
+      if (!isCleanText(identifier)) return;
       try {
         await requestSigninLinkEmail(db, identifier, { ip: clientIp(request), limits: cfg.signinLinkLimits });
       } catch (error) {
@@ -73,6 +77,9 @@ function buildAuthConfig(secret: string): AuthConfig {
     async authorize(credentials, request) {
       const email = typeof credentials.email === 'string' ? credentials.email : '';
       const password = typeof credentials.password === 'string' ? credentials.password : '';
+      // As for the contract's fields: control characters or lone surrogates never match an
+      // account (and NUL would make PostgreSQL fail). The same answer as a wrong password.
+      if (!isCleanText(email) || !isCleanText(password, 'free_text')) return null;
       let user;
       try {
         user = await signInWithPassword(db, { email, password, ip: clientIp(request) }, cfg.signinFailureLimits);

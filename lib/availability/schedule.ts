@@ -6,6 +6,7 @@
  *    named periods of grid.ts.
  */
 import { z } from 'zod';
+import { singleLine } from '../contract/text';
 import { DAY_KEYS, DAYS, emptyGrid, fillSlots, mapGrid, PERIODS, SLOTS, type Grid } from './grid';
 
 /** Keys of the map form: day 0-6, underscore, slot 0-17, no leading zeros. */
@@ -22,7 +23,7 @@ const scheduleArraySchema = z
   .length(DAYS, `schedule must have exactly ${DAYS} days (Monday-Sunday)`);
 
 const scheduleMapSchema = z.record(
-  z.string().regex(SLOT_KEY_PATTERN, `invalid slot key: ${KEY_HELP}`),
+  singleLine().regex(SLOT_KEY_PATTERN, `invalid slot key: ${KEY_HELP}`),
   z.boolean({ error: 'each slot must be true or false' }),
 );
 

@@ -12,6 +12,7 @@ import {
   photoMimeTypeSchema,
   slugSchema,
 } from './schemas';
+import { base64Text, singleLine } from './text';
 
 // Base64 inflates by 4/3; leave room for the JSON around a 5 MB photo.
 export const REGISTER_MAX_BODY_BYTES = Math.ceil((LIMITS.photoBytes * 4) / 3) + 256 * 1024;
@@ -19,11 +20,11 @@ export const REGISTER_MAX_BODY_BYTES = Math.ceil((LIMITS.photoBytes * 4) / 3) + 
 export const registerBodySchema = z.strictObject({
   // Trimmed before checking, so ' sam@example.com ' and 'sam@example.com' are the same account.
   // (z.string().email() rather than z.email(): only the string form trims before the format check.)
-  email: z.string().trim().max(254).email({ message: 'must be a valid email address' }),
-  displayName: z.string().trim().min(1).max(LIMITS.displayName),
-  password: z.string().min(LIMITS.passwordMin).max(200).nullish(),
+  email: singleLine().trim().max(254).email({ message: 'must be a valid email address' }),
+  displayName: singleLine().trim().min(1).max(LIMITS.displayName),
+  password: singleLine().min(LIMITS.passwordMin).max(200).nullish(),
   ...profileFields,
-  photo: z.string().nullish().describe('Inline base64 or data URL; JPEG, PNG or WEBP, at most 5 MB decoded'),
+  photo: base64Text().nullish().describe('Inline base64 or data URL; JPEG, PNG or WEBP, at most 5 MB decoded'),
   photoMimeType: photoMimeTypeSchema.nullish(),
   photoURL: httpsUrlSchema.nullish().describe('Alternative to photo: a public https URL the server downloads the photo from'),
   slug: slugSchema.nullish(),

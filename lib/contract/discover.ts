@@ -5,6 +5,7 @@ import { isActivityId } from '../activities';
 import { defineEndpoint } from './define';
 import { DISCOVER_LIMITS } from './limits';
 import { GENDERS, activityIdsSchema, genderSchema, gridSchema, userCardSchema } from './schemas';
+import { singleLine } from './text';
 
 export { DISCOVER_LIMITS } from './limits';
 
@@ -17,8 +18,7 @@ const commaList = (text: string) =>
 
 const integerParam = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
 
-const activitiesParam = z
-  .string()
+const activitiesParam = singleLine()
   .max(2000)
   .transform(commaList)
   .superRefine((ids, ctx) => {
@@ -36,8 +36,7 @@ const activitiesParam = z
   })
   .transform((ids) => [...new Set(ids)]);
 
-const gendersParam = z
-  .string()
+const gendersParam = singleLine()
   .max(200)
   .transform(commaList)
   .pipe(z.array(genderSchema).min(1, { message: `name at least one of ${GENDERS.join(', ')}` }))
@@ -65,7 +64,7 @@ export const discoverQuerySchema = z
     limit: integerParam(1, DISCOVER_LIMITS.limitMax)
       .default(DISCOVER_LIMITS.limitDefault)
       .describe(`Results per page (default ${DISCOVER_LIMITS.limitDefault}, max ${DISCOVER_LIMITS.limitMax})`),
-    cursor: z.string().max(400).optional().describe('next_cursor from the previous page, with the same filters'),
+    cursor: singleLine().max(400).optional().describe('next_cursor from the previous page, with the same filters'),
   })
   .refine((q) => q.age_min === undefined || q.age_max === undefined || q.age_min <= q.age_max, {
     message: 'must not be greater than age_max',
@@ -221,7 +220,7 @@ export const getOverlap = defineEndpoint({
     "The slots free in both the caller's and this person's weekly grid, as a grid, as plain English and as runs of " +
     'consecutive hours (day, start, end) an agent can propose. Times are the grid\'s local hours. Says nothing about where ' +
     'either person is beyond the city-level location label of the card (itself taken from the public point, never the exact one).',
-  params: z.object({ slug: z.string().min(1).max(80) }),
+  params: z.object({ slug: singleLine().min(1).max(80) }),
   response: overlapResponseSchema,
   errors: ['not_found', 'cannot_target_self'],
   example: {

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { activitiesProblem, boundEnd, boundStart, parseBbox, parseDateBound, parsePoint } from '../events/params';
 import { defineEndpoint } from './define';
 import { coordsSchema, isoDateTime } from './schemas';
+import { singleLine } from './text';
 
 export const EVENTS_LIMITS = { defaultLimit: 40, maxLimit: 100, maxOffset: 10_000 } as const;
 export const EVENT_SORTS = ['start', 'distance'] as const;
@@ -48,9 +49,8 @@ export const upstreamFeedSchema = z.object({
 });
 export type UpstreamFeed = z.infer<typeof upstreamFeedSchema>;
 
-const text = (max: number) => z.string().max(max, `must be at most ${max} characters`);
-const dateParam = z
-  .string()
+const text = (max: number) => singleLine().max(max, `must be at most ${max} characters`);
+const dateParam = singleLine()
   .refine((value) => parseDateBound(value) !== null, 'must be a date (YYYY-MM-DD) or an ISO 8601 date-time with offset')
   .describe('YYYY-MM-DD (the event’s local date) or an ISO 8601 date-time');
 
@@ -71,8 +71,7 @@ export const eventsQuerySchema = z
       .default(0)
       .describe('Events to skip (default 0)'),
     region: text(120).optional().describe('State, province or country: a name or code (Oregon, OR, DE, Germany)'),
-    activities: z
-      .string()
+    activities: singleLine()
       .superRefine((value, ctx) => {
         const problem = activitiesProblem(value);
         if (problem) ctx.addIssue({ code: 'custom', message: problem });
@@ -83,21 +82,19 @@ export const eventsQuerySchema = z
     date_to: dateParam.optional().describe('Events starting on or before this date'),
     city: text(120).optional().describe('City name, optionally qualified: Portland or Portland, OR'),
     q: text(200).optional().describe('Full-text search in title, description, venue and city (web-search syntax: "quoted phrase", -exclude, or)'),
-    bbox: z
-      .string()
+    bbox: singleLine()
       .refine((value) => parseBbox(value) !== null, 'must be minLon,minLat,maxLon,maxLat in degrees')
       .optional()
       .describe('minLon,minLat,maxLon,maxLat'),
     sources: text(500).optional().describe('Comma-separated source names'),
     sort: z.enum(EVENT_SORTS, { message: `must be one of: ${EVENT_SORTS.join(', ')}` }).optional().describe('start (default) or distance'),
-    near: z
-      .string()
+    near: singleLine()
       .refine((value) => parsePoint(value) !== null, 'must be lat,lon in degrees')
       .optional()
       .describe('Reference point lat,lon for sort=distance and distance_km (default: the bbox centre, else the city)'),
   })
   // Every further parameter is forwarded to the upstream directory untouched.
-  .catchall(z.string().max(2000, 'must be at most 2000 characters'))
+  .catchall(singleLine().max(2000, 'must be at most 2000 characters'))
   .superRefine((query, ctx) => {
     const from = query.date_from ? parseDateBound(query.date_from) : null;
     const to = query.date_to ? parseDateBound(query.date_to) : null;

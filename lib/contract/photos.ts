@@ -3,11 +3,12 @@ import { z } from 'zod';
 import { REGISTER_MAX_BODY_BYTES } from './accounts';
 import { defineEndpoint } from './define';
 import { attributionFields, isoDateTime, onboardingSchema, PHOTO_CONTENT_ERRORS, photoMimeTypeSchema } from './schemas';
+import { base64Text } from './text';
 
 export const PHOTO_BODY_MAX_BYTES = REGISTER_MAX_BODY_BYTES;
 
 export const uploadPhotoBodySchema = z.strictObject({
-  photo: z.string().min(1).describe('Bare base64 or a data URL (data:image/jpeg;base64,...). JPEG, PNG or WEBP, at most 5 MB decoded.'),
+  photo: base64Text().min(1).describe('Bare base64 or a data URL (data:image/jpeg;base64,...). JPEG, PNG or WEBP, at most 5 MB decoded.'),
   mimeType: photoMimeTypeSchema.nullish().describe('Optional; when given it must match the bytes (and the data URL type)'),
   ...attributionFields,
 });

@@ -17,6 +17,7 @@ import {
   PHOTO_CONTENT_ERRORS,
   PHOTO_URL_ERRORS,
 } from './schemas';
+import { freeText, singleLine } from './text';
 
 const activityDetailSchema = z.object({ id: z.string(), name: z.string(), category: z.string() });
 
@@ -82,23 +83,23 @@ const warningsSchema = z
 
 /** The plain-English profile fields that registration and PATCH /me.json both take (null: not given / clear). */
 export const profileFields = {
-  aboutMe: z.string().max(LIMITS.aboutMe).nullish(),
-  city: z.string().max(LIMITS.city).nullish().describe('Deprecated: copied into location when location is absent'),
-  location: z.string().max(LIMITS.location).nullish(),
+  aboutMe: freeText().max(LIMITS.aboutMe).nullish(),
+  city: singleLine().max(LIMITS.city).nullish().describe('Deprecated: copied into location when location is absent'),
+  location: singleLine().max(LIMITS.location).nullish(),
   coords: coordsSchema
     .nullish()
     .describe('Exact coordinates, kept private; Discover measures distances from a public point 0.7-1.3 km away (see GET /api/v1/me.json)'),
   gender: genderSchema.nullish(),
   birthday: birthdaySchema.nullish(),
   showAgeByDecade: z.boolean().nullish(),
-  activities: z.array(z.string().max(100)).max(LIMITS.activities).nullish(),
-  availability_text: z.string().max(LIMITS.availabilityText).nullish(),
+  activities: z.array(singleLine().max(100)).max(LIMITS.activities).nullish(),
+  availability_text: freeText().max(LIMITS.availabilityText).nullish(),
   schedule: scheduleInputSchema.nullish(),
   availability: legacyAvailabilitySchema.nullish().describe('Deprecated: expanded into the weekly grid'),
 };
 
 export const profileUpdateSchema = z.strictObject({
-  displayName: z.string().trim().min(1).max(LIMITS.displayName).optional(),
+  displayName: singleLine().trim().min(1).max(LIMITS.displayName).optional(),
   ...profileFields,
   photoURL: httpsUrlSchema
     .nullish()
@@ -180,7 +181,7 @@ export const getPublicProfile = defineEndpoint({
   auth: 'none',
   tags: ['profile'],
   summary: "Read someone's public profile by slug or user id",
-  params: z.object({ slug: z.string().min(1).max(80) }),
+  params: z.object({ slug: singleLine().min(1).max(80) }),
   response: z.object({ profile: publicProfileSchema }),
   errors: ['not_found'],
 });

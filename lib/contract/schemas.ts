@@ -1,5 +1,6 @@
 // Field schemas shared by several endpoints. Limits come from SPEC.md section 8.
 import { z } from 'zod';
+import { singleLine, withTextRule } from './text';
 
 export const LIMITS = {
   displayName: 60,
@@ -40,20 +41,19 @@ export function ageOn(birthday: string, today: Date = new Date()): number {
   return age;
 }
 
-export const birthdaySchema = z.iso
-  .date({ message: 'must be a date in the form YYYY-MM-DD' })
+export const birthdaySchema = withTextRule(z.iso.date({ message: 'must be a date in the form YYYY-MM-DD' }))
   .refine((value) => ageOn(value) >= LIMITS.minimumAge, { message: `must be at least ${LIMITS.minimumAge} years ago (minimum age)` })
   .refine((value) => ageOn(value) <= 120, { message: 'must be within the last 120 years' })
   .describe(`YYYY-MM-DD; at least ${LIMITS.minimumAge} years ago`);
 
-export const slugSchema = z.string().regex(/^[a-z0-9-]{3,40}$/, 'must be 3-40 characters of a-z, 0-9 and hyphen');
+export const slugSchema = singleLine().regex(/^[a-z0-9-]{3,40}$/, 'must be 3-40 characters of a-z, 0-9 and hyphen');
 
-export const httpsUrlSchema = z.url({ protocol: /^https?$/, message: 'must be an http(s) URL' }).max(2048);
+export const httpsUrlSchema = withTextRule(z.url({ protocol: /^https?$/, message: 'must be an http(s) URL' })).max(2048);
 
 /** Optional attribution on every write: never blocks a request, tags what the agent created. */
 export const attributionFields = {
-  agentName: z.string().max(LIMITS.agentName).nullish(),
-  agentSessionId: z.string().max(LIMITS.agentSessionId).nullish(),
+  agentName: singleLine().max(LIMITS.agentName).nullish(),
+  agentSessionId: singleLine().max(LIMITS.agentSessionId).nullish(),
 };
 
 export const gridSchema = z.array(z.array(z.boolean()).length(18)).length(7);

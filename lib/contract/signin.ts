@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { SCOPES, defineEndpoint } from './define';
 import { LIMITS, attributionFields, isoDateTime } from './schemas';
+import { freeText, singleLine } from './text';
 
 export const accessTokenSchema = z.object({
   id: z.string(),
@@ -38,7 +39,7 @@ export const revokeToken = defineEndpoint({
   tags: ['accounts'],
   summary: 'Revoke one access token',
   description: 'The token stops working on the very next request. Idempotent: revoking a revoked token returns it unchanged. A token may revoke itself.',
-  params: z.object({ tokenId: z.string().min(1).max(80) }),
+  params: z.object({ tokenId: singleLine().min(1).max(80) }),
   body: z.strictObject({ ...attributionFields }),
   bodyOptional: true,
   response: z.object({ success: z.literal(true), token: accessTokenSchema }),
@@ -46,8 +47,9 @@ export const revokeToken = defineEndpoint({
 });
 
 export const changePasswordBodySchema = z.strictObject({
-  currentPassword: z.string().min(1).max(200),
-  newPassword: z.string().min(LIMITS.passwordMin, `must be at least ${LIMITS.passwordMin} characters`).max(200),
+  // Free text: a password set before this rule may hold a tab; it must still work.
+  currentPassword: freeText().min(1).max(200),
+  newPassword: singleLine().min(LIMITS.passwordMin, `must be at least ${LIMITS.passwordMin} characters`).max(200),
   revokeAllTokens: z
     .boolean()
     .nullish()
@@ -82,7 +84,7 @@ export const exchangeSigninLink = defineEndpoint({
   description:
     'The mobile app receives buddymatch://signin?token=<token> from the sign-in page and posts the token here. ' +
     'The link is used up; a second use answers 410 signin_link_used, an expired link 410 signin_link_expired.',
-  body: z.strictObject({ token: z.string().min(1).max(200) }),
+  body: z.strictObject({ token: singleLine().min(1).max(200) }),
   response: z.object({
     success: z.literal(true),
     user: z.object({ id: z.string(), email: z.string(), slug: z.string(), profile_url: z.string() }),

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { defineEndpoint } from './define';
 import { BUDDY_REQUEST_STATES, REPORT_REASONS, SOCIAL_LIMITS } from './limits';
 import { activityIdsSchema, attributionFields, isoDateTime, userCardSchema } from './schemas';
+import { freeText, singleLine } from './text';
 
 export { BUDDY_REQUEST_STATES, REPORT_REASONS, SOCIAL_LIMITS } from './limits';
 
@@ -51,9 +52,9 @@ export type ChatRecord = z.infer<typeof chatSchema>;
 // ---------------------------------------------------------------------------
 // Shared parameter schemas
 
-const slugParams = z.object({ slug: z.string().min(1).max(80) });
-const invitationParams = z.object({ invitationId: z.string().min(1).max(80) });
-const chatParams = z.object({ chatId: z.string().min(1).max(80) });
+const slugParams = z.object({ slug: singleLine().min(1).max(80) });
+const invitationParams = z.object({ invitationId: singleLine().min(1).max(80) });
+const chatParams = z.object({ chatId: singleLine().min(1).max(80) });
 
 /** Query flags: 1/true/yes or 0/false/no. */
 const queryFlag = z
@@ -61,8 +62,7 @@ const queryFlag = z
   .transform((value) => value === '1' || value === 'true' || value === 'yes');
 
 /** Milliseconds since the epoch, or an ISO 8601 date-time: "only items newer than this". */
-export const sinceSchema = z
-  .string()
+export const sinceSchema = singleLine()
   .max(40)
   .transform((value, ctx) => {
     const ms = /^\d{1,15}$/.test(value) ? Number(value) : Date.parse(value);
@@ -88,9 +88,9 @@ const MODERATION_ERRORS = [
 // Buddy requests
 
 export const buddyRequestBodySchema = z.strictObject({
-  message: z.string().trim().max(SOCIAL_LIMITS.requestMessage).nullish(),
+  message: freeText().trim().max(SOCIAL_LIMITS.requestMessage).nullish(),
   activityIds: z
-    .array(z.string().max(60))
+    .array(singleLine().max(60))
     .max(SOCIAL_LIMITS.activityIds)
     .nullish()
     .describe('Canonical activity ids from /api/v1/activities.json'),
@@ -145,7 +145,7 @@ export const listBuddyRequests = defineEndpoint({
 });
 
 export const acceptBodySchema = z.strictObject({
-  firstMessage: z.string().trim().max(SOCIAL_LIMITS.firstMessage).nullish(),
+  firstMessage: freeText().trim().max(SOCIAL_LIMITS.firstMessage).nullish(),
   ...attributionFields,
 });
 export type AcceptBody = z.infer<typeof acceptBodySchema>;
@@ -233,7 +233,7 @@ export const listMessages = defineEndpoint({
   query: z.object({
     limit: z.coerce.number().int().min(1).max(SOCIAL_LIMITS.messagesPageMax).optional(),
     since: sinceSchema.optional(),
-    cursor: z.string().max(100).optional().describe('Opaque; copy it from poll_next_url'),
+    cursor: singleLine().max(100).optional().describe('Opaque; copy it from poll_next_url'),
     mark_read: queryFlag.optional(),
   }),
   response: z.object({
@@ -247,8 +247,7 @@ export const listMessages = defineEndpoint({
 });
 
 export const sendMessageBodySchema = z.strictObject({
-  text: z
-    .string()
+  text: freeText()
     .trim()
     .min(1, 'must not be empty')
     .max(SOCIAL_LIMITS.messageText, `must be at most ${SOCIAL_LIMITS.messageText} characters`),
@@ -374,8 +373,8 @@ export const listBlocks = defineEndpoint({
 
 export const reportBodySchema = z.strictObject({
   reason: z.enum(REPORT_REASONS),
-  text: z.string().trim().max(SOCIAL_LIMITS.reportText).nullish().describe('What happened, in the user’s words'),
-  chatId: z.string().max(80).nullish().describe('The chat it happened in, if any'),
+  text: freeText().trim().max(SOCIAL_LIMITS.reportText).nullish().describe('What happened, in the user’s words'),
+  chatId: singleLine().max(80).nullish().describe('The chat it happened in, if any'),
   block: z.boolean().nullish().describe('Also block them (default false)'),
   ...attributionFields,
 });
@@ -400,7 +399,7 @@ export const reportUser = defineEndpoint({
 // Push tokens
 
 export const pushTokenBodySchema = z.strictObject({
-  token: z.string().trim().min(1).max(SOCIAL_LIMITS.pushToken).describe('Expo push token, e.g. ExponentPushToken[xxxxxxxx]'),
+  token: singleLine().trim().min(1).max(SOCIAL_LIMITS.pushToken).describe('Expo push token, e.g. ExponentPushToken[xxxxxxxx]'),
   platform: z.enum(['ios', 'android', 'web']).nullish(),
   ...attributionFields,
 });
@@ -427,7 +426,7 @@ export const deletePushToken = defineEndpoint({
   auth: 'profile:write',
   tags: ['notifications'],
   summary: 'Stop notifications to a device (idempotent)',
-  body: z.strictObject({ token: z.string().trim().min(1).max(SOCIAL_LIMITS.pushToken), ...attributionFields }),
+  body: z.strictObject({ token: singleLine().trim().min(1).max(SOCIAL_LIMITS.pushToken), ...attributionFields }),
   response: z.object({ success: successTrue, removed: z.boolean() }),
   errors: ['validation_failed'],
 });

@@ -12,7 +12,7 @@ describe('Discover cursor', () => {
     expect(decodeCursor(text)).toEqual(cursor);
   });
 
-  it.each([
+  it.each<[string, string]>([
     ['empty', ''],
     ['not base64url', 'a+b/c='],
     ['not JSON', Buffer.from('hello').toString('base64url')],
@@ -21,8 +21,27 @@ describe('Discover cursor', () => {
     ['an id that is not a uuid', Buffer.from(JSON.stringify({ v: 1, s: '0.5', i: 'x', t: 1, f: 'x' })).toString('base64url')],
     ['extra keys', Buffer.from(JSON.stringify({ v: 1, s: '0.5', i: cursor.id, t: 1, f: 'x', z: 1 })).toString('base64url')],
     ['too long', 'a'.repeat(401)],
+    // Out-of-range values: a huge timestamp made toISOString() throw (a 500 before).
+    ...[
+      ['a timestamp past Date range', 9_007_199_254_740_991],
+      ['a timestamp in year 275760', 8.64e15],
+      ['a timestamp a year ahead', Date.now() + 365 * 86_400_000],
+      ['a timestamp of 1e308', 1e308],
+      ['a negative timestamp', -1],
+      ['a zero timestamp', 0],
+      ['a fractional timestamp', 1_790_000_000_000.5],
+      ['a timestamp as a string', '1790000000000'],
+    ].map(([name, t]) => [String(name), Buffer.from(JSON.stringify({ v: 1, s: '0.5', i: cursor.id, t, f: 'x' })).toString('base64url')] as [string, string]),
+    ['a score too long to be ours', Buffer.from(JSON.stringify({ v: 1, s: '1'.repeat(400), i: cursor.id, t: 1_790_000_000_000, f: 'x' })).toString('base64url')],
+    ['JSON nested deep', Buffer.from('['.repeat(290)).toString('base64url')],
   ])('rejects %s', (_name, text) => {
     expect(decodeCursor(text)).toBeNull();
+  });
+
+  it('accepts a cursor from a moment ago and one a few hours ahead (clock skew)', () => {
+    for (const asOf of [Date.now() - 60_000, Date.now() + 3 * 3600_000]) {
+      expect(decodeCursor(encodeCursor({ ...cursor, asOf }))).toEqual({ ...cursor, asOf });
+    }
   });
 
   it('fingerprints filters regardless of key order, and tells different filters apart', () => {

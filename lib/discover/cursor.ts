@@ -20,11 +20,19 @@ export interface DiscoverCursor {
 const VERSION = 1;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
+/**
+ * The moments a cursor may carry: from before this API existed up to a day ahead (clock
+ * skew between instances). Anything else was not issued by us, and a time past year
+ * 9999 breaks the SQL it feeds (`toISOString()` throws beyond ±8.64e15 ms).
+ */
+const EARLIEST_AS_OF = Date.UTC(2024, 0, 1);
+const FUTURE_SKEW_MS = 24 * 3600_000;
+
 const wireSchema = z.strictObject({
   v: z.literal(VERSION),
   s: z.string().regex(/^\d{1,3}(\.\d{1,8})?$/),
   i: z.string().regex(UUID),
-  t: z.number().int().positive(),
+  t: z.number().int().min(EARLIEST_AS_OF),
   f: z.string().regex(/^[A-Za-z0-9_-]{1,32}$/),
 });
 
@@ -33,8 +41,8 @@ export function encodeCursor(cursor: DiscoverCursor): string {
   return Buffer.from(JSON.stringify(wire), 'utf8').toString('base64url');
 }
 
-/** The cursor, or null when the text is not one this API issued (any version). */
-export function decodeCursor(text: string): DiscoverCursor | null {
+/** The cursor, or null when the text is not one this API issued (any version, or values out of range). */
+export function decodeCursor(text: string, now: number = Date.now()): DiscoverCursor | null {
   if (text.length > 400 || !/^[A-Za-z0-9_-]+$/.test(text)) return null;
   let parsed: unknown;
   try {
@@ -45,6 +53,7 @@ export function decodeCursor(text: string): DiscoverCursor | null {
   const result = wireSchema.safeParse(parsed);
   if (!result.success) return null;
   const { s, i, t, f } = result.data;
+  if (t > now + FUTURE_SKEW_MS) return null;
   return { score: s, id: i, asOf: t, filters: f };
 }
 

@@ -3,6 +3,7 @@
 // here the moment it is declared.
 import { SCOPES, type EndpointSpec } from '../contract/define';
 import { ERROR_CODES, errorEnvelopeSchema, exampleError } from '../contract/errors';
+import { TEXT_RULE_IN_WORDS } from '../contract/text';
 import { ERROR_ADVICE, ERROR_STATUS, type ErrorCode } from '../http/errors';
 import { API_NAME, API_VERSION } from './index-document';
 import { toJsonSchema, type JsonSchema } from './json-schema';
@@ -161,6 +162,7 @@ export function buildOpenApi(endpoints: readonly EndpointSpec[], baseUrl: string
         `Start with the guides: [SIGNUP.md](${baseUrl}/SIGNUP.md) and [AGENTS.md](${baseUrl}/AGENTS.md). ` +
           `The same functions are MCP tools at ${baseUrl}/api/mcp ([manifest](${baseUrl}/.well-known/mcp.json)).`,
         'Every error is `{"error":{"code","message","hint","fields?"}}`; branch on `error.code`.',
+        TEXT_RULE_IN_WORDS,
       ].join('\n\n'),
     },
     servers: [{ url: baseUrl }],

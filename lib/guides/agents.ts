@@ -5,6 +5,7 @@ import { SCOPES, type EndpointSpec, type HttpMethod } from '../contract/define';
 import { DISPLACEMENT_MAX_KM, DISPLACEMENT_MIN_KM } from '../discover/public-point';
 import type { RateLimitRule } from '../limits/rate-limits';
 import { LIMITS } from '../contract/schemas';
+import { TEXT_RULE_IN_WORDS } from '../contract/text';
 import { SCOPE_DESCRIPTIONS } from '../docs/openapi';
 import { code, endpointRef, endpointTable, errorTable, fieldLimitRows, table } from './markdown';
 import type { GuideContext } from './signup';
@@ -113,6 +114,8 @@ ${table(['Field', 'Limit', 'Applies to'], fieldLimitRows(endpoints))}
 ## Errors
 
 Every error is ${code('{"error":{"code":"…","message":"…","hint":"…","fields":{…}}}')}. Branch on ${code('error.code')} (stable), show ${code('message')} if useful, follow ${code('hint')}; ${code('fields')} names each invalid field.
+
+${TEXT_RULE_IN_WORDS} Percent-encode path segments as UTF-8 (${code('encodeURIComponent')}); a path that does not decode is refused the same way.
 
 ${errorTable()}
 

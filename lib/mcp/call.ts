@@ -2,6 +2,7 @@
 // what the HTTP API gives: the same auth, zod parsing, error envelope, rate limits and
 // domain call. The tool builds the Request the HTTP client would have sent.
 import type { ErrorEnvelope } from '../contract/errors';
+import { wellFormed } from '../contract/text';
 import { CLIENT_IP_HEADERS } from '../http/ip';
 import type { ToolDefinition } from './tools';
 
@@ -44,7 +45,9 @@ export function buildRouteRequest(tool: ToolDefinition, args: Record<string, unk
     } else if (tool.bodyAsArgument && name === 'body') body = value;
     else (body as Record<string, unknown>)[name] = value;
   }
-  const path = tool.spec.path.replace(/\{(\w+)\}/g, (_m, name: string) => encodeURIComponent(params[name] ?? ''));
+  // The URL is for show (the handler reads `params`, where the contract refuses a lone
+  // surrogate by name); encodeURIComponent would throw on one.
+  const path = tool.spec.path.replace(/\{(\w+)\}/g, (_m, name: string) => encodeURIComponent(wellFormed(params[name] ?? '')));
   const origin = incoming ? new URL(incoming.url).origin : baseUrl;
   const search = query.toString();
   const url = `${origin}${path}${search ? `?${search}` : ''}`;

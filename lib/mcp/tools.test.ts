@@ -105,6 +105,14 @@ describe('the request a tool call stands for', () => {
     expect(built.params).toEqual({ slug: 'a b/c' });
     expect(built.request.body).toBeNull();
   });
+
+  it('builds the request for a lone surrogate in a path argument (encodeURIComponent threw: an internal error), leaving it for the contract to refuse', () => {
+    const profile = toolDefinition(endpoints.find((e) => e.id === 'get_public_profile')!);
+    const built = buildRouteRequest(profile, { slug: 'a\uD800b' }, incoming, 'http://unused');
+    expect(built.request.url).toBe('http://127.0.0.1:3000/api/v1/users/a%EF%BF%BDb/profile.json');
+    expect(built.params).toEqual({ slug: 'a\uD800b' });
+    expect(profile.spec.params!.safeParse(built.params).success).toBe(false);
+  });
 });
 
 describe('Origin validation', () => {

@@ -3,6 +3,7 @@
 import { sql } from 'kysely';
 import type { Database } from '@/db';
 import type { NewEvent } from '@/db/types';
+import { sanitizeText } from '../../contract/text';
 import type { EventDraft } from './draft';
 import { activitiesForEvent, placeForEvent } from './enrich';
 
@@ -17,6 +18,11 @@ export interface StoreResult {
   sampleRemoved: number;
 }
 
+// Feeds are other people's text: NUL (which PostgreSQL refuses, failing the whole import),
+// other control characters and lone surrogates are cleaned out rather than stored.
+const line = (text: string) => sanitizeText(text, 'single_line');
+const orNull = (text: string | null) => (text === null ? null : line(text));
+
 export function toEventRows(source: string, drafts: readonly EventDraft[], scrapedAt: Date, defaultCity?: string | null): NewEvent[] {
   // Occurrences of one series share words and place: resolve them once.
   const memo = new Map<string, { activities: string[]; place: ReturnType<typeof placeForEvent> }>();
@@ -30,27 +36,28 @@ export function toEventRows(source: string, drafts: readonly EventDraft[], scrap
     }
     const { place } = resolved;
     // A feed that repeats a UID: the last one wins, as a later entry would on the next refresh.
-    byUid.set(draft.uid, {
-      source,
-      uid: draft.uid,
-      series_uid: draft.seriesUid,
-      title: draft.title,
-      description: draft.description,
+    const uid = line(draft.uid);
+    byUid.set(uid, {
+      source: line(source),
+      uid,
+      series_uid: line(draft.seriesUid),
+      title: line(draft.title),
+      description: draft.description === null ? null : sanitizeText(draft.description, 'free_text'),
       starts_at: draft.start,
       ends_at: draft.end,
       all_day: draft.allDay,
-      timezone: draft.timezone,
+      timezone: orNull(draft.timezone),
       local_date: draft.localDate,
-      venue_name: place.venueName,
-      venue_address: place.venueAddress,
-      city: place.city,
-      region: place.region,
-      country: place.country,
+      venue_name: orNull(place.venueName),
+      venue_address: orNull(place.venueAddress),
+      city: orNull(place.city),
+      region: orNull(place.region),
+      country: orNull(place.country),
       latitude: place.coords?.latitude ?? null,
       longitude: place.coords?.longitude ?? null,
       activity_ids: resolved.activities,
-      categories: draft.categories,
-      url: draft.url,
+      categories: draft.categories.map(line),
+      url: orNull(draft.url),
       scraped_at: scrapedAt,
     });
   }

@@ -1,0 +1,119 @@
+// Requests our HTTP server (scripts/start.ts) answers itself, before Next.js sees them:
+// paths that cannot be decoded, and requests Node's HTTP parser refuses.
+//
+// The request target is checked before Next.js routes it. Next decodes path segments with decodeURIComponent, which throws on
+// malformed percent-encoding (`%zz`, a truncated `%E0%A4`) and on encoded bytes that
+// are not UTF-8 (`%ED%A0%80`, a UTF-16 surrogate; `%C0%AF`, an overlong slash); that
+// surfaced as a plain-text 500. Such a path names nothing we serve, so it gets a 400
+// here: the JSON error envelope under /api and /.well-known, a short text elsewhere.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { ERROR_ADVICE, ERROR_STATUS, type ErrorBody, type ErrorCode } from './errors';
+
+// Cc: C0 controls, DEL, C1 controls.
+const CONTROL = /[\u0000-\u001F\u007F-\u009F]/;
+
+/** Paths whose answers are JSON documents, so an error there is the envelope. */
+export function isJsonPath(path: string): boolean {
+  return path === '/api' || path.startsWith('/api/') || path.startsWith('/.well-known/');
+}
+
+/** The path of a request target: origin-form `/p?q`, or absolute-form `http://host/p?q` (RFC 9112 §3.2). */
+export function targetPath(target: string): string {
+  const absolute = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i.exec(target);
+  const rest = absolute ? target.slice(absolute[0].length) || '/' : target;
+  return rest.split(/[?#]/, 1)[0] ?? '';
+}
+
+/**
+ * Why the path cannot be served, or null. Every path must decode as percent-encoded
+ * UTF-8 (RFC 3986 §2.1, §2.5). Outside /api a path must also not decode to control
+ * characters: no page takes them. Under /api the contract's string rule refuses them
+ * with error.fields naming the parameter, which says more.
+ */
+export function pathProblem(path: string): string | null {
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(path);
+  } catch {
+    return 'is not valid percent-encoded UTF-8 (each % must start a %XX byte of a UTF-8 character)';
+  }
+  if (!isJsonPath(path) && CONTROL.test(decoded)) return 'must not contain control characters';
+  return null;
+}
+
+/**
+ * Answers a request whose path cannot be served with 400 before any routing; returns
+ * true when it did (the caller then does nothing more with the request).
+ */
+export function answerBadRequestTarget(req: IncomingMessage, res: ServerResponse): boolean {
+  const path = targetPath(req.url ?? '/');
+  const problem = pathProblem(path);
+  if (!problem) return false;
+  res.statusCode = 400;
+  res.setHeader('cache-control', 'no-store');
+  res.setHeader('x-content-type-options', 'nosniff');
+  let body: string;
+  if (isJsonPath(path)) {
+    const envelope: ErrorBody = {
+      error: {
+        code: 'validation_failed',
+        message: `The request path ${problem}`,
+        hint: `Percent-encode each path segment as UTF-8 (encodeURIComponent does). ${ERROR_ADVICE.validation_failed}`,
+        fields: { path: problem },
+      },
+    };
+    body = JSON.stringify(envelope);
+    res.setHeader('content-type', 'application/json; charset=utf-8');
+  } else {
+    body = `Bad request: the address ${problem}.\n`;
+    res.setHeader('content-type', 'text/plain; charset=utf-8');
+  }
+  res.setHeader('content-length', Buffer.byteLength(body));
+  res.end(req.method === 'HEAD' ? undefined : body);
+  return true;
+}
+
+const REASONS: Record<number, string> = { 400: 'Bad Request', 431: 'Request Header Fields Too Large' };
+
+function envelope(code: ErrorCode, message: string): string {
+  const body: ErrorBody = { error: { code, message, hint: ERROR_ADVICE[code] } };
+  return JSON.stringify(body);
+}
+
+/**
+ * The server's 'clientError' listener: a request Node's parser refused (headers over
+ * 16 KB, a malformed request line) gets the JSON envelope with the status Node would
+ * have sent (RFC 9110 400, RFC 6585 431) instead of an empty body. A timeout gets
+ * Node's own 408; anything else closes the connection, as Node does.
+ */
+export function answerClientError(error: Error & { code?: string }, socket: Duplex): void {
+  // As Node does: never write into a response already under way on this connection.
+  const inFlight = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+  if (!socket.writable || error.code === 'ECONNRESET' || inFlight?.headersSent) {
+    socket.destroy();
+    return;
+  }
+  if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
+    socket.end('HTTP/1.1 408 Request Timeout\r\nConnection: close\r\n\r\n');
+    return;
+  }
+  let code: ErrorCode;
+  let message: string;
+  if (error.code === 'HPE_HEADER_OVERFLOW') {
+    code = 'headers_too_large';
+    message = 'The request line and headers are larger than this server accepts (16 KB)';
+  } else if (typeof error.code === 'string' && error.code.startsWith('HPE_')) {
+    code = 'validation_failed';
+    message = 'The request is not valid HTTP/1.1';
+  } else {
+    socket.destroy();
+    return;
+  }
+  const status = ERROR_STATUS[code];
+  const body = envelope(code, message);
+  socket.end(
+    `HTTP/1.1 ${status} ${REASONS[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n${body}`,
+  );
+}
