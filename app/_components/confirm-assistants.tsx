@@ -1,14 +1,10 @@
 // The first-sign-in question on /account/agents: which assistants hold a token, and does
 // the person want each to keep it? Plain forms posting server actions (no script needed).
-import { SCOPES } from '@/lib/contract/define';
 import type { AccessTokenRecord } from '@/lib/accounts/tokens';
 import { formatDateTime } from '@/lib/web/labels';
+import { TokenFacts, tokenTitle } from './token-facts';
 
 type Action = (formData: FormData) => Promise<void>;
-
-export function tokenTitle(t: Pick<AccessTokenRecord, 'agentName' | 'label'>): string {
-  return [t.agentName, t.label].filter(Boolean).join(' · ') || 'Unnamed token';
-}
 
 export function ConfirmAssistants({ tokens, keep, revoke }: { tokens: AccessTokenRecord[]; keep: Action; revoke: Action }) {
   return (
@@ -28,26 +24,7 @@ export function ConfirmAssistants({ tokens, keep, revoke }: { tokens: AccessToke
               <div className="token-head">
                 <h3>{title}</h3>
               </div>
-              <dl className="meta">
-                <div>
-                  <dt>Created</dt>
-                  <dd>{created}</dd>
-                </div>
-                <div>
-                  <dt>Access</dt>
-                  <dd>{t.scopes.length === SCOPES.length ? 'Full access' : t.scopes.join(', ')}</dd>
-                </div>
-                <div>
-                  <dt>Last used</dt>
-                  <dd>{t.last_used_at ? formatDateTime(t.last_used_at) : 'Never'}</dd>
-                </div>
-                {t.agentSessionId ? (
-                  <div>
-                    <dt>Agent session</dt>
-                    <dd>{t.agentSessionId}</dd>
-                  </div>
-                ) : null}
-              </dl>
+              <TokenFacts token={t} />
               <div className="actions">
                 <form action={keep}>
                   <input type="hidden" name="tokenId" value={t.id} />

@@ -3,6 +3,7 @@ import { getDb } from '@/db';
 import { listAccessTokens } from '@/lib/accounts/tokens';
 import { requireSession } from '@/lib/auth/session';
 import { formatDateTime } from '@/lib/web/labels';
+import { TokenFacts, tokenTitle } from '../../_components/token-facts';
 import { revokeTokenAction } from './actions';
 
 export const metadata: Metadata = { title: 'Access tokens' };
@@ -27,39 +28,14 @@ export default async function TokensPage() {
       ) : (
         <ul className="token-list" aria-label="Your access tokens">
           {tokens.map((t) => {
-            const title = [t.agentName, t.label].filter(Boolean).join(' · ') || 'Unnamed token';
+            const title = tokenTitle(t);
             return (
               <li key={t.id} className="card">
                 <div className="token-head">
                   <h2>{title}</h2>
                   {t.active ? <span className="tag tag-ok">Active</span> : <span className="tag">Revoked</span>}
                 </div>
-                <dl className="meta">
-                  <div>
-                    <dt>Access</dt>
-                    <dd>{t.scopes.length === 7 ? 'Full access' : t.scopes.join(', ')}</dd>
-                  </div>
-                  {t.agentSessionId ? (
-                    <div>
-                      <dt>Agent session</dt>
-                      <dd>{t.agentSessionId}</dd>
-                    </div>
-                  ) : null}
-                  <div>
-                    <dt>Created</dt>
-                    <dd>{formatDateTime(t.created_at)}</dd>
-                  </div>
-                  <div>
-                    <dt>Last used</dt>
-                    <dd>{t.last_used_at ? formatDateTime(t.last_used_at) : 'Never'}</dd>
-                  </div>
-                  {t.revoked_at ? (
-                    <div>
-                      <dt>Revoked</dt>
-                      <dd>{formatDateTime(t.revoked_at)}</dd>
-                    </div>
-                  ) : null}
-                </dl>
+                <TokenFacts token={t} />
                 {t.active ? (
                   <form action={revokeTokenAction}>
                     <input type="hidden" name="tokenId" value={t.id} />

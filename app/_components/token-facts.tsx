@@ -1,0 +1,40 @@
+// What the person is shown about one access token, on /account/tokens and in the
+// first-sign-in question on /account/agents: the same facts, in the same words.
+import type { AccessTokenRecord } from '@/lib/accounts/tokens';
+import { SCOPES } from '@/lib/contract/define';
+import { formatDateTime } from '@/lib/web/labels';
+
+export function tokenTitle(t: Pick<AccessTokenRecord, 'agentName' | 'label'>): string {
+  return [t.agentName, t.label].filter(Boolean).join(' · ') || 'Unnamed token';
+}
+
+export function TokenFacts({ token: t }: { token: AccessTokenRecord }) {
+  return (
+    <dl className="meta">
+      <div>
+        <dt>Access</dt>
+        <dd>{t.scopes.length === SCOPES.length ? 'Full access' : t.scopes.join(', ')}</dd>
+      </div>
+      {t.agentSessionId ? (
+        <div>
+          <dt>Agent session</dt>
+          <dd>{t.agentSessionId}</dd>
+        </div>
+      ) : null}
+      <div>
+        <dt>Created</dt>
+        <dd>{formatDateTime(t.created_at)}</dd>
+      </div>
+      <div>
+        <dt>Last used</dt>
+        <dd>{t.last_used_at ? formatDateTime(t.last_used_at) : 'Never'}</dd>
+      </div>
+      {t.revoked_at ? (
+        <div>
+          <dt>Revoked</dt>
+          <dd>{formatDateTime(t.revoked_at)}</dd>
+        </div>
+      ) : null}
+    </dl>
+  );
+}
