@@ -414,6 +414,21 @@ describe('POST /api/v1/me/password.json', () => {
     const elsewhere = await api('POST', '/api/v1/me/password.json', { ip: freshIp(), token: user.token, body: { currentPassword: PASSWORD, newPassword: 'long enough password' } });
     expect(elsewhere.status).toBe(200);
   });
+
+  it('lets exactly one of two changes racing with the same current password win (argon2 runs outside the transaction)', async () => {
+    const user = await registered();
+    const change = (newPassword: string) =>
+      api('POST', '/api/v1/me/password.json', { token: user.token, body: { currentPassword: PASSWORD, newPassword } });
+    const answers = await Promise.all([change('first new passphrase'), change('second new passphrase')]);
+    const won = answers.findIndex((res) => res.status === 200);
+    expect(answers.filter((res) => res.status === 200)).toHaveLength(1);
+    // The loser saw the old hash replaced, either before checking (wrong_password) or after (conflict).
+    expect(['wrong_password', 'conflict']).toContain(answers[1 - won]!.body.error.code);
+    const winner = won === 0 ? 'first new passphrase' : 'second new passphrase';
+    const loser = won === 0 ? 'second new passphrase' : 'first new passphrase';
+    expect(pathOf((await new WebClient().signInWithPassword(user.user.email, winner)).location)).toBe('/account');
+    expect(pathOf((await new WebClient().signInWithPassword(user.user.email, loser)).location)).toMatch(/code=credentials/);
+  });
 });
 
 describe('POST /api/v1/signin/link.json', () => {

@@ -46,6 +46,29 @@ async function refuseWhileLimited(trx: Database, key: string, ip: string, limits
 }
 
 /**
+ * Under the account and address locks: refuses while a limit holds, then counts this
+ * attempt as a failure and commits, before any password is hashed. argon2 then runs with
+ * no lock and no database connection held (a burst of sign-ins cannot tie up the pool),
+ * and concurrent attempts past a limit are still refused exactly: each one counted
+ * itself before the next could look. The right password forgets its own failure
+ * (recordPasswordSuccess clears this address's failures for the account).
+ */
+async function reserveAttempt<T>(
+  db: Database,
+  key: string,
+  ip: string,
+  limits: FailureLimits,
+  signingIn: boolean,
+  load: (trx: Database) => Promise<T>,
+): Promise<T> {
+  return db.transaction().execute(async (trx) => {
+    await refuseWhileLimited(trx, key, ip, limits, signingIn);
+    await recordAttempt(trx, 'password_failure', key, ip, failureKeepSeconds(limits));
+    return load(trx);
+  });
+}
+
+/**
  * The account for this email and password, or null when they do not match.
  * Throws AttemptRefused while a limit holds; until it passes even the right password is
  * refused (from that address, or account-wide), so guessing cannot continue.
@@ -57,19 +80,13 @@ export async function signInWithPassword(
 ): Promise<UserRow | null> {
   const key = accountKey(input.email);
   const password = input.password.slice(0, MAX_PASSWORD_LENGTH + 1);
-  return db.transaction().execute(async (trx) => {
-    await refuseWhileLimited(trx, key, input.ip, limits, true);
-    const user = key === '' ? undefined : await findUserByEmail(trx, key);
-    const ok = user
-      ? password.length <= MAX_PASSWORD_LENGTH && (await verifyPassword(user.password_hash, password))
-      : (await verifyPassword(await throwawayHash(), password)) && false;
-    if (!ok || !user) {
-      await recordAttempt(trx, 'password_failure', key, input.ip, failureKeepSeconds(limits));
-      return null;
-    }
-    await recordPasswordSuccess(trx, key, input.ip, limits);
-    return user;
-  });
+  const user = await reserveAttempt(db, key, input.ip, limits, true, (trx) => (key === '' ? Promise.resolve(undefined) : findUserByEmail(trx, key)));
+  const ok = user
+    ? password.length <= MAX_PASSWORD_LENGTH && (await verifyPassword(user.password_hash, password))
+    : (await verifyPassword(await throwawayHash(), password)) && false;
+  if (!ok || !user) return null;
+  await db.transaction().execute((trx) => recordPasswordSuccess(trx, key, input.ip, limits));
+  return user;
 }
 
 export interface PasswordChange extends Attribution {
@@ -92,29 +109,39 @@ export async function changePassword(
   change: PasswordChange,
   ctx: { ip: string; keepSessionId: string | null; limits: FailureLimits },
 ): Promise<{ signedOutSessions: number; revokedTokens: number }> {
-  const outcome = await db.transaction().execute(async (trx) => {
-    const user = await trx.selectFrom('users').select(['email', 'password_hash']).where('id', '=', userId).executeTakeFirst();
-    if (!user) throw new ApiError('not_found', 'User not found');
-    const key = accountKey(user.email);
-    await refuseWhileLimited(trx, key, ctx.ip, ctx.limits, false);
-    if (!(await verifyPassword(user.password_hash, change.currentPassword))) {
-      // Recorded and committed before the error is raised below, so the failure counts.
-      await recordAttempt(trx, 'password_failure', key, ctx.ip, failureKeepSeconds(ctx.limits));
-      return { ok: false as const };
-    }
-    await recordPasswordSuccess(trx, key, ctx.ip, ctx.limits);
-    // Hashed only now: a refused or wrong attempt costs no second argon2 run.
-    const newHash = await hashPassword(change.newPassword);
-    await trx.updateTable('users').set({ password_hash: newHash, updated_at: sql`now()` }).where('id', '=', userId).execute();
-    const signedOutSessions = await deleteOtherSessions(trx, userId, ctx.keepSessionId);
-    const revokedTokens = change.revokeAllTokens ? await revokeAllAccessTokens(trx, userId) : 0;
-    await recordAgentAction(trx, userId, 'change_password', change);
-    return { ok: true as const, signedOutSessions, revokedTokens };
-  });
-  if (!outcome.ok) {
+  const current = await db.selectFrom('users').select(['email', 'password_hash']).where('id', '=', userId).executeTakeFirst();
+  if (!current) throw new ApiError('not_found', 'User not found');
+  const key = accountKey(current.email);
+  const user = await reserveAttempt(db, key, ctx.ip, ctx.limits, false, (trx) =>
+    trx.selectFrom('users').select(['password_hash']).where('id', '=', userId).executeTakeFirstOrThrow(),
+  );
+  if (!(await verifyPassword(user.password_hash, change.currentPassword))) {
     throw new ApiError('wrong_password', 'The current password is not correct', {
       fields: { currentPassword: 'does not match the current password' },
     });
   }
-  return { signedOutSessions: outcome.signedOutSessions, revokedTokens: outcome.revokedTokens };
+  // Hashed only now: a refused or wrong attempt costs no second argon2 run.
+  const newHash = await hashPassword(change.newPassword);
+  const outcome = await db.transaction().execute(async (trx) => {
+    // Only over the hash that was checked: of two changes racing with the same current password, one wins.
+    const updated = await trx
+      .updateTable('users')
+      .set({ password_hash: newHash, updated_at: sql`now()` })
+      .where('id', '=', userId)
+      .where('password_hash', '=', user.password_hash)
+      .executeTakeFirst();
+    if (Number(updated.numUpdatedRows) === 0) return null;
+    await recordPasswordSuccess(trx, key, ctx.ip, ctx.limits);
+    const signedOutSessions = await deleteOtherSessions(trx, userId, ctx.keepSessionId);
+    const revokedTokens = change.revokeAllTokens ? await revokeAllAccessTokens(trx, userId) : 0;
+    await recordAgentAction(trx, userId, 'change_password', change);
+    return { signedOutSessions, revokedTokens };
+  });
+  if (!outcome) {
+    throw new ApiError('conflict', 'The password was changed meanwhile by another request', {
+      hint: 'Sign in again with the new password, then retry if needed.',
+      fields: { currentPassword: 'no longer the current password' },
+    });
+  }
+  return outcome;
 }

@@ -70,7 +70,7 @@ export const changePassword = defineEndpoint({
     'Wrong current passwords count as failed sign-in attempts: limited per account from one client address, per client address, and by an account-wide backoff; a refusal is 429 rate_limited with Retry-After and says when to try again.',
   body: changePasswordBodySchema,
   response: z.object({ success: z.literal(true), signed_out_sessions: z.number().int(), revoked_tokens: z.number().int() }),
-  errors: ['validation_failed', 'wrong_password', 'rate_limited'],
+  errors: ['validation_failed', 'wrong_password', 'conflict', 'rate_limited'],
   requestExample: { currentPassword: '<GENERATED_PASSWORD>', newPassword: 'a new long passphrase' },
 });
 
