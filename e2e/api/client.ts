@@ -1,4 +1,6 @@
 // A small HTTP client for the API tests: real requests to the real server.
+import fs from 'node:fs';
+import path from 'node:path';
 import { inject } from 'vitest';
 import { createDb, type Database } from '../../db';
 
@@ -11,11 +13,34 @@ export interface ApiResponse<T = any> {
 }
 
 let ipCounter = 0;
-/** A fresh client address per simulated client (the server trusts X-Forwarded-For in tests). */
+let ipBlock: number | undefined;
+
+/**
+ * This module's own block of 65,536 addresses (10.<block>.x.y), claimed with an atomic
+ * mkdir under the test stack's data directory. Test files run in parallel workers and
+ * each loads this module afresh, so a counter alone handed the same addresses to two
+ * files, and one file's registrations used up another's per-address hourly limit.
+ */
+function claimIpBlock(): number {
+  if (ipBlock !== undefined) return ipBlock;
+  const root = path.join(inject('dataDir'), 'test-ip-blocks');
+  fs.mkdirSync(root, { recursive: true });
+  for (let block = 1; block < 256; block++) {
+    try {
+      fs.mkdirSync(path.join(root, String(block)));
+      return (ipBlock = block);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+  }
+  throw new Error('No test address block left (255 test modules loaded)');
+}
+
+/** A fresh client address per simulated client (the server trusts X-Forwarded-For in tests), never reused in a run. */
 export function freshIp(): string {
   ipCounter += 1;
-  const n = (process.pid % 200) * 65536 + ipCounter;
-  return `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`;
+  if (ipCounter > 65_535) throw new Error('This test module used up its 65,535 client addresses');
+  return `10.${claimIpBlock()}.${(ipCounter >> 8) & 255}.${ipCounter & 255}`;
 }
 
 export async function api<T = any>(
