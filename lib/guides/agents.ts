@@ -3,18 +3,12 @@
 // tool for each when that endpoint is in the contract.
 import { SCOPES, type EndpointSpec, type HttpMethod } from '../contract/define';
 import { DISPLACEMENT_MAX_KM, DISPLACEMENT_MIN_KM } from '../discover/public-point';
-import type { RateLimitRule } from '../limits/rate-limits';
+import { perWindow } from '../limits/rate-limits';
 import { LIMITS } from '../contract/schemas';
 import { TEXT_RULE_IN_WORDS } from '../contract/text';
 import { SCOPE_DESCRIPTIONS } from '../docs/openapi';
 import { code, endpointRef, endpointTable, errorTable, fieldLimitRows, table } from './markdown';
 import type { GuideContext } from './signup';
-
-/** "120 per hour", "10 per day". */
-function perWindow(rule: RateLimitRule): string {
-  const windows: Record<number, string> = { 60: 'minute', 3600: 'hour', 86_400: 'day' };
-  return `${rule.points} per ${windows[rule.windowSeconds] ?? `${rule.windowSeconds} seconds`}`;
-}
 
 export function agentsGuide(endpoints: readonly EndpointSpec[], { baseUrl, registrationLimitPerHour, messageLimitPer10Min, rateLimits }: GuideContext): string {
   const ref = (method: HttpMethod, path: string) => endpointRef(endpoints, method, path);

@@ -51,17 +51,23 @@ export function inWords(seconds: number): string {
   return unit(Math.ceil(seconds / 3600), 'hour');
 }
 
-function windowInWords(seconds: number): string {
+/** "a day", "an hour", "a minute", or "10 minutes". */
+export function windowInWords(seconds: number): string {
   if (seconds === 60) return 'a minute';
   if (seconds === 3600) return 'an hour';
   if (seconds === 86400) return 'a day';
   return inWords(seconds);
 }
 
+/** "120 per hour", "10 per day": a rule as the refusals and the guides state it. */
+export function perWindow(rule: Pick<RateLimitRule, 'points' | 'windowSeconds'>): string {
+  return `${rule.points} per ${windowInWords(rule.windowSeconds).replace(/^an? /, '')}`;
+}
+
 export function rateLimitedError(rule: RateLimitRule, retryAfterSeconds: number, hint?: string): ApiError {
   return new ApiError(
     'rate_limited',
-    `Too many ${rule.what}: at most ${rule.points} per ${windowInWords(rule.windowSeconds).replace(/^an? /, '')}. Try again in ${inWords(retryAfterSeconds)}.`,
+    `Too many ${rule.what}: at most ${perWindow(rule)}. Try again in ${inWords(retryAfterSeconds)}.`,
     { hint: hint ?? ERROR_ADVICE.rate_limited, headers: { 'retry-after': String(retryAfterSeconds) } },
   );
 }

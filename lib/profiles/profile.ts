@@ -5,7 +5,7 @@ import type { UserRow } from '@/db/types';
 import { recordAgentAction } from '../accounts/attribution';
 import type { ProfileUpdate } from '../contract/profiles';
 import { ApiError, notFound } from '../http/errors';
-import { consumeRateLimit, inWords, type RateLimitRule } from '../limits/rate-limits';
+import { consumeRateLimit, inWords, windowInWords, type RateLimitRule } from '../limits/rate-limits';
 import { attachPhoto, detachPhoto, preparePhoto, withStoredPhoto, type StoredPhoto } from '../photos/photos';
 import type { PhotoServices } from '../photos/services';
 import { missingFields, MISSING_FIELD_ADVICE, nextActionForUser, type DiscoverField } from './onboarding';
@@ -74,7 +74,7 @@ export function movesCoordinates(current: Pick<UserRow, 'latitude' | 'longitude'
  */
 async function countLocationChange(db: Database, userId: string, input: ProfileUpdate, rule: RateLimitRule): Promise<void> {
   const field = present(input.coords) ? 'coords' : input.location !== undefined ? 'location' : 'city';
-  const window = rule.windowSeconds === 86_400 ? 'a day' : `per ${inWords(rule.windowSeconds)}`;
+  const window = windowInWords(rule.windowSeconds);
   const hint =
     `Your location can change at most ${rule.points} times ${window}, so that nobody can move around to pin down where others live. ` +
     'Keep the current location and send the change again after the Retry-After seconds.';
