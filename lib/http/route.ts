@@ -9,6 +9,17 @@ import { config } from '../config';
 import { DEFAULT_MAX_BODY_BYTES, SCOPES, type EndpointSpec, type Scope } from '../contract/define';
 import { consumeRateLimit } from '../limits/rate-limits';
 import { ApiError, ERROR_ADVICE, mapDatabaseError } from './errors';
+import {
+  claim,
+  fingerprint,
+  finish,
+  IDEMPOTENCY_HEADER,
+  idempotencyKey,
+  parseIdempotencyKey,
+  release,
+  storedAnswer,
+  type IdempotencyKey,
+} from './idempotency';
 import { clientIp } from './ip';
 import { logError } from './log';
 import { parseOrThrow } from './validation';
@@ -68,18 +79,36 @@ export function errorResponse(error: ApiError): Response {
 
 export function route<S extends EndpointSpec>(spec: S, handler: Handler<S>, options: RouteOptions = {}) {
   return async (request: Request, next: NextContext): Promise<Response> => {
+    let claimed: IdempotencyKey | null = null;
     try {
       const db = getDb();
       const ip = clientIp(request);
       // Cheap checks before expensive work: a client over its limit costs no parsing.
       const limit = spec.rateLimit;
-      if (limit?.by === 'client') await consumeRateLimit(db, limit.name, config().rateLimits[limit.name], ip);
+      let limitHeaders: Record<string, string> = {};
+      if (limit?.by === 'client') limitHeaders = await consumeRateLimit(db, limit.name, config().rateLimits[limit.name], ip);
       const auth = spec.auth === 'none' ? null : await authenticate(db, request, spec.auth);
-      if (limit?.by === 'user' && auth) await consumeRateLimit(db, limit.name, config().rateLimits[limit.name], auth.userId);
+      // The body is read once, when first needed (a retry's fingerprint, or parsing).
+      let bodyText: Promise<string> | undefined;
+      const readBody = () => (bodyText ??= readBodyText(request, spec));
+      const idempotent = idempotencyOf(request, spec, auth, ip, readBody);
+      // A retry gets its stored answer before it is counted against any limit.
+      if (idempotent) {
+        const stored = await storedAnswer(db, idempotent.key, idempotent.fingerprint);
+        if (stored) return stored;
+      }
+      if (limit?.by === 'user' && auth) {
+        limitHeaders = await consumeRateLimit(db, limit.name, config().rateLimits[limit.name], auth.userId);
+      }
       if (options.beforeParsing) await options.beforeParsing({ db, ip, request });
       const params = spec.params ? parseOrThrow(spec.params, await next.params, 'path') : undefined;
       const query = spec.query ? parseOrThrow(spec.query, queryObject(request), 'query') : undefined;
-      const body = spec.body ? parseOrThrow(spec.body, await readJsonBody(request, spec), 'body') : undefined;
+      const body = spec.body ? parseOrThrow(spec.body, parseJsonBody(await readBody(), request, spec), 'body') : undefined;
+      if (idempotent) {
+        const replay = await claim(db, idempotent.key, await idempotent.fingerprint());
+        if (replay) return replay;
+        claimed = idempotent.key;
+      }
       const result = await handler({
         db,
         auth: auth as HandlerContext<S>['auth'],
@@ -90,15 +119,31 @@ export function route<S extends EndpointSpec>(spec: S, handler: Handler<S>, opti
         ip,
         baseUrl: config().publicBaseUrl,
       });
-      const defaults = { 'cache-control': 'no-store' };
-      if (result instanceof Reply) {
-        return json(result.body, result.init.status ?? spec.status ?? 200, { ...defaults, ...result.init.headers });
-      }
-      return json(result, spec.status ?? 200, defaults);
+      const defaults = { 'cache-control': 'no-store', ...limitHeaders };
+      const response =
+        result instanceof Reply
+          ? json(result.body, result.init.status ?? spec.status ?? 200, { ...defaults, ...result.init.headers })
+          : json(result, spec.status ?? 200, defaults);
+      return claimed ? await finish(db, claimed, response) : response;
     } catch (error) {
+      // A refused or failed request changed nothing: its key is free for a retry.
+      if (claimed) await release(getDb(), claimed).catch((e: unknown) => logError('idempotency release failed', e));
       return errorResponse(toApiError(error, spec));
     }
   };
+}
+
+/** The POST's Idempotency-Key, scoped to the caller: its token, its web session, or its address. */
+function idempotencyOf(request: Request, spec: EndpointSpec, auth: Caller | null, ip: string, readBody: () => Promise<string>) {
+  if (request.method !== 'POST') return null;
+  const value = parseIdempotencyKey(request.headers.get(IDEMPOTENCY_HEADER));
+  if (value === null) return null;
+  const scope = !auth ? `ip:${ip}` : auth.via === 'bearer' ? `token:${auth.tokenId}` : `session:${auth.sessionId}`;
+  const key = idempotencyKey(value, scope);
+  const { pathname, search } = new URL(request.url);
+  let print: Promise<string> | undefined;
+  const fingerprintOf = async () => fingerprint(key, request.method, pathname + search, spec.body ? await readBody() : '');
+  return { key, fingerprint: () => (print ??= fingerprintOf()) };
 }
 
 export function toApiError(error: unknown, spec?: Pick<EndpointSpec, 'method' | 'path'>): ApiError {
@@ -169,7 +214,7 @@ function queryObject(request: Request): Record<string, string> {
 }
 
 /** Reads at most the endpoint's byte limit, so an oversized body never fills memory. */
-async function readJsonBody(request: Request, spec: EndpointSpec): Promise<unknown> {
+async function readBodyText(request: Request, spec: EndpointSpec): Promise<string> {
   const limit = spec.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const tooLarge = () =>
     new ApiError('payload_too_large', `The request body exceeds ${limit} bytes`, { hint: ERROR_ADVICE.payload_too_large });
@@ -191,7 +236,10 @@ async function readJsonBody(request: Request, spec: EndpointSpec): Promise<unkno
       chunks.push(value);
     }
   }
-  const text = Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function parseJsonBody(text: string, request: Request, spec: EndpointSpec): unknown {
   if (text.trim() === '') {
     if (spec.bodyOptional) return {};
     throw new ApiError('validation_failed', 'A JSON body is required', {
