@@ -80,12 +80,13 @@ export function errorResponse(error: ApiError): Response {
 export function route<S extends EndpointSpec>(spec: S, handler: Handler<S>, options: RouteOptions = {}) {
   return async (request: Request, next: NextContext): Promise<Response> => {
     let claimed: IdempotencyKey | null = null;
+    // The RateLimit fields of a limit this call was counted against, for any answer to it.
+    let limitHeaders: Record<string, string> = {};
     try {
       const db = getDb();
       const ip = clientIp(request);
       // Cheap checks before expensive work: a client over its limit costs no parsing.
       const limit = spec.rateLimit;
-      let limitHeaders: Record<string, string> = {};
       if (limit?.by === 'client') limitHeaders = await consumeRateLimit(db, limit.name, config().rateLimits[limit.name], ip);
       const auth = spec.auth === 'none' ? null : await authenticate(db, request, spec.auth);
       // The body is read once, when first needed (a retry's fingerprint, or parsing).
@@ -128,7 +129,8 @@ export function route<S extends EndpointSpec>(spec: S, handler: Handler<S>, opti
     } catch (error) {
       // A refused or failed request changed nothing: its key is free for a retry.
       if (claimed) await release(getDb(), claimed).catch((e: unknown) => logError('idempotency release failed', e));
-      return errorResponse(toApiError(error, spec));
+      const apiError = toApiError(error, spec);
+      return json(apiError.toBody(), apiError.status, { 'cache-control': 'no-store', ...limitHeaders, ...apiError.headers });
     }
   };
 }
