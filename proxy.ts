@@ -26,7 +26,8 @@ export async function proxy(request: NextRequest) {
   // next.config.ts skips Next.js's own trailing-slash redirect (it answered /api with plain
   // text); pages keep it here. Same origin always: the path is set, never resolved as a URL.
   if (pathname.length > 1 && pathname.endsWith('/')) {
-    const target = request.nextUrl.clone();
+    // A plain URL: a NextURL clone puts the trailing slash back when it is serialised.
+    const target = new URL(request.url);
     target.pathname = pathname.replace(/\/+$/, '') || '/';
     return NextResponse.redirect(target, 308);
   }

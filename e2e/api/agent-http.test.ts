@@ -116,6 +116,20 @@ describe('§1 an unknown /api path names the closest endpoints', () => {
   });
 });
 
+describe('§5 the OpenAPI document', () => {
+  it('is served under 100 KB (it was ~450 KB), every shared component resolving', async () => {
+    const res = await fetch(`${baseUrl()}/.well-known/openapi.json`);
+    const text = await res.text();
+    expect(Buffer.byteLength(text)).toBeLessThan(100 * 1024);
+    const doc = JSON.parse(text) as { paths: Record<string, Record<string, { parameters?: unknown[] }>> };
+    for (const ref of new Set(text.match(/"#\/components\/[^"]+"/g))) {
+      const [, , section, name] = JSON.parse(ref).split('/');
+      expect((JSON.parse(text).components[section] ?? {})[name], ref).toBeDefined();
+    }
+    expect(doc.paths['/api/v1/chats/{chatId}/messages.json']!.post!.parameters).toContainEqual({ $ref: '#/components/parameters/IdempotencyKey' });
+  });
+});
+
 describe('§6 Idempotency-Key', () => {
   it('20 identical message sends with one key at once: one message, one record, 20 identical answers', async () => {
     const [a, b] = await users(2, 'Idem');

@@ -18,7 +18,8 @@ export function apiProxy(request: NextRequest): Response {
     if (!allow.includes(request.method)) return methodNotAllowed(request.method, path, specs, allow);
   }
   if (path === url.pathname) return NextResponse.next();
-  const target = url.clone();
+  // A plain URL: a NextURL clone puts the trailing slash back when it is serialised.
+  const target = new URL(request.url);
   target.pathname = path;
   return NextResponse.rewrite(target);
 }
