@@ -74,10 +74,14 @@ describe('§1 a trailing slash is served like the path without it', () => {
     ['/signin/', '/signin'],
     ['/signin//', '/signin'],
   ])('a page %s still redirects (308) to %s', async (path, target) => {
-    const res = await fetch(`${baseUrl()}${path}`, { redirect: 'manual', headers: { 'x-forwarded-for': freshIp() } });
-    expect(res.status).toBe(308);
-    const landing = new URL(res.headers.get('location')!, `${baseUrl()}${path}`);
-    expect(landing.origin).toBe(new URL(baseUrl()).origin);
+    // Hop by hop (Next.js first folds a doubled slash itself), each one on this site.
+    let landing = new URL(path, baseUrl());
+    for (let hop = 0; hop < 3 && landing.pathname !== target; hop++) {
+      const res = await fetch(landing, { redirect: 'manual', headers: { 'x-forwarded-for': freshIp() } });
+      expect(res.status).toBe(308);
+      landing = new URL(res.headers.get('location')!, landing);
+      expect(landing.origin).toBe(new URL(baseUrl()).origin);
+    }
     expect(landing.pathname).toBe(target);
   });
 

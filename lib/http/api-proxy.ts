@@ -3,7 +3,9 @@
 //   would answer an empty 405 itself, before the route wrapper could);
 // - a trailing slash is served as the same path without it (Next.js would answer a 308
 //   with a plain-text body; skipTrailingSlashRedirect in next.config.ts turns that off).
-// HEAD (on GET paths) and OPTIONS (204 with Allow) stay Next.js's own answers.
+// HEAD (on GET paths) and OPTIONS (204 with Allow) stay Next.js's own answers. Requests
+// with a body over 100 KB skip the proxy (see its matcher), so a wrong method with such a
+// body still gets Next.js's empty 405.
 import { NextResponse, type NextRequest } from 'next/server';
 import type { EndpointSpec } from '../contract/define';
 import { allowedMethods, endpointsAt } from './endpoint-paths';
