@@ -13,6 +13,7 @@ import { createCipheriv, createDecipheriv, createHash, createHmac, hkdfSync, ran
 import { sql } from 'kysely';
 import type { Database } from '@/db';
 import { ApiError } from './errors';
+import type { Caller } from './route';
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
 export const IDEMPOTENCY_TTL_SECONDS = 24 * 3600;
@@ -98,6 +99,22 @@ function sortKeys(value: unknown): unknown {
   if (!value || typeof value !== 'object') return value;
   const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   return Object.fromEntries(entries.map(([k, v]) => [k, sortKeys(v)]));
+}
+
+/**
+ * A POST's Idempotency-Key, scoped to the caller (its token, its web session, or its
+ * address), with the request's fingerprint computed once when first needed; null for
+ * other methods and POSTs without the header.
+ */
+export function idempotentRequest(request: Request, caller: Caller | null, ip: string, body: () => Promise<string>) {
+  if (request.method !== 'POST') return null;
+  const value = parseIdempotencyKey(request.headers.get(IDEMPOTENCY_HEADER));
+  if (value === null) return null;
+  const scope = !caller ? `ip:${ip}` : caller.via === 'bearer' ? `token:${caller.tokenId}` : `session:${caller.sessionId}`;
+  const key = idempotencyKey(value, scope);
+  const { pathname, search } = new URL(request.url);
+  let print: Promise<string> | undefined;
+  return { key, fingerprint: () => (print ??= body().then((text) => fingerprint(key, request.method, pathname + search, text))) };
 }
 
 /**

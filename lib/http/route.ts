@@ -9,17 +9,7 @@ import { config } from '../config';
 import { DEFAULT_MAX_BODY_BYTES, SCOPES, type EndpointSpec, type Scope } from '../contract/define';
 import { consumeRateLimit } from '../limits/rate-limits';
 import { ApiError, ERROR_ADVICE, mapDatabaseError } from './errors';
-import {
-  claim,
-  fingerprint,
-  finish,
-  IDEMPOTENCY_HEADER,
-  idempotencyKey,
-  parseIdempotencyKey,
-  release,
-  storedAnswer,
-  type IdempotencyKey,
-} from './idempotency';
+import { claim, finish, idempotentRequest, release, storedAnswer, type IdempotencyKey } from './idempotency';
 import { clientIp } from './ip';
 import { logError } from './log';
 import { parseOrThrow } from './validation';
@@ -92,7 +82,7 @@ export function route<S extends EndpointSpec>(spec: S, handler: Handler<S>, opti
       // The body is read once, when first needed (a retry's fingerprint, or parsing).
       let bodyText: Promise<string> | undefined;
       const readBody = () => (bodyText ??= readBodyText(request, spec));
-      const idempotent = idempotencyOf(request, spec, auth, ip, readBody);
+      const idempotent = idempotentRequest(request, auth, ip, spec.body ? readBody : async () => '');
       // A retry gets its stored answer before it is counted against any limit.
       if (idempotent) {
         const stored = await storedAnswer(db, idempotent.key, idempotent.fingerprint);
@@ -133,19 +123,6 @@ export function route<S extends EndpointSpec>(spec: S, handler: Handler<S>, opti
       return json(apiError.toBody(), apiError.status, { 'cache-control': 'no-store', ...limitHeaders, ...apiError.headers });
     }
   };
-}
-
-/** The POST's Idempotency-Key, scoped to the caller: its token, its web session, or its address. */
-function idempotencyOf(request: Request, spec: EndpointSpec, auth: Caller | null, ip: string, readBody: () => Promise<string>) {
-  if (request.method !== 'POST') return null;
-  const value = parseIdempotencyKey(request.headers.get(IDEMPOTENCY_HEADER));
-  if (value === null) return null;
-  const scope = !auth ? `ip:${ip}` : auth.via === 'bearer' ? `token:${auth.tokenId}` : `session:${auth.sessionId}`;
-  const key = idempotencyKey(value, scope);
-  const { pathname, search } = new URL(request.url);
-  let print: Promise<string> | undefined;
-  const fingerprintOf = async () => fingerprint(key, request.method, pathname + search, spec.body ? await readBody() : '');
-  return { key, fingerprint: () => (print ??= fingerprintOf()) };
 }
 
 export function toApiError(error: unknown, spec?: Pick<EndpointSpec, 'method' | 'path'>): ApiError {
