@@ -89,7 +89,8 @@ export const DOMAIN_RATE_LIMITS: Record<string, string> = { register: 'registrat
 
 /** Error codes the HTTP layer adds to every POST (Idempotency-Key); MCP tools never see them. */
 export function httpOnlyErrorCodes(spec: EndpointSpec): ErrorCode[] {
-  return spec.method === 'POST' ? ['idempotency_key_in_use', 'idempotency_key_reused'] : [];
+  // validation_failed: a malformed Idempotency-Key header.
+  return spec.method === 'POST' ? ['validation_failed', 'idempotency_key_in_use', 'idempotency_key_reused'] : [];
 }
 
 /**

@@ -94,7 +94,7 @@ Relay only what the API returned. Never invent a response, a link or a password.
 
 Every error is ${code('{"error":{"code","message","hint","fields"}}')}. Branch on ${code('error.code')}; ${code('error.fields')} names each bad field.
 
-${errorTable([...errorCodesFor(register), ...httpOnlyErrorCodes(register)])}
+${errorTable([...new Set([...errorCodesFor(register), ...httpOnlyErrorCodes(register)])])}
 
 ## Through MCP
 
