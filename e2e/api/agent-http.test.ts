@@ -26,6 +26,9 @@ describe('§1 a method the path does not take: 405 with Allow and the envelope',
     const res = await api(method, path, { body: method === 'GET' ? undefined : {} });
     expectEnvelope(res, 405, 'method_not_allowed');
     expect(res.headers.get('allow')).toBe(allow);
+    // The same security headers as every other /api answer (next.config.ts).
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(res.headers.get('content-security-policy')).toContain("default-src 'none'");
     expect(res.body.error.fields).toEqual({ method: `one of ${methods.join(', ')}` });
     for (const m of methods) expect(res.body.error.hint).toContain(`${m} ${path.startsWith('/api/v1/users/') ? '/api/v1/users/{slug}/profile.json' : path.replace(/00000000-[^/]+/, '{chatId}')}`);
   });
