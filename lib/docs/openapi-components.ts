@@ -29,6 +29,19 @@ function forEachSubschema(schema: Node, at: string, visit: (parent: Node, key: s
   }
 }
 
+/**
+ * A shared object is named after where it first appears (`profile` → `Profile`); a plain
+ * value without a description or enum after its shape (`NullableInteger`), since the same
+ * `{type: integer, nullable}` serves an age limit and an expiry alike.
+ */
+function componentName(schema: Node, context: string): string {
+  const type = typeof schema.type === 'string' ? schema.type : undefined;
+  if (!type || type === 'object' || typeof schema.description === 'string' || Array.isArray(schema.enum)) return context;
+  const item = type === 'array' && schema.items && typeof schema.items === 'object' ? (schema.items as Node).type : undefined;
+  const shape = type === 'array' ? `${pascal(String(item ?? 'Any'))}List` : pascal(type);
+  return `${schema.nullable === true ? 'Nullable' : ''}${shape}`;
+}
+
 function pascal(name: string): string {
   const out = name.replace(/(^|[^a-zA-Z0-9]+)([a-zA-Z0-9])/g, (_, __, c: string) => c.toUpperCase());
   return out || 'Schema';
@@ -77,7 +90,7 @@ export function shareSchemas(paths: Record<string, Record<string, Node>>, schema
       if (text.length >= MIN_SHARED_LENGTH) {
         const entry = seen.get(text);
         if (entry) entry.count += 1;
-        else seen.set(text, { count: 1, name, schema: schema as Node });
+        else seen.set(text, { count: 1, name: componentName(schema as Node, name), schema: schema as Node });
       }
       forEachSubschema(schema as Node, name, (_parent, key, holder, childName) =>
         count((holder as Record<string | number, unknown>)[key], childName),
