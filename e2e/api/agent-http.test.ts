@@ -309,6 +309,20 @@ describe('§6 RateLimit-Policy and RateLimit on every limited endpoint', () => {
     }
   });
 
+  it('PATCH /me.json (counts only moves and new photoURLs): both policies, the move counted', async () => {
+    const user = await registerUser();
+    const policy = '"location_change";q=10;w=86400, "photo_upload";q=10;w=3600';
+    const text = await api('PATCH', '/api/v1/me.json', { token: user.token, body: { aboutMe: 'Hiker' } });
+    expect(text.status).toBe(200);
+    expect(text.headers.get('ratelimit-policy')).toBe(policy);
+    expect(text.headers.get('ratelimit')).toBe('"location_change";r=10;t=0, "photo_upload";r=10;t=0');
+    const move = await api('PATCH', '/api/v1/me.json', { token: user.token, body: { coords: { latitude: 38.72, longitude: -9.14 } } });
+    expect(move.status).toBe(200);
+    expect(move.headers.get('ratelimit-policy')).toBe(policy);
+    expect(move.headers.get('ratelimit')).toMatch(/^"location_change";r=9;t=(\d+), "photo_upload";r=10;t=0$/);
+    expect(reset(move.headers.get('ratelimit'))).toBeGreaterThan(86_000);
+  });
+
   it('an unlimited endpoint sends no RateLimit fields', async () => {
     const res = await api('GET', '/api/v1/activities.json');
     expect(res.headers.get('ratelimit')).toBeNull();

@@ -85,7 +85,11 @@ const IDEMPOTENCY_KEY_PARAMETER = {
 };
 
 /** Endpoints whose limit their domain counts (the wrapper counts `spec.rateLimit`): operation id → policy. */
-export const DOMAIN_RATE_LIMITS: Record<string, string> = { register: 'registrations', send_message: 'messages' };
+export const DOMAIN_RATE_LIMITS: Record<string, string> = {
+  register: 'registrations',
+  send_message: 'messages',
+  update_my_profile: 'location_change, photo_upload',
+};
 
 /** Error codes the HTTP layer adds to every POST (Idempotency-Key); MCP tools never see them. */
 export function httpOnlyErrorCodes(spec: EndpointSpec): ErrorCode[] {
