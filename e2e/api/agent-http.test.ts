@@ -2,6 +2,7 @@
 // trailing slashes, did-you-mean 404s), Idempotency-Key on POSTs, RateLimit headers.
 import { createHash, randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { fingerprint, idempotencyKey } from '@/lib/http/idempotency';
 import { api, baseUrl, freshIp, registerUser, testDb, uniqueEmail } from './client';
 import { makeBuddies, storedMessages, users } from './social-helpers';
 
@@ -226,6 +227,34 @@ describe('§6 Idempotency-Key', () => {
     expect(fixed.status).toBe(201);
     expect(fixed.headers.get('idempotent-replayed')).toBeNull();
     expect(await storedMessages(chatId)).toHaveLength(1);
+  });
+
+  it('a claim whose holder died is taken over once its lease ends; another request under a live claim is refused at once', async () => {
+    const [a, b] = await users(2, 'Lease');
+    const chatId = await makeBuddies(a!, b!);
+    const token = await testDb().selectFrom('access_tokens').select('id').where('user_id', '=', a!.id).executeTakeFirstOrThrow();
+    const key = randomUUID();
+    const claimKey = idempotencyKey(key, `token:${token.id}`);
+    const path = `/api/v1/chats/${chatId}/messages.json`;
+    const body = { text: 'After the crash' };
+    // As a request that claimed the key and then died would have left it.
+    await testDb()
+      .insertInto('idempotency_keys')
+      .values({
+        scope: claimKey.scope,
+        key_hash: claimKey.keyHash,
+        fingerprint: fingerprint(claimKey, 'POST', path, JSON.stringify(body)),
+        locked_until: new Date(Date.now() + 60_000),
+        expires_at: new Date(Date.now() + 86_400_000),
+      })
+      .execute();
+    const send = (text: string) => api('POST', path, { token: a!.token, body: { text }, headers: { 'idempotency-key': key } });
+    expectEnvelope(await send('Something else'), 422, 'idempotency_key_reused');
+    await testDb().updateTable('idempotency_keys').set({ locked_until: new Date(Date.now() - 1000) }).where('key_hash', '=', claimKey.keyHash).execute();
+    const res = await send(body.text);
+    expect(res.status).toBe(201);
+    expect((await storedMessages(chatId)).map((m) => m.text)).toEqual([body.text]);
+    expect((await keyRows(key)).map((r) => r.status)).toEqual([201]);
   });
 
   it('24 hours later the key is new again', async () => {
