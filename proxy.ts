@@ -72,7 +72,13 @@ export const config = {
     // /api only without a body or with a small one: Next.js reads a body that goes through
     // the proxy into memory before the route runs, and the routes must stay free to refuse
     // a large one (a 7 MB photo from an address at its limit) unread.
-    { source: '/api/:path*', missing: [{ type: 'header', key: 'content-length' }, { type: 'header', key: 'transfer-encoding' }] },
+    {
+      source: '/api/:path*',
+      missing: [
+        { type: 'header', key: 'content-length' },
+        { type: 'header', key: 'transfer-encoding' },
+      ],
+    },
     { source: '/api/:path*', has: [{ type: 'header', key: 'content-length', value: '\\d{1,5}' }] },
   ],
 };

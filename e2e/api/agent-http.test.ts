@@ -6,8 +6,16 @@ import { fingerprint, idempotencyKey } from '@/lib/http/idempotency';
 import { api, baseUrl, freshIp, registerUser, testDb, uniqueEmail } from './client';
 import { makeBuddies, storedMessages, users } from './social-helpers';
 
+const hashOf = (key: string) => createHash('sha256').update(key).digest('hex');
 const keyRows = (key: string) =>
-  testDb().selectFrom('idempotency_keys').selectAll().where('key_hash', '=', createHash('sha256').update(key).digest('hex')).execute();
+  testDb().selectFrom('idempotency_keys').selectAll().where('key_hash', '=', hashOf(key)).execute();
+const keyed = (key?: string): Record<string, string> => (key ? { 'idempotency-key': key } : {});
+/** POST a message as `token`, with an Idempotency-Key when one is given. */
+const postMessage = (token: string, chatId: string, text: string, key?: string) =>
+  api('POST', `/api/v1/chats/${chatId}/messages.json`, { token, body: { text }, headers: keyed(key) });
+const register = (ip: string, body: Record<string, unknown>, key?: string) =>
+  api('POST', '/api/v1/register.json', { ip, body, headers: keyed(key) });
+const newPerson = (tag: string, displayName = 'Person') => ({ email: uniqueEmail(tag), displayName });
 
 const expectEnvelope = (res: { status: number; body: any; headers: Headers }, status: number, code: string) => {
   expect(res.status, JSON.stringify(res.body)).toBe(status);
@@ -31,19 +39,23 @@ describe('§1 a method the path does not take: 405 with Allow and the envelope',
     expect(res.headers.get('x-content-type-options')).toBe('nosniff');
     expect(res.headers.get('content-security-policy')).toContain("default-src 'none'");
     expect(res.body.error.fields).toEqual({ method: `one of ${methods.join(', ')}` });
-    for (const m of methods) expect(res.body.error.hint).toContain(`${m} ${path.startsWith('/api/v1/users/') ? '/api/v1/users/{slug}/profile.json' : path.replace(/00000000-[^/]+/, '{chatId}')}`);
+    const template = path.replace('/users/someone/', '/users/{slug}/').replace(/00000000-[^/]+/, '{chatId}');
+    for (const m of methods) expect(res.body.error.hint).toContain(`${m} ${template}`);
   });
 
   it('changes nothing: a PUT with a profile body leaves the profile as it was', async () => {
     const user = await registerUser({ displayName: 'Before Put' });
     const res = await api('PUT', '/api/v1/me.json', { token: user.token, body: { displayName: 'After Put' } });
     expect(res.status).toBe(405);
-    const row = await testDb().selectFrom('users').select('display_name').where('id', '=', user.id).executeTakeFirstOrThrow();
-    expect(row.display_name).toBe('Before Put');
+    const row = await testDb().selectFrom('users').select('display_name').where('id', '=', user.id).executeTakeFirst();
+    expect(row?.display_name).toBe('Before Put');
   });
 
   it('HEAD on a POST-only path is a bodiless 405; OPTIONS is 204 with the same Allow', async () => {
-    const head = await fetch(`${baseUrl()}/api/v1/me/photo.json`, { method: 'HEAD', headers: { 'x-forwarded-for': freshIp() } });
+    const head = await fetch(`${baseUrl()}/api/v1/me/photo.json`, {
+      method: 'HEAD',
+      headers: { 'x-forwarded-for': freshIp() },
+    });
     expect(head.status).toBe(405);
     expect(head.headers.get('allow')).toBe('OPTIONS, POST');
     const options = await api('OPTIONS', '/api/v1/me.json');
@@ -134,7 +146,8 @@ describe('§5 the OpenAPI document', () => {
       const [, , section, name] = JSON.parse(ref).split('/');
       expect((JSON.parse(text).components[section] ?? {})[name], ref).toBeDefined();
     }
-    expect(doc.paths['/api/v1/chats/{chatId}/messages.json']!.post!.parameters).toContainEqual({ $ref: '#/components/parameters/IdempotencyKey' });
+    const send = doc.paths['/api/v1/chats/{chatId}/messages.json']!.post!;
+    expect(send.parameters).toContainEqual({ $ref: '#/components/parameters/IdempotencyKey' });
   });
 });
 
@@ -143,11 +156,8 @@ describe('§6 Idempotency-Key', () => {
     const [a, b] = await users(2, 'Idem');
     const chatId = await makeBuddies(a!, b!);
     const key = randomUUID();
-    const answers = await Promise.all(
-      Array.from({ length: 20 }, () =>
-        api('POST', `/api/v1/chats/${chatId}/messages.json`, { token: a!.token, body: { text: 'Once only' }, headers: { 'idempotency-key': key } }),
-      ),
-    );
+    const twenty = Array.from({ length: 20 }, () => postMessage(a!.token, chatId, 'Once only', key));
+    const answers = await Promise.all(twenty);
     expect(answers.map((r) => r.status)).toEqual(Array(20).fill(201));
     expect(new Set(answers.map((r) => JSON.stringify(r.body))).size).toBe(1);
     expect(answers.filter((r) => r.headers.get('idempotent-replayed') === 'true')).toHaveLength(19);
@@ -157,29 +167,25 @@ describe('§6 Idempotency-Key', () => {
     expect(rows[0]!.status).toBe(201);
 
     // The same key later, with another body: 422, and still one message.
-    const other = await api('POST', `/api/v1/chats/${chatId}/messages.json`, { token: a!.token, body: { text: 'Something else' }, headers: { 'idempotency-key': key } });
-    expectEnvelope(other, 422, 'idempotency_key_reused');
+    expectEnvelope(await postMessage(a!.token, chatId, 'Something else', key), 422, 'idempotency_key_reused');
     // ...or on another path.
-    const elsewhere = await api('POST', `/api/v1/chats/${chatId}/read.json`, { token: a!.token, headers: { 'idempotency-key': key } });
+    const elsewhere = await api('POST', `/api/v1/chats/${chatId}/read.json`, { token: a!.token, headers: keyed(key) });
     expectEnvelope(elsewhere, 422, 'idempotency_key_reused');
     expect(await storedMessages(chatId)).toHaveLength(1);
 
     // Keys are per token: the other person's request with the same key is their own.
-    const theirs = await api('POST', `/api/v1/chats/${chatId}/messages.json`, { token: b!.token, body: { text: 'Once only' }, headers: { 'idempotency-key': key } });
+    const theirs = await postMessage(b!.token, chatId, 'Once only', key);
     expect(theirs.status).toBe(201);
     expect(theirs.body.message.id).not.toBe(answers[0]!.body.message.id);
     expect(await storedMessages(chatId)).toHaveLength(2);
   });
 
-  it('20 identical registrations with one key at once: one account, one record, the same token for all 20', async () => {
+  it('20 identical registrations with one key at once: one account, one record, one token for all', async () => {
     const ip = freshIp();
     const key = randomUUID();
     const email = uniqueEmail('idem');
-    const answers = await Promise.all(
-      Array.from({ length: 20 }, () =>
-        api('POST', '/api/v1/register.json', { ip, body: { email, displayName: 'Idem Person' }, headers: { 'idempotency-key': key } }),
-      ),
-    );
+    const twenty = Array.from({ length: 20 }, () => register(ip, { email, displayName: 'Idem' }, key));
+    const answers = await Promise.all(twenty);
     expect(answers.map((r) => r.status)).toEqual(Array(20).fill(201));
     expect(new Set(answers.map((r) => r.body.auth.token)).size).toBe(1);
     expect(new Set(answers.map((r) => JSON.stringify(r.body))).size).toBe(1);
@@ -200,15 +206,14 @@ describe('§6 Idempotency-Key', () => {
   it('a retry is answered even when the address has used up its registrations since', async () => {
     const ip = freshIp();
     const key = randomUUID();
-    const body = { email: uniqueEmail('limit'), displayName: 'First' };
-    const first = await api('POST', '/api/v1/register.json', { ip, body, headers: { 'idempotency-key': key } });
+    const body = newPerson('limit', 'First');
+    const first = await register(ip, body, key);
     expect(first.status).toBe(201);
     for (let i = 0; i < 2; i++) {
-      expect((await api('POST', '/api/v1/register.json', { ip, body: { email: uniqueEmail('limit'), displayName: 'More' } })).status).toBe(201);
+      expect((await register(ip, newPerson('limit'))).status).toBe(201);
     }
-    const refused = await api('POST', '/api/v1/register.json', { ip, body: { email: uniqueEmail('limit'), displayName: 'Too many' } });
-    expectEnvelope(refused, 429, 'rate_limited');
-    const retry = await api('POST', '/api/v1/register.json', { ip, body, headers: { 'idempotency-key': key } });
+    expectEnvelope(await register(ip, newPerson('limit')), 429, 'rate_limited');
+    const retry = await register(ip, body, key);
     expect(retry.status).toBe(201);
     expect(retry.body).toEqual(first.body);
     expect(retry.headers.get('idempotent-replayed')).toBe('true');
@@ -218,8 +223,7 @@ describe('§6 Idempotency-Key', () => {
     const [a, b] = await users(2, 'Refused');
     const chatId = await makeBuddies(a!, b!);
     const key = randomUUID();
-    const send = (text: string) =>
-      api('POST', `/api/v1/chats/${chatId}/messages.json`, { token: a!.token, body: { text }, headers: { 'idempotency-key': key } });
+    const send = (text: string) => postMessage(a!.token, chatId, text, key);
     expectEnvelope(await send('WHY ARE YOU NOT ANSWERING MY MESSAGES'), 422, 'message_blocked_shouting');
     expect(await keyRows(key)).toHaveLength(0);
     expectEnvelope(await send(''), 400, 'validation_failed');
@@ -229,12 +233,13 @@ describe('§6 Idempotency-Key', () => {
     expect(await storedMessages(chatId)).toHaveLength(1);
   });
 
-  it('a claim whose holder died is taken over once its lease ends; another request under a live claim is refused at once', async () => {
+  it('a dead holder\'s claim is taken over after its lease; another request under a live one is refused', async () => {
     const [a, b] = await users(2, 'Lease');
     const chatId = await makeBuddies(a!, b!);
-    const token = await testDb().selectFrom('access_tokens').select('id').where('user_id', '=', a!.id).executeTakeFirstOrThrow();
+    const tokens = testDb().selectFrom('access_tokens').select('id');
+    const token = await tokens.where('user_id', '=', a!.id).executeTakeFirst();
     const key = randomUUID();
-    const claimKey = idempotencyKey(key, `token:${token.id}`);
+    const claimKey = idempotencyKey(key, `token:${token!.id}`);
     const path = `/api/v1/chats/${chatId}/messages.json`;
     const body = { text: 'After the crash' };
     // As a request that claimed the key and then died would have left it.
@@ -248,9 +253,13 @@ describe('§6 Idempotency-Key', () => {
         expires_at: new Date(Date.now() + 86_400_000),
       })
       .execute();
-    const send = (text: string) => api('POST', path, { token: a!.token, body: { text }, headers: { 'idempotency-key': key } });
+    const send = (text: string) => postMessage(a!.token, chatId, text, key);
     expectEnvelope(await send('Something else'), 422, 'idempotency_key_reused');
-    await testDb().updateTable('idempotency_keys').set({ locked_until: new Date(Date.now() - 1000) }).where('key_hash', '=', claimKey.keyHash).execute();
+    await testDb()
+      .updateTable('idempotency_keys')
+      .set({ locked_until: new Date(Date.now() - 1000) })
+      .where('key_hash', '=', claimKey.keyHash)
+      .execute();
     const res = await send(body.text);
     expect(res.status).toBe(201);
     expect((await storedMessages(chatId)).map((m) => m.text)).toEqual([body.text]);
@@ -261,11 +270,13 @@ describe('§6 Idempotency-Key', () => {
     const [a, b] = await users(2, 'Expiry');
     const chatId = await makeBuddies(a!, b!);
     const key = randomUUID();
-    const send = (text: string) =>
-      api('POST', `/api/v1/chats/${chatId}/messages.json`, { token: a!.token, body: { text }, headers: { 'idempotency-key': key } });
+    const send = (text: string) => postMessage(a!.token, chatId, text, key);
     expect((await send('Day one')).status).toBe(201);
-    const hash = createHash('sha256').update(key).digest('hex');
-    await testDb().updateTable('idempotency_keys').set({ expires_at: new Date(Date.now() - 1000) }).where('key_hash', '=', hash).execute();
+    await testDb()
+      .updateTable('idempotency_keys')
+      .set({ expires_at: new Date(Date.now() - 1000) })
+      .where('key_hash', '=', hashOf(key))
+      .execute();
     const later = await send('Day two');
     expect(later.status).toBe(201);
     expect(later.headers.get('idempotent-replayed')).toBeNull();
@@ -294,13 +305,13 @@ describe('§6 RateLimit-Policy and RateLimit on every limited endpoint', () => {
   it('registrations (per address): on each success, and r=0 with Retry-After on the 429', async () => {
     const ip = freshIp();
     for (const remaining of [2, 1, 0]) {
-      const res = await api('POST', '/api/v1/register.json', { ip, body: { email: uniqueEmail('rl'), displayName: 'Rate' } });
+      const res = await register(ip, newPerson('rl'));
       expect(res.status).toBe(201);
       expect(res.headers.get('ratelimit-policy')).toBe('"registrations";q=3;w=3600');
       expect(res.headers.get('ratelimit')).toMatch(new RegExp(`^"registrations";r=${remaining};t=\\d+$`));
       expect(reset(res.headers.get('ratelimit'))).toBeGreaterThan(3500);
     }
-    const refused = await api('POST', '/api/v1/register.json', { ip, body: { email: uniqueEmail('rl'), displayName: 'Rate' } });
+    const refused = await register(ip, newPerson('rl'));
     expectEnvelope(refused, 429, 'rate_limited');
     expect(refused.headers.get('ratelimit-policy')).toBe('"registrations";q=3;w=3600');
     expect(refused.headers.get('ratelimit')).toMatch(/^"registrations";r=0;t=\d+$/);
@@ -311,7 +322,7 @@ describe('§6 RateLimit-Policy and RateLimit on every limited endpoint', () => {
     const [a, b] = await users(2, 'RateMsg');
     const chatId = await makeBuddies(a!, b!);
     for (const remaining of [19, 18]) {
-      const res = await api('POST', `/api/v1/chats/${chatId}/messages.json`, { token: a!.token, body: { text: `Hello ${remaining}` } });
+      const res = await postMessage(a!.token, chatId, `Hello ${remaining}`);
       expect(res.status).toBe(201);
       expect(res.headers.get('ratelimit-policy')).toBe('"messages";q=20;w=600');
       expect(res.headers.get('ratelimit')).toMatch(new RegExp(`^"messages";r=${remaining};t=\\d+$`));
@@ -327,7 +338,9 @@ describe('§6 RateLimit-Policy and RateLimit on every limited endpoint', () => {
     const body = method === 'POST' ? { photo: 'not an image' } : undefined;
     const first = await api(method, path, { token: user?.token, body });
     const second = await api(method, path, { token: user?.token, body, ip: undefined });
-    for (const res of [first, second]) expect(res.headers.get('ratelimit-policy'), JSON.stringify(res.body)).toBe(policy);
+    for (const res of [first, second]) {
+      expect(res.headers.get('ratelimit-policy'), JSON.stringify(res.body)).toBe(policy);
+    }
     const name = policy.split(';')[0];
     if (authenticated) {
       expect(first.headers.get('ratelimit')).toMatch(new RegExp(`^${name};r=\\d+;t=\\d+$`));
@@ -345,7 +358,8 @@ describe('§6 RateLimit-Policy and RateLimit on every limited endpoint', () => {
     expect(text.status).toBe(200);
     expect(text.headers.get('ratelimit-policy')).toBe(policy);
     expect(text.headers.get('ratelimit')).toBe('"location_change";r=10;t=0, "photo_upload";r=10;t=0');
-    const move = await api('PATCH', '/api/v1/me.json', { token: user.token, body: { coords: { latitude: 38.72, longitude: -9.14 } } });
+    const coords = { latitude: 38.72, longitude: -9.14 };
+    const move = await api('PATCH', '/api/v1/me.json', { token: user.token, body: { coords } });
     expect(move.status).toBe(200);
     expect(move.headers.get('ratelimit-policy')).toBe(policy);
     expect(move.headers.get('ratelimit')).toMatch(/^"location_change";r=9;t=(\d+), "photo_upload";r=10;t=0$/);

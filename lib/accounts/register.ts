@@ -200,7 +200,7 @@ const registrationRateLimit = (limitPerHour: number, remaining: number, resetSec
   rateLimitHeaders('registrations', { points: limitPerHour, windowSeconds: HOUR_MS / 1000 }, remaining, resetSeconds);
 
 /** The RateLimit fields after a registration: what this address has left in its rolling hour. */
-export async function registrationLimitHeaders(db: Database, ip: string, limitPerHour: number): Promise<Record<string, string>> {
+export async function registrationLimitHeaders(db: Database, ip: string, limitPerHour: number) {
   const recent = await db
     .selectFrom('registrations')
     .select((eb) => [eb.fn.countAll<number>().as('count'), eb.fn.min('created_at').as('oldest')])
@@ -208,7 +208,8 @@ export async function registrationLimitHeaders(db: Database, ip: string, limitPe
     .where('created_at', '>', sql<Date>`now() - interval '1 hour'`)
     .executeTakeFirstOrThrow();
   const oldest = recent.oldest ? new Date(recent.oldest).getTime() : Date.now();
-  return registrationRateLimit(limitPerHour, limitPerHour - Number(recent.count), (oldest + HOUR_MS - Date.now()) / 1000);
+  const resetSeconds = (oldest + HOUR_MS - Date.now()) / 1000;
+  return registrationRateLimit(limitPerHour, limitPerHour - Number(recent.count), resetSeconds);
 }
 
 // An address at its limit stays there until its oldest counted registration is an hour

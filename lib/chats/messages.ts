@@ -74,7 +74,8 @@ async function messageWindow(executor: Database, chatId: string, senderId: strin
     .where('sender_id', '=', senderId)
     .where('created_at', '>', sql<Date>`clock_timestamp() - make_interval(mins => ${MESSAGE_WINDOW_MINUTES})`)
     .executeTakeFirstOrThrow();
-  return { count: Number(recent.count), resetSeconds: Math.max(1, Number(recent.retry_after) || MESSAGE_WINDOW_MINUTES * 60) };
+  const resetSeconds = Math.max(1, Number(recent.retry_after) || MESSAGE_WINDOW_MINUTES * 60);
+  return { count: Number(recent.count), resetSeconds };
 }
 
 const messageRateLimit = (limit: number, remaining: number, resetSeconds: number) =>

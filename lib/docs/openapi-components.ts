@@ -14,12 +14,16 @@ const REF_COST = 45;
 const SCHEMA_LISTS = ['anyOf', 'oneOf', 'allOf', 'prefixItems'] as const;
 
 /** Visits each schema position under a schema: properties, items, branches; `at` names it. */
-function forEachSubschema(schema: Node, at: string, visit: (parent: Node, key: string | number, holder: Node | unknown[], name: string) => void) {
+type Visit = (parent: Node, key: string | number, holder: Node | unknown[], name: string) => void;
+
+function forEachSubschema(schema: Node, at: string, visit: Visit) {
   const properties = schema.properties as Record<string, Node> | undefined;
   if (properties && typeof properties === 'object') {
     for (const name of Object.keys(properties)) visit(schema, name, properties, pascal(name));
   }
-  if (schema.items && typeof schema.items === 'object' && !Array.isArray(schema.items)) visit(schema, 'items', schema, `${at}Item`);
+  if (schema.items && typeof schema.items === 'object' && !Array.isArray(schema.items)) {
+    visit(schema, 'items', schema, `${at}Item`);
+  }
   if (schema.additionalProperties && typeof schema.additionalProperties === 'object') {
     visit(schema, 'additionalProperties', schema, `${at}Value`);
   }
@@ -36,8 +40,10 @@ function forEachSubschema(schema: Node, at: string, visit: (parent: Node, key: s
  */
 function componentName(schema: Node, context: string): string {
   const type = typeof schema.type === 'string' ? schema.type : undefined;
-  if (!type || type === 'object' || typeof schema.description === 'string' || Array.isArray(schema.enum)) return context;
-  const item = type === 'array' && schema.items && typeof schema.items === 'object' ? (schema.items as Node).type : undefined;
+  const described = typeof schema.description === 'string' || Array.isArray(schema.enum);
+  if (!type || type === 'object' || described) return context;
+  const items = schema.items && typeof schema.items === 'object' ? (schema.items as Node) : undefined;
+  const item = type === 'array' ? items?.type : undefined;
   const shape = type === 'array' ? `${pascal(String(item ?? 'Any'))}List` : pascal(type);
   return `${schema.nullable === true ? 'Nullable' : ''}${shape}`;
 }
@@ -121,7 +127,9 @@ export function shareSchemas(paths: Record<string, Record<string, Node>>, schema
         holder[key] = ref;
         return;
       }
-      forEachSubschema(value as Node, '', (_parent, childKey, childHolder) => replace(childHolder as Record<string | number, unknown>, childKey));
+      forEachSubschema(value as Node, '', (_parent, childKey, childHolder) =>
+        replace(childHolder as Record<string | number, unknown>, childKey),
+      );
     };
     for (const root of roots) replace(root.holder, root.key);
     for (const key of Object.keys(schemas)) replace(schemas, key);
@@ -135,7 +143,10 @@ export function shareParameters(paths: Record<string, Record<string, Node>>, par
   const uses = new Map<string, number>();
   const ops = Object.values(paths).flatMap((methods) => Object.values(methods));
   for (const op of ops) {
-    for (const p of (op.parameters ?? []) as Node[]) if (!('$ref' in p)) uses.set(JSON.stringify(p), (uses.get(JSON.stringify(p)) ?? 0) + 1);
+    for (const p of (op.parameters ?? []) as Node[]) {
+      const text = JSON.stringify(p);
+      if (!('$ref' in p)) uses.set(text, (uses.get(text) ?? 0) + 1);
+    }
   }
   const names = new Map<string, string>();
   for (const op of ops) {
@@ -158,7 +169,10 @@ export function shareParameters(paths: Record<string, Record<string, Node>>, par
 }
 
 /** Moves request bodies used by more than one operation into components.requestBodies. */
-export function shareRequestBodies(paths: Record<string, Record<string, Node>>, requestBodies: Record<string, Node>): void {
+export function shareRequestBodies(
+  paths: Record<string, Record<string, Node>>,
+  requestBodies: Record<string, Node>,
+): void {
   const ops = Object.values(paths).flatMap((methods) => Object.values(methods));
   const uses = new Map<string, Node[]>();
   for (const op of ops) {

@@ -151,7 +151,8 @@ describe('the OpenAPI document', () => {
         single.responses[success].content['application/json'].schema,
       );
       if (spec.body) {
-        expect(op.requestBody.content['application/json'].schema, spec.id).toEqual(single.requestBody.content['application/json'].schema);
+        const inline = single.requestBody.content['application/json'].schema;
+        expect(op.requestBody.content['application/json'].schema, spec.id).toEqual(inline);
       }
       const inlineParams = (single.parameters ?? []).filter((p: any) => !p.$ref);
       expect((op.parameters ?? []).filter((p: any) => p.name !== 'Idempotency-Key'), spec.id).toEqual(inlineParams);

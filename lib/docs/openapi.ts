@@ -62,7 +62,8 @@ const RETRY_AFTER = {
 /** The IETF RateLimit fields (draft-ietf-httpapi-ratelimit-headers-09) every limited endpoint sends. */
 const RATE_LIMIT_HEADERS = {
   'RateLimit-Policy': {
-    description: 'The quota, e.g. `"discover";q=60;w=3600`: q calls per w seconds (draft-ietf-httpapi-ratelimit-headers-09)',
+    description:
+      'The quota, e.g. `"discover";q=60;w=3600`: q calls per w seconds (draft-ietf-httpapi-ratelimit-headers-09)',
     schema: { type: 'string' },
   },
   RateLimit: {
@@ -77,12 +78,15 @@ const IDEMPOTENCY_KEY_PARAMETER = {
   in: 'header',
   required: false,
   description:
-    'A new random key (a UUID) per request (draft-ietf-httpapi-idempotency-key-header-06). A retry with the same key and ' +
-    'the same request within 24 hours gets the first success again (status, body, `Idempotent-Replayed: true`) with no ' +
-    'second effect; a duplicate sent while the first runs waits for it. The same key with another method, path or body ' +
+    'A new random key (a UUID) per request (draft-ietf-httpapi-idempotency-key-header-06). ' +
+    'A retry with the same key and the same request within 24 hours gets the first success again ' +
+    '(status, body, `Idempotent-Replayed: true`) with no second effect; a duplicate sent while the first runs ' +
+    'waits for it. The same key with another method, path or body ' +
     'gets 422 `idempotency_key_reused`. Refusals and failures are not stored: retrying one runs it again.',
   schema: { type: 'string', minLength: 1, maxLength: 255 },
 };
+
+const IDEMPOTENCY_KEY_REF = { $ref: '#/components/parameters/IdempotencyKey' };
 
 /** Endpoints whose limit their domain counts (the wrapper counts `spec.rateLimit`): operation id → policy. */
 export const DOMAIN_RATE_LIMITS: Record<string, string> = {
@@ -161,7 +165,9 @@ const STATUS_TEXT: Record<number, string> = {
 function inlineSingleUseExamples(components: Components): void {
   const uses = new Map<string, number>();
   for (const response of Object.values(components.responses) as Array<Record<string, any>>) {
-    for (const code of Object.keys(response.content['application/json'].examples)) uses.set(code, (uses.get(code) ?? 0) + 1);
+    for (const code of Object.keys(response.content['application/json'].examples)) {
+      uses.set(code, (uses.get(code) ?? 0) + 1);
+    }
   }
   for (const response of Object.values(components.responses) as Array<Record<string, any>>) {
     const examples = response.content['application/json'].examples as Record<string, unknown>;
@@ -174,7 +180,8 @@ function inlineSingleUseExamples(components: Components): void {
   }
 }
 
-const sharedHeaders = (names: string[]) => Object.fromEntries(names.map((n) => [n, { $ref: `#/components/headers/${n}` }]));
+const sharedHeaders = (names: string[]) =>
+  Object.fromEntries(names.map((n) => [n, { $ref: `#/components/headers/${n}` }]));
 
 interface Components {
   names: Map<string, string>;
@@ -240,7 +247,10 @@ function parameters(spec: EndpointSpec): unknown[] {
   return out;
 }
 
-export function operationFor(spec: EndpointSpec, components: Components = { names: new Map(), responses: {}, examples: {} }): OpenApiOperation {
+export function operationFor(
+  spec: EndpointSpec,
+  components: Components = { names: new Map(), responses: {}, examples: {} },
+): OpenApiOperation {
   const status = String(spec.status ?? 200);
   // Who may call it is structured data (security, x-required-scope), not repeated in prose.
   const params = parameters(spec);
@@ -250,7 +260,7 @@ export function operationFor(spec: EndpointSpec, components: Components = { name
     ...(spec.description ? { description: spec.description } : {}),
     tags: [...spec.tags],
     ...(params.length || spec.method === 'POST'
-      ? { parameters: [...params, ...(spec.method === 'POST' ? [{ $ref: '#/components/parameters/IdempotencyKey' }] : [])] }
+      ? { parameters: [...params, ...(spec.method === 'POST' ? [{ ...IDEMPOTENCY_KEY_REF }] : [])] }
       : {}),
     ...(spec.body
       ? {
@@ -269,7 +279,9 @@ export function operationFor(spec: EndpointSpec, components: Components = { name
       [status]: {
         // The summary is the operation's own; the success needs only its status's meaning.
         description: status === '201' ? 'Created' : 'OK',
-        ...(spec.rateLimit || DOMAIN_RATE_LIMITS[spec.id] ? { headers: sharedHeaders(Object.keys(RATE_LIMIT_HEADERS)) } : {}),
+        ...(spec.rateLimit || DOMAIN_RATE_LIMITS[spec.id]
+          ? { headers: sharedHeaders(Object.keys(RATE_LIMIT_HEADERS)) }
+          : {}),
         content: {
           'application/json': {
             schema: forResponses(toJsonSchema(spec.response, 'output')),

@@ -28,12 +28,18 @@ export function apiProxy(request: NextRequest): Response {
 
 function methodNotAllowed(method: string, path: string, specs: readonly EndpointSpec[], allow: string[]): Response {
   const methods = specs.map((s) => s.method);
-  const error = new ApiError('method_not_allowed', `${path} does not take ${method}; it takes ${methods.join(' or ')}`, {
-    hint: `Use ${specs.map((s) => `${s.method} ${s.path} (${s.summary})`).join('; ')}. Every endpoint is listed at /api/v1/index.json.`,
+  const uses = specs.map((s) => `${s.method} ${s.path} (${s.summary})`).join('; ');
+  const message = `${path} does not take ${method}; it takes ${methods.join(' or ')}`;
+  const error = new ApiError('method_not_allowed', message, {
+    hint: `Use ${uses}. Every endpoint is listed at /api/v1/index.json.`,
     fields: { method: `one of ${methods.join(', ')}` },
   });
   return new Response(method === 'HEAD' ? null : JSON.stringify(error.toBody()), {
     status: error.status,
-    headers: { allow: allow.join(', '), 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' },
+    headers: {
+      allow: allow.join(', '),
+      'content-type': 'application/json; charset=utf-8',
+      'cache-control': 'no-store',
+    },
   });
 }

@@ -1,9 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from './errors';
-import { decide, fingerprint, idempotencyKey, IDEMPOTENCY_TTL_SECONDS, parseIdempotencyKey, type StoredRow } from './idempotency';
+import {
+  decide,
+  fingerprint,
+  idempotencyKey,
+  IDEMPOTENCY_TTL_SECONDS,
+  parseIdempotencyKey,
+  type StoredRow,
+} from './idempotency';
 
 const NOW = new Date('2026-11-23T12:00:00Z');
 const at = (secondsFromNow: number) => new Date(NOW.getTime() + secondsFromNow * 1000);
+const inProgress = (lockedFor: number) => row({ status: null, locked_until: at(lockedFor) });
 const row = (overrides: Partial<StoredRow> = {}): StoredRow => ({
   fingerprint: 'same',
   status: 201,
@@ -17,10 +25,10 @@ describe('what a stored key says to a request carrying it', () => {
     ['no row: run it', undefined, 'same', 'run'],
     ['finished, same request: replay the answer', row(), 'same', 'replay'],
     ['finished, different request: refuse (422)', row(), 'other', 'mismatch'],
-    ['in progress, same request: wait for it', row({ status: null, locked_until: at(60) }), 'same', 'wait'],
-    ['in progress, different request: refuse at once', row({ status: null, locked_until: at(60) }), 'other', 'mismatch'],
-    ['holder died (lease over), same request: run it again', row({ status: null, locked_until: at(-1) }), 'same', 'run'],
-    ['holder died, different request: still refused', row({ status: null, locked_until: at(-1) }), 'other', 'mismatch'],
+    ['in progress, same request: wait for it', inProgress(60), 'same', 'wait'],
+    ['in progress, different request: refuse at once', inProgress(60), 'other', 'mismatch'],
+    ['holder died (lease over), same request: run it again', inProgress(-1), 'same', 'run'],
+    ['holder died, different request: still refused', inProgress(-1), 'other', 'mismatch'],
     // 24 hours after the first use the key is new again, whatever it was used for.
     ['expired (24 h), same request: run it again', row({ expires_at: at(-1) }), 'same', 'run'],
     ['expired (24 h), different request: run it', row({ expires_at: at(-1) }), 'other', 'run'],
@@ -67,7 +75,8 @@ describe('the Idempotency-Key header', () => {
 
 describe('the request fingerprint', () => {
   const key = idempotencyKey('k-1', 'token:abc');
-  const print = (body: string, target = '/api/v1/chats/c/messages.json', method = 'POST', k = key) => fingerprint(k, method, target, body);
+  const print = (body: string, target = '/api/v1/chats/c/messages.json', method = 'POST', k = key) =>
+    fingerprint(k, method, target, body);
 
   it('is the same for the same JSON whatever the order of its fields or its spacing', () => {
     expect(print('{"text":"hi","agentName":"bot"}')).toBe(print('{ "agentName": "bot", "text": "hi" }'));

@@ -110,11 +110,16 @@ export function idempotentRequest(request: Request, caller: Caller | null, ip: s
   if (request.method !== 'POST') return null;
   const value = parseIdempotencyKey(request.headers.get(IDEMPOTENCY_HEADER));
   if (value === null) return null;
-  const scope = !caller ? `ip:${ip}` : caller.via === 'bearer' ? `token:${caller.tokenId}` : `session:${caller.sessionId}`;
+  const scope = !caller
+    ? `ip:${ip}`
+    : caller.via === 'bearer'
+      ? `token:${caller.tokenId}`
+      : `session:${caller.sessionId}`;
   const key = idempotencyKey(value, scope);
   const { pathname, search } = new URL(request.url);
   let print: Promise<string> | undefined;
-  return { key, fingerprint: () => (print ??= body().then((text) => fingerprint(key, request.method, pathname + search, text))) };
+  const fingerprintOf = () => body().then((text) => fingerprint(key, request.method, pathname + search, text));
+  return { key, fingerprint: () => (print ??= fingerprintOf()) };
 }
 
 /**
@@ -122,7 +127,11 @@ export function idempotentRequest(request: Request, caller: Caller | null, ip: s
  * one (a retry), waiting first if the original is still running; null when the request
  * should go on (no live row, or a holder whose lease ran out).
  */
-export async function storedAnswer(db: Database, key: IdempotencyKey, fingerprintOf: () => Promise<string>): Promise<Response | null> {
+export async function storedAnswer(
+  db: Database,
+  key: IdempotencyKey,
+  fingerprintOf: () => Promise<string>,
+): Promise<Response | null> {
   if (!(await findRow(db, key))) return null;
   return settle(db, key, await fingerprintOf(), false);
 }
@@ -205,7 +214,11 @@ export async function finish(db: Database, key: IdempotencyKey, response: Respon
   const body = await response.clone().text();
   await db
     .updateTable('idempotency_keys')
-    .set({ status: response.status, response: encrypt(key, JSON.stringify({ headers, body })), locked_until: sql`now()` })
+    .set({
+      status: response.status,
+      response: encrypt(key, JSON.stringify({ headers, body })),
+      locked_until: sql`now()`,
+    })
     .where('scope', '=', key.scope)
     .where('key_hash', '=', key.keyHash)
     .execute();

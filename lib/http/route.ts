@@ -77,7 +77,9 @@ export function route<S extends EndpointSpec>(spec: S, handler: Handler<S>, opti
       const ip = clientIp(request);
       // Cheap checks before expensive work: a client over its limit costs no parsing.
       const limit = spec.rateLimit;
-      if (limit?.by === 'client') limitHeaders = await consumeRateLimit(db, limit.name, config().rateLimits[limit.name], ip);
+      if (limit?.by === 'client') {
+        limitHeaders = await consumeRateLimit(db, limit.name, config().rateLimits[limit.name], ip);
+      }
       const auth = spec.auth === 'none' ? null : await authenticate(db, request, spec.auth);
       // The body is read once, when first needed (a retry's fingerprint, or parsing).
       let bodyText: Promise<string> | undefined;
@@ -94,7 +96,9 @@ export function route<S extends EndpointSpec>(spec: S, handler: Handler<S>, opti
       if (options.beforeParsing) await options.beforeParsing({ db, ip, request });
       const params = spec.params ? parseOrThrow(spec.params, await next.params, 'path') : undefined;
       const query = spec.query ? parseOrThrow(spec.query, queryObject(request), 'query') : undefined;
-      const body = spec.body ? parseOrThrow(spec.body, parseJsonBody(await readBody(), request, spec), 'body') : undefined;
+      const body = spec.body
+        ? parseOrThrow(spec.body, parseJsonBody(await readBody(), request, spec), 'body')
+        : undefined;
       if (idempotent) {
         const replay = await claim(db, idempotent.key, await idempotent.fingerprint());
         if (replay) return replay;
@@ -120,7 +124,8 @@ export function route<S extends EndpointSpec>(spec: S, handler: Handler<S>, opti
       // A refused or failed request changed nothing: its key is free for a retry.
       if (claimed) await release(getDb(), claimed).catch((e: unknown) => logError('idempotency release failed', e));
       const apiError = toApiError(error, spec);
-      return json(apiError.toBody(), apiError.status, { 'cache-control': 'no-store', ...limitHeaders, ...apiError.headers });
+      const headers = { 'cache-control': 'no-store', ...limitHeaders, ...apiError.headers };
+      return json(apiError.toBody(), apiError.status, headers);
     }
   };
 }

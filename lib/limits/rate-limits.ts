@@ -81,7 +81,12 @@ export function rateLimitHeaders(
   };
 }
 
-export function rateLimitedError(rule: RateLimitRule, retryAfterSeconds: number, hint?: string, policy?: string): ApiError {
+export function rateLimitedError(
+  rule: RateLimitRule,
+  retryAfterSeconds: number,
+  hint?: string,
+  policy?: string,
+): ApiError {
   return new ApiError(
     'rate_limited',
     `Too many ${rule.what}: at most ${perWindow(rule)}. Try again in ${inWords(retryAfterSeconds)}.`,
@@ -122,7 +127,12 @@ export async function consumeRateLimit(
  * The RateLimit fields for `key` without counting a call: for an endpoint that counts
  * only some calls (PATCH /me.json counts moves and new photoURLs), what is left now.
  */
-export async function rateLimitState(db: Database, name: RateLimitName, rule: RateLimitRule, key: string): Promise<Record<string, string>> {
+export async function rateLimitState(
+  db: Database,
+  name: RateLimitName,
+  rule: RateLimitRule,
+  key: string,
+): Promise<Record<string, string>> {
   const state = await limiterFor(db, name, rule).get(key);
   const used = state && state.msBeforeNext > 0 ? state.consumedPoints : 0;
   return rateLimitHeaders(name, rule, rule.points - used, used ? state!.msBeforeNext / 1000 : 0);
@@ -131,6 +141,8 @@ export async function rateLimitState(db: Database, name: RateLimitName, rule: Ra
 /** Several policies in one answer: each field is a list, one member per policy. */
 export function mergeRateLimitHeaders(...sets: Array<Record<string, string>>): Record<string, string> {
   const merged: Record<string, string> = {};
-  for (const set of sets) for (const [name, value] of Object.entries(set)) merged[name] = merged[name] ? `${merged[name]}, ${value}` : value;
+  for (const set of sets) {
+    for (const [name, value] of Object.entries(set)) merged[name] = merged[name] ? `${merged[name]}, ${value}` : value;
+  }
   return merged;
 }

@@ -22,7 +22,8 @@ export const PATCH = route(updateMe, async ({ db, auth, body, baseUrl }) => {
     photoUploadLimit: config().rateLimits.photo_upload,
   });
   const missing = missingFields(row);
-  const updated = { success: true as const, profile: toOwnProfile(row, baseUrl), onboarding: { complete: missing.length === 0, missing }, warnings };
+  const onboarding = { complete: missing.length === 0, missing };
+  const updated = { success: true as const, profile: toOwnProfile(row, baseUrl), onboarding, warnings };
   return new Reply(updated, { headers: await profileRateLimits(db, auth.userId) });
 });
 
