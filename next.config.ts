@@ -6,6 +6,9 @@ const common = Object.entries(COMMON_SECURITY_HEADERS).map(([key, value]) => ({ 
 const nextConfig: NextConfig = {
   poweredByHeader: false,
   reactStrictMode: true,
+  // proxy.ts handles trailing slashes: /api paths are served without the slash (JSON, never
+  // Next.js's plain-text 308), pages keep their 308 redirect.
+  skipTrailingSlashRedirect: true,
   // Native and heavy server packages load from node_modules at run time, not bundled.
   serverExternalPackages: [
     'pg',

@@ -1,10 +1,12 @@
-// Runs before every page (not /api, /auth or static files): a fresh CSP nonce per
-// request (Next.js reads it from the request's CSP header and puts it on its scripts),
-// and, on pages with sign-in or account forms, this browser's Auth.js CSRF token.
+// Runs before every page: a fresh CSP nonce per request (Next.js reads it from the
+// request's CSP header and puts it on its scripts), and, on pages with sign-in or account
+// forms, this browser's Auth.js CSRF token. /api paths only get JSON 405s and trailing
+// slashes handled (lib/http/api-proxy.ts); /auth paths only the trailing-slash redirect.
 import { randomBytes } from 'node:crypto';
 import { NextResponse, type NextRequest } from 'next/server';
 import { csrfTokenFor } from '@/lib/auth/config';
 import { CSRF_TOKEN_HEADER } from '@/lib/auth/session';
+import { apiProxy } from '@/lib/http/api-proxy';
 import { config as appConfig } from '@/lib/config';
 import { HSTS_HEADER, pageContentSecurityPolicy } from '@/lib/web/security-headers';
 
@@ -19,6 +21,17 @@ const SECRET_URL_PAGES = /^\/signin\/(link|not-me)(\/|$)/;
 const PUBLIC_PROFILE = /^\/u\/[^/]+\/?$/;
 
 export async function proxy(request: NextRequest) {
+  const { pathname } = request.nextUrl;
+  if (pathname === '/api' || pathname.startsWith('/api/')) return apiProxy(request);
+  // next.config.ts skips Next.js's own trailing-slash redirect (it answered /api with plain
+  // text); pages keep it here. Same origin always: the path is set, never resolved as a URL.
+  if (pathname.length > 1 && pathname.endsWith('/')) {
+    // A plain URL: a NextURL clone puts the trailing slash back when it is serialised.
+    const target = new URL(request.url);
+    target.pathname = pathname.replace(/\/+$/, '') || '/';
+    return NextResponse.redirect(target, 308);
+  }
+  if (pathname.startsWith('/auth/')) return NextResponse.next();
   const https = appConfig().publicBaseUrl.startsWith('https://');
   const nonce = randomBytes(16).toString('base64');
   const csp = pageContentSecurityPolicy(nonce, https);
@@ -53,5 +66,19 @@ export async function proxy(request: NextRequest) {
 }
 
 export const config = {
-  matcher: ['/((?!api/|auth/|_next/static|_next/image|favicon\\.ico).*)'],
+  matcher: [
+    // Pages and /auth.
+    '/((?!api/|_next/static|_next/image|favicon\\.ico).*)',
+    // /api only without a body or with a small one: Next.js reads a body that goes through
+    // the proxy into memory before the route runs, and the routes must stay free to refuse
+    // a large one (a 7 MB photo from an address at its limit) unread.
+    {
+      source: '/api/:path*',
+      missing: [
+        { type: 'header', key: 'content-length' },
+        { type: 'header', key: 'transfer-encoding' },
+      ],
+    },
+    { source: '/api/:path*', has: [{ type: 'header', key: 'content-length', value: '\\d{1,5}' }] },
+  ],
 };

@@ -304,6 +304,20 @@ export interface AuthAttemptsTable {
   created_at: Timestamp;
 }
 
+/** A POST's Idempotency-Key (0014): a claim in progress (status null) or the stored answer. */
+export interface IdempotencyKeysTable {
+  /** Whose key: "token:<id>", "session:<id>" or "ip:<address>" for unauthenticated POSTs. */
+  scope: string;
+  key_hash: string;
+  fingerprint: string;
+  status: number | null;
+  /** The encrypted answer (headers and body), null while in progress. */
+  response: Buffer | null;
+  locked_until: Timestamp;
+  created_at: Generated<Date>;
+  expires_at: Timestamp;
+}
+
 export interface AppSecretsTable {
   name: string;
   value: string;
@@ -353,6 +367,7 @@ export interface DB {
   auth_attempts: AuthAttemptsTable;
   signin_addresses: SigninAddressesTable;
   app_secrets: AppSecretsTable;
+  idempotency_keys: IdempotencyKeysTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -7,6 +7,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { dereference } from '@readme/openapi-parser';
 import { sql } from 'kysely';
 import PgBoss from 'pg-boss';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -197,10 +198,13 @@ describe('rate limit per client address', () => {
   });
 
   it('documents the limit in OpenAPI', async () => {
-    const doc = (await api('GET', '/.well-known/openapi.json')).body;
+    // Error responses are shared components (issue 14 §5): read them through their $refs.
+    const doc = (await dereference((await api('GET', '/.well-known/openapi.json')).body)) as Record<string, any>;
     const responses = doc.paths['/api/v1/events.json'].get.responses;
     expect(responses['429']).toBeDefined();
     expect(responses['429'].headers).toHaveProperty(['Retry-After']);
+    expect(responses['429'].headers).toHaveProperty(['RateLimit']);
+    expect(responses['200'].headers).toHaveProperty(['RateLimit-Policy']);
   });
 });
 

@@ -6,7 +6,7 @@ import type { RegisterBody } from '../contract/accounts';
 import type { Scope } from '../contract/define';
 import { ApiError, ERROR_ADVICE, isUniqueViolation, uniqueConflict } from '../http/errors';
 import { enqueue, QUEUES } from '../jobs/boss';
-import { consumeRateLimit, inWords, type RateLimitRule } from '../limits/rate-limits';
+import { consumeRateLimit, inWords, rateLimitHeaders, type RateLimitRule } from '../limits/rate-limits';
 import { attachPhoto, preparePhoto, withStoredPhoto, type PhotoInput, type StoredPhoto } from '../photos/photos';
 import type { PhotoServices } from '../photos/services';
 import { missingFields, nextActionForUser } from '../profiles/onboarding';
@@ -192,8 +192,24 @@ function registrationLimited(limitPerHour: number, until: number): ApiError {
   const retryAfter = Math.max(1, Math.ceil((until - Date.now()) / 1000));
   return new ApiError('rate_limited', `At most ${limitPerHour} registrations per hour from one IP address. Try again in ${inWords(retryAfter)}.`, {
     hint: ERROR_ADVICE.rate_limited,
-    headers: { 'retry-after': String(retryAfter) },
+    headers: { 'retry-after': String(retryAfter), ...registrationRateLimit(limitPerHour, 0, retryAfter) },
   });
+}
+
+const registrationRateLimit = (limitPerHour: number, remaining: number, resetSeconds: number) =>
+  rateLimitHeaders('registrations', { points: limitPerHour, windowSeconds: HOUR_MS / 1000 }, remaining, resetSeconds);
+
+/** The RateLimit fields after a registration: what this address has left in its rolling hour. */
+export async function registrationLimitHeaders(db: Database, ip: string, limitPerHour: number) {
+  const recent = await db
+    .selectFrom('registrations')
+    .select((eb) => [eb.fn.countAll<number>().as('count'), eb.fn.min('created_at').as('oldest')])
+    .where('ip', '=', ip)
+    .where('created_at', '>', sql<Date>`now() - interval '1 hour'`)
+    .executeTakeFirstOrThrow();
+  const oldest = recent.oldest ? new Date(recent.oldest).getTime() : Date.now();
+  const resetSeconds = (oldest + HOUR_MS - Date.now()) / 1000;
+  return registrationRateLimit(limitPerHour, limitPerHour - Number(recent.count), resetSeconds);
 }
 
 // An address at its limit stays there until its oldest counted registration is an hour

@@ -11,6 +11,7 @@ import type { MessageRow } from '@/db/types';
 import type { Attribution } from '../accounts/attribution';
 import { SOCIAL_LIMITS, type MessageRecord, type SendMessageBody } from '../contract/social';
 import { ApiError, ERROR_ADVICE } from '../http/errors';
+import { rateLimitHeaders } from '../limits/rate-limits';
 import { enqueue, QUEUES } from '../jobs/boss';
 import { assertTextAllowed } from '../moderation/text';
 import type { PushJob } from '../notifications/push';
@@ -61,12 +62,9 @@ export async function insertMessage(trx: Database, input: NewMessage): Promise<M
   return message;
 }
 
-/**
- * At most `limit` messages from one sender in one chat in any rolling window.
- * Runs under the chat row lock, so parallel sends are counted one after another.
- */
-async function enforceMessageLimit(trx: Database, chatId: string, senderId: string, limit: number): Promise<void> {
-  const recent = await trx
+/** This sender's messages in this chat within the rolling window, and seconds until the oldest leaves it. */
+async function messageWindow(executor: Database, chatId: string, senderId: string) {
+  const recent = await executor
     .selectFrom('messages')
     .select((eb) => [
       eb.fn.countAll<number>().as('count'),
@@ -76,11 +74,29 @@ async function enforceMessageLimit(trx: Database, chatId: string, senderId: stri
     .where('sender_id', '=', senderId)
     .where('created_at', '>', sql<Date>`clock_timestamp() - make_interval(mins => ${MESSAGE_WINDOW_MINUTES})`)
     .executeTakeFirstOrThrow();
-  if (Number(recent.count) >= limit) {
-    const retryAfter = Math.max(1, Number(recent.retry_after) || 1);
+  const resetSeconds = Math.max(1, Number(recent.retry_after) || MESSAGE_WINDOW_MINUTES * 60);
+  return { count: Number(recent.count), resetSeconds };
+}
+
+const messageRateLimit = (limit: number, remaining: number, resetSeconds: number) =>
+  rateLimitHeaders('messages', { points: limit, windowSeconds: MESSAGE_WINDOW_MINUTES * 60 }, remaining, resetSeconds);
+
+/** The RateLimit fields after a send: what this sender has left in this chat. */
+export async function messageLimitHeaders(db: Database, chatId: string, senderId: string, limit: number) {
+  const { count, resetSeconds } = await messageWindow(db, chatId, senderId);
+  return messageRateLimit(limit, limit - count, resetSeconds);
+}
+
+/**
+ * At most `limit` messages from one sender in one chat in any rolling window.
+ * Runs under the chat row lock, so parallel sends are counted one after another.
+ */
+async function enforceMessageLimit(trx: Database, chatId: string, senderId: string, limit: number): Promise<void> {
+  const { count, resetSeconds } = await messageWindow(trx, chatId, senderId);
+  if (count >= limit) {
     throw new ApiError('rate_limited', `At most ${limit} messages per ${MESSAGE_WINDOW_MINUTES} minutes in one chat`, {
       hint: `${ERROR_ADVICE.rate_limited} Your buddy has not answered much yet; give them time.`,
-      headers: { 'retry-after': String(retryAfter) },
+      headers: { 'retry-after': String(resetSeconds), ...messageRateLimit(limit, 0, resetSeconds) },
     });
   }
 }

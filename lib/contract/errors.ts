@@ -18,11 +18,12 @@ export type ErrorEnvelope = z.infer<typeof errorEnvelopeSchema>;
 /** A representative envelope for a code, for examples in the docs. */
 export function exampleError(code: ErrorCode): ErrorEnvelope {
   const advice = ERROR_ADVICE[code];
-  const firstSentence = advice.split(/(?<=\.)\s/)[0] ?? advice;
+  // The message is the code in words: the advice, which it would repeat, is the hint.
+  const inWords = code.replace(/_/g, ' ');
   return {
     error: {
       code,
-      message: firstSentence.replace(/\.$/, ''),
+      message: inWords[0]!.toUpperCase() + inWords.slice(1),
       hint: advice,
       ...(code === 'validation_failed' ? { fields: { email: 'must be a valid email address' } } : {}),
       ...(code === 'onboarding_incomplete' ? { fields: { photo: 'required' } } : {}),

@@ -5,8 +5,8 @@ import addFormats from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
 import { endpoints } from '../contract';
 import { register } from '../contract/accounts';
-import { ERROR_STATUS } from '../http/errors';
-import { buildOpenApi, errorCodesFor, type OpenApiOperation } from './openapi';
+import { ERROR_ADVICE, ERROR_STATUS } from '../http/errors';
+import { buildOpenApi, errorCodesFor, openApiJson, operationFor, type OpenApiOperation } from './openapi';
 import { routeHandlersOnDisk } from './route-files';
 
 const BASE = 'https://buddy.example';
@@ -48,9 +48,10 @@ describe('the OpenAPI document', () => {
     expect(new Set(operations().map((o) => o.op.operationId)).size).toBe(endpoints.length);
   });
 
-  it('names the operation, tags, auth and parameters from the contract', () => {
+  it('names the operation, tags, auth and parameters from the contract', async () => {
+    const dereferenced = (await dereference(structuredClone(doc()) as never)) as unknown as ReturnType<typeof doc>;
     for (const spec of endpoints) {
-      const op = doc().paths[spec.path]![spec.method.toLowerCase()] as OpenApiOperation & Record<string, any>;
+      const op = dereferenced.paths[spec.path]![spec.method.toLowerCase()] as OpenApiOperation & Record<string, any>;
       expect(op.operationId).toBe(spec.id);
       expect(op.summary).toBe(spec.summary);
       expect(op.tags).toEqual([...spec.tags]);
@@ -63,8 +64,10 @@ describe('the OpenAPI document', () => {
     }
   });
 
-  it('documents an error envelope for each status an endpoint can answer with', () => {
-    for (const { op } of operations()) {
+  it('documents an error envelope for each status an endpoint can answer with', async () => {
+    // Error responses are shared components: read them through their $refs.
+    const dereferenced = (await dereference(structuredClone(doc()) as never)) as unknown as ReturnType<typeof doc>;
+    for (const op of Object.values(dereferenced.paths).flatMap((methods) => Object.values(methods))) {
       const spec = endpoints.find((e) => e.id === op.operationId)!;
       const statuses = new Set(errorCodesFor(spec).map((c) => String(ERROR_STATUS[c])));
       expect(statuses.has('500')).toBe(true);
@@ -72,10 +75,13 @@ describe('the OpenAPI document', () => {
       if (spec.body || spec.query || spec.params) expect(statuses.has('400')).toBe(true);
       for (const status of statuses) {
         const media = (op.responses[status] as { content: Record<string, Media> }).content['application/json']!;
-        expect(media.schema).toEqual({ $ref: '#/components/schemas/ErrorEnvelope' });
+        expect(media.schema).toEqual((dereferenced as Record<string, any>).components.schemas.ErrorEnvelope);
+        for (const code of errorCodesFor(spec).filter((c) => String(ERROR_STATUS[c]) === status)) {
+          expect(media.examples![code]!.value).toMatchObject({ error: { code, hint: ERROR_ADVICE[code] } });
+        }
       }
     }
-    const registerOp = doc().paths[register.path]!.post!;
+    const registerOp = dereferenced.paths[register.path]!.post!;
     expect(Object.keys(registerOp.responses)).toEqual(expect.arrayContaining(['201', '400', '409', '413', '415', '429', '500']));
   });
 
@@ -103,8 +109,9 @@ describe('the OpenAPI document', () => {
     expect(checked).toBeGreaterThan(endpoints.length);
   });
 
-  it('rejects an example that breaks its schema (the example check can fail)', () => {
-    const op = doc().paths[register.path]!.post! as Record<string, any>;
+  it('rejects an example that breaks its schema (the example check can fail)', async () => {
+    const dereferenced = (await dereference(structuredClone(doc()) as never)) as unknown as ReturnType<typeof doc>;
+    const op = dereferenced.paths[register.path]!.post! as Record<string, any>;
     const check = openApiAjv().compile(op.requestBody.content['application/json'].schema);
     expect(check({ ...(register.requestExample as object), email: 'not-an-email' })).toBe(false);
     expect(check({ ...(register.requestExample as object), gender: 'robot' })).toBe(false);
@@ -115,6 +122,41 @@ describe('the OpenAPI document', () => {
     for (const spec of endpoints) {
       if (spec.example !== undefined) expect(spec.response.safeParse(spec.example).success, spec.id).toBe(true);
       if (spec.requestExample !== undefined) expect(spec.body?.safeParse(spec.requestExample).success, spec.id).toBe(true);
+    }
+  });
+
+  // Issue 14 §5: the document was ~450 KB (pretty-printed; 217 KB compact) with the error
+  // envelopes, cards and parameters copied into every operation.
+  it('is served under 100 KB, with repeated schemas, parameters and error responses shared as components', () => {
+    const served = Buffer.byteLength(openApiJson(endpoints, BASE));
+    expect(served).toBeLessThan(100 * 1024);
+    const d = doc() as Record<string, any>;
+    expect(Object.keys(d.components.schemas).length).toBeGreaterThan(10);
+    expect(d.components.responses.Error500).toBeDefined();
+    expect(d.components.parameters.IdempotencyKey).toMatchObject({ name: 'Idempotency-Key', in: 'header' });
+    // No copy of a shared schema is left inline.
+    const text = JSON.stringify(d.paths);
+    for (const [name, schema] of Object.entries(d.components.schemas as Record<string, unknown>)) {
+      expect(text.includes(JSON.stringify(schema)), name).toBe(false);
+    }
+  });
+
+  it('says the same once dereferenced as each endpoint\'s own schemas (sharing loses nothing)', async () => {
+    const dereferenced = (await dereference(structuredClone(doc()) as never)) as unknown as Record<string, any>;
+    for (const spec of endpoints) {
+      const op = dereferenced.paths[spec.path][spec.method.toLowerCase()];
+      const single = operationFor(spec) as Record<string, any>;
+      const success = String(spec.status ?? 200);
+      expect(op.responses[success].content['application/json'].schema, spec.id).toEqual(
+        single.responses[success].content['application/json'].schema,
+      );
+      if (spec.body) {
+        const inline = single.requestBody.content['application/json'].schema;
+        expect(op.requestBody.content['application/json'].schema, spec.id).toEqual(inline);
+      }
+      const inlineParams = (single.parameters ?? []).filter((p: any) => !p.$ref);
+      expect((op.parameters ?? []).filter((p: any) => p.name !== 'Idempotency-Key'), spec.id).toEqual(inlineParams);
+      expect((op.parameters ?? []).some((p: any) => p.name === 'Idempotency-Key')).toBe(spec.method === 'POST');
     }
   });
 });

@@ -6,6 +6,7 @@ import { ERROR_CODES, errorEnvelopeSchema, exampleError } from '../contract/erro
 import { TEXT_RULE_IN_WORDS } from '../contract/text';
 import { ERROR_ADVICE, ERROR_STATUS, type ErrorCode } from '../http/errors';
 import { API_NAME, API_VERSION } from './index-document';
+import { shareParameters, shareRequestBodies, shareSchemas } from './openapi-components';
 import { toJsonSchema, type JsonSchema } from './json-schema';
 
 export type OpenApiDocument = Record<string, unknown> & {
@@ -58,22 +59,168 @@ const RETRY_AFTER = {
   'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'integer', minimum: 0 } },
 };
 
-function errorResponses(spec: EndpointSpec): Record<string, unknown> {
+/** The IETF RateLimit fields (draft-ietf-httpapi-ratelimit-headers-09) every limited endpoint sends. */
+const RATE_LIMIT_HEADERS = {
+  'RateLimit-Policy': {
+    description:
+      'The quota, e.g. `"discover";q=60;w=3600`: q calls per w seconds (draft-ietf-httpapi-ratelimit-headers-09)',
+    schema: { type: 'string' },
+  },
+  RateLimit: {
+    description: 'What is left, e.g. `"discover";r=59;t=3540`: r calls remain, the window resets in t seconds',
+    schema: { type: 'string' },
+  },
+};
+
+/** Every POST takes it (lib/http/idempotency.ts); one shared parameter. */
+const IDEMPOTENCY_KEY_PARAMETER = {
+  name: 'Idempotency-Key',
+  in: 'header',
+  required: false,
+  description:
+    'A new random key (a UUID) per request (draft-ietf-httpapi-idempotency-key-header-06). ' +
+    'A retry with the same key and the same request within 24 hours gets the first success again ' +
+    '(status, body, `Idempotent-Replayed: true`) with no second effect; a duplicate sent while the first runs ' +
+    'waits for it. The same key with another method, path or body ' +
+    'gets 422 `idempotency_key_reused`. Refusals and failures are not stored: retrying one runs it again.',
+  schema: { type: 'string', minLength: 1, maxLength: 255 },
+};
+
+const IDEMPOTENCY_KEY_REF = { $ref: '#/components/parameters/IdempotencyKey' };
+
+/** Endpoints whose limit their domain counts (the wrapper counts `spec.rateLimit`): operation id → policy. */
+export const DOMAIN_RATE_LIMITS: Record<string, string> = {
+  register: 'registrations',
+  send_message: 'messages',
+  update_my_profile: 'location_change, photo_upload',
+};
+
+/** Error codes the HTTP layer adds to every POST (Idempotency-Key); MCP tools never see them. */
+export function httpOnlyErrorCodes(spec: EndpointSpec): ErrorCode[] {
+  // validation_failed: a malformed Idempotency-Key header.
+  return spec.method === 'POST' ? ['validation_failed', 'idempotency_key_in_use', 'idempotency_key_reused'] : [];
+}
+
+/**
+ * Each error response lives once in components.responses, named by its status and codes,
+ * and each code's example and advice once in components.examples: operations only refer
+ * to them (the document was ~450 KB with a copy in every operation).
+ */
+function errorResponses(spec: EndpointSpec, components: Components): Record<string, unknown> {
   const byStatus = new Map<number, ErrorCode[]>();
-  for (const code of errorCodesFor(spec)) {
+  const codes = new Set([...errorCodesFor(spec), ...httpOnlyErrorCodes(spec)]);
+  for (const code of ERROR_CODES.filter((c) => codes.has(c))) {
     const status = ERROR_STATUS[code];
     byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
   }
   const responses: Record<string, unknown> = {};
   for (const [status, codes] of [...byStatus].sort(([a], [b]) => a - b)) {
-    const examples = Object.fromEntries(codes.map((code) => [code, { summary: code, value: exampleError(code) }]));
-    responses[String(status)] = {
-      description: codes.map((code) => `\`${code}\`: ${ERROR_ADVICE[code]}`).join('\n\n'),
-      ...(status === 429 || status === 503 ? { headers: RETRY_AFTER } : {}),
-      content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' }, examples } },
-    };
+    // Named by status, numbered in order of first use; the examples' keys are the codes.
+    const signature = `${status}:${codes.join(',')}`;
+    let name = components.names.get(signature);
+    if (!name) {
+      const count = [...components.names.keys()].filter((k) => k.startsWith(`${status}:`)).length;
+      name = count ? `Error${status}_${count + 1}` : `Error${status}`;
+      components.names.set(signature, name);
+      components.responses[name] = {
+        description: STATUS_TEXT[status] ?? 'Error',
+        ...(status === 429
+          ? { headers: sharedHeaders(['Retry-After', ...Object.keys(RATE_LIMIT_HEADERS)]) }
+          : status === 503
+            ? { headers: sharedHeaders(['Retry-After']) }
+            : {}),
+        content: {
+          'application/json': {
+            schema: { $ref: '#/components/schemas/ErrorEnvelope' },
+            examples: Object.fromEntries(codes.map((code) => [code, { $ref: `#/components/examples/${code}` }])),
+          },
+        },
+      };
+      for (const code of codes) components.examples[code] ??= { value: exampleError(code) };
+    }
+    responses[String(status)] = { $ref: `#/components/responses/${name}` };
   }
   return responses;
+}
+
+const STATUS_TEXT: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  409: 'Conflict',
+  410: 'Gone',
+  413: 'Content Too Large',
+  415: 'Unsupported Media Type',
+  422: 'Unprocessable Content',
+  429: 'Too Many Requests',
+  431: 'Request Header Fields Too Large',
+  500: 'Internal Server Error',
+  502: 'Bad Gateway',
+  503: 'Service Unavailable',
+};
+
+/** An example only one response uses is written in place: a $ref would cost more than it saves. */
+function inlineSingleUseExamples(components: Components): void {
+  const uses = new Map<string, number>();
+  for (const response of Object.values(components.responses) as Array<Record<string, any>>) {
+    for (const code of Object.keys(response.content['application/json'].examples)) {
+      uses.set(code, (uses.get(code) ?? 0) + 1);
+    }
+  }
+  for (const response of Object.values(components.responses) as Array<Record<string, any>>) {
+    const examples = response.content['application/json'].examples as Record<string, unknown>;
+    for (const code of Object.keys(examples)) {
+      if (uses.get(code) === 1) {
+        examples[code] = components.examples[code];
+        delete components.examples[code];
+      }
+    }
+  }
+}
+
+const sharedHeaders = (names: string[]) =>
+  Object.fromEntries(names.map((n) => [n, { $ref: `#/components/headers/${n}` }]));
+
+interface Components {
+  names: Map<string, string>;
+  responses: Record<string, unknown>;
+  examples: Record<string, unknown>;
+}
+
+/**
+ * zod bounds every integer by Number.MAX_SAFE_INTEGER; in the document that range says
+ * nothing a client can use, so it is left out (smaller schemas, the same meaning).
+ */
+function withoutSafeIntegerBounds<T>(node: T): T {
+  if (Array.isArray(node)) return node.map(withoutSafeIntegerBounds) as T;
+  if (!node || typeof node !== 'object') return node;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(node)) {
+    if ((key === 'minimum' || key === 'maximum') && Math.abs(value as number) === Number.MAX_SAFE_INTEGER) continue;
+    out[key] = withoutSafeIntegerBounds(value);
+  }
+  return out as T;
+}
+
+/**
+ * A response may gain fields in a later version, so its schema does not forbid unknown
+ * ones (a client validating answers with additionalProperties: false would break on
+ * the first new field); requests stay strict.
+ */
+function forResponses(schema: JsonSchema): JsonSchema {
+  const open = <T>(node: T): T => {
+    if (Array.isArray(node)) return node.map(open) as T;
+    if (!node || typeof node !== 'object') return node;
+    const out: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(node)) {
+      if (key === 'additionalProperties' && value === false) continue;
+      out[key] = open(value);
+    }
+    return out as T;
+  };
+  return open(withoutSafeIntegerBounds(schema));
 }
 
 function parameters(spec: EndpointSpec): unknown[] {
@@ -90,35 +237,38 @@ function parameters(spec: EndpointSpec): unknown[] {
       out.push({
         name,
         in: where,
-        required: where === 'path' ? true : required.has(name),
+        // Optional is the default (OpenAPI 3.0), so only required parameters say so.
+        ...(where === 'path' || required.has(name) ? { required: true } : {}),
         ...(typeof description === 'string' ? { description } : {}),
-        schema: propertySchema,
+        schema: withoutSafeIntegerBounds(propertySchema),
       });
     }
   }
   return out;
 }
 
-export function operationFor(spec: EndpointSpec): OpenApiOperation {
+export function operationFor(
+  spec: EndpointSpec,
+  components: Components = { names: new Map(), responses: {}, examples: {} },
+): OpenApiOperation {
   const status = String(spec.status ?? 200);
-  const authNote =
-    spec.auth === 'none'
-      ? 'No authentication.'
-      : `Needs \`Authorization: Bearer <token>\` (from POST /api/v1/register.json) carrying the \`${spec.auth}\` scope.`;
+  // Who may call it is structured data (security, x-required-scope), not repeated in prose.
   const params = parameters(spec);
   return {
     operationId: spec.id,
     summary: spec.summary,
-    description: [spec.description, authNote].filter(Boolean).join('\n\n'),
+    ...(spec.description ? { description: spec.description } : {}),
     tags: [...spec.tags],
-    ...(params.length ? { parameters: params } : {}),
+    ...(params.length || spec.method === 'POST'
+      ? { parameters: [...params, ...(spec.method === 'POST' ? [{ ...IDEMPOTENCY_KEY_REF }] : [])] }
+      : {}),
     ...(spec.body
       ? {
           requestBody: {
             required: !spec.bodyOptional,
             content: {
               'application/json': {
-                schema: toJsonSchema(spec.body, 'input'),
+                schema: withoutSafeIntegerBounds(toJsonSchema(spec.body, 'input')),
                 ...(spec.requestExample !== undefined ? { example: spec.requestExample } : {}),
               },
             },
@@ -127,15 +277,19 @@ export function operationFor(spec: EndpointSpec): OpenApiOperation {
       : {}),
     responses: {
       [status]: {
-        description: spec.summary,
+        // The summary is the operation's own; the success needs only its status's meaning.
+        description: status === '201' ? 'Created' : 'OK',
+        ...(spec.rateLimit || DOMAIN_RATE_LIMITS[spec.id]
+          ? { headers: sharedHeaders(Object.keys(RATE_LIMIT_HEADERS)) }
+          : {}),
         content: {
           'application/json': {
-            schema: toJsonSchema(spec.response, 'output'),
+            schema: forResponses(toJsonSchema(spec.response, 'output')),
             ...(spec.example !== undefined ? { example: spec.example } : {}),
           },
         },
       },
-      ...errorResponses(spec),
+      ...errorResponses(spec, components),
     },
     security: spec.auth === 'none' ? [] : [{ bearerAuth: [] }],
     ...(spec.auth === 'none' ? {} : { 'x-required-scope': spec.auth }),
@@ -144,10 +298,18 @@ export function operationFor(spec: EndpointSpec): OpenApiOperation {
 
 export function buildOpenApi(endpoints: readonly EndpointSpec[], baseUrl: string): OpenApiDocument {
   const paths: OpenApiDocument['paths'] = {};
+  const shared: Components = { names: new Map(), responses: {}, examples: {} };
   for (const spec of endpoints) {
     paths[spec.path] ??= {};
-    paths[spec.path]![spec.method.toLowerCase()] = operationFor(spec);
+    paths[spec.path]![spec.method.toLowerCase()] = operationFor(spec, shared);
   }
+  const schemas: Record<string, JsonSchema> = { ErrorEnvelope: toJsonSchema(errorEnvelopeSchema, 'output') };
+  const sharedParameters: Record<string, Record<string, unknown>> = { IdempotencyKey: IDEMPOTENCY_KEY_PARAMETER };
+  inlineSingleUseExamples(shared);
+  shareSchemas(paths, schemas);
+  shareParameters(paths, sharedParameters);
+  const requestBodies: Record<string, Record<string, unknown>> = {};
+  shareRequestBodies(paths, requestBodies);
   const tags = [...new Set(endpoints.flatMap((e) => e.tags))].map((name) => ({
     name,
     ...(TAG_DESCRIPTIONS[name] ? { description: TAG_DESCRIPTIONS[name] } : {}),
@@ -180,7 +342,27 @@ export function buildOpenApi(endpoints: readonly EndpointSpec[], baseUrl: string
           'x-scopes': SCOPE_DESCRIPTIONS,
         },
       },
-      schemas: { ErrorEnvelope: toJsonSchema(errorEnvelopeSchema, 'output') },
+      schemas,
+      parameters: sharedParameters,
+      requestBodies,
+      responses: shared.responses,
+      headers: { ...RETRY_AFTER, ...RATE_LIMIT_HEADERS },
+      examples: shared.examples,
     },
   };
+}
+
+const servedDocuments = ((globalThis as { __buddyOpenApiJson?: Map<string, string> }).__buddyOpenApiJson ??= new Map());
+
+/**
+ * The served document as compact JSON, built once per base URL: the contract cannot
+ * change while the process runs, and building (sharing components) takes a few hundred ms.
+ */
+export function openApiJson(endpoints: readonly EndpointSpec[], baseUrl: string): string {
+  let text = servedDocuments.get(baseUrl);
+  if (text === undefined) {
+    text = JSON.stringify(buildOpenApi(endpoints, baseUrl));
+    servedDocuments.set(baseUrl, text);
+  }
+  return text;
 }

@@ -3,6 +3,7 @@
 // tool for each when that endpoint is in the contract.
 import { SCOPES, type EndpointSpec, type HttpMethod } from '../contract/define';
 import { DISPLACEMENT_MAX_KM, DISPLACEMENT_MIN_KM } from '../discover/public-point';
+import { IDEMPOTENCY_TTL_SECONDS } from '../http/idempotency';
 import { perWindow } from '../limits/rate-limits';
 import { LIMITS } from '../contract/schemas';
 import { TEXT_RULE_IN_WORDS } from '../contract/text';
@@ -83,6 +84,12 @@ There are no webhooks: you learn of new things by polling.
 4. ${ref('POST', '/api/v1/chats/{chatId}/read.json')} marks the chat read (idempotent) so the app shows no stale badge.
 
 Messages pass a content filter (slurs, threats, sexual solicitation, shouting, repeated-character spam) and are refused between people who blocked each other.
+
+## Safe retries and visible limits
+
+- **Retry a POST safely** with an ${code('Idempotency-Key')} header (draft-ietf-httpapi-idempotency-key-header-06): a new random UUID for each action, and the same key when you retry that action after a timeout, a dropped connection or a 5xx. For ${IDEMPOTENCY_TTL_SECONDS / 3600} hours a retry with the same key and the same request (method, path and body) gets the first answer again, status and body, with ${code('Idempotent-Replayed: true')}, and nothing happens twice: no second message, buddy request or account. A retry sent while the first is still running waits for it. The same key with a different request answers 422 ${code('idempotency_key_reused')}: a new action needs a new key. Keys belong to your token (to your IP address for the registration POST). Only successes are kept: after a 4xx or 5xx, fix the request if needed and send it again; the same key works.
+- **Pace yourself** with the IETF RateLimit fields (draft-ietf-httpapi-ratelimit-headers-09), which every limited endpoint sends on every answer, success or not: ${code(`RateLimit-Policy: "messages";q=${messageLimitPer10Min};w=600`)} (q calls per w seconds) and ${code(`RateLimit: "messages";r=${messageLimitPer10Min - 1};t=540`)} (r calls left; the window resets in t seconds). When r is 0, wait t seconds; a 429 also carries ${code('Retry-After')}. Policies: ${['registrations', 'messages', 'discover', 'location_change', 'photo_upload', 'events'].map(code).join(', ')}.
+- **Every /api answer is JSON.** A method the path does not take answers 405 ${code('method_not_allowed')} with an ${code('Allow')} header and the right methods in ${code('error.hint')}. A trailing slash is served as the path without it. An unknown path answers 404 ${code('not_found')} naming the closest endpoints (${code('GET /api/v1/inbox')}: "Did you mean \`GET /api/v1/inbox.json\`?"). ${code('OPTIONS')} answers 204 with ${code('Allow')}; ${code('HEAD')} works wherever GET does.
 
 ## Limits
 

@@ -54,6 +54,17 @@ describe('AGENTS.md', () => {
     expect(text).toMatch(/429 `rate_limited` with `Retry-After`, `error.fields` names `coords` or `location`/);
   });
 
+  it('explains safe retries, the RateLimit fields (with the configured numbers) and the JSON 405/404s', () => {
+    expect(text).toContain('## Safe retries and visible limits');
+    expect(text).toContain('`Idempotency-Key` header (draft-ietf-httpapi-idempotency-key-header-06)');
+    expect(text).toContain('422 `idempotency_key_reused`');
+    expect(text).toContain('`Idempotent-Replayed: true`');
+    expect(text).toContain('`RateLimit-Policy: "messages";q=11;w=600`');
+    expect(text).toContain('draft-ietf-httpapi-ratelimit-headers-09');
+    expect(text).toContain('405 `method_not_allowed` with an `Allow` header');
+    expect(text).toContain('"Did you mean `GET /api/v1/inbox.json`?"');
+  });
+
   it('names the MCP tool beside an endpoint the contract has', () => {
     expect(text).toContain('`PATCH /api/v1/me.json` (MCP tool `update_my_profile`)');
   });
@@ -66,6 +77,12 @@ describe('SIGNUP.md', () => {
     for (const name of Object.keys(registerBodySchema.shape)) expect(text).toContain(`| \`${name}\` |`);
     expect(text).toMatch(/\| `displayName` \| string \| yes \| 1-60 chars \|/);
     expect(text).toMatch(/\| `email` \| string \(email\) \| yes \|/);
+  });
+
+  it('sends the registration with an Idempotency-Key and says how to retry it', () => {
+    expect(text).toContain('Idempotency-Key: <a new random UUID>');
+    expect(text).toContain('send the very same request with the same `Idempotency-Key`');
+    expect(text).toContain('| `idempotency_key_reused` | 422 |');
   });
 
   it('walks through asking, the one POST, what to show after and the browser fallback with absolute links', () => {

@@ -9,12 +9,12 @@ export function llmsTxt(endpoints: readonly EndpointSpec[], baseUrl: string): st
 
 > An agent-facing service for a buddy-finding app: sign a person up in one POST (or by MCP, or through a browser link), then act for them: profile, photo, buddy requests, inbox polling and chats.
 
-Start with SIGNUP.md, then AGENTS.md. All endpoints take and return JSON; the bearer token comes from the signup response. Never invent a response, never give the person a shell command, never hand the task to another agent or server.
+Start with SIGNUP.md, then AGENTS.md. All endpoints take and return JSON (errors, 404s and 405s too); the bearer token comes from the signup response. Retry a POST safely with the same \`Idempotency-Key\` header; limited endpoints send \`RateLimit-Policy\` and \`RateLimit\` headers. Never invent a response, never give the person a shell command, never hand the task to another agent or server.
 
 ## Guides
 
 - [SIGNUP.md](${baseUrl}/SIGNUP.md): what to ask the person, the one registration POST, what to show them after, the browser fallback
-- [AGENTS.md](${baseUrl}/AGENTS.md): after signup: authentication, polling rhythm, buddy requests, chats, limits, every error code, etiquette
+- [AGENTS.md](${baseUrl}/AGENTS.md): after signup: authentication, polling rhythm, buddy requests, chats, safe retries, limits, every error code, etiquette
 
 ## API
 

@@ -2,7 +2,7 @@
 // error codes are rendered from the contract at request time, so they cannot drift.
 import { REGISTER_EXAMPLE, REGISTER_RESPONSE_EXAMPLE, register, registerBodySchema } from '../contract/accounts';
 import { LIMITS } from '../contract/schemas';
-import { errorCodesFor } from '../docs/openapi';
+import { errorCodesFor, httpOnlyErrorCodes } from '../docs/openapi';
 import type { RateLimitRules } from '../limits/rate-limits';
 import { DISCOVER_FIELDS } from '../profiles/onboarding';
 import { SIGNUP_LINK_PARAMS, signupLink } from '../signup-link';
@@ -46,11 +46,12 @@ Fields a profile needs for Discover: ${DISCOVER_FIELDS.map(code).join(', ')}.
 \`\`\`http
 POST ${baseUrl}/api/v1/register.json
 Content-Type: application/json
+Idempotency-Key: <a new random UUID>
 
 ${JSON.stringify(REGISTER_EXAMPLE, null, 2)}
 \`\`\`
 
-Send it once. Do not retry a request that answered 201 or 409.
+Send it once. Do not retry a request that answered 201 or 409. If no answer came (a timeout, a dropped connection, a 5xx), send the very same request with the same ${code('Idempotency-Key')}: within 24 hours you get the first answer again, never a second account.
 
 ### Fields
 
@@ -93,7 +94,7 @@ Relay only what the API returned. Never invent a response, a link or a password.
 
 Every error is ${code('{"error":{"code","message","hint","fields"}}')}. Branch on ${code('error.code')}; ${code('error.fields')} names each bad field.
 
-${errorTable(errorCodesFor(register))}
+${errorTable([...new Set([...errorCodesFor(register), ...httpOnlyErrorCodes(register)])])}
 
 ## Through MCP
 

@@ -9,6 +9,7 @@ import { config } from '../config';
 import { DEFAULT_MAX_BODY_BYTES, SCOPES, type EndpointSpec, type Scope } from '../contract/define';
 import { consumeRateLimit } from '../limits/rate-limits';
 import { ApiError, ERROR_ADVICE, mapDatabaseError } from './errors';
+import { claim, finish, idempotentRequest, release, storedAnswer, type IdempotencyKey } from './idempotency';
 import { clientIp } from './ip';
 import { logError } from './log';
 import { parseOrThrow } from './validation';
@@ -68,18 +69,41 @@ export function errorResponse(error: ApiError): Response {
 
 export function route<S extends EndpointSpec>(spec: S, handler: Handler<S>, options: RouteOptions = {}) {
   return async (request: Request, next: NextContext): Promise<Response> => {
+    let claimed: IdempotencyKey | null = null;
+    // The RateLimit fields of a limit this call was counted against, for any answer to it.
+    let limitHeaders: Record<string, string> = {};
     try {
       const db = getDb();
       const ip = clientIp(request);
       // Cheap checks before expensive work: a client over its limit costs no parsing.
       const limit = spec.rateLimit;
-      if (limit?.by === 'client') await consumeRateLimit(db, limit.name, config().rateLimits[limit.name], ip);
+      if (limit?.by === 'client') {
+        limitHeaders = await consumeRateLimit(db, limit.name, config().rateLimits[limit.name], ip);
+      }
       const auth = spec.auth === 'none' ? null : await authenticate(db, request, spec.auth);
-      if (limit?.by === 'user' && auth) await consumeRateLimit(db, limit.name, config().rateLimits[limit.name], auth.userId);
+      // The body is read once, when first needed (a retry's fingerprint, or parsing).
+      let bodyText: Promise<string> | undefined;
+      const readBody = () => (bodyText ??= readBodyText(request, spec));
+      const idempotent = idempotentRequest(request, auth, ip, spec.body ? readBody : async () => '');
+      // A retry gets its stored answer before it is counted against any limit.
+      if (idempotent) {
+        const stored = await storedAnswer(db, idempotent.key, idempotent.fingerprint);
+        if (stored) return stored;
+      }
+      if (limit?.by === 'user' && auth) {
+        limitHeaders = await consumeRateLimit(db, limit.name, config().rateLimits[limit.name], auth.userId);
+      }
       if (options.beforeParsing) await options.beforeParsing({ db, ip, request });
       const params = spec.params ? parseOrThrow(spec.params, await next.params, 'path') : undefined;
       const query = spec.query ? parseOrThrow(spec.query, queryObject(request), 'query') : undefined;
-      const body = spec.body ? parseOrThrow(spec.body, await readJsonBody(request, spec), 'body') : undefined;
+      const body = spec.body
+        ? parseOrThrow(spec.body, parseJsonBody(await readBody(), request, spec), 'body')
+        : undefined;
+      if (idempotent) {
+        const replay = await claim(db, idempotent.key, await idempotent.fingerprint());
+        if (replay) return replay;
+        claimed = idempotent.key;
+      }
       const result = await handler({
         db,
         auth: auth as HandlerContext<S>['auth'],
@@ -90,13 +114,18 @@ export function route<S extends EndpointSpec>(spec: S, handler: Handler<S>, opti
         ip,
         baseUrl: config().publicBaseUrl,
       });
-      const defaults = { 'cache-control': 'no-store' };
-      if (result instanceof Reply) {
-        return json(result.body, result.init.status ?? spec.status ?? 200, { ...defaults, ...result.init.headers });
-      }
-      return json(result, spec.status ?? 200, defaults);
+      const defaults = { 'cache-control': 'no-store', ...limitHeaders };
+      const response =
+        result instanceof Reply
+          ? json(result.body, result.init.status ?? spec.status ?? 200, { ...defaults, ...result.init.headers })
+          : json(result, spec.status ?? 200, defaults);
+      return claimed ? await finish(db, claimed, response) : response;
     } catch (error) {
-      return errorResponse(toApiError(error, spec));
+      // A refused or failed request changed nothing: its key is free for a retry.
+      if (claimed) await release(getDb(), claimed).catch((e: unknown) => logError('idempotency release failed', e));
+      const apiError = toApiError(error, spec);
+      const headers = { 'cache-control': 'no-store', ...limitHeaders, ...apiError.headers };
+      return json(apiError.toBody(), apiError.status, headers);
     }
   };
 }
@@ -169,7 +198,7 @@ function queryObject(request: Request): Record<string, string> {
 }
 
 /** Reads at most the endpoint's byte limit, so an oversized body never fills memory. */
-async function readJsonBody(request: Request, spec: EndpointSpec): Promise<unknown> {
+async function readBodyText(request: Request, spec: EndpointSpec): Promise<string> {
   const limit = spec.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const tooLarge = () =>
     new ApiError('payload_too_large', `The request body exceeds ${limit} bytes`, { hint: ERROR_ADVICE.payload_too_large });
@@ -191,7 +220,10 @@ async function readJsonBody(request: Request, spec: EndpointSpec): Promise<unkno
       chunks.push(value);
     }
   }
-  const text = Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function parseJsonBody(text: string, request: Request, spec: EndpointSpec): unknown {
   if (text.trim() === '') {
     if (spec.bodyOptional) return {};
     throw new ApiError('validation_failed', 'A JSON body is required', {

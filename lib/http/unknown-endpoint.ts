@@ -1,13 +1,17 @@
 // The answer to any /api path no endpoint serves: the JSON not_found envelope, never
-// Next.js's HTML 404 page (agents parse every /api answer as JSON).
+// Next.js's HTML 404 page (agents parse every /api answer as JSON), naming the endpoints
+// the caller most likely meant.
+import { closestEndpoints } from './endpoint-paths';
 import { ApiError, ERROR_ADVICE } from './errors';
 import { errorResponse } from './route';
 
 export function unknownEndpoint(request: Request): Response {
   const { pathname } = new URL(request.url);
+  const closest = closestEndpoints(request.method, pathname).map((spec) => `${spec.method} ${spec.path}`);
+  const guess = closest.length ? ` Did you mean ${closest.map((c) => `\`${c}\``).join(' or ')}?` : '';
   return errorResponse(
-    new ApiError('not_found', `No endpoint ${request.method} ${pathname}`, {
-      hint: `${ERROR_ADVICE.not_found} Every endpoint is listed at /api/v1/index.json.`,
+    new ApiError('not_found', `No endpoint ${request.method} ${pathname}.${guess}`, {
+      hint: `${ERROR_ADVICE.not_found} Paths end in .json; every endpoint is listed at /api/v1/index.json.`,
     }),
   );
 }

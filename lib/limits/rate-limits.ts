@@ -64,25 +64,85 @@ export function perWindow(rule: Pick<RateLimitRule, 'points' | 'windowSeconds'>)
   return `${rule.points} per ${windowInWords(rule.windowSeconds).replace(/^an? /, '')}`;
 }
 
-export function rateLimitedError(rule: RateLimitRule, retryAfterSeconds: number, hint?: string): ApiError {
+/**
+ * The IETF fields (draft-ietf-httpapi-ratelimit-headers-09): `RateLimit-Policy` states the
+ * quota (q calls per w seconds), `RateLimit` what is left (r) and the seconds until the
+ * window resets (t), so an agent can pace itself before it is refused.
+ */
+export function rateLimitHeaders(
+  policy: string,
+  rule: Pick<RateLimitRule, 'points' | 'windowSeconds'>,
+  remaining: number,
+  resetSeconds: number,
+): Record<string, string> {
+  return {
+    'ratelimit-policy': `"${policy}";q=${rule.points};w=${rule.windowSeconds}`,
+    ratelimit: `"${policy}";r=${Math.max(0, Math.floor(remaining))};t=${Math.max(0, Math.ceil(resetSeconds))}`,
+  };
+}
+
+export function rateLimitedError(
+  rule: RateLimitRule,
+  retryAfterSeconds: number,
+  hint?: string,
+  policy?: string,
+): ApiError {
   return new ApiError(
     'rate_limited',
     `Too many ${rule.what}: at most ${perWindow(rule)}. Try again in ${inWords(retryAfterSeconds)}.`,
-    { hint: hint ?? ERROR_ADVICE.rate_limited, headers: { 'retry-after': String(retryAfterSeconds) } },
+    {
+      hint: hint ?? ERROR_ADVICE.rate_limited,
+      headers: {
+        'retry-after': String(retryAfterSeconds),
+        ...(policy ? rateLimitHeaders(policy, rule, 0, retryAfterSeconds) : {}),
+      },
+    },
   );
 }
 
 /**
  * Counts one call of `key` (a user id or client address) against the rule, or throws
- * 429 rate_limited with Retry-After when the window's calls are used up.
+ * 429 rate_limited with Retry-After when the window's calls are used up. Returns the
+ * RateLimit fields for the answer; the 429 carries them too.
  */
-export async function consumeRateLimit(db: Database, name: RateLimitName, rule: RateLimitRule, key: string, hint?: string): Promise<void> {
+export async function consumeRateLimit(
+  db: Database,
+  name: RateLimitName,
+  rule: RateLimitRule,
+  key: string,
+  hint?: string,
+): Promise<Record<string, string>> {
   try {
-    await limiterFor(db, name, rule).consume(key);
+    const state = await limiterFor(db, name, rule).consume(key);
+    return rateLimitHeaders(name, rule, state.remainingPoints, state.msBeforeNext / 1000);
   } catch (rejection) {
     if (rejection instanceof RateLimiterRes) {
-      throw rateLimitedError(rule, Math.max(1, Math.ceil(rejection.msBeforeNext / 1000)), hint);
+      throw rateLimitedError(rule, Math.max(1, Math.ceil(rejection.msBeforeNext / 1000)), hint, name);
     }
     throw rejection;
   }
+}
+
+/**
+ * The RateLimit fields for `key` without counting a call: for an endpoint that counts
+ * only some calls (PATCH /me.json counts moves and new photoURLs), what is left now.
+ */
+export async function rateLimitState(
+  db: Database,
+  name: RateLimitName,
+  rule: RateLimitRule,
+  key: string,
+): Promise<Record<string, string>> {
+  const state = await limiterFor(db, name, rule).get(key);
+  const used = state && state.msBeforeNext > 0 ? state.consumedPoints : 0;
+  return rateLimitHeaders(name, rule, rule.points - used, used ? state!.msBeforeNext / 1000 : 0);
+}
+
+/** Several policies in one answer: each field is a list, one member per policy. */
+export function mergeRateLimitHeaders(...sets: Array<Record<string, string>>): Record<string, string> {
+  const merged: Record<string, string> = {};
+  for (const set of sets) {
+    for (const [name, value] of Object.entries(set)) merged[name] = merged[name] ? `${merged[name]}, ${value}` : value;
+  }
+  return merged;
 }

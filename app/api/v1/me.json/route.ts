@@ -1,6 +1,8 @@
+import type { Database } from '@/db';
 import { config } from '@/lib/config';
 import { getMe, updateMe } from '@/lib/contract/profiles';
-import { route } from '@/lib/http/route';
+import { Reply, route } from '@/lib/http/route';
+import { mergeRateLimitHeaders, rateLimitState } from '@/lib/limits/rate-limits';
 import { photoServicesFrom } from '@/lib/photos/services';
 import { getUserOrThrow, updateProfile } from '@/lib/profiles/profile';
 import { toOwnProfile } from '@/lib/profiles/records';
@@ -20,5 +22,16 @@ export const PATCH = route(updateMe, async ({ db, auth, body, baseUrl }) => {
     photoUploadLimit: config().rateLimits.photo_upload,
   });
   const missing = missingFields(row);
-  return { success: true as const, profile: toOwnProfile(row, baseUrl), onboarding: { complete: missing.length === 0, missing }, warnings };
+  const onboarding = { complete: missing.length === 0, missing };
+  const updated = { success: true as const, profile: toOwnProfile(row, baseUrl), onboarding, warnings };
+  return new Reply(updated, { headers: await profileRateLimits(db, auth.userId) });
 });
+
+/** The two limits a profile update may count against: moves of the coordinates and new photoURLs. */
+async function profileRateLimits(db: Database, userId: string) {
+  const { location_change, photo_upload } = config().rateLimits;
+  return mergeRateLimitHeaders(
+    await rateLimitState(db, 'location_change', location_change, userId),
+    await rateLimitState(db, 'photo_upload', photo_upload, userId),
+  );
+}

@@ -1,4 +1,4 @@
-import { precheckRegistrationLimit, registerUser } from '@/lib/accounts/register';
+import { precheckRegistrationLimit, registerUser, registrationLimitHeaders } from '@/lib/accounts/register';
 import { config } from '@/lib/config';
 import { register } from '@/lib/contract/accounts';
 import { getRegisterInstructions } from '@/lib/contract/meta';
@@ -14,15 +14,18 @@ export const GET = route(getRegisterInstructions, async ({ baseUrl }) =>
 // POST /api/v1/register.json – create an account
 export const POST = route(
   register,
-  async ({ db, body, ip, baseUrl }) =>
-    registerUser(db, body, {
+  async ({ db, body, ip, baseUrl }) => {
+    const limitPerHour = config().registrationLimitPerHour;
+    const registered = await registerUser(db, body, {
       ip,
       baseUrl,
-      limitPerHour: config().registrationLimitPerHour,
+      limitPerHour,
       photoUploadLimit: config().rateLimits.photo_upload,
       geocoderEnabled: !!config().geocoderUrl,
       photos: photoServicesFrom(config()),
-    }),
+    });
+    return new Reply(registered, { headers: await registrationLimitHeaders(db, ip, limitPerHour) });
+  },
   // An address at its limit is refused before its (up to 7 MB) body is even read.
   { beforeParsing: ({ db, ip }) => precheckRegistrationLimit(db, ip, config().registrationLimitPerHour) },
 );

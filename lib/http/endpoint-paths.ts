@@ -1,0 +1,74 @@
+// Which methods a /api/v1 path takes, and which endpoints a wrong path was probably meant
+// to be, both read from the contract table (the same one the route files implement).
+import { editDistance } from '../activities/similarity';
+import { endpoints, type EndpointSpec } from '../contract';
+
+interface PathEntry {
+  template: string;
+  pattern: RegExp;
+  specs: EndpointSpec[];
+}
+
+function buildTable(): PathEntry[] {
+  const byPath = new Map<string, PathEntry>();
+  for (const spec of endpoints) {
+    let entry = byPath.get(spec.path);
+    if (!entry) {
+      const source = spec.path
+        .split(/(\{\w+\})/)
+        .map((part) => (/^\{\w+\}$/.test(part) ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+        .join('');
+      entry = { template: spec.path, pattern: new RegExp(`^${source}$`), specs: [] };
+      byPath.set(spec.path, entry);
+    }
+    entry.specs.push(spec);
+  }
+  return [...byPath.values()];
+}
+
+let table: PathEntry[] | undefined;
+const pathTable = () => (table ??= buildTable());
+
+/** The endpoints served at this concrete path (one per method), or none. */
+export function endpointsAt(pathname: string): EndpointSpec[] {
+  return pathTable().find((entry) => entry.pattern.test(pathname))?.specs ?? [];
+}
+
+/** The Allow header for a path's endpoints: their methods, plus HEAD (for GET) and OPTIONS, which Next.js answers. */
+export function allowedMethods(specs: readonly EndpointSpec[]): string[] {
+  const methods = new Set<string>(specs.map((s) => s.method));
+  if (methods.has('GET')) methods.add('HEAD');
+  methods.add('OPTIONS');
+  return [...methods].sort();
+}
+
+/** The part of a path that tells endpoints apart: no /api/v1 prefix, no .json, no trailing slash. */
+const core = (path: string) =>
+  path
+    .toLowerCase()
+    .replace(/^\/api(\/v\d+)?(?=\/|$)/, '')
+    .replace(/\/+$/, '')
+    .replace(/\.json$/, '');
+
+/**
+ * Up to `limit` endpoints whose path is closest to `pathname`: each template is filled
+ * with the request's own segments (so ids do not count as differences), then compared by
+ * edit distance without the /api/v1 prefix and the .json suffix; the same method wins a
+ * tie. `/api/v1/inbox` finds `/api/v1/inbox.json`, `/api/v1/me/photos.json` finds `/api/v1/me/photo.json`.
+ */
+export function closestEndpoints(method: string, pathname: string, limit = 3): EndpointSpec[] {
+  const wanted = core(pathname);
+  const segments = wanted.split('/');
+  const allowed = Math.max(3, Math.floor(wanted.length * 0.4));
+  const scored: Array<{ spec: EndpointSpec; score: number }> = [];
+  for (const spec of endpoints) {
+    const filled = core(spec.path)
+      .split('/')
+      .map((part, i) => (/^\{\w+\}$/.test(part) && segments[i] ? segments[i] : part))
+      .join('/');
+    const distance = editDistance(wanted, filled, allowed);
+    if (distance <= allowed) scored.push({ spec, score: distance + (spec.method === method ? 0 : 0.5) });
+  }
+  scored.sort((a, b) => a.score - b.score);
+  return scored.slice(0, limit).map((s) => s.spec);
+}
