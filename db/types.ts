@@ -329,6 +329,12 @@ export interface DiscoverPostingsTable {
   active_day: number;
 }
 
+/** One number per person, bumped by triggers whenever their inbox or chat list may have changed (migration 0013). */
+export interface InboxVersionsTable {
+  user_id: string;
+  version: string;
+}
+
 export interface DB {
   agent_actions: AgentActionsTable;
   events: EventsTable;
@@ -353,6 +359,7 @@ export interface DB {
   auth_attempts: AuthAttemptsTable;
   signin_addresses: SigninAddressesTable;
   app_secrets: AppSecretsTable;
+  inbox_versions: InboxVersionsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
