@@ -42,7 +42,8 @@ function state(): ListenerState {
   return holder.__buddyPollListener;
 }
 
-function dispatch(payload: string): void {
+/** Hands one buddy_poll payload to the hooks and waiters (the LISTEN connection calls it). */
+export function deliverNotification(payload: string): void {
   const s = state();
   const colon = payload.indexOf(':');
   if (colon < 1) return;
@@ -61,7 +62,7 @@ async function connect(): Promise<void> {
   if (!url || s.stopped) return;
   const client = new pg.Client({ connectionString: url, application_name: 'buddy-poll-listener' });
   client.on('notification', (message) => {
-    if (message.channel === POLL_CHANNEL && message.payload) dispatch(message.payload);
+    if (message.channel === POLL_CHANNEL && message.payload) deliverNotification(message.payload);
   });
   const lost = () => {
     if (s.client !== client) return;
