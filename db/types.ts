@@ -343,6 +343,12 @@ export interface DiscoverPostingsTable {
   active_day: number;
 }
 
+/** One number per person, bumped by triggers whenever their inbox or chat list may have changed (migration 0013). */
+export interface InboxVersionsTable {
+  user_id: string;
+  version: string;
+}
+
 export interface DB {
   agent_actions: AgentActionsTable;
   events: EventsTable;
@@ -367,6 +373,7 @@ export interface DB {
   auth_attempts: AuthAttemptsTable;
   signin_addresses: SigninAddressesTable;
   app_secrets: AppSecretsTable;
+  inbox_versions: InboxVersionsTable;
   idempotency_keys: IdempotencyKeysTable;
 }
 

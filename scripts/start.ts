@@ -1,9 +1,10 @@
 // `npm start`: build if needed, start the embedded database unless DATABASE_URL is
 // set, migrate, then serve Next.js and the job workers in this one process.
+// `--role=web` serves only, `--role=worker` runs only the job workers (both need DATABASE_URL).
 import http from 'node:http';
 import path from 'node:path';
 import next from 'next';
-import { createDb } from '../db';
+import { createDb, getDb } from '../db';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from '../db/embedded';
 import { migrateToLatest } from '../db/migrate';
 import { loadConfig } from '../lib/config';
@@ -12,18 +13,32 @@ import { installClientIpProof, stampClientIp } from '../lib/http/ip';
 import { logError, logLine } from '../lib/http/log';
 import { answerBadRequestTarget, answerClientError } from '../lib/http/request-target';
 import { startBoss, stopBoss } from '../lib/jobs/boss';
+import { drainWaiters, ensureListener, heldCount, stopListener } from '../lib/realtime/listener';
 import { startWorkers } from '../lib/jobs/workers';
 import { buildIfNeeded } from './build-stamp';
 
 const root = path.resolve(import.meta.dirname, '..');
 process.env.NEXT_TELEMETRY_DISABLED = '1';
 
+/** `npm start` runs both; `npm run start:web` / `start:worker` run one, to scale each on its own. */
+type Role = 'all' | 'web' | 'worker';
+const SHUTDOWN_DEADLINE_MS = 25_000;
+
+function roleFromArgs(argv: readonly string[]): Role {
+  const flag = argv.find((arg) => arg.startsWith('--role='))?.slice('--role='.length) ?? 'all';
+  if (flag === 'all' || flag === 'web' || flag === 'worker') return flag;
+  throw new Error(`Unknown --role=${flag}: use web, worker or all`);
+}
+
 async function main(): Promise<void> {
   const cfg = loadConfig();
-  buildIfNeeded(root);
+  const role = roleFromArgs(process.argv.slice(2));
+  if (role !== 'worker') buildIfNeeded(root);
 
   let embedded: EmbeddedDatabase | undefined;
   if (!cfg.databaseUrl) {
+    // Separate web and worker processes must share one database: the embedded one belongs to a single process.
+    if (role !== 'all') throw new Error(`--role=${role} needs DATABASE_URL: web and worker processes share one PostgreSQL`);
     embedded = await startEmbeddedPostgres(path.join(cfg.dataDir, 'postgres'), { persistent: true });
     process.env.DATABASE_URL = embedded.url;
     logLine({ event: 'embedded_postgres_started', dir: path.join(cfg.dataDir, 'postgres') });
@@ -34,55 +49,89 @@ async function main(): Promise<void> {
   await migrator.destroy();
   logLine({ event: 'migrated', applied });
 
+  // Web processes enqueue jobs (in their own transactions); only workers run them.
   await startBoss(url);
-  await startWorkers();
+  if (role !== 'web') await startWorkers();
 
-  const app = next({ dev: false, dir: root, port: cfg.port, hostname: '0.0.0.0' });
-  await app.prepare();
-  const handle = app.getRequestHandler();
+  let server: http.Server | undefined;
+  let inFlight = 0;
+  let stopping = false;
+  if (role !== 'worker') {
+    const app = next({ dev: false, dir: root, port: cfg.port, hostname: '0.0.0.0' });
+    await app.prepare();
+    const handle = app.getRequestHandler();
+    await ensureListener();
 
-  installClientIpProof();
-  const server = http.createServer((req, res) => {
-    const started = process.hrtime.bigint();
-    // The client address stamp is ours alone: it overwrites whatever the client sent.
-    const address = clientAddress({ forwardedFor: req.headers['x-forwarded-for'], socketAddress: req.socket.remoteAddress, trustedProxies: cfg.trustedProxies });
-    stampClientIp(req.headers, address);
-    res.on('finish', () => {
-      logLine({
-        method: req.method,
-        // The path only: query strings can carry sign-in tokens.
-        path: (req.url ?? '').split('?')[0],
-        status: res.statusCode,
-        duration_ms: Number((process.hrtime.bigint() - started) / 1000n) / 1000,
+    installClientIpProof();
+    server = http.createServer((req, res) => {
+      const started = process.hrtime.bigint();
+      inFlight += 1;
+      res.on('close', () => {
+        inFlight -= 1;
+      });
+      // While draining, answer what arrives on open connections, then close them.
+      if (stopping) res.setHeader('connection', 'close');
+      // The client address stamp is ours alone: it overwrites whatever the client sent.
+      const address = clientAddress({ forwardedFor: req.headers['x-forwarded-for'], socketAddress: req.socket.remoteAddress, trustedProxies: cfg.trustedProxies });
+      stampClientIp(req.headers, address);
+      res.on('finish', () => {
+        logLine({
+          method: req.method,
+          // The path only: query strings can carry sign-in tokens.
+          path: (req.url ?? '').split('?')[0],
+          status: res.statusCode,
+          duration_ms: Number((process.hrtime.bigint() - started) / 1000n) / 1000,
+        });
+      });
+      // A path Next.js could not decode (malformed percent-encoding) gets a 400, not a 500.
+      if (answerBadRequestTarget(req, res)) return;
+      handle(req, res).catch((error: unknown) => {
+        logError('request failed', error);
+        if (!res.headersSent) {
+          res.statusCode = 500;
+          res.setHeader('content-type', 'application/json');
+          res.end(JSON.stringify({ error: { code: 'internal_error', message: 'Something went wrong on our side' } }));
+        }
       });
     });
-    // A path Next.js could not decode (malformed percent-encoding) gets a 400, not a 500.
-    if (answerBadRequestTarget(req, res)) return;
-    handle(req, res).catch((error: unknown) => {
-      logError('request failed', error);
-      if (!res.headersSent) {
-        res.statusCode = 500;
-        res.setHeader('content-type', 'application/json');
-        res.end(JSON.stringify({ error: { code: 'internal_error', message: 'Something went wrong on our side' } }));
-      }
-    });
-  });
-  server.on('clientError', answerClientError);
-  server.listen(cfg.port, () => logLine({ event: 'listening', url: cfg.publicBaseUrl, port: cfg.port, trusted_proxies: cfg.trustedProxies }));
+    server.on('clientError', answerClientError);
+    server.listen(cfg.port, () => logLine({ event: 'listening', role, url: cfg.publicBaseUrl, port: cfg.port, trusted_proxies: cfg.trustedProxies }));
+  } else {
+    logLine({ event: 'worker_started' });
+  }
 
-  let stopping = false;
+  // SIGTERM drains: stop accepting, answer held long-polls now, finish what is in
+  // flight (up to 25 s), let workers finish or release their jobs, then close the
+  // database connections. A deploy or scale-down drops no request.
   const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    logLine({ event: 'shutdown', signal });
-    server.close();
-    server.closeAllConnections();
+    const began = Date.now();
+    logLine({ event: 'shutdown', signal, in_flight: inFlight, held_polls: heldCount() });
+    const closed = server ? new Promise<void>((resolve) => server!.close(() => resolve())) : Promise.resolve();
+    drainWaiters();
+    server?.closeIdleConnections();
+    while (inFlight > 0 && Date.now() - began < SHUTDOWN_DEADLINE_MS) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      server?.closeIdleConnections();
+    }
+    if (inFlight > 0) logLine({ event: 'shutdown_deadline', cut: inFlight });
+    server?.closeAllConnections();
+    await closed;
     await stopBoss().catch(() => {});
+    await stopListener();
+    await getDb().destroy().catch(() => {});
     await embedded?.stop().catch(() => {});
+    logLine({ event: 'stopped', after_ms: Date.now() - began });
     process.exit(0);
   };
-  process.on('SIGINT', () => void shutdown('SIGINT'));
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  // embedded-postgres loads async-exit-hook, whose own SIGTERM/SIGINT handler calls
+  // process.exit(143) at once, cutting every request in flight. This drain stops the
+  // embedded server itself, so it takes the signals over.
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.removeAllListeners(signal);
+    process.on(signal, () => void shutdown(signal));
+  }
 }
 
 main().catch((error: unknown) => {

@@ -13,6 +13,7 @@ import * as m0009 from './0009_public_location';
 import * as m0010 from './0010_account_takeover';
 import * as m0011 from './0011_signin_addresses';
 import * as m0012 from './0012_photo_keys';
+import * as m0013 from './0013_poll_versions';
 import * as m0014 from './0014_idempotency_keys';
 
 export const migrations: Record<string, Migration> = {
@@ -28,5 +29,6 @@ export const migrations: Record<string, Migration> = {
   '0010_account_takeover': m0010,
   '0011_signin_addresses': m0011,
   '0012_photo_keys': m0012,
+  '0013_poll_versions': m0013,
   '0014_idempotency_keys': m0014,
 };

@@ -88,6 +88,65 @@ async function waitForHealth(baseUrl: string, child: ChildProcess, output: () =>
   throw new Error(`The server did not become healthy in time:\n${output()}`);
 }
 
+export interface ServerProcess {
+  baseUrl: string;
+  child: ChildProcess;
+  logFile: string;
+  /** SIGTERM, then SIGKILL after 30 s (the server drains for up to 25 s). */
+  stop(): Promise<void>;
+}
+
+/**
+ * One more `scripts/start.ts` on an existing database: a second instance (wake-ups
+ * across instances) or a server a test may SIGTERM (graceful shutdown).
+ */
+export async function startServerProcess(options: {
+  databaseUrl: string;
+  dataDir: string;
+  env?: Record<string, string>;
+  args?: string[];
+  logName?: string;
+}): Promise<ServerProcess> {
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const logFile = path.join(options.dataDir, options.logName ?? `server-${port}.log`);
+  const log = fs.createWriteStream(logFile);
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'scripts/start.ts'), ...(options.args ?? [])], {
+    cwd: root,
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      DATABASE_URL: options.databaseUrl,
+      PORT: String(port),
+      PUBLIC_BASE_URL: baseUrl,
+      DATA_DIR: options.dataDir,
+      // One proxy in front: the right-most X-Forwarded-For entry is the client, so each simulated
+      // client sends its own address as that entry (and an attacker's extra entries go to its left).
+      TRUST_PROXY: '1',
+      NEXT_TELEMETRY_DISABLED: '1',
+      ...options.env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout?.pipe(log);
+  child.stderr?.pipe(log);
+  const output = () => (fs.existsSync(logFile) ? fs.readFileSync(logFile, 'utf8').slice(-4000) : '');
+  await waitForHealth(baseUrl, child, output);
+  return {
+    baseUrl,
+    child,
+    logFile,
+    async stop() {
+      if (child.exitCode === null) {
+        const exited = new Promise((r) => child.once('exit', r));
+        child.kill('SIGTERM');
+        await Promise.race([exited, new Promise((r) => setTimeout(r, 30_000).unref())]);
+        if (child.exitCode === null) child.kill('SIGKILL');
+      }
+    },
+  };
+}
+
 export async function startStack(env: Record<string, string> = {}): Promise<Stack> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'buddy-test-'));
   // As root the embedded server runs as the `postgres` user, which must reach its data dir.
@@ -104,44 +163,15 @@ export async function startStack(env: Record<string, string> = {}): Promise<Stac
     stopDatabase = embedded.stop;
   }
 
-  const port = await freePort();
-  const baseUrl = `http://127.0.0.1:${port}`;
-  const logFile = path.join(dataDir, 'server.log');
-  const log = fs.createWriteStream(logFile);
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'scripts/start.ts')], {
-    cwd: root,
-    env: {
-      ...process.env,
-      NODE_ENV: 'production',
-      DATABASE_URL: databaseUrl,
-      PORT: String(port),
-      PUBLIC_BASE_URL: baseUrl,
-      DATA_DIR: dataDir,
-      // One proxy in front: the right-most X-Forwarded-For entry is the client, so each simulated
-      // client sends its own address as that entry (and an attacker's extra entries go to its left).
-      TRUST_PROXY: '1',
-      NEXT_TELEMETRY_DISABLED: '1',
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child.stdout?.pipe(log);
-  child.stderr?.pipe(log);
-  const output = () => (fs.existsSync(logFile) ? fs.readFileSync(logFile, 'utf8').slice(-4000) : '');
-  await waitForHealth(baseUrl, child, output);
+  const server = await startServerProcess({ databaseUrl, dataDir, env, logName: 'server.log' });
 
   return {
-    baseUrl,
+    baseUrl: server.baseUrl,
     databaseUrl,
     dataDir,
-    serverPid: child.pid!,
+    serverPid: server.child.pid!,
     async stop() {
-      if (child.exitCode === null) {
-        const exited = new Promise((r) => child.once('exit', r));
-        child.kill('SIGTERM');
-        await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000).unref())]);
-        if (child.exitCode === null) child.kill('SIGKILL');
-      }
+      await server.stop();
       await stopDatabase();
       if (process.env.KEEP_TEST_DATA !== '1') fs.rmSync(dataDir, { recursive: true, force: true });
     },

@@ -6,6 +6,7 @@ import type { AccessTokensTable } from '@/db/types';
 import { SCOPES, type Scope } from '../contract/define';
 import { ApiError } from '../http/errors';
 import { randomSecret, sha256 } from './secrets';
+import { cachedTokenOwner, rememberTokenOwner, tokenCacheMark } from './token-cache';
 
 export const ACCESS_TOKEN_PREFIX = 'bm_at_';
 
@@ -37,29 +38,54 @@ export async function mintAccessToken(
   return { token, id: row.id, scopes };
 }
 
-/** The owner of a live token, or null. Touches last_used_at (and the user's last_active_at) at most once a minute to keep reads cheap. */
+/**
+ * The owner of a live token, or null. Served from the in-process cache while the
+ * revocation listener is up (lib/accounts/token-cache.ts). Touches last_used_at (and
+ * the user's last_active_at) at most once a minute to keep reads cheap.
+ */
 export async function findTokenOwner(db: Database, token: string): Promise<TokenOwner | null> {
   if (!token.startsWith(ACCESS_TOKEN_PREFIX) || token.length > 200) return null;
+  const hash = sha256(token);
+  const hashKey = hash.toString('base64url');
+  const cached = cachedTokenOwner(hashKey);
+  if (cached) {
+    if (Date.now() - cached.touchedAt > TOUCH_EVERY_MS) {
+      cached.touchedAt = Date.now();
+      await touchTokenUse(db, cached.owner);
+    }
+    return cached.owner;
+  }
+  const mark = tokenCacheMark();
   // A disabled account's tokens are revoked when it is disabled; the join makes sure anyway.
   const row = await db
     .selectFrom('access_tokens')
     .innerJoin('users', 'users.id', 'access_tokens.user_id')
     .select(['access_tokens.id', 'access_tokens.user_id', 'access_tokens.scopes', 'access_tokens.last_used_at'])
-    .where('access_tokens.token_hash', '=', sha256(token))
+    .where('access_tokens.token_hash', '=', hash)
     .where('access_tokens.revoked_at', 'is', null)
     .where('users.disabled_at', 'is', null)
     .executeTakeFirst();
   if (!row) return null;
-  if (!row.last_used_at || Date.now() - row.last_used_at.getTime() > 60_000) {
-    await db
-      .updateTable('access_tokens')
-      .set({ last_used_at: sql`now()` })
-      .where('id', '=', row.id)
-      .execute();
-    // Discover ranks recently active people higher; same once-a-minute cadence.
-    await db.updateTable('users').set({ last_active_at: sql`now()` }).where('id', '=', row.user_id).execute();
+  const owner: TokenOwner = {
+    tokenId: row.id,
+    userId: row.user_id,
+    scopes: row.scopes.filter((s): s is Scope => (SCOPES as readonly string[]).includes(s)),
+  };
+  let touchedAt = row.last_used_at?.getTime() ?? 0;
+  if (Date.now() - touchedAt > TOUCH_EVERY_MS) {
+    touchedAt = Date.now();
+    await touchTokenUse(db, owner);
   }
-  return { tokenId: row.id, userId: row.user_id, scopes: row.scopes.filter((s): s is Scope => (SCOPES as readonly string[]).includes(s)) };
+  rememberTokenOwner(hashKey, owner, touchedAt, mark);
+  return owner;
+}
+
+const TOUCH_EVERY_MS = 60_000;
+
+async function touchTokenUse(db: Database, owner: TokenOwner): Promise<void> {
+  await db.updateTable('access_tokens').set({ last_used_at: sql`now()` }).where('id', '=', owner.tokenId).execute();
+  // Discover ranks recently active people higher; same once-a-minute cadence.
+  await db.updateTable('users').set({ last_active_at: sql`now()` }).where('id', '=', owner.userId).execute();
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

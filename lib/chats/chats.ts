@@ -78,7 +78,8 @@ export async function visibleMembership(db: Database, viewerId: string, chatId: 
   if (!isUuid(chatId)) throw chatNotFound();
   const member = await db
     .selectFrom('chat_members as cm')
-    .select(['cm.chat_id', 'cm.other_user_id', 'cm.unread_count', 'cm.last_read_message_id'])
+    .innerJoin('chats as c', 'c.id', 'cm.chat_id')
+    .select(['cm.chat_id', 'cm.other_user_id', 'cm.unread_count', 'cm.last_read_message_id', 'c.last_message_id'])
     .where('cm.chat_id', '=', chatId)
     .where('cm.user_id', '=', viewerId)
     .where(notBlockedBy(viewerId, 'cm.other_user_id'))

@@ -109,5 +109,14 @@ export async function inboxCounts(db: Database, viewerId: string): Promise<{ pen
   return { pending_requests_count: Number(requests.n), unread_chats_count: unread.chats };
 }
 
-/** Fields of the inbox that change on every call and so stay out of its ETag. */
-export const INBOX_VOLATILE_KEYS = ['since', 'server_time', 'next_poll_url'] as const;
+type Inbox = Awaited<ReturnType<typeof readInbox>>;
+
+/** Whether an inbox read with `since` holds anything that happened after it (what a long-poll waits for). */
+export function hasNewSince(inbox: Inbox, since: Date): boolean {
+  const after = since.getTime();
+  return (
+    inbox.accepted_requests.length > 0 ||
+    inbox.chats.some((chat) => chat.new_messages.length > 0) ||
+    inbox.pending_requests.some((request) => Date.parse(request.created_at) > after)
+  );
+}

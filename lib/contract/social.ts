@@ -203,6 +203,14 @@ export const cancelBuddyRequest = defineEndpoint({
 // ---------------------------------------------------------------------------
 // Chats and messages
 
+/** Long-poll: hold the request until something new arrives, at most this many seconds. */
+const waitSchema = z.coerce
+  .number()
+  .int()
+  .min(1)
+  .max(25)
+  .describe('Long-poll: hold up to this many seconds until something new arrives, then answer at once (better than polling often)');
+
 export const listChats = defineEndpoint({
   id: 'list_chats',
   method: 'GET',
@@ -228,13 +236,15 @@ export const listMessages = defineEndpoint({
   description:
     'Without since or cursor: the latest `limit` messages. With since (milliseconds, or an ISO date-time): the messages after it, oldest first. ' +
     'Follow poll_next_url (it carries an opaque cursor) to get what came after this page: following it forever yields every message exactly once. ' +
-    'mark_read=1 moves your read marker to the last message returned. Answers 304 to If-None-Match when nothing changed.',
+    'mark_read=1 moves your read marker to the last message returned. Answers 304 to If-None-Match when nothing changed. ' +
+    'wait=25 with a cursor or since holds an empty page until a message arrives (long-poll).',
   params: chatParams,
   query: z.object({
     limit: z.coerce.number().int().min(1).max(SOCIAL_LIMITS.messagesPageMax).optional(),
     since: sinceSchema.optional(),
     cursor: singleLine().max(100).optional().describe('Opaque; copy it from poll_next_url'),
     mark_read: queryFlag.optional(),
+    wait: waitSchema.optional(),
   }),
   response: z.object({
     chatId: z.string(),
@@ -309,12 +319,13 @@ export const getInbox = defineEndpoint({
   tags: ['chats'],
   summary: 'Everything new in one call: pending requests, accepted requests, unread chats with their new messages',
   description:
-    'Poll every 30-60 s while active; send If-None-Match with the last ETag to get 304 when nothing changed. ' +
+    'Long-poll: follow next_poll_url with wait=25 (and If-None-Match with the last ETag) and the answer comes the moment ' +
+    'something is new, or as 304 / nothing new after 25 s; then poll again at once. Without wait, poll every 30-60 s. ' +
     `pending_requests: requests waiting for your answer (newest ${SOCIAL_LIMITS.inboxItems}). ` +
     `accepted_requests: your requests accepted after since (default: the last ${SOCIAL_LIMITS.inboxAcceptedDays} days). ` +
     'chats: chats with unread messages, with the newest unread messages after since. Unread state lasts until you read the chat ' +
     '(mark_read=1 or POST read.json), so nothing is lost if you miss a poll; dedupe by id. Use next_poll_url for the next poll.',
-  query: z.object({ since: sinceSchema.optional() }),
+  query: z.object({ since: sinceSchema.optional(), wait: waitSchema.optional() }),
   response: z.object({
     pending_requests: z.array(buddyRequestSchema),
     pending_requests_count: z.number().int(),

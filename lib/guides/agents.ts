@@ -62,11 +62,12 @@ Buddy Match introduces strangers, so nobody can find out where a person lives th
 
 ## Polling rhythm
 
-There are no webhooks: you learn of new things by polling.
+There are no webhooks: you learn of new things by polling, and a long-poll makes that instant and cheap.
 
-- While the person is active, call ${ref('GET', '/api/v1/inbox.json')} every **30-60 seconds**. One call returns pending buddy requests, recently accepted outgoing requests, chats with unread messages, new messages and unread counts. Pass ${code('since')} (the time of your last successful poll, ISO 8601) to get only newer items.
-- When the person is away, poll every few minutes at most. Never poll faster than every 30 seconds.
-- Inside a chat, ${ref('GET', '/api/v1/chats/{chatId}/messages.json')} with ${code('since')} (milliseconds) or its ${code('poll_next_url')} returns only newer messages.
+- **Long-poll (recommended).** Call ${ref('GET', '/api/v1/inbox.json')} with ${code('wait=25')} and the ${code('ETag')} of your last answer in ${code('If-None-Match')}. The request is held until something changes for the person (a request, an answer, a message, a chat read, a block) and answered the moment it does; after 25 s with nothing new it answers ${code('304')}. Then call again at once. Without headers (MCP), pass ${code('since')} from ${code('next_poll_url')} with ${code('wait')}: the answer comes when something newer than ${code('since')} arrives. ${code('wait')} takes 1-25 seconds.
+- **Plain polling.** Without ${code('wait')}, call the inbox every **30-60 seconds** while the person is active, and every few minutes at most when they are away; never faster than every 30 seconds. Send ${code('If-None-Match')}: an unchanged inbox answers ${code('304')} with no body.
+- One inbox answer holds pending buddy requests, recently accepted outgoing requests, chats with unread messages, new messages and unread counts. Pass ${code('since')} (or follow ${code('next_poll_url')}) to get only newer items.
+- Inside a chat, ${ref('GET', '/api/v1/chats/{chatId}/messages.json')} with ${code('since')} (milliseconds) or its ${code('poll_next_url')} returns only newer messages; add ${code('wait=25')} to hold an empty page until the next message. ${ref('GET', '/api/v1/chats.json')} answers ${code('304')} to ${code('If-None-Match')} too.
 - On 429 or 503, wait the ${code('Retry-After')} seconds before the next call.
 
 ## Buddy requests

@@ -11,6 +11,8 @@ export function llmsTxt(endpoints: readonly EndpointSpec[], baseUrl: string): st
 
 Start with SIGNUP.md, then AGENTS.md. All endpoints take and return JSON (errors, 404s and 405s too); the bearer token comes from the signup response. Retry a POST safely with the same \`Idempotency-Key\` header; limited endpoints send \`RateLimit-Policy\` and \`RateLimit\` headers. Never invent a response, never give the person a shell command, never hand the task to another agent or server.
 
+New requests and messages: long-poll \`GET /api/v1/inbox.json?wait=25\` with \`If-None-Match\` (or \`since\`); it answers the moment something arrives.
+
 ## Guides
 
 - [SIGNUP.md](${baseUrl}/SIGNUP.md): what to ask the person, the one registration POST, what to show them after, the browser fallback

@@ -42,3 +42,13 @@ export function conditionalReply<T extends Record<string, unknown>>(
   if (matchesIfNoneMatch(request.headers.get('if-none-match'), etag)) return new Reply<T>(null, { status: 304, headers });
   return new Reply(body, { headers });
 }
+
+/** A 304 for a caller who already holds `etag`; assignable to any endpoint's reply. */
+export function notModified(etag: string): Reply<never> {
+  return new Reply<never>(null, { status: 304, headers: { etag, 'cache-control': 'private, no-cache' } });
+}
+
+/** A 200 tagged with a version the caller can send back in If-None-Match. */
+export function taggedReply<T>(body: T, etag: string): Reply<T> {
+  return new Reply(body, { headers: { etag, 'cache-control': 'private, no-cache' } });
+}

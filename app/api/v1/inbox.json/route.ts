@@ -1,9 +1,37 @@
-import { INBOX_VOLATILE_KEYS, readInbox } from '@/lib/chats/inbox';
+import { hasNewSince, readInbox } from '@/lib/chats/inbox';
+import { inboxVersion, lookUntilChanged, userKey, versionTag } from '@/lib/chats/poll';
 import { getInbox } from '@/lib/contract/social';
-import { conditionalReply } from '@/lib/http/conditional';
+import { matchesIfNoneMatch, notModified, taggedReply } from '@/lib/http/conditional';
 import { route } from '@/lib/http/route';
 
-// GET /api/v1/inbox.json – pending and accepted requests, unread chats and new messages (ETag/304)
-export const GET = route(getInbox, async ({ db, auth, query, baseUrl, request }) =>
-  conditionalReply(request, await readInbox(db, auth.userId, query.since, baseUrl), { volatileKeys: INBOX_VOLATILE_KEYS }),
-);
+// GET /api/v1/inbox.json – pending and accepted requests, unread chats and new messages.
+// An unchanged poll (If-None-Match) costs one version lookup; wait= holds it until something changes.
+export const GET = route(getInbox, async ({ db, auth, query, baseUrl, request }) => {
+  const userId = auth.userId;
+  const knownTag = request.headers.get('if-none-match');
+
+  if (knownTag) {
+    const { value: version, timedOut } = await lookUntilChanged(
+      userKey(userId),
+      query.wait,
+      () => inboxVersion(db, userId),
+      (v) => !matchesIfNoneMatch(knownTag, versionTag('inbox', v, [userId])),
+    );
+    const tag = versionTag('inbox', version, [userId]);
+    if (timedOut || matchesIfNoneMatch(knownTag, tag)) return notModified(tag);
+  }
+
+  // Without a tag, `since` says what is new; the version is read before the inbox, so a
+  // change racing this read gives a tag that is already stale (a harmless extra 200 later).
+  const { value } = await lookUntilChanged(
+    userKey(userId),
+    // A stale tag is answered at once: the caller is behind.
+    query.since && !knownTag ? query.wait : undefined,
+    async () => {
+      const version = await inboxVersion(db, userId);
+      return { version, inbox: await readInbox(db, userId, query.since, baseUrl) };
+    },
+    ({ inbox }) => !query.since || hasNewSince(inbox, query.since),
+  );
+  return taggedReply(value.inbox, versionTag('inbox', value.version, [userId]));
+});

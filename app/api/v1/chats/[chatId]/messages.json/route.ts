@@ -1,13 +1,45 @@
+import { visibleMembership } from '@/lib/chats/chats';
 import { listMessages, messageLimitHeaders, sendMessage } from '@/lib/chats/messages';
+import { chatKey, lookUntilChanged, versionTag } from '@/lib/chats/poll';
 import { config } from '@/lib/config';
 import { listMessages as listSpec, sendMessage as sendSpec } from '@/lib/contract/social';
-import { conditionalReply } from '@/lib/http/conditional';
+import { matchesIfNoneMatch, notModified, taggedReply } from '@/lib/http/conditional';
 import { Reply, route } from '@/lib/http/route';
 
-// GET /api/v1/chats/{chatId}/messages.json – a page of messages and the poll_next_url after it (ETag/304)
-export const GET = route(listSpec, async ({ db, auth, params, query, baseUrl, request }) =>
-  conditionalReply(request, await listMessages(db, auth.userId, params.chatId, query, baseUrl)),
-);
+// GET /api/v1/chats/{chatId}/messages.json – a page of messages and the poll_next_url after it.
+// An unchanged page (If-None-Match) costs the membership lookup alone; wait= holds an empty page.
+export const GET = route(listSpec, async ({ db, auth, params, query, baseUrl, request }) => {
+  const { wait, ...pageQuery } = query;
+  const pageParts = [auth.userId, params.chatId, pageQuery.limit ?? null, pageQuery.since?.getTime() ?? null, pageQuery.cursor ?? null, pageQuery.mark_read ?? false];
+  const tagOf = (member: Awaited<ReturnType<typeof visibleMembership>>) =>
+    versionTag('messages', String(member.last_message_id ?? 0), [...pageParts, member.unread_count, String(member.last_read_message_id)]);
+
+  const knownTag = request.headers.get('if-none-match');
+  if (knownTag) {
+    const { value: member, timedOut } = await lookUntilChanged(
+      chatKey(params.chatId),
+      wait,
+      () => visibleMembership(db, auth.userId, params.chatId),
+      (m) => !matchesIfNoneMatch(knownTag, tagOf(m)),
+    );
+    if (timedOut || matchesIfNoneMatch(knownTag, tagOf(member))) return notModified(tagOf(member));
+  }
+
+  // Only a page that continues from somewhere (cursor or since) can be "nothing new yet".
+  const continues = pageQuery.cursor !== undefined || pageQuery.since !== undefined;
+  const { value } = await lookUntilChanged(
+    chatKey(params.chatId),
+    continues && !knownTag ? wait : undefined,
+    async () => {
+      const member = await visibleMembership(db, auth.userId, params.chatId);
+      return { member, page: await listMessages(db, auth.userId, params.chatId, pageQuery, baseUrl) };
+    },
+    ({ page }) => page.messages.length > 0,
+  );
+  // A page that marked messages read changed the marker: tag the state after it.
+  const member = pageQuery.mark_read ? await visibleMembership(db, auth.userId, params.chatId) : value.member;
+  return taggedReply(value.page, tagOf(member));
+});
 
 // POST /api/v1/chats/{chatId}/messages.json – send a message (moderated, rate-limited, pushed)
 export const POST = route(sendSpec, async ({ db, auth, params, body }) => {

@@ -1,0 +1,72 @@
+// Cheap unchanged polls and long-polls (issue 13).
+//
+// An unchanged poll is answered from one indexed lookup: the person's inbox
+// version (bumped by triggers, migration 0013) for inbox.json and chats.json, the
+// chat's last message id and the reader's marker for messages.json. A `wait`
+// holds the request, with no database connection, until the listener hears of a
+// change (lib/realtime/listener.ts) or the time is up.
+import { createHash } from 'node:crypto';
+import type { Database } from '@/db';
+import { subscribe } from '../realtime/listener';
+
+export const MAX_WAIT_SECONDS = 25;
+
+/** The person's inbox version ("0" before anything ever happened to them). */
+export async function inboxVersion(db: Database, userId: string): Promise<string> {
+  const row = await db.selectFrom('inbox_versions').select('version').where('user_id', '=', userId).executeTakeFirst();
+  return String(row?.version ?? '0');
+}
+
+/**
+ * A weak tag of a version of something. `parts` names what the answer depends on
+ * besides the version (the person, the endpoint, query parameters), so a tag is
+ * never valid for another person's or another query's answer.
+ */
+export function versionTag(kind: string, version: string, parts: readonly unknown[]): string {
+  const hash = createHash('sha256').update(JSON.stringify([kind, version, ...parts])).digest('base64url').slice(0, 22);
+  return `W/"${kind}-${version}-${hash}"`;
+}
+
+export function userKey(userId: string): string {
+  return `u:${userId}`;
+}
+
+export function chatKey(chatId: string): string {
+  return `c:${chatId}`;
+}
+
+/**
+ * Long-poll: look (after subscribing, so no change is missed between the look and
+ * the wait); while the look finds nothing new, hold until a change for `key` or
+ * the deadline. Returns the last look, and whether the time ran out with nothing new.
+ */
+export async function lookUntilChanged<T>(
+  key: string,
+  waitSeconds: number | undefined,
+  look: () => Promise<T>,
+  isNew: (value: T) => boolean,
+): Promise<{ value: T; timedOut: boolean }> {
+  if (!waitSeconds) return { value: await look(), timedOut: false };
+  const deadline = Date.now() + Math.min(waitSeconds, MAX_WAIT_SECONDS) * 1000;
+  for (;;) {
+    const subscription = subscribe([key]);
+    let value: T;
+    try {
+      value = await look();
+    } catch (error) {
+      subscription.cancel();
+      throw error;
+    }
+    if (isNew(value)) {
+      subscription.cancel();
+      return { value, timedOut: false };
+    }
+    const left = deadline - Date.now();
+    if (left <= 0) {
+      subscription.cancel();
+      return { value, timedOut: true };
+    }
+    const reason = await subscription.wait(left);
+    if (reason === 'timeout' || reason === 'draining') return { value, timedOut: true };
+  }
+}

@@ -1,0 +1,182 @@
+// One LISTEN connection per process on channel buddy_poll (migration 0013), fanned
+// out in memory: held long-polls wait here without holding a pooled connection, and
+// the bearer-token cache forgets revoked tokens here. A NOTIFY is delivered on
+// commit to every instance listening, so wake-ups and revocations cross instances.
+//
+// State lives on globalThis: Next bundles this module into several chunks, and all
+// of them (and scripts/start.ts, for the shutdown drain) must share one listener.
+import pg from 'pg';
+
+export const POLL_CHANNEL = 'buddy_poll';
+const RECONNECT_DELAY_MS = 1_000;
+
+type WakeReason = 'changed' | 'timeout' | 'draining';
+type NotificationHook = (kind: string, id: string) => void;
+
+interface ListenerState {
+  client: pg.Client | null;
+  connecting: Promise<void> | null;
+  /** True only while LISTEN is active: caches must not trust anything while it is false. */
+  healthy: boolean;
+  /** Counts every (re)connection, so a cache can tell it may have missed notifications. */
+  epoch: number;
+  draining: boolean;
+  stopped: boolean;
+  waiters: Map<string, Set<(reason: WakeReason) => void>>;
+  hooks: Set<NotificationHook>;
+}
+
+const holder = globalThis as unknown as { __buddyPollListener?: ListenerState };
+
+function state(): ListenerState {
+  holder.__buddyPollListener ??= {
+    client: null,
+    connecting: null,
+    healthy: false,
+    epoch: 0,
+    draining: false,
+    stopped: false,
+    waiters: new Map(),
+    hooks: new Set(),
+  };
+  return holder.__buddyPollListener;
+}
+
+/** Hands one buddy_poll payload to the hooks and waiters (the LISTEN connection calls it). */
+export function deliverNotification(payload: string): void {
+  const s = state();
+  const colon = payload.indexOf(':');
+  if (colon < 1) return;
+  const kind = payload.slice(0, colon);
+  const id = payload.slice(colon + 1);
+  for (const hook of s.hooks) hook(kind, id);
+  if (kind === 'u' || kind === 'c') {
+    const set = s.waiters.get(payload);
+    if (set) for (const wake of [...set]) wake('changed');
+  }
+}
+
+async function connect(): Promise<void> {
+  const s = state();
+  const url = process.env.DATABASE_URL;
+  if (!url || s.stopped) return;
+  const client = new pg.Client({ connectionString: url, application_name: 'buddy-poll-listener' });
+  client.on('notification', (message) => {
+    if (message.channel === POLL_CHANNEL && message.payload) deliverNotification(message.payload);
+  });
+  const lost = () => {
+    if (s.client !== client) return;
+    s.client = null;
+    s.healthy = false;
+    client.end().catch(() => {});
+    // Whoever waits may have missed a change: wake them to look again.
+    for (const set of s.waiters.values()) for (const wake of [...set]) wake('changed');
+    if (!s.stopped) setTimeout(() => void ensureListener(), RECONNECT_DELAY_MS).unref();
+  };
+  client.on('error', lost);
+  client.on('end', lost);
+  await client.connect();
+  await client.query(`LISTEN ${POLL_CHANNEL}`);
+  s.client = client;
+  s.epoch += 1;
+  s.healthy = true;
+}
+
+/** Starts (or restarts) the listener; resolves once LISTEN is active, or quietly when it cannot be. */
+export function ensureListener(): Promise<void> {
+  const s = state();
+  if (s.healthy || s.stopped) return Promise.resolve();
+  s.connecting ??= connect()
+    .catch(() => {
+      if (!s.stopped) setTimeout(() => void ensureListener(), RECONNECT_DELAY_MS).unref();
+    })
+    .finally(() => {
+      s.connecting = null;
+    });
+  return s.connecting;
+}
+
+export function listenerHealth(): { healthy: boolean; epoch: number } {
+  const s = state();
+  return { healthy: s.healthy, epoch: s.epoch };
+}
+
+/** Called for every notification (token revocations use it); returns the unsubscribe. */
+export function onNotification(hook: NotificationHook): () => void {
+  state().hooks.add(hook);
+  return () => state().hooks.delete(hook);
+}
+
+export interface Subscription {
+  /** Resolves when a key changes, the time is up, or the process is shutting down. */
+  wait(timeoutMs: number): Promise<WakeReason>;
+  cancel(): void;
+}
+
+/**
+ * Subscribe first, then read the current state, then wait: a change committed
+ * between the read and the wait still wakes the waiter.
+ */
+export function subscribe(keys: readonly string[]): Subscription {
+  const s = state();
+  let settle: ((reason: WakeReason) => void) | null = null;
+  let early: WakeReason | null = s.draining ? 'draining' : null;
+  const wake = (reason: WakeReason) => {
+    if (settle) settle(reason);
+    else early ??= reason;
+  };
+  for (const key of keys) {
+    let set = s.waiters.get(key);
+    if (!set) s.waiters.set(key, (set = new Set()));
+    set.add(wake);
+  }
+  const cancel = () => {
+    for (const key of keys) {
+      const set = s.waiters.get(key);
+      set?.delete(wake);
+      if (set?.size === 0) s.waiters.delete(key);
+    }
+  };
+  return {
+    cancel,
+    wait(timeoutMs) {
+      if (early) {
+        cancel();
+        return Promise.resolve(early);
+      }
+      return new Promise<WakeReason>((resolve) => {
+        const timer = setTimeout(() => settle?.('timeout'), timeoutMs);
+        settle = (reason) => {
+          settle = null;
+          clearTimeout(timer);
+          cancel();
+          resolve(reason);
+        };
+      });
+    },
+  };
+}
+
+/** How many requests are held right now (for the shutdown log and the benchmark). */
+export function heldCount(): number {
+  let n = 0;
+  for (const set of state().waiters.values()) n += set.size;
+  return n;
+}
+
+/** Shutdown: answer every held poll now, and let no new one wait. */
+export function drainWaiters(): void {
+  const s = state();
+  s.draining = true;
+  for (const set of s.waiters.values()) for (const wake of [...set]) wake('draining');
+}
+
+export async function stopListener(): Promise<void> {
+  const s = state();
+  s.stopped = true;
+  s.healthy = false;
+  drainWaiters();
+  const client = s.client;
+  s.client = null;
+  await client?.end().catch(() => {});
+}
