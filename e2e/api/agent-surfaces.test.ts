@@ -84,15 +84,18 @@ describe('the MCP server at /api/mcp', () => {
     expect(client.getServerVersion()).toMatchObject({ name: 'buddy-match', version: '1.0.0' });
     expect(client.getInstructions()).toMatch(/register tool/);
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(endpoints.filter((e) => !(e.id in EXCLUDED_FROM_MCP)).map((e) => e.id).sort());
+    // Every contract endpoint but the excluded ones, and the guide tool.
+    expect(tools.map((t) => t.name).sort()).toEqual([...endpoints.filter((e) => !(e.id in EXCLUDED_FROM_MCP)).map((e) => e.id), 'get_guide'].sort());
     const register = tools.find((t) => t.name === 'register')!;
     expect(register.inputSchema).toMatchObject({ type: 'object', required: ['email', 'displayName'] });
     expect(Object.keys(register.inputSchema.properties ?? {})).toEqual(expect.arrayContaining(['email', 'activities', 'availability_text', 'photo']));
-    expect(register.annotations).toMatchObject({ readOnlyHint: false, idempotentHint: false, openWorldHint: true });
+    expect(register.annotations).toEqual({ destructiveHint: false });
     const me = tools.find((t) => t.name === 'get_my_profile')!;
-    expect(me.annotations).toMatchObject({ readOnlyHint: true, idempotentHint: true });
-    expect(me.outputSchema).toMatchObject({ type: 'object', properties: { profile: { type: 'object' } } });
-    expect(tools.find((t) => t.name === 'update_my_profile')!.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true, idempotentHint: true });
+    // Only hints that differ from the MCP defaults are sent (readOnly false, destructive true, idempotent false, openWorld true).
+    expect(me.annotations).toEqual({ readOnlyHint: true, openWorldHint: false });
+    // No output schemas: results are the endpoint's JSON as text (issue 16: they were half of tools/list).
+    expect(tools.every((t) => t.outputSchema === undefined)).toBe(true);
+    expect(tools.find((t) => t.name === 'update_my_profile')!.annotations).toEqual({ idempotentHint: true, openWorldHint: false });
   });
 
   it('signs up through the register tool, then uses the returned token on the profile tools', async () => {
@@ -106,8 +109,8 @@ describe('the MCP server at /api/mcp', () => {
       agentName: 'McpTestAgent',
     });
     expect(registered.isError ?? false).toBe(false);
-    const body = registerResponseSchema.parse(registered.structuredContent);
-    expect(JSON.parse(text(registered))).toEqual(registered.structuredContent);
+    const body = registerResponseSchema.parse(JSON.parse(text(registered)));
+    expect(registered.structuredContent).toBeUndefined();
     expect(body.user.email).toBe(email);
     expect(body.warnings.activities_unmatched).toEqual(['xyzzy plugh']);
     const row = await testDb().selectFrom('users').select(['id', 'agent_name', 'activities']).where('email', '=', email).executeTakeFirstOrThrow();
@@ -116,7 +119,7 @@ describe('the MCP server at /api/mcp', () => {
     const authed = await mcpClient({ token: body.auth.token });
     const me = await call(authed, 'get_my_profile');
     expect(me.isError ?? false).toBe(false);
-    const profile = ownProfileSchema.parse((me.structuredContent as { profile: unknown }).profile);
+    const profile = ownProfileSchema.parse((JSON.parse(text(me)) as { profile: unknown }).profile);
     expect(profile).toMatchObject({ id: body.user.id, email, displayName: 'Mika', activities: ['hiking'] });
 
     const updated = await call(authed, 'update_my_profile', { aboutMe: 'Set over MCP', agentName: 'McpTestAgent' });
@@ -125,7 +128,7 @@ describe('the MCP server at /api/mcp', () => {
     expect(stored.about_me).toBe('Set over MCP');
 
     const publicProfile = await call(anonymous, 'get_public_profile', { slug: body.user.slug });
-    expect(publicProfile.structuredContent).toMatchObject({ profile: { slug: body.user.slug, aboutMe: 'Set over MCP' } });
+    expect(JSON.parse(text(publicProfile))).toMatchObject({ profile: { slug: body.user.slug, aboutMe: 'Set over MCP' } });
   });
 
   it.each([
@@ -230,12 +233,12 @@ describe.skipIf(Object.values(flowTools).some((id) => id === undefined))('a mess
     const sent = await call(ana, flowTools.sendRequest!, { slug: b.slug, message: 'Hike on Saturday?' });
     expect(sent.isError ?? false, text(sent)).toBe(false);
     const requests = await call(ben, flowTools.listRequests!);
-    const invitationId = findString(requests.structuredContent, /^(invitationId|id)$/);
+    const invitationId = findString(JSON.parse(text(requests)), /^(invitationId|id)$/);
     expect(invitationId).toBeTruthy();
     const accepted = await call(ben, flowTools.accept!, { invitationId, firstMessage: 'Yes, let us go!' });
     expect(accepted.isError ?? false, text(accepted)).toBe(false);
     const chats = await call(ana, flowTools.chats!);
-    const chatId = findString(chats.structuredContent, /^(chatId|id)$/);
+    const chatId = findString(JSON.parse(text(chats)), /^(chatId|id)$/);
     expect(chatId).toBeTruthy();
     const reply = await call(ana, flowTools.sendMessage!, { chatId, text: 'Great, 9am at the trailhead.' });
     expect(reply.isError ?? false, text(reply)).toBe(false);

@@ -32,7 +32,7 @@ export const registerBodySchema = z.strictObject({
     .boolean()
     .nullish()
     .describe(
-      'Default true: also email the sign-in link. False: the address gets a notice of the new account instead, without a sign-in link. Either email carries a "This wasn\'t me" link for the owner of the address',
+      'Default true: email the sign-in link; false: email only a notice of the new account',
     ),
   ...attributionFields,
 });
@@ -99,6 +99,7 @@ export const register = defineEndpoint({
   auth: 'none',
   tags: ['accounts'],
   summary: 'Create an account and get a bearer token',
+  toolHint: 'Ask the person for their email and name first and never invent details; activities and availability_text are plain English. Then show auth.generated_password and auth.mobile_signin_url to the person, repeat warnings.schedule_summary, and send auth.token as the Authorization header for every other tool.',
   description:
     'Creates the account in one call. Only email and displayName are required; the other Discover fields can follow via PATCH /api/v1/me.json. ' +
     'Unknown activities are warnings, not errors. Repeat warnings.schedule_summary to the user to confirm availability. ' +

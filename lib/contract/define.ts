@@ -27,6 +27,12 @@ export interface EndpointSpec {
   auth: 'none' | Scope;
   summary: string;
   description?: string;
+  /**
+   * For the MCP tool: the one rule a model gets wrong without it, in a sentence or two.
+   * Tool descriptions are summary + toolHint (tools/list sits in every conversation's
+   * context); the long `description` serves OpenAPI, /docs and the guides.
+   */
+  toolHint?: string;
   tags: readonly string[];
   params?: z.ZodObject;
   query?: z.ZodObject;

@@ -50,14 +50,14 @@ export const discoverQuerySchema = z
       .max(DISCOVER_LIMITS.radiusKmMax)
       .default(DISCOVER_LIMITS.radiusKmDefault)
       .describe(
-        `Search radius in km around the caller's public point, measured to each person's public point (default ${DISCOVER_LIMITS.radiusKmDefault}, max ${DISCOVER_LIMITS.radiusKmMax})`,
+        "Search radius in km between public points (each person's location moved 0.7-1.3 km)",
       ),
     activities: activitiesParam
       .optional()
       .describe("Comma-separated canonical activity ids; people who share at least one. Default: the caller's own activities"),
     available: integerParam(0, DISCOVER_LIMITS.slotsPerWeek)
       .default(DISCOVER_LIMITS.availableDefault)
-      .describe("Only people free at least this many one-hour slots a week when the caller is free too (default 1; 0 = don't filter)"),
+      .describe("Only people free at least this many one-hour slots a week when you are free too (0 = don't filter)"),
     gender: gendersParam.optional().describe(`Comma-separated genders to include (${GENDERS.join(', ')}); default all`),
     age_min: integerParam(DISCOVER_LIMITS.ageMin, DISCOVER_LIMITS.ageMax).optional().describe('Youngest age to include'),
     age_max: integerParam(DISCOVER_LIMITS.ageMin, DISCOVER_LIMITS.ageMax).optional().describe('Oldest age to include'),
@@ -167,6 +167,7 @@ export const discover = defineEndpoint({
   auth: 'profile:read',
   tags: ['discover'],
   summary: 'Find buddies nearby who share activities and free time',
+  toolHint: 'Needs a complete profile; searches are rate-limited, so page with next_cursor instead of repeating a search.',
   description:
     'Complete profiles within radius_km of the caller who share at least one of the activities and are free at least ' +
     '`available` hours a week when the caller is. Never the caller, people either side has blocked, or existing buddies; ' +
@@ -216,6 +217,7 @@ export const getOverlap = defineEndpoint({
   auth: 'profile:read',
   tags: ['discover'],
   summary: 'The weekly free time you share with someone, to propose a time',
+  toolHint: 'Use it to propose a time both people are free.',
   description:
     "The slots free in both the caller's and this person's weekly grid, as a grid, as plain English and as runs of " +
     'consecutive hours (day, start, end) an agent can propose. Times are the grid\'s local hours. Says nothing about where ' +

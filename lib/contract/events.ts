@@ -146,6 +146,7 @@ export const listEvents = defineEndpoint({
   auth: 'none',
   tags: ['events'],
   summary: 'Local events, filterable by place, date, activity and text',
+  toolHint: 'Filter by city, region or near (lat,lon).',
   description:
     'Read-only. Events come from the built-in directory (iCalendar and JSON feeds imported by the service) or, ' +
     'when the service is configured with an upstream events directory, from that upstream: then every query ' +

@@ -35,6 +35,7 @@ export const getRegisterInstructions = defineEndpoint({
   auth: 'none',
   tags: ['accounts'],
   summary: 'Signup instructions and the JSON Schema of the registration body',
+  toolHint: 'Read it before register if unsure what to ask the person.',
   response: z.object({
     endpoint: z.string(),
     method: z.literal('POST'),

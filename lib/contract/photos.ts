@@ -37,6 +37,7 @@ export const uploadPhoto = defineEndpoint({
   auth: 'photo:write',
   tags: ['profile'],
   summary: 'Upload or replace your profile photo',
+  toolHint: 'Send photo as base64 (or a data URL), or photoURL as a public https URL; only a photo the person chose.',
   description:
     'JPEG, PNG or WEBP, at most 5 MB decoded, checked from the bytes. The photo is auto-rotated, stripped of all metadata (location included), ' +
     'scaled to at most 1600 px and re-encoded; a 256 px thumbnail is made. It replaces the previous photo and can complete onboarding. ' +

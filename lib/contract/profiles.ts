@@ -88,7 +88,7 @@ export const profileFields = {
   location: singleLine().max(LIMITS.location).nullish(),
   coords: coordsSchema
     .nullish()
-    .describe('Exact coordinates, kept private; Discover measures distances from a public point 0.7-1.3 km away (see GET /api/v1/me.json)'),
+    .describe('Exact coordinates, kept private: others only see distances from a point 0.7-1.3 km away'),
   gender: genderSchema.nullish(),
   birthday: birthdaySchema.nullish(),
   showAgeByDecade: z.boolean().nullish(),
@@ -104,8 +104,7 @@ export const profileUpdateSchema = z.strictObject({
   photoURL: httpsUrlSchema
     .nullish()
     .describe(
-      'A public https URL the server downloads the photo from (checked like an upload); null removes the photo. ' +
-        'A new URL counts as a photo upload against the hourly limit; sending back the current photoURL changes nothing and is not counted.',
+      'Public https URL of a new photo (checked like an upload, counted against the hourly photo limit); null removes the photo',
     ),
   ...attributionFields,
 });
@@ -138,6 +137,7 @@ export const updateMe = defineEndpoint({
   auth: 'profile:write',
   tags: ['profile'],
   summary: 'Update your profile (partial)',
+  toolHint: 'Send only the fields to change; activities and availability_text are plain English ("bouldering", "weekday evenings after 6"); null clears a field.',
   description:
     'Send only the fields to change. Plain-English activities and availability_text are accepted and canonicalized. ' +
     'null clears an optional field. activities and availability replace the stored values. ' +

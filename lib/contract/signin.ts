@@ -38,6 +38,7 @@ export const revokeToken = defineEndpoint({
   auth: 'profile:write',
   tags: ['accounts'],
   summary: 'Revoke one access token',
+  toolHint: 'Only when the person asks; a revoked token stops working at once.',
   description: 'The token stops working on the very next request. Idempotent: revoking a revoked token returns it unchanged. A token may revoke itself.',
   params: z.object({ tokenId: singleLine().min(1).max(80) }),
   body: z.strictObject({ ...attributionFields }),
@@ -64,6 +65,7 @@ export const changePassword = defineEndpoint({
   auth: 'profile:write',
   tags: ['accounts'],
   summary: 'Change the password (needs the current one)',
+  toolHint: 'Only when the person asks; it signs out every other token.',
   description:
     'Checks currentPassword, then sets newPassword. Every web session of the account except the one making the change is signed out; access tokens keep working, ' +
     'unless revokeAllTokens is true: then every access token is revoked in the same transaction, including the one making the call (its next request answers 401). ' +
@@ -81,6 +83,7 @@ export const exchangeSigninLink = defineEndpoint({
   auth: 'none',
   tags: ['accounts'],
   summary: 'Trade a single-use sign-in link token for an access token (used by the mobile app)',
+  toolHint: 'Only for a link the person gave you; each link works once.',
   description:
     'The mobile app receives buddymatch://signin?token=<token> from the sign-in page and posts the token here. ' +
     'The link is used up; a second use answers 410 signin_link_used, an expired link 410 signin_link_expired.',

@@ -105,6 +105,7 @@ export const sendBuddyRequest = defineEndpoint({
   auth: 'buddy:write',
   tags: ['buddies'],
   summary: 'Ask someone (slug or user id) to be buddies',
+  toolHint: 'Only when the person asked you to; activityIds come from list_activities.',
   description:
     'Creates a pending request the other person sees in their inbox (201, outcome "created"). ' +
     'Sending it again while it is pending returns the same request (200, outcome "already_pending"). ' +
@@ -159,6 +160,7 @@ export const acceptBuddyRequest = defineEndpoint({
   auth: 'buddy:write',
   tags: ['buddies'],
   summary: 'Accept a request sent to you: creates the connection and the chat',
+  toolHint: 'Only as the person decides; firstMessage (optional) is the person\'s own words.',
   description:
     'Only the recipient may accept. In one transaction: the request becomes accepted, the buddy connection and the chat are created, ' +
     'and firstMessage (if given, moderated) is sent. A request that is no longer pending → 409 request_not_pending.',
@@ -179,6 +181,7 @@ export const declineBuddyRequest = defineEndpoint({
   auth: 'buddy:write',
   tags: ['buddies'],
   summary: 'Decline a request sent to you (no chat is created)',
+  toolHint: 'Only as the person decides; the sender may not ask again for 30 days.',
   params: invitationParams,
   body: attributionBody,
   bodyOptional: true,
@@ -209,7 +212,7 @@ const waitSchema = z.coerce
   .int()
   .min(1)
   .max(25)
-  .describe('Long-poll: hold up to this many seconds until something new arrives, then answer at once (better than polling often)');
+  .describe('Long-poll: hold up to this many seconds until something new arrives');
 
 export const listChats = defineEndpoint({
   id: 'list_chats',
@@ -233,6 +236,7 @@ export const listMessages = defineEndpoint({
   auth: 'message:read',
   tags: ['chats'],
   summary: 'Messages of one chat, oldest first, with a poll_next_url to follow for new ones',
+  toolHint: 'Follow poll_next_url (with wait=25 to wait for the next message); mark_read=1 marks what you read.',
   description:
     'Without since or cursor: the latest `limit` messages. With since (milliseconds, or an ISO date-time): the messages after it, oldest first. ' +
     'Follow poll_next_url (it carries an opaque cursor) to get what came after this page: following it forever yields every message exactly once. ' +
@@ -272,6 +276,7 @@ export const sendMessage = defineEndpoint({
   auth: 'message:write',
   tags: ['chats'],
   summary: 'Send a message (1-4000 characters); the other person gets a push notification',
+  toolHint: 'Send only what the person wrote or approved.',
   description:
     'Moderated (slurs, threats, sexual solicitation, shouting, repeated-character spam → 422 naming the rule; the message is not stored). ' +
     'At most MESSAGE_LIMIT_PER_10_MIN (default 20) messages per sender per chat in any rolling 10 minutes → 429 with Retry-After.',
@@ -318,6 +323,7 @@ export const getInbox = defineEndpoint({
   auth: 'message:read',
   tags: ['chats'],
   summary: 'Everything new in one call: pending requests, accepted requests, unread chats with their new messages',
+  toolHint: 'Long-poll: pass since (from next_poll_url) and wait=25 and call again when it answers; without wait, poll at most every 30 s.',
   description:
     'Long-poll: follow next_poll_url with wait=25 (and If-None-Match with the last ETag) and the answer comes the moment ' +
     'something is new, or as 304 / nothing new after 25 s; then poll again at once. Without wait, poll every 30-60 s. ' +
@@ -350,6 +356,7 @@ export const blockUser = defineEndpoint({
   auth: 'buddy:write',
   tags: ['safety'],
   summary: 'Block someone: no requests or messages either way; they vanish from your lists',
+  toolHint: 'Only when the person asks.',
   description: 'Idempotent. They are not told. Existing chats stay stored but hidden from you until you unblock.',
   params: slugParams,
   body: attributionBody,
@@ -398,6 +405,7 @@ export const reportUser = defineEndpoint({
   auth: 'buddy:write',
   tags: ['safety'],
   summary: 'Report someone to the moderators (optionally blocking them too)',
+  toolHint: 'Only when the person asks; set block to true to block at the same time.',
   params: slugParams,
   body: reportBodySchema,
   response: z.object({ success: successTrue, reportId: z.string(), blocked: z.boolean() }),

@@ -57,3 +57,20 @@ export function annotationsFor(spec: Pick<EndpointSpec, 'method' | 'path' | 'sum
   }
   return { title: spec.summary, ...hints };
 }
+
+/** The MCP defaults (2025-06-18 schema: ToolAnnotations): a hint left out means this. */
+const MCP_DEFAULTS: Hints = { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true };
+
+/**
+ * The same hints as tools/list sends them: only those that differ from the defaults
+ * (a hint left out means its default, so nothing untrue is implied), and no title (the
+ * tool has its own). destructiveHint and idempotentHint mean nothing for a read-only tool.
+ */
+export function advertisedAnnotations(annotations: ToolAnnotations): Partial<Hints> {
+  const out: Partial<Hints> = {};
+  for (const key of Object.keys(MCP_DEFAULTS) as (keyof Hints)[]) {
+    if (annotations.readOnlyHint && (key === 'destructiveHint' || key === 'idempotentHint')) continue;
+    if (annotations[key] !== MCP_DEFAULTS[key]) out[key] = annotations[key];
+  }
+  return out;
+}

@@ -110,9 +110,5 @@ export async function callRoute(
       : ({ error: { code: 'internal_error', message: `Unexpected ${response.status} response` } } satisfies ErrorEnvelope);
     return errorResult(response.status, envelope, response, incoming);
   }
-  const structured = parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : undefined;
-  return {
-    content: [{ type: 'text', text: text || 'null' }],
-    ...(structured && tool.outputSchema() ? { structuredContent: structured } : {}),
-  };
+  return { content: [{ type: 'text', text: text || 'null' }] };
 }

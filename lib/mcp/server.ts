@@ -3,7 +3,10 @@
 import type { McpServer, StandardSchemaWithJSON } from '@modelcontextprotocol/server';
 import { API_VERSION } from '../docs/index-document';
 import { callRoute, type RouteHandler } from './call';
-import type { ToolDefinition } from './tools';
+import { GUIDE_TOOL, guideResult } from './guide-tool';
+import type { EndpointSpec } from '../contract/define';
+import { advertisedAnnotations } from './annotations';
+import { toolDefinitions, type ToolDefinition } from './tools';
 
 export const MCP_SERVER_NAME = 'buddy-match';
 
@@ -13,8 +16,8 @@ export function serverInstructions(baseUrl: string): string {
     'Start with the register tool (ask the person for their email and name first; never invent details).',
     'It returns auth.token: send it as the HTTP header "Authorization: Bearer <token>" on this MCP connection for every other tool.',
     'Show the person auth.mobile_signin_url and auth.generated_password, and repeat warnings.schedule_summary for them to confirm.',
-    'Then poll check-inbox style tools every 30-60 seconds while active. Relay only what the tools return.',
-    `Guides: ${baseUrl}/SIGNUP.md and ${baseUrl}/AGENTS.md.`,
+    'Then long-poll get_inbox (since from next_poll_url, wait=25) while active. Relay only what the tools return.',
+    `When unsure, call get_guide (signup, agents) or read ${baseUrl}/SIGNUP.md and ${baseUrl}/AGENTS.md.`,
   ].join(' ');
 }
 
@@ -35,6 +38,24 @@ function advertisedSchema(json: (target?: string) => Record<string, unknown>): S
   };
 }
 
+/** A tool as tools/list advertises it (what a host puts in the model's context). */
+export interface AdvertisedTool {
+  name: string;
+  description: string;
+  inputSchema: Record<string, unknown>;
+  annotations: ReturnType<typeof advertisedAnnotations>;
+}
+
+export function advertisedTools(endpoints: readonly EndpointSpec[]): AdvertisedTool[] {
+  const guide: AdvertisedTool = { ...GUIDE_TOOL, inputSchema: GUIDE_TOOL.inputSchema };
+  return [guide, ...toolDefinitions(endpoints).map((tool) => ({
+    name: tool.name,
+    description: tool.description,
+    inputSchema: tool.inputSchema(),
+    annotations: advertisedAnnotations(tool.annotations),
+  }))];
+}
+
 export function registerTools(
   server: McpServer,
   tools: readonly ToolDefinition[],
@@ -42,18 +63,25 @@ export function registerTools(
   incoming: Request,
   baseUrl: string,
 ): void {
+  server.registerTool(
+    GUIDE_TOOL.name,
+    {
+      description: GUIDE_TOOL.description,
+      inputSchema: advertisedSchema(() => GUIDE_TOOL.inputSchema),
+      annotations: GUIDE_TOOL.annotations,
+    },
+    async (args) => guideResult(args),
+  );
   for (const tool of tools) {
     const handler = handlers[tool.name];
     if (!handler) throw new Error(`No route handler for the MCP tool ${tool.name}: add it to app/api/mcp/handlers.ts`);
-    const output = tool.outputSchema();
     server.registerTool(
       tool.name,
       {
-        title: tool.title,
+        // No title: hosts show the name (get_inbox), and tools/list stays small.
         description: tool.description,
         inputSchema: advertisedSchema((target) => tool.inputSchema(target)),
-        ...(output ? { outputSchema: advertisedSchema((target) => tool.outputSchema(target) ?? {}) } : {}),
-        annotations: tool.annotations,
+        annotations: advertisedAnnotations(tool.annotations),
       },
       async (args) => callRoute(tool, handler, args, incoming, baseUrl),
     );

@@ -36,9 +36,23 @@ describe('MCP tools from the contract', () => {
     const input = register.inputSchema() as { properties: Record<string, unknown>; required: string[]; additionalProperties: boolean };
     expect(input.required).toEqual(['email', 'displayName']);
     expect(input.additionalProperties).toBe(false);
-    expect(Object.keys(input.properties)).toEqual(expect.arrayContaining(['email', 'displayName', 'activities', 'availability_text', 'schedule']));
-    expect(register.outputSchema()).toMatchObject({ type: 'object', required: expect.arrayContaining(['auth', 'user']) });
-    expect(register.description).toContain('POST /api/v1/register.json');
+    expect(Object.keys(input.properties)).toEqual(expect.arrayContaining(['email', 'displayName', 'activities', 'availability_text', 'photo', 'agentName']));
+    // Deprecated fields and the HTTP-only ones are left out of tools/list (the route still takes them).
+    for (const gone of ['city', 'availability', 'schedule', 'agentSessionId']) expect(input.properties).not.toHaveProperty(gone);
+    // A model is told the format; the long regex zod derives from it is the route's business.
+    expect(input.properties.email).toEqual({ type: 'string', maxLength: 254, format: 'email' });
+    expect(register.description).toMatch(/^Create an account and get a bearer token \(no token needed\)\. Ask the person/);
+  });
+
+  it('keeps every constraint a model needs and says null only where it clears a field', () => {
+    const update = toolDefinition(endpoints.find((e) => e.id === 'update_my_profile')!).inputSchema() as { properties: Record<string, Record<string, unknown>> };
+    expect(update.properties.aboutMe).toEqual({ type: ['string', 'null'], maxLength: 600 });
+    expect(update.properties.gender).toEqual({ type: ['string', 'null'], enum: ['male', 'female', 'non_binary', 'prefer_not_to_say'] });
+    const register = toolDefinition(endpoints.find((e) => e.id === 'register')!).inputSchema() as { properties: Record<string, Record<string, unknown>> };
+    expect(register.properties.aboutMe).toEqual({ type: 'string', maxLength: 600 });
+    expect(register.properties.coords).toMatchObject({ type: 'object', required: ['latitude', 'longitude'], properties: { latitude: { minimum: -90, maximum: 90 } } });
+    const discover = toolDefinition(endpoints.find((e) => e.id === 'discover')!).inputSchema() as { properties: Record<string, Record<string, unknown>> };
+    expect(discover.properties.limit).toEqual({ default: 20, description: 'Results per page', type: 'integer', minimum: 1, maximum: 50 });
   });
 
   it('refuses a contract where a query and a body field share a name', () => {
@@ -46,10 +60,11 @@ describe('MCP tools from the contract', () => {
     expect(() => toolDefinition(withClash)).toThrow(/aboutMe/);
   });
 
-  it('tells agents how to get a token on every tool that needs one', () => {
+  it('describes each tool in one to three sentences, saying which need no token', () => {
     for (const tool of toolDefinitions(endpoints)) {
-      if (tool.spec.auth === 'none') expect(tool.description).not.toMatch(/Authorization/);
-      else expect(tool.description).toMatch(/register tool.*Authorization: Bearer <token>/);
+      const sentences = tool.description.split(/(?<=[.!?])\s+(?=[A-Z])/);
+      expect(sentences.length, tool.description).toBeLessThanOrEqual(3);
+      expect(tool.description.includes('(no token needed)'), tool.name).toBe(tool.spec.auth === 'none');
     }
   });
 });

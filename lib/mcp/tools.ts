@@ -1,11 +1,20 @@
 // One MCP tool per contract endpoint, generated from the contract table: the name is
-// the endpoint id, the input schema is its path params + query + body merged, the
-// output schema is its response. Endpoints added to the table become tools by
+// the endpoint id, the input schema is its path params + query + body merged. No
+// output schema: results are the endpoint's JSON as text, and a schema of every answer
+// tripled the size of tools/list, which hosts put in every conversation's context. Endpoints added to the table become tools by
 // themselves (their route handler still has to be listed in app/api/mcp/handlers.ts).
 import type { EndpointSpec } from '../contract/define';
 import { toJsonSchema, type JsonSchema, type SchemaTarget } from '../docs/json-schema';
-import { errorCodesFor } from '../docs/openapi';
 import { annotationsFor, type ToolAnnotations } from './annotations';
+
+/**
+ * Fields the HTTP API takes that tools/list leaves out (a tool call that sends one
+ * anyway is still accepted), with the reason: each costs bytes in every conversation.
+ */
+export const OMITTED_FROM_TOOLS: Readonly<Record<string, string>> = {
+  agentSessionId: 'a stateless MCP connection has no session of its own; agentName attributes the action',
+  schedule: 'the raw 7x18 grid; availability_text says the same in plain English, which is what a model should send',
+};
 
 /** Contract endpoints that are deliberately not tools, with the reason. */
 export const EXCLUDED_FROM_MCP: Readonly<Record<string, string>> = {
@@ -26,8 +35,6 @@ export interface ToolDefinition {
   /** True when the body is not an object and travels whole as the `body` argument. */
   bodyAsArgument: boolean;
   inputSchema(target?: string): JsonSchema;
-  /** The success response, when it is an object (MCP structured content must be one). */
-  outputSchema(target?: string): JsonSchema | undefined;
 }
 
 type MergeTarget = Exclude<SchemaTarget, 'openapi-3.0'>;
@@ -77,20 +84,80 @@ function mergeInput(spec: EndpointSpec, target: MergeTarget): Merged {
   return { schema, places, bodyAsArgument };
 }
 
+/**
+ * What a model reads in tools/list: the summary, the one rule it would get wrong
+ * (toolHint), and whether it needs no token. Error codes, limits and the long guidance
+ * are in the guides (the get_guide tool), read only when needed.
+ */
 function describeTool(spec: EndpointSpec): string {
-  const auth =
-    spec.auth === 'none'
-      ? 'No token needed.'
-      : `Needs the bearer token that the register tool returns (auth.token), sent as the HTTP header "Authorization: Bearer <token>" on the MCP connection (scope ${spec.auth}).`;
-  const codes = errorCodesFor(spec).join(', ');
-  return [
-    `${spec.summary}.`,
-    spec.description,
-    auth,
-    `Same as ${spec.method} ${spec.path}. On failure the result has isError and the error envelope {"error":{"code","message","hint","fields"}}; codes: ${codes}.`,
-  ]
-    .filter(Boolean)
-    .join(' ');
+  return [`${spec.summary}${spec.auth === 'none' ? ' (no token needed)' : ''}.`, spec.toolHint].filter(Boolean).join(' ');
+}
+
+/**
+ * The input schema as a model needs it, and no bigger: every type, enum, limit and
+ * format stays; what goes is what a model cannot use. A field that may be null says so
+ * with a type list instead of an anyOf; deprecated fields and OMITTED_FROM_TOOLS are left
+ * out (the route still takes them); the long patterns zod derives for `email` and `date` go, their `format` says
+ * the same to a model (the route checks them exactly).
+ */
+export function compactSchema(node: JsonSchema, nullClears = false): JsonSchema {
+  const out: JsonSchema = {};
+  for (const [key, value] of Object.entries(node)) {
+    if (key === 'properties' && value && typeof value === 'object') {
+      const properties: Record<string, JsonSchema> = {};
+      for (const [name, property] of Object.entries(value as Record<string, JsonSchema>)) {
+        if (typeof property.description === 'string' && property.description.startsWith('Deprecated')) continue;
+        if (name in OMITTED_FROM_TOOLS) continue;
+        properties[name] = compactSchema(property, nullClears);
+      }
+      out.properties = properties;
+    } else if (Array.isArray(value)) {
+      out[key] = value.map((item) => (item && typeof item === 'object' ? compactSchema(item as JsonSchema, nullClears) : item));
+    } else if (value && typeof value === 'object') {
+      out[key] = compactSchema(value as JsonSchema, nullClears);
+    } else {
+      out[key] = value;
+    }
+  }
+  if (Array.isArray(out.required) && out.properties) {
+    const kept = (out.required as string[]).filter((name) => name in (out.properties as object));
+    if (kept.length) out.required = kept;
+    else delete out.required;
+  }
+  if ((out.format === 'email' || out.format === 'date') && typeof out.pattern === 'string') delete out.pattern;
+  // "(default 40, max 100)" repeats what `default` and `maximum` already say.
+  if (typeof out.description === 'string' && out.default !== undefined) {
+    out.description = out.description.replace(/\s*\(default [^)]*\)/, '');
+    if (!out.description) delete out.description;
+  }
+  if (!nullClears && Array.isArray(out.type) && out.type.includes('null')) {
+    const types = (out.type as string[]).filter((t) => t !== 'null');
+    out.type = types.length === 1 ? types[0] : types;
+  }
+  return nullableAsTypeList(out, nullClears);
+}
+
+/**
+ * {anyOf: [{type: 'string', ...}, {type: 'null'}]} → {type: ['string', 'null'], ...}, with
+ * any description kept. Only where null means something (a PATCH: null clears the field);
+ * elsewhere null and leaving the field out are the same, so the model is shown the type alone.
+ */
+function nullableAsTypeList(node: JsonSchema, nullClears: boolean): JsonSchema {
+  const branches = node.anyOf as JsonSchema[] | undefined;
+  if (!Array.isArray(branches) || branches.length !== 2) return node;
+  const nullIndex = branches.findIndex((b) => b.type === 'null' && Object.keys(b).length === 1);
+  const other = branches[1 - nullIndex];
+  if (nullIndex < 0 || !other) return node;
+  const { anyOf: _anyOf, ...rest } = node;
+  if (!nullClears) return { ...rest, ...other };
+  if (typeof other.type !== 'string') return node;
+  return { ...rest, ...other, type: [other.type, 'null'] };
+}
+
+/** get_inbox → "Get inbox". */
+export function toolTitle(id: string): string {
+  const words = id.replace(/_/g, ' ');
+  return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
 export function toolDefinition(spec: EndpointSpec): ToolDefinition {
@@ -102,18 +169,13 @@ export function toolDefinition(spec: EndpointSpec): ToolDefinition {
   const base = mergeInput(spec, 'draft-2020-12');
   return {
     name: spec.id,
-    title: spec.summary,
+    title: toolTitle(spec.id),
     description: describeTool(spec),
     spec,
     annotations: annotationsFor(spec),
     places: base.places,
     bodyAsArgument: base.bodyAsArgument,
-    inputSchema: (target) => memo(`in:${asTarget(target)}`, () => mergeInput(spec, asTarget(target)).schema),
-    outputSchema: (target) =>
-      memo(`out:${asTarget(target)}`, () => {
-        const json = toJsonSchema(spec.response, 'output', asTarget(target));
-        return isObjectSchema(json) ? json : undefined;
-      }),
+    inputSchema: (target) => memo(`in:${asTarget(target)}`, () => compactSchema(mergeInput(spec, asTarget(target)).schema, spec.method === 'PATCH')),
   };
 }
 

@@ -1,0 +1,38 @@
+// get_guide: the long guidance (limits, every error code, etiquette, the signup
+// checklist) as a tool, so tools/list can stay short and a model reads a guide only
+// when it needs one. The same documents as /SIGNUP.md, /AGENTS.md and /llms.txt.
+import { renderAgentsGuide, renderLlmsTxt, renderSignupGuide } from '../guides';
+import type { ToolResult } from './call';
+
+export const GUIDES = {
+  signup: { render: renderSignupGuide, about: 'what to ask the person and how to register them' },
+  agents: { render: renderAgentsGuide, about: 'after signup: polling, requests, chats, limits, every error code' },
+  overview: { render: renderLlmsTxt, about: 'the service in brief, with every endpoint' },
+} as const;
+export type GuideName = keyof typeof GUIDES;
+
+export const GUIDE_TOOL = {
+  name: 'get_guide',
+  description:
+    'Read a guide when unsure (no token needed): ' +
+    Object.entries(GUIDES)
+      .map(([name, guide]) => `${name} (${guide.about})`)
+      .join(', ') + '.',
+  inputSchema: {
+    type: 'object',
+    properties: { name: { type: 'string', enum: Object.keys(GUIDES) } },
+    required: ['name'],
+    additionalProperties: false,
+  },
+  annotations: { readOnlyHint: true, openWorldHint: false },
+} as const;
+
+export function guideResult(args: Record<string, unknown>): ToolResult {
+  const name = args.name;
+  if (typeof name !== 'string' || !(name in GUIDES)) {
+    const names = Object.keys(GUIDES).join(', ');
+    const envelope = { error: { code: 'validation_failed', message: `name must be one of: ${names}`, fields: { name: `one of ${names}` } } };
+    return { content: [{ type: 'text', text: `Error 400 validation_failed: name must be one of ${names}` }, { type: 'text', text: JSON.stringify(envelope) }], isError: true };
+  }
+  return { content: [{ type: 'text', text: GUIDES[name as GuideName].render() }] };
+}

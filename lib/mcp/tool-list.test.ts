@@ -1,0 +1,53 @@
+// tools/list sits in the context of every conversation that has the connector on:
+// its size is a budget (issue 16), held here on the list the server advertises.
+import { encode } from 'gpt-tokenizer/encoding/o200k_base';
+import { describe, expect, it } from 'vitest';
+import { endpoints } from '../contract';
+import { advertisedAnnotations, annotationsFor } from './annotations';
+import { advertisedTools } from './server';
+import { closestToolNames } from './unknown-tool';
+
+const MAX_BYTES = 20_000;
+const MAX_TOKENS = 5_000;
+
+describe('tools/list', () => {
+  const tools = advertisedTools(endpoints);
+  const json = JSON.stringify({ tools });
+
+  it(`stays under ${MAX_BYTES} bytes and ${MAX_TOKENS} tokens (o200k_base) with every capability`, () => {
+    expect(Buffer.byteLength(json)).toBeLessThan(MAX_BYTES);
+    expect(encode(json).length).toBeLessThan(MAX_TOKENS);
+    expect(tools.map((t) => t.name)).toContain('get_guide');
+    expect(tools).toHaveLength(endpoints.filter((e) => !['get_health', 'get_index'].includes(e.id)).length + 1);
+  });
+
+  it('sends only the annotations that differ from the MCP defaults, so what they imply stays true', () => {
+    const defaults = { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true };
+    for (const spec of endpoints) {
+      const full = annotationsFor(spec);
+      const sent = advertisedAnnotations(full);
+      const implied = { ...defaults, ...sent };
+      expect(implied.readOnlyHint, spec.id).toBe(full.readOnlyHint);
+      expect(implied.openWorldHint, spec.id).toBe(full.openWorldHint);
+      if (!full.readOnlyHint) {
+        expect(implied.destructiveHint, spec.id).toBe(full.destructiveHint);
+        expect(implied.idempotentHint, spec.id).toBe(full.idempotentHint);
+      }
+    }
+  });
+});
+
+describe('closestToolNames', () => {
+  const names = advertisedTools(endpoints).map((t) => t.name);
+  it.each([
+    ['get_messages', 'list_messages'],
+    ['send_request', 'send_buddy_request'],
+    ['inbox', 'get_inbox'],
+    ['update_profile', 'update_my_profile'],
+    ['accept_request', 'accept_buddy_request'],
+    ['list_event', 'list_events'],
+    ['guide', 'get_guide'],
+  ])('%s → %s first', (wrong, right) => {
+    expect(closestToolNames(wrong, names)[0]).toBe(right);
+  });
+});
