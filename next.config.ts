@@ -6,8 +6,8 @@ const common = Object.entries(COMMON_SECURITY_HEADERS).map(([key, value]) => ({ 
 const nextConfig: NextConfig = {
   poweredByHeader: false,
   reactStrictMode: true,
-  // proxy.ts handles trailing slashes: /api paths are served without the slash (JSON, never
-  // Next.js's plain-text 308), pages keep their 308 redirect.
+  // We handle trailing slashes: /api paths are served without the slash (JSON, never
+  // Next.js's plain-text 308; lib/http/api-front-door.ts), pages keep a 308 (proxy.ts).
   skipTrailingSlashRedirect: true,
   // Native and heavy server packages load from node_modules at run time, not bundled.
   serverExternalPackages: [

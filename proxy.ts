@@ -1,12 +1,12 @@
 // Runs before every page: a fresh CSP nonce per request (Next.js reads it from the
 // request's CSP header and puts it on its scripts), and, on pages with sign-in or account
-// forms, this browser's Auth.js CSRF token. /api paths only get JSON 405s and trailing
-// slashes handled (lib/http/api-proxy.ts); /auth paths only the trailing-slash redirect.
+// forms, this browser's Auth.js CSRF token. /auth paths only get the trailing-slash
+// redirect. /api never comes here: its 405s and trailing slashes are answered in the
+// node:http server (lib/http/api-front-door.ts), which costs a poll nothing.
 import { randomBytes } from 'node:crypto';
 import { NextResponse, type NextRequest } from 'next/server';
 import { csrfTokenFor } from '@/lib/auth/config';
 import { CSRF_TOKEN_HEADER } from '@/lib/auth/session';
-import { apiProxy } from '@/lib/http/api-proxy';
 import { config as appConfig } from '@/lib/config';
 import { HSTS_HEADER, pageContentSecurityPolicy } from '@/lib/web/security-headers';
 
@@ -22,7 +22,6 @@ const PUBLIC_PROFILE = /^\/u\/[^/]+\/?$/;
 
 export async function proxy(request: NextRequest) {
   const { pathname } = request.nextUrl;
-  if (pathname === '/api' || pathname.startsWith('/api/')) return apiProxy(request);
   // next.config.ts skips Next.js's own trailing-slash redirect (it answered /api with plain
   // text); pages keep it here. Same origin always: the path is set, never resolved as a URL.
   if (pathname.length > 1 && pathname.endsWith('/')) {
@@ -66,19 +65,6 @@ export async function proxy(request: NextRequest) {
 }
 
 export const config = {
-  matcher: [
-    // Pages and /auth.
-    '/((?!api/|_next/static|_next/image|favicon\\.ico).*)',
-    // /api only without a body or with a small one: Next.js reads a body that goes through
-    // the proxy into memory before the route runs, and the routes must stay free to refuse
-    // a large one (a 7 MB photo from an address at its limit) unread.
-    {
-      source: '/api/:path*',
-      missing: [
-        { type: 'header', key: 'content-length' },
-        { type: 'header', key: 'transfer-encoding' },
-      ],
-    },
-    { source: '/api/:path*', has: [{ type: 'header', key: 'content-length', value: '\\d{1,5}' }] },
-  ],
+  // Pages and /auth; never /api (see above) or static files.
+  matcher: ['/((?!api/|api$|_next/static|_next/image|favicon\\.ico).*)'],
 };

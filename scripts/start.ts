@@ -11,6 +11,7 @@ import { loadConfig } from '../lib/config';
 import { clientAddress } from '../lib/http/client-address';
 import { installClientIpProof, stampClientIp } from '../lib/http/ip';
 import { logError, logLine } from '../lib/http/log';
+import { answerApiFrontDoor } from '../lib/http/api-front-door';
 import { answerBadRequestTarget, answerClientError } from '../lib/http/request-target';
 import { startBoss, stopBoss } from '../lib/jobs/boss';
 import { drainWaiters, ensureListener, heldCount, stopListener } from '../lib/realtime/listener';
@@ -85,6 +86,8 @@ async function main(): Promise<void> {
       });
       // A path Next.js could not decode (malformed percent-encoding) gets a 400, not a 500.
       if (answerBadRequestTarget(req, res)) return;
+      // Wrong methods and trailing slashes under /api, from the contract table (no body read).
+      if (answerApiFrontDoor(req, res)) return;
       handle(req, res).catch((error: unknown) => {
         logError('request failed', error);
         if (!res.headersSent) {

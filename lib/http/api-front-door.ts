@@ -1,0 +1,64 @@
+// What the server does for /api paths before Next.js sees the request, so every answer
+// there is JSON:
+// - a method the path does not take gets 405 with Allow and the error envelope (Next.js
+//   would answer an empty 405 itself, before the route wrapper could);
+// - a trailing slash is served as the same path without it (Next.js would answer a 308
+//   with a plain-text body; skipTrailingSlashRedirect in next.config.ts turns that off).
+// HEAD (on GET paths) and OPTIONS (204 with Allow) stay Next.js's own answers.
+//
+// It runs in the node:http server (scripts/start.ts), not in proxy.ts: a Next.js proxy
+// on /api cost every poll about a third of its throughput (npm run bench:poll), and
+// this needs only the method and the path, never the body, so a wrong method with a
+// large body is refused unread too.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { EndpointSpec } from '../contract/define';
+import { allowedMethods, endpointsAt } from './endpoint-paths';
+import { ApiError } from './errors';
+import { API_CONTENT_SECURITY_POLICY, COMMON_SECURITY_HEADERS } from '../web/security-headers';
+import { targetPath } from './request-target';
+
+/** True when it answered; otherwise it may have rewritten req.url (a trailing slash dropped). */
+export function answerApiFrontDoor(req: IncomingMessage, res: ServerResponse): boolean {
+  const target = req.url ?? '/';
+  const pathname = targetPath(target);
+  if (pathname !== '/api' && !pathname.startsWith('/api/')) return false;
+  const path = pathname.replace(/(?<=.)\/+$/, '');
+  const specs = endpointsAt(path);
+  const method = req.method ?? 'GET';
+  if (specs.length) {
+    const allow = allowedMethods(specs);
+    if (!allow.includes(method)) {
+      const { body, headers } = methodNotAllowed(method, path, specs, allow);
+      res.writeHead(405, headers);
+      res.end(method === 'HEAD' ? undefined : body);
+      return true;
+    }
+  }
+  if (path !== pathname) req.url = path + target.slice(target.indexOf(pathname) + pathname.length);
+  return false;
+}
+
+function methodNotAllowed(method: string, path: string, specs: readonly EndpointSpec[], allow: string[]) {
+  const methods = specs.map((s) => s.method);
+  const uses = specs.map((s) => `${s.method} ${s.path} (${s.summary})`).join('; ');
+  const message = `${path} does not take ${method}; it takes ${methods.join(' or ')}`;
+  const error = new ApiError('method_not_allowed', message, {
+    hint: `Use ${uses}. Every endpoint is listed at /api/v1/index.json.`,
+    fields: { method: `one of ${methods.join(', ')}` },
+  });
+  const body = JSON.stringify(error.toBody());
+  return {
+    body,
+    headers: {
+      // The headers next.config.ts gives every other /api answer.
+      ...COMMON_SECURITY_HEADERS,
+      'content-security-policy': API_CONTENT_SECURITY_POLICY,
+      allow: allow.join(', '),
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': Buffer.byteLength(body),
+      'cache-control': 'no-store',
+      // The body was not read; the connection cannot carry another request after it.
+      connection: 'close',
+    },
+  };
+}
