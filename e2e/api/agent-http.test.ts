@@ -81,6 +81,19 @@ describe('§1 a trailing slash is served like the path without it', () => {
     expect(rows.map((r) => r.id)).toEqual([res.body.user.id]);
   });
 
+  it('repeated slashes are served as one: the same JSON, never a plain-text 308', async () => {
+    const plain = await api('GET', '/api/v1/activities.json');
+    const doubled = await api('GET', '//api//v1///activities.json');
+    expect(doubled.status).toBe(200);
+    expect(doubled.body).toEqual(plain.body);
+    expectEnvelope(await api('GET', '/api/v1/users//profile.json'), 404, 'not_found');
+  });
+
+  it('a wrong method is refused with the JSON 405 unread, whatever the size of its body', async () => {
+    const res = await api('PUT', '/api/v1/me.json', { rawBody: 'x'.repeat(2_000_000), headers: { 'content-type': 'application/json' } });
+    expectEnvelope(res, 405, 'method_not_allowed');
+  });
+
   it('an unknown path with a slash gets the JSON 404, and a wrong method the JSON 405', async () => {
     expectEnvelope(await api('GET', '/api/v1/inbox/'), 404, 'not_found');
     expectEnvelope(await api('PUT', '/api/v1/me.json/', { body: {} }), 405, 'method_not_allowed');

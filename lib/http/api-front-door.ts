@@ -2,8 +2,9 @@
 // there is JSON:
 // - a method the path does not take gets 405 with Allow and the error envelope (Next.js
 //   would answer an empty 405 itself, before the route wrapper could);
-// - a trailing slash is served as the same path without it (Next.js would answer a 308
-//   with a plain-text body; skipTrailingSlashRedirect in next.config.ts turns that off).
+// - a trailing slash is served as the same path without it, and repeated slashes as one
+//   (Next.js would answer a 308 with a plain-text body; skipTrailingSlashRedirect in
+//   next.config.ts turns that off for the trailing slash).
 // HEAD (on GET paths) and OPTIONS (204 with Allow) stay Next.js's own answers.
 //
 // It runs in the node:http server (scripts/start.ts), not in proxy.ts: a Next.js proxy
@@ -21,8 +22,9 @@ import { targetPath } from './request-target';
 export function answerApiFrontDoor(req: IncomingMessage, res: ServerResponse): boolean {
   const target = req.url ?? '/';
   const pathname = targetPath(target);
-  if (pathname !== '/api' && !pathname.startsWith('/api/')) return false;
-  const path = pathname.replace(/(?<=.)\/+$/, '');
+  // Repeated slashes fold to one (Next.js would answer them with a plain-text 308), and a trailing one goes.
+  const path = pathname.replace(/\/{2,}/g, '/').replace(/(?<=.)\/+$/, '');
+  if (path !== '/api' && !path.startsWith('/api/')) return false;
   const specs = endpointsAt(path);
   const method = req.method ?? 'GET';
   if (specs.length) {
