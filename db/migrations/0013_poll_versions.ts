@@ -38,27 +38,20 @@ export async function up(db: Kysely<any>): Promise<void> {
       if a is distinct from b then perform bump_inbox_version(greatest(a, b)); end if;
     end $$`.execute(db);
 
+  // A row that concerns two people (a request: sender and recipient; a block: blocker and
+  // blocked): the trigger's two arguments name the columns.
   await sql`
-    create function buddy_requests_bump() returns trigger language plpgsql as $$
-    declare r record;
+    create function pair_row_bump() returns trigger language plpgsql as $$
+    declare r jsonb;
     begin
-      if tg_op = 'DELETE' then r := old; else r := new; end if;
-      perform bump_inbox_pair(r.sender_id, r.recipient_id);
+      if tg_op = 'DELETE' then r := to_jsonb(old); else r := to_jsonb(new); end if;
+      perform bump_inbox_pair((r ->> tg_argv[0])::uuid, (r ->> tg_argv[1])::uuid);
       return null;
     end $$`.execute(db);
   await sql`create trigger buddy_requests_bump after insert or update or delete on buddy_requests
-    for each row execute function buddy_requests_bump()`.execute(db);
-
-  await sql`
-    create function blocks_bump() returns trigger language plpgsql as $$
-    declare r record;
-    begin
-      if tg_op = 'DELETE' then r := old; else r := new; end if;
-      perform bump_inbox_pair(r.blocker_id, r.blocked_id);
-      return null;
-    end $$`.execute(db);
+    for each row execute function pair_row_bump('sender_id', 'recipient_id')`.execute(db);
   await sql`create trigger blocks_bump after insert or delete on blocks
-    for each row execute function blocks_bump()`.execute(db);
+    for each row execute function pair_row_bump('blocker_id', 'blocked_id')`.execute(db);
 
   // A new message moves chats.last_message_id: both members' chat lists change
   // (last_message), and the chat's held message polls wake.
@@ -148,8 +141,8 @@ export async function down(db: Kysely<any>): Promise<void> {
   await sql`drop trigger if exists chats_bump on chats`.execute(db);
   await sql`drop trigger if exists blocks_bump on blocks`.execute(db);
   await sql`drop trigger if exists buddy_requests_bump on buddy_requests`.execute(db);
-  for (const fn of ['users_disabled()', 'users_card_bump()', 'access_tokens_revoked()', 'chat_members_bump()', 'chats_bump()', 'blocks_bump()',
-    'buddy_requests_bump()', 'bump_inbox_pair(uuid, uuid)', 'bump_inbox_version(uuid)']) {
+  for (const fn of ['users_disabled()', 'users_card_bump()', 'access_tokens_revoked()', 'chat_members_bump()', 'chats_bump()',
+    'pair_row_bump()', 'bump_inbox_pair(uuid, uuid)', 'bump_inbox_version(uuid)']) {
     await sql.raw(`drop function if exists ${fn}`).execute(db);
   }
   await sql`drop table if exists inbox_versions`.execute(db);
