@@ -74,7 +74,7 @@ describe('GET /.well-known/mcp.json', () => {
       authentication: { type: 'bearer' },
     });
     const tools = (res.body.tools as Array<{ name: string; annotations: Record<string, boolean> }>).map((t) => t.name);
-    expect(tools).toEqual(endpoints.filter((e) => !(e.id in EXCLUDED_FROM_MCP)).map((e) => e.id));
+    expect(tools).toEqual([...endpoints.filter((e) => !(e.id in EXCLUDED_FROM_MCP)).map((e) => e.id), 'get_guide']);
   });
 });
 

@@ -2,6 +2,7 @@
 // from the same tool definitions the server registers.
 import { API_VERSION } from '../docs/index-document';
 import { MCP_SERVER_NAME } from './server';
+import { GUIDE_TOOL } from './guide-tool';
 import type { ToolDefinition } from './tools';
 
 export function buildMcpManifest(tools: readonly ToolDefinition[], baseUrl: string) {
@@ -26,13 +27,17 @@ export function buildMcpManifest(tools: readonly ToolDefinition[], baseUrl: stri
       openapi: `${baseUrl}/.well-known/openapi.json`,
       llms_txt: `${baseUrl}/llms.txt`,
     },
-    tools: tools.map((tool) => ({
-      name: tool.name,
-      title: tool.title,
-      description: tool.description,
-      auth: tool.spec.auth,
-      http: `${tool.spec.method} ${tool.spec.path}`,
-      annotations: tool.annotations,
-    })),
+    tools: [
+      ...tools.map((tool) => ({
+        name: tool.name,
+        title: tool.title,
+        description: tool.description,
+        auth: tool.spec.auth,
+        http: `${tool.spec.method} ${tool.spec.path}`,
+        annotations: tool.annotations,
+      })),
+      // The guides as a tool (no HTTP endpoint of its own: they are /SIGNUP.md, /AGENTS.md, /llms.txt).
+      { name: GUIDE_TOOL.name, title: 'Get guide', description: GUIDE_TOOL.description, auth: 'none', annotations: GUIDE_TOOL.annotations },
+    ],
   };
 }
