@@ -4,8 +4,8 @@ import { at, gridOf, MON, SAT, SUN, WED, WEEKEND } from './test-helpers';
 
 describe('resolveAvailability', () => {
   it('returns nulls when no form is given', () => {
-    expect(resolveAvailability({})).toEqual({ grid: null, summary: null, unparsed: [] });
-    expect(resolveAvailability({ availability_text: '   ' })).toEqual({ grid: null, summary: null, unparsed: [] });
+    expect(resolveAvailability({})).toEqual({ grid: null, summary: null, unparsed: [], rounded: [] });
+    expect(resolveAvailability({ availability_text: '   ' })).toEqual({ grid: null, summary: null, unparsed: [], rounded: [] });
   });
 
   it('parses availability_text and reports unparsed fragments', () => {

@@ -33,6 +33,8 @@ export interface ResolvedAvailability {
   summary: string | null;
   /** Fragments of availability_text that were not understood. */
   unparsed: string[];
+  /** Times in availability_text between whole hours, with the hour counted for each. */
+  rounded: string[];
 }
 
 /**
@@ -42,14 +44,15 @@ export interface ResolvedAvailability {
 export function resolveAvailability(input: AvailabilityInput): ResolvedAvailability {
   const grids: Grid[] = [];
   let unparsed: string[] = [];
+  let rounded: string[] = [];
   if (typeof input.availability_text === 'string' && input.availability_text.trim() !== '') {
     const parsed = parseAvailabilityText(input.availability_text);
     grids.push(parsed.grid);
-    unparsed = parsed.unparsed;
+    ({ unparsed, rounded } = parsed);
   }
   if (input.schedule !== undefined && input.schedule !== null) grids.push(scheduleFromInput(input.schedule));
   if (input.availability !== undefined && input.availability !== null) grids.push(gridFromLegacyAvailability(input.availability));
-  if (grids.length === 0) return { grid: null, summary: null, unparsed };
+  if (grids.length === 0) return { grid: null, summary: null, unparsed, rounded };
   const grid = mergeGrids(...grids);
-  return { grid, summary: summarizeGrid(grid), unparsed };
+  return { grid, summary: summarizeGrid(grid), unparsed, rounded };
 }

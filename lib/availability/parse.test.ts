@@ -124,6 +124,14 @@ const CASES: readonly (readonly [string, readonly Block[]])[] = [
   ['Sunday morning or afternoon but not evening', [at([SUN], 6, 17)]],
   ["weekdays, but I can't do Tuesdays", [at([MON, WED, THU, FRI], 6, 24)]],
   ['except Monday', NONE],
+  // After an exception, a comma and days with their own time: more free time when excepting
+  // them would remove nothing (issue 14: Friday was kept and Saturday lost), still part of
+  // the exception when they overlap what is free.
+  ['weeknights except fridays, sat afternoons', [at([MON, TUE, WED, THU], 17, 24), at([SAT], 12, 17)]],
+  ['weeknights but not fridays, sunday mornings', [at([MON, TUE, WED, THU], 17, 24), at([SUN], 6, 12)]],
+  ['weekends except sunday, mon evenings', [at([SAT], 6, 24), at([MON], 17, 24)]],
+  ['every evening except mon, tue evenings', [at([WED, THU, FRI, SAT, SUN], 17, 24)]],
+  ['weekends except saturday mornings, sunday evenings', [at([SAT], 12, 24), at([SUN], 6, 17)]],
   ['not Sundays', NONE],
 ];
 
@@ -142,6 +150,20 @@ describe('parseAvailabilityText: phrases', () => {
     const { grid, unparsed } = parseAvailabilityText("I'm usually free on Saturday mornings, and sometimes Sunday evenings.");
     expect(gridToBits(grid)).toBe(gridToBits(gridOf(at([SAT], 6, 12), at([SUN], 17, 24))));
     expect(unparsed).toEqual([]);
+  });
+});
+
+describe('parseAvailabilityText: times off the hour are reported', () => {
+  it.each([
+    ['after 6:30 on weekdays', ['6:30pm falls in the hour 6pm–7pm']],
+    ['sat 9:30am to 12:45pm', ['9:30am falls in the hour 9am–10am', '12:45pm falls in the hour noon–1pm']],
+    ['evenings from 18:15 until 21:30', ['6:15pm falls in the hour 6pm–7pm', '9:30pm falls in the hour 9pm–10pm']],
+    ['weekends after 6', []],
+    ['weekday evenings', []],
+  ])('%s', (text, expected) => {
+    const { rounded } = parseAvailabilityText(text);
+    expect(rounded.map((r) => r.split(',')[0])).toEqual(expected);
+    for (const r of rounded) expect(r).toMatch(/counted whole \(free time is kept in one-hour slots\)$/);
   });
 });
 
@@ -214,7 +236,7 @@ describe('parseAvailabilityText: never throws', () => {
     expect(() => parseAvailabilityText('after '.repeat(10_000))).not.toThrow();
     expect(() => parseAvailabilityText('9'.repeat(5_000))).not.toThrow();
     expect(() => parseAvailabilityText('-'.repeat(600))).not.toThrow();
-    expect(parseAvailabilityText(undefined as unknown as string)).toEqual({ grid: expect.any(Array), unparsed: [] });
+    expect(parseAvailabilityText(undefined as unknown as string)).toEqual({ grid: expect.any(Array), unparsed: [], rounded: [] });
     expect(parseAvailabilityText(42 as unknown as string).unparsed).toEqual([]);
   });
 });

@@ -18,7 +18,12 @@
  *  - Bare hours guess am/pm: 7-11 → am, 12 → noon, 1-6 → pm; "after N" reads 1-9 as pm;
  *    in a range the other end's am/pm wins ("7 to 10pm" = 19-22, "10-2" = 10am-2pm).
  *  - A bare number with no am/pm, minutes or preposition is not a time ("2 evenings").
- * Anything not understood is reported in `unparsed`; the parser never throws.
+ *  - After an exception, a comma and days with their own time are more free time when
+ *    excepting them would remove nothing: "weeknights except fridays, sat afternoons" is
+ *    Mon-Thu evenings plus Saturday afternoon; "weekends except sat mornings, sun evenings"
+ *    excepts both.
+ * Anything not understood is reported in `unparsed`, and every time off the hour in
+ * `rounded` (with the hour counted for it); the parser never throws.
  */
 import { DAYS, emptyGrid, FIRST_HOUR, mapGrid, PERIODS, SLOTS, type Grid, type Period } from './grid';
 
@@ -28,6 +33,24 @@ export interface ParseResult {
   grid: Grid;
   /** Trimmed fragments of the input that were not understood. */
   unparsed: string[];
+  /** Times between whole hours, each with the hour counted for it ("6:30pm falls in the hour 6pm–7pm, …"). */
+  rounded: string[];
+}
+
+/** Times off the hour met while parsing one text (the parser is synchronous: one text at a time). */
+let roundedTimes: Set<number> | null = null;
+
+function clockText(hour: number): string {
+  const h = Math.floor(hour);
+  const minutes = Math.round((hour - h) * 60);
+  const twelve = h % 12 === 0 ? 12 : h % 12;
+  return `${twelve}:${String(minutes).padStart(2, '0')}${h >= 12 && h < 24 ? 'pm' : 'am'}`;
+}
+
+function hourText(hour: number): string {
+  if (hour === 12) return 'noon';
+  if (hour === 0 || hour === 24) return 'midnight';
+  return hour < 12 ? `${hour}am` : `${hour - 12}pm`;
 }
 
 // ---------------------------------------------------------------------------
@@ -40,6 +63,7 @@ const ALL_SLOTS = (1 << SLOTS) - 1;
 
 /** Slots touched by the half-open hour range [start, end), rounded outward, clamped. */
 function hoursMask(start: number, end: number): number {
+  for (const point of [start, end]) if (point % 1 !== 0 && point > FIRST_HOUR && point < 24) roundedTimes?.add(point);
   const from = Math.max(0, Math.floor(start) - FIRST_HOUR);
   const to = Math.min(SLOTS, Math.ceil(end) - FIRST_HOUR);
   let mask = 0;
@@ -566,6 +590,12 @@ interface TimeEntry {
 
 interface Clause {
   neg: boolean;
+  /**
+   * An exception's days as they stood before a comma brought more days in, when no time
+   * had come yet ("except fridays, sat afternoons"): whether the later days and their
+   * time still belong to the exception is decided in clausesToGrid.
+   */
+  daysBeforeComma?: number;
   days: number;
   hasDays: boolean;
   collective: boolean;
@@ -667,6 +697,7 @@ class ClauseBuilder {
   private addDays(item: DaysItem): void {
     if (!dayJoins(this.cur, item, this.sep)) this.close(this.negScope);
     const c = this.cur;
+    if (c.neg && this.sep === 'soft' && c.hasDays && c.times.length === 0) c.daysBeforeComma ??= c.days;
     c.days |= item.mask;
     c.hasDays = true;
     c.collective ||= item.collective;
@@ -699,10 +730,27 @@ function clauseCells(c: Clause): { days: number; slots: number } {
 function clausesToGrid(clauses: readonly Clause[]): Grid {
   const on = Array.from({ length: DAYS }, () => 0);
   const off = Array.from({ length: DAYS }, () => 0);
-  for (const c of clauses) {
-    const { days, slots } = clauseCells(c);
-    const target = c.neg ? off : on;
+  const mark = (target: number[], days: number, slots: number) => {
     for (let d = 0; d < DAYS; d++) if (days & (1 << d)) target[d] = (target[d] ?? 0) | slots;
+  };
+  for (const c of clauses) if (!c.neg) mark(on, clauseCells(c).days, clauseCells(c).slots);
+  for (const c of clauses) {
+    if (!c.neg) continue;
+    const { days, slots } = clauseCells(c);
+    if (c.daysBeforeComma !== undefined && c.times.length > 0) {
+      // "weeknights except fridays, sat afternoons": Saturday afternoon is not in the
+      // weeknights, so excepting it would remove nothing. Read as meant: the days after the
+      // comma, with their time, are more free time, and the exception keeps its own days whole.
+      const added = days & ~c.daysBeforeComma;
+      let overlaps = false;
+      for (let d = 0; d < DAYS; d++) if (added & (1 << d) && (on[d] ?? 0) & slots) overlaps = true;
+      if (!overlaps) {
+        mark(on, added, slots);
+        mark(off, c.daysBeforeComma, ALL_SLOTS);
+        continue;
+      }
+    }
+    mark(off, days, slots);
   }
   // Exclusions apply to the whole text: "evenings and weekends, but not Sundays".
   return mapGrid((d, s) => (((on[d] ?? 0) & ~(off[d] ?? 0)) & (1 << s)) !== 0);
@@ -727,12 +775,20 @@ function unknownFragments(text: string, items: readonly Item[]): string[] {
 
 function parseUnchecked(text: string): ParseResult {
   const head = text.slice(0, MAX_TEXT_LENGTH);
-  const items = new ItemMatcher(tokenize(head)).run();
-  const grid = clausesToGrid(new ClauseBuilder().build(items));
-  const unparsed = unknownFragments(head, items);
-  const overflow = text.slice(MAX_TEXT_LENGTH).trim();
-  if (overflow) unparsed.push(overflow.length > 60 ? `${overflow.slice(0, 60)}…` : overflow);
-  return { grid, unparsed };
+  roundedTimes = new Set();
+  try {
+    const items = new ItemMatcher(tokenize(head)).run();
+    const grid = clausesToGrid(new ClauseBuilder().build(items));
+    const unparsed = unknownFragments(head, items);
+    const overflow = text.slice(MAX_TEXT_LENGTH).trim();
+    if (overflow) unparsed.push(overflow.length > 60 ? `${overflow.slice(0, 60)}…` : overflow);
+    const rounded = [...roundedTimes]
+      .sort((a, b) => a - b)
+      .map((t) => `${clockText(t)} falls in the hour ${hourText(Math.floor(t))}–${hourText(Math.floor(t) + 1)}, which is counted whole (free time is kept in one-hour slots)`);
+    return { grid, unparsed, rounded };
+  } finally {
+    roundedTimes = null;
+  }
 }
 
 /**
@@ -740,12 +796,12 @@ function parseUnchecked(text: string): ParseResult {
  * MAX_TEXT_LENGTH characters (the rest is reported as unparsed). Never throws.
  */
 export function parseAvailabilityText(text: string): ParseResult {
-  if (typeof text !== 'string') return { grid: emptyGrid(), unparsed: [] };
+  if (typeof text !== 'string') return { grid: emptyGrid(), unparsed: [], rounded: [] };
   try {
     return parseUnchecked(text);
   } catch {
     // Defensive only: a parser bug must not fail a profile save, so report it all as unparsed.
     const trimmed = text.slice(0, 60).trim();
-    return { grid: emptyGrid(), unparsed: trimmed ? [trimmed] : [] };
+    return { grid: emptyGrid(), unparsed: trimmed ? [trimmed] : [], rounded: [] };
   }
 }

@@ -76,6 +76,10 @@ const warningsSchema = z
     activities_unmatched: z.array(z.string()).optional(),
     activities_suggestions: z.record(z.string(), z.array(z.string())).optional(),
     availability_unparsed: z.array(z.string()).optional(),
+    normalized: z
+      .array(z.string())
+      .optional()
+      .describe('What was read differently from how it was written, one sentence each, starting with the field: confirm these with the person'),
     schedule_summary: z.string().optional(),
     location_unresolved: z.string().optional(),
   })

@@ -77,6 +77,8 @@ ${table(
     [code('auth.generated_password'), 'Present only when you sent no password. Show it to the person once and tell them to save it.'],
     [code('warnings.schedule_summary'), 'Read it back to the person and ask them to confirm their availability.'],
     [code('warnings.activities_unmatched'), 'Tell the person which activities were not recognised; offer `warnings.activities_suggestions`.'],
+    [code('warnings.availability_unparsed'), 'Parts of `availability_text` that were not understood: ask the person to say them another way.'],
+    [code('warnings.normalized'), 'Things read differently from how they were written (e.g. 6:30pm counted as the 6pm-7pm hour): confirm them with the person.'],
     [code('onboarding.missing'), 'Fields still needed for Discover. Ask for them and send PATCH /api/v1/me.json (photo: POST /api/v1/me/photo.json).'],
     [code('next_action_for_user'), 'Show this text to the person.'],
   ],

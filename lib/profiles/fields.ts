@@ -74,7 +74,7 @@ export function resolveProfileInput(input: ProfileInput): ResolvedProfile {
 
   const availabilityGiven = [input.availability_text, input.schedule, input.availability].some((v) => v !== undefined);
   if (availabilityGiven) {
-    const { grid, summary, unparsed } = resolveAvailability({
+    const { grid, summary, unparsed, rounded } = resolveAvailability({
       availability_text: input.availability_text ?? undefined,
       schedule: input.schedule ?? undefined,
       availability: input.availability ?? undefined,
@@ -83,6 +83,7 @@ export function resolveProfileInput(input: ProfileInput): ResolvedProfile {
     columns.schedule = grid ? gridToBits(grid) : null;
     if (summary) warnings.schedule_summary = summary;
     if (unparsed.length > 0) warnings.availability_unparsed = unparsed;
+    if (rounded.length > 0) warnings.normalized = [...(warnings.normalized ?? []), ...rounded.map((r) => `availability_text: ${r}`)];
   }
   const unplacedLocation = warnings.location_unresolved && present(columns.location) ? columns.location : null;
   return { columns, warnings, unplacedLocation, labelFromPublicPoint: location.labelFromPublicPoint };
