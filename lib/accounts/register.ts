@@ -4,6 +4,7 @@ import type { Database } from '@/db';
 import type { UserRow } from '@/db/types';
 import type { RegisterBody } from '../contract/accounts';
 import type { Scope } from '../contract/define';
+import { eitherName } from '../contract/forgiving';
 import { ApiError, ERROR_ADVICE, isUniqueViolation, uniqueConflict } from '../http/errors';
 import { enqueue, QUEUES } from '../jobs/boss';
 import { consumeRateLimit, inWords, rateLimitHeaders, type RateLimitRule } from '../limits/rate-limits';
@@ -28,17 +29,20 @@ export interface RegisterContext {
   /** GEOCODER_URL is set: locations the gazetteer misses get an online lookup. */
   geocoderEnabled: boolean;
   photos: PhotoServices;
+  /** What parsing the body read differently from how it was written. */
+  normalized: readonly string[];
 }
 
 /** The inline photo or photoURL of a registration, if any (sending both is a validation error). */
-function photoInputOf(body: RegisterBody): PhotoInput | null {
+function photoInputOf(body: RegisterBody, notes: string[]): PhotoInput | null {
   if (body.photo != null && body.photoURL != null) {
     throw new ApiError('validation_failed', 'Send either photo or photoURL, not both', {
       hint: 'Keep one of them: photo (inline base64) or photoURL (a public https URL).',
       fields: { photoURL: 'send either photo or photoURL, not both' },
     });
   }
-  if (body.photo != null) return { kind: 'inline', photo: body.photo, mimeType: body.photoMimeType, field: 'photo' };
+  const mimeType = eitherName<RegisterBody['photoMimeType']>(body, 'photoMimeType', 'mimeType', notes);
+  if (body.photo != null) return { kind: 'inline', photo: body.photo, mimeType, field: 'photo' };
   if (body.photoURL != null) return { kind: 'url', url: body.photoURL, field: 'photoURL' };
   return null;
 }
@@ -50,12 +54,13 @@ export async function registerUser(db: Database, body: RegisterBody, ctx: Regist
   // and no decoding (the route runs this check before reading the body, too).
   await precheckRegistrationLimit(db, ctx.ip, ctx.limitPerHour);
   await refuseKnownConflicts(db, body);
-  const resolved = resolveProfileInput(body);
+  const notes = [...ctx.normalized];
+  const photoInput = photoInputOf(body, notes);
+  const resolved = resolveProfileInput(body, notes);
   const { columns, warnings } = resolved;
   // The photo is checked, processed and stored before the account exists, so a bad
   // photo is a 4xx with nothing created; if the transaction then fails, the stored
   // blobs are deleted again (withStoredPhoto).
-  const photoInput = photoInputOf(body);
   // Failed registrations do not count toward the registration limit, so without this a
   // corrupt 40-megapixel photo could be sent for decoding again and again.
   if (photoInput) await consumeRateLimit(db, 'photo_upload', ctx.photoUploadLimit, `ip:${ctx.ip}`);

@@ -10,6 +10,7 @@ export const PHOTO_BODY_MAX_BYTES = REGISTER_MAX_BODY_BYTES;
 export const uploadPhotoBodySchema = z.strictObject({
   photo: base64Text().min(1).describe('Bare base64 or a data URL (data:image/jpeg;base64,...). JPEG, PNG or WEBP, at most 5 MB decoded.'),
   mimeType: photoMimeTypeSchema.nullish().describe('Optional; when given it must match the bytes (and the data URL type)'),
+  photoMimeType: photoMimeTypeSchema.nullish().describe('Same as mimeType (the name registration uses)'),
   ...attributionFields,
 });
 export type UploadPhotoBody = z.infer<typeof uploadPhotoBodySchema>;
@@ -52,6 +53,7 @@ export const uploadPhoto = defineEndpoint({
     success: z.literal(true),
     photo: photoRecordSchema,
     onboarding: onboardingSchema,
+    warnings: z.object({ normalized: z.array(z.string()).optional() }).describe('normalized: what was read differently from how it was sent'),
     next_action_for_user: z.string(),
   }),
   errors: [

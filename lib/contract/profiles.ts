@@ -17,6 +17,7 @@ import {
   PHOTO_CONTENT_ERRORS,
   PHOTO_URL_ERRORS,
 } from './schemas';
+import { AVAILABILITY_FIX, birthdayInputSchema, coordsInputSchema, genderInputSchema, listOrCommaText } from './forgiving';
 import { freeText, singleLine } from './text';
 
 const activityDetailSchema = z.object({ id: z.string(), name: z.string(), category: z.string() });
@@ -90,16 +91,24 @@ export const profileFields = {
   aboutMe: freeText().max(LIMITS.aboutMe).nullish(),
   city: singleLine().max(LIMITS.city).nullish().describe('Deprecated: copied into location when location is absent'),
   location: singleLine().max(LIMITS.location).nullish(),
-  coords: coordsSchema
+  coords: coordsInputSchema
     .nullish()
-    .describe('Exact coordinates, kept private: others only see distances from a point 0.7-1.3 km away'),
-  gender: genderSchema.nullish(),
-  birthday: birthdaySchema.nullish(),
+    .describe(
+      'Exact coordinates, kept private: others only see distances from a point 0.7-1.3 km away. ' +
+        'Optional: derived from location when the service can place it. The text "38.72,-9.14" (latitude first) is read too',
+    ),
+  gender: genderInputSchema.nullish().describe('woman, man, nonbinary and "prefer not to say" are read too'),
+  birthday: birthdayInputSchema(birthdaySchema).nullish().describe(`YYYY-MM-DD (or "3 March 1990"); at least ${LIMITS.minimumAge} years ago`),
   showAgeByDecade: z.boolean().nullish(),
-  activities: z.array(singleLine().max(100)).max(LIMITS.activities).nullish(),
-  availability_text: freeText().max(LIMITS.availabilityText).nullish(),
+  activities: listOrCommaText('activities', z.array(singleLine().max(100)).max(LIMITS.activities))
+    .nullish()
+    .describe('Plain English, e.g. ["hiking", "board games"] (or one comma-separated string)'),
+  availability_text: freeText().max(LIMITS.availabilityText).nullish().describe('Plain English, e.g. "weekday evenings after 6, weekends"'),
   schedule: scheduleInputSchema.nullish(),
-  availability: legacyAvailabilitySchema.nullish().describe('Deprecated: expanded into the weekly grid'),
+  availability: z
+    .union([legacyAvailabilitySchema, freeText().max(LIMITS.availabilityText)], { error: AVAILABILITY_FIX })
+    .nullish()
+    .describe('Deprecated: expanded into the weekly grid; a string is read as availability_text'),
 };
 
 export const profileUpdateSchema = z.strictObject({

@@ -1,6 +1,7 @@
 // zod → JSON Schema for every generated surface (OpenAPI, MCP tools, guides, /docs),
 // so the contract's schemas are the only source of field names, types and limits.
 import { z } from 'zod';
+import { documentedFormOf } from '../contract/forgiving';
 
 export type JsonSchema = Record<string, unknown>;
 export type SchemaTarget = 'openapi-3.0' | 'draft-2020-12' | 'draft-07';
@@ -11,7 +12,19 @@ export type SchemaIo = 'input' | 'output';
  * custom refinements into `{}` rather than throwing: the route still enforces them.
  */
 export function toJsonSchema(schema: z.ZodType, io: SchemaIo, target: SchemaTarget = 'openapi-3.0'): JsonSchema {
-  const json = z.toJSONSchema(schema, { target, io, unrepresentable: 'any' }) as JsonSchema;
+  const json = z.toJSONSchema(schema, {
+    target,
+    io,
+    unrepresentable: 'any',
+    // A forgiving field is published in its documented form (lib/contract/forgiving.ts).
+    override: ({ zodSchema, jsonSchema }) => {
+      const documented = documentedFormOf(zodSchema);
+      if (!documented) return;
+      const { description } = jsonSchema;
+      for (const key of Object.keys(jsonSchema)) delete (jsonSchema as JsonSchema)[key];
+      Object.assign(jsonSchema, toJsonSchema(documented, io, target), description === undefined ? {} : { description });
+    },
+  }) as JsonSchema;
   delete json.$schema;
   return target === 'openapi-3.0' ? fixNullableUnions(json) : json;
 }

@@ -6,6 +6,7 @@ import { findSession } from '../accounts/sessions';
 import { findTokenOwner, type TokenOwner } from '../accounts/tokens';
 import { readCookie, sessionCookieName, usesSecureCookies } from '../auth/cookies';
 import { config } from '../config';
+import { collectNormalizations } from '../contract/forgiving';
 import { DEFAULT_MAX_BODY_BYTES, SCOPES, type EndpointSpec, type Scope } from '../contract/define';
 import { consumeRateLimit } from '../limits/rate-limits';
 import { ApiError, ERROR_ADVICE, mapDatabaseError } from './errors';
@@ -30,6 +31,8 @@ export interface HandlerContext<S extends EndpointSpec> {
   params: Out<S['params']>;
   query: Out<S['query']>;
   body: Out<S['body']>;
+  /** What parsing read differently from how it was written (forgiving input), for warnings.normalized. */
+  normalized: string[];
   request: Request;
   ip: string;
   baseUrl: string;
@@ -94,11 +97,16 @@ export function route<S extends EndpointSpec>(spec: S, handler: Handler<S>, opti
         limitHeaders = await consumeRateLimit(db, limit.name, config().rateLimits[limit.name], auth.userId);
       }
       if (options.beforeParsing) await options.beforeParsing({ db, ip, request });
-      const params = spec.params ? parseOrThrow(spec.params, await next.params, 'path') : undefined;
-      const query = spec.query ? parseOrThrow(spec.query, queryObject(request), 'query') : undefined;
-      const body = spec.body
-        ? parseOrThrow(spec.body, parseJsonBody(await readBody(), request, spec), 'body')
-        : undefined;
+      const rawParams = spec.params ? await next.params : undefined;
+      const rawBody = spec.body ? parseJsonBody(await readBody(), request, spec) : undefined;
+      const {
+        value: { params, query, body },
+        normalized,
+      } = collectNormalizations(() => ({
+        params: spec.params ? parseOrThrow(spec.params, rawParams, 'path') : undefined,
+        query: spec.query ? parseOrThrow(spec.query, queryObject(request), 'query') : undefined,
+        body: spec.body ? parseOrThrow(spec.body, rawBody, 'body') : undefined,
+      }));
       if (idempotent) {
         const replay = await claim(db, idempotent.key, await idempotent.fingerprint());
         if (replay) return replay;
@@ -110,6 +118,7 @@ export function route<S extends EndpointSpec>(spec: S, handler: Handler<S>, opti
         params: params as Out<S['params']>,
         query: query as Out<S['query']>,
         body: body as Out<S['body']>,
+        normalized,
         request,
         ip,
         baseUrl: config().publicBaseUrl,

@@ -13,6 +13,15 @@ export function issuesToFields(issues: readonly z.core.$ZodIssue[], prefix = '')
       continue;
     }
     const name = [prefix, ...issue.path.map(String)].filter(Boolean).join('.') || prefix || 'body';
+    // A union of forms (a list or a comma-separated string): when the value was of one
+    // form's type, that form's own problem is the useful one, with its full path.
+    if (issue.code === 'invalid_union') {
+      const ofThisType = issue.errors.filter((branch) => !branch.some((i) => i.code === 'invalid_type' && i.path.length === 0));
+      if (ofThisType.length === 1) {
+        Object.entries(issuesToFields(ofThisType[0]!, name)).forEach(([field, message]) => (fields[field] ??= message));
+        continue;
+      }
+    }
     fields[name] ??= issue.message;
   }
   return fields;

@@ -49,9 +49,14 @@ export interface ResolvedProfile {
   labelFromPublicPoint: boolean;
 }
 
-export function resolveProfileInput(input: ProfileInput): ResolvedProfile {
+/**
+ * `normalized`: what parsing the request already read differently from how it was
+ * written (forgiving input); reported first in warnings.normalized.
+ */
+export function resolveProfileInput(input: ProfileInput, normalized: readonly string[] = []): ResolvedProfile {
   const columns: ProfileColumns = {};
   const warnings: ProfileWarnings = {};
+  const notes = [...normalized];
 
   if (input.displayName !== undefined) columns.display_name = input.displayName;
   if (input.aboutMe !== undefined) columns.about_me = input.aboutMe;
@@ -68,23 +73,29 @@ export function resolveProfileInput(input: ProfileInput): ResolvedProfile {
     columns.activities = ids;
     if (unmatched.length > 0) {
       warnings.activities_unmatched = unmatched;
-      if (Object.keys(suggestions).length > 0) warnings.activities_suggestions = suggestions;
+      // Always beside activities_unmatched, empty when nothing is close, so agents need not test for it.
+      warnings.activities_suggestions = suggestions;
     }
   }
 
   const availabilityGiven = [input.availability_text, input.schedule, input.availability].some((v) => v !== undefined);
   if (availabilityGiven) {
+    // availability as a string is plain English meant for availability_text (the forms merge).
+    const textInAvailability = typeof input.availability === 'string' ? input.availability : null;
+    if (textInAvailability !== null) notes.push(`availability: the text ${JSON.stringify(textInAvailability)} was read as availability_text`);
+    const text = [input.availability_text, textInAvailability].filter(present).join('; ') || null;
     const { grid, summary, unparsed, rounded } = resolveAvailability({
-      availability_text: input.availability_text ?? undefined,
+      availability_text: text ?? undefined,
       schedule: input.schedule ?? undefined,
-      availability: input.availability ?? undefined,
+      availability: typeof input.availability === 'string' ? undefined : (input.availability ?? undefined),
     });
-    columns.availability_text = input.availability_text ?? null;
+    columns.availability_text = text;
     columns.schedule = grid ? gridToBits(grid) : null;
     if (summary) warnings.schedule_summary = summary;
     if (unparsed.length > 0) warnings.availability_unparsed = unparsed;
-    if (rounded.length > 0) warnings.normalized = [...(warnings.normalized ?? []), ...rounded.map((r) => `availability_text: ${r}`)];
+    notes.push(...rounded.map((r) => `availability_text: ${r}`));
   }
+  if (notes.length > 0) warnings.normalized = notes;
   const unplacedLocation = warnings.location_unresolved && present(columns.location) ? columns.location : null;
   return { columns, warnings, unplacedLocation, labelFromPublicPoint: location.labelFromPublicPoint };
 }

@@ -54,6 +54,8 @@ export interface ProfileUpdateOptions {
   locationChangeLimit: RateLimitRule;
   /** A new photoURL counts as a photo upload (config().rateLimits.photo_upload). */
   photoUploadLimit: RateLimitRule;
+  /** What parsing the body read differently from how it was written. */
+  normalized?: readonly string[];
 }
 
 /**
@@ -98,7 +100,7 @@ async function countLocationChange(db: Database, userId: string, input: ProfileU
  */
 export async function updateProfile(db: Database, userId: string, input: ProfileUpdate, options: ProfileUpdateOptions): Promise<UpdateResult> {
   const { photos, geocoderEnabled, locationChangeLimit, photoUploadLimit } = options;
-  const resolved = resolveProfileInput(input);
+  const resolved = resolveProfileInput(input, options.normalized);
   const { columns, warnings } = resolved;
   const before = await getUserOrThrow(db, userId);
   const countedMove = movesCoordinates(before, resolved, geocoderEnabled);

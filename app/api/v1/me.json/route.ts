@@ -14,12 +14,13 @@ export const GET = route(getMe, async ({ db, auth, baseUrl }) => ({
 }));
 
 // PATCH /api/v1/me.json – partial profile update
-export const PATCH = route(updateMe, async ({ db, auth, body, baseUrl }) => {
+export const PATCH = route(updateMe, async ({ db, auth, body, baseUrl, normalized }) => {
   const { row, warnings } = await updateProfile(db, auth.userId, body, {
     photos: photoServicesFrom(config()),
     geocoderEnabled: !!config().geocoderUrl,
     locationChangeLimit: config().rateLimits.location_change,
     photoUploadLimit: config().rateLimits.photo_upload,
+    normalized,
   });
   const missing = missingFields(row);
   const onboarding = { complete: missing.length === 0, missing };

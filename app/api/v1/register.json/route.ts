@@ -14,7 +14,7 @@ export const GET = route(getRegisterInstructions, async ({ baseUrl }) =>
 // POST /api/v1/register.json – create an account
 export const POST = route(
   register,
-  async ({ db, body, ip, baseUrl }) => {
+  async ({ db, body, ip, baseUrl, normalized }) => {
     const limitPerHour = config().registrationLimitPerHour;
     const registered = await registerUser(db, body, {
       ip,
@@ -23,6 +23,7 @@ export const POST = route(
       photoUploadLimit: config().rateLimits.photo_upload,
       geocoderEnabled: !!config().geocoderUrl,
       photos: photoServicesFrom(config()),
+      normalized,
     });
     return new Reply(registered, { headers: await registrationLimitHeaders(db, ip, limitPerHour) });
   },

@@ -1,13 +1,17 @@
 import { config } from '@/lib/config';
-import { uploadPhoto } from '@/lib/contract/photos';
+import { eitherName } from '@/lib/contract/forgiving';
+import { uploadPhoto, type UploadPhotoBody } from '@/lib/contract/photos';
 import { route } from '@/lib/http/route';
 import { saveUploadedPhoto, toPhotoRecord } from '@/lib/photos/photos';
 import { photoServicesFrom } from '@/lib/photos/services';
 import { onboardingStatus } from '@/lib/profiles/profile';
 
 // POST /api/v1/me/photo.json – upload or replace the caller's photo
-export const POST = route(uploadPhoto, async ({ db, auth, body }) => {
-  const { photo, user } = await saveUploadedPhoto(db, auth.userId, body, photoServicesFrom(config()));
+export const POST = route(uploadPhoto, async ({ db, auth, body, normalized }) => {
+  const notes = [...normalized];
+  const mimeType = eitherName<UploadPhotoBody['mimeType']>(body, 'mimeType', 'photoMimeType', notes);
+  const { photo, user } = await saveUploadedPhoto(db, auth.userId, { ...body, mimeType }, photoServicesFrom(config()));
   const { complete, missing, next_action_for_user } = onboardingStatus(user);
-  return { success: true as const, photo: toPhotoRecord(photo), onboarding: { complete, missing }, next_action_for_user };
+  const warnings = notes.length > 0 ? { normalized: notes } : {};
+  return { success: true as const, photo: toPhotoRecord(photo), onboarding: { complete, missing }, warnings, next_action_for_user };
 });

@@ -1,0 +1,107 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { birthdayInputSchema, collectNormalizations, coordsInputSchema, genderInputSchema, listOrCommaText, readBirthday, splitList } from './forgiving';
+import { birthdaySchema } from './schemas';
+
+const parse = (schema: z.ZodType, input: unknown) => collectNormalizations(() => schema.safeParse(input));
+
+describe('readBirthday', () => {
+  it.each([
+    ['1990-03-03', '1990-03-03'],
+    ['1990/03/03', '1990-03-03'],
+    ['1990.3.3', '1990-03-03'],
+    ['1990-03-03T00:00:00Z', '1990-03-03'],
+    ['March 3 1990', '1990-03-03'],
+    ['March 3, 1990', '1990-03-03'],
+    ['Mar 3rd, 1990', '1990-03-03'],
+    ['3 March 1990', '1990-03-03'],
+    ['3rd of March 1990'.replace(' of', ''), '1990-03-03'],
+    ['Sept. 21 1985', '1985-09-21'],
+    ['21/09/1985', '1985-09-21'],
+    ['09/21/1985', '1985-09-21'],
+    ['05/05/1990', '1990-05-05'],
+  ])('%s → %s', (text, date) => {
+    expect(readBirthday(text)).toEqual({ date });
+  });
+
+  it.each([
+    ['03/04/1990', /ambiguous \(3 April or March 4\?\): use YYYY-MM-DD, e\.g\. 1990-04-03/],
+    ['February 30 1990', /not a real date/],
+    ['1990-13-01', /not a real date/],
+    ['Ma 3 1990', /use YYYY-MM-DD/],
+    ['last spring', /use YYYY-MM-DD/],
+    ['13/13/1990', /use YYYY-MM-DD/],
+  ])('refuses %s', (text, problem) => {
+    const reading = readBirthday(text);
+    expect('problem' in reading && reading.problem).toMatch(problem);
+  });
+});
+
+describe('forgiving schemas', () => {
+  const birthday = birthdayInputSchema(birthdaySchema);
+
+  it('passes the documented forms through without a note', () => {
+    for (const [schema, input] of [
+      [birthday, '1990-03-03'],
+      [genderInputSchema, 'non_binary'],
+      [coordsInputSchema, { latitude: 38.7, longitude: -9.1 }],
+      [listOrCommaText('activities', z.array(z.string())), ['hiking']],
+    ] as const) {
+      const { value, normalized } = parse(schema, input);
+      expect(value.success).toBe(true);
+      expect(value.data).toEqual(input);
+      expect(normalized).toEqual([]);
+    }
+  });
+
+  it.each([
+    [genderInputSchema, 'Woman', 'female', 'gender: "Woman" was read as female'],
+    [genderInputSchema, 'non-binary', 'non_binary', 'gender: "non-binary" was read as non_binary'],
+    [genderInputSchema, 'Prefer not to say', 'prefer_not_to_say', 'gender: "Prefer not to say" was read as prefer_not_to_say'],
+    [coordsInputSchema, '38.7,-9.1', { latitude: 38.7, longitude: -9.1 }, 'coords: the text "38.7,-9.1" was read as latitude 38.7, longitude -9.1'],
+    [coordsInputSchema, '(38.7, -9.1)', { latitude: 38.7, longitude: -9.1 }, 'coords: the text "(38.7, -9.1)" was read as latitude 38.7, longitude -9.1'],
+    [birthday, 'March 3 1990', '1990-03-03', 'birthday: "March 3 1990" was read as 1990-03-03'],
+    [
+      listOrCommaText('activities', z.array(z.string())),
+      'hiking, board games; coffee',
+      ['hiking', 'board games', 'coffee'],
+      'activities: the text "hiking, board games; coffee" was read as the list ["hiking","board games","coffee"]',
+    ],
+  ])('normalises %#: %j', (schema, input, output, note) => {
+    const { value, normalized } = parse(schema, input);
+    expect(value.data).toEqual(output);
+    expect(normalized).toEqual([note]);
+  });
+
+  it.each([
+    [genderInputSchema, 'robot', /^use one of male, female, non_binary, prefer_not_to_say/],
+    [coordsInputSchema, '91,0', /<=90/],
+    [coordsInputSchema, 'Lisbon', /use \{"latitude"/],
+    [birthday, '03/04/1990', /ambiguous/],
+    [birthday, 'March 3 2024', /at least 13 years ago/],
+  ])('refuses %#: %j with the fix', (schema, input, message) => {
+    const { value, normalized } = parse(schema, input);
+    expect(value.success).toBe(false);
+    expect(value.error!.issues[0]!.message).toMatch(message);
+    expect(normalized.length).toBeLessThanOrEqual(1);
+  });
+
+  it('keeps the array limits for a comma-separated string', () => {
+    const schema = listOrCommaText('activities', z.array(z.string()).max(2));
+    expect(schema.safeParse('a, b, c').success).toBe(false);
+  });
+
+  it('notes only inside a collecting parse, and nested parses keep their own notes', () => {
+    expect(genderInputSchema.parse('woman')).toBe('female');
+    const outer = collectNormalizations(() => {
+      const inner = collectNormalizations(() => genderInputSchema.parse('man'));
+      expect(inner.normalized).toEqual(['gender: "man" was read as male']);
+      return genderInputSchema.parse('woman');
+    });
+    expect(outer.normalized).toEqual(['gender: "woman" was read as female']);
+  });
+
+  it('splits lists on commas, semicolons and new lines, dropping empty items', () => {
+    expect(splitList(' hiking ,, coffee;\nchess ')).toEqual(['hiking', 'coffee', 'chess']);
+  });
+});

@@ -1,0 +1,238 @@
+// Forgiving input: the shapes agents commonly send instead of the documented one
+// (a comma-separated string for a list, "38.7,-9.1" for coords, "woman" for a gender,
+// "March 3 1990" for a birthday) are accepted and converted, and each conversion is
+// noted so the answer can say what was understood (warnings.normalized) and the agent
+// can confirm it with the person. What stays ambiguous is refused with the exact fix.
+import { z } from 'zod';
+import { ApiError } from '../http/errors';
+import { coordsSchema, GENDERS, genderSchema } from './schemas';
+import { singleLine } from './text';
+
+// zod parses synchronously, so notes made by transforms during one parse belong to it:
+// nothing else runs between collectNormalizations setting the list and restoring it.
+let notes: string[] | null = null;
+
+/**
+ * Published schemas (OpenAPI, MCP tools, guides, the fuzzer's arbitraries) show the
+ * documented form of a forgiving field; the forms it also understands are in its
+ * description. A JSON Schema "string" branch would claim any string is accepted.
+ */
+const documentedForms = new WeakMap<object, z.ZodType>();
+
+function documentedAs<T extends z.ZodType>(forgiving: T, documented: z.ZodType): T {
+  documentedForms.set(forgiving, documented);
+  return forgiving;
+}
+
+/** The documented form of a forgiving schema, or undefined for any other schema. */
+export function documentedFormOf(schema: object): z.ZodType | undefined {
+  return documentedForms.get(schema);
+}
+
+/** Runs a (synchronous) parse and returns what its transforms noted. */
+export function collectNormalizations<T>(parse: () => T): { value: T; normalized: string[] } {
+  const outer = notes;
+  notes = [];
+  try {
+    const value = parse();
+    return { value, normalized: notes };
+  } finally {
+    notes = outer;
+  }
+}
+
+function note(text: string): void {
+  notes?.push(text);
+}
+
+const quoted = (value: unknown) => JSON.stringify(value);
+
+/** "hiking, coffee; board games" → ["hiking", "coffee", "board games"]. */
+export function splitList(text: string): string[] {
+  return text
+    .split(/[,;\n]+/)
+    .map((item) => item.trim())
+    .filter((item) => item !== '');
+}
+
+/**
+ * A list that may also arrive as one comma-separated string: the array schema is what is
+ * documented; the string is split, noted, and checked by the same array schema.
+ */
+export function listOrCommaText<T extends z.ZodType<unknown, string[]>>(field: string, array: T) {
+  const fromText = singleLine()
+    .max(2000)
+    .transform((text) => {
+      const items = splitList(text);
+      note(`${field}: the text ${quoted(text)} was read as the list ${quoted(items)}`);
+      return items;
+    })
+    .pipe(array);
+  return documentedAs(z.union([array, fromText]), array);
+}
+
+export const AVAILABILITY_FIX = 'use availability_text: "weekday evenings after 6" (plain English)';
+
+const COORDS_TEXT = /^\s*\(?\s*(-?\d{1,3}(?:\.\d+)?)\s*[,;\s]\s*(-?\d{1,3}(?:\.\d+)?)\s*\)?\s*$/;
+export const COORDS_FIX = 'use {"latitude": 38.72, "longitude": -9.14} (or the text "38.72,-9.14", latitude first)';
+
+/** {latitude, longitude}, or the text "38.7,-9.1" (latitude first, as maps copy it). */
+export const coordsInputSchema = documentedAs(
+  z.union(
+  [
+    coordsSchema,
+    singleLine()
+      .max(60)
+      .transform((text, ctx) => {
+        const match = COORDS_TEXT.exec(text);
+        if (!match) {
+          ctx.issues.push({ code: 'custom', message: COORDS_FIX, input: text });
+          return z.NEVER;
+        }
+        const coords = { latitude: Number(match[1]), longitude: Number(match[2]) };
+        note(`coords: the text ${quoted(text)} was read as latitude ${coords.latitude}, longitude ${coords.longitude}`);
+        return coords;
+      })
+      .pipe(coordsSchema),
+  ],
+  { error: COORDS_FIX },
+  ),
+  coordsSchema,
+);
+
+type Gender = (typeof GENDERS)[number];
+const GENDER_WORDS: Record<string, Gender> = {
+  female: 'female',
+  f: 'female',
+  woman: 'female',
+  women: 'female',
+  girl: 'female',
+  lady: 'female',
+  male: 'male',
+  m: 'male',
+  man: 'male',
+  men: 'male',
+  boy: 'male',
+  guy: 'male',
+  nonbinary: 'non_binary',
+  nb: 'non_binary',
+  enby: 'non_binary',
+  genderqueer: 'non_binary',
+  prefernottosay: 'prefer_not_to_say',
+  rathernotsay: 'prefer_not_to_say',
+  prefernottoanswer: 'prefer_not_to_say',
+  undisclosed: 'prefer_not_to_say',
+  notsaying: 'prefer_not_to_say',
+};
+export const GENDER_FIX = `use one of ${GENDERS.join(', ')} (woman, man, nonbinary and "prefer not to say" are understood too)`;
+
+/** The stored gender for a word people use, or null. */
+export function genderFromWord(word: string): Gender | null {
+  return GENDER_WORDS[word.toLowerCase().replace(/[^a-z]/g, '')] ?? null;
+}
+
+export const genderInputSchema = documentedAs(
+  z.union(
+  [
+    genderSchema,
+    singleLine()
+      .max(40)
+      .transform((text, ctx) => {
+        const gender = genderFromWord(text);
+        if (!gender) {
+          ctx.issues.push({ code: 'custom', message: GENDER_FIX, input: text });
+          return z.NEVER;
+        }
+        note(`gender: ${quoted(text)} was read as ${gender}`);
+        return gender;
+      }),
+  ],
+  { error: GENDER_FIX },
+  ),
+  genderSchema,
+);
+
+const MONTH_NAMES = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+export const BIRTHDAY_FIX = 'use YYYY-MM-DD, e.g. 1990-03-03 (or "3 March 1990")';
+
+const iso = (y: number, m: number, d: number) => `${String(y).padStart(4, '0')}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
+const realDate = (y: number, m: number, d: number) => {
+  const date = new Date(Date.UTC(y, m - 1, d));
+  return y >= 1000 && date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d;
+};
+/** 1-12 for a month's name or its first three or more letters ("Mar", "Sept."), else 0. */
+const monthNumber = (word: string) => {
+  const w = word.toLowerCase().replace(/\.$/, '');
+  return w.length < 3 ? 0 : MONTH_NAMES.findIndex((name) => name.toLowerCase().startsWith(w)) + 1;
+};
+
+export type BirthdayReading = { date: string } | { problem: string };
+
+/**
+ * A birthday in any form whose day and month cannot be confused: YYYY-MM-DD, YYYY/M/D,
+ * "March 3 1990", "3 March 1990", "Mar 3rd, 1990"; and D/M/YYYY only when one of the two
+ * numbers is over 12 (03/04/1990 is 3 April in most of the world and March 4 in the US).
+ */
+export function readBirthday(text: string): BirthdayReading {
+  const t = text.trim().replace(/(\d)(st|nd|rd|th)\b/gi, '$1').replace(/,/g, ' ').replace(/\s+/g, ' ');
+  const checked = (y: number, m: number, d: number): BirthdayReading =>
+    realDate(y, m, d) ? { date: iso(y, m, d) } : { problem: `${quoted(text)} is not a real date: ${BIRTHDAY_FIX}` };
+  let m: RegExpExecArray | null;
+  if ((m = /^(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})(?:[T ][\d:.]+(?:Z|[+-]\d{2}:?\d{2})?)?$/.exec(t))) return checked(+m[1]!, +m[2]!, +m[3]!);
+  if ((m = /^([a-z]+\.?) (\d{1,2}) (\d{4})$/i.exec(t)) && monthNumber(m[1]!)) return checked(+m[3]!, monthNumber(m[1]!), +m[2]!);
+  if ((m = /^(\d{1,2}) ([a-z]+\.?) (\d{4})$/i.exec(t)) && monthNumber(m[2]!)) return checked(+m[3]!, monthNumber(m[2]!), +m[1]!);
+  if ((m = /^(\d{1,2})[/.-](\d{1,2})[/.-](\d{4})$/.exec(t))) {
+    const [a, b, y] = [+m[1]!, +m[2]!, +m[3]!];
+    if (a === b || (a > 12 && b <= 12)) return checked(y, b, a);
+    if (b > 12 && a <= 12) return checked(y, a, b);
+    if (a <= 12 && b <= 12) {
+      return {
+        problem:
+          `${quoted(text)} is ambiguous (${a} ${MONTH_NAMES[b - 1]} or ${MONTH_NAMES[a - 1]} ${b}?): ` +
+          `use YYYY-MM-DD, e.g. ${iso(y, b, a)} for ${a} ${MONTH_NAMES[b - 1]} ${y}`,
+      };
+    }
+  }
+  return { problem: BIRTHDAY_FIX };
+}
+
+/** A birthday as YYYY-MM-DD, or any unambiguous form (noted), then the stored rules (minimum age). */
+export function birthdayInputSchema<T extends z.ZodType<string, string>>(stored: T) {
+  const forgiving = singleLine()
+    .max(40)
+    .transform((text, ctx) => {
+      if (/^\d{4}-\d{2}-\d{2}$/.test(text)) return text;
+      const reading = readBirthday(text);
+      if ('problem' in reading) {
+        ctx.issues.push({ code: 'custom', message: reading.problem, input: text });
+        return z.NEVER;
+      }
+      note(`birthday: ${quoted(text)} was read as ${reading.date}`);
+      return reading.date;
+    })
+    .pipe(stored);
+  return documentedAs(forgiving, stored);
+}
+
+/**
+ * A field that also arrives under the name another endpoint uses for it (photoMimeType
+ * at registration, mimeType on the photo upload): either name is taken, the other one
+ * noted; both with different values is refused.
+ */
+export function eitherName<T>(
+  body: Record<string, unknown>,
+  name: string,
+  alias: string,
+  notes: string[],
+): T | null | undefined {
+  const [value, aliased] = [body[name], body[alias]] as [T | null | undefined, T | null | undefined];
+  if (aliased === undefined || aliased === null) return value;
+  if (value !== undefined && value !== null && value !== aliased) {
+    throw new ApiError('validation_failed', `${name} and ${alias} name the same thing and differ`, {
+      hint: `Send only ${name}.`,
+      fields: { [alias]: `same as ${name}: send only ${name}` },
+    });
+  }
+  if (value === undefined || value === null) notes.push(`${alias}: read as ${name}`);
+  return aliased;
+}
