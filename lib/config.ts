@@ -175,6 +175,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       location_change: { points: intFromEnv('LOCATION_CHANGE_LIMIT_PER_DAY', 10), windowSeconds: 86400, what: 'changes of your location' },
       photo_upload: { points: intFromEnv('PHOTO_UPLOAD_LIMIT_PER_HOUR', 10), windowSeconds: 3600, what: 'photo uploads' },
       events: { points: intFromEnv('EVENTS_LIMIT_PER_MINUTE', 120), windowSeconds: 60, what: 'events feed requests from your network' },
+      availability_parse: {
+        points: intFromEnv('AVAILABILITY_PARSE_LIMIT_PER_MINUTE', 60),
+        windowSeconds: 60,
+        what: 'availability checks from your network',
+      },
     },
   };
 }

@@ -227,7 +227,7 @@ describe('validation and moderation', () => {
   it.each([
     ['a message over 280 characters', { message: 'x'.repeat(281) }, 'message'],
     ['more than 5 activityIds', { activityIds: ['hiking', 'running', 'yoga', 'tennis', 'swimming', 'cycling'] }, 'activityIds'],
-    ['plain-English activityIds', { activityIds: ['hiking', 'going to the gym', 'xyzzy'] }, 'activityIds'],
+    ['an activity that matches nothing', { activityIds: ['hiking', 'xyzzy'] }, 'activityIds'],
     ['an unknown field', { note: 'hi' }, 'note'],
     ['a non-string message', { message: 42 }, 'message'],
   ])('refuses %s with 400 naming the field', async (_name, body, field) => {
@@ -239,11 +239,10 @@ describe('validation and moderation', () => {
     expect(await requestsOfPair(a!.id, b!.id)).toHaveLength(0);
   });
 
-  it('names every unknown activity id', async () => {
+  it('names every activity that matches nothing, and where the list is', async () => {
     const [a, b] = await users(2);
-    const res = await requestBuddy(a!, b!, { activityIds: ['hiking', 'going to the gym', 'xyzzy'] });
-    expect(res.body.error.fields.activityIds).toMatch(/going to the gym, xyzzy/);
-    expect(res.body.error.hint).toMatch(/activities\.json/);
+    const res = await requestBuddy(a!, b!, { activityIds: ['hiking', 'qwzxv', 'xyzzy'] });
+    expect(res.body.error.fields.activityIds).toMatch(/^unknown activities: "qwzxv".*, "xyzzy".*list_activities or \/api\/v1\/activities\.json$/);
   });
 
   it('refuses a firstMessage over 600 characters', async () => {

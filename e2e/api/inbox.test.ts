@@ -80,14 +80,16 @@ describe('two agents, two people, end to end', () => {
 });
 
 describe('polling', () => {
-  it('answers 304 to If-None-Match until something changes, also when following next_poll_url', async () => {
+  it('answers 304 to If-None-Match until something changes, also when following poll_next_url', async () => {
     const [a, b] = await users(2);
     const chatId = await makeBuddies(a!, b!, 'hello');
     const first = await inbox(a!);
     const etag = first.headers.get('etag')!;
     expect(etag).toMatch(/^W\/".+"$/);
     expect(first.headers.get('cache-control')).toBe('private, no-cache');
-    expect(first.parsed!.next_poll_url.startsWith(`${inject('baseUrl')}/api/v1/inbox.json?since=`)).toBe(true);
+    expect(first.parsed!.poll_next_url.startsWith(`${inject('baseUrl')}/api/v1/inbox.json?since=`)).toBe(true);
+    // One name for the poll link on the inbox and on messages; the old one stays as an alias through v1.
+    expect(first.parsed!.next_poll_url).toBe(first.parsed!.poll_next_url);
     expect(first.parsed!.poll_interval_seconds).toBe(30);
 
     const same = await inbox(a!, '', { 'if-none-match': etag });
@@ -102,12 +104,12 @@ describe('polling', () => {
     const etag2 = changed.headers.get('etag')!;
     expect(etag2).not.toBe(etag);
 
-    // Following next_poll_url: the first poll after the messages still shows them
+    // Following poll_next_url: the first poll after the messages still shows them
     // (the overlap), then nothing changes and the answer is 304.
     await new Promise((r) => setTimeout(r, 20));
-    const next = await api('GET', relative(changed.parsed!.next_poll_url), { token: a!.token });
+    const next = await api('GET', relative(changed.parsed!.poll_next_url), { token: a!.token });
     expect(next.status).toBe(200);
-    const again = await api('GET', relative(next.body.next_poll_url), { token: a!.token, headers: { 'if-none-match': next.headers.get('etag')! } });
+    const again = await api('GET', relative(next.body.poll_next_url), { token: a!.token, headers: { 'if-none-match': next.headers.get('etag')! } });
     expect(again.status).toBe(304);
   });
 

@@ -10,7 +10,6 @@ import { sql } from 'kysely';
 import { jsonBuildObject } from 'kysely/helpers/postgres';
 import type { Database } from '@/db';
 import type { BuddyRequestRow, BuddyRequestState, MessageRow } from '@/db/types';
-import { isActivityId } from '../activities';
 import { recordAgentAction, type Attribution } from '../accounts/attribution';
 import { SOCIAL_LIMITS, type AcceptBody, type BuddyRequestBody, type BuddyRequestRecord, type ChatRecord } from '../contract/social';
 import { ApiError, ERROR_ADVICE } from '../http/errors';
@@ -76,18 +75,6 @@ async function findChatOfPair(db: Database, a: string, b: string): Promise<strin
   return row?.id;
 }
 
-function canonicalActivityIds(ids: readonly string[] | null | undefined): string[] {
-  const unique = [...new Set(ids ?? [])];
-  const unknown = unique.filter((id) => !isActivityId(id));
-  if (unknown.length > 0) {
-    throw new ApiError('validation_failed', `Unknown activity ids: ${unknown.join(', ')}`, {
-      hint: 'Use canonical ids from GET /api/v1/activities.json (e.g. "hiking"), not plain English.',
-      fields: { activityIds: `unknown activity ids: ${unknown.join(', ')}` },
-    });
-  }
-  return unique;
-}
-
 interface Accepted {
   chatId: string;
   firstMessage: MessageRow | null;
@@ -134,7 +121,8 @@ export async function createBuddyRequest(
   baseUrl: string,
 ): Promise<CreateRequestResult> {
   const target = await resolveOtherUser(db, senderId, slugOrId, 'send a buddy request to');
-  const activityIds = canonicalActivityIds(body.activityIds);
+  // Canonical already: the contract's activity list maps plain English to ids.
+  const activityIds = body.activityIds ?? [];
   const message = body.message || null;
   assertTextAllowed(message, 'message');
 

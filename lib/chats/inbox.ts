@@ -17,7 +17,7 @@ import { encodeCursor } from './cursor';
 import { messagesUrl, toChat, toMessage } from './records';
 
 export const POLL_INTERVAL_SECONDS = 30;
-/** next_poll_url starts a little before now, so a write committing during this call is not skipped. */
+/** poll_next_url starts a little before now, so a write committing during this call is not skipped. */
 export const POLL_OVERLAP_MS = 5_000;
 const DAY_MS = 86_400_000;
 
@@ -76,6 +76,7 @@ export async function readInbox(db: Database, viewerId: string, since: Date | un
 
   const serverTime = now.toISOString();
   const nextSince = new Date(now.getTime() - POLL_OVERLAP_MS).toISOString();
+  const pollNextUrl = `${baseUrl}/api/v1/inbox.json?since=${encodeURIComponent(nextSince)}`;
   return {
     pending_requests: pending.map((row) => toBuddyRequest(row, viewerId, baseUrl)),
     pending_requests_count: Number(pending[0]?.total ?? 0),
@@ -89,7 +90,8 @@ export async function readInbox(db: Database, viewerId: string, since: Date | un
     unread_messages_count: Number(chats[0]?.unread_messages ?? 0),
     since: effectiveSince.toISOString(),
     server_time: serverTime,
-    next_poll_url: `${baseUrl}/api/v1/inbox.json?since=${encodeURIComponent(nextSince)}`,
+    poll_next_url: pollNextUrl,
+    next_poll_url: pollNextUrl,
     poll_interval_seconds: POLL_INTERVAL_SECONDS,
   };
 }

@@ -26,7 +26,7 @@ export const registerBodySchema = z.strictObject({
   ...profileFields,
   photo: base64Text().nullish().describe('Inline base64 or data URL; JPEG, PNG or WEBP, at most 5 MB decoded'),
   photoMimeType: photoMimeTypeSchema.nullish(),
-  mimeType: photoMimeTypeSchema.nullish().describe('Same as photoMimeType (the name the photo upload uses)'),
+  mimeType: photoMimeTypeSchema.nullish().describe('Alias of photoMimeType (the name the photo upload uses)'),
   photoURL: httpsUrlSchema.nullish().describe('Alternative to photo: a public https URL the server downloads the photo from'),
   slug: slugSchema.nullish(),
   emailMagicLink: z

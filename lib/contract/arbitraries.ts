@@ -171,6 +171,7 @@ export const STATIC_HINTS: Readonly<Record<'params' | 'query' | 'body', Readonly
     region: fc.constantFrom('Oregon', 'OR', 'DE', 'Germany'),
     age_min: fc.integer({ min: 13, max: 40 }),
     age_max: fc.integer({ min: 41, max: 120 }),
+    when: fc.constantFrom('weekday evenings', 'sat mornings', 'weekends after 10am'),
   },
   body: {
     displayName: fc.constantFrom('Sam', 'Zoë K.', 'Maya', 'Ana María', '李雷'),

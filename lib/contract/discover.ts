@@ -1,9 +1,10 @@
 // Discover: finding buddies nearby who like the same things and are free when the
 // caller is, and the free time two people share.
 import { z } from 'zod';
-import { isActivityId } from '../activities';
 import { defineEndpoint } from './define';
 import { DISCOVER_LIMITS } from './limits';
+import { countSlots, parseAvailabilityText, summarizeGrid } from '../availability';
+import { activityListSchema } from './forgiving';
 import { GENDERS, activityIdsSchema, genderSchema, gridSchema, userCardSchema } from './schemas';
 import { singleLine } from './text';
 
@@ -18,23 +19,27 @@ const commaList = (text: string) =>
 
 const integerParam = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
 
-const activitiesParam = singleLine()
-  .max(2000)
-  .transform(commaList)
-  .superRefine((ids, ctx) => {
-    if (ids.length === 0) ctx.addIssue({ code: 'custom', message: 'name at least one activity id' });
-    if (ids.length > DISCOVER_LIMITS.activitiesMax) {
-      ctx.addIssue({ code: 'custom', message: `at most ${DISCOVER_LIMITS.activitiesMax} activity ids` });
+const activitiesParam = activityListSchema({
+  field: 'activities',
+  form: 'query',
+  max: DISCOVER_LIMITS.activitiesMax,
+  describe: 'Comma-separated, plain English or ids; people with any of them. Default: your own activities',
+});
+
+/** Free time in plain English, read as availability_text is; a fragment not understood is refused (a filter must not widen). */
+const whenParam = singleLine()
+  .max(200)
+  .transform((text, ctx) => {
+    const { grid, unparsed } = parseAvailabilityText(text);
+    const slots = countSlots(grid);
+    if (unparsed.length > 0 || slots === 0) {
+      const what = unparsed.length > 0 ? `did not understand ${unparsed.map((u) => JSON.stringify(u)).join(', ')}` : 'names no free time';
+      ctx.issues.push({ code: 'custom', message: `${what}: use plain English such as "weekday evenings" or "sat 9am-1pm"`, input: text });
+      return z.NEVER;
     }
-    const unknown = ids.filter((id) => !isActivityId(id));
-    if (unknown.length > 0) {
-      ctx.addIssue({
-        code: 'custom',
-        message: `unknown activity ids: ${unknown.slice(0, 5).join(', ')}; use canonical ids from /api/v1/activities.json`,
-      });
-    }
+    return { text, grid, summary: summarizeGrid(grid) };
   })
-  .transform((ids) => [...new Set(ids)]);
+  .describe('Only people free then, in plain English ("weekday evenings"), instead of your own free time');
 
 const gendersParam = singleLine()
   .max(200)
@@ -52,12 +57,11 @@ export const discoverQuerySchema = z
       .describe(
         "Search radius in km between public points (each person's location moved 0.7-1.3 km)",
       ),
-    activities: activitiesParam
-      .optional()
-      .describe("Comma-separated canonical activity ids; people who share at least one. Default: the caller's own activities"),
+    activities: activitiesParam.optional(),
     available: integerParam(0, DISCOVER_LIMITS.slotsPerWeek)
       .default(DISCOVER_LIMITS.availableDefault)
       .describe("Only people free at least this many one-hour slots a week when you are free too (0 = don't filter)"),
+    when: whenParam.optional(),
     gender: gendersParam.optional().describe(`Comma-separated genders to include (${GENDERS.join(', ')}); default all`),
     age_min: integerParam(DISCOVER_LIMITS.ageMin, DISCOVER_LIMITS.ageMax).optional().describe('Youngest age to include'),
     age_max: integerParam(DISCOVER_LIMITS.ageMin, DISCOVER_LIMITS.ageMax).optional().describe('Oldest age to include'),
@@ -120,6 +124,7 @@ export const discoverResponseSchema = z.object({
     radius_km: z.number(),
     activities: activityIdsSchema,
     available: z.number().int(),
+    when: z.string().nullable().describe('The when filter as understood, in words'),
     gender: z.array(genderSchema).nullable(),
     age_min: z.number().int().nullable(),
     age_max: z.number().int().nullable(),
@@ -169,15 +174,12 @@ export const discover = defineEndpoint({
   summary: 'Find buddies nearby who share activities and free time',
   toolHint: 'Needs a complete profile; searches are rate-limited, so page with next_cursor instead of repeating a search.',
   description:
-    'Complete profiles within radius_km of the caller who share at least one of the activities and are free at least ' +
-    '`available` hours a week when the caller is. Never the caller, people either side has blocked, or existing buddies; ' +
-    'a pending buddy request shows as pending_request. Ranked by score = 0.40·activities + 0.30·availability + ' +
-    '0.20·distance + 0.10·recent activity (each term 0..1; see score_breakdown), ties broken by user id, so paging with ' +
-    'next_cursor never repeats or skips anyone. Location privacy: nobody\'s exact coordinates take part in anything a caller ' +
-    'can observe. Distances, the radius filter and the ranking use public points: each person\'s coordinates moved 0.7-1.3 km ' +
-    'in a direction fixed once per person and kept secret, so no sequence of searches (from any places) locates anyone more ' +
-    'finely than that; distances are whole km and coordinates are never returned. Searches are limited per person ' +
-    '(429 rate_limited with Retry-After past the limit). The caller needs a complete profile (422 onboarding_incomplete lists what is missing).',
+    'Complete profiles within radius_km who share one of the activities and are free at least `available` hours a week ' +
+    'when the caller is (or at the times when= names). Only the searched activities count toward the score, and cards list ' +
+    'them first. Never the caller, blocked people or buddies. Ranked by score_breakdown\'s weighted terms, ties by user id, so ' +
+    'next_cursor never repeats or skips anyone. Distances are whole km between public points (each person moved 0.7-1.3 km ' +
+    'in a secret fixed direction); coordinates are never returned. Limited per person (429 with Retry-After); needs a ' +
+    'complete profile (422 onboarding_incomplete lists what is missing).',
   query: discoverQuerySchema,
   response: discoverResponseSchema,
   rateLimit: { name: 'discover', by: 'user' },
@@ -205,6 +207,7 @@ export const discover = defineEndpoint({
       gender: null,
       age_min: null,
       age_max: null,
+      when: null,
       ranking: 'score = 0.40·activities + 0.30·availability + 0.20·distance + 0.10·recent activity',
     },
   },
@@ -219,9 +222,8 @@ export const getOverlap = defineEndpoint({
   summary: 'The weekly free time you share with someone, to propose a time',
   toolHint: 'Use it to propose a time both people are free.',
   description:
-    "The slots free in both the caller's and this person's weekly grid, as a grid, as plain English and as runs of " +
-    'consecutive hours (day, start, end) an agent can propose. Times are the grid\'s local hours. Says nothing about where ' +
-    'either person is beyond the city-level location label of the card (itself taken from the public point, never the exact one).',
+    "The hours free in both the caller's and this person's weekly grid: as a grid, in plain English and as runs (day, start, " +
+    'end) an agent can propose, in local hours. Reveals nothing about where either person is.',
   params: z.object({ slug: singleLine().min(1).max(80) }),
   response: overlapResponseSchema,
   errors: ['not_found', 'cannot_target_self'],

@@ -1,12 +1,13 @@
 // The events feed (SPEC section 4, GET /api/v1/events.json): a read-only list of local
 // events, served from the built-in directory or proxied to EVENTS_UPSTREAM_URL.
 import { z } from 'zod';
-import { activitiesProblem, boundEnd, boundStart, parseBbox, parseDateBound, parsePoint } from '../events/params';
+import { boundEnd, boundStart, parseBbox, parseDateBound, parsePoint } from '../events/params';
+import { activityListSchema } from './forgiving';
 import { defineEndpoint } from './define';
 import { coordsSchema, isoDateTime } from './schemas';
 import { singleLine } from './text';
 
-export const EVENTS_LIMITS = { defaultLimit: 40, maxLimit: 100, maxOffset: 10_000 } as const;
+export const EVENTS_LIMITS = { defaultLimit: 40, maxLimit: 100, maxOffset: 10_000, activitiesMax: 20 } as const;
 export const EVENT_SORTS = ['start', 'distance'] as const;
 
 /** One event occurrence. The shape is stable: fields are only ever added. */
@@ -71,13 +72,12 @@ export const eventsQuerySchema = z
       .default(0)
       .describe('Events to skip (default 0)'),
     region: text(120).optional().describe('State, province or country: a name or code (Oregon, OR, DE, Germany)'),
-    activities: singleLine()
-      .superRefine((value, ctx) => {
-        const problem = activitiesProblem(value);
-        if (problem) ctx.addIssue({ code: 'custom', message: problem });
-      })
-      .optional()
-      .describe('Comma-separated canonical activity ids; an event matches when it has any of them'),
+    activities: activityListSchema({
+      field: 'activities',
+      form: 'query',
+      max: EVENTS_LIMITS.activitiesMax,
+      describe: 'Comma-separated activities, plain English or ids; an event matches when it has any of them',
+    }).optional(),
     date_from: dateParam.optional().describe('Events starting on or after this date (default: events not yet over)'),
     date_to: dateParam.optional().describe('Events starting on or before this date'),
     city: text(120).optional().describe('City name, optionally qualified: Portland or Portland, OR'),
@@ -148,13 +148,10 @@ export const listEvents = defineEndpoint({
   summary: 'Local events, filterable by place, date, activity and text',
   toolHint: 'Filter by city, region or near (lat,lon).',
   description:
-    'Read-only. Events come from the built-in directory (iCalendar and JSON feeds imported by the service) or, ' +
-    'when the service is configured with an upstream events directory, from that upstream: then every query ' +
-    'parameter, including ones not listed here, is forwarded and the upstream items are passed through unchanged. ' +
-    'Without date_from only events not yet over are listed. Identical queries are cached for about a minute ' +
-    '(ETag and If-None-Match are honoured). 502 upstream_error when the upstream answers with an error or ' +
-    'malformed body; 503 upstream_unavailable (with Retry-After) when it cannot be reached in time. ' +
-    'Calls are limited per client address per minute: 429 rate_limited with Retry-After past it.',
+    'Events from the built-in directory (imported iCalendar and JSON feeds), or from an upstream directory when one is ' +
+    'configured (every query parameter forwarded, items passed through). Without date_from, only events not yet over. ' +
+    'Cached about a minute (ETag honoured). 502 upstream_error / 503 upstream_unavailable when the upstream fails. ' +
+    'Limited per client address per minute (429 with Retry-After).',
   query: eventsQuerySchema,
   response: eventsFeedSchema,
   // Counted before anything else, so a flood costs neither parsing nor an upstream call.

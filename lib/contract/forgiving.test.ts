@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { birthdayInputSchema, collectNormalizations, coordsInputSchema, genderInputSchema, listOrCommaText, readBirthday, splitList } from './forgiving';
+import { activityListSchema, birthdayInputSchema, collectNormalizations, coordsInputSchema, genderInputSchema, listOrCommaText, readBirthday, splitList } from './forgiving';
 import { birthdaySchema } from './schemas';
 
 const parse = (schema: z.ZodType, input: unknown) => collectNormalizations(() => schema.safeParse(input));
@@ -103,5 +103,33 @@ describe('forgiving schemas', () => {
 
   it('splits lists on commas, semicolons and new lines, dropping empty items', () => {
     expect(splitList(' hiking ,, coffee;\nchess ')).toEqual(['hiking', 'coffee', 'chess']);
+  });
+});
+
+describe('activityListSchema', () => {
+  const query = activityListSchema({ field: 'activities', form: 'query', max: 3, describe: 'x' });
+  const body = activityListSchema({ field: 'activityIds', form: 'body', max: 3, describe: 'x', allowEmpty: true });
+
+  it.each([
+    [query, 'hiking, rock_climbing', ['hiking', 'rock_climbing'], []],
+    [query, 'bouldering,Board Games', ['rock_climbing', 'board_games'], ['activities: "bouldering" was read as rock_climbing']],
+    [query, 'hiking,hiking', ['hiking'], []],
+    [body, ['bouldering'], ['rock_climbing'], ['activityIds: "bouldering" was read as rock_climbing']],
+    [body, 'hiking, chess', ['hiking', 'chess'], ['activityIds: the text "hiking, chess" was read as the list ["hiking","chess"]']],
+    [body, [], [], []],
+  ])('%#: %j → %j', (schema, input, ids, notes) => {
+    const { value, normalized } = parse(schema, input);
+    expect(value.data).toEqual(ids);
+    expect(normalized).toEqual(notes);
+  });
+
+  it.each([
+    [query, 'hiking,hikking,qwzxv', /^unknown activities: "hikking" \(did you mean hiking, .*\?\), "qwzxv"; plain English works/],
+    [query, ' , ', /name at least one activity/],
+    [query, 'a,b,c,d'.replace(/[a-d]/g, (l) => ({ a: 'hiking', b: 'chess', c: 'yoga', d: 'tennis' })[l]!), /at most 3 activities/],
+    [body, ['x'.repeat(101)], /100/],
+  ])('%#: refuses %j', (schema, input, message) => {
+    const { value } = parse(schema, input);
+    expect(value.error!.issues[0]!.message).toMatch(message);
   });
 });

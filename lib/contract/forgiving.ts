@@ -4,6 +4,7 @@
 // noted so the answer can say what was understood (warnings.normalized) and the agent
 // can confirm it with the person. What stays ambiguous is refused with the exact fix.
 import { z } from 'zod';
+import { canonicalizeActivities } from '../activities/canonicalize';
 import { ApiError } from '../http/errors';
 import { coordsSchema, GENDERS, genderSchema } from './schemas';
 import { singleLine } from './text';
@@ -235,4 +236,51 @@ export function eitherName<T>(
   }
   if (value === undefined || value === null) notes.push(`${alias}: read as ${name}`);
   return aliased;
+}
+
+/** Why some activity words matched nothing, with the closest ids for each. */
+export function unknownActivitiesMessage(unmatched: readonly string[], suggestions: Readonly<Record<string, readonly string[]>>): string {
+  const words = unmatched.map((word) => {
+    const close = suggestions[word] ?? [];
+    return close.length > 0 ? `${quoted(word)} (did you mean ${close.join(', ')}?)` : quoted(word);
+  });
+  return `unknown activit${unmatched.length > 1 ? 'ies' : 'y'}: ${words.join(', ')}; plain English works ("bouldering", "board games"), see list_activities or /api/v1/activities.json`;
+}
+
+/**
+ * One list of activities, in plain English or as ids, for every endpoint that takes
+ * activities to look for or tag (Discover's and the events' filters, a buddy request's
+ * activityIds): canonical ids out, each word read as another id noted, and a word that
+ * matches nothing refused with the closest ids (a search must not silently widen).
+ * Profiles keep unmatched words as warnings instead (lib/profiles/fields.ts).
+ */
+export function activityListSchema(options: { field: string; form: 'query' | 'body'; max: number; describe: string; allowEmpty?: boolean }) {
+  const { field, form, max } = options;
+  const items = z.array(singleLine().max(100)).max(max, { message: `at most ${max} activities` });
+  const input = form === 'query' ? singleLine().max(2000).transform(splitList) : listOrCommaText(field, items);
+  return input
+    .transform((words, ctx) => {
+      const ids: string[] = [];
+      const unmatched: string[] = [];
+      const suggestions: Record<string, string[]> = {};
+      for (const word of words) {
+        const result = canonicalizeActivities([word]);
+        unmatched.push(...result.unmatched);
+        Object.assign(suggestions, result.suggestions);
+        ids.push(...result.ids);
+        const asId = word.trim().toLowerCase().replace(/[\s-]+/g, '_');
+        if (result.unmatched.length === 0 && (result.ids.length !== 1 || result.ids[0] !== asId)) {
+          note(`${field}: ${quoted(word)} was read as ${result.ids.join(', ')}`);
+        }
+      }
+      if (unmatched.length > 0) {
+        ctx.issues.push({ code: 'custom', message: unknownActivitiesMessage(unmatched, suggestions), input: words });
+        return z.NEVER;
+      }
+      const unique = [...new Set(ids)];
+      if (unique.length === 0 && !options.allowEmpty) ctx.issues.push({ code: 'custom', message: 'name at least one activity', input: words });
+      if (unique.length > max) ctx.issues.push({ code: 'custom', message: `at most ${max} activities`, input: words });
+      return unique;
+    })
+    .describe(options.describe);
 }

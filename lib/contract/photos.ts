@@ -10,7 +10,7 @@ export const PHOTO_BODY_MAX_BYTES = REGISTER_MAX_BODY_BYTES;
 export const uploadPhotoBodySchema = z.strictObject({
   photo: base64Text().min(1).describe('Bare base64 or a data URL (data:image/jpeg;base64,...). JPEG, PNG or WEBP, at most 5 MB decoded.'),
   mimeType: photoMimeTypeSchema.nullish().describe('Optional; when given it must match the bytes (and the data URL type)'),
-  photoMimeType: photoMimeTypeSchema.nullish().describe('Same as mimeType (the name registration uses)'),
+  photoMimeType: photoMimeTypeSchema.nullish().describe('Alias of mimeType (the name registration uses)'),
   ...attributionFields,
 });
 export type UploadPhotoBody = z.infer<typeof uploadPhotoBodySchema>;
@@ -40,11 +40,9 @@ export const uploadPhoto = defineEndpoint({
   summary: 'Upload or replace your profile photo',
   toolHint: 'Send photo as base64 (or a data URL), or photoURL as a public https URL; only a photo the person chose.',
   description:
-    'JPEG, PNG or WEBP, at most 5 MB decoded, checked from the bytes. The photo is auto-rotated, stripped of all metadata (location included), ' +
-    'scaled to at most 1600 px and re-encoded; a 256 px thumbnail is made. It replaces the previous photo and can complete onboarding. ' +
-    'Every photo is then checked by image moderation in the background; a photo judged VERY_LIKELY adult, violent or racy is deleted and photoURL cleared. ' +
-    'Until it has passed, the photo is served with a short cache lifetime. Uploads (and new photoURLs) are limited per account per hour: 429 rate_limited ' +
-    'with Retry-After past it; 503 service_unavailable with Retry-After when the server is busy processing other photos.',
+    'JPEG, PNG or WEBP, at most 5 MB, checked from the bytes; auto-rotated, stripped of all metadata, at most 1600 px, re-encoded, ' +
+    'with a 256 px thumbnail. Replaces the previous photo. Moderated in the background: a VERY_LIKELY adult, violent or racy photo ' +
+    'is deleted. Limited per account per hour (429 with Retry-After); 503 with Retry-After when busy.',
   body: uploadPhotoBodySchema,
   maxBodyBytes: PHOTO_BODY_MAX_BYTES,
   // Counted right after authentication, before the (up to 7 MB) body is read.

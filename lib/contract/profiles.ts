@@ -94,15 +94,14 @@ export const profileFields = {
   coords: coordsInputSchema
     .nullish()
     .describe(
-      'Exact coordinates, kept private: others only see distances from a point 0.7-1.3 km away. ' +
-        'Optional: derived from location when the service can place it. The text "38.72,-9.14" (latitude first) is read too',
+      'Exact and private: others see only distances from a point 0.7-1.3 km away. Optional: derived from location',
     ),
-  gender: genderInputSchema.nullish().describe('woman, man, nonbinary and "prefer not to say" are read too'),
+  gender: genderInputSchema.nullish(),
   birthday: birthdayInputSchema(birthdaySchema).nullish().describe(`YYYY-MM-DD (or "3 March 1990"); at least ${LIMITS.minimumAge} years ago`),
   showAgeByDecade: z.boolean().nullish(),
   activities: listOrCommaText('activities', z.array(singleLine().max(100)).max(LIMITS.activities))
     .nullish()
-    .describe('Plain English, e.g. ["hiking", "board games"] (or one comma-separated string)'),
+    .describe('Plain English, e.g. ["hiking", "board games"]'),
   availability_text: freeText().max(LIMITS.availabilityText).nullish().describe('Plain English, e.g. "weekday evenings after 6, weekends"'),
   schedule: scheduleInputSchema.nullish(),
   availability: z
@@ -152,11 +151,9 @@ export const updateMe = defineEndpoint({
   summary: 'Update your profile (partial)',
   toolHint: 'Send only the fields to change; activities and availability_text are plain English ("bouldering", "weekday evenings after 6"); null clears a field.',
   description:
-    'Send only the fields to change. Plain-English activities and availability_text are accepted and canonicalized. ' +
-    'null clears an optional field. activities and availability replace the stored values. ' +
-    'When every Discover field is present the profile becomes complete. Moving your coordinates (new coords, or a new ' +
-    'location that places you elsewhere) is limited per day: past the limit the update answers 429 rate_limited with ' +
-    'Retry-After, error.fields names coords or location, and nothing is stored. Sending unchanged values does not count.',
+    'Send only the fields to change; null clears one; activities and availability replace the stored values. ' +
+    'The profile becomes complete when every Discover field is present. Moving your coordinates is limited per day ' +
+    '(429 with Retry-After, error.fields names coords or location, nothing stored); unchanged values do not count.',
   body: profileUpdateSchema,
   response: profileWriteResponse,
   errors: ['validation_failed', ...PHOTO_URL_ERRORS, ...PHOTO_CONTENT_ERRORS, 'rate_limited', 'service_unavailable'],
@@ -199,5 +196,28 @@ export const getPublicProfile = defineEndpoint({
   errors: ['not_found'],
 });
 
-export const profileEndpoints = [getMe, updateMe, getOnboarding, completeOnboarding, getPublicProfile] as const;
+export const parseAvailability = defineEndpoint({
+  id: 'parse_availability',
+  method: 'POST',
+  path: '/api/v1/availability/parse.json',
+  auth: 'none',
+  tags: ['profile'],
+  summary: 'Read plain-English free time as the service would, without saving it',
+  toolHint: 'Confirm summary (and ask about unparsed) with the person before saving availability_text.',
+  description:
+    'The grid, summary, unparsed fragments and roundings (normalized) that registration or PATCH /api/v1/me.json would store ' +
+    'for this text. Saves nothing; limited per client address.',
+  body: z.strictObject({ text: freeText().max(LIMITS.availabilityText).describe('e.g. "weeknights except fridays, sat afternoons"') }),
+  rateLimit: { name: 'availability_parse', by: 'client' },
+  response: z.object({
+    grid: gridSchema.describe('7 days (Mon..Sun) x 18 one-hour slots (6am..11pm)'),
+    summary: z.string(),
+    unparsed: z.array(z.string()).describe('Fragments not understood: ask the person about these'),
+    normalized: z.array(z.string()).describe('Times rounded to whole hours, one sentence each'),
+  }),
+  errors: ['validation_failed', 'rate_limited'],
+  requestExample: { text: 'weeknights except fridays, sat afternoons' },
+});
+
+export const profileEndpoints = [getMe, updateMe, getOnboarding, completeOnboarding, getPublicProfile, parseAvailability] as const;
 export { ownProfileSchema, warningsSchema };

@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { defineEndpoint } from './define';
 import { BUDDY_REQUEST_STATES, REPORT_REASONS, SOCIAL_LIMITS } from './limits';
+import { activityListSchema } from './forgiving';
 import { activityIdsSchema, attributionFields, isoDateTime, userCardSchema } from './schemas';
 import { freeText, singleLine } from './text';
 
@@ -89,11 +90,13 @@ const MODERATION_ERRORS = [
 
 export const buddyRequestBodySchema = z.strictObject({
   message: freeText().trim().max(SOCIAL_LIMITS.requestMessage).nullish(),
-  activityIds: z
-    .array(singleLine().max(60))
-    .max(SOCIAL_LIMITS.activityIds)
-    .nullish()
-    .describe('Canonical activity ids from /api/v1/activities.json'),
+  activityIds: activityListSchema({
+    field: 'activityIds',
+    form: 'body',
+    max: SOCIAL_LIMITS.activityIds,
+    allowEmpty: true,
+    describe: 'What you would do together: activity ids or plain English ("bouldering")',
+  }).nullish(),
   ...attributionFields,
 });
 export type BuddyRequestBody = z.infer<typeof buddyRequestBodySchema>;
@@ -105,7 +108,7 @@ export const sendBuddyRequest = defineEndpoint({
   auth: 'buddy:write',
   tags: ['buddies'],
   summary: 'Ask someone (slug or user id) to be buddies',
-  toolHint: 'Only when the person asked you to; activityIds come from list_activities.',
+  toolHint: 'Only when the person asked you to.',
   description:
     'Creates a pending request the other person sees in their inbox (201, outcome "created"). ' +
     'Sending it again while it is pending returns the same request (200, outcome "already_pending"). ' +
@@ -323,14 +326,14 @@ export const getInbox = defineEndpoint({
   auth: 'message:read',
   tags: ['chats'],
   summary: 'Everything new in one call: pending requests, accepted requests, unread chats with their new messages',
-  toolHint: 'Long-poll: pass since (from next_poll_url) and wait=25 and call again when it answers; without wait, poll at most every 30 s.',
+  toolHint: 'Long-poll: pass since (from poll_next_url) and wait=25 and call again when it answers; without wait, poll at most every 30 s.',
   description:
-    'Long-poll: follow next_poll_url with wait=25 (and If-None-Match with the last ETag) and the answer comes the moment ' +
+    'Long-poll: follow poll_next_url with wait=25 (and If-None-Match with the last ETag) and the answer comes the moment ' +
     'something is new, or as 304 / nothing new after 25 s; then poll again at once. Without wait, poll every 30-60 s. ' +
     `pending_requests: requests waiting for your answer (newest ${SOCIAL_LIMITS.inboxItems}). ` +
     `accepted_requests: your requests accepted after since (default: the last ${SOCIAL_LIMITS.inboxAcceptedDays} days). ` +
     'chats: chats with unread messages, with the newest unread messages after since. Unread state lasts until you read the chat ' +
-    '(mark_read=1 or POST read.json), so nothing is lost if you miss a poll; dedupe by id. Use next_poll_url for the next poll.',
+    '(mark_read=1 or POST read.json), so nothing is lost if you miss a poll; dedupe by id.',
   query: z.object({ since: sinceSchema.optional(), wait: waitSchema.optional() }),
   response: z.object({
     pending_requests: z.array(buddyRequestSchema),
@@ -341,7 +344,8 @@ export const getInbox = defineEndpoint({
     unread_messages_count: z.number().int(),
     since: isoDateTime,
     server_time: isoDateTime.describe('Not part of the ETag'),
-    next_poll_url: z.string().describe('Not part of the ETag'),
+    poll_next_url: z.string().describe('The next poll, as on messages.json; not part of the ETag'),
+    next_poll_url: z.string().describe('Deprecated alias of poll_next_url (same URL), kept through API v1'),
     poll_interval_seconds: z.number().int(),
   }),
 });

@@ -16,7 +16,7 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Database } from '@/db';
 import type { Gender, UserRow } from '@/db/types';
-import { intersectGrids } from '../availability';
+import { gridToBits, intersectGrids } from '../availability';
 import type { DiscoverQuery, DiscoverResponse, DiscoverResult } from '../contract/discover';
 import { ApiError, notFound } from '../http/errors';
 import { MISSING_FIELD_ADVICE, missingFields } from '../profiles/onboarding';
@@ -245,6 +245,7 @@ function nextUrl(baseUrl: string, query: DiscoverQuery, cursor: string): string 
   params.set('radius_km', String(query.radius_km));
   if (query.activities) params.set('activities', query.activities.join(','));
   params.set('available', String(query.available));
+  if (query.when) params.set('when', query.when.text);
   if (query.gender) params.set('gender', query.gender.join(','));
   if (query.age_min !== undefined) params.set('age_min', String(query.age_min));
   if (query.age_max !== undefined) params.set('age_max', String(query.age_max));
@@ -270,8 +271,9 @@ export function searchFor(
     longitude: caller.public_longitude!,
     radiusKm: query.radius_km,
     activities: query.activities ?? caller.activities,
-    scheduleBits: caller.schedule!,
-    minOverlapSlots: query.available,
+    // when= stands in for the caller's own free time, and asks for at least an hour of it.
+    scheduleBits: query.when ? gridToBits(query.when.grid) : caller.schedule!,
+    minOverlapSlots: query.when ? Math.max(1, query.available) : query.available,
     genders: query.gender ?? null,
     ageMin: query.age_min ?? null,
     ageMax: query.age_max ?? null,
@@ -308,6 +310,7 @@ export async function discover(db: Database, callerId: string, query: DiscoverQu
     radius_km: query.radius_km,
     activities: query.activities ? [...query.activities].sort() : null,
     available: query.available,
+    when: query.when ? gridToBits(query.when.grid) : null,
     gender: query.gender ?? null,
     age_min: query.age_min ?? null,
     age_max: query.age_max ?? null,
@@ -321,16 +324,17 @@ export async function discover(db: Database, callerId: string, query: DiscoverQu
   const page = rows.slice(0, query.limit);
   const last = page[page.length - 1];
   const next = rows.length > query.limit && last ? encodeCursor({ score: last.score, id: last.id, asOf: asOf.getTime(), filters: fingerprint }) : null;
-  const callerGrid = gridOf(caller.schedule);
+  const callerGrid = query.when ? query.when.grid : gridOf(caller.schedule);
 
   return {
-    results: page.map((row) => toResult(row, activities, callerGrid, options.baseUrl)),
+    results: page.map((row) => toResult(row, activities, { grid: callerGrid, activities: caller.activities }, options.baseUrl)),
     next_cursor: next,
     next_url: next ? nextUrl(options.baseUrl, query, next) : null,
     search: {
       radius_km: query.radius_km,
       activities: [...activities],
       available: query.available,
+      when: query.when?.summary ?? null,
       gender: query.gender ?? null,
       age_min: query.age_min ?? null,
       age_max: query.age_max ?? null,
@@ -339,15 +343,25 @@ export async function discover(db: Database, callerId: string, query: DiscoverQu
   };
 }
 
+/**
+ * A card's activities in the order that matters to the searcher: the searched ones (the
+ * only ones the score counts), then the others the caller has too, then the rest.
+ */
+export function activitiesForSearcher(theirs: readonly string[], searched: readonly string[], callers: readonly string[]): string[] {
+  const rank = (id: string) => (searched.includes(id) ? 0 : callers.includes(id) ? 1 : 2);
+  return theirs.map((id, index) => ({ id, index })).sort((a, b) => rank(a.id) - rank(b.id) || a.index - b.index).map((a) => a.id);
+}
+
 function toResult(
   row: CandidateRow,
   searchedActivities: readonly string[],
-  callerGrid: ReturnType<typeof gridOf>,
+  caller: { grid: ReturnType<typeof gridOf>; activities: readonly string[] },
   baseUrl: string,
 ): DiscoverResult {
-  const shared = intersectGrids(callerGrid, gridOf(row.schedule));
+  const shared = intersectGrids(caller.grid, gridOf(row.schedule));
+  const card = toDiscoverCard(row, baseUrl);
   return {
-    user: toDiscoverCard(row, baseUrl),
+    user: { ...card, activities: activitiesForSearcher(card.activities, searchedActivities, caller.activities) },
     shared_activities: searchedActivities.filter((activity) => row.activities.includes(activity)),
     overlap_hours: row.overlap_slots,
     overlap_summary: describeSharedTime(shared),

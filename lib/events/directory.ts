@@ -72,7 +72,7 @@ function filters(query: EventsQuery, bbox: BoundingBox | null, now: Date): Condi
   out.push(from ? startsOnOrAfter(from) : (eb) => eb('ends_at', '>=', now));
   if (to) out.push(startsOnOrBefore(to));
 
-  const activities = parseList(query.activities);
+  const activities = query.activities ?? [];
   if (activities.length > 0) out.push(() => sql<SqlBool>`activity_ids && ${sql.val(activities)}::text[]`);
 
   const sources = parseList(query.sources);

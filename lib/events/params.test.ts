@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { eventsQuerySchema } from '../contract/events';
 import { issuesToFields } from '../http/validation';
-import { activitiesProblem, bboxCenter, parseBbox, parseDateBound, parseList, parsePoint } from './params';
+import { bboxCenter, parseBbox, parseDateBound, parseList, parsePoint } from './params';
 
 describe('parseBbox', () => {
   it('reads minLon,minLat,maxLon,maxLat', () => {
@@ -37,11 +37,6 @@ describe('parsePoint, parseList, parseDateBound', () => {
     expect(parseDateBound('2026-03-01T10:00:00+01:00')).toEqual({ kind: 'instant', at: new Date('2026-03-01T09:00:00Z') });
     expect(parseDateBound('2026-03-01T10:00:00')).toBeNull();
     expect(parseDateBound('tomorrow')).toBeNull();
-  });
-
-  it('explains unknown activity ids with a suggestion', () => {
-    expect(activitiesProblem('hiking,yoga')).toBeNull();
-    expect(activitiesProblem('hiking,hikking,quidditch')).toMatch(/unknown activity ids: hikking \(did you mean hiking\?\), quidditch;/);
   });
 });
 

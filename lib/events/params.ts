@@ -1,6 +1,5 @@
 // Parsers for the events feed's query parameters. The contract validates with
 // them and the directory reads values through them, so both agree on every form.
-import { isActivityId, suggestActivities } from '../activities';
 
 export interface BoundingBox {
   minLon: number;
@@ -56,18 +55,6 @@ export function bboxCenter(box: BoundingBox): Point {
 export function parseList(text: string | undefined): string[] {
   if (!text) return [];
   return [...new Set(text.split(',').map((item) => item.trim()).filter((item) => item.length > 0))];
-}
-
-/** Why an `activities` value is not a list of canonical ids, or null when it is. */
-export function activitiesProblem(text: string): string | null {
-  const known = (id: string): boolean => isActivityId(id);
-  const unknown = parseList(text).filter((id) => !known(id));
-  if (unknown.length === 0) return null;
-  const hints = unknown.map((id) => {
-    const close = suggestActivities(id.replace(/_/g, ' '), 1);
-    return close.length ? `${id} (did you mean ${close[0]}?)` : id;
-  });
-  return `unknown activity id${unknown.length > 1 ? 's' : ''}: ${hints.join(', ')}; see /api/v1/activities.json`;
 }
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;

@@ -64,9 +64,9 @@ Buddy Match introduces strangers, so nobody can find out where a person lives th
 
 There are no webhooks: you learn of new things by polling, and a long-poll makes that instant and cheap.
 
-- **Long-poll (recommended).** Call ${ref('GET', '/api/v1/inbox.json')} with ${code('wait=25')} and the ${code('ETag')} of your last answer in ${code('If-None-Match')}. The request is held until something changes for the person (a request, an answer, a message, a chat read, a block) and answered the moment it does; after 25 s with nothing new it answers ${code('304')}. Then call again at once. Without headers (MCP), pass ${code('since')} from ${code('next_poll_url')} with ${code('wait')}: the answer comes when something newer than ${code('since')} arrives. ${code('wait')} takes 1-25 seconds.
+- **Long-poll (recommended).** Call ${ref('GET', '/api/v1/inbox.json')} with ${code('wait=25')} and the ${code('ETag')} of your last answer in ${code('If-None-Match')}. The request is held until something changes for the person (a request, an answer, a message, a chat read, a block) and answered the moment it does; after 25 s with nothing new it answers ${code('304')}. Then call again at once. Without headers (MCP), pass ${code('since')} from ${code('poll_next_url')} with ${code('wait')}: the answer comes when something newer than ${code('since')} arrives. ${code('wait')} takes 1-25 seconds.
 - **Plain polling.** Without ${code('wait')}, call the inbox every **30-60 seconds** while the person is active, and every few minutes at most when they are away; never faster than every 30 seconds. Send ${code('If-None-Match')}: an unchanged inbox answers ${code('304')} with no body.
-- One inbox answer holds pending buddy requests, recently accepted outgoing requests, chats with unread messages, new messages and unread counts. Pass ${code('since')} (or follow ${code('next_poll_url')}) to get only newer items.
+- One inbox answer holds pending buddy requests, recently accepted outgoing requests, chats with unread messages, new messages and unread counts. Pass ${code('since')} (or follow ${code('poll_next_url')}) to get only newer items.
 - Inside a chat, ${ref('GET', '/api/v1/chats/{chatId}/messages.json')} with ${code('since')} (milliseconds) or its ${code('poll_next_url')} returns only newer messages; add ${code('wait=25')} to hold an empty page until the next message. ${ref('GET', '/api/v1/chats.json')} answers ${code('304')} to ${code('If-None-Match')} too.
 - On 429 or 503, wait the ${code('Retry-After')} seconds before the next call.
 
@@ -103,6 +103,7 @@ ${table(
     ['Changes of the coordinates', `${perWindow(rateLimits.location_change)} per person (unchanged values do not count)`],
     ['Photo uploads', `${perWindow(rateLimits.photo_upload)} per account (uploads and new photoURLs)`],
     ['Events feed', `${perWindow(rateLimits.events)} per client address`],
+    ['Availability checks (parse.json)', `${perWindow(rateLimits.availability_parse)} per client address`],
     ['Inbox polling', 'every 30-60 seconds while active'],
     ['Photo', `${LIMITS.photoBytes / 1024 / 1024} MB; JPEG, PNG or WEBP`],
     ['Minimum age', `${LIMITS.minimumAge} years`],

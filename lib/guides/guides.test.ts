@@ -18,6 +18,7 @@ const ctx = {
     location_change: rule(9, 86_400, 'changes of your location'),
     photo_upload: rule(13, 3600, 'photo uploads'),
     events: rule(17, 60, 'events feed requests'),
+    availability_parse: rule(19, 60, 'availability checks'),
   },
 };
 

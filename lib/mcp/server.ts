@@ -16,7 +16,7 @@ export function serverInstructions(baseUrl: string): string {
     'Start with the register tool (ask the person for their email and name first; never invent details).',
     'It returns auth.token: send it as the HTTP header "Authorization: Bearer <token>" on this MCP connection for every other tool.',
     'Show the person auth.mobile_signin_url and auth.generated_password, and repeat warnings.schedule_summary for them to confirm.',
-    'Then long-poll get_inbox (since from next_poll_url, wait=25) while active. Relay only what the tools return.',
+    'Then long-poll get_inbox (since from poll_next_url, wait=25) while active. Relay only what the tools return.',
     `When unsure, call get_guide (signup, agents) or read ${baseUrl}/SIGNUP.md and ${baseUrl}/AGENTS.md.`,
   ].join(' ');
 }

@@ -47,11 +47,7 @@ describe('MCP tools from the contract', () => {
   it('keeps every constraint a model needs and says null only where it clears a field', () => {
     const update = toolDefinition(endpoints.find((e) => e.id === 'update_my_profile')!).inputSchema() as { properties: Record<string, Record<string, unknown>> };
     expect(update.properties.aboutMe).toEqual({ type: ['string', 'null'], maxLength: 600 });
-    expect(update.properties.gender).toEqual({
-      type: ['string', 'null'],
-      enum: ['male', 'female', 'non_binary', 'prefer_not_to_say'],
-      description: 'woman, man, nonbinary and "prefer not to say" are read too',
-    });
+    expect(update.properties.gender).toEqual({ type: ['string', 'null'], enum: ['male', 'female', 'non_binary', 'prefer_not_to_say'] });
     const register = toolDefinition(endpoints.find((e) => e.id === 'register')!).inputSchema() as { properties: Record<string, Record<string, unknown>> };
     expect(register.properties.aboutMe).toEqual({ type: 'string', maxLength: 600 });
     expect(register.properties.coords).toMatchObject({ type: 'object', required: ['latitude', 'longitude'], properties: { latitude: { minimum: -90, maximum: 90 } } });

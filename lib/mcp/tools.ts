@@ -96,7 +96,7 @@ function describeTool(spec: EndpointSpec): string {
 /**
  * The input schema as a model needs it, and no bigger: every type, enum, limit and
  * format stays; what goes is what a model cannot use. A field that may be null says so
- * with a type list instead of an anyOf; deprecated fields and OMITTED_FROM_TOOLS are left
+ * with a type list instead of an anyOf; deprecated fields, aliases and OMITTED_FROM_TOOLS are left
  * out (the route still takes them); the long patterns zod derives for `email` and `date` go, their `format` says
  * the same to a model (the route checks them exactly).
  */
@@ -106,7 +106,7 @@ export function compactSchema(node: JsonSchema, nullClears = false): JsonSchema 
     if (key === 'properties' && value && typeof value === 'object') {
       const properties: Record<string, JsonSchema> = {};
       for (const [name, property] of Object.entries(value as Record<string, JsonSchema>)) {
-        if (typeof property.description === 'string' && property.description.startsWith('Deprecated')) continue;
+        if (typeof property.description === 'string' && /^(Deprecated|Alias)\b/.test(property.description)) continue;
         if (name in OMITTED_FROM_TOOLS) continue;
         properties[name] = compactSchema(property, nullClears);
       }

@@ -8,6 +8,7 @@ import * as me from '../v1/me.json/route';
 import * as meComplete from '../v1/me/complete.json/route';
 import * as mePhoto from '../v1/me/photo.json/route';
 import * as register from '../v1/register.json/route';
+import * as parseAvailability from '../v1/availability/parse.json/route';
 import * as publicProfile from '../v1/users/[slug]/profile.json/route';
 import * as blocks from '../v1/me/blocks.json/route';
 import * as pushTokens from '../v1/me/push_tokens.json/route';
@@ -34,6 +35,7 @@ export const ROUTE_HANDLERS: Readonly<Record<string, RouteHandler>> = {
   get_signup_instructions: register.GET,
   register: register.POST,
   list_activities: activities.GET,
+  parse_availability: parseAvailability.POST,
   get_my_profile: me.GET,
   update_my_profile: me.PATCH,
   get_onboarding_status: meComplete.GET,
