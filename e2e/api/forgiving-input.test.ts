@@ -3,7 +3,7 @@
 // warnings.normalized; what stays ambiguous is refused with the exact fix in error.fields.
 import { describe, expect, it } from 'vitest';
 import { makeImage } from '@/lib/photos/test-images';
-import { api, registerUser, testDb, uniqueEmail } from './client';
+import { api, freshIp, registerUser, testDb, uniqueEmail } from './client';
 
 const storedUser = (id: string) => testDb().selectFrom('users').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 
@@ -114,5 +114,119 @@ describe('unmatched activities always come with suggestions', () => {
     expect(registered.warnings.activities_suggestions.qwzxv ?? []).toEqual([]);
     const none = await registerUser({ activities: ['qwzxv'] });
     expect(none.warnings.activities_suggestions).toEqual({});
+  });
+});
+
+// ---------------------------------------------------------------------------
+// §3 and §4: plain-English activities and free time wherever they are taken.
+
+/** A complete profile at its own spot in the open sea (nobody else's test is near). */
+async function completeAt(spot: { latitude: number; longitude: number }, activities: string[], availability: string) {
+  const user = await registerUser({
+    aboutMe: 'Here for tests',
+    location: 'Open sea',
+    coords: spot,
+    gender: 'female',
+    birthday: '1990-06-15',
+    activities,
+    availability_text: availability,
+  });
+  await testDb().updateTable('users').set({ photo_url: `https://example.com/${user.slug}.jpg` }).where('id', '=', user.id).execute();
+  const patch = await api('PATCH', '/api/v1/me.json', { token: user.token, body: { aboutMe: 'Here for tests!' } });
+  expect(patch.body.onboarding.complete).toBe(true);
+  return user;
+}
+
+const spot = (n: number) => ({ latitude: -40 - n / 10, longitude: -120 - (Date.now() % 1000) / 1000 });
+
+describe('plain-English activities on every endpoint that takes them', () => {
+  it('Discover, the events feed and a buddy request read "bouldering" as rock_climbing', async () => {
+    const caller = await completeAt(spot(1), ['rock_climbing'], 'weekends');
+    const discovered = await api('GET', '/api/v1/discover.json?activities=bouldering,board%20games', { token: caller.token });
+    expect(discovered.status).toBe(200);
+    expect(discovered.body.search.activities).toEqual(['rock_climbing', 'board_games']);
+
+    const events = await api('GET', '/api/v1/events.json?activities=bouldering');
+    expect(events.status).toBe(200);
+    expect(events.body.events.every((e: { activities: string[] }) => e.activities.includes('rock_climbing'))).toBe(true);
+
+    const other = await registerUser({});
+    const asked = await api('POST', `/api/v1/users/${other.slug}/buddy_request.json`, { token: caller.token, body: { activityIds: ['bouldering', 'board games'] } });
+    expect(asked.status).toBe(201);
+    expect(asked.body.request.activityIds).toEqual(['rock_climbing', 'board_games']);
+    const stored = await testDb().selectFrom('buddy_requests').select('activity_ids').where('id', '=', asked.body.request.id).executeTakeFirstOrThrow();
+    expect(stored.activity_ids).toEqual(['rock_climbing', 'board_games']);
+  });
+
+  it.each([
+    ['Discover', 'GET', '/api/v1/discover.json?activities=hikking', undefined, 'activities'],
+    ['the events feed', 'GET', '/api/v1/events.json?activities=hikking', undefined, 'activities'],
+    ['a buddy request', 'POST', '/api/v1/users/{slug}/buddy_request.json', { activityIds: ['hikking'] }, 'activityIds'],
+  ] as const)('%s refuses a word that matches nothing, with the closest ids', async (_name, method, path, body, field) => {
+    const caller = await completeAt(spot(2), ['hiking'], 'weekends');
+    const other = await registerUser({});
+    const res = await api(method, path.replace('{slug}', other.slug), { token: caller.token, body });
+    expect(res.status).toBe(400);
+    expect(res.body.error.fields[field]).toMatch(/^unknown activity: "hikking" \(did you mean hiking, .*\?\); plain English works/);
+  });
+});
+
+describe('POST /api/v1/availability/parse.json', () => {
+  it('answers what would be stored, without a token or saving anything', async () => {
+    const res = await api('POST', '/api/v1/availability/parse.json', { body: { text: 'weeknights except fridays, sat 9:30am-noon, when the moon is full' } });
+    expect(res.status).toBe(200);
+    expect(res.body.summary).toBe('Monday–Thursday evenings; Saturday 9am–noon');
+    expect(res.body.unparsed).toEqual(['when the moon is full']);
+    expect(res.body.normalized).toEqual(['availability_text: 9:30am falls in the hour 9am–10am, which is counted whole (free time is kept in one-hour slots)']);
+    expect(res.body.grid).toHaveLength(7);
+    expect(res.body.grid[4].some(Boolean)).toBe(false); // Friday
+    expect(res.headers.get('ratelimit-policy')).toMatch(/^"availability_parse";q=60;w=60$/);
+  });
+
+  it.each([
+    [{}, 'text'],
+    [{ text: 'x'.repeat(501) }, 'text'],
+    [{ text: 'weekends', extra: 1 }, 'extra'],
+  ])('refuses %j naming %s', async (body, field) => {
+    const res = await api('POST', '/api/v1/availability/parse.json', { body });
+    expect(res.status).toBe(400);
+    expect(Object.keys(res.body.error.fields)).toContain(field);
+  });
+
+  it('is limited per client address', async () => {
+    const ip = freshIp();
+    const statuses: number[] = [];
+    for (let i = 0; i < 61; i += 1) statuses.push((await api('POST', '/api/v1/availability/parse.json', { body: { text: 'weekends' }, ip })).status);
+    expect(statuses.slice(0, 60).every((s) => s === 200)).toBe(true);
+    expect(statuses[60]).toBe(429);
+    expect((await api('POST', '/api/v1/availability/parse.json', { body: { text: 'weekends' }, ip: freshIp() })).status).toBe(200);
+  });
+});
+
+describe('Discover when= and the order of a card\'s activities', () => {
+  it('finds people free at the times named instead of the caller\'s own, and lists the searched activities first', async () => {
+    const at = spot(3);
+    const caller = await completeAt(at, ['hiking', 'chess'], 'weekends');
+    const evenings = await completeAt({ latitude: at.latitude + 0.01, longitude: at.longitude }, ['tennis', 'chess', 'hiking'], 'weekday evenings');
+    const own = await api('GET', '/api/v1/discover.json?activities=hiking&radius_km=5', { token: caller.token });
+    expect(own.body.results.map((r: { user: { id: string } }) => r.user.id)).not.toContain(evenings.id);
+
+    const when = await api('GET', '/api/v1/discover.json?activities=hiking&radius_km=5&when=weekday%20evenings', { token: caller.token });
+    expect(when.status).toBe(200);
+    expect(when.body.search.when).toBe('Weekday evenings (5pm–midnight)');
+    const found = when.body.results.find((r: { user: { id: string } }) => r.user.id === evenings.id);
+    expect(found.overlap_hours).toBeGreaterThan(0);
+    expect(found.user.activities).toEqual(['hiking', 'chess', 'tennis']);
+    expect(when.body.next_url).toBeNull();
+  });
+
+  it.each([
+    ['when=when%20the%20moon%20is%20full', /did not understand "when the moon is full"/],
+    ['when=weekends%2C%20blue%20moons', /did not understand "blue moons"/],
+  ])('refuses %s instead of widening the search', async (query, message) => {
+    const caller = await completeAt(spot(4), ['hiking'], 'weekends');
+    const res = await api('GET', `/api/v1/discover.json?${query}`, { token: caller.token });
+    expect(res.status).toBe(400);
+    expect(res.body.error.fields.when).toMatch(message);
   });
 });
