@@ -89,7 +89,7 @@ export const REGISTER_RESPONSE_EXAMPLE = {
   onboarding: { complete: false, missing: ['photo'] },
   warnings: { schedule_summary: 'Wednesday evening; Saturday and Sunday, all day' },
   next_action_for_user:
-    'Your account is ready. To appear in Discover, add: a photo (POST /api/v1/me/photo.json). ' +
+    'Your account is ready. To be found by others, add a photo of yourself. ' +
     'Open this link on your phone to sign in (single use, expires in about an hour): <SIGNIN_URL>',
 };
 
@@ -104,8 +104,8 @@ export const register = defineEndpoint({
   description:
     'Creates the account in one call. Only email and displayName are required; the other Discover fields can follow via PATCH /api/v1/me.json. ' +
     'Unknown activities are warnings, not errors. Repeat warnings.schedule_summary to the user to confirm availability. ' +
-    `Limited to ${LIMITS.minimumAge}+ year olds and a few registrations per IP address per hour ` +
-    '(photos sent at registration also count against an hourly limit per address, failed ones included).',
+    `Limited to ${LIMITS.minimumAge}+ year olds, and per IP address per hour (GET this path for the numbers; photos sent ` +
+    'here count against an hourly photo limit per address, failed ones included).',
   body: registerBodySchema,
   maxBodyBytes: REGISTER_MAX_BODY_BYTES,
   response: registerResponseSchema,

@@ -42,7 +42,7 @@ export const getRegisterInstructions = defineEndpoint({
     instructions: z.array(z.string()),
     required: z.array(z.string()),
     required_for_discover: z.array(z.string()),
-    limits: z.record(z.string(), z.union([z.number(), z.string()])),
+    limits: z.record(z.string(), z.number()).describe('Lengths in characters, counts, bytes and calls per hour'),
     schema: z.record(z.string(), z.unknown()).describe('JSON Schema (draft 2020-12) of the POST body'),
     example: z.record(z.string(), z.unknown()),
     browser_fallback: z.string(),

@@ -1,9 +1,9 @@
 // GET /api/v1/index.json and GET /api/v1/register.json, generated from the contract.
-import { z } from 'zod';
 import { REGISTER_EXAMPLE, registerBodySchema } from '../contract/accounts';
 import { SCOPES, type EndpointSpec } from '../contract/define';
 import { LIMITS } from '../contract/schemas';
 import { DISCOVER_FIELDS } from '../profiles/onboarding';
+import { toJsonSchema } from './json-schema';
 
 export const API_NAME = 'Buddy Match API';
 export const API_VERSION = '1.0.0';
@@ -38,10 +38,11 @@ export function buildIndex(endpoints: readonly EndpointSpec[], baseUrl: string) 
 }
 
 export function registerBodyJsonSchema(): Record<string, unknown> {
-  return z.toJSONSchema(registerBodySchema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+  return { $schema: 'https://json-schema.org/draft/2020-12/schema', ...toJsonSchema(registerBodySchema, 'input', 'draft-2020-12') };
 }
 
-export function buildSignupInstructions(baseUrl: string) {
+/** The limits a signup runs into, as numbers (the configured ones, not their variable names). */
+export function buildSignupInstructions(baseUrl: string, limits: { registrationsPerHour: number; photoUploadsPerHour: number }) {
   return {
     endpoint: `${baseUrl}/api/v1/register.json`,
     method: 'POST' as const,
@@ -65,7 +66,8 @@ export function buildSignupInstructions(baseUrl: string) {
       password_min: LIMITS.passwordMin,
       minimum_age: LIMITS.minimumAge,
       photo_bytes: LIMITS.photoBytes,
-      registrations_per_ip_per_hour: 'REGISTRATION_LIMIT_PER_HOUR (default 3)',
+      registrations_per_ip_per_hour: limits.registrationsPerHour,
+      photos_per_ip_per_hour: limits.photoUploadsPerHour,
     },
     schema: registerBodyJsonSchema(),
     example: { ...REGISTER_EXAMPLE },

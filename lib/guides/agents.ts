@@ -51,6 +51,13 @@ ${endpointTable(endpoints, baseUrl)}
 - ${ref('POST', '/api/v1/me/photo.json')} uploads the photo (base64 or data URL, JPEG/PNG/WEBP, at most ${LIMITS.photoBytes / 1024 / 1024} MB). Photos are checked automatically; a rejected photo is removed and its URL stops working within seconds. Upload once and keep the returned URL: uploads and new ${code('photoURL')}s count against an hourly limit, and a busy server answers 503 with ${code('Retry-After')}.
 - The profile shows in Discover once nothing is missing.
 
+## Plain English in, what was understood out
+
+- Activities are plain English or ids everywhere: profile ${code('activities')}, Discover's and the events feed's ${code('activities')} filter, and a buddy request's ${code('activityIds')} (${code('bouldering')} is read as ${code('rock_climbing')}). A filter or request with a word that matches nothing is refused with the closest ids in ${code('error.fields')}; a profile keeps it as ${code('warnings.activities_unmatched')} with ${code('warnings.activities_suggestions')} beside it (possibly empty).
+- Free time is plain English: ${code('availability_text')} on the profile, ${code('when')} on Discover (${code('when=weekday evenings')}: people free then, instead of the person's own free time; a fragment it cannot read is refused). Check a text with the person first with ${ref('POST', '/api/v1/availability/parse.json')} ${code('{"text": "..."}')}: no token, nothing saved; it answers the grid, ${code('summary')}, ${code('unparsed')} fragments and ${code('normalized')} roundings.
+- Common slips are accepted and each is reported, one sentence per field, in ${code('warnings.normalized')}: ${code('availability')} as text, ${code('activities')} as one comma-separated string, ${code('coords')} as ${code('"38.72,-9.14"')}, gender words (woman, man, nonbinary, prefer not to say), unambiguous birthdays (${code('March 3 1990')}, ${code('1990/03/03')}), and either ${code('mimeType')} or ${code('photoMimeType')} on both photo paths. Confirm them with the person. Ambiguous input (${code('03/04/1990')}) is refused with the exact fix in ${code('error.fields')}.
+- Discover ranks only by the searched activities, and each card lists those first, then the others the person shares, then the rest.
+
 ## Location privacy
 
 Buddy Match introduces strangers, so nobody can find out where a person lives through it:
@@ -66,14 +73,14 @@ There are no webhooks: you learn of new things by polling, and a long-poll makes
 
 - **Long-poll (recommended).** Call ${ref('GET', '/api/v1/inbox.json')} with ${code('wait=25')} and the ${code('ETag')} of your last answer in ${code('If-None-Match')}. The request is held until something changes for the person (a request, an answer, a message, a chat read, a block) and answered the moment it does; after 25 s with nothing new it answers ${code('304')}. Then call again at once. Without headers (MCP), pass ${code('since')} from ${code('poll_next_url')} with ${code('wait')}: the answer comes when something newer than ${code('since')} arrives. ${code('wait')} takes 1-25 seconds.
 - **Plain polling.** Without ${code('wait')}, call the inbox every **30-60 seconds** while the person is active, and every few minutes at most when they are away; never faster than every 30 seconds. Send ${code('If-None-Match')}: an unchanged inbox answers ${code('304')} with no body.
-- One inbox answer holds pending buddy requests, recently accepted outgoing requests, chats with unread messages, new messages and unread counts. Pass ${code('since')} (or follow ${code('poll_next_url')}) to get only newer items.
+- One inbox answer holds pending buddy requests, recently accepted outgoing requests, chats with unread messages, new messages and unread counts. Pass ${code('since')} (or follow ${code('poll_next_url')}) to get only newer items. The poll link is ${code('poll_next_url')} on the inbox and on messages alike; the inbox's older name ${code('next_poll_url')} carries the same URL and stays through API v1.
 - Inside a chat, ${ref('GET', '/api/v1/chats/{chatId}/messages.json')} with ${code('since')} (milliseconds) or its ${code('poll_next_url')} returns only newer messages; add ${code('wait=25')} to hold an empty page until the next message. ${ref('GET', '/api/v1/chats.json')} answers ${code('304')} to ${code('If-None-Match')} too.
 - On 429 or 503, wait the ${code('Retry-After')} seconds before the next call.
 
 ## Buddy requests
 
 1. Find someone's profile: ${ref('GET', '/api/v1/users/{slug}/profile.json')} (a slug or a user id).
-2. Send a request: ${ref('POST', '/api/v1/users/{slug}/buddy_request.json')} with an optional ${code('message')} and up to five ${code('activityIds')} (ids from ${ref('GET', '/api/v1/activities.json')}). Only when the person asked you to.
+2. Send a request: ${ref('POST', '/api/v1/users/{slug}/buddy_request.json')} with an optional ${code('message')} and up to five ${code('activityIds')} (plain English or ids from ${ref('GET', '/api/v1/activities.json')}). Only when the person asked you to.
 3. See requests: ${ref('GET', '/api/v1/buddy_requests.json')} (sent and received) or the inbox.
 4. Answer a received request, only as the person decides: ${ref('POST', '/api/v1/buddy_requests/{invitationId}/accept.json')} (optional ${code('firstMessage')}; creates the buddy connection and a chat) or ${ref('POST', '/api/v1/buddy_requests/{invitationId}/decline.json')}.
 

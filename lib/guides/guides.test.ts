@@ -1,11 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { endpoints } from '../contract';
 import { registerBodySchema } from '../contract/accounts';
+import { warningsSchema } from '../contract/profiles';
 import { LIMITS } from '../contract/schemas';
 import { ERROR_ADVICE, ERROR_STATUS } from '../http/errors';
 import { SIGNUP_LINK_PARAMS } from '../signup-link';
 import { agentsGuide } from './agents';
-import { llmsTxt } from './llms';
+import { HAPPY_PATH, llmsTxt } from './llms';
+import { toJsonSchema, type JsonSchema } from '../docs/json-schema';
 import { signupGuide } from './signup';
 
 const rule = (points: number, windowSeconds: number, what: string) => ({ points, windowSeconds, what });
@@ -74,6 +76,12 @@ describe('AGENTS.md', () => {
 describe('SIGNUP.md', () => {
   const text = signupGuide(ctx);
 
+  it('says what to do with every warning key, that coords come from location, and which slips are forgiven', () => {
+    for (const key of Object.keys(warningsSchema.shape)) expect(text).toMatch(new RegExp(`\\| \`warnings\\.${key}\` \\| \\S`));
+    expect(text).toMatch(/`coords` are derived from `location`/);
+    for (const slip of ['availability', '"38.72,-9.14"', 'woman', 'March 3 1990', '03/04/1990', 'mimeType', 'availability/parse.json']) expect(text).toContain(slip);
+  });
+
   it('has a row for every registration field, with limits from the schema', () => {
     for (const name of Object.keys(registerBodySchema.shape)) expect(text).toContain(`| \`${name}\` |`);
     expect(text).toMatch(/\| `displayName` \| string \| yes \| 1-60 chars \|/);
@@ -115,5 +123,38 @@ describe('llms.txt', () => {
     expect(text).toContain(`[SIGNUP.md](${ctx.baseUrl}/SIGNUP.md)`);
     expect(text).toContain(`[AGENTS.md](${ctx.baseUrl}/AGENTS.md)`);
     for (const spec of endpoints) expect(text).toContain(`](${ctx.baseUrl}${spec.path})`);
+  });
+});
+
+describe('the happy path in llms.txt', () => {
+  const text = llmsTxt(endpoints, ctx.baseUrl);
+
+  /** Whether a dotted path ("results[].user.slug") names a field of the JSON Schema. */
+  const hasField = (schema: JsonSchema, path: string): boolean =>
+    path.split('.').every((part) => {
+      const name = part.replace('[]', '');
+      const properties = (schema.properties ?? {}) as Record<string, JsonSchema>;
+      let next = properties[name];
+      if (!next) return false;
+      const branches = (next.anyOf as JsonSchema[] | undefined)?.filter((b) => b.type !== 'null');
+      if (branches?.length === 1) next = branches[0]!;
+      if (part.endsWith('[]')) next = next.items as JsonSchema;
+      schema = next;
+      return true;
+    });
+
+  it('opens with register → photo → discover → buddy request → inbox long-poll → message, each a real endpoint and its real answer fields', () => {
+    expect(HAPPY_PATH.map((s) => s.endpoint)).toEqual(['register', 'upload_photo', 'discover', 'send_buddy_request', 'get_inbox', 'send_message']);
+    for (const step of HAPPY_PATH) {
+      const spec = endpoints.find((e) => e.id === step.endpoint)!;
+      expect(spec.method, step.endpoint).toBe(step.method);
+      expect(step.path.split('?')[0], step.endpoint).toBe(spec.path);
+      expect(step.auth, step.endpoint).toBe(spec.auth !== 'none');
+      if (step.body !== undefined) expect(spec.body!.safeParse(step.body).success, step.endpoint).toBe(true);
+      const answer = toJsonSchema(spec.response, 'output', 'draft-2020-12');
+      for (const field of step.fields) expect(hasField(answer, field), `${step.endpoint}: ${field}`).toBe(true);
+      expect(text.indexOf(`${ctx.baseUrl}${step.path}`)).toBeLessThan(text.indexOf('## Guides'));
+    }
+    expect(text).toContain('inbox.json?wait=25');
   });
 });

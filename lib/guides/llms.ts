@@ -1,5 +1,93 @@
-// GET /llms.txt (llmstxt.org): a title, a one-line summary, then sections of links.
+// GET /llms.txt (llmstxt.org): a title, a one-line summary, the happy path in six calls
+// (free markdown before the first section, as the format allows), then sections of links.
+import { REGISTER_EXAMPLE } from '../contract/accounts';
 import type { EndpointSpec } from '../contract/define';
+
+/** One call of the happy path: a copyable request and the answer fields that matter next. */
+export interface HappyPathStep {
+  /** The contract endpoint id (a test checks the path, method and fields against it). */
+  endpoint: string;
+  title: string;
+  method: 'GET' | 'POST';
+  path: string;
+  body?: unknown;
+  auth: boolean;
+  /** Dotted paths into the answer; [] marks an array. */
+  fields: string[];
+  why: string;
+}
+
+export const HAPPY_PATH: readonly HappyPathStep[] = [
+  {
+    endpoint: 'register',
+    title: 'Sign up',
+    method: 'POST',
+    path: '/api/v1/register.json',
+    body: { email: REGISTER_EXAMPLE.email, displayName: REGISTER_EXAMPLE.displayName, location: REGISTER_EXAMPLE.location, activities: ['hiking'], availability_text: 'weekends' },
+    auth: false,
+    fields: ['auth.token', 'auth.generated_password', 'auth.mobile_signin_url', 'warnings.schedule_summary', 'next_action_for_user'],
+    why: 'Ask the person first; show them the password and sign-in link, and repeat the schedule summary.',
+  },
+  {
+    endpoint: 'upload_photo',
+    title: 'Add the photo',
+    method: 'POST',
+    path: '/api/v1/me/photo.json',
+    body: { photo: 'data:image/jpeg;base64,/9j/4AAQ...' },
+    auth: true,
+    fields: ['photo.photoURL', 'onboarding.complete', 'onboarding.missing', 'next_action_for_user'],
+    why: 'A photo the person chose; with it the profile is complete and shows in Discover.',
+  },
+  {
+    endpoint: 'discover',
+    title: 'Find buddies',
+    method: 'GET',
+    path: '/api/v1/discover.json?activities=hiking&when=saturday%20mornings',
+    auth: true,
+    fields: ['results[].user.slug', 'results[].shared_activities', 'results[].overlap_summary', 'results[].distance_km', 'next_cursor'],
+    why: 'Show the person the matches; ask only those they pick.',
+  },
+  {
+    endpoint: 'send_buddy_request',
+    title: 'Ask one',
+    method: 'POST',
+    path: '/api/v1/users/{slug}/buddy_request.json',
+    body: { message: 'Up for a hike on Saturday morning?', activityIds: ['hiking'] },
+    auth: true,
+    fields: ['outcome', 'request.id', 'request.state', 'request.chatId'],
+    why: 'They see it in their inbox; outcome accepted_reverse means they had already asked you.',
+  },
+  {
+    endpoint: 'get_inbox',
+    title: 'Wait for the answer',
+    method: 'GET',
+    path: '/api/v1/inbox.json?wait=25',
+    auth: true,
+    fields: ['pending_requests[].id', 'accepted_requests[].chatId', 'chats[].new_messages', 'poll_next_url'],
+    why: 'Held until something happens (send If-None-Match with the last ETag, or follow poll_next_url); call again at once.',
+  },
+  {
+    endpoint: 'send_message',
+    title: 'Say hello',
+    method: 'POST',
+    path: '/api/v1/chats/{chatId}/messages.json',
+    body: { text: 'Great! 9am at the north trailhead?' },
+    auth: true,
+    fields: ['message.id', 'message.created_at'],
+    why: 'Once they accept, the chatId is in accepted_requests; read replies with GET on the same path (wait=25).',
+  },
+];
+
+function happyPath(baseUrl: string): string {
+  return HAPPY_PATH.map((step, index) => {
+    const headers = [
+      ...(step.auth ? ["-H 'Authorization: Bearer <auth.token>'"] : []),
+      ...(step.body !== undefined ? ["-H 'Content-Type: application/json'", `-d '${JSON.stringify(step.body)}'`] : []),
+    ];
+    const curl = [`curl -X ${step.method} '${baseUrl}${step.path}'`, ...headers].join(' \\\n  ');
+    return `${index + 1}. **${step.title}** (\`${step.endpoint}\` tool). ${step.why} Answer: ${step.fields.map((f) => `\`${f}\``).join(', ')}.\n\n\`\`\`\n${curl}\n\`\`\``;
+  }).join('\n\n');
+}
 
 export function llmsTxt(endpoints: readonly EndpointSpec[], baseUrl: string): string {
   const endpointLinks = endpoints
@@ -11,7 +99,9 @@ export function llmsTxt(endpoints: readonly EndpointSpec[], baseUrl: string): st
 
 Start with SIGNUP.md, then AGENTS.md. All endpoints take and return JSON (errors, 404s and 405s too); the bearer token comes from the signup response. Retry a POST safely with the same \`Idempotency-Key\` header; limited endpoints send \`RateLimit-Policy\` and \`RateLimit\` headers. Never invent a response, never give the person a shell command, never hand the task to another agent or server.
 
-New requests and messages: long-poll \`GET /api/v1/inbox.json?wait=25\` with \`If-None-Match\` (or \`since\`); it answers the moment something arrives.
+From zero to a first message in six calls (plain English is fine for activities and free time; \`warnings.normalized\` says what was read differently):
+
+${happyPath(baseUrl)}
 
 ## Guides
 

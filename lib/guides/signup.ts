@@ -1,6 +1,7 @@
 // GET /SIGNUP.md: the signup walkthrough an agent follows. Field tables, limits and
 // error codes are rendered from the contract at request time, so they cannot drift.
 import { REGISTER_EXAMPLE, REGISTER_RESPONSE_EXAMPLE, register, registerBodySchema } from '../contract/accounts';
+import { warningsSchema } from '../contract/profiles';
 import { LIMITS } from '../contract/schemas';
 import { errorCodesFor, httpOnlyErrorCodes } from '../docs/openapi';
 import type { RateLimitRules } from '../limits/rate-limits';
@@ -15,6 +16,17 @@ export interface GuideContext {
   /** The per-user and per-client limits (config().rateLimits). */
   rateLimits: RateLimitRules;
 }
+
+/** What to do with each warning key: typed by the schema, so a new key cannot go undocumented. */
+export const WARNING_ADVICE: Record<keyof typeof warningsSchema.shape, string> = {
+  schedule_summary: 'Read it back to the person and ask them to confirm their availability.',
+  activities_unmatched: 'Activities not recognised, in the person\'s words: tell them, and offer the suggestions.',
+  activities_suggestions: 'Always beside `activities_unmatched` (possibly empty): up to 3 close activity ids per unmatched word.',
+  availability_unparsed: 'Parts of `availability_text` that were not understood: ask the person to say them another way.',
+  normalized:
+    'One sentence per thing read differently from how it was sent (e.g. `gender: "woman" was read as female`, 6:30pm counted as the 6pm-7pm hour): confirm them with the person.',
+  location_unresolved: 'The location could not be placed on the map: ask for a nearby city, or send `coords`. Until then, Discover cannot measure distances.',
+};
 
 export function signupGuide({ baseUrl, registrationLimitPerHour }: GuideContext): string {
   const example = signupLink(baseUrl, {
@@ -59,8 +71,10 @@ ${fieldTable(registerBodySchema)}
 
 - Activities and availability are plain English; the service maps them (${code('GET ' + baseUrl + '/api/v1/activities.json')} lists the canonical ids). Unknown activities are warnings, not errors.
 - "Weekends" means all day Saturday and Sunday.
-- ${code('coords')} are the person's exact coordinates: private. Others never see them, nor anything computed from them: Discover measures distances from a public point 0.7-1.3 km away (see "Location privacy" in ${baseUrl}/AGENTS.md). A city in ${code('location')} is enough; send ${code('coords')} only if the person wants to.
+- ${code('coords')} are derived from ${code('location')}: the service places a city or neighbourhood itself, so most people need no ${code('coords')}. ${code('coords')} are the person's exact coordinates: private. Others never see them, nor anything computed from them: Discover measures distances from a public point 0.7-1.3 km away (see "Location privacy" in ${baseUrl}/AGENTS.md). A city in ${code('location')} is enough; send ${code('coords')} only if the person wants to.
 - Registrations are limited to ${registrationLimitPerHour} per hour from one IP address.
+- Common slips are accepted and reported in ${code('warnings.normalized')}: ${code('availability')} as text (read as ${code('availability_text')}), ${code('activities')} as one comma-separated string, ${code('coords')} as ${code('"38.72,-9.14"')} (latitude first), gender words (${code('woman')}, ${code('man')}, ${code('nonbinary')}, ${code('non-binary')}, ${code('prefer not to say')}), birthdays such as ${code('March 3 1990')}, ${code('3 March 1990')} or ${code('1990/03/03')}, and ${code('mimeType')} for ${code('photoMimeType')}. A birthday like ${code('03/04/1990')} is ambiguous and refused: send ${code('YYYY-MM-DD')}.
+- To check free time with the person before saving it, ${code('POST ' + baseUrl + '/api/v1/availability/parse.json')} with ${code('{"text": "..."}')} (no token) answers the summary and what was not understood, and saves nothing.
 - Only ever use the person's own email address. The service writes to it at every signup (the sign-in link, or with ${code('emailMagicLink: false')} a notice without one), and that email carries a "This wasn't me" link that disables the account and every token for good.
 
 ## 3. Read the answer (HTTP 201)
@@ -75,10 +89,7 @@ ${table(
     [code('auth.token'), 'Keep it secret. Send it as `Authorization: Bearer <token>` on every later call. Never show it to the person.'],
     [code('auth.mobile_signin_url'), 'Show it to the person as a link: it opens the app already signed in. Single use, expires in about an hour.'],
     [code('auth.generated_password'), 'Present only when you sent no password. Show it to the person once and tell them to save it.'],
-    [code('warnings.schedule_summary'), 'Read it back to the person and ask them to confirm their availability.'],
-    [code('warnings.activities_unmatched'), 'Tell the person which activities were not recognised; offer `warnings.activities_suggestions`.'],
-    [code('warnings.availability_unparsed'), 'Parts of `availability_text` that were not understood: ask the person to say them another way.'],
-    [code('warnings.normalized'), 'Things read differently from how they were written (e.g. 6:30pm counted as the 6pm-7pm hour): confirm them with the person.'],
+    ...Object.entries(WARNING_ADVICE).map(([key, advice]) => [code(`warnings.${key}`), advice]),
     [code('onboarding.missing'), 'Fields still needed for Discover. Ask for them and send PATCH /api/v1/me.json (photo: POST /api/v1/me/photo.json).'],
     [code('next_action_for_user'), 'Show this text to the person.'],
   ],

@@ -26,6 +26,22 @@ export const MISSING_FIELD_ADVICE: Record<DiscoverField, string> = {
   photo: 'a photo (POST /api/v1/me/photo.json)',
 };
 
+/**
+ * The same, as words for the person (next_action_for_user is shown to them as is): no
+ * field names, formats or API paths. coords and location are one thing to a person.
+ */
+const MISSING_IN_WORDS: Record<DiscoverField, string> = {
+  displayName: 'the name others see',
+  aboutMe: 'a few words about yourself',
+  gender: 'your gender',
+  birthday: 'your date of birth',
+  location: 'the town or neighbourhood you are in',
+  coords: 'the town or neighbourhood you are in',
+  activities: 'what you like to do',
+  schedule: 'when you are usually free',
+  photo: 'a photo of yourself',
+};
+
 type OnboardingRow = Pick<
   UserRow,
   'display_name' | 'about_me' | 'gender' | 'birthday' | 'location' | 'latitude' | 'longitude' | 'activities' | 'schedule' | 'photo_url'
@@ -50,6 +66,7 @@ export function missingFields(row: OnboardingRow): DiscoverField[] {
 
 export function nextActionForUser(missing: readonly DiscoverField[]): string {
   if (missing.length === 0) return 'Your profile is complete and visible in Discover. You can now find buddies and receive requests.';
-  const list = missing.map((field) => MISSING_FIELD_ADVICE[field]).join(', ');
-  return `Your account is ready. To appear in Discover, add: ${list}.`;
+  const words = [...new Set(missing.map((field) => MISSING_IN_WORDS[field]))];
+  const list = words.length === 1 ? words[0] : `${words.slice(0, -1).join(', ')} and ${words[words.length - 1]}`;
+  return `Your account is ready. To be found by others, add ${list}.`;
 }

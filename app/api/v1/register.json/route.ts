@@ -8,7 +8,13 @@ import { photoServicesFrom } from '@/lib/photos/services';
 
 // GET /api/v1/register.json – signup instructions and the body's JSON Schema
 export const GET = route(getRegisterInstructions, async ({ baseUrl }) =>
-  new Reply(buildSignupInstructions(baseUrl), { headers: { 'cache-control': 'public, max-age=300' } }),
+  new Reply(
+    buildSignupInstructions(baseUrl, {
+      registrationsPerHour: config().registrationLimitPerHour,
+      photoUploadsPerHour: config().rateLimits.photo_upload.points,
+    }),
+    { headers: { 'cache-control': 'public, max-age=300' } },
+  ),
 );
 
 // POST /api/v1/register.json – create an account
