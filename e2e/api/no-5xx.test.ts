@@ -160,7 +160,7 @@ describe('paths that cannot be decoded → 400 before routing', () => {
 
 describe('out-of-range values → 400 naming the parameter', () => {
   // The cursor of this very search (the same filters), with a hostile time.
-  const filters = () => filtersFingerprint({ radius_km: 200, activities: null, available: 0, gender: null, age_min: null, age_max: null });
+  const filters = () => filtersFingerprint({ radius_km: 200, activities: null, available: 0, when: null, gender: null, age_min: null, age_max: null });
   const discoverWith = (cursor: string) => api('GET', `/api/v1/discover.json?limit=1&radius_km=200&available=0&cursor=${cursor}`, { token: alice.token });
 
   it.each([

@@ -17,7 +17,9 @@ export function issuesToFields(issues: readonly z.core.$ZodIssue[], prefix = '')
     // form's type, that form's own problem is the useful one, with its full path.
     if (issue.code === 'invalid_union') {
       const ofThisType = issue.errors.filter((branch) => !branch.some((i) => i.code === 'invalid_type' && i.path.length === 0));
-      if (ofThisType.length === 1) {
+      // Only plain names and indexes go into field names (a map key may hold anything).
+      const plainPaths = ofThisType[0]?.every((i) => i.path.every((p) => typeof p === 'number' || /^\w+$/.test(String(p))));
+      if (ofThisType.length === 1 && plainPaths) {
         Object.entries(issuesToFields(ofThisType[0]!, name)).forEach(([field, message]) => (fields[field] ??= message));
         continue;
       }
