@@ -23,10 +23,11 @@ export const HAPPY_PATH: readonly HappyPathStep[] = [
     title: 'Sign up',
     method: 'POST',
     path: '/api/v1/register.json',
-    body: { email: REGISTER_EXAMPLE.email, displayName: REGISTER_EXAMPLE.displayName, location: REGISTER_EXAMPLE.location, activities: ['hiking'], availability_text: 'weekends' },
+    // Every Discover field but the photo, so the photo (step 2) completes the profile.
+    body: REGISTER_EXAMPLE,
     auth: false,
     fields: ['auth.token', 'auth.generated_password', 'auth.mobile_signin_url', 'warnings.schedule_summary', 'next_action_for_user'],
-    why: 'Ask the person first; show them the password and sign-in link, and repeat the schedule summary.',
+    why: 'Ask the person first (only email and displayName are required); show them the password and sign-in link, and repeat the schedule summary.',
   },
   {
     endpoint: 'upload_photo',
