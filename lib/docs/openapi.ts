@@ -291,8 +291,9 @@ export function operationFor(
       },
       ...errorResponses(spec, components),
     },
-    security: spec.auth === 'none' ? [] : [{ bearerAuth: [] }],
-    ...(spec.auth === 'none' ? {} : { 'x-required-scope': spec.auth }),
+    // The bearer requirement is the document's default (top-level security); public
+    // operations override it with none.
+    ...(spec.auth === 'none' ? { security: [] } : { 'x-required-scope': spec.auth }),
   };
 }
 
@@ -328,6 +329,7 @@ export function buildOpenApi(endpoints: readonly EndpointSpec[], baseUrl: string
       ].join('\n\n'),
     },
     servers: [{ url: baseUrl }],
+    security: [{ bearerAuth: [] }],
     tags,
     paths,
     components: {
@@ -337,8 +339,8 @@ export function buildOpenApi(endpoints: readonly EndpointSpec[], baseUrl: string
           scheme: 'bearer',
           description:
             'The token from `auth.token` of POST /api/v1/register.json, sent as `Authorization: Bearer <token>`. ' +
-            'Each operation names the scope it needs in `x-required-scope` (OpenAPI 3.0 lists scopes only for OAuth schemes). ' +
-            `Scopes: ${SCOPES.map((s) => `\`${s}\` (${SCOPE_DESCRIPTIONS[s]})`).join(', ')}. A registration token carries all seven.`,
+            'Each operation names the scope it needs in `x-required-scope`, and `x-scopes` lists them (OpenAPI 3.0 lists scopes ' +
+            `only for OAuth schemes). A registration token carries all ${SCOPES.length}.`,
           'x-scopes': SCOPE_DESCRIPTIONS,
         },
       },
