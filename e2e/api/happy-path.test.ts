@@ -20,7 +20,7 @@ function callsOf(text: string): Call[] {
     const data = /-d '(.*)'$/m.exec(rest!)?.[1];
     return {
       method: method!,
-      path: new URL(url!).pathname + new URL(url!).search,
+      path: decodeURI(new URL(url!).pathname) + new URL(url!).search,
       body: data ? (JSON.parse(data) as Record<string, unknown>) : undefined,
       authorized: rest!.includes('Authorization: Bearer <auth.token>'),
       fields: [...fields!.matchAll(/`([^`]+)`/g)].map((m) => m[1]!),
