@@ -66,5 +66,5 @@ export async function proxy(request: NextRequest) {
 
 export const config = {
   // Pages and /auth; never /api (see above) or static files.
-  matcher: ['/((?!api/|api$|_next/static|_next/image|favicon\\.ico).*)'],
+  matcher: ['/((?!api/|api$|_next/static|_next/image|favicon\\.ico|icon\\.svg|apple-icon\\.png|icons/|manifest\\.webmanifest).*)'],
 };

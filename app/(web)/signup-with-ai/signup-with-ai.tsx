@@ -4,6 +4,7 @@
 // registration POST when they confirm, and shows the result (or what to fix) inline.
 // Everything the link carries is rendered as text by React, never as HTML.
 import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode, type RefObject } from 'react';
+import type { ProfileWarnings } from '@/lib/profiles/fields';
 import { GENDER_OPTIONS as GENDERS, SIGNUP_LINK_PARAMS, normalizeGender, paramForField, registrationBody, splitActivities, type SignupDraft, type SignupParam } from '@/lib/signup-link';
 
 interface RegisterResult {
@@ -15,13 +16,8 @@ interface RegisterResult {
     emailed_magic_link: boolean;
   };
   onboarding: { complete: boolean; missing: string[] };
-  warnings: {
-    schedule_summary?: string;
-    activities_unmatched?: string[];
-    activities_suggestions?: Record<string, string[]>;
-    availability_unparsed?: string[];
-    location_unresolved?: string;
-  };
+  // The contract's own type (a type-only import: nothing of the server reaches the page).
+  warnings: ProfileWarnings;
 }
 
 interface ApiErrorBody {
@@ -487,7 +483,7 @@ function Result({ result, headingRef }: { result: RegisterResult; headingRef: Re
         </section>
       ) : null}
 
-      {warnings.schedule_summary || unmatched.length || warnings.location_unresolved || warnings.availability_unparsed?.length ? (
+      {warnings.schedule_summary || unmatched.length || warnings.location_unresolved || warnings.availability_unparsed?.length || warnings.normalized?.length ? (
         <section className="card stack" aria-labelledby="check-heading">
           <h2 id="check-heading">Please check</h2>
           {warnings.schedule_summary ? (
@@ -519,10 +515,20 @@ function Result({ result, headingRef }: { result: RegisterResult; headingRef: Re
               </ul>
             </div>
           ) : null}
+          {warnings.normalized?.length ? (
+            <div>
+              <h3>How we read it</h3>
+              <ul data-testid="normalized">
+                {warnings.normalized.map((line) => (
+                  <li key={line}>{line}</li>
+                ))}
+              </ul>
+            </div>
+          ) : null}
           {warnings.location_unresolved ? (
             <div>
               <h3>Location</h3>
-              <p>We could not place “{warnings.location_unresolved}” on the map yet.</p>
+              <p>We could not place your location on the map yet, so nobody can see how far you are. A nearby city name usually works.</p>
             </div>
           ) : null}
         </section>

@@ -1,0 +1,28 @@
+import type { Metadata } from 'next';
+import { draftFromQuery } from '@/lib/signup-link';
+import { SignupWithAi } from '../signup-with-ai/signup-with-ai';
+
+export const metadata: Metadata = {
+  title: 'Sign up',
+  description: 'Create your Buddy Match account: your name, where you are, what you like doing and when you are free, in your own words.',
+};
+
+// GET /signup – the web signup for people without an assistant: the same form, rules and
+// warnings as /signup-with-ai (one POST /api/v1/register.json), starting empty.
+export default function SignupPage() {
+  return (
+    <div className="narrow">
+      <h1>Sign up</h1>
+      <p className="muted">
+        Write in your own words: activities like &quot;hiking, board games&quot; and free time like &quot;weekday evenings after 6&quot;. We show you how we
+        understood them.
+      </p>
+      <SignupWithAi initialDraft={draftFromQuery({})} />
+      <noscript>
+        <div className="notice notice-error">
+          <p>This form needs JavaScript. Turn it on, or ask your assistant to sign you up.</p>
+        </div>
+      </noscript>
+    </div>
+  );
+}

@@ -1,0 +1,121 @@
+// The front door for people (issue 15 §1, and the installable app's manifest and icons):
+// the home page readable without JavaScript, the per-assistant start pages, and /signup
+// for people without an assistant, in Chromium against the real server and database.
+import { createDb, type Database } from '../../db';
+import { ASSISTANTS } from '../../lib/web/start-guides';
+import { expect, expectAccessible, screenshot, test } from './support';
+
+const base = () => process.env.E2E_BASE_URL!;
+const ANSWER = { timeout: 20_000 };
+test.describe.configure({ timeout: 60_000 });
+
+let db: Database | undefined;
+const testDb = () => (db ??= createDb(process.env.E2E_DATABASE_URL!, 2));
+test.afterAll(async () => {
+  await db?.destroy();
+  db = undefined;
+});
+
+let counter = 0;
+const freshIp = () => {
+  counter += 1;
+  const n = ((process.pid % 100) + 200) * 4096 + counter;
+  return `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`;
+};
+const uniqueEmail = (tag: string) => `${tag}-${process.pid}-${Date.now()}-${(counter += 1)}@example.com`;
+
+test('the home page says what Buddy Match does and gives three ways in, with no JavaScript needed', async ({ browser }, testInfo) => {
+  const context = await browser.newContext({ javaScriptEnabled: false, viewport: testInfo.project.use.viewport ?? undefined });
+  const page = await context.newPage();
+  const response = await page.goto(`${base()}/`);
+  expect(response?.status()).toBe(200);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Buddy Match');
+  await expect(page.getByRole('figure')).toContainText('Free together: Saturday mornings');
+  await expect(page.getByLabel('Prompt for your assistant')).toContainText(`Sign me up for Buddy Match at ${base()} (read ${base()}/llms.txt first)`);
+  await expect(page.getByLabel('MCP server URL')).toHaveText(`${base()}/api/mcp`);
+  for (const [name, path] of [
+    ['ChatGPT', '/start/chatgpt'],
+    ['Claude', '/start/claude'],
+    ['Other assistants', '/start/other'],
+    ['Create an account', '/signup'],
+    ['Sign in', '/signin'],
+  ] as const) {
+    await expect(page.getByRole('link', { name, exact: true })).toHaveAttribute('href', path);
+  }
+  await expect(page.locator('link[rel="icon"]').first()).toHaveAttribute('href', /icon/);
+  await expect(page.locator('link[rel="manifest"]')).toHaveAttribute('href', '/manifest.webmanifest');
+  await screenshot(page, testInfo, 'home-no-js');
+  await context.close();
+});
+
+test('the home page is accessible and fits the screen', async ({ page }, testInfo) => {
+  await page.goto(`${base()}/`);
+  await expectAccessible(page);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(page.viewportSize()!.width);
+  await screenshot(page, testInfo, 'home');
+  await page.getByRole('link', { name: '/api/v1/index.json' }).click();
+  await expect(page.locator('body')).toContainText('"endpoints"');
+});
+
+test('the favicon, the icons and the manifest are served', async ({ request }) => {
+  const favicon = await request.get(`${base()}/favicon.ico`);
+  expect(favicon.status()).toBe(200);
+  expect((await favicon.body()).subarray(0, 4)).toEqual(Buffer.from([0, 0, 1, 0]));
+  const manifest = await request.get(`${base()}/manifest.webmanifest`);
+  expect(manifest.status()).toBe(200);
+  const body = (await manifest.json()) as { name: string; start_url: string; display: string; theme_color: string; icons: { src: string; sizes: string }[] };
+  expect(body).toMatchObject({ name: 'Buddy Match', start_url: '/account', display: 'standalone', theme_color: '#0b57a4' });
+  expect(body.icons.map((i) => i.sizes)).toEqual(expect.arrayContaining(['192x192', '512x512']));
+  for (const icon of body.icons) {
+    const res = await request.get(`${base()}${icon.src}`);
+    expect(res.status(), icon.src).toBe(200);
+    expect(res.headers()['content-type'], icon.src).toMatch(/^image\//);
+  }
+});
+
+for (const assistant of ASSISTANTS) {
+  test(`/start/${assistant} gives the exact steps and the prompt to copy`, async ({ page }, testInfo) => {
+    const response = await page.goto(`${base()}/start/${assistant}`);
+    expect(response?.status()).toBe(200);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(/^Start with /);
+    const steps = page.getByRole('main').getByRole('listitem');
+    expect(await steps.count()).toBeGreaterThanOrEqual(3);
+    await expect(page.getByRole('main')).toContainText(`Sign me up for Buddy Match at ${base()}`);
+    if (assistant !== 'chatgpt') await expect(page.getByRole('main')).toContainText(`${base()}/api/mcp`);
+    await expectAccessible(page);
+    await screenshot(page, testInfo, `start-${assistant}`);
+  });
+}
+
+test('an unknown assistant page is a 404', async ({ page }) => {
+  const response = await page.goto(`${base()}/start/siri`);
+  expect(response?.status()).toBe(404);
+});
+
+test('/signup creates an account from plain English and shows how it was understood', async ({ page }, testInfo) => {
+  const email = uniqueEmail('web-signup');
+  await page.setExtraHTTPHeaders({ 'x-forwarded-for': freshIp() });
+  await page.goto(`${base()}/signup`);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Sign up');
+  await expectAccessible(page);
+
+  // Nothing filled in: the same plain-words errors as the agent's link.
+  await page.getByRole('button', { name: 'Create my account' }).click();
+  await expect(page.getByRole('main').getByRole('alert')).toContainText('Email: Enter your email address.', ANSWER);
+
+  await page.getByLabel('Email (required)').fill(email);
+  await page.getByLabel('Name (required)').fill('Ana');
+  await page.getByLabel('Location').fill('Lisbon');
+  await page.getByLabel('Activities').fill('hiking, bouldering, xyzzy');
+  await page.getByLabel('When you are free').fill('weeknights except fridays, sat 9:30am-noon');
+  await page.getByRole('button', { name: 'Create my account' }).click();
+  await expect(page.getByRole('heading', { name: 'Your account is ready' })).toBeVisible(ANSWER);
+  await expect(page.getByTestId('schedule-summary')).toHaveText('Monday–Thursday evenings; Saturday 9am–noon');
+  await expect(page.getByTestId('normalized')).toContainText('9:30am falls in the hour 9am–10am');
+  await expect(page.getByTestId('activities-unmatched')).toContainText('xyzzy');
+  await expectAccessible(page);
+  await screenshot(page, testInfo, 'signup-result');
+
+  const [row] = await testDb().selectFrom('users').select(['display_name', 'activities', 'availability_text']).where('email', '=', email).execute();
+  expect(row).toEqual({ display_name: 'Ana', activities: ['hiking', 'rock_climbing'], availability_text: 'weeknights except fridays, sat 9:30am-noon' });
+});

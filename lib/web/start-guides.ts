@@ -1,0 +1,87 @@
+// What the home page and the /start/<assistant> pages tell a person: the prompt to give
+// their own assistant and the exact steps for each kind of assistant. Only paths that
+// work today are described: a chat assistant that cannot send requests builds the
+// /signup-with-ai link (SIGNUP.md's browser fallback); a client that takes MCP servers
+// with headers connects to /api/mcp.
+
+export const ASSISTANTS = ['chatgpt', 'claude', 'other'] as const;
+export type Assistant = (typeof ASSISTANTS)[number];
+
+export interface StartStep {
+  text: string;
+  /** Something to copy (a prompt, a URL, a command), shown as code. */
+  copy?: string;
+}
+
+export interface StartGuide {
+  name: string;
+  intro: string;
+  steps: StartStep[];
+  /** For people who set up tools themselves. */
+  advanced?: { title: string; steps: StartStep[] };
+}
+
+export function assistantPrompt(baseUrl: string, wish = 'find someone to go hiking with on Saturday mornings'): string {
+  return (
+    `Sign me up for Buddy Match at ${baseUrl} (read ${baseUrl}/llms.txt first). I'd like to ${wish}. ` +
+    'Ask me for my email, my name and anything else you need before you send anything.'
+  );
+}
+
+export const mcpUrl = (baseUrl: string) => `${baseUrl}/api/mcp`;
+
+const chatSteps = (baseUrl: string, product: string): StartStep[] => [
+  { text: `Open a new chat in ${product} and paste this, changing the wish to yours:`, copy: assistantPrompt(baseUrl) },
+  {
+    text:
+      `${product} asks for your details, then gives you a link to a Buddy Match page with them filled in (in a normal chat it cannot ` +
+      'create the account itself). Open the link, check the details and press "Create my account".',
+  },
+  { text: 'Save the password the page shows, and open the sign-in link on your phone: it signs you in here.' },
+  { text: `Come back to ${product} whenever you want help: it can draft messages and read Buddy Match's guides for you.` },
+];
+
+export function startGuide(assistant: Assistant, baseUrl: string): StartGuide {
+  switch (assistant) {
+    case 'chatgpt':
+      return {
+        name: 'ChatGPT',
+        intro: 'ChatGPT reads the Buddy Match instructions and prepares your signup; you check it and create the account with one button.',
+        steps: chatSteps(baseUrl, 'ChatGPT'),
+      };
+    case 'claude':
+      return {
+        name: 'Claude',
+        intro: 'Claude reads the Buddy Match instructions and prepares your signup; you check it and create the account with one button.',
+        steps: chatSteps(baseUrl, 'Claude'),
+        advanced: {
+          title: 'Claude Code: connect Buddy Match as a tool',
+          steps: [
+            { text: 'Add the Buddy Match MCP server:', copy: `claude mcp add --transport http buddy-match ${mcpUrl(baseUrl)}` },
+            { text: 'Ask Claude to sign you up: the register tool needs no token. It answers with your token (auth.token).' },
+            {
+              text: 'Add the server again with the token, so Claude can act for you (profile, Discover, requests, chats):',
+              copy: `claude mcp add --transport http buddy-match ${mcpUrl(baseUrl)} --header "Authorization: Bearer <auth.token>"`,
+            },
+          ],
+        },
+      };
+    case 'other':
+      return {
+        name: 'another assistant',
+        intro: 'Any assistant that can read a web page can sign you up; one that can send web requests or use MCP tools can act for you afterwards.',
+        steps: [
+          { text: 'Give your assistant this, changing the wish to yours:', copy: assistantPrompt(baseUrl) },
+          { text: 'If it can send web requests, it creates the account itself. If it cannot, it gives you a link: open it, check the details and press "Create my account".' },
+          { text: 'Save the password and open the sign-in link it shows.' },
+        ],
+        advanced: {
+          title: 'MCP clients and custom agents',
+          steps: [
+            { text: 'MCP server (Streamable HTTP). The register tool needs no token; every other tool needs the header Authorization: Bearer <auth.token>.', copy: mcpUrl(baseUrl) },
+            { text: 'HTTP agents: the six calls from signup to a first message are at the top of', copy: `${baseUrl}/llms.txt` },
+          ],
+        },
+      };
+  }
+}
