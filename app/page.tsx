@@ -89,7 +89,7 @@ function HowItLooks() {
         <div className="mock-chat">
           <p className="mock-bubble mock-them">Up for Forest Park on Saturday?</p>
           <p className="mock-bubble mock-me">Yes! 9am at the north trailhead?</p>
-          <p className="mock-bubble mock-them">See you there 🥾</p>
+          <p className="mock-bubble mock-them">See you there!</p>
         </div>
       </div>
       <figcaption className="small muted">
