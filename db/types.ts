@@ -238,6 +238,19 @@ export interface ChatMembersTable {
   last_read_at: Date | null;
   unread_count: Generated<number>;
   created_at: Timestamp;
+  /** No push notifications for this chat (the person's choice; unread counts still move). */
+  muted: Generated<boolean>;
+}
+
+export interface WebPushSubscriptionsTable {
+  id: Generated<string>;
+  user_id: string;
+  /** A capability URL: never shown back, never logged. */
+  endpoint: string;
+  p256dh: string;
+  auth: string;
+  created_at: Timestamp;
+  last_seen_at: Timestamp;
 }
 
 export interface MessagesTable {
@@ -369,6 +382,7 @@ export interface DB {
   blocks: BlocksTable;
   reports: ReportsTable;
   push_tokens: PushTokensTable;
+  web_push_subscriptions: WebPushSubscriptionsTable;
   sessions: SessionsTable;
   auth_attempts: AuthAttemptsTable;
   signin_addresses: SigninAddressesTable;

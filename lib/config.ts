@@ -43,6 +43,10 @@ export interface Config {
   /** Test only: loopback ports a photoURL may be fetched from over http (PHOTO_FETCH_ALLOW_LOOPBACK_PORTS). */
   photoFetchAllowLoopbackPorts: number[];
   pushProvider: 'log' | 'expo';
+  /** VAPID key pair for Web Push; when unset one is generated once and kept in PostgreSQL. */
+  vapid: { publicKey?: string; privateKey?: string; subject?: string };
+  /** Test only: loopback ports a Web Push endpoint may use, over http too (WEB_PUSH_ALLOW_LOOPBACK_PORTS). */
+  webPushAllowLoopbackPorts: number[];
   expoAccessToken: string | undefined;
   /** Auth.js secret (CSRF tokens); when unset one is generated once and kept in PostgreSQL. */
   authSecret: string | undefined;
@@ -150,6 +154,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     photoProcessing: photoProcessingFromEnv(),
     photoFetchAllowLoopbackPorts: portsFromEnv('PHOTO_FETCH_ALLOW_LOOPBACK_PORTS', env),
     pushProvider: pushProviderFromEnv(env.PUSH_PROVIDER),
+    vapid: { publicKey: env.VAPID_PUBLIC_KEY || undefined, privateKey: env.VAPID_PRIVATE_KEY || undefined, subject: env.VAPID_SUBJECT || undefined },
+    webPushAllowLoopbackPorts: portsFromEnv('WEB_PUSH_ALLOW_LOOPBACK_PORTS', env),
     expoAccessToken: env.EXPO_ACCESS_TOKEN || undefined,
     authSecret: env.AUTH_SECRET || undefined,
     signinFailureLimits: {

@@ -5,6 +5,7 @@ import { csrfToken, currentSession } from '@/lib/auth/session';
 import { inboxCounts } from '@/lib/chats/inbox';
 import { ACCOUNT_SECTIONS } from '@/lib/web/account-nav';
 import { AccountNavLinks } from '../_components/account-nav';
+import { ServiceWorker } from '../_components/notifications';
 
 export const metadata: Metadata = { robots: { index: false } };
 
@@ -28,6 +29,7 @@ export default async function AccountLayout({ children }: { children: ReactNode 
         </form>
       </nav>
       <div>{children}</div>
+      <ServiceWorker />
     </div>
   );
 }

@@ -2,6 +2,9 @@ import type { Metadata } from 'next';
 import { getDb } from '@/db';
 import { listTokensToConfirm } from '@/lib/accounts/tokens';
 import { requireSession } from '@/lib/auth/session';
+import { config } from '@/lib/config';
+import { loadVapidKeys } from '@/lib/notifications/web-push';
+import { NotificationsOptIn } from '../_components/notifications';
 import { DISCOVER_FIELDS, missingFields } from '@/lib/profiles/onboarding';
 import { CHECKLIST_LABELS } from '@/lib/web/labels';
 
@@ -12,6 +15,7 @@ export default async function AccountPage() {
   const missing = new Set(missingFields(user));
   const done = DISCOVER_FIELDS.length - missing.size;
   const toConfirm = (await listTokensToConfirm(getDb(), user.id)).length;
+  const vapid = await loadVapidKeys(getDb(), config().vapid, config().publicBaseUrl);
 
   return (
     <>
@@ -72,6 +76,7 @@ export default async function AccountPage() {
           longer trust.
         </p>
       </section>
+      <NotificationsOptIn publicKey={vapid.publicKey} />
     </>
   );
 }

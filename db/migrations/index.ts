@@ -15,6 +15,7 @@ import * as m0011 from './0011_signin_addresses';
 import * as m0012 from './0012_photo_keys';
 import * as m0013 from './0013_poll_versions';
 import * as m0014 from './0014_idempotency_keys';
+import * as m0015 from './0015_web_push';
 
 export const migrations: Record<string, Migration> = {
   '0001_init': m0001,
@@ -31,4 +32,5 @@ export const migrations: Record<string, Migration> = {
   '0012_photo_keys': m0012,
   '0013_poll_versions': m0013,
   '0014_idempotency_keys': m0014,
+  '0015_web_push': m0015,
 };

@@ -8,6 +8,7 @@ import { photoEndpoints } from './photos';
 import { profileEndpoints } from './profiles';
 import { signinEndpoints } from './signin';
 import { socialEndpoints } from './social';
+import { webAppEndpoints } from './web-app';
 
 export const endpoints: readonly EndpointSpec[] = [
   ...metaEndpoints,
@@ -19,5 +20,8 @@ export const endpoints: readonly EndpointSpec[] = [
   ...eventEndpoints,
   ...discoverEndpoints,
 ];
+
+/** Every routed endpoint: the agents' API and the web app's own (lib/contract/web-app.ts). */
+export const allEndpoints: readonly EndpointSpec[] = [...endpoints, ...webAppEndpoints];
 
 export * from './define';

@@ -3,7 +3,8 @@ import { dereference, validate } from '@readme/openapi-parser';
 import Ajv04 from 'ajv-draft-04';
 import addFormats from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
-import { endpoints } from '../contract';
+import { allEndpoints, endpoints } from '../contract';
+import { webAppEndpoints } from '../contract/web-app';
 import { register } from '../contract/accounts';
 import { ERROR_ADVICE, ERROR_STATUS } from '../http/errors';
 import { buildOpenApi, errorCodesFor, openApiJson, operationFor, type OpenApiOperation } from './openapi';
@@ -44,7 +45,9 @@ describe('the OpenAPI document', () => {
     const inContract = endpoints.map((e) => `${e.method} ${e.path}`).sort();
     const onDisk = routeHandlersOnDisk(path.resolve(import.meta.dirname, '../../app'));
     expect(inOpenApi).toEqual(inContract);
-    expect(onDisk).toEqual(inContract);
+    // Every handler is in the contract: the agents' API, or the web app's own (left out of OpenAPI on purpose).
+    expect(onDisk).toEqual(allEndpoints.map((e) => `${e.method} ${e.path}`).sort());
+    for (const spec of webAppEndpoints) expect(inOpenApi).not.toContain(`${spec.method} ${spec.path}`);
     expect(new Set(operations().map((o) => o.op.operationId)).size).toBe(endpoints.length);
   });
 

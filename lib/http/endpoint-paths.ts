@@ -1,7 +1,7 @@
 // Which methods a /api/v1 path takes, and which endpoints a wrong path was probably meant
 // to be, both read from the contract table (the same one the route files implement).
 import { editDistance } from '../activities/similarity';
-import { endpoints, type EndpointSpec } from '../contract';
+import { allEndpoints as endpoints, type EndpointSpec } from '../contract';
 
 interface PathEntry {
   template: string;

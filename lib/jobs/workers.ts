@@ -8,6 +8,7 @@ import { createImageModerationProvider } from '../moderation/images';
 import { deleteRetiredPhotoBlobs, moderatePhoto } from '../photos/moderation';
 import { photoServicesFrom } from '../photos/services';
 import { deliverPush, expoPushProvider, logPushProvider } from '../notifications/push';
+import { loadVapidKeys } from '../notifications/web-push';
 import { QUEUES, registerWorkers, type JobHandler, type QueueName } from './boss';
 
 export async function startWorkers(): Promise<void> {
@@ -16,6 +17,10 @@ export async function startWorkers(): Promise<void> {
   const { store, processing } = photoServicesFrom(cfg);
   const imageModeration = createImageModerationProvider(cfg, processing);
   const push = cfg.pushProvider === 'expo' ? expoPushProvider(cfg.expoAccessToken) : logPushProvider();
+  const web = {
+    vapid: await loadVapidKeys(getDb(), cfg.vapid, cfg.publicBaseUrl),
+    policy: { allowLoopbackPorts: cfg.webPushAllowLoopbackPorts, timeoutMs: 10_000 },
+  };
   const handlers: Record<QueueName, JobHandler> = {
     [QUEUES.magicLinkMail]: async (data) =>
       sendMagicLinkMail(getDb(), String(data.userId), mail, data.occasion === 'registration' ? 'registration' : 'request'),
@@ -30,7 +35,7 @@ export async function startWorkers(): Promise<void> {
     [QUEUES.photoDeletion]: async (data) => {
       await deleteRetiredPhotoBlobs(getDb(), String(data.photoId), store);
     },
-    [QUEUES.push]: async (data) => deliverPush(getDb(), data, push),
+    [QUEUES.push]: async (data) => deliverPush(getDb(), data, push, web),
   };
   await registerWorkers(handlers);
   await startEventsDirectory(getDb(), cfg.events);

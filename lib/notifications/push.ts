@@ -11,6 +11,7 @@ import { Expo, type ExpoPushMessage } from 'expo-server-sdk';
 import { z } from 'zod';
 import type { Database } from '@/db';
 import { logLine } from '../http/log';
+import { deliverWebPush, type VapidKeys, type WebPushPolicy } from './web-push';
 
 export const pushJobSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('message'), recipientId: z.string(), chatId: z.string(), messageId: z.number() }),
@@ -148,7 +149,12 @@ export function expoPushProvider(accessToken: string | undefined): PushProvider 
 }
 
 /** The worker's job: build, check the recipient still wants it, send, forget dead tokens. */
-export async function deliverPush(db: Database, data: unknown, provider: PushProvider): Promise<void> {
+export async function deliverPush(
+  db: Database,
+  data: unknown,
+  provider: PushProvider,
+  web?: { vapid: VapidKeys; policy: WebPushPolicy },
+): Promise<void> {
   const job = pushJobSchema.parse(data);
   const notification = await buildNotification(db, job);
   if (!notification) return;
@@ -159,6 +165,8 @@ export async function deliverPush(db: Database, data: unknown, provider: PushPro
     .where('blocked_id', '=', notification.actorId)
     .executeTakeFirst();
   if (blocked) return;
+  if (notification.data.chatId && (await chatMuted(db, notification.data.chatId, notification.recipientId))) return;
+  if (web) await deliverWebPush(db, notification, web.vapid, web.policy);
   const tokens = await db
     .selectFrom('push_tokens')
     .select('token')
@@ -173,4 +181,10 @@ export async function deliverPush(db: Database, data: unknown, provider: PushPro
   if (result.invalidTokens.length > 0) {
     await db.deleteFrom('push_tokens').where('token', 'in', result.invalidTokens).execute();
   }
+}
+
+/** The recipient muted this chat: nothing is pushed for it (unread counts still move). */
+async function chatMuted(db: Database, chatId: string, userId: string): Promise<boolean> {
+  const row = await db.selectFrom('chat_members').select('muted').where('chat_id', '=', chatId).where('user_id', '=', userId).executeTakeFirst();
+  return row?.muted === true;
 }

@@ -21,7 +21,8 @@ export interface FetchPolicy {
   maxRedirects: number;
 }
 
-class ForbiddenTarget extends Error {}
+/** A URL or address the server must not contact (the message says why). */
+export class ForbiddenTarget extends Error {}
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
@@ -45,14 +46,14 @@ function effectivePort(url: URL): number {
 }
 
 /** Throws ForbiddenTarget unless `address` may be contacted for `url`. */
-function assertAllowedAddress(address: string, url: URL, policy: FetchPolicy): void {
+function assertAllowedAddress(address: string, url: URL, policy: Pick<FetchPolicy, 'allowLoopbackPorts'>): void {
   if (isLoopbackAddress(address) && policy.allowLoopbackPorts.includes(effectivePort(url))) return;
   if (isNonPublicAddress(address)) throw new ForbiddenTarget(`${url.hostname} is or resolves to a private, loopback, link-local or reserved address`);
   if (url.protocol !== 'https:' || effectivePort(url) !== 443) throw new ForbiddenTarget('only https URLs on port 443 are fetched');
 }
 
 /** The checks that need no DNS: scheme, port, credentials, literal addresses. */
-function assertAllowedUrl(url: URL, policy: FetchPolicy): void {
+export function assertAllowedUrl(url: URL, policy: Pick<FetchPolicy, 'allowLoopbackPorts'>): void {
   if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new ForbiddenTarget('only https URLs are fetched');
   if (url.username || url.password) throw new ForbiddenTarget('URLs with credentials are not fetched');
   const port = effectivePort(url);
@@ -63,7 +64,7 @@ function assertAllowedUrl(url: URL, policy: FetchPolicy): void {
 }
 
 /** A dns lookup for the socket that refuses the connection unless every resolved address is allowed. */
-function guardedLookup(url: URL, policy: FetchPolicy): LookupFunction {
+export function guardedLookup(url: URL, policy: Pick<FetchPolicy, 'allowLoopbackPorts'>): LookupFunction {
   return (hostname, options, callback) => {
     dns.lookup(hostname, { all: true, verbatim: true, family: options.family }, (error, addresses) => {
       if (error) return callback(error, '', 4);

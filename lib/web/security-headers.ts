@@ -11,6 +11,9 @@ export function pageContentSecurityPolicy(nonce: string, https: boolean): string
     "img-src 'self' https: data: blob:",
     "font-src 'self'",
     "connect-src 'self'",
+    // The service worker (public/sw.js): 'strict-dynamic' makes script-src ignore 'self'.
+    "worker-src 'self'",
+    "manifest-src 'self'",
     "object-src 'none'",
     "base-uri 'none'",
     "form-action 'self'",

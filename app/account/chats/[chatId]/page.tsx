@@ -8,6 +8,7 @@ import { listMessages } from '@/lib/chats/messages';
 import { config } from '@/lib/config';
 import { ApiError } from '@/lib/http/errors';
 import { ChatThread } from '../../../_components/chat-thread';
+import { MuteChat } from '../../../_components/notifications';
 
 type Params = { params: Promise<{ chatId: string }> };
 
@@ -36,5 +37,11 @@ export default async function ChatPage({ params }: Params) {
   const chat = await chatFor(user.id, chatId);
   if (!chat) notFound();
   const page = await listMessages(getDb(), user.id, chatId, { mark_read: true }, config().publicBaseUrl);
-  return <ChatThread chat={chat} initialMessages={page.messages} />;
+  const member = await getDb().selectFrom('chat_members').select('muted').where('chat_id', '=', chatId).where('user_id', '=', user.id).executeTakeFirst();
+  return (
+    <>
+      <ChatThread chat={chat} initialMessages={page.messages} />
+      <MuteChat chatId={chatId} initiallyMuted={member?.muted === true} />
+    </>
+  );
 }

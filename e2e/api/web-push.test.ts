@@ -1,0 +1,181 @@
+// Web Push end to end: a second stack whose workers may push to a stand-in push service
+// on loopback (WEB_PUSH_ALLOW_LOOPBACK_PORTS). The test plays the browser: it makes the
+// subscription's P-256 key pair and auth secret, and decrypts what arrives (RFC 8291,
+// aes128gcm, with http_ece, the library web-push itself builds on), and checks the VAPID
+// JWT (RFC 8292) against the server's public key.
+import crypto from 'node:crypto';
+import http from 'node:http';
+import { createRequire } from 'node:module';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDb, type Database } from '@/db';
+import { freePort } from '@/lib/net/free-port';
+import { freshIp, uniqueEmail } from './client';
+import { startStack, type Stack } from '../support/stack';
+
+const ece = createRequire(import.meta.url)('http_ece') as {
+  decrypt(buffer: Buffer, params: { version: string; privateKey: crypto.ECDH; authSecret: Buffer }): Buffer;
+};
+
+interface Delivery {
+  path: string;
+  headers: http.IncomingHttpHeaders;
+  body: Buffer;
+}
+
+const b64url = (buffer: Buffer) => buffer.toString('base64url');
+
+/** A browser's side of a subscription: its key pair, auth secret and endpoint path on the stand-in. */
+function browser(port: number, name: string) {
+  const keys = crypto.createECDH('prime256v1');
+  keys.generateKeys();
+  const auth = crypto.randomBytes(16);
+  return {
+    name,
+    keys,
+    auth,
+    subscription: { endpoint: `http://127.0.0.1:${port}/push/${name}`, keys: { p256dh: b64url(keys.getPublicKey()), auth: b64url(auth) }, expirationTime: null },
+    decrypt: (body: Buffer) => JSON.parse(ece.decrypt(body, { version: 'aes128gcm', privateKey: keys, authSecret: auth }).toString('utf8')) as Record<string, string>,
+  };
+}
+
+/** Checks the VAPID Authorization header: an ES256 JWT for the endpoint's origin, signed by the key it names. */
+function verifyVapid(header: string | undefined, origin: string, serverPublicKey: string): void {
+  const match = /^vapid t=([^,]+), k=(.+)$/.exec(header ?? '');
+  expect(match, header).not.toBeNull();
+  const [, jwt, key] = match!;
+  expect(key).toBe(serverPublicKey);
+  const [head, payload, signature] = jwt!.split('.') as [string, string, string];
+  expect(JSON.parse(Buffer.from(head, 'base64url').toString())).toMatchObject({ alg: 'ES256', typ: 'JWT' });
+  const claims = JSON.parse(Buffer.from(payload, 'base64url').toString()) as { aud: string; exp: number; sub: string };
+  expect(claims.aud).toBe(origin);
+  expect(claims.exp * 1000).toBeGreaterThan(Date.now());
+  expect(claims.sub).toMatch(/^(mailto:|https:)/);
+  const raw = Buffer.from(key!, 'base64url');
+  const publicKey = crypto.createPublicKey({ key: { kty: 'EC', crv: 'P-256', x: b64url(raw.subarray(1, 33)), y: b64url(raw.subarray(33, 65)) }, format: 'jwk' });
+  expect(crypto.verify('sha256', Buffer.from(`${head}.${payload}`), { key: publicKey, dsaEncoding: 'ieee-p1363' }, Buffer.from(signature, 'base64url'))).toBe(true);
+}
+
+describe('Web Push to a stand-in push service', () => {
+  let stack: Stack;
+  let db: Database;
+  let standin: http.Server;
+  let port: number;
+  const deliveries: Delivery[] = [];
+
+  const call = async (method: string, path: string, token?: string, body?: unknown) => {
+    const res = await fetch(`${stack.baseUrl}${path}`, {
+      method,
+      headers: { 'x-forwarded-for': freshIp(), 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return { status: res.status, body: (await res.json()) as any };
+  };
+  const register = async (displayName: string) => {
+    const res = await call('POST', '/api/v1/register.json', undefined, { email: uniqueEmail('webpush'), displayName });
+    expect(res.status).toBe(201);
+    return { id: res.body.user.id as string, slug: res.body.user.slug as string, token: res.body.auth.token as string };
+  };
+  const delivered = async (count: number) => {
+    await expect.poll(() => deliveries.length, { timeout: 20_000 }).toBeGreaterThanOrEqual(count);
+    return deliveries;
+  };
+
+  beforeAll(async () => {
+    port = await freePort();
+    standin = http.createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        deliveries.push({ path: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks) });
+        // A browser that unsubscribed: the push service says the subscription is gone.
+        res.writeHead(req.url?.endsWith('/gone') ? 410 : 201).end();
+      });
+    });
+    await new Promise<void>((resolve) => standin.listen(port, '127.0.0.1', resolve));
+    stack = await startStack({ WEB_PUSH_ALLOW_LOOPBACK_PORTS: String(port) });
+    db = createDb(stack.databaseUrl, 2);
+  }, 120_000);
+
+  afterAll(async () => {
+    await db?.destroy();
+    await stack?.stop();
+    standin?.closeAllConnections();
+    await new Promise((resolve) => standin?.close(resolve));
+  });
+
+  it('encrypts each notification for the browser, signs it with the VAPID key, forgets gone browsers and respects a muted chat', { timeout: 90_000 }, async () => {
+    const alex = await register('Alex Web');
+    const blair = await register('Blair Web');
+    const laptop = browser(port, 'laptop');
+    const gone = browser(port, 'gone');
+    for (const b of [laptop, gone]) {
+      const res = await call('POST', '/api/v1/me/web_push.json', blair.token, b.subscription);
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+    }
+    const stored = await db.selectFrom('web_push_subscriptions').select(['endpoint', 'p256dh']).where('user_id', '=', blair.id).execute();
+    expect(stored.map((s) => s.endpoint).sort()).toEqual([gone.subscription.endpoint, laptop.subscription.endpoint].sort());
+
+    // A buddy request reaches both browsers, encrypted for each.
+    const req = await call('POST', `/api/v1/users/${blair.slug}/buddy_request.json`, alex.token, { message: 'Hike on Saturday?' });
+    expect(req.status).toBe(201);
+    await delivered(2);
+    const vapid = await db.selectFrom('app_secrets').select('value').where('name', '=', 'vapid_keys').executeTakeFirstOrThrow();
+    const serverPublicKey = (JSON.parse(vapid.value) as { publicKey: string }).publicKey;
+    for (const b of [laptop, gone]) {
+      const d = deliveries.find((x) => x.path === `/push/${b.name}`)!;
+      expect(d.headers['content-encoding']).toBe('aes128gcm');
+      expect(Number(d.headers.ttl)).toBeGreaterThan(0);
+      verifyVapid(d.headers.authorization, `http://127.0.0.1:${port}`, serverPublicKey);
+      expect(b.decrypt(d.body)).toEqual({ title: 'New buddy request', body: 'Alex Web: Hike on Saturday?', url: '/account/requests', tag: 'buddy_request' });
+      expect(d.body.includes(Buffer.from('Hike'))).toBe(false);
+    }
+    // The push service said 410 for one: it is forgotten.
+    await expect.poll(async () => (await db.selectFrom('web_push_subscriptions').select('endpoint').where('user_id', '=', blair.id).execute()).map((r) => r.endpoint), { timeout: 10_000 }).toEqual([laptop.subscription.endpoint]);
+
+    // A message opens its chat.
+    const accepted = await call('POST', `/api/v1/buddy_requests/${req.body.request.id}/accept.json`, blair.token, {});
+    const chatId = accepted.body.chat.chatId as string;
+    const before = deliveries.length;
+    expect((await call('POST', `/api/v1/chats/${chatId}/messages.json`, alex.token, { text: 'Great, 9am at the north trailhead.' })).status).toBe(201);
+    await delivered(before + 1);
+    expect(laptop.decrypt(deliveries[before]!.body)).toEqual({ title: 'Alex Web', body: 'Great, 9am at the north trailhead.', url: `/account/chats/${chatId}`, tag: chatId });
+
+    // Muted: the message is stored and counted unread, but nothing is pushed.
+    const mute = await call('POST', `/api/v1/chats/${chatId}/mute.json`, blair.token, { muted: true });
+    expect(mute).toEqual({ status: 200, body: { success: true, chatId, muted: true } });
+    expect((await call('POST', `/api/v1/chats/${chatId}/messages.json`, alex.token, { text: 'Bring water' })).status).toBe(201);
+    // Every push job for Blair has run (completed), the muted one included.
+    const settled = async () => {
+      const { rows } = await sql<{ state: string }>`select state::text as state from pgboss.job where name = 'push-notify' and data->>'recipientId' = ${blair.id}`.execute(db);
+      return rows.length === 3 && rows.every((r) => r.state === 'completed');
+    };
+    await expect.poll(settled, { timeout: 20_000 }).toBe(true);
+    expect(deliveries).toHaveLength(before + 1);
+    const member = await db.selectFrom('chat_members').select(['muted', 'unread_count']).where('chat_id', '=', chatId).where('user_id', '=', blair.id).executeTakeFirstOrThrow();
+    expect(member).toEqual({ muted: true, unread_count: 2 });
+
+    // Unsubscribed: nothing more, and the endpoint is gone from the database.
+    expect((await call('DELETE', '/api/v1/me/web_push.json', blair.token, { endpoint: laptop.subscription.endpoint })).body).toEqual({ success: true, removed: true });
+    expect(await db.selectFrom('web_push_subscriptions').select('id').where('user_id', '=', blair.id).execute()).toEqual([]);
+  });
+
+  it.each([
+    ['a private address', 'https://10.0.0.1/push/x'],
+    ['plain http', 'http://push.example.com/x'],
+    ['another loopback port', 'http://127.0.0.1:9/push/x'],
+    ['not a URL', 'push service'],
+  ])('refuses an endpoint on %s, so the server cannot be made to call it', async (_name, endpoint) => {
+    const me = await register('Refused Web');
+    const res = await call('POST', '/api/v1/me/web_push.json', me.token, { endpoint, keys: { p256dh: b64url(crypto.randomBytes(65)), auth: b64url(crypto.randomBytes(16)) } });
+    expect(res.status).toBe(400);
+    expect(res.body.error.fields.endpoint).toBeDefined();
+    expect(await db.selectFrom('web_push_subscriptions').select('id').where('user_id', '=', me.id).execute()).toEqual([]);
+  });
+
+  it('mutes only chats the caller is in', async () => {
+    const me = await register('Stranger Web');
+    const res = await call('POST', `/api/v1/chats/${crypto.randomUUID()}/mute.json`, me.token, { muted: true });
+    expect(res.status).toBe(404);
+  });
+});

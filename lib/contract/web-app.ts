@@ -1,0 +1,59 @@
+// Endpoints only the web app calls, with the person's session cookie: Web Push needs a
+// browser's service worker, so agents have no use for them. They are routed, parsed and
+// answered like every endpoint, but left out of what agents read (OpenAPI, the endpoint
+// index, the MCP tools, llms.txt), which keeps those within their size budgets.
+import { z } from 'zod';
+import { defineEndpoint } from './define';
+import { singleLine } from './text';
+
+const base64url = (max: number) => singleLine().min(1).max(max).regex(/^[A-Za-z0-9_-]+={0,2}$/, 'must be base64url');
+
+/** PushSubscription.toJSON() as browsers give it (W3C Push API). */
+export const webPushSubscriptionSchema = z.object({
+  endpoint: singleLine().min(1).max(2048),
+  keys: z.object({ p256dh: base64url(200), auth: base64url(50) }),
+  expirationTime: z.number().nullish(),
+});
+
+export const subscribeWebPush = defineEndpoint({
+  id: 'subscribe_web_push',
+  method: 'POST',
+  path: '/api/v1/me/web_push.json',
+  auth: 'profile:write',
+  tags: ['notifications'],
+  summary: 'Send new messages and buddy requests to this browser (Web Push)',
+  description:
+    'The browser’s PushSubscription (endpoint and keys). The endpoint must be an https push service; it is kept until the ' +
+    'person turns notifications off or the push service says it is gone. At most 10 browsers per person: the oldest goes.',
+  body: webPushSubscriptionSchema,
+  status: 201,
+  response: z.object({ success: z.literal(true), browsers: z.number().int().describe('Browsers that now get notifications') }),
+  errors: ['validation_failed'],
+});
+
+export const unsubscribeWebPush = defineEndpoint({
+  id: 'unsubscribe_web_push',
+  method: 'DELETE',
+  path: '/api/v1/me/web_push.json',
+  auth: 'profile:write',
+  tags: ['notifications'],
+  summary: 'Stop notifications to this browser',
+  body: z.object({ endpoint: singleLine().min(1).max(2048) }),
+  response: z.object({ success: z.literal(true), removed: z.boolean() }),
+  errors: ['validation_failed'],
+});
+
+export const muteChat = defineEndpoint({
+  id: 'mute_chat',
+  method: 'POST',
+  path: '/api/v1/chats/{chatId}/mute.json',
+  auth: 'message:write',
+  tags: ['chats'],
+  summary: 'Mute or unmute notifications for one chat',
+  params: z.object({ chatId: singleLine().min(1).max(80) }),
+  body: z.strictObject({ muted: z.boolean() }),
+  response: z.object({ success: z.literal(true), chatId: z.string(), muted: z.boolean() }),
+  errors: ['validation_failed', 'not_found'],
+});
+
+export const webAppEndpoints = [subscribeWebPush, unsubscribeWebPush, muteChat] as const;
