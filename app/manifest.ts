@@ -1,4 +1,5 @@
 import type { MetadataRoute } from 'next';
+import { SITE } from './_components/site-chrome';
 
 // GET /manifest.webmanifest – makes the site installable ("Add to home screen").
 export default function manifest(): MetadataRoute.Manifest {
@@ -10,7 +11,7 @@ export default function manifest(): MetadataRoute.Manifest {
     scope: '/',
     display: 'standalone',
     background_color: '#ffffff',
-    theme_color: '#0b57a4',
+    theme_color: SITE.themeColor,
     icons: [
       { src: '/icons/icon-192.png', sizes: '192x192', type: 'image/png', purpose: 'any' },
       { src: '/icons/icon-512.png', sizes: '512x512', type: 'image/png', purpose: 'any' },

@@ -12,6 +12,7 @@ import { clientAddress } from '../lib/http/client-address';
 import { installClientIpProof, stampClientIp } from '../lib/http/ip';
 import { logError, logLine } from '../lib/http/log';
 import { answerApiFrontDoor } from '../lib/http/api-front-door';
+import { answerHomePage } from '../lib/http/home-front-door';
 import { answerBadRequestTarget, answerClientError } from '../lib/http/request-target';
 import { startBoss, stopBoss } from '../lib/jobs/boss';
 import { drainWaiters, ensureListener, heldCount, stopListener } from '../lib/realtime/listener';
@@ -64,6 +65,7 @@ async function main(): Promise<void> {
     await ensureListener();
 
     installClientIpProof();
+    const https = cfg.publicBaseUrl.startsWith('https://');
     server = http.createServer((req, res) => {
       const started = process.hrtime.bigint();
       inFlight += 1;
@@ -88,6 +90,8 @@ async function main(): Promise<void> {
       if (answerBadRequestTarget(req, res)) return;
       // Wrong methods and trailing slashes under /api, from the contract table (no body read).
       if (answerApiFrontDoor(req, res)) return;
+      // The home page, as plain HTML with no client runtime (see lib/http/home-front-door.tsx).
+      if (answerHomePage(req, res, { root, https })) return;
       handle(req, res).catch((error: unknown) => {
         logError('request failed', error);
         if (!res.headersSent) {

@@ -496,5 +496,30 @@ describe('security headers', () => {
     expect(json.headers.get('content-security-policy')).toContain("default-src 'none'");
     expect(json.headers.get('x-content-type-options')).toBe('nosniff');
   });
+
+  // The home page is answered by the node:http server itself (lib/http/home-front-door.tsx),
+  // not by Next.js and proxy.ts: it must carry the same headers all the same.
+  it('sends the same headers on the static home page, whose only inline content is its nonce-tagged stylesheet', async () => {
+    const home = await fetch(`${baseUrl()}/?ref=somewhere`);
+    expect(home.status).toBe(200);
+    expect(home.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(home.headers.get('content-encoding')).toBe('gzip'); // fetch asks for it; the body arrives decoded
+    const csp = home.headers.get('content-security-policy')!;
+    expect(csp).toBe((await fetch(`${baseUrl()}/signin`)).headers.get('content-security-policy')!.replace(/'nonce-[^']+'/g, /'nonce-[^']+'/.exec(csp)![0]));
+    for (const name of ['x-content-type-options', 'referrer-policy', 'x-frame-options', 'permissions-policy', 'cross-origin-opener-policy']) {
+      expect(home.headers.get(name), name).toBeTruthy();
+    }
+    expect(home.headers.get('cache-control')).toBe('private, no-cache');
+    const nonce = /'nonce-([^']+)'/.exec(csp)![1]!;
+    const html = await home.text();
+    expect(html).not.toMatch(/<script/i);
+    expect([...html.matchAll(/<style\b[^>]*>/g)].map((m) => m[0])).toEqual([`<style nonce="${nonce}">`]);
+    expect(html).not.toMatch(/\sstyle="/);
+    expect((await fetch(`${baseUrl()}/`)).headers.get('content-security-policy')).not.toBe(csp);
+
+    const head = await fetch(`${baseUrl()}/`, { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(await head.text()).toBe('');
+  });
 });
 

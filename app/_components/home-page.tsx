@@ -2,8 +2,8 @@ import { config } from '@/lib/config';
 import { ASSISTANTS, assistantPrompt, mcpUrl, startGuide } from '@/lib/web/start-guides';
 
 // The home page: what Buddy Match does, and three ways in (your assistant, this site,
-// an MCP client). Rendered on the server; nothing here needs JavaScript to read or use.
-export default function Home() {
+// an MCP client). Rendered to static HTML by app/route.ts: nothing here needs JavaScript.
+export function HomePage() {
   const baseUrl = config().publicBaseUrl;
   return (
     <div className="home stack">

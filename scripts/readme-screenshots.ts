@@ -1,0 +1,73 @@
+// `npm run screenshots`: the README's pictures, taken from the real app in Debian's
+// Chromium on a throwaway stack (fresh database, `scripts/start.ts`): the home page on a
+// desktop and a chat on a 390 px phone. Rerun it when those pages change.
+import fs from 'node:fs';
+import path from 'node:path';
+import { chromium } from '@playwright/test';
+import { startStack } from '../e2e/support/stack';
+import { findChromium } from './chromium';
+
+const root = path.resolve(import.meta.dirname, '..');
+const outDir = path.join(root, 'e2e', 'screenshots');
+const PASSWORD = 'readme-screenshots-password';
+const stack = await startStack();
+let address = 0;
+
+async function call<T>(method: string, urlPath: string, body: unknown, token?: string): Promise<T> {
+  address += 1;
+  const res = await fetch(`${stack.baseUrl}${urlPath}`, {
+    method,
+    headers: { 'content-type': 'application/json', 'x-forwarded-for': `10.9.0.${address}`, ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: JSON.stringify(body),
+  });
+  if (!res.ok) throw new Error(`${method} ${urlPath}: ${res.status} ${await res.text()}`);
+  return (await res.json()) as T;
+}
+
+type Registered = { user: { slug: string; email: string }; auth: { token: string } };
+const person = (displayName: string, email: string, aboutMe: string) =>
+  call<Registered>('POST', '/api/v1/register.json', {
+    email,
+    displayName,
+    password: PASSWORD,
+    emailMagicLink: false,
+    aboutMe,
+    location: 'Lisbon, Portugal',
+    activities: ['hiking', 'rock climbing', 'coffee'],
+    availability_text: 'Saturday mornings and Wednesday evenings',
+  });
+
+try {
+  const ana = await person('Ana', 'ana@example.com', 'Weekend hiker, slow runner, always up for a coffee after.');
+  const bea = await person('Bea', 'bea@example.com', 'New in Lisbon. Climbing twice a week, hiking when it is not too hot.');
+  const asked = await call<{ request: { id: string } }>('POST', `/api/v1/users/${ana.user.slug}/buddy_request.json`, { message: 'Hi Ana! Up for Sintra on Saturday?' }, bea.auth.token);
+  const accepted = await call<{ chat: { chatId: string } }>('POST', `/api/v1/buddy_requests/${asked.request.id}/accept.json`, { firstMessage: 'Yes! The Monserrate trail?', agentName: 'Claude' }, ana.auth.token);
+  const chat = `/api/v1/chats/${accepted.chat.chatId}/messages.json`;
+  for (const [text, from] of [
+    ['Perfect. Train from Rossio at 8:40?', bea],
+    ['Works for me. I will bring oranges.', ana],
+    ['See you at the platform!', bea],
+  ] as const) {
+    await call('POST', chat, { text, agentName: 'Claude' }, from.auth.token);
+  }
+
+  const browser = await chromium.launch({
+    executablePath: findChromium(),
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  });
+  fs.mkdirSync(outDir, { recursive: true });
+  const desktop = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  await desktop.goto(stack.baseUrl);
+  await desktop.screenshot({ path: path.join(outDir, 'home.png') });
+
+  const phone = await browser.newPage({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
+  const csrf = (await (await phone.request.get(`${stack.baseUrl}/auth/csrf`)).json()) as { csrfToken: string };
+  await phone.request.post(`${stack.baseUrl}/auth/callback/password`, { form: { csrfToken: csrf.csrfToken, email: ana.user.email, password: PASSWORD, callbackUrl: '/account' }, maxRedirects: 0 });
+  await phone.goto(`${stack.baseUrl}/account/chats/${accepted.chat.chatId}`);
+  await phone.getByText('See you at the platform!').waitFor();
+  await phone.screenshot({ path: path.join(outDir, 'chat-phone.png'), fullPage: true });
+  await browser.close();
+  console.log(`wrote ${path.relative(root, outDir)}/home.png and chat-phone.png`);
+} finally {
+  await stack.stop();
+}
