@@ -72,6 +72,21 @@ export interface AccessTokensTable {
   revoked_at: Date | null;
   /** When the person, signed in on the web, chose to keep this token (migration 0010). */
   confirmed_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  /** An OAuth connection (migration 0016): the client and the oidc-provider grant it stands for. */
+  oauth_client_id: ColumnType<string | null, string | null | undefined, string | null>;
+  oauth_grant_id: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+/** oidc-provider's models, one row per stored object (migration 0016). */
+export interface OauthPayloadsTable {
+  model: string;
+  id: string;
+  payload: ColumnType<Record<string, unknown>, string, string>;
+  grant_id: string | null;
+  user_code: string | null;
+  uid: string | null;
+  expires_at: Date | null;
+  consumed_at: Date | null;
 }
 
 export interface SigninLinksTable {
@@ -368,6 +383,7 @@ export interface DB {
   users: UsersTable;
   discover_postings: DiscoverPostingsTable;
   access_tokens: AccessTokensTable;
+  oauth_payloads: OauthPayloadsTable;
   signin_links: SigninLinksTable;
   not_me_links: NotMeLinksTable;
   registrations: RegistrationsTable;

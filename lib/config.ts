@@ -47,6 +47,8 @@ export interface Config {
   vapid: { publicKey?: string; privateKey?: string; subject?: string };
   /** Test only: loopback ports a Web Push endpoint may use, over http too (WEB_PUSH_ALLOW_LOOPBACK_PORTS). */
   webPushAllowLoopbackPorts: number[];
+  /** Test only: loopback ports an OAuth client ID metadata document may be fetched from (self-signed https or http). */
+  oauthClientMetadataAllowLoopbackPorts: number[];
   expoAccessToken: string | undefined;
   /** Auth.js secret (CSRF tokens); when unset one is generated once and kept in PostgreSQL. */
   authSecret: string | undefined;
@@ -156,6 +158,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     pushProvider: pushProviderFromEnv(env.PUSH_PROVIDER),
     vapid: { publicKey: env.VAPID_PUBLIC_KEY || undefined, privateKey: env.VAPID_PRIVATE_KEY || undefined, subject: env.VAPID_SUBJECT || undefined },
     webPushAllowLoopbackPorts: portsFromEnv('WEB_PUSH_ALLOW_LOOPBACK_PORTS', env),
+    oauthClientMetadataAllowLoopbackPorts: portsFromEnv('OAUTH_CLIENT_METADATA_ALLOW_LOOPBACK_PORTS', env),
     expoAccessToken: env.EXPO_ACCESS_TOKEN || undefined,
     authSecret: env.AUTH_SECRET || undefined,
     signinFailureLimits: {

@@ -13,6 +13,7 @@ import { installClientIpProof, stampClientIp } from '../lib/http/ip';
 import { logError, logLine } from '../lib/http/log';
 import { answerApiFrontDoor } from '../lib/http/api-front-door';
 import { answerHomePage } from '../lib/http/home-front-door';
+import { answerOauth } from '../lib/oauth/front-door';
 import { answerBadRequestTarget, answerClientError } from '../lib/http/request-target';
 import { startBoss, stopBoss } from '../lib/jobs/boss';
 import { drainWaiters, ensureListener, heldCount, stopListener } from '../lib/realtime/listener';
@@ -90,6 +91,8 @@ async function main(): Promise<void> {
       if (answerBadRequestTarget(req, res)) return;
       // Wrong methods and trailing slashes under /api, from the contract table (no body read).
       if (answerApiFrontDoor(req, res)) return;
+      // OAuth for assistants: metadata, oidc-provider's endpoints, the consent form's answer.
+      if (answerOauth(req, res)) return;
       // The home page, as plain HTML with no client runtime (see lib/http/home-front-door.tsx).
       if (answerHomePage(req, res, { root, https })) return;
       handle(req, res).catch((error: unknown) => {

@@ -16,6 +16,7 @@ import * as m0012 from './0012_photo_keys';
 import * as m0013 from './0013_poll_versions';
 import * as m0014 from './0014_idempotency_keys';
 import * as m0015 from './0015_web_push';
+import * as m0016 from './0016_oauth';
 
 export const migrations: Record<string, Migration> = {
   '0001_init': m0001,
@@ -33,4 +34,5 @@ export const migrations: Record<string, Migration> = {
   '0013_poll_versions': m0013,
   '0014_idempotency_keys': m0014,
   '0015_web_push': m0015,
+  '0016_oauth': m0016,
 };

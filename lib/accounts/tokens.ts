@@ -7,6 +7,8 @@ import { SCOPES, type Scope } from '../contract/define';
 import { ApiError } from '../http/errors';
 import { randomSecret, sha256 } from './secrets';
 import { cachedTokenOwner, rememberTokenOwner, tokenCacheMark } from './token-cache';
+import { config } from '../config';
+import { isOwnResource } from '../oauth/resources';
 
 export const ACCESS_TOKEN_PREFIX = 'bm_at_';
 
@@ -44,7 +46,8 @@ export async function mintAccessToken(
  * the user's last_active_at) at most once a minute to keep reads cheap.
  */
 export async function findTokenOwner(db: Database, token: string): Promise<TokenOwner | null> {
-  if (!token.startsWith(ACCESS_TOKEN_PREFIX) || token.length > 200) return null;
+  if (token.length > 200) return null;
+  if (!token.startsWith(ACCESS_TOKEN_PREFIX)) return findOauthTokenOwner(db, token);
   const hash = sha256(token);
   const hashKey = hash.toString('base64url');
   const cached = cachedTokenOwner(hashKey);
@@ -81,6 +84,39 @@ export async function findTokenOwner(db: Database, token: string): Promise<Token
 }
 
 const TOUCH_EVERY_MS = 60_000;
+
+/**
+ * An OAuth access token (opaque, issued by lib/oauth/provider.ts): live, not expired,
+ * issued for this service (RFC 8707 audience), and its connection row not revoked. The
+ * scopes are what both the token and the connection allow. Not cached: an OAuth token
+ * expires within the hour, and its check is one indexed join.
+ */
+async function findOauthTokenOwner(db: Database, token: string): Promise<TokenOwner | null> {
+  if (!/^[\w-]{20,100}$/.test(token)) return null;
+  const row = await db
+    .selectFrom('oauth_payloads')
+    .innerJoin('access_tokens', 'access_tokens.oauth_grant_id', 'oauth_payloads.grant_id')
+    .innerJoin('users', 'users.id', 'access_tokens.user_id')
+    .select(['access_tokens.id', 'access_tokens.user_id', 'access_tokens.scopes', 'access_tokens.last_used_at', 'oauth_payloads.payload'])
+    .where('oauth_payloads.model', '=', 'AccessToken')
+    .where('oauth_payloads.id', '=', token)
+    .where('oauth_payloads.expires_at', '>', sql<Date>`now()`)
+    .where('access_tokens.revoked_at', 'is', null)
+    .where('users.disabled_at', 'is', null)
+    .executeTakeFirst();
+  if (!row) return null;
+  const payload = row.payload as { aud?: string | string[]; scope?: string; accountId?: string };
+  const audiences = Array.isArray(payload.aud) ? payload.aud : payload.aud ? [payload.aud] : [];
+  if (payload.accountId !== row.user_id || !audiences.some((aud) => isOwnResource(config().publicBaseUrl, aud))) return null;
+  const granted = (payload.scope ?? '').split(' ');
+  const owner: TokenOwner = {
+    tokenId: row.id,
+    userId: row.user_id,
+    scopes: row.scopes.filter((s): s is Scope => (SCOPES as readonly string[]).includes(s) && granted.includes(s)),
+  };
+  if (Date.now() - (row.last_used_at?.getTime() ?? 0) > TOUCH_EVERY_MS) await touchTokenUse(db, owner);
+  return owner;
+}
 
 async function touchTokenUse(db: Database, owner: TokenOwner): Promise<void> {
   await db.updateTable('access_tokens').set({ last_used_at: sql`now()` }).where('id', '=', owner.tokenId).execute();

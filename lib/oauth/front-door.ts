@@ -1,0 +1,90 @@
+// What the node:http server (scripts/start.ts) answers for OAuth before Next.js:
+// - protected resource metadata (RFC 9728) for the service, /api/mcp and /api/v1;
+// - /.well-known/oauth-authorization-server (RFC 8414) and /.well-known/openid-configuration;
+// - oidc-provider's endpoints under /oauth (authorize, token, register, revoke, device…);
+// - the consent form's POSTs (/oauth/interaction/{uid}/confirm|abort), which need the
+//   node request and response that oidc-provider's interaction API works on.
+// The consent page itself (GET /oauth/interaction/{uid}) is a Next.js page.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { SCOPES } from '../contract/define';
+import { config } from '../config';
+import { logError } from '../http/log';
+import { targetPath } from '../http/request-target';
+import { API_CONTENT_SECURITY_POLICY, COMMON_SECURITY_HEADERS } from '../web/security-headers';
+import { finishInteraction } from './interaction';
+import { oauthProvider } from './provider';
+import { oauthResources } from './resources';
+
+const PRM_PREFIX = '/.well-known/oauth-protected-resource';
+
+/** The metadata document URL for a resource path ('' for the service, '/api/mcp', '/api/v1'). */
+export function resourceMetadataUrl(baseUrl: string, resourcePath: '' | '/api/mcp' | '/api/v1'): string {
+  return `${baseUrl}${PRM_PREFIX}${resourcePath}`;
+}
+
+function protectedResourceMetadata(baseUrl: string, resource: string) {
+  return {
+    resource,
+    authorization_servers: [baseUrl],
+    scopes_supported: [...SCOPES],
+    bearer_methods_supported: ['header'],
+    resource_name: 'Buddy Match',
+    resource_documentation: `${baseUrl}/AGENTS.md`,
+  };
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown, extra: Record<string, string> = {}): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, {
+    ...COMMON_SECURITY_HEADERS,
+    'content-type': 'application/json; charset=utf-8',
+    'content-security-policy': API_CONTENT_SECURITY_POLICY,
+    'cache-control': 'public, max-age=300',
+    'access-control-allow-origin': '*',
+    ...extra,
+  });
+  res.end(text);
+}
+
+/** True when it answered (or handed the request to oidc-provider). */
+export function answerOauth(req: IncomingMessage, res: ServerResponse): boolean {
+  const path = targetPath(req.url ?? '/');
+  const baseUrl = config().publicBaseUrl;
+  const method = req.method ?? 'GET';
+
+  if (path === PRM_PREFIX || path.startsWith(`${PRM_PREFIX}/`)) {
+    const resources = oauthResources(baseUrl);
+    const byPath: Record<string, string> = { [PRM_PREFIX]: resources.service, [`${PRM_PREFIX}/api/mcp`]: resources.mcp, [`${PRM_PREFIX}/api/v1`]: resources.api };
+    const resource = byPath[path];
+    if (!resource) sendJson(res, 404, { error: { code: 'not_found', message: 'No protected resource here' } });
+    else if (method !== 'GET' && method !== 'HEAD') sendJson(res, 405, { error: { code: 'method_not_allowed', message: 'Use GET' } }, { allow: 'GET, HEAD' });
+    else sendJson(res, 200, protectedResourceMetadata(baseUrl, resource));
+    return true;
+  }
+
+  const interaction = /^\/oauth\/interaction\/([\w-]{1,100})\/(confirm|abort)$/.exec(path);
+  if (interaction && method === 'POST') {
+    finishInteraction(req, res, interaction[1]!, interaction[2] as 'confirm' | 'abort').catch((error: unknown) => {
+      logError('oauth interaction failed', error);
+      if (!res.headersSent) sendJson(res, 500, { error: { code: 'internal_error', message: 'Something went wrong on our side' } });
+    });
+    return true;
+  }
+  // The consent page is a Next.js page.
+  if (/^\/oauth\/interaction\/[^/]+$/.test(path) && (method === 'GET' || method === 'HEAD')) return false;
+
+  const discovery = path === '/.well-known/oauth-authorization-server' || path === '/.well-known/openid-configuration';
+  if (!discovery && path !== '/oauth' && !path.startsWith('/oauth/')) return false;
+  // RFC 8414's well-known name serves the same document oidc-provider publishes for OpenID discovery.
+  if (path === '/.well-known/oauth-authorization-server') req.url = '/.well-known/openid-configuration';
+  // oidc-provider builds its endpoint URLs from the request's host; the issuer's is the one
+  // clients must see (RFC 8414: metadata and issuer agree), whatever name reached us.
+  req.headers.host = new URL(baseUrl).host;
+  oauthProvider()
+    .then((provider) => provider.callback()(req, res))
+    .catch((error: unknown) => {
+      logError('oauth request failed', error);
+      if (!res.headersSent) sendJson(res, 500, { error: { code: 'internal_error', message: 'Something went wrong on our side' } });
+    });
+  return true;
+}

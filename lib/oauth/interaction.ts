@@ -1,0 +1,112 @@
+// The consent form's answer. The person is signed in on this site (the Auth.js session
+// cookie); "Allow" records one grant in oidc-provider and one connection row in
+// access_tokens (listed and revocable in /account/agents), then hands the browser back
+// to the assistant with a code. "Deny" answers the assistant with access_denied.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { getDb, type Database } from '@/db';
+import { randomSecret, sha256 } from '../accounts/secrets';
+import { findSession } from '../accounts/sessions';
+import { readCookie, sessionCookieName, usesSecureCookies } from '../auth/cookies';
+import type { Scope } from '../contract/define';
+import { requestedApiScopes } from './scopes';
+import { config } from '../config';
+import { logLine } from '../http/log';
+import { COMMON_SECURITY_HEADERS } from '../web/security-headers';
+import { whenGrantRevoked } from './adapter';
+import { oauthProvider } from './provider';
+
+export async function recordOauthConnection(
+  db: Database,
+  connection: { userId: string; clientId: string; clientName: string; grantId: string; scopes: readonly Scope[] },
+): Promise<string> {
+  const row = await db
+    .insertInto('access_tokens')
+    .values({
+      user_id: connection.userId,
+      // No bearer value exists for this row: OAuth access tokens are checked against it by grant.
+      token_hash: sha256(randomSecret('bm_oauth_')),
+      scopes: [...connection.scopes],
+      label: 'Connected with OAuth',
+      agent_name: connection.clientName,
+      oauth_client_id: connection.clientId,
+      oauth_grant_id: connection.grantId,
+      // The person approved it on the consent screen.
+      confirmed_at: new Date(),
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+// A grant oidc-provider ends (refresh-token reuse, revocation endpoint) ends the connection.
+whenGrantRevoked(async (grantId) => {
+  await getDb().updateTable('access_tokens').set({ revoked_at: new Date() }).where('oauth_grant_id', '=', grantId).where('revoked_at', 'is', null).execute();
+});
+
+/**
+ * Back to the assistant through a page of our own, not a redirect: the consent form's
+ * CSP (form-action 'self') would block a form submission that redirects to the
+ * assistant's origin, and a person should see that it worked.
+ */
+function handBack(res: ServerResponse, resumeUrl: string, heading: string): void {
+  const href = resumeUrl.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+  res.writeHead(200, {
+    ...COMMON_SECURITY_HEADERS,
+    'content-type': 'text/html; charset=utf-8',
+    'content-security-policy': "default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+    'cache-control': 'no-store',
+  });
+  res.end(
+    `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">` +
+      `<meta http-equiv="refresh" content="0;url=${href}"><title>${heading} · Buddy Match</title></head>` +
+      `<body><main><h1>${heading}</h1><p><a href="${href}">Back to your assistant</a></p></main></body></html>`,
+  );
+}
+
+function redirect(res: ServerResponse, location: string): void {
+  res.writeHead(303, { location, 'cache-control': 'no-store' });
+  res.end();
+}
+
+export async function finishInteraction(req: IncomingMessage, res: ServerResponse, uid: string, action: 'confirm' | 'abort'): Promise<void> {
+  req.resume(); // the form carries nothing we need
+  const baseUrl = config().publicBaseUrl;
+  // Same rule as every cookie-authenticated write: the form must come from this site.
+  if (req.headers.origin !== new URL(baseUrl).origin) {
+    res.writeHead(403, { 'content-type': 'text/plain; charset=utf-8' });
+    res.end('Cross-site request refused');
+    return;
+  }
+  const provider = await oauthProvider();
+  let details: Awaited<ReturnType<typeof provider.interactionDetails>>;
+  try {
+    details = await provider.interactionDetails(req, res);
+  } catch {
+    // Expired, already answered, or opened in another browser (the interaction cookie is missing).
+    return redirect(res, `/oauth/interaction/${encodeURIComponent(uid)}`);
+  }
+  if (details.uid !== uid) return redirect(res, `/oauth/interaction/${encodeURIComponent(details.uid)}`);
+  if (action === 'abort') {
+    const resume = await provider.interactionResult(req, res, { error: 'access_denied', error_description: 'The person declined to connect this assistant' }, { mergeWithLastSubmission: false });
+    return handBack(res, resume, 'Not connected');
+  }
+  const db = getDb();
+  const token = readCookie(req.headers.cookie ?? null, sessionCookieName(usesSecureCookies(baseUrl)));
+  const session = token ? await findSession(db, token) : null;
+  if (!session) return redirect(res, `/signin?callbackUrl=${encodeURIComponent(`/oauth/interaction/${uid}`)}`);
+
+  const params = details.params as { client_id: string; scope?: string; resource?: string | string[] };
+  const client = await provider.Client.find(params.client_id);
+  if (!client) return redirect(res, `/oauth/interaction/${encodeURIComponent(uid)}`);
+  const scopes = requestedApiScopes(params.scope);
+  const grant = new provider.Grant({ accountId: session.user.id, clientId: params.client_id });
+  const resources = Array.isArray(params.resource) ? params.resource : params.resource ? [params.resource] : [];
+  for (const resource of resources.length ? resources : [`${baseUrl}/api/mcp`]) grant.addResourceScope(resource, scopes.join(' '));
+  if (typeof params.scope === 'string' && params.scope.split(' ').includes('openid')) grant.addOIDCScope('openid');
+  const grantId = await grant.save();
+  const clientName = client.clientName ?? params.client_id;
+  await recordOauthConnection(db, { userId: session.user.id, clientId: params.client_id, clientName, grantId, scopes });
+  logLine({ event: 'oauth_consented', user_id: session.user.id, client_id: params.client_id, scopes: scopes.length });
+  const resume = await provider.interactionResult(req, res, { login: { accountId: session.user.id, remember: false }, consent: { grantId } }, { mergeWithLastSubmission: false });
+  handBack(res, resume, `Connected ${clientName.replace(/[<>&"]/g, '')}`);
+}

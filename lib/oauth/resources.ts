@@ -1,0 +1,15 @@
+// The resource identifiers of this service (RFC 8707, RFC 9728), without oidc-provider.
+
+/**
+ * The resource identifiers (RFC 8707) tokens may be issued for: the MCP server, the REST
+ * API, and the service as a whole (what a client that read the root metadata asks for).
+ * One service, so a token for any of them works on both; a token for anything else is
+ * never issued (invalid_target) nor accepted.
+ */
+export function oauthResources(baseUrl: string): { service: string; mcp: string; api: string } {
+  return { service: baseUrl, mcp: `${baseUrl}/api/mcp`, api: `${baseUrl}/api/v1` };
+}
+
+export function isOwnResource(baseUrl: string, resource: string): boolean {
+  return Object.values(oauthResources(baseUrl)).includes(resource);
+}
