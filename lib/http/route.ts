@@ -1,5 +1,6 @@
 // The one wrapper every route handler goes through: authenticate, parse, call the
 // domain, and turn any failure into the error envelope.
+import { resourceMetadataUrl } from '../oauth/resources';
 import type { z } from 'zod';
 import { getDb, type Database } from '@/db';
 import { findSession } from '../accounts/sessions';
@@ -150,7 +151,9 @@ export function toApiError(error: unknown, spec?: Pick<EndpointSpec, 'method' | 
 async function authenticate(db: Database, request: Request, scope: string): Promise<Caller> {
   const header = request.headers.get('authorization') ?? '';
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-  const challenge = (error: string) => ({ 'www-authenticate': `Bearer realm="api", error="${error}"` });
+  // RFC 9728 §5.1: every challenge names the metadata that leads an OAuth client to sign in.
+  const metadata = `resource_metadata="${resourceMetadataUrl(config().publicBaseUrl, '/api/v1')}"`;
+  const challenge = (error: string) => ({ 'www-authenticate': `Bearer realm="api", error="${error}", ${metadata}` });
   if (!header) {
     const session = await sessionCaller(db, request);
     if (session) return session;
@@ -158,7 +161,7 @@ async function authenticate(db: Database, request: Request, scope: string): Prom
   if (!match?.[1]) {
     throw new ApiError('unauthorized', 'Missing bearer token', {
       hint: ERROR_ADVICE.unauthorized,
-      headers: { 'www-authenticate': 'Bearer realm="api"' },
+      headers: { 'www-authenticate': `Bearer realm="api", ${metadata}` },
     });
   }
   const owner = await findTokenOwner(db, match[1]);
@@ -171,7 +174,7 @@ async function authenticate(db: Database, request: Request, scope: string): Prom
   if (!owner.scopes.includes(scope as TokenOwner['scopes'][number])) {
     throw new ApiError('insufficient_scope', `This token lacks the ${scope} scope`, {
       hint: ERROR_ADVICE.insufficient_scope,
-      headers: { 'www-authenticate': `Bearer realm="api", error="insufficient_scope", scope="${scope}"` },
+      headers: { 'www-authenticate': `Bearer realm="api", error="insufficient_scope", scope="${scope}", ${metadata}` },
     });
   }
   return { ...owner, via: 'bearer' };

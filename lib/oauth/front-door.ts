@@ -17,11 +17,6 @@ import { oauthResources } from './resources';
 
 const PRM_PREFIX = '/.well-known/oauth-protected-resource';
 
-/** The metadata document URL for a resource path ('' for the service, '/api/mcp', '/api/v1'). */
-export function resourceMetadataUrl(baseUrl: string, resourcePath: '' | '/api/mcp' | '/api/v1'): string {
-  return `${baseUrl}${PRM_PREFIX}${resourcePath}`;
-}
-
 function protectedResourceMetadata(baseUrl: string, resource: string) {
   return {
     resource,

@@ -102,7 +102,10 @@ export async function finishInteraction(req: IncomingMessage, res: ServerRespons
   const grant = new provider.Grant({ accountId: session.user.id, clientId: params.client_id });
   const resources = Array.isArray(params.resource) ? params.resource : params.resource ? [params.resource] : [];
   for (const resource of resources.length ? resources : [`${baseUrl}/api/mcp`]) grant.addResourceScope(resource, scopes.join(' '));
-  if (typeof params.scope === 'string' && params.scope.split(' ').includes('openid')) grant.addOIDCScope('openid');
+  // The API scopes are also listed as provider scopes (so discovery names them), and
+  // oidc-provider's consent check looks for them there too.
+  const asked = typeof params.scope === 'string' ? params.scope.split(' ') : [];
+  grant.addOIDCScope([...(asked.includes('openid') ? ['openid'] : []), ...scopes].join(' '));
   const grantId = await grant.save();
   const clientName = client.clientName ?? params.client_id;
   await recordOauthConnection(db, { userId: session.user.id, clientId: params.client_id, clientName, grantId, scopes });

@@ -13,3 +13,10 @@ export function oauthResources(baseUrl: string): { service: string; mcp: string;
 export function isOwnResource(baseUrl: string, resource: string): boolean {
   return Object.values(oauthResources(baseUrl)).includes(resource);
 }
+
+const PRM_PREFIX = '/.well-known/oauth-protected-resource';
+
+/** The RFC 9728 metadata URL for a resource path ('' for the service, '/api/mcp', '/api/v1'). */
+export function resourceMetadataUrl(baseUrl: string, resourcePath: '' | '/api/mcp' | '/api/v1'): string {
+  return `${baseUrl}${PRM_PREFIX}${resourcePath}`;
+}

@@ -3,6 +3,7 @@ import { endpoints } from '@/lib/contract';
 import { config } from '@/lib/config';
 import { MCP_SERVER_NAME, MCP_VERSION, registerTools, serverInstructions } from '@/lib/mcp/server';
 import { rejectForeignOrigin } from '@/lib/mcp/origin';
+import { mcpAuthChallenge } from '@/lib/mcp/auth-challenge';
 import { GUIDE_TOOL } from '@/lib/mcp/guide-tool';
 import { toolDefinitions } from '@/lib/mcp/tools';
 import { unknownToolAnswer } from '@/lib/mcp/unknown-tool';
@@ -16,6 +17,8 @@ async function handle(request: Request): Promise<Response> {
   const baseUrl = config().publicBaseUrl;
   const rejected = rejectForeignOrigin(request, baseUrl);
   if (rejected) return rejected;
+  const challenge = await mcpAuthChallenge(request, tools, baseUrl);
+  if (challenge) return challenge;
   const unknownTool = await unknownToolAnswer(request, toolNames);
   if (unknownTool) return unknownTool;
   // A server per request (stateless), closed over this request so each tool call

@@ -1,0 +1,147 @@
+// Connecting an assistant with OAuth, end to end with the real clients: the official MCP
+// TypeScript SDK's OAuth support (discovery from the 401, dynamic registration, PKCE,
+// resource indicator, code exchange, refresh) and Chromium for the person's sign-in and
+// consent. The assistant's redirect URI is a real loopback HTTP server, as a native MCP
+// host would run.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import { createDb } from '../../db';
+import { baseUrl, expect, expectAccessible, register, screenshot, signIn, test } from './support';
+
+test.describe.configure({ timeout: 90_000 });
+
+/** The assistant's side: where it keeps what the SDK hands it, in memory. */
+class AssistantAuth implements OAuthClientProvider {
+  client?: OAuthClientInformationMixed;
+  saved?: OAuthTokens;
+  verifier = '';
+  authorizationUrl?: URL;
+  constructor(readonly redirectUrl: string) {}
+  get clientMetadata(): OAuthClientMetadata {
+    return { client_name: 'Test Assistant', redirect_uris: [this.redirectUrl], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' };
+  }
+  clientInformation() {
+    return this.client;
+  }
+  saveClientInformation(info: OAuthClientInformationMixed) {
+    this.client = info;
+  }
+  tokens() {
+    return this.saved;
+  }
+  saveTokens(tokens: OAuthTokens) {
+    this.saved = tokens;
+  }
+  redirectToAuthorization(url: URL) {
+    this.authorizationUrl = url;
+  }
+  saveCodeVerifier(verifier: string) {
+    this.verifier = verifier;
+  }
+  codeVerifier() {
+    return this.verifier;
+  }
+}
+
+/** The loopback redirect URI: resolves with the query the browser brought back. */
+async function callbackServer(): Promise<{ url: string; next: () => Promise<URLSearchParams>; close: () => void }> {
+  let deliver: (q: URLSearchParams) => void = () => {};
+  const server = http.createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    res.writeHead(200, { 'content-type': 'text/html' }).end('<!DOCTYPE html><title>Assistant</title><h1>You can close this tab</h1>');
+    deliver(url.searchParams);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/callback`,
+    next: () => new Promise((resolve) => (deliver = resolve)),
+    close: () => server.close(),
+  };
+}
+
+function textOf(result: unknown): string {
+  return ((result as { content: Array<{ text?: string }> }).content ?? []).map((c) => c.text ?? '').join('\n');
+}
+
+test('an MCP host connects with OAuth: 401, discovery, registration, sign-in and consent in the browser, tool calls, refresh', async ({ page }, testInfo) => {
+  const person = await register(page.request, { displayName: 'Oauth Person' });
+  const callback = await callbackServer();
+  const auth = new AssistantAuth(callback.url);
+  const mcpUrl = new URL(`${baseUrl()}/api/mcp`);
+  let transport = new StreamableHTTPClientTransport(mcpUrl, { authProvider: auth });
+  let client = new Client({ name: 'test-assistant', version: '1.0.0' });
+  try {
+    // Without a token the public tools work…
+    await client.connect(transport);
+    const activities = await client.callTool({ name: 'list_activities', arguments: {} });
+    expect(textOf(activities)).toContain('hiking');
+    // …and a tool that acts for a person is answered with 401, which starts OAuth.
+    await expect(client.callTool({ name: 'get_my_profile', arguments: {} })).rejects.toBeInstanceOf(UnauthorizedError);
+    expect(auth.client?.client_id, 'dynamic registration gave a client id').toBeTruthy();
+    const authorizationUrl = auth.authorizationUrl!;
+    expect(authorizationUrl.origin + authorizationUrl.pathname).toBe(`${baseUrl()}/oauth/authorize`);
+    expect(authorizationUrl.searchParams.get('code_challenge_method')).toBe('S256');
+    expect(authorizationUrl.searchParams.get('resource')).toBe(mcpUrl.href);
+
+    // The person: sent to sign in first, then the consent screen.
+    await page.goto(authorizationUrl.href);
+    await expect(page).toHaveURL(/\/signin\?callbackUrl=%2Foauth%2Finteraction%2F/);
+    const consentPath = decodeURIComponent(new URL(page.url()).searchParams.get('callbackUrl')!);
+    await signIn(page, person.email, undefined, consentPath);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Connect Test Assistant?');
+    await expect(page.getByRole('list', { name: 'What it will be able to do' })).toContainText('Send messages for you');
+    await expectAccessible(page);
+    await screenshot(page, testInfo, 'oauth-consent');
+    const brought = callback.next();
+    await page.getByRole('button', { name: 'Allow' }).click();
+    const query = await brought;
+    expect(query.get('iss')).toBe(baseUrl()); // RFC 9207
+    const code = query.get('code')!;
+    expect(code).toBeTruthy();
+
+    await transport.finishAuth(code);
+    expect(auth.saved?.access_token).toBeTruthy();
+    expect(auth.saved?.refresh_token).toBeTruthy();
+    await client.close();
+    transport = new StreamableHTTPClientTransport(mcpUrl, { authProvider: auth });
+    client = new Client({ name: 'test-assistant', version: '1.0.0' });
+    await client.connect(transport);
+    const me = await client.callTool({ name: 'get_my_profile', arguments: {} });
+    expect(me.isError ?? false).toBe(false);
+    expect(textOf(me)).toContain('Oauth Person');
+
+    // The connection is listed with the person's other assistants, under the assistant's name.
+    const listed = await page.request.get(`${baseUrl()}/api/v1/me/tokens.json`, { headers: { authorization: `Bearer ${person.token}` } });
+    const tokens = ((await listed.json()) as { tokens: Array<{ agentName: string | null; label: string | null; active: boolean }> }).tokens;
+    expect(tokens).toEqual(expect.arrayContaining([expect.objectContaining({ agentName: 'Test Assistant', label: 'Connected with OAuth', active: true })]));
+
+    // Refresh: a new access token, and the old refresh token is spent.
+    const before = auth.saved!;
+    const db = createDb(process.env.E2E_DATABASE_URL!, 1);
+    try {
+      await db.updateTable('oauth_payloads').set({ expires_at: new Date(Date.now() - 1000) }).where('model', '=', 'AccessToken').where('id', '=', before.access_token).execute();
+    } finally {
+      await db.destroy();
+    }
+    const refreshed = await fetch(`${baseUrl()}/oauth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: before.refresh_token!, client_id: auth.client!.client_id, resource: mcpUrl.href }),
+    });
+    expect(refreshed.status).toBe(200);
+    const renewed = (await refreshed.json()) as OAuthTokens;
+    expect(renewed.access_token).not.toBe(before.access_token);
+    expect(renewed.refresh_token).not.toBe(before.refresh_token);
+    auth.saved = renewed;
+    const again = await client.callTool({ name: 'get_my_profile', arguments: {} });
+    expect(again.isError ?? false).toBe(false);
+  } finally {
+    await client.close().catch(() => undefined);
+    callback.close();
+  }
+});
