@@ -1,0 +1,335 @@
+// The OAuth authorization server as an attacker and a careless client meet it: each
+// refusal the MCP authorization specification (2026-07-28) and OAuth 2.1 ask for is
+// performed over HTTP against the real server and PostgreSQL. The happy path with the
+// official MCP SDK client and Chromium is e2e/browser/oauth.spec.ts; here a small cookie
+// jar plays the person's browser (signed in, pressing Allow).
+import crypto from 'node:crypto';
+import http from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDb, type Database } from '../../db';
+import { freePort } from '../../lib/net/free-port';
+import { startStack, type Stack } from '../support/stack';
+import { freshIp, uniqueEmail } from './client';
+
+const PASSWORD = 'correct horse battery staple';
+let stack: Stack;
+let db: Database;
+let metadataServer: http.Server;
+let metadataPort: number;
+let base: string;
+
+class Browser {
+  private cookies = new Map<string, string>();
+  private readonly ip = freshIp();
+  async fetch(url: string, init: RequestInit = {}): Promise<Response> {
+    const headers = new Headers(init.headers);
+    headers.set('x-forwarded-for', this.ip);
+    if (this.cookies.size) headers.set('cookie', [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; '));
+    const res = await fetch(new URL(url, base), { ...init, headers, redirect: 'manual' });
+    for (const line of res.headers.getSetCookie()) {
+      const [pair] = line.split(';');
+      const at = pair!.indexOf('=');
+      const name = pair!.slice(0, at);
+      const value = pair!.slice(at + 1);
+      if (/expires=Thu, 01 Jan 1970/i.test(line) || value === '') this.cookies.delete(name);
+      else this.cookies.set(name, value);
+    }
+    return res;
+  }
+}
+
+async function person(): Promise<{ email: string; token: string; browser: Browser }> {
+  const email = uniqueEmail('oauth');
+  const res = await fetch(`${base}/api/v1/register.json`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-forwarded-for': freshIp() },
+    body: JSON.stringify({ email, displayName: 'Oauth Tester', password: PASSWORD, emailMagicLink: false }),
+  });
+  expect(res.status).toBe(201);
+  const token = ((await res.json()) as { auth: { token: string } }).auth.token;
+  const browser = new Browser();
+  const { csrfToken } = (await (await browser.fetch('/auth/csrf')).json()) as { csrfToken: string };
+  const signedIn = await browser.fetch('/auth/callback/password', {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ csrfToken, email, password: PASSWORD, callbackUrl: '/account' }),
+  });
+  expect(signedIn.status).toBe(302);
+  return { email, token, browser };
+}
+
+const REDIRECT = 'http://127.0.0.1:4999/callback';
+
+async function registerClient(redirectUris = [REDIRECT]): Promise<string> {
+  const res = await fetch(`${base}/oauth/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ client_name: 'Refusal Tester', redirect_uris: redirectUris, token_endpoint_auth_method: 'none', grant_types: ['authorization_code', 'refresh_token'] }),
+  });
+  expect(res.status).toBe(201);
+  return ((await res.json()) as { client_id: string }).client_id;
+}
+
+function pkce(): { verifier: string; challenge: string } {
+  const verifier = crypto.randomBytes(32).toString('base64url');
+  return { verifier, challenge: crypto.createHash('sha256').update(verifier).digest('base64url') };
+}
+
+type AuthorizeOptions = { clientId: string; challenge?: string | null; method?: string; redirectUri?: string; resource?: string | null; scope?: string };
+
+function authorizeUrl(o: AuthorizeOptions): string {
+  const params = new URLSearchParams({ response_type: 'code', client_id: o.clientId, redirect_uri: o.redirectUri ?? REDIRECT, state: 'st4te', scope: o.scope ?? 'profile:read message:read' });
+  if (o.challenge !== null) params.set('code_challenge', o.challenge ?? pkce().challenge);
+  if (o.challenge !== null) params.set('code_challenge_method', o.method ?? 'S256');
+  if (o.resource !== null) params.set('resource', o.resource ?? `${base}/api/mcp`);
+  return `/oauth/authorize?${params}`;
+}
+
+/** The person signs in (already) and presses Allow; returns the redirect back to the client. */
+async function consent(browser: Browser, url: string): Promise<URL> {
+  const started = await browser.fetch(url);
+  expect(started.status, await started.clone().text()).toBe(303);
+  const interaction = new URL(started.headers.get('location')!, base);
+  // A client this browser already approved (same sign-in) gets its code without asking again.
+  if (interaction.href.startsWith(REDIRECT)) return interaction;
+  expect(interaction.pathname).toMatch(/^\/oauth\/interaction\/[\w-]+$/);
+  const allowed = await browser.fetch(`${interaction.pathname}/confirm`, { method: 'POST', headers: { origin: base } });
+  expect(allowed.status).toBe(200);
+  const resume = /http-equiv="refresh" content="0;url=([^"]+)"/.exec(await allowed.text())![1]!.replace(/&amp;/g, '&');
+  const back = await browser.fetch(resume);
+  expect(back.status).toBe(303);
+  return new URL(back.headers.get('location')!);
+}
+
+async function token(params: Record<string, string>): Promise<{ status: number; body: Record<string, string> }> {
+  const res = await fetch(`${base}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(params) });
+  return { status: res.status, body: (await res.json()) as Record<string, string> };
+}
+
+async function codeFor(browser: Browser, clientId: string, verifierChallenge = pkce()): Promise<{ code: string; verifier: string }> {
+  const back = await consent(browser, authorizeUrl({ clientId, challenge: verifierChallenge.challenge }));
+  expect(back.searchParams.get('iss')).toBe(base);
+  expect(back.searchParams.get('state')).toBe('st4te');
+  return { code: back.searchParams.get('code')!, verifier: verifierChallenge.verifier };
+}
+
+const exchange = (clientId: string, code: string, verifier: string, resource = `${base}/api/mcp`) =>
+  token({ grant_type: 'authorization_code', code, code_verifier: verifier, client_id: clientId, redirect_uri: REDIRECT, resource });
+
+async function me(accessToken: string): Promise<number> {
+  return (await fetch(`${base}/api/v1/me.json`, { headers: { authorization: `Bearer ${accessToken}`, 'x-forwarded-for': freshIp() } })).status;
+}
+
+beforeAll(async () => {
+  metadataPort = await freePort();
+  metadataServer = http.createServer((req, res) => {
+    const id = `http://127.0.0.1:${metadataPort}${req.url}`;
+    const docs: Record<string, unknown> = {
+      '/good.json': { client_id: id, client_name: 'Metadata Assistant', redirect_uris: [REDIRECT] },
+      '/liar.json': { client_id: 'https://someone-else.example/client.json', client_name: 'Liar', redirect_uris: [REDIRECT] },
+    };
+    const doc = docs[req.url ?? ''];
+    res.writeHead(doc ? 200 : 404, { 'content-type': 'application/json', 'cache-control': 'max-age=600' }).end(JSON.stringify(doc ?? {}));
+  });
+  await new Promise<void>((resolve) => metadataServer.listen(metadataPort, '127.0.0.1', resolve));
+  stack = await startStack({ OAUTH_CLIENT_METADATA_ALLOW_LOOPBACK_PORTS: String(metadataPort) });
+  base = stack.baseUrl;
+  db = createDb(stack.databaseUrl, 2);
+}, 120_000);
+
+afterAll(async () => {
+  await db?.destroy();
+  await stack?.stop();
+  await new Promise((resolve) => metadataServer?.close(resolve));
+});
+
+describe('discovery', () => {
+  it('publishes protected resource metadata for the service, the MCP server and the API, and authorization server metadata', async () => {
+    for (const [path, resource] of [
+      ['/.well-known/oauth-protected-resource', base],
+      ['/.well-known/oauth-protected-resource/api/mcp', `${base}/api/mcp`],
+      ['/.well-known/oauth-protected-resource/api/v1', `${base}/api/v1`],
+    ] as const) {
+      const res = await fetch(`${base}${path}`);
+      expect(res.status).toBe(200);
+      expect(await res.json()).toMatchObject({ resource, authorization_servers: [base], scopes_supported: expect.arrayContaining(['message:write']) });
+    }
+    const as = (await (await fetch(`${base}/.well-known/oauth-authorization-server`)).json()) as Record<string, unknown>;
+    expect(as).toMatchObject({
+      issuer: base,
+      authorization_endpoint: `${base}/oauth/authorize`,
+      token_endpoint: `${base}/oauth/token`,
+      registration_endpoint: `${base}/oauth/register`,
+      code_challenge_methods_supported: ['S256'],
+      authorization_response_iss_parameter_supported: true,
+      client_id_metadata_document_supported: true,
+    });
+  });
+
+  it('challenges with resource_metadata: 401 on the MCP server for an invalid token or a tool that needs one, never for a valid bearer token', async () => {
+    const mcp = (headers: Record<string, string>, body: unknown) =>
+      fetch(`${base}/api/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'x-forwarded-for': freshIp(), ...headers }, body: JSON.stringify(body) });
+    const call = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_my_profile', arguments: {} } };
+    const anonymous = await mcp({}, call);
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.headers.get('www-authenticate')).toBe(`Bearer resource_metadata="${base}/.well-known/oauth-protected-resource/api/mcp", scope="profile:read profile:write photo:write buddy:read buddy:write message:read message:write"`);
+    const forged = await mcp({ authorization: 'Bearer not-a-real-token-at-all-000' }, call);
+    expect(forged.status).toBe(401);
+    expect(forged.headers.get('www-authenticate')).toContain('error="invalid_token"');
+    const publicTool = await mcp({}, { ...call, params: { name: 'list_activities', arguments: {} } });
+    expect(publicTool.status).toBe(200);
+    const { token: bearer } = await person();
+    const withHeader = await mcp({ authorization: `Bearer ${bearer}` }, call);
+    expect(withHeader.status).toBe(200);
+    const rest = await fetch(`${base}/api/v1/me.json`, { headers: { 'x-forwarded-for': freshIp() } });
+    expect(rest.status).toBe(401);
+    expect(rest.headers.get('www-authenticate')).toContain(`resource_metadata="${base}/.well-known/oauth-protected-resource/api/v1"`);
+  });
+});
+
+describe('authorization refusals', () => {
+  it('never sends a code to a redirect_uri the client did not register', async () => {
+    const { browser } = await person();
+    const clientId = await registerClient();
+    const res = await browser.fetch(authorizeUrl({ clientId, redirectUri: 'https://evil.example/callback' }));
+    expect(res.status).toBe(400);
+    expect(res.headers.get('location')).toBeNull();
+  });
+
+  it.each([
+    ['no PKCE challenge', { challenge: null }],
+    ['the plain PKCE method', { method: 'plain' }],
+  ] as const)('refuses %s', async (_name, options) => {
+    const { browser } = await person();
+    const clientId = await registerClient();
+    const res = await browser.fetch(authorizeUrl({ clientId, ...options }));
+    expect(res.status).toBe(303);
+    const back = new URL(res.headers.get('location')!);
+    expect(back.origin + back.pathname).toBe(REDIRECT);
+    expect(back.searchParams.get('error')).toBe('invalid_request');
+    expect(back.searchParams.get('code')).toBeNull();
+  });
+
+  it('refuses a token for another resource, at the authorization and at the token endpoint', async () => {
+    const { browser } = await person();
+    const clientId = await registerClient();
+    const res = await browser.fetch(authorizeUrl({ clientId, resource: 'https://other.example/mcp' }));
+    const back = new URL(res.headers.get('location')!);
+    expect(back.searchParams.get('error')).toBe('invalid_target');
+    const { code, verifier } = await codeFor(browser, clientId);
+    const refused = await exchange(clientId, code, verifier, 'https://other.example/mcp');
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toBe('invalid_target');
+  });
+});
+
+describe('codes and tokens', () => {
+  it('refuses a missing or wrong PKCE verifier', async () => {
+    const { browser } = await person();
+    const clientId = await registerClient();
+    const { code } = await codeFor(browser, clientId);
+    const wrong = await exchange(clientId, code, pkce().verifier);
+    expect(wrong.status).toBe(400);
+    expect(wrong.body.error).toBe('invalid_grant');
+    const second = await codeFor(browser, clientId);
+    const missing = await token({ grant_type: 'authorization_code', code: second.code, client_id: clientId, redirect_uri: REDIRECT, resource: `${base}/api/mcp` });
+    expect(missing.status).toBe(400);
+    expect(['invalid_grant', 'invalid_request']).toContain(missing.body.error);
+  });
+
+  it('refuses a replayed code, and the replay revokes what the first exchange gave', async () => {
+    const { browser } = await person();
+    const clientId = await registerClient();
+    const { code, verifier } = await codeFor(browser, clientId);
+    const first = await exchange(clientId, code, verifier);
+    expect(first.status).toBe(200);
+    expect(first.body.token_type).toBe('Bearer');
+    expect(await me(first.body.access_token!)).toBe(200);
+    const replay = await exchange(clientId, code, verifier);
+    expect(replay.status).toBe(400);
+    expect(replay.body.error).toBe('invalid_grant');
+    expect(await me(first.body.access_token!)).toBe(401);
+  });
+
+  it('refuses an expired code', async () => {
+    const { browser } = await person();
+    const clientId = await registerClient();
+    const { code, verifier } = await codeFor(browser, clientId);
+    await db.updateTable('oauth_payloads').set({ expires_at: new Date(Date.now() - 1000) }).where('model', '=', 'AuthorizationCode').where('id', '=', code).execute();
+    const res = await exchange(clientId, code, verifier);
+    expect(res.status).toBe(400);
+    expect(res.body.error).toBe('invalid_grant');
+  });
+
+  it('rotates refresh tokens; a reused one revokes the whole family and the connection', async () => {
+    const { browser, token: bearer } = await person();
+    const clientId = await registerClient();
+    const { code, verifier } = await codeFor(browser, clientId);
+    const first = (await exchange(clientId, code, verifier)).body;
+    const refresh = (rt: string) => token({ grant_type: 'refresh_token', refresh_token: rt, client_id: clientId, resource: `${base}/api/mcp` });
+    const second = await refresh(first.refresh_token!);
+    expect(second.status).toBe(200);
+    expect(second.body.refresh_token).not.toBe(first.refresh_token);
+    expect(await me(second.body.access_token!)).toBe(200);
+    const reused = await refresh(first.refresh_token!);
+    expect(reused.status).toBe(400);
+    expect(reused.body.error).toBe('invalid_grant');
+    expect((await refresh(second.body.refresh_token!)).status).toBe(400);
+    expect(await me(second.body.access_token!)).toBe(401);
+    const listed = (await (await fetch(`${base}/api/v1/me/tokens.json`, { headers: { authorization: `Bearer ${bearer}`, 'x-forwarded-for': freshIp() } })).json()) as {
+      tokens: Array<{ agentName: string | null; active: boolean }>;
+    };
+    expect(listed.tokens.find((t) => t.agentName === 'Refusal Tester')?.active).toBe(false);
+  });
+
+  it('revocation takes effect at once: from the account, and at the revocation endpoint', async () => {
+    const { browser, token: bearer } = await person();
+    const clientId = await registerClient();
+    const viaAccount = (await exchange(clientId, ...Object.values(await codeFor(browser, clientId)) as [string, string])).body;
+    expect(await me(viaAccount.access_token!)).toBe(200);
+    const listed = (await (await fetch(`${base}/api/v1/me/tokens.json`, { headers: { authorization: `Bearer ${bearer}`, 'x-forwarded-for': freshIp() } })).json()) as {
+      tokens: Array<{ id: string; agentName: string | null; active: boolean }>;
+    };
+    const connection = listed.tokens.find((t) => t.agentName === 'Refusal Tester' && t.active)!;
+    const revoked = await fetch(`${base}/api/v1/me/tokens/${connection.id}/revoke.json`, { method: 'POST', headers: { authorization: `Bearer ${bearer}`, 'x-forwarded-for': freshIp() } });
+    expect(revoked.status).toBe(200);
+    expect(await me(viaAccount.access_token!)).toBe(401);
+    const refreshed = await token({ grant_type: 'refresh_token', refresh_token: viaAccount.refresh_token!, client_id: clientId, resource: `${base}/api/mcp` });
+    expect(refreshed.status).toBe(400);
+
+    const viaEndpoint = (await exchange(clientId, ...Object.values(await codeFor(browser, clientId)) as [string, string])).body;
+    expect(await me(viaEndpoint.access_token!)).toBe(200);
+    const res = await fetch(`${base}/oauth/revoke`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ token: viaEndpoint.access_token!, client_id: clientId }) });
+    expect(res.status).toBe(200);
+    expect(await me(viaEndpoint.access_token!)).toBe(401);
+  });
+});
+
+describe('client ID metadata documents', () => {
+  it('uses a document whose client_id is its own URL, and shows its name on the consent screen', async () => {
+    const { browser } = await person();
+    const clientId = `http://127.0.0.1:${metadataPort}/good.json`;
+    const started = await browser.fetch(authorizeUrl({ clientId }));
+    expect(started.status).toBe(303);
+    const page = await browser.fetch(started.headers.get('location')!);
+    expect((await page.text()).replace(/<!-- -->/g, '')).toContain('Connect Metadata Assistant?');
+    const back = await consent(browser, authorizeUrl({ clientId }));
+    expect(back.searchParams.get('code')).toBeTruthy();
+  });
+
+  it.each([
+    ['a document that names another client_id', '/liar.json'],
+    ['a document that is not there', '/missing.json'],
+  ])('refuses %s', async (_name, path) => {
+    const { browser } = await person();
+    const res = await browser.fetch(authorizeUrl({ clientId: `http://127.0.0.1:${metadataPort}${path}` }));
+    expect(res.status).toBe(400);
+    expect(await res.text()).toContain('invalid_client');
+  });
+
+  it('never fetches a document from a private address', async () => {
+    const { browser } = await person();
+    const res = await browser.fetch(authorizeUrl({ clientId: 'https://169.254.169.254/latest/meta-data.json' }));
+    expect(res.status).toBe(400);
+  });
+});
