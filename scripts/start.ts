@@ -94,7 +94,7 @@ async function main(): Promise<void> {
       // OAuth for assistants: metadata, oidc-provider's endpoints, the consent form's answer.
       if (answerOauth(req, res)) return;
       // The home page, as plain HTML with no client runtime (see lib/http/home-front-door.tsx).
-      if (answerHomePage(req, res, { root, https })) return;
+      if (answerHomePage(req, res, { https })) return;
       handle(req, res).catch((error: unknown) => {
         logError('request failed', error);
         if (!res.headersSent) {

@@ -333,3 +333,69 @@ describe('client ID metadata documents', () => {
     expect(res.status).toBe(400);
   });
 });
+
+describe('device sign-in (RFC 8628)', () => {
+  const DEVICE = 'urn:ietf:params:oauth:grant-type:device_code';
+  async function start(): Promise<{ device_code: string; user_code: string; verification_uri: string; verification_uri_complete: string; interval: number; expires_in: number }> {
+    const res = await fetch(`${base}/oauth/device/auth`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ client_id: 'buddy-match-device', scope: 'profile:read message:read message:write', resource: `${base}/api/mcp` }),
+    });
+    expect(res.status).toBe(200);
+    return (await res.json()) as Awaited<ReturnType<typeof start>>;
+  }
+  const poll = (deviceCode: string) => token({ grant_type: DEVICE, device_code: deviceCode, client_id: 'buddy-match-device' });
+
+  /** The person opens the link, checks the code and presses Yes (or Cancel); returns the last page. */
+  async function answer(browser: Browser, link: string, choice: 'yes' | 'cancel'): Promise<Response> {
+    const page = await browser.fetch(link);
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    const xsrf = /name="xsrf" value="([^"]+)"/.exec(html)![1]!;
+    const userCode = /name="user_code" value="([^"]+)"/.exec(html)![1]!;
+    const form = new URLSearchParams({ xsrf, user_code: userCode, confirm: 'yes' });
+    if (choice === 'cancel') form.set('abort', 'yes');
+    const posted = await browser.fetch('/oauth/device', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', origin: base }, body: form });
+    if (choice === 'cancel') return posted;
+    expect(posted.status).toBe(303);
+    const interaction = new URL(posted.headers.get('location')!, base);
+    const consentPage = await browser.fetch(interaction.pathname);
+    expect((await consentPage.text()).replace(/<!-- -->/g, '')).toContain('Connect Your assistant (device sign-in)?');
+    const allowed = await browser.fetch(`${interaction.pathname}/confirm`, { method: 'POST', headers: { origin: base } });
+    const resume = /http-equiv="refresh" content="0;url=([^"]+)"/.exec(await allowed.text())![1]!.replace(/&amp;/g, '&');
+    return browser.fetch(resume);
+  }
+
+  it('approved: the assistant polls, is told to wait and to slow down, then gets tokens that work', async () => {
+    const { browser } = await person();
+    const started = await start();
+    expect(started.verification_uri).toBe(`${base}/oauth/device`);
+    expect(started.user_code).toMatch(/^[A-Z]{4}-[A-Z]{4}$/);
+    expect((await poll(started.device_code)).body.error).toBe('authorization_pending');
+    expect((await poll(started.device_code)).body.error).toBe('slow_down');
+    const done = await answer(browser, started.verification_uri_complete, 'yes');
+    expect(done.status).toBe(200);
+    expect(await done.text()).toContain('Connected');
+    const tokens = await poll(started.device_code);
+    expect(tokens.status).toBe(200);
+    expect(await me(tokens.body.access_token!)).toBe(200);
+    expect(tokens.body.refresh_token).toBeTruthy();
+  });
+
+  it('denied: the assistant is told access_denied', async () => {
+    const { browser } = await person();
+    const started = await start();
+    const cancelled = await answer(browser, started.verification_uri_complete, 'cancel');
+    expect(cancelled.status).toBe(200);
+    expect((await poll(started.device_code)).body.error).toBe('access_denied');
+  });
+
+  it('expired: the assistant is told expired_token', async () => {
+    const started = await start();
+    await db.updateTable('oauth_payloads').set({ expires_at: new Date(Date.now() - 1000) }).where('model', '=', 'DeviceCode').where('id', '=', started.device_code).execute();
+    const res = await poll(started.device_code);
+    expect(res.status).toBe(400);
+    expect(['expired_token', 'invalid_grant']).toContain(res.body.error);
+  });
+});

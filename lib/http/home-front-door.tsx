@@ -4,8 +4,6 @@
 // to hydrate; the home page needs no script at all, so it is rendered here, where
 // react-dom/server is available (the App Router refuses it in route handlers). Same
 // chrome, stylesheet and security headers as every page; other methods go on to Next.js.
-import fs from 'node:fs';
-import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -13,31 +11,26 @@ import { renderToStaticMarkup } from 'react-dom/server';
 import { HomePage } from '../../app/_components/home-page';
 import { SITE } from '../../app/_components/site-chrome';
 import { StaticDocument } from '../../app/_components/static-document';
+import { siteStylesheet } from '../web/inline-stylesheet';
 import { COMMON_SECURITY_HEADERS, HSTS_HEADER, pageContentSecurityPolicy } from '../web/security-headers';
 import { targetPath } from './request-target';
 
-let stylesheet: string | undefined;
-/** app/globals.css, the stylesheet every other page gets from the bundle, without its comments. */
-function siteStylesheet(root: string): string {
-  stylesheet ??= fs.readFileSync(path.join(root, 'app', 'globals.css'), 'utf8').replace(/\/\*[\s\S]*?\*\//g, '');
-  return stylesheet;
-}
 
 /** The home page's HTML and the CSP nonce its inline stylesheet carries. */
-export function renderHomePage(root: string, nonce: string): string {
+export function renderHomePage(nonce: string): string {
   return `<!DOCTYPE html>${renderToStaticMarkup(
-    <StaticDocument title={SITE.name} nonce={nonce} css={siteStylesheet(root)}>
+    <StaticDocument title={SITE.name} nonce={nonce} css={siteStylesheet()}>
       <HomePage />
     </StaticDocument>,
   )}`;
 }
 
 /** True when it answered (GET or HEAD on /, any query string). */
-export function answerHomePage(req: IncomingMessage, res: ServerResponse, options: { root: string; https: boolean }): boolean {
+export function answerHomePage(req: IncomingMessage, res: ServerResponse, options: { https: boolean }): boolean {
   if (req.method !== 'GET' && req.method !== 'HEAD') return false;
   if (targetPath(req.url ?? '/') !== '/') return false;
   const nonce = randomBytes(16).toString('base64');
-  const html = Buffer.from(renderHomePage(options.root, nonce));
+  const html = Buffer.from(renderHomePage(nonce));
   // gzip as Next.js does for its pages (the inline stylesheet compresses to a quarter).
   const gzip = /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''));
   const body = gzip ? gzipSync(html) : html;

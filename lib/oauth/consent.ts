@@ -2,6 +2,7 @@
 // goes afterwards. Read from oidc-provider's stored interaction and client.
 import type { Database } from '@/db';
 import type { Scope } from '../contract/define';
+import { DEVICE_CLIENT_ID, DEVICE_CLIENT_NAME } from './resources';
 import { requestedApiScopes } from './scopes';
 
 /** Each API scope as the person would say it. */
@@ -19,8 +20,8 @@ export interface ConsentRequest {
   uid: string;
   clientId: string;
   clientName: string;
-  /** Where the browser is sent back to (host only, so the person can recognise it). */
-  returnHost: string;
+  /** Where the browser is sent back to (host only, so the person can recognise it); null for device sign-in. */
+  returnHost: string | null;
   scopes: Scope[];
 }
 
@@ -35,14 +36,16 @@ export async function loadConsentRequest(db: Database, uid: string): Promise<Con
     .where('expires_at', '>', new Date())
     .executeTakeFirst();
   const params = (interaction?.payload as { params?: { client_id?: string; scope?: string; redirect_uri?: string } } | undefined)?.params;
-  if (!params?.client_id || !params.redirect_uri) return null;
+  if (!params?.client_id) return null;
   const client = await db.selectFrom('oauth_payloads').select('payload').where('model', '=', 'Client').where('id', '=', params.client_id).executeTakeFirst();
-  const clientName = (client?.payload as { client_name?: string } | undefined)?.client_name;
-  let returnHost: string;
-  try {
-    returnHost = new URL(params.redirect_uri).host || params.redirect_uri;
-  } catch {
-    returnHost = params.redirect_uri;
+  const clientName = params.client_id === DEVICE_CLIENT_ID ? DEVICE_CLIENT_NAME : (client?.payload as { client_name?: string } | undefined)?.client_name;
+  let returnHost: string | null = null;
+  if (params.redirect_uri) {
+    try {
+      returnHost = new URL(params.redirect_uri).host || params.redirect_uri;
+    } catch {
+      returnHost = params.redirect_uri;
+    }
   }
   return { uid, clientId: params.client_id, clientName: clientName ?? params.client_id, returnHost, scopes: requestedApiScopes(params.scope) };
 }

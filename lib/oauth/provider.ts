@@ -5,13 +5,15 @@
 // PKCE S256 (required), RFC 8707 resource indicators, RFC 9207 `iss` in responses,
 // refresh-token rotation with reuse detection (a reused refresh token revokes the grant).
 import crypto from 'node:crypto';
+import { sql } from 'kysely';
 import Provider, { type Configuration, errors } from 'oidc-provider';
 import { getDb } from '@/db';
 import { SCOPES } from '../contract/define';
 import { config } from '../config';
 import { PostgresAdapter } from './adapter';
 import { loadOauthSigningKey } from './keys';
-import { isOwnResource, oauthResources } from './resources';
+import { DEVICE_CLIENT_ID, DEVICE_CLIENT_NAME, isOwnResource, oauthResources } from './resources';
+import { successSource, userCodeConfirmSource, userCodeInputSource } from './device-pages';
 
 export const OAUTH_ROUTES = {
   authorization: '/oauth/authorize',
@@ -26,6 +28,37 @@ export const OAUTH_ROUTES = {
 } as const;
 
 export const ACCESS_TOKEN_TTL_S = 3600;
+
+/**
+ * The client any assistant may use for device sign-in without registering first: public
+ * (no secret), device code and refresh grants only, so it can never receive a code at a
+ * redirect URI.
+ */
+export const DEVICE_CLIENT = {
+  client_id: DEVICE_CLIENT_ID,
+  client_name: DEVICE_CLIENT_NAME,
+  application_type: 'native' as const,
+  grant_types: ['urn:ietf:params:oauth:grant-type:device_code', 'refresh_token'],
+  response_types: [],
+  redirect_uris: [],
+  token_endpoint_auth_method: 'none' as const,
+};
+
+const DEVICE_POLL_INTERVAL_S = 5;
+
+/** True when this poll came sooner than the device's interval (which then grows by 5 s). */
+async function pollingTooSoon(db: ReturnType<typeof getDb>, deviceCode: string): Promise<boolean> {
+  const { rows } = await sql<{ slow: boolean }>`
+    insert into oauth_payloads (model, id, payload, expires_at)
+    values ('DevicePoll', ${deviceCode}, jsonb_build_object('interval', ${DEVICE_POLL_INTERVAL_S}::int, 'last', (extract(epoch from clock_timestamp()) * 1000)::bigint, 'slow', false), now() + interval '30 minutes')
+    on conflict (model, id) do update set payload =
+      case when (excluded.payload->>'last')::bigint - (oauth_payloads.payload->>'last')::bigint < (oauth_payloads.payload->>'interval')::bigint * 1000
+        then jsonb_build_object('interval', (oauth_payloads.payload->>'interval')::int + 5, 'last', excluded.payload->'last', 'slow', true)
+        else jsonb_build_object('interval', oauth_payloads.payload->'interval', 'last', excluded.payload->'last', 'slow', false)
+      end
+    returning (payload->>'slow')::boolean as slow`.execute(db);
+  return rows[0]?.slow === true;
+}
 
 let provider: Promise<Provider> | undefined;
 
@@ -44,7 +77,7 @@ async function createProvider(): Promise<Provider> {
 
   const configuration: Configuration = {
     adapter: PostgresAdapter,
-    clients: [],
+    clients: [DEVICE_CLIENT],
     scopes: [...SCOPES],
     claims: { openid: ['sub'] },
     responseTypes: ['code'],
@@ -84,6 +117,8 @@ async function createProvider(): Promise<Provider> {
       userinfo: { enabled: false },
       rpInitiatedLogout: { enabled: false },
       pushedAuthorizationRequests: { enabled: false },
+      // RFC 8628: for assistants without a browser, and for one that lost its token.
+      deviceFlow: { enabled: true, charset: 'base-20', mask: '****-****', userCodeInputSource, userCodeConfirmSource, successSource },
       resourceIndicators: {
         enabled: true,
         // Clients following MCP 2025-03-26 send no resource: the token is for the MCP server.
@@ -97,6 +132,19 @@ async function createProvider(): Promise<Provider> {
     },
   };
   const created = new Provider(cfg.publicBaseUrl, configuration);
+  // RFC 8628 §3.5 slow_down, which oidc-provider 8 defines but never sends: a device
+  // still waiting for the person that polls sooner than its interval is told to slow
+  // down, and its interval grows by 5 s. Counted in PostgreSQL, so it holds across instances.
+  created.use(async (ctx, next) => {
+    await next();
+    if (ctx.path !== OAUTH_ROUTES.token || ctx.method !== 'POST') return;
+    const deviceCode = (ctx.oidc?.params as { device_code?: unknown } | undefined)?.device_code;
+    if ((ctx.body as { error?: string } | undefined)?.error !== 'authorization_pending' || typeof deviceCode !== 'string') return;
+    if (await pollingTooSoon(db, deviceCode)) {
+      ctx.status = 400;
+      ctx.body = { error: 'slow_down', error_description: 'Polled sooner than the interval: wait 5 seconds longer between polls from now on' };
+    }
+  });
   // Behind TRUST_PROXY proxies the issuer is https while the socket is not.
   created.proxy = cfg.trustedProxies > 0;
   return created;

@@ -20,3 +20,7 @@ const PRM_PREFIX = '/.well-known/oauth-protected-resource';
 export function resourceMetadataUrl(baseUrl: string, resourcePath: '' | '/api/mcp' | '/api/v1'): string {
   return `${baseUrl}${PRM_PREFIX}${resourcePath}`;
 }
+
+/** The pre-registered public client for device sign-in (RFC 8628); see lib/oauth/provider.ts. */
+export const DEVICE_CLIENT_ID = 'buddy-match-device';
+export const DEVICE_CLIENT_NAME = 'Your assistant (device sign-in)';

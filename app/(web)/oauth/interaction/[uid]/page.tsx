@@ -32,7 +32,7 @@ export default async function ConsentPage({ params }: { params: Promise<{ uid: s
         ))}
       </ul>
       <p className="muted">
-        You will go back to {request.returnHost}. You can disconnect it any time under <a href="/account/agents">Agents</a>.
+        {request.returnHost ? `You will go back to ${request.returnHost}. ` : ''}You can disconnect it any time under <a href="/account/agents">Agents</a>.
       </p>
       <div className="actions">
         <form method="post" action={`/oauth/interaction/${encodeURIComponent(uid)}/confirm`}>
