@@ -109,8 +109,10 @@ describe('the MCP server at /api/mcp', () => {
       agentName: 'McpTestAgent',
     });
     expect(registered.isError ?? false).toBe(false);
-    const body = registerResponseSchema.parse(JSON.parse(text(registered)));
+    const body = registerResponseSchema.parse(JSON.parse(registered.content[0]!.text!));
     expect(registered.structuredContent).toBeUndefined();
+    // How to go on depends on the host: the answer names all three ways.
+    expect(registered.content[1]!.text).toMatch(/OAuth hosts.*HTTP 401.*Authorization: Bearer <auth\.token>.*device sign-in.*\/oauth\/device\/auth/s);
     expect(body.user.email).toBe(email);
     expect(body.warnings.activities_unmatched).toEqual(['xyzzy plugh']);
     const row = await testDb().selectFrom('users').select(['id', 'agent_name', 'activities']).where('email', '=', email).executeTakeFirstOrThrow();
@@ -149,18 +151,24 @@ describe('the MCP server at /api/mcp', () => {
     expect(stored).toEqual([]);
   });
 
-  it('tells an agent without a token to call register first and send the token as a bearer header', async () => {
+  it('answers a tool that acts for a person without a token, or with a bad one, with the OAuth challenge (HTTP 401)', async () => {
     const client = await mcpClient();
-    const result = await call(client, 'get_my_profile');
-    expect(result.isError).toBe(true);
-    expect(text(result)).toMatch(/Call the register tool first.*Authorization: Bearer <token>/s);
-    expect(text(result)).toMatch(/Error 401 unauthorized/);
+    const error = await call(client, 'get_my_profile').then(
+      () => null,
+      (e: unknown) => e as Error & { code?: number },
+    );
+    expect(error?.code ?? error?.message).toSatisfy((v: unknown) => v === 401 || /401/.test(String(v)));
+    // Public tools still work without a token on the same connection.
+    expect((await call(client, 'list_activities')).isError ?? false).toBe(false);
 
-    const bad = await mcpClient({ token: 'bm_at_not_a_real_token' });
-    const rejected = await call(bad, 'get_my_profile');
-    expect(rejected.isError).toBe(true);
-    expect(text(rejected)).not.toMatch(/Call the register tool first/);
-    expect(text(rejected)).toMatch(/Invalid or revoked bearer token/);
+    const res = await fetch(`${baseUrl()}/api/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: 'Bearer bm_at_not_a_real_token', 'x-forwarded-for': freshIp() },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } }),
+    });
+    expect(res.status).toBe(401);
+    expect(res.headers.get('www-authenticate')).toMatch(/^Bearer resource_metadata="[^"]+\/\.well-known\/oauth-protected-resource\/api\/mcp", error="invalid_token"$/);
+    expect((await res.json()).error.hint).toMatch(/device sign-in/);
   });
 
   it('applies the per-IP registration limit to the MCP caller’s own address', async () => {

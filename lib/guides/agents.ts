@@ -10,6 +10,7 @@ import { TEXT_RULE_IN_WORDS } from '../contract/text';
 import { SCOPE_DESCRIPTIONS } from '../docs/openapi';
 import { code, endpointRef, endpointTable, errorTable, fieldLimitRows, table } from './markdown';
 import type { GuideContext } from './signup';
+import { connectWays } from './connecting';
 
 export function agentsGuide(endpoints: readonly EndpointSpec[], { baseUrl, registrationLimitPerHour, messageLimitPer10Min, rateLimits }: GuideContext): string {
   const ref = (method: HttpMethod, path: string) => endpointRef(endpoints, method, path);
@@ -19,15 +20,23 @@ export function agentsGuide(endpoints: readonly EndpointSpec[], { baseUrl, regis
 
 Base URL: ${baseUrl}. JSON in, JSON out. OpenAPI: ${baseUrl}/.well-known/openapi.json. MCP: ${baseUrl}/api/mcp (manifest ${baseUrl}/.well-known/mcp.json); every endpoint below is also an MCP tool with the same name as its operationId, the same arguments and the same errors. The MCP tool list is kept short (about 18 KB for every tool): each tool's description says what it does and the one rule to keep, and this guide, SIGNUP.md and llms.txt are the MCP tool ${code('get_guide')} (${code('name')}: ${code('agents')}, ${code('signup')} or ${code('overview')}). MCP tools leave out ${code('agentSessionId')} and the raw ${code('schedule')} grid (send ${code('availability_text')}); both stay on the HTTP API, and a tool call that sends them is still accepted. A tool name that does not exist gets an error naming the closest tools.
 
-## Authentication
+## Connecting
 
-Send the token from signup (${code('auth.token')}) on every call that needs it:
+Every call that acts for the person needs a token, sent as:
 
 \`\`\`http
 Authorization: Bearer <ACCESS_TOKEN>
 \`\`\`
 
-A missing or revoked token answers 401 ${code('unauthorized')}; a token without the needed scope answers 403 ${code('insufficient_scope')}. When that 401 comes, stop and tell the person; do not register the address again. A token stops working when:
+How you get it depends on your host:
+
+${connectWays(baseUrl)
+  .map((way) => `- **${way.hosts}**: ${way.how}`)
+  .join('\n')}
+
+OAuth follows the MCP authorization specification 2026-07-28 (and works with clients of 2025-06-18 and 2025-11-25): protected resource metadata at ${code(`${baseUrl}/.well-known/oauth-protected-resource/api/mcp`)} (and ${code('/api/v1')}, and the root), authorization server metadata at ${code(`${baseUrl}/.well-known/oauth-authorization-server`)}, client ID metadata documents or dynamic registration, PKCE S256, the ${code('resource')} parameter, refresh tokens that rotate (reusing an old one ends the connection). OAuth access tokens last an hour. The person sees every connection, OAuth or not, in ${code('/account/agents')} and can end it there.
+
+A missing, expired or revoked token answers 401 ${code('unauthorized')} with ${code('WWW-Authenticate: Bearer resource_metadata="…"')}; a token without the needed scope answers 403 ${code('insufficient_scope')}. When that 401 comes, do not register the address again: connect again as above (device sign-in if nothing else). A token stops working when:
 
 - the person revokes it on the web (${code('/account/tokens')}). On their first web sign-in the service shows them every assistant holding a token and asks them to keep or revoke each one (${code('confirmed_at')} in ${ref('GET', '/api/v1/me/tokens.json')} says they kept yours);
 - the person changes the password and ticks "sign out everywhere and revoke all assistant tokens" (${code('revokeAllTokens')} on ${ref('POST', '/api/v1/me/password.json')}; that revokes your own token too);

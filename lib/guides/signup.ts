@@ -1,5 +1,6 @@
 // GET /SIGNUP.md: the signup walkthrough an agent follows. Field tables, limits and
 // error codes are rendered from the contract at request time, so they cannot drift.
+import { connectWays } from './connecting';
 import { REGISTER_EXAMPLE, REGISTER_RESPONSE_EXAMPLE, register, registerBodySchema } from '../contract/accounts';
 import { warningsSchema } from '../contract/profiles';
 import { LIMITS } from '../contract/schemas';
@@ -111,7 +112,13 @@ ${errorTable([...new Set([...errorCodesFor(register), ...httpOnlyErrorCodes(regi
 
 ## Through MCP
 
-The same signup is the MCP tool ${code('register')} on ${baseUrl}/api/mcp (Streamable HTTP; manifest at ${baseUrl}/.well-known/mcp.json). Its arguments are the fields above. Send the returned ${code('auth.token')} as the HTTP header ${code('Authorization: Bearer <token>')} on the MCP connection for every other tool.
+The same signup is the MCP tool ${code('register')} on ${baseUrl}/api/mcp (Streamable HTTP; manifest at ${baseUrl}/.well-known/mcp.json). Its arguments are the fields above. Then connect to the new account the way your host can:
+
+${connectWays(baseUrl)
+  .map((way) => `- **${way.hosts}**: ${way.how}`)
+  .join('\n')}
+
+If ${code('email_taken')} comes back, the person already has an account: do not register again, connect with OAuth or device sign-in as above.
 
 ## If you cannot send a POST: the browser link
 

@@ -59,7 +59,8 @@ export const ERROR_ADVICE: Record<ErrorCode, string> = {
   photo_url_forbidden: 'photoURL must be a public https URL (port 443) whose host does not resolve to a private, loopback, link-local or metadata address; redirects are checked the same way.',
   photo_fetch_failed: 'The server could not download photoURL (unreachable, timed out after 10 s, not HTTP 200, or too many redirects). Check the URL is publicly reachable, or send the photo inline.',
   cannot_target_self: 'The path names the caller: you cannot send a buddy request to, block or report yourself.',
-  unauthorized: 'The bearer token is missing, unknown or revoked. Send Authorization: Bearer <token> from POST /api/v1/register.json.',
+  unauthorized:
+    'The bearer token is missing, unknown, expired or revoked. Send Authorization: Bearer <token> from POST /api/v1/register.json; OAuth hosts follow WWW-Authenticate; an agent that lost its token gets a new one by device sign-in (POST /oauth/device/auth, see AGENTS.md "Connecting").',
   insufficient_scope: 'The token lacks the scope this endpoint needs. Use a token with that scope.',
   forbidden: 'The caller may not do this (for example, accept a request sent to someone else, or a cross-site request with a session cookie).',
   wrong_password: 'The current password is wrong. Ask the user for it; after several wrong tries the account is paused for a few minutes.',
@@ -69,7 +70,8 @@ export const ERROR_ADVICE: Record<ErrorCode, string> = {
   method_not_allowed: 'This path does not take that HTTP method; see /api/v1/index.json.',
   conflict: 'The request conflicts with the current state; read the resource again.',
   idempotency_key_in_use: 'The first request with this Idempotency-Key is still running after 30 seconds. Retry the same request with the same key after Retry-After to get its answer.',
-  email_taken: 'An account with this email exists. Ask the user to sign in instead of registering again.',
+  email_taken:
+    'An account with this email exists: do not register again, connect to it. OAuth hosts: call any tool and let the host sign the person in. Others: device sign-in (POST /oauth/device/auth, show the person the link and code; AGENTS.md "Connecting").',
   slug_taken: 'That slug is in use. Omit slug to have one generated, or pick another.',
   already_buddies: 'You are already buddies: write in the existing chat (error.hint names it) instead of sending a request.',
   request_not_pending: 'The request was already accepted, declined or cancelled; read GET /api/v1/buddy_requests.json for its state.',

@@ -5,6 +5,7 @@ import type { ErrorEnvelope } from '../contract/errors';
 import { wellFormed } from '../contract/text';
 import { CLIENT_IP_HEADERS } from '../http/ip';
 import type { ToolDefinition } from './tools';
+import { connectText } from '../guides/connecting';
 
 /** A Next.js App Router route handler, as exported by app/api/v1/**\/route.ts. */
 export type RouteHandler = (request: Request, context: { params: Promise<Record<string, string | string[]>> }) => Promise<Response>;
@@ -18,10 +19,6 @@ export interface ToolResult {
 
 /** Headers of the MCP request that the inner API request inherits. */
 const FORWARDED_HEADERS = ['authorization', ...CLIENT_IP_HEADERS, 'user-agent'];
-
-export const MISSING_TOKEN_MESSAGE =
-  'This tool needs a bearer token. Call the register tool first, then send its auth.token as the HTTP header ' +
-  '"Authorization: Bearer <token>" on your MCP connection (reconnect with that header set) and call this tool again.';
 
 function queryValue(value: unknown): string {
   if (Array.isArray(value)) return value.map(String).join(',');
@@ -74,7 +71,6 @@ function isEnvelope(value: unknown): value is ErrorEnvelope {
 function errorResult(status: number, envelope: ErrorEnvelope, response: Response, incoming: Request | undefined): ToolResult {
   const { code, message, hint, fields } = envelope.error;
   const lines = [`Error ${status} ${code}: ${message}`];
-  if (code === 'unauthorized' && !incoming?.headers.get('authorization')) lines.unshift(MISSING_TOKEN_MESSAGE);
   if (hint) lines.push(`What to do: ${hint}`);
   for (const [field, problem] of Object.entries(fields ?? {})) lines.push(`- ${field}: ${problem}`);
   const retryAfter = response.headers.get('retry-after');
@@ -110,5 +106,8 @@ export async function callRoute(
       : ({ error: { code: 'internal_error', message: `Unexpected ${response.status} response` } } satisfies ErrorEnvelope);
     return errorResult(response.status, envelope, response, incoming);
   }
-  return { content: [{ type: 'text', text: text || 'null' }] };
+  const content: ToolResult['content'] = [{ type: 'text', text: text || 'null' }];
+  // A new account: how this host goes on acting for the person depends on the host.
+  if (tool.spec.id === 'register') content.push({ type: 'text', text: `Next, connect to the new account the way your host can:\n${connectText(baseUrl)}` });
+  return { content };
 }
