@@ -10,7 +10,7 @@ import { UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotoc
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { createDb } from '../../db';
-import { baseUrl, expect, expectAccessible, register, screenshot, signIn, test } from './support';
+import { baseUrl, expect, expectAccessible, freshIp, register, screenshot, signIn, test, uniqueEmail } from './support';
 
 test.describe.configure({ timeout: 90_000 });
 
@@ -88,10 +88,13 @@ test('an MCP host connects with OAuth: 401, discovery, registration, sign-in and
     expect(authorizationUrl.searchParams.get('code_challenge_method')).toBe('S256');
     expect(authorizationUrl.searchParams.get('resource')).toBe(mcpUrl.href);
 
-    // The person: sent to sign in first, then the consent screen.
+    // The person, not signed in here: the authorize page offers sign-in or a new account.
     await page.goto(authorizationUrl.href);
-    await expect(page).toHaveURL(/\/signin\?callbackUrl=%2Foauth%2Finteraction%2F/);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Connect Test Assistant to Buddy Match');
+    await expectAccessible(page);
+    await page.getByRole('link', { name: 'Sign in' }).click();
     const consentPath = decodeURIComponent(new URL(page.url()).searchParams.get('callbackUrl')!);
+    expect(consentPath).toMatch(/^\/oauth\/interaction\/[\w-]+$/);
     await signIn(page, person.email, undefined, consentPath);
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Connect Test Assistant?');
     await expect(page.getByRole('list', { name: 'What it will be able to do' })).toContainText('Send messages for you');
@@ -144,4 +147,82 @@ test('an MCP host connects with OAuth: 401, discovery, registration, sign-in and
     await client.close().catch(() => undefined);
     callback.close();
   }
+});
+
+test('someone new signs up on the authorize page, and the assistant is connected to the new account', async ({ page }, testInfo) => {
+  const callback = await callbackServer();
+  const auth = new AssistantAuth(callback.url);
+  const mcpUrl = new URL(`${baseUrl()}/api/mcp`);
+  const transport = new StreamableHTTPClientTransport(mcpUrl, { authProvider: auth });
+  const client = new Client({ name: 'test-assistant', version: '1.0.0' });
+  try {
+    await client.connect(transport);
+    await expect(client.callTool({ name: 'get_my_profile', arguments: {} })).rejects.toBeInstanceOf(UnauthorizedError);
+    await page.setExtraHTTPHeaders({ 'x-forwarded-for': freshIp() });
+    await page.goto(auth.authorizationUrl!.href);
+    await page.getByRole('link', { name: 'Create an account' }).click();
+    const email = uniqueEmail('oauth-signup');
+    await page.getByLabel('Email (required)').fill(email);
+    await page.getByLabel('Name (required)').fill('Noor');
+    await page.getByLabel('Activities').fill('hiking, bouldering');
+    await page.getByLabel('When you are free').fill('weekends');
+    await page.getByRole('button', { name: 'Create my account' }).click();
+    await expect(page.getByRole('heading', { name: 'Your account is ready' })).toBeVisible({ timeout: 20_000 });
+    await expectAccessible(page);
+    await screenshot(page, testInfo, 'oauth-signup-done');
+    await page.getByRole('link', { name: 'Sign in and continue' }).click();
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Connect Test Assistant?');
+    const brought = callback.next();
+    await page.getByRole('button', { name: 'Allow' }).click();
+    await transport.finishAuth((await brought).get('code')!);
+    const me = await client.callTool({ name: 'get_my_profile', arguments: {} });
+    expect(textOf(me)).toContain(email);
+    expect(textOf(me)).toContain('rock_climbing');
+  } finally {
+    await client.close().catch(() => undefined);
+    callback.close();
+  }
+});
+
+test('device sign-in: the person checks the code the assistant shows, approves, and the assistant gets a token', async ({ page }, testInfo) => {
+  const person = await register(page.request, { displayName: 'Device Person' });
+  const started = (await (
+    await fetch(`${baseUrl()}/oauth/device/auth`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ client_id: 'buddy-match-device', resource: `${baseUrl()}/api/mcp` }),
+    })
+  ).json()) as { device_code: string; user_code: string; verification_uri: string };
+
+  // Typing the code by hand, as from another screen.
+  await page.goto(started.verification_uri);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Connect an assistant');
+  await expectAccessible(page);
+  await page.getByLabel('Code').fill('WRNG-CODE');
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await expect(page.getByRole('alert')).toContainText('That code is not right');
+  await page.getByLabel('Code').fill(started.user_code);
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Is this your code?');
+  await expect(page.getByText(started.user_code)).toBeVisible();
+  await expectAccessible(page);
+  await screenshot(page, testInfo, 'device-confirm');
+  await page.getByRole('button', { name: 'Yes, continue' }).click();
+  await page.getByRole('link', { name: 'Sign in' }).click();
+  const consentPath = decodeURIComponent(new URL(page.url()).searchParams.get('callbackUrl')!);
+  await signIn(page, person.email, undefined, consentPath);
+  await page.getByRole('button', { name: 'Allow' }).click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Connected');
+  await expectAccessible(page);
+
+  const tokens = (await (
+    await fetch(`${baseUrl()}/oauth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ grant_type: 'urn:ietf:params:oauth:grant-type:device_code', device_code: started.device_code, client_id: 'buddy-match-device' }),
+    })
+  ).json()) as { access_token: string };
+  const me = await fetch(`${baseUrl()}/api/v1/me.json`, { headers: { authorization: `Bearer ${tokens.access_token}` } });
+  expect(me.status).toBe(200);
 });

@@ -12,7 +12,7 @@ import { logError } from '../http/log';
 import { targetPath } from '../http/request-target';
 import { API_CONTENT_SECURITY_POLICY, COMMON_SECURITY_HEADERS } from '../web/security-headers';
 import { finishInteraction } from './interaction';
-import { oauthProvider } from './provider';
+import { OAUTH_ROUTES, oauthProvider } from './provider';
 import { oauthResources } from './resources';
 
 const PRM_PREFIX = '/.well-known/oauth-protected-resource';
@@ -39,6 +39,30 @@ function sendJson(res: ServerResponse, status: number, body: unknown, extra: Rec
     ...extra,
   });
   res.end(text);
+}
+
+/** Reads the small form body, adds the default scope when none is named, then hands it on. */
+function withDefaultDeviceScope(req: IncomingMessage, res: ServerResponse, baseUrl: string): void {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  req.on('data', (chunk: Buffer) => {
+    size += chunk.length;
+    if (size > 56 * 1024) req.destroy();
+    else chunks.push(chunk);
+  });
+  req.on('end', () => {
+    const form = new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
+    if (!form.get('scope')) form.set('scope', SCOPES.join(' '));
+    // oidc-provider reads an already consumed body from req.body.
+    (req as IncomingMessage & { body?: string }).body = form.toString();
+    req.headers.host = new URL(baseUrl).host;
+    oauthProvider()
+      .then((provider) => provider.callback()(req, res))
+      .catch((error: unknown) => {
+        logError('oauth request failed', error);
+        if (!res.headersSent) sendJson(res, 500, { error: { code: 'internal_error', message: 'Something went wrong on our side' } });
+      });
+  });
 }
 
 /** True when it answered (or handed the request to oidc-provider). */
@@ -72,6 +96,19 @@ export function answerOauth(req: IncomingMessage, res: ServerResponse): boolean 
   if (!discovery && path !== '/oauth' && !path.startsWith('/oauth/')) return false;
   // RFC 8414's well-known name serves the same document oidc-provider publishes for OpenID discovery.
   if (path === '/.well-known/oauth-authorization-server') req.url = '/.well-known/openid-configuration';
+  // A request that names no scope asks for the seven a registration token carries (the
+  // consent screen lists them); oidc-provider would otherwise grant nothing.
+  if (path === OAUTH_ROUTES.authorization && method === 'GET') {
+    const url = new URL(req.url ?? '/', baseUrl);
+    if (!url.searchParams.get('scope')) {
+      url.searchParams.set('scope', SCOPES.join(' '));
+      req.url = url.pathname + url.search;
+    }
+  }
+  if (path === OAUTH_ROUTES.device_authorization && method === 'POST') {
+    withDefaultDeviceScope(req, res, baseUrl);
+    return true;
+  }
   // oidc-provider builds its endpoint URLs from the request's host; the issuer's is the one
   // clients must see (RFC 8414: metadata and issuer agree), whatever name reached us.
   req.headers.host = new URL(baseUrl).host;

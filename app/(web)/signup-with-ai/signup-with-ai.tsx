@@ -115,7 +115,8 @@ function minutes(seconds: number): string {
   return m === 1 ? 'a minute' : `${m} minutes`;
 }
 
-export function SignupWithAi({ initialDraft }: { initialDraft: SignupDraft }) {
+/** `continueTo`: a path on this site the new account's sign-in link goes on to (an assistant's consent screen). */
+export function SignupWithAi({ initialDraft, continueTo }: { initialDraft: SignupDraft; continueTo?: string }) {
   const [draft, setDraft] = useState<SignupDraft>({ ...initialDraft, gender: initialDraft.gender ? normalizeGender(initialDraft.gender) : '' });
   const hasRequired = initialDraft.email !== '' && initialDraft.name !== '';
   const [view, setView] = useState<View>(hasRequired ? { name: 'review' } : { name: 'edit' });
@@ -183,7 +184,7 @@ export function SignupWithAi({ initialDraft }: { initialDraft: SignupDraft }) {
     }
   }
 
-  if (view.name === 'done') return <Result result={view.result} headingRef={focusRef} />;
+  if (view.name === 'done') return <Result result={view.result} headingRef={focusRef} continueTo={continueTo} />;
 
   if (view.name === 'already') {
     return (
@@ -436,7 +437,7 @@ function CopyField({ label, value, id }: { label: string; value: string; id: str
   );
 }
 
-function Result({ result, headingRef }: { result: RegisterResult; headingRef: RefObject<HTMLElement | null> }) {
+function Result({ result, headingRef, continueTo }: { result: RegisterResult; headingRef: RefObject<HTMLElement | null>; continueTo?: string }) {
   const { auth, warnings, onboarding, user } = result;
   const unmatched = warnings.activities_unmatched ?? [];
   const expiresMinutes = auth.mobile_signin_expires_in_seconds ? Math.round(auth.mobile_signin_expires_in_seconds / 60) : null;
@@ -458,7 +459,17 @@ function Result({ result, headingRef }: { result: RegisterResult; headingRef: Re
         </p>
       </section>
 
-      {auth.mobile_signin_url ? (
+      {auth.mobile_signin_url && continueTo ? (
+        <section className="card stack" aria-labelledby="continue-heading">
+          <h2 id="continue-heading">Connect your assistant</h2>
+          <a className="button button-big" href={`${auth.mobile_signin_url}&${new URLSearchParams({ callbackUrl: continueTo })}`}>
+            Sign in and continue
+          </a>
+          <p className="small muted">Then approve the assistant on the next page. Save your password below first.</p>
+        </section>
+      ) : null}
+
+      {auth.mobile_signin_url && !continueTo ? (
         <section className="card stack" aria-labelledby="signin-heading">
           <h2 id="signin-heading">Sign in to the app</h2>
           <a className="button button-big" href={auth.mobile_signin_url}>

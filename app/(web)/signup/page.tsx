@@ -1,5 +1,6 @@
 import type { Metadata } from 'next';
 import { draftFromQuery } from '@/lib/signup-link';
+import { safeReturnPath } from '@/lib/web/return-path';
 import { SignupWithAi } from '../signup-with-ai/signup-with-ai';
 
 export const metadata: Metadata = {
@@ -9,7 +10,10 @@ export const metadata: Metadata = {
 
 // GET /signup – the web signup for people without an assistant: the same form, rules and
 // warnings as /signup-with-ai (one POST /api/v1/register.json), starting empty.
-export default function SignupPage() {
+export default async function SignupPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  // From an assistant's consent screen: after signing up, the sign-in link goes back there.
+  const callbackUrl = (await searchParams).callbackUrl;
+  const continueTo = callbackUrl ? safeReturnPath(callbackUrl, '') || undefined : undefined;
   return (
     <div className="narrow">
       <h1>Sign up</h1>
@@ -17,7 +21,7 @@ export default function SignupPage() {
         Write in your own words: activities like &quot;hiking, board games&quot; and free time like &quot;weekday evenings after 6&quot;. We show you how we
         understood them.
       </p>
-      <SignupWithAi initialDraft={draftFromQuery({})} />
+      <SignupWithAi initialDraft={draftFromQuery({})} continueTo={continueTo} />
       <noscript>
         <div className="notice notice-error">
           <p>This form needs JavaScript. Turn it on, or ask your assistant to sign you up.</p>

@@ -4,6 +4,7 @@ import { getDb } from '@/db';
 import { appSigninUrl } from '@/lib/accounts/app-signin';
 import { inspectSigninLink } from '@/lib/accounts/signin-links';
 import { csrfToken } from '@/lib/auth/session';
+import { safeReturnPath } from '@/lib/web/return-path';
 import { EmailLinkForm } from '../../_components/signin-forms';
 
 export const metadata: Metadata = { title: 'Sign-in link', robots: { index: false, follow: false } };
@@ -53,7 +54,8 @@ export default async function SigninLinkPage({ searchParams }: { searchParams: P
   }
 
   const phone = isPhone(await headers());
-  const action = `/auth/callback/email?${new URLSearchParams({ token, callbackUrl: '/account' })}`;
+  // A link from a signup made on an assistant's consent screen goes back there.
+  const action = `/auth/callback/email?${new URLSearchParams({ token, callbackUrl: safeReturnPath(search.callbackUrl, '/account') })}`;
   const minutes = Math.max(1, Math.round((link.expiresAt.getTime() - Date.now()) / 60_000));
   return (
     <div className="narrow">

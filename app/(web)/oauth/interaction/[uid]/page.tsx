@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
 import { getDb } from '@/db';
-import { requireSession } from '@/lib/auth/session';
+import { currentSession } from '@/lib/auth/session';
 import { loadConsentRequest, SCOPE_WORDS } from '@/lib/oauth/consent';
 
 export const metadata: Metadata = { title: 'Connect an assistant', robots: { index: false } };
@@ -9,13 +9,34 @@ export const metadata: Metadata = { title: 'Connect an assistant', robots: { ind
 // name and what it may do, in plain words. Signing in first comes back here.
 export default async function ConsentPage({ params }: { params: Promise<{ uid: string }> }) {
   const { uid } = await params;
-  const session = await requireSession(`/oauth/interaction/${uid}`);
-  const request = await loadConsentRequest(getDb(), uid);
+  const here = `/oauth/interaction/${uid}`;
+  const [session, request] = await Promise.all([currentSession(), loadConsentRequest(getDb(), uid)]);
   if (!request) {
     return (
       <div className="narrow stack">
         <h1>This request has ended</h1>
         <p>It expired or was already answered. Go back to your assistant and connect Buddy Match again.</p>
+      </div>
+    );
+  }
+  if (!session) {
+    // The authorize page is also the signup page: an assistant may bring someone new.
+    const back = encodeURIComponent(here);
+    return (
+      <div className="narrow stack">
+        <h1>Connect {request.clientName} to Buddy Match</h1>
+        <p>
+          <strong>{request.clientName}</strong> asks to act for you on Buddy Match, the app for finding people to do things with. Sign in, or create your
+          account, then approve it.
+        </p>
+        <div className="actions">
+          <a className="button" href={`/signin?callbackUrl=${back}`}>
+            Sign in
+          </a>
+          <a className="button button-secondary" href={`/signup?callbackUrl=${back}`}>
+            Create an account
+          </a>
+        </div>
       </div>
     );
   }
