@@ -2,7 +2,7 @@ import { config } from '@/lib/config';
 import { ASSISTANTS, assistantPrompt, mcpUrl, startGuide } from '@/lib/web/start-guides';
 
 // The home page: what Buddy Match does, and three ways in (your assistant, this site,
-// an MCP client). Rendered to static HTML by app/route.ts: nothing here needs JavaScript.
+// an MCP client). Rendered to static HTML by lib/http/home-front-door.tsx: nothing here needs JavaScript.
 export function HomePage() {
   const baseUrl = config().publicBaseUrl;
   return (
@@ -57,7 +57,10 @@ export function HomePage() {
         </section>
         <section className="card stack" aria-labelledby="connect">
           <h2 id="connect">Connect an assistant as a tool</h2>
-          <p>For MCP clients and developers: the Buddy Match MCP server (Streamable HTTP).</p>
+          <p>
+            Add this as a custom connector (remote MCP server) in ChatGPT, Claude, Cursor or any MCP client. When it first acts for you, a Buddy Match page
+            opens to sign you in, or create your account, and approve it: no token to copy.
+          </p>
           <pre className="copy-block" aria-label="MCP server URL">{mcpUrl(baseUrl)}</pre>
           <p className="small muted">
             Agents: <a href="/llms.txt">llms.txt</a>, <a href="/SIGNUP.md">SIGNUP.md</a>, <a href="/AGENTS.md">AGENTS.md</a> and{' '}

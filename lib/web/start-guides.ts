@@ -1,8 +1,9 @@
 // What the home page and the /start/<assistant> pages tell a person: the prompt to give
 // their own assistant and the exact steps for each kind of assistant. Only paths that
 // work today are described: a chat assistant that cannot send requests builds the
-// /signup-with-ai link (SIGNUP.md's browser fallback); a client that takes MCP servers
-// with headers connects to /api/mcp.
+// /signup-with-ai link (SIGNUP.md's browser fallback); an assistant that takes custom
+// connectors (MCP with OAuth) connects to /api/mcp and signs the person in on our page;
+// a client that takes MCP servers with headers connects with the token.
 
 export const ASSISTANTS = ['chatgpt', 'claude', 'other'] as const;
 export type Assistant = (typeof ASSISTANTS)[number];
@@ -41,6 +42,14 @@ const chatSteps = (baseUrl: string, product: string): StartStep[] => [
   { text: `Come back to ${product} whenever you want help: it can draft messages and read Buddy Match's guides for you.` },
 ];
 
+/** A connector (remote MCP server with OAuth): no token to copy, the person signs in on our page. */
+const connectorSteps = (baseUrl: string, product: string): StartStep[] => [
+  { text: `Where ${product} lets you add a custom connector (a remote MCP server), add this URL:`, copy: mcpUrl(baseUrl) },
+  {
+    text: `When ${product} first acts for you, a Buddy Match page opens: sign in, or create your account there, and press Allow. You can disconnect it any time under Agents on your account.`,
+  },
+];
+
 export function startGuide(assistant: Assistant, baseUrl: string): StartGuide {
   switch (assistant) {
     case 'chatgpt':
@@ -48,6 +57,7 @@ export function startGuide(assistant: Assistant, baseUrl: string): StartGuide {
         name: 'ChatGPT',
         intro: 'ChatGPT reads the Buddy Match instructions and prepares your signup; you check it and create the account with one button.',
         steps: chatSteps(baseUrl, 'ChatGPT'),
+        advanced: { title: 'Let ChatGPT act for you: connect Buddy Match', steps: connectorSteps(baseUrl, 'ChatGPT') },
       };
     case 'claude':
       return {
@@ -55,8 +65,10 @@ export function startGuide(assistant: Assistant, baseUrl: string): StartGuide {
         intro: 'Claude reads the Buddy Match instructions and prepares your signup; you check it and create the account with one button.',
         steps: chatSteps(baseUrl, 'Claude'),
         advanced: {
-          title: 'Claude Code: connect Buddy Match as a tool',
+          title: 'Let Claude act for you: connect Buddy Match',
           steps: [
+            ...connectorSteps(baseUrl, 'Claude'),
+            { text: 'Claude Code instead: add the server, and sign in when a Buddy Match page opens (or sign up through the register tool first and add the token):' },
             { text: 'Add the Buddy Match MCP server:', copy: `claude mcp add --transport http buddy-match ${mcpUrl(baseUrl)}` },
             { text: 'Ask Claude to sign you up: the register tool needs no token. It answers with your token (auth.token).' },
             {
@@ -78,7 +90,10 @@ export function startGuide(assistant: Assistant, baseUrl: string): StartGuide {
         advanced: {
           title: 'MCP clients and custom agents',
           steps: [
-            { text: 'MCP server (Streamable HTTP). The register tool needs no token; every other tool needs the header Authorization: Bearer <auth.token>.', copy: mcpUrl(baseUrl) },
+            {
+              text: 'MCP server (Streamable HTTP). The register tool needs no token. Clients with OAuth sign the person in by themselves; others send Authorization: Bearer <auth.token>, or use device sign-in (AGENTS.md, "Connecting").',
+              copy: mcpUrl(baseUrl),
+            },
             { text: 'HTTP agents: the six calls from signup to a first message are at the top of', copy: `${baseUrl}/llms.txt` },
           ],
         },
