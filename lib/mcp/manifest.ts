@@ -4,6 +4,7 @@ import { API_VERSION } from '../docs/index-document';
 import { MCP_SERVER_NAME } from './server';
 import { GUIDE_TOOL } from './guide-tool';
 import type { ToolDefinition } from './tools';
+import { DEVICE_CLIENT_ID, resourceMetadataUrl } from '../oauth/resources';
 
 export function buildMcpManifest(tools: readonly ToolDefinition[], baseUrl: string) {
   return {
@@ -20,6 +21,16 @@ export function buildMcpManifest(tools: readonly ToolDefinition[], baseUrl: stri
       header: 'Authorization: Bearer <ACCESS_TOKEN>',
       obtain: 'Call the register tool (no token needed); its result holds auth.token.',
       required_by: 'every tool whose auth is not "none"',
+      oauth: {
+        protected_resource_metadata: resourceMetadataUrl(baseUrl, '/api/mcp'),
+        authorization_server: baseUrl,
+        note: 'OAuth 2.1 per the MCP authorization specification: a tool call without a token answers 401 with WWW-Authenticate.',
+      },
+      device_authorization: {
+        endpoint: `${baseUrl}/oauth/device/auth`,
+        client_id: DEVICE_CLIENT_ID,
+        note: 'RFC 8628, for agents without a browser or that lost their token.',
+      },
     },
     documentation: {
       signup_guide: `${baseUrl}/SIGNUP.md`,
