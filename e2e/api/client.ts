@@ -91,6 +91,23 @@ export async function registerUser(overrides: Record<string, unknown> = {}) {
   return { ...res.body, token: res.body.auth.token as string, slug: res.body.user.slug as string, id: res.body.user.id as string };
 }
 
+/**
+ * call() and register() against a stack the test started itself (one with its own
+ * environment), where the shared `api()` default base does not reach.
+ */
+export function stackClient(base: () => string, emailTag: string) {
+  const call = async (method: string, path: string, token?: string, body?: unknown) => {
+    const res = await api(method, path, { base: base(), token, body });
+    return { status: res.status, body: res.body };
+  };
+  const register = async (displayName: string) => {
+    const res = await call('POST', '/api/v1/register.json', undefined, { email: uniqueEmail(emailTag), displayName });
+    if (res.status !== 201) throw new Error(`register failed: ${res.status} ${JSON.stringify(res.body)}`);
+    return { id: res.body.user.id as string, slug: res.body.user.slug as string, token: res.body.auth.token as string };
+  };
+  return { call, register };
+}
+
 let db: Database | undefined;
 /** Direct database access, for asserting stored effects. */
 export function testDb(): Database {

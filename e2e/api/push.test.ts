@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createDb, type Database } from '@/db';
 import { registerPushToken } from '@/lib/contract/social';
 import { freePort } from '@/lib/net/free-port';
-import { api, freshIp, testDb, uniqueEmail } from './client';
+import { api, stackClient, testDb } from './client';
 import { makeBuddies, send, settledPushJobs, users } from './social-helpers';
 import { startStack, type Stack } from '../support/stack';
 
@@ -93,19 +93,7 @@ describe('PUSH_PROVIDER=expo against a stand-in Expo push API', () => {
   const received: Received[] = [];
   let failuresToServe = 0;
 
-  const call = async (method: string, path: string, token?: string, body?: unknown) => {
-    const res = await fetch(`${stack.baseUrl}${path}`, {
-      method,
-      headers: { 'x-forwarded-for': freshIp(), 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return { status: res.status, body: (await res.json()) as any };
-  };
-  const register = async (displayName: string) => {
-    const res = await call('POST', '/api/v1/register.json', undefined, { email: uniqueEmail('expo'), displayName });
-    expect(res.status).toBe(201);
-    return { id: res.body.user.id as string, slug: res.body.user.slug as string, token: res.body.auth.token as string };
-  };
+  const { call, register } = stackClient(() => stack.baseUrl, 'expo');
   const waitFor = async (count: number, timeoutMs: number) => {
     const deadline = Date.now() + timeoutMs;
     while (received.length < count && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));

@@ -10,7 +10,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb, type Database } from '@/db';
 import { freePort } from '@/lib/net/free-port';
-import { freshIp, uniqueEmail } from './client';
+import { stackClient } from './client';
 import { startStack, type Stack } from '../support/stack';
 
 const ece = createRequire(import.meta.url)('http_ece') as {
@@ -63,19 +63,7 @@ describe('Web Push to a stand-in push service', () => {
   let port: number;
   const deliveries: Delivery[] = [];
 
-  const call = async (method: string, path: string, token?: string, body?: unknown) => {
-    const res = await fetch(`${stack.baseUrl}${path}`, {
-      method,
-      headers: { 'x-forwarded-for': freshIp(), 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return { status: res.status, body: (await res.json()) as any };
-  };
-  const register = async (displayName: string) => {
-    const res = await call('POST', '/api/v1/register.json', undefined, { email: uniqueEmail('webpush'), displayName });
-    expect(res.status).toBe(201);
-    return { id: res.body.user.id as string, slug: res.body.user.slug as string, token: res.body.auth.token as string };
-  };
+  const { call, register } = stackClient(() => stack.baseUrl, 'webpush');
   const delivered = async (count: number) => {
     await expect.poll(() => deliveries.length, { timeout: 20_000 }).toBeGreaterThanOrEqual(count);
     return deliveries;

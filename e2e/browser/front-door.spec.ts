@@ -3,7 +3,7 @@
 // for people without an assistant, in Chromium against the real server and database.
 import { createDb, type Database } from '../../db';
 import { ASSISTANTS } from '../../lib/web/start-guides';
-import { expect, expectAccessible, screenshot, test } from './support';
+import { expect, expectAccessible, freshIp, screenshot, test, uniqueEmail } from './support';
 
 const base = () => process.env.E2E_BASE_URL!;
 const ANSWER = { timeout: 20_000 };
@@ -16,13 +16,6 @@ test.afterAll(async () => {
   db = undefined;
 });
 
-let counter = 0;
-const freshIp = () => {
-  counter += 1;
-  const n = ((process.pid % 100) + 200) * 4096 + counter;
-  return `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`;
-};
-const uniqueEmail = (tag: string) => `${tag}-${process.pid}-${Date.now()}-${(counter += 1)}@example.com`;
 
 test('the home page says what Buddy Match does and gives three ways in, with no JavaScript needed', async ({ browser }, testInfo) => {
   const context = await browser.newContext({ javaScriptEnabled: false, viewport: testInfo.project.use.viewport ?? undefined });

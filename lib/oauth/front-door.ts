@@ -55,14 +55,23 @@ function withDefaultDeviceScope(req: IncomingMessage, res: ServerResponse, baseU
     if (!form.get('scope')) form.set('scope', SCOPES.join(' '));
     // oidc-provider reads an already consumed body from req.body.
     (req as IncomingMessage & { body?: string }).body = form.toString();
-    req.headers.host = new URL(baseUrl).host;
-    oauthProvider()
-      .then((provider) => provider.callback()(req, res))
-      .catch((error: unknown) => {
-        logError('oauth request failed', error);
-        if (!res.headersSent) sendJson(res, 500, { error: { code: 'internal_error', message: 'Something went wrong on our side' } });
-      });
+    handToProvider(req, res, baseUrl);
   });
+}
+
+/**
+ * oidc-provider answers. It builds its endpoint URLs from the request's host; the
+ * issuer's is the one clients must see (RFC 8414: metadata and issuer agree), whatever
+ * name reached us.
+ */
+function handToProvider(req: IncomingMessage, res: ServerResponse, baseUrl: string): void {
+  req.headers.host = new URL(baseUrl).host;
+  oauthProvider()
+    .then((provider) => provider.callback()(req, res))
+    .catch((error: unknown) => {
+      logError('oauth request failed', error);
+      if (!res.headersSent) sendJson(res, 500, { error: { code: 'internal_error', message: 'Something went wrong on our side' } });
+    });
 }
 
 /** True when it answered (or handed the request to oidc-provider). */
@@ -109,14 +118,6 @@ export function answerOauth(req: IncomingMessage, res: ServerResponse): boolean 
     withDefaultDeviceScope(req, res, baseUrl);
     return true;
   }
-  // oidc-provider builds its endpoint URLs from the request's host; the issuer's is the one
-  // clients must see (RFC 8414: metadata and issuer agree), whatever name reached us.
-  req.headers.host = new URL(baseUrl).host;
-  oauthProvider()
-    .then((provider) => provider.callback()(req, res))
-    .catch((error: unknown) => {
-      logError('oauth request failed', error);
-      if (!res.headersSent) sendJson(res, 500, { error: { code: 'internal_error', message: 'Something went wrong on our side' } });
-    });
+  handToProvider(req, res, baseUrl);
   return true;
 }
