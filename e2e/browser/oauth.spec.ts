@@ -3,12 +3,15 @@
 // resource indicator, code exchange, refresh) and Chromium for the person's sign-in and
 // consent. The assistant's redirect URI is a real loopback HTTP server, as a native MCP
 // host would run.
+import crypto from 'node:crypto';
 import http from 'node:http';
+import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import selfsigned from 'selfsigned';
 import { createDb } from '../../db';
 import { baseUrl, expect, expectAccessible, freshIp, register, screenshot, signIn, test, uniqueEmail } from './support';
 
@@ -16,6 +19,7 @@ test.describe.configure({ timeout: 90_000 });
 
 /** The assistant's side: where it keeps what the SDK hands it, in memory. */
 class AssistantAuth implements OAuthClientProvider {
+  clientMetadataUrl?: string;
   client?: OAuthClientInformationMixed;
   saved?: OAuthTokens;
   verifier = '';
@@ -225,4 +229,51 @@ test('device sign-in: the person checks the code the assistant shows, approves, 
   ).json()) as { access_token: string };
   const me = await fetch(`${baseUrl()}/api/v1/me.json`, { headers: { authorization: `Bearer ${tokens.access_token}` } });
   expect(me.status).toBe(200);
+});
+
+test('an MCP host that identifies itself with a client ID metadata document (no registration) connects the same way', async ({ page }) => {
+  const person = await register(page.request, { displayName: 'Metadata Person' });
+  const callback = await callbackServer();
+  // The host's document, on https (the SDK requires it) with a self-signed certificate, on the
+  // one loopback port this test stack lets the server fetch from.
+  const port = Number(process.env.E2E_CLIENT_METADATA_PORT);
+  // A path of its own: the server keeps a fetched document for its max-age, and each run's redirect URI differs.
+  const documentPath = `/oauth/client-${crypto.randomUUID()}.json`;
+  const clientId = `https://127.0.0.1:${port}${documentPath}`;
+  const pems = await selfsigned.generate([{ name: 'commonName', value: '127.0.0.1' }], { keySize: 2048 });
+  let fetched = 0;
+  const documentServer = https.createServer({ key: pems.private, cert: pems.cert }, (req, res) => {
+    fetched += 1;
+    const body = { client_id: clientId, client_name: 'Metadata Host', redirect_uris: [callback.url], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' };
+    res.writeHead(req.url === documentPath ? 200 : 404, { 'content-type': 'application/json', 'cache-control': 'max-age=600' }).end(JSON.stringify(body));
+  });
+  await new Promise<void>((resolve) => documentServer.listen(port, '127.0.0.1', resolve));
+  const auth = new AssistantAuth(callback.url);
+  auth.clientMetadataUrl = clientId;
+  const mcpUrl = new URL(`${baseUrl()}/api/mcp`);
+  let transport = new StreamableHTTPClientTransport(mcpUrl, { authProvider: auth });
+  let client = new Client({ name: 'metadata-host', version: '1.0.0' });
+  try {
+    await client.connect(transport);
+    await expect(client.callTool({ name: 'get_my_profile', arguments: {} })).rejects.toBeInstanceOf(UnauthorizedError);
+    expect(auth.client?.client_id, 'the SDK used the document URL as its client_id, without registering').toBe(clientId);
+    await page.goto(auth.authorizationUrl!.href);
+    await page.getByRole('link', { name: 'Sign in' }).click();
+    const consentPath = decodeURIComponent(new URL(page.url()).searchParams.get('callbackUrl')!);
+    await signIn(page, person.email, undefined, consentPath);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Connect Metadata Host?');
+    expect(fetched).toBeGreaterThan(0);
+    const brought = callback.next();
+    await page.getByRole('button', { name: 'Allow' }).click();
+    await transport.finishAuth((await brought).get('code')!);
+    await client.close();
+    transport = new StreamableHTTPClientTransport(mcpUrl, { authProvider: auth });
+    client = new Client({ name: 'metadata-host', version: '1.0.0' });
+    await client.connect(transport);
+    expect(textOf(await client.callTool({ name: 'get_my_profile', arguments: {} }))).toContain('Metadata Person');
+  } finally {
+    await client.close().catch(() => undefined);
+    callback.close();
+    documentServer.close();
+  }
 });
