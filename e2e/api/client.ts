@@ -2,6 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { inject } from 'vitest';
+import pg from 'pg';
 import { createDb, type Database } from '../../db';
 
 export const baseUrl = () => inject('baseUrl');
@@ -106,6 +107,34 @@ export function stackClient(base: () => string, emailTag: string) {
     return { id: res.body.user.id as string, slug: res.body.user.slug as string, token: res.body.auth.token as string };
   };
   return { call, register };
+}
+
+/**
+ * Changes a person's token rows behind the API's back (scopes narrowed, revoked) and
+ * waits until the change's NOTIFY has gone out, as the server's listener receives it:
+ * the server caches token lookups and drops them on that notification, which on a
+ * loaded machine can arrive after the test's next request.
+ */
+export async function updateTokens(userId: string, values: { scopes?: string[]; revoked_at?: Date }): Promise<void> {
+  const listener = new pg.Client({ connectionString: inject('databaseUrl') });
+  await listener.connect();
+  try {
+    const ids = (await testDb().selectFrom('access_tokens').select('id').where('user_id', '=', userId).execute()).map((r) => `t:${r.id}`);
+    const heard = new Set<string>();
+    const all = new Promise<void>((resolve) => {
+      listener.on('notification', (n) => {
+        if (n.payload) heard.add(n.payload);
+        if (ids.every((id) => heard.has(id))) resolve();
+      });
+    });
+    await listener.query('listen buddy_poll');
+    await testDb().updateTable('access_tokens').set(values).where('user_id', '=', userId).execute();
+    await Promise.race([all, new Promise((resolve) => setTimeout(resolve, 5_000))]);
+    // The server's own listener got the same notification at the same moment; give it a beat to act.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  } finally {
+    await listener.end();
+  }
 }
 
 let db: Database | undefined;

@@ -21,7 +21,7 @@ import { mintAccessToken } from '@/lib/accounts/tokens';
 import { publicPointOf } from '@/lib/discover/public-point';
 import { distanceSql } from '@/lib/discover/search';
 import { seededRandom } from '@/lib/seeded-random';
-import { api, registerUser, testDb } from './client';
+import { api, registerUser, testDb, updateTokens } from './client';
 
 const KM_PER_DEGREE = (Math.PI / 180) * EARTH_RADIUS_KM;
 
@@ -362,7 +362,7 @@ describe('GET /api/v1/discover.json: callers and bad input', () => {
   it('needs a bearer token with profile:read', async () => {
     expect((await api('GET', '/api/v1/discover.json')).status).toBe(401);
     const user = await registerUser();
-    await testDb().updateTable('access_tokens').set({ scopes: ['buddy:read'] }).where('user_id', '=', user.id).execute();
+    await updateTokens(user.id, { scopes: ['buddy:read'] });
     const res = await api('GET', '/api/v1/discover.json', { token: user.token });
     expect(res.status).toBe(403);
     expect(res.body.error.code).toBe('insufficient_scope');

@@ -60,7 +60,8 @@ async function use(client: Client, tools: Tool[], name: string, facts: Record<st
   const result = (await client.callTool({ name, arguments: argumentsFor(tool!, facts) })) as Result;
   const text = result.content.map((c) => c.text ?? '').join('\n');
   expect(result.isError ?? false, `${name}: ${text}`).toBe(false);
-  return JSON.parse(text);
+  // The endpoint's JSON is the first content; register adds how to connect as a second.
+  return JSON.parse(result.content[0]!.text!);
 }
 
 describe('tools/list over the SDK client', () => {

@@ -18,7 +18,7 @@ import {
   type TestFormat,
 } from '@/lib/photos/test-images';
 import { waitFor } from '../support/wait';
-import { api, baseUrl, registerUser, testDb, uniqueEmail } from './client';
+import { api, baseUrl, registerUser, testDb, uniqueEmail, updateTokens } from './client';
 
 const uploadResponseSchema = uploadPhoto.response;
 const blobsDir = () => path.join(inject('dataDir'), 'blobs');
@@ -230,7 +230,7 @@ describe('POST /api/v1/me/photo.json', () => {
       const photo = b64(await makeImage('png', { width: 8, height: 8 }));
       expect((await api('POST', '/api/v1/me/photo.json', { body: { photo } })).status).toBe(401);
       const user = await registerUser();
-      await testDb().updateTable('access_tokens').set({ scopes: ['profile:read', 'profile:write'] }).where('user_id', '=', user.id).execute();
+      await updateTokens(user.id, { scopes: ['profile:read', 'profile:write'] });
       const res = await api('POST', '/api/v1/me/photo.json', { token: user.token, body: { photo } });
       expect(res.status).toBe(403);
       expect(res.body.error.code).toBe('insufficient_scope');

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createDb, type Database } from '@/db';
 import { registerPushToken } from '@/lib/contract/social';
 import { freePort } from '@/lib/net/free-port';
-import { api, stackClient, testDb } from './client';
+import { api, stackClient, testDb, updateTokens } from './client';
 import { makeBuddies, send, settledPushJobs, users } from './social-helpers';
 import { startStack, type Stack } from '../support/stack';
 
@@ -59,7 +59,7 @@ describe('/api/v1/me/push_tokens.json', () => {
 
   it('needs profile:write', async () => {
     const [a] = await users(1);
-    await testDb().updateTable('access_tokens').set({ scopes: ['profile:read'] }).where('user_id', '=', a!.id).execute();
+    await updateTokens(a!.id, { scopes: ['profile:read'] });
     const res = await api('POST', '/api/v1/me/push_tokens.json', { token: a!.token, body: { token: 'ExponentPushToken[abc]' } });
     expect(res.status).toBe(403);
   });

@@ -6,7 +6,7 @@ import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { ownProfileSchema } from '@/lib/contract/profiles';
 import { changePassword, exchangeSigninLink, listTokens, revokeToken } from '@/lib/contract/signin';
-import { api, baseUrl, freshIp, registerUser, testDb, uniqueEmail } from './client';
+import { api, baseUrl, freshIp, registerUser, testDb, uniqueEmail, updateTokens } from './client';
 import { pathOf, WebClient } from './web-client';
 
 const sha256 = (s: string) => createHash('sha256').update(s).digest();
@@ -337,7 +337,7 @@ describe('GET /api/v1/me/tokens.json and POST /api/v1/me/tokens/{tokenId}/revoke
 
   it('needs the profile scopes', async () => {
     const user = await registerUser();
-    await testDb().updateTable('access_tokens').set({ scopes: ['message:read'] }).where('user_id', '=', user.id).execute();
+    await updateTokens(user.id, { scopes: ['message:read'] });
     expect((await api('GET', '/api/v1/me/tokens.json', { token: user.token })).status).toBe(403);
     expect((await api('GET', '/api/v1/me/tokens.json')).status).toBe(401);
   });

@@ -1,7 +1,7 @@
 // Shared steps for the buddies, chats, inbox and blocks API tests.
 import { sql } from 'kysely';
 import { expect } from 'vitest';
-import { api, registerUser, testDb } from './client';
+import { api, registerUser, testDb, updateTokens } from './client';
 
 export type TestUser = Awaited<ReturnType<typeof registerUser>>;
 
@@ -32,7 +32,7 @@ export async function send(by: TestUser, chatId: string, text: string, extra: Re
 
 /** A user whose token lacks some scopes (tokens are minted with all seven at registration). */
 export async function restrictScopes(user: TestUser, scopes: string[]): Promise<void> {
-  await testDb().updateTable('access_tokens').set({ scopes }).where('user_id', '=', user.id).execute();
+  await updateTokens(user.id, { scopes });
 }
 
 export async function storedMessages(chatId: string) {

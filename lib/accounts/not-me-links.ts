@@ -6,6 +6,7 @@
 // anyone in. It lasts 30 days, long enough for a mail read late; an expired one is
 // replaced by asking for any sign-in mail ("email me a link"), which carries a new one.
 import { sql } from 'kysely';
+import { forgetCachedOwners } from './token-cache';
 import type { Database } from '@/db';
 import { disableAccount, type DisabledAccount } from './disable';
 import { randomSecret, sha256 } from './secrets';
@@ -75,6 +76,7 @@ export async function disableAccountWithNotMeLink(db: Database, token: string): 
     if (!used) return null;
     return { ok: true, ...(await disableAccount(trx, used.user_id, 'not_me')) };
   });
+  if (outcome?.ok) forgetCachedOwners('r', outcome.userId); // committed: refuse its tokens here at once
   if (outcome) return outcome;
   const state = await inspectNotMeLink(db, token);
   // 'valid' here means it expired between the two statements' clocks.

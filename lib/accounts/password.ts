@@ -2,6 +2,7 @@
 // client address, per client address, and by an account-wide backoff
 // (lib/accounts/attempt-limits.ts).
 import { sql } from 'kysely';
+import { forgetCachedOwners } from './token-cache';
 import type { Database } from '@/db';
 import type { UserRow } from '@/db/types';
 import { ApiError } from '../http/errors';
@@ -137,6 +138,7 @@ export async function changePassword(
     await recordAgentAction(trx, userId, 'change_password', change);
     return { signedOutSessions, revokedTokens };
   });
+  if (outcome?.revokedTokens) forgetCachedOwners('r', userId); // committed: refuse them here at once
   if (!outcome) {
     throw new ApiError('conflict', 'The password was changed meanwhile by another request', {
       hint: 'Sign in again with the new password, then retry if needed.',

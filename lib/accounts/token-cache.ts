@@ -31,11 +31,7 @@ function cache(): CacheState {
     const created: CacheState = { entries: new LRUCache({ max: MAX_ENTRIES, ttl: TTL_MS }), epoch: -1, revocations: 0 };
     holder.__buddyTokenCache = created;
     onNotification((kind, id) => {
-      if (kind !== 't' && kind !== 'r') return;
-      created.revocations += 1;
-      for (const [key, value] of created.entries.entries()) {
-        if (kind === 't' ? value.owner.tokenId === id : value.owner.userId === id) created.entries.delete(key);
-      }
+      if (kind === 't' || kind === 'r') forget(created, kind, id);
     });
   }
   const state = holder.__buddyTokenCache;
@@ -45,6 +41,23 @@ function cache(): CacheState {
     state.epoch = health.epoch;
   }
   return state;
+}
+
+function forget(state: CacheState, kind: 't' | 'r', id: string): void {
+  state.revocations += 1;
+  for (const [key, value] of state.entries.entries()) {
+    if (kind === 't' ? value.owner.tokenId === id : value.owner.userId === id) state.entries.delete(key);
+  }
+}
+
+/**
+ * This instance forgets a token ('t', its id) or all of a person's ('r', the user id)
+ * right after committing the revocation, so its own next request is refused without
+ * waiting for the NOTIFY, which reaches the other instances (and this one again) within
+ * milliseconds, or later on a loaded machine.
+ */
+export function forgetCachedOwners(kind: 't' | 'r', id: string): void {
+  forget(cache(), kind, id);
 }
 
 /** The cached owner of a token hash while the listener vouches for it; undefined otherwise. */

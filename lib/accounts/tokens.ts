@@ -6,7 +6,7 @@ import type { AccessTokensTable } from '@/db/types';
 import { SCOPES, type Scope } from '../contract/define';
 import { ApiError } from '../http/errors';
 import { randomSecret, sha256 } from './secrets';
-import { cachedTokenOwner, rememberTokenOwner, tokenCacheMark } from './token-cache';
+import { cachedTokenOwner, forgetCachedOwners, rememberTokenOwner, tokenCacheMark } from './token-cache';
 import { config } from '../config';
 import { isOwnResource } from '../oauth/resources';
 
@@ -190,6 +190,7 @@ export async function revokeAccessToken(db: Database, userId: string, tokenId: s
     .returning(TOKEN_COLUMNS)
     .executeTakeFirst();
   if (!revoked) throw tokenNotFound();
+  forgetCachedOwners('t', revoked.id);
   return toAccessTokenRecord(revoked);
 }
 
