@@ -399,3 +399,34 @@ describe('device sign-in (RFC 8628)', () => {
     expect(['expired_token', 'invalid_grant']).toContain(res.body.error);
   });
 });
+
+describe('browser-based clients', () => {
+  it('lets a public client exchange its code from a web page (CORS), never a confidential one', async () => {
+    const { browser } = await person();
+    const clientId = await registerClient();
+    const { code, verifier } = await codeFor(browser, clientId);
+    const origin = 'https://inspector.example';
+    const res = await fetch(`${base}/oauth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin },
+      body: new URLSearchParams({ grant_type: 'authorization_code', code, code_verifier: verifier, client_id: clientId, redirect_uri: REDIRECT, resource: `${base}/api/mcp` }),
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('access-control-allow-origin')).toBe(origin);
+
+    const registered = await fetch(`${base}/oauth/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ client_name: 'Server Client', redirect_uris: [REDIRECT], token_endpoint_auth_method: 'client_secret_post' }),
+    });
+    const confidential = (await registered.json()) as { client_id: string; client_secret: string };
+    const refused = await fetch(`${base}/oauth/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin },
+      body: new URLSearchParams({ grant_type: 'authorization_code', code: 'whatever', code_verifier: verifier, client_id: confidential.client_id, client_secret: confidential.client_secret, redirect_uri: REDIRECT }),
+    });
+    expect(refused.status).toBe(400);
+    expect(((await refused.json()) as { error_description: string }).error_description).toMatch(/origin .* not allowed/);
+    expect(refused.headers.get('access-control-allow-origin')).toBeNull();
+  });
+});

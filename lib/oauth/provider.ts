@@ -90,6 +90,10 @@ async function createProvider(): Promise<Provider> {
       id_token_signed_response_alg: 'ES256',
     },
     clientAuthMethods: ['none', 'client_secret_basic', 'client_secret_post'],
+    // Browser-based MCP clients (an inspector, a web app) exchange codes from the page:
+    // public clients may call the token and revocation endpoints cross-origin (PKCE binds
+    // the code to them); confidential clients, whose secrets belong on a server, may not.
+    clientBasedCORS: (_ctx, _origin, client) => client.clientAuthMethod === 'none',
     issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
     ttl: {
       AccessToken: ACCESS_TOKEN_TTL_S,
