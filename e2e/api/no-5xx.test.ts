@@ -226,6 +226,49 @@ describe('found by the fuzzer', () => {
 });
 
 describe('inputs outside the contract', () => {
+  // The OAuth endpoints are oidc-provider's, outside the contract table the fuzzer reads.
+  it.each([
+    ['POST', '/oauth/token', 'application/x-www-form-urlencoded', 'grant_type=authorization_code&code=%00&client_id=%F0%9F'],
+    ['POST', '/oauth/token', 'application/json', '{"grant_type":'],
+    ['POST', '/oauth/token', 'text/plain', 'x'],
+    ['POST', '/oauth/register', 'application/json', '{"redirect_uris":["javascript:alert(1)"],"client_name":"\u0000"}'],
+    ['POST', '/oauth/register', 'application/json', '[1,2,3]'],
+    ['POST', '/oauth/device/auth', 'application/x-www-form-urlencoded', 'client_id=%00&scope=%ff'],
+    ['POST', '/oauth/device', 'application/x-www-form-urlencoded', 'xsrf=&user_code=%00%00'],
+    ['POST', '/oauth/revoke', 'application/x-www-form-urlencoded', 'token=%00'],
+    ['GET', '/oauth/authorize?client_id=%00&redirect_uri=%ff&response_type=code', undefined, undefined],
+    ['GET', '/oauth/authorize?client_id=https%3A%2F%2F127.0.0.1%3A1%2Fx.json&response_type=code', undefined, undefined],
+    ['GET', '/oauth/device?user_code=%00', undefined, undefined],
+    ['POST', '/oauth/interaction/nope/confirm', 'application/x-www-form-urlencoded', ''],
+    ['GET', '/oauth/interaction/%00', undefined, undefined],
+    ['GET', '/.well-known/oauth-protected-resource/elsewhere', undefined, undefined],
+  ] as const)('OAuth %s %s with bad input answers below 500', async (method, path, type, body) => {
+    const res = await fetch(`${baseUrl()}${path}`, {
+      method,
+      redirect: 'manual',
+      headers: { 'x-forwarded-for': freshIp(), origin: baseUrl(), ...(type ? { 'content-type': type } : {}) },
+      body,
+    });
+    expect(res.status, await res.text()).toBeLessThan(500);
+  });
+
+  it('OAuth device code form: a code with NUL, posted with the form’s session, is refused like a wrong code (and without a session the form opens afresh)', async () => {
+    const ip = freshIp();
+    const page = await fetch(`${baseUrl()}/oauth/device`, { headers: { 'x-forwarded-for': ip } });
+    const cookie = page.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+    const xsrf = /name="xsrf" value="([^"]+)"/.exec(await page.text())![1]!;
+    const res = await fetch(`${baseUrl()}/oauth/device`, {
+      method: 'POST',
+      headers: { 'x-forwarded-for': ip, cookie, 'content-type': 'application/x-www-form-urlencoded', origin: baseUrl() },
+      body: new URLSearchParams({ xsrf, user_code: 'AB\u0000CD' }),
+    });
+    expect(res.status).toBe(200); // oidc-provider re-renders the form with the problem
+    expect(await res.text()).toContain('That code is not right');
+    const stale = await fetch(`${baseUrl()}/oauth/device`, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'xsrf=x&user_code=ABCD-EFGH' });
+    expect(stale.status).toBe(303);
+    expect(stale.headers.get('location')).toBe('/oauth/device');
+  });
+
   it.each([
     ['NUL in the email (was error=Configuration: an exception)', 'sam\u0000@example.com', 'whatever-password'],
     ['an escape in the email', '\u001B[2J@example.com', 'whatever-password'],

@@ -18,6 +18,12 @@ export function whenGrantRevoked(hook: GrantRevoked): void {
   onGrantRevoked = hook;
 }
 
+/** PostgreSQL text and jsonb cannot hold NUL: no stored id has one, so such a lookup finds nothing. */
+const hasNul = (value: string) => value.includes('\u0000');
+
+/** A payload as jsonb text: NUL (only ever from a hostile request parameter) becomes U+FFFD. */
+const payloadJson = (payload: AdapterPayload) => JSON.stringify(payload).replace(/\\u0000/g, '\\ufffd');
+
 export class PostgresAdapter implements Adapter {
   constructor(private readonly model: string) {}
 
@@ -28,7 +34,7 @@ export class PostgresAdapter implements Adapter {
       .values({
         model: this.model,
         id,
-        payload: JSON.stringify(payload),
+        payload: payloadJson(payload),
         grant_id: payload.grantId ?? null,
         user_code: payload.userCode ?? null,
         uid: payload.uid ?? null,
@@ -36,7 +42,7 @@ export class PostgresAdapter implements Adapter {
       })
       .onConflict((oc) =>
         oc.columns(['model', 'id']).doUpdateSet({
-          payload: JSON.stringify(payload),
+          payload: payloadJson(payload),
           grant_id: payload.grantId ?? null,
           user_code: payload.userCode ?? null,
           uid: payload.uid ?? null,
@@ -47,6 +53,7 @@ export class PostgresAdapter implements Adapter {
   }
 
   async find(id: string): Promise<AdapterPayload | undefined> {
+    if (hasNul(id)) return undefined;
     const found = await this.findWhere('id', id);
     if (found || this.model !== 'Client' || !isClientMetadataDocumentId(id)) return found;
     const document = await fetchClientMetadataDocument(id, config().oauthClientMetadataAllowLoopbackPorts);
@@ -83,6 +90,7 @@ export class PostgresAdapter implements Adapter {
   }
 
   private async findWhere(column: 'id' | 'user_code' | 'uid', value: string): Promise<AdapterPayload | undefined> {
+    if (hasNul(value)) return undefined;
     const row = await getDb()
       .selectFrom('oauth_payloads')
       .select(['payload', 'expires_at'])

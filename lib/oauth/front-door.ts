@@ -114,6 +114,14 @@ export function answerOauth(req: IncomingMessage, res: ServerResponse): boolean 
       req.url = url.pathname + url.search;
     }
   }
+  // oidc-provider 8 answers a code form posted without its session (no GET first: a
+  // stale tab, a bot) with a 500; the person gets the form afresh instead.
+  if (path === OAUTH_ROUTES.code_verification && method === 'POST' && !/(?:^|;\s*)_session=/.test(req.headers.cookie ?? '')) {
+    req.resume();
+    res.writeHead(303, { location: OAUTH_ROUTES.code_verification, 'cache-control': 'no-store' });
+    res.end();
+    return true;
+  }
   if (path === OAUTH_ROUTES.device_authorization && method === 'POST') {
     withDefaultDeviceScope(req, res, baseUrl);
     return true;

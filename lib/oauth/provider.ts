@@ -12,6 +12,7 @@ import { SCOPES } from '../contract/define';
 import { config } from '../config';
 import { PostgresAdapter } from './adapter';
 import { loadOauthSigningKey } from './keys';
+import { logError } from '../http/log';
 import { DEVICE_CLIENT_ID, DEVICE_CLIENT_NAME, isOwnResource, oauthResources } from './resources';
 import { successSource, userCodeConfirmSource, userCodeInputSource } from './device-pages';
 
@@ -149,6 +150,8 @@ async function createProvider(): Promise<Provider> {
       ctx.body = { error: 'slow_down', error_description: 'Polled sooner than the interval: wait 5 seconds longer between polls from now on' };
     }
   });
+  // oidc-provider turns an exception into a 500 page and an event; the event is our log line.
+  created.on('server_error', (_ctx, error) => logError('oauth server error', error));
   // Behind TRUST_PROXY proxies the issuer is https while the socket is not.
   created.proxy = cfg.trustedProxies > 0;
   return created;
