@@ -28,6 +28,7 @@ import { discoverQuerySchema, type DiscoverQuery } from '../lib/contract/discove
 import { discover, discoverQuery, distanceSql, searchForCaller } from '../lib/discover';
 import { seedDemoUsers, seedReference, type DemoPlace } from '../lib/discover/seed';
 import { distanceKm } from '../lib/geo';
+import { SERVER_NODE_ARGS } from './server-command';
 
 const { values } = parseArgs({
   options: {
@@ -177,7 +178,7 @@ async function peopleWithin(db: Database, place: DemoPlace, km: number): Promise
 async function startServer(databaseUrl: string, dataDir: string): Promise<{ baseUrl: string; stop: () => Promise<void> }> {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'scripts/start.ts')], {
+  const child: ChildProcess = spawn(process.execPath, [...SERVER_NODE_ARGS, path.join(root, 'scripts/start.ts')], {
     cwd: root,
     env: {
       ...process.env,

@@ -1,6 +1,7 @@
 // `npm start`: build if needed, start the embedded database unless DATABASE_URL is
 // set, migrate, then serve Next.js and the job workers in this one process.
 // `--role=web` serves only, `--role=worker` runs only the job workers (both need DATABASE_URL).
+import './production-env';
 import http from 'node:http';
 import path from 'node:path';
 import next from 'next';
@@ -13,6 +14,7 @@ import { installClientIpProof, stampClientIp } from '../lib/http/ip';
 import { logError, logLine } from '../lib/http/log';
 import { answerApiFrontDoor } from '../lib/http/api-front-door';
 import { answerHomePage } from '../lib/http/home-front-door';
+import { parkUnchangedInboxPoll } from '../lib/http/poll-front-door';
 import { answerOauth } from '../lib/oauth/front-door';
 import { answerBadRequestTarget, answerClientError } from '../lib/http/request-target';
 import { startBoss, stopBoss } from '../lib/jobs/boss';
@@ -27,6 +29,18 @@ process.env.NEXT_TELEMETRY_DISABLED = '1';
 type Role = 'all' | 'web' | 'worker';
 const SHUTDOWN_DEADLINE_MS = 25_000;
 const IDLE_SOCKET_GRACE_MS = 1_000;
+const LISTEN_BACKLOG = 4_096;
+
+/**
+ * tsx turns Node's source maps on for our TypeScript, and Node then parses and keeps
+ * the map of every server chunk Next.js loads: about 70 MB of an instance's memory
+ * (npm run bench:poll). `next start` leaves them off as well; an operator who wants
+ * mapped stack traces runs with NODE_OPTIONS=--enable-source-maps.
+ */
+function keepSourceMapsOff(): void {
+  const asked = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)].includes('--enable-source-maps');
+  if (!asked) process.setSourceMapsEnabled(false);
+}
 
 function roleFromArgs(argv: readonly string[]): Role {
   const flag = argv.find((arg) => arg.startsWith('--role='))?.slice('--role='.length) ?? 'all';
@@ -35,6 +49,7 @@ function roleFromArgs(argv: readonly string[]): Role {
 }
 
 async function main(): Promise<void> {
+  keepSourceMapsOff();
   const cfg = loadConfig();
   const role = roleFromArgs(process.argv.slice(2));
   if (role !== 'worker') buildIfNeeded(root);
@@ -96,17 +111,24 @@ async function main(): Promise<void> {
       if (answerOauth(req, res)) return;
       // The home page, as plain HTML with no client runtime (see lib/http/home-front-door.tsx).
       if (answerHomePage(req, res, { https })) return;
-      handle(req, res).catch((error: unknown) => {
-        logError('request failed', error);
-        if (!res.headersSent) {
-          res.statusCode = 500;
-          res.setHeader('content-type', 'application/json');
-          res.end(JSON.stringify({ error: { code: 'internal_error', message: 'Something went wrong on our side' } }));
-        }
-      });
+      const toNext = () =>
+        handle(req, res).catch((error: unknown) => {
+          logError('request failed', error);
+          if (!res.headersSent) {
+            res.statusCode = 500;
+            res.setHeader('content-type', 'application/json');
+            res.end(JSON.stringify({ error: { code: 'internal_error', message: 'Something went wrong on our side' } }));
+          }
+        });
+      // An unchanged inbox long-poll waits here, not in a route (see lib/http/poll-front-door.ts).
+      if (parkUnchangedInboxPoll(req, res, () => void toNext())) return;
+      void toNext();
     });
     server.on('clientError', answerClientError);
-    server.listen(cfg.port, () => logLine({ event: 'listening', role, url: cfg.publicBaseUrl, port: cfg.port, trusted_proxies: cfg.trustedProxies }));
+    // A deep accept queue: agents reconnect in bursts (after a deploy, every held poll
+    // at once), and the default 511 overflowed into reset connections (npm run bench:poll).
+    // The kernel caps it at net.core.somaxconn.
+    server.listen({ port: cfg.port, backlog: LISTEN_BACKLOG }, () => logLine({ event: 'listening', role, url: cfg.publicBaseUrl, port: cfg.port, trusted_proxies: cfg.trustedProxies }));
   } else {
     logLine({ event: 'worker_started' });
   }

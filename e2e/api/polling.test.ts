@@ -3,7 +3,7 @@
 // instances, the bearer-token cache's instant revocation, and a SIGTERM that
 // drops no request in flight.
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { api, testDb } from './client';
+import { api, testDb, updateTokens } from './client';
 import { accept, makeBuddies, requestBuddy, send, users, type TestUser } from './social-helpers';
 import { startServerProcess, type ServerProcess } from '../support/stack';
 
@@ -140,6 +140,72 @@ describe('long-poll', () => {
     const res = await api('GET', `/api/v1/inbox.json?${query}`, { token: me!.token });
     expect(res.status).toBe(status);
     expect(res.body.error.fields.wait).toBeTruthy();
+  });
+});
+
+describe('unchanged inbox long-polls wait in the server, outside Next.js (lib/http/poll-front-door.ts)', () => {
+  const securityHeaders = ['x-content-type-options', 'referrer-policy', 'x-frame-options', 'permissions-policy', 'cross-origin-opener-policy', 'content-security-policy', 'cache-control', 'etag'];
+
+  it('the 304 at the deadline carries the headers of the route\'s own 304', async () => {
+    const [me] = await users(1);
+    const tag = await inboxTag(me!);
+    const fromRoute = await api('GET', '/api/v1/inbox.json', { token: me!.token, headers: { 'if-none-match': tag } });
+    const started = Date.now();
+    const fromWait = await api('GET', '/api/v1/inbox.json?wait=1', { token: me!.token, headers: { 'if-none-match': tag } });
+    expect(ms(started)).toBeGreaterThanOrEqual(900);
+    expect([fromRoute.status, fromWait.status]).toEqual([304, 304]);
+    for (const name of securityHeaders) expect([name, fromWait.headers.get(name)]).toEqual([name, fromRoute.headers.get(name)]);
+    expect(fromWait.headers.get('etag')).toBe(tag);
+  });
+
+  it('a token revoked while its poll waits gets 401 at the deadline, not a 304', async () => {
+    const [me] = await users(1);
+    const tag = await inboxTag(me!);
+    const held = api('GET', '/api/v1/inbox.json?wait=2', { token: me!.token, headers: { 'if-none-match': tag } });
+    await new Promise((r) => setTimeout(r, 300));
+    await updateTokens(me!.id, { revoked_at: new Date() });
+    const res = await held;
+    expect(res.status).toBe(401);
+    expect(res.body.error.code).toBe('unauthorized');
+  });
+
+  it.each([
+    ['a stale tag', 'wait=20', '"stale"', 200],
+    ['an unreadable since', 'wait=20&since=yesterday', null, 400],
+  ])('%s is not held: the route answers at once', async (_case, query, staleTag, status) => {
+    const [me] = await users(1);
+    const tag = staleTag ?? (await inboxTag(me!));
+    const started = Date.now();
+    const res = await api('GET', `/api/v1/inbox.json?${query}`, { token: me!.token, headers: { 'if-none-match': tag } });
+    expect(res.status).toBe(status);
+    expect(ms(started)).toBeLessThan(5_000);
+    if (status === 400) expect(res.body.error.code).toBe('validation_failed');
+    else expect(res.body.pending_requests).toEqual([]);
+  });
+
+  it('a token without message:read is refused at once, not held', async () => {
+    const [me] = await users(1);
+    const tag = await inboxTag(me!);
+    await updateTokens(me!.id, { scopes: ['profile:read'] });
+    const started = Date.now();
+    const res = await api('GET', '/api/v1/inbox.json?wait=20', { token: me!.token, headers: { 'if-none-match': tag } });
+    expect(res.status).toBe(403);
+    expect(ms(started)).toBeLessThan(5_000);
+  });
+
+  it('a client that hangs up is let go: its poll is not answered and the next one is served', async () => {
+    const [me, other] = await users(2);
+    const chat = await makeBuddies(me!, other!);
+    const tag = await inboxTag(me!);
+    const controller = new AbortController();
+    const abandoned = fetch(`${inject('baseUrl')}/api/v1/inbox.json?wait=20`, { headers: { authorization: `Bearer ${me!.token}`, 'if-none-match': tag }, signal: controller.signal });
+    await new Promise((r) => setTimeout(r, 300));
+    controller.abort();
+    await expect(abandoned).rejects.toThrow();
+    const held = api('GET', '/api/v1/inbox.json?wait=20', { token: me!.token, headers: { 'if-none-match': tag } });
+    await new Promise((r) => setTimeout(r, 300));
+    await send(other!, chat, 'still here?');
+    expect((await held).status).toBe(200);
   });
 });
 

@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { freePort } from '../../lib/net/free-port';
+import { SERVER_NODE_ARGS } from '../../scripts/server-command';
 
 export interface Stack {
   baseUrl: string;
@@ -111,7 +112,7 @@ export async function startServerProcess(options: {
   const baseUrl = `http://127.0.0.1:${port}`;
   const logFile = path.join(options.dataDir, options.logName ?? `server-${port}.log`);
   const log = fs.createWriteStream(logFile);
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'scripts/start.ts'), ...(options.args ?? [])], {
+  const child = spawn(process.execPath, [...SERVER_NODE_ARGS, path.join(root, 'scripts/start.ts'), ...(options.args ?? [])], {
     cwd: root,
     env: {
       ...process.env,

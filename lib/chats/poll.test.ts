@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { deliverNotification } from '../realtime/listener';
+import { deliverNotification, heldCount, subscribe } from '../realtime/listener';
 import { chatKey, lookUntilChanged, userKey, versionTag } from './poll';
 
 describe('versionTag', () => {
@@ -49,5 +49,20 @@ describe('lookUntilChanged', () => {
       return seen;
     }, (v) => v > 1);
     expect(await held).toEqual({ value: 2, timedOut: false });
+  });
+});
+
+describe('a subscription cancelled while it waits', () => {
+  it('ends the wait at once (a client that hung up frees its timer) and is no longer woken', async () => {
+    const subscription = subscribe([userKey('gone')]);
+    const started = Date.now();
+    const waiting = subscription.wait(10_000);
+    expect(heldCount()).toBeGreaterThanOrEqual(1);
+    const before = heldCount();
+    subscription.cancel();
+    expect(await waiting).toBe('cancelled');
+    expect(Date.now() - started).toBeLessThan(200);
+    expect(heldCount()).toBe(before - 1);
+    deliverNotification('u:gone');
   });
 });

@@ -67,6 +67,6 @@ export async function lookUntilChanged<T>(
       return { value, timedOut: true };
     }
     const reason = await subscription.wait(left);
-    if (reason === 'timeout' || reason === 'draining') return { value, timedOut: true };
+    if (reason !== 'changed') return { value, timedOut: true };
   }
 }

@@ -10,7 +10,7 @@ import pg from 'pg';
 export const POLL_CHANNEL = 'buddy_poll';
 const RECONNECT_DELAY_MS = 1_000;
 
-type WakeReason = 'changed' | 'timeout' | 'draining';
+type WakeReason = 'changed' | 'timeout' | 'draining' | 'cancelled';
 type NotificationHook = (kind: string, id: string) => void;
 
 interface ListenerState {
@@ -130,7 +130,7 @@ export function subscribe(keys: readonly string[]): Subscription {
     if (!set) s.waiters.set(key, (set = new Set()));
     set.add(wake);
   }
-  const cancel = () => {
+  const unlisten = () => {
     for (const key of keys) {
       const set = s.waiters.get(key);
       set?.delete(wake);
@@ -138,10 +138,11 @@ export function subscribe(keys: readonly string[]): Subscription {
     }
   };
   return {
-    cancel,
+    // A wait in progress ends too ('cancelled'), so its timer and closure go at once.
+    cancel: () => (settle ? settle('cancelled') : unlisten()),
     wait(timeoutMs) {
       if (early) {
-        cancel();
+        unlisten();
         return Promise.resolve(early);
       }
       return new Promise<WakeReason>((resolve) => {
@@ -149,7 +150,7 @@ export function subscribe(keys: readonly string[]): Subscription {
         settle = (reason) => {
           settle = null;
           clearTimeout(timer);
-          cancel();
+          unlisten();
           resolve(reason);
         };
       });
