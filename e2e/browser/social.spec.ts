@@ -253,7 +253,7 @@ test.describe('on the desktop', () => {
     await page.getByLabel('Oldest age').fill('45');
     await page.getByLabel('Men', { exact: true }).check();
     await page.getByRole('button', { name: 'Search' }).click();
-    await expect(matches.getByRole('listitem')).toHaveCount(1);
+    await expect(matches.getByRole('heading', { level: 3 })).toHaveCount(1);
     await expect(matches).toContainText('Dan Found');
     await expect(page.getByText('Eve Older')).toHaveCount(0);
 
