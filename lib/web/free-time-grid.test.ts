@@ -22,13 +22,13 @@ describe('the free-time grid of the profile editor', () => {
 
   it('writes text the parser reads back to the same grid, for any week of parts', () => {
     const random = seededRandom(17);
-    for (let i = 0; i < 3000; i++) {
+    for (let i = 0; i < 1000; i++) {
       const mask = Math.floor(random() * (1 << 21));
       const grid = mapGrid((d, s) => PERIOD_NAMES.some((p, k) => ((mask >> (d * 3 + k)) & 1) === 1 && s >= PERIODS[p][0] && s <= PERIODS[p][1]));
       const text = textFromGrid(grid);
       expect(gridFromText(text), text).toEqual(grid);
     }
-  });
+  }, 30_000);
 
   it('keeps hours that are not whole parts when another part is tapped', () => {
     const grid = togglePart(gridFromText('Tuesday 10am-2pm'), 5, 'morning');
