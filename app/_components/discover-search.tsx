@@ -2,13 +2,17 @@
 // Discover for people: the filters of GET /api/v1/discover.json as a form, ranked
 // results with why each one matches, "Show more" through next_cursor, and a buddy
 // request from each card (POST .../buddy_request.json, the agents' call).
+// Built for a phone: how many match comes first, the filters sit behind a "Filters (N)"
+// button (always open on wide screens, by CSS), and each card is one big link to the
+// person's profile (a stretched link on the name: nothing interactive is nested in it)
+// with the request button above it.
 import { useState, type FormEvent } from 'react';
 import useSWRInfinite from 'swr/infinite';
 import type { DiscoverResponse, DiscoverResult } from '@/lib/contract/discover';
 import { DISCOVER_LIMITS, SOCIAL_LIMITS } from '@/lib/contract/limits';
 import { ageText } from '@/lib/web/people';
 import { ApiCallError, getJson, sendJson, fieldFailure } from './api-client';
-import { PersonHeading } from './avatar';
+import { Avatar } from './avatar';
 import { TextAreaField } from './fields';
 
 export interface DiscoverFilters {
@@ -167,30 +171,54 @@ function ResultCard({ result, activityNames }: { result: DiscoverResult; activit
   const { user } = result;
   // Approximate on purpose: measured between public points, never exact ones.
   const facts = [ageText(user), user.location, `about ${result.distance_km} km away`].filter(Boolean).join(' · ');
+  const sharedId = `shared-${user.id}`;
   return (
-    <li className="card match">
-      <PersonHeading user={user}>
+    <li className="card match-card">
+      <Avatar name={user.displayName} photoURL={user.photoURL} />
+      <div className="match-body">
+        <h3>
+          <a className="card-link" href={`/u/${encodeURIComponent(user.slug)}`}>
+            {user.displayName}
+          </a>
+        </h3>
         <p className="muted">
           {facts} · {LAST_ACTIVE_WORDS[result.last_active]}
         </p>
-      </PersonHeading>
-      {user.aboutMe ? <p className="quote">{user.aboutMe}</p> : null}
-      <dl className="meta">
-        <div>
-          <dt>You both like</dt>
-          <dd>{result.shared_activities.map((id) => activityNames[id] ?? id).join(', ')}</dd>
+        {user.aboutMe ? <p className="quote">{user.aboutMe}</p> : null}
+        <p className="match-label" id={sharedId}>
+          You both like
+        </p>
+        <ul className="chips match-chips" aria-labelledby={sharedId}>
+          {result.shared_activities.map((id) => (
+            <li key={id}>{activityNames[id] ?? id}</li>
+          ))}
+        </ul>
+        <p className="match-free">
+          <span className="match-label">Free together:</span> {result.overlap_summary}
+          {result.overlap_hours > 0 ? ` (${result.overlap_hours} h a week)` : ''}
+        </p>
+        <div className="match-actions">
+          <AskButton result={result} />
         </div>
-        <div>
-          <dt>Free together</dt>
-          <dd>
-            {result.overlap_summary}
-            {result.overlap_hours > 0 ? ` (${result.overlap_hours} h a week)` : ''}
-          </dd>
-        </div>
-      </dl>
-      <AskButton result={result} />
+      </div>
     </li>
   );
+}
+
+/** How many filters narrow the search in effect (what "Filters (N)" counts). */
+export function activeFilterCount(filters: DiscoverFilters): number {
+  return [
+    filters.activities.length > 0,
+    true, // a distance always applies
+    filters.available > 0,
+    filters.gender.length > 0,
+    filters.age_min.trim() !== '' || filters.age_max.trim() !== '',
+  ].filter(Boolean).length;
+}
+
+function matchCount(count: number, more: boolean): string {
+  if (more) return `${count}+ people match`;
+  return count === 1 ? '1 person matches' : `${count} people match`;
 }
 
 export function DiscoverSearch({
@@ -207,6 +235,7 @@ export function DiscoverSearch({
   const [form, setForm] = useState<DiscoverFilters>(defaults);
   const [filters, setFilters] = useState<DiscoverFilters>(defaults);
   const [formError, setFormError] = useState<string | null>(null);
+  const [filtersOpen, setFiltersOpen] = useState(false);
   const searchedDefaults = filters === defaults;
 
   const { data, error, size, setSize, isValidating } = useSWRInfinite<DiscoverResponse>(
@@ -235,12 +264,31 @@ export function DiscoverSearch({
     }
     setFormError(null);
     setFilters({ ...form });
+    setFiltersOpen(false);
     void setSize(1);
   }
 
+  // A refusal of the filters keeps them open, so the marked field is in view.
+  const showFilters = filtersOpen || formError !== null || Object.keys(errors).length > 0;
+  const filterCount = activeFilterCount(filters);
+
   return (
     <>
-      <form className="card stack filters" onSubmit={search} aria-label="Search filters" noValidate>
+      <div className="discover-top">
+        <p className="match-count" role="status">
+          {loading && results.length === 0 ? 'Searching…' : error ? '' : matchCount(results.length, hasMore)}
+        </p>
+        <button
+          type="button"
+          className="button-secondary filters-toggle"
+          aria-expanded={showFilters}
+          aria-controls="discover-filters"
+          onClick={() => setFiltersOpen(!showFilters)}
+        >
+          Filters ({filterCount})
+        </button>
+      </div>
+      <form id="discover-filters" className={`card stack filters${showFilters ? ' filters-open' : ''}`} onSubmit={search} aria-label="Search filters" noValidate>
         <fieldset aria-describedby={formError ? 'activities-error' : undefined}>
           <legend>Activities</legend>
           <div className="choice-row">
@@ -302,15 +350,16 @@ export function DiscoverSearch({
       </form>
 
       <section aria-labelledby="results-heading" aria-busy={loading}>
-        <h2 id="results-heading">People near you</h2>
+        <h2 id="results-heading" className="visually-hidden">
+          People near you
+        </h2>
         {error ? (
           <div className="notice notice-error" role="alert">
             <p>{Object.keys(errors).length > 0 ? 'Please fix the filters marked above.' : error instanceof ApiCallError ? error.failure.message : 'The search failed.'}</p>
           </div>
         ) : null}
-        {loading && results.length === 0 ? <p role="status">Searching…</p> : null}
         {!loading && !error && results.length === 0 ? (
-          <p className="muted" role="status">
+          <p className="muted">
             Nobody matches yet. Try a wider distance, “Any time”, or more activities.
           </p>
         ) : null}

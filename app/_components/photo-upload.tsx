@@ -1,6 +1,7 @@
 'use client';
 // Choose a photo, see it before sending, then upload it through the JSON API
-// (POST /api/v1/me/photo.json, the same call agents make).
+// (POST /api/v1/me/photo.json, the same call agents make). The file input is visually
+// hidden behind a label styled as a big button: on a phone it offers the camera too.
 import { useEffect, useRef, useState } from 'react';
 
 const TYPES = ['image/jpeg', 'image/png', 'image/webp'];
@@ -82,8 +83,18 @@ export function PhotoUpload({ currentUrl, name, onUploaded }: { currentUrl: stri
           <p className="muted">No photo yet.</p>
         )}
         <div className="field">
-          <label htmlFor="photo-file">{currentUrl ? 'Choose a new photo' : 'Choose a photo'}</label>
-          <input ref={input} id="photo-file" type="file" accept={TYPES.join(',')} aria-describedby="photo-help" onChange={(e) => choose(e.target.files?.[0])} />
+          <input
+            ref={input}
+            id="photo-file"
+            className="visually-hidden photo-input"
+            type="file"
+            accept="image/*"
+            aria-describedby="photo-help"
+            onChange={(e) => choose(e.target.files?.[0])}
+          />
+          <label htmlFor="photo-file" className="button photo-button">
+            Take or choose a photo
+          </label>
           <p className="help" id="photo-help">
             JPEG, PNG or WebP, up to 5 MB. You’ll see it here before it is uploaded.
           </p>

@@ -3,10 +3,15 @@
 // agents use (GET/PATCH /api/v1/me.json with the session cookie), so validation, the
 // plain-English fields and their warnings are exactly the API's. SWR keeps the view
 // live: a change an agent makes shows up when the tab regains focus.
+// Made for thumbs: activities are chips with suggestions from the catalog, free time is a
+// week of buttons in step with its text, examples speak of the person's own city, and
+// dates are in the browser's own language.
 import { useEffect, useState, type FormEvent } from 'react';
 import useSWR from 'swr';
 import type { OwnProfile } from '@/lib/contract/profiles';
+import { ActivityChips, addActivities, isKnownActivity, sameActivity, useActivityLookup, type ActivityLookup } from './activity-chips';
 import { getJson, sendJson } from './api-client';
+import { FreeTimeGrid } from './free-time-grid';
 import { PhotoUpload } from './photo-upload';
 
 const ME = '/api/v1/me.json';
@@ -18,7 +23,7 @@ interface FormValues {
   gender: string;
   birthday: string;
   showAgeByDecade: boolean;
-  activities: string;
+  activities: string[];
   availability_text: string;
 }
 
@@ -32,16 +37,10 @@ function valuesOf(profile: OwnProfile, names: Record<string, string>): FormValue
     gender: profile.gender ?? '',
     birthday: profile.birthday ?? '',
     showAgeByDecade: profile.showAgeByDecade,
-    activities: profile.activities.map((id) => names[id] ?? id).join(', '),
+    activities: profile.activities.map((id) => names[id] ?? id),
     availability_text: profile.availability_text ?? '',
   };
 }
-
-const splitList = (text: string) =>
-  text
-    .split(/[,;\n]/)
-    .map((s) => s.trim())
-    .filter(Boolean);
 
 /** Only the fields the person changed, in the API's shape (empty optional fields clear). */
 function changes(base: FormValues, next: FormValues): Record<string, unknown> {
@@ -53,7 +52,7 @@ function changes(base: FormValues, next: FormValues): Record<string, unknown> {
   if (next.gender !== base.gender) body.gender = next.gender || null;
   if (next.birthday !== base.birthday) body.birthday = next.birthday || null;
   if (next.showAgeByDecade !== base.showAgeByDecade) body.showAgeByDecade = next.showAgeByDecade;
-  if (splitList(next.activities).join('\n') !== splitList(base.activities).join('\n')) body.activities = splitList(next.activities);
+  if (next.activities.join('\n') !== base.activities.join('\n')) body.activities = next.activities;
   if (next.availability_text !== base.availability_text) body.availability_text = orNull(next.availability_text);
   return body;
 }
@@ -66,6 +65,31 @@ function errorsByField(fields: Record<string, string> | undefined): Record<strin
     out[base] ??= message;
   }
   return out;
+}
+
+/**
+ * Chips kept in the person's own words that the server placed on save, as renamings
+ * ("tenis → Tennis"); one line for several when it cannot tell which became which.
+ */
+function serverRenamings(sent: string[], saved: string[], unmatched: string[], lookup: ActivityLookup): string[] {
+  const own = sent.filter((chip) => !isKnownActivity(lookup, chip) && !saved.some((name) => sameActivity(name, chip)));
+  const placed = own.filter((chip) => !unmatched.some((u) => sameActivity(u, chip)));
+  const found = saved.filter((name) => !sent.some((chip) => sameActivity(chip, name)));
+  if (placed.length === 0 || found.length === 0) return [];
+  return [`${placed.join(', ')} → ${found.join(', ')}`];
+}
+
+/** A date (YYYY-MM-DD or a moment) in the browser's language; null until mounted (the server cannot know it). */
+function useLocalDate(value: string | null, withTime: boolean): string | null {
+  const [text, setText] = useState<string | null>(null);
+  useEffect(() => {
+    if (!value) return setText(null);
+    const date = new Date(withTime ? value : `${value}T00:00:00Z`);
+    if (Number.isNaN(date.getTime())) return setText(null);
+    const format = withTime ? new Intl.DateTimeFormat(undefined, { dateStyle: 'long', timeStyle: 'short' }) : new Intl.DateTimeFormat(undefined, { dateStyle: 'long', timeZone: 'UTC' });
+    setText(format.format(date));
+  }, [value, withTime]);
+  return text;
 }
 
 interface Status {
@@ -98,7 +122,13 @@ export function ProfileEditor({ initial, activityNames }: { initial: OwnProfile;
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [status, setStatus] = useState<Status | null>(null);
   const [saving, setSaving] = useState(false);
-  const edited = Object.keys(changes(base, values)).length > 0;
+  const [draft, setDraft] = useState('');
+  const [renamed, setRenamed] = useState<string[]>([]);
+  const { lookup, names } = useActivityLookup();
+  const edited = Object.keys(changes(base, values)).length > 0 || draft.trim() !== '';
+  const city = (profile.public_location ?? '').split(',')[0]?.trim() || null;
+  const birthdayText = useLocalDate(values.birthday || null, false);
+  const changedText = useLocalDate(profile.updated_at, true);
 
   // Someone else (an agent, another tab) changed the profile: follow it unless mid-edit.
   const latest = valuesOf(profile, activityNames);
@@ -114,7 +144,16 @@ export function ProfileEditor({ initial, activityNames }: { initial: OwnProfile;
 
   async function save(event: FormEvent) {
     event.preventDefault();
-    const body = changes(base, values);
+    // Words still in the activity box count as added.
+    const typed = addActivities(values.activities, draft, lookup);
+    const sending = { ...values, activities: typed.chips };
+    const renamedNow = [...renamed, ...typed.renamed];
+    if (draft.trim() !== '') {
+      setValues(sending);
+      setDraft('');
+      setRenamed(renamedNow);
+    }
+    const body = changes(base, sending);
     if (Object.keys(body).length === 0) {
       setStatus({ tone: 'ok', title: 'Nothing to save: you haven’t changed anything.', details: [] });
       return;
@@ -129,7 +168,12 @@ export function ProfileEditor({ initial, activityNames }: { initial: OwnProfile;
       setBase(next);
       setValues(next);
       setErrors({});
-      const details = warningLines(result.data.warnings ?? {}, activityNames);
+      const warnings = result.data.warnings ?? {};
+      if (body.activities) {
+        const unmatched = Array.isArray(warnings.activities_unmatched) ? (warnings.activities_unmatched as string[]) : [];
+        setRenamed([...renamedNow, ...serverRenamings(sending.activities, next.activities, unmatched, lookup)]);
+      }
+      const details = warningLines(warnings, activityNames);
       setStatus({ tone: details.length > 0 ? 'warn' : 'ok', title: 'Your profile is saved.', details });
     } else if (result.error.fields) {
       setErrors(errorsByField(result.error.fields));
@@ -172,6 +216,7 @@ export function ProfileEditor({ initial, activityNames }: { initial: OwnProfile;
 
       <section className="card" aria-labelledby="details-heading">
         <h2 id="details-heading">Details</h2>
+        {changedText ? <p className="muted small">Last changed {changedText}</p> : null}
         {status ? (
           <div className={`notice notice-${status.tone}`} role={status.tone === 'error' ? 'alert' : 'status'}>
             <p>{status.title}</p>
@@ -200,7 +245,13 @@ export function ProfileEditor({ initial, activityNames }: { initial: OwnProfile;
           </div>
           <div className="field">
             <label htmlFor="profile-aboutMe">About you</label>
-            <textarea {...fieldProps('aboutMe')} value={values.aboutMe} maxLength={LIMITS.aboutMe} onChange={(e) => set('aboutMe', e.target.value)} />
+            <textarea
+              {...fieldProps('aboutMe')}
+              value={values.aboutMe}
+              maxLength={LIMITS.aboutMe}
+              placeholder={`Like “New in ${city ?? 'town'}, up for a hike on Saturdays and a board game night after work.”`}
+              onChange={(e) => set('aboutMe', e.target.value)}
+            />
             <p className="help" id="profile-aboutMe-help">
               {values.aboutMe.length} of {LIMITS.aboutMe} characters.
             </p>
@@ -208,9 +259,17 @@ export function ProfileEditor({ initial, activityNames }: { initial: OwnProfile;
           </div>
           <div className="field">
             <label htmlFor="profile-location">Where you are</label>
-            <input type="text" {...fieldProps('location')} value={values.location} maxLength={LIMITS.location} autoComplete="address-level2" onChange={(e) => set('location', e.target.value)} />
+            <input
+              type="text"
+              {...fieldProps('location')}
+              value={values.location}
+              maxLength={LIMITS.location}
+              autoComplete="address-level2"
+              placeholder={`Like “${city ?? 'Portland, OR'}”`}
+              onChange={(e) => set('location', e.target.value)}
+            />
             <p className="help" id="profile-location-help">
-              A town or city, like “Portland, OR”. Others only see the city{profile.public_location ? ` (now: ${profile.public_location})` : ''}.
+              A town or city, like “{city ?? 'Portland, OR'}”. Others only see the city{profile.public_location ? ` (now: ${profile.public_location})` : ''}.
             </p>
             {fieldError('location')}
           </div>
@@ -232,7 +291,7 @@ export function ProfileEditor({ initial, activityNames }: { initial: OwnProfile;
             <label htmlFor="profile-birthday">Birthday</label>
             <input type="date" {...fieldProps('birthday')} value={values.birthday} autoComplete="bday" onChange={(e) => set('birthday', e.target.value)} />
             <p className="help" id="profile-birthday-help">
-              Others see your age, not your birthday. You must be 13 or older.
+              {birthdayText ? `${birthdayText}. ` : ''}Others see your age, not your birthday. You must be 13 or older.
             </p>
             {fieldError('birthday')}
           </div>
@@ -247,18 +306,44 @@ export function ProfileEditor({ initial, activityNames }: { initial: OwnProfile;
           </div>
           <div className="field">
             <label htmlFor="profile-activities">Activities</label>
-            <input type="text" {...fieldProps('activities')} value={values.activities} onChange={(e) => set('activities', e.target.value)} />
+            <ActivityChips
+              id="profile-activities"
+              chips={values.activities}
+              draft={draft}
+              renamed={renamed}
+              lookup={lookup}
+              names={names}
+              placeholder="Type an activity"
+              invalid={Boolean(errors.activities)}
+              describedBy={fieldProps('activities')['aria-describedby']}
+              onChange={(chips, nextDraft, nextRenamed) => {
+                set('activities', chips);
+                setDraft(nextDraft);
+                setRenamed(nextRenamed);
+              }}
+            />
             <p className="help" id="profile-activities-help">
-              In plain words, separated by commas: “hiking, board games, bouldering”. Up to 20.
+              Type and pick from the suggestions, or say it in your own words; Enter or Add puts it in. Up to 20.
             </p>
             {fieldError('activities')}
           </div>
           <div className="field">
             <label htmlFor="profile-availability_text">When you’re free</label>
-            <textarea {...fieldProps('availability_text')} value={values.availability_text} maxLength={LIMITS.availability_text} onChange={(e) => set('availability_text', e.target.value)} />
-            <p className="help" id="profile-availability_text-help">
-              In plain words: “weekends and Wednesday evenings”. Now: {profile.schedule_summary}.
-            </p>
+            <div className="free-time">
+              <FreeTimeGrid text={values.availability_text} onChange={(text) => set('availability_text', text)} />
+              <div className="free-time-text">
+                <textarea
+                  {...fieldProps('availability_text')}
+                  value={values.availability_text}
+                  maxLength={LIMITS.availability_text}
+                  placeholder="Like “weekends and Wednesday evenings”"
+                  onChange={(e) => set('availability_text', e.target.value)}
+                />
+                <p className="help" id="profile-availability_text-help">
+                  Tap the week or say it in plain words: “weekends and Wednesday evenings”. Tapping rewrites the words in ours. Now: {profile.schedule_summary}.
+                </p>
+              </div>
+            </div>
             {fieldError('availability_text')}
           </div>
           <div className="actions">

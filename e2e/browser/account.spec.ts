@@ -63,7 +63,7 @@ test.describe('on the desktop', () => {
     await signIn(page, user.email, PASSWORD, '/account/profile');
 
     await page.getByLabel('About you').fill('Weekend climber. <b>Not bold</b>');
-    await page.getByLabel('Activities').fill('bouldering, board games, underwater basket weaving');
+    await page.getByLabel('Activities', { exact: true }).fill('bouldering, board games, underwater basket weaving');
     await page.getByLabel('When you’re free').fill('weekends and Wednesday evenings');
     await page.getByLabel('Gender').selectOption('non_binary');
     await page.getByRole('button', { name: 'Save profile' }).click();

@@ -67,14 +67,16 @@ export default async function DiscoverPage() {
     age_min: '',
     age_max: '',
   };
+  // On a phone what matters comes first: how many match, then the people. How the
+  // search works is said once, under the results.
   return (
     <>
       <h1>Find buddies</h1>
-      <p className="muted">
+      <DiscoverSearch defaults={defaults} ownActivities={[...user.activities]} firstPage={firstPage} activityNames={activityNames()} />
+      <p className="muted small">
         People near {user.public_location ?? 'you'} who like what you like and are free when you are, best matches first. They see only your public
         profile. Distances are approximate (to a kilometre or two) so that nobody can work out where anyone lives.
       </p>
-      <DiscoverSearch defaults={defaults} ownActivities={[...user.activities]} firstPage={firstPage} activityNames={activityNames()} />
     </>
   );
 }
