@@ -8,7 +8,8 @@
 //   - poll cost with ~10k messages of history and again with 1M more in other chats.
 //
 // Options (env): BENCH_SECONDS per run (default 8), BENCH_CONNECTIONS (20),
-// BENCH_HELD (10000), BENCH_WAKES (50), BENCH_HISTORY (1000000).
+// BENCH_HELD (10000), BENCH_WAKES (50), BENCH_HISTORY (1000000); BENCH_ONLY=held runs
+// only the held long-polls (on a second instance, as in the full run).
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -28,6 +29,7 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
 const HELD = Number(process.env.BENCH_HELD ?? 10_000);
 const WAKES = Number(process.env.BENCH_WAKES ?? 50);
 const HISTORY = Number(process.env.BENCH_HISTORY ?? 1_000_000);
+const ONLY_HELD = process.env.BENCH_ONLY === 'held';
 const root = path.resolve(import.meta.dirname, '..');
 const PROFILE: Profile = { label: '50 chats, 2,000 messages', chats: 50, messagesPerChat: 40, unreadChats: 10, unreadPerChat: 5, pendingRequests: 5 };
 
@@ -118,6 +120,7 @@ async function heldPolls(baseUrl: string, pid: number, token: string) {
   let open = 0;
   let answered = 0;
   const statuses = new Map<number, number>();
+  const errors = new Map<string, number>();
   const started = performance.now();
   // Opened in waves of 500, as agents arrive, not 10,000 SYNs in one millisecond.
   const requests: Promise<void>[] = [];
@@ -134,7 +137,13 @@ async function heldPolls(baseUrl: string, pid: number, token: string) {
       res.on('end', () => { answered += 1; resolve(); });
     });
     req.on('socket', () => { open += 1; });
-    req.on('error', () => { failed += 1; statuses.set(0, (statuses.get(0) ?? 0) + 1); resolve(); });
+    req.on('error', (error: NodeJS.ErrnoException) => {
+      failed += 1;
+      // When, in whole seconds from the first wave: at the start means the accept queue, at the deadline the answers.
+      const key = `${error.code ?? error.message}@${Math.floor((performance.now() - started) / 1000)}s`;
+      errors.set(key, (errors.get(key) ?? 0) + 1);
+      resolve();
+    });
     });
   }
   // Wait until every request reached the server and is held (none answered yet).
@@ -144,7 +153,13 @@ async function heldPolls(baseUrl: string, pid: number, token: string) {
   const during = rssMb(pid);
   await Promise.all(requests);
   agent.destroy();
-  return { held, rss_before_mb: before, rss_holding_mb: during, per_poll_kb: Number((((during - before) * 1024) / Math.max(1, held)).toFixed(1)), statuses: Object.fromEntries(statuses) };
+  return { held, rss_before_mb: before, rss_holding_mb: during, per_poll_kb: Number((((during - before) * 1024) / Math.max(1, held)).toFixed(1)), statuses: Object.fromEntries(statuses), client_errors: Object.fromEntries(errors) };
+}
+
+/** What the server logged besides answered requests (errors, warnings), to explain failed connections. */
+function reportServerTrouble(logFile: string): void {
+  const lines = fs.readFileSync(logFile, 'utf8').split('\n').filter((line) => line && !/"status":(200|304)\b/.test(line));
+  process.stdout.write(`Server log, other than answered polls (last 20 of ${lines.length}):\n${lines.slice(-20).join('\n')}\n`);
 }
 
 async function addHistory(db: Database, messages: number): Promise<void> {
@@ -177,6 +192,13 @@ async function main(): Promise<void> {
     await addHistory(db, 10_000 - (await history()));
     process.stdout.write(`Seeded ${PROFILE.label} for the poller; messages table: ${await history()} rows\n`);
 
+    if (ONLY_HELD) {
+      second = await startServerProcess({ databaseUrl: stack.databaseUrl, dataDir: stack.dataDir, args: ['--role=web'] });
+      const held = await heldPolls(second.baseUrl, second.child.pid!, me.token);
+      process.stdout.write(`Held long-polls on one instance: ${JSON.stringify(held)}\n`);
+      reportServerTrouble(second.logFile);
+      return;
+    }
     const small = await pollRuns(`history ${(await history()).toLocaleString('en')}`, stack.baseUrl, floor.url, me.token);
     console.table(small);
 
