@@ -1,9 +1,11 @@
 // `npm run screenshots`: the README's pictures, taken from the real app in Debian's
 // Chromium on a throwaway stack (fresh database, `scripts/start.ts`): the home page on a
-// desktop and a chat on a 390 px phone. Rerun it when those pages change.
+// desktop, and Discover, a chat and a profile on a 390 px phone. Rerun it when those
+// pages change.
 import fs from 'node:fs';
 import path from 'node:path';
 import { chromium } from '@playwright/test';
+import sharp from 'sharp';
 import { startStack } from '../e2e/support/stack';
 import { findChromium } from './chromium';
 
@@ -37,6 +39,17 @@ const person = (displayName: string, email: string, aboutMe: string) =>
     availability_text: 'Saturday mornings and Wednesday evenings',
   });
 
+/** A 640 px JPEG portrait stand-in: a disc of colour with an initial. */
+function portrait(initial: string, hue: number): Promise<Buffer> {
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="640" height="640">
+    <rect width="640" height="640" fill="hsl(${hue},45%,88%)"/>
+    <circle cx="320" cy="260" r="130" fill="hsl(${hue},40%,55%)"/>
+    <rect x="130" y="420" width="380" height="260" rx="190" fill="hsl(${hue},40%,45%)"/>
+    <text x="320" y="300" font-family="sans-serif" font-size="120" text-anchor="middle" fill="#fff">${initial}</text>
+  </svg>`;
+  return sharp(Buffer.from(svg)).jpeg({ quality: 85 }).toBuffer();
+}
+
 try {
   const ana = await person('Ana', 'ana@example.com', 'Weekend hiker, slow runner, always up for a coffee after.');
   const bea = await person('Bea', 'bea@example.com', 'New in Lisbon. Climbing twice a week, hiking when it is not too hot.');
@@ -49,6 +62,16 @@ try {
     ['See you at the platform!', bea],
   ] as const) {
     await call('POST', chat, { text, agentName: 'Claude' }, from.auth.token);
+  }
+
+  // Three more people nearby, each with a photo (a coloured disc with initials), so Discover has faces.
+  const carla = await person('Carla', 'carla@example.com', 'Trail runner. Sintra on Saturdays, coffee in Graça after.');
+  const duda = await person('Duda', 'duda@example.com', 'Climbing gym regular, learning to lead. Coffee snob.');
+  const eva = await person('Eva', 'eva@example.com', 'Hiking the coast path one weekend at a time.');
+  for (const [who, initials, hue] of [[ana, 'A', 18], [bea, 'B', 200], [carla, 'C', 140], [duda, 'D', 280], [eva, 'E', 40]] as const) {
+    await call('POST', '/api/v1/me/photo.json', { photo: (await portrait(initials, hue)).toString('base64'), mimeType: 'image/jpeg' }, who.auth.token).catch((error: unknown) =>
+      console.warn(`photo for ${initials} not set: ${String(error)}`),
+    );
   }
 
   const browser = await chromium.launch({
@@ -65,9 +88,15 @@ try {
   await phone.request.post(`${stack.baseUrl}/auth/callback/password`, { form: { csrfToken: csrf.csrfToken, email: ana.user.email, password: PASSWORD, callbackUrl: '/account' }, maxRedirects: 0 });
   await phone.goto(`${stack.baseUrl}/account/chats/${accepted.chat.chatId}`);
   await phone.getByText('See you at the platform!').waitFor();
-  await phone.screenshot({ path: path.join(outDir, 'chat-phone.png'), fullPage: true });
+  await phone.screenshot({ path: path.join(outDir, 'chat-phone.png') });
+  await phone.goto(`${stack.baseUrl}/account/discover`);
+  await phone.getByRole('link', { name: /Carla/ }).first().waitFor();
+  await phone.screenshot({ path: path.join(outDir, 'discover-phone.png') });
+  await phone.goto(`${stack.baseUrl}/u/${carla.user.slug}`);
+  await phone.getByRole('heading', { name: /Carla/ }).first().waitFor();
+  await phone.screenshot({ path: path.join(outDir, 'profile-phone.png') });
   await browser.close();
-  console.log(`wrote ${path.relative(root, outDir)}/home.png and chat-phone.png`);
+  console.log(`wrote ${path.relative(root, outDir)}/home.png, chat-phone.png, discover-phone.png and profile-phone.png`);
 } finally {
   await stack.stop();
 }
