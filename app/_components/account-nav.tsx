@@ -6,6 +6,7 @@
 // messages (GET /api/v1/inbox.json every 30 s, sooner when a page that changes them asks
 // SWR to refresh INBOX_URL).
 import { usePathname } from 'next/navigation';
+import { useEffect } from 'react';
 import useSWR from 'swr';
 import { ACCOUNT_HOME, ACCOUNT_SETTINGS, INBOX_URL, SETTINGS_PAGES, type AccountSection, type InboxCounts } from '@/lib/web/account-nav';
 import { getJson } from './api-client';
@@ -86,4 +87,25 @@ export function AccountBar({
       </a>
     </div>
   );
+}
+
+/**
+ * A link to a field (the overview's checklist links to /account/profile#profile-gender)
+ * puts the cursor in that field, not only scrolls to it.
+ */
+export function FocusFromHash() {
+  useEffect(() => {
+    const focus = () => {
+      const id = decodeURIComponent(window.location.hash.slice(1));
+      const target = id ? document.getElementById(id) : null;
+      if (target instanceof HTMLInputElement || target instanceof HTMLSelectElement || target instanceof HTMLTextAreaElement) {
+        target.focus();
+        target.scrollIntoView({ block: 'center' });
+      }
+    };
+    focus();
+    window.addEventListener('hashchange', focus);
+    return () => window.removeEventListener('hashchange', focus);
+  }, []);
+  return null;
 }

@@ -4,7 +4,7 @@ import { getDb } from '@/db';
 import { currentSession } from '@/lib/auth/session';
 import { inboxCounts } from '@/lib/chats/inbox';
 import { ACCOUNT_TABS } from '@/lib/web/account-nav';
-import { AccountBar } from '../_components/account-nav';
+import { AccountBar, FocusFromHash } from '../_components/account-nav';
 import { ServiceWorker } from '../_components/notifications';
 
 export const metadata: Metadata = { robots: { index: false } };
@@ -22,6 +22,7 @@ export default async function AccountLayout({ children }: { children: ReactNode 
     <div className="account">
       <AccountBar tabs={ACCOUNT_TABS} initialCounts={counts} me={{ displayName: user.display_name, photoURL: user.photo_url ? (user.thumbnail_url ?? user.photo_url) : null }} />
       <div className="account-page">{children}</div>
+      <FocusFromHash />
       <ServiceWorker />
     </div>
   );
