@@ -65,6 +65,8 @@ export function AccountBar({
             return (
               <li key={s.href}>
                 <a href={s.href} aria-current={current(path, s.href)}>
+                  {/* The label first, so the link's name starts with it; CSS puts the icon above or before it. */}
+                  <span className="tab-label">{s.label}</span>{' '}
                   <span className="tab-glyph">
                     <TabIcon icon={s.icon} />
                     {badge && badge.count > 0 ? (
@@ -74,7 +76,6 @@ export function AccountBar({
                       </span>
                     ) : null}
                   </span>
-                  <span className="tab-label">{s.label}</span>
                 </a>
               </li>
             );

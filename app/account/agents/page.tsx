@@ -125,7 +125,7 @@ export default async function AgentsPage() {
                           {t.active ? (
                             <form action={revokeTokenAction}>
                               <input type="hidden" name="tokenId" value={t.id} />
-                              <button type="submit" className="button-danger" aria-label={`Disconnect ${a.name} (${kind.toLowerCase()}${which})`}>
+                              <button type="submit" className="button-danger" aria-label={`Disconnect ${a.name} (${kind}${which})`}>
                                 Disconnect
                               </button>
                             </form>
