@@ -35,7 +35,7 @@ const MATCHES_SHOWN = 10;
 type UserRow = Awaited<ReturnType<typeof requireSession>>['user'];
 
 /**
- * The first Discover page for the person's own activities, as the Discover tab shows it;
+ * The best matches of the first Discover page for the person's own activities, as the Discover tab shows it;
  * like that page it counts against the person's Discover limit. Past the limit the strip
  * is simply left out.
  */
@@ -48,7 +48,8 @@ async function newMatches(user: UserRow) {
   }
   const query = discoverQuerySchema.parse({ activities: user.activities.join(',') });
   const page = await discover(getDb(), user.id, query, { baseUrl: config().publicBaseUrl });
-  return page.results.slice(0, MATCHES_SHOWN);
+  // People with a request either way are in Requests already.
+  return page.results.filter((r) => r.pending_request === null).slice(0, MATCHES_SHOWN);
 }
 
 export default async function AccountPage() {

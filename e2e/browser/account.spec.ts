@@ -2,6 +2,7 @@
 import { baseUrl, expect, expectAccessible, isDesktop, PASSWORD, register, screenshot, signIn, signInWithForm, test } from './support';
 
 test('every account page reads well and is accessible', async ({ page, request }, testInfo) => {
+  test.slow(); // six pages, each through axe, on a machine that may be busy
   const user = await register(request, {
     displayName: 'Olive Onboard',
     aboutMe: 'Likes long walks.',
@@ -136,6 +137,7 @@ test.describe('on the desktop', () => {
   });
 
   test('changing the password', async ({ page, request }) => {
+    test.slow(); // five submits, a sign-out and a sign-in
     const user = await register(request, { displayName: 'Paula Pass' });
     await signIn(page, user.email, PASSWORD, '/account/password');
     const submit = async (current: string, next: string, confirm: string) => {
