@@ -1,4 +1,4 @@
-// The first-sign-in question on /account/agents: which assistants hold a token, and does
+// The first-sign-in question on /account/agents (Connected assistants): which assistants hold a token, and does
 // the person want each to keep it? Plain forms posting server actions (no script needed).
 import type { AccessTokenRecord } from '@/lib/accounts/tokens';
 import { formatDateTime } from '@/lib/web/labels';

@@ -2,31 +2,80 @@ import type { Metadata } from 'next';
 import { getDb } from '@/db';
 import { listTokensToConfirm } from '@/lib/accounts/tokens';
 import { requireSession } from '@/lib/auth/session';
+import { listBuddyRequests } from '@/lib/buddies/requests';
+import { listChats } from '@/lib/chats/chats';
 import { config } from '@/lib/config';
-import { loadVapidKeys } from '@/lib/notifications/web-push';
-import { NotificationsOptIn } from '../_components/notifications';
-import { DISCOVER_FIELDS, missingFields } from '@/lib/profiles/onboarding';
+import { discoverQuerySchema } from '@/lib/contract/discover';
+import { discover } from '@/lib/discover';
+import { ApiError } from '@/lib/http/errors';
+import { consumeRateLimit } from '@/lib/limits/rate-limits';
+import { DISCOVER_FIELDS, missingFields, type DiscoverField } from '@/lib/profiles/onboarding';
+import { activityNames } from '@/lib/web/activity-names';
 import { CHECKLIST_LABELS } from '@/lib/web/labels';
+import { Avatar } from '../_components/avatar';
+import { HomeChats, HomeRequests } from '../_components/home-screen';
 
-export const metadata: Metadata = { title: 'Your account' };
+export const metadata: Metadata = { title: 'Home' };
+
+/** Where each checklist item is filled in: the profile editor's field ids. */
+const FIELD_ANCHORS: Record<DiscoverField, string> = {
+  displayName: 'profile-displayName',
+  aboutMe: 'profile-aboutMe',
+  gender: 'profile-gender',
+  birthday: 'profile-birthday',
+  location: 'profile-location',
+  coords: 'profile-location',
+  activities: 'profile-activities',
+  schedule: 'profile-availability_text',
+  photo: 'photo-file',
+};
+
+const MATCHES_SHOWN = 10;
+
+type UserRow = Awaited<ReturnType<typeof requireSession>>['user'];
+
+/**
+ * The best matches of the first Discover page for the person's own activities, as the Discover tab shows it;
+ * like that page it counts against the person's Discover limit. Past the limit the strip
+ * is simply left out.
+ */
+async function newMatches(user: UserRow) {
+  try {
+    await consumeRateLimit(getDb(), 'discover', config().rateLimits.discover, user.id);
+  } catch (error) {
+    if (error instanceof ApiError && error.code === 'rate_limited') return null;
+    throw error;
+  }
+  const query = discoverQuerySchema.parse({ activities: user.activities.join(',') });
+  const page = await discover(getDb(), user.id, query, { baseUrl: config().publicBaseUrl });
+  // People with a request either way are in Requests already.
+  return page.results.filter((r) => r.pending_request === null).slice(0, MATCHES_SHOWN);
+}
 
 export default async function AccountPage() {
   const { user } = await requireSession('/account');
+  const db = getDb();
+  const base = config().publicBaseUrl;
   const missing = new Set(missingFields(user));
   const done = DISCOVER_FIELDS.length - missing.size;
-  const toConfirm = (await listTokensToConfirm(getDb(), user.id)).length;
-  const vapid = await loadVapidKeys(getDb(), config().vapid, config().publicBaseUrl);
+  const [toConfirm, requests, chats, matches] = await Promise.all([
+    listTokensToConfirm(db, user.id),
+    listBuddyRequests(db, user.id, {}, base),
+    listChats(db, user.id, {}, base),
+    missing.size === 0 ? newMatches(user) : Promise.resolve(null),
+  ]);
+  const names = activityNames();
 
   return (
     <>
       <h1>Hi, {user.display_name}</h1>
-      {toConfirm > 0 ? (
+      {toConfirm.length > 0 ? (
         // Where a person lands after signing in: the first thing to settle is who else holds access.
         <section className="notice notice-warn" aria-labelledby="confirm-agents-heading">
           <h2 id="confirm-agents-heading">Check who can act for you</h2>
           <p>
-            {toConfirm === 1 ? 'An assistant holds' : `${toConfirm} assistants hold`} access to your account. Confirm you know{' '}
-            {toConfirm === 1 ? 'it' : 'each of them'}, or revoke access you didn’t give.
+            {toConfirm.length === 1 ? 'An assistant holds' : `${toConfirm.length} assistants hold`} access to your account. Confirm you know{' '}
+            {toConfirm.length === 1 ? 'it' : 'each of them'}, or revoke access you didn’t give.
           </p>
           <p>
             <a className="button" href="/account/agents">
@@ -35,48 +84,69 @@ export default async function AccountPage() {
           </p>
         </section>
       ) : null}
-      <section className="card" aria-labelledby="onboarding-heading">
-        <h2 id="onboarding-heading">Your profile</h2>
-        {missing.size === 0 ? (
-          <div className="notice notice-ok">
-            <p>Your profile is complete and visible in Discover.</p>
-          </div>
-        ) : (
+
+      {missing.size === 0 ? (
+        <p className="profile-complete">
+          <span>
+            Profile complete <span aria-hidden="true">✓</span>
+          </span>
+          <a href="/account/profile" aria-label="Edit your profile">
+            Edit
+          </a>
+        </p>
+      ) : (
+        <section className="card" aria-labelledby="onboarding-heading">
+          <h2 id="onboarding-heading">Finish your profile</h2>
           <p>
             {done} of {DISCOVER_FIELDS.length} done. To appear in Discover, add what’s still missing:
           </p>
-        )}
-        <ul className="checklist" aria-label="Onboarding checklist">
-          {DISCOVER_FIELDS.map((field) => {
-            const isDone = !missing.has(field);
-            return (
-              <li key={field} className={isDone ? 'done' : 'todo'}>
-                <span className="mark" aria-hidden="true">
-                  {isDone ? '✓' : '!'}
-                </span>
-                <span>
-                  <strong>{CHECKLIST_LABELS[field].label}</strong> <span className="visually-hidden">{isDone ? '(done)' : '(missing)'}</span>
-                  {isDone ? null : <span className="muted"> — {CHECKLIST_LABELS[field].help}</span>}
-                </span>
-              </li>
-            );
-          })}
-        </ul>
-        <p className="actions">
-          <a className="button" href="/account/profile">
-            {missing.size === 0 ? 'Edit your profile' : 'Complete your profile'}
-          </a>
-          <a href={`/u/${encodeURIComponent(user.slug)}`}>See your public profile</a>
-        </p>
-      </section>
-      <section className="card" aria-labelledby="agents-heading">
-        <h2 id="agents-heading">Your agents</h2>
-        <p>
-          See <a href="/account/agents">which agents acted for you</a> and <a href="/account/tokens">the access they hold</a>; revoke any you no
-          longer trust.
-        </p>
-      </section>
-      <NotificationsOptIn publicKey={vapid.publicKey} />
+          <ul className="checklist" aria-label="Onboarding checklist">
+            {DISCOVER_FIELDS.map((field) => {
+              const isDone = !missing.has(field);
+              const label = CHECKLIST_LABELS[field].label;
+              return (
+                <li key={field} className={isDone ? 'done' : 'todo'}>
+                  <span className="mark" aria-hidden="true">
+                    {isDone ? '✓' : '!'}
+                  </span>
+                  <span>
+                    {isDone ? <strong>{label}</strong> : <a href={`/account/profile#${FIELD_ANCHORS[field]}`}>{label}</a>}{' '}
+                    <span className="visually-hidden">{isDone ? '(done)' : '(missing)'}</span>
+                    {isDone ? null : <span className="muted"> — {CHECKLIST_LABELS[field].help}</span>}
+                  </span>
+                </li>
+              );
+            })}
+          </ul>
+        </section>
+      )}
+
+      <HomeRequests initial={requests} activityNames={names} />
+      <HomeChats initial={chats} />
+
+      {matches ? (
+        <section className="home-section" aria-labelledby="home-matches-heading">
+          <div className="home-section-head">
+            <h2 id="home-matches-heading">New matches</h2>
+            <a href="/account/discover">Discover</a>
+          </div>
+          {matches.length === 0 ? (
+            <p className="muted">Nobody new nearby yet. Try more activities, or a wider search in Discover.</p>
+          ) : (
+            <ul className="match-strip" aria-label="New matches">
+              {matches.map((m) => (
+                <li key={m.user.id}>
+                  <a href={`/u/${encodeURIComponent(m.user.slug)}`}>
+                    <Avatar name={m.user.displayName} photoURL={m.user.photoURL} />
+                    <span className="match-strip-name">{m.user.displayName}</span>
+                    <span className="match-strip-why muted">{m.shared_activities.map((id) => names[id] ?? id).join(', ') || m.overlap_summary}</span>
+                  </a>
+                </li>
+              ))}
+            </ul>
+          )}
+        </section>
+      ) : null}
     </>
   );
 }

@@ -177,20 +177,23 @@ describe('fuzzing the pages (path segments and query strings)', () => {
     value.map((v) => `/signin/link?token=${encodeComponent(v)}`),
     fc.tuple(value, value).map(([callback, error]) => `/signin?callbackUrl=${encodeComponent(callback)}&error=${encodeComponent(error)}`),
     fc.tuple(value, value, value).map(([email, name, photo]) => `/signup-with-ai?email=${encodeComponent(email)}&name=${encodeComponent(name)}&activities=${encodeComponent(name)}&photo=${encodeComponent(photo)}`),
-    fc.constantFrom('/', '/docs', '/account', '/account/profile', '/account/requests', '/account/discover', '/account/tokens', '/account/agents', '/account/password', '/signin/check-email'),
+    fc.constantFrom('/', '/docs', '/account', '/account/profile', '/account/requests', '/account/discover', '/account/tokens', '/account/agents', '/account/settings', '/account/password', '/signin/check-email'),
   );
   const target = fc.tuple(page, fc.option(fc.constantFrom(...BAD_QUERIES), { freq: 4 })).map(([path, query]) => (query ? `${path}${path.includes('?') ? '&' : '?'}${query}` : path));
 
   it('the token revoke form (a server action) never answers 5xx, whatever tokenId it carries', async () => {
-    const page = await send(baseUrl(), { method: 'GET', target: '/account/tokens', headers: {}, mutation: 'none' }, { cookie: sessionCookie });
-    const actionField = /name="(\$ACTION_ID_[0-9a-f]+)"/.exec(page.text)?.[1];
+    const page = await send(baseUrl(), { method: 'GET', target: '/account/agents', headers: {}, mutation: 'none' }, { cookie: sessionCookie });
+    const actionField = page.text
+      .split('<form')
+      .find((form) => form.includes('>Disconnect</button>'))
+      ?.match(/name="(\$ACTION_ID_[0-9a-f]+)"/)?.[1];
     expect(actionField, 'the revoke form names its server action').toBeDefined();
     await fc.assert(
       fc.asyncProperty(fc.oneof(value, fc.uuid()), async (tokenId) => {
         const form = new FormData();
         form.set(actionField!, '');
         form.set('tokenId', tokenId);
-        const res = await fetch(`${baseUrl()}/account/tokens`, {
+        const res = await fetch(`${baseUrl()}/account/agents`, {
           method: 'POST',
           headers: { cookie: sessionCookie, origin: baseUrl(), 'x-forwarded-for': freshIp() },
           body: form,

@@ -296,16 +296,20 @@ describe('inputs outside the contract', () => {
   ])('the token page\'s revoke form (a server action) with %s as tokenId answers below 500 and revokes nothing (was 500)', async (_name, tokenId) => {
     const web = new WebClient();
     expect(pathOf((await web.signInWithPassword(alice.user.email, ALICE_PASSWORD)).location)).toBe('/account');
-    const page = await web.request('GET', '/account/tokens');
+    const page = await web.request('GET', '/account/agents');
     expect(page.status).toBe(200);
     // The form works without JavaScript: Next.js names the action in a hidden field.
-    const actionField = /name="(\$ACTION_ID_[0-9a-f]+)"/.exec(page.text)?.[1];
+    // The Disconnect form's action (the page also has the first-sign-in Keep/Revoke forms).
+    const actionField = page.text
+      .split('<form')
+      .find((form) => form.includes('>Disconnect</button>'))
+      ?.match(/name="(\$ACTION_ID_[0-9a-f]+)"/)?.[1];
     expect(actionField).toBeDefined();
     const bobToken = await testDb().selectFrom('access_tokens').select('id').where('user_id', '=', bob.id).executeTakeFirstOrThrow();
     const form = new FormData();
     form.set(actionField!, '');
     form.set('tokenId', tokenId === 'BOB' ? bobToken.id : tokenId);
-    const res = await fetch(`${baseUrl()}/account/tokens`, {
+    const res = await fetch(`${baseUrl()}/account/agents`, {
       method: 'POST',
       headers: { cookie: web.cookieHeader(), origin: baseUrl(), 'x-forwarded-for': web.ip },
       body: form,

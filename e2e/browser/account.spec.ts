@@ -1,7 +1,8 @@
-// The account area: onboarding checklist, profile editing, agents, tokens, password.
+// The account area: onboarding checklist, profile editing, settings, connected assistants, password.
 import { baseUrl, expect, expectAccessible, isDesktop, PASSWORD, register, screenshot, signIn, signInWithForm, test } from './support';
 
 test('every account page reads well and is accessible', async ({ page, request }, testInfo) => {
+  test.slow(); // six pages, each through axe, on a machine that may be busy
   const user = await register(request, {
     displayName: 'Olive Onboard',
     aboutMe: 'Likes long walks.',
@@ -23,33 +24,49 @@ test('every account page reads well and is accessible', async ({ page, request }
   await expect(checklist.getByRole('listitem').filter({ hasText: 'Where you are' })).toContainText('(done)');
   await expect(checklist.getByRole('listitem').filter({ hasText: 'A photo' })).toContainText('(missing)');
   await expect(page.getByText('5 of 9 done')).toBeVisible();
-  await expect(page.getByRole('link', { name: 'Overview' })).toHaveAttribute('aria-current', 'page');
+  // The brand is the way home; none of the four tabs is the overview.
+  await expect(page.getByRole('link', { name: 'Buddy Match home' })).toHaveAttribute('aria-current', 'page');
+  await expect(page.getByRole('navigation', { name: 'Account' }).locator('[aria-current]')).toHaveCount(0);
   await expectAccessible(page);
   await screenshot(page, testInfo, 'account-overview');
 
-  const menu = page.getByRole('navigation', { name: 'Account' });
-  await menu.getByRole('link', { name: 'Profile' }).click();
+  // Each missing item links to its field, and the cursor lands in it.
+  await checklist.getByRole('link', { name: 'Gender' }).click();
+  await page.waitForURL('**/account/profile#profile-gender');
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Your profile');
+  await expect(page.getByLabel('Gender')).toBeFocused();
   await expect(page.getByLabel('Where you are')).toHaveValue('Lisbon');
+  await expect(page.getByRole('navigation', { name: 'Account' }).getByRole('link', { name: 'Profile' })).toHaveAttribute('aria-current', 'page');
   await expectAccessible(page);
   await screenshot(page, testInfo, 'profile-edit');
 
-  await menu.getByRole('link', { name: 'Agents' }).click();
-  const agents = page.getByRole('table', { name: 'Agents and what they did' });
-  await expect(agents.getByRole('row').filter({ hasText: 'SignupBot' })).toContainText('created the account');
-  await expect(agents.getByRole('row').filter({ hasText: 'Concierge <AI>' })).toContainText('updated the profile');
+  // Settings sit behind the person's photo.
+  await page.getByRole('link', { name: 'Settings' }).click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Settings');
+  await expect(page.getByRole('link', { name: 'Settings' })).toHaveAttribute('aria-current', 'page');
+  await expect(page.getByRole('button', { name: 'Sign out' })).toBeVisible();
+  await expectAccessible(page);
+  await screenshot(page, testInfo, 'settings');
+
+  await page.getByRole('link', { name: /^Connected assistants/ }).click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Connected assistants');
+  const assistants = page.getByRole('list', { name: 'Your assistants' });
+  const assistant = (name: string) => assistants.getByRole('listitem').filter({ has: page.getByRole('heading', { level: 2, name, exact: true }) });
+  await expect(assistant('SignupBot').getByRole('list', { name: 'What SignupBot did' })).toHaveText('Created your account');
+  await expect(assistant('SignupBot')).toContainText('Connected');
+  const key = assistant('SignupBot').getByRole('list', { name: 'SignupBot: connections' }).getByRole('listitem');
+  await expect(key).toContainText('Key given when it created your account');
+  await expect(key).toContainText('Full access');
+  await expect(key).toContainText('chat-42');
+  await expect(assistant('Concierge <AI>').getByRole('list', { name: 'What Concierge <AI> did' })).toHaveText('Updated your profile once');
+  await expect(assistant('Concierge <AI>')).toContainText('It has no access of its own');
+  await expect(page.getByRole('list', { name: 'Recent actions' })).toContainText('SignupBot created the account');
   await expect(page.getByText('(session chat-42)')).toBeVisible();
   await expectAccessible(page);
   await screenshot(page, testInfo, 'agents');
 
-  await menu.getByRole('link', { name: 'Access tokens' }).click();
-  const token = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: 'SignupBot · registration' }) });
-  await expect(token).toContainText('Full access');
-  await expect(token).toContainText('chat-42');
-  await expectAccessible(page);
-  await screenshot(page, testInfo, 'tokens');
-
-  await menu.getByRole('link', { name: 'Password' }).click();
+  await page.getByRole('link', { name: 'Settings' }).click();
+  await page.getByRole('link', { name: /^Password/ }).click();
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Change your password');
   await expectAccessible(page);
   await screenshot(page, testInfo, 'password');
@@ -102,12 +119,17 @@ test.describe('on the desktop', () => {
     const me = () => request.get(`${baseUrl()}/api/v1/me.json`, { headers: { authorization: `Bearer ${user.token}` } });
     expect((await me()).status()).toBe(200);
 
-    await signIn(page, user.email, PASSWORD, '/account/tokens');
-    const token = page.getByRole('listitem').filter({ has: page.getByRole('heading', { name: 'RevokeBot · registration' }) });
+    await signIn(page, user.email, PASSWORD, '/account/agents');
+    const assistant = page
+      .getByRole('list', { name: 'Your assistants' })
+      .getByRole('listitem')
+      .filter({ has: page.getByRole('heading', { level: 2, name: 'RevokeBot' }) });
+    const token = assistant.getByRole('list', { name: 'RevokeBot: connections' }).getByRole('listitem');
     await expect(token).toContainText('Active');
-    await token.getByRole('button', { name: /^Revoke RevokeBot/ }).click();
+    await token.getByRole('button', { name: 'Disconnect RevokeBot (Key given when it created your account)' }).click();
     await expect(token.locator('.tag')).toHaveText('Revoked');
-    await expect(token.getByRole('button', { name: /^Revoke/ })).toHaveCount(0);
+    await expect(token.getByRole('button', { name: /^Disconnect/ })).toHaveCount(0);
+    await expect(assistant.locator('.token-head .tag').first()).toHaveText('Disconnected');
 
     const refused = await me();
     expect(refused.status()).toBe(401);
@@ -115,6 +137,7 @@ test.describe('on the desktop', () => {
   });
 
   test('changing the password', async ({ page, request }) => {
+    test.slow(); // five submits, a sign-out and a sign-in
     const user = await register(request, { displayName: 'Paula Pass' });
     await signIn(page, user.email, PASSWORD, '/account/password');
     const submit = async (current: string, next: string, confirm: string) => {
@@ -132,6 +155,7 @@ test.describe('on the desktop', () => {
     await submit(PASSWORD, 'a fresh passphrase', 'a fresh passphrase');
     await expect(page.getByRole('status').filter({ hasText: 'Your password is changed.' })).toBeVisible();
 
+    await page.getByRole('link', { name: 'Settings' }).click();
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.waitForURL('**/signin?signedOut=1');
     await signInWithForm(page, user.email, 'a fresh passphrase');

@@ -102,6 +102,7 @@ test('an MCP host connects with OAuth: 401, discovery, registration, sign-in and
     await signIn(page, person.email, undefined, consentPath);
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Connect Test Assistant?');
     await expect(page.getByRole('list', { name: 'What it will be able to do' })).toContainText('Send messages for you');
+    await expect(page.getByRole('link', { name: 'Connected assistants' })).toHaveAttribute('href', '/account/agents');
     await expectAccessible(page);
     await screenshot(page, testInfo, 'oauth-consent');
     const brought = callback.next();
@@ -147,6 +148,18 @@ test('an MCP host connects with OAuth: 401, discovery, registration, sign-in and
     auth.saved = renewed;
     const again = await client.callTool({ name: 'get_my_profile', arguments: {} });
     expect(again.isError ?? false).toBe(false);
+
+    // The person sees the connection among Connected assistants and disconnects it there.
+    await page.goto(`${baseUrl()}/account/agents`);
+    const entry = page
+      .getByRole('list', { name: 'Your assistants' })
+      .getByRole('listitem')
+      .filter({ has: page.getByRole('heading', { level: 2, name: 'Test Assistant' }) });
+    await expect(entry.getByRole('list', { name: 'Test Assistant: connections' })).toContainText('Connected with OAuth');
+    await entry.getByRole('button', { name: 'Disconnect Test Assistant (Connected with OAuth)' }).click();
+    await expect(entry.locator('.token-head .tag').first()).toHaveText('Disconnected');
+    const after = await fetch(`${baseUrl()}/api/v1/me.json`, { headers: { authorization: `Bearer ${renewed.access_token}` } });
+    expect(after.status).toBe(401);
   } finally {
     await client.close().catch(() => undefined);
     callback.close();

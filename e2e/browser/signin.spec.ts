@@ -111,6 +111,8 @@ test.describe('password sign-in', () => {
     test.skip(!isDesktop(testInfo), 'one viewport is enough for this flow');
     const user = await register(request, { displayName: 'Sam Signout' });
     await signInWithForm(page, user.email);
+    // Sign out lives in Settings, behind the person's photo.
+    await page.getByRole('link', { name: 'Settings' }).click();
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.waitForURL('**/signin?signedOut=1');
     await expect(page.getByRole('status')).toContainText('You’re signed out');

@@ -72,7 +72,8 @@ test.describe('magic link by SMTP', () => {
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Hi, Sasha Smtp');
     await expectAccessible(page);
 
-    // Sign out, then ask for a new link from the sign-in page.
+    // Sign out (in Settings, behind the photo), then ask for a new link from the sign-in page.
+    await page.getByRole('link', { name: 'Settings' }).click();
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.waitForURL('**/signin?signedOut=1');
     await page.getByRole('textbox', { name: 'Email' }).last().fill(user.email);

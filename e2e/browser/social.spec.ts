@@ -84,14 +84,14 @@ test('requests, Discover and chats read well and are accessible', async ({ page,
 
   await signIn(page, ana.email, PASSWORD, '/account/requests');
   const menu = page.getByRole('navigation', { name: 'Account' });
-  await expect(menu.getByRole('link', { name: /Buddy requests/ })).toHaveText(/1 request waiting/);
+  await expect(menu.getByRole('link', { name: /^Requests/ })).toHaveText(/1 request waiting/);
   const waiting = page.getByRole('list', { name: 'Requests waiting for your answer' }).getByRole('listitem').filter({ hasText: 'Bea <Asker>' });
   await expect(waiting).toContainText('Hike on Saturday? <b>not bold</b>');
   await expect(page.getByRole('list', { name: 'Requests you sent' })).toContainText('Cai Asked');
   await expectAccessible(page);
   await screenshot(page, testInfo, 'requests');
 
-  await menu.getByRole('link', { name: 'Find buddies' }).click();
+  await menu.getByRole('link', { name: 'Discover' }).click();
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Find buddies');
   const matches = page.getByRole('list', { name: 'Matches, best first' });
   const danCard = matches.getByRole('listitem').filter({ hasText: 'Dan Nearby' });
@@ -104,11 +104,11 @@ test('requests, Discover and chats read well and are accessible', async ({ page,
   await screenshot(page, testInfo, 'discover');
 
   // Accepting opens the chat, with the first message in it.
-  await menu.getByRole('link', { name: /Buddy requests/ }).click();
+  await menu.getByRole('link', { name: /^Requests/ }).click();
   await page.getByLabel('First message to Bea <Asker> (optional)').fill('Yes! 9am at the trailhead?');
   await page.getByRole('button', { name: 'Accept' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'You and Bea <Asker> are buddies now.' })).toBeVisible();
-  await expect(menu.getByRole('link', { name: /Buddy requests/ })).not.toContainText('waiting');
+  await expect(menu.getByRole('link', { name: /^Requests/ })).not.toContainText('waiting');
   await page.getByRole('link', { name: 'Open the chat' }).click();
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Bea <Asker>');
   await expect(page.getByRole('log', { name: 'Messages with Bea <Asker>' })).toContainText('Yes! 9am at the trailhead?');

@@ -114,8 +114,12 @@ test.describe('on the desktop', () => {
     await helper.getByRole('button', { name: /^Keep HelperBot/ }).click();
     await expect(prompt).toHaveCount(0);
     expect((await me(request, user.token)).status()).toBe(200);
-    // The table of what agents did is still there below.
-    await expect(page.getByRole('table', { name: 'Agents and what they did' })).toBeVisible();
+    // What each assistant did is still there below.
+    const helperEntry = page
+      .getByRole('list', { name: 'Your assistants' })
+      .getByRole('listitem')
+      .filter({ has: page.getByRole('heading', { level: 2, name: 'HelperBot' }) });
+    await expect(helperEntry.getByRole('list', { name: 'What HelperBot did' })).toHaveText('Created your account');
 
     await page.goto(`${baseUrl()}/account`);
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Hi, Fran First');
@@ -156,8 +160,10 @@ test.describe('on the desktop', () => {
     );
     expect((await me(request, user.token)).status()).toBe(401);
     // This browser stays signed in.
+    // The old tokens page leads to Connected assistants.
     await page.goto(`${baseUrl()}/account/tokens`);
-    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Access tokens');
-    await expect(page.getByText('0 active of 1.')).toBeVisible();
+    await page.waitForURL('**/account/agents');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Connected assistants');
+    await expect(page.getByText('No assistant can act for you now.')).toBeVisible();
   });
 });

@@ -29,7 +29,8 @@ test('a pushed message shows a notification, and tapping it opens the chat', asy
   });
   await cdp.send('ServiceWorker.enable');
 
-  await signIn(page, me.email);
+  // The switch is in Settings.
+  await signIn(page, me.email, undefined, '/account/settings');
   await expect(page.getByRole('heading', { name: 'Notifications on this device' })).toBeVisible();
   await expect(page.getByRole('button', { name: 'Turn on notifications' })).toBeVisible();
   await expectAccessible(page);

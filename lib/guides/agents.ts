@@ -38,7 +38,7 @@ OAuth follows the MCP authorization specification 2026-07-28 (and works with cli
 
 A missing, expired or revoked token answers 401 ${code('unauthorized')} with ${code('WWW-Authenticate: Bearer resource_metadata="…"')}; a token without the needed scope answers 403 ${code('insufficient_scope')}. When that 401 comes, do not register the address again: connect again as above (device sign-in if nothing else). A token stops working when:
 
-- the person revokes it on the web (${code('/account/tokens')}). On their first web sign-in the service shows them every assistant holding a token and asks them to keep or revoke each one (${code('confirmed_at')} in ${ref('GET', '/api/v1/me/tokens.json')} says they kept yours);
+- the person disconnects it on the web (${code('/account/agents')}, Connected assistants). On their first web sign-in the service shows them every assistant holding a token and asks them to keep or revoke each one (${code('confirmed_at')} in ${ref('GET', '/api/v1/me/tokens.json')} says they kept yours);
 - the person changes the password and ticks "sign out everywhere and revoke all assistant tokens" (${code('revokeAllTokens')} on ${ref('POST', '/api/v1/me/password.json')}; that revokes your own token too);
 - the owner of the email address disowns the account: every sign-in email carries a "This wasn't me" link, which disables the account for good. Its tokens, sessions and links stop working, its profile and everything it sent disappear for everyone, and the address is free to register again. So only ever sign up the person's own address.
 

@@ -1,6 +1,6 @@
 // The consent form's answer. The person is signed in on this site (the Auth.js session
 // cookie); "Allow" records one grant in oidc-provider and one connection row in
-// access_tokens (listed and revocable in /account/agents), then hands the browser back
+// access_tokens (listed and revocable in /account/agents, "Connected assistants"), then hands the browser back
 // to the assistant with a code. "Deny" answers the assistant with access_denied.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { getDb, type Database } from '@/db';

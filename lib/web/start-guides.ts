@@ -46,7 +46,7 @@ const chatSteps = (baseUrl: string, product: string): StartStep[] => [
 const connectorSteps = (baseUrl: string, product: string): StartStep[] => [
   { text: `Where ${product} lets you add a custom connector (a remote MCP server), add this URL:`, copy: mcpUrl(baseUrl) },
   {
-    text: `When ${product} first acts for you, a Buddy Match page opens: sign in, or create your account there, and press Allow. You can disconnect it any time under Agents on your account.`,
+    text: `When ${product} first acts for you, a Buddy Match page opens: sign in, or create your account there, and press Allow. You can disconnect it any time in Settings, under Connected assistants.`,
   },
 ];
 

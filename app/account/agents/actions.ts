@@ -1,15 +1,19 @@
 'use server';
-// Keep or revoke, from the confirmation list on /account/agents. Server actions are POSTs
-// that Next.js accepts only from this site's own pages, and each re-checks the session.
-// Deliberately not an API endpoint: the point is that the person, not an assistant
-// holding a token, decides which assistants keep access.
+// Keep, revoke or disconnect, from /account/agents. Server actions are POSTs that Next.js
+// accepts only from this site's own pages (it compares Origin with Host), and each
+// re-checks the session. Deliberately not an API endpoint: the point is that the person,
+// not an assistant holding a token, decides which assistants keep access.
 import { revalidatePath } from 'next/cache';
 import { getDb } from '@/db';
 import { confirmAccessToken, revokeAccessToken } from '@/lib/accounts/tokens';
 import { requireSession } from '@/lib/auth/session';
 import { ApiError } from '@/lib/http/errors';
 
-/** A token revoked meanwhile (in another tab, by an agent) is simply gone from the list on reload. */
+/**
+ * A token id that is not one of this account's (a forged or stale form, or one revoked
+ * meanwhile in another tab) changes nothing; the page shows the tokens as they are.
+ * Thrown, it was a 500.
+ */
 async function unlessGone(action: () => Promise<unknown>): Promise<void> {
   try {
     await action();
@@ -24,7 +28,8 @@ export async function keepTokenAction(formData: FormData): Promise<void> {
   revalidatePath('/account', 'layout');
 }
 
-export async function revokeUnconfirmedTokenAction(formData: FormData): Promise<void> {
+/** Revokes one connection (the first-sign-in question's Revoke, and each connection's Disconnect). */
+export async function revokeTokenAction(formData: FormData): Promise<void> {
   const { user } = await requireSession('/account/agents');
   await unlessGone(() => revokeAccessToken(getDb(), user.id, String(formData.get('tokenId') ?? '')));
   revalidatePath('/account', 'layout');

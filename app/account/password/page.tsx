@@ -12,7 +12,7 @@ export default async function PasswordPage() {
       <h1>Change your password</h1>
       <p>
         Changing it signs out your other browsers. Agents keep their access unless you tick “Sign out everywhere and revoke all assistant
-        tokens”; you can also revoke them one by one under <a href="/account/tokens">Access tokens</a>.
+        tokens”; you can also disconnect them one by one under <a href="/account/agents">Connected assistants</a>.
       </p>
       <section className="card" aria-label="Change password">
         <PasswordForm action={changePasswordAction} />

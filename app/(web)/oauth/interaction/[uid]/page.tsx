@@ -53,7 +53,7 @@ export default async function ConsentPage({ params }: { params: Promise<{ uid: s
         ))}
       </ul>
       <p className="muted">
-        {request.returnHost ? `You will go back to ${request.returnHost}. ` : ''}You can disconnect it any time under <a href="/account/agents">Agents</a>.
+        {request.returnHost ? `You will go back to ${request.returnHost}. ` : ''}You can disconnect it any time in Settings, under <a href="/account/agents">Connected assistants</a>.
       </p>
       <div className="actions">
         <form method="post" action={`/oauth/interaction/${encodeURIComponent(uid)}/confirm`}>
