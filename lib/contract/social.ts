@@ -36,6 +36,7 @@ export const messageSchema = z.object({
   text: z.string(),
   created_at: isoDateTime,
   created_at_ms: z.number().int().describe('created_at in milliseconds since the epoch (what `since` compares against)'),
+  agent_name: z.string().nullable().describe('The assistant that sent it for the sender (its agentName, else its token\'s); null if the person wrote it'),
 });
 export type MessageRecord = z.infer<typeof messageSchema>;
 
@@ -257,6 +258,7 @@ export const listMessages = defineEndpoint({
     chatId: z.string(),
     messages: z.array(messageSchema),
     unread_count: z.number().int(),
+    buddy_last_read_message_id: z.string().nullable().describe('The last message the other person has read ("Seen"); in the ETag'),
     has_more: z.boolean().describe('More messages follow this page already: fetch poll_next_url now'),
     poll_next_url: z.string(),
   }),
