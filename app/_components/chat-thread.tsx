@@ -150,23 +150,15 @@ export function ChatThread({
   const lastMine = [...messages].reverse().find((m) => m.from_me);
   const seen = lastMine !== undefined && buddyRead !== null && Number(buddyRead) >= Number(lastMine.id);
 
-  const items: ReactNode[] = [];
-  let previousDay: string | null = null;
+  // Messages grouped by the reader's calendar day, each day headed by its date (known
+  // only once in the browser: the first render is one group without a heading).
+  const days: { key: string; label: string | null; items: ReactNode[] }[] = [];
   for (const m of messages) {
     const created = new Date(m.created_at);
-    if (now) {
-      const day = dayKey(created);
-      if (day !== previousDay) {
-        items.push(
-          <li key={`day-${day}`} className="day-separator">
-            <span>{dayLabel(created, now)}</span>
-          </li>,
-        );
-        previousDay = day;
-      }
-    }
+    const key = now ? dayKey(created) : 'all';
+    if (days.at(-1)?.key !== key) days.push({ key, label: now ? dayLabel(created, now) : null, items: [] });
     const by = m.agent_name ? `Sent by ${m.agent_name} for ${m.from_me ? 'you' : firstName(name)}` : null;
-    items.push(
+    days.at(-1)!.items.push(
       <li key={m.id} className={m.from_me ? 'message mine' : 'message theirs'}>
         <span className="visually-hidden">{m.from_me ? 'You' : name}: </span>
         <p>{m.text}</p>
@@ -215,7 +207,12 @@ export function ChatThread({
 
       <div className="messages" role="log" aria-label={`Messages with ${name}`}>
         {messages.length === 0 ? <p className="muted empty">No messages yet. Say hello!</p> : null}
-        <ol>{items}</ol>
+        {days.map((day) => (
+          <div key={day.key} className="day-group">
+            {day.label ? <h2 className="day-separator">{day.label}</h2> : null}
+            <ol>{day.items}</ol>
+          </div>
+        ))}
       </div>
 
       {ended ? (

@@ -195,6 +195,8 @@ test.describe('on the desktop', () => {
     await sendMessage(request, bea, chatId, 'Answer me.');
 
     await signIn(page, ana.email, PASSWORD, `/account/chats/${chatId}`);
+    // Block and Report sit in the chat's ⋯ menu.
+    await page.getByText('More: block or report Bea Pest').click();
     await page.getByText('Report Bea Pest').click();
     await page.getByLabel('What’s wrong?').selectOption('harassment');
     await page.getByLabel('What happened (optional)').fill('Keeps pushing after I said no.');
@@ -206,7 +208,7 @@ test.describe('on the desktop', () => {
 
     // Blocking asks first, then hides the chat and stops Bea's messages.
     await page.getByRole('button', { name: 'Block Bea Pest' }).click();
-    await page.getByRole('button', { name: 'Keep chatting' }).click();
+    await page.getByRole('button', { name: 'Cancel' }).click();
     expect(await query('select 1 from blocks where blocker_id = $1', [ana.id])).toEqual([]);
     await page.getByRole('button', { name: 'Block Bea Pest' }).click();
     await page.getByRole('button', { name: 'Yes, block Bea Pest' }).click();
