@@ -7,6 +7,9 @@ import { baseUrl, expect, expectAccessible, isDesktop, register, screenshot, sig
 
 const bearer = (user: Registered) => ({ authorization: `Bearer ${user.token}` });
 
+// Each test sets up several people and steps through a whole flow on a shared 2-core machine.
+test.describe.configure({ timeout: 120_000 });
+
 /** Someone in `city` with a complete-ish profile (no photo needed here). */
 function person(request: APIRequestContext, displayName: string, city: string, overrides: Record<string, unknown> = {}) {
   return register(request, {
@@ -100,7 +103,7 @@ test('a chat opens full screen at the newest message, with assistant labels, Sen
 
   // Block and Report live in the ⋯ menu, not under the box.
   await expect(page.getByRole('button', { name: 'Block Bea Helped' })).toBeHidden();
-  const more = page.getByText('More: block or report Bea Helped');
+  const more = page.locator('summary').filter({ hasText: 'More: block or report Bea Helped' });
   await more.click();
   await expect(page.getByRole('button', { name: 'Block Bea Helped' })).toBeVisible();
   await expect(page.getByRole('button', { name: /Mute notifications|Unmute/ })).toBeVisible();
@@ -112,7 +115,7 @@ test('a chat opens full screen at the newest message, with assistant labels, Sen
 });
 
 test('a signed-out visitor sees first name, photo, city and activities, and Join to connect; no age, no schedule', async ({ page, request }, testInfo) => {
-  const jo = await person(request, 'Jo Stranger Danger', 'Lisbon', { birthday: '1990-04-02' });
+  const jo = await person(request, 'Jo Stranger Danger', 'Lisbon', { birthday: '1990-04-02', aboutMe: 'Likes trails at dawn.' });
   const response = await page.goto(jo.profileUrl);
   expect(response?.headers()['cache-control']).toMatch(/^public, /);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Jo');
