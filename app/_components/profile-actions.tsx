@@ -69,9 +69,9 @@ export function ProfileActions({ initial, name, slug }: { initial: Standing; nam
 
   // Blocking from the ⋯ menu ends every action here.
   useEffect(() => {
-    const blocked = () => {
+    const blocked = (event: Event) => {
       setStanding({ kind: 'blocked' });
-      setNotice(null);
+      setNotice({ tone: 'ok', text: event instanceof CustomEvent && typeof event.detail === 'string' ? event.detail : 'Blocked.' });
     };
     window.addEventListener(BLOCKED_EVENT, blocked);
     return () => window.removeEventListener(BLOCKED_EVENT, blocked);
@@ -157,24 +157,18 @@ export function ProfileActions({ initial, name, slug }: { initial: Standing; nam
   );
 }
 
-/** The ⋯ menu of a profile: block or report (not on one's own profile). */
+/** The ⋯ menu of a profile: block or report (not on one's own profile). What follows shows beside the main action. */
 export function ProfileSafetyMenu({ name, slug }: { name: string; slug: string }) {
-  const [done, setDone] = useState<string | null>(null);
-  if (done) {
-    return (
-      <p className="notice notice-ok" role="status">
-        {done}
-      </p>
-    );
-  }
+  const [done, setDone] = useState(false);
+  if (done) return null;
   return (
     <SafetyMenu
       name={name}
       slug={slug}
       blockNote="You won’t see each other in Discover, and neither of you can send requests or messages."
       onEnded={(end) => {
-        setDone(end?.text ?? null);
-        window.dispatchEvent(new Event(BLOCKED_EVENT));
+        setDone(true);
+        window.dispatchEvent(new CustomEvent(BLOCKED_EVENT, { detail: end?.text }));
       }}
     />
   );

@@ -131,7 +131,7 @@ export default async function PublicProfilePage({ params }: Params) {
         <section aria-labelledby="together-heading">
           <h2 id="together-heading">Free together</h2>
           <p className="free-together">
-            {together.hours_per_week > 0 ? `${together.summary} (${together.hours_per_week} h a week)` : together.summary}
+            {together.hours_per_week > 0 ? `${together.summary} · ${together.hours_per_week} h a week` : together.summary}
           </p>
         </section>
       ) : null}
