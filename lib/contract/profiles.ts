@@ -70,10 +70,10 @@ export type ProfileView = (typeof PROFILE_VIEWS)[number];
  * or weekly schedule, which would tell strangers when someone is free.
  */
 export const publicProfileSchema = discoverCardSchema.extend({
-  view: z.enum(PROFILE_VIEWS).describe('"public" without credentials (first name; age, gender and schedule null), "member" when signed in'),
+  view: z.enum(PROFILE_VIEWS),
   activities_detail: z.array(activityDetailSchema),
-  schedule: gridSchema.nullable().describe('Null in the public view'),
-  schedule_summary: z.string().nullable().describe('Null in the public view'),
+  schedule: gridSchema.nullable(),
+  schedule_summary: z.string().nullable(),
   thumbnailURL: z.string().nullable(),
   discoverable: z.boolean().describe('True when onboarding is complete and the profile shows in Discover'),
   member_since: isoDateTime,
@@ -200,12 +200,10 @@ export const getPublicProfile = defineEndpoint({
   tags: ['profile'],
   summary: "Read someone's profile by slug or user id",
   description:
-    'No credentials: the public view (first name, photo, city, about, activities; age, gender and schedule null). ' +
-    'A valid bearer token (profile:read) or session: the member view with everything, unless either has blocked the other. ' +
-    'An invalid or revoked token → 401, never the public view.',
+    'No token: view "public" (first name; no age, gender, grid). A token: "member" (unless blocked).',
   params: z.object({ slug: singleLine().min(1).max(80) }),
   response: z.object({ profile: publicProfileSchema }),
-  errors: ['not_found', 'unauthorized', 'insufficient_scope'],
+  errors: ['not_found', 'unauthorized'],
 });
 
 export const parseAvailability = defineEndpoint({
