@@ -197,7 +197,7 @@ test.describe('on the desktop', () => {
     await signIn(page, ana.email, PASSWORD, `/account/chats/${chatId}`);
     // Block and Report sit in the chat's ⋯ menu.
     await page.locator('summary').filter({ hasText: 'More: block or report Bea Pest' }).click();
-    await page.getByText('Report Bea Pest').click();
+    await page.getByText('Report Bea Pest', { exact: true }).click();
     await page.getByLabel('What’s wrong?').selectOption('harassment');
     await page.getByLabel('What happened (optional)').fill('Keeps pushing after I said no.');
     await page.getByLabel('Also block Bea Pest').uncheck();
