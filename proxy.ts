@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { NextResponse, type NextRequest } from 'next/server';
 import { csrfTokenFor } from '@/lib/auth/config';
+import { readCookie, sessionCookieName, usesSecureCookies } from '@/lib/auth/cookies';
 import { CSRF_TOKEN_HEADER } from '@/lib/auth/session';
 import { config as appConfig } from '@/lib/config';
 import { HSTS_HEADER, pageContentSecurityPolicy } from '@/lib/web/security-headers';
@@ -14,9 +15,10 @@ const FORM_PAGES = /^\/(signin|account)(\/|$)/;
 /** Pages whose URL carries a secret: no caching anywhere, no indexing. */
 const SECRET_URL_PAGES = /^\/signin\/(link|not-me)(\/|$)/;
 /**
- * Public profiles are the same for every visitor, so shared caches may keep them for a
- * minute (browsers revalidate, so an owner sees an edit at once). A cached copy reuses
- * its CSP nonce; that is safe because no user text is ever rendered unescaped.
+ * Public profiles are the same for every signed-out visitor, so shared caches may keep
+ * them for a minute (browsers revalidate, so an owner sees an edit at once). A cached copy
+ * reuses its CSP nonce; that is safe because no user text is ever rendered unescaped. A
+ * signed-in person gets the member view with their own buttons: never stored anywhere.
  */
 const PUBLIC_PROFILE = /^\/u\/[^/]+\/?$/;
 
@@ -59,7 +61,9 @@ export async function proxy(request: NextRequest) {
     response.headers.set('x-robots-tag', 'noindex');
   }
   if (PUBLIC_PROFILE.test(path)) {
-    response.headers.set('cache-control', 'public, max-age=0, s-maxage=60, stale-while-revalidate=300');
+    const signedIn = readCookie(request.headers.get('cookie'), sessionCookieName(usesSecureCookies(appConfig().publicBaseUrl)));
+    response.headers.set('cache-control', signedIn ? 'private, no-store' : 'public, max-age=0, s-maxage=60, stale-while-revalidate=300');
+    response.headers.set('vary', 'Cookie');
   }
   return response;
 }

@@ -1,19 +1,24 @@
 'use client';
-// One chat, live. New messages arrive by polling GET .../messages.json?since=… every
-// 3 s while the tab is visible (SWR pauses when it is hidden), never by reloading the
-// page. `since` is the newest message's created_at_ms minus 1 ms: messages can share a
-// millisecond, so the overlap re-reads that millisecond and merging by id drops the
-// repeats, and nothing is ever skipped. mark_read=1 moves the read marker as the person
-// sees messages. Sending, blocking and reporting are the agents' POSTs.
-import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+// One chat, full screen and live. The header (photo, name linking to the profile, a ⋯
+// menu with mute, block and report) sticks to the top, the message box and its send
+// button to the bottom, and the page opens scrolled to the newest message, so on a
+// phone the box is in the first screenful. New messages arrive by polling GET
+// .../messages.json?since=… every 3 s while the tab is visible (SWR pauses when it is
+// hidden), never by reloading the page. `since` is the newest message's created_at_ms
+// minus 1 ms: messages can share a millisecond, so the overlap re-reads that
+// millisecond and merging by id drops the repeats, and nothing is ever skipped.
+// mark_read=1 moves the read marker as the person sees messages; each page also
+// carries the buddy's marker, which turns "Sent" into "Seen".
+import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent, type ReactNode } from 'react';
 import useSWR, { useSWRConfig } from 'swr';
 import type { ChatRecord, MessageRecord } from '@/lib/contract/social';
-import { REPORT_REASONS, SOCIAL_LIMITS } from '@/lib/contract/limits';
+import { SOCIAL_LIMITS } from '@/lib/contract/limits';
 import { INBOX_URL } from '@/lib/web/account-nav';
 import { mergeMessages } from '@/lib/web/messages';
+import { clockTime, dayKey, dayLabel } from '@/lib/web/time';
 import { ApiCallError, failureText, getJson, sendJson, fieldFailure } from './api-client';
 import { Avatar } from './avatar';
-import { TimeAgo } from './time-ago';
+import { SafetyMenu, type Ended } from './safety-menu';
 
 const POLL_MS = 3_000;
 const PAGE = 200;
@@ -21,17 +26,8 @@ const PAGE = 200;
 interface MessagesPage {
   messages: MessageRecord[];
   has_more: boolean;
+  buddy_last_read_message_id: string | null;
 }
-
-const REASON_WORDS: Record<(typeof REPORT_REASONS)[number], string> = {
-  spam: 'Spam or scam',
-  harassment: 'Harassment',
-  inappropriate_content: 'Inappropriate content',
-  fake_profile: 'Fake profile',
-  underage: 'Under age',
-  safety_concern: 'I’m worried about someone’s safety',
-  other: 'Something else',
-};
 
 function pollUrl(chatId: string, messages: readonly MessageRecord[]): string {
   const last = messages[messages.length - 1];
@@ -39,115 +35,63 @@ function pollUrl(chatId: string, messages: readonly MessageRecord[]): string {
   return `/api/v1/chats/${chatId}/messages.json?since=${since}&mark_read=1&limit=${PAGE}`;
 }
 
-type Ended = { text: string } | null;
+const firstName = (name: string) => name.trim().split(/\s+/)[0] || name;
 
-function SafetyTools({ chat, onEnded }: { chat: ChatRecord; onEnded: (ended: Ended) => void }) {
-  const name = chat.buddy.displayName;
-  const slug = encodeURIComponent(chat.buddy.slug);
-  const [confirmBlock, setConfirmBlock] = useState(false);
-  const [reason, setReason] = useState<(typeof REPORT_REASONS)[number]>('harassment');
-  const [details, setDetails] = useState('');
-  const [alsoBlock, setAlsoBlock] = useState(true);
-  const [status, setStatus] = useState<{ tone: 'ok' | 'error'; text: string } | null>(null);
-  const [busy, setBusy] = useState(false);
+/** Touch screens (a coarse pointer) get Enter for a new line; the Send button sends. */
+function useCoarsePointer(): boolean {
+  const [coarse, setCoarse] = useState(false);
+  useEffect(() => {
+    const query = window.matchMedia('(pointer: coarse)');
+    setCoarse(query.matches);
+    const change = () => setCoarse(query.matches);
+    query.addEventListener('change', change);
+    return () => query.removeEventListener('change', change);
+  }, []);
+  return coarse;
+}
 
-  async function block() {
-    setBusy(true);
-    const result = await sendJson('POST', `/api/v1/users/${slug}/block.json`);
-    setBusy(false);
-    if (result.ok) onEnded({ text: `You blocked ${name}. They can’t message you or send requests, and they aren’t told.` });
-    else setStatus({ tone: 'error', text: result.error.message });
-  }
+/** The reader's "now", known only in the browser (the server cannot know the time zone). */
+function useNow(): Date | null {
+  const [now, setNow] = useState<Date | null>(null);
+  useEffect(() => {
+    setNow(new Date());
+    const timer = setInterval(() => setNow(new Date()), 60_000);
+    return () => clearInterval(timer);
+  }, []);
+  return now;
+}
 
-  async function report(event: FormEvent) {
-    event.preventDefault();
-    setBusy(true);
-    const result = await sendJson<{ blocked: boolean }>('POST', `/api/v1/users/${slug}/report.json`, {
-      reason,
-      text: details.trim() === '' ? null : details,
-      chatId: chat.chatId,
-      block: alsoBlock,
-    });
-    setBusy(false);
-    if (!result.ok) {
-      setStatus({ tone: 'error', text: fieldFailure(result.error, 'text') });
-      return;
-    }
-    const thanks = 'Thank you. Your report reached our moderators.';
-    if (result.data.blocked) onEnded({ text: `${thanks} You also blocked ${name}.` });
-    else setStatus({ tone: 'ok', text: thanks });
-  }
+const utcClock = new Intl.DateTimeFormat('en', { hour: 'numeric', minute: '2-digit', timeZone: 'UTC' });
 
+function SendIcon() {
   return (
-    <section className="card safety" aria-labelledby="safety-heading">
-      <h2 id="safety-heading">Safety</h2>
-      {status ? (
-        <div className={`notice notice-${status.tone}`} role={status.tone === 'error' ? 'alert' : 'status'}>
-          <p>{status.text}</p>
-        </div>
-      ) : null}
-      {confirmBlock ? (
-        <div className="notice notice-warn" role="group" aria-label={`Confirm blocking ${name}`}>
-          <p>
-            Block {name}? They won’t be able to message you or ask you again, and this chat will be hidden. They aren’t told. You can unblock later
-            through your agent.
-          </p>
-          <div className="actions">
-            <button type="button" className="button-danger" disabled={busy} onClick={() => void block()}>
-              Yes, block {name}
-            </button>
-            <button type="button" className="button-secondary" onClick={() => setConfirmBlock(false)}>
-              Keep chatting
-            </button>
-          </div>
-        </div>
-      ) : (
-        <p>
-          <button type="button" className="button-danger" onClick={() => setConfirmBlock(true)}>
-            Block {name}
-          </button>
-        </p>
-      )}
-      <details>
-        <summary>Report {name}</summary>
-        <form className="stack" onSubmit={(event) => void report(event)}>
-          <div className="field">
-            <label htmlFor="report-reason">What’s wrong?</label>
-            <select id="report-reason" value={reason} onChange={(event) => setReason(event.target.value as typeof reason)}>
-              {REPORT_REASONS.map((r) => (
-                <option key={r} value={r}>
-                  {REASON_WORDS[r]}
-                </option>
-              ))}
-            </select>
-          </div>
-          <div className="field">
-            <label htmlFor="report-text">What happened (optional)</label>
-            <textarea id="report-text" value={details} maxLength={SOCIAL_LIMITS.reportText} rows={3} onChange={(event) => setDetails(event.target.value)} />
-          </div>
-          <label className="checkbox">
-            <input type="checkbox" checked={alsoBlock} onChange={(event) => setAlsoBlock(event.target.checked)} />
-            Also block {name}
-          </label>
-          <p>
-            <button type="submit" className="button-danger" disabled={busy}>
-              Send report
-            </button>
-          </p>
-        </form>
-      </details>
-    </section>
+    <svg aria-hidden="true" focusable="false" viewBox="0 0 24 24" width="24" height="24">
+      <path fill="currentColor" d="M3.4 20.4 21 12 3.4 3.6 3.4 10.2 15 12 3.4 13.8z" />
+    </svg>
   );
 }
 
-export function ChatThread({ chat, initialMessages }: { chat: ChatRecord; initialMessages: MessageRecord[] }) {
+export function ChatThread({
+  chat,
+  initialMessages,
+  initialBuddyRead,
+  menuExtra,
+}: {
+  chat: ChatRecord;
+  initialMessages: MessageRecord[];
+  initialBuddyRead: string | null;
+  menuExtra?: ReactNode;
+}) {
   const [messages, setMessages] = useState<readonly MessageRecord[]>(initialMessages);
+  const [buddyRead, setBuddyRead] = useState<string | null>(initialBuddyRead);
   const [draft, setDraft] = useState('');
   const [sendError, setSendError] = useState<string | null>(null);
   const [sending, setSending] = useState(false);
   const [ended, setEnded] = useState<Ended>(null);
-  const log = useRef<HTMLDivElement>(null);
+  const bottom = useRef<HTMLDivElement>(null);
   const name = chat.buddy.displayName;
+  const coarse = useCoarsePointer();
+  const now = useNow();
   const { mutate: refresh } = useSWRConfig();
 
   // The key moves on as messages arrive, so a full page (has_more) is followed at once.
@@ -157,6 +101,7 @@ export function ChatThread({ chat, initialMessages }: { chat: ChatRecord; initia
     dedupingInterval: 0,
     onSuccess: (page) => {
       setMessages((known) => mergeMessages(known, page.messages));
+      setBuddyRead(page.buddy_last_read_message_id);
       // Their messages were just marked read: the menu's unread badge should follow.
       if (page.messages.some((m) => !m.from_me)) void refresh(INBOX_URL);
     },
@@ -166,14 +111,16 @@ export function ChatThread({ chat, initialMessages }: { chat: ChatRecord; initia
     },
   });
 
-  // Keep the newest message in view when one arrives, unless the reader scrolled up.
+  // Open at the newest message; follow new ones unless the reader scrolled up to read.
   const count = messages.length;
+  const opened = useRef(false);
   useEffect(() => {
-    const box = log.current;
-    if (!box) return;
-    const nearBottom = box.scrollHeight - box.scrollTop - box.clientHeight < 160;
-    if (nearBottom || count <= initialMessages.length) box.scrollTop = box.scrollHeight;
-  }, [count, initialMessages.length]);
+    const end = bottom.current;
+    if (!end) return;
+    const fromBottom = document.documentElement.scrollHeight - window.scrollY - window.innerHeight;
+    if (!opened.current || fromBottom < 240) end.scrollIntoView({ block: 'end' });
+    opened.current = true;
+  }, [count]);
 
   async function send(event?: { preventDefault(): void }) {
     event?.preventDefault();
@@ -185,7 +132,7 @@ export function ChatThread({ chat, initialMessages }: { chat: ChatRecord; initia
     if (result.ok) {
       setMessages((known) => mergeMessages(known, [result.data.message]));
       setDraft('');
-      if (log.current) log.current.scrollTop = log.current.scrollHeight;
+      bottom.current?.scrollIntoView({ block: 'end' });
     } else if (result.error.code === 'chat_unavailable' || result.error.status === 404) {
       setEnded({ text: result.error.message });
     } else {
@@ -193,22 +140,63 @@ export function ChatThread({ chat, initialMessages }: { chat: ChatRecord; initia
     }
   }
 
-  // Enter sends (Shift+Enter for a new line), as in other chat apps.
+  // On a desktop Enter sends (Shift+Enter for a new line), as in other chat apps; on a
+  // touch screen Enter is a new line, and the Send button sends.
   function onKeyDown(event: KeyboardEvent<HTMLTextAreaElement>) {
+    if (coarse) return;
     if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) void send(event);
   }
 
+  const lastMine = [...messages].reverse().find((m) => m.from_me);
+  const seen = lastMine !== undefined && buddyRead !== null && Number(buddyRead) >= Number(lastMine.id);
+
+  // Messages grouped by the reader's calendar day, each day headed by its date (known
+  // only once in the browser: the first render is one group without a heading).
+  const days: { key: string; label: string | null; items: ReactNode[] }[] = [];
+  for (const m of messages) {
+    const created = new Date(m.created_at);
+    const key = now ? dayKey(created) : 'all';
+    if (days.at(-1)?.key !== key) days.push({ key, label: now ? dayLabel(created, now) : null, items: [] });
+    const by = m.agent_name ? `Sent by ${m.agent_name} for ${m.from_me ? 'you' : firstName(name)}` : null;
+    days.at(-1)!.items.push(
+      <li key={m.id} className={m.from_me ? 'message mine' : 'message theirs'}>
+        <span className="visually-hidden">{m.from_me ? 'You' : name}: </span>
+        <p>{m.text}</p>
+        <span className="message-meta">
+          {by ? <span className="message-by">{by} · </span> : null}
+          <time dateTime={m.created_at}>{now ? clockTime(created) : `${utcClock.format(created)} UTC`}</time>
+          {m === lastMine ? <span className="message-state"> · {seen ? 'Seen' : 'Sent'}</span> : null}
+        </span>
+      </li>,
+    );
+  }
+
+  const profileHref = `/u/${encodeURIComponent(chat.buddy.slug)}`;
   return (
-    <>
+    <div className="chat">
       <header className="chat-head">
+        <a href="/account/chats" className="chat-back">
+          <span aria-hidden="true">‹</span>
+          <span className="visually-hidden">All chats</span>
+        </a>
         <Avatar name={name} photoURL={chat.buddy.photoURL} size="small" />
-        <div>
-          <h1>{name}</h1>
-          <p className="muted">
-            {chat.buddy.location ? `${chat.buddy.location} · ` : ''}
-            <a href={`/u/${encodeURIComponent(chat.buddy.slug)}`}>Profile</a> · <a href="/account/chats">All chats</a>
-          </p>
+        <div className="chat-who">
+          <h1>
+            <a href={profileHref}>{name}</a>
+          </h1>
+          {chat.buddy.location ? <p className="muted small">{chat.buddy.location}</p> : null}
         </div>
+        {ended ? null : (
+          <SafetyMenu
+            name={name}
+            slug={chat.buddy.slug}
+            chatId={chat.chatId}
+            blockNote="They won’t be able to message you or ask you again, and this chat will be hidden."
+            onEnded={setEnded}
+          >
+            {menuExtra}
+          </SafetyMenu>
+        )}
       </header>
 
       {error && !ended ? (
@@ -217,59 +205,54 @@ export function ChatThread({ chat, initialMessages }: { chat: ChatRecord; initia
         </div>
       ) : null}
 
-      <div className="messages" ref={log} role="log" aria-label={`Messages with ${name}`} tabIndex={0}>
+      <div className="messages" role="log" aria-label={`Messages with ${name}`}>
         {messages.length === 0 ? <p className="muted empty">No messages yet. Say hello!</p> : null}
-        <ol>
-          {messages.map((m) => (
-            <li key={m.id} className={m.from_me ? 'message mine' : 'message theirs'}>
-              <span className="visually-hidden">{m.from_me ? 'You' : name}: </span>
-              <p>{m.text}</p>
-              <span className="message-time">
-                <TimeAgo value={m.created_at} style="clock" />
-              </span>
-            </li>
-          ))}
-        </ol>
+        {days.map((day) => (
+          <div key={day.key} className="day-group">
+            {day.label ? <h2 className="day-separator">{day.label}</h2> : null}
+            <ol>{day.items}</ol>
+          </div>
+        ))}
       </div>
 
       {ended ? (
-        <div className="notice notice-ok" role="status">
+        <div className="notice notice-ok chat-ended" role="status">
           <p>
             {ended.text} <a href="/account/chats">Back to your chats</a>
           </p>
         </div>
       ) : (
-        <>
-          <form className="composer" onSubmit={(event) => void send(event)}>
-            <div className="field">
-              <label htmlFor="message-text">Message to {name}</label>
-              <textarea
-                id="message-text"
-                value={draft}
-                rows={2}
-                maxLength={SOCIAL_LIMITS.messageText}
-                onChange={(event) => setDraft(event.target.value)}
-                onKeyDown={onKeyDown}
-                aria-invalid={sendError ? true : undefined}
-                aria-describedby={sendError ? 'message-error' : 'message-help'}
-              />
-              {sendError ? (
-                <p className="error" id="message-error" role="alert">
-                  {sendError}
-                </p>
-              ) : (
-                <p className="help" id="message-help">
-                  Enter sends; Shift+Enter starts a new line.
-                </p>
-              )}
-            </div>
-            <button type="submit" disabled={sending || draft.trim() === ''}>
-              Send
-            </button>
-          </form>
-          <SafetyTools chat={chat} onEnded={setEnded} />
-        </>
+        <form className="composer" onSubmit={(event) => void send(event)}>
+          <label htmlFor="message-text" className="visually-hidden">
+            Message to {name}
+          </label>
+          <textarea
+            id="message-text"
+            value={draft}
+            rows={1}
+            placeholder={`Message ${firstName(name)}`}
+            enterKeyHint={coarse ? 'enter' : 'send'}
+            maxLength={SOCIAL_LIMITS.messageText}
+            onChange={(event) => setDraft(event.target.value)}
+            onKeyDown={onKeyDown}
+            aria-invalid={sendError ? true : undefined}
+            aria-describedby={sendError ? 'message-error' : 'message-help'}
+          />
+          <button type="submit" className="send-button" disabled={sending || draft.trim() === ''} aria-label="Send">
+            <SendIcon />
+          </button>
+          {sendError ? (
+            <p className="error composer-note" id="message-error" role="alert">
+              {sendError}
+            </p>
+          ) : (
+            <p className="visually-hidden" id="message-help">
+              {coarse ? 'Enter starts a new line; the Send button sends.' : 'Enter sends; Shift+Enter starts a new line.'}
+            </p>
+          )}
+        </form>
       )}
-    </>
+      <div ref={bottom} className="chat-end" />
+    </div>
   );
 }

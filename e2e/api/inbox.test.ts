@@ -70,11 +70,12 @@ describe('two agents, two people, end to end', () => {
     expect((await inbox(blair)).parsed).toMatchObject({ chats: [], unread_messages_count: 0 });
     expect((await inbox(alex)).parsed!.chats[0]!.new_messages.map((m) => m.text)).toEqual(['Bring water!']);
 
-    // The stored conversation, with who wrote what for whom.
+    // The stored conversation, with who wrote what for whom. "Bring water!" named no agent,
+    // but went with the token BlairAgent registered with: it is BlairAgent's (issue 17).
     expect((await storedMessages(chatId)).map((m) => [m.sender_id, m.text, m.agent_name])).toEqual([
       [blair.id, 'Yes! 9am at the trailhead?', 'BlairAgent'],
       [alex.id, 'Perfect, see you there!', 'AlexAgent'],
-      [blair.id, 'Bring water!', null],
+      [blair.id, 'Bring water!', 'BlairAgent'],
     ]);
   });
 });

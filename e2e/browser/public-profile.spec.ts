@@ -12,7 +12,7 @@ async function setPhoto(userId: string, photoUrl: string) {
   }
 }
 
-test('a complete profile shows its public fields, never private ones, and previews well', async ({ page, request }, testInfo) => {
+test('a complete profile shows strangers its public fields, never private ones, and previews well', async ({ page, request }, testInfo) => {
   const user = await register(request, {
     displayName: 'Jo <Hiker>',
     aboutMe: 'Up for trails most weekends.\n<script>window.hacked = 1</script>',
@@ -30,32 +30,32 @@ test('a complete profile shows its public fields, never private ones, and previe
   expect(response?.headers()['cache-control']).toMatch(/^public, .*s-maxage=\d+/);
   expect(response?.headers()['set-cookie']).toBeUndefined();
 
-  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Jo <Hiker>');
+  // A stranger sees the first name and city, not age or gender (issue 17).
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Jo');
   const facts = page.getByRole('list', { name: 'About' });
-  await expect(facts).toContainText('Woman');
-  await expect(facts).toContainText(/^\d{2}/);
+  await expect(facts).not.toContainText('Woman');
+  await expect(facts).not.toContainText(/\d{2}/);
   await expect(facts).toContainText('London');
   await expect(page.getByText('<script>window.hacked = 1</script>')).toBeVisible();
   expect(await page.evaluate(() => (window as unknown as { hacked?: number }).hacked)).toBeUndefined();
   await expect(page.getByRole('list').filter({ hasText: 'Hiking' })).toContainText(/board games/i);
-  await expect(page.getByRole('img', { name: 'Photo of Jo <Hiker>' })).toHaveAttribute('src', '/blobs/test-photo.png');
+  await expect(page.getByRole('img', { name: 'Photo of Jo' })).toHaveAttribute('src', '/blobs/test-photo.png');
 
-  const grid = page.getByRole('table', { name: /When Jo <Hiker> is usually free/ });
-  await expect(grid.getByRole('row', { name: /^Saturday/ }).getByRole('cell')).toHaveText(['Free', 'Free', 'Free']);
-  await expect(grid.getByRole('row', { name: /^Wednesday/ }).getByRole('cell')).toHaveText(['–Not free', '–Not free', 'Free']);
+  // No weekly schedule for strangers: when someone is free is not theirs to know.
+  await expect(page.getByRole('table')).toHaveCount(0);
 
   const html = await page.content();
-  for (const secret of ['Baker', '51.5237', '-0.1585', '1990-04-02', user.email]) expect(html).not.toContain(secret);
+  for (const secret of ['Baker', '51.5237', '-0.1585', '1990-04-02', user.email, 'Hiker']) expect(html).not.toContain(secret);
 
   const meta = (selector: string) => page.locator(selector).getAttribute('content');
-  expect(await meta('meta[property="og:title"]')).toBe('Jo <Hiker> on Buddy Match');
+  expect(await meta('meta[property="og:title"]')).toBe('Jo on Buddy Match');
   expect(await meta('meta[property="og:description"]')).toContain('Up for trails most weekends.');
   expect(await meta('meta[property="og:url"]')).toBe(user.profileUrl);
   expect(await meta('meta[property="og:type"]')).toBe('profile');
   expect(await meta('meta[property="og:image"]')).toBe(`${baseUrl()}/blobs/test-photo.png`);
   expect(await meta('meta[name="twitter:card"]')).toBe('summary_large_image');
-  expect(await meta('meta[name="twitter:title"]')).toBe('Jo <Hiker> on Buddy Match');
-  await expect(page).toHaveTitle('Jo <Hiker> on Buddy Match');
+  expect(await meta('meta[name="twitter:title"]')).toBe('Jo on Buddy Match');
+  await expect(page).toHaveTitle('Jo on Buddy Match');
 
   await expectAccessible(page);
   await screenshot(page, testInfo, 'public-profile');
@@ -64,10 +64,10 @@ test('a complete profile shows its public fields, never private ones, and previe
 test('an incomplete profile shows only what exists', async ({ page, request }, testInfo) => {
   const user = await register(request, { displayName: 'Newbie Nell' });
   await page.goto(user.profileUrl);
-  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Newbie Nell');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Newbie');
   await expect(page.getByRole('heading', { level: 2 })).toHaveCount(0);
   await expect(page.getByRole('table')).toHaveCount(0);
-  expect(await page.locator('meta[property="og:description"]').getAttribute('content')).toBe('Newbie Nell is looking for buddies on Buddy Match.');
+  expect(await page.locator('meta[property="og:description"]').getAttribute('content')).toBe('Newbie is looking for buddies on Buddy Match.');
   expect(await page.locator('meta[name="twitter:card"]').getAttribute('content')).toBe('summary');
   await expectAccessible(page);
   await screenshot(page, testInfo, 'public-profile-incomplete');

@@ -195,7 +195,9 @@ test.describe('on the desktop', () => {
     await sendMessage(request, bea, chatId, 'Answer me.');
 
     await signIn(page, ana.email, PASSWORD, `/account/chats/${chatId}`);
-    await page.getByText('Report Bea Pest').click();
+    // Block and Report sit in the chat's ⋯ menu.
+    await page.locator('summary').filter({ hasText: 'More: block or report Bea Pest' }).click();
+    await page.getByText('Report Bea Pest', { exact: true }).click();
     await page.getByLabel('What’s wrong?').selectOption('harassment');
     await page.getByLabel('What happened (optional)').fill('Keeps pushing after I said no.');
     await page.getByLabel('Also block Bea Pest').uncheck();
@@ -206,7 +208,7 @@ test.describe('on the desktop', () => {
 
     // Blocking asks first, then hides the chat and stops Bea's messages.
     await page.getByRole('button', { name: 'Block Bea Pest' }).click();
-    await page.getByRole('button', { name: 'Keep chatting' }).click();
+    await page.getByRole('button', { name: 'Cancel' }).click();
     expect(await query('select 1 from blocks where blocker_id = $1', [ana.id])).toEqual([]);
     await page.getByRole('button', { name: 'Block Bea Pest' }).click();
     await page.getByRole('button', { name: 'Yes, block Bea Pest' }).click();

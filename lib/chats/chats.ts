@@ -34,6 +34,7 @@ export function chatRows(db: Database, viewerId: string) {
       'lm.sender_id as lm_sender_id',
       'lm.text as lm_text',
       'lm.created_at as lm_created_at',
+      'lm.agent_name as lm_agent_name',
     ]);
 }
 
@@ -79,7 +80,8 @@ export async function visibleMembership(db: Database, viewerId: string, chatId: 
   const member = await db
     .selectFrom('chat_members as cm')
     .innerJoin('chats as c', 'c.id', 'cm.chat_id')
-    .select(['cm.chat_id', 'cm.other_user_id', 'cm.unread_count', 'cm.last_read_message_id', 'c.last_message_id'])
+    .innerJoin('chat_members as om', (join) => join.onRef('om.chat_id', '=', 'cm.chat_id').onRef('om.user_id', '=', 'cm.other_user_id'))
+    .select(['cm.chat_id', 'cm.other_user_id', 'cm.unread_count', 'cm.last_read_message_id', 'c.last_message_id', 'om.last_read_message_id as buddy_last_read_message_id'])
     .where('cm.chat_id', '=', chatId)
     .where('cm.user_id', '=', viewerId)
     .where(notBlockedBy(viewerId, 'cm.other_user_id'))

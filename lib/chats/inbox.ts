@@ -49,7 +49,7 @@ export function inboxQueries(db: Database, viewerId: string, effectiveSince: Dat
       jsonArrayFrom(
         eb
           .selectFrom('messages as m')
-          .select(['m.id', 'm.chat_id', 'm.sender_id', 'm.text', 'm.created_at'])
+          .select(['m.id', 'm.chat_id', 'm.sender_id', 'm.text', 'm.created_at', 'm.agent_name'])
           .whereRef('m.chat_id', '=', 'cm.chat_id')
           .whereRef('m.id', '>', 'cm.last_read_message_id')
           .where('m.sender_id', '<>', viewerId)

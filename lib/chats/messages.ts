@@ -141,7 +141,7 @@ export interface ListMessagesQuery {
   mark_read?: boolean;
 }
 
-const messageColumns = ['id', 'chat_id', 'sender_id', 'text', 'created_at'] as const;
+const messageColumns = ['id', 'chat_id', 'sender_id', 'text', 'created_at', 'agent_name'] as const;
 
 export async function listMessages(db: Database, viewerId: string, chatId: string, query: ListMessagesQuery, baseUrl: string) {
   const member = await visibleMembership(db, viewerId, chatId);
@@ -182,6 +182,7 @@ export async function listMessages(db: Database, viewerId: string, chatId: strin
     chatId,
     messages: rows.map((row) => toMessage(row, viewerId)),
     unread_count: unreadCount,
+    buddy_last_read_message_id: member.buddy_last_read_message_id > 0 ? String(member.buddy_last_read_message_id) : null,
     has_more: hasMore,
     poll_next_url: messagesUrl(baseUrl, chatId, nextQuery),
   };

@@ -15,6 +15,8 @@ export interface MessageSource {
   sender_id: string;
   text: string;
   created_at: Date | string;
+  /** The assistant that sent it for the sender (stored attribution), or null. */
+  agent_name: string | null;
 }
 
 export function toMessage(row: MessageSource, viewerId: string): MessageRecord {
@@ -27,6 +29,7 @@ export function toMessage(row: MessageSource, viewerId: string): MessageRecord {
     text: row.text,
     created_at: created.toISOString(),
     created_at_ms: created.getTime(),
+    agent_name: row.agent_name,
   };
 }
 
@@ -53,12 +56,13 @@ export interface ChatSource {
   lm_sender_id: string | null;
   lm_text: string | null;
   lm_created_at: Date | null;
+  lm_agent_name: string | null;
 }
 
 export function toChat(row: ChatSource, viewerId: string, baseUrl: string): ChatRecord {
   const lastMessage =
     row.lm_id !== null && row.lm_sender_id !== null && row.lm_text !== null && row.lm_created_at !== null
-      ? toMessage({ id: row.lm_id, chat_id: row.chat_id, sender_id: row.lm_sender_id, text: row.lm_text, created_at: row.lm_created_at }, viewerId)
+      ? toMessage({ id: row.lm_id, chat_id: row.chat_id, sender_id: row.lm_sender_id, text: row.lm_text, created_at: row.lm_created_at, agent_name: row.lm_agent_name }, viewerId)
       : null;
   return {
     chatId: row.chat_id,

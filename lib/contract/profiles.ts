@@ -61,11 +61,19 @@ const ownProfileSchema = z.object({
 });
 export type OwnProfile = z.infer<typeof ownProfileSchema>;
 
-/** Discover's card plus everything else a stranger may see. */
+export const PROFILE_VIEWS = ['public', 'member'] as const;
+export type ProfileView = (typeof PROFILE_VIEWS)[number];
+
+/**
+ * Discover's card plus the rest of the profile. Two views: "member" (a signed-in caller)
+ * has everything; "public" (no credentials) has the first name only and no age, gender
+ * or weekly schedule, which would tell strangers when someone is free.
+ */
 export const publicProfileSchema = discoverCardSchema.extend({
+  view: z.enum(PROFILE_VIEWS),
   activities_detail: z.array(activityDetailSchema),
-  schedule: gridSchema,
-  schedule_summary: z.string(),
+  schedule: gridSchema.nullable(),
+  schedule_summary: z.string().nullable(),
   thumbnailURL: z.string().nullable(),
   discoverable: z.boolean().describe('True when onboarding is complete and the profile shows in Discover'),
   member_since: isoDateTime,
@@ -190,10 +198,12 @@ export const getPublicProfile = defineEndpoint({
   path: '/api/v1/users/{slug}/profile.json',
   auth: 'none',
   tags: ['profile'],
-  summary: "Read someone's public profile by slug or user id",
+  summary: "Read someone's profile by slug or user id",
+  description:
+    'No token: view "public" (first name; no age, gender, grid). A token: "member" (unless blocked).',
   params: z.object({ slug: singleLine().min(1).max(80) }),
   response: z.object({ profile: publicProfileSchema }),
-  errors: ['not_found'],
+  errors: ['not_found', 'unauthorized'],
 });
 
 export const parseAvailability = defineEndpoint({

@@ -36,6 +36,7 @@ export const messageSchema = z.object({
   text: z.string(),
   created_at: isoDateTime,
   created_at_ms: z.number().int().describe('created_at in milliseconds since the epoch (what `since` compares against)'),
+  agent_name: z.string().nullable(),
 });
 export type MessageRecord = z.infer<typeof messageSchema>;
 
@@ -238,13 +239,13 @@ export const listMessages = defineEndpoint({
   path: '/api/v1/chats/{chatId}/messages.json',
   auth: 'message:read',
   tags: ['chats'],
-  summary: 'Messages of one chat, oldest first, with a poll_next_url to follow for new ones',
+  summary: 'Messages of one chat, oldest first, and a poll_next_url for new ones',
   toolHint: 'Follow poll_next_url (with wait=25 to wait for the next message); mark_read=1 marks what you read.',
   description:
-    'Without since or cursor: the latest `limit` messages. With since (milliseconds, or an ISO date-time): the messages after it, oldest first. ' +
-    'Follow poll_next_url (it carries an opaque cursor) to get what came after this page: following it forever yields every message exactly once. ' +
-    'mark_read=1 moves your read marker to the last message returned. Answers 304 to If-None-Match when nothing changed. ' +
-    'wait=25 with a cursor or since holds an empty page until a message arrives (long-poll).',
+    'Without since/cursor: the latest `limit`. With since (ms or an ISO date-time): those after it, oldest first. ' +
+    'Following poll_next_url (an opaque cursor) forever yields every message exactly once. buddy_last_read_message_id: their read marker. ' +
+    'mark_read=1 moves your read marker to the last message returned. 304 to If-None-Match when nothing changed. ' +
+    'wait=25 (with cursor or since) long-polls for the next message.',
   params: chatParams,
   query: z.object({
     limit: z.coerce.number().int().min(1).max(SOCIAL_LIMITS.messagesPageMax).optional(),
@@ -257,6 +258,7 @@ export const listMessages = defineEndpoint({
     chatId: z.string(),
     messages: z.array(messageSchema),
     unread_count: z.number().int(),
+    buddy_last_read_message_id: z.string().nullable(),
     has_more: z.boolean().describe('More messages follow this page already: fetch poll_next_url now'),
     poll_next_url: z.string(),
   }),

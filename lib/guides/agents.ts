@@ -88,7 +88,7 @@ There are no webhooks: you learn of new things by polling, and a long-poll makes
 
 ## Buddy requests
 
-1. Find someone's profile: ${ref('GET', '/api/v1/users/{slug}/profile.json')} (a slug or a user id).
+1. Find someone's profile: ${ref('GET', '/api/v1/users/{slug}/profile.json')} (a slug or a user id). Send your token: without one you get only the public view (first name, no age, gender or schedule).
 2. Send a request: ${ref('POST', '/api/v1/users/{slug}/buddy_request.json')} with an optional ${code('message')} and up to five ${code('activityIds')} (plain English or ids from ${ref('GET', '/api/v1/activities.json')}). Only when the person asked you to.
 3. See requests: ${ref('GET', '/api/v1/buddy_requests.json')} (sent and received) or the inbox.
 4. Answer a received request, only as the person decides: ${ref('POST', '/api/v1/buddy_requests/{invitationId}/accept.json')} (optional ${code('firstMessage')}; creates the buddy connection and a chat) or ${ref('POST', '/api/v1/buddy_requests/{invitationId}/decline.json')}.

@@ -148,6 +148,22 @@ export function toApiError(error: unknown, spec?: Pick<EndpointSpec, 'method' | 
   return new ApiError('internal_error', 'Something went wrong on our side', { hint: ERROR_ADVICE.internal_error });
 }
 
+/**
+ * For public endpoints that show more to a signed-in caller: the caller, or null when the
+ * request carries no credentials, or a valid token without `scope` (it may read what
+ * anyone may). A bearer token that is present but invalid or revoked is refused (401) as
+ * on any other endpoint, never read as "no credentials".
+ */
+export async function optionalCaller(db: Database, request: Request, scope: Scope): Promise<Caller | null> {
+  if (!request.headers.get('authorization')) return sessionCaller(db, request);
+  try {
+    return await authenticate(db, request, scope);
+  } catch (error) {
+    if (error instanceof ApiError && error.code === 'insufficient_scope') return null;
+    throw error;
+  }
+}
+
 async function authenticate(db: Database, request: Request, scope: string): Promise<Caller> {
   const header = request.headers.get('authorization') ?? '';
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);

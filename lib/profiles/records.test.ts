@@ -51,24 +51,35 @@ describe('the public card records', () => {
   it('match their contract schemas exactly (no extra field slips out)', () => {
     expect(userCardSchema.strict().parse(toUserCard(row, BASE))).toEqual(toUserCard(row, BASE));
     expect(discoverCardSchema.strict().parse(toDiscoverCard(row, BASE))).toEqual(toDiscoverCard(row, BASE));
-    expect(publicProfileSchema.strict().parse(toPublicProfile(row, BASE))).toEqual(toPublicProfile(row, BASE));
+    for (const view of ['public', 'member'] as const) {
+      expect(publicProfileSchema.strict().parse(toPublicProfile(row, BASE, view))).toEqual(toPublicProfile(row, BASE, view));
+    }
   });
 
   it('nest: every user card field is on the Discover card, and every Discover card field on the public profile, with the same values', () => {
     const card = toUserCard(row, BASE);
     const discover = toDiscoverCard(row, BASE);
-    const profile = toPublicProfile(row, BASE);
+    const profile = toPublicProfile(row, BASE, 'member');
     expect(discover).toMatchObject(card);
     expect(profile).toMatchObject(discover);
     expect(sortedKeys(card)).toEqual(['displayName', 'id', 'location', 'photoURL', 'profile_url', 'slug']);
     expect(sortedKeys(discover)).toEqual([...sortedKeys(card), 'aboutMe', 'activities', 'age', 'age_bucket', 'gender'].sort());
     expect(sortedKeys(profile)).toEqual(
-      [...sortedKeys(discover), 'activities_detail', 'discoverable', 'member_since', 'schedule', 'schedule_summary', 'thumbnailURL'].sort(),
+      [...sortedKeys(discover), 'activities_detail', 'discoverable', 'member_since', 'schedule', 'schedule_summary', 'thumbnailURL', 'view'].sort(),
     );
+    expect(sortedKeys(toPublicProfile(row, BASE, 'public'))).toEqual(sortedKeys(profile));
   });
 
-  it('show strangers the city label and the age decade, never the typed address, coordinates, email or birthday', () => {
-    const profile = toPublicProfile(row, BASE);
+  it('show strangers the first name, city and activities, but no age, gender or weekly schedule', () => {
+    const profile = toPublicProfile(row, BASE, 'public');
+    expect(profile).toMatchObject({ view: 'public', age: null, age_bucket: null, gender: null, schedule: null, schedule_summary: null });
+    expect(profile.displayName).toBe(row.display_name.trim().split(/\s+/)[0]);
+    expect(profile.activities).toEqual(row.activities);
+    expect(profile.location).toBe('London, England, GB');
+  });
+
+  it('show members the city label and the age decade, never the typed address, coordinates, email or birthday', () => {
+    const profile = toPublicProfile(row, BASE, 'member');
     expect(profile).toMatchObject({ location: 'London, England, GB', age: null, age_bucket: expect.stringMatching(/^\d0s$/), profile_url: `${BASE}/u/jo-hikes` });
     const text = JSON.stringify(profile);
     // Neither point is ever a field: the public point only feeds distances in whole km.

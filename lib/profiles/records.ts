@@ -3,7 +3,7 @@ import type { UserRow } from '@/db/types';
 import { getActivity } from '../activities';
 import { bitsToGrid, emptyGrid, summarizeGrid } from '../availability';
 import type { DiscoverCard } from '../contract/discover';
-import type { OwnProfile, PublicProfile } from '../contract/profiles';
+import type { OwnProfile, ProfileView, PublicProfile } from '../contract/profiles';
 import { ageOn, type UserCard } from '../contract/schemas';
 import { missingFields } from './onboarding';
 
@@ -92,14 +92,27 @@ export function toDiscoverCard(row: DiscoverCardSource, baseUrl: string): Discov
   };
 }
 
-/** GET /users/{slug}/profile.json and the /u/{slug} page: the Discover card plus the rest of the public profile. */
-export function toPublicProfile(row: UserRow, baseUrl: string): PublicProfile {
-  return {
+/** The first word of a display name: what strangers see ("Ana Lima" → "Ana"). */
+export function firstName(displayName: string): string {
+  return displayName.trim().split(/\s+/)[0] || displayName;
+}
+
+/**
+ * GET /users/{slug}/profile.json and the /u/{slug} page: the Discover card plus the rest
+ * of the profile. The member view (a signed-in viewer) has everything; the public view
+ * (anyone on the internet) keeps the first name, photo, city, about and activities, and
+ * drops age, gender and the weekly schedule (when someone is free is not for strangers).
+ */
+export function toPublicProfile(row: UserRow, baseUrl: string, view: ProfileView): PublicProfile {
+  const full: PublicProfile = {
     ...toDiscoverCard(row, baseUrl),
+    view,
     ...activityFields(row),
     ...scheduleFields(row),
     thumbnailURL: row.photo_url ? row.thumbnail_url : null,
     discoverable: row.onboarding_complete,
     member_since: new Date(row.created_at).toISOString(),
   };
+  if (view === 'member') return full;
+  return { ...full, displayName: firstName(row.display_name), gender: null, age: null, age_bucket: null, schedule: null, schedule_summary: null };
 }

@@ -10,6 +10,7 @@ const message = (id: number): MessageRecord => ({
   text: `m${id}`,
   created_at: new Date(1_700_000_000_000 + id).toISOString(),
   created_at_ms: 1_700_000_000_000 + id,
+  agent_name: null,
 });
 
 describe('mergeMessages', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { messageTime, relativeTime } from './time';
+import { dayLabel, messageTime, relativeTime } from './time';
 
 const now = new Date(2026, 10, 22, 15, 30);
 const before = (ms: number) => new Date(now.getTime() - ms);
@@ -27,5 +27,15 @@ describe('messageTime', () => {
     expect(messageTime(new Date(2026, 10, 22, 9, 5), now)).toBe('9:05 AM');
     expect(messageTime(new Date(2026, 10, 21, 20, 0), now)).toBe('yesterday, 8:00 PM');
     expect(messageTime(new Date(2026, 10, 2, 7, 30), now)).toBe('Nov 2, 7:30 AM');
+  });
+});
+
+describe('dayLabel', () => {
+  const now = new Date(2026, 10, 25, 15, 0);
+  it('names today and yesterday, then the weekday and date, with the year only when it differs', () => {
+    expect(dayLabel(new Date(2026, 10, 25, 0, 1), now)).toBe('Today');
+    expect(dayLabel(new Date(2026, 10, 24, 23, 59), now)).toBe('Yesterday');
+    expect(dayLabel(new Date(2026, 10, 18, 12, 0), now)).toMatch(/^Wednesday,? (18 Nov|Nov 18)$/);
+    expect(dayLabel(new Date(2025, 0, 3, 12, 0), now)).toMatch(/^Friday,? .*2025$/);
   });
 });

@@ -26,3 +26,24 @@ export function messageTime(value: Date, now: Date): string {
   const day = value.toDateString() === yesterday.toDateString() ? 'yesterday' : (value.getFullYear() === now.getFullYear() ? sameYear : otherYear).format(value);
   return `${day}, ${clock.format(value)}`;
 }
+
+const weekday = new Intl.DateTimeFormat('en', { weekday: 'long', day: 'numeric', month: 'short' });
+const fullDate = new Intl.DateTimeFormat('en', { weekday: 'long', day: 'numeric', month: 'short', year: 'numeric' });
+
+/** The calendar day of `value` in the reader's time zone, as a key: messages of one day share it. */
+export function dayKey(value: Date): string {
+  return value.toDateString();
+}
+
+/** A chat's date separator: "Today", "Yesterday", "Wednesday, 12 Nov", "Friday, 3 Jan 2025". */
+export function dayLabel(value: Date, now: Date): string {
+  const yesterday = new Date(now.getFullYear(), now.getMonth(), now.getDate() - 1);
+  if (dayKey(value) === dayKey(now)) return 'Today';
+  if (dayKey(value) === dayKey(yesterday)) return 'Yesterday';
+  return (value.getFullYear() === now.getFullYear() ? weekday : fullDate).format(value);
+}
+
+/** Just the time of day ("2:05 PM"), where a date separator already says the day. */
+export function clockTime(value: Date): string {
+  return clock.format(value);
+}

@@ -3,18 +3,24 @@ import { notFound, permanentRedirect } from 'next/navigation';
 import { cache } from 'react';
 import { getDb } from '@/db';
 import { emptyGrid } from '@/lib/availability';
+import { currentSession } from '@/lib/auth/session';
 import { config } from '@/lib/config';
+import { sharedFreeTime } from '@/lib/discover';
 import { findUserBySlugOrId } from '@/lib/profiles/profile';
-import { toPublicProfile } from '@/lib/profiles/records';
+import { firstName, toPublicProfile } from '@/lib/profiles/records';
+import { profileViewFor, standingWith } from '@/lib/profiles/viewer';
 import { availabilityTable, PERIOD_HEADINGS } from '@/lib/web/availability-table';
 import { Avatar } from '../../_components/avatar';
+import { ProfileActions, ProfileSafetyMenu } from '../../_components/profile-actions';
 import { ScrollTable } from '../../_components/scroll-table';
 import { activityName, ageText, formatMonth, GENDER_LABELS } from '@/lib/web/labels';
 
 type Params = { params: Promise<{ slug: string }> };
 
-// One lookup per request, shared by the metadata and the page. Only the public record
-// (the same one GET /api/v1/users/{slug}/profile.json returns) reaches the page.
+// One lookup per request, shared by the metadata and the page. Only the profile record
+// (the same one GET /api/v1/users/{slug}/profile.json returns) reaches the page: the
+// public view for a visitor who is not signed in (no age, no weekly schedule), the
+// member view for a signed-in person. proxy.ts lets shared caches keep only the former.
 function safeDecode(value: string): string {
   try {
     return decodeURIComponent(value);
@@ -23,9 +29,12 @@ function safeDecode(value: string): string {
   }
 }
 
+const loadRow = cache(async (slug: string) => findUserBySlugOrId(getDb(), safeDecode(slug).slice(0, 80)));
+
+/** What link previews (and so anyone) may read: the public view. */
 const loadProfile = cache(async (slug: string) => {
-  const row = await findUserBySlugOrId(getDb(), safeDecode(slug).slice(0, 80));
-  return row ? toPublicProfile(row, config().publicBaseUrl) : null;
+  const row = await loadRow(slug);
+  return row ? toPublicProfile(row, config().publicBaseUrl, 'public') : null;
 });
 
 function absolute(url: string): string {
@@ -55,22 +64,33 @@ export async function generateMetadata({ params }: Params): Promise<Metadata> {
 
 export default async function PublicProfilePage({ params }: Params) {
   const { slug } = await params;
-  const profile = await loadProfile(slug);
-  if (!profile) notFound();
+  const row = await loadRow(slug);
+  if (!row) notFound();
   // Profile links may use the user id; the slug is the canonical address.
-  if (safeDecode(slug) !== profile.slug) permanentRedirect(`/u/${encodeURIComponent(profile.slug)}`);
+  if (safeDecode(slug) !== row.slug) permanentRedirect(`/u/${encodeURIComponent(row.slug)}`);
+
+  const db = getDb();
+  const session = await currentSession();
+  const viewer = session?.user ?? null;
+  const profile = toPublicProfile(row, config().publicBaseUrl, await profileViewFor(db, viewer?.id ?? null, row));
+  const standing = viewer ? await standingWith(db, viewer.id, row.id) : null;
+  const other = standing !== null && standing.kind !== 'self' && standing.kind !== 'blocked';
+  const shared = other && viewer ? profile.activities.filter((id) => viewer.activities.includes(id)) : [];
+  const together = other && viewer ? (await sharedFreeTime(db, viewer.id, row.id, config().publicBaseUrl)).overlap : null;
+  const short = firstName(row.display_name);
 
   const age = ageText(profile);
   const gender = profile.gender && profile.gender !== 'prefer_not_to_say' ? GENDER_LABELS[profile.gender] : null;
   const facts = [age, gender, profile.location].filter((f): f is string => !!f);
-  const hasSchedule = profile.schedule.some((day) => day.some(Boolean));
-  const table = availabilityTable(hasSchedule ? profile.schedule : emptyGrid());
+  const schedule = profile.schedule;
+  const hasSchedule = schedule !== null && schedule.some((day) => day.some(Boolean));
+  const table = availabilityTable(hasSchedule ? schedule : emptyGrid());
 
   return (
     <article>
       <header className="profile-head">
         <Avatar name={profile.displayName} photoURL={profile.photoURL} alt={`Photo of ${profile.displayName}`} />
-        <div>
+        <div className="profile-who">
           <h1>{profile.displayName}</h1>
           {facts.length > 0 ? (
             <ul className="facts" aria-label="About">
@@ -80,7 +100,41 @@ export default async function PublicProfilePage({ params }: Params) {
             </ul>
           ) : null}
         </div>
+        {other ? <ProfileSafetyMenu name={profile.displayName} slug={profile.slug} /> : null}
       </header>
+
+      {standing ? (
+        <ProfileActions initial={standing} name={short} slug={profile.slug} />
+      ) : (
+        <div className="profile-action stack">
+          <a className="button button-big" href="/signup">
+            Join to connect
+          </a>
+          <p className="muted small">
+            Already a member? <a href={`/signin?callbackUrl=${encodeURIComponent(`/u/${profile.slug}`)}`}>Sign in</a> to see more and ask {short} to be buddies.
+          </p>
+        </div>
+      )}
+
+      {shared.length > 0 ? (
+        <section aria-labelledby="shared-heading">
+          <h2 id="shared-heading">You both like</h2>
+          <ul className="chips">
+            {shared.map((id) => (
+              <li key={id}>{activityName(id)}</li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
+
+      {together ? (
+        <section aria-labelledby="together-heading">
+          <h2 id="together-heading">Free together</h2>
+          <p className="free-together">
+            {together.hours_per_week > 0 ? `${together.summary} · ${together.hours_per_week} h a week` : together.summary}
+          </p>
+        </section>
+      ) : null}
 
       {profile.aboutMe ? (
         <section aria-labelledby="about-heading">

@@ -39,9 +39,11 @@ export default async function ChatPage({ params }: Params) {
   const page = await listMessages(getDb(), user.id, chatId, { mark_read: true }, config().publicBaseUrl);
   const member = await getDb().selectFrom('chat_members').select('muted').where('chat_id', '=', chatId).where('user_id', '=', user.id).executeTakeFirst();
   return (
-    <>
-      <ChatThread chat={chat} initialMessages={page.messages} />
-      <MuteChat chatId={chatId} initiallyMuted={member?.muted === true} />
-    </>
+    <ChatThread
+      chat={chat}
+      initialMessages={page.messages}
+      initialBuddyRead={page.buddy_last_read_message_id}
+      menuExtra={<MuteChat chatId={chatId} initiallyMuted={member?.muted === true} />}
+    />
   );
 }

@@ -12,7 +12,7 @@ export const GET = route(listSpec, async ({ db, auth, params, query, baseUrl, re
   const { wait, ...pageQuery } = query;
   const pageParts = [auth.userId, params.chatId, pageQuery.limit ?? null, pageQuery.since?.getTime() ?? null, pageQuery.cursor ?? null, pageQuery.mark_read ?? false];
   const tagOf = (member: Awaited<ReturnType<typeof visibleMembership>>) =>
-    versionTag('messages', String(member.last_message_id ?? 0), [...pageParts, member.unread_count, String(member.last_read_message_id)]);
+    versionTag('messages', String(member.last_message_id ?? 0), [...pageParts, member.unread_count, String(member.last_read_message_id), String(member.buddy_last_read_message_id)]);
 
   const knownTag = request.headers.get('if-none-match');
   if (knownTag) {
@@ -41,9 +41,16 @@ export const GET = route(listSpec, async ({ db, auth, params, query, baseUrl, re
   return taggedReply(value.page, tagOf(member));
 });
 
-// POST /api/v1/chats/{chatId}/messages.json – send a message (moderated, rate-limited, pushed)
+// POST /api/v1/chats/{chatId}/messages.json – send a message (moderated, rate-limited, pushed).
+// A message sent with an assistant's token is that assistant's unless the body names
+// another: the chat labels it "sent by <agent> for <person>" for both people.
 export const POST = route(sendSpec, async ({ db, auth, params, body }) => {
   const limit = config().messageLimitPer10Min;
-  const sent = await sendMessage(db, auth.userId, params.chatId, body, { limitPer10Min: limit });
+  let by = body;
+  if (!body.agentName && auth.tokenId) {
+    const token = await db.selectFrom('access_tokens').select('agent_name').where('id', '=', auth.tokenId).executeTakeFirst();
+    if (token?.agent_name) by = { ...body, agentName: token.agent_name };
+  }
+  const sent = await sendMessage(db, auth.userId, params.chatId, by, { limitPer10Min: limit });
   return new Reply(sent, { headers: await messageLimitHeaders(db, params.chatId, auth.userId, limit) });
 });
