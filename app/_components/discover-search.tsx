@@ -2,14 +2,14 @@
 // Discover for people: the filters of GET /api/v1/discover.json as a form, ranked
 // results with why each one matches, "Show more" through next_cursor, and a buddy
 // request from each card (POST .../buddy_request.json, the agents' call).
-import { useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import useSWRInfinite from 'swr/infinite';
 import type { DiscoverResponse, DiscoverResult } from '@/lib/contract/discover';
 import { DISCOVER_LIMITS, SOCIAL_LIMITS } from '@/lib/contract/limits';
 import { ageText } from '@/lib/web/people';
 import { ApiCallError, getJson, sendJson, fieldFailure } from './api-client';
 import { PersonHeading } from './avatar';
-import { TextAreaField } from './fields';
+import { ErrorSummary, TextAreaField } from './fields';
 
 export interface DiscoverFilters {
   activities: string[];
@@ -222,6 +222,17 @@ export function DiscoverSearch({
   const hasMore = pages.length > 0 && pages[pages.length - 1]!.next_cursor !== null;
   const loading = isValidating && (pages.length < size || pages.length === 0);
   const errors = fieldErrors(error);
+  // After a search is submitted, a refusal takes focus (the summary, or the activities error).
+  const searched = useRef(false);
+  const summaryRef = useRef<HTMLDivElement | null>(null);
+  const activitiesErrorRef = useRef<HTMLParagraphElement | null>(null);
+  useEffect(() => {
+    if (!searched.current) return;
+    if (formError) activitiesErrorRef.current?.focus();
+    else if (error) summaryRef.current?.focus();
+    else return;
+    searched.current = false;
+  }, [error, formError]);
 
   function toggle(list: 'activities' | 'gender', value: string, on: boolean) {
     setForm((f) => ({ ...f, [list]: on ? [...f[list], value] : f[list].filter((v) => v !== value) }));
@@ -229,6 +240,7 @@ export function DiscoverSearch({
 
   function search(event: FormEvent) {
     event.preventDefault();
+    searched.current = true;
     if (form.activities.length === 0) {
       setFormError('Choose at least one activity.');
       return;
@@ -252,7 +264,7 @@ export function DiscoverSearch({
             ))}
           </div>
           {formError || errors.activities ? (
-            <p className="error" id="activities-error" role="alert">
+            <p className="error" id="activities-error" role="alert" tabIndex={-1} ref={activitiesErrorRef}>
               {formError ?? errors.activities}
             </p>
           ) : null}
@@ -304,9 +316,13 @@ export function DiscoverSearch({
       <section aria-labelledby="results-heading" aria-busy={loading}>
         <h2 id="results-heading">People near you</h2>
         {error ? (
-          <div className="notice notice-error" role="alert">
-            <p>{Object.keys(errors).length > 0 ? 'Please fix the filters marked above.' : error instanceof ApiCallError ? error.failure.message : 'The search failed.'}</p>
-          </div>
+          <ErrorSummary
+            focusRef={summaryRef}
+            title={Object.keys(errors).length > 0 ? 'Please fix the filters marked above.' : error instanceof ApiCallError ? error.failure.message : 'The search failed.'}
+            items={Object.entries(errors)
+              .filter(([field]) => field === 'age_min' || field === 'age_max')
+              .map(([field, text]) => ({ fieldId: field === 'age_min' ? 'discover-age-min' : 'discover-age-max', text }))}
+          />
         ) : null}
         {loading && results.length === 0 ? <p role="status">Searching…</p> : null}
         {!loading && !error && results.length === 0 ? (

@@ -7,6 +7,7 @@ import { useEffect, useState, type FormEvent } from 'react';
 import useSWR from 'swr';
 import type { OwnProfile } from '@/lib/contract/profiles';
 import { getJson, sendJson } from './api-client';
+import { ErrorSummary, SavedNotice, useFocusAfterSubmit } from './fields';
 import { PhotoUpload } from './photo-upload';
 
 const ME = '/api/v1/me.json';
@@ -21,6 +22,17 @@ interface FormValues {
   activities: string;
   availability_text: string;
 }
+
+/** The form's labels, for the error summary's links. */
+const FIELD_LABELS: Record<string, string> = {
+  displayName: 'Name',
+  aboutMe: 'About you',
+  location: 'Where you are',
+  gender: 'Gender',
+  birthday: 'Birthday',
+  activities: 'Activities',
+  availability_text: 'When you’re free',
+};
 
 const LIMITS = { displayName: 60, aboutMe: 600, location: 120, availability_text: 500 } as const;
 
@@ -98,6 +110,8 @@ export function ProfileEditor({ initial, activityNames }: { initial: OwnProfile;
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [status, setStatus] = useState<Status | null>(null);
   const [saving, setSaving] = useState(false);
+  const [saved, setSaved] = useState<string | null>(null);
+  const summary = useFocusAfterSubmit<HTMLDivElement>();
   const edited = Object.keys(changes(base, values)).length > 0;
 
   // Someone else (an agent, another tab) changed the profile: follow it unless mid-edit.
@@ -110,17 +124,22 @@ export function ProfileEditor({ initial, activityNames }: { initial: OwnProfile;
     }
   }, [profile.updated_at]);
 
-  const set = <K extends keyof FormValues>(key: K, value: FormValues[K]) => setValues((v) => ({ ...v, [key]: value }));
+  const set = <K extends keyof FormValues>(key: K, value: FormValues[K]) => {
+    setSaved(null);
+    setValues((v) => ({ ...v, [key]: value }));
+  };
 
   async function save(event: FormEvent) {
     event.preventDefault();
     const body = changes(base, values);
     if (Object.keys(body).length === 0) {
-      setStatus({ tone: 'ok', title: 'Nothing to save: you haven’t changed anything.', details: [] });
+      setStatus(null);
+      setSaved('Nothing to save: you haven’t changed anything');
       return;
     }
     setSaving(true);
     setStatus(null);
+    setSaved(null);
     const result = await sendJson<{ profile: OwnProfile; warnings?: Record<string, unknown> }>('PATCH', ME, body);
     setSaving(false);
     if (result.ok) {
@@ -130,14 +149,18 @@ export function ProfileEditor({ initial, activityNames }: { initial: OwnProfile;
       setValues(next);
       setErrors({});
       const details = warningLines(result.data.warnings ?? {}, activityNames);
-      setStatus({ tone: details.length > 0 ? 'warn' : 'ok', title: 'Your profile is saved.', details });
+      setStatus(details.length > 0 ? { tone: 'warn', title: 'Your profile is saved.', details } : null);
+      setSaved('Saved');
     } else if (result.error.fields) {
       setErrors(errorsByField(result.error.fields));
       // A refusal that is not a fix-this-field (e.g. moving too often: 429) says itself what to do.
       const title = result.error.code === 'validation_failed' ? 'Please fix the fields marked below.' : result.error.message;
       setStatus({ tone: 'error', title, details: [] });
+      summary.after();
     } else {
+      setErrors({});
       setStatus({ tone: 'error', title: result.error.message, details: [] });
+      summary.after();
     }
   }
 
@@ -172,8 +195,14 @@ export function ProfileEditor({ initial, activityNames }: { initial: OwnProfile;
 
       <section className="card" aria-labelledby="details-heading">
         <h2 id="details-heading">Details</h2>
-        {status ? (
-          <div className={`notice notice-${status.tone}`} role={status.tone === 'error' ? 'alert' : 'status'}>
+        {status?.tone === 'error' ? (
+          <ErrorSummary
+            title={status.title}
+            focusRef={summary.ref}
+            items={Object.entries(errors).map(([name, text]) => (FIELD_LABELS[name] ? { fieldId: `profile-${name}`, text: `${FIELD_LABELS[name]}: ${text}` } : { text }))}
+          />
+        ) : status ? (
+          <div className={`notice notice-${status.tone}`} role="status">
             <p>{status.title}</p>
             {status.details.length > 0 ? (
               <ul>
@@ -265,6 +294,7 @@ export function ProfileEditor({ initial, activityNames }: { initial: OwnProfile;
             <button type="submit" disabled={saving}>
               {saving ? 'Saving…' : 'Save profile'}
             </button>
+            <SavedNotice text={saved} />
             <a href={`/u/${encodeURIComponent(profile.slug)}`}>See your public profile</a>
           </div>
         </form>
