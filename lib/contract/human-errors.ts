@@ -3,7 +3,8 @@
 //  - z.config's customError (installed when this module loads; every contract schema
 //    module imports it) turns each default issue into a short predicate with no subject
 //    ("can be at most 60 characters", "is required"), so it reads even where no field
-//    name is at hand;
+//    name is at hand. It is a pure function of the issue, so fieldMessage recognises its
+//    words by computing them again (no shared state: a bundler may load this module twice);
 //  - fieldMessage() (used by lib/http/validation.ts for error.fields) puts the field in
 //    words in front ("Name can be at most 60 characters"), or says the whole sentence for
 //    the common cases ("Enter your name").
@@ -11,13 +12,6 @@
 import { z } from 'zod';
 
 type Issue = z.core.$ZodRawIssue | z.core.$ZodIssue;
-
-/** Every predicate customError produced, so fieldMessage can tell them from a schema's own messages. */
-const predicates = new Set<string>();
-const remember = (text: string) => {
-  if (predicates.size < 5000) predicates.add(text);
-  return text;
-};
 
 export const REQUIRED = 'is required';
 export const EMPTY = 'can’t be empty';
@@ -104,7 +98,13 @@ export function predicateOf(issue: Issue): string {
   }
 }
 
-z.config({ customError: (issue) => remember(predicateOf(issue)) });
+z.config({ customError: (issue) => predicateOf(issue) });
+
+/** True when `issue.message` is customError's predicate (zod keeps `input` only while the message is made). */
+function isPredicate(issue: z.core.$ZodIssue): boolean {
+  if (issue.code === 'invalid_type' && issue.message === REQUIRED) return true;
+  return issue.message === predicateOf(issue);
+}
 
 interface FieldWords {
   /** The field as a sentence starts with it: "Name". */
@@ -185,7 +185,7 @@ export function fieldLabel(name: string): string {
  * schema set itself is already a sentence for that field and is kept.
  */
 export function fieldMessage(issue: z.core.$ZodIssue, name: string): string {
-  if (!predicates.has(issue.message)) return issue.message;
+  if (!isPredicate(issue)) return issue.message;
   const parts = name.split('.').filter(Boolean);
   const whole = parts.length === 1 ? FIELDS[parts[0]!] : undefined;
   if ((issue.message === REQUIRED || issue.message === EMPTY) && whole?.ask) return whole.ask;
