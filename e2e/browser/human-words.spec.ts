@@ -50,7 +50,7 @@ test('profile editor: refusals in words with focus on the summary; a save says S
   await page.getByLabel('Birthday').fill('1990-04-21');
   await page.getByRole('button', { name: 'Save profile' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Saved' })).toBeVisible();
-  await expect(page.getByRole('alert')).toHaveCount(0);
+  await expect(page.getByRole('main').getByRole('alert')).toHaveCount(0);
   const me = await (await request.get(`${baseUrl()}/api/v1/me.json`, { headers: { authorization: `Bearer ${user.token}` } })).json();
   expect(me.profile).toMatchObject({ displayName: 'Wendy', birthday: '1990-04-21' });
   // Editing again takes the notice away: it spoke of the last save.
@@ -116,7 +116,7 @@ test('signup: bad input is said in words, focus on the summary', async ({ page }
   await expect(summary.getByRole('link', { name: 'Email: Enter a valid email address, like sam@example.com.' })).toBeVisible();
   await expect(summary.getByRole('link', { name: 'Name: Enter your name.' })).toBeVisible();
   await expect(summary.getByRole('link', { name: 'Birthday: You need to be 13 or older.' })).toBeVisible();
-  await expect(summary.getByRole('link', { name: /^Photo link: / })).toBeVisible();
+  await expect(summary.getByRole('link', { name: /^Photo: Enter a web address that starts with https:\/\// })).toBeVisible();
   await expectNoRawValidatorText(page);
   await expectAccessible(page);
   await screenshot(page, testInfo, 'words-signup-errors');

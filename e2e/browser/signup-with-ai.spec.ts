@@ -10,7 +10,8 @@ const base = () => process.env.E2E_BASE_URL!;
 // Registration hashes a password with a memory-hard hash: on a busy 2-core machine the
 // answer can take seconds, so waits for it are longer than Playwright's default 5 s.
 const ANSWER = { timeout: 20_000 };
-test.describe.configure({ timeout: 60_000 });
+// After creating the account the page also signs the browser in (a second hash).
+test.describe.configure({ timeout: 90_000 });
 
 let db: Database | undefined;
 const testDb = () => (db ??= createDb(process.env.E2E_DATABASE_URL!, 2));
@@ -80,7 +81,7 @@ test('a link built by an agent shows what will be sent, creates the account on o
   await expect(page.getByTestId('schedule-summary')).toHaveText(/Saturday and Sunday/);
   await expect(page.getByTestId('activities-unmatched')).toContainText('xyzzy plugh');
   // Suggestions by name, not by id.
-  await expect(page.getByTestId('activities-unmatched')).toContainText('bord gamez — did you mean Board games, Card games or Video games?');
+  await expect(page.getByTestId('activities-unmatched')).toContainText('bord gamez — did you mean Board Games, Card Games or Video Games?');
   await expect(page.getByTestId('activities-unmatched')).not.toContainText('board_games');
   await expect(page.getByTestId('onboarding-missing')).toContainText('a photo');
   expect(posts()).toBe(1);
@@ -231,6 +232,7 @@ test('reads well and is accessible at the size of the project, phone or desktop 
   await screenshot(page, testInfo, 'signup-with-ai-edit');
   await page.getByRole('button', { name: 'Create my account' }).click();
   await expect(page.getByRole('heading', { name: 'Your account is ready' })).toBeVisible(ANSWER);
+  await expect(page.getByTestId('browser-signin')).toHaveText('You’re signed in on this browser.', ANSWER);
   const width = await page.evaluate(() => document.documentElement.scrollWidth);
   expect(width).toBeLessThanOrEqual(page.viewportSize()!.width);
   const box = await page.getByRole('link', { name: 'Open Buddy Match' }).boundingBox();
