@@ -84,6 +84,8 @@ interface Status {
   tone: 'ok' | 'warn' | 'error';
   title: string;
   details: string[];
+  /** A validation refusal: the summary lists each field (other refusals say it all in the title). */
+  listFields?: boolean;
 }
 
 function warningLines(warnings: Record<string, unknown>, names: Record<string, string>): string[] {
@@ -155,7 +157,7 @@ export function ProfileEditor({ initial, activityNames }: { initial: OwnProfile;
       setErrors(errorsByField(result.error.fields));
       // A refusal that is not a fix-this-field (e.g. moving too often: 429) says itself what to do.
       const title = result.error.code === 'validation_failed' ? 'Please fix the fields marked below.' : result.error.message;
-      setStatus({ tone: 'error', title, details: [] });
+      setStatus({ tone: 'error', title, details: [], listFields: result.error.code === 'validation_failed' });
       summary.after();
     } else {
       setErrors({});
@@ -199,7 +201,7 @@ export function ProfileEditor({ initial, activityNames }: { initial: OwnProfile;
           <ErrorSummary
             title={status.title}
             focusRef={summary.ref}
-            items={Object.entries(errors).map(([name, text]) => (FIELD_LABELS[name] ? { fieldId: `profile-${name}`, text: `${FIELD_LABELS[name]}: ${text}` } : { text }))}
+            items={Object.entries(status.listFields ? errors : {}).map(([name, text]) => (FIELD_LABELS[name] ? { fieldId: `profile-${name}`, text: `${FIELD_LABELS[name]}: ${text}` } : { text }))}
           />
         ) : status ? (
           <div className={`notice notice-${status.tone}`} role="status">
