@@ -6,14 +6,14 @@
 // button (always open on wide screens, by CSS), and each card is one big link to the
 // person's profile (a stretched link on the name: nothing interactive is nested in it)
 // with the request button above it.
-import { useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import useSWRInfinite from 'swr/infinite';
 import type { DiscoverResponse, DiscoverResult } from '@/lib/contract/discover';
 import { DISCOVER_LIMITS, SOCIAL_LIMITS } from '@/lib/contract/limits';
 import { ageText } from '@/lib/web/people';
 import { ApiCallError, getJson, sendJson, fieldFailure } from './api-client';
 import { Avatar } from './avatar';
-import { TextAreaField } from './fields';
+import { ErrorSummary, TextAreaField } from './fields';
 
 export interface DiscoverFilters {
   activities: string[];
@@ -251,6 +251,17 @@ export function DiscoverSearch({
   const hasMore = pages.length > 0 && pages[pages.length - 1]!.next_cursor !== null;
   const loading = isValidating && (pages.length < size || pages.length === 0);
   const errors = fieldErrors(error);
+  // After a search is submitted, a refusal takes focus (the summary, or the activities error).
+  const searched = useRef(false);
+  const summaryRef = useRef<HTMLDivElement | null>(null);
+  const activitiesErrorRef = useRef<HTMLParagraphElement | null>(null);
+  useEffect(() => {
+    if (!searched.current) return;
+    if (formError) activitiesErrorRef.current?.focus();
+    else if (error) summaryRef.current?.focus();
+    else return;
+    searched.current = false;
+  }, [error, formError]);
 
   function toggle(list: 'activities' | 'gender', value: string, on: boolean) {
     setForm((f) => ({ ...f, [list]: on ? [...f[list], value] : f[list].filter((v) => v !== value) }));
@@ -258,6 +269,7 @@ export function DiscoverSearch({
 
   function search(event: FormEvent) {
     event.preventDefault();
+    searched.current = true;
     if (form.activities.length === 0) {
       setFormError('Choose at least one activity.');
       return;
@@ -300,7 +312,7 @@ export function DiscoverSearch({
             ))}
           </div>
           {formError || errors.activities ? (
-            <p className="error" id="activities-error" role="alert">
+            <p className="error" id="activities-error" role="alert" tabIndex={-1} ref={activitiesErrorRef}>
               {formError ?? errors.activities}
             </p>
           ) : null}
@@ -354,9 +366,13 @@ export function DiscoverSearch({
           People near you
         </h2>
         {error ? (
-          <div className="notice notice-error" role="alert">
-            <p>{Object.keys(errors).length > 0 ? 'Please fix the filters marked above.' : error instanceof ApiCallError ? error.failure.message : 'The search failed.'}</p>
-          </div>
+          <ErrorSummary
+            focusRef={summaryRef}
+            title={Object.keys(errors).length > 0 ? 'Please fix the filters marked above.' : error instanceof ApiCallError ? error.failure.message : 'The search failed.'}
+            items={Object.entries(errors)
+              .filter(([field]) => field === 'age_min' || field === 'age_max')
+              .map(([field, text]) => ({ fieldId: field === 'age_min' ? 'discover-age-min' : 'discover-age-max', text }))}
+          />
         ) : null}
         {!loading && !error && results.length === 0 ? (
           <p className="muted">

@@ -1,6 +1,7 @@
 'use client';
-import { useActionState } from 'react';
+import { useActionState, useEffect } from 'react';
 import type { PasswordFormState } from '../account/password/actions';
+import { ErrorSummary, SavedNotice, useFocusAfterSubmit } from './fields';
 
 type Action = (state: PasswordFormState, data: FormData) => Promise<PasswordFormState>;
 
@@ -12,10 +13,17 @@ const FIELDS = [
 
 export function PasswordForm({ action }: { action: Action }) {
   const [state, formAction, pending] = useActionState(action, { ok: false, message: null, fields: {} });
+  const summary = useFocusAfterSubmit<HTMLDivElement>();
+  // Each answer is a new state object: a refusal moves focus to its summary.
+  useEffect(() => {
+    if (state.message && !state.ok) summary.after();
+  }, [state]);
+  const items = FIELDS.filter((f) => state.fields[f.name]).map((f) => ({ fieldId: `password-${f.name}`, text: `${f.label}: ${state.fields[f.name]}` }));
   return (
     <form className="stack" action={formAction}>
-      {state.message ? (
-        <div className={`notice ${state.ok ? 'notice-ok' : 'notice-error'}`} role={state.ok ? 'status' : 'alert'}>
+      {state.message && !state.ok ? <ErrorSummary title={state.message} items={items} focusRef={summary.ref} /> : null}
+      {state.message && state.ok ? (
+        <div className="notice notice-ok">
           <p>{state.message}</p>
         </div>
       ) : null}
@@ -59,6 +67,7 @@ export function PasswordForm({ action }: { action: Action }) {
         <button type="submit" disabled={pending}>
           {pending ? 'Changing…' : 'Change password'}
         </button>
+        <SavedNotice text={state.ok && !pending ? 'Password changed' : null} />
       </div>
     </form>
   );

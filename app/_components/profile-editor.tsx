@@ -12,6 +12,7 @@ import type { OwnProfile } from '@/lib/contract/profiles';
 import { ActivityChips, addActivities, isKnownActivity, sameActivity, useActivityLookup, type ActivityLookup } from './activity-chips';
 import { getJson, sendJson } from './api-client';
 import { FreeTimeGrid } from './free-time-grid';
+import { ErrorSummary, SavedNotice, useFocusAfterSubmit } from './fields';
 import { PhotoUpload } from './photo-upload';
 
 const ME = '/api/v1/me.json';
@@ -26,6 +27,17 @@ interface FormValues {
   activities: string[];
   availability_text: string;
 }
+
+/** The form's labels, for the error summary's links. */
+const FIELD_LABELS: Record<string, string> = {
+  displayName: 'Name',
+  aboutMe: 'About you',
+  location: 'Where you are',
+  gender: 'Gender',
+  birthday: 'Birthday',
+  activities: 'Activities',
+  availability_text: 'When you’re free',
+};
 
 const LIMITS = { displayName: 60, aboutMe: 600, location: 120, availability_text: 500 } as const;
 
@@ -96,6 +108,8 @@ interface Status {
   tone: 'ok' | 'warn' | 'error';
   title: string;
   details: string[];
+  /** A validation refusal: the summary lists each field (other refusals say it all in the title). */
+  listFields?: boolean;
 }
 
 function warningLines(warnings: Record<string, unknown>, names: Record<string, string>): string[] {
@@ -125,6 +139,8 @@ export function ProfileEditor({ initial, activityNames }: { initial: OwnProfile;
   const [draft, setDraft] = useState('');
   const [renamed, setRenamed] = useState<string[]>([]);
   const { lookup, names } = useActivityLookup();
+  const [saved, setSaved] = useState<string | null>(null);
+  const summary = useFocusAfterSubmit<HTMLDivElement>();
   const edited = Object.keys(changes(base, values)).length > 0 || draft.trim() !== '';
   const city = (profile.public_location ?? '').split(',')[0]?.trim() || null;
   const birthdayText = useLocalDate(values.birthday || null, false);
@@ -140,7 +156,10 @@ export function ProfileEditor({ initial, activityNames }: { initial: OwnProfile;
     }
   }, [profile.updated_at]);
 
-  const set = <K extends keyof FormValues>(key: K, value: FormValues[K]) => setValues((v) => ({ ...v, [key]: value }));
+  const set = <K extends keyof FormValues>(key: K, value: FormValues[K]) => {
+    setSaved(null);
+    setValues((v) => ({ ...v, [key]: value }));
+  };
 
   async function save(event: FormEvent) {
     event.preventDefault();
@@ -155,11 +174,13 @@ export function ProfileEditor({ initial, activityNames }: { initial: OwnProfile;
     }
     const body = changes(base, sending);
     if (Object.keys(body).length === 0) {
-      setStatus({ tone: 'ok', title: 'Nothing to save: you haven’t changed anything.', details: [] });
+      setStatus(null);
+      setSaved('Nothing to save: you haven’t changed anything');
       return;
     }
     setSaving(true);
     setStatus(null);
+    setSaved(null);
     const result = await sendJson<{ profile: OwnProfile; warnings?: Record<string, unknown> }>('PATCH', ME, body);
     setSaving(false);
     if (result.ok) {
@@ -174,14 +195,18 @@ export function ProfileEditor({ initial, activityNames }: { initial: OwnProfile;
         setRenamed([...renamedNow, ...serverRenamings(sending.activities, next.activities, unmatched, lookup)]);
       }
       const details = warningLines(warnings, activityNames);
-      setStatus({ tone: details.length > 0 ? 'warn' : 'ok', title: 'Your profile is saved.', details });
+      setStatus(details.length > 0 ? { tone: 'warn', title: 'Your profile is saved.', details } : null);
+      setSaved('Saved');
     } else if (result.error.fields) {
       setErrors(errorsByField(result.error.fields));
       // A refusal that is not a fix-this-field (e.g. moving too often: 429) says itself what to do.
       const title = result.error.code === 'validation_failed' ? 'Please fix the fields marked below.' : result.error.message;
-      setStatus({ tone: 'error', title, details: [] });
+      setStatus({ tone: 'error', title, details: [], listFields: result.error.code === 'validation_failed' });
+      summary.after();
     } else {
+      setErrors({});
       setStatus({ tone: 'error', title: result.error.message, details: [] });
+      summary.after();
     }
   }
 
@@ -217,8 +242,14 @@ export function ProfileEditor({ initial, activityNames }: { initial: OwnProfile;
       <section className="card" aria-labelledby="details-heading">
         <h2 id="details-heading">Details</h2>
         {changedText ? <p className="muted small">Last changed {changedText}</p> : null}
-        {status ? (
-          <div className={`notice notice-${status.tone}`} role={status.tone === 'error' ? 'alert' : 'status'}>
+        {status?.tone === 'error' ? (
+          <ErrorSummary
+            title={status.title}
+            focusRef={summary.ref}
+            items={Object.entries(status.listFields ? errors : {}).map(([name, text]) => (FIELD_LABELS[name] ? { fieldId: `profile-${name}`, text: `${FIELD_LABELS[name]}: ${text}` } : { text }))}
+          />
+        ) : status ? (
+          <div className={`notice notice-${status.tone}`} role="status">
             <p>{status.title}</p>
             {status.details.length > 0 ? (
               <ul>
@@ -350,6 +381,7 @@ export function ProfileEditor({ initial, activityNames }: { initial: OwnProfile;
             <button type="submit" disabled={saving}>
               {saving ? 'Saving…' : 'Save profile'}
             </button>
+            <SavedNotice text={saved} />
             <a href={`/u/${encodeURIComponent(profile.slug)}`}>See your public profile</a>
           </div>
         </form>

@@ -3,6 +3,7 @@ import { redirect } from 'next/navigation';
 import { linkRefusalMessage, passwordRefusalMessage, REFUSAL_REASONS, type RefusalReason } from '@/lib/accounts/attempt-limits';
 import { csrfToken, currentSession } from '@/lib/auth/session';
 import { safeReturnPath } from '@/lib/web/return-path';
+import { ErrorSummary } from '../_components/fields';
 import { EmailLinkForm, PasswordSigninForm } from '../_components/signin-forms';
 
 export const metadata: Metadata = { title: 'Sign in', robots: { index: false } };
@@ -59,11 +60,8 @@ export default async function SigninPage({ searchParams }: { searchParams: Promi
           <p>You’re signed out.</p>
         </div>
       ) : null}
-      {issue ? (
-        <div className={`notice notice-${issue.tone}`} role="alert">
-          <p>{issue.text}</p>
-        </div>
-      ) : null}
+      {/* The forms post without JavaScript and come back here: the refusal takes focus on arrival. */}
+      {issue ? <ErrorSummary title={issue.text} tone={issue.tone} focusOnMount /> : null}
       <section className="card" aria-labelledby="password-heading">
         <h2 id="password-heading">With your password</h2>
         <PasswordSigninForm csrfToken={token} returnTo={returnTo} />

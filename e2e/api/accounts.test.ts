@@ -190,6 +190,11 @@ describe('POST /api/v1/register.json', () => {
     const res = await api('POST', '/api/v1/register.json', { body: { email: 'nope', displayName: '', gender: 'x' } });
     expect(res.status).toBe(400);
     expect(Object.keys(res.body.error.fields).sort()).toEqual(['displayName', 'email', 'gender']);
+    // In words a person would say, naming the field; the envelope message says them too.
+    expect(res.body.error.fields.displayName).toBe('Enter your name');
+    expect(res.body.error.fields.email).toBe('Enter a valid email address, like sam@example.com');
+    expect(res.body.error.message).toContain('Enter your name.');
+    expect(JSON.stringify(res.body.error)).not.toMatch(/expected|>=|Invalid input|received|Too small/);
   });
 
   it.each([

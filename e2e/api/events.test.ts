@@ -154,7 +154,7 @@ describe('query validation', () => {
     ['date_from=2026-02-30', 'date_from', 'must be a date (YYYY-MM-DD) or an ISO 8601 date-time with offset'],
     ['date_from=2026-03-10&date_to=2026-03-01', 'date_to', 'must not be before date_from'],
     ['bbox=13,52,14', 'bbox', 'must be minLon,minLat,maxLon,maxLat in degrees'],
-    ['sort=price', 'sort', 'must be one of: start, distance'],
+    ['sort=price', 'sort', 'Sort must be one of: start, distance'],
     ['near=north', 'near', 'must be lat,lon in degrees'],
     [`q=${'x'.repeat(201)}`, 'q', 'must be at most 200 characters'],
     ['sort=distance', 'near', 'required for sort=distance unless bbox or a known city is given'],

@@ -62,9 +62,9 @@ describe('what stays ambiguous or wrong is refused with the fix, and nothing is 
     ['a birthday that is not a date', { birthday: 'last spring' }, 'birthday', /use YYYY-MM-DD/],
     ['an unknown gender word', { gender: 'robot' }, 'gender', /use one of male, female, non_binary, prefer_not_to_say/],
     ['coords as a place name', { coords: 'Lisbon' }, 'coords', /use \{"latitude": 38\.72, "longitude": -9\.14\}/],
-    ['coords out of range as text', { coords: '95,10' }, 'coords.latitude', /<=90/],
+    ['coords out of range as text', { coords: '95,10' }, 'coords.latitude', /^Latitude must be 90 or less$/],
     ['availability as a number', { availability: 42 }, 'availability', /use availability_text: "weekday evenings after 6"/],
-    ['activities with a bad item', { activities: ['ok', 'x'.repeat(101)] }, 'activities.1', /100/],
+    ['activities with a bad item', { activities: ['ok', 'x'.repeat(101)] }, 'activities.1', /^Activities \(item 2\) can be at most 100 characters$/],
     ['too many activities in one string', { activities: Array.from({ length: 21 }, (_, i) => `a${i}`).join(',') }, 'activities', /20/],
   ])('%s', async (_name, input, field, message) => {
     const email = uniqueEmail('refused');

@@ -99,7 +99,7 @@ test.describe('on the desktop', () => {
     await page.getByRole('button', { name: 'Save profile' }).click();
     await expect(page.getByRole('alert').filter({ hasText: 'Please fix the fields marked below.' })).toBeVisible();
     await expect(page.getByLabel('Birthday')).toHaveAttribute('aria-invalid', 'true');
-    await expect(page.locator('#profile-birthday-error')).toContainText('minimum age');
+    await expect(page.locator('#profile-birthday-error')).toHaveText('You need to be 13 or older');
     await expectAccessible(page);
     const after = await (await request.get(`${baseUrl()}/api/v1/me.json`, { headers: { authorization: `Bearer ${user.token}` } })).json();
     expect(after.profile.birthday).toBeNull();
@@ -147,13 +147,14 @@ test.describe('on the desktop', () => {
       await page.getByRole('button', { name: 'Change password' }).click();
     };
     await submit(PASSWORD, 'a fresh passphrase', 'a different one');
-    await expect(page.getByRole('alert').filter({ hasText: 'The two new passwords are different.' })).toBeVisible();
+    await expect(page.getByRole('alert').filter({ hasText: 'The two new passwords are different.' })).toBeFocused();
     await submit('not my password', 'a fresh passphrase', 'a fresh passphrase');
-    await expect(page.getByRole('alert').filter({ hasText: 'The current password is not correct' })).toBeVisible();
+    await expect(page.getByRole('alert').filter({ hasText: 'The current password is not correct' })).toBeFocused();
     await expect(page.getByLabel('Current password')).toHaveAttribute('aria-invalid', 'true');
     await expectAccessible(page);
     await submit(PASSWORD, 'a fresh passphrase', 'a fresh passphrase');
-    await expect(page.getByRole('status').filter({ hasText: 'Your password is changed.' })).toBeVisible();
+    await expect(page.getByText('Your password is changed.')).toBeVisible();
+    await expect(page.getByRole('status').filter({ hasText: 'Password changed' })).toBeVisible();
 
     await page.getByRole('link', { name: 'Settings' }).click();
     await page.getByRole('button', { name: 'Sign out' }).click();

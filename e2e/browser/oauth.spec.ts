@@ -187,8 +187,9 @@ test('someone new signs up on the authorize page, and the assistant is connected
     await expect(page.getByRole('heading', { name: 'Your account is ready' })).toBeVisible({ timeout: 20_000 });
     await expectAccessible(page);
     await screenshot(page, testInfo, 'oauth-signup-done');
-    await page.getByRole('link', { name: 'Sign in and continue' }).click();
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    // The signup signed this browser in: it goes straight back to the consent screen.
+    await expect(page.getByTestId('browser-signin')).toHaveText('You’re signed in on this browser.', { timeout: 20_000 });
+    await page.getByRole('link', { name: 'Continue to your assistant' }).click();
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Connect Test Assistant?');
     const brought = callback.next();
     await page.getByRole('button', { name: 'Allow' }).click();

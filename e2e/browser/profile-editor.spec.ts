@@ -56,7 +56,7 @@ test('activities are chips: catalog suggestions, renamings said, added, removed 
 
   // Saving keeps them; the server's reading of "board game" is said too.
   await page.getByRole('button', { name: 'Save profile' }).click();
-  await expect(page.getByRole('status').filter({ hasText: 'Your profile is saved.' })).toBeVisible();
+  await expect(page.getByRole('status').filter({ hasText: '✓ Saved' })).toBeVisible();
   await expect(renamings.getByRole('listitem')).toHaveText(['bouldering → Rock Climbing', 'board game → Board Games']);
   await expect(chipNames).toHaveText(['Rock Climbing', 'Board Games']);
   expect((await profile()).activities).toEqual(['rock_climbing', 'board_games']);
@@ -66,7 +66,7 @@ test('activities are chips: catalog suggestions, renamings said, added, removed 
   // Removing a chip and saving removes it from the profile.
   await page.getByRole('button', { name: 'Remove Rock Climbing' }).click();
   await page.getByRole('button', { name: 'Save profile' }).click();
-  await expect(page.getByRole('status').filter({ hasText: 'Your profile is saved.' })).toBeVisible();
+  await expect(page.getByRole('status').filter({ hasText: '✓ Saved' })).toBeVisible();
   expect((await profile()).activities).toEqual(['board_games']);
 });
 
@@ -98,7 +98,7 @@ test('free time is a week of buttons in step with its text both ways, and saving
   await screenshot(page, testInfo, 'profile-editor-week');
 
   await page.getByRole('button', { name: 'Save profile' }).click();
-  await expect(page.getByRole('status').filter({ hasText: 'Your profile is saved.' })).toBeVisible();
+  await expect(page.getByRole('status').filter({ hasText: '✓ Saved' })).toBeVisible();
   const saved = await profile();
   expect(saved.availability_text).toBe('Tuesday and Friday evenings (5pm–midnight)');
   expect(saved.schedule_summary).toBe('Tuesday and Friday evenings (5pm–midnight)');

@@ -10,7 +10,8 @@ const base = () => process.env.E2E_BASE_URL!;
 // Registration hashes a password with a memory-hard hash: on a busy 2-core machine the
 // answer can take seconds, so waits for it are longer than Playwright's default 5 s.
 const ANSWER = { timeout: 20_000 };
-test.describe.configure({ timeout: 60_000 });
+// After creating the account the page also signs the browser in (a second hash).
+test.describe.configure({ timeout: 90_000 });
 
 let db: Database | undefined;
 const testDb = () => (db ??= createDb(process.env.E2E_DATABASE_URL!, 2));
@@ -56,7 +57,7 @@ test('a link built by an agent shows what will be sent, creates the account on o
     gender: 'non-binary',
     birthday: '1991-07-04',
     about: 'Trail runner, new in town.',
-    activities: 'hiking, xyzzy plugh',
+    activities: 'hiking, xyzzy plugh, bord gamez',
     availability: 'weekends',
     agent: 'BrowserTestAgent',
   });
@@ -65,7 +66,8 @@ test('a link built by an agent shows what will be sent, creates the account on o
   await expect(review.getByText(email)).toBeVisible();
   await expect(review.locator('dd[data-field="name"]')).toHaveText('Robin');
   await expect(review.locator('dd[data-field="gender"]')).toHaveText('Non-binary');
-  await expect(review.locator('dd[data-field="activities"]')).toHaveText('hiking, xyzzy plugh');
+  await expect(review.locator('dd[data-field="activities"]')).toHaveText('hiking, xyzzy plugh, bord gamez');
+  await expect(page.getByTestId('review-email-error')).toHaveCount(0);
   await expect(review.getByText('BrowserTestAgent')).toBeVisible();
   expect(posts()).toBe(0);
 
@@ -78,8 +80,20 @@ test('a link built by an agent shows what will be sent, creates the account on o
   await expect(page.getByText('shown only this once')).toBeVisible();
   await expect(page.getByTestId('schedule-summary')).toHaveText(/Saturday and Sunday/);
   await expect(page.getByTestId('activities-unmatched')).toContainText('xyzzy plugh');
+  // Suggestions by name, not by id.
+  await expect(page.getByTestId('activities-unmatched')).toContainText('bord gamez — did you mean Board Games, Card Games or Video Games?');
+  await expect(page.getByTestId('activities-unmatched')).not.toContainText('board_games');
   await expect(page.getByTestId('onboarding-missing')).toContainText('a photo');
   expect(posts()).toBe(1);
+
+  // The browser is signed in to the new account, and the phone's sign-in link is left unused.
+  await expect(page.getByTestId('browser-signin')).toHaveText('You’re signed in on this browser.', ANSWER);
+  const me = await page.request.get(`${base()}/api/v1/me.json`);
+  expect(me.status()).toBe(200);
+  expect((await me.json()).profile.email).toBe(email);
+  await page.getByRole('link', { name: 'Open your profile' }).click();
+  await expect(page).toHaveURL(/\/account\/profile$/);
+  await expect(page.getByLabel('Name')).toHaveValue('Robin');
 
   const rows = await usersWithEmail(email);
   expect(rows).toHaveLength(1);
@@ -111,17 +125,19 @@ test('bad input is explained in plain words beside a form to correct it', async 
   const email = uniqueEmail('fixed');
   const tooYoung = new Date(Date.now() - 5 * 365 * 24 * 3600 * 1000).toISOString().slice(0, 10);
   await openLink(page, { email: badEmail, name: 'Kim', birthday: tooYoung });
+  // The review step already says the email is wrong, before anything is sent.
+  await expect(page.getByTestId('review-email-error')).toContainText('doesn’t look like an email address');
   await page.getByRole('button', { name: 'Create my account' }).click();
 
   const summary = page.getByRole('main').getByRole('alert');
   await expect(summary).toBeFocused(ANSWER);
   await expect(summary).toContainText('Please check these');
-  await expect(summary.getByRole('link', { name: /Email: This does not look like an email address/ })).toBeVisible();
-  await expect(summary.getByRole('link', { name: /Birthday: You must be at least 13 years old/ })).toBeVisible();
+  await expect(summary.getByRole('link', { name: 'Email: Enter a valid email address, like sam@example.com.' })).toBeVisible();
+  await expect(summary.getByRole('link', { name: 'Birthday: You need to be 13 or older.' })).toBeVisible();
   const emailInput = page.getByLabel('Email (required)');
   await expect(emailInput).toHaveAttribute('aria-invalid', 'true');
-  await expect(emailInput).toHaveAccessibleDescription(/does not look like an email address/);
-  await expect(page.getByLabel('Birthday')).toHaveAccessibleDescription(/at least 13 years old/);
+  await expect(emailInput).toHaveAccessibleDescription(/Enter a valid email address/);
+  await expect(page.getByLabel('Birthday')).toHaveAccessibleDescription(/You need to be 13 or older/);
   await expectAccessible(page);
   await screenshot(page, testInfo, 'signup-with-ai-errors');
   expect(await testDb().selectFrom('users').select('id').where('email', '=', badEmail).execute()).toEqual([]);
@@ -216,6 +232,7 @@ test('reads well and is accessible at the size of the project, phone or desktop 
   await screenshot(page, testInfo, 'signup-with-ai-edit');
   await page.getByRole('button', { name: 'Create my account' }).click();
   await expect(page.getByRole('heading', { name: 'Your account is ready' })).toBeVisible(ANSWER);
+  await expect(page.getByTestId('browser-signin')).toHaveText('You’re signed in on this browser.', ANSWER);
   const width = await page.evaluate(() => document.documentElement.scrollWidth);
   expect(width).toBeLessThanOrEqual(page.viewportSize()!.width);
   const box = await page.getByRole('link', { name: 'Open Buddy Match' }).boundingBox();

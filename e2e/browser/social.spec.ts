@@ -239,15 +239,15 @@ test.describe('on the desktop', () => {
     await page.getByLabel('Youngest age').fill('50');
     await page.getByLabel('Oldest age').fill('30');
     await page.getByRole('button', { name: 'Search' }).click();
-    await expect(page.getByRole('alert').filter({ hasText: 'Please fix the filters marked above.' })).toBeVisible();
+    await expect(page.getByRole('alert').filter({ hasText: 'Please fix the filters marked above.' })).toBeFocused();
     await expect(page.getByLabel('Youngest age')).toHaveAttribute('aria-invalid', 'true');
-    await expect(page.getByText('must not be greater than oldest age')).toBeVisible();
+    await expect(page.locator('#discover-age-min-error')).toHaveText('The youngest age can’t be above the oldest');
 
     // No activity ticked: said before asking the server.
     await page.getByLabel('Hiking').uncheck();
     await page.getByLabel('Board games').uncheck();
     await page.getByRole('button', { name: 'Search' }).click();
-    await expect(page.getByText('Choose at least one activity.')).toBeVisible();
+    await expect(page.getByText('Choose at least one activity.')).toBeFocused();
 
     // Filters narrow the results: men of 35-45.
     await page.getByLabel('Hiking').check();

@@ -118,7 +118,7 @@ export async function changePassword(
   );
   if (!(await verifyPassword(user.password_hash, change.currentPassword))) {
     throw new ApiError('wrong_password', 'The current password is not correct', {
-      fields: { currentPassword: 'does not match the current password' },
+      fields: { currentPassword: 'That is not your current password' },
     });
   }
   // Hashed only now: a refused or wrong attempt costs no second argon2 run.

@@ -22,7 +22,7 @@ export async function reportUser(db: Database, reporterId: string, slugOrId: str
             .executeTakeFirst()
         : undefined;
       if (!shared) {
-        throw new ApiError('validation_failed', 'Invalid body: chatId', {
+        throw new ApiError('validation_failed', 'That chat is not one between you and this person.', {
           hint: 'Give the chatId of your chat with this person, or leave it out.',
           fields: { chatId: 'not a chat between you and this person' },
         });

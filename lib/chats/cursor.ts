@@ -20,7 +20,7 @@ export function decodeCursor(cursor: string): number | null {
 export function decodeCursorOrThrow(cursor: string): number {
   const after = decodeCursor(cursor);
   if (after === null) {
-    throw new ApiError('validation_failed', 'Invalid query: cursor', {
+    throw new ApiError('validation_failed', 'That cursor is not one this API returned.', {
       hint: 'Copy poll_next_url as it was returned; the cursor is opaque.',
       fields: { cursor: 'not a cursor this API returned' },
     });

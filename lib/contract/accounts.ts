@@ -20,7 +20,7 @@ export const REGISTER_MAX_BODY_BYTES = Math.ceil((LIMITS.photoBytes * 4) / 3) + 
 export const registerBodySchema = z.strictObject({
   // Trimmed before checking, so ' sam@example.com ' and 'sam@example.com' are the same account.
   // (z.string().email() rather than z.email(): only the string form trims before the format check.)
-  email: singleLine().trim().max(254).email({ message: 'must be a valid email address' }),
+  email: singleLine().trim().min(1).max(254).email({ message: 'Enter a valid email address, like sam@example.com' }),
   displayName: singleLine().trim().min(1).max(LIMITS.displayName),
   password: singleLine().min(LIMITS.passwordMin).max(200).nullish(),
   ...profileFields,

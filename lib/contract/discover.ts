@@ -71,7 +71,7 @@ export const discoverQuerySchema = z
     cursor: singleLine().max(400).optional().describe('next_cursor from the previous page, with the same filters'),
   })
   .refine((q) => q.age_min === undefined || q.age_max === undefined || q.age_min <= q.age_max, {
-    message: 'must not be greater than age_max',
+    message: 'The youngest age can’t be above the oldest',
     path: ['age_min'],
   });
 export type DiscoverQuery = z.output<typeof discoverQuerySchema>;

@@ -75,10 +75,10 @@ describe('forgiving schemas', () => {
 
   it.each([
     [genderInputSchema, 'robot', /^use one of male, female, non_binary, prefer_not_to_say/],
-    [coordsInputSchema, '91,0', /<=90/],
+    [coordsInputSchema, '91,0', /^must be 90 or less$/],
     [coordsInputSchema, 'Lisbon', /use \{"latitude"/],
     [birthday, '03/04/1990', /ambiguous/],
-    [birthday, 'March 3 2024', /at least 13 years ago/],
+    [birthday, 'March 3 2024', /^You need to be 13 or older$/],
   ])('refuses %#: %j with the fix', (schema, input, message) => {
     const { value, normalized } = parse(schema, input);
     expect(value.success).toBe(false);

@@ -41,14 +41,14 @@ export function ageOn(birthday: string, today: Date = new Date()): number {
   return age;
 }
 
-export const birthdaySchema = withTextRule(z.iso.date({ message: 'must be a date in the form YYYY-MM-DD' }))
-  .refine((value) => ageOn(value) >= LIMITS.minimumAge, { message: `must be at least ${LIMITS.minimumAge} years ago (minimum age)` })
-  .refine((value) => ageOn(value) <= 120, { message: 'must be within the last 120 years' })
+export const birthdaySchema = withTextRule(z.iso.date({ message: 'Enter your birthday as a date, like 1990-04-21' }))
+  .refine((value) => ageOn(value) >= LIMITS.minimumAge, { message: `You need to be ${LIMITS.minimumAge} or older` })
+  .refine((value) => ageOn(value) <= 120, { message: 'Check the year of your birthday: it is more than 120 years ago' })
   .describe(`YYYY-MM-DD; at least ${LIMITS.minimumAge} years ago`);
 
-export const slugSchema = singleLine().regex(/^[a-z0-9-]{3,40}$/, 'must be 3-40 characters of a-z, 0-9 and hyphen');
+export const slugSchema = singleLine().regex(/^[a-z0-9-]{3,40}$/, 'Profile address must be 3-40 characters of a-z, 0-9 and hyphens');
 
-export const httpsUrlSchema = withTextRule(z.url({ protocol: /^https?$/, message: 'must be an http(s) URL' })).max(2048);
+export const httpsUrlSchema = withTextRule(z.url({ protocol: /^https?$/, message: 'Enter a web address that starts with https://' })).max(2048);
 
 /** Optional attribution on every write: never blocks a request, tags what the agent created. */
 export const attributionFields = {

@@ -50,7 +50,7 @@ export const revokeToken = defineEndpoint({
 export const changePasswordBodySchema = z.strictObject({
   // Free text: a password set before this rule may hold a tab; it must still work.
   currentPassword: freeText().min(1).max(200),
-  newPassword: singleLine().min(LIMITS.passwordMin, `must be at least ${LIMITS.passwordMin} characters`).max(200),
+  newPassword: singleLine().min(LIMITS.passwordMin, `Use at least ${LIMITS.passwordMin} characters for the new password`).max(200),
   revokeAllTokens: z
     .boolean()
     .nullish()

@@ -8,6 +8,7 @@
 // Every string schema in a request uses `singleLine()`, `freeText()` or `withTextRule()`;
 // lib/contract/text-rule.test.ts walks the whole contract and fails on any that does not.
 import { z } from 'zod';
+import './human-errors';
 
 export type TextKind = 'single_line' | 'free_text';
 

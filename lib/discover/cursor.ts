@@ -64,7 +64,7 @@ export function filtersFingerprint(filters: Record<string, unknown>): string {
 }
 
 const invalidCursor = (reason: string) =>
-  new ApiError('validation_failed', 'Invalid query: cursor', {
+  new ApiError('validation_failed', 'That page marker (cursor) does not fit this search.', {
     hint: 'Pass next_cursor exactly as the previous page returned it, with the same filters; or omit cursor to start again.',
     fields: { cursor: reason },
   });

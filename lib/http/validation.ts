@@ -1,5 +1,6 @@
 // zod issues → the envelope's `fields` map (one message per failing field).
 import type { z } from 'zod';
+import { fieldMessage } from '../contract/human-errors';
 import { ApiError } from './errors';
 
 export function issuesToFields(issues: readonly z.core.$ZodIssue[], prefix = ''): Record<string, string> {
@@ -24,7 +25,7 @@ export function issuesToFields(issues: readonly z.core.$ZodIssue[], prefix = '')
         continue;
       }
     }
-    fields[name] ??= issue.message;
+    fields[name] ??= fieldMessage(issue, name);
   }
   return fields;
 }
@@ -33,9 +34,25 @@ export function parseOrThrow<T extends z.ZodType>(schema: T, input: unknown, whe
   const result = schema.safeParse(input);
   if (result.success) return result.data;
   const fields = issuesToFields(result.error.issues);
-  const names = Object.keys(fields);
-  throw new ApiError('validation_failed', `Invalid ${where}: ${names.slice(0, 5).join(', ')}${names.length > 5 ? ', …' : ''}`, {
+  throw new ApiError('validation_failed', validationMessage(fields, where), {
     hint: 'Fix the fields listed in error.fields and send the request again.',
     fields,
   });
+}
+
+/**
+ * The envelope's message for a validation failure, in words a person can read: the fields'
+ * own sentences ("Enter your name. Email must be an email address, like sam@example.com."),
+ * the first three of them; error.fields keeps every field under its machine name.
+ */
+export function validationMessage(fields: Record<string, string>, where: 'body' | 'query' | 'path' = 'body'): string {
+  const entries = Object.entries(fields);
+  if (entries.length === 0) return `The request ${where === 'body' ? 'body' : where === 'query' ? 'query' : 'address'} isn’t valid.`;
+  const sentence = ([name, message]: [string, string]) => {
+    const text = message === 'unknown field' ? `${name} is not a field we know: remove it` : message;
+    const capital = text.charAt(0).toUpperCase() + text.slice(1);
+    return /[.!?]$/.test(capital) ? capital : `${capital}.`;
+  };
+  const shown = entries.slice(0, 3).map(sentence).join(' ');
+  return entries.length > 3 ? `${shown} And ${entries.length - 3} more: see error.fields.` : shown;
 }

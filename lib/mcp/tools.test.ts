@@ -40,7 +40,7 @@ describe('MCP tools from the contract', () => {
     // Deprecated fields and the HTTP-only ones are left out of tools/list (the route still takes them).
     for (const gone of ['city', 'availability', 'schedule', 'agentSessionId']) expect(input.properties).not.toHaveProperty(gone);
     // A model is told the format; the long regex zod derives from it is the route's business.
-    expect(input.properties.email).toEqual({ type: 'string', maxLength: 254, format: 'email' });
+    expect(input.properties.email).toEqual({ type: 'string', minLength: 1, maxLength: 254, format: 'email' });
     expect(register.description).toMatch(/^Create an account and get a bearer token \(no token needed\)\. Ask the person/);
   });
 

@@ -10,7 +10,7 @@ export const MAX_DEVICES_PER_USER = 10;
 
 export async function registerPushToken(db: Database, userId: string, body: PushTokenBody) {
   if (!Expo.isExpoPushToken(body.token)) {
-    throw new ApiError('validation_failed', 'Invalid body: token', {
+    throw new ApiError('validation_failed', 'That token is not an Expo push token.', {
       hint: 'Send the Expo push token from getExpoPushTokenAsync(), e.g. ExponentPushToken[xxxxxxxxxxxxxxxxxxxxxx].',
       fields: { token: 'not an Expo push token' },
     });

@@ -20,7 +20,7 @@ export async function subscribeWebPush(
 ): Promise<number> {
   const problem = endpointProblem(subscription.endpoint, { allowLoopbackPorts });
   if (problem) {
-    throw new ApiError('validation_failed', 'Invalid body: endpoint', {
+    throw new ApiError('validation_failed', 'That push subscription endpoint cannot be used.', {
       hint: 'Send the PushSubscription the browser gave you (subscription.toJSON()).',
       fields: { endpoint: problem },
     });

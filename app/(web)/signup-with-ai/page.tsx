@@ -1,5 +1,7 @@
 import type { Metadata } from 'next';
 import { draftFromQuery } from '@/lib/signup-link';
+import { activityNames } from '@/lib/web/activity-names';
+import { safeReturnPath } from '@/lib/web/return-path';
 import { SignupWithAi } from './signup-with-ai';
 
 export const metadata: Metadata = {
@@ -12,11 +14,14 @@ type SearchParams = Promise<Record<string, string | string[] | undefined>>;
 
 // GET /signup-with-ai?email=…&name=… – the browser fallback for agents that cannot POST
 export default async function SignupWithAiPage({ searchParams }: { searchParams: SearchParams }) {
-  const draft = draftFromQuery(await searchParams);
+  const search = await searchParams;
+  const draft = draftFromQuery(search);
+  // From an assistant's consent screen: after signing up, the browser goes back there.
+  const continueTo = search.callbackUrl ? safeReturnPath(search.callbackUrl, '') || undefined : undefined;
   return (
     <div className="narrow">
       <h1>Create your Buddy Match account</h1>
-      <SignupWithAi initialDraft={draft} />
+      <SignupWithAi initialDraft={draft} continueTo={continueTo} activityNames={activityNames()} />
       <noscript>
         <div className="notice notice-error">
           <p>This page needs JavaScript to create your account. Turn it on, or ask your assistant to sign you up directly.</p>

@@ -71,23 +71,44 @@ const MISSING_LABELS: Record<string, string> = {
 
 const DONE_KEY = (email: string) => `buddy-match:signup-done:${email.trim().toLowerCase()}`;
 
-/** API field messages in plain words for the person. */
-function plainFieldError(param: SignupParam, message: string, sent: string): string {
-  if (sent.trim() === '' || /received undefined|required/i.test(message)) return param === 'email' ? 'Enter your email address.' : `Enter ${LABELS[param].toLowerCase()}.`;
-  if (param === 'email') return 'This does not look like an email address. Check it for typos.';
-  if (param === 'birthday') {
-    if (/minimum age|at least \d+ years/i.test(message)) return 'You must be at least 13 years old to join.';
-    if (/120 years/.test(message)) return 'Check the year of your birthday.';
-    return 'Enter your birthday as a date, for example 1990-04-21.';
-  }
+/** The API's field messages are sentences a person can act on; they only get a full stop. */
+function plainFieldError(param: SignupParam, message: string): string {
   if (param === 'gender') return 'Choose one of the options.';
-  if (param === 'name' && /too small|>=1/i.test(message)) return 'Enter the name other people will see.';
-  const max = /<=\s*(\d+)\s*characters/.exec(message);
-  if (max) return `Use at most ${max[1]} characters.`;
-  const maxItems = /<=\s*(\d+)\s*items/.exec(message);
-  if (maxItems) return `Choose at most ${maxItems[1]}.`;
-  if (param === 'photo') return 'The photo must be a public https link to a JPEG, PNG or WEBP image.';
-  return message.charAt(0).toUpperCase() + message.slice(1);
+  const text = message.charAt(0).toUpperCase() + message.slice(1);
+  return /[.!?]$/.test(text) ? text : `${text}.`;
+}
+
+/** The same check the API makes, closely enough to warn on the review step before anything is sent. */
+export function looksLikeEmail(value: string): boolean {
+  return /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value.trim());
+}
+
+/** Signs this browser in to the new account (Auth.js password sign-in with the generated password, else the sign-in link); true when it worked. */
+async function signInBrowser(result: RegisterResult, callbackUrl: string): Promise<boolean> {
+  try {
+    const csrf = (await (await fetch('/auth/csrf', { headers: { accept: 'application/json' } })).json()) as { csrfToken?: string };
+    if (!csrf.csrfToken) return false;
+    // Auth.js answers {url} instead of a redirect with this header; the session cookie comes with it.
+    const headers = { 'content-type': 'application/x-www-form-urlencoded', 'x-auth-return-redirect': '1' };
+    let response: Response;
+    if (result.auth.generated_password) {
+      const body = new URLSearchParams({ csrfToken: csrf.csrfToken, email: result.user.email, password: result.auth.generated_password, callbackUrl });
+      response = await fetch('/auth/callback/password', { method: 'POST', headers, body });
+    } else {
+      const token = result.auth.mobile_signin_url ? new URL(result.auth.mobile_signin_url).searchParams.get('token') : null;
+      if (!token) return false;
+      response = await fetch(`/auth/callback/email?${new URLSearchParams({ token, callbackUrl })}`, {
+        method: 'POST',
+        headers,
+        body: new URLSearchParams({ csrfToken: csrf.csrfToken }),
+      });
+    }
+    if (!response.ok) return false;
+    const { url } = (await response.json()) as { url?: string };
+    return typeof url === 'string' && !/[?&]error=/.test(url);
+  } catch {
+    return false;
+  }
 }
 
 function problemFromResponse(status: number, body: ApiErrorBody, retryAfter: string | null, draft: SignupDraft): Problem {
@@ -102,7 +123,7 @@ function problemFromResponse(status: number, body: ApiErrorBody, retryAfter: str
     const other: string[] = [];
     for (const [field, message] of Object.entries(body.error.fields)) {
       const param = paramForField(field);
-      if (param) fields[param] ??= plainFieldError(param, message, draft[param]);
+      if (param) fields[param] ??= plainFieldError(param, message);
       else if (message !== 'unknown field') other.push(`${field}: ${message}`);
     }
     return { kind: 'fields', fields, other };
@@ -116,7 +137,16 @@ function minutes(seconds: number): string {
 }
 
 /** `continueTo`: a path on this site the new account's sign-in link goes on to (an assistant's consent screen). */
-export function SignupWithAi({ initialDraft, continueTo }: { initialDraft: SignupDraft; continueTo?: string }) {
+export function SignupWithAi({
+  initialDraft,
+  continueTo,
+  activityNames = {},
+}: {
+  initialDraft: SignupDraft;
+  continueTo?: string;
+  /** Activity id → name, to show suggestions as names ("did you mean Craft beer?"). */
+  activityNames?: Record<string, string>;
+}) {
   const [draft, setDraft] = useState<SignupDraft>({ ...initialDraft, gender: initialDraft.gender ? normalizeGender(initialDraft.gender) : '' });
   const hasRequired = initialDraft.email !== '' && initialDraft.name !== '';
   const [view, setView] = useState<View>(hasRequired ? { name: 'review' } : { name: 'edit' });
@@ -184,7 +214,7 @@ export function SignupWithAi({ initialDraft, continueTo }: { initialDraft: Signu
     }
   }
 
-  if (view.name === 'done') return <Result result={view.result} headingRef={focusRef} continueTo={continueTo} />;
+  if (view.name === 'done') return <Result result={view.result} headingRef={focusRef} continueTo={continueTo} activityNames={activityNames} />;
 
   if (view.name === 'already') {
     return (
@@ -212,6 +242,7 @@ export function SignupWithAi({ initialDraft, continueTo }: { initialDraft: Signu
     );
   }
 
+  const emailWrong = draft.email.trim() !== '' && !looksLikeEmail(draft.email);
   const summaryRows = SIGNUP_LINK_PARAMS.filter(({ param }) => param !== 'agent' && draft[param] !== '');
   const fieldErrors = problem?.kind === 'fields' ? problem.fields : {};
 
@@ -238,10 +269,17 @@ export function SignupWithAi({ initialDraft, continueTo }: { initialDraft: Signu
             {summaryRows.map(({ param }) => (
               <div key={param}>
                 <dt>{LABELS[param]}</dt>
-                <dd data-field={param}>{param === 'activities' ? splitActivities(draft.activities).join(', ') : param === 'gender' ? genderLabel(draft.gender) : draft[param]}</dd>
+                <dd data-field={param} aria-describedby={param === 'email' && emailWrong ? 'review-email-error' : undefined}>
+                  {param === 'activities' ? splitActivities(draft.activities).join(', ') : param === 'gender' ? genderLabel(draft.gender) : draft[param]}
+                </dd>
               </div>
             ))}
           </dl>
+          {emailWrong ? (
+            <p className="error" id="review-email-error" data-testid="review-email-error">
+              This doesn’t look like an email address. Check it for typos: the sign-in link goes there. Press “Change details” to fix it.
+            </p>
+          ) : null}
           <p className="small muted">
             We also email you a sign-in link. By creating an account you agree that other members can see your name, photo, city, activities and when you are
             free.
@@ -305,6 +343,11 @@ export function SignupWithAi({ initialDraft, continueTo }: { initialDraft: Signu
       )}
     </div>
   );
+}
+
+/** ["Craft beer", "Wine tasting", "Coffee"] → "Craft beer, Wine tasting or Coffee". */
+function orList(items: string[]): string {
+  return items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} or ${items[items.length - 1]}`;
 }
 
 function genderLabel(value: string): string {
@@ -437,8 +480,29 @@ function CopyField({ label, value, id }: { label: string; value: string; id: str
   );
 }
 
-function Result({ result, headingRef, continueTo }: { result: RegisterResult; headingRef: RefObject<HTMLElement | null>; continueTo?: string }) {
+function Result({
+  result,
+  headingRef,
+  continueTo,
+  activityNames,
+}: {
+  result: RegisterResult;
+  headingRef: RefObject<HTMLElement | null>;
+  continueTo?: string;
+  activityNames: Record<string, string>;
+}) {
   const { auth, warnings, onboarding, user } = result;
+  // The new account is signed in on this browser at once; the sign-in link stays for the phone.
+  const [signedIn, setSignedIn] = useState<'pending' | 'yes' | 'no'>('pending');
+  useEffect(() => {
+    let live = true;
+    void signInBrowser(result, continueTo ?? '/account').then((ok) => {
+      if (live) setSignedIn(ok ? 'yes' : 'no');
+    });
+    return () => {
+      live = false;
+    };
+  }, [result, continueTo]);
   const unmatched = warnings.activities_unmatched ?? [];
   const expiresMinutes = auth.mobile_signin_expires_in_seconds ? Math.round(auth.mobile_signin_expires_in_seconds / 60) : null;
   return (
@@ -457,9 +521,27 @@ function Result({ result, headingRef, continueTo }: { result: RegisterResult; he
           Welcome! Your account for <strong>{user.email}</strong> was created.
           {auth.emailed_magic_link ? ' We also emailed you a sign-in link.' : ''}
         </p>
+        <p role="status" data-testid="browser-signin">
+          {signedIn === 'pending' ? 'Signing you in on this browser…' : signedIn === 'yes' ? 'You’re signed in on this browser.' : ''}
+        </p>
+        {signedIn === 'yes' && !continueTo ? (
+          <p>
+            <a href="/account/profile">Open your profile</a>
+          </p>
+        ) : null}
       </section>
 
-      {auth.mobile_signin_url && continueTo ? (
+      {continueTo && signedIn === 'yes' ? (
+        <section className="card stack" aria-labelledby="continue-heading">
+          <h2 id="continue-heading">Connect your assistant</h2>
+          <a className="button button-big" href={continueTo}>
+            Continue to your assistant
+          </a>
+          <p className="small muted">Then approve the assistant on the next page. Save your password below first.</p>
+        </section>
+      ) : null}
+
+      {auth.mobile_signin_url && continueTo && signedIn === 'no' ? (
         <section className="card stack" aria-labelledby="continue-heading">
           <h2 id="continue-heading">Connect your assistant</h2>
           <a className="button button-big" href={`${auth.mobile_signin_url}&${new URLSearchParams({ callbackUrl: continueTo })}`}>
@@ -519,7 +601,9 @@ function Result({ result, headingRef, continueTo }: { result: RegisterResult; he
                   return (
                     <li key={name}>
                       {name}
-                      {suggestions.length ? <span className="muted"> — did you mean {suggestions.join(', ')}?</span> : null}
+                      {suggestions.length ? (
+                        <span className="muted"> — did you mean {orList(suggestions.map((id) => activityNames[id] ?? id))}?</span>
+                      ) : null}
                     </li>
                   );
                 })}

@@ -1,5 +1,6 @@
 import type { Metadata } from 'next';
 import { draftFromQuery } from '@/lib/signup-link';
+import { activityNames } from '@/lib/web/activity-names';
 import { safeReturnPath } from '@/lib/web/return-path';
 import { SignupWithAi } from '../signup-with-ai/signup-with-ai';
 
@@ -21,7 +22,7 @@ export default async function SignupPage({ searchParams }: { searchParams: Promi
         Write in your own words: activities like &quot;hiking, board games&quot; and free time like &quot;weekday evenings after 6&quot;. We show you how we
         understood them.
       </p>
-      <SignupWithAi initialDraft={draftFromQuery({})} continueTo={continueTo} />
+      <SignupWithAi initialDraft={draftFromQuery({})} continueTo={continueTo} activityNames={activityNames()} />
       <noscript>
         <div className="notice notice-error">
           <p>This form needs JavaScript. Turn it on, or ask your assistant to sign you up.</p>

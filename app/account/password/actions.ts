@@ -21,7 +21,7 @@ export async function changePasswordAction(_previous: PasswordFormState, formDat
   const currentPassword = String(formData.get('currentPassword') ?? '');
   const newPassword = String(formData.get('newPassword') ?? '');
   if (newPassword !== String(formData.get('confirmPassword') ?? '')) {
-    return { ok: false, message: 'The two new passwords are different.', fields: { confirmPassword: 'must match the new password' } };
+    return { ok: false, message: 'The two new passwords are different.', fields: { confirmPassword: 'Type the same new password twice' } };
   }
   const revokeAllTokens = formData.get('revokeAllTokens') === 'on';
   const parsed = changePasswordBodySchema.safeParse({ currentPassword, newPassword, revokeAllTokens });
