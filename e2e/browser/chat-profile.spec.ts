@@ -98,7 +98,7 @@ test('a chat opens full screen at the newest message, with assistant labels, Sen
   await expect(box).toBeInViewport();
 
   // The phone picture first: axe scrolls the page as it checks contrast.
-  if (!isDesktop(testInfo)) await page.screenshot({ path: 'e2e/screenshots/chat-phone.png' });
+  if (!isDesktop(testInfo)) await page.screenshot({ path: 'test-results/screenshots/chat-phone.png' });
   await expectAccessible(page);
   await screenshot(page, testInfo, 'chat-full-screen');
 
@@ -161,7 +161,7 @@ test('a signed-in viewer gets one main button for where they stand: ask, withdra
   const sent = await request.get(`${baseUrl()}/api/v1/buddy_requests.json`, { headers: bearer(cai) });
   expect((await sent.json()).received).toMatchObject([{ state: 'pending', message: 'Hike this weekend?', user: { slug: ana.slug } }]);
   await expectAccessible(page);
-  if (!isDesktop(testInfo)) await page.screenshot({ path: 'e2e/screenshots/profile-phone.png', fullPage: true });
+  if (!isDesktop(testInfo)) await page.screenshot({ path: 'test-results/screenshots/profile-phone.png', fullPage: true });
   await screenshot(page, testInfo, 'profile-request-sent');
 
   // A reload keeps the state (it comes from the server), and Withdraw takes it back.

@@ -96,7 +96,7 @@ test('Discover is built around photos: count first, 96 px photos, one link per c
   }
   await expectAccessible(page);
   if (!isDesktop(testInfo)) {
-    await page.screenshot({ path: 'e2e/screenshots/discover-phone.png', fullPage: false });
+    await page.screenshot({ path: 'test-results/screenshots/discover-phone.png', fullPage: false });
   }
   await screenshot(page, testInfo, 'discover-photos');
 

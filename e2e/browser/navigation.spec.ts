@@ -149,7 +149,7 @@ test('the home screen: tab bar with real badges, request cards, unread chats and
   await screenshot(page, testInfo, 'home-screen');
   if (!isDesktop(testInfo)) {
     // The README's phone picture of the overview: the first screen, tab bar included.
-    const file = path.join('e2e', 'screenshots', 'overview-phone.png');
+    const file = path.join('test-results', 'screenshots', 'overview-phone.png');
     fs.mkdirSync(path.dirname(file), { recursive: true });
     await page.screenshot({ path: file });
   }
