@@ -148,7 +148,7 @@ test('the home screen: tab bar with real badges, request cards, unread chats and
   await expectAccessible(page);
   await screenshot(page, testInfo, 'home-screen');
   if (!isDesktop(testInfo)) {
-    // The README's phone picture of the overview: the first screen, tab bar included.
+    // A phone picture of the overview (kept with the test results): the first screen, tab bar included.
     const file = path.join('test-results', 'screenshots', 'overview-phone.png');
     fs.mkdirSync(path.dirname(file), { recursive: true });
     await page.screenshot({ path: file });
