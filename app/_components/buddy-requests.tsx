@@ -23,7 +23,14 @@ export interface RequestLists {
   received: BuddyRequestRecord[];
 }
 
-type Outcome = { tone: 'ok' | 'error'; text: string; chatId?: string | null };
+export type Outcome = { tone: 'ok' | 'error'; text: string; chatId?: string | null };
+
+/** What answering a request did, in the words both the Requests page and the home screen use. */
+export function answeredNotice(action: 'accept' | 'decline', name: string, chatId: string | null): Outcome {
+  return action === 'accept'
+    ? { tone: 'ok', text: `You and ${name} are buddies now.`, chatId }
+    : { tone: 'ok', text: `You declined ${name}’s request. They won’t be told.` };
+}
 
 const STATE_WORDS: Record<BuddyRequestRecord['state'], string> = {
   pending: 'Waiting',
@@ -92,11 +99,7 @@ function ReceivedRequest({
       else setError(fieldFailure(result.error, 'firstMessage'));
       return;
     }
-    await onDone(
-      action === 'accept'
-        ? { tone: 'ok', text: `You and ${name} are buddies now.`, chatId: result.data.chat?.chatId ?? null }
-        : { tone: 'ok', text: `You declined ${name}’s request. They won’t be told.` },
-    );
+    await onDone(answeredNotice(action, name, result.data.chat?.chatId ?? null));
   }
 
   return (

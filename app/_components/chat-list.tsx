@@ -40,25 +40,32 @@ export function ChatList({ initial }: { initial: ChatLists }) {
       ) : (
         <ul className="chat-list" aria-label="Your chats">
           {chats.map((chat) => (
-            <li key={chat.chatId} className={chat.unread_count > 0 ? 'unread' : undefined}>
-              <a href={`/account/chats/${chat.chatId}`}>
-                <Avatar name={chat.buddy.displayName} photoURL={chat.buddy.photoURL} size="small" />
-                <span className="chat-list-text">
-                  <span className="chat-list-name">
-                    {chat.buddy.displayName} <UnreadBadge count={chat.unread_count} noun="message" />
-                  </span>
-                  <span className="chat-list-preview">
-                    {chat.last_message ? `${chat.last_message.from_me ? 'You: ' : ''}${chat.last_message.text}` : 'No messages yet: say hello.'}
-                  </span>
-                </span>
-                <span className="chat-list-time muted">
-                  <TimeAgo value={chat.last_activity_at} />
-                </span>
-              </a>
-            </li>
+            <ChatRow key={chat.chatId} chat={chat} />
           ))}
         </ul>
       )}
     </>
+  );
+}
+
+/** One chat in a list: photo, name with its unread badge, the last words, and when. */
+export function ChatRow({ chat }: { chat: ChatRecord }) {
+  return (
+    <li className={chat.unread_count > 0 ? 'unread' : undefined}>
+      <a href={`/account/chats/${chat.chatId}`}>
+        <Avatar name={chat.buddy.displayName} photoURL={chat.buddy.photoURL} size="small" />
+        <span className="chat-list-text">
+          <span className="chat-list-name">
+            {chat.buddy.displayName} <UnreadBadge count={chat.unread_count} noun="message" />
+          </span>
+          <span className="chat-list-preview">
+            {chat.last_message ? `${chat.last_message.from_me ? 'You: ' : ''}${chat.last_message.text}` : 'No messages yet: say hello.'}
+          </span>
+        </span>
+        <span className="chat-list-time muted">
+          <TimeAgo value={chat.last_activity_at} />
+        </span>
+      </a>
+    </li>
   );
 }

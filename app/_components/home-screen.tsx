@@ -10,16 +10,14 @@ import type { BuddyRequestRecord } from '@/lib/contract/social';
 import { INBOX_URL } from '@/lib/web/account-nav';
 import { getJson, sendJson } from './api-client';
 import { Avatar } from './avatar';
-import { REQUESTS_URL, type RequestLists } from './buddy-requests';
-import { CHATS_URL, UnreadBadge, type ChatLists } from './chat-list';
+import { answeredNotice, REQUESTS_URL, type Outcome, type RequestLists } from './buddy-requests';
+import { ChatRow, CHATS_URL, type ChatLists } from './chat-list';
 import { RefreshProblem } from './fields';
 import { TimeAgo } from './time-ago';
 
 const REFRESH_MS = 15_000;
 /** Cards shown on the home screen; the rest are a tap away. */
 const SHOWN = 5;
-
-type Outcome = { tone: 'ok' | 'error'; text: string; chatId?: string | null };
 
 function RequestCard({ request, activityNames, onDone }: { request: BuddyRequestRecord; activityNames: Record<string, string>; onDone: (o: Outcome) => Promise<void> }) {
   const [busy, setBusy] = useState(false);
@@ -31,11 +29,7 @@ function RequestCard({ request, activityNames, onDone }: { request: BuddyRequest
     const result = await sendJson<{ chat?: { chatId: string } }>('POST', `/api/v1/buddy_requests/${request.id}/${action}.json`);
     setBusy(false);
     if (!result.ok) return onDone({ tone: 'error', text: result.error.message });
-    return onDone(
-      action === 'accept'
-        ? { tone: 'ok', text: `You and ${name} are buddies now.`, chatId: result.data.chat?.chatId ?? null }
-        : { tone: 'ok', text: `You declined ${name}’s request. They won’t be told.` },
-    );
+    return onDone(answeredNotice(action, name, result.data.chat?.chatId ?? null));
   }
 
   return (
@@ -128,20 +122,7 @@ export function HomeChats({ initial }: { initial: ChatLists }) {
       ) : (
         <ul className="chat-list" aria-label="Chats with unread messages">
           {unread.slice(0, SHOWN).map((chat) => (
-            <li key={chat.chatId} className="unread">
-              <a href={`/account/chats/${chat.chatId}`}>
-                <Avatar name={chat.buddy.displayName} photoURL={chat.buddy.photoURL} size="small" />
-                <span className="chat-list-text">
-                  <span className="chat-list-name">
-                    {chat.buddy.displayName} <UnreadBadge count={chat.unread_count} noun="message" />
-                  </span>
-                  <span className="chat-list-preview">{chat.last_message ? `${chat.last_message.from_me ? 'You: ' : ''}${chat.last_message.text}` : ''}</span>
-                </span>
-                <span className="chat-list-time muted">
-                  <TimeAgo value={chat.last_activity_at} />
-                </span>
-              </a>
-            </li>
+            <ChatRow key={chat.chatId} chat={chat} />
           ))}
         </ul>
       )}

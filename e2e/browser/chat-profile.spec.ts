@@ -3,9 +3,7 @@
 // separators, the ⋯ menu, Enter on touch screens) and profiles (less for strangers; one
 // main button that fits where two people stand).
 import type { APIRequestContext, Page } from '@playwright/test';
-import { baseUrl, expect, expectAccessible, isDesktop, register, screenshot, signIn, PASSWORD, test, type Registered } from './support';
-
-const bearer = (user: Registered) => ({ authorization: `Bearer ${user.token}` });
+import { askBuddy, baseUrl, bearer, expect, expectAccessible, isDesktop, makeBuddies, register, screenshot, sendChatMessage, signIn, PASSWORD, test, type Registered } from './support';
 
 // Each test sets up several people and steps through a whole flow on a shared 2-core machine.
 test.describe.configure({ timeout: 120_000 });
@@ -24,24 +22,6 @@ function person(request: APIRequestContext, displayName: string, city: string, o
   });
 }
 
-async function ask(request: APIRequestContext, from: Registered, to: Registered, message: string | null = null): Promise<string> {
-  const res = await request.post(`${baseUrl()}/api/v1/users/${to.slug}/buddy_request.json`, { headers: bearer(from), data: { message } });
-  expect(res.status(), await res.text()).toBe(201);
-  return (await res.json()).request.id as string;
-}
-
-async function buddies(request: APIRequestContext, a: Registered, b: Registered): Promise<string> {
-  const id = await ask(request, b, a);
-  const res = await request.post(`${baseUrl()}/api/v1/buddy_requests/${id}/accept.json`, { headers: bearer(a) });
-  expect(res.status(), await res.text()).toBe(200);
-  return (await res.json()).chat.chatId as string;
-}
-
-async function send(request: APIRequestContext, from: Registered, chatId: string, text: string) {
-  const res = await request.post(`${baseUrl()}/api/v1/chats/${chatId}/messages.json`, { headers: bearer(from), data: { text } });
-  expect(res.status(), await res.text()).toBe(201);
-}
-
 /** The element's box lies wholly inside the viewport as the page is now scrolled. */
 async function inFirstViewport(page: Page, selector: string) {
   return page.locator(selector).evaluate((el) => {
@@ -55,8 +35,8 @@ test('a chat opens full screen at the newest message, with assistant labels, Sen
   const ana = await person(request, 'Ana Chat', city);
   // Bea's assistant registered her: what it sends with her token is labelled as its.
   const bea = await person(request, 'Bea Helped', city, { agentName: 'Claude' });
-  const chatId = await buddies(request, ana, bea);
-  for (let i = 1; i <= 14; i++) await send(request, bea, chatId, `Message number ${i} about Saturday's hike.`);
+  const chatId = await makeBuddies(request, ana, bea);
+  for (let i = 1; i <= 14; i++) await sendChatMessage(request, bea, chatId, `Message number ${i} about Saturday's hike.`);
 
   await signIn(page, ana.email, PASSWORD, `/account/chats/${chatId}`);
   const log = page.getByRole('log', { name: 'Messages with Bea Helped' });
@@ -141,7 +121,7 @@ test('a signed-in viewer gets one main button for where they stand: ask, withdra
   const ana = await person(request, 'Ana Viewer', city, { activities: ['hiking', 'tennis'], availability_text: 'Saturday mornings' });
   const cai = await person(request, 'Cai Stranger', city);
   const dan = await person(request, 'Dan Asker', city);
-  await ask(request, dan, ana, 'Trail on Saturday?');
+  await askBuddy(request, dan, ana, { message: 'Trail on Saturday?' });
 
   await signIn(page, ana.email, PASSWORD, `/u/${cai.slug}`);
   // Members see the whole profile, never cached by anyone.

@@ -2,34 +2,8 @@
 // first, photos of at least 96 px, each card one link to the public profile with the
 // request button still its own control, shared activities as chips, and on a phone the
 // filters behind "Filters (N)".
-import sharp from 'sharp';
 import type { APIRequestContext, Locator } from '@playwright/test';
-import { baseUrl, expect, expectAccessible, isDesktop, PASSWORD, register, screenshot, signIn, test, type Registered } from './support';
-
-const bearer = (user: Registered) => ({ authorization: `Bearer ${user.token}` });
-
-async function pngDataUrl(hue: number): Promise<string> {
-  const png = await sharp({ create: { width: 256, height: 256, channels: 3, background: { r: hue, g: 120, b: 255 - hue } } })
-    .png()
-    .toBuffer();
-  return `data:image/png;base64,${png.toString('base64')}`;
-}
-
-async function completePerson(request: APIRequestContext, displayName: string, overrides: Record<string, unknown>): Promise<Registered> {
-  const user = await register(request, {
-    displayName,
-    aboutMe: `${displayName} likes trails and board games.`,
-    gender: 'female',
-    birthday: '1991-03-04',
-    activities: ['hiking', 'board games'],
-    availability_text: 'weekends',
-    photo: await pngDataUrl(displayName.length * 20),
-    ...overrides,
-  });
-  const me = await request.get(`${baseUrl()}/api/v1/me.json`, { headers: bearer(user) });
-  expect((await me.json()).profile.onboarding, `${displayName} should be complete`).toEqual({ complete: true, missing: [] });
-  return user;
-}
+import { baseUrl, bearer, completePerson, expect, expectAccessible, isDesktop, pngDataUrl, PASSWORD, screenshot, signIn, test } from './support';
 
 const top = async (locator: Locator) => (await locator.boundingBox())!.y;
 
@@ -37,9 +11,9 @@ test('Discover is built around photos: count first, 96 px photos, one link per c
   test.setTimeout(90_000);
   // Each project gets a town of its own, so the counts below are exact.
   const city = { location: isDesktop(testInfo) ? 'Leiria' : 'Viseu' };
-  const ana = await completePerson(request, 'Ana Looking', city);
-  const ben = await completePerson(request, 'Ben Photo', { ...city, gender: 'male', birthday: '1988-05-05' });
-  await completePerson(request, 'Cleo Climbs', { ...city, activities: ['hiking', 'rock climbing'] });
+  const ana = await completePerson(request, 'Ana Looking', { ...city, photo: await pngDataUrl(220, 256) });
+  const ben = await completePerson(request, 'Ben Photo', { ...city, photo: await pngDataUrl(160, 256), gender: 'male', birthday: '1988-05-05' });
+  await completePerson(request, 'Cleo Climbs', { ...city, photo: await pngDataUrl(220, 256), activities: ['hiking', 'rock climbing'] });
 
   await signIn(page, ana.email, PASSWORD, '/account/discover');
   const count = page.getByRole('status').filter({ hasText: /match/ });

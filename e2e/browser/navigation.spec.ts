@@ -5,43 +5,19 @@
 // agents' API, as assistants would.
 import fs from 'node:fs';
 import path from 'node:path';
-import { Client } from 'pg';
-import sharp from 'sharp';
 import type { APIRequestContext, Page, TestInfo } from '@playwright/test';
-import { baseUrl, expect, expectAccessible, isDesktop, PASSWORD, register, screenshot, signIn, test, type Registered } from './support';
+import { askBuddy, baseUrl, bearer, completePerson, expect, expectAccessible, isDesktop, PASSWORD, query, register, screenshot, signIn, test, type Registered } from './support';
 
 // Each test sets up several complete people (photos included) and runs axe more than once.
 test.slow();
-
-const bearer = (user: Registered) => ({ authorization: `Bearer ${user.token}` });
-
-async function pngDataUrl(hue: number): Promise<string> {
-  const png = await sharp({ create: { width: 96, height: 96, channels: 3, background: { r: hue, g: 140, b: 255 - hue } } })
-    .png()
-    .toBuffer();
-  return `data:image/png;base64,${png.toString('base64')}`;
-}
 
 /** Each project gets its own city, so Discover on one never shows the other's people. */
 const cityOf = (testInfo: TestInfo, tag: 'home' | 'assistants') =>
   ({ home: { desktop: 'Porto', phone: 'Faro' }, assistants: { desktop: 'Braga', phone: 'Aveiro' } })[tag][isDesktop(testInfo) ? 'desktop' : 'phone'];
 
-async function completePerson(request: APIRequestContext, displayName: string, location: string, overrides: Record<string, unknown> = {}): Promise<Registered> {
-  const user = await register(request, {
-    displayName,
-    aboutMe: `${displayName} likes trails and board games.`,
-    location,
-    gender: 'female',
-    birthday: '1990-05-06',
-    activities: ['hiking', 'board games'],
-    availability_text: 'weekends',
-    photo: await pngDataUrl((displayName.length * 23) % 255),
-    ...overrides,
-  });
-  const me = await request.get(`${baseUrl()}/api/v1/me.json`, { headers: bearer(user) });
-  expect((await me.json()).profile.onboarding, `${displayName} should be complete`).toEqual({ complete: true, missing: [] });
-  return user;
-}
+/** Someone complete, photo included, in `location`. */
+const personIn = (request: APIRequestContext, displayName: string, location: string, overrides: Record<string, unknown> = {}) =>
+  completePerson(request, displayName, { location, birthday: '1990-05-06', ...overrides });
 
 async function post(request: APIRequestContext, as: Registered, url: string, data: Record<string, unknown> = {}, status = 200) {
   const res = await request.post(`${baseUrl()}${url}`, { headers: bearer(as), data });
@@ -49,24 +25,10 @@ async function post(request: APIRequestContext, as: Registered, url: string, dat
   return res.json();
 }
 
-async function askBuddy(request: APIRequestContext, from: Registered, to: Registered, data: Record<string, unknown> = {}): Promise<string> {
-  return (await post(request, from, `/api/v1/users/${to.slug}/buddy_request.json`, data, 201)).request.id as string;
-}
-
 async function inboxCounts(request: APIRequestContext, user: Registered) {
   const res = await request.get(`${baseUrl()}/api/v1/inbox.json`, { headers: bearer(user) });
   const body = await res.json();
   return { requests: body.pending_requests_count as number, chats: body.unread_chats_count as number };
-}
-
-async function query<T>(sql: string, params: unknown[]): Promise<T[]> {
-  const db = new Client({ connectionString: process.env.E2E_DATABASE_URL });
-  await db.connect();
-  try {
-    return (await db.query(sql, params)).rows as T[];
-  } finally {
-    await db.end();
-  }
 }
 
 /** The tab bar: fixed to the bottom of the screen on a phone, in the header on a desktop. */
@@ -95,10 +57,10 @@ async function expectTabBarPlaced(page: Page, testInfo: TestInfo) {
 
 test('the home screen: tab bar with real badges, request cards, unread chats and new matches', async ({ page, request }, testInfo) => {
   const city = cityOf(testInfo, 'home');
-  const nia = await completePerson(request, 'Nia Home', city);
-  const bea = await completePerson(request, 'Bea Asks', city);
-  const cai = await completePerson(request, 'Cai Chats', city);
-  const dan = await completePerson(request, 'Dan Nearby', city, { gender: 'male' });
+  const nia = await personIn(request, 'Nia Home', city);
+  const bea = await personIn(request, 'Bea Asks', city);
+  const cai = await personIn(request, 'Cai Chats', city);
+  const dan = await personIn(request, 'Dan Nearby', city, { gender: 'male' });
   await askBuddy(request, bea, nia, { message: 'Hike on Saturday?' });
   const caiAsked = await askBuddy(request, cai, nia);
   const chatId = (await post(request, nia, `/api/v1/buddy_requests/${caiAsked}/accept.json`)).chat.chatId as string;
@@ -171,8 +133,8 @@ test('the home screen: tab bar with real badges, request cards, unread chats and
 
 test('a request declined on the home screen is gone, and a new one raises the badge on the next visit', async ({ page, request }, testInfo) => {
   const city = cityOf(testInfo, 'home');
-  const ora = await completePerson(request, 'Ora Decides', city);
-  const pia = await completePerson(request, 'Pia Pushes', city);
+  const ora = await personIn(request, 'Ora Decides', city);
+  const pia = await personIn(request, 'Pia Pushes', city);
   await askBuddy(request, pia, ora);
   await signIn(page, ora.email, PASSWORD, '/account');
   const tabs = page.getByRole('navigation', { name: 'Account' });
@@ -184,8 +146,8 @@ test('a request declined on the home screen is gone, and a new one raises the ba
   expect(state).toEqual([{ state: 'declined' }]);
 
   // Two more people ask; the badge counts both, here and on every tab.
-  const quin = await completePerson(request, 'Quin Asks', city);
-  const rae = await completePerson(request, 'Rae Asks', city);
+  const quin = await personIn(request, 'Quin Asks', city);
+  const rae = await personIn(request, 'Rae Asks', city);
   await askBuddy(request, quin, ora);
   await askBuddy(request, rae, ora);
   await tabs.getByRole('link', { name: /^Discover/ }).click();
@@ -201,9 +163,9 @@ test.describe('in Tokyo', () => {
   test('Connected assistants: what each assistant did, at local times, and disconnecting an OAuth connection', async ({ page, request }, testInfo) => {
     const city = cityOf(testInfo, 'assistants');
     const claude = { agentName: 'Claude', agentSessionId: 'conv-7' };
-    const sol = await completePerson(request, 'Sol Assisted', city, claude);
-    const tia = await completePerson(request, 'Tia Other', city);
-    const uma = await completePerson(request, 'Uma Asks', city);
+    const sol = await personIn(request, 'Sol Assisted', city, claude);
+    const tia = await personIn(request, 'Tia Other', city);
+    const uma = await personIn(request, 'Uma Asks', city);
     // Claude, for Sol: asks Tia, accepts Uma and writes twice.
     await askBuddy(request, sol, tia, claude);
     const umaAsked = await askBuddy(request, uma, sol);

@@ -1,70 +1,8 @@
 // Buddy requests, chats and Discover in the browser: a person answers requests, chats
 // live with someone whose messages arrive without a reload, blocks and reports from a
 // chat, and finds and asks buddies. The other people act through the agents' API.
-import { Client } from 'pg';
-import sharp from 'sharp';
 import type { APIRequestContext, Page } from '@playwright/test';
-import { baseUrl, expect, expectAccessible, isDesktop, register, screenshot, signIn, PASSWORD, test, type Registered } from './support';
-
-const bearer = (user: Registered) => ({ authorization: `Bearer ${user.token}` });
-
-async function pngDataUrl(hue: number): Promise<string> {
-  const png = await sharp({ create: { width: 96, height: 96, channels: 3, background: { r: hue, g: 120, b: 255 - hue } } })
-    .png()
-    .toBuffer();
-  return `data:image/png;base64,${png.toString('base64')}`;
-}
-
-/**
- * A complete profile, photo included. People in one city share its centre as their exact
- * point; Discover measures between public points (each 0.7-1.3 km from it), so they show
- * as about 1-3 km apart.
- */
-async function completePerson(request: APIRequestContext, displayName: string, overrides: Record<string, unknown> = {}): Promise<Registered> {
-  const user = await register(request, {
-    displayName,
-    aboutMe: `${displayName} likes trails and board games.`,
-    location: 'Lisbon',
-    gender: 'female',
-    birthday: '1991-03-04',
-    activities: ['hiking', 'board games'],
-    availability_text: 'weekends',
-    photo: await pngDataUrl(displayName.length * 20),
-    ...overrides,
-  });
-  const me = await request.get(`${baseUrl()}/api/v1/me.json`, { headers: bearer(user) });
-  expect((await me.json()).profile.onboarding, `${displayName} should be complete`).toEqual({ complete: true, missing: [] });
-  return user;
-}
-
-async function sendRequest(request: APIRequestContext, from: Registered, to: Registered, message: string | null = null) {
-  const res = await request.post(`${baseUrl()}/api/v1/users/${to.slug}/buddy_request.json`, { headers: bearer(from), data: { message } });
-  expect(res.status(), await res.text()).toBe(201);
-  return (await res.json()).request.id as string;
-}
-
-/** Two buddies with a chat (b asked, a accepted); returns the chat id. */
-async function buddies(request: APIRequestContext, a: Registered, b: Registered): Promise<string> {
-  const id = await sendRequest(request, b, a);
-  const res = await request.post(`${baseUrl()}/api/v1/buddy_requests/${id}/accept.json`, { headers: bearer(a) });
-  expect(res.status(), await res.text()).toBe(200);
-  return (await res.json()).chat.chatId as string;
-}
-
-async function sendMessage(request: APIRequestContext, from: Registered, chatId: string, text: string) {
-  const res = await request.post(`${baseUrl()}/api/v1/chats/${chatId}/messages.json`, { headers: bearer(from), data: { text } });
-  expect(res.status(), await res.text()).toBe(201);
-}
-
-async function query<T>(sql: string, params: unknown[]): Promise<T[]> {
-  const db = new Client({ connectionString: process.env.E2E_DATABASE_URL });
-  await db.connect();
-  try {
-    return (await db.query(sql, params)).rows as T[];
-  } finally {
-    await db.end();
-  }
-}
+import { askBuddy, baseUrl, bearer, completePerson, expect, expectAccessible, isDesktop, makeBuddies, query, register, screenshot, sendChatMessage, signIn, PASSWORD, test, type Registered } from './support';
 
 /** Marks the page's window so a later check can prove no reload or navigation happened. */
 async function markWindow(page: Page) {
@@ -79,8 +17,8 @@ test('requests, Discover and chats read well and are accessible', async ({ page,
   const bea = await completePerson(request, 'Bea <Asker>', city);
   const cai = await completePerson(request, 'Cai Asked', city);
   await completePerson(request, 'Dan Nearby', { gender: 'male', ...city });
-  await sendRequest(request, bea, ana, 'Hike on Saturday? <b>not bold</b>');
-  await sendRequest(request, ana, cai);
+  await askBuddy(request, bea, ana, { message: 'Hike on Saturday? <b>not bold</b>' });
+  await askBuddy(request, ana, cai);
 
   await signIn(page, ana.email, PASSWORD, '/account/requests');
   const menu = page.getByRole('navigation', { name: 'Account' });
@@ -127,15 +65,15 @@ test.describe('on the desktop', () => {
   test('messages from the other person arrive without a reload, and replies reach them', async ({ page, request }) => {
     const ana = await completePerson(request, 'Ana Live');
     const bea = await completePerson(request, 'Bea Live');
-    const chatId = await buddies(request, ana, bea);
+    const chatId = await makeBuddies(request, ana, bea);
 
     await signIn(page, ana.email, PASSWORD, `/account/chats/${chatId}`);
     await markWindow(page);
     const log = page.getByRole('log', { name: 'Messages with Bea Live' });
     await expect(log).toContainText('No messages yet');
 
-    await sendMessage(request, bea, chatId, 'Are you still up for Saturday?');
-    await sendMessage(request, bea, chatId, 'I can bring snacks.');
+    await sendChatMessage(request, bea, chatId, 'Are you still up for Saturday?');
+    await sendChatMessage(request, bea, chatId, 'I can bring snacks.');
     await expect(log.getByRole('listitem')).toHaveText([/Bea Live: Are you still up for Saturday\?/, /Bea Live: I can bring snacks\./], { timeout: 10_000 });
     expect(await stillSameWindow(page), 'the messages must arrive without a reload').toBe(true);
 
@@ -168,13 +106,13 @@ test.describe('on the desktop', () => {
   test('the chat list and the menu show unread messages as they arrive', async ({ page, request }) => {
     const ana = await completePerson(request, 'Ana Badge');
     const bea = await completePerson(request, 'Bea Badge');
-    const chatId = await buddies(request, ana, bea);
+    const chatId = await makeBuddies(request, ana, bea);
 
     await signIn(page, ana.email, PASSWORD, '/account/chats');
     await markWindow(page);
     const chat = page.getByRole('list', { name: 'Your chats' }).getByRole('listitem').filter({ hasText: 'Bea Badge' });
     await expect(chat).toContainText('No messages yet');
-    await sendMessage(request, bea, chatId, 'Ping!');
+    await sendChatMessage(request, bea, chatId, 'Ping!');
     await expect(chat).toContainText('1 unread message', { timeout: 15_000 });
     await expect(chat).toContainText('Ping!');
     expect(await stillSameWindow(page)).toBe(true);
@@ -191,8 +129,8 @@ test.describe('on the desktop', () => {
   test('reporting and blocking from a chat', async ({ page, request }) => {
     const ana = await completePerson(request, 'Ana Safe');
     const bea = await completePerson(request, 'Bea Pest');
-    const chatId = await buddies(request, ana, bea);
-    await sendMessage(request, bea, chatId, 'Answer me.');
+    const chatId = await makeBuddies(request, ana, bea);
+    await sendChatMessage(request, bea, chatId, 'Answer me.');
 
     await signIn(page, ana.email, PASSWORD, `/account/chats/${chatId}`);
     // Block and Report sit in the chat's ⋯ menu.

@@ -3,6 +3,8 @@
 // artifacts, and quick ways to create accounts and read the mail outbox.
 import fs from 'node:fs';
 import path from 'node:path';
+import { Client } from 'pg';
+import sharp from 'sharp';
 import AxeBuilder from '@axe-core/playwright';
 import { test as base, expect, type APIRequestContext, type Page, type TestInfo } from '@playwright/test';
 
@@ -140,3 +142,69 @@ export async function outboxLink(email: string, seen: ReadonlySet<string> = new 
 }
 
 export const isDesktop = (testInfo: TestInfo) => testInfo.project.name === 'desktop';
+
+// People and their doings through the agents' API, shared by the social, Discover,
+// navigation and chat specs.
+
+export const bearer = (user: Registered) => ({ authorization: `Bearer ${user.token}` });
+
+/** A plain square PNG as a data URL: a photo that passes moderation. */
+export async function pngDataUrl(hue: number, size = 96): Promise<string> {
+  const png = await sharp({ create: { width: size, height: size, channels: 3, background: { r: hue % 256, g: 120, b: 255 - (hue % 256) } } })
+    .png()
+    .toBuffer();
+  return `data:image/png;base64,${png.toString('base64')}`;
+}
+
+/**
+ * A complete profile, photo included (in Lisbon unless `overrides` says otherwise). People
+ * in one city share its centre as their exact point; Discover measures between public
+ * points (each 0.7-1.3 km from it), so they show as about 1-3 km apart.
+ */
+export async function completePerson(request: APIRequestContext, displayName: string, overrides: Record<string, unknown> = {}): Promise<Registered> {
+  const user = await register(request, {
+    displayName,
+    aboutMe: `${displayName} likes trails and board games.`,
+    location: 'Lisbon',
+    gender: 'female',
+    birthday: '1991-03-04',
+    activities: ['hiking', 'board games'],
+    availability_text: 'weekends',
+    photo: await pngDataUrl(displayName.length * 20),
+    ...overrides,
+  });
+  const me = await request.get(`${baseUrl()}/api/v1/me.json`, { headers: bearer(user) });
+  expect((await me.json()).profile.onboarding, `${displayName} should be complete`).toEqual({ complete: true, missing: [] });
+  return user;
+}
+
+/** `from` asks `to` to be buddies; returns the request id. */
+export async function askBuddy(request: APIRequestContext, from: Registered, to: Registered, data: Record<string, unknown> = {}): Promise<string> {
+  const res = await request.post(`${baseUrl()}/api/v1/users/${to.slug}/buddy_request.json`, { headers: bearer(from), data });
+  expect(res.status(), await res.text()).toBe(201);
+  return (await res.json()).request.id as string;
+}
+
+/** Two buddies with a chat (b asked, a accepted); returns the chat id. */
+export async function makeBuddies(request: APIRequestContext, a: Registered, b: Registered): Promise<string> {
+  const id = await askBuddy(request, b, a);
+  const res = await request.post(`${baseUrl()}/api/v1/buddy_requests/${id}/accept.json`, { headers: bearer(a) });
+  expect(res.status(), await res.text()).toBe(200);
+  return (await res.json()).chat.chatId as string;
+}
+
+export async function sendChatMessage(request: APIRequestContext, from: Registered, chatId: string, text: string): Promise<void> {
+  const res = await request.post(`${baseUrl()}/api/v1/chats/${chatId}/messages.json`, { headers: bearer(from), data: { text } });
+  expect(res.status(), await res.text()).toBe(201);
+}
+
+/** Reads the test stack's database directly (what a page or the API did, as stored). */
+export async function query<T>(sql: string, params: unknown[]): Promise<T[]> {
+  const db = new Client({ connectionString: process.env.E2E_DATABASE_URL });
+  await db.connect();
+  try {
+    return (await db.query(sql, params)).rows as T[];
+  } finally {
+    await db.end();
+  }
+}
