@@ -60,7 +60,7 @@ describe('eventsQuerySchema', () => {
     const fields = issuesToFields(result.error!.issues);
     expect(Object.keys(fields).sort()).toEqual(['activities', 'bbox', 'date_from', 'limit', 'near', 'offset', 'q', 'sort']);
     expect(fields.limit).toBe('must be at least 1');
-    expect(fields.sort).toBe('must be one of: start, distance');
+    expect(fields.sort).toBe('Sort must be one of: start, distance');
   });
 
   it('rejects date_to before date_from', () => {
