@@ -33,11 +33,36 @@ export function answerApiFrontDoor(req: IncomingMessage, res: ServerResponse): b
       const { body, headers } = methodNotAllowed(method, path, specs, allow);
       res.writeHead(405, headers);
       res.end(method === 'HEAD' ? undefined : body);
+      discardBodyThenClose(req);
       return true;
     }
   }
   if (path !== pathname) req.url = path + target.slice(target.indexOf(pathname) + pathname.length);
   return false;
+}
+
+/**
+ * The refused body is read and thrown away, never parsed, so the client gets its 405: a
+ * socket closed while the client still sends resets, and the answer is lost (undici
+ * reported EPIPE for a 2 MB PUT; RFC 9112 §9.6 on closing connections). Past a bound in
+ * bytes or time the socket goes; a body read in full leaves the connection for the next
+ * request.
+ */
+const LINGER_MAX_BYTES = 16 * 1024 * 1024;
+const LINGER_MAX_MS = 5_000;
+
+function discardBodyThenClose(req: IncomingMessage): void {
+  let seen = 0;
+  const cut = () => req.socket.destroy();
+  const timer = setTimeout(cut, LINGER_MAX_MS);
+  timer.unref();
+  req.on('data', (chunk: Buffer) => {
+    seen += chunk.length;
+    if (seen > LINGER_MAX_BYTES) cut();
+  });
+  req.once('end', () => clearTimeout(timer));
+  req.once('close', () => clearTimeout(timer));
+  req.resume();
 }
 
 function methodNotAllowed(method: string, path: string, specs: readonly EndpointSpec[], allow: string[]) {
@@ -59,8 +84,6 @@ function methodNotAllowed(method: string, path: string, specs: readonly Endpoint
       'content-type': 'application/json; charset=utf-8',
       'content-length': Buffer.byteLength(body),
       'cache-control': 'no-store',
-      // The body was not read; the connection cannot carry another request after it.
-      connection: 'close',
     },
   };
 }
