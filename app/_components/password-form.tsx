@@ -23,7 +23,7 @@ export function PasswordForm({ action }: { action: Action }) {
     <form className="stack" action={formAction}>
       {state.message && !state.ok ? <ErrorSummary title={state.message} items={items} focusRef={summary.ref} /> : null}
       {state.message && state.ok ? (
-        <div className="notice notice-ok">
+        <div className="notice notice-ok" role="status">
           <p>{state.message}</p>
         </div>
       ) : null}
