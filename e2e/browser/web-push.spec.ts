@@ -58,7 +58,7 @@ test('a pushed message shows a notification, and tapping it opens the chat', asy
   });
   await expect(page).toHaveURL(`${baseUrl()}/account/chats/${chatId}`, { timeout: 10_000 });
   // Mute sits in the chat's ⋯ menu.
-  await page.locator('summary').filter({ hasText: /^More: block or report/ }).click();
+  await page.locator('summary').filter({ hasText: 'More: block or report' }).click();
   await expect(page.getByRole('button', { name: 'Mute notifications' })).toBeVisible();
   await screenshot(page, testInfo, 'chat-opened-from-notification');
 
@@ -76,10 +76,12 @@ test('a chat can be muted and unmuted; the choice is stored', async ({ page, req
   const buddy = await register(request, { displayName: 'Mute Writer' });
   const chatId = await buddies(request, buddy, me);
   await signIn(page, me.email, undefined, `/account/chats/${chatId}`);
-  await page.locator('summary').filter({ hasText: /^More: block or report/ }).click();
+  await page.locator('summary').filter({ hasText: 'More: block or report' }).click();
   await page.getByRole('button', { name: 'Mute notifications' }).click();
   await expect(page.getByRole('button', { name: 'Unmute' })).toHaveAttribute('aria-pressed', 'true');
   await page.reload();
+  // The choice survives the reload: the menu, closed again, shows it when opened.
+  await page.locator('summary').filter({ hasText: 'More: block or report' }).click();
   await expect(page.getByText('Notifications for this chat are off.')).toBeVisible();
   await page.getByRole('button', { name: 'Unmute' }).click();
   await expect(page.getByRole('button', { name: 'Mute notifications' })).toBeVisible();
