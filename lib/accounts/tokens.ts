@@ -40,6 +40,11 @@ export async function mintAccessToken(
   return { token, id: row.id, scopes };
 }
 
+/** The token of an `Authorization: Bearer <token>` header (RFC 6750 §2.1), or undefined. */
+export function bearerToken(header: string | null | undefined): string | undefined {
+  return /^Bearer\s+(\S+)\s*$/i.exec(header ?? '')?.[1];
+}
+
 /**
  * The owner of a live token, or null. Served from the in-process cache while the
  * revocation listener is up (lib/accounts/token-cache.ts). Touches last_used_at (and

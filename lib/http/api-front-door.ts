@@ -33,7 +33,7 @@ export function answerApiFrontDoor(req: IncomingMessage, res: ServerResponse): b
       const { body, headers } = methodNotAllowed(method, path, specs, allow);
       res.writeHead(405, headers);
       res.end(method === 'HEAD' ? undefined : body);
-      discardBodyThenClose(req);
+      discardRefusedBody(req);
       return true;
     }
   }
@@ -51,7 +51,7 @@ export function answerApiFrontDoor(req: IncomingMessage, res: ServerResponse): b
 const LINGER_MAX_BYTES = 16 * 1024 * 1024;
 const LINGER_MAX_MS = 5_000;
 
-function discardBodyThenClose(req: IncomingMessage): void {
+function discardRefusedBody(req: IncomingMessage): void {
   let seen = 0;
   const cut = () => req.socket.destroy();
   const timer = setTimeout(cut, LINGER_MAX_MS);

@@ -43,12 +43,17 @@ export function conditionalReply<T extends Record<string, unknown>>(
   return new Reply(body, { headers });
 }
 
+/** The headers of a tagged answer, 200 or 304: the tag, and revalidate before each reuse. */
+export function tagHeaders(etag: string): { etag: string; 'cache-control': string } {
+  return { etag, 'cache-control': 'private, no-cache' };
+}
+
 /** A 304 for a caller who already holds `etag`; assignable to any endpoint's reply. */
 export function notModified(etag: string): Reply<never> {
-  return new Reply<never>(null, { status: 304, headers: { etag, 'cache-control': 'private, no-cache' } });
+  return new Reply<never>(null, { status: 304, headers: tagHeaders(etag) });
 }
 
 /** A 200 tagged with a version the caller can send back in If-None-Match. */
 export function taggedReply<T>(body: T, etag: string): Reply<T> {
-  return new Reply(body, { headers: { etag, 'cache-control': 'private, no-cache' } });
+  return new Reply(body, { headers: tagHeaders(etag) });
 }

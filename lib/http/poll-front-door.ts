@@ -10,12 +10,12 @@
 // headers, after checking the token again (a revocation while waiting is refused).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { getDb } from '@/db';
-import { findTokenOwner } from '../accounts/tokens';
+import { bearerToken, findTokenOwner } from '../accounts/tokens';
 import { inboxVersion, userKey, versionTag } from '../chats/poll';
 import { getInbox } from '../contract/social';
 import { subscribe, type Subscription } from '../realtime/listener';
 import { API_CONTENT_SECURITY_POLICY, COMMON_SECURITY_HEADERS } from '../web/security-headers';
-import { matchesIfNoneMatch } from './conditional';
+import { matchesIfNoneMatch, tagHeaders } from './conditional';
 import { logError } from './log';
 
 const INBOX_PATH = getInbox.path;
@@ -32,7 +32,7 @@ export function parkUnchangedInboxPoll(req: IncomingMessage, res: ServerResponse
   const queryAt = target.indexOf('?');
   if (queryAt === -1 || target.slice(0, queryAt) !== INBOX_PATH) return false;
   const knownTag = req.headers['if-none-match'];
-  const token = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '')?.[1];
+  const token = bearerToken(req.headers.authorization);
   if (!knownTag || !token) return false;
   const waitSeconds = parkableWait(new URLSearchParams(target.slice(queryAt + 1)));
   if (!waitSeconds) return false;
@@ -98,11 +98,10 @@ async function park(res: ServerResponse, toRoute: () => void, poll: { token: str
 
 function answerNotModified(res: ServerResponse, etag: string, closing: boolean): void {
   res.writeHead(304, {
-    // The headers next.config.ts and lib/http/conditional.ts give the route's own 304.
+    // The headers next.config.ts and the route (notModified) give the route's own 304.
     ...COMMON_SECURITY_HEADERS,
     'content-security-policy': API_CONTENT_SECURITY_POLICY,
-    'cache-control': 'private, no-cache',
-    etag,
+    ...tagHeaders(etag),
     ...(closing ? { connection: 'close' } : {}),
   });
   res.end();

@@ -4,7 +4,7 @@ import { resourceMetadataUrl } from '../oauth/resources';
 import type { z } from 'zod';
 import { getDb, type Database } from '@/db';
 import { findSession } from '../accounts/sessions';
-import { findTokenOwner, type TokenOwner } from '../accounts/tokens';
+import { bearerToken, findTokenOwner, type TokenOwner } from '../accounts/tokens';
 import { readCookie, sessionCookieName, usesSecureCookies } from '../auth/cookies';
 import { config } from '../config';
 import { collectNormalizations } from '../contract/forgiving';
@@ -166,7 +166,7 @@ export async function optionalCaller(db: Database, request: Request, scope: Scop
 
 async function authenticate(db: Database, request: Request, scope: string): Promise<Caller> {
   const header = request.headers.get('authorization') ?? '';
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  const token = bearerToken(header);
   // RFC 9728 §5.1: every challenge names the metadata that leads an OAuth client to sign in.
   const metadata = `resource_metadata="${resourceMetadataUrl(config().publicBaseUrl, '/api/v1')}"`;
   const challenge = (error: string) => ({ 'www-authenticate': `Bearer realm="api", error="${error}", ${metadata}` });
@@ -174,13 +174,13 @@ async function authenticate(db: Database, request: Request, scope: string): Prom
     const session = await sessionCaller(db, request);
     if (session) return session;
   }
-  if (!match?.[1]) {
+  if (!token) {
     throw new ApiError('unauthorized', 'Missing bearer token', {
       hint: ERROR_ADVICE.unauthorized,
       headers: { 'www-authenticate': `Bearer realm="api", ${metadata}` },
     });
   }
-  const owner = await findTokenOwner(db, match[1]);
+  const owner = await findTokenOwner(db, token);
   if (!owner) {
     throw new ApiError('unauthorized', 'Invalid or revoked bearer token', {
       hint: ERROR_ADVICE.unauthorized,

@@ -13,7 +13,7 @@
 //   signup instructions, activities, events, public profiles) work without a token, and a
 //   valid token never meets a 401 here.
 import { getDb } from '@/db';
-import { findTokenOwner } from '../accounts/tokens';
+import { bearerToken, findTokenOwner } from '../accounts/tokens';
 import { SCOPES } from '../contract/define';
 import { ERROR_ADVICE } from '../http/errors';
 import { resourceMetadataUrl } from '../oauth/resources';
@@ -28,7 +28,7 @@ function challenge(baseUrl: string, params: Record<string, string>, message: str
 export async function mcpAuthChallenge(request: Request, tools: readonly ToolDefinition[], baseUrl: string): Promise<Response | null> {
   const authorization = request.headers.get('authorization');
   if (authorization) {
-    const token = /^Bearer\s+(\S+)\s*$/i.exec(authorization)?.[1];
+    const token = bearerToken(authorization);
     if (token && (await findTokenOwner(getDb(), token))) return null;
     return challenge(baseUrl, { error: 'invalid_token' }, 'Invalid, expired or revoked bearer token');
   }

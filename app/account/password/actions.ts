@@ -52,7 +52,7 @@ function passwordChangedMessage(signedOutSessions: number, revokedTokens: number
       : ` ${signedOutSessions} other sign-in${signedOutSessions === 1 ? ' was' : 's were'} signed out.`;
   const assistants =
     revokedTokens === null
-      ? ' Assistants keep their access; manage it under Access tokens.'
+      ? ' Assistants keep their access; manage it under Connected assistants.'
       : revokedTokens === 0
         ? ' No assistant held a token.'
         : ` ${revokedTokens === 1 ? 'The one assistant token was' : `All ${revokedTokens} assistant tokens were`} revoked: no assistant can act for you until it is given access again.`;
