@@ -2,7 +2,8 @@
 // and messages; the blocked person vanishes from the blocker's lists and is told
 // no more than necessary.
 import { describe, expect, it } from 'vitest';
-import { blockUser, listBlocks, reportUser } from '@/lib/contract/social';
+import { blockUser, listBlocks, reportUser, unblockUser } from '@/lib/contract/social';
+import { call, refused } from './contract-client';
 import { api, testDb } from './client';
 import { accept, makeBuddies, memberRow, requestBuddy, restrictScopes, send, storedMessages, users, type TestUser } from './social-helpers';
 
@@ -15,28 +16,22 @@ describe('blocking', () => {
   it('stores the block idempotently, lists it, and unblocks', async () => {
     const [a, b] = await users(2, 'Blocker');
     for (let i = 0; i < 2; i++) {
-      const res = await block(a!, b!, { agentName: 'AgentA' });
-      expect(res.status).toBe(200);
-      expect(blockUser.response.parse(res.body)).toMatchObject({ blocked: true, user: { id: b!.id, displayName: 'Blocker B' } });
+      const blocked = await call(blockUser, { params: { slug: b.slug }, body: { agentName: 'AgentA' }, token: a.token });
+      expect(blocked).toMatchObject({ blocked: true, user: { id: b.id, displayName: 'Blocker B' } });
     }
-    expect(await blockRows(a!.id)).toMatchObject([{ blocked_id: b!.id, agent_name: 'AgentA' }]);
-    const list = listBlocks.response.parse((await api('GET', '/api/v1/me/blocks.json', { token: a!.token })).body);
-    expect(list.blocked.map((u) => u.id)).toEqual([b!.id]);
+    expect(await blockRows(a.id)).toMatchObject([{ blocked_id: b.id, agent_name: 'AgentA' }]);
+    const list = await call(listBlocks, { token: a.token });
+    expect(list.blocked.map((u) => u.id)).toEqual([b.id]);
     for (let i = 0; i < 2; i++) {
-      const res = await unblock(a!, b!);
-      expect(res.status).toBe(200);
-      expect(res.body.blocked).toBe(false);
+      expect((await call(unblockUser, { params: { slug: b.slug }, token: a.token })).blocked).toBe(false);
     }
-    expect(await blockRows(a!.id)).toEqual([]);
+    expect(await blockRows(a.id)).toEqual([]);
   });
 
-  it.each(['POST', 'DELETE'])('%s refuses to block yourself and unknown people', async (method) => {
+  it.each([blockUser, unblockUser])('$method refuses to block yourself and unknown people', async (spec) => {
     const [a] = await users(1);
-    const self = await api(method, `/api/v1/users/${a!.slug}/block.json`, { token: a!.token });
-    expect(self.status).toBe(400);
-    expect(self.body.error.code).toBe('cannot_target_self');
-    const unknown = await api(method, '/api/v1/users/nobody-like-this/block.json', { token: a!.token });
-    expect(unknown.status).toBe(404);
+    await refused(spec, { params: { slug: a.slug }, token: a.token }, 'cannot_target_self');
+    await refused(spec, { params: { slug: 'nobody-like-this' }, token: a.token }, 'not_found');
   });
 
   it('refuses buddy requests both ways with the same generic 403', async () => {

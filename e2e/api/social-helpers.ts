@@ -5,8 +5,12 @@ import { api, registerUser, testDb, updateTokens } from './client';
 
 export type TestUser = Awaited<ReturnType<typeof registerUser>>;
 
-export async function users(count: number, prefix = 'Person'): Promise<TestUser[]> {
-  return Promise.all(Array.from({ length: count }, (_, i) => registerUser({ displayName: `${prefix} ${String.fromCharCode(65 + i)}` })));
+/** N of the same type, as a tuple, so `const [a, b] = await users(2)` needs no `!`. */
+export type Tuple<T, N extends number, Acc extends T[] = []> = Acc['length'] extends N ? Acc : Tuple<T, N, [...Acc, T]>;
+
+export async function users<N extends number>(count: N, prefix = 'Person'): Promise<Tuple<TestUser, N>> {
+  const made = await Promise.all(Array.from({ length: count }, (_, i) => registerUser({ displayName: `${prefix} ${String.fromCharCode(65 + i)}` })));
+  return made as Tuple<TestUser, N>;
 }
 
 export async function requestBuddy(from: TestUser, to: TestUser, body?: Record<string, unknown>) {
