@@ -9,7 +9,8 @@
 //
 // Options (env): BENCH_SECONDS per run (default 8), BENCH_CONNECTIONS (20),
 // BENCH_HELD (10000), BENCH_WAKES (50), BENCH_HISTORY (1000000); BENCH_ONLY=held runs
-// only the held long-polls (on a second instance, as in the full run).
+// only the held long-polls (on a second instance, as in the full run), BENCH_ONLY=polls
+// only the full and conditional polls against the floor, on the small history.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -30,6 +31,7 @@ const HELD = Number(process.env.BENCH_HELD ?? 10_000);
 const WAKES = Number(process.env.BENCH_WAKES ?? 50);
 const HISTORY = Number(process.env.BENCH_HISTORY ?? 1_000_000);
 const ONLY_HELD = process.env.BENCH_ONLY === 'held';
+const ONLY_POLLS = process.env.BENCH_ONLY === 'polls';
 const root = path.resolve(import.meta.dirname, '..');
 const PROFILE: Profile = { label: '50 chats, 2,000 messages', chats: 50, messagesPerChat: 40, unreadChats: 10, unreadPerChat: 5, pendingRequests: 5 };
 
@@ -201,6 +203,11 @@ async function main(): Promise<void> {
     }
     const small = await pollRuns(`history ${(await history()).toLocaleString('en')}`, stack.baseUrl, floor.url, me.token);
     console.table(small);
+    if (ONLY_POLLS) {
+      const rps = (match: string) => small.find((r) => r.case.includes(match))!.rps;
+      console.table([{ full_vs_floor: Number((rps('full') / rps('floor')).toFixed(2)), conditional_vs_full: Number((rps('conditional') / rps('full')).toFixed(2)) }]);
+      return;
+    }
 
     // Wake-ups across instances: a second server (web role) on the same database.
     second = await startServerProcess({ databaseUrl: stack.databaseUrl, dataDir: stack.dataDir, args: ['--role=web'] });

@@ -15,6 +15,7 @@ import { logError, logLine } from '../lib/http/log';
 import { answerApiFrontDoor } from '../lib/http/api-front-door';
 import { answerHomePage } from '../lib/http/home-front-door';
 import { parkUnchangedInboxPoll } from '../lib/http/poll-front-door';
+import { answerFromRoute, directRoute } from '../lib/http/route-front-door';
 import { answerOauth } from '../lib/oauth/front-door';
 import { answerBadRequestTarget, answerClientError } from '../lib/http/request-target';
 import { startBoss, stopBoss } from '../lib/jobs/boss';
@@ -120,9 +121,12 @@ async function main(): Promise<void> {
             res.end(JSON.stringify({ error: { code: 'internal_error', message: 'Something went wrong on our side' } }));
           }
         });
-      // An unchanged inbox long-poll waits here, not in a route (see lib/http/poll-front-door.ts).
-      if (parkUnchangedInboxPoll(req, res, () => void toNext())) return;
-      void toNext();
+      // The hottest agent reads skip Next.js's pipeline (lib/http/route-front-door.ts);
+      // an unchanged inbox long-poll waits here, not in a route (lib/http/poll-front-door.ts).
+      const direct = directRoute(req);
+      const toRoute = direct ? () => void answerFromRoute(req, res, direct) : () => void toNext();
+      if (parkUnchangedInboxPoll(req, res, toRoute)) return;
+      toRoute();
     });
     server.on('clientError', answerClientError);
     // A deep accept queue: agents reconnect in bursts (after a deploy, every held poll

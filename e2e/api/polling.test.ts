@@ -293,3 +293,55 @@ describe('graceful shutdown', () => {
     expect(results.filter((r) => 'error' in r || r.status >= 500)).toEqual([]);
   }, 120_000);
 });
+
+describe('the polled reads skip Next.js\'s pipeline (lib/http/route-front-door.ts)', () => {
+  const API_HEADERS = {
+    'content-security-policy': "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
+    'x-content-type-options': 'nosniff',
+    'x-frame-options': 'DENY',
+    'referrer-policy': 'strict-origin-when-cross-origin',
+    'cross-origin-opener-policy': 'same-origin',
+  };
+  const expectApiHeaders = (res: { headers: Headers }, what: string) => {
+    for (const [name, value] of Object.entries(API_HEADERS)) expect(res.headers.get(name), `${what}: ${name}`).toBe(value);
+    // Next.js marks every response of its router with this Vary; the direct path has no router to mark it.
+    expect(res.headers.get('vary') ?? '', what).not.toMatch(/\brsc\b/);
+  };
+
+  it('inbox, chats and messages answer 200, 304 and every error with the API\'s own headers', async () => {
+    const [me, buddy] = await users(2);
+    const chatId = await makeBuddies(me, buddy, 'first words');
+    for (const path of ['/api/v1/inbox.json', '/api/v1/chats.json', `/api/v1/chats/${chatId}/messages.json`]) {
+      const full = await api('GET', path, { token: me.token });
+      expect(full.status, path).toBe(200);
+      expect(full.headers.get('content-type'), path).toBe('application/json; charset=utf-8');
+      expectApiHeaders(full, `${path} 200`);
+      const unchanged = await api('GET', path, { token: me.token, headers: { 'if-none-match': full.headers.get('etag')! } });
+      expect(unchanged.status, path).toBe(304);
+      expectApiHeaders(unchanged, `${path} 304`);
+      const badToken = await api('GET', path, { token: 'not-a-token' });
+      expect([badToken.status, badToken.body.error.code], path).toEqual([401, 'unauthorized']);
+      expect(badToken.headers.get('www-authenticate'), path).toMatch(/^Bearer /);
+      expectApiHeaders(badToken, `${path} 401`);
+      const badQuery = await api('GET', `${path}?limit=0&since=yesterday`, { token: me.token });
+      expect([badQuery.status, badQuery.body.error.code], path).toEqual([400, 'validation_failed']);
+      expectApiHeaders(badQuery, `${path} 400`);
+    }
+    const unknownChat = await api('GET', `/api/v1/chats/${crypto.randomUUID()}/messages.json`, { token: me.token });
+    expect([unknownChat.status, unknownChat.body.error.code]).toEqual([404, 'not_found']);
+    expectApiHeaders(unknownChat, 'unknown chat 404');
+    // The control: a read Next.js still serves carries its router's Vary, so the check above can fail.
+    expect((await api('GET', '/api/v1/me/blocks.json', { token: me.token })).headers.get('vary')).toMatch(/\brsc\b/);
+  });
+
+  it('decodes a percent-encoded chat id as Next.js decodes a segment, and refuses a broken one with 400', async () => {
+    const [me, buddy] = await users(2);
+    const chatId = await makeBuddies(me, buddy, 'encoded');
+    const encoded = await api('GET', `/api/v1/chats/${chatId.replace(/-/g, '%2D')}/messages.json`, { token: me.token });
+    expect(encoded.status).toBe(200);
+    expect(encoded.body.messages.map((m: { text: string }) => m.text)).toEqual(['encoded']);
+    const broken = await api('GET', '/api/v1/chats/%E0%A4%A/messages.json', { token: me.token });
+    expect(broken.status).toBe(400);
+    expect(broken.body.error.code).toBeTypeOf('string');
+  });
+});

@@ -9,16 +9,21 @@ interface PathEntry {
   specs: EndpointSpec[];
 }
 
+/** A contract path template as a pattern; each `{name}` segment is a named group. */
+export function templatePattern(template: string): RegExp {
+  const source = template
+    .split(/(\{\w+\})/)
+    .map((part) => (/^\{\w+\}$/.test(part) ? `(?<${part.slice(1, -1)}>[^/]+)` : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+    .join('');
+  return new RegExp(`^${source}$`);
+}
+
 function buildTable(): PathEntry[] {
   const byPath = new Map<string, PathEntry>();
   for (const spec of endpoints) {
     let entry = byPath.get(spec.path);
     if (!entry) {
-      const source = spec.path
-        .split(/(\{\w+\})/)
-        .map((part) => (/^\{\w+\}$/.test(part) ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
-        .join('');
-      entry = { template: spec.path, pattern: new RegExp(`^${source}$`), specs: [] };
+      entry = { template: spec.path, pattern: templatePattern(spec.path), specs: [] };
       byPath.set(spec.path, entry);
     }
     entry.specs.push(spec);
