@@ -148,21 +148,23 @@ export async function startServerProcess(options: {
   };
 }
 
+/**
+ * An empty database for one test run: a fresh one on DATABASE_URL's server when that is
+ * set, else a throwaway embedded PostgreSQL with its data under `dataDir`.
+ */
+export async function startTestDatabase(dataDir: string): Promise<{ url: string; stop: () => Promise<void> }> {
+  if (process.env.DATABASE_URL) {
+    const fresh = await freshDatabaseOn(process.env.DATABASE_URL);
+    return { url: fresh.url, stop: fresh.drop };
+  }
+  return startPostgresProcess(path.join(dataDir, 'postgres'));
+}
+
 export async function startStack(env: Record<string, string> = {}): Promise<Stack> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'buddy-test-'));
   // As root the embedded server runs as the `postgres` user, which must reach its data dir.
   fs.chmodSync(dataDir, 0o755);
-  let databaseUrl: string;
-  let stopDatabase: () => Promise<void>;
-  if (process.env.DATABASE_URL) {
-    const fresh = await freshDatabaseOn(process.env.DATABASE_URL);
-    databaseUrl = fresh.url;
-    stopDatabase = fresh.drop;
-  } else {
-    const embedded = await startPostgresProcess(path.join(dataDir, 'postgres'));
-    databaseUrl = embedded.url;
-    stopDatabase = embedded.stop;
-  }
+  const { url: databaseUrl, stop: stopDatabase } = await startTestDatabase(dataDir);
 
   const server = await startServerProcess({ databaseUrl, dataDir, env, logName: 'server.log' });
 
