@@ -8,15 +8,18 @@ import { Kysely, Migrator, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestDatabase } from '../e2e/support/stack';
-import { readCatalog, type Catalog } from './catalog';
+import { readCatalog, type Catalog, type CatalogColumn } from './catalog';
 import { migrateToLatest } from './migrate';
 import { migrations } from './migrations/index';
+import { readDeclaredTables } from './row-types';
 
 // Kysely's own bookkeeping, which stays when every migration is down.
 const MIGRATOR_TABLES = ['kysely_migration', 'kysely_migration_lock'];
 // Created by 0004 with `if not exists` (they may predate it, and other objects may use them),
 // so its down leaves them; the second up finds them in place.
 const EXTENSIONS_LEFT_BY_DOWN = ['cube', 'earthdistance'];
+// rate-limiter-flexible's own table (0008): only that library reads and writes it.
+const TABLES_WITHOUT_ROW_TYPES = ['public.rate_limits'];
 
 let dataDir: string;
 let stopDatabase: (() => Promise<void>) | undefined;
@@ -117,4 +120,73 @@ describe('migrations', () => {
     const second = await readCatalog(db);
     expect(second).toEqual(first);
   }, 120_000);
+});
+
+// The pg type parsers of db/index.ts decide what a select returns: int8 and DATE are set there.
+function expectedKinds(column: CatalogColumn): string[] | 'any' {
+  const scalar = (udt: string): string | 'any' => {
+    if (['uuid', 'text', 'varchar', 'bpchar', 'bit', 'varbit', 'numeric', 'cube', 'tsvector', 'inet', 'date'].includes(udt)) {
+      return 'string';
+    }
+    if (['int2', 'int4', 'int8', 'float4', 'float8'].includes(udt)) return 'number';
+    if (udt === 'bool') return 'boolean';
+    if (udt === 'timestamptz' || udt === 'timestamp') return 'Date';
+    if (udt === 'bytea') return 'Buffer';
+    if (udt === 'json' || udt === 'jsonb') return 'any';
+    throw new Error(`${column.table}.${column.name}: this test does not know what a ${udt} column returns; add it here`);
+  };
+  const kind = column.udt.startsWith('_') ? `${scalar(column.udt.slice(1))}[]` : scalar(column.udt);
+  if (kind === 'any' || kind === 'any[]') return 'any';
+  return column.notNull ? [kind] : [kind, 'null'].sort();
+}
+
+describe('db/types.ts', () => {
+  it('declares every table and column of the migrated schema, with the types a select returns', async () => {
+    const columns = (await readCatalog(db)).columns.filter(
+      (c) => c.table.startsWith('public.') && !MIGRATOR_TABLES.includes(c.table.slice('public.'.length)),
+    );
+    const declared = readDeclaredTables();
+    const problems: string[] = [];
+    const tables = new Set(columns.map((c) => c.table));
+    for (const table of tables) {
+      const name = table.slice('public.'.length);
+      if (TABLES_WITHOUT_ROW_TYPES.includes(table)) {
+        if (declared[name]) problems.push(`${name}: listed as having no row type, but DB has one`);
+        continue;
+      }
+      if (!declared[name]) problems.push(`${name}: a table with no row type in DB`);
+    }
+    for (const name of Object.keys(declared)) {
+      if (!tables.has(`public.${name}`)) problems.push(`${name}: in DB, but no such table`);
+    }
+    for (const column of columns) {
+      const types = declared[column.table.slice('public.'.length)];
+      if (!types) continue;
+      const where = `${column.table.slice('public.'.length)}.${column.name} (${column.type}${column.notNull ? ' not null' : ''})`;
+      const mine = types[column.name];
+      if (!mine) {
+        problems.push(`${where}: not declared`);
+        continue;
+      }
+      const expected = expectedKinds(column);
+      if (expected !== 'any' && mine.select.join(' | ') !== expected.join(' | ')) {
+        problems.push(`${where}: declared ${mine.select.join(' | ')}, a select returns ${expected.join(' | ')}`);
+      }
+      const generated = column.generated !== '' || column.identity === 'a';
+      const hasDefault = column.default !== null || column.identity !== '';
+      if (generated && mine.insert !== 'never') problems.push(`${where}: generated, so an insert cannot give it (GeneratedAlways)`);
+      if (!generated && mine.insert === 'never' && !hasDefault) problems.push(`${where}: an insert must give it, but the type forbids it`);
+      if (mine.insert === 'optional' && column.notNull && !hasDefault) {
+        problems.push(`${where}: has no default, so an insert must give it (the type makes it optional)`);
+      }
+    }
+    for (const [table, columnsOfTable] of Object.entries(declared)) {
+      for (const column of Object.keys(columnsOfTable)) {
+        if (tables.has(`public.${table}`) && !columns.some((c) => c.table === `public.${table}` && c.name === column)) {
+          problems.push(`${table}.${column}: declared, but no such column`);
+        }
+      }
+    }
+    expect(problems).toEqual([]);
+  }, 60_000);
 });
