@@ -8,6 +8,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { freePort } from '../../lib/net/free-port';
 import { SERVER_NODE_ARGS } from '../../scripts/server-command';
+import { noteInServerLog, pipeToServerLog } from './server-log';
 
 export interface Stack {
   baseUrl: string;
@@ -52,8 +53,9 @@ async function freshDatabaseOn(serverUrl: string): Promise<{ url: string; drop: 
 async function startPostgresProcess(dir: string): Promise<{ url: string; stop: () => Promise<void> }> {
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'e2e/support/postgres-process.ts'), dir], {
     cwd: root,
-    stdio: ['pipe', 'pipe', 'inherit'],
+    stdio: ['pipe', 'pipe', 'pipe'],
   });
+  pipeToServerLog(child.stderr!, 'postgres');
   const url = await new Promise<string>((resolve, reject) => {
     let buffered = '';
     child.stdout!.on('data', (chunk: Buffer) => {
@@ -112,6 +114,8 @@ export async function startServerProcess(options: {
   const baseUrl = `http://127.0.0.1:${port}`;
   const logFile = path.join(options.dataDir, options.logName ?? `server-${port}.log`);
   const log = fs.createWriteStream(logFile);
+  const server = `app:${port}`;
+  noteInServerLog(server, { event: 'test_server_start', args: options.args ?? [], env: Object.keys(options.env ?? {}) });
   const child = spawn(process.execPath, [...SERVER_NODE_ARGS, path.join(root, 'scripts/start.ts'), ...(options.args ?? [])], {
     cwd: root,
     env: {
@@ -129,8 +133,10 @@ export async function startServerProcess(options: {
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  child.stdout?.pipe(log);
-  child.stderr?.pipe(log);
+  // Into its own file (tests read it) and the suite's server log, never the console.
+  pipeToServerLog(child.stdout!, server, log);
+  pipeToServerLog(child.stderr!, server, log);
+  child.once('close', () => log.end());
   const output = () => (fs.existsSync(logFile) ? fs.readFileSync(logFile, 'utf8').slice(-4000) : '');
   await waitForHealth(baseUrl, child, output);
   return {
