@@ -10,7 +10,7 @@ export default defineConfig({
   workers: 1,
   retries: 0,
   timeout: 30_000,
-  reporter: [['list'], ['html', { open: 'never', outputFolder: 'playwright-report' }]],
+  reporter: [['list'], ['html', { open: 'never', outputFolder: 'playwright-report' }], ['./e2e/support/server-log-reporter.ts']],
   outputDir: 'test-results',
   use: {
     trace: 'retain-on-failure',

@@ -1,7 +1,11 @@
-// Row types of the tables, kept in step with db/migrations by hand.
+// Row types of the tables. Written by hand (they say more than the catalog can: the values a
+// text column holds, what a select of int8 or date returns under db/index.ts's parsers), and
+// checked against the migrated schema by db/schema.test.ts, so a migration cannot leave them behind.
 import type { ColumnType, Generated, GeneratedAlways, Insertable, Selectable, Updateable } from 'kysely';
 
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+/** A timestamptz with no default: every insert gives it. */
+type RequiredTimestamp = ColumnType<Date, Date | string, Date | string>;
 
 export type Gender = 'male' | 'female' | 'non_binary' | 'prefer_not_to_say';
 
@@ -110,14 +114,14 @@ export interface NotMeLinksTable {
 }
 
 export interface RegistrationsTable {
-  id: Generated<string>;
+  id: Generated<number>;
   ip: string;
   user_id: string | null;
   created_at: Timestamp;
 }
 
 export interface AgentActionsTable {
-  id: Generated<string>;
+  id: Generated<number>;
   user_id: string;
   action: string;
   agent_name: string | null;
@@ -138,8 +142,8 @@ export interface EventsTable {
   series_uid: string;
   title: string;
   description: string | null;
-  starts_at: Timestamp;
-  ends_at: Timestamp;
+  starts_at: RequiredTimestamp;
+  ends_at: RequiredTimestamp;
   all_day: Generated<boolean>;
   timezone: string | null;
   /** YYYY-MM-DD: the start's date in the event's own timezone. */
@@ -156,10 +160,10 @@ export interface EventsTable {
   activity_ids: Generated<string[]>;
   categories: Generated<string[]>;
   url: string | null;
-  scraped_at: Timestamp;
+  scraped_at: RequiredTimestamp;
   created_at: Timestamp;
   updated_at: Timestamp;
-  search: ColumnType<string, never, never>;
+  search: ColumnType<string | null, never, never>;
 }
 
 export type PhotoStatus = 'active' | 'replaced' | 'cleared' | 'rejected';
@@ -324,7 +328,7 @@ export interface SigninAddressesTable {
 }
 
 export interface AuthAttemptsTable {
-  id: Generated<string>;
+  id: Generated<number>;
   kind: 'password_failure' | 'link_request';
   /** Lower-cased email, whether or not an account has it. */
   account_key: string;
@@ -341,9 +345,9 @@ export interface IdempotencyKeysTable {
   status: number | null;
   /** The encrypted answer (headers and body), null while in progress. */
   response: Buffer | null;
-  locked_until: Timestamp;
+  locked_until: RequiredTimestamp;
   created_at: Generated<Date>;
-  expires_at: Timestamp;
+  expires_at: RequiredTimestamp;
 }
 
 export interface AppSecretsTable {
@@ -374,7 +378,7 @@ export interface DiscoverPostingsTable {
 /** One number per person, bumped by triggers whenever their inbox or chat list may have changed (migration 0013). */
 export interface InboxVersionsTable {
   user_id: string;
-  version: string;
+  version: number;
 }
 
 export interface DB {

@@ -2,10 +2,12 @@
 // tests through the environment (workers inherit it).
 import { buildIfNeeded } from '../../scripts/build-stamp';
 import { freePort } from '../../lib/net/free-port';
+import { resetServerLog } from './server-log';
 import { startStack } from './stack';
 
 export default async function globalSetup() {
   buildIfNeeded(process.cwd());
+  resetServerLog();
   // The port a test serves an OAuth client ID metadata document on (over https with a
   // self-signed certificate): the one loopback port the server may fetch such documents from.
   const clientMetadataPort = await freePort();

@@ -8,6 +8,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { freePort } from '../../lib/net/free-port';
 import { SERVER_NODE_ARGS } from '../../scripts/server-command';
+import { noteInServerLog, pipeToServerLog } from './server-log';
 
 export interface Stack {
   baseUrl: string;
@@ -52,8 +53,9 @@ async function freshDatabaseOn(serverUrl: string): Promise<{ url: string; drop: 
 async function startPostgresProcess(dir: string): Promise<{ url: string; stop: () => Promise<void> }> {
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'e2e/support/postgres-process.ts'), dir], {
     cwd: root,
-    stdio: ['pipe', 'pipe', 'inherit'],
+    stdio: ['pipe', 'pipe', 'pipe'],
   });
+  pipeToServerLog(child.stderr!, 'postgres');
   const url = await new Promise<string>((resolve, reject) => {
     let buffered = '';
     child.stdout!.on('data', (chunk: Buffer) => {
@@ -112,6 +114,8 @@ export async function startServerProcess(options: {
   const baseUrl = `http://127.0.0.1:${port}`;
   const logFile = path.join(options.dataDir, options.logName ?? `server-${port}.log`);
   const log = fs.createWriteStream(logFile);
+  const server = `app:${port}`;
+  noteInServerLog(server, { event: 'test_server_start', args: options.args ?? [], env: Object.keys(options.env ?? {}) });
   const child = spawn(process.execPath, [...SERVER_NODE_ARGS, path.join(root, 'scripts/start.ts'), ...(options.args ?? [])], {
     cwd: root,
     env: {
@@ -129,8 +133,10 @@ export async function startServerProcess(options: {
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  child.stdout?.pipe(log);
-  child.stderr?.pipe(log);
+  // Into its own file (tests read it) and the suite's server log, never the console.
+  pipeToServerLog(child.stdout!, server, log);
+  pipeToServerLog(child.stderr!, server, log);
+  child.once('close', () => log.end());
   const output = () => (fs.existsSync(logFile) ? fs.readFileSync(logFile, 'utf8').slice(-4000) : '');
   await waitForHealth(baseUrl, child, output);
   return {
@@ -148,21 +154,23 @@ export async function startServerProcess(options: {
   };
 }
 
+/**
+ * An empty database for one test run: a fresh one on DATABASE_URL's server when that is
+ * set, else a throwaway embedded PostgreSQL with its data under `dataDir`.
+ */
+export async function startTestDatabase(dataDir: string): Promise<{ url: string; stop: () => Promise<void> }> {
+  if (process.env.DATABASE_URL) {
+    const fresh = await freshDatabaseOn(process.env.DATABASE_URL);
+    return { url: fresh.url, stop: fresh.drop };
+  }
+  return startPostgresProcess(path.join(dataDir, 'postgres'));
+}
+
 export async function startStack(env: Record<string, string> = {}): Promise<Stack> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'buddy-test-'));
   // As root the embedded server runs as the `postgres` user, which must reach its data dir.
   fs.chmodSync(dataDir, 0o755);
-  let databaseUrl: string;
-  let stopDatabase: () => Promise<void>;
-  if (process.env.DATABASE_URL) {
-    const fresh = await freshDatabaseOn(process.env.DATABASE_URL);
-    databaseUrl = fresh.url;
-    stopDatabase = fresh.drop;
-  } else {
-    const embedded = await startPostgresProcess(path.join(dataDir, 'postgres'));
-    databaseUrl = embedded.url;
-    stopDatabase = embedded.stop;
-  }
+  const { url: databaseUrl, stop: stopDatabase } = await startTestDatabase(dataDir);
 
   const server = await startServerProcess({ databaseUrl, dataDir, env, logName: 'server.log' });
 
