@@ -7,6 +7,7 @@
 import { useMemo, useState, type KeyboardEvent } from 'react';
 import useSWR from 'swr';
 import type { ActivityCatalogResponse } from '@/lib/activities/list';
+import { paths } from '@/lib/contract/paths';
 import { normalizeText } from '@/lib/activities/text';
 import { getJson } from './api-client';
 
@@ -16,7 +17,7 @@ export const MAX_ACTIVITIES = 20;
 export type ActivityLookup = Map<string, string>;
 
 export function useActivityLookup(): { lookup: ActivityLookup; names: string[] } {
-  const { data } = useSWR<ActivityCatalogResponse>('/api/v1/activities.json', getJson, { revalidateOnFocus: false });
+  const { data } = useSWR<ActivityCatalogResponse>(paths.activities(), getJson, { revalidateOnFocus: false });
   return useMemo(() => {
     const lookup: ActivityLookup = new Map();
     const activities = data?.activities ?? [];

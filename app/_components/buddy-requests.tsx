@@ -7,13 +7,14 @@ import { useState, type FormEvent } from 'react';
 import useSWR, { useSWRConfig } from 'swr';
 import type { BuddyRequestRecord } from '@/lib/contract/social';
 import { SOCIAL_LIMITS } from '@/lib/contract/limits';
+import { paths } from '@/lib/contract/paths';
 import { INBOX_URL } from '@/lib/web/account-nav';
 import { getJson, sendJson, fieldFailure } from './api-client';
 import { RefreshProblem, TextAreaField } from './fields';
 import { PersonHeading } from './avatar';
 import { TimeAgo } from './time-ago';
 
-export const REQUESTS_URL = '/api/v1/buddy_requests.json';
+export const REQUESTS_URL = paths.buddyRequests();
 const REFRESH_MS = 15_000;
 /** Settled requests shown under "Earlier", newest first. */
 const HISTORY_SHOWN = 20;
@@ -89,7 +90,7 @@ function ReceivedRequest({
     event?.preventDefault();
     setBusy(true);
     setError(null);
-    const url = `/api/v1/buddy_requests/${request.id}/${action}.json`;
+    const url = paths[`${action}Request`]({ invitationId: request.id });
     const body = action === 'accept' && firstMessage.trim() !== '' ? { firstMessage } : undefined;
     const result = await sendJson<{ chat?: { chatId: string } }>('POST', url, body);
     setBusy(false);
@@ -131,7 +132,7 @@ function SentRequest({ request, activityNames, onDone }: { request: BuddyRequest
   const [busy, setBusy] = useState(false);
   async function cancel() {
     setBusy(true);
-    const result = await sendJson('POST', `/api/v1/buddy_requests/${request.id}/cancel.json`);
+    const result = await sendJson('POST', paths.cancelRequest({ invitationId: request.id }));
     setBusy(false);
     await onDone(result.ok ? { tone: 'ok', text: `You withdrew your request to ${request.user.displayName}.` } : { tone: 'error', text: result.error.message });
   }

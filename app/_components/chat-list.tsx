@@ -2,13 +2,14 @@
 // The person's chats, most recent first, with unread badges; GET /api/v1/chats.json
 // every 10 s keeps it current while the tab is visible.
 import useSWR from 'swr';
+import { paths } from '@/lib/contract/paths';
 import type { ChatRecord } from '@/lib/contract/social';
 import { getJson } from './api-client';
 import { Avatar } from './avatar';
 import { RefreshProblem } from './fields';
 import { TimeAgo } from './time-ago';
 
-export const CHATS_URL = '/api/v1/chats.json';
+export const CHATS_URL = paths.chats();
 const REFRESH_MS = 10_000;
 
 export interface ChatLists {

@@ -13,6 +13,7 @@ import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent, type R
 import useSWR, { useSWRConfig } from 'swr';
 import type { ChatRecord, MessageRecord } from '@/lib/contract/social';
 import { SOCIAL_LIMITS } from '@/lib/contract/limits';
+import { paths } from '@/lib/contract/paths';
 import { INBOX_URL } from '@/lib/web/account-nav';
 import { mergeMessages } from '@/lib/web/messages';
 import { clockTime, dayKey, dayLabel } from '@/lib/web/time';
@@ -32,7 +33,7 @@ interface MessagesPage {
 function pollUrl(chatId: string, messages: readonly MessageRecord[]): string {
   const last = messages[messages.length - 1];
   const since = last ? last.created_at_ms - 1 : 0;
-  return `/api/v1/chats/${chatId}/messages.json?since=${since}&mark_read=1&limit=${PAGE}`;
+  return `${paths.messages({ chatId })}?since=${since}&mark_read=1&limit=${PAGE}`;
 }
 
 const firstName = (name: string) => name.trim().split(/\s+/)[0] || name;
@@ -127,7 +128,7 @@ export function ChatThread({
     if (draft.trim() === '' || sending) return;
     setSending(true);
     setSendError(null);
-    const result = await sendJson<{ message: MessageRecord }>('POST', `/api/v1/chats/${chat.chatId}/messages.json`, { text: draft });
+    const result = await sendJson<{ message: MessageRecord }>('POST', paths.messages({ chatId: chat.chatId }), { text: draft });
     setSending(false);
     if (result.ok) {
       setMessages((known) => mergeMessages(known, [result.data.message]));

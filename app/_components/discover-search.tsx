@@ -10,6 +10,7 @@ import { useEffect, useRef, useState, type FormEvent } from 'react';
 import useSWRInfinite from 'swr/infinite';
 import type { DiscoverResponse, DiscoverResult } from '@/lib/contract/discover';
 import { DISCOVER_LIMITS, SOCIAL_LIMITS } from '@/lib/contract/limits';
+import { paths } from '@/lib/contract/paths';
 import { ageText } from '@/lib/web/people';
 import { ApiCallError, getJson, sendJson, fieldFailure } from './api-client';
 import { Avatar } from './avatar';
@@ -57,7 +58,7 @@ export function discoverUrl(filters: DiscoverFilters, cursor?: string): string {
   if (filters.age_max.trim() !== '') params.set('age_max', filters.age_max.trim());
   params.set('limit', String(PAGE_SIZE));
   if (cursor) params.set('cursor', cursor);
-  return `/api/v1/discover.json?${params.toString()}`;
+  return `${paths.discover()}?${params.toString()}`;
 }
 
 function fieldErrors(error: unknown): Record<string, string> {
@@ -108,7 +109,7 @@ function AskButton({ result }: { result: DiscoverResult }) {
     event.preventDefault();
     setBusy(true);
     const body = { message: message.trim() === '' ? null : message, activityIds: result.shared_activities.slice(0, SOCIAL_LIMITS.activityIds) };
-    const sent = await sendJson<{ outcome: string; chat: { chatId: string } | null }>('POST', `/api/v1/users/${encodeURIComponent(result.user.slug)}/buddy_request.json`, body);
+    const sent = await sendJson<{ outcome: string; chat: { chatId: string } | null }>('POST', paths.buddyRequest({ slug: result.user.slug }), body);
     setBusy(false);
     if (!sent.ok) {
       setAsked({ error: fieldFailure(sent.error, 'message') });

@@ -6,6 +6,7 @@
 // refreshes the tab bar's badges (INBOX_URL) too.
 import { useState } from 'react';
 import useSWR, { useSWRConfig } from 'swr';
+import { paths } from '@/lib/contract/paths';
 import type { BuddyRequestRecord } from '@/lib/contract/social';
 import { INBOX_URL } from '@/lib/web/account-nav';
 import { getJson, sendJson } from './api-client';
@@ -26,7 +27,7 @@ function RequestCard({ request, activityNames, onDone }: { request: BuddyRequest
 
   async function answer(action: 'accept' | 'decline') {
     setBusy(true);
-    const result = await sendJson<{ chat?: { chatId: string } }>('POST', `/api/v1/buddy_requests/${request.id}/${action}.json`);
+    const result = await sendJson<{ chat?: { chatId: string } }>('POST', paths[`${action}Request`]({ invitationId: request.id }));
     setBusy(false);
     if (!result.ok) return onDone({ tone: 'error', text: result.error.message });
     return onDone(answeredNotice(action, name, result.data.chat?.chatId ?? null));

@@ -3,6 +3,7 @@
 // "Notifications on this device" on /account: registers the service worker (public/sw.js)
 // on every account page, and turns Web Push on or off for this browser.
 import { useEffect, useState } from 'react';
+import { paths } from '@/lib/contract/paths';
 import { sendJson } from './api-client';
 
 /** Registers the service worker once the page has loaded (offline page, push display). */
@@ -49,7 +50,7 @@ export function NotificationsOptIn({ publicKey }: { publicKey: string }) {
       }
       const registration = await navigator.serviceWorker.ready;
       const subscription = await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(publicKey) });
-      const saved = await sendJson('POST', '/api/v1/me/web_push.json', subscription.toJSON());
+      const saved = await sendJson('POST', paths.webPush(), subscription.toJSON());
       if (!saved.ok) {
         await subscription.unsubscribe();
         setProblem(saved.error.message);
@@ -69,7 +70,7 @@ export function NotificationsOptIn({ publicKey }: { publicKey: string }) {
     const registration = await navigator.serviceWorker.ready;
     const subscription = await registration.pushManager.getSubscription();
     if (subscription) {
-      await sendJson('DELETE', '/api/v1/me/web_push.json', { endpoint: subscription.endpoint });
+      await sendJson('DELETE', paths.webPush(), { endpoint: subscription.endpoint });
       await subscription.unsubscribe();
     }
     setState('off');
@@ -111,7 +112,7 @@ export function MuteChat({ chatId, initiallyMuted }: { chatId: string; initially
   async function toggle() {
     setBusy(true);
     setProblem(null);
-    const result = await sendJson<{ muted: boolean }>('POST', `/api/v1/chats/${encodeURIComponent(chatId)}/mute.json`, { muted: !muted });
+    const result = await sendJson<{ muted: boolean }>('POST', paths.mute({ chatId }), { muted: !muted });
     if (result.ok) setMuted(result.data.muted);
     else setProblem(result.error.message);
     setBusy(false);

@@ -3,6 +3,7 @@
 // (POST /api/v1/me/photo.json, the same call agents make). The file input is visually
 // hidden behind a label styled as a big button: on a phone it offers the camera too.
 import { useEffect, useRef, useState } from 'react';
+import { paths } from '@/lib/contract/paths';
 
 const TYPES = ['image/jpeg', 'image/png', 'image/webp'];
 const MAX_BYTES = 5 * 1024 * 1024;
@@ -48,7 +49,7 @@ export function PhotoUpload({ currentUrl, name, onUploaded }: { currentUrl: stri
     setMessage(null);
     try {
       const photo = await readAsDataUrl(file);
-      const res = await fetch('/api/v1/me/photo.json', {
+      const res = await fetch(paths.photo(), {
         method: 'POST',
         headers: { 'content-type': 'application/json', accept: 'application/json' },
         body: JSON.stringify({ photo, mimeType: file.type }),

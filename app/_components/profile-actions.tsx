@@ -4,6 +4,7 @@
 // open the chat. Each is the agents' POST; the button changes in place.
 import { useEffect, useState, type FormEvent } from 'react';
 import { SOCIAL_LIMITS } from '@/lib/contract/limits';
+import { paths } from '@/lib/contract/paths';
 import type { BuddyRequestRecord, ChatRecord } from '@/lib/contract/social';
 import type { Standing } from '@/lib/profiles/viewer';
 import { fieldFailure, sendJson } from './api-client';
@@ -19,7 +20,6 @@ export function ProfileActions({ initial, name, slug }: { initial: Standing; nam
   const [note, setNote] = useState('');
   const [busy, setBusy] = useState(false);
   const [notice, setNotice] = useState<Notice>(null);
-  const path = encodeURIComponent(slug);
 
   async function ask(event: FormEvent) {
     event.preventDefault();
@@ -27,7 +27,7 @@ export function ProfileActions({ initial, name, slug }: { initial: Standing; nam
     setNotice(null);
     const result = await sendJson<{ outcome: string; request: BuddyRequestRecord; chat: ChatRecord | null }>(
       'POST',
-      `/api/v1/users/${path}/buddy_request.json`,
+      paths.buddyRequest({ slug }),
       { message: note.trim() === '' ? null : note },
     );
     setBusy(false);
@@ -49,7 +49,7 @@ export function ProfileActions({ initial, name, slug }: { initial: Standing; nam
   async function answer(requestId: string, verb: 'cancel' | 'accept' | 'decline') {
     setBusy(true);
     setNotice(null);
-    const result = await sendJson<{ chat?: ChatRecord }>('POST', `/api/v1/buddy_requests/${encodeURIComponent(requestId)}/${verb}.json`);
+    const result = await sendJson<{ chat?: ChatRecord }>('POST', paths[`${verb}Request`]({ invitationId: requestId }));
     setBusy(false);
     if (!result.ok) {
       setNotice({ tone: 'error', text: result.error.message });

@@ -8,6 +8,7 @@
 // dates are in the browser's own language.
 import { useEffect, useState, type FormEvent } from 'react';
 import useSWR from 'swr';
+import { paths } from '@/lib/contract/paths';
 import type { OwnProfile } from '@/lib/contract/profiles';
 import { ActivityChips, addActivities, isKnownActivity, sameActivity, useActivityLookup, type ActivityLookup } from './activity-chips';
 import { getJson, sendJson } from './api-client';
@@ -15,7 +16,7 @@ import { FreeTimeGrid } from './free-time-grid';
 import { ErrorSummary, SavedNotice, useFocusAfterSubmit } from './fields';
 import { PhotoUpload } from './photo-upload';
 
-const ME = '/api/v1/me.json';
+const ME = paths.me();
 
 interface FormValues {
   displayName: string;

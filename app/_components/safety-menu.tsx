@@ -4,6 +4,7 @@
 // first; a report can also block. Both are the agents' POSTs.
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { REPORT_REASONS, SOCIAL_LIMITS } from '@/lib/contract/limits';
+import { paths } from '@/lib/contract/paths';
 import { fieldFailure, sendJson } from './api-client';
 
 const REASON_WORDS: Record<(typeof REPORT_REASONS)[number], string> = {
@@ -35,7 +36,6 @@ export function SafetyMenu({
   /** More menu items shown first (e.g. the chat's mute switch). */
   children?: ReactNode;
 }) {
-  const path = encodeURIComponent(slug);
   const [confirmBlock, setConfirmBlock] = useState(false);
   const [reason, setReason] = useState<(typeof REPORT_REASONS)[number]>('harassment');
   const [details, setDetails] = useState('');
@@ -45,7 +45,7 @@ export function SafetyMenu({
 
   async function block() {
     setBusy(true);
-    const result = await sendJson('POST', `/api/v1/users/${path}/block.json`);
+    const result = await sendJson('POST', paths.block({ slug }));
     setBusy(false);
     if (result.ok) onEnded({ text: `You blocked ${name}. They can’t message you or send requests, and they aren’t told.` });
     else setStatus({ tone: 'error', text: result.error.message });
@@ -54,7 +54,7 @@ export function SafetyMenu({
   async function report(event: FormEvent) {
     event.preventDefault();
     setBusy(true);
-    const result = await sendJson<{ blocked: boolean }>('POST', `/api/v1/users/${path}/report.json`, {
+    const result = await sendJson<{ blocked: boolean }>('POST', paths.report({ slug }), {
       reason,
       text: details.trim() === '' ? null : details,
       ...(chatId ? { chatId } : {}),

@@ -5,6 +5,7 @@
 import type { z } from 'zod';
 import type { EndpointSpec } from '@/lib/contract/define';
 import { errorEnvelopeSchema, type ErrorEnvelope } from '@/lib/contract/errors';
+import { fill } from '@/lib/contract/paths';
 import { ERROR_STATUS, type ErrorCode } from '@/lib/http/errors';
 import { api } from './client';
 
@@ -28,13 +29,9 @@ export type CallResult<S extends EndpointSpec> =
   | { ok: true; status: number; headers: Headers; data: ResponseOf<S> }
   | { ok: false; status: number; headers: Headers; error: ErrorEnvelope['error'] };
 
-/** Fills `{name}` in the spec's path from `params`, escaped. */
+/** Fills `{name}` in the spec's path from `params`, escaped (a missing one throws). */
 export function pathOf(spec: EndpointSpec, params: Record<string, string> = {}, query: Record<string, QueryValue> = {}): string {
-  const filled = spec.path.replace(/\{(\w+)\}/g, (_, name: string) => {
-    const value = params[name];
-    if (value === undefined) throw new Error(`${spec.id}: missing path parameter ${name}`);
-    return encodeURIComponent(value);
-  });
+  const filled = fill(spec.path, params);
   const search = new URLSearchParams();
   for (const [key, value] of Object.entries(query)) if (value !== undefined) search.set(key, String(value));
   const text = search.toString();

@@ -1,6 +1,7 @@
 // Registration (SPEC 2.1, 2.2, 5).
 import { z } from 'zod';
 import { SCOPES, defineEndpoint } from './define';
+import { API_PATHS } from './paths';
 import { profileFields, warningsSchema } from './profiles';
 import {
   LIMITS,
@@ -96,7 +97,7 @@ export const REGISTER_RESPONSE_EXAMPLE = {
 export const register = defineEndpoint({
   id: 'register',
   method: 'POST',
-  path: '/api/v1/register.json',
+  path: API_PATHS.register,
   auth: 'none',
   tags: ['accounts'],
   summary: 'Create an account and get a bearer token',

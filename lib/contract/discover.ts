@@ -2,6 +2,7 @@
 // caller is, and the free time two people share.
 import { z } from 'zod';
 import { defineEndpoint } from './define';
+import { API_PATHS } from './paths';
 import { DISCOVER_LIMITS } from './limits';
 import { countSlots, parseAvailabilityText, summarizeGrid } from '../availability';
 import { activityListSchema } from './forgiving';
@@ -168,7 +169,7 @@ const EXAMPLE_USER = {
 export const discover = defineEndpoint({
   id: 'discover',
   method: 'GET',
-  path: '/api/v1/discover.json',
+  path: API_PATHS.discover,
   auth: 'profile:read',
   tags: ['discover'],
   summary: 'Find buddies nearby who share activities and free time',
@@ -215,7 +216,7 @@ export const discover = defineEndpoint({
 export const getOverlap = defineEndpoint({
   id: 'get_shared_free_time',
   method: 'GET',
-  path: '/api/v1/users/{slug}/overlap.json',
+  path: API_PATHS.overlap,
   auth: 'profile:read',
   tags: ['discover'],
   summary: 'The weekly free time you share with someone, to propose a time',

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { boundEnd, boundStart, parseBbox, parseDateBound, parsePoint } from '../events/params';
 import { activityListSchema } from './forgiving';
 import { defineEndpoint } from './define';
+import { API_PATHS } from './paths';
 import { coordsSchema, isoDateTime } from './schemas';
 import { singleLine } from './text';
 
@@ -142,7 +143,7 @@ export const EVENTS_EXAMPLE: EventsFeed = {
 export const listEvents = defineEndpoint({
   id: 'list_events',
   method: 'GET',
-  path: '/api/v1/events.json',
+  path: API_PATHS.events,
   auth: 'none',
   tags: ['events'],
   summary: 'Local events, filterable by place, date, activity and text',

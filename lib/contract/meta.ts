@@ -1,11 +1,12 @@
 // Discovery endpoints: the endpoint index, signup instructions, the activity catalog.
 import { z } from 'zod';
 import { defineEndpoint } from './define';
+import { API_PATHS } from './paths';
 
 export const getIndex = defineEndpoint({
   id: 'get_index',
   method: 'GET',
-  path: '/api/v1/index.json',
+  path: API_PATHS.index,
   auth: 'none',
   tags: ['meta'],
   summary: 'Machine-readable list of every endpoint',
@@ -31,7 +32,7 @@ export const getIndex = defineEndpoint({
 export const getRegisterInstructions = defineEndpoint({
   id: 'get_signup_instructions',
   method: 'GET',
-  path: '/api/v1/register.json',
+  path: API_PATHS.register,
   auth: 'none',
   tags: ['accounts'],
   summary: 'Signup instructions and the JSON Schema of the registration body',
@@ -59,7 +60,7 @@ export const activitySchema = z.object({
 export const listActivities = defineEndpoint({
   id: 'list_activities',
   method: 'GET',
-  path: '/api/v1/activities.json',
+  path: API_PATHS.activities,
   auth: 'none',
   tags: ['meta'],
   summary: 'Canonical activity ids (use them in profile activities and buddy request activityIds)',
@@ -69,7 +70,7 @@ export const listActivities = defineEndpoint({
 export const getHealth = defineEndpoint({
   id: 'get_health',
   method: 'GET',
-  path: '/api/health',
+  path: API_PATHS.health,
   auth: 'none',
   tags: ['meta'],
   summary: 'Liveness and database check',

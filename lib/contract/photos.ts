@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { REGISTER_MAX_BODY_BYTES } from './accounts';
 import { defineEndpoint } from './define';
+import { API_PATHS } from './paths';
 import { attributionFields, isoDateTime, onboardingSchema, PHOTO_CONTENT_ERRORS, photoMimeTypeSchema } from './schemas';
 import { base64Text } from './text';
 
@@ -34,7 +35,7 @@ export type PhotoRecord = z.infer<typeof photoRecordSchema>;
 export const uploadPhoto = defineEndpoint({
   id: 'upload_photo',
   method: 'POST',
-  path: '/api/v1/me/photo.json',
+  path: API_PATHS.photo,
   auth: 'photo:write',
   tags: ['profile'],
   summary: 'Upload or replace your profile photo',

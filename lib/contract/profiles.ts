@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { legacyAvailabilitySchema, scheduleInputSchema } from '../availability';
 import { defineEndpoint } from './define';
+import { API_PATHS } from './paths';
 import { discoverCardSchema } from './discover';
 import {
   LIMITS,
@@ -140,7 +141,7 @@ const profileWriteResponse = z.object({
 export const getMe = defineEndpoint({
   id: 'get_my_profile',
   method: 'GET',
-  path: '/api/v1/me.json',
+  path: API_PATHS.me,
   auth: 'profile:read',
   tags: ['profile'],
   summary: 'Read your own profile',
@@ -153,7 +154,7 @@ export const getMe = defineEndpoint({
 export const updateMe = defineEndpoint({
   id: 'update_my_profile',
   method: 'PATCH',
-  path: '/api/v1/me.json',
+  path: API_PATHS.me,
   auth: 'profile:write',
   tags: ['profile'],
   summary: 'Update your profile (partial)',
@@ -171,7 +172,7 @@ export const updateMe = defineEndpoint({
 export const getOnboarding = defineEndpoint({
   id: 'get_onboarding_status',
   method: 'GET',
-  path: '/api/v1/me/complete.json',
+  path: API_PATHS.complete,
   auth: 'profile:read',
   tags: ['profile'],
   summary: 'Which onboarding fields are still missing',
@@ -181,7 +182,7 @@ export const getOnboarding = defineEndpoint({
 export const completeOnboarding = defineEndpoint({
   id: 'complete_onboarding',
   method: 'POST',
-  path: '/api/v1/me/complete.json',
+  path: API_PATHS.complete,
   auth: 'profile:write',
   tags: ['profile'],
   summary: 'Mark onboarding complete (only when nothing is missing)',
@@ -195,7 +196,7 @@ export const completeOnboarding = defineEndpoint({
 export const getPublicProfile = defineEndpoint({
   id: 'get_public_profile',
   method: 'GET',
-  path: '/api/v1/users/{slug}/profile.json',
+  path: API_PATHS.profile,
   auth: 'none',
   tags: ['profile'],
   summary: "Read someone's profile by slug or user id",
@@ -209,7 +210,7 @@ export const getPublicProfile = defineEndpoint({
 export const parseAvailability = defineEndpoint({
   id: 'parse_availability',
   method: 'POST',
-  path: '/api/v1/availability/parse.json',
+  path: API_PATHS.parseAvailability,
   auth: 'none',
   tags: ['profile'],
   summary: 'Read plain-English free time as the service would, without saving it',

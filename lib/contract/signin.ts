@@ -2,6 +2,7 @@
 // the access tokens an account has handed out (listed and revoked from the web app).
 import { z } from 'zod';
 import { SCOPES, defineEndpoint } from './define';
+import { API_PATHS } from './paths';
 import { LIMITS, attributionFields, isoDateTime } from './schemas';
 import { freeText, singleLine } from './text';
 
@@ -23,7 +24,7 @@ export const accessTokenSchema = z.object({
 export const listTokens = defineEndpoint({
   id: 'list_access_tokens',
   method: 'GET',
-  path: '/api/v1/me/tokens.json',
+  path: API_PATHS.tokens,
   auth: 'profile:read',
   tags: ['accounts'],
   summary: 'List the access tokens of your account (values are never shown)',
@@ -34,7 +35,7 @@ export const listTokens = defineEndpoint({
 export const revokeToken = defineEndpoint({
   id: 'revoke_access_token',
   method: 'POST',
-  path: '/api/v1/me/tokens/{tokenId}/revoke.json',
+  path: API_PATHS.revokeToken,
   auth: 'profile:write',
   tags: ['accounts'],
   summary: 'Revoke one access token',
@@ -61,7 +62,7 @@ export const changePasswordBodySchema = z.strictObject({
 export const changePassword = defineEndpoint({
   id: 'change_password',
   method: 'POST',
-  path: '/api/v1/me/password.json',
+  path: API_PATHS.password,
   auth: 'profile:write',
   tags: ['accounts'],
   summary: 'Change the password (needs the current one)',
@@ -79,7 +80,7 @@ export const changePassword = defineEndpoint({
 export const exchangeSigninLink = defineEndpoint({
   id: 'exchange_signin_link',
   method: 'POST',
-  path: '/api/v1/signin/link.json',
+  path: API_PATHS.signinLink,
   auth: 'none',
   tags: ['accounts'],
   summary: 'Trade a single-use sign-in link token for an access token (used by the mobile app)',

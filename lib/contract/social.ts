@@ -2,6 +2,7 @@
 // (SPEC 2.5, 2.6, 3.2, 4, 6, 7, 8).
 import { z } from 'zod';
 import { defineEndpoint } from './define';
+import { API_PATHS } from './paths';
 import { BUDDY_REQUEST_STATES, REPORT_REASONS, SOCIAL_LIMITS } from './limits';
 import { activityListSchema } from './forgiving';
 import { activityIdsSchema, attributionFields, isoDateTime, userCardSchema } from './schemas';
@@ -105,7 +106,7 @@ export type BuddyRequestBody = z.infer<typeof buddyRequestBodySchema>;
 export const sendBuddyRequest = defineEndpoint({
   id: 'send_buddy_request',
   method: 'POST',
-  path: '/api/v1/users/{slug}/buddy_request.json',
+  path: API_PATHS.buddyRequest,
   auth: 'buddy:write',
   tags: ['buddies'],
   summary: 'Ask someone (slug or user id) to be buddies',
@@ -140,7 +141,7 @@ export const sendBuddyRequest = defineEndpoint({
 export const listBuddyRequests = defineEndpoint({
   id: 'list_buddy_requests',
   method: 'GET',
-  path: '/api/v1/buddy_requests.json',
+  path: API_PATHS.buddyRequests,
   auth: 'buddy:read',
   tags: ['buddies'],
   summary: 'Your sent and received buddy requests',
@@ -160,7 +161,7 @@ const respondErrors = ['not_found', 'forbidden', 'request_not_pending', 'recipie
 export const acceptBuddyRequest = defineEndpoint({
   id: 'accept_buddy_request',
   method: 'POST',
-  path: '/api/v1/buddy_requests/{invitationId}/accept.json',
+  path: API_PATHS.acceptRequest,
   auth: 'buddy:write',
   tags: ['buddies'],
   summary: 'Accept a request sent to you: creates the connection and the chat',
@@ -181,7 +182,7 @@ const attributionBody = z.strictObject({ ...attributionFields });
 export const declineBuddyRequest = defineEndpoint({
   id: 'decline_buddy_request',
   method: 'POST',
-  path: '/api/v1/buddy_requests/{invitationId}/decline.json',
+  path: API_PATHS.declineRequest,
   auth: 'buddy:write',
   tags: ['buddies'],
   summary: 'Decline a request sent to you (no chat is created)',
@@ -196,7 +197,7 @@ export const declineBuddyRequest = defineEndpoint({
 export const cancelBuddyRequest = defineEndpoint({
   id: 'cancel_buddy_request',
   method: 'POST',
-  path: '/api/v1/buddy_requests/{invitationId}/cancel.json',
+  path: API_PATHS.cancelRequest,
   auth: 'buddy:write',
   tags: ['buddies'],
   summary: 'Withdraw a pending request you sent',
@@ -221,7 +222,7 @@ const waitSchema = z.coerce
 export const listChats = defineEndpoint({
   id: 'list_chats',
   method: 'GET',
-  path: '/api/v1/chats.json',
+  path: API_PATHS.chats,
   auth: 'message:read',
   tags: ['chats'],
   summary: 'Your chats, one per buddy, with last_message and unread_count',
@@ -236,7 +237,7 @@ export const listChats = defineEndpoint({
 export const listMessages = defineEndpoint({
   id: 'list_messages',
   method: 'GET',
-  path: '/api/v1/chats/{chatId}/messages.json',
+  path: API_PATHS.messages,
   auth: 'message:read',
   tags: ['chats'],
   summary: 'Messages of one chat, oldest first, and a poll_next_url for new ones',
@@ -277,7 +278,7 @@ export type SendMessageBody = z.infer<typeof sendMessageBodySchema>;
 export const sendMessage = defineEndpoint({
   id: 'send_message',
   method: 'POST',
-  path: '/api/v1/chats/{chatId}/messages.json',
+  path: API_PATHS.messages,
   auth: 'message:write',
   tags: ['chats'],
   summary: 'Send a message (1-4000 characters); the other person gets a push notification',
@@ -302,7 +303,7 @@ export const sendMessage = defineEndpoint({
 export const markChatRead = defineEndpoint({
   id: 'mark_chat_read',
   method: 'POST',
-  path: '/api/v1/chats/{chatId}/read.json',
+  path: API_PATHS.read,
   auth: 'message:write',
   tags: ['chats'],
   summary: 'Mark everything in the chat as read (idempotent)',
@@ -324,7 +325,7 @@ export const inboxChatSchema = chatSchema.extend({
 export const getInbox = defineEndpoint({
   id: 'get_inbox',
   method: 'GET',
-  path: '/api/v1/inbox.json',
+  path: API_PATHS.inbox,
   auth: 'message:read',
   tags: ['chats'],
   summary: 'Everything new in one call: pending requests, accepted requests, unread chats with their new messages',
@@ -358,7 +359,7 @@ export const getInbox = defineEndpoint({
 export const blockUser = defineEndpoint({
   id: 'block_user',
   method: 'POST',
-  path: '/api/v1/users/{slug}/block.json',
+  path: API_PATHS.block,
   auth: 'buddy:write',
   tags: ['safety'],
   summary: 'Block someone: no requests or messages either way; they vanish from your lists',
@@ -374,7 +375,7 @@ export const blockUser = defineEndpoint({
 export const unblockUser = defineEndpoint({
   id: 'unblock_user',
   method: 'DELETE',
-  path: '/api/v1/users/{slug}/block.json',
+  path: API_PATHS.block,
   auth: 'buddy:write',
   tags: ['safety'],
   summary: 'Unblock someone (idempotent)',
@@ -388,7 +389,7 @@ export const unblockUser = defineEndpoint({
 export const listBlocks = defineEndpoint({
   id: 'list_blocks',
   method: 'GET',
-  path: '/api/v1/me/blocks.json',
+  path: API_PATHS.blocks,
   auth: 'buddy:read',
   tags: ['safety'],
   summary: 'The people you have blocked',
@@ -407,7 +408,7 @@ export type ReportBody = z.infer<typeof reportBodySchema>;
 export const reportUser = defineEndpoint({
   id: 'report_user',
   method: 'POST',
-  path: '/api/v1/users/{slug}/report.json',
+  path: API_PATHS.report,
   auth: 'buddy:write',
   tags: ['safety'],
   summary: 'Report someone to the moderators (optionally blocking them too)',
@@ -433,7 +434,7 @@ export type PushTokenBody = z.infer<typeof pushTokenBodySchema>;
 export const registerPushToken = defineEndpoint({
   id: 'register_push_token',
   method: 'POST',
-  path: '/api/v1/me/push_tokens.json',
+  path: API_PATHS.pushTokens,
   auth: 'profile:write',
   tags: ['notifications'],
   summary: "Register this device's Expo push token for notifications",
@@ -447,7 +448,7 @@ export const registerPushToken = defineEndpoint({
 export const deletePushToken = defineEndpoint({
   id: 'delete_push_token',
   method: 'DELETE',
-  path: '/api/v1/me/push_tokens.json',
+  path: API_PATHS.pushTokens,
   auth: 'profile:write',
   tags: ['notifications'],
   summary: 'Stop notifications to a device (idempotent)',

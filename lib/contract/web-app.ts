@@ -4,6 +4,7 @@
 // index, the MCP tools, llms.txt), which keeps those within their size budgets.
 import { z } from 'zod';
 import { defineEndpoint } from './define';
+import { API_PATHS } from './paths';
 import { singleLine } from './text';
 
 const base64url = (max: number) => singleLine().min(1).max(max).regex(/^[A-Za-z0-9_-]+={0,2}$/, 'must be base64url');
@@ -18,7 +19,7 @@ export const webPushSubscriptionSchema = z.object({
 export const subscribeWebPush = defineEndpoint({
   id: 'subscribe_web_push',
   method: 'POST',
-  path: '/api/v1/me/web_push.json',
+  path: API_PATHS.webPush,
   auth: 'profile:write',
   tags: ['notifications'],
   summary: 'Send new messages and buddy requests to this browser (Web Push)',
@@ -34,7 +35,7 @@ export const subscribeWebPush = defineEndpoint({
 export const unsubscribeWebPush = defineEndpoint({
   id: 'unsubscribe_web_push',
   method: 'DELETE',
-  path: '/api/v1/me/web_push.json',
+  path: API_PATHS.webPush,
   auth: 'profile:write',
   tags: ['notifications'],
   summary: 'Stop notifications to this browser',
@@ -46,7 +47,7 @@ export const unsubscribeWebPush = defineEndpoint({
 export const muteChat = defineEndpoint({
   id: 'mute_chat',
   method: 'POST',
-  path: '/api/v1/chats/{chatId}/mute.json',
+  path: API_PATHS.mute,
   auth: 'message:write',
   tags: ['chats'],
   summary: 'Mute or unmute notifications for one chat',

@@ -2,6 +2,8 @@
 // wide screens), the home screen behind the brand, and everything else under Settings
 // behind the person's photo. `badge` names the inbox count shown on a tab (pending
 // requests to answer, chats with unread messages).
+import { paths } from '../contract/paths';
+
 export interface AccountSection {
   href: string;
   label: string;
@@ -29,4 +31,4 @@ export interface InboxCounts {
   unread_chats_count: number;
 }
 
-export const INBOX_URL = '/api/v1/inbox.json';
+export const INBOX_URL = paths.inbox();

@@ -4,6 +4,7 @@
 // registration POST when they confirm, and shows the result (or what to fix) inline.
 // Everything the link carries is rendered as text by React, never as HTML.
 import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode, type RefObject } from 'react';
+import { paths } from '@/lib/contract/paths';
 import type { ProfileWarnings } from '@/lib/profiles/fields';
 import { GENDER_OPTIONS as GENDERS, SIGNUP_LINK_PARAMS, normalizeGender, paramForField, registrationBody, splitActivities, type SignupDraft, type SignupParam } from '@/lib/signup-link';
 
@@ -183,7 +184,7 @@ export function SignupWithAi({
     try {
       let response: Response;
       try {
-        response = await fetch('/api/v1/register.json', {
+        response = await fetch(paths.register(), {
           method: 'POST',
           headers: { 'content-type': 'application/json', accept: 'application/json' },
           body: JSON.stringify(registrationBody(draft)),
