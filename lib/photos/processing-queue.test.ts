@@ -97,7 +97,8 @@ describe('ProcessingQueue', () => {
   });
 });
 
-describe('real sharp work through the queue', () => {
+// Real image work on a 2-core machine shared with the API tests: more than the default 5 s.
+describe('real sharp work through the queue', { timeout: 30_000 }, () => {
   it('processes many parallel photos and moderation checks without ever exceeding the cap', async () => {
     const queue = new ProcessingQueue({ concurrency: 2, maxWaiting: 64 });
     const images = await Promise.all(Array.from({ length: 6 }, (_, i) => makeImage('jpeg', { width: 1800, height: 1200, colour: `#${i}${i}3366` })));

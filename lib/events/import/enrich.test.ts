@@ -1,6 +1,10 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { preloadGazetteer } from '@/lib/geo';
 import type { EventDraft } from './draft';
 import { activitiesForEvent, activitiesInText, cityInLocation, placeForEvent } from './enrich';
+
+// The offline gazetteer behind placeForEvent loads once, as setup (it can take over 5 s under load).
+beforeAll(() => expect(preloadGazetteer()).toBe(true), 60_000);
 
 function draft(overrides: Partial<EventDraft>): EventDraft {
   return {
