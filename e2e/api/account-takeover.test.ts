@@ -9,9 +9,24 @@ import path from 'node:path';
 import { createHash, randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import { describe, expect, inject, it } from 'vitest';
-import { changePassword, listTokens } from '@/lib/contract/signin';
+import { register } from '@/lib/contract/accounts';
+import { discover, getOverlap } from '@/lib/contract/discover';
+import { getMe, getPublicProfile, updateMe } from '@/lib/contract/profiles';
+import { changePassword, exchangeSigninLink, listTokens } from '@/lib/contract/signin';
+import {
+  acceptBuddyRequest,
+  blockUser,
+  getInbox,
+  listBlocks,
+  listBuddyRequests,
+  listChats,
+  listMessages,
+  sendBuddyRequest,
+  sendMessage,
+} from '@/lib/contract/social';
 import { api, baseUrl, registerUser, testDb, uniqueEmail } from './client';
-import { makeBuddies, requestBuddy, send } from './social-helpers';
+import { call, refused } from './contract-client';
+import { askBuddy, makeBuddies, messageInput, say } from './social-helpers';
 import { pathOf, WebClient } from './web-client';
 
 const sha256 = (s: string) => createHash('sha256').update(s).digest();
@@ -74,11 +89,10 @@ describe('"This wasn\'t me" against an attacker who registered the victim\'s add
     // What the attack reaches before the owner acts: the account's chats, through the kept token and session.
     const buddy = await registerUser({ displayName: 'Bea Buddy' });
     const chatId = await makeBuddies(buddy, attacker, 'Hi, nice to meet you!');
-    expect((await send(buddy, chatId, 'My number is 0123 456')).status).toBe(201);
-    const stolen = await api('GET', `/api/v1/chats/${chatId}/messages.json`, { token: attacker.token });
-    expect(stolen.status).toBe(200);
-    expect(stolen.body.messages.map((m: { text: string }) => m.text)).toContain('My number is 0123 456');
-    expect((await attackerWeb.request('GET', '/api/v1/me.json')).status).toBe(200);
+    await say(buddy, chatId, 'My number is 0123 456');
+    const stolen = await call(listMessages, { params: { chatId }, token: attacker.token });
+    expect(stolen.messages.map((m) => m.text)).toContain('My number is 0123 456');
+    expect((await attackerWeb.request('GET', getMe.path)).status).toBe(200);
 
     // The victim's mail: the sign-in mail of the registration, with no text the attacker chose.
     const [mail] = await mailsTo(victim);
@@ -113,8 +127,8 @@ describe('"This wasn\'t me" against an attacker who registered the victim\'s add
     }
     expect((await notMeRow(token)).used_at).toBeNull();
     expect((await userRow(attacker.id)).disabled_at).toBeNull();
-    expect((await api('GET', '/api/v1/me.json', { token: attacker.token })).status).toBe(200);
-    expect((await attackerWeb.request('GET', '/api/v1/me.json')).status).toBe(200);
+    await call(getMe, { token: attacker.token });
+    expect((await attackerWeb.request('GET', getMe.path)).status).toBe(200);
 
     // The victim presses the button.
     const confirmed = await confirmNotMe(token);
@@ -136,29 +150,23 @@ describe('"This wasn\'t me" against an attacker who registered the victim\'s add
     expect(links.every((l) => l.used_at !== null)).toBe(true);
 
     // The attacker is out: token, session, kept mobile link, generated password.
-    const me = await api('GET', '/api/v1/me.json', { token: attacker.token });
-    expect(me.status).toBe(401);
-    expect(me.body.error.code).toBe('unauthorized');
-    expect((await api('GET', `/api/v1/chats/${chatId}/messages.json`, { token: attacker.token })).status).toBe(401);
-    expect((await attackerWeb.request('GET', '/api/v1/me.json')).status).toBe(401);
-    const exchanged = await api('POST', '/api/v1/signin/link.json', { body: { token: mobileLink } });
-    expect(exchanged.status).toBe(410);
-    expect(exchanged.body.error.code).toBe('signin_link_used');
+    await refused(getMe, { token: attacker.token }, 'unauthorized');
+    await refused(listMessages, { params: { chatId }, token: attacker.token }, 'unauthorized');
+    expect((await attackerWeb.request('GET', getMe.path)).status).toBe(401);
+    await refused(exchangeSigninLink, { body: { token: mobileLink } }, 'signin_link_used');
     const again = new WebClient();
     expect(pathOf((await again.signInWithPassword(victim, attacker.auth.generated_password)).location)).toMatch(/code=credentials/);
     expect(again.sessionCookie()).toBeUndefined();
 
     // Nobody sees the account any more: profile by slug and by id, the web profile, the chat.
     for (const slugOrId of [attacker.slug, attacker.id]) {
-      const profile = await api('GET', `/api/v1/users/${slugOrId}/profile.json`, { token: buddy.token });
-      expect(profile.status).toBe(404);
-      expect(profile.body.error.code).toBe('not_found');
+      await refused(getPublicProfile, { params: { slug: slugOrId }, token: buddy.token }, 'not_found');
     }
     expect((await fetch(`${baseUrl()}/u/${attacker.slug}`)).status).toBe(404);
-    const chats = await api('GET', '/api/v1/chats.json', { token: buddy.token });
-    expect(chats.body.chats.map((c: { chatId: string }) => c.chatId)).not.toContain(chatId);
-    expect((await api('GET', `/api/v1/chats/${chatId}/messages.json`, { token: buddy.token })).status).toBe(404);
-    expect((await send(buddy, chatId, 'still there?')).status).toBe(404);
+    const chats = await call(listChats, { token: buddy.token });
+    expect(chats.chats.map((c) => c.chatId)).not.toContain(chatId);
+    await refused(listMessages, { params: { chatId }, token: buddy.token }, 'not_found');
+    await refused(sendMessage, messageInput(buddy, chatId, 'still there?'), 'not_found');
 
     // Replaying the link acts no more: same answer as an unknown link, nothing changes.
     const replay = await confirmNotMe(token);
@@ -177,10 +185,10 @@ describe('"This wasn\'t me" against an attacker who registered the victim\'s add
     // The address is free: the real owner signs up with their own agent.
     const owner = await registerUser({ email: victim, displayName: 'The Real Owner' });
     expect(owner.id).not.toBe(attacker.id);
-    expect((await api('GET', '/api/v1/me.json', { token: owner.token })).body.profile.displayName).toBe('The Real Owner');
+    expect((await call(getMe, { token: owner.token })).profile.displayName).toBe('The Real Owner');
     expect((await userRow(attacker.id)).disabled_at).not.toBeNull();
     // And while it is live, the address is taken again.
-    expect((await api('POST', '/api/v1/register.json', { body: { email: victim.toUpperCase(), displayName: 'Third' } })).status).toBe(409);
+    await refused(register, { body: { email: victim.toUpperCase(), displayName: 'Third' } }, 'email_taken');
   });
 
   it('lets exactly one of two simultaneous uses act', async () => {
@@ -219,7 +227,7 @@ describe('"This wasn\'t me" against an attacker who registered the victim\'s add
     expect(pathOf(expired.location)).toBe(`/signin/not-me?token=${first}`);
     expect((await new WebClient().request('GET', `/signin/not-me?token=${first}`)).text).toContain('This link has expired');
     expect((await userRow(attacker.id)).disabled_at).toBeNull();
-    expect((await api('GET', '/api/v1/me.json', { token: attacker.token })).status).toBe(200);
+    await call(getMe, { token: attacker.token });
 
     // "Email me a link" mails the address a sign-in link and a new "This wasn't me" link.
     const web = new WebClient();
@@ -231,7 +239,7 @@ describe('"This wasn\'t me" against an attacker who registered the victim\'s add
     const fresh = notMeTokenIn(second)!;
     expect(fresh).not.toBe(first);
     expect(pathOf((await confirmNotMe(fresh)).location)).toBe(`/signin/not-me?token=${fresh}&done=1`);
-    expect((await api('GET', '/api/v1/me.json', { token: attacker.token })).status).toBe(401);
+    await refused(getMe, { token: attacker.token }, 'unauthorized');
   });
 
   it('still tells the address when the attacker asks for no email (emailMagicLink: false)', async () => {
@@ -244,7 +252,7 @@ describe('"This wasn\'t me" against an attacker who registered the victim\'s add
     expect(notice).not.toMatch(/evil|Click here/i);
     const token = notMeTokenIn(notice!)!;
     expect(pathOf((await confirmNotMe(token)).location)).toBe(`/signin/not-me?token=${token}&done=1`);
-    expect((await api('GET', '/api/v1/me.json', { token: attacker.token })).status).toBe(401);
+    await refused(getMe, { token: attacker.token }, 'unauthorized');
   });
 });
 
@@ -262,14 +270,13 @@ describe('a disabled account is hidden from everyone, like a block', () => {
       availability_text: 'weekends',
     });
     await testDb().updateTable('users').set({ photo_url: `https://example.com/${user.slug}.jpg` }).where('id', '=', user.id).execute();
-    const patch = await api('PATCH', '/api/v1/me.json', { token: user.token, body: { aboutMe: `I am ${name}!` } });
-    expect(patch.body.onboarding.complete).toBe(true);
+    const patch = await call(updateMe, { token: user.token, body: { aboutMe: `I am ${name}!` } });
+    expect(patch.onboarding.complete).toBe(true);
     return user;
   }
   const discovered = async (viewer: { token: string }) => {
-    const res = await api('GET', '/api/v1/discover.json?radius_km=50&limit=50', { token: viewer.token });
-    expect(res.status).toBe(200);
-    return res.body.results.map((r: { user: { id: string } }) => r.user.id) as string[];
+    const res = await call(discover, { query: { radius_km: 50, limit: 50 }, token: viewer.token });
+    return res.results.map((r) => r.user.id);
   };
 
   it('leaves Discover, requests, blocks and overlap, and stays out of Discover whatever writes the row later', async () => {
@@ -277,10 +284,10 @@ describe('a disabled account is hidden from everyone, like a block', () => {
     const gone = await completePerson('Gus Gone', 3);
     const blocker = await registerUser({ displayName: 'Bo Blocker' });
     expect(await discovered(viewer)).toContain(gone.id);
-    expect((await requestBuddy(gone, viewer, { message: 'Chess on Saturday?' })).status).toBe(201);
-    expect((await api('POST', `/api/v1/users/${gone.slug}/block.json`, { token: blocker.token })).status).toBe(200);
-    const pending = await api('GET', '/api/v1/buddy_requests.json', { token: viewer.token });
-    const request = pending.body.received.find((r: { user: { id: string } }) => r.user.id === gone.id);
+    await askBuddy(gone, viewer, { message: 'Chess on Saturday?' });
+    await call(blockUser, { params: { slug: gone.slug }, token: blocker.token });
+    const pending = await call(listBuddyRequests, { token: viewer.token });
+    const request = pending.received.find((r) => r.user.id === gone.id);
     expect(request).toBeDefined();
 
     const token = notMeTokenIn((await mailsTo(gone.user.email))[0]!)!;
@@ -294,17 +301,15 @@ describe('a disabled account is hidden from everyone, like a block', () => {
     expect((await userRow(gone.id)).onboarding_complete).toBe(false);
     expect(await discovered(viewer)).not.toContain(gone.id);
 
-    const after = await api('GET', '/api/v1/buddy_requests.json', { token: viewer.token });
-    expect(JSON.stringify(after.body)).not.toContain(gone.id);
-    const accept = await api('POST', `/api/v1/buddy_requests/${request.id}/accept.json`, { token: viewer.token });
-    expect(accept.status).toBe(404);
-    const inbox = await api('GET', '/api/v1/inbox.json', { token: viewer.token });
-    expect(JSON.stringify(inbox.body)).not.toContain(gone.id);
-    expect((await api('GET', `/api/v1/users/${gone.slug}/overlap.json`, { token: viewer.token })).status).toBe(404);
-    expect((await api('POST', `/api/v1/users/${gone.slug}/buddy_request.json`, { token: viewer.token, body: {} })).status).toBe(404);
-    const blocks = await api('GET', '/api/v1/me/blocks.json', { token: blocker.token });
-    expect(blocks.status).toBe(200);
-    expect(JSON.stringify(blocks.body)).not.toContain(gone.id);
+    const after = await call(listBuddyRequests, { token: viewer.token });
+    expect(JSON.stringify(after)).not.toContain(gone.id);
+    await refused(acceptBuddyRequest, { params: { invitationId: request?.id ?? 'none' }, token: viewer.token }, 'not_found');
+    const inbox = await call(getInbox, { token: viewer.token });
+    expect(JSON.stringify(inbox)).not.toContain(gone.id);
+    await refused(getOverlap, { params: { slug: gone.slug }, token: viewer.token }, 'not_found');
+    await refused(sendBuddyRequest, { params: { slug: gone.slug }, token: viewer.token, body: {} }, 'not_found');
+    const blocks = await call(listBlocks, { token: blocker.token });
+    expect(JSON.stringify(blocks)).not.toContain(gone.id);
   });
 });
 
@@ -317,57 +322,58 @@ describe('POST /api/v1/me/password.json with revokeAllTokens', () => {
     ['left out', undefined, 0],
   ])('revokes every access token when %s, in the same change that ends the other sessions', async (_name, revokeAllTokens, expectedRevoked) => {
     const user = await registerUser({ password: PASSWORD, emailMagicLink: false });
-    const app = await api('POST', '/api/v1/signin/link.json', { body: { token: new URL(user.auth.mobile_signin_url).searchParams.get('token') } });
-    const appToken = app.body.auth.token as string;
+    const link = new URL(user.auth.mobile_signin_url).searchParams.get('token') ?? '';
+    const appToken = (await call(exchangeSigninLink, { body: { token: link } })).auth.token;
     const web = new WebClient();
     await web.signInWithPassword(user.user.email, PASSWORD);
     const other = new WebClient();
     await other.signInWithPassword(user.user.email, PASSWORD);
 
-    const res = await web.request('POST', '/api/v1/me/password.json', {
+    const res = await web.request('POST', changePassword.path, {
       json: { currentPassword: PASSWORD, newPassword: 'a brand new passphrase', ...(revokeAllTokens === undefined ? {} : { revokeAllTokens }) },
       headers: { origin: ORIGIN() },
     });
     expect(res.status).toBe(200);
     expect(changePassword.response.parse(res.json)).toEqual({ success: true, signed_out_sessions: 1, revoked_tokens: expectedRevoked });
-    const expected = revokeAllTokens ? 401 : 200;
-    for (const token of [user.token, appToken]) expect((await api('GET', '/api/v1/me.json', { token })).status).toBe(expected);
-    expect((await other.request('GET', '/api/v1/me.json')).status).toBe(401);
-    expect((await web.request('GET', '/api/v1/me.json')).status).toBe(200);
+    for (const token of [user.token, appToken]) {
+      if (revokeAllTokens) await refused(getMe, { token }, 'unauthorized');
+      else await call(getMe, { token });
+    }
+    expect((await other.request('GET', getMe.path)).status).toBe(401);
+    expect((await web.request('GET', getMe.path)).status).toBe(200);
     const live = await testDb().selectFrom('access_tokens').select('id').where('user_id', '=', user.id).where('revoked_at', 'is', null).execute();
     expect(live).toHaveLength(revokeAllTokens ? 0 : 2);
   });
 
   it('revokes the calling token too when an agent asks for it', async () => {
     const user = await registerUser({ password: PASSWORD, emailMagicLink: false });
-    const res = await api('POST', '/api/v1/me/password.json', { token: user.token, body: { currentPassword: PASSWORD, newPassword: 'another passphrase', revokeAllTokens: true } });
-    expect(res.status).toBe(200);
-    expect(res.body.revoked_tokens).toBe(1);
-    expect((await api('GET', '/api/v1/me/tokens.json', { token: user.token })).status).toBe(401);
+    const body = { currentPassword: PASSWORD, newPassword: 'another passphrase', revokeAllTokens: true };
+    const res = await call(changePassword, { token: user.token, body });
+    expect(res.revoked_tokens).toBe(1);
+    await refused(listTokens, { token: user.token }, 'unauthorized');
   });
 
   it('changes nothing when the current password is wrong', async () => {
     const user = await registerUser({ password: PASSWORD, emailMagicLink: false });
-    const res = await api('POST', '/api/v1/me/password.json', { token: user.token, body: { currentPassword: 'not it at all', newPassword: 'another passphrase', revokeAllTokens: true } });
-    expect(res.status).toBe(403);
-    expect(res.body.error.code).toBe('wrong_password');
-    expect((await api('GET', '/api/v1/me.json', { token: user.token })).status).toBe(200);
+    const body = { currentPassword: 'not it at all', newPassword: 'another passphrase', revokeAllTokens: true };
+    await refused(changePassword, { token: user.token, body }, 'wrong_password');
+    await call(getMe, { token: user.token });
   });
 
   it('refuses a revokeAllTokens that is not a boolean', async () => {
     const user = await registerUser({ password: PASSWORD, emailMagicLink: false });
-    const res = await api('POST', '/api/v1/me/password.json', { token: user.token, body: { currentPassword: PASSWORD, newPassword: 'another passphrase', revokeAllTokens: 'yes' } });
+    // Raw: a string where the type says boolean, on purpose.
+    const res = await api('POST', changePassword.path, { token: user.token, body: { currentPassword: PASSWORD, newPassword: 'another passphrase', revokeAllTokens: 'yes' } });
     expect(res.status).toBe(400);
     expect(res.body.error.fields).toHaveProperty('revokeAllTokens');
-    expect((await api('GET', '/api/v1/me.json', { token: user.token })).status).toBe(200);
+    await call(getMe, { token: user.token });
   });
 });
 
 describe('token confirmation', () => {
   it('lists every token as unconfirmed until the person keeps it on the web', async () => {
     const user = await registerUser({ agentName: 'HelperBot' });
-    const res = await api('GET', '/api/v1/me/tokens.json', { token: user.token });
-    const [token] = listTokens.response.parse(res.body).tokens;
+    const [token] = (await call(listTokens, { token: user.token })).tokens;
     expect(token).toMatchObject({ agentName: 'HelperBot', label: 'registration', confirmed_at: null, active: true });
   });
 });

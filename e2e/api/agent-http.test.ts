@@ -3,14 +3,25 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { fingerprint, idempotencyKey } from '@/lib/http/idempotency';
+import { register as registerSpec } from '@/lib/contract/accounts';
+import { discover } from '@/lib/contract/discover';
+import { listEvents } from '@/lib/contract/events';
+import { listActivities } from '@/lib/contract/meta';
+import { uploadPhoto } from '@/lib/contract/photos';
+import { getMe, updateMe } from '@/lib/contract/profiles';
+import { markChatRead, sendMessage } from '@/lib/contract/social';
 import { api, baseUrl, freshIp, registerUser, testDb, uniqueEmail } from './client';
+import { call, refused, send as sendTyped, type CallResult } from './contract-client';
 import { makeBuddies, storedMessages, users } from './social-helpers';
 
 const hashOf = (key: string) => createHash('sha256').update(key).digest('hex');
 const keyRows = (key: string) =>
   testDb().selectFrom('idempotency_keys').selectAll().where('key_hash', '=', hashOf(key)).execute();
 const keyed = (key?: string): Record<string, string> => (key ? { 'idempotency-key': key } : {});
-/** POST a message as `token`, with an Idempotency-Key when one is given. */
+/**
+ * POST a message as `token`, with an Idempotency-Key when one is given. Raw on purpose: the
+ * replays are compared byte for byte, which a parsed answer (unknown fields dropped) cannot show.
+ */
 const postMessage = (token: string, chatId: string, text: string, key?: string) =>
   api('POST', `/api/v1/chats/${chatId}/messages.json`, { token, body: { text }, headers: keyed(key) });
 const register = (ip: string, body: Record<string, unknown>, key?: string) =>
@@ -22,6 +33,12 @@ const expectEnvelope = (res: { status: number; body: any; headers: Headers }, st
   expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
   expect(res.body.error).toMatchObject({ code, message: expect.any(String), hint: expect.any(String) });
 };
+/** The same checks on a typed refusal (refused() has checked the code and its status). */
+const expectJsonError = (error: { message: string; hint?: string; headers: Headers }) => {
+  expect(error.headers.get('content-type')).toBe('application/json; charset=utf-8');
+  expect(error).toMatchObject({ message: expect.any(String), hint: expect.any(String) });
+};
+const registerTyped = (ip: string) => sendTyped(registerSpec, { ip, body: newPerson('rl') });
 
 describe('§1 a method the path does not take: 405 with Allow and the envelope', () => {
   it.each([
@@ -167,9 +184,9 @@ describe('§5 the OpenAPI document', () => {
 describe('§6 Idempotency-Key', () => {
   it('20 identical message sends with one key at once: one message, one record, 20 identical answers', async () => {
     const [a, b] = await users(2, 'Idem');
-    const chatId = await makeBuddies(a!, b!);
+    const chatId = await makeBuddies(a, b);
     const key = randomUUID();
-    const twenty = Array.from({ length: 20 }, () => postMessage(a!.token, chatId, 'Once only', key));
+    const twenty = Array.from({ length: 20 }, () => postMessage(a.token, chatId, 'Once only', key));
     const answers = await Promise.all(twenty);
     expect(answers.map((r) => r.status)).toEqual(Array(20).fill(201));
     expect(new Set(answers.map((r) => JSON.stringify(r.body))).size).toBe(1);
@@ -180,14 +197,13 @@ describe('§6 Idempotency-Key', () => {
     expect(rows[0]!.status).toBe(201);
 
     // The same key later, with another body: 422, and still one message.
-    expectEnvelope(await postMessage(a!.token, chatId, 'Something else', key), 422, 'idempotency_key_reused');
+    expectEnvelope(await postMessage(a.token, chatId, 'Something else', key), 422, 'idempotency_key_reused');
     // ...or on another path.
-    const elsewhere = await api('POST', `/api/v1/chats/${chatId}/read.json`, { token: a!.token, headers: keyed(key) });
-    expectEnvelope(elsewhere, 422, 'idempotency_key_reused');
+    expectJsonError(await refused(markChatRead, { params: { chatId }, token: a.token, headers: keyed(key) }, 'idempotency_key_reused'));
     expect(await storedMessages(chatId)).toHaveLength(1);
 
     // Keys are per token: the other person's request with the same key is their own.
-    const theirs = await postMessage(b!.token, chatId, 'Once only', key);
+    const theirs = await postMessage(b.token, chatId, 'Once only', key);
     expect(theirs.status).toBe(201);
     expect(theirs.body.message.id).not.toBe(answers[0]!.body.message.id);
     expect(await storedMessages(chatId)).toHaveLength(2);
@@ -213,7 +229,7 @@ describe('§6 Idempotency-Key', () => {
     expect(stored).not.toContain(email);
     expect(JSON.stringify(rows[0])).not.toContain(key);
     // The replayed token works.
-    expect((await api('GET', '/api/v1/me.json', { token: answers[19]!.body.auth.token })).status).toBe(200);
+    await call(getMe, { token: answers[19]?.body.auth.token });
   });
 
   it('a retry is answered even when the address has used up its registrations since', async () => {
@@ -234,9 +250,9 @@ describe('§6 Idempotency-Key', () => {
 
   it('a refusal is not stored: the same key runs again, and may then succeed with a corrected body', async () => {
     const [a, b] = await users(2, 'Refused');
-    const chatId = await makeBuddies(a!, b!);
+    const chatId = await makeBuddies(a, b);
     const key = randomUUID();
-    const send = (text: string) => postMessage(a!.token, chatId, text, key);
+    const send = (text: string) => postMessage(a.token, chatId, text, key);
     expectEnvelope(await send('WHY ARE YOU NOT ANSWERING MY MESSAGES'), 422, 'message_blocked_shouting');
     expect(await keyRows(key)).toHaveLength(0);
     expectEnvelope(await send(''), 400, 'validation_failed');
@@ -248,9 +264,9 @@ describe('§6 Idempotency-Key', () => {
 
   it('a dead holder\'s claim is taken over after its lease; another request under a live one is refused', async () => {
     const [a, b] = await users(2, 'Lease');
-    const chatId = await makeBuddies(a!, b!);
+    const chatId = await makeBuddies(a, b);
     const tokens = testDb().selectFrom('access_tokens').select('id');
-    const token = await tokens.where('user_id', '=', a!.id).executeTakeFirst();
+    const token = await tokens.where('user_id', '=', a.id).executeTakeFirst();
     const key = randomUUID();
     const claimKey = idempotencyKey(key, `token:${token!.id}`);
     const path = `/api/v1/chats/${chatId}/messages.json`;
@@ -266,7 +282,7 @@ describe('§6 Idempotency-Key', () => {
         expires_at: new Date(Date.now() + 86_400_000),
       })
       .execute();
-    const send = (text: string) => postMessage(a!.token, chatId, text, key);
+    const send = (text: string) => postMessage(a.token, chatId, text, key);
     expectEnvelope(await send('Something else'), 422, 'idempotency_key_reused');
     await testDb()
       .updateTable('idempotency_keys')
@@ -281,9 +297,9 @@ describe('§6 Idempotency-Key', () => {
 
   it('24 hours later the key is new again', async () => {
     const [a, b] = await users(2, 'Expiry');
-    const chatId = await makeBuddies(a!, b!);
+    const chatId = await makeBuddies(a, b);
     const key = randomUUID();
-    const send = (text: string) => postMessage(a!.token, chatId, text, key);
+    const send = (text: string) => postMessage(a.token, chatId, text, key);
     expect((await send('Day one')).status).toBe(201);
     await testDb()
       .updateTable('idempotency_keys')
@@ -299,9 +315,9 @@ describe('§6 Idempotency-Key', () => {
 
   it('POSTs without a key behave as before, and a malformed key is a 400 naming the header', async () => {
     const [a, b] = await users(2, 'NoKey');
-    const chatId = await makeBuddies(a!, b!);
+    const chatId = await makeBuddies(a, b);
     const send = (headers: Record<string, string> = {}) =>
-      api('POST', `/api/v1/chats/${chatId}/messages.json`, { token: a!.token, body: { text: 'Twice' }, headers });
+      api('POST', `/api/v1/chats/${chatId}/messages.json`, { token: a.token, body: { text: 'Twice' }, headers });
     expect((await send()).status).toBe(201);
     expect((await send()).status).toBe(201);
     expect(await storedMessages(chatId)).toHaveLength(2);
@@ -318,41 +334,49 @@ describe('§6 RateLimit-Policy and RateLimit on every limited endpoint', () => {
   it('registrations (per address): on each success, and r=0 with Retry-After on the 429', async () => {
     const ip = freshIp();
     for (const remaining of [2, 1, 0]) {
-      const res = await register(ip, newPerson('rl'));
-      expect(res.status).toBe(201);
+      const res = await registerTyped(ip);
+      expect(res.ok).toBe(true);
       expect(res.headers.get('ratelimit-policy')).toBe('"registrations";q=3;w=3600');
       expect(res.headers.get('ratelimit')).toMatch(new RegExp(`^"registrations";r=${remaining};t=\\d+$`));
       expect(reset(res.headers.get('ratelimit'))).toBeGreaterThan(3500);
     }
-    const refused = await register(ip, newPerson('rl'));
-    expectEnvelope(refused, 429, 'rate_limited');
-    expect(refused.headers.get('ratelimit-policy')).toBe('"registrations";q=3;w=3600');
-    expect(refused.headers.get('ratelimit')).toMatch(/^"registrations";r=0;t=\d+$/);
-    expect(reset(refused.headers.get('ratelimit'))).toBe(Number(refused.headers.get('retry-after')));
+    const refusal = await refused(registerSpec, { ip, body: newPerson('rl') }, 'rate_limited');
+    expectJsonError(refusal);
+    const refusedHeaders = refusal.headers;
+    expect(refusedHeaders.get('ratelimit-policy')).toBe('"registrations";q=3;w=3600');
+    expect(refusedHeaders.get('ratelimit')).toMatch(/^"registrations";r=0;t=\d+$/);
+    expect(reset(refusedHeaders.get('ratelimit'))).toBe(Number(refusedHeaders.get('retry-after')));
   });
 
   it('messages (per sender and chat)', async () => {
     const [a, b] = await users(2, 'RateMsg');
-    const chatId = await makeBuddies(a!, b!);
+    const chatId = await makeBuddies(a, b);
     for (const remaining of [19, 18]) {
-      const res = await postMessage(a!.token, chatId, `Hello ${remaining}`);
-      expect(res.status).toBe(201);
+      const res = await sendTyped(sendMessage, { params: { chatId }, token: a.token, body: { text: `Hello ${remaining}` } });
+      expect(res.ok).toBe(true);
       expect(res.headers.get('ratelimit-policy')).toBe('"messages";q=20;w=600');
       expect(res.headers.get('ratelimit')).toMatch(new RegExp(`^"messages";r=${remaining};t=\\d+$`));
     }
   });
 
   it.each([
-    ['events (per address)', 'GET', '/api/v1/events.json?limit=1', false, '"events";q=120;w=60'],
-    ['discover (per person)', 'GET', '/api/v1/discover.json', true, '"discover";q=120;w=3600'],
-    ['photo upload (per person)', 'POST', '/api/v1/me/photo.json', true, '"photo_upload";q=10;w=3600'],
-  ])('%s, whatever the answer', async (_name, method, path, authenticated, policy) => {
+    ['events (per address)', false, '"events";q=120;w=60'],
+    ['discover (per person)', true, '"discover";q=120;w=3600'],
+    ['photo upload (per person)', true, '"photo_upload";q=10;w=3600'],
+  ] as const)('%s, whatever the answer', async (label, authenticated, policy) => {
     const user = authenticated ? await registerUser() : undefined;
-    const body = method === 'POST' ? { photo: 'not an image' } : undefined;
-    const first = await api(method, path, { token: user?.token, body });
-    const second = await api(method, path, { token: user?.token, body, ip: undefined });
+    const token: string | undefined = user?.token;
+    // Each answer, success or refusal, checked against the contract.
+    const once = (): Promise<CallResult<typeof listEvents | typeof discover | typeof uploadPhoto>> =>
+      label.startsWith('events')
+        ? sendTyped(listEvents, { query: { limit: 1 }, token })
+        : label.startsWith('discover')
+          ? sendTyped(discover, { token })
+          : sendTyped(uploadPhoto, { token, body: { photo: 'not an image' } });
+    const first = await once();
+    const second = await once();
     for (const res of [first, second]) {
-      expect(res.headers.get('ratelimit-policy'), JSON.stringify(res.body)).toBe(policy);
+      expect(res.headers.get('ratelimit-policy'), JSON.stringify(res.ok ? res.status : res.error)).toBe(policy);
     }
     const name = policy.split(';')[0];
     if (authenticated) {
@@ -367,20 +391,21 @@ describe('§6 RateLimit-Policy and RateLimit on every limited endpoint', () => {
   it('PATCH /me.json (counts only moves and new photoURLs): both policies, the move counted', async () => {
     const user = await registerUser();
     const policy = '"location_change";q=10;w=86400, "photo_upload";q=10;w=3600';
-    const text = await api('PATCH', '/api/v1/me.json', { token: user.token, body: { aboutMe: 'Hiker' } });
-    expect(text.status).toBe(200);
+    const text = await sendTyped(updateMe, { token: user.token, body: { aboutMe: 'Hiker' } });
+    expect(text.ok).toBe(true);
     expect(text.headers.get('ratelimit-policy')).toBe(policy);
     expect(text.headers.get('ratelimit')).toBe('"location_change";r=10;t=0, "photo_upload";r=10;t=0');
     const coords = { latitude: 38.72, longitude: -9.14 };
-    const move = await api('PATCH', '/api/v1/me.json', { token: user.token, body: { coords } });
-    expect(move.status).toBe(200);
+    const move = await sendTyped(updateMe, { token: user.token, body: { coords } });
+    expect(move.ok).toBe(true);
     expect(move.headers.get('ratelimit-policy')).toBe(policy);
     expect(move.headers.get('ratelimit')).toMatch(/^"location_change";r=9;t=(\d+), "photo_upload";r=10;t=0$/);
     expect(reset(move.headers.get('ratelimit'))).toBeGreaterThan(86_000);
   });
 
   it('an unlimited endpoint sends no RateLimit fields', async () => {
-    const res = await api('GET', '/api/v1/activities.json');
+    const res = await sendTyped(listActivities, {});
+    expect(res.ok).toBe(true);
     expect(res.headers.get('ratelimit')).toBeNull();
     expect(res.headers.get('ratelimit-policy')).toBeNull();
   });

@@ -5,11 +5,12 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { endpoints, type HttpMethod } from '@/lib/contract';
-import { registerResponseSchema } from '@/lib/contract/accounts';
+import { register, registerResponseSchema } from '@/lib/contract/accounts';
 import { errorEnvelopeSchema } from '@/lib/contract/errors';
-import { ownProfileSchema } from '@/lib/contract/profiles';
+import { getPublicProfile, ownProfileSchema } from '@/lib/contract/profiles';
 import { EXCLUDED_FROM_MCP } from '@/lib/mcp/tools';
 import { api, baseUrl, freshIp, registerUser, testDb, uniqueEmail } from './client';
+import { call as callApi, refused } from './contract-client';
 
 type ToolResult = { isError?: boolean; content: Array<{ type: string; text?: string }>; structuredContent?: Record<string, unknown> };
 
@@ -174,8 +175,7 @@ describe('the MCP server at /api/mcp', () => {
   it('applies the per-IP registration limit to the MCP caller’s own address', async () => {
     const ip = freshIp();
     for (let i = 0; i < 3; i += 1) {
-      const res = await api('POST', '/api/v1/register.json', { ip, body: { email: uniqueEmail('fill'), displayName: 'Filler' } });
-      expect(res.status).toBe(201);
+      await callApi(register, { ip, body: { email: uniqueEmail('fill'), displayName: 'Filler' } });
     }
     const client = await mcpClient({ ip });
     const result = await call(client, 'register', { email: uniqueEmail('limited'), displayName: 'Late' });
@@ -303,8 +303,7 @@ describe('unknown API paths', () => {
   });
 
   it('every API error envelope carries a hint', async () => {
-    const res = await api('GET', '/api/v1/users/no-such-person-anywhere/profile.json');
-    expect(res.status).toBe(404);
-    expect(errorEnvelopeSchema.parse(res.body).error.hint).toBeTruthy();
+    const error = await refused(getPublicProfile, { params: { slug: 'no-such-person-anywhere' } }, 'not_found');
+    expect(error.hint).toBeTruthy();
   });
 });

@@ -5,7 +5,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
-import { api, freshIp, registerUser, testDb, uniqueEmail } from './client';
+import { register } from '@/lib/contract/accounts';
+import { listEvents } from '@/lib/contract/events';
+import { freshIp, registerUser, testDb, uniqueEmail } from './client';
+import { call, send } from './contract-client';
 import { WebClient } from './web-client';
 
 const PASSWORD = 'correct horse battery';
@@ -24,10 +27,10 @@ describe('spoofed X-Forwarded-For entries behind one proxy', () => {
     const statuses: number[] = [];
     const retryAfters: string[] = [];
     for (let i = 0; i < 6; i++) {
-      const res = await api('POST', '/api/v1/register.json', { ip: behindProxy(real), body: { email: uniqueEmail('spoof'), displayName: 'Spoofer' } });
+      const res = await send(register, { ip: behindProxy(real), body: { email: uniqueEmail('spoof'), displayName: 'Spoofer' } });
       statuses.push(res.status);
-      if (res.status === 429) {
-        expect(res.body.error.code).toBe('rate_limited');
+      if (!res.ok) {
+        expect(res.error.code).toBe('rate_limited');
         retryAfters.push(res.headers.get('retry-after') ?? '');
       }
     }
@@ -38,7 +41,7 @@ describe('spoofed X-Forwarded-For entries behind one proxy', () => {
     const spoofedRows = await testDb().selectFrom('registrations').select('ip').where('ip', 'like', '203.0.113.%').execute();
     expect(spoofedRows).toEqual([]);
     // The limit is still per client: another real address registers.
-    expect((await api('POST', '/api/v1/register.json', { ip: behindProxy(freshIp()), body: { email: uniqueEmail('other'), displayName: 'Other' } })).status).toBe(201);
+    await call(register, { ip: behindProxy(freshIp()), body: { email: uniqueEmail('other'), displayName: 'Other' } });
   });
 
   it('do not get past the failed-password limit for one account', async () => {
@@ -85,9 +88,8 @@ describe('a forged x-buddy-client-ip header', () => {
 
   it('is ignored: the address stored and counted is the one the proxy forwarded', async () => {
     const real = freshIp();
-    const res = await api('POST', '/api/v1/register.json', { ip: real, headers: forged('192.0.2.77'), body: { email: uniqueEmail('forge'), displayName: 'Forger' } });
-    expect(res.status).toBe(201);
-    const row = await testDb().selectFrom('registrations').select('ip').where('user_id', '=', res.body.user.id).executeTakeFirstOrThrow();
+    const res = await call(register, { ip: real, headers: forged('192.0.2.77'), body: { email: uniqueEmail('forge'), displayName: 'Forger' } });
+    const row = await testDb().selectFrom('registrations').select('ip').where('user_id', '=', res.user.id).executeTakeFirstOrThrow();
     expect(row.ip).toBe(real);
   });
 
@@ -95,7 +97,7 @@ describe('a forged x-buddy-client-ip header', () => {
     const real = freshIp();
     const statuses: number[] = [];
     for (let i = 0; i < 5; i++) {
-      const res = await api('POST', '/api/v1/register.json', { ip: real, headers: forged(`192.0.2.${100 + i}`), body: { email: uniqueEmail('forge'), displayName: 'Forger' } });
+      const res = await send(register, { ip: real, headers: forged(`192.0.2.${100 + i}`), body: { email: uniqueEmail('forge'), displayName: 'Forger' } });
       statuses.push(res.status);
     }
     expect(statuses).toEqual([201, 201, 201, 429, 429]);
@@ -106,7 +108,7 @@ describe('a forged x-buddy-client-ip header', () => {
 describe('the stamp reaches every kind of handler', () => {
   it('logs no unverified client address: route handlers, Auth.js callbacks and pages all saw the proof', async () => {
     // Exercise each kind once, then read the server log (every earlier test ran on this server too).
-    await api('GET', '/api/v1/events.json');
+    await call(listEvents, {});
     await new WebClient().signInWithPassword(uniqueEmail('stamp'), 'whatever-password');
     await new WebClient().request('GET', '/signin');
     const log = fs.readFileSync(path.join(inject('dataDir'), 'server.log'), 'utf8');

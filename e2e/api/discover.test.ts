@@ -12,7 +12,10 @@ import path from 'node:path';
 import { sql } from 'kysely';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { bitsToGrid, countSlots, intersectGrids, parseAvailabilityText } from '@/lib/availability';
-import { discoverResponseSchema, overlapResponseSchema, type DiscoverResponse } from '@/lib/contract/discover';
+import { register } from '@/lib/contract/accounts';
+import { discover, getOverlap, type DiscoverResponse } from '@/lib/contract/discover';
+import { updateMe } from '@/lib/contract/profiles';
+import { blockUser } from '@/lib/contract/social';
 import { ageOn } from '@/lib/contract/schemas';
 import { cellOf, EARTH_RADIUS_KM } from '@/lib/discover/cells';
 import { decodeCursor } from '@/lib/discover/cursor';
@@ -21,7 +24,8 @@ import { mintAccessToken } from '@/lib/accounts/tokens';
 import { publicPointOf } from '@/lib/discover/public-point';
 import { distanceSql } from '@/lib/discover/search';
 import { seededRandom } from '@/lib/seeded-random';
-import { api, registerUser, testDb, updateTokens } from './client';
+import { api, registerUser, testDb, uniqueEmail, updateTokens } from './client';
+import { call, pathOf, refused, send, type CallInput } from './contract-client';
 
 const KM_PER_DEGREE = (Math.PI / 180) * EARTH_RADIUS_KM;
 
@@ -56,47 +60,51 @@ interface Person extends PersonSpec {
 }
 
 async function person(spec: PersonSpec): Promise<Person> {
-  const user = await registerUser({
-    displayName: spec.name,
-    aboutMe: `I am ${spec.name}`,
-    location: 'Open sea',
-    coords: { latitude: spec.at.latitude + spec.km / KM_PER_DEGREE, longitude: spec.at.longitude },
-    gender: spec.gender ?? 'female',
-    birthday: spec.birthday ?? '1990-06-15',
-    showAgeByDecade: spec.showAgeByDecade ?? false,
-    activities: spec.activities,
-    availability_text: spec.availability,
+  const registered = await call(register, {
+    body: {
+      email: uniqueEmail(),
+      displayName: spec.name,
+      aboutMe: `I am ${spec.name}`,
+      location: 'Open sea',
+      coords: { latitude: spec.at.latitude + spec.km / KM_PER_DEGREE, longitude: spec.at.longitude },
+      gender: spec.gender ?? 'female',
+      birthday: spec.birthday ?? '1990-06-15',
+      showAgeByDecade: spec.showAgeByDecade ?? false,
+      activities: spec.activities,
+      availability_text: spec.availability,
+    },
   });
+  const user = { ...registered.user, token: registered.auth.token };
   if (spec.displacement !== 'own') {
     await testDb().updateTable('users').set({ location_seed: SHARED_SEED }).where('id', '=', user.id).execute();
   }
   if (spec.complete !== false) {
     // The photo upload lives in another module: set the URL, then let PATCH recompute completeness.
     await testDb().updateTable('users').set({ photo_url: `https://example.com/${user.slug}.jpg` }).where('id', '=', user.id).execute();
-    const patch = await api('PATCH', '/api/v1/me.json', { token: user.token, body: { aboutMe: `I am ${spec.name}!` } });
-    expect(patch.body.onboarding).toEqual({ complete: true, missing: [] });
+    const patch = await call(updateMe, { token: user.token, body: { aboutMe: `I am ${spec.name}!` } });
+    expect(patch.onboarding).toEqual({ complete: true, missing: [] });
   }
   await sql`update users set last_active_at = now() - make_interval(days => ${spec.daysAway ?? 0}) - interval '1 hour'
     where id = ${user.id}::uuid`.execute(testDb());
   return { ...spec, id: user.id, slug: user.slug, token: user.token };
 }
 
-async function search(caller: Person, params: Record<string, string | number> = {}) {
-  const query = new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)]));
-  const res = await api('GET', `/api/v1/discover.json${query.size ? `?${query}` : ''}`, { token: caller.token });
-  return res;
+type SearchParams = NonNullable<CallInput<typeof discover>['query']>;
+
+/** A search that must succeed (200), its answer parsed by the contract. */
+async function search(caller: Pick<Person, 'token'>, query: SearchParams = {}) {
+  return call(discover, { query, token: caller.token });
 }
 
-async function names(caller: Person, people: readonly Person[], params: Record<string, string | number> = {}): Promise<string[]> {
-  const res = await search(caller, { limit: 50, ...params });
-  expect(res.status).toBe(200);
-  const body = discoverResponseSchema.parse(res.body);
+async function names(caller: Person, people: readonly Person[], params: SearchParams = {}): Promise<string[]> {
+  const body = await search(caller, { limit: 50, ...params });
   return body.results.map((r) => people.find((p) => p.id === r.user.id)?.name ?? `stranger ${r.user.slug}`);
 }
 
 /** The public point PostgreSQL stored is the one lib/discover/public-point.ts computes. */
 function expectMirrored(row: Parameters<typeof publicPointOf>[0] & { public_latitude: number | null; public_longitude: number | null }) {
-  const mirror = publicPointOf(row)!;
+  const mirror = publicPointOf(row);
+  if (!mirror) throw new Error('no public point for a row with coordinates');
   expect(row.public_latitude).toBeCloseTo(mirror.latitude, 9);
   expect(row.public_longitude).toBeCloseTo(mirror.longitude, 9);
 }
@@ -146,10 +154,10 @@ describe('GET /api/v1/discover.json: ranking and filters', () => {
   });
 
   it('ranks by the documented formula, breaks ties by id and explains each result', async () => {
-    const res = await search(caller);
-    expect(res.status).toBe(200);
+    const res = await send(discover, { token: caller.token });
     expect(res.headers.get('cache-control')).toBe('no-store');
-    const body: DiscoverResponse = discoverResponseSchema.parse(res.body);
+    if (!res.ok) throw new Error(`discover failed: ${res.error.code}`);
+    const body: DiscoverResponse = res.data;
     const [bo, fay] = [byName('Bo'), byName('Fay')].sort((x, y) => (x.id < y.id ? -1 : 1));
     expect(body.results.map((r) => r.user.id)).toEqual(
       [byName('Ada'), byName('Dev'), bo!, fay!, byName('Pat'), byName('Nia'), byName('Eve')].map((p) => p.id),
@@ -176,8 +184,8 @@ describe('GET /api/v1/discover.json: ranking and filters', () => {
     const ada = body.results[0]!;
     expect(ada.overlap_summary).toBe('Saturday and Sunday, all day');
     expect(ada.last_active).toBe('within_a_day');
-    expect(body.results.find((r) => r.user.id === byName('Dev').id)!.overlap_summary).toMatch(/^Saturday morning/);
-    expect(body.results.find((r) => r.user.id === byName('Eve').id)!.last_active).toBe('within_a_month');
+    expect(body.results.find((r) => r.user.id === byName('Dev').id)?.overlap_summary).toMatch(/^Saturday morning/);
+    expect(body.results.find((r) => r.user.id === byName('Eve').id)?.last_active).toBe('within_a_month');
   });
 
   it('never shows the caller, incomplete profiles, either side of a block or existing buddies', async () => {
@@ -191,8 +199,8 @@ describe('GET /api/v1/discover.json: ranking and filters', () => {
   });
 
   it('flags pending requests either way, and only pending ones', async () => {
-    const body = discoverResponseSchema.parse((await search(caller)).body);
-    const flag = (name: string) => body.results.find((r) => r.user.id === byName(name).id)!.pending_request;
+    const body = await search(caller);
+    const flag = (name: string) => body.results.find((r) => r.user.id === byName(name).id)?.pending_request;
     expect(flag('Nia')).toBe('sent');
     expect(flag('Pat')).toBe('received');
     expect(flag('Eve')).toBeNull();
@@ -243,13 +251,15 @@ describe('GET /api/v1/discover.json: ranking and filters', () => {
   });
 
   it('shows distance only as whole km, at least 1, and never coordinates', async () => {
-    const res = await search(caller, { radius_km: 200, available: 0, limit: 50 });
-    const body = discoverResponseSchema.parse(res.body);
+    // Raw: the text itself must hold no coordinates (parsing with the contract would drop unknown fields).
+    const res = await api('GET', pathOf(discover, {}, { radius_km: 200, available: 0, limit: 50 }), { token: caller.token });
+    expect(res.status).toBe(200);
+    const body = discover.response.parse(res.body);
     for (const result of body.results) {
       expect(Number.isInteger(result.distance_km)).toBe(true);
       expect(result.distance_km).toBeGreaterThanOrEqual(1);
     }
-    expect(body.results.find((r) => r.user.id === byName('Bo').id)!.distance_km).toBe(1);
+    expect(body.results.find((r) => r.user.id === byName('Bo').id)?.distance_km).toBe(1);
     const text = JSON.stringify(res.body);
     expect(text).not.toMatch(/latitude|longitude|coords|birthday|email|seed/);
     const stored = await testDb()
@@ -269,7 +279,7 @@ describe('GET /api/v1/discover.json: ranking and filters', () => {
     // A token the server has not seen yet: a known one is touched at most once a minute,
     // and the server remembers its last touch (the token cache), whatever the table says.
     const fresh = await mintAccessToken(testDb(), caller.id);
-    expect((await search({ ...caller, token: fresh.token })).status).toBe(200);
+    await search({ token: fresh.token });
     const row = await testDb().selectFrom('users').select('last_active_at').where('id', '=', caller.id).executeTakeFirstOrThrow();
     expect(Date.now() - new Date(row.last_active_at).getTime()).toBeLessThan(60_000);
   });
@@ -298,7 +308,7 @@ describe('GET /api/v1/discover.json: paging', () => {
   });
 
   it('pages through the whole result in rank order with no repeats or gaps', async () => {
-    const all = discoverResponseSchema.parse((await search(caller, { limit: 50 })).body);
+    const all = await search(caller, { limit: 50 });
     expect(all.results).toHaveLength(people.length);
     expect(all.next_cursor).toBeNull();
     // Ranked by score, then id.
@@ -310,8 +320,7 @@ describe('GET /api/v1/discover.json: paging', () => {
     let cursor: string | null = null;
     let pages = 0;
     do {
-      const params: Record<string, string | number> = { limit: 4, ...(cursor ? { cursor } : {}) };
-      const page = discoverResponseSchema.parse((await search(caller, params)).body);
+      const page = await search(caller, { limit: 4, ...(cursor ? { cursor } : {}) });
       expect(page.results.length).toBeLessThanOrEqual(4);
       seen.push(...page.results.map((r) => r.user.id));
       cursor = page.next_cursor;
@@ -323,12 +332,12 @@ describe('GET /api/v1/discover.json: paging', () => {
   });
 
   it('follows next_url as given', async () => {
-    const first = discoverResponseSchema.parse((await search(caller, { limit: 10, radius_km: 30 })).body);
-    const next = new URL(first.next_url!);
+    const first = await search(caller, { limit: 10, radius_km: 30 });
+    const next = new URL(first.next_url ?? 'missing:');
+    expect(next.pathname).toBe(discover.path);
     expect(next.searchParams.get('radius_km')).toBe('30');
-    const second = await api('GET', `${next.pathname}${next.search}`, { token: caller.token });
-    expect(second.status).toBe(200);
-    const ids = discoverResponseSchema.parse(second.body).results.map((r) => r.user.id);
+    const second = await search(caller, Object.fromEntries(next.searchParams));
+    const ids = second.results.map((r) => r.user.id);
     expect(ids).toHaveLength(10);
     expect(ids.some((id) => first.results.some((r) => r.user.id === id))).toBe(false);
   });
@@ -337,35 +346,30 @@ describe('GET /api/v1/discover.json: paging', () => {
     ['a cursor that is not one', () => ({ cursor: 'not-a-cursor' }), /not a cursor/],
     ['a cursor from other filters', async () => ({ cursor: await firstCursor({ radius_km: 20 }), radius_km: 21 }), /different filters/],
   ])('refuses %s with 400 naming cursor', async (_name, params, message) => {
-    const res = await search(caller, { limit: 4, ...(await params()) });
-    expect(res.status).toBe(400);
-    expect(res.body.error.code).toBe('validation_failed');
-    expect(res.body.error.fields.cursor).toMatch(message);
+    const error = await refused(discover, { query: { limit: 4, ...(await params()) }, token: caller.token }, 'validation_failed');
+    expect(error.fields?.cursor).toMatch(message);
   });
 
-  async function firstCursor(params: Record<string, string | number>): Promise<string> {
-    const body = discoverResponseSchema.parse((await search(caller, { limit: 4, ...params })).body);
-    return body.next_cursor!;
+  async function firstCursor(params: SearchParams): Promise<string> {
+    const body = await search(caller, { limit: 4, ...params });
+    if (!body.next_cursor) throw new Error('expected a next page');
+    return body.next_cursor;
   }
 });
 
 describe('GET /api/v1/discover.json: callers and bad input', () => {
   it('tells a caller with an incomplete profile what is missing (422)', async () => {
     const half = await registerUser({ aboutMe: 'Hi', activities: ['tennis'] });
-    const res = await api('GET', '/api/v1/discover.json', { token: half.token });
-    expect(res.status).toBe(422);
-    expect(res.body.error.code).toBe('onboarding_incomplete');
-    expect(Object.keys(res.body.error.fields)).toEqual(expect.arrayContaining(['coords', 'schedule', 'photo']));
-    expect(res.body.error.hint).toMatch(/PATCH \/api\/v1\/me\.json/);
+    const error = await refused(discover, { token: half.token }, 'onboarding_incomplete');
+    expect(Object.keys(error.fields ?? {})).toEqual(expect.arrayContaining(['coords', 'schedule', 'photo']));
+    expect(error.hint).toMatch(/PATCH \/api\/v1\/me\.json/);
   });
 
   it('needs a bearer token with profile:read', async () => {
-    expect((await api('GET', '/api/v1/discover.json')).status).toBe(401);
+    await refused(discover, {}, 'unauthorized');
     const user = await registerUser();
     await updateTokens(user.id, { scopes: ['buddy:read'] });
-    const res = await api('GET', '/api/v1/discover.json', { token: user.token });
-    expect(res.status).toBe(403);
-    expect(res.body.error.code).toBe('insufficient_scope');
+    await refused(discover, { token: user.token }, 'insufficient_scope');
   });
 
   it.each([
@@ -382,7 +386,8 @@ describe('GET /api/v1/discover.json: callers and bad input', () => {
     ['an unknown parameter', 'radius=10', 'radius'],
   ])('rejects %s with 400 naming the parameter', async (_name, query, field) => {
     const user = await registerUser();
-    const res = await api('GET', `/api/v1/discover.json?${query}`, { token: user.token });
+    // Raw: literal query strings, some outside the contract's parameters (radius=10).
+    const res = await api('GET', `${discover.path}?${query}`, { token: user.token });
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe('validation_failed');
     expect(res.body.error.fields).toHaveProperty([field]);
@@ -406,9 +411,10 @@ describe('GET /api/v1/users/{slug}/overlap.json', () => {
 
   it('returns the shared slots as grid, plain English and windows, by slug or id', async () => {
     for (const key of [weekender.slug, weekender.id]) {
-      const res = await api('GET', `/api/v1/users/${key}/overlap.json`, { token: me.token });
+      // Raw: the text itself must hold no coordinates (parsing with the contract would drop unknown fields).
+      const res = await api('GET', pathOf(getOverlap, { slug: key }), { token: me.token });
       expect(res.status).toBe(200);
-      const body = overlapResponseSchema.parse(res.body);
+      const body = getOverlap.response.parse(res.body);
       expect(body.user).toMatchObject({ id: weekender.id, slug: weekender.slug, displayName: 'Weekender' });
       expect(body.overlap.windows).toEqual([
         { day: 'wed', start: '18:00', end: '21:00', hours: 3 },
@@ -417,28 +423,28 @@ describe('GET /api/v1/users/{slug}/overlap.json', () => {
       expect(body.overlap.hours_per_week).toBe(9);
       expect(body.overlap.summary).toBe('Wednesday 6pm–9pm; Saturday morning');
       const rows = await testDb().selectFrom('users').select(['id', 'schedule']).where('id', 'in', [me.id, weekender.id]).execute();
-      const stored = rows.map((r) => bitsToGrid(r.schedule!));
-      expect(body.overlap.grid).toEqual(intersectGrids(stored[0]!, stored[1]!));
+      const [mine, theirs] = rows.map((r) => bitsToGrid(r.schedule ?? ''));
+      expect(mine && theirs).toBeTruthy();
+      if (mine && theirs) expect(body.overlap.grid).toEqual(intersectGrids(mine, theirs));
       expect(JSON.stringify(res.body)).not.toMatch(/latitude|longitude|birthday|email/);
     }
   });
 
   it('says plainly when there is no shared time, and why when a grid is missing', async () => {
-    const none = overlapResponseSchema.parse((await api('GET', `/api/v1/users/${morning.slug}/overlap.json`, { token: me.token })).body);
+    const none = await call(getOverlap, { params: { slug: morning.slug }, token: me.token });
     expect(none.overlap).toMatchObject({ hours_per_week: 0, summary: 'No shared free time', windows: [] });
-    const missing = overlapResponseSchema.parse((await api('GET', `/api/v1/users/${nobody.slug}/overlap.json`, { token: me.token })).body);
+    const missing = await call(getOverlap, { params: { slug: nobody.slug }, token: me.token });
     expect(missing.overlap.summary).toMatch(/has not set their availability/);
   });
 
   it.each([
-    ['no token', () => ({ path: `/api/v1/users/${weekender.slug}/overlap.json`, token: undefined }), 401, 'unauthorized'],
-    ['an unknown slug', () => ({ path: '/api/v1/users/no-such-person-x/overlap.json', token: me.token }), 404, 'not_found'],
-    ['the caller', () => ({ path: `/api/v1/users/${me.slug}/overlap.json`, token: me.token }), 400, 'cannot_target_self'],
-  ])('answers %s with %s', async (_name, request, status, code) => {
-    const { path, token } = request();
-    const res = await api('GET', path, { token });
-    expect(res.status).toBe(status);
-    expect(res.body.error.code).toBe(code);
+    ['no token', () => ({ slug: weekender.slug, token: undefined }), 401, 'unauthorized'],
+    ['an unknown slug', () => ({ slug: 'no-such-person-x', token: me.token }), 404, 'not_found'],
+    ['the caller', () => ({ slug: me.slug, token: me.token }), 400, 'cannot_target_self'],
+  ] as const)('answers %s with %s', async (_name, request, status, code) => {
+    const { slug, token } = request();
+    const error = await refused(getOverlap, { params: { slug }, token }, code);
+    expect(error.status).toBe(status);
   });
 
   it('hides a blocked pair behind 404, whichever side blocked', async () => {
@@ -446,11 +452,8 @@ describe('GET /api/v1/users/{slug}/overlap.json', () => {
     const blocker = await person({ name: 'Blocker Overlap', at, km: 1, activities: ['tennis'], availability: 'weekends' });
     await testDb().insertInto('blocks').values([{ blocker_id: me.id, blocked_id: blocked.id }, { blocker_id: blocker.id, blocked_id: me.id }]).execute();
     for (const other of [blocked, blocker]) {
-      const res = await api('GET', `/api/v1/users/${other.slug}/overlap.json`, { token: me.token });
-      expect(res.status).toBe(404);
-      expect(res.body.error.code).toBe('not_found');
-      const back = await api('GET', `/api/v1/users/${me.slug}/overlap.json`, { token: other.token });
-      expect(back.status).toBe(404);
+      await refused(getOverlap, { params: { slug: other.slug }, token: me.token }, 'not_found');
+      await refused(getOverlap, { params: { slug: me.slug }, token: other.token }, 'not_found');
     }
   });
 });
@@ -471,7 +474,7 @@ describe('the search grid', () => {
     const before = await stored();
     expect(before.discover_cell).toBe(cellOf(before.public_latitude!, before.public_longitude!));
     expectMirrored(before);
-    await api('PATCH', '/api/v1/me.json', { token: user.token, body: { coords: { latitude: -45.5, longitude: -95.25 } } });
+    await call(updateMe, { token: user.token, body: { coords: { latitude: -45.5, longitude: -95.25 } } });
     const after = await stored();
     expect(after.location_seed).toBe(before.location_seed);
     expectMirrored(after);
@@ -512,7 +515,7 @@ describe('demo population (npm run seed:demo)', () => {
         activities: target.activities.slice(0, 2),
         availability: target.availability_text!,
       });
-      const found = discoverResponseSchema.parse((await search(caller, { available: 1, limit: 50 })).body);
+      const found = await search(caller, { available: 1, limit: 50 });
       expect(found.results.map((r) => r.user.id)).toContain(target.id);
 
       const avatar = await fetch(target.photo_url!);
@@ -555,10 +558,9 @@ describe('discover_postings (the narrow table a search reads) follow every profi
     expect(actual).toEqual(expected);
     return actual as { activity: string }[];
   };
-  const found = async (params: Record<string, string | number> = {}) => (await names(finder, [subject], params)).includes('Subject');
-  const patch = async (body: Record<string, unknown>) => {
-    const res = await api('PATCH', '/api/v1/me.json', { token: subject.token, body });
-    expect(res.status).toBe(200);
+  const found = async (params: SearchParams = {}) => (await names(finder, [subject], params)).includes('Subject');
+  const patch = async (body: CallInput<typeof updateMe>['body']) => {
+    await call(updateMe, { token: subject.token, body });
     await expectInStep(subject.id);
   };
 
@@ -608,8 +610,8 @@ describe('discover_postings (the narrow table a search reads) follow every profi
     await sql`update users set last_active_at = now() - interval '3 days' where id = ${subject.id}::uuid`.execute(db);
     expect(await xmins()).not.toEqual(before);
     await expectInStep(subject.id);
-    const body = discoverResponseSchema.parse((await search(finder, { limit: 50 })).body);
-    expect(body.results.find((r) => r.user.id === subject.id)!.last_active).toBe('within_a_week');
+    const body = await search(finder, { limit: 50 });
+    expect(body.results.find((r) => r.user.id === subject.id)?.last_active).toBe('within_a_week');
   });
 
   it('drops a profile that becomes incomplete, and takes it back when it is complete again', async () => {
@@ -624,8 +626,7 @@ describe('discover_postings (the narrow table a search reads) follow every profi
   it('hides a person the finder blocks (through the block endpoint)', async () => {
     const blocked = await person({ name: 'Blocked Later', at, km: 2.2, activities: ['tennis'], availability: 'weekends' });
     expect(await names(finder, [blocked])).toContain('Blocked Later');
-    const res = await api('POST', `/api/v1/users/${blocked.slug}/block.json`, { token: finder.token });
-    expect(res.status).toBeLessThan(300);
+    await call(blockUser, { params: { slug: blocked.slug }, token: finder.token });
     expect(await names(finder, [blocked])).not.toContain('Blocked Later');
   });
 
@@ -691,13 +692,12 @@ describe('GET /api/v1/discover.json: the same ranking as scoring everyone exactl
     const pages: DiscoverResponse[] = [];
     let cursor: string | null = null;
     do {
-      const res = await search(caller, { limit: 3, ...(cursor ? { cursor } : {}) });
-      expect(res.status).toBe(200);
-      const page: DiscoverResponse = discoverResponseSchema.parse(res.body);
+      const page: DiscoverResponse = await search(caller, { limit: 3, ...(cursor ? { cursor } : {}) });
       pages.push(page);
       cursor = page.next_cursor;
     } while (cursor && pages.length < 30);
-    const asOf = new Date(decodeCursor(pages[0]!.next_cursor!)!.asOf);
+    const asOf = new Date(decodeCursor(pages[0]?.next_cursor ?? '')?.asOf ?? NaN);
+    expect(asOf.getTime()).not.toBeNaN();
     const paged = pages.flatMap((page) => page.results.map((r) => `${r.user.id} ${r.score.toFixed(4)}`));
 
     // The old way: every candidate in users scored exactly, ranked, no cut-offs, with the

@@ -12,10 +12,11 @@ import { sql } from 'kysely';
 import PgBoss from 'pg-boss';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createDb, type Database } from '@/db';
-import { eventsFeedSchema, type EventItem } from '@/lib/contract/events';
+import { listEvents, type EventItem } from '@/lib/contract/events';
 import { maintainSample } from '@/lib/events/import';
 import { startStack, type Stack } from '../support/stack';
 import { api, freshIp, testDb } from './client';
+import { call, refused, send } from './contract-client';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const DAY = 86_400_000;
@@ -48,9 +49,9 @@ function importCli(...args: string[]): Promise<{ code: number | null; output: st
 }
 
 const titles = (events: readonly EventItem[]) => events.map((e) => e.title);
-async function feed(query: string, headers: Record<string, string> = {}) {
-  const res = await api('GET', `/api/v1/events.json${query ? `?${query}` : ''}`, { headers });
-  return { ...res, feed: res.status === 200 ? eventsFeedSchema.parse(res.body) : undefined };
+/** The feed for a query written as a URL's (the tests read better that way); must answer 200, parsed by the contract. */
+async function feed(query: string) {
+  return call(listEvents, { query: Object.fromEntries(new URLSearchParams(query)) });
 }
 
 // ---------------------------------------------------------------------------
@@ -112,9 +113,7 @@ const BY_START = [
 
 describe('built-in directory: a fresh start', () => {
   it('serves the labelled sample calendar', async () => {
-    const res = await feed('');
-    expect(res.status).toBe(200);
-    const body = res.feed!;
+    const body = await feed('');
     expect(body.total).toBeGreaterThan(20);
     expect(body.events).toHaveLength(40);
     expect(body.events.every((e) => e.source === 'sample' && e.title.startsWith('[Sample] '))).toBe(true);
@@ -128,15 +127,17 @@ describe('built-in directory: a fresh start', () => {
   });
 
   it('sets Cache-Control and an ETag, and answers If-None-Match with 304', async () => {
-    const first = await feed('city=Berlin');
+    const first = await send(listEvents, { query: { city: 'Berlin' } });
+    expect(first.ok).toBe(true);
     expect(first.headers.get('cache-control')).toBe('public, max-age=30, stale-while-revalidate=30');
-    const etag = first.headers.get('etag')!;
+    const etag = first.headers.get('etag') ?? '';
     expect(etag).toMatch(/^"[\w-]{32}"$/);
-    const again = await api('GET', '/api/v1/events.json?city=Berlin', { headers: { 'if-none-match': etag } });
+    // Raw: a 304 has no body for the contract to parse.
+    const again = await api('GET', `${listEvents.path}?city=Berlin`, { headers: { 'if-none-match': etag } });
     expect(again.status).toBe(304);
     expect(again.body).toBeNull();
     expect(again.headers.get('etag')).toBe(etag);
-    expect((await api('GET', '/api/v1/events.json?city=Berlin', { headers: { 'if-none-match': '"other"' } })).status).toBe(200);
+    await call(listEvents, { query: { city: 'Berlin' }, headers: { 'if-none-match': '"other"' } });
   });
 });
 
@@ -159,17 +160,16 @@ describe('query validation', () => {
     [`q=${'x'.repeat(201)}`, 'q', 'must be at most 200 characters'],
     ['sort=distance', 'near', 'required for sort=distance unless bbox or a known city is given'],
   ])('answers %s with 400 naming %s', async (query, field, message) => {
-    const res = await api('GET', `/api/v1/events.json?${query}`);
-    expect(res.status).toBe(400);
-    expect(res.body.error.code).toBe('validation_failed');
-    expect(res.body.error.fields).toEqual({ [field]: message });
-    expect(res.headers.get('cache-control')).toBe('no-store');
+    const error = await refused(listEvents, { query: Object.fromEntries(new URLSearchParams(query)) }, 'validation_failed');
+    expect(error.fields).toEqual({ [field]: message });
+    expect(error.headers.get('cache-control')).toBe('no-store');
   });
 
   it('ignores unknown parameters in built-in mode', async () => {
-    const res = await feed('limit=1&lang=de&page_token=xyz');
+    // Raw: parameters the contract does not name, on purpose.
+    const res = await api('GET', `${listEvents.path}?limit=1&lang=de&page_token=xyz`);
     expect(res.status).toBe(200);
-    expect(res.feed!.events).toHaveLength(1);
+    expect(listEvents.response.parse(res.body).events).toHaveLength(1);
   });
 });
 
@@ -180,25 +180,23 @@ describe('rate limit per client address', () => {
   it('answers 429 with Retry-After once one address has used its calls of the minute, before parsing anything', async () => {
     const ip = freshIp();
     for (let batch = 0; batch < LIMIT / 20; batch++) {
-      const results = await Promise.all(Array.from({ length: 20 }, () => api('GET', '/api/v1/events.json?limit=1', { ip })));
+      const results = await Promise.all(Array.from({ length: 20 }, () => send(listEvents, { query: { limit: 1 }, ip })));
       expect(results.map((r) => r.status)).toEqual(Array(20).fill(200));
     }
-    const refused = await api('GET', '/api/v1/events.json?limit=1', { ip });
-    expect(refused.status).toBe(429);
-    expect(refused.body.error).toEqual({
+    const { status: _status, headers, ...error } = await refused(listEvents, { query: { limit: 1 }, ip }, 'rate_limited');
+    expect(error).toEqual({
       code: 'rate_limited',
       message: expect.stringMatching(new RegExp(`^Too many events feed requests from your network: at most ${LIMIT} per minute\\. Try again in \\d+ seconds?\\.$`)),
       hint: expect.any(String),
     });
-    const retryAfter = Number(refused.headers.get('retry-after'));
+    const retryAfter = Number(headers.get('retry-after'));
     expect(retryAfter).toBeGreaterThanOrEqual(1);
     expect(retryAfter).toBeLessThanOrEqual(60);
-    expect(refused.headers.get('cache-control')).toBe('no-store');
+    expect(headers.get('cache-control')).toBe('no-store');
     // Counted before the query is parsed: an invalid one is refused the same way, not a 400.
-    const invalid = await api('GET', '/api/v1/events.json?limit=0&bbox=1,2', { ip });
-    expect(invalid.status).toBe(429);
+    await refused(listEvents, { query: { limit: 0, bbox: '1,2' }, ip }, 'rate_limited');
     // Other addresses are not affected.
-    expect((await api('GET', '/api/v1/events.json?limit=1')).status).toBe(200);
+    await call(listEvents, { query: { limit: 1 } });
   });
 
   it('documents the limit in OpenAPI', async () => {
@@ -249,22 +247,21 @@ describe('built-in directory: importing an iCalendar feed', () => {
 
   it('lists upcoming events by start time with total', async () => {
     const res = await feed(`sources=${SOURCE}`);
-    expect(res.status).toBe(200);
-    expect(titles(res.feed!.events)).toEqual(BY_START);
-    expect(res.feed!.total).toBe(7);
-    const first = res.feed!.events[0]!;
+    expect(titles(res.events)).toEqual(BY_START);
+    expect(res.total).toBe(7);
+    const first = res.events[0]!;
     expect(first).toMatchObject({ uid: `${CLIMB}#${at(2, 18).toISOString()}`, source: SOURCE, start: at(2, 18).toISOString(), end: at(2, 20).toISOString(), timezone: 'Etc/UTC', venue_name: 'Example Boulder Hall', venue_address: 'Revaler Str. 99, 10245 Berlin, Germany', city: 'Berlin', country: 'DE', activities: ['rock_climbing'], distance_km: null, url: null });
     expect(first.id).toBe(climbIds[0]);
     const rows = await testDb().selectFrom('events').select(['scraped_at']).where('source', '=', SOURCE).execute();
-    expect(res.feed!.scraped_at_max).toBe(new Date(rows[0]!.scraped_at).toISOString());
+    expect(res.scraped_at_max).toBe(new Date(rows[0]!.scraped_at).toISOString());
   });
 
   it('pages with limit and offset, total counting every page', async () => {
     const pages = [];
     for (const offset of [0, 3, 6, 9]) {
       const res = await feed(`sources=${SOURCE}&limit=3&offset=${offset}`);
-      expect(res.feed!.total).toBe(7);
-      pages.push(...titles(res.feed!.events));
+      expect(res.total).toBe(7);
+      pages.push(...titles(res.events));
     }
     expect(pages).toEqual(BY_START);
   });
@@ -293,20 +290,19 @@ describe('built-in directory: importing an iCalendar feed', () => {
   ])('filters by %s', async (query, expected) => {
     // A repeated parameter counts once, the last one: sources=nope replaces the test source.
     const res = await feed(new URLSearchParams(`sources=${SOURCE}&${query}`).toString());
-    expect(res.status).toBe(200);
-    expect(titles(res.feed!.events)).toEqual(expected);
-    expect(res.feed!.total).toBe(expected.length);
+    expect(titles(res.events)).toEqual(expected);
+    expect(res.total).toBe(expected.length);
   });
 
   it('shows events that are already over only when date_from asks for them', async () => {
-    expect(titles((await feed(`sources=${SOURCE}&q=coffee`)).feed!.events)).toEqual([]);
+    expect(titles((await feed(`sources=${SOURCE}&q=coffee`)).events)).toEqual([]);
     const res = await feed(`sources=${SOURCE}&q=coffee&date_from=${ymd(at(-1))}`);
-    expect(titles(res.feed!.events)).toEqual(['Morning coffee meetup']);
+    expect(titles(res.events)).toEqual(['Morning coffee meetup']);
   });
 
   it('sorts by distance from near, with distance_km', async () => {
     const res = await feed(`sources=${SOURCE}&sort=distance&near=51.5074,-0.1278`);
-    expect(titles(res.feed!.events)).toEqual([
+    expect(titles(res.events)).toEqual([
       'Board game night',
       'Weekly bouldering meetup',
       'Weekly bouldering meetup',
@@ -315,7 +311,7 @@ describe('built-in directory: importing an iCalendar feed', () => {
       'Sunset yoga in the park',
       'Trail running club',
     ]);
-    const km = res.feed!.events.map((e) => e.distance_km!);
+    const km = res.events.map((e) => e.distance_km!);
     expect(km[0]).toBeLessThan(5);
     expect(km[1]).toBeGreaterThan(900);
     expect(km[1]).toBeLessThan(960);
@@ -325,10 +321,10 @@ describe('built-in directory: importing an iCalendar feed', () => {
   it('measures distance from the city when sorting without near', async () => {
     const res = await feed(new URLSearchParams({ sources: SOURCE, sort: 'distance', city: 'Portland, OR' }).toString());
     // The trail event sits at the city's centre point; the yoga one has its own GEO a few km east.
-    expect(titles(res.feed!.events)).toEqual(['Trail running club', 'Sunset yoga in the park']);
-    expect(res.feed!.events[0]!.distance_km).toBe(0);
-    expect(res.feed!.events[1]!.distance_km).toBeGreaterThan(2);
-    expect(res.feed!.events[1]!.distance_km).toBeLessThan(10);
+    expect(titles(res.events)).toEqual(['Trail running club', 'Sunset yoga in the park']);
+    expect(res.events[0]!.distance_km).toBe(0);
+    expect(res.events[1]!.distance_km).toBeGreaterThan(2);
+    expect(res.events[1]!.distance_km).toBeLessThan(10);
   });
 
   it('re-imports: keeps ids, removes events gone from the feed and newly cancelled ones', async () => {
@@ -342,7 +338,7 @@ describe('built-in directory: importing an iCalendar feed', () => {
     expect(rows.map((r) => r.uid)).not.toContain('games@e2e');
     expect(rows.map((r) => r.uid)).not.toContain('yoga@e2e');
     expect(rows.filter((r) => r.series_uid === CLIMB).map((r) => r.id).sort()).toEqual([...climbIds].sort());
-    expect(titles((await feed(`sources=${SOURCE}`)).feed!.events)).toEqual(BY_START.filter((t) => t !== 'Board game night' && t !== 'Sunset yoga in the park'));
+    expect(titles((await feed(`sources=${SOURCE}`)).events)).toEqual(BY_START.filter((t) => t !== 'Board game night' && t !== 'Sunset yoga in the park'));
   }, 60_000);
 
   it('reports a file that is not a feed and changes nothing', async () => {
@@ -366,9 +362,9 @@ describe('built-in directory: the sample calendar', () => {
     const imported = await maintainSample(testDb(), { enabled: true, horizonDays: 90 });
     expect(imported.action).toBe('imported');
     expect(await count('sample')).toBe(imported.events);
-    expect((await feed('q=bouldering')).feed!.events[0]!.title).toBe('[Sample] Bouldering after work');
+    expect((await feed('q=bouldering')).events[0]!.title).toBe('[Sample] Bouldering after work');
     expect(await maintainSample(testDb(), { enabled: false, horizonDays: 90 })).toEqual({ action: 'removed', events: imported.events });
-    expect((await feed('')).feed!.total).toBe(0);
+    expect((await feed('')).total).toBe(0);
   }, 60_000);
 });
 
@@ -417,8 +413,7 @@ describe('built-in directory: the EVENTS_FEEDS refresh job', () => {
     await expect.poll(() => uidsOf('club'), { timeout: 45_000 }).toEqual(['games@e2e', 'yoga@e2e']);
     await expect.poll(() => uidsOf('city-events'), { timeout: 20_000 }).toEqual(['j1']);
     expect(await uidsOf('sample')).toEqual([]);
-    const res = await fetch(`${stack.baseUrl}/api/v1/events.json?city=Hamburg`);
-    const body = eventsFeedSchema.parse(await res.json());
+    const body = await call(listEvents, { query: { city: 'Hamburg' }, base: stack.baseUrl });
     expect(body.events).toMatchObject([{ title: 'Riverside 10k', source: 'city-events', activities: ['running'], country: 'DE' }]);
     const schedule = await sql<{ name: string; cron: string }>`select name, cron from pgboss.schedule`.execute(db);
     expect(schedule.rows).toEqual([{ name: 'events-refresh', cron: '7 * * * *' }]);
@@ -496,7 +491,7 @@ describe('proxy mode (EVENTS_UPSTREAM_URL)', () => {
   });
 
   async function proxied(query: string, headers: Record<string, string> = {}) {
-    const res = await fetch(`${stack.baseUrl}/api/v1/events.json?${query}`, { headers });
+    const res = await fetch(`${stack.baseUrl}${listEvents.path}?${query}`, { headers });
     const text = await res.text();
     return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : null };
   }

@@ -1,7 +1,8 @@
 // Shared steps for the buddies, chats, inbox and blocks API tests.
 import { sql } from 'kysely';
-import { expect } from 'vitest';
+import { acceptBuddyRequest, sendBuddyRequest, sendMessage } from '@/lib/contract/social';
 import { api, registerUser, testDb, updateTokens } from './client';
+import { call, send as sendTyped, type CallInput } from './contract-client';
 
 export type TestUser = Awaited<ReturnType<typeof registerUser>>;
 
@@ -21,17 +22,42 @@ export async function accept(by: TestUser, invitationId: string, body?: Record<s
   return api('POST', `/api/v1/buddy_requests/${invitationId}/accept.json`, { token: by.token, body });
 }
 
+/** Typed: A asks B; the request must be created (201). Returns the contract's answer. */
+export async function askBuddy(from: TestUser, to: TestUser, body?: CallInput<typeof sendBuddyRequest>['body']) {
+  return call(sendBuddyRequest, { params: { slug: to.slug }, token: from.token, body });
+}
+
+/** Typed: the recipient accepts (200). Returns the contract's answer. */
+export async function acceptRequest(by: TestUser, invitationId: string, body?: CallInput<typeof acceptBuddyRequest>['body']) {
+  return call(acceptBuddyRequest, { params: { invitationId }, token: by.token, body });
+}
+
 /** A asks B, B accepts: returns the chat id. */
 export async function makeBuddies(a: TestUser, b: TestUser, firstMessage?: string): Promise<string> {
-  const req = await requestBuddy(a, b);
-  expect(req.status, JSON.stringify(req.body)).toBe(201);
-  const res = await accept(b, req.body.request.id, firstMessage ? { firstMessage } : undefined);
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body.chat.chatId as string;
+  const req = await askBuddy(a, b);
+  const res = await acceptRequest(b, req.request.id, firstMessage ? { firstMessage } : undefined);
+  return res.chat.chatId;
 }
 
 export async function send(by: TestUser, chatId: string, text: string, extra: Record<string, unknown> = {}) {
   return api('POST', `/api/v1/chats/${chatId}/messages.json`, { token: by.token, body: { text, ...extra } });
+}
+
+type MessageExtra = Omit<NonNullable<CallInput<typeof sendMessage>['body']>, 'text'>;
+
+/** Typed: the message input for call/refused/send(sendMessage, …). */
+export function messageInput(by: TestUser, chatId: string, text: string, extra: MessageExtra = {}) {
+  return { params: { chatId }, token: by.token, body: { text, ...extra } };
+}
+
+/** Typed: sends a message and returns the contract's answer, success or error (for `.ok`, `.status`, `.error.code`). */
+export async function sendMessageAs(by: TestUser, chatId: string, text: string, extra: MessageExtra = {}) {
+  return sendTyped(sendMessage, messageInput(by, chatId, text, extra));
+}
+
+/** Typed: sends a message that must be stored (201); returns it. */
+export async function say(by: TestUser, chatId: string, text: string, extra: MessageExtra = {}) {
+  return (await call(sendMessage, messageInput(by, chatId, text, extra))).message;
 }
 
 /** A user whose token lacks some scopes (tokens are minted with all seven at registration). */
