@@ -57,7 +57,7 @@ export async function send<S extends EndpointSpec>(spec: S, input: CallInput<S>)
   };
   const res = await api<unknown>(spec.method, pathOf(spec, params, query), { body, token, ip, headers, base });
   const where = `${spec.method} ${spec.path} answered ${res.status}`;
-  if (res.status === (spec.status ?? 200)) {
+  if (res.status === (spec.status ?? 200) || res.status === spec.alsoOk?.status) {
     const parsed = spec.response.safeParse(res.body);
     if (!parsed.success) throw new ContractViolation(`${where} with a body its response schema refuses: ${parsed.error.message}\n${JSON.stringify(res.body)}`);
     return { ok: true, status: res.status, headers: res.headers, data: parsed.data as ResponseOf<S> };

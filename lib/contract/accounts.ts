@@ -106,7 +106,7 @@ export const register = defineEndpoint({
     'Creates the account in one call. Only email and displayName are required; the other Discover fields can follow via PATCH /api/v1/me.json. ' +
     'Unknown activities are warnings, not errors. Repeat warnings.schedule_summary to the user to confirm availability. ' +
     `Limited to ${LIMITS.minimumAge}+ year olds, and per IP address per hour (GET this path for the numbers; photos sent ` +
-    'here count against an hourly photo limit per address, failed ones included).',
+    'here count toward the hourly photo limit per address, failed ones too).',
   body: registerBodySchema,
   maxBodyBytes: REGISTER_MAX_BODY_BYTES,
   response: registerResponseSchema,

@@ -45,6 +45,11 @@ export interface EndpointSpec {
   /** Success status (default 200). */
   status?: number;
   /**
+   * A second success status with the same body, and when it is given (a create that
+   * finds the thing already there answers 200 instead of 201).
+   */
+  alsoOk?: { status: number; when: string };
+  /**
    * A per-user (after authentication) or per-client-address (before anything else) rate
    * limit the wrapper counts each call against; its rule comes from the configuration.
    */

@@ -70,7 +70,7 @@ export const changePassword = defineEndpoint({
   description:
     'Checks currentPassword, then sets newPassword. Every web session of the account except the one making the change is signed out; access tokens keep working, ' +
     'unless revokeAllTokens is true: then every access token is revoked in the same transaction, including the one making the call (its next request answers 401). ' +
-    'Wrong current passwords count as failed sign-in attempts: limited per account from one client address, per client address, and by an account-wide backoff; a refusal is 429 rate_limited with Retry-After and says when to try again.',
+    'Wrong current passwords count as failed sign-ins (per account and address, per address, and an account-wide backoff): 429 rate_limited with Retry-After.',
   body: changePasswordBodySchema,
   response: z.object({ success: z.literal(true), signed_out_sessions: z.number().int(), revoked_tokens: z.number().int() }),
   errors: ['validation_failed', 'wrong_password', 'conflict', 'rate_limited'],

@@ -112,9 +112,9 @@ export const sendBuddyRequest = defineEndpoint({
   summary: 'Ask someone (slug or user id) to be buddies',
   toolHint: 'Only when the person asked you to.',
   description:
-    'Creates a pending request the other person sees in their inbox (201, outcome "created"). ' +
-    'Sending it again while it is pending returns the same request (200, outcome "already_pending"). ' +
-    'If they already asked you, this accepts their request instead: the chat is created and `message` becomes your first message (200, outcome "accepted_reverse"). ' +
+    'Creates a pending request the other person sees in their inbox ("created"). ' +
+    'Sent again while pending: the same request ("already_pending"). ' +
+    'If they already asked you, accepts theirs instead: the chat is created and `message` is your first message ("accepted_reverse"). ' +
     'Already buddies → 409 already_buddies; yourself → 400 cannot_target_self. The message is moderated.',
   params: slugParams,
   body: buddyRequestBodySchema,
@@ -126,6 +126,7 @@ export const sendBuddyRequest = defineEndpoint({
     chat: chatSchema.nullable(),
   }),
   status: 201,
+  alsoOk: { status: 200, when: 'Not created (outcome already_pending or accepted_reverse)' },
   errors: [
     'validation_failed',
     'not_found',
@@ -331,8 +332,8 @@ export const getInbox = defineEndpoint({
   summary: 'Everything new in one call: pending requests, accepted requests, unread chats with their new messages',
   toolHint: 'Long-poll: pass since (from poll_next_url) and wait=25 and call again when it answers; without wait, poll at most every 30 s.',
   description:
-    'Long-poll: follow poll_next_url with wait=25 (and If-None-Match with the last ETag) and the answer comes the moment ' +
-    'something is new, or as 304 / nothing new after 25 s; then poll again at once. Without wait, poll every 30-60 s. ' +
+    'Long-poll: follow poll_next_url with wait=25 and If-None-Match (the last ETag): the answer comes the moment ' +
+    'something is new, or 304 after 25 s; then poll again. Without wait, poll every 30-60 s. ' +
     `pending_requests: requests waiting for your answer (newest ${SOCIAL_LIMITS.inboxItems}). ` +
     `accepted_requests: your requests accepted after since (default: the last ${SOCIAL_LIMITS.inboxAcceptedDays} days). ` +
     'chats: chats with unread messages, with the newest unread messages after since. Unread state lasts until you read the chat ' +

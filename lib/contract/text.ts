@@ -98,6 +98,6 @@ export function withTextRule<T extends z.ZodType<string, string>>(schema: T, kin
 
 /** The rule in words, for the guides and OpenAPI. */
 export const TEXT_RULE_IN_WORDS =
-  'Every string field, path and query parameter refuses control characters (U+0000-U+001F, U+007F-U+009F) and unpaired ' +
-  'UTF-16 surrogates with 400 validation_failed naming the field; free-text fields (aboutMe, availability_text, messages, ' +
-  'request and report text) may contain line breaks and tabs.';
+  'Every string field and parameter refuses control characters (U+0000-U+001F, U+007F-U+009F) and lone UTF-16 ' +
+  'surrogates (400 validation_failed, naming the field); free text (aboutMe, availability_text, messages, ' +
+  'request and report text) may hold line breaks and tabs.';

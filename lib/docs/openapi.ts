@@ -289,6 +289,14 @@ export function operationFor(
           },
         },
       },
+      ...(spec.alsoOk
+        ? {
+            [String(spec.alsoOk.status)]: {
+              description: spec.alsoOk.when,
+              content: { 'application/json': { schema: forResponses(toJsonSchema(spec.response, 'output')) } },
+            },
+          }
+        : {}),
       ...errorResponses(spec, components),
     },
     // The bearer requirement is the document's default (top-level security); public
