@@ -17,11 +17,11 @@ export interface BlockStatus {
   byThem: boolean;
 }
 
-export async function blockStatus(db: Database, me: string, other: string): Promise<BlockStatus> {
+export async function blockStatus(db: Database, viewerId: string, other: string): Promise<BlockStatus> {
   const { rows } = await sql<{ by_me: boolean; by_them: boolean }>`select
-      exists (select 1 from blocks where blocker_id = ${me} and blocked_id = ${other})
+      exists (select 1 from blocks where blocker_id = ${viewerId} and blocked_id = ${other})
         or exists (select 1 from users where id = ${other} and disabled_at is not null) as by_me,
-      exists (select 1 from blocks where blocker_id = ${other} and blocked_id = ${me}) as by_them`.execute(db);
+      exists (select 1 from blocks where blocker_id = ${other} and blocked_id = ${viewerId}) as by_them`.execute(db);
   return { byMe: rows[0]!.by_me, byThem: rows[0]!.by_them };
 }
 
@@ -33,9 +33,9 @@ export function notBlockedBy(viewerId: string, otherUserColumn: string): Express
 }
 
 /** The user a path's slug or id names; 404 if none, 400 if it is the caller. */
-export async function resolveOtherUser(db: Database, me: string, slugOrId: string, action: string) {
+export async function resolveOtherUser(db: Database, viewerId: string, slugOrId: string, action: string) {
   const target = await getUserBySlugOrIdOrThrow(db, slugOrId);
-  if (target.id === me) throw new ApiError('cannot_target_self', `You cannot ${action} yourself`, { hint: 'Use the slug or id of the other person.' });
+  if (target.id === viewerId) throw new ApiError('cannot_target_self', `You cannot ${action} yourself`, { hint: 'Use the slug or id of the other person.' });
   return target;
 }
 
@@ -48,30 +48,30 @@ export async function insertBlock(trx: Database, blockerId: string, blockedId: s
     .execute();
 }
 
-export async function blockUser(db: Database, me: string, slugOrId: string, by: Attribution, baseUrl: string) {
-  const target = await resolveOtherUser(db, me, slugOrId, 'block');
+export async function blockUser(db: Database, viewerId: string, slugOrId: string, by: Attribution, baseUrl: string) {
+  const target = await resolveOtherUser(db, viewerId, slugOrId, 'block');
   await db.transaction().execute(async (trx) => {
-    await insertBlock(trx, me, target.id, by);
-    await recordAgentAction(trx, me, 'block_user', by);
+    await insertBlock(trx, viewerId, target.id, by);
+    await recordAgentAction(trx, viewerId, 'block_user', by);
   });
   return { success: true as const, blocked: true, user: toUserCard(target, baseUrl) };
 }
 
-export async function unblockUser(db: Database, me: string, slugOrId: string, by: Attribution, baseUrl: string) {
-  const target = await resolveOtherUser(db, me, slugOrId, 'unblock');
+export async function unblockUser(db: Database, viewerId: string, slugOrId: string, by: Attribution, baseUrl: string) {
+  const target = await resolveOtherUser(db, viewerId, slugOrId, 'unblock');
   await db.transaction().execute(async (trx) => {
-    await trx.deleteFrom('blocks').where('blocker_id', '=', me).where('blocked_id', '=', target.id).execute();
-    await recordAgentAction(trx, me, 'unblock_user', by);
+    await trx.deleteFrom('blocks').where('blocker_id', '=', viewerId).where('blocked_id', '=', target.id).execute();
+    await recordAgentAction(trx, viewerId, 'unblock_user', by);
   });
   return { success: true as const, blocked: false, user: toUserCard(target, baseUrl) };
 }
 
-export async function listBlocks(db: Database, me: string, baseUrl: string): Promise<{ blocked: (UserCard & { blocked_at: string })[] }> {
+export async function listBlocks(db: Database, viewerId: string, baseUrl: string): Promise<{ blocked: (UserCard & { blocked_at: string })[] }> {
   const rows = await db
     .selectFrom('blocks as b')
     .innerJoin('users as u', 'u.id', 'b.blocked_id')
     .select(['u.id', 'u.slug', 'u.display_name', 'u.photo_url', 'u.public_location', 'b.created_at'])
-    .where('b.blocker_id', '=', me)
+    .where('b.blocker_id', '=', viewerId)
     .where('u.disabled_at', 'is', null)
     .orderBy('b.created_at', 'desc')
     .limit(1000)

@@ -115,22 +115,22 @@ export interface CreateRequestResult {
 
 export async function createBuddyRequest(
   db: Database,
-  senderId: string,
+  viewerId: string,
   slugOrId: string,
   body: BuddyRequestBody,
   baseUrl: string,
 ): Promise<CreateRequestResult> {
-  const target = await resolveOtherUser(db, senderId, slugOrId, 'send a buddy request to');
+  const target = await resolveOtherUser(db, viewerId, slugOrId, 'send a buddy request to');
   // Canonical already: the contract's activity list maps plain English to ids.
   const activityIds = body.activityIds ?? [];
   const message = body.message || null;
   assertTextAllowed(message, 'message');
 
   const result = await db.transaction().execute(async (trx) => {
-    await lockPair(trx, senderId, target.id);
-    const blocks = await blockStatus(trx, senderId, target.id);
+    await lockPair(trx, viewerId, target.id);
+    const blocks = await blockStatus(trx, viewerId, target.id);
     if (blocks.byMe || blocks.byThem) throw recipientUnavailable();
-    const existingChat = await findChatOfPair(trx, senderId, target.id);
+    const existingChat = await findChatOfPair(trx, viewerId, target.id);
     if (existingChat) {
       throw new ApiError('already_buddies', `You are already buddies with ${target.display_name}`, {
         hint: `Write in your chat instead: POST ${messagesUrl(baseUrl, existingChat)} (chatId ${existingChat}).`,
@@ -142,13 +142,13 @@ export async function createBuddyRequest(
       .where('state', '=', 'pending')
       .where((eb) =>
         eb.or([
-          eb.and([eb('sender_id', '=', senderId), eb('recipient_id', '=', target.id)]),
-          eb.and([eb('sender_id', '=', target.id), eb('recipient_id', '=', senderId)]),
+          eb.and([eb('sender_id', '=', viewerId), eb('recipient_id', '=', target.id)]),
+          eb.and([eb('sender_id', '=', target.id), eb('recipient_id', '=', viewerId)]),
         ]),
       )
       .forUpdate()
       .executeTakeFirst();
-    if (pending && pending.sender_id === senderId) return { outcome: 'already_pending' as const, requestId: pending.id, chatId: null };
+    if (pending && pending.sender_id === viewerId) return { outcome: 'already_pending' as const, requestId: pending.id, chatId: null };
     if (pending) {
       // They already asked us: saying yes is the natural reading; our message opens the chat.
       const accepted = await acceptLocked(trx, pending, message, body);
@@ -157,7 +157,7 @@ export async function createBuddyRequest(
     const recentlyDeclined = await trx
       .selectFrom('buddy_requests')
       .select('id')
-      .where('sender_id', '=', senderId)
+      .where('sender_id', '=', viewerId)
       .where('recipient_id', '=', target.id)
       .where('state', '=', 'declined')
       .where('responded_at', '>', sql<Date>`now() - make_interval(days => ${SOCIAL_LIMITS.declineCooldownDays})`)
@@ -168,7 +168,7 @@ export async function createBuddyRequest(
     const created = await trx
       .insertInto('buddy_requests')
       .values({
-        sender_id: senderId,
+        sender_id: viewerId,
         recipient_id: target.id,
         message,
         activity_ids: activityIds,
@@ -179,15 +179,15 @@ export async function createBuddyRequest(
       .executeTakeFirstOrThrow();
     const job: PushJob = { kind: 'buddy_request', recipientId: target.id, requestId: created.id };
     await enqueue(trx, QUEUES.push, job);
-    await recordAgentAction(trx, senderId, 'send_buddy_request', body);
+    await recordAgentAction(trx, viewerId, 'send_buddy_request', body);
     return { outcome: 'created' as const, requestId: created.id, chatId: null };
   });
 
   return {
     success: true,
     outcome: result.outcome,
-    request: await loadRequest(db, senderId, result.requestId, baseUrl),
-    chat: result.chatId ? await getChatRecord(db, senderId, result.chatId, baseUrl) : null,
+    request: await loadRequest(db, viewerId, result.requestId, baseUrl),
+    chat: result.chatId ? await getChatRecord(db, viewerId, result.chatId, baseUrl) : null,
   };
 }
 

@@ -82,8 +82,8 @@ const messageRateLimit = (limit: number, remaining: number, resetSeconds: number
   rateLimitHeaders('messages', { points: limit, windowSeconds: MESSAGE_WINDOW_MINUTES * 60 }, remaining, resetSeconds);
 
 /** The RateLimit fields after a send: what this sender has left in this chat. */
-export async function messageLimitHeaders(db: Database, chatId: string, senderId: string, limit: number) {
-  const { count, resetSeconds } = await messageWindow(db, chatId, senderId);
+export async function messageLimitHeaders(db: Database, chatId: string, viewerId: string, limit: number) {
+  const { count, resetSeconds } = await messageWindow(db, chatId, viewerId);
   return messageRateLimit(limit, limit - count, resetSeconds);
 }
 
@@ -103,7 +103,7 @@ async function enforceMessageLimit(trx: Database, chatId: string, senderId: stri
 
 export async function sendMessage(
   db: Database,
-  senderId: string,
+  viewerId: string,
   chatId: string,
   body: SendMessageBody,
   options: { limitPer10Min: number },
@@ -116,22 +116,22 @@ export async function sendMessage(
       .innerJoin('chat_members as cm', 'cm.chat_id', 'c.id')
       .select(['c.id', 'cm.other_user_id'])
       .where('c.id', '=', chatId)
-      .where('cm.user_id', '=', senderId)
+      .where('cm.user_id', '=', viewerId)
       .forNoKeyUpdate('c')
       .executeTakeFirst();
     if (!chat) throw chatNotFound();
-    const blocks = await blockStatus(trx, senderId, chat.other_user_id);
+    const blocks = await blockStatus(trx, viewerId, chat.other_user_id);
     if (blocks.byMe) throw chatNotFound();
     if (blocks.byThem) {
       throw new ApiError('chat_unavailable', 'This chat is not accepting messages', { hint: ERROR_ADVICE.chat_unavailable });
     }
-    await enforceMessageLimit(trx, chatId, senderId, options.limitPer10Min);
-    const row = await insertMessage(trx, { chatId, senderId, recipientId: chat.other_user_id, text: body.text, by: body });
+    await enforceMessageLimit(trx, chatId, viewerId, options.limitPer10Min);
+    const row = await insertMessage(trx, { chatId, senderId: viewerId, recipientId: chat.other_user_id, text: body.text, by: body });
     const job: PushJob = { kind: 'message', recipientId: chat.other_user_id, chatId, messageId: row.id };
     await enqueue(trx, QUEUES.push, job);
     return row;
   });
-  return { success: true, message: toMessage(message, senderId) };
+  return { success: true, message: toMessage(message, viewerId) };
 }
 
 export interface ListMessagesQuery {
