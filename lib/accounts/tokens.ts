@@ -185,7 +185,10 @@ const tokenNotFound = () => new ApiError('not_found', 'No such access token on t
  * Revokes one of the account's tokens; it fails on the very next API call (every call
  * looks the token up). Revoking an already revoked token is a no-op that returns it.
  */
-export async function revokeAccessToken(db: Database, userId: string, tokenId: string): Promise<AccessTokenRecord> {
+export async function revokeAccessToken(
+  db: Database,
+  { userId, tokenId }: { userId: string; tokenId: string },
+): Promise<AccessTokenRecord> {
   if (!UUID.test(tokenId)) throw tokenNotFound();
   const revoked = await db
     .updateTable('access_tokens')
@@ -228,7 +231,10 @@ export async function listTokensToConfirm(db: Database, userId: string): Promise
 }
 
 /** The person keeps a live token: it leaves the confirmation prompt. Revoked tokens cannot be kept. */
-export async function confirmAccessToken(db: Database, userId: string, tokenId: string): Promise<AccessTokenRecord> {
+export async function confirmAccessToken(
+  db: Database,
+  { userId, tokenId }: { userId: string; tokenId: string },
+): Promise<AccessTokenRecord> {
   if (!UUID.test(tokenId)) throw tokenNotFound();
   const confirmed = await db
     .updateTable('access_tokens')

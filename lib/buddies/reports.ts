@@ -6,8 +6,8 @@ import { ApiError } from '../http/errors';
 import { isUuid } from '../chats/records';
 import { blockStatus, insertBlock, resolveOtherUser } from './blocks';
 
-export async function reportUser(db: Database, viewerId: string, slugOrId: string, body: ReportBody) {
-  const target = await resolveOtherUser(db, viewerId, slugOrId, 'report');
+export async function reportUser(db: Database, { viewerId, slugOrId, body }: { viewerId: string; slugOrId: string; body: ReportBody }) {
+  const target = await resolveOtherUser(db, { viewerId, slugOrId, action: 'report' });
   const chatId = body.chatId || null;
   return db.transaction().execute(async (trx) => {
     if (chatId) {
@@ -41,9 +41,9 @@ export async function reportUser(db: Database, viewerId: string, slugOrId: strin
       })
       .returning('id')
       .executeTakeFirstOrThrow();
-    if (body.block) await insertBlock(trx, viewerId, target.id, body);
+    if (body.block) await insertBlock(trx, { blockerId: viewerId, blockedId: target.id, by: body });
     await recordAgentAction(trx, viewerId, 'report_user', body);
-    const { byMe } = await blockStatus(trx, viewerId, target.id);
+    const { byMe } = await blockStatus(trx, { viewerId, otherId: target.id });
     return { success: true as const, reportId: report.id, blocked: byMe };
   });
 }

@@ -49,7 +49,10 @@ export function requestRows(db: Database, otherColumn: 'r.sender_id' | 'r.recipi
     );
 }
 
-async function loadRequest(db: Database, viewerId: string, requestId: string, baseUrl: string): Promise<BuddyRequestRecord> {
+async function loadRequest(
+  db: Database,
+  { viewerId, requestId, baseUrl }: { viewerId: string; requestId: string; baseUrl: string },
+): Promise<BuddyRequestRecord> {
   const side = await db.selectFrom('buddy_requests').select('sender_id').where('id', '=', requestId).executeTakeFirstOrThrow();
   const row = await requestRows(db, side.sender_id === viewerId ? 'r.recipient_id' : 'r.sender_id')
     .where('r.id', '=', requestId)
@@ -115,12 +118,9 @@ export interface CreateRequestResult {
 
 export async function createBuddyRequest(
   db: Database,
-  viewerId: string,
-  slugOrId: string,
-  body: BuddyRequestBody,
-  baseUrl: string,
+  { viewerId, slugOrId, body, baseUrl }: { viewerId: string; slugOrId: string; body: BuddyRequestBody; baseUrl: string },
 ): Promise<CreateRequestResult> {
-  const target = await resolveOtherUser(db, viewerId, slugOrId, 'send a buddy request to');
+  const target = await resolveOtherUser(db, { viewerId, slugOrId, action: 'send a buddy request to' });
   // Canonical already: the contract's activity list maps plain English to ids.
   const activityIds = body.activityIds ?? [];
   const message = body.message || null;
@@ -128,7 +128,7 @@ export async function createBuddyRequest(
 
   const result = await db.transaction().execute(async (trx) => {
     await lockPair(trx, viewerId, target.id);
-    const blocks = await blockStatus(trx, viewerId, target.id);
+    const blocks = await blockStatus(trx, { viewerId, otherId: target.id });
     if (blocks.byMe || blocks.byThem) throw recipientUnavailable();
     const existingChat = await findChatOfPair(trx, viewerId, target.id);
     if (existingChat) {
@@ -186,8 +186,8 @@ export async function createBuddyRequest(
   return {
     success: true,
     outcome: result.outcome,
-    request: await loadRequest(db, viewerId, result.requestId, baseUrl),
-    chat: result.chatId ? await getChatRecord(db, viewerId, result.chatId, baseUrl) : null,
+    request: await loadRequest(db, { viewerId, requestId: result.requestId, baseUrl }),
+    chat: result.chatId ? await getChatRecord(db, { viewerId, chatId: result.chatId, baseUrl }) : null,
   };
 }
 
@@ -214,12 +214,12 @@ type Role = 'recipient' | 'sender';
  * Locks a request the caller takes part in. Strangers (and a blocker, from whom
  * the request is hidden) get 404; the wrong side gets 403; a settled request 409.
  */
-async function lockOwnRequest(trx: Database, viewerId: string, requestId: string, role: Role) {
+async function lockOwnRequest(trx: Database, { viewerId, requestId, role }: { viewerId: string; requestId: string; role: Role }) {
   if (!isUuid(requestId)) throw requestNotFound();
   const request = await trx.selectFrom('buddy_requests').selectAll().where('id', '=', requestId).forUpdate().executeTakeFirst();
   if (!request || (request.sender_id !== viewerId && request.recipient_id !== viewerId)) throw requestNotFound();
   const other = request.sender_id === viewerId ? request.recipient_id : request.sender_id;
-  const blocks = await blockStatus(trx, viewerId, other);
+  const blocks = await blockStatus(trx, { viewerId, otherId: other });
   if (blocks.byMe) throw requestNotFound();
   const isRole = role === 'recipient' ? request.recipient_id === viewerId : request.sender_id === viewerId;
   if (!isRole) {
@@ -235,25 +235,35 @@ async function lockOwnRequest(trx: Database, viewerId: string, requestId: string
   return { request, blocks };
 }
 
-export async function acceptBuddyRequest(db: Database, viewerId: string, requestId: string, body: AcceptBody, baseUrl: string) {
+export async function acceptBuddyRequest(
+  db: Database,
+  { viewerId, requestId, body, baseUrl }: { viewerId: string; requestId: string; body: AcceptBody; baseUrl: string },
+) {
   const firstMessage = body.firstMessage || null;
   assertTextAllowed(firstMessage, 'firstMessage');
   const accepted = await db.transaction().execute(async (trx) => {
-    const { request, blocks } = await lockOwnRequest(trx, viewerId, requestId, 'recipient');
+    const { request, blocks } = await lockOwnRequest(trx, { viewerId, requestId, role: 'recipient' });
     if (blocks.byThem) throw recipientUnavailable();
     return acceptLocked(trx, request, firstMessage, body);
   });
   return {
     success: true as const,
-    request: await loadRequest(db, viewerId, requestId, baseUrl),
-    chat: await getChatRecord(db, viewerId, accepted.chatId, baseUrl),
+    request: await loadRequest(db, { viewerId, requestId, baseUrl }),
+    chat: await getChatRecord(db, { viewerId, chatId: accepted.chatId, baseUrl }),
     first_message: accepted.firstMessage ? toMessage(accepted.firstMessage, viewerId) : null,
   };
 }
 
-async function settle(db: Database, viewerId: string, requestId: string, role: Role, state: 'declined' | 'cancelled', by: Attribution, baseUrl: string) {
+interface Settlement {
+  viewerId: string;
+  requestId: string;
+  by: Attribution;
+  baseUrl: string;
+}
+
+async function settle(db: Database, { viewerId, requestId, by, baseUrl }: Settlement, role: Role, state: 'declined' | 'cancelled') {
   await db.transaction().execute(async (trx) => {
-    await lockOwnRequest(trx, viewerId, requestId, role);
+    await lockOwnRequest(trx, { viewerId, requestId, role });
     await trx
       .updateTable('buddy_requests')
       .set({
@@ -265,11 +275,9 @@ async function settle(db: Database, viewerId: string, requestId: string, role: R
       .execute();
     await recordAgentAction(trx, viewerId, state === 'declined' ? 'decline_buddy_request' : 'cancel_buddy_request', by);
   });
-  return { success: true as const, request: await loadRequest(db, viewerId, requestId, baseUrl) };
+  return { success: true as const, request: await loadRequest(db, { viewerId, requestId, baseUrl }) };
 }
 
-export const declineBuddyRequest = (db: Database, viewerId: string, requestId: string, by: Attribution, baseUrl: string) =>
-  settle(db, viewerId, requestId, 'recipient', 'declined', by, baseUrl);
+export const declineBuddyRequest = (db: Database, request: Settlement) => settle(db, request, 'recipient', 'declined');
 
-export const cancelBuddyRequest = (db: Database, viewerId: string, requestId: string, by: Attribution, baseUrl: string) =>
-  settle(db, viewerId, requestId, 'sender', 'cancelled', by, baseUrl);
+export const cancelBuddyRequest = (db: Database, request: Settlement) => settle(db, request, 'sender', 'cancelled');

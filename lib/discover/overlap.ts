@@ -85,7 +85,10 @@ async function eitherBlocked(db: Database, a: string, b: string): Promise<boolea
  * profile, so this needs no completeness; a block either way reads as not found,
  * as if the person did not exist, so a block is never revealed.
  */
-export async function sharedFreeTime(db: Database, viewerId: string, slugOrId: string, baseUrl: string): Promise<OverlapResponse> {
+export async function sharedFreeTime(
+  db: Database,
+  { viewerId, slugOrId, baseUrl }: { viewerId: string; slugOrId: string; baseUrl: string },
+): Promise<OverlapResponse> {
   const other: UserRow = await getUserBySlugOrIdOrThrow(db, slugOrId);
   if (other.id === viewerId) {
     throw new ApiError('cannot_target_self', 'That is you: shared free time needs another person', {

@@ -4,5 +4,5 @@ import { route } from '@/lib/http/route';
 
 // POST /api/v1/buddy_requests/{invitationId}/accept.json – accept: connection, chat and first message
 export const POST = route(social.acceptBuddyRequest, async ({ db, auth, params, body, baseUrl }) =>
-  acceptBuddyRequest(db, auth.userId, params.invitationId, body, baseUrl),
+  acceptBuddyRequest(db, { viewerId: auth.userId, requestId: params.invitationId, body, baseUrl }),
 );

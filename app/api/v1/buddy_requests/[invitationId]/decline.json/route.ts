@@ -4,5 +4,5 @@ import { route } from '@/lib/http/route';
 
 // POST /api/v1/buddy_requests/{invitationId}/decline.json – decline a request sent to the caller
 export const POST = route(social.declineBuddyRequest, async ({ db, auth, params, body, baseUrl }) =>
-  declineBuddyRequest(db, auth.userId, params.invitationId, body, baseUrl),
+  declineBuddyRequest(db, { viewerId: auth.userId, requestId: params.invitationId, by: body, baseUrl }),
 );

@@ -19,7 +19,7 @@ export const GET = route(social.listMessages, async ({ db, auth, params, query, 
     const { value: member, timedOut } = await lookUntilChanged(
       chatKey(params.chatId),
       wait,
-      () => visibleMembership(db, auth.userId, params.chatId),
+      () => visibleMembership(db, { viewerId: auth.userId, chatId: params.chatId }),
       (m) => !matchesIfNoneMatch(knownTag, tagOf(m)),
     );
     if (timedOut || matchesIfNoneMatch(knownTag, tagOf(member))) return notModified(tagOf(member));
@@ -31,13 +31,13 @@ export const GET = route(social.listMessages, async ({ db, auth, params, query, 
     chatKey(params.chatId),
     continues && !knownTag ? wait : undefined,
     async () => {
-      const member = await visibleMembership(db, auth.userId, params.chatId);
-      return { member, page: await listMessages(db, auth.userId, params.chatId, pageQuery, baseUrl) };
+      const member = await visibleMembership(db, { viewerId: auth.userId, chatId: params.chatId });
+      return { member, page: await listMessages(db, { viewerId: auth.userId, chatId: params.chatId, query: pageQuery, baseUrl }) };
     },
     ({ page }) => page.messages.length > 0,
   );
   // A page that marked messages read changed the marker: tag the state after it.
-  const member = pageQuery.mark_read ? await visibleMembership(db, auth.userId, params.chatId) : value.member;
+  const member = pageQuery.mark_read ? await visibleMembership(db, { viewerId: auth.userId, chatId: params.chatId }) : value.member;
   return taggedReply(value.page, tagOf(member));
 });
 
@@ -51,6 +51,6 @@ export const POST = route(social.sendMessage, async ({ db, auth, params, body })
     const token = await db.selectFrom('access_tokens').select('agent_name').where('id', '=', auth.tokenId).executeTakeFirst();
     if (token?.agent_name) by = { ...body, agentName: token.agent_name };
   }
-  const sent = await sendMessage(db, auth.userId, params.chatId, by, { limitPer10Min: limit });
-  return new Reply(sent, { headers: await messageLimitHeaders(db, params.chatId, auth.userId, limit) });
+  const sent = await sendMessage(db, { viewerId: auth.userId, chatId: params.chatId, body: by, limitPer10Min: limit });
+  return new Reply(sent, { headers: await messageLimitHeaders(db, { viewerId: auth.userId, chatId: params.chatId, limit }) });
 });

@@ -4,6 +4,6 @@ import { setChatMuted } from '@/lib/notifications/web-push-subscriptions';
 
 // POST /api/v1/chats/{chatId}/mute.json – mute or unmute one chat's notifications
 export const POST = route(webApp.muteChat, async ({ db, auth, params, body }) => {
-  await setChatMuted(db, auth.userId, params.chatId, body.muted);
+  await setChatMuted(db, { userId: auth.userId, chatId: params.chatId, muted: body.muted });
   return { success: true as const, chatId: params.chatId, muted: body.muted };
 });

@@ -5,5 +5,5 @@ import { route } from '@/lib/http/route';
 // POST /api/v1/me/tokens/{tokenId}/revoke.json – revoke one access token
 export const POST = route(signin.revokeToken, async ({ db, auth, params }) => ({
   success: true as const,
-  token: await revokeAccessToken(db, auth.userId, params.tokenId),
+  token: await revokeAccessToken(db, { userId: auth.userId, tokenId: params.tokenId }),
 }));
