@@ -5,6 +5,7 @@ import type { Database } from '@/db';
 import type { AccessTokensTable } from '@/db/types';
 import { SCOPES, type Scope } from '../contract/define';
 import { ApiError } from '../http/errors';
+import { isUuid } from '../http/validation';
 import { randomSecret, sha256 } from './secrets';
 import { cachedTokenOwner, forgetCachedOwners, rememberTokenOwner, tokenCacheMark } from './token-cache';
 import { config } from '../config';
@@ -129,8 +130,6 @@ async function touchTokenUse(db: Database, owner: TokenOwner): Promise<void> {
   await db.updateTable('users').set({ last_active_at: sql`now()` }).where('id', '=', owner.userId).execute();
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 export interface AccessTokenRecord {
   id: string;
   label: string | null;
@@ -189,7 +188,7 @@ export async function revokeAccessToken(
   db: Database,
   { userId, tokenId }: { userId: string; tokenId: string },
 ): Promise<AccessTokenRecord> {
-  if (!UUID.test(tokenId)) throw tokenNotFound();
+  if (!isUuid(tokenId)) throw tokenNotFound();
   const revoked = await db
     .updateTable('access_tokens')
     .set({ revoked_at: sql`coalesce(revoked_at, now())` })
@@ -235,7 +234,7 @@ export async function confirmAccessToken(
   db: Database,
   { userId, tokenId }: { userId: string; tokenId: string },
 ): Promise<AccessTokenRecord> {
-  if (!UUID.test(tokenId)) throw tokenNotFound();
+  if (!isUuid(tokenId)) throw tokenNotFound();
   const confirmed = await db
     .updateTable('access_tokens')
     .set({ confirmed_at: sql`coalesce(confirmed_at, now())` })

@@ -3,7 +3,7 @@ import type { Database } from '@/db';
 import { recordAgentAction } from '../accounts/attribution';
 import type { ReportBody } from '../contract/social';
 import { ApiError } from '../http/errors';
-import { isUuid } from '../chats/records';
+import { isUuid } from '../http/validation';
 import { blockStatus, insertBlock, resolveOtherUser } from './blocks';
 
 export async function reportUser(db: Database, { viewerId, slugOrId, body }: { viewerId: string; slugOrId: string; body: ReportBody }) {

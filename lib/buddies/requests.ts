@@ -13,12 +13,13 @@ import type { BuddyRequestRow, BuddyRequestState, MessageRow } from '@/db/types'
 import { recordAgentAction, type Attribution } from '../accounts/attribution';
 import { SOCIAL_LIMITS, type AcceptBody, type BuddyRequestBody, type BuddyRequestRecord, type ChatRecord } from '../contract/social';
 import { ApiError, ERROR_ADVICE } from '../http/errors';
+import { isUuid } from '../http/validation';
 import { enqueue, QUEUES } from '../jobs/boss';
 import { assertTextAllowed } from '../moderation/text';
 import type { PushJob } from '../notifications/push';
 import { createChat, getChatRecord } from '../chats/chats';
 import { insertMessage } from '../chats/messages';
-import { isUuid, toMessage, messagesUrl } from '../chats/records';
+import { toMessage, messagesUrl } from '../chats/records';
 import { blockStatus, notBlockedBy, resolveOtherUser } from './blocks';
 import { toBuddyRequest } from './records';
 

@@ -4,8 +4,9 @@ import { sql } from 'kysely';
 import type { Database } from '@/db';
 import type { ChatRecord } from '../contract/social';
 import { ApiError } from '../http/errors';
+import { isUuid } from '../http/validation';
 import { notBlockedBy } from '../buddies/blocks';
-import { isUuid, toChat } from './records';
+import { toChat } from './records';
 
 export const chatNotFound = () =>
   new ApiError('not_found', 'Chat not found', { hint: 'List your chats with GET /api/v1/chats.json; only the two buddies can see a chat.' });

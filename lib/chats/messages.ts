@@ -11,6 +11,7 @@ import type { MessageRow } from '@/db/types';
 import type { Attribution } from '../accounts/attribution';
 import { SOCIAL_LIMITS, type MessageRecord, type SendMessageBody } from '../contract/social';
 import { ApiError, ERROR_ADVICE } from '../http/errors';
+import { isUuid } from '../http/validation';
 import { rateLimitHeaders } from '../limits/rate-limits';
 import { enqueue, QUEUES } from '../jobs/boss';
 import { assertTextAllowed } from '../moderation/text';
@@ -18,7 +19,7 @@ import type { PushJob } from '../notifications/push';
 import { blockStatus } from '../buddies/blocks';
 import { chatNotFound, visibleMembership } from './chats';
 import { decodeCursorOrThrow, encodeCursor } from './cursor';
-import { isUuid, messagesUrl, toMessage } from './records';
+import { messagesUrl, toMessage } from './records';
 
 export const MESSAGE_WINDOW_MINUTES = 10;
 
