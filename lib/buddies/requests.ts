@@ -164,7 +164,7 @@ export async function createBuddyRequest(
       .where('responded_at', '>', sql<Date>`now() - make_interval(days => ${SOCIAL_LIMITS.declineCooldownDays})`)
       .executeTakeFirst();
     if (recentlyDeclined) {
-      throw new ApiError('request_declined', `${target.display_name} declined your last request`, { hint: ERROR_ADVICE.request_declined });
+      throw new ApiError('request_declined', `${target.display_name} declined your last request`);
     }
     const created = await trx
       .insertInto('buddy_requests')

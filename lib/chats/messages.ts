@@ -124,7 +124,7 @@ export async function sendMessage(
     const blocks = await blockStatus(trx, { viewerId, otherId: chat.other_user_id });
     if (blocks.byMe) throw chatNotFound();
     if (blocks.byThem) {
-      throw new ApiError('chat_unavailable', 'This chat is not accepting messages', { hint: ERROR_ADVICE.chat_unavailable });
+      throw new ApiError('chat_unavailable', 'This chat is not accepting messages');
     }
     await enforceMessageLimit(trx, { chatId, senderId: viewerId, limit: limitPer10Min });
     const row = await insertMessage(trx, { chatId, senderId: viewerId, recipientId: chat.other_user_id, text: body.text, by: body });
