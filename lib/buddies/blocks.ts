@@ -38,7 +38,9 @@ export async function resolveOtherUser(
   { viewerId, slugOrId, action }: { viewerId: string; slugOrId: string; action: string },
 ) {
   const target = await getUserBySlugOrIdOrThrow(db, slugOrId);
-  if (target.id === viewerId) throw new ApiError('cannot_target_self', `You cannot ${action} yourself`, { hint: 'Use the slug or id of the other person.' });
+  if (target.id === viewerId) {
+    throw new ApiError('cannot_target_self', `You cannot ${action} yourself`, { hint: 'Use the slug or id of the other person.' });
+  }
   return target;
 }
 
@@ -79,7 +81,11 @@ export async function unblockUser(db: Database, { viewerId, slugOrId, by, baseUr
   return { success: true as const, blocked: false, user: toUserCard(target, baseUrl) };
 }
 
-export async function listBlocks(db: Database, viewerId: string, baseUrl: string): Promise<{ blocked: (UserCard & { blocked_at: string })[] }> {
+export async function listBlocks(
+  db: Database,
+  viewerId: string,
+  baseUrl: string,
+): Promise<{ blocked: (UserCard & { blocked_at: string })[] }> {
   const rows = await db
     .selectFrom('blocks as b')
     .innerJoin('users as u', 'u.id', 'b.blocked_id')

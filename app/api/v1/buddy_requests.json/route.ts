@@ -3,4 +3,6 @@ import * as social from '@/lib/contract/social';
 import { route } from '@/lib/http/route';
 
 // GET /api/v1/buddy_requests.json – the caller's sent and received requests
-export const GET = route(social.listBuddyRequests, async ({ db, auth, query, baseUrl }) => listBuddyRequests(db, auth.userId, query, baseUrl));
+export const GET = route(social.listBuddyRequests, async ({ db, auth, query, baseUrl }) =>
+  listBuddyRequests(db, auth.userId, query, baseUrl),
+);
