@@ -1,7 +1,7 @@
 // The mobile app's half of a sign-in link: the sign-in page hands the app
 // buddymatch://signin?token=…, and the app trades the token for a bearer token here.
 import type { Database } from '@/db';
-import { ApiError, ERROR_ADVICE } from '../http/errors';
+import { ApiError } from '../http/errors';
 import { profileUrl } from '../profiles/records';
 import { consumeSigninLink } from './signin-links';
 import { mintAccessToken } from './tokens';
@@ -17,8 +17,8 @@ export async function exchangeSigninLink(db: Database, token: string, baseUrl: s
   return db.transaction().execute(async (trx) => {
     const link = await consumeSigninLink(trx, token);
     if (!link.ok) {
-      if (link.reason === 'used') throw new ApiError('signin_link_used', 'This sign-in link was already used', { hint: ERROR_ADVICE.signin_link_used });
-      if (link.reason === 'expired') throw new ApiError('signin_link_expired', 'This sign-in link has expired', { hint: ERROR_ADVICE.signin_link_expired });
+      if (link.reason === 'used') throw new ApiError('signin_link_used', 'This sign-in link was already used');
+      if (link.reason === 'expired') throw new ApiError('signin_link_expired', 'This sign-in link has expired');
       throw new ApiError('not_found', 'No such sign-in link', { hint: 'Check the token was copied whole, or ask for a new link at /signin.' });
     }
     const user = await trx.selectFrom('users').select(['id', 'email', 'slug']).where('id', '=', link.userId).executeTakeFirstOrThrow();

@@ -17,7 +17,7 @@
 import { sql } from 'kysely';
 import type { Database } from '@/db';
 import type { AuthAttemptsTable } from '@/db/types';
-import { ApiError, ERROR_ADVICE } from '../http/errors';
+import { ApiError } from '../http/errors';
 import { inWords } from '../limits/rate-limits';
 
 export type AttemptKind = AuthAttemptsTable['kind'];
@@ -230,6 +230,6 @@ export class AttemptRefused extends ApiError {
     readonly refusal: Refusal,
     message: string,
   ) {
-    super('rate_limited', message, { hint: ERROR_ADVICE.rate_limited, headers: { 'retry-after': String(refusal.retryAfterSeconds) } });
+    super('rate_limited', message, { headers: { 'retry-after': String(refusal.retryAfterSeconds) } });
   }
 }

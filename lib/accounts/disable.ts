@@ -35,7 +35,7 @@ export async function disableAccount(trx: Database, userId: string, reason: 'not
   await trx.updateTable('signin_links').set({ used_at: sql`now()` }).where('user_id', '=', userId).where('used_at', 'is', null).execute();
   await trx.updateTable('not_me_links').set({ used_at: sql`now()` }).where('user_id', '=', userId).where('used_at', 'is', null).execute();
   const revokedTokens = await revokeAllAccessTokens(trx, userId);
-  const endedSessions = await deleteOtherSessions(trx, userId, null);
+  const endedSessions = await deleteOtherSessions(trx, { userId, keepSessionId: null });
   // Whoever signed its phone in must not be told about anything any more.
   await trx.deleteFrom('push_tokens').where('user_id', '=', userId).execute();
   return { userId, revokedTokens, endedSessions };

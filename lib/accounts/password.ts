@@ -133,7 +133,7 @@ export async function changePassword(
       .executeTakeFirst();
     if (Number(updated.numUpdatedRows) === 0) return null;
     await recordPasswordSuccess(trx, key, ctx.ip, ctx.limits);
-    const signedOutSessions = await deleteOtherSessions(trx, userId, ctx.keepSessionId);
+    const signedOutSessions = await deleteOtherSessions(trx, { userId, keepSessionId: ctx.keepSessionId });
     const revokedTokens = change.revokeAllTokens ? await revokeAllAccessTokens(trx, userId) : 0;
     await recordAgentAction(trx, userId, 'change_password', change);
     return { signedOutSessions, revokedTokens };

@@ -5,7 +5,7 @@ import type { UserRow } from '@/db/types';
 import type { RegisterBody } from '../contract/accounts';
 import type { Scope } from '../contract/define';
 import { eitherName } from '../contract/forgiving';
-import { ApiError, ERROR_ADVICE, isUniqueViolation, uniqueConflict } from '../http/errors';
+import { ApiError, isUniqueViolation, uniqueConflict } from '../http/errors';
 import { enqueue, QUEUES } from '../jobs/boss';
 import { consumeRateLimit, inWords, rateLimitHeaders, type RateLimitRule } from '../limits/rate-limits';
 import { attachPhoto, preparePhoto, withStoredPhoto, type PhotoInput, type StoredPhoto } from '../photos/photos';
@@ -196,7 +196,6 @@ async function refuseIfOverLimit(executor: Database, ip: string, limitPerHour: n
 function registrationLimited(limitPerHour: number, until: number): ApiError {
   const retryAfter = Math.max(1, Math.ceil((until - Date.now()) / 1000));
   return new ApiError('rate_limited', `At most ${limitPerHour} registrations per hour from one IP address. Try again in ${inWords(retryAfter)}.`, {
-    hint: ERROR_ADVICE.rate_limited,
     headers: { 'retry-after': String(retryAfter), ...registrationRateLimit(limitPerHour, 0, retryAfter) },
   });
 }

@@ -75,7 +75,10 @@ export async function deleteSession(db: Database, token: string): Promise<Sessio
 }
 
 /** Ends every session of a user except `keepSessionId` (after a password change). Returns how many ended. */
-export async function deleteOtherSessions(db: Database, userId: string, keepSessionId: string | null): Promise<number> {
+export async function deleteOtherSessions(
+  db: Database,
+  { userId, keepSessionId }: { userId: string; keepSessionId: string | null },
+): Promise<number> {
   let query = db.deleteFrom('sessions').where('user_id', '=', userId);
   if (keepSessionId) query = query.where('id', '!=', keepSessionId);
   const result = await query.executeTakeFirst();

@@ -5,6 +5,7 @@ import type { Database } from '@/db';
 import type { AccessTokensTable } from '@/db/types';
 import { SCOPES, type Scope } from '../contract/define';
 import { ApiError } from '../http/errors';
+import { isUuid } from '../http/validation';
 import { randomSecret, sha256 } from './secrets';
 import { cachedTokenOwner, forgetCachedOwners, rememberTokenOwner, tokenCacheMark } from './token-cache';
 import { config } from '../config';
@@ -129,8 +130,6 @@ async function touchTokenUse(db: Database, owner: TokenOwner): Promise<void> {
   await db.updateTable('users').set({ last_active_at: sql`now()` }).where('id', '=', owner.userId).execute();
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 export interface AccessTokenRecord {
   id: string;
   label: string | null;
@@ -185,8 +184,11 @@ const tokenNotFound = () => new ApiError('not_found', 'No such access token on t
  * Revokes one of the account's tokens; it fails on the very next API call (every call
  * looks the token up). Revoking an already revoked token is a no-op that returns it.
  */
-export async function revokeAccessToken(db: Database, userId: string, tokenId: string): Promise<AccessTokenRecord> {
-  if (!UUID.test(tokenId)) throw tokenNotFound();
+export async function revokeAccessToken(
+  db: Database,
+  { userId, tokenId }: { userId: string; tokenId: string },
+): Promise<AccessTokenRecord> {
+  if (!isUuid(tokenId)) throw tokenNotFound();
   const revoked = await db
     .updateTable('access_tokens')
     .set({ revoked_at: sql`coalesce(revoked_at, now())` })
@@ -228,8 +230,11 @@ export async function listTokensToConfirm(db: Database, userId: string): Promise
 }
 
 /** The person keeps a live token: it leaves the confirmation prompt. Revoked tokens cannot be kept. */
-export async function confirmAccessToken(db: Database, userId: string, tokenId: string): Promise<AccessTokenRecord> {
-  if (!UUID.test(tokenId)) throw tokenNotFound();
+export async function confirmAccessToken(
+  db: Database,
+  { userId, tokenId }: { userId: string; tokenId: string },
+): Promise<AccessTokenRecord> {
+  if (!isUuid(tokenId)) throw tokenNotFound();
   const confirmed = await db
     .updateTable('access_tokens')
     .set({ confirmed_at: sql`coalesce(confirmed_at, now())` })

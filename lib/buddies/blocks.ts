@@ -17,11 +17,11 @@ export interface BlockStatus {
   byThem: boolean;
 }
 
-export async function blockStatus(db: Database, me: string, other: string): Promise<BlockStatus> {
+export async function blockStatus(db: Database, { viewerId, otherId: other }: { viewerId: string; otherId: string }): Promise<BlockStatus> {
   const { rows } = await sql<{ by_me: boolean; by_them: boolean }>`select
-      exists (select 1 from blocks where blocker_id = ${me} and blocked_id = ${other})
+      exists (select 1 from blocks where blocker_id = ${viewerId} and blocked_id = ${other})
         or exists (select 1 from users where id = ${other} and disabled_at is not null) as by_me,
-      exists (select 1 from blocks where blocker_id = ${other} and blocked_id = ${me}) as by_them`.execute(db);
+      exists (select 1 from blocks where blocker_id = ${other} and blocked_id = ${viewerId}) as by_them`.execute(db);
   return { byMe: rows[0]!.by_me, byThem: rows[0]!.by_them };
 }
 
@@ -33,14 +33,29 @@ export function notBlockedBy(viewerId: string, otherUserColumn: string): Express
 }
 
 /** The user a path's slug or id names; 404 if none, 400 if it is the caller. */
-export async function resolveOtherUser(db: Database, me: string, slugOrId: string, action: string) {
+export async function resolveOtherUser(
+  db: Database,
+  { viewerId, slugOrId, action }: { viewerId: string; slugOrId: string; action: string },
+) {
   const target = await getUserBySlugOrIdOrThrow(db, slugOrId);
-  if (target.id === me) throw new ApiError('cannot_target_self', `You cannot ${action} yourself`, { hint: 'Use the slug or id of the other person.' });
+  if (target.id === viewerId) {
+    throw new ApiError('cannot_target_self', `You cannot ${action} yourself`, { hint: 'Use the slug or id of the other person.' });
+  }
   return target;
 }
 
+interface BlockChange {
+  viewerId: string;
+  slugOrId: string;
+  by: Attribution;
+  baseUrl: string;
+}
+
 /** Records that `blockerId` blocks `blockedId` (idempotent), with who did it. */
-export async function insertBlock(trx: Database, blockerId: string, blockedId: string, by: Attribution): Promise<void> {
+export async function insertBlock(
+  trx: Database,
+  { blockerId, blockedId, by }: { blockerId: string; blockedId: string; by: Attribution },
+): Promise<void> {
   await trx
     .insertInto('blocks')
     .values({ blocker_id: blockerId, blocked_id: blockedId, agent_name: by.agentName ?? null, agent_session_id: by.agentSessionId ?? null })
@@ -48,30 +63,34 @@ export async function insertBlock(trx: Database, blockerId: string, blockedId: s
     .execute();
 }
 
-export async function blockUser(db: Database, me: string, slugOrId: string, by: Attribution, baseUrl: string) {
-  const target = await resolveOtherUser(db, me, slugOrId, 'block');
+export async function blockUser(db: Database, { viewerId, slugOrId, by, baseUrl }: BlockChange) {
+  const target = await resolveOtherUser(db, { viewerId, slugOrId, action: 'block' });
   await db.transaction().execute(async (trx) => {
-    await insertBlock(trx, me, target.id, by);
-    await recordAgentAction(trx, me, 'block_user', by);
+    await insertBlock(trx, { blockerId: viewerId, blockedId: target.id, by });
+    await recordAgentAction(trx, viewerId, 'block_user', by);
   });
   return { success: true as const, blocked: true, user: toUserCard(target, baseUrl) };
 }
 
-export async function unblockUser(db: Database, me: string, slugOrId: string, by: Attribution, baseUrl: string) {
-  const target = await resolveOtherUser(db, me, slugOrId, 'unblock');
+export async function unblockUser(db: Database, { viewerId, slugOrId, by, baseUrl }: BlockChange) {
+  const target = await resolveOtherUser(db, { viewerId, slugOrId, action: 'unblock' });
   await db.transaction().execute(async (trx) => {
-    await trx.deleteFrom('blocks').where('blocker_id', '=', me).where('blocked_id', '=', target.id).execute();
-    await recordAgentAction(trx, me, 'unblock_user', by);
+    await trx.deleteFrom('blocks').where('blocker_id', '=', viewerId).where('blocked_id', '=', target.id).execute();
+    await recordAgentAction(trx, viewerId, 'unblock_user', by);
   });
   return { success: true as const, blocked: false, user: toUserCard(target, baseUrl) };
 }
 
-export async function listBlocks(db: Database, me: string, baseUrl: string): Promise<{ blocked: (UserCard & { blocked_at: string })[] }> {
+export async function listBlocks(
+  db: Database,
+  viewerId: string,
+  baseUrl: string,
+): Promise<{ blocked: (UserCard & { blocked_at: string })[] }> {
   const rows = await db
     .selectFrom('blocks as b')
     .innerJoin('users as u', 'u.id', 'b.blocked_id')
     .select(['u.id', 'u.slug', 'u.display_name', 'u.photo_url', 'u.public_location', 'b.created_at'])
-    .where('b.blocker_id', '=', me)
+    .where('b.blocker_id', '=', viewerId)
     .where('u.disabled_at', 'is', null)
     .orderBy('b.created_at', 'desc')
     .limit(1000)

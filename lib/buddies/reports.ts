@@ -3,11 +3,11 @@ import type { Database } from '@/db';
 import { recordAgentAction } from '../accounts/attribution';
 import type { ReportBody } from '../contract/social';
 import { ApiError } from '../http/errors';
-import { isUuid } from '../chats/records';
+import { isUuid } from '../http/validation';
 import { blockStatus, insertBlock, resolveOtherUser } from './blocks';
 
-export async function reportUser(db: Database, reporterId: string, slugOrId: string, body: ReportBody) {
-  const target = await resolveOtherUser(db, reporterId, slugOrId, 'report');
+export async function reportUser(db: Database, { viewerId, slugOrId, body }: { viewerId: string; slugOrId: string; body: ReportBody }) {
+  const target = await resolveOtherUser(db, { viewerId, slugOrId, action: 'report' });
   const chatId = body.chatId || null;
   return db.transaction().execute(async (trx) => {
     if (chatId) {
@@ -17,7 +17,7 @@ export async function reportUser(db: Database, reporterId: string, slugOrId: str
             .selectFrom('chat_members')
             .select('chat_id')
             .where('chat_id', '=', chatId)
-            .where('user_id', '=', reporterId)
+            .where('user_id', '=', viewerId)
             .where('other_user_id', '=', target.id)
             .executeTakeFirst()
         : undefined;
@@ -31,7 +31,7 @@ export async function reportUser(db: Database, reporterId: string, slugOrId: str
     const report = await trx
       .insertInto('reports')
       .values({
-        reporter_id: reporterId,
+        reporter_id: viewerId,
         reported_id: target.id,
         reason: body.reason,
         text: body.text || null,
@@ -41,9 +41,9 @@ export async function reportUser(db: Database, reporterId: string, slugOrId: str
       })
       .returning('id')
       .executeTakeFirstOrThrow();
-    if (body.block) await insertBlock(trx, reporterId, target.id, body);
-    await recordAgentAction(trx, reporterId, 'report_user', body);
-    const { byMe } = await blockStatus(trx, reporterId, target.id);
+    if (body.block) await insertBlock(trx, { blockerId: viewerId, blockedId: target.id, by: body });
+    await recordAgentAction(trx, viewerId, 'report_user', body);
+    const { byMe } = await blockStatus(trx, { viewerId, otherId: target.id });
     return { success: true as const, reportId: report.id, blocked: byMe };
   });
 }

@@ -13,12 +13,13 @@ import type { BuddyRequestRow, BuddyRequestState, MessageRow } from '@/db/types'
 import { recordAgentAction, type Attribution } from '../accounts/attribution';
 import { SOCIAL_LIMITS, type AcceptBody, type BuddyRequestBody, type BuddyRequestRecord, type ChatRecord } from '../contract/social';
 import { ApiError, ERROR_ADVICE } from '../http/errors';
+import { isUuid } from '../http/validation';
 import { enqueue, QUEUES } from '../jobs/boss';
 import { assertTextAllowed } from '../moderation/text';
 import type { PushJob } from '../notifications/push';
 import { createChat, getChatRecord } from '../chats/chats';
 import { insertMessage } from '../chats/messages';
-import { isUuid, toMessage, messagesUrl } from '../chats/records';
+import { toMessage, messagesUrl } from '../chats/records';
 import { blockStatus, notBlockedBy, resolveOtherUser } from './blocks';
 import { toBuddyRequest } from './records';
 
@@ -49,7 +50,10 @@ export function requestRows(db: Database, otherColumn: 'r.sender_id' | 'r.recipi
     );
 }
 
-async function loadRequest(db: Database, viewerId: string, requestId: string, baseUrl: string): Promise<BuddyRequestRecord> {
+async function loadRequest(
+  db: Database,
+  { viewerId, requestId, baseUrl }: { viewerId: string; requestId: string; baseUrl: string },
+): Promise<BuddyRequestRecord> {
   const side = await db.selectFrom('buddy_requests').select('sender_id').where('id', '=', requestId).executeTakeFirstOrThrow();
   const row = await requestRows(db, side.sender_id === viewerId ? 'r.recipient_id' : 'r.sender_id')
     .where('r.id', '=', requestId)
@@ -115,22 +119,19 @@ export interface CreateRequestResult {
 
 export async function createBuddyRequest(
   db: Database,
-  senderId: string,
-  slugOrId: string,
-  body: BuddyRequestBody,
-  baseUrl: string,
+  { viewerId, slugOrId, body, baseUrl }: { viewerId: string; slugOrId: string; body: BuddyRequestBody; baseUrl: string },
 ): Promise<CreateRequestResult> {
-  const target = await resolveOtherUser(db, senderId, slugOrId, 'send a buddy request to');
+  const target = await resolveOtherUser(db, { viewerId, slugOrId, action: 'send a buddy request to' });
   // Canonical already: the contract's activity list maps plain English to ids.
   const activityIds = body.activityIds ?? [];
   const message = body.message || null;
   assertTextAllowed(message, 'message');
 
   const result = await db.transaction().execute(async (trx) => {
-    await lockPair(trx, senderId, target.id);
-    const blocks = await blockStatus(trx, senderId, target.id);
+    await lockPair(trx, viewerId, target.id);
+    const blocks = await blockStatus(trx, { viewerId, otherId: target.id });
     if (blocks.byMe || blocks.byThem) throw recipientUnavailable();
-    const existingChat = await findChatOfPair(trx, senderId, target.id);
+    const existingChat = await findChatOfPair(trx, viewerId, target.id);
     if (existingChat) {
       throw new ApiError('already_buddies', `You are already buddies with ${target.display_name}`, {
         hint: `Write in your chat instead: POST ${messagesUrl(baseUrl, existingChat)} (chatId ${existingChat}).`,
@@ -142,13 +143,13 @@ export async function createBuddyRequest(
       .where('state', '=', 'pending')
       .where((eb) =>
         eb.or([
-          eb.and([eb('sender_id', '=', senderId), eb('recipient_id', '=', target.id)]),
-          eb.and([eb('sender_id', '=', target.id), eb('recipient_id', '=', senderId)]),
+          eb.and([eb('sender_id', '=', viewerId), eb('recipient_id', '=', target.id)]),
+          eb.and([eb('sender_id', '=', target.id), eb('recipient_id', '=', viewerId)]),
         ]),
       )
       .forUpdate()
       .executeTakeFirst();
-    if (pending && pending.sender_id === senderId) return { outcome: 'already_pending' as const, requestId: pending.id, chatId: null };
+    if (pending && pending.sender_id === viewerId) return { outcome: 'already_pending' as const, requestId: pending.id, chatId: null };
     if (pending) {
       // They already asked us: saying yes is the natural reading; our message opens the chat.
       const accepted = await acceptLocked(trx, pending, message, body);
@@ -157,18 +158,18 @@ export async function createBuddyRequest(
     const recentlyDeclined = await trx
       .selectFrom('buddy_requests')
       .select('id')
-      .where('sender_id', '=', senderId)
+      .where('sender_id', '=', viewerId)
       .where('recipient_id', '=', target.id)
       .where('state', '=', 'declined')
       .where('responded_at', '>', sql<Date>`now() - make_interval(days => ${SOCIAL_LIMITS.declineCooldownDays})`)
       .executeTakeFirst();
     if (recentlyDeclined) {
-      throw new ApiError('request_declined', `${target.display_name} declined your last request`, { hint: ERROR_ADVICE.request_declined });
+      throw new ApiError('request_declined', `${target.display_name} declined your last request`);
     }
     const created = await trx
       .insertInto('buddy_requests')
       .values({
-        sender_id: senderId,
+        sender_id: viewerId,
         recipient_id: target.id,
         message,
         activity_ids: activityIds,
@@ -179,15 +180,15 @@ export async function createBuddyRequest(
       .executeTakeFirstOrThrow();
     const job: PushJob = { kind: 'buddy_request', recipientId: target.id, requestId: created.id };
     await enqueue(trx, QUEUES.push, job);
-    await recordAgentAction(trx, senderId, 'send_buddy_request', body);
+    await recordAgentAction(trx, viewerId, 'send_buddy_request', body);
     return { outcome: 'created' as const, requestId: created.id, chatId: null };
   });
 
   return {
     success: true,
     outcome: result.outcome,
-    request: await loadRequest(db, senderId, result.requestId, baseUrl),
-    chat: result.chatId ? await getChatRecord(db, senderId, result.chatId, baseUrl) : null,
+    request: await loadRequest(db, { viewerId, requestId: result.requestId, baseUrl }),
+    chat: result.chatId ? await getChatRecord(db, { viewerId, chatId: result.chatId, baseUrl }) : null,
   };
 }
 
@@ -214,12 +215,12 @@ type Role = 'recipient' | 'sender';
  * Locks a request the caller takes part in. Strangers (and a blocker, from whom
  * the request is hidden) get 404; the wrong side gets 403; a settled request 409.
  */
-async function lockOwnRequest(trx: Database, viewerId: string, requestId: string, role: Role) {
+async function lockOwnRequest(trx: Database, { viewerId, requestId, role }: { viewerId: string; requestId: string; role: Role }) {
   if (!isUuid(requestId)) throw requestNotFound();
   const request = await trx.selectFrom('buddy_requests').selectAll().where('id', '=', requestId).forUpdate().executeTakeFirst();
   if (!request || (request.sender_id !== viewerId && request.recipient_id !== viewerId)) throw requestNotFound();
   const other = request.sender_id === viewerId ? request.recipient_id : request.sender_id;
-  const blocks = await blockStatus(trx, viewerId, other);
+  const blocks = await blockStatus(trx, { viewerId, otherId: other });
   if (blocks.byMe) throw requestNotFound();
   const isRole = role === 'recipient' ? request.recipient_id === viewerId : request.sender_id === viewerId;
   if (!isRole) {
@@ -235,25 +236,35 @@ async function lockOwnRequest(trx: Database, viewerId: string, requestId: string
   return { request, blocks };
 }
 
-export async function acceptBuddyRequest(db: Database, viewerId: string, requestId: string, body: AcceptBody, baseUrl: string) {
+export async function acceptBuddyRequest(
+  db: Database,
+  { viewerId, requestId, body, baseUrl }: { viewerId: string; requestId: string; body: AcceptBody; baseUrl: string },
+) {
   const firstMessage = body.firstMessage || null;
   assertTextAllowed(firstMessage, 'firstMessage');
   const accepted = await db.transaction().execute(async (trx) => {
-    const { request, blocks } = await lockOwnRequest(trx, viewerId, requestId, 'recipient');
+    const { request, blocks } = await lockOwnRequest(trx, { viewerId, requestId, role: 'recipient' });
     if (blocks.byThem) throw recipientUnavailable();
     return acceptLocked(trx, request, firstMessage, body);
   });
   return {
     success: true as const,
-    request: await loadRequest(db, viewerId, requestId, baseUrl),
-    chat: await getChatRecord(db, viewerId, accepted.chatId, baseUrl),
+    request: await loadRequest(db, { viewerId, requestId, baseUrl }),
+    chat: await getChatRecord(db, { viewerId, chatId: accepted.chatId, baseUrl }),
     first_message: accepted.firstMessage ? toMessage(accepted.firstMessage, viewerId) : null,
   };
 }
 
-async function settle(db: Database, viewerId: string, requestId: string, role: Role, state: 'declined' | 'cancelled', by: Attribution, baseUrl: string) {
+interface Settlement {
+  viewerId: string;
+  requestId: string;
+  by: Attribution;
+  baseUrl: string;
+}
+
+async function settle(db: Database, { viewerId, requestId, by, baseUrl }: Settlement, role: Role, state: 'declined' | 'cancelled') {
   await db.transaction().execute(async (trx) => {
-    await lockOwnRequest(trx, viewerId, requestId, role);
+    await lockOwnRequest(trx, { viewerId, requestId, role });
     await trx
       .updateTable('buddy_requests')
       .set({
@@ -265,11 +276,9 @@ async function settle(db: Database, viewerId: string, requestId: string, role: R
       .execute();
     await recordAgentAction(trx, viewerId, state === 'declined' ? 'decline_buddy_request' : 'cancel_buddy_request', by);
   });
-  return { success: true as const, request: await loadRequest(db, viewerId, requestId, baseUrl) };
+  return { success: true as const, request: await loadRequest(db, { viewerId, requestId, baseUrl }) };
 }
 
-export const declineBuddyRequest = (db: Database, viewerId: string, requestId: string, by: Attribution, baseUrl: string) =>
-  settle(db, viewerId, requestId, 'recipient', 'declined', by, baseUrl);
+export const declineBuddyRequest = (db: Database, request: Settlement) => settle(db, request, 'recipient', 'declined');
 
-export const cancelBuddyRequest = (db: Database, viewerId: string, requestId: string, by: Attribution, baseUrl: string) =>
-  settle(db, viewerId, requestId, 'sender', 'cancelled', by, baseUrl);
+export const cancelBuddyRequest = (db: Database, request: Settlement) => settle(db, request, 'sender', 'cancelled');

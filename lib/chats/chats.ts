@@ -4,8 +4,9 @@ import { sql } from 'kysely';
 import type { Database } from '@/db';
 import type { ChatRecord } from '../contract/social';
 import { ApiError } from '../http/errors';
+import { isUuid } from '../http/validation';
 import { notBlockedBy } from '../buddies/blocks';
-import { isUuid, toChat } from './records';
+import { toChat } from './records';
 
 export const chatNotFound = () =>
   new ApiError('not_found', 'Chat not found', { hint: 'List your chats with GET /api/v1/chats.json; only the two buddies can see a chat.' });
@@ -40,7 +41,10 @@ export function chatRows(db: Database, viewerId: string) {
 
 export const byRecentActivity = sql`coalesce(c.last_message_at, c.created_at)`;
 
-export async function getChatRecord(db: Database, viewerId: string, chatId: string, baseUrl: string): Promise<ChatRecord> {
+export async function getChatRecord(
+  db: Database,
+  { viewerId, chatId, baseUrl }: { viewerId: string; chatId: string; baseUrl: string },
+): Promise<ChatRecord> {
   if (!isUuid(chatId)) throw chatNotFound();
   const row = await chatRows(db, viewerId).where('cm.chat_id', '=', chatId).executeTakeFirst();
   if (!row) throw chatNotFound();
@@ -75,7 +79,7 @@ export async function unreadTotals(db: Database, viewerId: string): Promise<{ ch
 }
 
 /** The caller's membership of a chat they may see, or a 404 that does not reveal whether it exists. */
-export async function visibleMembership(db: Database, viewerId: string, chatId: string) {
+export async function visibleMembership(db: Database, { viewerId, chatId }: { viewerId: string; chatId: string }) {
   if (!isUuid(chatId)) throw chatNotFound();
   const member = await db
     .selectFrom('chat_members as cm')

@@ -11,6 +11,7 @@ import type { MessageRow } from '@/db/types';
 import type { Attribution } from '../accounts/attribution';
 import { SOCIAL_LIMITS, type MessageRecord, type SendMessageBody } from '../contract/social';
 import { ApiError, ERROR_ADVICE } from '../http/errors';
+import { isUuid } from '../http/validation';
 import { rateLimitHeaders } from '../limits/rate-limits';
 import { enqueue, QUEUES } from '../jobs/boss';
 import { assertTextAllowed } from '../moderation/text';
@@ -18,7 +19,7 @@ import type { PushJob } from '../notifications/push';
 import { blockStatus } from '../buddies/blocks';
 import { chatNotFound, visibleMembership } from './chats';
 import { decodeCursorOrThrow, encodeCursor } from './cursor';
-import { isUuid, messagesUrl, toMessage } from './records';
+import { messagesUrl, toMessage } from './records';
 
 export const MESSAGE_WINDOW_MINUTES = 10;
 
@@ -63,7 +64,7 @@ export async function insertMessage(trx: Database, input: NewMessage): Promise<M
 }
 
 /** This sender's messages in this chat within the rolling window, and seconds until the oldest leaves it. */
-async function messageWindow(executor: Database, chatId: string, senderId: string) {
+async function messageWindow(executor: Database, { chatId, senderId }: { chatId: string; senderId: string }) {
   const recent = await executor
     .selectFrom('messages')
     .select((eb) => [
@@ -82,8 +83,8 @@ const messageRateLimit = (limit: number, remaining: number, resetSeconds: number
   rateLimitHeaders('messages', { points: limit, windowSeconds: MESSAGE_WINDOW_MINUTES * 60 }, remaining, resetSeconds);
 
 /** The RateLimit fields after a send: what this sender has left in this chat. */
-export async function messageLimitHeaders(db: Database, chatId: string, senderId: string, limit: number) {
-  const { count, resetSeconds } = await messageWindow(db, chatId, senderId);
+export async function messageLimitHeaders(db: Database, { viewerId, chatId, limit }: { viewerId: string; chatId: string; limit: number }) {
+  const { count, resetSeconds } = await messageWindow(db, { chatId, senderId: viewerId });
   return messageRateLimit(limit, limit - count, resetSeconds);
 }
 
@@ -91,8 +92,11 @@ export async function messageLimitHeaders(db: Database, chatId: string, senderId
  * At most `limit` messages from one sender in one chat in any rolling window.
  * Runs under the chat row lock, so parallel sends are counted one after another.
  */
-async function enforceMessageLimit(trx: Database, chatId: string, senderId: string, limit: number): Promise<void> {
-  const { count, resetSeconds } = await messageWindow(trx, chatId, senderId);
+async function enforceMessageLimit(
+  trx: Database,
+  { chatId, senderId, limit }: { chatId: string; senderId: string; limit: number },
+): Promise<void> {
+  const { count, resetSeconds } = await messageWindow(trx, { chatId, senderId });
   if (count >= limit) {
     throw new ApiError('rate_limited', `At most ${limit} messages per ${MESSAGE_WINDOW_MINUTES} minutes in one chat`, {
       hint: `${ERROR_ADVICE.rate_limited} Your buddy has not answered much yet; give them time.`,
@@ -103,10 +107,7 @@ async function enforceMessageLimit(trx: Database, chatId: string, senderId: stri
 
 export async function sendMessage(
   db: Database,
-  senderId: string,
-  chatId: string,
-  body: SendMessageBody,
-  options: { limitPer10Min: number },
+  { viewerId, chatId, body, limitPer10Min }: { viewerId: string; chatId: string; body: SendMessageBody; limitPer10Min: number },
 ): Promise<{ success: true; message: MessageRecord }> {
   if (!isUuid(chatId)) throw chatNotFound();
   assertTextAllowed(body.text, 'text');
@@ -116,22 +117,22 @@ export async function sendMessage(
       .innerJoin('chat_members as cm', 'cm.chat_id', 'c.id')
       .select(['c.id', 'cm.other_user_id'])
       .where('c.id', '=', chatId)
-      .where('cm.user_id', '=', senderId)
+      .where('cm.user_id', '=', viewerId)
       .forNoKeyUpdate('c')
       .executeTakeFirst();
     if (!chat) throw chatNotFound();
-    const blocks = await blockStatus(trx, senderId, chat.other_user_id);
+    const blocks = await blockStatus(trx, { viewerId, otherId: chat.other_user_id });
     if (blocks.byMe) throw chatNotFound();
     if (blocks.byThem) {
-      throw new ApiError('chat_unavailable', 'This chat is not accepting messages', { hint: ERROR_ADVICE.chat_unavailable });
+      throw new ApiError('chat_unavailable', 'This chat is not accepting messages');
     }
-    await enforceMessageLimit(trx, chatId, senderId, options.limitPer10Min);
-    const row = await insertMessage(trx, { chatId, senderId, recipientId: chat.other_user_id, text: body.text, by: body });
+    await enforceMessageLimit(trx, { chatId, senderId: viewerId, limit: limitPer10Min });
+    const row = await insertMessage(trx, { chatId, senderId: viewerId, recipientId: chat.other_user_id, text: body.text, by: body });
     const job: PushJob = { kind: 'message', recipientId: chat.other_user_id, chatId, messageId: row.id };
     await enqueue(trx, QUEUES.push, job);
     return row;
   });
-  return { success: true, message: toMessage(message, senderId) };
+  return { success: true, message: toMessage(message, viewerId) };
 }
 
 export interface ListMessagesQuery {
@@ -143,8 +144,11 @@ export interface ListMessagesQuery {
 
 const messageColumns = ['id', 'chat_id', 'sender_id', 'text', 'created_at', 'agent_name'] as const;
 
-export async function listMessages(db: Database, viewerId: string, chatId: string, query: ListMessagesQuery, baseUrl: string) {
-  const member = await visibleMembership(db, viewerId, chatId);
+export async function listMessages(
+  db: Database,
+  { viewerId, chatId, query, baseUrl }: { viewerId: string; chatId: string; query: ListMessagesQuery; baseUrl: string },
+) {
+  const member = await visibleMembership(db, { viewerId, chatId });
   const limit = query.limit ?? SOCIAL_LIMITS.messagesPageDefault;
   const after = query.cursor !== undefined ? decodeCursorOrThrow(query.cursor) : undefined;
 
@@ -165,7 +169,7 @@ export async function listMessages(db: Database, viewerId: string, chatId: strin
 
   const last = rows.at(-1);
   let unreadCount = member.unread_count;
-  if (query.mark_read && last) unreadCount = (await markReadUpTo(db, viewerId, chatId, last.id)).unread_count;
+  if (query.mark_read && last) unreadCount = (await markReadUpTo(db, { viewerId, chatId, uptoId: last.id })).unread_count;
 
   // The next page starts after the last message returned. With nothing returned,
   // the same query is still correct (created_at only grows within a chat).
@@ -193,7 +197,7 @@ export async function listMessages(db: Database, viewerId: string, chatId: strin
  * still unread. FOR SHARE on the chat waits out in-flight sends, whose unread
  * increments would otherwise race the recount.
  */
-async function markReadUpTo(db: Database, viewerId: string, chatId: string, uptoId: number | 'latest') {
+async function markReadUpTo(db: Database, { viewerId, chatId, uptoId }: { viewerId: string; chatId: string; uptoId: number | 'latest' }) {
   return db.transaction().execute(async (trx) => {
     const chat = await trx.selectFrom('chats').select('last_message_id').where('id', '=', chatId).forShare().executeTakeFirstOrThrow();
     const latest = chat.last_message_id ?? 0;
@@ -224,9 +228,9 @@ async function markReadUpTo(db: Database, viewerId: string, chatId: string, upto
 }
 
 /** POST read.json: everything up to the latest message is read. Idempotent. */
-export async function markChatRead(db: Database, viewerId: string, chatId: string) {
-  await visibleMembership(db, viewerId, chatId);
-  const marker = await markReadUpTo(db, viewerId, chatId, 'latest');
+export async function markChatRead(db: Database, { viewerId, chatId }: { viewerId: string; chatId: string }) {
+  await visibleMembership(db, { viewerId, chatId });
+  const marker = await markReadUpTo(db, { viewerId, chatId, uptoId: 'latest' });
   return {
     success: true as const,
     chatId,

@@ -2,13 +2,6 @@
 import type { ChatRecord, MessageRecord } from '../contract/social';
 import { toUserCard } from '../profiles/records';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** Ids in paths are checked before they reach PostgreSQL, so a malformed one is a 404, not a 500. */
-export function isUuid(value: string): boolean {
-  return UUID.test(value);
-}
-
 export interface MessageSource {
   id: number | string;
   chat_id: string;

@@ -85,17 +85,20 @@ async function eitherBlocked(db: Database, a: string, b: string): Promise<boolea
  * profile, so this needs no completeness; a block either way reads as not found,
  * as if the person did not exist, so a block is never revealed.
  */
-export async function sharedFreeTime(db: Database, callerId: string, slugOrId: string, baseUrl: string): Promise<OverlapResponse> {
+export async function sharedFreeTime(
+  db: Database,
+  { viewerId, slugOrId, baseUrl }: { viewerId: string; slugOrId: string; baseUrl: string },
+): Promise<OverlapResponse> {
   const other: UserRow = await getUserBySlugOrIdOrThrow(db, slugOrId);
-  if (other.id === callerId) {
+  if (other.id === viewerId) {
     throw new ApiError('cannot_target_self', 'That is you: shared free time needs another person', {
       hint: "Use the other person's slug, e.g. from a discover result.",
     });
   }
-  if (await eitherBlocked(db, callerId, other.id)) {
+  if (await eitherBlocked(db, viewerId, other.id)) {
     throw new ApiError('not_found', `No user with slug or id "${slugOrId}"`, { hint: 'Check the slug; it is the last part of the profile_url.' });
   }
-  const caller = await getUserOrThrow(db, callerId);
+  const caller = await getUserOrThrow(db, viewerId);
   const grid = intersectGrids(gridOf(caller.schedule), gridOf(other.schedule));
   const hours = countSlots(grid);
   return {

@@ -45,7 +45,7 @@ export const RANKING_IN_WORDS =
 
 /** Everything the SQL needs for one page. */
 export interface DiscoverSearch {
-  callerId: string;
+  viewerId: string;
   /** The caller's public point (never their exact one). */
   latitude: number;
   longitude: number;
@@ -150,7 +150,7 @@ export function discoverQuery(search: DiscoverSearch): RawBuilder<CandidateRow> 
   });
   const margin = sql.lit(SCORE_ESTIMATE_MARGIN);
   const days = daysInactiveBoundsSql(sql<number>`min(p.active_day)`, dayNumber(search.asOf));
-  const me = sql`${search.callerId}::uuid`;
+  const me = sql`${search.viewerId}::uuid`;
 
   // Materialized steps, so each per-row expression is computed once (PostgreSQL would
   // otherwise repeat it wherever it is used). One posting per searched activity a person
@@ -212,7 +212,7 @@ export function discoverQuery(search: DiscoverSearch): RawBuilder<CandidateRow> 
  * The caller's row, with everyone they must not see (themselves, people blocked either
  * way, buddies), in one round trip.
  */
-async function loadCaller(db: Database, callerId: string): Promise<{ caller: UserRow; excludedIds: string[] }> {
+async function loadCaller(db: Database, viewerId: string): Promise<{ caller: UserRow; excludedIds: string[] }> {
   const row = await db
     .selectFrom('users')
     .selectAll()
@@ -223,11 +223,11 @@ async function loadCaller(db: Database, callerId: string): Promise<{ caller: Use
         union select user_b from connections where user_a = users.id
         union select user_a from connections where user_b = users.id)`.as('excluded_ids'),
     )
-    .where('id', '=', callerId)
+    .where('id', '=', viewerId)
     .executeTakeFirst();
   if (!row) throw notFound('User');
   const { excluded_ids, ...caller } = row;
-  return { caller, excludedIds: [callerId, ...excluded_ids] };
+  return { caller, excludedIds: [viewerId, ...excluded_ids] };
 }
 
 /** Discover needs the caller's own place, activities and grid: a complete profile. */
@@ -264,7 +264,7 @@ export function searchFor(
   assertCallerComplete(caller);
   return {
     excludedIds,
-    callerId: caller.id,
+    viewerId: caller.id,
     // From the caller's public point too: a distance is the same both ways (A sees B as
     // far away as B sees A), and the exact point takes part in nothing.
     latitude: caller.public_latitude!,
@@ -287,11 +287,11 @@ export function searchFor(
 /** searchFor for a caller by id (loads the caller and whom they must not see). */
 export async function searchForCaller(
   db: Database,
-  callerId: string,
+  viewerId: string,
   query: DiscoverQuery,
   page: { asOf: Date; after: DiscoverSearch['after'] },
 ): Promise<DiscoverSearch> {
-  const { caller, excludedIds } = await loadCaller(db, callerId);
+  const { caller, excludedIds } = await loadCaller(db, viewerId);
   return searchFor(caller, excludedIds, query, page);
 }
 
@@ -301,8 +301,8 @@ export interface DiscoverOptions {
   now?: Date;
 }
 
-export async function discover(db: Database, callerId: string, query: DiscoverQuery, options: DiscoverOptions): Promise<DiscoverResponse> {
-  const { caller, excludedIds } = await loadCaller(db, callerId);
+export async function discover(db: Database, viewerId: string, query: DiscoverQuery, options: DiscoverOptions): Promise<DiscoverResponse> {
+  const { caller, excludedIds } = await loadCaller(db, viewerId);
   assertCallerComplete(caller);
   const activities = query.activities ?? caller.activities;
   // The filters as the caller gave them: the cursor is bound to these.

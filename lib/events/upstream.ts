@@ -5,7 +5,7 @@
 import { LRUCache } from 'lru-cache';
 import { EVENTS_QUERY_KEYS, upstreamFeedSchema, type EventsQuery, type UpstreamFeed } from '../contract/events';
 import { etagOf } from '../http/conditional';
-import { ApiError, ERROR_ADVICE } from '../http/errors';
+import { ApiError } from '../http/errors';
 import { logLine } from '../http/log';
 import { readTextLimited } from './read-limited';
 
@@ -131,7 +131,6 @@ async function fetchAnswer(settings: UpstreamSettings, key: string, cancelled?: 
       await response.body?.cancel().catch(() => {});
       const retryAfter = response.headers.get('retry-after');
       throw new ApiError('upstream_error', `The events upstream answered HTTP ${response.status}`, {
-        hint: ERROR_ADVICE.upstream_error,
         headers: retryAfter && /^\d{1,6}$/.test(retryAfter.trim()) ? { 'retry-after': retryAfter.trim() } : {},
       });
     }
@@ -161,12 +160,11 @@ function parseFeed(text: string): UpstreamFeed {
 }
 
 function malformed(what: string): ApiError {
-  return new ApiError('upstream_error', `The events upstream's answer ${what}`, { hint: ERROR_ADVICE.upstream_error });
+  return new ApiError('upstream_error', `The events upstream's answer ${what}`);
 }
 
 function unavailable(message: string): ApiError {
   return new ApiError('upstream_unavailable', message, {
-    hint: ERROR_ADVICE.upstream_unavailable,
     headers: { 'retry-after': RETRY_AFTER_SECONDS },
   });
 }
@@ -179,7 +177,7 @@ function toUpstreamError(error: unknown): ApiError {
   if (name === 'AbortError') return unavailable('The events upstream request was cancelled');
   const code = networkCode(error);
   if (code) return unavailable(`The events upstream could not be reached (${code})`);
-  return new ApiError('upstream_error', 'The events upstream request failed', { hint: ERROR_ADVICE.upstream_error });
+  return new ApiError('upstream_error', 'The events upstream request failed');
 }
 
 const NETWORK_CODES = /^(ECONNREFUSED|ECONNRESET|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|ETIMEDOUT|EPIPE|UND_ERR_(CONNECT_TIMEOUT|HEADERS_TIMEOUT|BODY_TIMEOUT|SOCKET|CLOSED))$/;

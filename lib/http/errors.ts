@@ -142,11 +142,10 @@ export const notFound = (what: string) => new ApiError('not_found', `${what} not
 const UNIQUE_CONSTRAINT_ERRORS: Record<string, () => ApiError> = {
   users_email_lower_key: () =>
     new ApiError('email_taken', 'An account with this email already exists', {
-      hint: ERROR_ADVICE.email_taken,
       fields: { email: 'already registered' },
     }),
   users_slug_key: () =>
-    new ApiError('slug_taken', 'This slug is already taken', { hint: ERROR_ADVICE.slug_taken, fields: { slug: 'already taken' } }),
+    new ApiError('slug_taken', 'This slug is already taken', { fields: { slug: 'already taken' } }),
 };
 
 /** What a unique violation of `constraint` answers, for a check made before the write itself. */

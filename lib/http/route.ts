@@ -10,7 +10,7 @@ import { config } from '../config';
 import { collectNormalizations } from '../contract/forgiving';
 import { DEFAULT_MAX_BODY_BYTES, SCOPES, type EndpointSpec, type Scope } from '../contract/define';
 import { consumeRateLimit } from '../limits/rate-limits';
-import { ApiError, ERROR_ADVICE, mapDatabaseError } from './errors';
+import { ApiError, mapDatabaseError } from './errors';
 import { claim, finish, idempotentRequest, release, storedAnswer, type IdempotencyKey } from './idempotency';
 import { clientIp } from './ip';
 import { logError } from './log';
@@ -145,7 +145,7 @@ export function toApiError(error: unknown, spec?: Pick<EndpointSpec, 'method' | 
   const mapped = mapDatabaseError(error);
   if (mapped) return mapped;
   logError('unhandled error', error, spec ? { route: `${spec.method} ${spec.path}` } : {});
-  return new ApiError('internal_error', 'Something went wrong on our side', { hint: ERROR_ADVICE.internal_error });
+  return new ApiError('internal_error', 'Something went wrong on our side');
 }
 
 /**
@@ -176,20 +176,17 @@ async function authenticate(db: Database, request: Request, scope: string): Prom
   }
   if (!token) {
     throw new ApiError('unauthorized', 'Missing bearer token', {
-      hint: ERROR_ADVICE.unauthorized,
       headers: { 'www-authenticate': `Bearer realm="api", ${metadata}` },
     });
   }
   const owner = await findTokenOwner(db, token);
   if (!owner) {
     throw new ApiError('unauthorized', 'Invalid or revoked bearer token', {
-      hint: ERROR_ADVICE.unauthorized,
       headers: challenge('invalid_token'),
     });
   }
   if (!owner.scopes.includes(scope as TokenOwner['scopes'][number])) {
     throw new ApiError('insufficient_scope', `This token lacks the ${scope} scope`, {
-      hint: ERROR_ADVICE.insufficient_scope,
       headers: { 'www-authenticate': `Bearer realm="api", error="insufficient_scope", scope="${scope}", ${metadata}` },
     });
   }
@@ -229,7 +226,7 @@ function queryObject(request: Request): Record<string, string> {
 async function readBodyText(request: Request, spec: EndpointSpec): Promise<string> {
   const limit = spec.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const tooLarge = () =>
-    new ApiError('payload_too_large', `The request body exceeds ${limit} bytes`, { hint: ERROR_ADVICE.payload_too_large });
+    new ApiError('payload_too_large', `The request body exceeds ${limit} bytes`);
   const declared = Number(request.headers.get('content-length') ?? NaN);
   if (declared > limit) throw tooLarge();
 
@@ -261,13 +258,11 @@ function parseJsonBody(text: string, request: Request, spec: EndpointSpec): unkn
   }
   const type = request.headers.get('content-type') ?? '';
   if (!/^application\/([\w.+-]+\+)?json\b/i.test(type)) {
-    throw new ApiError('unsupported_media_type', `Expected Content-Type: application/json, got ${type || 'none'}`, {
-      hint: ERROR_ADVICE.unsupported_media_type,
-    });
+    throw new ApiError('unsupported_media_type', `Expected Content-Type: application/json, got ${type || 'none'}`);
   }
   try {
     return JSON.parse(text) as unknown;
   } catch {
-    throw new ApiError('invalid_json', 'The request body is not valid JSON', { hint: ERROR_ADVICE.invalid_json });
+    throw new ApiError('invalid_json', 'The request body is not valid JSON');
   }
 }

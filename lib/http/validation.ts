@@ -30,6 +30,13 @@ export function issuesToFields(issues: readonly z.core.$ZodIssue[], prefix = '')
   return fields;
 }
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Ids in paths are checked before they reach PostgreSQL, so a malformed one is a 404, not a 500. */
+export function isUuid(value: string): boolean {
+  return UUID.test(value);
+}
+
 export function parseOrThrow<T extends z.ZodType>(schema: T, input: unknown, where: 'body' | 'query' | 'path'): z.output<T> {
   const result = schema.safeParse(input);
   if (result.success) return result.data;

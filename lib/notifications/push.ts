@@ -165,7 +165,7 @@ export async function deliverPush(
     .where('blocked_id', '=', notification.actorId)
     .executeTakeFirst();
   if (blocked) return;
-  if (notification.data.chatId && (await chatMuted(db, notification.data.chatId, notification.recipientId))) return;
+  if (notification.data.chatId && (await chatMuted(db, { chatId: notification.data.chatId, userId: notification.recipientId }))) return;
   if (web) await deliverWebPush(db, notification, web.vapid, web.policy);
   const tokens = await db
     .selectFrom('push_tokens')
@@ -184,7 +184,7 @@ export async function deliverPush(
 }
 
 /** The recipient muted this chat: nothing is pushed for it (unread counts still move). */
-async function chatMuted(db: Database, chatId: string, userId: string): Promise<boolean> {
+async function chatMuted(db: Database, { chatId, userId }: { chatId: string; userId: string }): Promise<boolean> {
   const row = await db.selectFrom('chat_members').select('muted').where('chat_id', '=', chatId).where('user_id', '=', userId).executeTakeFirst();
   return row?.muted === true;
 }

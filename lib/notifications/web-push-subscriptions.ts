@@ -49,7 +49,10 @@ export async function unsubscribeWebPush(db: Database, userId: string, endpoint:
   return Number(result.numDeletedRows) > 0;
 }
 
-export async function setChatMuted(db: Database, userId: string, chatId: string, muted: boolean): Promise<void> {
+export async function setChatMuted(
+  db: Database,
+  { userId, chatId, muted }: { userId: string; chatId: string; muted: boolean },
+): Promise<void> {
   const result = await db
     .updateTable('chat_members')
     .set({ muted })

@@ -163,7 +163,7 @@ describe('fetchPhotoUrl with the production policy', () => {
   ])('refuses %s', async (_name, url) => {
     const error = await errorOf(fetchPhotoUrl(url, production));
     expect(error.code).toBe('photo_url_forbidden');
-    expect(error.hint).toMatch(/https/);
+    expect(error.toBody().error.hint).toMatch(/https/);
   });
 
   it('does not contact a loopback server even when the port is real', async () => {

@@ -9,7 +9,7 @@ import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import net from 'node:net';
-import { ApiError, ERROR_ADVICE } from '../http/errors';
+import { ApiError } from '../http/errors';
 import { isLoopbackAddress, isNonPublicAddress } from './address-policy';
 import { photoTooLarge } from './input';
 
@@ -28,14 +28,12 @@ const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
 function forbidden(field: string, reason: string): ApiError {
   return new ApiError('photo_url_forbidden', `photoURL refused: ${reason}`, {
-    hint: ERROR_ADVICE.photo_url_forbidden,
     fields: { [field]: reason },
   });
 }
 
 function fetchFailed(field: string, reason: string): ApiError {
   return new ApiError('photo_fetch_failed', `Could not download photoURL: ${reason}`, {
-    hint: ERROR_ADVICE.photo_fetch_failed,
     fields: { [field]: reason },
   });
 }

@@ -3,7 +3,7 @@
 // to WEBP and cut a square thumbnail. Only its output is ever stored or served.
 import sharp from 'sharp';
 import { LIMITS } from '../contract/schemas';
-import { ApiError, ERROR_ADVICE } from '../http/errors';
+import { ApiError } from '../http/errors';
 import { photoTooLarge, type PhotoMimeType } from './input';
 import type { ProcessingQueue } from './processing-queue';
 
@@ -76,13 +76,11 @@ export async function processPhoto(
   if (!actual) {
     const what = describeOther(bytes);
     throw new ApiError('photo_unsupported_format', `The photo is ${what}; only JPEG, PNG and WEBP are accepted`, {
-      hint: ERROR_ADVICE.photo_unsupported_format,
       fields: { [field]: 'must be a JPEG, PNG or WEBP image' },
     });
   }
   if (declaredType && declaredType.toLowerCase() !== actual) {
     throw new ApiError('photo_type_mismatch', `The photo was declared as ${declaredType} but is ${actual}`, {
-      hint: ERROR_ADVICE.photo_type_mismatch,
       fields: { [field]: `declared ${declaredType}, actually ${actual}` },
     });
   }
@@ -141,7 +139,6 @@ async function decodeAndResize(bytes: Buffer, actual: PhotoMimeType, field: stri
 function tooManyPixels(field: string, width?: number, height?: number): ApiError {
   const size = width && height ? ` (${width}x${height})` : '';
   return new ApiError('photo_too_many_pixels', `The image has more than ${PHOTO_LIMITS.maxInputPixels / 1_000_000} megapixels${size}`, {
-    hint: ERROR_ADVICE.photo_too_many_pixels,
     fields: { [field]: 'too many pixels' },
   });
 }
@@ -150,7 +147,6 @@ function decodeError(error: unknown, field: string): ApiError {
   const message = error instanceof Error ? error.message : String(error);
   if (/pixel limit/i.test(message)) return tooManyPixels(field);
   return new ApiError('photo_invalid', 'The photo could not be decoded as an image (corrupt or truncated?)', {
-    hint: ERROR_ADVICE.photo_invalid,
     fields: { [field]: 'not a readable image' },
   });
 }

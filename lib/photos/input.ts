@@ -2,7 +2,7 @@
 // from the encoded length before anything is decoded, so an oversized photo never
 // costs a second buffer.
 import { LIMITS, PHOTO_MIME_TYPES } from '../contract/schemas';
-import { ApiError, ERROR_ADVICE } from '../http/errors';
+import { ApiError } from '../http/errors';
 
 export type PhotoMimeType = (typeof PHOTO_MIME_TYPES)[number];
 
@@ -19,13 +19,12 @@ const BASE64 = /^[A-Za-z0-9+/_-]*={0,2}$/;
 export function photoTooLarge(field: string, maxBytes: number = LIMITS.photoBytes): ApiError {
   const mb = Math.round(maxBytes / (1024 * 1024));
   return new ApiError('photo_too_large', `The photo is larger than ${mb} MB`, {
-    hint: ERROR_ADVICE.photo_too_large,
     fields: { [field]: `at most ${mb} MB` },
   });
 }
 
 function invalid(field: string, message: string): ApiError {
-  return new ApiError('photo_invalid', message, { hint: ERROR_ADVICE.photo_invalid, fields: { [field]: message } });
+  return new ApiError('photo_invalid', message, { fields: { [field]: message } });
 }
 
 /** Decodes `photo` (bare base64 or data URL); `mimeType` is the separately declared type. */
@@ -45,7 +44,6 @@ export function decodeInlinePhoto(
     if (urlType) {
       if (declaredType && declaredType !== urlType) {
         throw new ApiError('photo_type_mismatch', `mimeType ${declaredType} differs from the data URL type ${urlType}`, {
-          hint: ERROR_ADVICE.photo_type_mismatch,
           fields: { [field]: 'declared types disagree' },
         });
       }

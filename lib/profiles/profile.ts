@@ -5,6 +5,7 @@ import type { UserRow } from '@/db/types';
 import { recordAgentAction } from '../accounts/attribution';
 import type { ProfileUpdate } from '../contract/profiles';
 import { ApiError, notFound } from '../http/errors';
+import { isUuid } from '../http/validation';
 import { consumeRateLimit, inWords, windowInWords, type RateLimitRule } from '../limits/rate-limits';
 import { attachPhoto, detachPhoto, preparePhoto, withStoredPhoto, type StoredPhoto } from '../photos/photos';
 import type { PhotoServices } from '../photos/services';
@@ -13,10 +14,8 @@ import { labelFromPublicPoint, queueGeocodeIfNeeded, resolveProfileInput, type P
 
 const present = <T>(value: T | null | undefined): value is T => value !== undefined && value !== null;
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 export async function findUserById(db: Database, id: string): Promise<UserRow | undefined> {
-  if (!UUID.test(id)) return undefined;
+  if (!isUuid(id)) return undefined;
   return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
 }
 

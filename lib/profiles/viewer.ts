@@ -10,7 +10,7 @@ import type { ProfileView } from '../contract/profiles';
 export async function profileViewFor(db: Database, viewerId: string | null, target: Pick<UserRow, 'id'>): Promise<ProfileView> {
   if (!viewerId) return 'public';
   if (viewerId === target.id) return 'member';
-  const blocks = await blockStatus(db, viewerId, target.id);
+  const blocks = await blockStatus(db, { viewerId, otherId: target.id });
   return blocks.byMe || blocks.byThem ? 'public' : 'member';
 }
 
@@ -23,9 +23,9 @@ export type Standing =
   | { kind: 'request_received'; requestId: string; message: string | null }
   | { kind: 'none' };
 
-export async function standingWith(db: Database, viewerId: string, targetId: string): Promise<Standing> {
+export async function standingWith(db: Database, { viewerId, targetId }: { viewerId: string; targetId: string }): Promise<Standing> {
   if (viewerId === targetId) return { kind: 'self' };
-  const blocks = await blockStatus(db, viewerId, targetId);
+  const blocks = await blockStatus(db, { viewerId, otherId: targetId });
   if (blocks.byMe || blocks.byThem) return { kind: 'blocked' };
   const chat = await db
     .selectFrom('chat_members')

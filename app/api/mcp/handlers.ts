@@ -1,6 +1,7 @@
 // Each MCP tool (named by its contract id) answers through the same exported route
 // handler as its HTTP endpoint. Every contract endpoint not in EXCLUDED_FROM_MCP must
-// have an entry here; lib/mcp/handlers.test.ts fails loudly for a missing one.
+// have an entry here; the test 'every contract endpoint except the listed exclusions is a
+// tool answered by its own route handler' in lib/mcp/tools.test.ts fails loudly for a missing one.
 import type { RouteHandler } from '@/lib/mcp/call';
 import * as activities from '../v1/activities.json/route';
 import * as events from '../v1/events.json/route';

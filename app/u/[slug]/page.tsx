@@ -73,10 +73,11 @@ export default async function PublicProfilePage({ params }: Params) {
   const session = await currentSession();
   const viewer = session?.user ?? null;
   const profile = toPublicProfile(row, config().publicBaseUrl, await profileViewFor(db, viewer?.id ?? null, row));
-  const standing = viewer ? await standingWith(db, viewer.id, row.id) : null;
+  const standing = viewer ? await standingWith(db, { viewerId: viewer.id, targetId: row.id }) : null;
   const other = standing !== null && standing.kind !== 'self' && standing.kind !== 'blocked';
   const shared = other && viewer ? profile.activities.filter((id) => viewer.activities.includes(id)) : [];
-  const together = other && viewer ? (await sharedFreeTime(db, viewer.id, row.id, config().publicBaseUrl)).overlap : null;
+  const together =
+    other && viewer ? (await sharedFreeTime(db, { viewerId: viewer.id, slugOrId: row.id, baseUrl: config().publicBaseUrl })).overlap : null;
   const short = firstName(row.display_name);
 
   const age = ageText(profile);

@@ -15,7 +15,7 @@ type Params = { params: Promise<{ chatId: string }> };
 /** The chat as the viewer sees it, or null where it is not theirs to see (one lookup per request). */
 const chatFor = cache(async (viewerId: string, chatId: string) => {
   try {
-    return await getChatRecord(getDb(), viewerId, chatId, config().publicBaseUrl);
+    return await getChatRecord(getDb(), { viewerId, chatId, baseUrl: config().publicBaseUrl });
   } catch (error) {
     if (error instanceof ApiError && error.code === 'not_found') return null;
     throw error;
@@ -36,7 +36,7 @@ export default async function ChatPage({ params }: Params) {
   const { user } = await requireSession(`/account/chats/${encodeURIComponent(chatId)}`);
   const chat = await chatFor(user.id, chatId);
   if (!chat) notFound();
-  const page = await listMessages(getDb(), user.id, chatId, { mark_read: true }, config().publicBaseUrl);
+  const page = await listMessages(getDb(), { viewerId: user.id, chatId, query: { mark_read: true }, baseUrl: config().publicBaseUrl });
   const member = await getDb().selectFrom('chat_members').select('muted').where('chat_id', '=', chatId).where('user_id', '=', user.id).executeTakeFirst();
   return (
     <ChatThread

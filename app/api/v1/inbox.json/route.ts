@@ -1,12 +1,12 @@
 import { hasNewSince, readInbox } from '@/lib/chats/inbox';
 import { inboxVersion, lookUntilChanged, userKey, versionTag } from '@/lib/chats/poll';
-import { getInbox } from '@/lib/contract/social';
+import * as social from '@/lib/contract/social';
 import { matchesIfNoneMatch, notModified, taggedReply } from '@/lib/http/conditional';
 import { route } from '@/lib/http/route';
 
 // GET /api/v1/inbox.json – pending and accepted requests, unread chats and new messages.
 // An unchanged poll (If-None-Match) costs one version lookup; wait= holds it until something changes.
-export const GET = route(getInbox, async ({ db, auth, query, baseUrl, request }) => {
+export const GET = route(social.getInbox, async ({ db, auth, query, baseUrl, request }) => {
   const userId = auth.userId;
   const knownTag = request.headers.get('if-none-match');
 

@@ -1,6 +1,6 @@
 import type { Database } from '@/db';
 import { config } from '@/lib/config';
-import { getMe, updateMe } from '@/lib/contract/profiles';
+import * as profiles from '@/lib/contract/profiles';
 import { Reply, route } from '@/lib/http/route';
 import { mergeRateLimitHeaders, rateLimitState } from '@/lib/limits/rate-limits';
 import { photoServicesFrom } from '@/lib/photos/services';
@@ -9,12 +9,12 @@ import { toOwnProfile } from '@/lib/profiles/records';
 import { missingFields } from '@/lib/profiles/onboarding';
 
 // GET /api/v1/me.json – the caller's own profile
-export const GET = route(getMe, async ({ db, auth, baseUrl }) => ({
+export const GET = route(profiles.getMe, async ({ db, auth, baseUrl }) => ({
   profile: toOwnProfile(await getUserOrThrow(db, auth.userId), baseUrl),
 }));
 
 // PATCH /api/v1/me.json – partial profile update
-export const PATCH = route(updateMe, async ({ db, auth, body, baseUrl, normalized }) => {
+export const PATCH = route(profiles.updateMe, async ({ db, auth, body, baseUrl, normalized }) => {
   const { row, warnings } = await updateProfile(db, auth.userId, body, {
     photos: photoServicesFrom(config()),
     geocoderEnabled: !!config().geocoderUrl,

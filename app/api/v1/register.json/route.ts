@@ -1,13 +1,13 @@
 import { precheckRegistrationLimit, registerUser, registrationLimitHeaders } from '@/lib/accounts/register';
 import { config } from '@/lib/config';
-import { register } from '@/lib/contract/accounts';
-import { getRegisterInstructions } from '@/lib/contract/meta';
+import * as accounts from '@/lib/contract/accounts';
+import * as meta from '@/lib/contract/meta';
 import { buildSignupInstructions } from '@/lib/docs/index-document';
 import { Reply, route } from '@/lib/http/route';
 import { photoServicesFrom } from '@/lib/photos/services';
 
 // GET /api/v1/register.json – signup instructions and the body's JSON Schema
-export const GET = route(getRegisterInstructions, async ({ baseUrl }) =>
+export const GET = route(meta.getRegisterInstructions, async ({ baseUrl }) =>
   new Reply(
     buildSignupInstructions(baseUrl, {
       registrationsPerHour: config().registrationLimitPerHour,
@@ -19,7 +19,7 @@ export const GET = route(getRegisterInstructions, async ({ baseUrl }) =>
 
 // POST /api/v1/register.json – create an account
 export const POST = route(
-  register,
+  accounts.register,
   async ({ db, body, ip, baseUrl, normalized }) => {
     const limitPerHour = config().registrationLimitPerHour;
     const registered = await registerUser(db, body, {

@@ -1,9 +1,9 @@
 import { parseAvailabilityText, summarizeGrid } from '@/lib/availability';
-import { parseAvailability } from '@/lib/contract/profiles';
+import * as profiles from '@/lib/contract/profiles';
 import { route } from '@/lib/http/route';
 
 // POST /api/v1/availability/parse.json – what availability_text would store, without storing it
-export const POST = route(parseAvailability, async ({ body }) => {
+export const POST = route(profiles.parseAvailability, async ({ body }) => {
   const { grid, unparsed, rounded } = parseAvailabilityText(body.text);
   return { grid, summary: summarizeGrid(grid), unparsed, normalized: rounded.map((r) => `availability_text: ${r}`) };
 });

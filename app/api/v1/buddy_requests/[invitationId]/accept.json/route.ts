@@ -1,8 +1,8 @@
 import { acceptBuddyRequest } from '@/lib/buddies/requests';
-import { acceptBuddyRequest as acceptSpec } from '@/lib/contract/social';
+import * as social from '@/lib/contract/social';
 import { route } from '@/lib/http/route';
 
 // POST /api/v1/buddy_requests/{invitationId}/accept.json – accept: connection, chat and first message
-export const POST = route(acceptSpec, async ({ db, auth, params, body, baseUrl }) =>
-  acceptBuddyRequest(db, auth.userId, params.invitationId, body, baseUrl),
+export const POST = route(social.acceptBuddyRequest, async ({ db, auth, params, body, baseUrl }) =>
+  acceptBuddyRequest(db, { viewerId: auth.userId, requestId: params.invitationId, body, baseUrl }),
 );

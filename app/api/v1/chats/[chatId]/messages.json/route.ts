@@ -2,13 +2,13 @@ import { visibleMembership } from '@/lib/chats/chats';
 import { listMessages, messageLimitHeaders, sendMessage } from '@/lib/chats/messages';
 import { chatKey, lookUntilChanged, versionTag } from '@/lib/chats/poll';
 import { config } from '@/lib/config';
-import { listMessages as listSpec, sendMessage as sendSpec } from '@/lib/contract/social';
+import * as social from '@/lib/contract/social';
 import { matchesIfNoneMatch, notModified, taggedReply } from '@/lib/http/conditional';
 import { Reply, route } from '@/lib/http/route';
 
 // GET /api/v1/chats/{chatId}/messages.json – a page of messages and the poll_next_url after it.
 // An unchanged page (If-None-Match) costs the membership lookup alone; wait= holds an empty page.
-export const GET = route(listSpec, async ({ db, auth, params, query, baseUrl, request }) => {
+export const GET = route(social.listMessages, async ({ db, auth, params, query, baseUrl, request }) => {
   const { wait, ...pageQuery } = query;
   const pageParts = [auth.userId, params.chatId, pageQuery.limit ?? null, pageQuery.since?.getTime() ?? null, pageQuery.cursor ?? null, pageQuery.mark_read ?? false];
   const tagOf = (member: Awaited<ReturnType<typeof visibleMembership>>) =>
@@ -19,7 +19,7 @@ export const GET = route(listSpec, async ({ db, auth, params, query, baseUrl, re
     const { value: member, timedOut } = await lookUntilChanged(
       chatKey(params.chatId),
       wait,
-      () => visibleMembership(db, auth.userId, params.chatId),
+      () => visibleMembership(db, { viewerId: auth.userId, chatId: params.chatId }),
       (m) => !matchesIfNoneMatch(knownTag, tagOf(m)),
     );
     if (timedOut || matchesIfNoneMatch(knownTag, tagOf(member))) return notModified(tagOf(member));
@@ -31,26 +31,26 @@ export const GET = route(listSpec, async ({ db, auth, params, query, baseUrl, re
     chatKey(params.chatId),
     continues && !knownTag ? wait : undefined,
     async () => {
-      const member = await visibleMembership(db, auth.userId, params.chatId);
-      return { member, page: await listMessages(db, auth.userId, params.chatId, pageQuery, baseUrl) };
+      const member = await visibleMembership(db, { viewerId: auth.userId, chatId: params.chatId });
+      return { member, page: await listMessages(db, { viewerId: auth.userId, chatId: params.chatId, query: pageQuery, baseUrl }) };
     },
     ({ page }) => page.messages.length > 0,
   );
   // A page that marked messages read changed the marker: tag the state after it.
-  const member = pageQuery.mark_read ? await visibleMembership(db, auth.userId, params.chatId) : value.member;
+  const member = pageQuery.mark_read ? await visibleMembership(db, { viewerId: auth.userId, chatId: params.chatId }) : value.member;
   return taggedReply(value.page, tagOf(member));
 });
 
 // POST /api/v1/chats/{chatId}/messages.json – send a message (moderated, rate-limited, pushed).
 // A message sent with an assistant's token is that assistant's unless the body names
 // another: the chat labels it "sent by <agent> for <person>" for both people.
-export const POST = route(sendSpec, async ({ db, auth, params, body }) => {
+export const POST = route(social.sendMessage, async ({ db, auth, params, body }) => {
   const limit = config().messageLimitPer10Min;
   let by = body;
   if (!body.agentName && auth.tokenId) {
     const token = await db.selectFrom('access_tokens').select('agent_name').where('id', '=', auth.tokenId).executeTakeFirst();
     if (token?.agent_name) by = { ...body, agentName: token.agent_name };
   }
-  const sent = await sendMessage(db, auth.userId, params.chatId, by, { limitPer10Min: limit });
-  return new Reply(sent, { headers: await messageLimitHeaders(db, params.chatId, auth.userId, limit) });
+  const sent = await sendMessage(db, { viewerId: auth.userId, chatId: params.chatId, body: by, limitPer10Min: limit });
+  return new Reply(sent, { headers: await messageLimitHeaders(db, { viewerId: auth.userId, chatId: params.chatId, limit }) });
 });

@@ -1,9 +1,9 @@
-import { muteChat } from '@/lib/contract/web-app';
+import * as webApp from '@/lib/contract/web-app';
 import { route } from '@/lib/http/route';
 import { setChatMuted } from '@/lib/notifications/web-push-subscriptions';
 
 // POST /api/v1/chats/{chatId}/mute.json – mute or unmute one chat's notifications
-export const POST = route(muteChat, async ({ db, auth, params, body }) => {
-  await setChatMuted(db, auth.userId, params.chatId, body.muted);
+export const POST = route(webApp.muteChat, async ({ db, auth, params, body }) => {
+  await setChatMuted(db, { userId: auth.userId, chatId: params.chatId, muted: body.muted });
   return { success: true as const, chatId: params.chatId, muted: body.muted };
 });

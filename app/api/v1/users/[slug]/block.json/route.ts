@@ -1,9 +1,13 @@
-import { blockUser as blockSpec, unblockUser as unblockSpec } from '@/lib/contract/social';
+import * as social from '@/lib/contract/social';
 import { blockUser, unblockUser } from '@/lib/buddies/blocks';
 import { route } from '@/lib/http/route';
 
 // POST /api/v1/users/{slug}/block.json – block someone
-export const POST = route(blockSpec, async ({ db, auth, params, body, baseUrl }) => blockUser(db, auth.userId, params.slug, body, baseUrl));
+export const POST = route(social.blockUser, async ({ db, auth, params, body, baseUrl }) =>
+  blockUser(db, { viewerId: auth.userId, slugOrId: params.slug, by: body, baseUrl }),
+);
 
 // DELETE /api/v1/users/{slug}/block.json – unblock someone
-export const DELETE = route(unblockSpec, async ({ db, auth, params, body, baseUrl }) => unblockUser(db, auth.userId, params.slug, body, baseUrl));
+export const DELETE = route(social.unblockUser, async ({ db, auth, params, body, baseUrl }) =>
+  unblockUser(db, { viewerId: auth.userId, slugOrId: params.slug, by: body, baseUrl }),
+);

@@ -1,4 +1,4 @@
-import { getPublicProfile } from '@/lib/contract/profiles';
+import * as profiles from '@/lib/contract/profiles';
 import { optionalCaller, route } from '@/lib/http/route';
 import { getUserBySlugOrIdOrThrow } from '@/lib/profiles/profile';
 import { toPublicProfile } from '@/lib/profiles/records';
@@ -6,7 +6,7 @@ import { profileViewFor } from '@/lib/profiles/viewer';
 
 // GET /api/v1/users/{slug}/profile.json – a profile by slug or id: the public view without
 // credentials, the member view for a signed-in caller (a bad token is a 401, not a stranger).
-export const GET = route(getPublicProfile, async ({ db, params, baseUrl, request }) => {
+export const GET = route(profiles.getPublicProfile, async ({ db, params, baseUrl, request }) => {
   const caller = await optionalCaller(db, request, 'profile:read');
   const row = await getUserBySlugOrIdOrThrow(db, params.slug);
   return { profile: toPublicProfile(row, baseUrl, await profileViewFor(db, caller?.userId ?? null, row)) };

@@ -1,6 +1,8 @@
 import { reportUser } from '@/lib/buddies/reports';
-import { reportUser as reportSpec } from '@/lib/contract/social';
+import * as social from '@/lib/contract/social';
 import { route } from '@/lib/http/route';
 
 // POST /api/v1/users/{slug}/report.json – report someone to the moderators
-export const POST = route(reportSpec, async ({ db, auth, params, body }) => reportUser(db, auth.userId, params.slug, body));
+export const POST = route(social.reportUser, async ({ db, auth, params, body }) =>
+  reportUser(db, { viewerId: auth.userId, slugOrId: params.slug, body }),
+);

@@ -1,9 +1,9 @@
 import { revokeAccessToken } from '@/lib/accounts/tokens';
-import { revokeToken } from '@/lib/contract/signin';
+import * as signin from '@/lib/contract/signin';
 import { route } from '@/lib/http/route';
 
 // POST /api/v1/me/tokens/{tokenId}/revoke.json – revoke one access token
-export const POST = route(revokeToken, async ({ db, auth, params }) => ({
+export const POST = route(signin.revokeToken, async ({ db, auth, params }) => ({
   success: true as const,
-  token: await revokeAccessToken(db, auth.userId, params.tokenId),
+  token: await revokeAccessToken(db, { userId: auth.userId, tokenId: params.tokenId }),
 }));
