@@ -1,7 +1,15 @@
 // /api/v1/me.json, /api/v1/me/complete.json and the public profile, against the real server.
 import { describe, expect, it } from 'vitest';
 import { getHealth, listActivities } from '@/lib/contract/meta';
-import { completeOnboarding, getMe, getOnboarding, getPublicProfile, ownProfileSchema, publicProfileSchema, updateMe } from '@/lib/contract/profiles';
+import {
+  completeOnboarding,
+  getMe,
+  getOnboarding,
+  getPublicProfile,
+  ownProfileSchema,
+  publicProfileSchema,
+  updateMe,
+} from '@/lib/contract/profiles';
 import { api, registerUser, testDb } from './client';
 import { call, pathOf, refused } from './contract-client';
 import { callWithHeaders, refusedRaw } from './typed-helpers-b';

@@ -18,7 +18,8 @@ export const acceptInvitation = (by: TestUser, invitationId: string, body?: Call
   call(acceptBuddyRequest, { params: { invitationId }, token: by.token, body });
 
 /** `by` writes in the chat; the message must be stored (201). */
-export const say = (by: TestUser, chatId: string, text: string, extra: Omit<NonNullable<CallInput<typeof sendMessage>['body']>, 'text'> = {}) =>
+type MessageExtra = Omit<NonNullable<CallInput<typeof sendMessage>['body']>, 'text'>;
+export const say = (by: TestUser, chatId: string, text: string, extra: MessageExtra = {}) =>
   call(sendMessage, { params: { chatId }, token: by.token, body: { text, ...extra } });
 
 /** call(), for a success whose headers matter too (ETag, Cache-Control): returns { data, status, headers }. */
