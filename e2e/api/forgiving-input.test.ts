@@ -2,8 +2,25 @@
 // documented ones are accepted, stored as if sent right, and reported one by one in
 // warnings.normalized; what stays ambiguous is refused with the exact fix in error.fields.
 import { describe, expect, it } from 'vitest';
+import { register, registerResponseSchema } from '@/lib/contract/accounts';
+import { discover } from '@/lib/contract/discover';
+import { listEvents } from '@/lib/contract/events';
+import { uploadPhoto } from '@/lib/contract/photos';
+import { parseAvailability, updateMe } from '@/lib/contract/profiles';
+import { sendBuddyRequest } from '@/lib/contract/social';
 import { makeImage } from '@/lib/photos/test-images';
 import { api, freshIp, registerUser, testDb, uniqueEmail } from './client';
+import { call, pathOf, refused, send, type CallInput } from './contract-client';
+import { callWithHeaders, refusedRaw } from './typed-helpers-b';
+
+/**
+ * Registers with fields in the shapes agents get wrong, which the contract's types forbid
+ * by design (so the request is raw), and reads the answer through the contract.
+ */
+async function registerLoosely(fields: Record<string, unknown>) {
+  const user = await registerUser(fields);
+  return { ...registerResponseSchema.parse(user), id: user.id, token: user.token, slug: user.slug };
+}
 
 const storedUser = (id: string) => testDb().selectFrom('users').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 
@@ -28,19 +45,20 @@ describe('registration and PATCH /me.json accept common mistakes and say what th
     ['birthday "3 March 1990"', { birthday: '3 March 1990' }, (r) => r.birthday, '1990-03-03', 'birthday: "3 March 1990" was read as 1990-03-03'],
     ['birthday "1990/03/03"', { birthday: '1990/03/03' }, (r) => r.birthday, '1990-03-03', 'birthday: "1990/03/03" was read as 1990-03-03'],
   ])('%s', async (_name, input, stored, expected, note) => {
-    const registered = await registerUser(input);
+    const registered = await registerLoosely(input);
     expect(registered.warnings.normalized).toEqual([note]);
     expect(stored(await storedUser(registered.id))).toEqual(expected);
 
     const other = await registerUser({});
-    const patched = await api('PATCH', '/api/v1/me.json', { token: other.token, body: input });
+    // Raw: these shapes are what the contract's types forbid; the answer is read through its schema.
+    const patched = await api('PATCH', pathOf(updateMe), { token: other.token, body: input });
     expect(patched.status).toBe(200);
-    expect(patched.body.warnings.normalized).toEqual([note]);
+    expect(updateMe.response.parse(patched.body).warnings.normalized).toEqual([note]);
     expect(stored(await storedUser(other.id))).toEqual(expected);
   });
 
   it('reports every normalisation of one request, in field order, before the availability rounding', async () => {
-    const registered = await registerUser({ gender: 'woman', activities: 'chess', availability: 'sat 9:30am-noon' });
+    const registered = await registerLoosely({ gender: 'woman', activities: 'chess', availability: 'sat 9:30am-noon' });
     expect(registered.warnings.normalized).toEqual([
       'gender: "woman" was read as female',
       'activities: the text "chess" was read as the list ["chess"]',
@@ -51,7 +69,13 @@ describe('registration and PATCH /me.json accept common mistakes and say what th
   });
 
   it('says nothing in normalized when everything came in the documented form', async () => {
-    const registered = await registerUser({ gender: 'female', activities: ['chess'], birthday: '1990-03-03', coords: { latitude: 1, longitude: 2 } });
+    const body: NonNullable<CallInput<typeof register>['body']> = {
+      email: uniqueEmail(),
+      displayName: 'Documented',
+      gender: 'female',
+      activities: ['chess'],
+    };
+    const registered = await call(register, { body: { ...body, birthday: '1990-03-03', coords: { latitude: 1, longitude: 2 } } });
     expect(registered.warnings.normalized).toBeUndefined();
   });
 });
@@ -68,10 +92,9 @@ describe('what stays ambiguous or wrong is refused with the fix, and nothing is 
     ['too many activities in one string', { activities: Array.from({ length: 21 }, (_, i) => `a${i}`).join(',') }, 'activities', /20/],
   ])('%s', async (_name, input, field, message) => {
     const email = uniqueEmail('refused');
-    const res = await api('POST', '/api/v1/register.json', { body: { email, displayName: 'Refused', ...input } });
+    const res = refusedRaw(await api('POST', pathOf(register), { body: { email, displayName: 'Refused', ...input } }), 'validation_failed');
     expect(res.status).toBe(400);
-    expect(res.body.error.code).toBe('validation_failed');
-    expect(res.body.error.fields[field]).toMatch(message);
+    expect(res.fields?.[field]).toMatch(message);
     expect(await testDb().selectFrom('users').select('id').where('email', '=', email).executeTakeFirst()).toBeUndefined();
   });
 });
@@ -80,39 +103,38 @@ describe('the photo type has one meaning under both names', () => {
   const jpeg = async () => (await makeImage('jpeg')).toString('base64');
 
   it('registration takes mimeType as photoMimeType', async () => {
-    const registered = await registerUser({ photo: await jpeg(), mimeType: 'image/jpeg' });
+    const registered = await registerLoosely({ photo: await jpeg(), mimeType: 'image/jpeg' });
     expect(registered.warnings.normalized).toEqual(['mimeType: read as photoMimeType']);
     expect((await storedUser(registered.id)).photo_url).not.toBeNull();
   });
 
   it('the upload takes photoMimeType as mimeType, and refuses a PNG declared under either name as JPEG', async () => {
     const user = await registerUser({});
-    const ok = await api('POST', '/api/v1/me/photo.json', { token: user.token, body: { photo: await jpeg(), photoMimeType: 'image/jpeg' } });
-    expect(ok.status).toBe(200);
-    expect(ok.body.warnings).toEqual({ normalized: ['photoMimeType: read as mimeType'] });
+    const ok = await call(uploadPhoto, { token: user.token, body: { photo: await jpeg(), photoMimeType: 'image/jpeg' } });
+    expect(ok.warnings).toEqual({ normalized: ['photoMimeType: read as mimeType'] });
     const png = (await makeImage('png')).toString('base64');
-    const mismatch = await api('POST', '/api/v1/me/photo.json', { token: user.token, body: { photo: png, photoMimeType: 'image/jpeg' } });
-    expect(mismatch.status).toBe(400);
-    expect(mismatch.body.error.code).toBe('photo_type_mismatch');
+    await refused(uploadPhoto, { token: user.token, body: { photo: png, photoMimeType: 'image/jpeg' } }, 'photo_type_mismatch');
   });
 
   it('both names with different types is refused by name', async () => {
     const user = await registerUser({});
-    const res = await api('POST', '/api/v1/me/photo.json', { token: user.token, body: { photo: await jpeg(), mimeType: 'image/jpeg', photoMimeType: 'image/png' } });
+    const both = { photo: await jpeg(), mimeType: 'image/jpeg', photoMimeType: 'image/png' } as const;
+    const res = await refused(uploadPhoto, { token: user.token, body: both }, 'validation_failed');
     expect(res.status).toBe(400);
-    expect(res.body.error.fields).toEqual({ photoMimeType: 'same as mimeType: send only mimeType' });
-    const documented = await api('POST', '/api/v1/me/photo.json', { token: user.token, body: { photo: await jpeg(), mimeType: 'image/jpeg' } });
-    expect(documented.body.warnings).toEqual({});
+    expect(res.fields).toEqual({ photoMimeType: 'same as mimeType: send only mimeType' });
+    const documented = await call(uploadPhoto, { token: user.token, body: { photo: await jpeg(), mimeType: 'image/jpeg' } });
+    expect(documented.warnings).toEqual({});
   });
 });
 
 describe('unmatched activities always come with suggestions', () => {
   it('has activities_suggestions, possibly empty, beside activities_unmatched', async () => {
-    const registered = await registerUser({ activities: ['hikking', 'qwzxv'] });
+    const signup = (activities: string[]) => call(register, { body: { email: uniqueEmail(), displayName: 'Test Person', activities } });
+    const registered = await signup(['hikking', 'qwzxv']);
     expect(registered.warnings.activities_unmatched).toEqual(['hikking', 'qwzxv']);
     expect(registered.warnings.activities_suggestions).toMatchObject({ hikking: expect.arrayContaining(['hiking']) });
-    expect(registered.warnings.activities_suggestions.qwzxv ?? []).toEqual([]);
-    const none = await registerUser({ activities: ['qwzxv'] });
+    expect(registered.warnings.activities_suggestions?.qwzxv ?? []).toEqual([]);
+    const none = await signup(['qwzxv']);
     expect(none.warnings.activities_suggestions).toEqual({});
   });
 });
@@ -132,8 +154,8 @@ async function completeAt(spot: { latitude: number; longitude: number }, activit
     availability_text: availability,
   });
   await testDb().updateTable('users').set({ photo_url: `https://example.com/${user.slug}.jpg` }).where('id', '=', user.id).execute();
-  const patch = await api('PATCH', '/api/v1/me.json', { token: user.token, body: { aboutMe: 'Here for tests!' } });
-  expect(patch.body.onboarding.complete).toBe(true);
+  const patch = await call(updateMe, { token: user.token, body: { aboutMe: 'Here for tests!' } });
+  expect(patch.onboarding.complete).toBe(true);
   return user;
 }
 
@@ -142,44 +164,46 @@ const spot = (n: number) => ({ latitude: -40 - n / 10, longitude: -120 - (Date.n
 describe('plain-English activities on every endpoint that takes them', () => {
   it('Discover, the events feed and a buddy request read "bouldering" as rock_climbing', async () => {
     const caller = await completeAt(spot(1), ['rock_climbing'], 'weekends');
-    const discovered = await api('GET', '/api/v1/discover.json?activities=bouldering,board%20games', { token: caller.token });
-    expect(discovered.status).toBe(200);
-    expect(discovered.body.search.activities).toEqual(['rock_climbing', 'board_games']);
+    const discovered = await call(discover, { query: { activities: 'bouldering,board games' }, token: caller.token });
+    expect(discovered.search.activities).toEqual(['rock_climbing', 'board_games']);
 
-    const events = await api('GET', '/api/v1/events.json?activities=bouldering');
-    expect(events.status).toBe(200);
-    expect(events.body.events.every((e: { activities: string[] }) => e.activities.includes('rock_climbing'))).toBe(true);
+    const events = await call(listEvents, { query: { activities: 'bouldering' } });
+    expect(events.events.every((e) => e.activities.includes('rock_climbing'))).toBe(true);
 
     const other = await registerUser({});
-    const asked = await api('POST', `/api/v1/users/${other.slug}/buddy_request.json`, { token: caller.token, body: { activityIds: ['bouldering', 'board games'] } });
-    expect(asked.status).toBe(201);
-    expect(asked.body.request.activityIds).toEqual(['rock_climbing', 'board_games']);
-    const stored = await testDb().selectFrom('buddy_requests').select('activity_ids').where('id', '=', asked.body.request.id).executeTakeFirstOrThrow();
+    const body = { activityIds: ['bouldering', 'board games'] };
+    const asked = await call(sendBuddyRequest, { params: { slug: other.slug }, token: caller.token, body });
+    expect(asked.request.activityIds).toEqual(['rock_climbing', 'board_games']);
+    const stored = await testDb().selectFrom('buddy_requests').select('activity_ids').where('id', '=', asked.request.id).executeTakeFirstOrThrow();
     expect(stored.activity_ids).toEqual(['rock_climbing', 'board_games']);
   });
 
-  it.each([
-    ['Discover', 'GET', '/api/v1/discover.json?activities=hikking', undefined, 'activities'],
-    ['the events feed', 'GET', '/api/v1/events.json?activities=hikking', undefined, 'activities'],
-    ['a buddy request', 'POST', '/api/v1/users/{slug}/buddy_request.json', { activityIds: ['hikking'] }, 'activityIds'],
-  ] as const)('%s refuses a word that matches nothing, with the closest ids', async (_name, method, path, body, field) => {
+  type Ask = (token: string, slug: string) => ReturnType<typeof refused>;
+  it.each<[string, Ask, string]>([
+    ['Discover', (token) => refused(discover, { query: { activities: 'hikking' }, token }, 'validation_failed'), 'activities'],
+    ['the events feed', (token) => refused(listEvents, { query: { activities: 'hikking' }, token }, 'validation_failed'), 'activities'],
+    [
+      'a buddy request',
+      (token, slug) => refused(sendBuddyRequest, { params: { slug }, token, body: { activityIds: ['hikking'] } }, 'validation_failed'),
+      'activityIds',
+    ],
+  ])('%s refuses a word that matches nothing, with the closest ids', async (_name, ask, field) => {
     const caller = await completeAt(spot(2), ['hiking'], 'weekends');
     const other = await registerUser({});
-    const res = await api(method, path.replace('{slug}', other.slug), { token: caller.token, body });
+    const res = await ask(caller.token, other.slug);
     expect(res.status).toBe(400);
-    expect(res.body.error.fields[field]).toMatch(/^unknown activity: "hikking" \(did you mean hiking, .*\?\); plain English works/);
+    expect(res.fields?.[field]).toMatch(/^unknown activity: "hikking" \(did you mean hiking, .*\?\); plain English works/);
   });
 });
 
 describe('POST /api/v1/availability/parse.json', () => {
   it('answers what would be stored, without a token or saving anything', async () => {
-    const res = await api('POST', '/api/v1/availability/parse.json', { body: { text: 'weeknights except fridays, sat 9:30am-noon, when the moon is full' } });
-    expect(res.status).toBe(200);
-    expect(res.body.summary).toBe('Monday–Thursday evenings; Saturday 9am–noon');
-    expect(res.body.unparsed).toEqual(['when the moon is full']);
-    expect(res.body.normalized).toEqual(['availability_text: 9:30am falls in the hour 9am–10am, which is counted whole (free time is kept in one-hour slots)']);
-    expect(res.body.grid).toHaveLength(7);
-    expect(res.body.grid[4].some(Boolean)).toBe(false); // Friday
+    const res = await callWithHeaders(parseAvailability, { body: { text: 'weeknights except fridays, sat 9:30am-noon, when the moon is full' } });
+    expect(res.data.summary).toBe('Monday–Thursday evenings; Saturday 9am–noon');
+    expect(res.data.unparsed).toEqual(['when the moon is full']);
+    expect(res.data.normalized).toEqual(['availability_text: 9:30am falls in the hour 9am–10am, which is counted whole (free time is kept in one-hour slots)']);
+    expect(res.data.grid).toHaveLength(7);
+    expect(res.data.grid[4]?.some(Boolean)).toBe(false); // Friday
     expect(res.headers.get('ratelimit-policy')).toMatch(/^"availability_parse";q=60;w=60$/);
   });
 
@@ -188,18 +212,19 @@ describe('POST /api/v1/availability/parse.json', () => {
     [{ text: 'x'.repeat(501) }, 'text'],
     [{ text: 'weekends', extra: 1 }, 'extra'],
   ])('refuses %j naming %s', async (body, field) => {
-    const res = await api('POST', '/api/v1/availability/parse.json', { body });
+    // Raw: missing and unknown fields are bodies the contract's types forbid.
+    const res = refusedRaw(await api('POST', pathOf(parseAvailability), { body }), 'validation_failed');
     expect(res.status).toBe(400);
-    expect(Object.keys(res.body.error.fields)).toContain(field);
+    expect(Object.keys(res.fields ?? {})).toContain(field);
   });
 
   it('is limited per client address', async () => {
     const ip = freshIp();
     const statuses: number[] = [];
-    for (let i = 0; i < 61; i += 1) statuses.push((await api('POST', '/api/v1/availability/parse.json', { body: { text: 'weekends' }, ip })).status);
-    expect(statuses.slice(0, 60).every((s) => s === 200)).toBe(true);
-    expect(statuses[60]).toBe(429);
-    expect((await api('POST', '/api/v1/availability/parse.json', { body: { text: 'weekends' }, ip: freshIp() })).status).toBe(200);
+    for (let i = 0; i < 60; i += 1) statuses.push((await send(parseAvailability, { body: { text: 'weekends' }, ip })).status);
+    expect(statuses.every((s) => s === 200)).toBe(true);
+    await refused(parseAvailability, { body: { text: 'weekends' }, ip }, 'rate_limited');
+    await call(parseAvailability, { body: { text: 'weekends' }, ip: freshIp() });
   });
 });
 
@@ -208,25 +233,24 @@ describe('Discover when= and the order of a card\'s activities', () => {
     const at = spot(3);
     const caller = await completeAt(at, ['hiking', 'chess'], 'weekends');
     const evenings = await completeAt({ latitude: at.latitude + 0.01, longitude: at.longitude }, ['tennis', 'chess', 'hiking'], 'weekday evenings');
-    const own = await api('GET', '/api/v1/discover.json?activities=hiking&radius_km=5', { token: caller.token });
-    expect(own.body.results.map((r: { user: { id: string } }) => r.user.id)).not.toContain(evenings.id);
+    const own = await call(discover, { query: { activities: 'hiking', radius_km: 5 }, token: caller.token });
+    expect(own.results.map((r) => r.user.id)).not.toContain(evenings.id);
 
-    const when = await api('GET', '/api/v1/discover.json?activities=hiking&radius_km=5&when=weekday%20evenings', { token: caller.token });
-    expect(when.status).toBe(200);
-    expect(when.body.search.when).toBe('Weekday evenings (5pm–midnight)');
-    const found = when.body.results.find((r: { user: { id: string } }) => r.user.id === evenings.id);
-    expect(found.overlap_hours).toBeGreaterThan(0);
-    expect(found.user.activities).toEqual(['hiking', 'chess', 'tennis']);
-    expect(when.body.next_url).toBeNull();
+    const when = await call(discover, { query: { activities: 'hiking', radius_km: 5, when: 'weekday evenings' }, token: caller.token });
+    expect(when.search.when).toBe('Weekday evenings (5pm–midnight)');
+    const found = when.results.find((r) => r.user.id === evenings.id);
+    expect(found?.overlap_hours).toBeGreaterThan(0);
+    expect(found?.user.activities).toEqual(['hiking', 'chess', 'tennis']);
+    expect(when.next_url).toBeNull();
   });
 
   it.each([
-    ['when=when%20the%20moon%20is%20full', /did not understand "when the moon is full"/],
-    ['when=weekends%2C%20blue%20moons', /did not understand "blue moons"/],
-  ])('refuses %s instead of widening the search', async (query, message) => {
+    ['when the moon is full', /did not understand "when the moon is full"/],
+    ['weekends, blue moons', /did not understand "blue moons"/],
+  ])('refuses when=%s instead of widening the search', async (when, message) => {
     const caller = await completeAt(spot(4), ['hiking'], 'weekends');
-    const res = await api('GET', `/api/v1/discover.json?${query}`, { token: caller.token });
+    const res = await refused(discover, { query: { when }, token: caller.token }, 'validation_failed');
     expect(res.status).toBe(400);
-    expect(res.body.error.fields.when).toMatch(message);
+    expect(res.fields?.when).toMatch(message);
   });
 });

@@ -2,8 +2,12 @@
 // copy each curl (method, URL, body), fill in only what the text says to fill in (the
 // token, a slug from Discover, a chat id), and check every answer field the text names.
 import { describe, expect, it } from 'vitest';
+import { register } from '@/lib/contract/accounts';
+import { uploadPhoto } from '@/lib/contract/photos';
+import { acceptBuddyRequest, getInbox, sendBuddyRequest, sendMessage } from '@/lib/contract/social';
 import { makeImage } from '@/lib/photos/test-images';
 import { api, baseUrl, registerUser, testDb, uniqueEmail } from './client';
+import { call as callSpec } from './contract-client';
 
 interface Call {
   method: string;
@@ -60,9 +64,10 @@ describe('llms.txt: from zero to a first message in the six calls it shows', () 
     const buddy = await registerUser({ displayName: 'Trail Buddy' });
 
     // 1. The example body as printed, with the person's own email.
+    // The paths and bodies are the text's own (so raw requests); each answer is read through its contract schema.
     const registered = await api(signup.method, signup.path, { body: { ...signup.body, email: uniqueEmail('happy') } });
     expect(registered.status, JSON.stringify(registered.body)).toBe(201);
-    const token = registered.body.auth.token as string;
+    const token = register.response.parse(registered.body).auth.token;
     const call = async (c: Call, path = c.path, body = c.body) => {
       const res = await api(c.method, path, { token: c.authorized ? token : undefined, body });
       expect(res.status, `${c.method} ${path}: ${JSON.stringify(res.body)}`).toBeLessThan(300);
@@ -73,21 +78,22 @@ describe('llms.txt: from zero to a first message in the six calls it shows', () 
 
     // 2. A real photo in place of the shortened base64; it completes the profile.
     const photoAnswer = await call(photo, photo.path, { ...photo.body, photo: (await makeImage('jpeg')).toString('base64') });
-    expect(photoAnswer.body.onboarding).toEqual({ complete: true, missing: [] });
+    expect(uploadPhoto.response.parse(photoAnswer.body).onboarding).toEqual({ complete: true, missing: [] });
 
     // 3-4. Discover as printed; then ask someone (the test's own buddy, by slug).
     await call(discover);
-    const asked = await call(ask, ask.path.replace('{slug}', buddy.slug));
-    expect(asked.body.outcome).toBe('created');
+    const asked = sendBuddyRequest.response.parse((await call(ask, ask.path.replace('{slug}', buddy.slug))).body);
+    expect(asked.outcome).toBe('created');
 
     // They accept; 5. the long-poll answers with the chat.
-    await api('POST', `/api/v1/buddy_requests/${asked.body.request.id}/accept.json`, { token: buddy.token, body: {} });
-    const polled = await call(inbox);
-    const chatId = polled.body.accepted_requests[0].chatId as string;
+    await callSpec(acceptBuddyRequest, { params: { invitationId: asked.request.id }, token: buddy.token, body: {} });
+    const polled = getInbox.response.parse((await call(inbox)).body);
+    const chatId = polled.accepted_requests[0]?.chatId;
 
     // 6. The first message, stored in that chat.
-    const sent = await call(hello, hello.path.replace('{chatId}', chatId));
-    const stored = await testDb().selectFrom('messages').select(['chat_id', 'text']).where('id', '=', Number(sent.body.message.id)).executeTakeFirstOrThrow();
-    expect(stored).toEqual({ chat_id: chatId, text: hello.body!.text });
+    expect(chatId).toBeTypeOf('string');
+    const sent = sendMessage.response.parse((await call(hello, hello.path.replace('{chatId}', String(chatId)))).body);
+    const stored = await testDb().selectFrom('messages').select(['chat_id', 'text']).where('id', '=', Number(sent.message.id)).executeTakeFirstOrThrow();
+    expect(stored).toEqual({ chat_id: chatId, text: hello.body?.text });
   });
 });

@@ -3,14 +3,17 @@
 import { sql } from 'kysely';
 import { describe, expect, inject, it } from 'vitest';
 import { inboxCounts } from '@/lib/chats/inbox';
-import { getInbox } from '@/lib/contract/social';
+import { blockUser, declineBuddyRequest, getInbox, listMessages, markChatRead } from '@/lib/contract/social';
 import { api, registerUser, testDb } from './client';
-import { accept, makeBuddies, memberRow, requestBuddy, send, storedMessages, users, type TestUser } from './social-helpers';
+import { call, refused, type CallInput } from './contract-client';
+import { makeBuddies, memberRow, storedMessages, users, type TestUser } from './social-helpers';
+import { acceptInvitation, askBuddy, callWithHeaders, say } from './typed-helpers-b';
 
-const inbox = async (user: TestUser, query = '', headers: Record<string, string> = {}) => {
-  const res = await api('GET', `/api/v1/inbox.json${query}`, { token: user.token, headers });
-  return { ...res, parsed: res.status === 200 ? getInbox.response.parse(res.body) : undefined };
-};
+const inbox = (user: TestUser, query?: CallInput<typeof getInbox>['query']) => call(getInbox, { token: user.token, query });
+/** A poll with its headers (ETag, Cache-Control). */
+const inboxWithHeaders = (user: TestUser, headers: Record<string, string> = {}) => callWithHeaders(getInbox, { token: user.token, headers });
+/** Following a link the server gave, as given; a conditional poll may answer 304 with no body, so this stays raw. */
+const follow = (user: TestUser, url: string, headers: Record<string, string> = {}) => api('GET', url, { token: user.token, headers });
 const relative = (url: string) => url.slice(inject('baseUrl').length);
 
 describe('two agents, two people, end to end', () => {
@@ -21,18 +24,16 @@ describe('two agents, two people, end to end', () => {
 
     // Both inboxes start empty.
     const empty = await inbox(blair);
-    expect(empty.status).toBe(200);
-    expect(empty.parsed).toMatchObject({ pending_requests: [], pending_requests_count: 0, accepted_requests: [], chats: [], unread_chats_count: 0, unread_messages_count: 0 });
+    expect(empty).toMatchObject({ pending_requests: [], pending_requests_count: 0, accepted_requests: [], chats: [], unread_chats_count: 0, unread_messages_count: 0 });
 
     // Alex's agent asks Blair.
-    const req = await requestBuddy(alex, blair, { message: 'Fancy a hike on Saturday?', activityIds: ['hiking'], agentName: 'AlexAgent' });
-    expect(req.status).toBe(201);
+    const req = await askBuddy(alex, blair, { message: 'Fancy a hike on Saturday?', activityIds: ['hiking'], agentName: 'AlexAgent' });
 
     // Blair's agent polls and sees the request with Alex's card.
-    const withRequest = (await inbox(blair)).parsed!;
+    const withRequest = await inbox(blair);
     expect(withRequest.pending_requests_count).toBe(1);
     expect(withRequest.pending_requests[0]).toMatchObject({
-      id: req.body.request.id,
+      id: req.request.id,
       direction: 'received',
       state: 'pending',
       message: 'Fancy a hike on Saturday?',
@@ -41,34 +42,34 @@ describe('two agents, two people, end to end', () => {
     });
 
     // Blair accepts with a first message.
-    const accepted = await accept(blair, req.body.request.id, { firstMessage: 'Yes! 9am at the trailhead?', agentName: 'BlairAgent' });
-    expect(accepted.status).toBe(200);
-    const chatId = accepted.body.chat.chatId as string;
-    expect((await inbox(blair)).parsed!.pending_requests).toEqual([]);
+    const accepted = await acceptInvitation(blair, req.request.id, { firstMessage: 'Yes! 9am at the trailhead?', agentName: 'BlairAgent' });
+    const chatId = accepted.chat.chatId;
+    expect((await inbox(blair)).pending_requests).toEqual([]);
 
     // Alex's agent polls: the acceptance and the unread first message.
-    const alexView = (await inbox(alex)).parsed!;
+    const alexView = await inbox(alex);
     expect(alexView.accepted_requests).toHaveLength(1);
-    expect(alexView.accepted_requests[0]).toMatchObject({ id: req.body.request.id, state: 'accepted', direction: 'sent', chatId, user: { id: blair.id } });
+    expect(alexView.accepted_requests[0]).toMatchObject({ id: req.request.id, state: 'accepted', direction: 'sent', chatId, user: { id: blair.id } });
     expect(alexView.chats).toHaveLength(1);
     expect(alexView.chats[0]).toMatchObject({ chatId, unread_count: 1, buddy: { id: blair.id }, last_message: { text: 'Yes! 9am at the trailhead?', from_me: false } });
-    expect(alexView.chats[0]!.new_messages.map((m) => m.text)).toEqual(['Yes! 9am at the trailhead?']);
+    expect(alexView.chats[0]?.new_messages.map((m) => m.text)).toEqual(['Yes! 9am at the trailhead?']);
     expect(alexView).toMatchObject({ unread_chats_count: 1, unread_messages_count: 1 });
 
     // Alex reads (mark_read via the unread_url) and answers.
-    const read = await api('GET', `${relative(alexView.chats[0]!.unread_url)}&mark_read=1`, { token: alex.token });
-    expect(read.body.messages.map((m: { text: string }) => m.text)).toEqual(['Yes! 9am at the trailhead?']);
-    expect(read.body.unread_count).toBe(0);
-    expect((await send(alex, chatId, 'Perfect, see you there!', { agentName: 'AlexAgent' })).status).toBe(201);
-    expect((await inbox(alex)).parsed!.chats).toEqual([]);
+    const unreadUrl = alexView.chats[0]?.unread_url ?? '';
+    const read = listMessages.response.parse((await follow(alex, `${relative(unreadUrl)}&mark_read=1`)).body);
+    expect(read.messages.map((m) => m.text)).toEqual(['Yes! 9am at the trailhead?']);
+    expect(read.unread_count).toBe(0);
+    await say(alex, chatId, 'Perfect, see you there!', { agentName: 'AlexAgent' });
+    expect((await inbox(alex)).chats).toEqual([]);
 
     // Blair's agent polls and sees the answer; replies; reads.
-    const blairView = (await inbox(blair)).parsed!;
+    const blairView = await inbox(blair);
     expect(blairView.chats.map((c) => [c.chatId, c.unread_count, c.new_messages.map((m) => m.text)])).toEqual([[chatId, 1, ['Perfect, see you there!']]]);
-    expect((await send(blair, chatId, 'Bring water!')).status).toBe(201);
-    expect((await api('POST', `/api/v1/chats/${chatId}/read.json`, { token: blair.token })).status).toBe(200);
-    expect((await inbox(blair)).parsed).toMatchObject({ chats: [], unread_messages_count: 0 });
-    expect((await inbox(alex)).parsed!.chats[0]!.new_messages.map((m) => m.text)).toEqual(['Bring water!']);
+    await say(blair, chatId, 'Bring water!');
+    await call(markChatRead, { params: { chatId }, token: blair.token });
+    expect(await inbox(blair)).toMatchObject({ chats: [], unread_messages_count: 0 });
+    expect((await inbox(alex)).chats[0]?.new_messages.map((m) => m.text)).toEqual(['Bring water!']);
 
     // The stored conversation, with who wrote what for whom. "Bring water!" named no agent,
     // but went with the token BlairAgent registered with: it is BlairAgent's (issue 17).
@@ -83,120 +84,119 @@ describe('two agents, two people, end to end', () => {
 describe('polling', () => {
   it('answers 304 to If-None-Match until something changes, also when following poll_next_url', async () => {
     const [a, b] = await users(2);
-    const chatId = await makeBuddies(a!, b!, 'hello');
-    const first = await inbox(a!);
-    const etag = first.headers.get('etag')!;
+    const chatId = await makeBuddies(a, b, 'hello');
+    const first = await inboxWithHeaders(a);
+    const etag = first.headers.get('etag') ?? '';
     expect(etag).toMatch(/^W\/".+"$/);
     expect(first.headers.get('cache-control')).toBe('private, no-cache');
-    expect(first.parsed!.poll_next_url.startsWith(`${inject('baseUrl')}/api/v1/inbox.json?since=`)).toBe(true);
+    expect(first.data.poll_next_url.startsWith(`${inject('baseUrl')}/api/v1/inbox.json?since=`)).toBe(true);
     // One name for the poll link on the inbox and on messages; the old one stays as an alias through v1.
-    expect(first.parsed!.next_poll_url).toBe(first.parsed!.poll_next_url);
-    expect(first.parsed!.poll_interval_seconds).toBe(30);
+    expect(first.data.next_poll_url).toBe(first.data.poll_next_url);
+    expect(first.data.poll_interval_seconds).toBe(30);
 
-    const same = await inbox(a!, '', { 'if-none-match': etag });
+    // 304 with no body: a conditional request call() does not model, so raw.
+    const same = await api('GET', '/api/v1/inbox.json', { token: a.token, headers: { 'if-none-match': etag } });
     expect(same.status).toBe(304);
     expect(same.body).toBeNull();
     expect(same.headers.get('etag')).toBe(etag);
 
-    await send(b!, chatId, 'news');
-    const changed = await inbox(a!, '', { 'if-none-match': etag });
-    expect(changed.status).toBe(200);
-    expect(changed.parsed!.chats[0]!.unread_count).toBe(2);
-    const etag2 = changed.headers.get('etag')!;
+    await say(b, chatId, 'news');
+    const changed = await inboxWithHeaders(a, { 'if-none-match': etag });
+    expect(changed.data.chats[0]?.unread_count).toBe(2);
+    const etag2 = changed.headers.get('etag');
     expect(etag2).not.toBe(etag);
 
     // Following poll_next_url: the first poll after the messages still shows them
     // (the overlap), then nothing changes and the answer is 304.
     await new Promise((r) => setTimeout(r, 20));
-    const next = await api('GET', relative(changed.parsed!.poll_next_url), { token: a!.token });
+    const next = await follow(a, relative(changed.data.poll_next_url));
     expect(next.status).toBe(200);
-    const again = await api('GET', relative(next.body.poll_next_url), { token: a!.token, headers: { 'if-none-match': next.headers.get('etag')! } });
+    const again = await follow(a, relative(getInbox.response.parse(next.body).poll_next_url), { 'if-none-match': next.headers.get('etag') ?? '' });
     expect(again.status).toBe(304);
   });
 
   it('since limits accepted requests and new messages, while unread chats stay listed', async () => {
     const [a, b, c] = await users(3);
-    const chatAB = await makeBuddies(a!, b!);
-    await send(b!, chatAB, 'old news');
+    const chatAB = await makeBuddies(a, b);
+    await say(b, chatAB, 'old news');
     const cut = new Date();
     await new Promise((r) => setTimeout(r, 10));
-    await send(b!, chatAB, 'fresh news');
-    const req = await requestBuddy(a!, c!);
-    await accept(c!, req.body.request.id);
+    await say(b, chatAB, 'fresh news');
+    const req = await askBuddy(a, c);
+    await acceptInvitation(c, req.request.id);
 
-    const all = (await inbox(a!)).parsed!;
-    expect(all.accepted_requests.map((r) => r.user.id).sort()).toEqual([b!.id, c!.id].sort());
-    expect(all.chats.find((ch) => ch.chatId === chatAB)!.new_messages.map((m) => m.text)).toEqual(['old news', 'fresh news']);
+    const all = await inbox(a);
+    expect(all.accepted_requests.map((r) => r.user.id).sort()).toEqual([b.id, c.id].sort());
+    expect(all.chats.find((ch) => ch.chatId === chatAB)?.new_messages.map((m) => m.text)).toEqual(['old news', 'fresh news']);
 
     // Backdate the A→B acceptance: it falls before `cut`.
     await testDb()
       .updateTable('buddy_requests')
       .set({ responded_at: new Date(cut.getTime() - 60_000) })
-      .where('sender_id', '=', a!.id)
-      .where('recipient_id', '=', b!.id)
+      .where('sender_id', '=', a.id)
+      .where('recipient_id', '=', b.id)
       .execute();
-    const since = (await inbox(a!, `?since=${encodeURIComponent(cut.toISOString())}`)).parsed!;
+    const since = await inbox(a, { since: cut.toISOString() });
     expect(since.since).toBe(cut.toISOString());
-    expect(since.accepted_requests.map((r) => r.user.id)).toEqual([c!.id]);
-    const chat = since.chats.find((ch) => ch.chatId === chatAB)!;
-    expect(chat.unread_count).toBe(2);
-    expect(chat.new_messages.map((m) => m.text)).toEqual(['fresh news']);
+    expect(since.accepted_requests.map((r) => r.user.id)).toEqual([c.id]);
+    const chat = since.chats.find((ch) => ch.chatId === chatAB);
+    expect(chat?.unread_count).toBe(2);
+    expect(chat?.new_messages.map((m) => m.text)).toEqual(['fresh news']);
     // Milliseconds work too.
-    const ms = (await inbox(a!, `?since=${cut.getTime()}`)).parsed!;
-    expect(ms.accepted_requests.map((r) => r.user.id)).toEqual([c!.id]);
+    const ms = await inbox(a, { since: cut.getTime() });
+    expect(ms.accepted_requests.map((r) => r.user.id)).toEqual([c.id]);
 
     // Without since, acceptances older than 7 days drop out.
-    await testDb().updateTable('buddy_requests').set({ responded_at: new Date(Date.now() - 8 * 86_400_000) }).where('sender_id', '=', a!.id).execute();
-    expect((await inbox(a!)).parsed!.accepted_requests).toEqual([]);
+    await testDb().updateTable('buddy_requests').set({ responded_at: new Date(Date.now() - 8 * 86_400_000) }).where('sender_id', '=', a.id).execute();
+    expect((await inbox(a)).accepted_requests).toEqual([]);
   });
 
   it('shows at most 20 new messages per chat, newest, with the full unread count and a URL to read them all', async () => {
     const [a, b] = await users(2);
-    const chatId = await makeBuddies(a!, b!);
-    for (let i = 1; i <= 20; i++) expect((await send(b!, chatId, `note ${i}`)).status).toBe(201);
+    const chatId = await makeBuddies(a, b);
+    for (let i = 1; i <= 20; i++) await say(b, chatId, `note ${i}`);
     // Move those beyond the rate-limit window (order kept) so five more can follow.
     await testDb().updateTable('messages').set({ created_at: sql`created_at - interval '11 minutes'` }).where('chat_id', '=', chatId).execute();
     await testDb().updateTable('chats').set({ last_message_at: sql`last_message_at - interval '11 minutes'` }).where('id', '=', chatId).execute();
-    for (let i = 21; i <= 25; i++) expect((await send(b!, chatId, `note ${i}`)).status).toBe(201);
+    for (let i = 21; i <= 25; i++) await say(b, chatId, `note ${i}`);
 
-    const view = (await inbox(a!)).parsed!;
-    const chat = view.chats[0]!;
-    expect(chat.unread_count).toBe(25);
-    expect(chat.new_messages.map((m) => m.text)).toEqual(Array.from({ length: 20 }, (_, i) => `note ${i + 6}`));
-    const all = await api('GET', `${relative(chat.unread_url)}&limit=200`, { token: a!.token });
-    expect(all.body.messages).toHaveLength(25);
-    expect(all.body.messages[0].text).toBe('note 1');
-    expect((await memberRow(chatId, a!.id)).unread_count).toBe(25);
+    const view = await inbox(a);
+    const chat = view.chats[0];
+    expect(chat?.unread_count).toBe(25);
+    expect(chat?.new_messages.map((m) => m.text)).toEqual(Array.from({ length: 20 }, (_, i) => `note ${i + 6}`));
+    const all = listMessages.response.parse((await follow(a, `${relative(chat?.unread_url ?? '')}&limit=200`)).body);
+    expect(all.messages).toHaveLength(25);
+    expect(all.messages[0]?.text).toBe('note 1');
+    expect((await memberRow(chatId, a.id)).unread_count).toBe(25);
   });
 
   it('counts every pending request and leaves out answered ones', async () => {
     const [a, b, c, d] = await users(4);
-    const fromB = await requestBuddy(b!, a!);
-    await requestBuddy(c!, a!);
-    await requestBuddy(d!, a!);
-    await api('POST', `/api/v1/buddy_requests/${fromB.body.request.id}/decline.json`, { token: a!.token });
-    const view = (await inbox(a!)).parsed!;
+    const fromB = await askBuddy(b, a);
+    await askBuddy(c, a);
+    await askBuddy(d, a);
+    await call(declineBuddyRequest, { params: { invitationId: fromB.request.id }, token: a.token });
+    const view = await inbox(a);
     expect(view.pending_requests_count).toBe(2);
-    expect(view.pending_requests.map((r) => r.user.id)).toEqual([d!.id, c!.id]);
+    expect(view.pending_requests.map((r) => r.user.id)).toEqual([d.id, c.id]);
   });
 
   it('gives the web menu the same counts as the inbox, without loading it', async () => {
     const [a, b, c, d] = await users(4);
-    await requestBuddy(c!, a!);
-    await requestBuddy(d!, a!);
-    const chatId = await makeBuddies(a!, b!);
-    await send(b!, chatId, 'unread one');
+    await askBuddy(c, a);
+    await askBuddy(d, a);
+    const chatId = await makeBuddies(a, b);
+    await say(b, chatId, 'unread one');
     // A blocked sender's request and chat drop out of both.
-    await api('POST', `/api/v1/users/${d!.slug}/block.json`, { token: a!.token });
-    const view = (await inbox(a!)).parsed!;
+    await call(blockUser, { params: { slug: d.slug }, token: a.token });
+    const view = await inbox(a);
     expect(view).toMatchObject({ pending_requests_count: 1, unread_chats_count: 1 });
-    expect(await inboxCounts(testDb(), a!.id)).toEqual({ pending_requests_count: 1, unread_chats_count: 1 });
+    expect(await inboxCounts(testDb(), a.id)).toEqual({ pending_requests_count: 1, unread_chats_count: 1 });
   });
 
   it.each(['yesterday', '2024-13-45T00:00:00Z', '12abc'])('refuses since=%s with 400', async (since) => {
     const [a] = await users(1);
-    const res = await api('GET', `/api/v1/inbox.json?since=${encodeURIComponent(since)}`, { token: a!.token });
-    expect(res.status).toBe(400);
-    expect(res.body.error.fields).toHaveProperty('since');
+    const res = await refused(getInbox, { query: { since }, token: a.token }, 'validation_failed');
+    expect(res.fields).toHaveProperty('since');
   });
 });

@@ -19,7 +19,10 @@ import { describe, expect, inject, it } from 'vitest';
 import { EARTH_RADIUS_KM } from '@/lib/discover/cells';
 import { displace, greatCircleKm, type LatLng } from '@/lib/discover/public-point';
 import { largestPlaces, nearestPlace } from '@/lib/geo';
-import { api, registerUser, testDb, uniqueEmail, type ApiResponse } from './client';
+import { discover } from '@/lib/contract/discover';
+import { updateMe } from '@/lib/contract/profiles';
+import { registerUser, testDb, uniqueEmail } from './client';
+import { call, refused as refusedCall, type CallInput } from './contract-client';
 import { WebClient } from './web-client';
 
 const KM_PER_DEGREE = (Math.PI / 180) * EARTH_RADIUS_KM;
@@ -54,26 +57,28 @@ async function completeProfile(overrides: Record<string, unknown>) {
     ...overrides,
   });
   await testDb().updateTable('users').set({ photo_url: `https://example.com/${user.slug}.jpg` }).where('id', '=', user.id).execute();
-  const patch = await api('PATCH', '/api/v1/me.json', { token: user.token, body: { aboutMe: 'Hello!' } });
-  expect(patch.status).toBe(200);
-  expect(patch.body.onboarding.complete).toBe(true);
+  const patch = await call(updateMe, { token: user.token, body: { aboutMe: 'Hello!' } });
+  expect(patch.onboarding.complete).toBe(true);
   return user;
 }
 
+type Move = CallInput<typeof updateMe>['body'];
+const move = (token: string, body: Move) => call(updateMe, { token, body });
+
 /** Expects the refusal of a move: 429, Retry-After, the field named, the time to wait said. */
-function expectMoveRefused(res: ApiResponse, field: 'coords' | 'location') {
-  expect(res.status).toBe(429);
-  const retryAfter = Number(res.headers.get('retry-after'));
+async function expectMoveRefused(token: string, body: Move, field: 'coords' | 'location') {
+  const error = await refusedCall(updateMe, { token, body }, 'rate_limited');
+  const retryAfter = Number(error.headers.get('retry-after'));
   expect(Number.isInteger(retryAfter)).toBe(true);
   expect(retryAfter).toBeGreaterThan(0);
   expect(retryAfter).toBeLessThanOrEqual(86_400);
-  expect(res.body.error).toMatchObject({
+  expect(error).toMatchObject({
     code: 'rate_limited',
     message: expect.stringMatching(/^Too many changes of your location: at most 10 per day\. Try again in \d+ (hours?|minutes?|seconds?)\.$/),
     hint: expect.stringMatching(/at most 10 times a day/),
   });
-  expect(Object.keys(res.body.error.fields)).toEqual([field]);
-  expect(res.body.error.fields[field]).toMatch(/^not changed: at most 10 changes a day; try again in \d+ (hours?|minutes?|seconds?)$/);
+  expect(Object.keys(error.fields ?? {})).toEqual([field]);
+  expect(error.fields?.[field]).toMatch(/^not changed: at most 10 changes a day; try again in \d+ (hours?|minutes?|seconds?)$/);
 }
 
 interface Attacker {
@@ -110,14 +115,12 @@ class Botnet {
     this.current ??= await this.recruit();
     const attacker = this.current;
     const exact = { latitude: target.latitude - attacker.shift.latitude, longitude: target.longitude - attacker.shift.longitude };
-    const moved = await api('PATCH', '/api/v1/me.json', { token: attacker.token, body: { coords: exact } });
-    expect(moved.status, JSON.stringify(moved.body)).toBe(200);
+    await move(attacker.token, { coords: exact });
     attacker.moves += 1;
     const stored = await pointsOf(attacker.id);
-    const search = await api('GET', '/api/v1/discover.json?activities=archery&available=0&radius_km=50&limit=50', { token: attacker.token });
-    expect(search.status, JSON.stringify(search.body)).toBe(200);
+    const search = await call(discover, { query: { activities: 'archery', available: 0, radius_km: 50, limit: 50 }, token: attacker.token });
     this.probes += 1;
-    const seen = (search.body.results as { user: { id: string }; distance_km: number }[]).find((r) => r.user.id === victimId);
+    const seen = search.results.find((r) => r.user.id === victimId);
     if (!seen) throw new Error('the victim left the results');
     return { at: { latitude: stored.public_latitude!, longitude: stored.public_longitude! }, km: seen.distance_km };
   }
@@ -127,7 +130,7 @@ class Botnet {
     const attacker = this.current;
     if (!attacker) return;
     while (attacker.moves < MOVES_PER_DAY) {
-      expect((await api('PATCH', '/api/v1/me.json', { token: attacker.token, body: { coords: at(-10, -10 - attacker.moves) } })).status).toBe(200);
+      await move(attacker.token, { coords: at(-10, -10 - attacker.moves) });
       attacker.moves += 1;
     }
     await this.retire();
@@ -135,10 +138,10 @@ class Botnet {
 
   /** The move after the last allowed one is refused, and nothing is stored. */
   async retire(): Promise<void> {
-    const attacker = this.current!;
+    const attacker = this.current;
+    if (!attacker) throw new Error('no attacker to retire');
     const before = await pointsOf(attacker.id);
-    const refused = await api('PATCH', '/api/v1/me.json', { token: attacker.token, body: { coords: at(20, 20) } });
-    expectMoveRefused(refused, 'coords');
+    await expectMoveRefused(attacker.token, { coords: at(20, 20) }, 'coords');
     expect(await pointsOf(attacker.id)).toEqual(before);
     this.retired.push(attacker);
     this.current = null;
@@ -294,7 +297,7 @@ describe('the city others see', () => {
     for (let i = 0; i < 12; i++) {
       // Half registered there, half moved there.
       const user = await registerUser(i % 2 === 0 ? { coords: x } : { coords: at(70, 70) });
-      if (i % 2 === 1) expect((await api('PATCH', '/api/v1/me.json', { token: user.token, body: { coords: x } })).status).toBe(200);
+      if (i % 2 === 1) await move(user.token, { coords: x });
       const row = await pointsOf(user.id);
       expect(row.latitude).toBe(x.latitude);
       expect(row.public_location).toBe(nearestPlace(row.public_latitude!, row.public_longitude!)!.label);
@@ -325,18 +328,17 @@ describe('labels written before public points (scripts/relabel-public-locations.
 });
 
 describe('the per-person limits a trilateration runs into', () => {
-  const moveTo = (token: string, i: number) => api('PATCH', '/api/v1/me.json', { token, body: { coords: at(40 + i, 40) } });
+  const moveTo = (token: string, i: number) => move(token, { coords: at(40 + i, 40) });
 
   type Before = (token: string, home: LatLng) => Promise<void>;
   it.each<[string, Before]>([
     ['nothing else', async () => {}],
     ['sending the same coordinates again, 12 times', async (token: string, home: LatLng) => {
-      for (let i = 0; i < 12; i++) expect((await api('PATCH', '/api/v1/me.json', { token, body: { coords: home } })).status).toBe(200);
+      for (let i = 0; i < 12; i++) await move(token, { coords: home });
     }],
     ['clearing the coordinates and other fields, 12 times', async (token: string) => {
       for (let i = 0; i < 12; i++) {
-        const body = i % 2 === 0 ? { coords: null } : { aboutMe: `Edit ${i}` };
-        expect((await api('PATCH', '/api/v1/me.json', { token, body })).status).toBe(200);
+        await move(token, i % 2 === 0 ? { coords: null } : { aboutMe: `Edit ${i}` });
       }
     }],
   ])('allows 10 moves a day after registering with coordinates and %s, then refuses the 11th and stores nothing', async (_name, before) => {
@@ -345,15 +347,13 @@ describe('the per-person limits a trilateration runs into', () => {
     await before(user.token, home);
     for (let i = 0; i < MOVES_PER_DAY; i++) {
       const res = await moveTo(user.token, i);
-      expect(res.status, JSON.stringify(res.body)).toBe(200);
-      expect(res.body.profile.coords).toEqual(at(40 + i, 40));
+      expect(res.profile.coords).toEqual(at(40 + i, 40));
     }
     const stored = await pointsOf(user.id);
-    expectMoveRefused(await moveTo(user.token, 99), 'coords');
+    await expectMoveRefused(user.token, { coords: at(40 + 99, 40) }, 'coords');
     expect(await pointsOf(user.id)).toEqual(stored);
     // Only moves are limited: other edits, and the unchanged point, still go through.
-    const edit = await api('PATCH', '/api/v1/me.json', { token: user.token, body: { aboutMe: 'Still here', coords: at(40 + MOVES_PER_DAY - 1, 40) } });
-    expect(edit.status).toBe(200);
+    await move(user.token, { aboutMe: 'Still here', coords: at(40 + MOVES_PER_DAY - 1, 40) });
     expect((await pointsOf(user.id)).latitude).toBe(stored.latitude);
   });
 
@@ -361,16 +361,14 @@ describe('the per-person limits a trilateration runs into', () => {
     const user = await registerUser({ location: 'Berlin' });
     const cities = ['Paris', 'London', 'Madrid', 'Rome', 'Vienna', 'Prague', 'Warsaw', 'Lisbon', 'Dublin', 'Oslo'];
     for (const city of cities) {
-      const res = await api('PATCH', '/api/v1/me.json', { token: user.token, body: { location: city } });
-      expect(res.status, JSON.stringify(res.body)).toBe(200);
-      expect(res.body.profile.coords_source).toBe('gazetteer');
+      const res = await move(user.token, { location: city });
+      expect(res.profile.coords_source).toBe('gazetteer');
     }
     const stored = await pointsOf(user.id);
     expect(stored.location).toBe('Oslo');
-    expectMoveRefused(await api('PATCH', '/api/v1/me.json', { token: user.token, body: { location: 'Athens' } }), 'location');
+    await expectMoveRefused(user.token, { location: 'Athens' }, 'location');
     expect(await pointsOf(user.id)).toEqual(stored);
-    const renamed = await api('PATCH', '/api/v1/me.json', { token: user.token, body: { location: 'Oslo, Norway' } });
-    expect(renamed.status).toBe(200);
+    await move(user.token, { location: 'Oslo, Norway' });
     expect(await pointsOf(user.id)).toMatchObject({ location: 'Oslo, Norway', latitude: stored.latitude, longitude: stored.longitude });
   });
 
@@ -378,22 +376,21 @@ describe('the per-person limits a trilateration runs into', () => {
     const password = 'correct horse battery staple';
     const email = uniqueEmail('searcher');
     const user = await completeProfile({ email, password, displayName: 'Searcher', coords: at(60, 60), activities: ['archery'] });
-    const search = () => api('GET', '/api/v1/discover.json?activities=archery', { token: user.token });
+    const searchInput = { query: { activities: 'archery' }, token: user.token };
     const browser = new WebClient();
     expect((await browser.signInWithPassword(email, password)).status).toBeLessThan(400);
 
-    for (let i = 0; i < SEARCHES_PER_HOUR - 1; i++) expect((await search()).status).toBe(200);
+    for (let i = 0; i < SEARCHES_PER_HOUR - 1; i++) await call(discover, searchInput);
     // The 120th: the page runs the search on the server and shows the search form.
     const page = await browser.request('GET', '/account/discover');
     expect(page.status).toBe(200);
     expect(page.text).toContain('Search filters');
 
-    const refused = await search();
-    expect(refused.status).toBe(429);
+    const refused = await refusedCall(discover, searchInput, 'rate_limited');
     const retryAfter = Number(refused.headers.get('retry-after'));
     expect(retryAfter).toBeGreaterThan(0);
     expect(retryAfter).toBeLessThanOrEqual(3600);
-    expect(refused.body.error).toMatchObject({
+    expect(refused).toMatchObject({
       code: 'rate_limited',
       message: expect.stringMatching(/^Too many Discover searches: at most 120 per hour\. Try again in \d+ (minutes?|seconds?)\.$/),
     });

@@ -8,10 +8,13 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { updateMe } from '@/lib/contract/profiles';
+import { sendMessage } from '@/lib/contract/social';
 import { ERROR_STATUS } from '@/lib/http/errors';
 import { encodeCursor, filtersFingerprint } from '@/lib/discover/cursor';
 import { importFeedText } from '@/lib/events/import';
 import { api, baseUrl, freshIp, registerUser, testDb, TINY_PNG_BASE64, uniqueEmail, type ApiResponse } from './client';
+import { call } from './contract-client';
 import { makeBuddies, storedMessages, type TestUser } from './social-helpers';
 import { pathOf, WebClient } from './web-client';
 import { answerProblem, send } from '../support/fuzz';
@@ -114,11 +117,9 @@ describe('NUL, control characters and lone surrogates in path segments and strin
   });
 
   it('keeps line breaks and tabs in free text, and emoji everywhere', async () => {
-    const res = await api('PATCH', '/api/v1/me.json', { token: alice.token, body: { aboutMe: 'Line one\r\nLine two\n\tindented 👋', displayName: 'Alice 👋' } });
-    expect(res.status, JSON.stringify(res.body)).toBe(200);
-    expect(res.body.profile).toMatchObject({ aboutMe: 'Line one\r\nLine two\n\tindented 👋', displayName: 'Alice 👋' });
-    const message = await api('POST', `/api/v1/chats/${chatId}/messages.json`, { token: alice.token, body: { text: 'See you\nat 9' } });
-    expect(message.status).toBe(201);
+    const res = await call(updateMe, { token: alice.token, body: { aboutMe: 'Line one\r\nLine two\n\tindented 👋', displayName: 'Alice 👋' } });
+    expect(res.profile).toMatchObject({ aboutMe: 'Line one\r\nLine two\n\tindented 👋', displayName: 'Alice 👋' });
+    await call(sendMessage, { params: { chatId }, token: alice.token, body: { text: 'See you\nat 9' } });
   });
 });
 

@@ -10,11 +10,16 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb, type Database } from '@/db';
+import { register } from '@/lib/contract/accounts';
+import { errorEnvelopeSchema } from '@/lib/contract/errors';
 import { uploadPhoto } from '@/lib/contract/photos';
+import { getMe, updateMe } from '@/lib/contract/profiles';
 import { makeFlatImage, makeImage, makeJpegOfSize } from '@/lib/photos/test-images';
 import { startStack, type Stack } from '../support/stack';
 import { waitFor } from '../support/wait';
 import { api as sharedApi, freshIp, uniqueEmail } from './client';
+import { call, pathOf, refused, send, type CallInput } from './contract-client';
+import { refusedRaw } from './typed-helpers-b';
 
 const VISION_KEY = 'vision-test-key-safety';
 const REGISTRATION_LIMIT = 2;
@@ -39,19 +44,22 @@ async function isRed(image: Buffer): Promise<boolean> {
   return dominant.r > 200 && dominant.g < 60 && dominant.b < 60;
 }
 
+/** Raw requests to this file's own stack, for bodies sent unread (rawBody). */
 const api = (method: string, pathname: string, options: Parameters<typeof sharedApi>[2] = {}) => sharedApi(method, pathname, { ...options, base: stack.baseUrl });
+const base = () => stack.baseUrl;
+type RegisterBody = NonNullable<CallInput<typeof register>['body']>;
+const signup = (body: RegisterBody, ip?: string) => ({ body, ip, base: base() });
 
-async function registered(fields: Record<string, unknown> = {}) {
-  const res = await api('POST', '/api/v1/register.json', { body: { email: uniqueEmail('safety'), displayName: 'Safety Person', ...fields } });
-  if (res.status !== 201) throw new Error(`register failed: ${res.status} ${JSON.stringify(res.body)}`);
-  return { id: res.body.user.id as string, token: res.body.auth.token as string, slug: res.body.user.slug as string };
+async function registered() {
+  const res = await call(register, signup({ email: uniqueEmail('safety'), displayName: 'Safety Person' }));
+  return { id: res.user.id, token: res.auth.token, slug: res.user.slug };
 }
 
 async function upload(token: string, image: Buffer) {
-  const res = await api('POST', '/api/v1/me/photo.json', { token, body: { photo: image.toString('base64') } });
-  expect(res.status).toBe(200);
-  return uploadPhoto.response.parse(res.body);
+  return call(uploadPhoto, { token, body: { photo: image.toString('base64') }, base: base() });
 }
+
+const patchMe = (token: string, body: CallInput<typeof updateMe>['body']) => ({ token, body, base: base() });
 
 const photoRow = (id: string) => db.selectFrom('photos').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 const verdictOn = (photoId: string) =>
@@ -61,14 +69,14 @@ const serverLog = () => fs.readFileSync(path.join(stack.dataDir, 'server.log'), 
 
 /** A JSON POST on a connection of its own (no keep-alive pool). */
 function postOnFreshConnection(pathname: string, body: string, headers: Record<string, string>) {
-  return new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: any }>((resolve, reject) => {
+  return new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: unknown }>((resolve, reject) => {
     const req = http.request(
       `${stack.baseUrl}${pathname}`,
       { method: 'POST', agent: false, headers: { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'x-forwarded-for': freshIp() } },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) }));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) }));
       },
     );
     req.on('error', reject);
@@ -220,23 +228,21 @@ describe('photo uploads are limited per account, counted before any work', () =>
 
     // Agents echo profiles: the current photoURL changes nothing and is not counted.
     for (let i = 0; i < 12; i++) {
-      const echo = await api('PATCH', '/api/v1/me.json', { token: user.token, body: { photoURL: first.photo.photoURL } });
-      expect(echo.status).toBe(200);
+      await call(updateMe, patchMe(user.token, { photoURL: first.photo.photoURL }));
     }
     // Nine new URLs: uploads 2-10 of the hour.
     for (let i = 2; i <= 10; i++) {
-      const res = await api('PATCH', '/api/v1/me.json', { token: user.token, body: { photoURL: `http://127.0.0.1:${imagesPort}/limit-${user.id}-${i}.png` } });
-      expect(res.status).toBe(200);
+      await call(updateMe, patchMe(user.token, { photoURL: `http://127.0.0.1:${imagesPort}/limit-${user.id}-${i}.png` }));
     }
     const fetched = () => imageHits.filter((hit) => hit.includes(`limit-${user.id}`)).length;
     expect(fetched()).toBe(9);
-    const current = (await api('GET', '/api/v1/me.json', { token: user.token })).body.profile.photoURL as string;
+    const current = (await call(getMe, { token: user.token, base: base() })).profile.photoURL;
 
     // The 11th: refused before the URL is fetched.
-    const over = await api('PATCH', '/api/v1/me.json', { token: user.token, body: { photoURL: `http://127.0.0.1:${imagesPort}/limit-${user.id}-11.png`, aboutMe: 'not saved' } });
-    expect(over.status).toBe(429);
-    expect(over.body.error).toMatchObject({ code: 'rate_limited', hint: expect.any(String) });
-    expect(over.body.error.message).toMatch(/photo uploads: at most 10 per hour\. Try again in \d+ minutes?\./);
+    const eleventh = patchMe(user.token, { photoURL: `http://127.0.0.1:${imagesPort}/limit-${user.id}-11.png`, aboutMe: 'not saved' });
+    const over = await refused(updateMe, eleventh, 'rate_limited');
+    expect(over).toMatchObject({ code: 'rate_limited', hint: expect.any(String) });
+    expect(over.message).toMatch(/photo uploads: at most 10 per hour\. Try again in \d+ minutes?\./);
     const retryAfter = Number(over.headers.get('retry-after'));
     expect(retryAfter).toBeGreaterThan(0);
     expect(retryAfter).toBeLessThanOrEqual(3600);
@@ -248,15 +254,14 @@ describe('photo uploads are limited per account, counted before any work', () =>
     const photosBefore = (await db.selectFrom('photos').select('id').where('user_id', '=', user.id).execute()).length;
     const junk = JSON.stringify({ photo: 'A'.repeat(6 * 1024 * 1024) });
     const started = Date.now();
-    const upload11 = await api('POST', '/api/v1/me/photo.json', { token: user.token, rawBody: junk, headers: { 'content-type': 'application/json' } });
-    expect(upload11.status).toBe(429);
-    expect(upload11.body.error.code).toBe('rate_limited');
+    const unread = await api('POST', pathOf(uploadPhoto), { token: user.token, rawBody: junk, headers: { 'content-type': 'application/json' } });
+    const upload11 = refusedRaw(unread, 'rate_limited');
     expect(Number(upload11.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(Date.now() - started).toBeLessThan(5000);
     expect((await db.selectFrom('photos').select('id').where('user_id', '=', user.id).execute()).length).toBe(photosBefore);
 
     // Other edits, and echoing the current photo, still work.
-    expect((await api('PATCH', '/api/v1/me.json', { token: user.token, body: { photoURL: current, aboutMe: 'still here' } })).status).toBe(200);
+    await call(updateMe, patchMe(user.token, { photoURL: current, aboutMe: 'still here' }));
     // Another account is unaffected.
     const other = await registered();
     await upload(other.token, await makeImage('png', { width: 32, height: 32 }));
@@ -267,15 +272,13 @@ describe('registration checks its limit before any expensive work', () => {
   it('refuses an address at its limit without fetching its photoURL or reading its body', async () => {
     const ip = freshIp();
     for (let i = 0; i < REGISTRATION_LIMIT; i++) {
-      expect((await api('POST', '/api/v1/register.json', { ip, body: { email: uniqueEmail('reglimit'), displayName: 'Limit' } })).status).toBe(201);
+      await call(register, signup({ email: uniqueEmail('reglimit'), displayName: 'Limit' }, ip));
     }
     const email = uniqueEmail('reglimit-photo');
     const photoURL = `http://127.0.0.1:${imagesPort}/register-${email}.png`;
-    const refused = await api('POST', '/api/v1/register.json', { ip, body: { email, displayName: 'Limit', password: 'correct horse battery', photoURL } });
-    expect(refused.status).toBe(429);
-    expect(refused.body.error.code).toBe('rate_limited');
-    expect(refused.body.error.message).toMatch(/Try again in \d+ minutes?\./);
-    const retryAfter = Number(refused.headers.get('retry-after'));
+    const limited = await refused(register, signup({ email, displayName: 'Limit', password: 'correct horse battery', photoURL }, ip), 'rate_limited');
+    expect(limited.message).toMatch(/Try again in \d+ minutes?\./);
+    const retryAfter = Number(limited.headers.get('retry-after'));
     expect(retryAfter).toBeGreaterThan(3500);
     expect(retryAfter).toBeLessThanOrEqual(3600);
     // Before the pre-check this request downloaded the photo (and hashed the password) first.
@@ -284,25 +287,24 @@ describe('registration checks its limit before any expensive work', () => {
 
     // A 6 MB body from the same address is refused unread: 429, not a photo error.
     const junk = JSON.stringify({ email: uniqueEmail('reglimit-junk'), displayName: 'Junk', photo: 'A'.repeat(6 * 1024 * 1024) });
-    const big = await api('POST', '/api/v1/register.json', { ip, rawBody: junk, headers: { 'content-type': 'application/json' } });
-    expect(big.status).toBe(429);
+    const big = refusedRaw(await api('POST', pathOf(register), { ip, rawBody: junk, headers: { 'content-type': 'application/json' } }),
+      'rate_limited');
     expect(Number(big.headers.get('retry-after'))).toBeGreaterThan(3500);
 
     // Another address registers with its photoURL as usual.
-    const other = await api('POST', '/api/v1/register.json', { body: { email: uniqueEmail('reglimit-other'), displayName: 'Other', photoURL: `http://127.0.0.1:${imagesPort}/other.png` } });
-    expect(other.status).toBe(201);
+    await call(register, signup({ email: uniqueEmail('reglimit-other'), displayName: 'Other', photoURL: `http://127.0.0.1:${imagesPort}/other.png` }));
   });
 
   it('refuses a taken email before fetching the photo or hashing the password', async () => {
     const taken = uniqueEmail('reg-taken');
-    expect((await api('POST', '/api/v1/register.json', { body: { email: taken, displayName: 'First' } })).status).toBe(201);
+    await call(register, signup({ email: taken, displayName: 'First' }));
     const photoURL = `http://127.0.0.1:${imagesPort}/taken-${taken}.png`;
     // Failed signups do not count toward the registration limit: each of these used to
     // cost a download, a decode and an argon2 hash, as often as one liked.
     for (let i = 0; i < 5; i++) {
-      const res = await api('POST', '/api/v1/register.json', { body: { email: taken.toUpperCase(), displayName: 'Again', password: 'correct horse battery', photoURL } });
-      expect(res.status).toBe(409);
-      expect(res.body.error).toMatchObject({ code: 'email_taken', fields: { email: 'already registered' } });
+      const again = signup({ email: taken.toUpperCase(), displayName: 'Again', password: 'correct horse battery', photoURL });
+      const res = await refused(register, again, 'email_taken');
+      expect(res).toMatchObject({ code: 'email_taken', fields: { email: 'already registered' } });
     }
     expect(imageHits.filter((hit) => hit.includes(taken))).toEqual([]);
   });
@@ -311,26 +313,24 @@ describe('registration checks its limit before any expensive work', () => {
     const ip = freshIp();
     const corrupt = (await makeImage('jpeg', { width: 1600, height: 1200 })).subarray(0, 4000).toString('base64');
     for (let i = 0; i < 10; i++) {
-      const res = await api('POST', '/api/v1/register.json', { ip, body: { email: uniqueEmail('reg-corrupt'), displayName: 'Corrupt', photo: corrupt } });
-      expect(res.status).toBe(400);
-      expect(res.body.error.code).toBe('photo_invalid');
+      await refused(register, signup({ email: uniqueEmail('reg-corrupt'), displayName: 'Corrupt', photo: corrupt }, ip), 'photo_invalid');
     }
     // Ten decodes an hour from one address; the next is refused before decoding, valid or not.
     const valid = (await makeImage('png', { width: 64, height: 48 })).toString('base64');
-    const refused = await api('POST', '/api/v1/register.json', { ip, body: { email: uniqueEmail('reg-corrupt'), displayName: 'Valid', photo: valid } });
-    expect(refused.status).toBe(429);
-    expect(refused.body.error.message).toMatch(/photo uploads: at most 10 per hour/);
-    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    const limited = await refused(register, signup({ email: uniqueEmail('reg-corrupt'), displayName: 'Valid', photo: valid }, ip), 'rate_limited');
+    expect(limited.message).toMatch(/photo uploads: at most 10 per hour/);
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
     // Without a photo the address may still register (its registration limit is untouched).
-    expect((await api('POST', '/api/v1/register.json', { ip, body: { email: uniqueEmail('reg-corrupt'), displayName: 'No photo' } })).status).toBe(201);
+    await call(register, signup({ email: uniqueEmail('reg-corrupt'), displayName: 'No photo' }, ip));
   });
 
   it('still holds the limit exactly under parallel registrations that all pass the pre-check', async () => {
     const ip = freshIp();
     const results = await Promise.all(
-      Array.from({ length: 8 }, () => api('POST', '/api/v1/register.json', { ip, body: { email: uniqueEmail('reglimit-race'), displayName: 'Race' } })),
+      Array.from({ length: 8 }, () => send(register, signup({ email: uniqueEmail('reglimit-race'), displayName: 'Race' }, ip))),
     );
     expect(results.map((r) => r.status).sort()).toEqual([201, 201, ...Array(6).fill(429)]);
+    expect(results.filter((r) => !r.ok && r.error.code === 'rate_limited')).toHaveLength(6);
     for (const res of results.filter((r) => r.status === 429)) expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
     const ledger = await db.selectFrom('registrations').select('id').where('ip', '=', ip).execute();
     expect(ledger).toHaveLength(REGISTRATION_LIMIT);
@@ -344,19 +344,21 @@ describe('at most one sharp job at a time, with a waiting line of two', () => {
     // Fresh connections: a pooled one left idle by earlier tests may be closed by the
     // server's keep-alive timeout just as a 4 MB body starts on it (EPIPE, not ours).
     const body = JSON.stringify({ photo: heavy });
-    const results = await Promise.all(users.map((u) => postOnFreshConnection('/api/v1/me/photo.json', body, { authorization: `Bearer ${u.token}` })));
+    const results = await Promise.all(users.map((u) => postOnFreshConnection(pathOf(uploadPhoto), body, { authorization: `Bearer ${u.token}` })));
     const statuses = results.map((r) => r.status);
     expect(statuses.every((s) => s === 200 || s === 503)).toBe(true);
     expect(statuses.filter((s) => s === 200).length).toBeGreaterThanOrEqual(3);
     expect(statuses.filter((s) => s === 503).length).toBeGreaterThanOrEqual(1);
 
     for (const [i, res] of results.entries()) {
-      const stored = await db.selectFrom('photos').select('id').where('user_id', '=', users[i]!.id).execute();
+      const stored = await db.selectFrom('photos').select('id').where('user_id', '=', users[i]?.id ?? '').execute();
       if (res.status === 200) {
         expect(stored).toHaveLength(1);
         continue;
       }
-      expect(res.body.error).toEqual({ code: 'service_unavailable', message: expect.stringMatching(/busy processing other photos/), hint: expect.stringMatching(/again in \d+ seconds?/) });
+      const { error } = errorEnvelopeSchema.parse(res.body);
+      const busy = { message: expect.stringMatching(/busy processing other photos/), hint: expect.stringMatching(/again in \d+ seconds?/) };
+      expect(error).toEqual({ code: 'service_unavailable', ...busy });
       expect(res.headers['cache-control']).toBe('no-store');
       expect(Number(res.headers['retry-after'])).toBeGreaterThanOrEqual(1);
       expect(stored).toEqual([]);
@@ -375,8 +377,8 @@ describe('at most one sharp job at a time, with a waiting line of two', () => {
     expect(serverLog()).not.toMatch(/"path":"\/api\/v1\/me\/photo\.json","status":500/);
 
     // A refused upload succeeds when sent again after the rush.
-    const refusedUser = users[statuses.indexOf(503)]!;
-    const retry = await postOnFreshConnection('/api/v1/me/photo.json', body, { authorization: `Bearer ${refusedUser.token}` });
+    const refusedUser = users[statuses.indexOf(503)];
+    const retry = await postOnFreshConnection(pathOf(uploadPhoto), body, { authorization: `Bearer ${refusedUser?.token}` });
     expect(retry.status).toBe(200);
   }, 120_000);
 });

@@ -12,13 +12,16 @@ import { CompiledQuery } from 'kysely';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb, type Database } from '@/db';
-import { registerResponseSchema } from '@/lib/contract/accounts';
+import { register as registerSpec } from '@/lib/contract/accounts';
 import { uploadPhoto } from '@/lib/contract/photos';
+import { getMe, getPublicProfile, updateMe } from '@/lib/contract/profiles';
+import type { ErrorCode } from '@/lib/http/errors';
 import { startBlobApiStandIn, type BlobApiStandIn } from '@/lib/photos/test-blob-api';
 import { makeFlatImage, makeImage, makeJpegOfSize, makeJpegWithGps, readGps } from '@/lib/photos/test-images';
 import { startStack, type Stack } from '../support/stack';
 import { waitFor } from '../support/wait';
-import { api as sharedApi, uniqueEmail } from './client';
+import { uniqueEmail } from './client';
+import { call, refused, type CallInput } from './contract-client';
 
 const VISION_KEY = 'vision-test-key-5f2c9a';
 const BLOB_TOKEN = 'vercel_blob_rw_remoteteststore_9d8e7f';
@@ -85,7 +88,8 @@ let internal: Server;
 let gpsJpeg: Buffer;
 let blobApi: BlobApiStandIn;
 
-const api = (method: string, pathname: string, options: Parameters<typeof sharedApi>[2] = {}) => sharedApi(method, pathname, { ...options, base: stack.baseUrl });
+const base = () => stack.baseUrl;
+type RegisterBody = NonNullable<CallInput<typeof registerSpec>['body']>;
 
 const COMPLETE_BUT_PHOTO = {
   aboutMe: 'Climber.',
@@ -94,24 +98,23 @@ const COMPLETE_BUT_PHOTO = {
   location: 'Paris, France',
   activities: ['climbing'],
   availability_text: 'weekday evenings',
-};
+} satisfies Partial<RegisterBody>;
 
-async function register(fields: Record<string, unknown> = {}) {
-  const res = await api('POST', '/api/v1/register.json', { body: { email: uniqueEmail('remote'), displayName: 'Remote Person', ...fields } });
-  return res;
-}
+const registration = (fields: Partial<RegisterBody> = {}) => ({
+  body: { email: uniqueEmail('remote'), displayName: 'Remote Person', ...fields },
+  base: base(),
+});
 
-async function registered(fields: Record<string, unknown> = {}) {
-  const res = await register(fields);
-  if (res.status !== 201) throw new Error(`register failed: ${res.status} ${JSON.stringify(res.body)}`);
-  return { id: res.body.user.id as string, token: res.body.auth.token as string, slug: res.body.user.slug as string, body: res.body };
+async function registered(fields: Partial<RegisterBody> = {}) {
+  const res = await call(registerSpec, registration(fields));
+  return { id: res.user.id, token: res.auth.token, slug: res.user.slug, body: res };
 }
 
 async function upload(token: string, image: Buffer) {
-  const res = await api('POST', '/api/v1/me/photo.json', { token, body: { photo: image.toString('base64') } });
-  expect(res.status).toBe(200);
-  return uploadPhoto.response.parse(res.body);
+  return call(uploadPhoto, { token, body: { photo: image.toString('base64') }, base: base() });
 }
+
+const patchMe = (token: string, body: CallInput<typeof updateMe>['body']) => ({ token, body, base: base() });
 
 const verdictFor = (photoId: string) =>
   waitFor(() => db.selectFrom('photo_moderation').selectAll().where('photo_id', '=', photoId).executeTakeFirst(), { what: `a verdict on ${photoId}`, timeoutMs: 20_000 });
@@ -210,9 +213,7 @@ afterAll(async () => {
 describe('photoURL, fetched by the server', () => {
   it('at registration: downloads, strips GPS and completes the account', async () => {
     const photoURL = `http://127.0.0.1:${images.port}/gps.jpg`;
-    const res = await register({ ...COMPLETE_BUT_PHOTO, photoURL });
-    expect(res.status).toBe(201);
-    const body = registerResponseSchema.parse(res.body);
+    const body = await call(registerSpec, registration({ ...COMPLETE_BUT_PHOTO, photoURL }));
     expect(body.onboarding).toEqual({ complete: true, missing: [] });
     const photo = await db.selectFrom('photos').selectAll().where('user_id', '=', body.user.id).executeTakeFirstOrThrow();
     expect(photo).toMatchObject({ source: 'url', status: 'active', storage: 'vercel-blob', original_mime_type: 'image/jpeg', width: 200, height: 300 });
@@ -235,10 +236,9 @@ describe('photoURL, fetched by the server', () => {
     const user = await registered();
     const first = await upload(user.token, await makeImage('png', { colour: '#808080' }));
     const photoURL = `http://localhost:${images.port}/portrait.webp`;
-    const res = await api('PATCH', '/api/v1/me.json', { token: user.token, body: { photoURL, aboutMe: 'Updated' } });
-    expect(res.status).toBe(200);
-    expect(res.body.profile.aboutMe).toBe('Updated');
-    expect(res.body.profile.photoURL).not.toBe(first.photo.photoURL);
+    const res = await call(updateMe, patchMe(user.token, { photoURL, aboutMe: 'Updated' }));
+    expect(res.profile.aboutMe).toBe('Updated');
+    expect(res.profile.photoURL).not.toBe(first.photo.photoURL);
     const rows = await db.selectFrom('photos').select(['status', 'source', 'width', 'height']).where('user_id', '=', user.id).orderBy('created_at').execute();
     expect(rows).toEqual([
       { status: 'replaced', source: 'upload', width: 640, height: 480 },
@@ -259,10 +259,9 @@ describe('photoURL, fetched by the server', () => {
     const before = internal.hits.length;
     const photoURL = `http://127.0.0.1:${images.port}/redirect?to=${encodeURIComponent(target())}`;
     const email = uniqueEmail('ssrf');
-    const res = await api('POST', '/api/v1/register.json', { body: { email, displayName: 'Ssrf', photoURL } });
+    const res = await refused(registerSpec, { body: { email, displayName: 'Ssrf', photoURL }, base: base() }, 'photo_url_forbidden');
     expect(res.status).toBe(400);
-    expect(res.body.error.code).toBe('photo_url_forbidden');
-    expect(res.body.error.fields).toHaveProperty(['photoURL']);
+    expect(res.fields).toHaveProperty(['photoURL']);
     expect(internal.hits.length).toBe(before);
     expect(await db.selectFrom('users').select('id').where('email', '=', email).execute()).toEqual([]);
   });
@@ -270,21 +269,19 @@ describe('photoURL, fetched by the server', () => {
   it.each(refusedTargets.slice(0, 3))('refuses %s directly', async (_name, target) => {
     const user = await registered();
     const before = internal.hits.length;
-    const res = await api('PATCH', '/api/v1/me.json', { token: user.token, body: { photoURL: target() } });
+    const res = await refused(updateMe, patchMe(user.token, { photoURL: target() }), 'photo_url_forbidden');
     expect(res.status).toBe(400);
-    expect(res.body.error.code).toBe('photo_url_forbidden');
     expect(internal.hits.length).toBe(before);
   });
 
-  it.each([
+  it.each<[string, string, number, ErrorCode]>([
     ['a page that is not an image', '/page.html', 400, 'photo_unsupported_format'],
     ['a missing file', '/missing.jpg', 400, 'photo_fetch_failed'],
     ['a file over 5 MB', '/big.jpg', 413, 'photo_too_large'],
   ])('refuses %s', async (_name, pathname, status, code) => {
     const user = await registered();
-    const res = await api('PATCH', '/api/v1/me.json', { token: user.token, body: { photoURL: `http://127.0.0.1:${images.port}${pathname}` } });
+    const res = await refused(updateMe, patchMe(user.token, { photoURL: `http://127.0.0.1:${images.port}${pathname}` }), code);
     expect(res.status).toBe(status);
-    expect(res.body.error.code).toBe(code);
     expect(await db.selectFrom('photos').select('id').where('user_id', '=', user.id).execute()).toEqual([]);
   });
 });
@@ -302,9 +299,10 @@ describe('moderation with google-vision', () => {
 
     const userRow = await db.selectFrom('users').select(['photo_url', 'thumbnail_url', 'photo_id', 'onboarding_complete']).where('id', '=', user.id).executeTakeFirstOrThrow();
     expect(userRow).toEqual({ photo_url: null, thumbnail_url: null, photo_id: null, onboarding_complete: false });
-    const me = await api('GET', '/api/v1/me.json', { token: user.token });
-    expect(me.body.profile).toMatchObject({ photoURL: null, thumbnailURL: null, onboarding: { complete: false, missing: ['photo'] } });
-    expect((await api('GET', `/api/v1/users/${user.slug}/profile.json`)).body.profile).toMatchObject({ discoverable: false, photoURL: null });
+    const me = await call(getMe, { token: user.token, base: base() });
+    expect(me.profile).toMatchObject({ photoURL: null, thumbnailURL: null, onboarding: { complete: false, missing: ['photo'] } });
+    const publicView = await call(getPublicProfile, { params: { slug: user.slug }, base: base() });
+    expect(publicView.profile).toMatchObject({ discoverable: false, photoURL: null });
 
     await waitFor(async () => {
       const row = await db.selectFrom('photos').select(['status', 'moderation', 'blobs_deleted_at']).where('id', '=', up.photo.id).executeTakeFirstOrThrow();
@@ -319,8 +317,8 @@ describe('moderation with google-vision', () => {
     expect(photo).toEqual({ status: 'rejected', moderation: 'removed' });
 
     // What Vision saw was the processed image: WEBP, at most 1600 px, no EXIF, with both features and the key.
-    const call = visionCalls.find((c) => c.colour === 'red')!;
-    expect(call).toMatchObject({ key: VISION_KEY, features: ['SAFE_SEARCH_DETECTION', 'FACE_DETECTION'], format: 'webp', width: 1600, height: 1200, hasExif: false });
+    const seen = visionCalls.find((c) => c.colour === 'red');
+    expect(seen).toMatchObject({ key: VISION_KEY, features: ['SAFE_SEARCH_DETECTION', 'FACE_DETECTION'], format: 'webp', width: 1600, height: 1200, hasExif: false });
   });
 
   it.each([

@@ -39,7 +39,7 @@ const LEGITIMATE: Array<[query: string, expected: string]> = [
 /** The Location as a browser resolves it against the page that received it. */
 function landing(location: string | null, from: string): URL {
   expect(location, 'a redirect').not.toBeNull();
-  return new URL(location!, new URL(from, baseUrl()));
+  return new URL(location ?? '', new URL(from, baseUrl()));
 }
 
 async function signedIn(): Promise<WebClient> {

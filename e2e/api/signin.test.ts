@@ -4,14 +4,17 @@
 import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { ownProfileSchema } from '@/lib/contract/profiles';
+import { getMe, ownProfileSchema } from '@/lib/contract/profiles';
 import { changePassword, exchangeSigninLink, listTokens, revokeToken } from '@/lib/contract/signin';
+import type { ErrorCode } from '@/lib/http/errors';
 import { api, baseUrl, freshIp, registerUser, testDb, uniqueEmail, updateTokens } from './client';
+import { call, pathOf as pathOfSpec, refused, send } from './contract-client';
+import { refusedRaw } from './typed-helpers-b';
 import { pathOf, WebClient } from './web-client';
 
 const sha256 = (s: string) => createHash('sha256').update(s).digest();
 const PASSWORD = 'correct horse battery';
-const linkToken = (url: string) => new URL(url).searchParams.get('token')!;
+const linkToken = (url: string) => new URL(url).searchParams.get('token') ?? '';
 
 async function registered(overrides: Record<string, unknown> = {}) {
   return registerUser({ password: PASSWORD, emailMagicLink: false, ...overrides });
@@ -281,42 +284,36 @@ describe('session cookies on the JSON API', () => {
 describe('GET /api/v1/me/tokens.json and POST /api/v1/me/tokens/{tokenId}/revoke.json', () => {
   it('lists tokens without their values and revokes one so it stops working at once', async () => {
     const user = await registerUser({ agentName: 'TokenBot', agentSessionId: 's-1' });
-    const second = await api('POST', '/api/v1/signin/link.json', { body: { token: linkToken(user.auth.mobile_signin_url) } });
-    expect(second.status).toBe(200);
+    const second = await call(exchangeSigninLink, { body: { token: linkToken(user.auth.mobile_signin_url) } });
 
-    const list = await api('GET', '/api/v1/me/tokens.json', { token: user.token });
-    expect(list.status).toBe(200);
-    const { tokens } = listTokens.response.parse(list.body);
+    const list = await call(listTokens, { token: user.token });
+    const { tokens } = list;
     expect(tokens).toHaveLength(2);
     expect(tokens.map((t) => t.label).sort()).toEqual(['mobile app', 'registration']);
     expect(tokens.find((t) => t.label === 'registration')).toMatchObject({ agentName: 'TokenBot', agentSessionId: 's-1', active: true, revoked_at: null });
-    expect(JSON.stringify(list.body)).not.toContain(user.token);
+    expect(JSON.stringify(list)).not.toContain(user.token);
 
-    const appToken = tokens.find((t) => t.label === 'mobile app')!;
-    const revoke = await api('POST', `/api/v1/me/tokens/${appToken.id}/revoke.json`, { token: user.token });
-    expect(revoke.status).toBe(200);
-    const revoked = revokeToken.response.parse(revoke.body).token;
+    const appToken = tokens.find((t) => t.label === 'mobile app');
+    if (!appToken) throw new Error('no mobile app token');
+    const revoked = (await call(revokeToken, { params: { tokenId: appToken.id }, token: user.token })).token;
     expect(revoked).toMatchObject({ id: appToken.id, active: false });
     expect(revoked.revoked_at).not.toBeNull();
     const stored = await testDb().selectFrom('access_tokens').select('revoked_at').where('id', '=', appToken.id).executeTakeFirstOrThrow();
     expect(stored.revoked_at).not.toBeNull();
 
-    const refused = await api('GET', '/api/v1/me.json', { token: second.body.auth.token });
-    expect(refused.status).toBe(401);
-    expect(refused.body.error.code).toBe('unauthorized');
+    await refused(getMe, { token: second.auth.token }, 'unauthorized');
 
     // Idempotent; the revoking token itself still works.
-    const again = await api('POST', `/api/v1/me/tokens/${appToken.id}/revoke.json`, { token: user.token });
-    expect(again.status).toBe(200);
-    expect(again.body.token.revoked_at).toBe(revoked.revoked_at);
-    expect((await api('GET', '/api/v1/me.json', { token: user.token })).status).toBe(200);
+    const again = await call(revokeToken, { params: { tokenId: appToken.id }, token: user.token });
+    expect(again.token.revoked_at).toBe(revoked.revoked_at);
+    await call(getMe, { token: user.token });
   });
 
   it('lets a token revoke itself', async () => {
     const user = await registerUser();
-    const [token] = (await api('GET', '/api/v1/me/tokens.json', { token: user.token })).body.tokens;
-    expect((await api('POST', `/api/v1/me/tokens/${token.id}/revoke.json`, { token: user.token })).status).toBe(200);
-    expect((await api('GET', '/api/v1/me/tokens.json', { token: user.token })).status).toBe(401);
+    const [token] = (await call(listTokens, { token: user.token })).tokens;
+    await call(revokeToken, { params: { tokenId: token?.id ?? '' }, token: user.token });
+    await refused(listTokens, { token: user.token }, 'unauthorized');
   });
 
   it.each([
@@ -326,9 +323,7 @@ describe('GET /api/v1/me/tokens.json and POST /api/v1/me/tokens/{tokenId}/revoke
   ])('answers 404 for %s', async (_name, tokenId) => {
     const user = await registerUser();
     const id = await tokenId();
-    const res = await api('POST', `/api/v1/me/tokens/${id}/revoke.json`, { token: user.token });
-    expect(res.status).toBe(404);
-    expect(res.body.error.code).toBe('not_found');
+    await refused(revokeToken, { params: { tokenId: id }, token: user.token }, 'not_found');
     if (id.length === 36) {
       const row = await testDb().selectFrom('access_tokens').select('revoked_at').where('id', '=', id).executeTakeFirst();
       expect(row?.revoked_at ?? null).toBeNull();
@@ -338,8 +333,8 @@ describe('GET /api/v1/me/tokens.json and POST /api/v1/me/tokens/{tokenId}/revoke
   it('needs the profile scopes', async () => {
     const user = await registerUser();
     await updateTokens(user.id, { scopes: ['message:read'] });
-    expect((await api('GET', '/api/v1/me/tokens.json', { token: user.token })).status).toBe(403);
-    expect((await api('GET', '/api/v1/me/tokens.json')).status).toBe(401);
+    await refused(listTokens, { token: user.token }, 'insufficient_scope');
+    await refused(listTokens, {}, 'unauthorized');
   });
 });
 
@@ -350,12 +345,11 @@ describe('POST /api/v1/me/password.json', () => {
     await browser.signInWithPassword(user.user.email, PASSWORD);
     expect(await sessionsOf(user.id)).toHaveLength(1);
 
-    const res = await api('POST', '/api/v1/me/password.json', { token: user.token, body: { currentPassword: PASSWORD, newPassword: 'a brand new passphrase', agentName: 'PwBot' } });
-    expect(res.status).toBe(200);
-    expect(changePassword.response.parse(res.body)).toEqual({ success: true, signed_out_sessions: 1, revoked_tokens: 0 });
+    const res = await call(changePassword, { token: user.token, body: { currentPassword: PASSWORD, newPassword: 'a brand new passphrase', agentName: 'PwBot' } });
+    expect(res).toEqual({ success: true, signed_out_sessions: 1, revoked_tokens: 0 });
     expect(await sessionsOf(user.id)).toHaveLength(0);
     expect((await browser.request('GET', '/api/v1/me.json')).status).toBe(401);
-    expect((await api('GET', '/api/v1/me.json', { token: user.token })).status).toBe(200);
+    await call(getMe, { token: user.token });
 
     expect(pathOf((await new WebClient().signInWithPassword(user.user.email, PASSWORD)).location)).toMatch(/code=credentials/);
     expect(pathOf((await new WebClient().signInWithPassword(user.user.email, 'a brand new passphrase')).location)).toBe('/account');
@@ -379,7 +373,7 @@ describe('POST /api/v1/me/password.json', () => {
     expect((await other.request('GET', '/api/v1/me.json')).status).toBe(401);
   });
 
-  it.each([
+  it.each<[string, Record<string, unknown>, number, ErrorCode, string]>([
     ['a short new password', { currentPassword: PASSWORD, newPassword: 'short' }, 400, 'validation_failed', 'newPassword'],
     ['a missing current password', { newPassword: 'long enough password' }, 400, 'validation_failed', 'currentPassword'],
     ['an unknown field', { currentPassword: PASSWORD, newPassword: 'long enough password', email: 'x@example.com' }, 400, 'validation_failed', 'email'],
@@ -387,10 +381,10 @@ describe('POST /api/v1/me/password.json', () => {
   ])('refuses %s', async (_name, body, status, code, field) => {
     const user = await registered();
     const before = await testDb().selectFrom('users').select('password_hash').where('id', '=', user.id).executeTakeFirstOrThrow();
-    const res = await api('POST', '/api/v1/me/password.json', { token: user.token, body });
+    // Raw: missing and unknown fields are bodies the contract's types forbid; the answer is read as the error envelope.
+    const res = refusedRaw(await api('POST', pathOfSpec(changePassword), { token: user.token, body }), code);
     expect(res.status).toBe(status);
-    expect(res.body.error.code).toBe(code);
-    expect(res.body.error.fields).toHaveProperty(field);
+    expect(res.fields).toHaveProperty(field);
     const after = await testDb().selectFrom('users').select('password_hash').where('id', '=', user.id).executeTakeFirstOrThrow();
     expect(after.password_hash).toBe(before.password_hash);
   });
@@ -399,31 +393,27 @@ describe('POST /api/v1/me/password.json', () => {
     const user = await registered();
     const ip = freshIp();
     for (let i = 0; i < 5; i++) {
-      const res = await api('POST', '/api/v1/me/password.json', { ip, token: user.token, body: { currentPassword: `wrong-${i}`, newPassword: 'long enough password' } });
-      expect(res.status).toBe(403);
+      await refused(changePassword, { ip, token: user.token, body: { currentPassword: `wrong-${i}`, newPassword: 'long enough password' } }, 'wrong_password');
     }
     const before = await testDb().selectFrom('users').select('password_hash').where('id', '=', user.id).executeTakeFirstOrThrow();
-    const res = await api('POST', '/api/v1/me/password.json', { ip, token: user.token, body: { currentPassword: PASSWORD, newPassword: 'long enough password' } });
-    expect(res.status).toBe(429);
-    expect(res.body.error.code).toBe('rate_limited');
+    const res = await refused(changePassword, { ip, token: user.token, body: { currentPassword: PASSWORD, newPassword: 'long enough password' } }, 'rate_limited');
     expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(800);
-    expect(res.body.error.message).toMatch(/Try again in 1[45] minutes\./);
+    expect(res.message).toMatch(/Try again in 1[45] minutes\./);
     const after = await testDb().selectFrom('users').select('password_hash').where('id', '=', user.id).executeTakeFirstOrThrow();
     expect(after.password_hash).toBe(before.password_hash);
     // Another address is not paused (intended change: the pause was account-wide before).
-    const elsewhere = await api('POST', '/api/v1/me/password.json', { ip: freshIp(), token: user.token, body: { currentPassword: PASSWORD, newPassword: 'long enough password' } });
-    expect(elsewhere.status).toBe(200);
+    await call(changePassword, { ip: freshIp(), token: user.token, body: { currentPassword: PASSWORD, newPassword: 'long enough password' } });
   });
 
   it('lets exactly one of two changes racing with the same current password win (argon2 runs outside the transaction)', async () => {
     const user = await registered();
-    const change = (newPassword: string) =>
-      api('POST', '/api/v1/me/password.json', { token: user.token, body: { currentPassword: PASSWORD, newPassword } });
+    const change = (newPassword: string) => send(changePassword, { token: user.token, body: { currentPassword: PASSWORD, newPassword } });
     const answers = await Promise.all([change('first new passphrase'), change('second new passphrase')]);
     const won = answers.findIndex((res) => res.status === 200);
     expect(answers.filter((res) => res.status === 200)).toHaveLength(1);
     // The loser saw the old hash replaced, either before checking (wrong_password) or after (conflict).
-    expect(['wrong_password', 'conflict']).toContain(answers[1 - won]!.body.error.code);
+    const lost = answers[1 - won];
+    expect(['wrong_password', 'conflict']).toContain(lost && !lost.ok ? lost.error.code : 'succeeded');
     const winner = won === 0 ? 'first new passphrase' : 'second new passphrase';
     const loser = won === 0 ? 'second new passphrase' : 'first new passphrase';
     expect(pathOf((await new WebClient().signInWithPassword(user.user.email, winner)).location)).toBe('/account');
@@ -435,30 +425,26 @@ describe('POST /api/v1/signin/link.json', () => {
   it('trades a link for a working access token once', async () => {
     const user = await registered();
     const token = linkToken(user.auth.mobile_signin_url);
-    const res = await api('POST', '/api/v1/signin/link.json', { body: { token } });
-    expect(res.status).toBe(200);
-    const body = exchangeSigninLink.response.parse(res.body);
+    const body = await call(exchangeSigninLink, { body: { token } });
     expect(body.user).toMatchObject({ id: user.id, slug: user.slug });
     expect(body.auth.scopes).toHaveLength(7);
-    expect((await api('GET', '/api/v1/me.json', { token: body.auth.token })).status).toBe(200);
+    await call(getMe, { token: body.auth.token });
     const stored = await testDb().selectFrom('access_tokens').select(['label', 'token_hash']).where('token_hash', '=', sha256(body.auth.token)).executeTakeFirstOrThrow();
     expect(stored.label).toBe('mobile app');
 
-    const again = await api('POST', '/api/v1/signin/link.json', { body: { token } });
-    expect(again.status).toBe(410);
-    expect(again.body.error.code).toBe('signin_link_used');
+    await refused(exchangeSigninLink, { body: { token } }, 'signin_link_used');
   });
 
   it('lets exactly one of two simultaneous uses win', async () => {
     const user = await registered();
     const token = linkToken(user.auth.mobile_signin_url);
-    const results = await Promise.all([0, 1].map(() => api('POST', '/api/v1/signin/link.json', { body: { token } })));
+    const results = await Promise.all([0, 1].map(() => send(exchangeSigninLink, { body: { token } })));
     expect(results.map((r) => r.status).sort()).toEqual([200, 410]);
     const minted = await testDb().selectFrom('access_tokens').select('id').where('user_id', '=', user.id).where('label', '=', 'mobile app').execute();
     expect(minted).toHaveLength(1);
   });
 
-  it.each([
+  it.each<[string, string, number, ErrorCode]>([
     ['an expired link', 'expired', 410, 'signin_link_expired'],
     ['an unknown token', 'unknown', 404, 'not_found'],
     ['an empty token', 'empty', 400, 'validation_failed'],
@@ -468,9 +454,8 @@ describe('POST /api/v1/signin/link.json', () => {
     if (kind === 'expired') await testDb().updateTable('signin_links').set({ expires_at: new Date(Date.now() - 1) }).where('token_hash', '=', sha256(token)).execute();
     if (kind === 'unknown') token = 'bm_sl_doesnotexist';
     if (kind === 'empty') token = '';
-    const res = await api('POST', '/api/v1/signin/link.json', { body: { token } });
+    const res = await refused(exchangeSigninLink, { body: { token } }, code);
     expect(res.status).toBe(status);
-    expect(res.body.error.code).toBe(code);
     expect(await testDb().selectFrom('access_tokens').select('id').where('user_id', '=', user.id).execute()).toHaveLength(1);
   });
 });

@@ -9,8 +9,11 @@ import { createRequire } from 'node:module';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb, type Database } from '@/db';
+import { acceptBuddyRequest, sendBuddyRequest, sendMessage } from '@/lib/contract/social';
+import { muteChat, subscribeWebPush, unsubscribeWebPush } from '@/lib/contract/web-app';
 import { freePort } from '@/lib/net/free-port';
 import { stackClient } from './client';
+import { call, refused } from './contract-client';
 import { startStack, type Stack } from '../support/stack';
 
 const ece = createRequire(import.meta.url)('http_ece') as {
@@ -63,7 +66,8 @@ describe('Web Push to a stand-in push service', () => {
   let port: number;
   const deliveries: Delivery[] = [];
 
-  const { call, register } = stackClient(() => stack.baseUrl, 'webpush');
+  const { register } = stackClient(() => stack.baseUrl, 'webpush');
+  const base = () => stack.baseUrl;
   const delivered = async (count: number) => {
     await expect.poll(() => deliveries.length, { timeout: 20_000 }).toBeGreaterThanOrEqual(count);
     return deliveries;
@@ -98,20 +102,20 @@ describe('Web Push to a stand-in push service', () => {
     const laptop = browser(port, 'laptop');
     const gone = browser(port, 'gone');
     for (const b of [laptop, gone]) {
-      const res = await call('POST', '/api/v1/me/web_push.json', blair.token, b.subscription);
-      expect(res.status, JSON.stringify(res.body)).toBe(201);
+      await call(subscribeWebPush, { token: blair.token, body: b.subscription, base: base() });
     }
     const stored = await db.selectFrom('web_push_subscriptions').select(['endpoint', 'p256dh']).where('user_id', '=', blair.id).execute();
     expect(stored.map((s) => s.endpoint).sort()).toEqual([gone.subscription.endpoint, laptop.subscription.endpoint].sort());
 
     // A buddy request reaches both browsers, encrypted for each.
-    const req = await call('POST', `/api/v1/users/${blair.slug}/buddy_request.json`, alex.token, { message: 'Hike on Saturday?' });
-    expect(req.status).toBe(201);
+    const ask = { params: { slug: blair.slug }, token: alex.token, body: { message: 'Hike on Saturday?' }, base: base() };
+    const req = await call(sendBuddyRequest, ask);
     await delivered(2);
     const vapid = await db.selectFrom('app_secrets').select('value').where('name', '=', 'vapid_keys').executeTakeFirstOrThrow();
     const serverPublicKey = (JSON.parse(vapid.value) as { publicKey: string }).publicKey;
     for (const b of [laptop, gone]) {
-      const d = deliveries.find((x) => x.path === `/push/${b.name}`)!;
+      const d = deliveries.find((x) => x.path === `/push/${b.name}`);
+      if (!d) throw new Error(`nothing delivered to ${b.name}`);
       expect(d.headers['content-encoding']).toBe('aes128gcm');
       expect(Number(d.headers.ttl)).toBeGreaterThan(0);
       verifyVapid(d.headers.authorization, `http://127.0.0.1:${port}`, serverPublicKey);
@@ -122,17 +126,18 @@ describe('Web Push to a stand-in push service', () => {
     await expect.poll(async () => (await db.selectFrom('web_push_subscriptions').select('endpoint').where('user_id', '=', blair.id).execute()).map((r) => r.endpoint), { timeout: 10_000 }).toEqual([laptop.subscription.endpoint]);
 
     // A message opens its chat.
-    const accepted = await call('POST', `/api/v1/buddy_requests/${req.body.request.id}/accept.json`, blair.token, {});
-    const chatId = accepted.body.chat.chatId as string;
+    const accepted = await call(acceptBuddyRequest, { params: { invitationId: req.request.id }, token: blair.token, body: {}, base: base() });
+    const chatId = accepted.chat.chatId;
+    const write = (text: string) => call(sendMessage, { params: { chatId }, token: alex.token, body: { text }, base: base() });
     const before = deliveries.length;
-    expect((await call('POST', `/api/v1/chats/${chatId}/messages.json`, alex.token, { text: 'Great, 9am at the north trailhead.' })).status).toBe(201);
+    await write('Great, 9am at the north trailhead.');
     await delivered(before + 1);
-    expect(laptop.decrypt(deliveries[before]!.body)).toEqual({ title: 'Alex Web', body: 'Great, 9am at the north trailhead.', url: `/account/chats/${chatId}`, tag: chatId });
+    expect(laptop.decrypt(deliveries[before]?.body ?? Buffer.alloc(0))).toEqual({ title: 'Alex Web', body: 'Great, 9am at the north trailhead.', url: `/account/chats/${chatId}`, tag: chatId });
 
     // Muted: the message is stored and counted unread, but nothing is pushed.
-    const mute = await call('POST', `/api/v1/chats/${chatId}/mute.json`, blair.token, { muted: true });
-    expect(mute).toEqual({ status: 200, body: { success: true, chatId, muted: true } });
-    expect((await call('POST', `/api/v1/chats/${chatId}/messages.json`, alex.token, { text: 'Bring water' })).status).toBe(201);
+    const mute = await call(muteChat, { params: { chatId }, token: blair.token, body: { muted: true }, base: base() });
+    expect(mute).toEqual({ success: true, chatId, muted: true });
+    await write('Bring water');
     // Every push job for Blair has run (completed), the muted one included.
     const settled = async () => {
       const { rows } = await sql<{ state: string }>`select state::text as state from pgboss.job where name = 'push-notify' and data->>'recipientId' = ${blair.id}`.execute(db);
@@ -144,7 +149,8 @@ describe('Web Push to a stand-in push service', () => {
     expect(member).toEqual({ muted: true, unread_count: 2 });
 
     // Unsubscribed: nothing more, and the endpoint is gone from the database.
-    expect((await call('DELETE', '/api/v1/me/web_push.json', blair.token, { endpoint: laptop.subscription.endpoint })).body).toEqual({ success: true, removed: true });
+    const unsubscribed = await call(unsubscribeWebPush, { token: blair.token, body: { endpoint: laptop.subscription.endpoint }, base: base() });
+    expect(unsubscribed).toEqual({ success: true, removed: true });
     expect(await db.selectFrom('web_push_subscriptions').select('id').where('user_id', '=', blair.id).execute()).toEqual([]);
   });
 
@@ -155,15 +161,14 @@ describe('Web Push to a stand-in push service', () => {
     ['not a URL', 'push service'],
   ])('refuses an endpoint on %s, so the server cannot be made to call it', async (_name, endpoint) => {
     const me = await register('Refused Web');
-    const res = await call('POST', '/api/v1/me/web_push.json', me.token, { endpoint, keys: { p256dh: b64url(crypto.randomBytes(65)), auth: b64url(crypto.randomBytes(16)) } });
-    expect(res.status).toBe(400);
-    expect(res.body.error.fields.endpoint).toBeDefined();
+    const keys = { p256dh: b64url(crypto.randomBytes(65)), auth: b64url(crypto.randomBytes(16)) };
+    const res = await refused(subscribeWebPush, { token: me.token, body: { endpoint, keys }, base: base() }, 'validation_failed');
+    expect(res.fields?.endpoint).toBeDefined();
     expect(await db.selectFrom('web_push_subscriptions').select('id').where('user_id', '=', me.id).execute()).toEqual([]);
   });
 
   it('mutes only chats the caller is in', async () => {
     const me = await register('Stranger Web');
-    const res = await call('POST', `/api/v1/chats/${crypto.randomUUID()}/mute.json`, me.token, { muted: true });
-    expect(res.status).toBe(404);
+    await refused(muteChat, { params: { chatId: crypto.randomUUID() }, token: me.token, body: { muted: true }, base: base() }, 'not_found');
   });
 });

@@ -439,7 +439,9 @@ export const registerPushToken = defineEndpoint({
   auth: 'profile:write',
   tags: ['notifications'],
   summary: "Register this device's Expo push token for notifications",
-  description: 'Idempotent; a token registered by another account moves to this one (one signed-in user per device).',
+  description:
+    'Idempotent: 201 with created: true for a new token, 200 with created: false for one already registered. ' +
+    'A token registered by another account moves to this one (one signed-in user per device).',
   body: pushTokenBodySchema,
   response: z.object({ success: successTrue, token: z.string(), platform: z.string().nullable(), created: z.boolean() }),
   status: 201,
