@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { inject } from 'vitest';
 import pg from 'pg';
-import { createDb, type Database } from '../../db';
+import { createDb, type Database } from '@/db';
 
 export const baseUrl = () => inject('baseUrl');
 

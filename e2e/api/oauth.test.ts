@@ -6,8 +6,8 @@
 import crypto from 'node:crypto';
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDb, type Database } from '../../db';
-import { freePort } from '../../lib/net/free-port';
+import { createDb, type Database } from '@/db';
+import { freePort } from '@/lib/net/free-port';
 import { startStack, type Stack } from '../support/stack';
 import { freshIp, uniqueEmail } from './client';
 

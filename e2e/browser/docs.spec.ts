@@ -1,6 +1,6 @@
 // /docs, the API reference for people: generated from the contract, readable on a phone
 // and on a desktop, accessible, and free of CSP violations.
-import { endpoints } from '../../lib/contract';
+import { endpoints } from '@/lib/contract';
 import { baseUrl, expect, expectAccessible, screenshot, test } from './support';
 
 test('the API reference lists every endpoint, reads well and is accessible', async ({ page }, testInfo) => {

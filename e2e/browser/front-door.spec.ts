@@ -1,8 +1,8 @@
 // The front door for people (issue 15 §1, and the installable app's manifest and icons):
 // the home page readable without JavaScript, the per-assistant start pages, and /signup
 // for people without an assistant, in Chromium against the real server and database.
-import { createDb, type Database } from '../../db';
-import { ASSISTANTS } from '../../lib/web/start-guides';
+import { createDb, type Database } from '@/db';
+import { ASSISTANTS } from '@/lib/web/start-guides';
 import { expect, expectAccessible, freshIp, screenshot, test, uniqueEmail } from './support';
 
 const base = () => process.env.E2E_BASE_URL!;

@@ -4,7 +4,7 @@
 // successful one shows "Saved" by its button. At both widths, with axe, under the
 // strict CSP (the fixture fails a test on any violation).
 import type { Page } from '@playwright/test';
-import { signupLink } from '../../lib/signup-link';
+import { signupLink } from '@/lib/signup-link';
 import { baseUrl, expect, expectAccessible, freshIp, PASSWORD, register, screenshot, signIn, test } from './support';
 
 // Registration and password checks hash with a memory-hard hash: answers can take seconds.

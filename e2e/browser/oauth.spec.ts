@@ -12,7 +12,7 @@ import { UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotoc
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import selfsigned from 'selfsigned';
-import { createDb } from '../../db';
+import { createDb } from '@/db';
 import { baseUrl, expect, expectAccessible, freshIp, register, screenshot, signIn, test, uniqueEmail } from './support';
 
 test.describe.configure({ timeout: 90_000 });

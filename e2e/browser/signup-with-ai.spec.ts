@@ -1,8 +1,8 @@
 // /signup-with-ai in Chromium against the real server and database: the browser
 // fallback an agent's link opens.
 import type { Page } from '@playwright/test';
-import { createDb, type Database } from '../../db';
-import { signupLink, type SignupDraft } from '../../lib/signup-link';
+import { createDb, type Database } from '@/db';
+import { signupLink, type SignupDraft } from '@/lib/signup-link';
 import { expect, expectAccessible, screenshot, test } from './support';
 
 const base = () => process.env.E2E_BASE_URL!;

@@ -3,10 +3,10 @@
 // answer must satisfy. Used by e2e/api/fuzz.test.ts.
 import http from 'node:http';
 import fc from 'fast-check';
-import type { EndpointSpec } from '../../lib/contract';
-import { arbitraryFromJsonSchema, lengthLimits, requestJsonSchema, STATIC_HINTS } from '../../lib/contract/arbitraries';
-import type { JsonSchema } from '../../lib/docs/json-schema';
-import { ERROR_STATUS } from '../../lib/http/errors';
+import type { EndpointSpec } from '@/lib/contract';
+import { arbitraryFromJsonSchema, lengthLimits, requestJsonSchema, STATIC_HINTS } from '@/lib/contract/arbitraries';
+import type { JsonSchema } from '@/lib/docs/json-schema';
+import { ERROR_STATUS } from '@/lib/http/errors';
 
 // ---------------------------------------------------------------------------
 // Hostile values

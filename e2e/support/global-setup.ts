@@ -1,6 +1,6 @@
 // Vitest global setup for the API tests: build once, start one stack, share its URLs.
 import type { TestProject } from 'vitest/node';
-import { buildIfNeeded } from '../../scripts/build-stamp';
+import { buildIfNeeded } from '@/scripts/build-stamp';
 import { printServerLogPath, printServerLogTail, resetServerLog } from './server-log';
 import { startStack } from './stack';
 

@@ -1,7 +1,7 @@
 // Playwright global setup: one real stack for the browser tests; its URL reaches the
 // tests through the environment (workers inherit it).
-import { buildIfNeeded } from '../../scripts/build-stamp';
-import { freePort } from '../../lib/net/free-port';
+import { buildIfNeeded } from '@/scripts/build-stamp';
+import { freePort } from '@/lib/net/free-port';
 import { resetServerLog } from './server-log';
 import { startStack } from './stack';
 

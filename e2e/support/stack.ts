@@ -6,8 +6,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { freePort } from '../../lib/net/free-port';
-import { SERVER_NODE_ARGS } from '../../scripts/server-command';
+import { freePort } from '@/lib/net/free-port';
+import { SERVER_NODE_ARGS } from '@/scripts/server-command';
 import { noteInServerLog, pipeToServerLog } from './server-log';
 
 export interface Stack {

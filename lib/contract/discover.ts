@@ -179,7 +179,7 @@ export const discover = defineEndpoint({
     'when the caller is (or at the times when= names). Only the searched activities count toward the score, and cards list ' +
     'them first. Never the caller, blocked people or buddies. Ranked by score_breakdown\'s weighted terms, ties by user id, so ' +
     'next_cursor never repeats or skips anyone. Distances are whole km between public points (each person moved 0.7-1.3 km ' +
-    'in a secret fixed direction); coordinates are never returned. Needs a complete profile (onboarding_incomplete lists what is missing).',
+    'in a secret fixed direction); coordinates are never returned.',
   query: discoverQuerySchema,
   response: discoverResponseSchema,
   rateLimit: { name: 'discover', by: 'user' },

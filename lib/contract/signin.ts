@@ -68,8 +68,8 @@ export const changePassword = defineEndpoint({
   summary: 'Change the password (needs the current one)',
   toolHint: 'Only when the person asks; it signs out every other token.',
   description:
-    'Checks currentPassword, then sets newPassword. Every web session of the account except the one making the change is signed out; access tokens keep working, ' +
-    'unless revokeAllTokens is true: then every access token is revoked in the same transaction, including the one making the call (its next request answers 401). ' +
+    'Checks currentPassword, then sets newPassword. Signs out every other web session of the account; access tokens keep working ' +
+    'unless revokeAllTokens is true, which revokes them all in the same transaction, the caller\'s included (its next request gets 401). ' +
     'Wrong current passwords count as failed sign-ins (per account and address, per address, and an account-wide backoff): 429 rate_limited with Retry-After.',
   body: changePasswordBodySchema,
   response: z.object({ success: z.literal(true), signed_out_sessions: z.number().int(), revoked_tokens: z.number().int() }),

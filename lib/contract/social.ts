@@ -246,7 +246,7 @@ export const listMessages = defineEndpoint({
   description:
     'Without since/cursor: the latest `limit`. With since (ms or an ISO date-time): those after it, oldest first. ' +
     'Following poll_next_url (an opaque cursor) forever yields every message exactly once. buddy_last_read_message_id: their read marker. ' +
-    'mark_read=1 moves your read marker to the last message returned. 304 to If-None-Match when nothing changed. ' +
+    'mark_read=1 moves your read marker to the last message returned. ' +
     'wait=25 (with cursor or since) long-polls for the next message.',
   params: chatParams,
   query: z.object({
@@ -440,11 +440,12 @@ export const registerPushToken = defineEndpoint({
   tags: ['notifications'],
   summary: "Register this device's Expo push token for notifications",
   description:
-    'Idempotent: 201 with created: true for a new token, 200 with created: false for one already registered. ' +
+    'Idempotent: created: true for a new token, false for one already registered. ' +
     'A token registered by another account moves to this one (one signed-in user per device).',
   body: pushTokenBodySchema,
   response: z.object({ success: successTrue, token: z.string(), platform: z.string().nullable(), created: z.boolean() }),
   status: 201,
+  alsoOk: { status: 200, when: 'Already registered' },
   errors: ['validation_failed'],
 });
 

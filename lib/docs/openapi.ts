@@ -78,8 +78,8 @@ const IDEMPOTENCY_KEY_PARAMETER = {
   in: 'header',
   required: false,
   description:
-    'A new random key (a UUID) per request (draft-ietf-httpapi-idempotency-key-header-06). ' +
-    'A retry with the same key and the same request within 24 hours gets the first success again ' +
+    'A new random key per request (draft-ietf-httpapi-idempotency-key-header-06). ' +
+    'A retry with the same key and request within 24 hours gets the first success again ' +
     '(status, body, `Idempotent-Replayed: true`) with no second effect; a duplicate sent while the first runs ' +
     'waits for it. The same key with another method, path or body ' +
     'gets 422 `idempotency_key_reused`. Refusals and failures are not stored: retrying one runs it again.',
@@ -347,8 +347,8 @@ export function buildOpenApi(endpoints: readonly EndpointSpec[], baseUrl: string
           scheme: 'bearer',
           description:
             'The token from `auth.token` of POST /api/v1/register.json, sent as `Authorization: Bearer <token>`. ' +
-            'Each operation names the scope it needs in `x-required-scope`, and `x-scopes` lists them (OpenAPI 3.0 lists scopes ' +
-            `only for OAuth schemes). A registration token carries all ${SCOPES.length}.`,
+            'Each operation names the scope it needs in `x-required-scope`, and `x-scopes` lists them. ' +
+            `A registration token carries all ${SCOPES.length}.`,
           'x-scopes': SCOPE_DESCRIPTIONS,
         },
       },

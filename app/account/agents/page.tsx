@@ -1,8 +1,8 @@
 import type { Metadata } from 'next';
 import { getDb } from '@/db';
-import { ConfirmAssistants } from '../../_components/confirm-assistants';
-import { LocalTime } from '../../_components/local-time';
-import { TokenFacts } from '../../_components/token-facts';
+import { ConfirmAssistants } from '@/app/_components/confirm-assistants';
+import { LocalTime } from '@/app/_components/local-time';
+import { TokenFacts } from '@/app/_components/token-facts';
 import { describeAgentAction, describeAgentCounts, listAgentActivity, type AgentSummary } from '@/lib/accounts/agent-activity';
 import { listAccessTokens, listTokensToConfirm, type AccessTokenRecord } from '@/lib/accounts/tokens';
 import { requireSession } from '@/lib/auth/session';

@@ -3,7 +3,7 @@ import { getDb } from '@/db';
 import { requireSession } from '@/lib/auth/session';
 import { listChats } from '@/lib/chats/chats';
 import { config } from '@/lib/config';
-import { ChatList } from '../../_components/chat-list';
+import { ChatList } from '@/app/_components/chat-list';
 
 export const metadata: Metadata = { title: 'Chats' };
 

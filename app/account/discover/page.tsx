@@ -9,7 +9,7 @@ import { consumeRateLimit } from '@/lib/limits/rate-limits';
 import { missingFields } from '@/lib/profiles/onboarding';
 import { activityNames } from '@/lib/web/activity-names';
 import { CHECKLIST_LABELS } from '@/lib/web/labels';
-import { DiscoverSearch, type DiscoverFilters } from '../../_components/discover-search';
+import { DiscoverSearch, type DiscoverFilters } from '@/app/_components/discover-search';
 
 export const metadata: Metadata = { title: 'Find buddies' };
 

@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
 import { requireSession } from '@/lib/auth/session';
-import { PasswordForm } from '../../_components/password-form';
+import { PasswordForm } from '@/app/_components/password-form';
 import { changePasswordAction } from './actions';
 
 export const metadata: Metadata = { title: 'Password' };

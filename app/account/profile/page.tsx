@@ -3,7 +3,7 @@ import { requireSession } from '@/lib/auth/session';
 import { config } from '@/lib/config';
 import { toOwnProfile } from '@/lib/profiles/records';
 import { activityNames } from '@/lib/web/activity-names';
-import { ProfileEditor } from '../../_components/profile-editor';
+import { ProfileEditor } from '@/app/_components/profile-editor';
 
 export const metadata: Metadata = { title: 'Your profile' };
 

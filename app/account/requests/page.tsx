@@ -4,7 +4,7 @@ import { requireSession } from '@/lib/auth/session';
 import { listBuddyRequests } from '@/lib/buddies/requests';
 import { config } from '@/lib/config';
 import { activityNames } from '@/lib/web/activity-names';
-import { BuddyRequests } from '../../_components/buddy-requests';
+import { BuddyRequests } from '@/app/_components/buddy-requests';
 
 export const metadata: Metadata = { title: 'Buddy requests' };
 

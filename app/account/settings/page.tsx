@@ -4,7 +4,7 @@ import { listAccessTokens } from '@/lib/accounts/tokens';
 import { csrfToken, requireSession } from '@/lib/auth/session';
 import { config } from '@/lib/config';
 import { loadVapidKeys } from '@/lib/notifications/web-push';
-import { NotificationsOptIn } from '../../_components/notifications';
+import { NotificationsOptIn } from '@/app/_components/notifications';
 
 export const metadata: Metadata = { title: 'Settings' };
 

@@ -5,7 +5,7 @@ import { appSigninUrl } from '@/lib/accounts/app-signin';
 import { inspectSigninLink } from '@/lib/accounts/signin-links';
 import { csrfToken } from '@/lib/auth/session';
 import { safeReturnPath } from '@/lib/web/return-path';
-import { EmailLinkForm } from '../../_components/signin-forms';
+import { EmailLinkForm } from '@/app/_components/signin-forms';
 
 export const metadata: Metadata = { title: 'Sign-in link', robots: { index: false, follow: false } };
 

@@ -3,7 +3,7 @@ import { getDb } from '@/db';
 import { inspectNotMeLink, NOT_ME_LINK_TTL_SECONDS } from '@/lib/accounts/not-me-links';
 import { csrfToken } from '@/lib/auth/session';
 import { formatDateTime } from '@/lib/web/labels';
-import { EmailLinkForm } from '../../_components/signin-forms';
+import { EmailLinkForm } from '@/app/_components/signin-forms';
 
 export const metadata: Metadata = { title: 'This wasn’t me', robots: { index: false, follow: false } };
 

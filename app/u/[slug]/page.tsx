@@ -10,9 +10,9 @@ import { findUserBySlugOrId } from '@/lib/profiles/profile';
 import { firstName, toPublicProfile } from '@/lib/profiles/records';
 import { profileViewFor, standingWith } from '@/lib/profiles/viewer';
 import { availabilityTable, PERIOD_HEADINGS } from '@/lib/web/availability-table';
-import { Avatar } from '../../_components/avatar';
-import { ProfileActions, ProfileSafetyMenu } from '../../_components/profile-actions';
-import { ScrollTable } from '../../_components/scroll-table';
+import { Avatar } from '@/app/_components/avatar';
+import { ProfileActions, ProfileSafetyMenu } from '@/app/_components/profile-actions';
+import { ScrollTable } from '@/app/_components/scroll-table';
 import { activityName, ageText, formatMonth, GENDER_LABELS } from '@/lib/web/labels';
 
 type Params = { params: Promise<{ slug: string }> };

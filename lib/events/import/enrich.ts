@@ -1,10 +1,10 @@
 // Turns a draft into what is stored: canonical activity ids from the feed's words,
 // and a city (with coordinates) from the gazetteer.
-import { canonicalizeActivities, matchActivity } from '../../activities';
-import { normalizeText as activityText } from '../../activities/text';
-import { distanceKm, geocodeOffline, nearestPlace, type Place } from '../../geo';
-import { normalizeText } from '../../geo/normalize';
-import { buildQualifierTable, type RegionConstraint } from '../../geo/regions';
+import { canonicalizeActivities, matchActivity } from '@/lib/activities';
+import { normalizeText as activityText } from '@/lib/activities/text';
+import { distanceKm, geocodeOffline, nearestPlace, type Place } from '@/lib/geo';
+import { normalizeText } from '@/lib/geo/normalize';
+import { buildQualifierTable, type RegionConstraint } from '@/lib/geo/regions';
 import type { EventDraft } from './draft';
 
 export interface ResolvedPlace {

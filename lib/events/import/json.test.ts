@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EVENTS_EXAMPLE } from '../../contract/events';
+import { EVENTS_EXAMPLE } from '@/lib/contract/events';
 import { importWindow } from './index';
 import { looksLikeJson, parseJsonFeed } from './json';
 

@@ -3,7 +3,7 @@
 import { sql } from 'kysely';
 import type { Database } from '@/db';
 import type { NewEvent } from '@/db/types';
-import { sanitizeText } from '../../contract/text';
+import { sanitizeText } from '@/lib/contract/text';
 import type { EventDraft } from './draft';
 import { activitiesForEvent, placeForEvent } from './enrich';
 

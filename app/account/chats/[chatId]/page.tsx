@@ -7,8 +7,8 @@ import { getChatRecord } from '@/lib/chats/chats';
 import { listMessages } from '@/lib/chats/messages';
 import { config } from '@/lib/config';
 import { ApiError } from '@/lib/http/errors';
-import { ChatThread } from '../../../_components/chat-thread';
-import { MuteChat } from '../../../_components/notifications';
+import { ChatThread } from '@/app/_components/chat-thread';
+import { MuteChat } from '@/app/_components/notifications';
 
 type Params = { params: Promise<{ chatId: string }> };
 
