@@ -246,7 +246,7 @@ async function main(): Promise<void> {
 async function befriend(baseUrl: string, a: { token: string }, b: { token: string; id: string }): Promise<string> {
   const call = async (method: string, p: string, token: string, body?: unknown) => {
     const res = await fetch(`${baseUrl}${p}`, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
-    return (await res.json()) as Record<string, any>;
+    return (await res.json()) as { request?: { id: string }; chat?: { chatId: string } };
   };
   const request = await call('POST', `/api/v1/users/${b.id}/buddy_request.json`, a.token, {});
   if (!request.request) throw new Error(`buddy request failed: ${JSON.stringify(request)}`);

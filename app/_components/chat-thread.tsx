@@ -115,6 +115,7 @@ export function ChatThread({
   // Open at the newest message; follow new ones unless the reader scrolled up to read.
   const count = messages.length;
   const opened = useRef(false);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when a message arrives (count), reading the DOM, not React state
   useEffect(() => {
     const end = bottom.current;
     if (!end) return;

@@ -32,7 +32,9 @@ export function HomePage() {
       <section className="card stack" aria-labelledby="assistant">
         <h2 id="assistant">Sign up through your assistant</h2>
         <p>Copy this into ChatGPT, Claude or any assistant, and change the wish to yours. It asks you for your details before it sends anything.</p>
-        <pre className="copy-block" aria-label="Prompt for your assistant">{assistantPrompt(baseUrl)}</pre>
+        <figure className="copy-figure" aria-label="Prompt for your assistant">
+          <pre className="copy-block">{assistantPrompt(baseUrl)}</pre>
+        </figure>
         <p>Step by step for:</p>
         <ul className="start-links">
           {ASSISTANTS.map((assistant) => (
@@ -61,7 +63,9 @@ export function HomePage() {
             Add this as a custom connector (remote MCP server) in ChatGPT, Claude, Cursor or any MCP client. When it first acts for you, a Buddy Match page
             opens to sign you in, or create your account, and approve it: no token to copy.
           </p>
-          <pre className="copy-block" aria-label="MCP server URL">{mcpUrl(baseUrl)}</pre>
+          <figure className="copy-figure" aria-label="MCP server URL">
+            <pre className="copy-block">{mcpUrl(baseUrl)}</pre>
+          </figure>
           <p className="small muted">
             Agents: <a href="/llms.txt">llms.txt</a>, <a href="/SIGNUP.md">SIGNUP.md</a>, <a href="/AGENTS.md">AGENTS.md</a> and{' '}
             <a href="/api/v1/index.json">/api/v1/index.json</a>. People: the <a href="/docs">API reference</a>.

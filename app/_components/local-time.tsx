@@ -10,7 +10,7 @@ export function LocalTime({ value }: { value: string }) {
   const date = new Date(value);
   const [local, setLocal] = useState<string | null>(null);
   useEffect(() => {
-    setLocal(new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' }).format(date));
-  }, [date.getTime()]); // eslint-disable-line react-hooks/exhaustive-deps
+    setLocal(new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(value)));
+  }, [value]);
   return <time dateTime={date.toISOString()}>{local ?? `${utc.format(date)} UTC`}</time>;
 }

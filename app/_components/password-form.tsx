@@ -15,6 +15,7 @@ export function PasswordForm({ action }: { action: Action }) {
   const [state, formAction, pending] = useActionState(action, { ok: false, message: null, fields: {} });
   const summary = useFocusAfterSubmit<HTMLDivElement>();
   // Each answer is a new state object: a refusal moves focus to its summary.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs once per answer (state), not when the focus helper is recreated
   useEffect(() => {
     if (state.message && !state.ok) summary.after();
   }, [state]);

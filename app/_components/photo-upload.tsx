@@ -77,8 +77,10 @@ export function PhotoUpload({ currentUrl, name, onUploaded }: { currentUrl: stri
     <div className="stack">
       <div className="photo-upload">
         {preview ? (
+          // biome-ignore lint/a11y/noRedundantAlt: "photo" names what the picture is (the profile photo), not the element
           <img className="photo-preview" src={preview} alt="Preview of the photo you chose" width={96} height={96} />
         ) : currentUrl ? (
+          // biome-ignore lint/a11y/noRedundantAlt: "photo" names what the picture is (the profile photo), not the element
           <img className="photo-preview" src={currentUrl} alt={`Current photo of ${name}`} width={96} height={96} />
         ) : (
           <p className="muted">No photo yet.</p>

@@ -150,6 +150,7 @@ export function ProfileEditor({ initial, activityNames }: { initial: OwnProfile;
   // Someone else (an agent, another tab) changed the profile: follow it unless mid-edit.
   const latest = valuesOf(profile, activityNames);
   const stale = JSON.stringify(latest) !== JSON.stringify(base);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: follows a new server version (updated_at), never the person's own typing
   useEffect(() => {
     if (stale && !edited) {
       setBase(latest);

@@ -84,6 +84,7 @@ export function SafetyMenu({
           </div>
         ) : null}
         {confirmBlock ? (
+          // biome-ignore lint/a11y/useSemanticElements: a question and two buttons, not form fields to wrap in a fieldset
           <div className="notice notice-warn" role="group" aria-label={`Confirm blocking ${name}`}>
             <p>
               Block {name}? {blockNote} They aren’t told. You can unblock later through your assistant.

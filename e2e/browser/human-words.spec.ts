@@ -21,7 +21,9 @@ async function expectNoRawValidatorText(page: Page) {
 
 /** Lets a form post what the browser's own checks (required, minlength, type=email) would stop, as a script or old browser can. */
 async function skipBrowserChecks(page: Page) {
-  await page.evaluate(() => document.querySelectorAll('form').forEach((form) => (form.noValidate = true)));
+  await page.evaluate(() => document.querySelectorAll('form').forEach((form) => {
+    form.noValidate = true;
+  }));
 }
 
 const young = () => new Date(Date.now() - 5 * 365 * 24 * 3600 * 1000).toISOString().slice(0, 10);

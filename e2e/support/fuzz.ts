@@ -146,7 +146,7 @@ const partsOf = (spec: EndpointSpec): Part[] => (['params', 'query', 'body'] as 
 /** Every path to a value inside `value`, plus the top. */
 function pathsIn(value: unknown, prefix: string[] = [], out: string[][] = []): string[][] {
   out.push(prefix);
-  if (Array.isArray(value)) value.slice(0, 8).forEach((item, i) => pathsIn(item, [...prefix, String(i)], out));
+  if (Array.isArray(value)) for (const [i, item] of value.slice(0, 8).entries()) pathsIn(item, [...prefix, String(i)], out);
   else if (value !== null && typeof value === 'object') for (const [key, item] of Object.entries(value)) pathsIn(item, [...prefix, key], out);
   return out;
 }

@@ -35,8 +35,8 @@ export function canonicalizeActivities(inputs: readonly string[]): CanonicalizeR
   for (const entry of entries) {
     if (typeof entry !== 'string' || entry.trim() === '') continue;
     const resolved = resolveEntry(entry);
-    resolved.ids.forEach((id) => ids.add(id));
-    resolved.unmatched.forEach((text) => unmatched.add(text));
+    for (const id of resolved.ids) ids.add(id);
+    for (const text of resolved.unmatched) unmatched.add(text);
   }
   // fromEntries defines own properties, so an entry like "__proto__" is just a key.
   const suggestions = Object.fromEntries(
@@ -133,7 +133,7 @@ function suggestFromParts(text: string): string[] {
   const perPart = parts.map(rankByCloseness);
   const longest = Math.max(...perPart.map((ids) => ids.length));
   const merged: string[] = [];
-  for (let i = 0; i < longest; i++) perPart.forEach((ids) => merged.push(...ids.slice(i, i + 1)));
+  for (let i = 0; i < longest; i++) for (const ids of perPart) merged.push(...ids.slice(i, i + 1));
   return unique(merged);
 }
 

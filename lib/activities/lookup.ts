@@ -43,9 +43,9 @@ export function buildActivityIndex(activities: readonly Activity[]): ActivityInd
   const perActivity = activities.map((activity) => ({ activity, keys: activityPhrases(activity) }));
   // Literal keys first, for every activity, so a real alias always beats another
   // activity's stemmed or space-free variant if the two ever coincide.
-  for (const { activity, keys } of perActivity) keys.forEach((key) => claim(key, activity.id));
+  for (const { activity, keys } of perActivity) for (const key of keys) claim(key, activity.id);
   for (const { activity, keys } of perActivity) {
-    keys.flatMap((key) => keyVariants(key).slice(1)).forEach((variant) => claim(variant, activity.id));
+    for (const variant of keys.flatMap((key) => keyVariants(key).slice(1))) claim(variant, activity.id);
   }
 
   const phrases = perActivity.flatMap(({ activity, keys }, rank) =>

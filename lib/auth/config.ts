@@ -80,7 +80,7 @@ function buildAuthConfig(secret: string): AuthConfig {
       // As for the contract's fields: control characters or lone surrogates never match an
       // account (and NUL would make PostgreSQL fail). The same answer as a wrong password.
       if (!isCleanText(email) || !isCleanText(password, 'free_text')) return null;
-      let user;
+      let user: Awaited<ReturnType<typeof signInWithPassword>>;
       try {
         user = await signInWithPassword(db, { email, password, ip: clientIp(request) }, cfg.signinFailureLimits);
       } catch (error) {

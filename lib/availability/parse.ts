@@ -658,7 +658,8 @@ class ClauseBuilder {
       case 'unknown':
         return;
       case 'sep':
-        return this.addSep(item.level);
+        this.addSep(item.level);
+        return;
       case 'neg':
         this.close(true);
         this.negScope = true;

@@ -42,7 +42,7 @@ function stringPositions(schema: z.ZodType, path: string[] = [], isKey = false, 
       stringPositions(def.element, [...path, '0'], false, out);
       break;
     case 'tuple':
-      (def.items as z.ZodType[]).forEach((item, i) => stringPositions(item, [...path, String(i)], false, out));
+      for (const [i, item] of (def.items as z.ZodType[]).entries()) stringPositions(item, [...path, String(i)], false, out);
       if (def.rest) stringPositions(def.rest, [...path, '0'], false, out);
       break;
     case 'union':

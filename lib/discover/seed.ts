@@ -73,7 +73,7 @@ function pickWeighted(cumulative: Float64Array, random: () => number): number {
 function cumulativeOf(weights: readonly number[]): Float64Array {
   const out = new Float64Array(weights.length);
   let sum = 0;
-  weights.forEach((w, i) => (out[i] = sum += w));
+  for (const [i, w] of weights.entries()) out[i] = sum += w;
   return out;
 }
 

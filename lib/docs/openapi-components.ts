@@ -29,7 +29,7 @@ function forEachSubschema(schema: Node, at: string, visit: Visit) {
   }
   for (const list of SCHEMA_LISTS) {
     const branches = schema[list] as Node[] | undefined;
-    if (Array.isArray(branches)) branches.forEach((_, i) => visit(schema, i, branches, `${at}Option${i + 1}`));
+    if (Array.isArray(branches)) for (const i of branches.keys()) visit(schema, i, branches, `${at}Option${i + 1}`);
   }
 }
 

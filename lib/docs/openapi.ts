@@ -163,14 +163,16 @@ const STATUS_TEXT: Record<number, string> = {
 
 /** An example only one response uses is written in place: a $ref would cost more than it saves. */
 function inlineSingleUseExamples(components: Components): void {
+  type ErrorResponse = { content: { 'application/json': { examples: Record<string, unknown> } } };
+  const responses = Object.values(components.responses) as ErrorResponse[];
   const uses = new Map<string, number>();
-  for (const response of Object.values(components.responses) as Array<Record<string, any>>) {
+  for (const response of responses) {
     for (const code of Object.keys(response.content['application/json'].examples)) {
       uses.set(code, (uses.get(code) ?? 0) + 1);
     }
   }
-  for (const response of Object.values(components.responses) as Array<Record<string, any>>) {
-    const examples = response.content['application/json'].examples as Record<string, unknown>;
+  for (const response of responses) {
+    const examples = response.content['application/json'].examples;
     for (const code of Object.keys(examples)) {
       if (uses.get(code) === 1) {
         examples[code] = components.examples[code];

@@ -211,7 +211,7 @@ function buildIndex(rawCities: readonly RawCity[]): GazetteerIndex {
 
 function toUnitVectors(cities: readonly CityRecord[]): Float64Array {
   const vectors = new Float64Array(cities.length * 3);
-  cities.forEach((city, i) => vectors.set(unitVector(city), i * 3));
+  for (const [i, city] of cities.entries()) vectors.set(unitVector(city), i * 3);
   return vectors;
 }
 

@@ -21,7 +21,7 @@ export function issuesToFields(issues: readonly z.core.$ZodIssue[], prefix = '')
       // Only plain names and indexes go into field names (a map key may hold anything).
       const plainPaths = ofThisType[0]?.every((i) => i.path.every((p) => typeof p === 'number' || /^\w+$/.test(String(p))));
       if (ofThisType.length === 1 && plainPaths) {
-        Object.entries(issuesToFields(ofThisType[0]!, name)).forEach(([field, message]) => (fields[field] ??= message));
+        for (const [field, message] of Object.entries(issuesToFields(ofThisType[0]!, name))) fields[field] ??= message;
         continue;
       }
     }

@@ -62,6 +62,7 @@ export async function stopBoss(): Promise<void> {
 }
 
 /** Enqueues inside the caller's transaction: the job exists if and only if the transaction commits. */
+// biome-ignore lint/suspicious/noExplicitAny: any schema's transaction will do; pg-boss writes its own tables
 export async function enqueue(trx: Kysely<any>, queue: QueueName, data: Record<string, unknown>): Promise<void> {
   await getBoss().send(queue, data, {
     db: {

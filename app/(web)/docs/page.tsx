@@ -79,6 +79,7 @@ function breakablePath(path: string) {
   const last = parts.length - 1;
   // "segment/" then <wbr>: no two text nodes touch, so the HTML keeps the path whole.
   return parts.map((part, i) => (
+    // biome-ignore lint/suspicious/noArrayIndexKey: a path's segments, fixed for the page's life
     <Fragment key={i}>
       {i < last ? `${part}/` : part}
       {i < last ? <wbr /> : null}

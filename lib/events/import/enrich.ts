@@ -35,7 +35,7 @@ export function activitiesForEvent(draft: Pick<EventDraft, 'title' | 'descriptio
     ...draft.categories.flatMap(activitiesInText),
     ...activitiesInText(draft.title),
   ]);
-  if (ids.size === 0 && draft.description) activitiesInText(draft.description).forEach((id) => ids.add(id));
+  if (ids.size === 0 && draft.description) for (const id of activitiesInText(draft.description)) ids.add(id);
   return [...ids];
 }
 
