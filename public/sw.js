@@ -50,7 +50,7 @@ self.addEventListener('push', (event) => {
 // A tap opens the chat or the requests: in a Buddy Match window already open, else a new one.
 self.addEventListener('notificationclick', (event) => {
   event.notification.close();
-  const url = new URL(pathOf(event.notification.data && event.notification.data.url), self.location.origin).href;
+  const url = new URL(pathOf(event.notification.data?.url), self.location.origin).href;
   event.waitUntil(
     self.clients.matchAll({ type: 'window', includeUncontrolled: true }).then(async (windows) => {
       const open = windows.find((w) => new URL(w.url).origin === self.location.origin);

@@ -1,4 +1,4 @@
-// `npm test`: the whole suite. Type check, unit and API tests (vitest, real
+// `npm test`: the whole suite. Format and lint (Biome), type check, unit and API tests (vitest, real
 // PostgreSQL), then browser tests (Playwright in Debian's Chromium).
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -22,7 +22,7 @@ function assertVitestPassed(reportPath: string): void {
   const report = fs.existsSync(reportPath)
     ? (JSON.parse(fs.readFileSync(reportPath, 'utf8')) as { success?: boolean; numFailedTests?: number; numFailedTestSuites?: number; numTotalTests?: number })
     : null;
-  if (!report || report.success !== true || report.numFailedTests !== 0 || report.numFailedTestSuites !== 0 || !report.numTotalTests) {
+  if (report?.success !== true || report.numFailedTests !== 0 || report.numFailedTestSuites !== 0 || !report.numTotalTests) {
     process.stdout.write(`\n✖ unit and API tests failed (report: ${report ? `${report.numFailedTests} failed of ${report.numTotalTests}` : 'missing'})\n`);
     process.exit(1);
   }
@@ -31,6 +31,8 @@ function assertVitestPassed(reportPath: string): void {
 const chromium = findChromium();
 const bin = (name: string) => path.join(root, 'node_modules/.bin', name);
 
+// Formatting and lint first: the cheapest failures (biome.json says what is checked and why).
+run('format and lint', bin('biome'), ['ci', '.']);
 run('type check', bin('tsc'), ['--noEmit']);
 process.stdout.write('\n▶ build\n');
 buildIfNeeded(root);

@@ -9,7 +9,7 @@
 // millisecond and merging by id drops the repeats, and nothing is ever skipped.
 // mark_read=1 moves the read marker as the person sees messages; each page also
 // carries the buddy's marker, which turns "Sent" into "Seen".
-import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import useSWR, { useSWRConfig } from 'swr';
 import type { ChatRecord, MessageRecord } from '@/lib/contract/social';
 import { SOCIAL_LIMITS } from '@/lib/contract/limits';

@@ -203,7 +203,7 @@ describe('"This wasn\'t me" against an attacker who registered the victim\'s add
   it.each([
     ['an unknown link', () => `bm_nm_${randomBytes(32).toString('base64url')}`, 'This link isn’t valid'],
     ['a link cut short', () => 'bm_nm_abc', 'This link isn’t valid'],
-    ['a sign-in link instead', () => 'bm_sl_' + randomBytes(32).toString('base64url'), 'This link isn’t valid'],
+    ['a sign-in link instead', () => `bm_sl_${randomBytes(32).toString('base64url')}`, 'This link isn’t valid'],
     ['an over-long link', () => `bm_nm_${'a'.repeat(300)}`, 'This link isn’t valid'],
     ['no token at all', () => '', 'This link isn’t valid'],
   ])('changes nothing for %s and says so', async (_name, makeToken, heading) => {

@@ -174,7 +174,7 @@ describe('§5 the OpenAPI document', () => {
     const doc = JSON.parse(text) as { paths: Record<string, Record<string, { parameters?: unknown[] }>> };
     for (const ref of new Set(text.match(/"#\/components\/[^"]+"/g))) {
       const [, , section, name] = JSON.parse(ref).split('/');
-      expect((JSON.parse(text).components[section] ?? {})[name], ref).toBeDefined();
+      expect(JSON.parse(text).components[section]?.[name], ref).toBeDefined();
     }
     const send = doc.paths['/api/v1/chats/{chatId}/messages.json']!.post!;
     expect(send.parameters).toContainEqual({ $ref: '#/components/parameters/IdempotencyKey' });

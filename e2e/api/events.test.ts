@@ -20,7 +20,7 @@ import { call, refused, send } from './contract-client';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const DAY = 86_400_000;
-const today = new Date(new Date().toISOString().slice(0, 10) + 'T00:00:00Z');
+const today = new Date(`${new Date().toISOString().slice(0, 10)}T00:00:00Z`);
 const at = (days: number, hour = 0) => new Date(today.getTime() + days * DAY + hour * 3_600_000);
 const stamp = (date: Date) => date.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
 const dateStamp = (date: Date) => date.toISOString().slice(0, 10).replace(/-/g, '');

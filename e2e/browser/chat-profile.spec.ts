@@ -3,7 +3,7 @@
 // separators, the ⋯ menu, Enter on touch screens) and profiles (less for strangers; one
 // main button that fits where two people stand).
 import type { APIRequestContext, Page } from '@playwright/test';
-import { askBuddy, baseUrl, bearer, expect, expectAccessible, isDesktop, makeBuddies, register, screenshot, sendChatMessage, signIn, PASSWORD, test, type Registered } from './support';
+import { askBuddy, baseUrl, bearer, expect, expectAccessible, isDesktop, makeBuddies, register, screenshot, sendChatMessage, signIn, PASSWORD, test, } from './support';
 
 // Each test sets up several people and steps through a whole flow on a shared 2-core machine.
 test.describe.configure({ timeout: 120_000 });

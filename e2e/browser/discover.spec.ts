@@ -2,7 +2,7 @@
 // first, photos of at least 96 px, each card one link to the public profile with the
 // request button still its own control, shared activities as chips, and on a phone the
 // filters behind "Filters (N)".
-import type { APIRequestContext, Locator } from '@playwright/test';
+import type { Locator } from '@playwright/test';
 import { baseUrl, bearer, completePerson, expect, expectAccessible, isDesktop, pngDataUrl, PASSWORD, screenshot, signIn, test } from './support';
 
 const top = async (locator: Locator) => (await locator.boundingBox())!.y;

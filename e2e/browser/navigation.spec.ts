@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { APIRequestContext, Page, TestInfo } from '@playwright/test';
-import { askBuddy, baseUrl, bearer, completePerson, expect, expectAccessible, isDesktop, PASSWORD, query, register, screenshot, signIn, test, type Registered } from './support';
+import { askBuddy, baseUrl, bearer, completePerson, expect, expectAccessible, isDesktop, PASSWORD, query, screenshot, signIn, test, type Registered } from './support';
 
 // Each test sets up several complete people (photos included) and runs axe more than once.
 test.slow();

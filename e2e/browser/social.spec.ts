@@ -1,8 +1,8 @@
 // Buddy requests, chats and Discover in the browser: a person answers requests, chats
 // live with someone whose messages arrive without a reload, blocks and reports from a
 // chat, and finds and asks buddies. The other people act through the agents' API.
-import type { APIRequestContext, Page } from '@playwright/test';
-import { askBuddy, baseUrl, bearer, completePerson, expect, expectAccessible, isDesktop, makeBuddies, query, register, screenshot, sendChatMessage, signIn, PASSWORD, test, type Registered } from './support';
+import type { Page } from '@playwright/test';
+import { askBuddy, baseUrl, bearer, completePerson, expect, expectAccessible, isDesktop, makeBuddies, query, register, screenshot, sendChatMessage, signIn, PASSWORD, test, } from './support';
 
 /** Marks the page's window so a later check can prove no reload or navigation happened. */
 async function markWindow(page: Page) {

@@ -120,7 +120,7 @@ describe('canonicalizeActivities: matching', () => {
     const result = canonicalizeActivities(['camping & hikking']);
     expect(result.ids).toEqual(['camping']);
     expect(result.unmatched).toEqual(['hikking']);
-    expect(result.suggestions['hikking']?.[0]).toBe('hiking');
+    expect(result.suggestions.hikking?.[0]).toBe('hiking');
   });
 
   it('de-duplicates ids and keeps input order', () => {
@@ -189,10 +189,10 @@ describe('canonicalizeActivities: unmatched and suggestions', () => {
   });
 
   it('suggests the likely activities for an ambiguous word', () => {
-    expect(canonicalizeActivities(['skating']).suggestions['skating']).toEqual(
+    expect(canonicalizeActivities(['skating']).suggestions.skating).toEqual(
       expect.arrayContaining(['ice_skating', 'roller_skating']),
     );
-    expect(canonicalizeActivities(['games']).suggestions['games']).toEqual(expect.arrayContaining(['board_games', 'video_games']));
+    expect(canonicalizeActivities(['games']).suggestions.games).toEqual(expect.arrayContaining(['board_games', 'video_games']));
   });
 
   it('keeps the caller\'s original text as the unmatched key', () => {

@@ -94,7 +94,7 @@ function explainRefusal(response: Response, refusal: Refusal | undefined, url: U
 /** Auth.js sends "check your email" via its own /auth/verify-request, which only redirects on: go straight there. */
 function skipVerifyRequestHop(response: Response, url: URL): Response {
   const location = response.headers.get('location');
-  if (!location || !location.startsWith(new URL(`${AUTH_BASE_PATH}/verify-request`, url).toString())) return response;
+  if (!location?.startsWith(new URL(`${AUTH_BASE_PATH}/verify-request`, url).toString())) return response;
   const headers = new Headers(response.headers);
   headers.set('location', new URL('/signin/check-email', url).toString());
   return new Response(null, { status: response.status, headers });

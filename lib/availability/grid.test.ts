@@ -77,7 +77,7 @@ describe('gridToBits / bitsToGrid', () => {
   it.each([
     ['too short', '0'.repeat(125)],
     ['too long', '0'.repeat(127)],
-    ['bad character', '0'.repeat(125) + '2'],
+    ['bad character', `${'0'.repeat(125)}2`],
     ['empty', ''],
   ])('rejects %s', (_, bits) => {
     expect(() => bitsToGrid(bits)).toThrow(RangeError);

@@ -190,7 +190,7 @@ describe('parseAvailabilityText: unparsed fragments', () => {
   });
 
   it(`reads only the first ${MAX_TEXT_LENGTH} characters and reports the rest`, () => {
-    const text = 'weekends '.padEnd(MAX_TEXT_LENGTH, ' ') + 'Monday evenings';
+    const text = `${'weekends '.padEnd(MAX_TEXT_LENGTH, ' ')}Monday evenings`;
     const { grid, unparsed } = parseAvailabilityText(text);
     expect(gridToBits(grid)).toBe(gridToBits(gridOf(at(WEEKEND, 6, 24))));
     expect(unparsed).toEqual(['Monday evenings']);

@@ -20,7 +20,7 @@ const REFUSED: Record<TextKind, RegExp> = {
 };
 
 const hex = (code: number) => `U+${code.toString(16).toUpperCase().padStart(4, '0')}`;
-const CONTROL_NAMES: Record<number, string> = { 0x00: 'NUL', 0x09: 'tab', 0x0a: 'line feed', 0x0d: 'carriage return', 0x1b: 'escape', 0x7f: 'DEL' };
+const CONTROL_NAMES: Record<number, string> = { 0: 'NUL', 9: 'tab', 10: 'line feed', 13: 'carriage return', 27: 'escape', 127: 'DEL' };
 const describeControl = (code: number) => (CONTROL_NAMES[code] ? `${hex(code)} (${CONTROL_NAMES[code]})` : hex(code));
 
 /**

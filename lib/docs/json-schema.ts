@@ -55,7 +55,7 @@ export function fixNullableUnions<T>(node: T): T {
   for (const [key, value] of Object.entries(node)) out[key] = fixNullableUnions(value);
   if (out.nullable === true && out.type === undefined) {
     const branches = (out.anyOf ?? out.oneOf) as JsonSchema[] | undefined;
-    if (branches && branches.every((b) => b.type !== undefined)) {
+    if (branches?.every((b) => b.type !== undefined)) {
       const key = out.anyOf ? 'anyOf' : 'oneOf';
       out[key] = branches.map((b) => ({ ...b, nullable: true }));
       delete out.nullable;

@@ -68,7 +68,7 @@ async function park(res: ServerResponse, toRoute: () => void, poll: { token: str
   try {
     const db = getDb();
     const owner = await findTokenOwner(db, poll.token);
-    if (!owner || !owner.scopes.includes(READ_SCOPE)) return handOver();
+    if (!owner?.scopes.includes(READ_SCOPE)) return handOver();
     for (;;) {
       // Subscribe before looking: a change committed between the look and the wait still wakes it.
       subscription = subscribe([userKey(owner.userId)]);

@@ -1,7 +1,7 @@
 // Inline photos arrive as bare base64 or a base64 data URL. The size is checked
 // from the encoded length before anything is decoded, so an oversized photo never
 // costs a second buffer.
-import { LIMITS, PHOTO_MIME_TYPES } from '../contract/schemas';
+import { LIMITS, type PHOTO_MIME_TYPES } from '../contract/schemas';
 import { ApiError } from '../http/errors';
 
 export type PhotoMimeType = (typeof PHOTO_MIME_TYPES)[number];

@@ -24,7 +24,7 @@ export async function moderatePhoto(
 ): Promise<ModerationOutcome> {
   const photo = await db.selectFrom('photos').selectAll().where('id', '=', photoId).executeTakeFirst();
   // Retired since it was queued (replaced or cleared): nothing is shown, nothing to judge.
-  if (!photo || photo.status !== 'active' || photo.moderation !== 'pending') return 'skipped';
+  if (photo?.status !== 'active' || photo.moderation !== 'pending') return 'skipped';
   const image = await deps.store.get({ key: photo.image_key, url: photo.image_url });
   if (!image) {
     logLine({ event: 'photo_moderation_skipped', photo_id: photoId, reason: 'blob missing' });
@@ -37,7 +37,7 @@ export async function moderatePhoto(
     // Lock the user first (as attachPhoto does), then re-read the photo: it may have been replaced meanwhile.
     await trx.selectFrom('users').select('id').where('id', '=', photo.user_id).forUpdate().execute();
     const current = await trx.selectFrom('photos').select(['status', 'moderation']).where('id', '=', photoId).forUpdate().executeTakeFirst();
-    if (!current || current.moderation !== 'pending') return 'skipped';
+    if (current?.moderation !== 'pending') return 'skipped';
     await trx
       .insertInto('photo_moderation')
       .values({

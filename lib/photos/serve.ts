@@ -32,7 +32,7 @@ export type BlobServingState = 'passed' | 'unjudged';
 export async function blobServingState(db: Database, key: string): Promise<BlobServingState | null> {
   const imageKey = key.replace(/-t\.webp$/, '.webp');
   const row = await db.selectFrom('photos').select(['status', 'moderation']).where('image_key', '=', imageKey).executeTakeFirst();
-  if (!row || row.status !== 'active' || row.moderation === 'removed') return null;
+  if (row?.status !== 'active' || row.moderation === 'removed') return null;
   return row.moderation === 'kept' ? 'passed' : 'unjudged';
 }
 

@@ -58,7 +58,7 @@ export function missingFields(row: OnboardingRow): DiscoverField[] {
     location: filled(row.location),
     coords: row.latitude !== null && row.longitude !== null,
     activities: row.activities.length > 0,
-    schedule: row.schedule !== null && row.schedule.includes('1'),
+    schedule: row.schedule?.includes('1') ?? false,
     photo: filled(row.photo_url),
   };
   return DISCOVER_FIELDS.filter((field) => !checks[field]);

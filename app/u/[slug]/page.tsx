@@ -84,8 +84,8 @@ export default async function PublicProfilePage({ params }: Params) {
   const gender = profile.gender && profile.gender !== 'prefer_not_to_say' ? GENDER_LABELS[profile.gender] : null;
   const facts = [age, gender, profile.location].filter((f): f is string => !!f);
   const schedule = profile.schedule;
-  const hasSchedule = schedule !== null && schedule.some((day) => day.some(Boolean));
-  const table = availabilityTable(hasSchedule ? schedule : emptyGrid());
+  const hasSchedule = schedule?.some((day) => day.some(Boolean));
+  const table = availabilityTable(hasSchedule && schedule ? schedule : emptyGrid());
 
   return (
     <article>

@@ -15,7 +15,7 @@ export async function parseICalendar(text: string, window: ImportWindow): Promis
   const calendarZone = calendarTimeZone(calendar.vcalendar?.['WR-TIMEZONE']);
   const result: ParsedFeed = { drafts: [], skipped: [], cancelled: 0 };
   for (const component of Object.values(calendar)) {
-    if (!component || component.type !== 'VEVENT') continue;
+    if (component?.type !== 'VEVENT') continue;
     const event = component as VEvent;
     const uid = typeof event.uid === 'string' && event.uid.trim() ? event.uid.trim() : null;
     if (!uid) {
