@@ -61,8 +61,14 @@ export async function proxy(request: NextRequest) {
     response.headers.set('x-robots-tag', 'noindex');
   }
   if (PUBLIC_PROFILE.test(path)) {
-    const signedIn = readCookie(request.headers.get('cookie'), sessionCookieName(usesSecureCookies(appConfig().publicBaseUrl)));
-    response.headers.set('cache-control', signedIn ? 'private, no-store' : 'public, max-age=0, s-maxage=60, stale-while-revalidate=300');
+    const signedIn = readCookie(
+      request.headers.get('cookie'),
+      sessionCookieName(usesSecureCookies(appConfig().publicBaseUrl)),
+    );
+    response.headers.set(
+      'cache-control',
+      signedIn ? 'private, no-store' : 'public, max-age=0, s-maxage=60, stale-while-revalidate=300',
+    );
     response.headers.set('vary', 'Cookie');
   }
   return response;
@@ -70,5 +76,7 @@ export async function proxy(request: NextRequest) {
 
 export const config = {
   // Pages and /auth; never /api (see above) or static files.
-  matcher: ['/((?!api/|api$|_next/static|_next/image|favicon\\.ico|icon\\.svg|apple-icon\\.png|icons/|manifest\\.webmanifest).*)'],
+  matcher: [
+    '/((?!api/|api$|_next/static|_next/image|favicon\\.ico|icon\\.svg|apple-icon\\.png|icons/|manifest\\.webmanifest).*)',
+  ],
 };

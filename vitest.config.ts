@@ -9,7 +9,11 @@ export default defineConfig({
     projects: [
       {
         resolve: { alias },
-        test: { name: 'unit', include: ['lib/**/*.test.ts', 'db/**/*.test.ts', 'scripts/**/*.test.ts'], environment: 'node' },
+        test: {
+          name: 'unit',
+          include: ['lib/**/*.test.ts', 'db/**/*.test.ts', 'scripts/**/*.test.ts'],
+          environment: 'node',
+        },
       },
       {
         resolve: { alias },

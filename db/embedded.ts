@@ -34,7 +34,11 @@ export async function startEmbeddedPostgres(
       const text = String(message);
       if (/FATAL|PANIC/.test(text)) process.stderr.write(`[postgres] ${text}\n`);
     },
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', ...Object.entries(options.settings ?? {}).flatMap(([k, v]) => ['-c', `${k}=${v}`])],
+    postgresFlags: [
+      '-c',
+      'listen_addresses=127.0.0.1',
+      ...Object.entries(options.settings ?? {}).flatMap(([k, v]) => ['-c', `${k}=${v}`]),
+    ],
   });
   if (!fs.existsSync(path.join(dir, 'PG_VERSION'))) await server.initialise();
   await server.start();

@@ -28,7 +28,9 @@ export function readDeclaredTables(): Record<string, Record<string, DeclaredColu
   const host = ts.createCompilerHost(compilerOptions);
   const getSourceFile = host.getSourceFile.bind(host);
   host.getSourceFile = (file, language, ...rest) =>
-    path.resolve(file) === probe ? ts.createSourceFile(file, probeText, language) : getSourceFile(file, language, ...rest);
+    path.resolve(file) === probe
+      ? ts.createSourceFile(file, probeText, language)
+      : getSourceFile(file, language, ...rest);
   const fileExists = host.fileExists.bind(host);
   host.fileExists = (file) => path.resolve(file) === probe || fileExists(file);
   const program = ts.createProgram([probe], compilerOptions, host);
@@ -39,7 +41,9 @@ export function readDeclaredTables(): Record<string, Record<string, DeclaredColu
   const checker = program.getTypeChecker();
   const source = program.getSourceFile(probe)!;
   const alias = (name: string) => {
-    const node = source.statements.find((s): s is ts.TypeAliasDeclaration => ts.isTypeAliasDeclaration(s) && s.name.text === name);
+    const node = source.statements.find(
+      (s): s is ts.TypeAliasDeclaration => ts.isTypeAliasDeclaration(s) && s.name.text === name,
+    );
     if (!node) throw new Error(`probe has no ${name}`);
     return node;
   };
@@ -55,7 +59,8 @@ export function readDeclaredTables(): Record<string, Record<string, DeclaredColu
       else if (f & ts.TypeFlags.BigIntLike) out.add('bigint');
       else if (f & ts.TypeFlags.BooleanLike) out.add('boolean');
       else if (f & (ts.TypeFlags.Any | ts.TypeFlags.Unknown)) out.add('unknown');
-      else if (checker.isArrayType(part)) out.add(`${kinds(checker.getTypeArguments(part as ts.TypeReference)[0]!).join('|')}[]`);
+      else if (checker.isArrayType(part))
+        out.add(`${kinds(checker.getTypeArguments(part as ts.TypeReference)[0]!).join('|')}[]`);
       else out.add(checker.typeToString(part).replace(/<.*>$/, ''));
     }
     return [...out].sort();

@@ -26,7 +26,8 @@ let stopDatabase: (() => Promise<void>) | undefined;
 let db: Kysely<any>;
 const migrator = () => new Migrator({ db, provider: { getMigrations: async () => migrations } });
 
-const isMigratorObject = (text: string) => MIGRATOR_TABLES.some((t) => text.includes(`public.${t}`) || text.includes(` ${t}`));
+const isMigratorObject = (text: string) =>
+  MIGRATOR_TABLES.some((t) => text.includes(`public.${t}`) || text.includes(` ${t}`));
 /** A catalog without the migrator's tables and the extensions a down leaves, for comparing states. */
 function comparable(catalog: Catalog): Catalog {
   return {
@@ -125,7 +126,11 @@ describe('migrations', () => {
 // The pg type parsers of db/index.ts decide what a select returns: int8 and DATE are set there.
 function expectedKinds(column: CatalogColumn): string[] | 'any' {
   const scalar = (udt: string): string | 'any' => {
-    if (['uuid', 'text', 'varchar', 'bpchar', 'bit', 'varbit', 'numeric', 'cube', 'tsvector', 'inet', 'date'].includes(udt)) {
+    if (
+      ['uuid', 'text', 'varchar', 'bpchar', 'bit', 'varbit', 'numeric', 'cube', 'tsvector', 'inet', 'date'].includes(
+        udt,
+      )
+    ) {
       return 'string';
     }
     if (['int2', 'int4', 'int8', 'float4', 'float8'].includes(udt)) return 'number';
@@ -133,7 +138,9 @@ function expectedKinds(column: CatalogColumn): string[] | 'any' {
     if (udt === 'timestamptz' || udt === 'timestamp') return 'Date';
     if (udt === 'bytea') return 'Buffer';
     if (udt === 'json' || udt === 'jsonb') return 'any';
-    throw new Error(`${column.table}.${column.name}: this test does not know what a ${udt} column returns; add it here`);
+    throw new Error(
+      `${column.table}.${column.name}: this test does not know what a ${udt} column returns; add it here`,
+    );
   };
   const kind = column.udt.startsWith('_') ? `${scalar(column.udt.slice(1))}[]` : scalar(column.udt);
   if (kind === 'any' || kind === 'any[]') return 'any';
@@ -174,8 +181,10 @@ describe('db/types.ts', () => {
       }
       const generated = column.generated !== '' || column.identity === 'a';
       const hasDefault = column.default !== null || column.identity !== '';
-      if (generated && mine.insert !== 'never') problems.push(`${where}: generated, so an insert cannot give it (GeneratedAlways)`);
-      if (!generated && mine.insert === 'never' && !hasDefault) problems.push(`${where}: an insert must give it, but the type forbids it`);
+      if (generated && mine.insert !== 'never')
+        problems.push(`${where}: generated, so an insert cannot give it (GeneratedAlways)`);
+      if (!generated && mine.insert === 'never' && !hasDefault)
+        problems.push(`${where}: an insert must give it, but the type forbids it`);
       if (mine.insert === 'optional' && column.notNull && !hasDefault) {
         problems.push(`${where}: has no default, so an insert must give it (the type makes it optional)`);
       }

@@ -78,7 +78,8 @@ function portsFromEnv(name: string, env: NodeJS.ProcessEnv): number[] {
   if (!raw) return [];
   return raw.split(',').map((part) => {
     const port = Number(part.trim());
-    if (!Number.isInteger(port) || port < 1 || port > 65535) throw new Error(`${name} must be a comma-separated list of ports`);
+    if (!Number.isInteger(port) || port < 1 || port > 65535)
+      throw new Error(`${name} must be a comma-separated list of ports`);
     return port;
   });
 }
@@ -108,7 +109,8 @@ function upstreamUrlFromEnv(raw: string | undefined): string | undefined {
   } catch {
     throw new Error('EVENTS_UPSTREAM_URL must be an absolute http(s) URL');
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('EVENTS_UPSTREAM_URL must be an http(s) URL');
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new Error('EVENTS_UPSTREAM_URL must be an http(s) URL');
   return url.toString();
 }
 
@@ -156,7 +158,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     photoProcessing: photoProcessingFromEnv(),
     photoFetchAllowLoopbackPorts: portsFromEnv('PHOTO_FETCH_ALLOW_LOOPBACK_PORTS', env),
     pushProvider: pushProviderFromEnv(env.PUSH_PROVIDER),
-    vapid: { publicKey: env.VAPID_PUBLIC_KEY || undefined, privateKey: env.VAPID_PRIVATE_KEY || undefined, subject: env.VAPID_SUBJECT || undefined },
+    vapid: {
+      publicKey: env.VAPID_PUBLIC_KEY || undefined,
+      privateKey: env.VAPID_PRIVATE_KEY || undefined,
+      subject: env.VAPID_SUBJECT || undefined,
+    },
     webPushAllowLoopbackPorts: portsFromEnv('WEB_PUSH_ALLOW_LOOPBACK_PORTS', env),
     oauthClientMetadataAllowLoopbackPorts: portsFromEnv('OAUTH_CLIENT_METADATA_ALLOW_LOOPBACK_PORTS', env),
     expoAccessToken: env.EXPO_ACCESS_TOKEN || undefined,
@@ -181,9 +187,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     rateLimits: {
       discover: { points: intFromEnv('DISCOVER_LIMIT_PER_HOUR', 120), windowSeconds: 3600, what: 'Discover searches' },
-      location_change: { points: intFromEnv('LOCATION_CHANGE_LIMIT_PER_DAY', 10), windowSeconds: 86400, what: 'changes of your location' },
-      photo_upload: { points: intFromEnv('PHOTO_UPLOAD_LIMIT_PER_HOUR', 10), windowSeconds: 3600, what: 'photo uploads' },
-      events: { points: intFromEnv('EVENTS_LIMIT_PER_MINUTE', 120), windowSeconds: 60, what: 'events feed requests from your network' },
+      location_change: {
+        points: intFromEnv('LOCATION_CHANGE_LIMIT_PER_DAY', 10),
+        windowSeconds: 86400,
+        what: 'changes of your location',
+      },
+      photo_upload: {
+        points: intFromEnv('PHOTO_UPLOAD_LIMIT_PER_HOUR', 10),
+        windowSeconds: 3600,
+        what: 'photo uploads',
+      },
+      events: {
+        points: intFromEnv('EVENTS_LIMIT_PER_MINUTE', 120),
+        windowSeconds: 60,
+        what: 'events feed requests from your network',
+      },
       availability_parse: {
         points: intFromEnv('AVAILABILITY_PARSE_LIMIT_PER_MINUTE', 60),
         windowSeconds: 60,

@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { registerBodySchema } from './contract/accounts';
 import { GENDERS } from './contract/schemas';
-import { GENDER_OPTIONS, draftFromQuery, normalizeGender, paramForField, registrationBody, signupLink } from './signup-link';
+import {
+  GENDER_OPTIONS,
+  draftFromQuery,
+  normalizeGender,
+  paramForField,
+  registrationBody,
+  signupLink,
+} from './signup-link';
 
 describe('the signup-with-ai link', () => {
   it('round-trips through a built link into a valid registration body', () => {
@@ -33,7 +40,9 @@ describe('the signup-with-ai link', () => {
   });
 
   it('sends a data: photo inline, keeps an unknown gender as typed and omits empty fields', () => {
-    const body = registrationBody(draftFromQuery({ email: 'a@b.co', name: 'A', photo: 'data:image/png;base64,AAAA', gender: 'robot', about: '  ' }));
+    const body = registrationBody(
+      draftFromQuery({ email: 'a@b.co', name: 'A', photo: 'data:image/png;base64,AAAA', gender: 'robot', about: '  ' }),
+    );
     expect(body).toEqual({ email: 'a@b.co', displayName: 'A', photo: 'data:image/png;base64,AAAA', gender: 'robot' });
     expect(draftFromQuery({ email: ['first@x.co', 'second@x.co'] }).email).toBe('first@x.co');
   });

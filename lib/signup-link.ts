@@ -5,7 +5,9 @@
 import type { GENDERS } from './contract/schemas';
 
 /** The contract's genders, repeated here so the page's bundle needs no zod (a test checks they match). */
-export const GENDER_OPTIONS = ['male', 'female', 'non_binary', 'prefer_not_to_say'] as const satisfies ReadonlyArray<(typeof GENDERS)[number]>;
+export const GENDER_OPTIONS = ['male', 'female', 'non_binary', 'prefer_not_to_say'] as const satisfies ReadonlyArray<
+  (typeof GENDERS)[number]
+>;
 
 export const SIGNUP_LINK_PARAMS = [
   { param: 'email', field: 'email', note: 'required' },
@@ -24,7 +26,9 @@ export type SignupParam = (typeof SIGNUP_LINK_PARAMS)[number]['param'];
 /** The form state of the page: one string per link parameter. */
 export type SignupDraft = Record<SignupParam, string>;
 
-export const EMPTY_DRAFT: SignupDraft = Object.fromEntries(SIGNUP_LINK_PARAMS.map(({ param }) => [param, ''])) as SignupDraft;
+export const EMPTY_DRAFT: SignupDraft = Object.fromEntries(
+  SIGNUP_LINK_PARAMS.map(({ param }) => [param, '']),
+) as SignupDraft;
 
 const MAX_PARAM_CHARS = 8 * 1024 * 1024;
 
@@ -54,7 +58,10 @@ const GENDER_ALIASES: Record<string, string> = {
 
 /** Lenient about spelling ("Non-binary", "Woman"); anything else is sent as typed and the API explains. */
 export function normalizeGender(value: string): string {
-  const key = value.trim().toLowerCase().replace(/[\s-]+/g, '_');
+  const key = value
+    .trim()
+    .toLowerCase()
+    .replace(/[\s-]+/g, '_');
   return GENDER_ALIASES[key] ?? value.trim();
 }
 

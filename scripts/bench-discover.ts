@@ -97,7 +97,13 @@ function sparsePlace(places: readonly DemoPlace[]): DemoPlace {
   return places[places.length - 1]!;
 }
 
-async function createCallers(db: Database, place: DemoPlace, label: string, passwordHash: string, baseUrl: string): Promise<Caller[]> {
+async function createCallers(
+  db: Database,
+  place: DemoPlace,
+  label: string,
+  passwordHash: string,
+  baseUrl: string,
+): Promise<Caller[]> {
   const callers: Caller[] = [];
   for (const [i, search] of SEARCHES.entries()) {
     const grid = parseAvailabilityText(search.availability).grid;
@@ -139,8 +145,11 @@ async function createCallers(db: Database, place: DemoPlace, label: string, pass
 }
 
 /** Calls each group in turn (one call from each, round and round), so all share the same moments. */
-async function measureTurnAbout(groups: { callers: readonly Caller[]; call: (caller: Caller) => Promise<number> }[]): Promise<Stats[]> {
-  for (let i = 0; i < WARMUP; i++) for (const group of groups) await group.call(group.callers[i % group.callers.length]!);
+async function measureTurnAbout(
+  groups: { callers: readonly Caller[]; call: (caller: Caller) => Promise<number> }[],
+): Promise<Stats[]> {
+  for (let i = 0; i < WARMUP; i++)
+    for (const group of groups) await group.call(group.callers[i % group.callers.length]!);
   const samples = groups.map(() => [] as number[]);
   const results = groups.map(() => 0);
   for (let i = 0; i < ITERATIONS; i++) {
@@ -156,7 +165,8 @@ async function measureTurnAbout(groups: { callers: readonly Caller[]; call: (cal
 async function httpCall(baseUrl: string, caller: Caller): Promise<number> {
   const res = await fetch(`${baseUrl}${caller.url}`, { headers: { authorization: `Bearer ${caller.token}` } });
   const body = (await res.json()) as { results?: unknown[] };
-  if (res.status !== 200 || !body.results) throw new Error(`discover answered ${res.status}: ${JSON.stringify(body).slice(0, 300)}`);
+  if (res.status !== 200 || !body.results)
+    throw new Error(`discover answered ${res.status}: ${JSON.stringify(body).slice(0, 300)}`);
   return body.results.length;
 }
 
@@ -175,7 +185,10 @@ async function peopleWithin(db: Database, place: DemoPlace, km: number): Promise
   return rows[0]!.n;
 }
 
-async function startServer(databaseUrl: string, dataDir: string): Promise<{ baseUrl: string; stop: () => Promise<void> }> {
+async function startServer(
+  databaseUrl: string,
+  dataDir: string,
+): Promise<{ baseUrl: string; stop: () => Promise<void> }> {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const child: ChildProcess = spawn(process.execPath, [...SERVER_NODE_ARGS, path.join(root, 'scripts/start.ts')], {
@@ -216,7 +229,15 @@ async function startServer(databaseUrl: string, dataDir: string): Promise<{ base
 interface Round {
   population: number;
   seedSeconds: number;
-  cities: { label: string; place: string; nearby: number; load: number; inProcess: Stats; http: Stats | null; plan: string }[];
+  cities: {
+    label: string;
+    place: string;
+    nearby: number;
+    load: number;
+    inProcess: Stats;
+    http: Stats | null;
+    plan: string;
+  }[];
 }
 
 /** One population in its own database of the benchmark's server. */
@@ -230,7 +251,8 @@ interface Population {
 }
 
 async function main(): Promise<void> {
-  if (!(TOTAL >= BASELINE && BASELINE >= 1 && ITERATIONS >= 10)) throw new Error('Need --users >= --baseline >= 1 and --iterations >= 10');
+  if (!(TOTAL >= BASELINE && BASELINE >= 1 && ITERATIONS >= 10))
+    throw new Error('Need --users >= --baseline >= 1 and --iterations >= 10');
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'buddy-bench-'));
   fs.chmodSync(dataDir, 0o755);
   log(`Fresh embedded PostgreSQL in ${dataDir}`);
@@ -296,22 +318,44 @@ async function main(): Promise<void> {
     }
 
     const rounds: Round[] = populations.map((p) => ({ population: p.size, seedSeconds: p.seedSeconds, cities: [] }));
-    for (const [label, place] of [['dense', dense], ['sparse', sparse]] as const) {
+    for (const [label, place] of [
+      ['dense', dense],
+      ['sparse', sparse],
+    ] as const) {
       const nearby = await Promise.all(populations.map((p) => peopleWithin(p.db, place, 25)));
       // The machine is shared: the 1-minute load average says how busy it was.
       const load = os.loadavg()[0]!;
       const local = await measureTurnAbout(
-        populations.map((p) => ({ callers: p.callers[label], call: async (caller: Caller) =>
-          (await discover(p.db, caller.id, caller.query, { baseUrl: 'http://bench' })).results.length })),
+        populations.map((p) => ({
+          callers: p.callers[label],
+          call: async (caller: Caller) =>
+            (await discover(p.db, caller.id, caller.query, { baseUrl: 'http://bench' })).results.length,
+        })),
       );
       const http = HTTP
-        ? await measureTurnAbout(populations.map((p) => ({ callers: p.callers[label], call: (caller: Caller) => httpCall(p.server!.baseUrl, caller) })))
+        ? await measureTurnAbout(
+            populations.map((p) => ({
+              callers: p.callers[label],
+              call: (caller: Caller) => httpCall(p.server!.baseUrl, caller),
+            })),
+          )
         : null;
       for (const [i, population] of populations.entries()) {
         const plan = await explain(population.db, population.callers[label][0]!);
-        rounds[i]!.cities.push({ label, place: place.label, nearby: nearby[i]!, load, inProcess: local[i]!, http: http?.[i] ?? null, plan });
-        log(`  ${population.size.toLocaleString('en')}, ${label} (${place.label}, ${nearby[i]!.toLocaleString('en')} people within 25 km): ` +
-          `in-process p95 ${ms(local[i]!.p95)}` + (http ? `, HTTP p95 ${ms(http[i]!.p95)}` : ''));
+        rounds[i]!.cities.push({
+          label,
+          place: place.label,
+          nearby: nearby[i]!,
+          load,
+          inProcess: local[i]!,
+          http: http?.[i] ?? null,
+          plan,
+        });
+        log(
+          `  ${population.size.toLocaleString('en')}, ${label} (${place.label}, ${nearby[i]!.toLocaleString('en')} people within 25 km): ` +
+            `in-process p95 ${ms(local[i]!.p95)}` +
+            (http ? `, HTTP p95 ${ms(http[i]!.p95)}` : ''),
+        );
       }
     }
     report(rounds);
@@ -338,17 +382,27 @@ async function createDatabase(serverUrl: string, name: string): Promise<string> 
 
 function report(rounds: Round[]): void {
   log('\n# Discover benchmark');
-  log(`radius 25 km, two activities, overlap >= 2 h, limit 20; ${ITERATIONS} calls per row after ${WARMUP} warm-up calls,`);
-  log(`cycling over ${SEARCHES.length} callers per city with different activity pairs and schedules; ${os.cpus().length} CPUs;`);
-  log(`the populations measured turn about, call by call. Seeding: ${rounds.map((r) => `${r.population.toLocaleString('en')} in ${r.seedSeconds.toFixed(1)} s`).join(', ')}.\n`);
-  log('| population | caller | people within 25 km | results | in-process p50 / p95 / p99 | HTTP p50 / p95 / p99 | load |');
+  log(
+    `radius 25 km, two activities, overlap >= 2 h, limit 20; ${ITERATIONS} calls per row after ${WARMUP} warm-up calls,`,
+  );
+  log(
+    `cycling over ${SEARCHES.length} callers per city with different activity pairs and schedules; ${os.cpus().length} CPUs;`,
+  );
+  log(
+    `the populations measured turn about, call by call. Seeding: ${rounds.map((r) => `${r.population.toLocaleString('en')} in ${r.seedSeconds.toFixed(1)} s`).join(', ')}.\n`,
+  );
+  log(
+    '| population | caller | people within 25 km | results | in-process p50 / p95 / p99 | HTTP p50 / p95 / p99 | load |',
+  );
   log('|---|---|---|---|---|---|---|');
   for (const round of rounds) {
     for (const city of round.cities) {
       const local = city.inProcess;
       const http = city.http ? `${ms(city.http.p50)} / ${ms(city.http.p95)} / ${ms(city.http.p99)}` : 'not measured';
-      log(`| ${round.population.toLocaleString('en')} | ${city.label}: ${city.place} | ${city.nearby.toLocaleString('en')} | ` +
-        `${local.results.toFixed(1)} | ${ms(local.p50)} / ${ms(local.p95)} / ${ms(local.p99)} | ${http} | ${city.load.toFixed(1)} |`);
+      log(
+        `| ${round.population.toLocaleString('en')} | ${city.label}: ${city.place} | ${city.nearby.toLocaleString('en')} | ` +
+          `${local.results.toFixed(1)} | ${ms(local.p50)} / ${ms(local.p95)} / ${ms(local.p99)} | ${http} | ${city.load.toFixed(1)} |`,
+      );
     }
   }
   const [small, large] = [rounds[0], rounds[rounds.length - 1]];

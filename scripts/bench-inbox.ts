@@ -21,8 +21,22 @@ const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 10);
 const root = path.resolve(import.meta.dirname, '..');
 
 const PROFILES: Profile[] = [
-  { label: '50 chats, 10,000 messages', chats: 50, messagesPerChat: 200, unreadChats: 10, unreadPerChat: 5, pendingRequests: 5 },
-  { label: '50 chats, 100,000 messages', chats: 50, messagesPerChat: 2000, unreadChats: 10, unreadPerChat: 5, pendingRequests: 5 },
+  {
+    label: '50 chats, 10,000 messages',
+    chats: 50,
+    messagesPerChat: 200,
+    unreadChats: 10,
+    unreadPerChat: 5,
+    pendingRequests: 5,
+  },
+  {
+    label: '50 chats, 100,000 messages',
+    chats: 50,
+    messagesPerChat: 2000,
+    unreadChats: 10,
+    unreadPerChat: 5,
+    pendingRequests: 5,
+  },
 ];
 
 function percentile(sorted: number[], p: number): number {
@@ -42,9 +56,15 @@ function summarize(label: string, samples: number[]) {
   };
 }
 
-async function poll(url: string, token: string, etag?: string): Promise<{ ms: number; status: number; etag: string | null }> {
+async function poll(
+  url: string,
+  token: string,
+  etag?: string,
+): Promise<{ ms: number; status: number; etag: string | null }> {
   const started = performance.now();
-  const res = await fetch(url, { headers: { authorization: `Bearer ${token}`, ...(etag ? { 'if-none-match': etag } : {}) } });
+  const res = await fetch(url, {
+    headers: { authorization: `Bearer ${token}`, ...(etag ? { 'if-none-match': etag } : {}) },
+  });
   await res.arrayBuffer();
   return { ms: performance.now() - started, status: res.status, etag: res.headers.get('etag') };
 }
@@ -90,7 +110,10 @@ async function measure(baseUrl: string, token: string, label: string) {
     summarize(`${label}: baseline GET /me/complete.json`, baseline),
     summarize(`${label}: sequential 200`, sequential),
     summarize(`${label}: If-None-Match 304`, notModified),
-    { ...summarize(`${label}: ${CONCURRENCY} concurrent pollers`, concurrent), throughput_rps: Math.round(concurrent.length / seconds) },
+    {
+      ...summarize(`${label}: ${CONCURRENCY} concurrent pollers`, concurrent),
+      throughput_rps: Math.round(concurrent.length / seconds),
+    },
   ];
 }
 
@@ -107,7 +130,11 @@ async function main(): Promise<void> {
   process.stdout.write('Starting a fresh embedded PostgreSQL and the server…\n');
   const stack = await startStack({ REGISTRATION_LIMIT_PER_HOUR: '1000' });
   const db = createDb(stack.databaseUrl, 3);
-  const load = () => os.loadavg().map((n) => n.toFixed(1)).join(' / ');
+  const load = () =>
+    os
+      .loadavg()
+      .map((n) => n.toFixed(1))
+      .join(' / ');
   process.stdout.write(`Load average (1/5/15 min) on ${os.cpus().length} CPUs at start: ${load()}\n`);
   try {
     await db.transaction().execute((trx) => seedBackground(trx));
@@ -122,13 +149,20 @@ async function main(): Promise<void> {
         .innerJoin('chat_members as cm', (j) => j.onRef('cm.chat_id', '=', 'm.chat_id').on('cm.user_id', '=', user.id))
         .select((eb) => eb.fn.countAll<number>().as('n'))
         .executeTakeFirstOrThrow();
-      process.stdout.write(`Seeded ${profile.label} (${count.n} messages in the user's chats) in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
+      process.stdout.write(
+        `Seeded ${profile.label} (${count.n} messages in the user's chats) in ${((performance.now() - started) / 1000).toFixed(1)} s\n`,
+      );
       users.push({ id: user.id, profile });
       results.push(...(await measure(stack.baseUrl, user.token, profile.label)));
       results.push(await measureQueries(db, user.id, profile.label));
     }
-    const total = await db.selectFrom('messages').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-    process.stdout.write(`\nInbox latency over HTTP (keep-alive, ${REQUESTS} requests per case; messages table: ${total.n} rows; load average now ${load()})\n`);
+    const total = await db
+      .selectFrom('messages')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
+    process.stdout.write(
+      `\nInbox latency over HTTP (keep-alive, ${REQUESTS} requests per case; messages table: ${total.n} rows; load average now ${load()})\n`,
+    );
     console.table(results);
     await explainPlans(db, users[users.length - 1]!.id);
     process.stdout.write(`\nJSON: ${JSON.stringify(results)}\n`);

@@ -89,7 +89,10 @@ interface Row {
 async function measure(label: string, meter: Meter, n: number, next: (i: number) => BenchRequest): Promise<Row> {
   const latencies: number[] = [];
   const started = performance.now();
-  const cpuBefore = { server: processCpuMs(meter.serverPid), postgres: meter.postmasterPid ? postgresCpuMs(meter.postmasterPid) : 0 };
+  const cpuBefore = {
+    server: processCpuMs(meter.serverPid),
+    postgres: meter.postmasterPid ? postgresCpuMs(meter.postmasterPid) : 0,
+  };
   let status = 0;
   for (let i = 0; i < n; i++) {
     const request = next(i);
@@ -102,7 +105,9 @@ async function measure(label: string, meter: Meter, n: number, next: (i: number)
   }
   const wall = performance.now() - started;
   const server = processCpuMs(meter.serverPid) - cpuBefore.server - meter.idle.server * wall;
-  const postgres = meter.postmasterPid ? postgresCpuMs(meter.postmasterPid) - cpuBefore.postgres - meter.idle.postgres * wall : 0;
+  const postgres = meter.postmasterPid
+    ? postgresCpuMs(meter.postmasterPid) - cpuBefore.postgres - meter.idle.postgres * wall
+    : 0;
   const sorted = latencies.sort((a, b) => a - b);
   const fmt = (value: number) => Number(value.toFixed(value < 1 ? 3 : 2));
   return {
@@ -120,7 +125,9 @@ async function measure(label: string, meter: Meter, n: number, next: (i: number)
 async function phonePhoto(): Promise<string> {
   const width = 4000;
   const height = 3000;
-  const texture = await sharp({ create: { width, height, channels: 3, background: '#000', noise: { type: 'gaussian', mean: 128, sigma: 50 } } })
+  const texture = await sharp({
+    create: { width, height, channels: 3, background: '#000', noise: { type: 'gaussian', mean: 128, sigma: 50 } },
+  })
     .blur(0.6)
     .jpeg({ quality: 70 })
     .toBuffer();
@@ -139,7 +146,11 @@ async function startFloorServer(databaseUrl: string): Promise<{ url: string; chi
         pool.query('select 1').then(() => { res.writeHead(204); res.end(); }, () => { res.writeHead(500); res.end(); });
       } else { res.writeHead(204); res.end(); }
     }).listen(${port}, '127.0.0.1', () => process.stdout.write('ready\\n'));`;
-  const child = spawn(process.execPath, ['-e', source], { cwd: root, env: { ...process.env, DATABASE_URL: databaseUrl }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['-e', source], {
+    cwd: root,
+    env: { ...process.env, DATABASE_URL: databaseUrl },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   await new Promise<void>((resolve, reject) => {
     child.stdout!.once('data', () => resolve());
     child.once('exit', (code) => reject(new Error(`floor server exited (${code})`)));
@@ -160,7 +171,11 @@ async function idleRates(serverPid: number, postmasterPid: number | null): Promi
 async function main(): Promise<void> {
   if (process.platform !== 'linux') throw new Error('bench:limits reads CPU times from /proc (Linux only)');
   buildIfNeeded(root);
-  const load = () => os.loadavg().map((n) => n.toFixed(1)).join(' / ');
+  const load = () =>
+    os
+      .loadavg()
+      .map((n) => n.toFixed(1))
+      .join(' / ');
   process.stdout.write(`Load average (1/5/15 min) on ${os.cpus().length} CPUs at start: ${load()}\n`);
   process.stdout.write('Making a 12-megapixel photo, starting a fresh embedded PostgreSQL and the server…\n');
   const photo = await phonePhoto();
@@ -192,13 +207,18 @@ async function main(): Promise<void> {
       },
     });
     const register = async () => {
-      const res = await fetch(`${base}/api/v1/register.json`, json({ email: email(), displayName: 'Bench', emailMagicLink: false }, { 'x-forwarded-for': freshIp() }));
+      const res = await fetch(
+        `${base}/api/v1/register.json`,
+        json({ email: email(), displayName: 'Bench', emailMagicLink: false }, { 'x-forwarded-for': freshIp() }),
+      );
       if (res.status !== 201) throw new Error(`register: ${res.status}`);
       return ((await res.json()) as { auth: { token: string } }).auth.token;
     };
     // Warm up every route (Next compiles nothing at run time, but the first call loads modules).
     for (let i = 0; i < 20; i++) {
-      await (await fetch(`${base}/api/v1/events.json?limit=1`, { headers: { 'x-forwarded-for': freshIp() } })).arrayBuffer();
+      await (
+        await fetch(`${base}/api/v1/events.json?limit=1`, { headers: { 'x-forwarded-for': freshIp() } })
+      ).arrayBuffer();
       await (await fetch(`${floor.url}/pg`)).arrayBuffer();
     }
     const warm = await fetch(`${base}/api/v1/register.json`, registration(freshIp()).init);
@@ -206,11 +226,24 @@ async function main(): Promise<void> {
 
     const idle = await idleRates(stack.serverPid, postmasterPid);
     const meter: Meter = { serverPid: stack.serverPid, postmasterPid, idle };
-    const floorMeter: Meter = { serverPid: floor.child.pid!, postmasterPid, idle: { server: 0, postgres: idle.postgres } };
-    process.stdout.write(`Idle burn: server ${(idle.server * 1000).toFixed(1)} ms CPU/s, PostgreSQL ${(idle.postgres * 1000).toFixed(1)} ms CPU/s (subtracted below)\n`);
+    const floorMeter: Meter = {
+      serverPid: floor.child.pid!,
+      postmasterPid,
+      idle: { server: 0, postgres: idle.postgres },
+    };
+    process.stdout.write(
+      `Idle burn: server ${(idle.server * 1000).toFixed(1)} ms CPU/s, PostgreSQL ${(idle.postgres * 1000).toFixed(1)} ms CPU/s (subtracted below)\n`,
+    );
 
-    rows.push(await measure('floor: node:http, no work', floorMeter, REQUESTS, () => ({ url: `${floor.url}/`, expect: 204 })));
-    rows.push(await measure('floor: node:http + select 1', floorMeter, REQUESTS, () => ({ url: `${floor.url}/pg`, expect: 204 })));
+    rows.push(
+      await measure('floor: node:http, no work', floorMeter, REQUESTS, () => ({ url: `${floor.url}/`, expect: 204 })),
+    );
+    rows.push(
+      await measure('floor: node:http + select 1', floorMeter, REQUESTS, () => ({
+        url: `${floor.url}/pg`,
+        expect: 204,
+      })),
+    );
 
     // Events: served (a fresh address each time, so each call is counted in PostgreSQL), then refused.
     rows.push(
@@ -221,7 +254,10 @@ async function main(): Promise<void> {
       })),
     );
     const floodIp = freshIp();
-    for (let i = 0; i <= LIMITS.events; i++) await (await fetch(`${base}/api/v1/events.json?limit=10`, { headers: { 'x-forwarded-for': floodIp } })).arrayBuffer();
+    for (let i = 0; i <= LIMITS.events; i++)
+      await (
+        await fetch(`${base}/api/v1/events.json?limit=10`, { headers: { 'x-forwarded-for': floodIp } })
+      ).arrayBuffer();
     rows.push(
       await measure('events.json 429 (client over its limit)', meter, REQUESTS, () => ({
         url: `${base}/api/v1/events.json?limit=10`,
@@ -235,7 +271,11 @@ async function main(): Promise<void> {
     const uploadBody = `{"photo":${photoJson}}`;
     const upload = (): BenchRequest => ({
       url: `${base}/api/v1/me/photo.json`,
-      init: { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${uploader}` }, body: uploadBody },
+      init: {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${uploader}` },
+        body: uploadBody,
+      },
       expect: 429,
     });
     for (let i = 0; i < LIMITS.photoUploads; i++) {
@@ -243,12 +283,18 @@ async function main(): Promise<void> {
       await res.arrayBuffer();
       if (res.status !== 200) throw new Error(`spending the upload limit: ${res.status}`);
     }
-    rows.push(await measure('photo upload 429 (user over its limit, 3 MB body sent)', meter, Math.min(REQUESTS, 300), upload));
+    rows.push(
+      await measure('photo upload 429 (user over its limit, 3 MB body sent)', meter, Math.min(REQUESTS, 300), upload),
+    );
 
     const discoverLimited = endpoints.find((e) => e.id === 'discover')?.rateLimit;
     if (discoverLimited) {
       const searcher = await register();
-      const discover = (): BenchRequest => ({ url: `${base}/api/v1/discover.json`, init: { headers: { authorization: `Bearer ${searcher}` } }, expect: 429 });
+      const discover = (): BenchRequest => ({
+        url: `${base}/api/v1/discover.json`,
+        init: { headers: { authorization: `Bearer ${searcher}` } },
+        expect: 429,
+      });
       for (let i = 0; i < LIMITS.discover; i++) await (await fetch(discover().url, discover().init)).arrayBuffer();
       rows.push(await measure('discover.json 429 (user over its limit)', meter, REQUESTS, discover));
     } else {
@@ -256,15 +302,30 @@ async function main(): Promise<void> {
     }
 
     // Registrations: full ones from fresh addresses, then refusals from a spent one.
-    rows.push(await measure('register 201 (argon2 + 12 MP photo)', meter, HEAVY, () => ({ ...registration(freshIp()), expect: 201 })));
+    rows.push(
+      await measure('register 201 (argon2 + 12 MP photo)', meter, HEAVY, () => ({
+        ...registration(freshIp()),
+        expect: 201,
+      })),
+    );
     const spentIp = freshIp();
     for (let i = 0; i < LIMITS.registrations; i++) {
-      const res = await fetch(`${base}/api/v1/register.json`, json({ email: email(), displayName: 'Spent', emailMagicLink: false }, { 'x-forwarded-for': spentIp }));
+      const res = await fetch(
+        `${base}/api/v1/register.json`,
+        json({ email: email(), displayName: 'Spent', emailMagicLink: false }, { 'x-forwarded-for': spentIp }),
+      );
       if (res.status !== 201) throw new Error(`spending the limit: ${res.status}`);
     }
-    rows.push(await measure('register 429 (address over its limit, same body)', meter, Math.min(REQUESTS, 300), () => ({ ...registration(spentIp), expect: 429 })));
+    rows.push(
+      await measure('register 429 (address over its limit, same body)', meter, Math.min(REQUESTS, 300), () => ({
+        ...registration(spentIp),
+        expect: 429,
+      })),
+    );
 
-    process.stdout.write(`\nCost of a request over HTTP (keep-alive, one at a time; CPU per request, idle burn subtracted; load average now ${load()})\n`);
+    process.stdout.write(
+      `\nCost of a request over HTTP (keep-alive, one at a time; CPU per request, idle burn subtracted; load average now ${load()})\n`,
+    );
     console.table(rows);
     const find = (prefix: string) => rows.find((r) => r.case.startsWith(prefix))!;
     const full = find('register 201');

@@ -18,11 +18,22 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 
 /** A photo-like 12 MP JPEG just under 5 MB: blurred noise (texture) at a quality found by bisection. */
 async function makeBenchJpeg(): Promise<Buffer> {
-  const texture = await sharp({ create: { width: WIDTH, height: HEIGHT, channels: 3, background: '#000', noise: { type: 'gaussian', mean: 128, sigma: 50 } } })
+  const texture = await sharp({
+    create: {
+      width: WIDTH,
+      height: HEIGHT,
+      channels: 3,
+      background: '#000',
+      noise: { type: 'gaussian', mean: 128, sigma: 50 },
+    },
+  })
     .blur(0.6)
     .raw()
     .toBuffer();
-  const encode = (quality: number) => sharp(texture, { raw: { width: WIDTH, height: HEIGHT, channels: 3 } }).jpeg({ quality }).toBuffer();
+  const encode = (quality: number) =>
+    sharp(texture, { raw: { width: WIDTH, height: HEIGHT, channels: 3 } })
+      .jpeg({ quality })
+      .toBuffer();
   let low = 40;
   let high = 100;
   let best = await encode(low);
@@ -72,14 +83,30 @@ async function measure(file: string): Promise<void> {
   times.sort((a, b) => a - b);
   cpuTimes.sort((a, b) => a - b);
   const result = {
-    input: { bytes: Buffer.byteLength(base64, 'base64'), width: last!.original.width, height: last!.original.height, base64_chars: base64.length },
-    output: { image: { bytes: last!.image.data.length, width: last!.image.width, height: last!.image.height }, thumbnail_bytes: last!.thumbnail.data.length },
+    input: {
+      bytes: Buffer.byteLength(base64, 'base64'),
+      width: last!.original.width,
+      height: last!.original.height,
+      base64_chars: base64.length,
+    },
+    output: {
+      image: { bytes: last!.image.data.length, width: last!.image.width, height: last!.image.height },
+      thumbnail_bytes: last!.thumbnail.data.length,
+    },
     runs: times.length,
-    ms: { median: Math.round(times[Math.floor(times.length / 2)]!), min: Math.round(times[0]!), max: Math.round(times.at(-1)!) },
+    ms: {
+      median: Math.round(times[Math.floor(times.length / 2)]!),
+      min: Math.round(times[0]!),
+      max: Math.round(times.at(-1)!),
+    },
     // CPU time (all threads) is less sensitive than wall time to other load on the machine.
     cpu_ms_median: Math.round(cpuTimes[Math.floor(cpuTimes.length / 2)]!),
     load_average_1m: Number(os.loadavg()[0]!.toFixed(1)),
-    rss_mb: { before: Math.round(baseline), peak_sampled: Math.round(sampledPeak), peak_vmhwm: Math.round(peakRssMb()) },
+    rss_mb: {
+      before: Math.round(baseline),
+      peak_sampled: Math.round(sampledPeak),
+      peak_vmhwm: Math.round(peakRssMb()),
+    },
     cpus: os.cpus().length,
     sharp_concurrency: sharp.concurrency(),
     limits: PHOTO_LIMITS,
@@ -94,7 +121,9 @@ async function main(): Promise<void> {
   const file = path.join(os.tmpdir(), `bench-photo-${process.pid}.jpg`);
   fs.writeFileSync(file, jpeg);
   process.stdout.write(`Made a ${WIDTH}x${HEIGHT} JPEG of ${jpeg.length} bytes; measuring in a fresh process…\n`);
-  const child = spawnSync(process.execPath, ['--import', 'tsx', import.meta.filename, '--measure', file], { stdio: 'inherit' });
+  const child = spawnSync(process.execPath, ['--import', 'tsx', import.meta.filename, '--measure', file], {
+    stdio: 'inherit',
+  });
   fs.rmSync(file, { force: true });
   process.exitCode = child.status ?? 1;
 }

@@ -33,7 +33,14 @@ const HISTORY = Number(process.env.BENCH_HISTORY ?? 1_000_000);
 const ONLY_HELD = process.env.BENCH_ONLY === 'held';
 const ONLY_POLLS = process.env.BENCH_ONLY === 'polls';
 const root = path.resolve(import.meta.dirname, '..');
-const PROFILE: Profile = { label: '50 chats, 2,000 messages', chats: 50, messagesPerChat: 40, unreadChats: 10, unreadPerChat: 5, pendingRequests: 5 };
+const PROFILE: Profile = {
+  label: '50 chats, 2,000 messages',
+  chats: 50,
+  messagesPerChat: 40,
+  unreadChats: 10,
+  unreadPerChat: 5,
+  pendingRequests: 5,
+};
 
 interface Run {
   case: string;
@@ -45,8 +52,16 @@ interface Run {
 
 async function cannon(label: string, url: string, headers: Record<string, string>): Promise<Run> {
   const result = await autocannon({ url, connections: CONNECTIONS, duration: SECONDS, headers });
-  const statuses = Object.entries(result.statusCodeStats ?? {}).map(([code, s]) => `${code}×${(s as { count: number }).count}`).join(' ');
-  return { case: label, rps: Math.round(result.requests.average), p50_ms: result.latency.p50, p99_ms: result.latency.p99, statuses };
+  const statuses = Object.entries(result.statusCodeStats ?? {})
+    .map(([code, s]) => `${code}×${(s as { count: number }).count}`)
+    .join(' ');
+  return {
+    case: label,
+    rps: Math.round(result.requests.average),
+    p50_ms: result.latency.p50,
+    p99_ms: result.latency.p99,
+    statuses,
+  };
 }
 
 function rssMb(pid: number): number {
@@ -54,7 +69,8 @@ function rssMb(pid: number): number {
   return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)![1]) / 1024);
 }
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 
 async function startFloor(databaseUrl: string): Promise<{ url: string; stop: () => void }> {
   const port = await freePort();
@@ -75,7 +91,9 @@ async function pollRuns(label: string, baseUrl: string, floorUrl: string, token:
   for (let round = 1; round <= 2; round++) {
     runs.push(await cannon(`${label}: floor (node:http + pg, same 4 statements)`, floorUrl, auth));
     runs.push(await cannon(`${label}: full GET /api/v1/inbox.json`, inboxUrl, auth));
-    runs.push(await cannon(`${label}: conditional (If-None-Match → 304)`, inboxUrl, { ...auth, 'if-none-match': etag }));
+    runs.push(
+      await cannon(`${label}: conditional (If-None-Match → 304)`, inboxUrl, { ...auth, 'if-none-match': etag }),
+    );
   }
   // The better of the two rounds of each case.
   const best = new Map<string, Run>();
@@ -83,18 +101,27 @@ async function pollRuns(label: string, baseUrl: string, floorUrl: string, token:
   return [...best.values()];
 }
 
-async function wakeLatency(db: Database, held: string, sender: { token: string }, me: { token: string }, chatId: string, via: string) {
+async function wakeLatency(
+  db: Database,
+  held: string,
+  sender: { token: string },
+  me: { token: string },
+  chatId: string,
+  via: string,
+) {
   const samples: number[] = [];
   for (let i = 0; i < WAKES; i++) {
-    const etag = (await fetch(`${held}/api/v1/inbox.json`, { headers: { authorization: `Bearer ${me.token}` } })).headers.get('etag')!;
+    const etag = (
+      await fetch(`${held}/api/v1/inbox.json`, { headers: { authorization: `Bearer ${me.token}` } })
+    ).headers.get('etag')!;
     let answeredAt = 0;
-    const poll = fetch(`${held}/api/v1/inbox.json?wait=25`, { headers: { authorization: `Bearer ${me.token}`, 'if-none-match': etag } }).then(
-      async (res) => {
-        answeredAt = performance.now();
-        await res.arrayBuffer();
-        if (res.status !== 200) throw new Error(`wake: expected 200, got ${res.status}`);
-      },
-    );
+    const poll = fetch(`${held}/api/v1/inbox.json?wait=25`, {
+      headers: { authorization: `Bearer ${me.token}`, 'if-none-match': etag },
+    }).then(async (res) => {
+      answeredAt = performance.now();
+      await res.arrayBuffer();
+      if (res.status !== 200) throw new Error(`wake: expected 200, got ${res.status}`);
+    });
     await new Promise((r) => setTimeout(r, 100));
     const sent = await fetch(`${via}/api/v1/chats/${chatId}/messages.json`, {
       method: 'POST',
@@ -106,16 +133,25 @@ async function wakeLatency(db: Database, held: string, sender: { token: string }
     await poll;
     samples.push(Math.max(0, answeredAt - committedAt));
     // Read it, so the next round starts from a quiet inbox.
-    await fetch(`${held}/api/v1/chats/${chatId}/read.json`, { method: 'POST', headers: { authorization: `Bearer ${me.token}` } });
+    await fetch(`${held}/api/v1/chats/${chatId}/read.json`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${me.token}` },
+    });
   }
   void db;
   const sorted = samples.sort((a, b) => a - b);
-  return { p50_ms: Number(percentile(sorted, 50).toFixed(1)), p99_ms: Number(percentile(sorted, 99).toFixed(1)), max_ms: Number(sorted.at(-1)!.toFixed(1)) };
+  return {
+    p50_ms: Number(percentile(sorted, 50).toFixed(1)),
+    p99_ms: Number(percentile(sorted, 99).toFixed(1)),
+    max_ms: Number(sorted.at(-1)!.toFixed(1)),
+  };
 }
 
 /** HELD idle long-polls on one instance; RSS before, while all are held, and after. */
 async function heldPolls(baseUrl: string, pid: number, token: string) {
-  const etag = (await fetch(`${baseUrl}/api/v1/inbox.json`, { headers: { authorization: `Bearer ${token}` } })).headers.get('etag')!;
+  const etag = (
+    await fetch(`${baseUrl}/api/v1/inbox.json`, { headers: { authorization: `Bearer ${token}` } })
+  ).headers.get('etag')!;
   const before = rssMb(pid);
   const agent = new http.Agent({ keepAlive: false, maxSockets: Infinity });
   const url = new URL(`${baseUrl}/api/v1/inbox.json?wait=25`);
@@ -133,19 +169,28 @@ async function heldPolls(baseUrl: string, pid: number, token: string) {
   }
   function openHeld(): Promise<void> {
     return new Promise<void>((resolve) => {
-    const req = http.get(url, { agent, headers: { authorization: `Bearer ${token}`, 'if-none-match': etag } }, (res) => {
-      statuses.set(res.statusCode!, (statuses.get(res.statusCode!) ?? 0) + 1);
-      res.resume();
-      res.on('end', () => { answered += 1; resolve(); });
-    });
-    req.on('socket', () => { open += 1; });
-    req.on('error', (error: NodeJS.ErrnoException) => {
-      failed += 1;
-      // When, in whole seconds from the first wave: at the start means the accept queue, at the deadline the answers.
-      const key = `${error.code ?? error.message}@${Math.floor((performance.now() - started) / 1000)}s`;
-      errors.set(key, (errors.get(key) ?? 0) + 1);
-      resolve();
-    });
+      const req = http.get(
+        url,
+        { agent, headers: { authorization: `Bearer ${token}`, 'if-none-match': etag } },
+        (res) => {
+          statuses.set(res.statusCode!, (statuses.get(res.statusCode!) ?? 0) + 1);
+          res.resume();
+          res.on('end', () => {
+            answered += 1;
+            resolve();
+          });
+        },
+      );
+      req.on('socket', () => {
+        open += 1;
+      });
+      req.on('error', (error: NodeJS.ErrnoException) => {
+        failed += 1;
+        // When, in whole seconds from the first wave: at the start means the accept queue, at the deadline the answers.
+        const key = `${error.code ?? error.message}@${Math.floor((performance.now() - started) / 1000)}s`;
+        errors.set(key, (errors.get(key) ?? 0) + 1);
+        resolve();
+      });
     });
   }
   // Wait until every request reached the server and is held (none answered yet).
@@ -155,13 +200,25 @@ async function heldPolls(baseUrl: string, pid: number, token: string) {
   const during = rssMb(pid);
   await Promise.all(requests);
   agent.destroy();
-  return { held, rss_before_mb: before, rss_holding_mb: during, per_poll_kb: Number((((during - before) * 1024) / Math.max(1, held)).toFixed(1)), statuses: Object.fromEntries(statuses), client_errors: Object.fromEntries(errors) };
+  return {
+    held,
+    rss_before_mb: before,
+    rss_holding_mb: during,
+    per_poll_kb: Number((((during - before) * 1024) / Math.max(1, held)).toFixed(1)),
+    statuses: Object.fromEntries(statuses),
+    client_errors: Object.fromEntries(errors),
+  };
 }
 
 /** What the server logged besides answered requests (errors, warnings), to explain failed connections. */
 function reportServerTrouble(logFile: string): void {
-  const lines = fs.readFileSync(logFile, 'utf8').split('\n').filter((line) => line && !/"status":(200|304)\b/.test(line));
-  process.stdout.write(`Server log, other than answered polls (last 20 of ${lines.length}):\n${lines.slice(-20).join('\n')}\n`);
+  const lines = fs
+    .readFileSync(logFile, 'utf8')
+    .split('\n')
+    .filter((line) => line && !/"status":(200|304)\b/.test(line));
+  process.stdout.write(
+    `Server log, other than answered polls (last 20 of ${lines.length}):\n${lines.slice(-20).join('\n')}\n`,
+  );
 }
 
 async function addHistory(db: Database, messages: number): Promise<void> {
@@ -180,7 +237,9 @@ async function addHistory(db: Database, messages: number): Promise<void> {
 
 async function main(): Promise<void> {
   buildIfNeeded(root);
-  process.stdout.write(`Starting a fresh embedded PostgreSQL and the server (${os.cpus().length} CPUs, load ${os.loadavg()[0]!.toFixed(1)})…\n`);
+  process.stdout.write(
+    `Starting a fresh embedded PostgreSQL and the server (${os.cpus().length} CPUs, load ${os.loadavg()[0]!.toFixed(1)})…\n`,
+  );
   const stack = await startStack({ REGISTRATION_LIMIT_PER_HOUR: '1000', MESSAGE_LIMIT_PER_10_MIN: '100000' });
   const db = createDb(stack.databaseUrl, 3);
   const floor = await startFloor(stack.databaseUrl);
@@ -189,23 +248,45 @@ async function main(): Promise<void> {
     await db.transaction().execute((trx) => seedBackground(trx));
     const me = await register(stack.baseUrl, 'bench-poller');
     await db.transaction().execute((trx) => seed(trx, me.id, 'benchpoll', PROFILE));
-    const history = async () => Number((await db.selectFrom('messages').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+    const history = async () =>
+      Number(
+        (
+          await db
+            .selectFrom('messages')
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
     // The baseline history: 10,000 messages in all (the poller's 2,000 and 8,000 elsewhere).
     await addHistory(db, 10_000 - (await history()));
     process.stdout.write(`Seeded ${PROFILE.label} for the poller; messages table: ${await history()} rows\n`);
 
     if (ONLY_HELD) {
-      second = await startServerProcess({ databaseUrl: stack.databaseUrl, dataDir: stack.dataDir, args: ['--role=web'] });
+      second = await startServerProcess({
+        databaseUrl: stack.databaseUrl,
+        dataDir: stack.dataDir,
+        args: ['--role=web'],
+      });
       const held = await heldPolls(second.baseUrl, second.child.pid!, me.token);
       process.stdout.write(`Held long-polls on one instance: ${JSON.stringify(held)}\n`);
       reportServerTrouble(second.logFile);
       return;
     }
-    const small = await pollRuns(`history ${(await history()).toLocaleString('en')}`, stack.baseUrl, floor.url, me.token);
+    const small = await pollRuns(
+      `history ${(await history()).toLocaleString('en')}`,
+      stack.baseUrl,
+      floor.url,
+      me.token,
+    );
     console.table(small);
     if (ONLY_POLLS) {
       const rps = (match: string) => small.find((r) => r.case.includes(match))!.rps;
-      console.table([{ full_vs_floor: Number((rps('full') / rps('floor')).toFixed(2)), conditional_vs_full: Number((rps('conditional') / rps('full')).toFixed(2)) }]);
+      console.table([
+        {
+          full_vs_floor: Number((rps('full') / rps('floor')).toFixed(2)),
+          conditional_vs_full: Number((rps('conditional') / rps('full')).toFixed(2)),
+        },
+      ]);
       return;
     }
 
@@ -219,7 +300,12 @@ async function main(): Promise<void> {
 
     process.stdout.write(`Adding ${HISTORY.toLocaleString('en')} messages of history in other chats…\n`);
     await addHistory(db, HISTORY - (await history()));
-    const large = await pollRuns(`history ${(await history()).toLocaleString('en')}`, stack.baseUrl, floor.url, me.token);
+    const large = await pollRuns(
+      `history ${(await history()).toLocaleString('en')}`,
+      stack.baseUrl,
+      floor.url,
+      me.token,
+    );
 
     const runs = [...small, ...large];
     console.table(runs);
@@ -245,7 +331,11 @@ async function main(): Promise<void> {
 
 async function befriend(baseUrl: string, a: { token: string }, b: { token: string; id: string }): Promise<string> {
   const call = async (method: string, p: string, token: string, body?: unknown) => {
-    const res = await fetch(`${baseUrl}${p}`, { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const res = await fetch(`${baseUrl}${p}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     return (await res.json()) as { request?: { id: string }; chat?: { chatId: string } };
   };
   const request = await call('POST', `/api/v1/users/${b.id}/buddy_request.json`, a.token, {});

@@ -46,7 +46,9 @@ export async function seed(db: Database, me: string, tag: string, p: Profile): P
   // Accepted requests from me, one per buddy, answered 1..50 days ago.
   await sql`
     insert into connections (user_a, user_b, created_at)
-    select least(${me}::uuid, b.id), greatest(${me}::uuid, b.id), now() - interval '100 days' from bench_buddies b where b.n <= ${p.chats}`.execute(db);
+    select least(${me}::uuid, b.id), greatest(${me}::uuid, b.id), now() - interval '100 days' from bench_buddies b where b.n <= ${p.chats}`.execute(
+    db,
+  );
   await sql`
     insert into chats (connection_id, created_at)
     select k.id, k.created_at from connections k where k.user_a = ${me}::uuid or k.user_b = ${me}::uuid`.execute(db);
@@ -56,14 +58,20 @@ export async function seed(db: Database, me: string, tag: string, p: Profile): P
     from chats c join connections k on k.id = c.connection_id where k.user_a = ${me}::uuid or k.user_b = ${me}::uuid
     union all
     select c.id, case when k.user_a = ${me}::uuid then k.user_b else k.user_a end, ${me}::uuid
-    from chats c join connections k on k.id = c.connection_id where k.user_a = ${me}::uuid or k.user_b = ${me}::uuid`.execute(db);
+    from chats c join connections k on k.id = c.connection_id where k.user_a = ${me}::uuid or k.user_b = ${me}::uuid`.execute(
+    db,
+  );
   await sql`
     insert into buddy_requests (sender_id, recipient_id, message, state, chat_id, created_at, responded_at)
     select ${me}::uuid, b.id, 'Want to go hiking?', 'accepted', cm.chat_id, now() - (b.n + 1) * interval '1 day', now() - b.n * interval '1 day'
-    from bench_buddies b join chat_members cm on cm.user_id = ${me}::uuid and cm.other_user_id = b.id where b.n <= ${p.chats}`.execute(db);
+    from bench_buddies b join chat_members cm on cm.user_id = ${me}::uuid and cm.other_user_id = b.id where b.n <= ${p.chats}`.execute(
+    db,
+  );
   await sql`
     insert into buddy_requests (sender_id, recipient_id, message, created_at)
-    select b.id, ${me}::uuid, 'Climbing on Sunday?', now() - b.n * interval '1 minute' from bench_buddies b where b.n > ${p.chats}`.execute(db);
+    select b.id, ${me}::uuid, 'Climbing on Sunday?', now() - b.n * interval '1 minute' from bench_buddies b where b.n > ${p.chats}`.execute(
+    db,
+  );
   // Messages: alternating senders, one a minute per chat up to now, in id order.
   await sql`
     insert into messages (chat_id, sender_id, text, created_at)
@@ -86,10 +94,14 @@ export async function seed(db: Database, me: string, tag: string, p: Profile): P
     update chat_members cm set last_read_message_id = coalesce((
       select m.id from messages m where m.chat_id = cm.chat_id and m.sender_id = cm.other_user_id
       order by m.id desc offset ${p.unreadPerChat} limit 1), 0)
-    from bench_buddies b where cm.user_id = ${me}::uuid and b.id = cm.other_user_id and b.n <= ${p.unreadChats}`.execute(db);
+    from bench_buddies b where cm.user_id = ${me}::uuid and b.id = cm.other_user_id and b.n <= ${p.unreadChats}`.execute(
+    db,
+  );
   await sql`
     update chat_members cm set last_read_message_id = c.last_message_id
-    from chats c, bench_buddies b where c.id = cm.chat_id and cm.user_id = ${me}::uuid and b.id = cm.other_user_id and b.n > ${p.unreadChats}`.execute(db);
+    from chats c, bench_buddies b where c.id = cm.chat_id and cm.user_id = ${me}::uuid and b.id = cm.other_user_id and b.n > ${p.unreadChats}`.execute(
+    db,
+  );
   await sql`
     update chat_members cm set unread_count = (
       select count(*) from messages m where m.chat_id = cm.chat_id and m.sender_id <> cm.user_id and m.id > cm.last_read_message_id)
@@ -120,11 +132,14 @@ export async function seedBackground(db: Database): Promise<void> {
   await sql`
     insert into connections (user_a, user_b) select least(a.id, b.id), greatest(a.id, b.id)
     from crowd a join crowd b on b.n = a.n + 10 where a.n % 2 = 0 and a.n <= ${users - 10}`.execute(db);
-  await sql`insert into chats (connection_id) select k.id from connections k join crowd a on a.id = k.user_a`.execute(db);
+  await sql`insert into chats (connection_id) select k.id from connections k join crowd a on a.id = k.user_a`.execute(
+    db,
+  );
   await sql`
     insert into chat_members (chat_id, user_id, other_user_id, unread_count)
     select c.id, k.user_a, k.user_b, (random() * 3)::int from chats c join connections k on k.id = c.connection_id join crowd a on a.id = k.user_a
     union all
-    select c.id, k.user_b, k.user_a, 0 from chats c join connections k on k.id = c.connection_id join crowd a on a.id = k.user_a`.execute(db);
+    select c.id, k.user_b, k.user_a, 0 from chats c join connections k on k.id = c.connection_id join crowd a on a.id = k.user_a`.execute(
+    db,
+  );
 }
-

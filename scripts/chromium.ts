@@ -11,7 +11,10 @@ export function findChromium(): string {
   if (canApt) {
     process.stdout.write('Chromium not found: installing Debian package chromium…\n');
     spawnSync('apt-get', ['update', '-qq'], { stdio: 'inherit' });
-    const install = spawnSync('apt-get', ['install', '-y', '-qq', 'chromium'], { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+    const install = spawnSync('apt-get', ['install', '-y', '-qq', 'chromium'], {
+      stdio: 'inherit',
+      env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+    });
     if (install.status === 0 && fs.existsSync('/usr/bin/chromium')) return '/usr/bin/chromium';
   }
   process.stderr.write('No Chromium found: install it (Debian: apt-get install chromium) or set CHROMIUM_PATH.\n');

@@ -32,7 +32,11 @@ const db = createDb(url, 2);
 let failed = false;
 try {
   await migrateToLatest(db);
-  const summary = await importFeed(db, positionals[0]!, { source: values.source, defaultCity: values.city, horizonDays: cfg.events.horizonDays });
+  const summary = await importFeed(db, positionals[0]!, {
+    source: values.source,
+    defaultCity: values.city,
+    horizonDays: cfg.events.horizonDays,
+  });
   console.log(
     `Imported ${summary.upserted} event occurrence(s) from "${summary.source}"; removed ${summary.removed} no longer listed, ` +
       `left out ${summary.cancelled} cancelled` +

@@ -31,5 +31,11 @@ function ico(images: { size: number; data: Buffer }[]): Buffer {
 
 for (const size of [192, 512]) fs.writeFileSync(path.join(root, `public/icons/icon-${size}.png`), await png(size));
 fs.writeFileSync(path.join(root, 'app/apple-icon.png'), await png(180));
-fs.writeFileSync(path.join(root, 'app/favicon.ico'), ico([{ size: 32, data: await png(32) }, { size: 16, data: await png(16) }]));
+fs.writeFileSync(
+  path.join(root, 'app/favicon.ico'),
+  ico([
+    { size: 32, data: await png(32) },
+    { size: 16, data: await png(16) },
+  ]),
+);
 process.stdout.write('icons written\n');

@@ -21,5 +21,12 @@ const list = JSON.stringify({ tools });
 console.table(rows);
 const sum = (key: 'description' | 'input' | 'annotations') => rows.reduce((n, r) => n + r[key], 0);
 console.log(
-  JSON.stringify({ tools: tools.length, bytes: Buffer.byteLength(list), tokens: encode(list).length, descriptions: sum('description'), input_schemas: sum('input'), annotations: sum('annotations') }),
+  JSON.stringify({
+    tools: tools.length,
+    bytes: Buffer.byteLength(list),
+    tokens: encode(list).length,
+    descriptions: sum('description'),
+    input_schemas: sum('input'),
+    annotations: sum('annotations'),
+  }),
 );

@@ -6,7 +6,9 @@ import { migrateToLatest } from '../db/migrate';
 import { loadConfig } from '../lib/config';
 
 const cfg = loadConfig();
-const embedded = cfg.databaseUrl ? undefined : await startEmbeddedPostgres(path.join(cfg.dataDir, 'postgres'), { persistent: true });
+const embedded = cfg.databaseUrl
+  ? undefined
+  : await startEmbeddedPostgres(path.join(cfg.dataDir, 'postgres'), { persistent: true });
 const db = createDb(cfg.databaseUrl ?? embedded!.url, 1);
 try {
   const applied = await migrateToLatest(db);

@@ -19,7 +19,11 @@ async function call<T>(method: string, urlPath: string, body: unknown, token?: s
   address += 1;
   const res = await fetch(`${stack.baseUrl}${urlPath}`, {
     method,
-    headers: { 'content-type': 'application/json', 'x-forwarded-for': `10.9.0.${address}`, ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    headers: {
+      'content-type': 'application/json',
+      'x-forwarded-for': `10.9.0.${address}`,
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+    },
     body: JSON.stringify(body),
   });
   if (!res.ok) throw new Error(`${method} ${urlPath}: ${res.status} ${await res.text()}`);
@@ -52,9 +56,23 @@ function portrait(initial: string, hue: number): Promise<Buffer> {
 
 try {
   const ana = await person('Ana', 'ana@example.com', 'Weekend hiker, slow runner, always up for a coffee after.');
-  const bea = await person('Bea', 'bea@example.com', 'New in Lisbon. Climbing twice a week, hiking when it is not too hot.');
-  const asked = await call<{ request: { id: string } }>('POST', `/api/v1/users/${ana.user.slug}/buddy_request.json`, { message: 'Hi Ana! Up for Sintra on Saturday?' }, bea.auth.token);
-  const accepted = await call<{ chat: { chatId: string } }>('POST', `/api/v1/buddy_requests/${asked.request.id}/accept.json`, { firstMessage: 'Yes! The Monserrate trail?', agentName: 'Claude' }, ana.auth.token);
+  const bea = await person(
+    'Bea',
+    'bea@example.com',
+    'New in Lisbon. Climbing twice a week, hiking when it is not too hot.',
+  );
+  const asked = await call<{ request: { id: string } }>(
+    'POST',
+    `/api/v1/users/${ana.user.slug}/buddy_request.json`,
+    { message: 'Hi Ana! Up for Sintra on Saturday?' },
+    bea.auth.token,
+  );
+  const accepted = await call<{ chat: { chatId: string } }>(
+    'POST',
+    `/api/v1/buddy_requests/${asked.request.id}/accept.json`,
+    { firstMessage: 'Yes! The Monserrate trail?', agentName: 'Claude' },
+    ana.auth.token,
+  );
   const chat = `/api/v1/chats/${accepted.chat.chatId}/messages.json`;
   for (const [text, from] of [
     ['Perfect. Train from Rossio at 8:40?', bea],
@@ -68,24 +86,48 @@ try {
   const carla = await person('Carla', 'carla@example.com', 'Trail runner. Sintra on Saturdays, coffee in Graça after.');
   const duda = await person('Duda', 'duda@example.com', 'Climbing gym regular, learning to lead. Coffee snob.');
   const eva = await person('Eva', 'eva@example.com', 'Hiking the coast path one weekend at a time.');
-  for (const [who, initials, hue] of [[ana, 'A', 18], [bea, 'B', 200], [carla, 'C', 140], [duda, 'D', 280], [eva, 'E', 40]] as const) {
-    await call('POST', '/api/v1/me/photo.json', { photo: (await portrait(initials, hue)).toString('base64'), mimeType: 'image/jpeg' }, who.auth.token).catch((error: unknown) =>
-      console.warn(`photo for ${initials} not set: ${String(error)}`),
-    );
+  for (const [who, initials, hue] of [
+    [ana, 'A', 18],
+    [bea, 'B', 200],
+    [carla, 'C', 140],
+    [duda, 'D', 280],
+    [eva, 'E', 40],
+  ] as const) {
+    await call(
+      'POST',
+      '/api/v1/me/photo.json',
+      { photo: (await portrait(initials, hue)).toString('base64'), mimeType: 'image/jpeg' },
+      who.auth.token,
+    ).catch((error: unknown) => console.warn(`photo for ${initials} not set: ${String(error)}`));
   }
 
   const browser = await chromium.launch({
     executablePath: findChromium(),
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
   });
   fs.mkdirSync(outDir, { recursive: true });
   const desktop = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   await desktop.goto(stack.baseUrl);
   await desktop.screenshot({ path: path.join(outDir, 'home.png') });
 
-  const phone = await browser.newPage({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
+  const phone = await browser.newPage({
+    viewport: { width: 390, height: 844 },
+    deviceScaleFactor: 2,
+    isMobile: true,
+    hasTouch: true,
+  });
   const csrf = (await (await phone.request.get(`${stack.baseUrl}/auth/csrf`)).json()) as { csrfToken: string };
-  await phone.request.post(`${stack.baseUrl}/auth/callback/password`, { form: { csrfToken: csrf.csrfToken, email: ana.user.email, password: PASSWORD, callbackUrl: '/account' }, maxRedirects: 0 });
+  await phone.request.post(`${stack.baseUrl}/auth/callback/password`, {
+    form: { csrfToken: csrf.csrfToken, email: ana.user.email, password: PASSWORD, callbackUrl: '/account' },
+    maxRedirects: 0,
+  });
   await phone.goto(`${stack.baseUrl}/account/chats/${accepted.chat.chatId}`);
   await phone.getByText('See you at the platform!').waitFor();
   await phone.screenshot({ path: path.join(outDir, 'chat-phone.png') });
@@ -96,7 +138,9 @@ try {
   await phone.getByRole('heading', { name: /Carla/ }).first().waitFor();
   await phone.screenshot({ path: path.join(outDir, 'profile-phone.png') });
   await browser.close();
-  console.log(`wrote ${path.relative(root, outDir)}/home.png, chat-phone.png, discover-phone.png and profile-phone.png`);
+  console.log(
+    `wrote ${path.relative(root, outDir)}/home.png, chat-phone.png, discover-phone.png and profile-phone.png`,
+  );
 } finally {
   await stack.stop();
 }

@@ -10,7 +10,9 @@ import { loadConfig } from '../lib/config';
 import { relabelFromPublicPoints } from '../lib/profiles/fields';
 
 const cfg = loadConfig();
-const embedded = cfg.databaseUrl ? undefined : await startEmbeddedPostgres(path.join(cfg.dataDir, 'postgres'), { persistent: true });
+const embedded = cfg.databaseUrl
+  ? undefined
+  : await startEmbeddedPostgres(path.join(cfg.dataDir, 'postgres'), { persistent: true });
 const db = createDb(cfg.databaseUrl ?? embedded!.url, 2);
 try {
   await migrateToLatest(db);

@@ -27,7 +27,9 @@ if (!Number.isInteger(count) || count < 1 || !Number.isInteger(batchSize) || bat
 }
 
 const cfg = loadConfig();
-const embedded = cfg.databaseUrl ? undefined : await startEmbeddedPostgres(path.join(cfg.dataDir, 'postgres'), { persistent: true });
+const embedded = cfg.databaseUrl
+  ? undefined
+  : await startEmbeddedPostgres(path.join(cfg.dataDir, 'postgres'), { persistent: true });
 const db = createDb(cfg.databaseUrl ?? embedded!.url, 2);
 try {
   await migrateToLatest(db);
@@ -42,7 +44,9 @@ try {
     onProgress: (n) => {
       if (n === count || Date.now() - lastReport > 5000) {
         lastReport = Date.now();
-        console.log(`  ${n.toLocaleString('en')} / ${count.toLocaleString('en')} users (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+        console.log(
+          `  ${n.toLocaleString('en')} / ${count.toLocaleString('en')} users (${((Date.now() - started) / 1000).toFixed(1)} s)`,
+        );
       }
     },
   });

@@ -3,7 +3,9 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SERVER_NODE_ARGS } from './server-command';
 
-const pkg = JSON.parse(fs.readFileSync(path.resolve(import.meta.dirname, '..', 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+const pkg = JSON.parse(fs.readFileSync(path.resolve(import.meta.dirname, '..', 'package.json'), 'utf8')) as {
+  scripts: Record<string, string>;
+};
 
 describe('the server command', () => {
   it.each([

@@ -39,7 +39,9 @@ const LISTEN_BACKLOG = 4_096;
  * mapped stack traces runs with NODE_OPTIONS=--enable-source-maps.
  */
 function keepSourceMapsOff(): void {
-  const asked = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)].includes('--enable-source-maps');
+  const asked = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)].includes(
+    '--enable-source-maps',
+  );
   if (!asked) process.setSourceMapsEnabled(false);
 }
 
@@ -58,7 +60,8 @@ async function main(): Promise<void> {
   let embedded: EmbeddedDatabase | undefined;
   if (!cfg.databaseUrl) {
     // Separate web and worker processes must share one database: the embedded one belongs to a single process.
-    if (role !== 'all') throw new Error(`--role=${role} needs DATABASE_URL: web and worker processes share one PostgreSQL`);
+    if (role !== 'all')
+      throw new Error(`--role=${role} needs DATABASE_URL: web and worker processes share one PostgreSQL`);
     embedded = await startEmbeddedPostgres(path.join(cfg.dataDir, 'postgres'), { persistent: true });
     process.env.DATABASE_URL = embedded.url;
     logLine({ event: 'embedded_postgres_started', dir: path.join(cfg.dataDir, 'postgres') });
@@ -93,7 +96,11 @@ async function main(): Promise<void> {
       // While draining, answer what arrives on open connections, then close them.
       if (stopping) res.setHeader('connection', 'close');
       // The client address stamp is ours alone: it overwrites whatever the client sent.
-      const address = clientAddress({ forwardedFor: req.headers['x-forwarded-for'], socketAddress: req.socket.remoteAddress, trustedProxies: cfg.trustedProxies });
+      const address = clientAddress({
+        forwardedFor: req.headers['x-forwarded-for'],
+        socketAddress: req.socket.remoteAddress,
+        trustedProxies: cfg.trustedProxies,
+      });
       stampClientIp(req.headers, address);
       res.on('finish', () => {
         logLine({
@@ -132,7 +139,15 @@ async function main(): Promise<void> {
     // A deep accept queue: agents reconnect in bursts (after a deploy, every held poll
     // at once), and the default 511 overflowed into reset connections (npm run bench:poll).
     // The kernel caps it at net.core.somaxconn.
-    server.listen({ port: cfg.port, backlog: LISTEN_BACKLOG }, () => logLine({ event: 'listening', role, url: cfg.publicBaseUrl, port: cfg.port, trusted_proxies: cfg.trustedProxies }));
+    server.listen({ port: cfg.port, backlog: LISTEN_BACKLOG }, () =>
+      logLine({
+        event: 'listening',
+        role,
+        url: cfg.publicBaseUrl,
+        port: cfg.port,
+        trusted_proxies: cfg.trustedProxies,
+      }),
+    );
   } else {
     logLine({ event: 'worker_started' });
   }
@@ -163,7 +178,9 @@ async function main(): Promise<void> {
     await closed;
     await stopBoss().catch(() => {});
     await stopListener();
-    await getDb().destroy().catch(() => {});
+    await getDb()
+      .destroy()
+      .catch(() => {});
     await embedded?.stop().catch(() => {});
     logLine({ event: 'stopped', after_ms: Date.now() - began });
     process.exit(0);

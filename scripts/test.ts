@@ -20,10 +20,22 @@ function run(label: string, command: string, args: string[], env: NodeJS.Process
 
 function assertVitestPassed(reportPath: string): void {
   const report = fs.existsSync(reportPath)
-    ? (JSON.parse(fs.readFileSync(reportPath, 'utf8')) as { success?: boolean; numFailedTests?: number; numFailedTestSuites?: number; numTotalTests?: number })
+    ? (JSON.parse(fs.readFileSync(reportPath, 'utf8')) as {
+        success?: boolean;
+        numFailedTests?: number;
+        numFailedTestSuites?: number;
+        numTotalTests?: number;
+      })
     : null;
-  if (report?.success !== true || report.numFailedTests !== 0 || report.numFailedTestSuites !== 0 || !report.numTotalTests) {
-    process.stdout.write(`\n✖ unit and API tests failed (report: ${report ? `${report.numFailedTests} failed of ${report.numTotalTests}` : 'missing'})\n`);
+  if (
+    report?.success !== true ||
+    report.numFailedTests !== 0 ||
+    report.numFailedTestSuites !== 0 ||
+    !report.numTotalTests
+  ) {
+    process.stdout.write(
+      `\n✖ unit and API tests failed (report: ${report ? `${report.numFailedTests} failed of ${report.numTotalTests}` : 'missing'})\n`,
+    );
     process.exit(1);
   }
 }
@@ -41,7 +53,12 @@ buildIfNeeded(root);
 // must also say every test passed.
 const vitestReport = path.join(root, 'test-results', 'vitest.json');
 fs.rmSync(vitestReport, { force: true });
-run('unit and API tests', bin('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestReport}`]);
+run('unit and API tests', bin('vitest'), [
+  'run',
+  '--reporter=default',
+  '--reporter=json',
+  `--outputFile.json=${vitestReport}`,
+]);
 assertVitestPassed(vitestReport);
 run('browser tests', bin('playwright'), ['test'], { ...process.env, CHROMIUM_PATH: chromium });
 process.stdout.write('\n✔ all test suites passed\n');

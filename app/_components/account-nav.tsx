@@ -8,7 +8,14 @@
 import { usePathname } from 'next/navigation';
 import { useEffect } from 'react';
 import useSWR from 'swr';
-import { ACCOUNT_HOME, ACCOUNT_SETTINGS, INBOX_URL, SETTINGS_PAGES, type AccountSection, type InboxCounts } from '@/lib/web/account-nav';
+import {
+  ACCOUNT_HOME,
+  ACCOUNT_SETTINGS,
+  INBOX_URL,
+  SETTINGS_PAGES,
+  type AccountSection,
+  type InboxCounts,
+} from '@/lib/web/account-nav';
 import { getJson } from './api-client';
 import { Avatar } from './avatar';
 
@@ -31,7 +38,14 @@ function TabIcon({ icon }: { icon: AccountSection['icon'] }) {
   if (!icon) return null;
   return (
     <svg className="tab-icon" viewBox="0 0 24 24" width="24" height="24" aria-hidden="true" focusable="false">
-      <path d={ICONS[icon]} fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" />
+      <path
+        d={ICONS[icon]}
+        fill="none"
+        stroke="currentColor"
+        strokeWidth="2"
+        strokeLinecap="round"
+        strokeLinejoin="round"
+      />
     </svg>
   );
 }
@@ -46,11 +60,20 @@ export function AccountBar({
   me: { displayName: string; photoURL: string | null };
 }) {
   const path = usePathname();
-  const { data } = useSWR<InboxCounts>(INBOX_URL, getJson, { fallbackData: initialCounts, refreshInterval: REFRESH_MS });
+  const { data } = useSWR<InboxCounts>(INBOX_URL, getJson, {
+    fallbackData: initialCounts,
+    refreshInterval: REFRESH_MS,
+  });
   const counts = data ?? initialCounts;
   const badges = {
-    requests: { count: counts.pending_requests_count, words: (n: number) => (n === 1 ? 'request waiting' : 'requests waiting') },
-    chats: { count: counts.unread_chats_count, words: (n: number) => (n === 1 ? 'chat with unread messages' : 'chats with unread messages') },
+    requests: {
+      count: counts.pending_requests_count,
+      words: (n: number) => (n === 1 ? 'request waiting' : 'requests waiting'),
+    },
+    chats: {
+      count: counts.unread_chats_count,
+      words: (n: number) => (n === 1 ? 'chat with unread messages' : 'chats with unread messages'),
+    },
   };
   const inSettings = (SETTINGS_PAGES as readonly string[]).some((href) => path === href || path.startsWith(`${href}/`));
   return (
@@ -82,7 +105,11 @@ export function AccountBar({
           })}
         </ul>
       </nav>
-      <a className="app-bar-me" href={ACCOUNT_SETTINGS} aria-current={path === ACCOUNT_SETTINGS ? 'page' : inSettings ? 'true' : undefined}>
+      <a
+        className="app-bar-me"
+        href={ACCOUNT_SETTINGS}
+        aria-current={path === ACCOUNT_SETTINGS ? 'page' : inSettings ? 'true' : undefined}
+      >
         <Avatar name={me.displayName} photoURL={me.photoURL} size="small" />
         <span className="visually-hidden">Settings</span>
       </a>
@@ -99,7 +126,11 @@ export function FocusFromHash() {
     const focus = () => {
       const id = decodeURIComponent(window.location.hash.slice(1));
       const target = id ? document.getElementById(id) : null;
-      if (target instanceof HTMLInputElement || target instanceof HTMLSelectElement || target instanceof HTMLTextAreaElement) {
+      if (
+        target instanceof HTMLInputElement ||
+        target instanceof HTMLSelectElement ||
+        target instanceof HTMLTextAreaElement
+      ) {
         target.focus();
         target.scrollIntoView({ block: 'center' });
       }

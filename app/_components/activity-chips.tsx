@@ -22,7 +22,8 @@ export function useActivityLookup(): { lookup: ActivityLookup; names: string[] }
     const lookup: ActivityLookup = new Map();
     const activities = data?.activities ?? [];
     for (const a of activities) lookup.set(normalizeText(a.name), a.name);
-    for (const a of activities) for (const alias of a.aliases) if (!lookup.has(normalizeText(alias))) lookup.set(normalizeText(alias), a.name);
+    for (const a of activities)
+      for (const alias of a.aliases) if (!lookup.has(normalizeText(alias))) lookup.set(normalizeText(alias), a.name);
     return { lookup, names: activities.map((a) => a.name).sort((x, y) => x.localeCompare(y)) };
   }, [data]);
 }
@@ -35,7 +36,11 @@ export const sameActivity = (a: string, b: string) => normalizeText(a) === norma
  * Adds what was typed (commas separate several) to the chips: catalog names and aliases
  * as their catalog name, the rest as written. Returns the new chips and any renamings.
  */
-export function addActivities(chips: readonly string[], typed: string, lookup: ActivityLookup): { chips: string[]; renamed: string[] } {
+export function addActivities(
+  chips: readonly string[],
+  typed: string,
+  lookup: ActivityLookup,
+): { chips: string[]; renamed: string[] } {
   const next = [...chips];
   const renamed: string[] = [];
   for (const part of typed.split(/[,;\n]/)) {
@@ -69,7 +74,11 @@ export function ActivityChips(props: {
     if (draft.trim() === '') return;
     const result = addActivities(chips, draft, lookup);
     props.onChange(result.chips.slice(0, MAX_ACTIVITIES), '', [...props.renamed, ...result.renamed]);
-    setSaid(result.chips.length > chips.length ? `Added ${result.chips.slice(chips.length).join(', ')}.` : 'Already in your activities.');
+    setSaid(
+      result.chips.length > chips.length
+        ? `Added ${result.chips.slice(chips.length).join(', ')}.`
+        : 'Already in your activities.',
+    );
   }
 
   function remove(chip: string) {

@@ -23,7 +23,11 @@ export class ApiCallError extends Error {
   }
 }
 
-const UNREACHABLE: ApiFailure = { status: 0, code: 'network', message: 'Could not reach the server. Check your connection; we’ll keep trying.' };
+const UNREACHABLE: ApiFailure = {
+  status: 0,
+  code: 'network',
+  message: 'Could not reach the server. Check your connection; we’ll keep trying.',
+};
 
 async function failureOf(res: Response): Promise<ApiFailure> {
   const body = (await res.json().catch(() => ({}))) as ErrorEnvelope;
@@ -50,7 +54,11 @@ export async function getJson<T>(url: string): Promise<T> {
 }
 
 /** A write (POST, PATCH, DELETE) with an optional JSON body. */
-export async function sendJson<T>(method: 'POST' | 'PATCH' | 'DELETE', url: string, body?: unknown): Promise<ApiResult<T>> {
+export async function sendJson<T>(
+  method: 'POST' | 'PATCH' | 'DELETE',
+  url: string,
+  body?: unknown,
+): Promise<ApiResult<T>> {
   let res: Response;
   try {
     res = await fetch(url, {
@@ -59,7 +67,10 @@ export async function sendJson<T>(method: 'POST' | 'PATCH' | 'DELETE', url: stri
       body: body === undefined ? undefined : JSON.stringify(body),
     });
   } catch {
-    return { ok: false, error: { ...UNREACHABLE, message: 'Could not reach the server. Check your connection and try again.' } };
+    return {
+      ok: false,
+      error: { ...UNREACHABLE, message: 'Could not reach the server. Check your connection and try again.' },
+    };
   }
   if (!res.ok) return { ok: false, error: await failureOf(res) };
   return { ok: true, data: (await res.json()) as T };

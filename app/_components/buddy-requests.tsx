@@ -40,7 +40,13 @@ const STATE_WORDS: Record<BuddyRequestRecord['state'], string> = {
   cancelled: 'Withdrawn',
 };
 
-function RequestSummary({ request, activityNames }: { request: BuddyRequestRecord; activityNames: Record<string, string> }) {
+function RequestSummary({
+  request,
+  activityNames,
+}: {
+  request: BuddyRequestRecord;
+  activityNames: Record<string, string>;
+}) {
   const { user } = request;
   return (
     <PersonHeading user={user}>
@@ -96,7 +102,8 @@ function ReceivedRequest({
     setBusy(false);
     if (!result.ok) {
       // Already answered (perhaps by an agent) or gone: say so and refresh the lists.
-      if (result.error.status === 404 || result.error.status === 409) await onDone({ tone: 'error', text: result.error.message });
+      if (result.error.status === 404 || result.error.status === 409)
+        await onDone({ tone: 'error', text: result.error.message });
       else setError(fieldFailure(result.error, 'firstMessage'));
       return;
     }
@@ -128,20 +135,38 @@ function ReceivedRequest({
   );
 }
 
-function SentRequest({ request, activityNames, onDone }: { request: BuddyRequestRecord; activityNames: Record<string, string>; onDone: (outcome: Outcome) => Promise<void> }) {
+function SentRequest({
+  request,
+  activityNames,
+  onDone,
+}: {
+  request: BuddyRequestRecord;
+  activityNames: Record<string, string>;
+  onDone: (outcome: Outcome) => Promise<void>;
+}) {
   const [busy, setBusy] = useState(false);
   async function cancel() {
     setBusy(true);
     const result = await sendJson('POST', paths.cancelRequest({ invitationId: request.id }));
     setBusy(false);
-    await onDone(result.ok ? { tone: 'ok', text: `You withdrew your request to ${request.user.displayName}.` } : { tone: 'error', text: result.error.message });
+    await onDone(
+      result.ok
+        ? { tone: 'ok', text: `You withdrew your request to ${request.user.displayName}.` }
+        : { tone: 'error', text: result.error.message },
+    );
   }
   return (
     <li className="card">
       <RequestSummary request={request} activityNames={activityNames} />
       <div className="actions">
         <span className="tag">Waiting for their answer</span>
-        <button type="button" className="button-secondary" disabled={busy} onClick={() => void cancel()} aria-label={`Withdraw your request to ${request.user.displayName}`}>
+        <button
+          type="button"
+          className="button-secondary"
+          disabled={busy}
+          onClick={() => void cancel()}
+          aria-label={`Withdraw your request to ${request.user.displayName}`}
+        >
           Withdraw
         </button>
       </div>
@@ -149,8 +174,17 @@ function SentRequest({ request, activityNames, onDone }: { request: BuddyRequest
   );
 }
 
-export function BuddyRequests({ initial, activityNames }: { initial: RequestLists; activityNames: Record<string, string> }) {
-  const { data, error, mutate } = useSWR<RequestLists>(REQUESTS_URL, getJson, { fallbackData: initial, refreshInterval: REFRESH_MS });
+export function BuddyRequests({
+  initial,
+  activityNames,
+}: {
+  initial: RequestLists;
+  activityNames: Record<string, string>;
+}) {
+  const { data, error, mutate } = useSWR<RequestLists>(REQUESTS_URL, getJson, {
+    fallbackData: initial,
+    refreshInterval: REFRESH_MS,
+  });
   const [outcome, setOutcome] = useState<Outcome>();
   const { mutate: refresh } = useSWRConfig();
   const lists = data ?? initial;
@@ -158,7 +192,7 @@ export function BuddyRequests({ initial, activityNames }: { initial: RequestList
   const asked = lists.sent.filter((r) => r.state === 'pending');
   const history = [...lists.received, ...lists.sent]
     .filter((r) => r.state !== 'pending')
-    .sort((a, b) => (a.responded_at ?? a.created_at) < (b.responded_at ?? b.created_at) ? 1 : -1)
+    .sort((a, b) => ((a.responded_at ?? a.created_at) < (b.responded_at ?? b.created_at) ? 1 : -1))
     .slice(0, HISTORY_SHOWN);
 
   async function done(result: Outcome) {

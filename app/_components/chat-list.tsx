@@ -35,8 +35,8 @@ export function ChatList({ initial }: { initial: ChatLists }) {
       <RefreshProblem error={error} />
       {chats.length === 0 ? (
         <p className="muted">
-          No chats yet. A chat opens when someone accepts a buddy request: see <a href="/account/requests">Buddy requests</a> or{' '}
-          <a href="/account/discover">find buddies</a>.
+          No chats yet. A chat opens when someone accepts a buddy request: see{' '}
+          <a href="/account/requests">Buddy requests</a> or <a href="/account/discover">find buddies</a>.
         </p>
       ) : (
         <ul className="chat-list" aria-label="Your chats">
@@ -60,7 +60,9 @@ export function ChatRow({ chat }: { chat: ChatRecord }) {
             {chat.buddy.displayName} <UnreadBadge count={chat.unread_count} noun="message" />
           </span>
           <span className="chat-list-preview">
-            {chat.last_message ? `${chat.last_message.from_me ? 'You: ' : ''}${chat.last_message.text}` : 'No messages yet: say hello.'}
+            {chat.last_message
+              ? `${chat.last_message.from_me ? 'You: ' : ''}${chat.last_message.text}`
+              : 'No messages yet: say hello.'}
           </span>
         </span>
         <span className="chat-list-time muted">

@@ -108,7 +108,8 @@ export function ChatThread({
     },
     onError: (failure) => {
       // A 404 means the chat is gone for this person (blocked by them, or hidden).
-      if (failure instanceof ApiCallError && failure.failure.status === 404) setEnded({ text: `This chat with ${name} is no longer available.` });
+      if (failure instanceof ApiCallError && failure.failure.status === 404)
+        setEnded({ text: `This chat with ${name} is no longer available.` });
     },
   });
 
@@ -129,7 +130,9 @@ export function ChatThread({
     if (draft.trim() === '' || sending) return;
     setSending(true);
     setSendError(null);
-    const result = await sendJson<{ message: MessageRecord }>('POST', paths.messages({ chatId: chat.chatId }), { text: draft });
+    const result = await sendJson<{ message: MessageRecord }>('POST', paths.messages({ chatId: chat.chatId }), {
+      text: draft,
+    });
     setSending(false);
     if (result.ok) {
       setMessages((known) => mergeMessages(known, [result.data.message]));
@@ -249,7 +252,9 @@ export function ChatThread({
             </p>
           ) : (
             <p className="visually-hidden" id="message-help">
-              {coarse ? 'Enter starts a new line; the Send button sends.' : 'Enter sends; Shift+Enter starts a new line.'}
+              {coarse
+                ? 'Enter starts a new line; the Send button sends.'
+                : 'Enter sends; Shift+Enter starts a new line.'}
             </p>
           )}
         </form>

@@ -6,14 +6,22 @@ import { TokenFacts, tokenTitle } from './token-facts';
 
 type Action = (formData: FormData) => Promise<void>;
 
-export function ConfirmAssistants({ tokens, keep, revoke }: { tokens: AccessTokenRecord[]; keep: Action; revoke: Action }) {
+export function ConfirmAssistants({
+  tokens,
+  keep,
+  revoke,
+}: {
+  tokens: AccessTokenRecord[];
+  keep: Action;
+  revoke: Action;
+}) {
   return (
     <section className="card stack" aria-labelledby="confirm-assistants-heading">
       <h2 id="confirm-assistants-heading">Do you know these assistants?</h2>
       <p>
-        {tokens.length === 1 ? 'This assistant holds' : `These ${tokens.length} assistants hold`} an access token that lets it act as you: read
-        your chats, send messages and edit your profile. Keep the ones you use. Revoke any you don’t recognise: someone may have signed up with
-        your email address before you did.
+        {tokens.length === 1 ? 'This assistant holds' : `These ${tokens.length} assistants hold`} an access token that
+        lets it act as you: read your chats, send messages and edit your profile. Keep the ones you use. Revoke any you
+        don’t recognise: someone may have signed up with your email address before you did.
       </p>
       <ul className="token-list" aria-label="Assistants to confirm">
         {tokens.map((t) => {

@@ -45,7 +45,12 @@ const LAST_ACTIVE_WORDS: Record<DiscoverResult['last_active'], string> = {
   over_a_month: 'Not active lately',
 };
 /** The API's field names as the form calls them, for its error messages. */
-const FIELD_WORDS: Record<string, string> = { age_min: 'youngest age', age_max: 'oldest age', activities: 'activities', radius_km: 'distance' };
+const FIELD_WORDS: Record<string, string> = {
+  age_min: 'youngest age',
+  age_max: 'oldest age',
+  activities: 'activities',
+  radius_km: 'distance',
+};
 const PAGE_SIZE = 20;
 
 export function discoverUrl(filters: DiscoverFilters, cursor?: string): string {
@@ -70,7 +75,13 @@ function fieldErrors(error: unknown): Record<string, string> {
   return out;
 }
 
-function AgeField(props: { id: string; label: string; value: string; error?: string; onChange: (value: string) => void }) {
+function AgeField(props: {
+  id: string;
+  label: string;
+  value: string;
+  error?: string;
+  onChange: (value: string) => void;
+}) {
   const { id, error } = props;
   return (
     <div className="field">
@@ -108,8 +119,15 @@ function AskButton({ result }: { result: DiscoverResult }) {
   async function ask(event: FormEvent) {
     event.preventDefault();
     setBusy(true);
-    const body = { message: message.trim() === '' ? null : message, activityIds: result.shared_activities.slice(0, SOCIAL_LIMITS.activityIds) };
-    const sent = await sendJson<{ outcome: string; chat: { chatId: string } | null }>('POST', paths.buddyRequest({ slug: result.user.slug }), body);
+    const body = {
+      message: message.trim() === '' ? null : message,
+      activityIds: result.shared_activities.slice(0, SOCIAL_LIMITS.activityIds),
+    };
+    const sent = await sendJson<{ outcome: string; chat: { chatId: string } | null }>(
+      'POST',
+      paths.buddyRequest({ slug: result.user.slug }),
+      body,
+    );
     setBusy(false);
     if (!sent.ok) {
       setAsked({ error: fieldFailure(sent.error, 'message') });
@@ -301,13 +319,23 @@ export function DiscoverSearch({
           Filters ({filterCount})
         </button>
       </div>
-      <form id="discover-filters" className={`card stack filters${showFilters ? ' filters-open' : ''}`} onSubmit={search} aria-label="Search filters" noValidate>
+      <form
+        id="discover-filters"
+        className={`card stack filters${showFilters ? ' filters-open' : ''}`}
+        onSubmit={search}
+        aria-label="Search filters"
+        noValidate
+      >
         <fieldset aria-describedby={formError ? 'activities-error' : undefined}>
           <legend>Activities</legend>
           <div className="choice-row">
             {ownActivities.map((id) => (
               <label key={id} className="checkbox">
-                <input type="checkbox" checked={form.activities.includes(id)} onChange={(e) => toggle('activities', id, e.target.checked)} />
+                <input
+                  type="checkbox"
+                  checked={form.activities.includes(id)}
+                  onChange={(e) => toggle('activities', id, e.target.checked)}
+                />
                 {activityNames[id] ?? id}
               </label>
             ))}
@@ -324,7 +352,11 @@ export function DiscoverSearch({
         <div className="filter-grid">
           <div className="field">
             <label htmlFor="discover-radius">Distance</label>
-            <select id="discover-radius" value={form.radius_km} onChange={(e) => setForm((f) => ({ ...f, radius_km: Number(e.target.value) }))}>
+            <select
+              id="discover-radius"
+              value={form.radius_km}
+              onChange={(e) => setForm((f) => ({ ...f, radius_km: Number(e.target.value) }))}
+            >
               {RADII.map((km) => (
                 <option key={km} value={km}>
                   Within {km} km
@@ -334,7 +366,11 @@ export function DiscoverSearch({
           </div>
           <div className="field">
             <label htmlFor="discover-available">Free at the same time</label>
-            <select id="discover-available" value={form.available} onChange={(e) => setForm((f) => ({ ...f, available: Number(e.target.value) }))}>
+            <select
+              id="discover-available"
+              value={form.available}
+              onChange={(e) => setForm((f) => ({ ...f, available: Number(e.target.value) }))}
+            >
               {OVERLAPS.map((o) => (
                 <option key={o.value} value={o.value}>
                   {o.label}
@@ -342,15 +378,31 @@ export function DiscoverSearch({
               ))}
             </select>
           </div>
-          <AgeField id="discover-age-min" label="Youngest age" value={form.age_min} error={errors.age_min} onChange={(age_min) => setForm((f) => ({ ...f, age_min }))} />
-          <AgeField id="discover-age-max" label="Oldest age" value={form.age_max} error={errors.age_max} onChange={(age_max) => setForm((f) => ({ ...f, age_max }))} />
+          <AgeField
+            id="discover-age-min"
+            label="Youngest age"
+            value={form.age_min}
+            error={errors.age_min}
+            onChange={(age_min) => setForm((f) => ({ ...f, age_min }))}
+          />
+          <AgeField
+            id="discover-age-max"
+            label="Oldest age"
+            value={form.age_max}
+            error={errors.age_max}
+            onChange={(age_max) => setForm((f) => ({ ...f, age_max }))}
+          />
         </div>
         <fieldset>
           <legend>Show</legend>
           <div className="choice-row">
             {GENDER_CHOICES.map((g) => (
               <label key={g.value} className="checkbox">
-                <input type="checkbox" checked={form.gender.includes(g.value)} onChange={(e) => toggle('gender', g.value, e.target.checked)} />
+                <input
+                  type="checkbox"
+                  checked={form.gender.includes(g.value)}
+                  onChange={(e) => toggle('gender', g.value, e.target.checked)}
+                />
                 {g.label}
               </label>
             ))}
@@ -369,16 +421,23 @@ export function DiscoverSearch({
         {error ? (
           <ErrorSummary
             focusRef={summaryRef}
-            title={Object.keys(errors).length > 0 ? 'Please fix the filters marked above.' : error instanceof ApiCallError ? error.failure.message : 'The search failed.'}
+            title={
+              Object.keys(errors).length > 0
+                ? 'Please fix the filters marked above.'
+                : error instanceof ApiCallError
+                  ? error.failure.message
+                  : 'The search failed.'
+            }
             items={Object.entries(errors)
               .filter(([field]) => field === 'age_min' || field === 'age_max')
-              .map(([field, text]) => ({ fieldId: field === 'age_min' ? 'discover-age-min' : 'discover-age-max', text }))}
+              .map(([field, text]) => ({
+                fieldId: field === 'age_min' ? 'discover-age-min' : 'discover-age-max',
+                text,
+              }))}
           />
         ) : null}
         {!loading && !error && results.length === 0 ? (
-          <p className="muted">
-            Nobody matches yet. Try a wider distance, “Any time”, or more activities.
-          </p>
+          <p className="muted">Nobody matches yet. Try a wider distance, “Any time”, or more activities.</p>
         ) : null}
         {results.length > 0 ? (
           <ol className="plain-list" aria-label="Matches, best first">
@@ -389,7 +448,12 @@ export function DiscoverSearch({
         ) : null}
         {hasMore ? (
           <p>
-            <button type="button" className="button-secondary" disabled={isValidating} onClick={() => void setSize(size + 1)}>
+            <button
+              type="button"
+              className="button-secondary"
+              disabled={isValidating}
+              onClick={() => void setSize(size + 1)}
+            >
               {isValidating ? 'Loading…' : 'Show more'}
             </button>
           </p>

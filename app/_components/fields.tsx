@@ -99,7 +99,9 @@ export function ErrorSummary({
       {items.length > 0 ? (
         <ul>
           {items.map((item) => (
-            <li key={`${item.fieldId ?? ''}:${item.text}`}>{item.fieldId ? <a href={`#${item.fieldId}`}>{item.text}</a> : item.text}</li>
+            <li key={`${item.fieldId ?? ''}:${item.text}`}>
+              {item.fieldId ? <a href={`#${item.fieldId}`}>{item.text}</a> : item.text}
+            </li>
           ))}
         </ul>
       ) : null}

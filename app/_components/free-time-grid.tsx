@@ -10,7 +10,8 @@ import { formatHour } from '@/lib/availability/summary';
 import { gridFromText, partsOfDay, textFromGrid, togglePart } from '@/lib/web/free-time-grid';
 
 const PART_WORDS: Record<Period, string> = { morning: 'Morning', afternoon: 'Afternoon', evening: 'Evening' };
-const hoursOf = (period: Period) => `${formatHour(PERIODS[period][0] + FIRST_HOUR)}–${formatHour(PERIODS[period][1] + 1 + FIRST_HOUR)}`;
+const hoursOf = (period: Period) =>
+  `${formatHour(PERIODS[period][0] + FIRST_HOUR)}–${formatHour(PERIODS[period][1] + 1 + FIRST_HOUR)}`;
 
 export function FreeTimeGrid({ text, onChange }: { text: string; onChange: (text: string) => void }) {
   const grid = useMemo(() => gridFromText(text), [text]);

@@ -11,8 +11,9 @@ export function HomePage() {
         <div className="stack">
           <h1>Buddy Match</h1>
           <p className="lead">
-            Find someone to do things with: a hiking partner for Saturday, a climbing buddy, company for a gig. Your AI assistant can sign you up, find
-            people who like what you like and are free when you are, and keep the conversation going. You can read and answer everything here.
+            Find someone to do things with: a hiking partner for Saturday, a climbing buddy, company for a gig. Your AI
+            assistant can sign you up, find people who like what you like and are free when you are, and keep the
+            conversation going. You can read and answer everything here.
           </p>
           <p className="actions">
             <a className="button" href="#assistant">
@@ -31,7 +32,10 @@ export function HomePage() {
 
       <section className="card stack" aria-labelledby="assistant">
         <h2 id="assistant">Sign up through your assistant</h2>
-        <p>Copy this into ChatGPT, Claude or any assistant, and change the wish to yours. It asks you for your details before it sends anything.</p>
+        <p>
+          Copy this into ChatGPT, Claude or any assistant, and change the wish to yours. It asks you for your details
+          before it sends anything.
+        </p>
         <figure className="copy-figure" aria-label="Prompt for your assistant">
           <pre className="copy-block">{assistantPrompt(baseUrl)}</pre>
         </figure>
@@ -60,15 +64,17 @@ export function HomePage() {
         <section className="card stack" aria-labelledby="connect">
           <h2 id="connect">Connect an assistant as a tool</h2>
           <p>
-            Add this as a custom connector (remote MCP server) in ChatGPT, Claude, Cursor or any MCP client. When it first acts for you, a Buddy Match page
-            opens to sign you in, or create your account, and approve it: no token to copy.
+            Add this as a custom connector (remote MCP server) in ChatGPT, Claude, Cursor or any MCP client. When it
+            first acts for you, a Buddy Match page opens to sign you in, or create your account, and approve it: no
+            token to copy.
           </p>
           <figure className="copy-figure" aria-label="MCP server URL">
             <pre className="copy-block">{mcpUrl(baseUrl)}</pre>
           </figure>
           <p className="small muted">
-            Agents: <a href="/llms.txt">llms.txt</a>, <a href="/SIGNUP.md">SIGNUP.md</a>, <a href="/AGENTS.md">AGENTS.md</a> and{' '}
-            <a href="/api/v1/index.json">/api/v1/index.json</a>. People: the <a href="/docs">API reference</a>.
+            Agents: <a href="/llms.txt">llms.txt</a>, <a href="/SIGNUP.md">SIGNUP.md</a>,{' '}
+            <a href="/AGENTS.md">AGENTS.md</a> and <a href="/api/v1/index.json">/api/v1/index.json</a>. People: the{' '}
+            <a href="/docs">API reference</a>.
           </p>
         </section>
       </div>

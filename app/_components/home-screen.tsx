@@ -20,14 +20,25 @@ const REFRESH_MS = 15_000;
 /** Cards shown on the home screen; the rest are a tap away. */
 const SHOWN = 5;
 
-function RequestCard({ request, activityNames, onDone }: { request: BuddyRequestRecord; activityNames: Record<string, string>; onDone: (o: Outcome) => Promise<void> }) {
+function RequestCard({
+  request,
+  activityNames,
+  onDone,
+}: {
+  request: BuddyRequestRecord;
+  activityNames: Record<string, string>;
+  onDone: (o: Outcome) => Promise<void>;
+}) {
   const [busy, setBusy] = useState(false);
   const { user } = request;
   const name = user.displayName;
 
   async function answer(action: 'accept' | 'decline') {
     setBusy(true);
-    const result = await sendJson<{ chat?: { chatId: string } }>('POST', paths[`${action}Request`]({ invitationId: request.id }));
+    const result = await sendJson<{ chat?: { chatId: string } }>(
+      'POST',
+      paths[`${action}Request`]({ invitationId: request.id }),
+    );
     setBusy(false);
     if (!result.ok) return onDone({ tone: 'error', text: result.error.message });
     return onDone(answeredNotice(action, name, result.data.chat?.chatId ?? null));
@@ -52,10 +63,21 @@ function RequestCard({ request, activityNames, onDone }: { request: BuddyRequest
         </div>
       </div>
       <div className="actions">
-        <button type="button" disabled={busy} onClick={() => void answer('accept')} aria-label={`Accept ${name}’s request`}>
+        <button
+          type="button"
+          disabled={busy}
+          onClick={() => void answer('accept')}
+          aria-label={`Accept ${name}’s request`}
+        >
           Accept
         </button>
-        <button type="button" className="button-secondary" disabled={busy} onClick={() => void answer('decline')} aria-label={`Decline ${name}’s request`}>
+        <button
+          type="button"
+          className="button-secondary"
+          disabled={busy}
+          onClick={() => void answer('decline')}
+          aria-label={`Decline ${name}’s request`}
+        >
           Decline
         </button>
       </div>
@@ -63,8 +85,17 @@ function RequestCard({ request, activityNames, onDone }: { request: BuddyRequest
   );
 }
 
-export function HomeRequests({ initial, activityNames }: { initial: RequestLists; activityNames: Record<string, string> }) {
-  const { data, error, mutate } = useSWR<RequestLists>(REQUESTS_URL, getJson, { fallbackData: initial, refreshInterval: REFRESH_MS });
+export function HomeRequests({
+  initial,
+  activityNames,
+}: {
+  initial: RequestLists;
+  activityNames: Record<string, string>;
+}) {
+  const { data, error, mutate } = useSWR<RequestLists>(REQUESTS_URL, getJson, {
+    fallbackData: initial,
+    refreshInterval: REFRESH_MS,
+  });
   const { mutate: refresh } = useSWRConfig();
   const [outcome, setOutcome] = useState<Outcome>();
   const waiting = (data ?? initial).received.filter((r) => r.state === 'pending');

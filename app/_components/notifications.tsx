@@ -17,7 +17,10 @@ export function ServiceWorker() {
 type State = 'checking' | 'unsupported' | 'denied' | 'off' | 'on' | 'working';
 
 const keyBytes = (base64url: string) => {
-  const base64 = base64url.replace(/-/g, '+').replace(/_/g, '/').padEnd(Math.ceil(base64url.length / 4) * 4, '=');
+  const base64 = base64url
+    .replace(/-/g, '+')
+    .replace(/_/g, '/')
+    .padEnd(Math.ceil(base64url.length / 4) * 4, '=');
   return Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
 };
 
@@ -49,7 +52,10 @@ export function NotificationsOptIn({ publicKey }: { publicKey: string }) {
         return;
       }
       const registration = await navigator.serviceWorker.ready;
-      const subscription = await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(publicKey) });
+      const subscription = await registration.pushManager.subscribe({
+        userVisibleOnly: true,
+        applicationServerKey: keyBytes(publicKey),
+      });
       const saved = await sendJson('POST', paths.webPush(), subscription.toJSON());
       if (!saved.ok) {
         await subscription.unsubscribe();
@@ -79,10 +85,18 @@ export function NotificationsOptIn({ publicKey }: { publicKey: string }) {
   return (
     <section className="card stack" aria-labelledby="notifications-heading">
       <h2 id="notifications-heading">Notifications on this device</h2>
-      {state === 'unsupported' ? <p>This browser cannot show notifications. The app, or another browser, can.</p> : null}
-      {state === 'denied' ? <p>Notifications are blocked for this site. Allow them in your browser’s site settings, then come back.</p> : null}
-      {state === 'on' ? <p>This browser tells you about new messages and buddy requests. You can mute a chat from the chat itself.</p> : null}
-      {state === 'off' || state === 'checking' || state === 'working' ? <p>Get told about new messages and buddy requests, even when this page is closed.</p> : null}
+      {state === 'unsupported' ? (
+        <p>This browser cannot show notifications. The app, or another browser, can.</p>
+      ) : null}
+      {state === 'denied' ? (
+        <p>Notifications are blocked for this site. Allow them in your browser’s site settings, then come back.</p>
+      ) : null}
+      {state === 'on' ? (
+        <p>This browser tells you about new messages and buddy requests. You can mute a chat from the chat itself.</p>
+      ) : null}
+      {state === 'off' || state === 'checking' || state === 'working' ? (
+        <p>Get told about new messages and buddy requests, even when this page is closed.</p>
+      ) : null}
       {problem ? (
         <p className="notice notice-error" role="alert">
           {problem}
@@ -94,7 +108,12 @@ export function NotificationsOptIn({ publicKey }: { publicKey: string }) {
             Turn off notifications
           </button>
         ) : state === 'off' || state === 'working' ? (
-          <button type="button" onClick={() => void turnOn()} disabled={state === 'working'} aria-busy={state === 'working'}>
+          <button
+            type="button"
+            onClick={() => void turnOn()}
+            disabled={state === 'working'}
+            aria-busy={state === 'working'}
+          >
             Turn on notifications
           </button>
         ) : null}
@@ -120,8 +139,16 @@ export function MuteChat({ chatId, initiallyMuted }: { chatId: string; initially
 
   return (
     <p className="actions small">
-      <span className="muted">{muted ? 'Notifications for this chat are off.' : 'You get notifications for this chat.'}</span>
-      <button type="button" className="button-secondary" onClick={() => void toggle()} disabled={busy} aria-pressed={muted}>
+      <span className="muted">
+        {muted ? 'Notifications for this chat are off.' : 'You get notifications for this chat.'}
+      </span>
+      <button
+        type="button"
+        className="button-secondary"
+        onClick={() => void toggle()}
+        disabled={busy}
+        aria-pressed={muted}
+      >
         {muted ? 'Unmute' : 'Mute notifications'}
       </button>
       {problem ? <span role="alert">{problem}</span> : null}

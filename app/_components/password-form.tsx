@@ -6,9 +6,24 @@ import { ErrorSummary, SavedNotice, useFocusAfterSubmit } from './fields';
 type Action = (state: PasswordFormState, data: FormData) => Promise<PasswordFormState>;
 
 const FIELDS = [
-  { name: 'currentPassword', label: 'Current password', autoComplete: 'current-password', help: 'The one you use now, or the one your agent gave you.' },
-  { name: 'newPassword', label: 'New password', autoComplete: 'new-password', help: 'At least 8 characters. A few unrelated words make a strong one.' },
-  { name: 'confirmPassword', label: 'New password again', autoComplete: 'new-password', help: 'To be sure it is typed right.' },
+  {
+    name: 'currentPassword',
+    label: 'Current password',
+    autoComplete: 'current-password',
+    help: 'The one you use now, or the one your agent gave you.',
+  },
+  {
+    name: 'newPassword',
+    label: 'New password',
+    autoComplete: 'new-password',
+    help: 'At least 8 characters. A few unrelated words make a strong one.',
+  },
+  {
+    name: 'confirmPassword',
+    label: 'New password again',
+    autoComplete: 'new-password',
+    help: 'To be sure it is typed right.',
+  },
 ] as const;
 
 export function PasswordForm({ action }: { action: Action }) {
@@ -19,7 +34,10 @@ export function PasswordForm({ action }: { action: Action }) {
   useEffect(() => {
     if (state.message && !state.ok) summary.after();
   }, [state]);
-  const items = FIELDS.filter((f) => state.fields[f.name]).map((f) => ({ fieldId: `password-${f.name}`, text: `${f.label}: ${state.fields[f.name]}` }));
+  const items = FIELDS.filter((f) => state.fields[f.name]).map((f) => ({
+    fieldId: `password-${f.name}`,
+    text: `${f.label}: ${state.fields[f.name]}`,
+  }));
   return (
     <form className="stack" action={formAction}>
       {state.message && !state.ok ? <ErrorSummary title={state.message} items={items} focusRef={summary.ref} /> : null}
@@ -60,8 +78,8 @@ export function PasswordForm({ action }: { action: Action }) {
           Sign out everywhere and revoke all assistant tokens
         </label>
         <p className="help" id="password-revokeAllTokens-help">
-          Your other browsers are signed out either way. Tick this too if someone else may know your password or hold access: every assistant
-          and app that acts for you loses its access at once.
+          Your other browsers are signed out either way. Tick this too if someone else may know your password or hold
+          access: every assistant and app that acts for you loses its access at once.
         </p>
       </div>
       <div className="actions">

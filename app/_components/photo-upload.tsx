@@ -17,16 +17,27 @@ function readAsDataUrl(file: File): Promise<string> {
   });
 }
 
-export function PhotoUpload({ currentUrl, name, onUploaded }: { currentUrl: string | null; name: string; onUploaded: () => void }) {
+export function PhotoUpload({
+  currentUrl,
+  name,
+  onUploaded,
+}: {
+  currentUrl: string | null;
+  name: string;
+  onUploaded: () => void;
+}) {
   const [file, setFile] = useState<File | null>(null);
   const [preview, setPreview] = useState<string | null>(null);
   const [message, setMessage] = useState<{ tone: 'ok' | 'error'; text: string } | null>(null);
   const [busy, setBusy] = useState(false);
   const input = useRef<HTMLInputElement>(null);
 
-  useEffect(() => () => {
-    if (preview) URL.revokeObjectURL(preview);
-  }, [preview]);
+  useEffect(
+    () => () => {
+      if (preview) URL.revokeObjectURL(preview);
+    },
+    [preview],
+  );
 
   function choose(selected: File | undefined) {
     setMessage(null);

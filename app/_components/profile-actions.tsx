@@ -71,7 +71,10 @@ export function ProfileActions({ initial, name, slug }: { initial: Standing; nam
   useEffect(() => {
     const blocked = (event: Event) => {
       setStanding({ kind: 'blocked' });
-      setNotice({ tone: 'ok', text: event instanceof CustomEvent && typeof event.detail === 'string' ? event.detail : 'Blocked.' });
+      setNotice({
+        tone: 'ok',
+        text: event instanceof CustomEvent && typeof event.detail === 'string' ? event.detail : 'Blocked.',
+      });
     };
     window.addEventListener(BLOCKED_EVENT, blocked);
     return () => window.removeEventListener(BLOCKED_EVENT, blocked);
@@ -84,7 +87,12 @@ export function ProfileActions({ initial, name, slug }: { initial: Standing; nam
         <form className="stack card" onSubmit={(event) => void ask(event)}>
           <div className="field">
             <label htmlFor="request-note">A few words to {name} (optional)</label>
-            <textarea id="request-note" value={note} maxLength={SOCIAL_LIMITS.requestMessage} onChange={(event) => setNote(event.target.value)} />
+            <textarea
+              id="request-note"
+              value={note}
+              maxLength={SOCIAL_LIMITS.requestMessage}
+              onChange={(event) => setNote(event.target.value)}
+            />
           </div>
           <div className="actions">
             <button type="submit" disabled={busy}>
@@ -105,7 +113,12 @@ export function ProfileActions({ initial, name, slug }: { initial: Standing; nam
       main = (
         <div className="actions">
           <p className="tag tag-ok">Request sent</p>
-          <button type="button" className="button-secondary" disabled={busy} onClick={() => void answer(standing.requestId, 'cancel')}>
+          <button
+            type="button"
+            className="button-secondary"
+            disabled={busy}
+            onClick={() => void answer(standing.requestId, 'cancel')}
+          >
             Withdraw request
           </button>
         </div>
@@ -115,12 +128,21 @@ export function ProfileActions({ initial, name, slug }: { initial: Standing; nam
       main = (
         <section className="card stack" aria-labelledby="answer-heading">
           <h2 id="answer-heading">Answer their request</h2>
-          {standing.message ? <p className="about">“{standing.message}”</p> : <p className="muted">{name} would like to be buddies.</p>}
+          {standing.message ? (
+            <p className="about">“{standing.message}”</p>
+          ) : (
+            <p className="muted">{name} would like to be buddies.</p>
+          )}
           <div className="actions">
             <button type="button" disabled={busy} onClick={() => void answer(standing.requestId, 'accept')}>
               Accept
             </button>
-            <button type="button" className="button-secondary" disabled={busy} onClick={() => void answer(standing.requestId, 'decline')}>
+            <button
+              type="button"
+              className="button-secondary"
+              disabled={busy}
+              onClick={() => void answer(standing.requestId, 'decline')}
+            >
               Decline
             </button>
           </div>

@@ -10,7 +10,14 @@ import { useEffect, useState, type FormEvent } from 'react';
 import useSWR from 'swr';
 import { paths } from '@/lib/contract/paths';
 import type { OwnProfile } from '@/lib/contract/profiles';
-import { ActivityChips, addActivities, isKnownActivity, sameActivity, useActivityLookup, type ActivityLookup } from './activity-chips';
+import {
+  ActivityChips,
+  addActivities,
+  isKnownActivity,
+  sameActivity,
+  useActivityLookup,
+  type ActivityLookup,
+} from './activity-chips';
 import { getJson, sendJson } from './api-client';
 import { FreeTimeGrid } from './free-time-grid';
 import { ErrorSummary, SavedNotice, useFocusAfterSubmit } from './fields';
@@ -99,7 +106,9 @@ function useLocalDate(value: string | null, withTime: boolean): string | null {
     if (!value) return setText(null);
     const date = new Date(withTime ? value : `${value}T00:00:00Z`);
     if (Number.isNaN(date.getTime())) return setText(null);
-    const format = withTime ? new Intl.DateTimeFormat(undefined, { dateStyle: 'long', timeStyle: 'short' }) : new Intl.DateTimeFormat(undefined, { dateStyle: 'long', timeZone: 'UTC' });
+    const format = withTime
+      ? new Intl.DateTimeFormat(undefined, { dateStyle: 'long', timeStyle: 'short' })
+      : new Intl.DateTimeFormat(undefined, { dateStyle: 'long', timeZone: 'UTC' });
     setText(format.format(date));
   }, [value, withTime]);
   return text;
@@ -115,22 +124,39 @@ interface Status {
 
 function warningLines(warnings: Record<string, unknown>, names: Record<string, string>): string[] {
   const lines: string[] = [];
-  if (typeof warnings.schedule_summary === 'string') lines.push(`We understood your availability as: ${warnings.schedule_summary}. If that’s not right, say it differently.`);
+  if (typeof warnings.schedule_summary === 'string')
+    lines.push(
+      `We understood your availability as: ${warnings.schedule_summary}. If that’s not right, say it differently.`,
+    );
   const unmatched = Array.isArray(warnings.activities_unmatched) ? (warnings.activities_unmatched as string[]) : [];
   const suggestions = (warnings.activities_suggestions ?? {}) as Record<string, string[]>;
   for (const item of unmatched) {
     const ideas = (suggestions[item] ?? []).map((id) => names[id] ?? id);
-    lines.push(`We didn’t recognise the activity “${item}”${ideas.length ? ` — did you mean ${ideas.join(' or ')}?` : '.'}`);
+    lines.push(
+      `We didn’t recognise the activity “${item}”${ideas.length ? ` — did you mean ${ideas.join(' or ')}?` : '.'}`,
+    );
   }
   if (Array.isArray(warnings.availability_unparsed) && warnings.availability_unparsed.length > 0) {
-    lines.push(`We couldn’t understand this part of your availability: “${(warnings.availability_unparsed as string[]).join('”, “')}”.`);
+    lines.push(
+      `We couldn’t understand this part of your availability: “${(warnings.availability_unparsed as string[]).join('”, “')}”.`,
+    );
   }
-  if (typeof warnings.location_unresolved === 'string') lines.push('We couldn’t find that place on the map, so people nearby won’t find you yet. Try a nearby city.');
+  if (typeof warnings.location_unresolved === 'string')
+    lines.push('We couldn’t find that place on the map, so people nearby won’t find you yet. Try a nearby city.');
   return lines;
 }
 
-export function ProfileEditor({ initial, activityNames }: { initial: OwnProfile; activityNames: Record<string, string> }) {
-  const { data, mutate } = useSWR<{ profile: OwnProfile }>(ME, getJson, { fallbackData: { profile: initial }, revalidateOnMount: false });
+export function ProfileEditor({
+  initial,
+  activityNames,
+}: {
+  initial: OwnProfile;
+  activityNames: Record<string, string>;
+}) {
+  const { data, mutate } = useSWR<{ profile: OwnProfile }>(ME, getJson, {
+    fallbackData: { profile: initial },
+    revalidateOnMount: false,
+  });
   const profile = data?.profile ?? initial;
   const [base, setBase] = useState<FormValues>(() => valuesOf(initial, activityNames));
   const [values, setValues] = useState<FormValues>(base);
@@ -193,7 +219,9 @@ export function ProfileEditor({ initial, activityNames }: { initial: OwnProfile;
       setErrors({});
       const warnings = result.data.warnings ?? {};
       if (body.activities) {
-        const unmatched = Array.isArray(warnings.activities_unmatched) ? (warnings.activities_unmatched as string[]) : [];
+        const unmatched = Array.isArray(warnings.activities_unmatched)
+          ? (warnings.activities_unmatched as string[])
+          : [];
         setRenamed([...renamedNow, ...serverRenamings(sending.activities, next.activities, unmatched, lookup)]);
       }
       const details = warningLines(warnings, activityNames);
@@ -202,7 +230,8 @@ export function ProfileEditor({ initial, activityNames }: { initial: OwnProfile;
     } else if (result.error.fields) {
       setErrors(errorsByField(result.error.fields));
       // A refusal that is not a fix-this-field (e.g. moving too often: 429) says itself what to do.
-      const title = result.error.code === 'validation_failed' ? 'Please fix the fields marked below.' : result.error.message;
+      const title =
+        result.error.code === 'validation_failed' ? 'Please fix the fields marked below.' : result.error.message;
       setStatus({ tone: 'error', title, details: [], listFields: result.error.code === 'validation_failed' });
       summary.after();
     } else {
@@ -216,7 +245,8 @@ export function ProfileEditor({ initial, activityNames }: { initial: OwnProfile;
     id: `profile-${name}`,
     name,
     'aria-invalid': errors[name] ? (true as const) : undefined,
-    'aria-describedby': [errors[name] ? `profile-${name}-error` : '', `profile-${name}-help`].filter(Boolean).join(' ') || undefined,
+    'aria-describedby':
+      [errors[name] ? `profile-${name}-error` : '', `profile-${name}-help`].filter(Boolean).join(' ') || undefined,
   });
   const fieldError = (name: keyof FormValues) =>
     errors[name] ? (
@@ -230,8 +260,8 @@ export function ProfileEditor({ initial, activityNames }: { initial: OwnProfile;
       {profile.onboarding.missing.length > 0 ? (
         <div className="notice notice-warn">
           <p>
-            Still needed before you show in Discover: {profile.onboarding.missing.length} item{profile.onboarding.missing.length === 1 ? '' : 's'}. See the{' '}
-            <a href="/account">checklist</a>.
+            Still needed before you show in Discover: {profile.onboarding.missing.length} item
+            {profile.onboarding.missing.length === 1 ? '' : 's'}. See the <a href="/account">checklist</a>.
           </p>
         </div>
       ) : null}
@@ -248,7 +278,9 @@ export function ProfileEditor({ initial, activityNames }: { initial: OwnProfile;
           <ErrorSummary
             title={status.title}
             focusRef={summary.ref}
-            items={Object.entries(status.listFields ? errors : {}).map(([name, text]) => (FIELD_LABELS[name] ? { fieldId: `profile-${name}`, text: `${FIELD_LABELS[name]}: ${text}` } : { text }))}
+            items={Object.entries(status.listFields ? errors : {}).map(([name, text]) =>
+              FIELD_LABELS[name] ? { fieldId: `profile-${name}`, text: `${FIELD_LABELS[name]}: ${text}` } : { text },
+            )}
           />
         ) : status ? (
           <div className={`notice notice-${status.tone}`} role="status">
@@ -264,13 +296,24 @@ export function ProfileEditor({ initial, activityNames }: { initial: OwnProfile;
         ) : null}
         {stale && edited ? (
           <div className="notice notice-warn" role="status">
-            <p>Your profile was changed elsewhere (perhaps by your agent) while you were editing. Saving keeps your changes to the fields you edited.</p>
+            <p>
+              Your profile was changed elsewhere (perhaps by your agent) while you were editing. Saving keeps your
+              changes to the fields you edited.
+            </p>
           </div>
         ) : null}
         <form className="stack" onSubmit={save} noValidate>
           <div className="field">
             <label htmlFor="profile-displayName">Name</label>
-            <input type="text" {...fieldProps('displayName')} value={values.displayName} maxLength={LIMITS.displayName} required autoComplete="nickname" onChange={(e) => set('displayName', e.target.value)} />
+            <input
+              type="text"
+              {...fieldProps('displayName')}
+              value={values.displayName}
+              maxLength={LIMITS.displayName}
+              required
+              autoComplete="nickname"
+              onChange={(e) => set('displayName', e.target.value)}
+            />
             <p className="help" id="profile-displayName-help">
               Shown on your profile. Up to {LIMITS.displayName} characters.
             </p>
@@ -302,7 +345,8 @@ export function ProfileEditor({ initial, activityNames }: { initial: OwnProfile;
               onChange={(e) => set('location', e.target.value)}
             />
             <p className="help" id="profile-location-help">
-              A town or city, like “{city ?? 'Portland, OR'}”. Others only see the city{profile.public_location ? ` (now: ${profile.public_location})` : ''}.
+              A town or city, like “{city ?? 'Portland, OR'}”. Others only see the city
+              {profile.public_location ? ` (now: ${profile.public_location})` : ''}.
             </p>
             {fieldError('location')}
           </div>
@@ -322,7 +366,13 @@ export function ProfileEditor({ initial, activityNames }: { initial: OwnProfile;
           </div>
           <div className="field">
             <label htmlFor="profile-birthday">Birthday</label>
-            <input type="date" {...fieldProps('birthday')} value={values.birthday} autoComplete="bday" onChange={(e) => set('birthday', e.target.value)} />
+            <input
+              type="date"
+              {...fieldProps('birthday')}
+              value={values.birthday}
+              autoComplete="bday"
+              onChange={(e) => set('birthday', e.target.value)}
+            />
             <p className="help" id="profile-birthday-help">
               {birthdayText ? `${birthdayText}. ` : ''}Others see your age, not your birthday. You must be 13 or older.
             </p>
@@ -330,11 +380,18 @@ export function ProfileEditor({ initial, activityNames }: { initial: OwnProfile;
           </div>
           <div className="field">
             <div className="checkbox">
-              <input type="checkbox" {...fieldProps('showAgeByDecade')} checked={values.showAgeByDecade} onChange={(e) => set('showAgeByDecade', e.target.checked)} />
+              <input
+                type="checkbox"
+                {...fieldProps('showAgeByDecade')}
+                checked={values.showAgeByDecade}
+                onChange={(e) => set('showAgeByDecade', e.target.checked)}
+              />
               <label htmlFor="profile-showAgeByDecade">Show only my age decade (like “30s”)</label>
             </div>
             <p className="help" id="profile-showAgeByDecade-help">
-              {profile.age_bucket ? `You would show as: ${profile.age_bucket}.` : 'Takes effect once your birthday is set.'}
+              {profile.age_bucket
+                ? `You would show as: ${profile.age_bucket}.`
+                : 'Takes effect once your birthday is set.'}
             </p>
           </div>
           <div className="field">
@@ -373,7 +430,8 @@ export function ProfileEditor({ initial, activityNames }: { initial: OwnProfile;
                   onChange={(e) => set('availability_text', e.target.value)}
                 />
                 <p className="help" id="profile-availability_text-help">
-                  Tap the week or say it in plain words: “weekends and Wednesday evenings”. Tapping rewrites the words in ours. Now: {profile.schedule_summary}.
+                  Tap the week or say it in plain words: “weekends and Wednesday evenings”. Tapping rewrites the words
+                  in ours. Now: {profile.schedule_summary}.
                 </p>
               </div>
             </div>

@@ -47,7 +47,8 @@ export function SafetyMenu({
     setBusy(true);
     const result = await sendJson('POST', paths.block({ slug }));
     setBusy(false);
-    if (result.ok) onEnded({ text: `You blocked ${name}. They can’t message you or send requests, and they aren’t told.` });
+    if (result.ok)
+      onEnded({ text: `You blocked ${name}. They can’t message you or send requests, and they aren’t told.` });
     else setStatus({ tone: 'error', text: result.error.message });
   }
 
@@ -108,7 +109,11 @@ export function SafetyMenu({
           <form className="stack" onSubmit={(event) => void report(event)}>
             <div className="field">
               <label htmlFor="report-reason">What’s wrong?</label>
-              <select id="report-reason" value={reason} onChange={(event) => setReason(event.target.value as typeof reason)}>
+              <select
+                id="report-reason"
+                value={reason}
+                onChange={(event) => setReason(event.target.value as typeof reason)}
+              >
                 {REPORT_REASONS.map((r) => (
                   <option key={r} value={r}>
                     {REASON_WORDS[r]}
@@ -118,7 +123,13 @@ export function SafetyMenu({
             </div>
             <div className="field">
               <label htmlFor="report-text">What happened (optional)</label>
-              <textarea id="report-text" value={details} maxLength={SOCIAL_LIMITS.reportText} rows={3} onChange={(event) => setDetails(event.target.value)} />
+              <textarea
+                id="report-text"
+                value={details}
+                maxLength={SOCIAL_LIMITS.reportText}
+                rows={3}
+                onChange={(event) => setDetails(event.target.value)}
+              />
             </div>
             <label className="checkbox">
               <input type="checkbox" checked={alsoBlock} onChange={(event) => setAlsoBlock(event.target.checked)} />

@@ -1,7 +1,15 @@
 // The two sign-in forms. Plain HTML forms that post to Auth.js (/auth/*) with the CSRF
 // token, so they work without JavaScript.
 
-export function PasswordSigninForm({ csrfToken, returnTo, email }: { csrfToken: string; returnTo: string; email?: string }) {
+export function PasswordSigninForm({
+  csrfToken,
+  returnTo,
+  email,
+}: {
+  csrfToken: string;
+  returnTo: string;
+  email?: string;
+}) {
   return (
     <form className="stack" method="post" action="/auth/callback/password">
       <input type="hidden" name="csrfToken" value={csrfToken} />
@@ -22,7 +30,15 @@ export function PasswordSigninForm({ csrfToken, returnTo, email }: { csrfToken: 
   );
 }
 
-export function EmailLinkForm({ csrfToken, returnTo, idPrefix = 'link' }: { csrfToken: string; returnTo: string; idPrefix?: string }) {
+export function EmailLinkForm({
+  csrfToken,
+  returnTo,
+  idPrefix = 'link',
+}: {
+  csrfToken: string;
+  returnTo: string;
+  idPrefix?: string;
+}) {
   return (
     <form className="stack" method="post" action="/auth/signin/email">
       <input type="hidden" name="csrfToken" value={csrfToken} />

@@ -6,7 +6,17 @@ import { SITE, SiteChrome } from './site-chrome';
  * the same head, stylesheet and chrome as the root layout, without Next.js's client
  * runtime, which every App Router page loads (about 130 KB of script).
  */
-export function StaticDocument({ title, nonce, css, children }: { title: string; nonce: string; css: string; children: ReactNode }) {
+export function StaticDocument({
+  title,
+  nonce,
+  css,
+  children,
+}: {
+  title: string;
+  nonce: string;
+  css: string;
+  children: ReactNode;
+}) {
   return (
     <html lang="en">
       <head>

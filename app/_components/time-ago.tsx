@@ -20,7 +20,8 @@ function useNow(): Date | null {
 export function TimeAgo({ value, style = 'relative' }: { value: string; style?: 'relative' | 'clock' }) {
   const now = useNow();
   const date = new Date(value);
-  const text = now === null ? `${utc.format(date)} UTC` : style === 'clock' ? messageTime(date, now) : relativeTime(date, now);
+  const text =
+    now === null ? `${utc.format(date)} UTC` : style === 'clock' ? messageTime(date, now) : relativeTime(date, now);
   return (
     <time dateTime={value} title={now === null ? undefined : date.toLocaleString()}>
       {text}

@@ -24,7 +24,9 @@ export function TokenFacts({ token: t }: { token: AccessTokenRecord }) {
       ) : null}
       <div>
         <dt>Created</dt>
-        <dd><LocalTime value={t.created_at} /></dd>
+        <dd>
+          <LocalTime value={t.created_at} />
+        </dd>
       </div>
       <div>
         <dt>Last used</dt>
@@ -33,7 +35,9 @@ export function TokenFacts({ token: t }: { token: AccessTokenRecord }) {
       {t.revoked_at ? (
         <div>
           <dt>Revoked</dt>
-          <dd><LocalTime value={t.revoked_at} /></dd>
+          <dd>
+            <LocalTime value={t.revoked_at} />
+          </dd>
         </div>
       ) : null}
     </dl>

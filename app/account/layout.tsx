@@ -20,7 +20,14 @@ export default async function AccountLayout({ children }: { children: ReactNode 
   const { user } = session;
   return (
     <div className="account">
-      <AccountBar tabs={ACCOUNT_TABS} initialCounts={counts} me={{ displayName: user.display_name, photoURL: user.photo_url ? (user.thumbnail_url ?? user.photo_url) : null }} />
+      <AccountBar
+        tabs={ACCOUNT_TABS}
+        initialCounts={counts}
+        me={{
+          displayName: user.display_name,
+          photoURL: user.photo_url ? (user.thumbnail_url ?? user.photo_url) : null,
+        }}
+      />
       <div className="account-page">{children}</div>
       <FocusFromHash />
       <ServiceWorker />

@@ -74,8 +74,9 @@ export default async function AccountPage() {
         <section className="notice notice-warn" aria-labelledby="confirm-agents-heading">
           <h2 id="confirm-agents-heading">Check who can act for you</h2>
           <p>
-            {toConfirm.length === 1 ? 'An assistant holds' : `${toConfirm.length} assistants hold`} access to your account. Confirm you know{' '}
-            {toConfirm.length === 1 ? 'it' : 'each of them'}, or revoke access you didn’t give.
+            {toConfirm.length === 1 ? 'An assistant holds' : `${toConfirm.length} assistants hold`} access to your
+            account. Confirm you know {toConfirm.length === 1 ? 'it' : 'each of them'}, or revoke access you didn’t
+            give.
           </p>
           <p>
             <a className="button" href="/account/agents">
@@ -110,7 +111,11 @@ export default async function AccountPage() {
                     {isDone ? '✓' : '!'}
                   </span>
                   <span>
-                    {isDone ? <strong>{label}</strong> : <a href={`/account/profile#${FIELD_ANCHORS[field]}`}>{label}</a>}{' '}
+                    {isDone ? (
+                      <strong>{label}</strong>
+                    ) : (
+                      <a href={`/account/profile#${FIELD_ANCHORS[field]}`}>{label}</a>
+                    )}{' '}
                     <span className="visually-hidden">{isDone ? '(done)' : '(missing)'}</span>
                     {isDone ? null : <span className="muted"> — {CHECKLIST_LABELS[field].help}</span>}
                   </span>
@@ -139,7 +144,9 @@ export default async function AccountPage() {
                   <a href={`/u/${encodeURIComponent(m.user.slug)}`}>
                     <Avatar name={m.user.displayName} photoURL={m.user.photoURL} />
                     <span className="match-strip-name">{m.user.displayName}</span>
-                    <span className="match-strip-why muted">{m.shared_activities.map((id) => names[id] ?? id).join(', ') || m.overlap_summary}</span>
+                    <span className="match-strip-why muted">
+                      {m.shared_activities.map((id) => names[id] ?? id).join(', ') || m.overlap_summary}
+                    </span>
                   </a>
                 </li>
               ))}

@@ -1,6 +1,11 @@
 import type { Metadata } from 'next';
 import { redirect } from 'next/navigation';
-import { linkRefusalMessage, passwordRefusalMessage, REFUSAL_REASONS, type RefusalReason } from '@/lib/accounts/attempt-limits';
+import {
+  linkRefusalMessage,
+  passwordRefusalMessage,
+  REFUSAL_REASONS,
+  type RefusalReason,
+} from '@/lib/accounts/attempt-limits';
 import { csrfToken, currentSession } from '@/lib/auth/session';
 import { safeReturnPath } from '@/lib/web/return-path';
 import { ErrorSummary } from '../_components/fields';
@@ -24,10 +29,16 @@ function problem(search: Search): { tone: 'error' | 'warn'; text: string } | nul
   if (!error) return null;
   if (error === 'CredentialsSignin' && code === 'rate_limited') {
     const { reason, secondsLeft } = refusalOf(search);
-    return { tone: 'warn', text: `${passwordRefusalMessage(reason, secondsLeft)} You can sign in with an emailed link below right away.` };
+    return {
+      tone: 'warn',
+      text: `${passwordRefusalMessage(reason, secondsLeft)} You can sign in with an emailed link below right away.`,
+    };
   }
   if (error === 'CredentialsSignin') {
-    return { tone: 'error', text: 'That email and password don’t match. Check both and try again, or get a sign-in link by email instead.' };
+    return {
+      tone: 'error',
+      text: 'That email and password don’t match. Check both and try again, or get a sign-in link by email instead.',
+    };
   }
   if (error === 'Verification') {
     return {

@@ -18,9 +18,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('latitude', 'float8')
     .addColumn('longitude', 'float8')
     .addColumn('coords_source', 'text')
-    .addColumn('gender', 'text', (c) =>
-      c.check(sql`gender in ('male', 'female', 'non_binary', 'prefer_not_to_say')`),
-    )
+    .addColumn('gender', 'text', (c) => c.check(sql`gender in ('male', 'female', 'non_binary', 'prefer_not_to_say')`))
     .addColumn('birthday', 'date')
     .addColumn('show_age_by_decade', 'boolean', (c) => c.notNull().defaultTo(false))
     .addColumn('activities', sql`text[]`, (c) => c.notNull().defaultTo(sql`'{}'`))
@@ -81,7 +79,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('agent_session_id', 'text')
     .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
     .execute();
-  await db.schema.createIndex('agent_actions_user_time_idx').on('agent_actions').columns(['user_id', 'created_at']).execute();
+  await db.schema
+    .createIndex('agent_actions_user_time_idx')
+    .on('agent_actions')
+    .columns(['user_id', 'created_at'])
+    .execute();
 
   // Shared pacing for outbound calls with a rate policy (the public geocoder: 1 request/s),
   // so the pace holds across every app instance.

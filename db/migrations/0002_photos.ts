@@ -59,7 +59,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('action', 'text', (c) => c.notNull().check(sql`action in ('kept', 'removed')`))
     .addColumn('checked_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
     .execute();
-  await db.schema.createIndex('photo_moderation_photo_idx').on('photo_moderation').columns(['photo_id', 'checked_at']).execute();
+  await db.schema
+    .createIndex('photo_moderation_photo_idx')
+    .on('photo_moderation')
+    .columns(['photo_id', 'checked_at'])
+    .execute();
 
   // The user's current photo; photo_url (counted by onboarding) and thumbnail_url are its public URLs.
   await db.schema

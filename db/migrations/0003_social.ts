@@ -56,7 +56,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     where state = 'pending'`.execute(db);
   await sql`create index buddy_requests_accepted_sent_idx on buddy_requests (sender_id, responded_at desc)
     where state = 'accepted'`.execute(db);
-  await db.schema.createIndex('buddy_requests_pair_idx').on('buddy_requests').columns(['sender_id', 'recipient_id']).execute();
+  await db.schema
+    .createIndex('buddy_requests_pair_idx')
+    .on('buddy_requests')
+    .columns(['sender_id', 'recipient_id'])
+    .execute();
 
   // One row per participant: the read marker and an unread counter kept in the
   // same transaction as each message insert, so the inbox never counts history.
@@ -89,7 +93,11 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.createIndex('messages_chat_id_idx').on('messages').columns(['chat_id', 'id']).execute();
   await db.schema.createIndex('messages_chat_created_idx').on('messages').columns(['chat_id', 'created_at']).execute();
   // The per-sender rate limit counts a rolling window of one sender in one chat.
-  await db.schema.createIndex('messages_rate_idx').on('messages').columns(['chat_id', 'sender_id', 'created_at']).execute();
+  await db.schema
+    .createIndex('messages_rate_idx')
+    .on('messages')
+    .columns(['chat_id', 'sender_id', 'created_at'])
+    .execute();
 
   await db.schema
     .createTable('blocks')

@@ -40,11 +40,13 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
     .addColumn('updated_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
     .addColumn('search', sql`tsvector`, (c) =>
-      c.generatedAlwaysAs(
-        sql`setweight(to_tsvector('english'::regconfig, title), 'A') ||
+      c
+        .generatedAlwaysAs(
+          sql`setweight(to_tsvector('english'::regconfig, title), 'A') ||
             setweight(to_tsvector('english'::regconfig, coalesce(description, '')), 'B') ||
             setweight(to_tsvector('english'::regconfig, coalesce(venue_name, '') || ' ' || coalesce(city, '')), 'C')`,
-      ).stored(),
+        )
+        .stored(),
     )
     .addUniqueConstraint('events_source_uid_key', ['source', 'uid'])
     .addCheckConstraint('events_coords_pair', sql`(latitude is null) = (longitude is null)`)

@@ -25,8 +25,16 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('ip', 'text', (c) => c.notNull())
     .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
     .execute();
-  await db.schema.createIndex('auth_attempts_account_idx').on('auth_attempts').columns(['kind', 'account_key', 'created_at']).execute();
-  await db.schema.createIndex('auth_attempts_ip_idx').on('auth_attempts').columns(['kind', 'ip', 'created_at']).execute();
+  await db.schema
+    .createIndex('auth_attempts_account_idx')
+    .on('auth_attempts')
+    .columns(['kind', 'account_key', 'created_at'])
+    .execute();
+  await db.schema
+    .createIndex('auth_attempts_ip_idx')
+    .on('auth_attempts')
+    .columns(['kind', 'ip', 'created_at'])
+    .execute();
 
   // Secrets the service generates for itself (the Auth.js secret when AUTH_SECRET is
   // unset), so every app instance on this database agrees on them.

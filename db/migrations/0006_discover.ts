@@ -10,7 +10,9 @@ export async function up(db: Kysely<any>): Promise<void> {
   await sql`alter table users add column last_active_at timestamptz`.execute(db);
   await sql`update users u set last_active_at = greatest(u.updated_at,
     (select max(t.last_used_at) from access_tokens t where t.user_id = u.id))`.execute(db);
-  await sql`alter table users alter column last_active_at set default now(), alter column last_active_at set not null`.execute(db);
+  await sql`alter table users alter column last_active_at set default now(), alter column last_active_at set not null`.execute(
+    db,
+  );
 
   // The search grid (mirrored by lib/discover/cells.ts; change both or neither): rows of
   // 0.25° latitude, cells 20-30 km wide (wider in degrees towards the poles), cell id =
@@ -35,7 +37,9 @@ export async function up(db: Kysely<any>): Promise<void> {
       + least(floor(360 / discover_lon_width(discover_row(lat)))::int - 1,
               greatest(0, floor((lon + 180) / discover_lon_width(discover_row(lat))))::int)`.execute(db);
   // Stored, so it is computed once per write and plans read "discover_cell".
-  await sql`alter table users add column discover_cell int generated always as (discover_cell(latitude, longitude)) stored`.execute(db);
+  await sql`alter table users add column discover_cell int generated always as (discover_cell(latitude, longitude)) stored`.execute(
+    db,
+  );
 
   // One GIN index over "activity@cell" keys: {tennis, hiking} in cell 698165 gives
   // {tennis@698165, hiking@698165}. "Has tennis or hiking in one of these cells" is then
@@ -51,7 +55,9 @@ export async function up(db: Kysely<any>): Promise<void> {
   // The planner ignores a partial index's statistics; without these it guesses 0.5% of
   // the table per key (86,000 rows instead of 1,400 at 1M people) and may pick parallel
   // workers or JIT for what is a small query.
-  await sql`create statistics users_discover_keys_stats on (discover_keys(activities, discover_cell)) from users`.execute(db);
+  await sql`create statistics users_discover_keys_stats on (discover_keys(activities, discover_cell)) from users`.execute(
+    db,
+  );
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

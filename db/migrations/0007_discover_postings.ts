@@ -49,7 +49,9 @@ export async function up(db: Kysely<any>): Promise<void> {
       return null;
     end $$`.execute(db);
   await sql`create trigger users_discover_postings_insert after insert on users
-    referencing new table as inserted_users for each statement execute function discover_postings_on_insert()`.execute(db);
+    referencing new table as inserted_users for each statement execute function discover_postings_on_insert()`.execute(
+    db,
+  );
 
   // Updates per row, and only when something a search reads changed (WHEN is checked
   // without calling the function): the common touch of last_active_at within a day costs nothing.
@@ -80,7 +82,9 @@ export async function up(db: Kysely<any>): Promise<void> {
       return null;
     end $$`.execute(db);
   await sql`create trigger users_discover_postings_delete after delete on users
-    referencing old table as deleted_users for each statement execute function discover_postings_on_delete()`.execute(db);
+    referencing old table as deleted_users for each statement execute function discover_postings_on_delete()`.execute(
+    db,
+  );
 
   await sql`create function discover_postings_on_truncate() returns trigger language plpgsql as $$
     begin
@@ -96,7 +100,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     where ${searchable('u')}`.execute(db);
   // Popular activities and big cities are not independent of each other; without these
   // the planner multiplies their frequencies.
-  await sql`create statistics discover_postings_activity_cell_stats (mcv, dependencies) on activity, cell from discover_postings`.execute(db);
+  await sql`create statistics discover_postings_activity_cell_stats (mcv, dependencies) on activity, cell from discover_postings`.execute(
+    db,
+  );
   await sql`analyze discover_postings`.execute(db);
 
   // The search no longer reads the GIN index of 0006 (nor its key function); dropping it
@@ -112,7 +118,9 @@ export async function down(db: Kysely<any>): Promise<void> {
     return array(select a || '@' || cell::text from unnest(activities) as a)`.execute(db);
   await sql`create index users_discover_idx on users using gin (discover_keys(activities, discover_cell))
     where onboarding_complete`.execute(db);
-  await sql`create statistics users_discover_keys_stats on (discover_keys(activities, discover_cell)) from users`.execute(db);
+  await sql`create statistics users_discover_keys_stats on (discover_keys(activities, discover_cell)) from users`.execute(
+    db,
+  );
   await sql`drop trigger if exists users_discover_postings_truncate on users`.execute(db);
   await sql`drop trigger if exists users_discover_postings_delete on users`.execute(db);
   await sql`drop trigger if exists users_discover_postings_update on users`.execute(db);

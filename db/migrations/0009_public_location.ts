@@ -78,10 +78,14 @@ export async function up(db: Kysely<any>): Promise<void> {
   // answer for a typed address), 1 for gazetteer centres.
   await sql`create function public_point_hash(seed uuid, source text) returns bytea
     language sql immutable parallel safe
-    return sha256(uuid_send(seed) || case when source = 'gazetteer' then '\\x01'::bytea else '\\x00'::bytea end)`.execute(db);
+    return sha256(uuid_send(seed) || case when source = 'gazetteer' then '\\x01'::bytea else '\\x00'::bytea end)`.execute(
+    db,
+  );
   await sql`create function public_point_fraction(hash bytea, byte_offset int) returns float8
     language sql immutable parallel safe
-    return ('x' || encode(substring(hash from byte_offset + 1 for 4), 'hex'))::bit(32)::bigint / 4294967296::float8`.execute(db);
+    return ('x' || encode(substring(hash from byte_offset + 1 for 4), 'hex'))::bit(32)::bigint / 4294967296::float8`.execute(
+    db,
+  );
   // Bearing in radians clockwise from north; distance as an angle on the Discover sphere
   // (6371.0088 km, lib/discover/cells.ts).
   await sql`create function public_point_bearing(seed uuid, source text) returns float8
@@ -89,7 +93,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     return 2 * pi() * public_point_fraction(public_point_hash(seed, source), 0)`.execute(db);
   await sql`create function public_point_angle(seed uuid, source text) returns float8
     language sql immutable parallel safe
-    return (0.7::float8 + 0.6::float8 * public_point_fraction(public_point_hash(seed, source), 4)) / 6371.0088::float8`.execute(db);
+    return (0.7::float8 + 0.6::float8 * public_point_fraction(public_point_hash(seed, source), 4)) / 6371.0088::float8`.execute(
+    db,
+  );
 
   // The destination point on the sphere (bearing and angular distance from a start).
   // Strict: no coordinates, no public point (least/greatest would otherwise skip the null).
@@ -110,7 +116,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     return displaced_latitude(lat, public_point_bearing(seed, source), public_point_angle(seed, source))`.execute(db);
   await sql`create function public_longitude_of(lat float8, lon float8, seed uuid, source text) returns float8
     language sql immutable parallel safe
-    return displaced_longitude(lat, lon, public_point_bearing(seed, source), public_point_angle(seed, source))`.execute(db);
+    return displaced_longitude(lat, lon, public_point_bearing(seed, source), public_point_angle(seed, source))`.execute(
+    db,
+  );
 
   // The public point, and the search cell recomputed from it (a generated column cannot
   // read another, so the cell repeats the expression). Null when there are no coordinates.
@@ -135,8 +143,12 @@ export async function down(db: Kysely<any>): Promise<void> {
   await sql`alter table discover_postings rename column public_latitude to latitude`.execute(db);
   await sql`alter table discover_postings rename column public_longitude to longitude`.execute(db);
   await sql`alter table users drop column discover_cell`.execute(db);
-  await sql`alter table users drop column public_latitude, drop column public_longitude, drop column location_seed`.execute(db);
-  await sql`alter table users add column discover_cell int generated always as (discover_cell(latitude, longitude)) stored`.execute(db);
+  await sql`alter table users drop column public_latitude, drop column public_longitude, drop column location_seed`.execute(
+    db,
+  );
+  await sql`alter table users add column discover_cell int generated always as (discover_cell(latitude, longitude)) stored`.execute(
+    db,
+  );
   await replacePostingTriggers(db, { latitude: 'latitude', longitude: 'longitude' });
   await sql`drop function if exists public_longitude_of(float8, float8, uuid, text)`.execute(db);
   await sql`drop function if exists public_latitude_of(float8, uuid, text)`.execute(db);

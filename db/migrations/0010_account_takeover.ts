@@ -18,7 +18,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('disabled_at', 'timestamptz')
     .addColumn('disabled_reason', 'text', (c) => c.check(sql`disabled_reason in ('not_me')`))
     .execute();
-  await sql`alter table users add constraint users_disabled_reason_pair check ((disabled_at is null) = (disabled_reason is null))`.execute(db);
+  await sql`alter table users add constraint users_disabled_reason_pair check ((disabled_at is null) = (disabled_reason is null))`.execute(
+    db,
+  );
 
   // Same name as before, so a 23505 on it still maps to email_taken (lib/http/errors.ts).
   await sql`drop index users_email_lower_key`.execute(db);

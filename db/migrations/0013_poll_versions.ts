@@ -141,8 +141,16 @@ export async function down(db: Kysely<any>): Promise<void> {
   await sql`drop trigger if exists chats_bump on chats`.execute(db);
   await sql`drop trigger if exists blocks_bump on blocks`.execute(db);
   await sql`drop trigger if exists buddy_requests_bump on buddy_requests`.execute(db);
-  for (const fn of ['users_disabled()', 'users_card_bump()', 'access_tokens_revoked()', 'chat_members_bump()', 'chats_bump()',
-    'pair_row_bump()', 'bump_inbox_pair(uuid, uuid)', 'bump_inbox_version(uuid)']) {
+  for (const fn of [
+    'users_disabled()',
+    'users_card_bump()',
+    'access_tokens_revoked()',
+    'chat_members_bump()',
+    'chats_bump()',
+    'pair_row_bump()',
+    'bump_inbox_pair(uuid, uuid)',
+    'bump_inbox_version(uuid)',
+  ]) {
     await sql.raw(`drop function if exists ${fn}`).execute(db);
   }
   await sql`drop table if exists inbox_versions`.execute(db);

@@ -16,7 +16,10 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('last_seen_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
     .execute();
   await sql`create index web_push_subscriptions_user_idx on web_push_subscriptions (user_id)`.execute(db);
-  await db.schema.alterTable('chat_members').addColumn('muted', 'boolean', (c) => c.notNull().defaultTo(false)).execute();
+  await db.schema
+    .alterTable('chat_members')
+    .addColumn('muted', 'boolean', (c) => c.notNull().defaultTo(false))
+    .execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {

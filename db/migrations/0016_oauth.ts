@@ -20,12 +20,24 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addPrimaryKeyConstraint('oauth_payloads_pk', ['model', 'id'])
     .execute();
   await sql`create index oauth_payloads_grant_idx on oauth_payloads (grant_id) where grant_id is not null`.execute(db);
-  await sql`create unique index oauth_payloads_user_code_idx on oauth_payloads (model, user_code) where user_code is not null`.execute(db);
-  await sql`create unique index oauth_payloads_uid_idx on oauth_payloads (model, uid) where uid is not null`.execute(db);
-  await sql`create index oauth_payloads_expires_idx on oauth_payloads (expires_at) where expires_at is not null`.execute(db);
+  await sql`create unique index oauth_payloads_user_code_idx on oauth_payloads (model, user_code) where user_code is not null`.execute(
+    db,
+  );
+  await sql`create unique index oauth_payloads_uid_idx on oauth_payloads (model, uid) where uid is not null`.execute(
+    db,
+  );
+  await sql`create index oauth_payloads_expires_idx on oauth_payloads (expires_at) where expires_at is not null`.execute(
+    db,
+  );
 
-  await db.schema.alterTable('access_tokens').addColumn('oauth_client_id', 'text').addColumn('oauth_grant_id', 'text').execute();
-  await sql`create unique index access_tokens_oauth_grant_idx on access_tokens (oauth_grant_id) where oauth_grant_id is not null`.execute(db);
+  await db.schema
+    .alterTable('access_tokens')
+    .addColumn('oauth_client_id', 'text')
+    .addColumn('oauth_grant_id', 'text')
+    .execute();
+  await sql`create unique index access_tokens_oauth_grant_idx on access_tokens (oauth_grant_id) where oauth_grant_id is not null`.execute(
+    db,
+  );
   // Every way a token row is revoked (the account page, revoke-all, a disabled account)
   // also ends its OAuth grant: refresh tokens and codes go with it, in the same transaction.
   await sql`

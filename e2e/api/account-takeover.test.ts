@@ -64,20 +64,31 @@ const notMeTokenIn = (mail: string) => /\/signin\/not-me\?token=(bm_nm_[\w-]+)/.
 const signinTokenIn = (mail: string) => /\/signin\/link\?token=(bm_sl_[\w-]+)/.exec(mail)?.[1];
 
 async function userRow(id: string) {
-  return testDb().selectFrom('users').select(['disabled_at', 'disabled_reason', 'onboarding_complete', 'email']).where('id', '=', id).executeTakeFirstOrThrow();
+  return testDb()
+    .selectFrom('users')
+    .select(['disabled_at', 'disabled_reason', 'onboarding_complete', 'email'])
+    .where('id', '=', id)
+    .executeTakeFirstOrThrow();
 }
 
 async function notMeRow(token: string) {
-  return testDb().selectFrom('not_me_links').select(['used_at', 'expires_at', 'created_at']).where('token_hash', '=', sha256(token)).executeTakeFirstOrThrow();
+  return testDb()
+    .selectFrom('not_me_links')
+    .select(['used_at', 'expires_at', 'created_at'])
+    .where('token_hash', '=', sha256(token))
+    .executeTakeFirstOrThrow();
 }
 
 /** The victim's "This wasn't me" button, as their browser sends it. */
 function confirmNotMe(token: string, origin: string | null = ORIGIN()) {
-  return new WebClient().request('POST', '/signin/not-me/confirm', { form: { token }, headers: origin === null ? {} : { origin } });
+  return new WebClient().request('POST', '/signin/not-me/confirm', {
+    form: { token },
+    headers: origin === null ? {} : { origin },
+  });
 }
 
 describe('"This wasn\'t me" against an attacker who registered the victim\'s address', () => {
-  it('ends the attacker\'s token, session and links, hides the account, refuses a replay, and a GET alone does nothing', async () => {
+  it("ends the attacker's token, session and links, hides the account, refuses a replay, and a GET alone does nothing", async () => {
     const victim = uniqueEmail('victim');
     // The attacker registers the victim's address and keeps everything registration hands out.
     const attacker = await registerUser({ email: victim, ...HOSTILE });
@@ -104,7 +115,9 @@ describe('"This wasn\'t me" against an attacker who registered the victim\'s add
     expect(token).toBeDefined();
     const stored = await notMeRow(token);
     // 30 days (the app's clock sets the expiry, the database's the creation time).
-    expect(Math.abs(stored.expires_at.getTime() - stored.created_at.getTime() - 30 * 24 * 3600_000)).toBeLessThan(60_000);
+    expect(Math.abs(stored.expires_at.getTime() - stored.created_at.getTime() - 30 * 24 * 3600_000)).toBeLessThan(
+      60_000,
+    );
 
     // Link previews and mail scanners fetch GET URLs: none of these may act.
     const previewer = new WebClient();
@@ -114,7 +127,9 @@ describe('"This wasn\'t me" against an attacker who registered the victim\'s add
     expect(page.text).toContain(victim);
     expect(page.text).not.toContain('evil.example');
     expect(page.headers.get('referrer-policy')).toBe('same-origin');
-    expect((await previewer.request('GET', `/signin/not-me?token=${token}&done=1`)).text).toContain('Disable this Buddy Match account?');
+    expect((await previewer.request('GET', `/signin/not-me?token=${token}&done=1`)).text).toContain(
+      'Disable this Buddy Match account?',
+    );
     const getConfirm = await previewer.request('GET', `/signin/not-me/confirm?token=${token}`);
     expect(getConfirm.status).toBe(303);
     expect(pathOf(getConfirm.location)).toBe(`/signin/not-me?token=${token}`);
@@ -142,11 +157,21 @@ describe('"This wasn\'t me" against an attacker who registered the victim\'s add
     const row = await userRow(attacker.id);
     expect(row.disabled_at).not.toBeNull();
     expect(row.disabled_reason).toBe('not_me');
-    const tokens = await testDb().selectFrom('access_tokens').select('revoked_at').where('user_id', '=', attacker.id).execute();
+    const tokens = await testDb()
+      .selectFrom('access_tokens')
+      .select('revoked_at')
+      .where('user_id', '=', attacker.id)
+      .execute();
     expect(tokens.length).toBeGreaterThan(0);
     expect(tokens.every((t) => t.revoked_at !== null)).toBe(true);
-    expect(await testDb().selectFrom('sessions').select('id').where('user_id', '=', attacker.id).execute()).toHaveLength(0);
-    const links = await testDb().selectFrom('signin_links').select('used_at').where('user_id', '=', attacker.id).execute();
+    expect(
+      await testDb().selectFrom('sessions').select('id').where('user_id', '=', attacker.id).execute(),
+    ).toHaveLength(0);
+    const links = await testDb()
+      .selectFrom('signin_links')
+      .select('used_at')
+      .where('user_id', '=', attacker.id)
+      .execute();
     expect(links.every((l) => l.used_at !== null)).toBe(true);
 
     // The attacker is out: token, session, kept mobile link, generated password.
@@ -155,7 +180,9 @@ describe('"This wasn\'t me" against an attacker who registered the victim\'s add
     expect((await attackerWeb.request('GET', getMe.path)).status).toBe(401);
     await refused(exchangeSigninLink, { body: { token: mobileLink } }, 'signin_link_used');
     const again = new WebClient();
-    expect(pathOf((await again.signInWithPassword(victim, attacker.auth.generated_password)).location)).toMatch(/code=credentials/);
+    expect(pathOf((await again.signInWithPassword(victim, attacker.auth.generated_password)).location)).toMatch(
+      /code=credentials/,
+    );
     expect(again.sessionCookie()).toBeUndefined();
 
     // Nobody sees the account any more: profile by slug and by id, the web profile, the chat.
@@ -173,7 +200,9 @@ describe('"This wasn\'t me" against an attacker who registered the victim\'s add
     expect(replay.status).toBe(303);
     expect(pathOf(replay.location)).toBe(`/signin/not-me?token=${token}`);
     expect((await userRow(attacker.id)).disabled_at).toEqual(row.disabled_at);
-    expect((await new WebClient().request('GET', `/signin/not-me?token=${token}`)).text).toContain('This link has already been used');
+    expect((await new WebClient().request('GET', `/signin/not-me?token=${token}`)).text).toContain(
+      'This link has already been used',
+    );
 
     // "Email me a link" for the address now finds no account: no mail, no link.
     const asker = new WebClient();
@@ -196,7 +225,10 @@ describe('"This wasn\'t me" against an attacker who registered the victim\'s add
     const attacker = await registerUser({ email: victim });
     const token = notMeTokenIn((await mailsTo(victim))[0]!)!;
     const results = await Promise.all([confirmNotMe(token), confirmNotMe(token)]);
-    expect(results.map((r) => pathOf(r.location)).sort()).toEqual([`/signin/not-me?token=${token}`, `/signin/not-me?token=${token}&done=1`]);
+    expect(results.map((r) => pathOf(r.location)).sort()).toEqual([
+      `/signin/not-me?token=${token}`,
+      `/signin/not-me?token=${token}&done=1`,
+    ]);
     expect((await userRow(attacker.id)).disabled_at).not.toBeNull();
   });
 
@@ -222,16 +254,24 @@ describe('"This wasn\'t me" against an attacker who registered the victim\'s add
     const victim = uniqueEmail('late');
     const attacker = await registerUser({ email: victim });
     const first = notMeTokenIn((await mailsTo(victim))[0]!)!;
-    await testDb().updateTable('not_me_links').set({ expires_at: new Date(Date.now() - 1000) }).where('token_hash', '=', sha256(first)).execute();
+    await testDb()
+      .updateTable('not_me_links')
+      .set({ expires_at: new Date(Date.now() - 1000) })
+      .where('token_hash', '=', sha256(first))
+      .execute();
     const expired = await confirmNotMe(first);
     expect(pathOf(expired.location)).toBe(`/signin/not-me?token=${first}`);
-    expect((await new WebClient().request('GET', `/signin/not-me?token=${first}`)).text).toContain('This link has expired');
+    expect((await new WebClient().request('GET', `/signin/not-me?token=${first}`)).text).toContain(
+      'This link has expired',
+    );
     expect((await userRow(attacker.id)).disabled_at).toBeNull();
     await call(getMe, { token: attacker.token });
 
     // "Email me a link" mails the address a sign-in link and a new "This wasn't me" link.
     const web = new WebClient();
-    const asked = await web.request('POST', '/auth/signin/email', { form: { csrfToken: await web.csrf(), email: victim } });
+    const asked = await web.request('POST', '/auth/signin/email', {
+      form: { csrfToken: await web.csrf(), email: victim },
+    });
     expect(pathOf(asked.location)).toBe('/signin/check-email');
     const second = (await mailsTo(victim, 2))[1]!;
     expect(second).toMatch(/Someone asked for a link to sign in/);
@@ -269,7 +309,11 @@ describe('a disabled account is hidden from everyone, like a block', () => {
       activities: ['chess'],
       availability_text: 'weekends',
     });
-    await testDb().updateTable('users').set({ photo_url: `https://example.com/${user.slug}.jpg` }).where('id', '=', user.id).execute();
+    await testDb()
+      .updateTable('users')
+      .set({ photo_url: `https://example.com/${user.slug}.jpg` })
+      .where('id', '=', user.id)
+      .execute();
     const patch = await call(updateMe, { token: user.token, body: { aboutMe: `I am ${name}!` } });
     expect(patch.onboarding.complete).toBe(true);
     return user;
@@ -294,7 +338,11 @@ describe('a disabled account is hidden from everyone, like a block', () => {
     expect(pathOf((await confirmNotMe(token)).location)).toContain('done=1');
 
     expect(await discovered(viewer)).not.toContain(gone.id);
-    const postings = await testDb().selectFrom('discover_postings').select('user_id').where('user_id', '=', gone.id).execute();
+    const postings = await testDb()
+      .selectFrom('discover_postings')
+      .select('user_id')
+      .where('user_id', '=', gone.id)
+      .execute();
     expect(postings).toHaveLength(0);
     // The geocoding job and photo moderation recompute completeness; the trigger holds it false.
     await testDb().updateTable('users').set({ onboarding_complete: true }).where('id', '=', gone.id).execute();
@@ -303,7 +351,11 @@ describe('a disabled account is hidden from everyone, like a block', () => {
 
     const after = await call(listBuddyRequests, { token: viewer.token });
     expect(JSON.stringify(after)).not.toContain(gone.id);
-    await refused(acceptBuddyRequest, { params: { invitationId: request?.id ?? 'none' }, token: viewer.token }, 'not_found');
+    await refused(
+      acceptBuddyRequest,
+      { params: { invitationId: request?.id ?? 'none' }, token: viewer.token },
+      'not_found',
+    );
     const inbox = await call(getInbox, { token: viewer.token });
     expect(JSON.stringify(inbox)).not.toContain(gone.id);
     await refused(getOverlap, { params: { slug: gone.slug }, token: viewer.token }, 'not_found');
@@ -320,30 +372,46 @@ describe('POST /api/v1/me/password.json with revokeAllTokens', () => {
     ['true', true, 2],
     ['false', false, 0],
     ['left out', undefined, 0],
-  ])('revokes every access token when %s, in the same change that ends the other sessions', async (_name, revokeAllTokens, expectedRevoked) => {
-    const user = await registerUser({ password: PASSWORD, emailMagicLink: false });
-    const link = new URL(user.auth.mobile_signin_url).searchParams.get('token') ?? '';
-    const appToken = (await call(exchangeSigninLink, { body: { token: link } })).auth.token;
-    const web = new WebClient();
-    await web.signInWithPassword(user.user.email, PASSWORD);
-    const other = new WebClient();
-    await other.signInWithPassword(user.user.email, PASSWORD);
+  ])(
+    'revokes every access token when %s, in the same change that ends the other sessions',
+    async (_name, revokeAllTokens, expectedRevoked) => {
+      const user = await registerUser({ password: PASSWORD, emailMagicLink: false });
+      const link = new URL(user.auth.mobile_signin_url).searchParams.get('token') ?? '';
+      const appToken = (await call(exchangeSigninLink, { body: { token: link } })).auth.token;
+      const web = new WebClient();
+      await web.signInWithPassword(user.user.email, PASSWORD);
+      const other = new WebClient();
+      await other.signInWithPassword(user.user.email, PASSWORD);
 
-    const res = await web.request('POST', changePassword.path, {
-      json: { currentPassword: PASSWORD, newPassword: 'a brand new passphrase', ...(revokeAllTokens === undefined ? {} : { revokeAllTokens }) },
-      headers: { origin: ORIGIN() },
-    });
-    expect(res.status).toBe(200);
-    expect(changePassword.response.parse(res.json)).toEqual({ success: true, signed_out_sessions: 1, revoked_tokens: expectedRevoked });
-    for (const token of [user.token, appToken]) {
-      if (revokeAllTokens) await refused(getMe, { token }, 'unauthorized');
-      else await call(getMe, { token });
-    }
-    expect((await other.request('GET', getMe.path)).status).toBe(401);
-    expect((await web.request('GET', getMe.path)).status).toBe(200);
-    const live = await testDb().selectFrom('access_tokens').select('id').where('user_id', '=', user.id).where('revoked_at', 'is', null).execute();
-    expect(live).toHaveLength(revokeAllTokens ? 0 : 2);
-  });
+      const res = await web.request('POST', changePassword.path, {
+        json: {
+          currentPassword: PASSWORD,
+          newPassword: 'a brand new passphrase',
+          ...(revokeAllTokens === undefined ? {} : { revokeAllTokens }),
+        },
+        headers: { origin: ORIGIN() },
+      });
+      expect(res.status).toBe(200);
+      expect(changePassword.response.parse(res.json)).toEqual({
+        success: true,
+        signed_out_sessions: 1,
+        revoked_tokens: expectedRevoked,
+      });
+      for (const token of [user.token, appToken]) {
+        if (revokeAllTokens) await refused(getMe, { token }, 'unauthorized');
+        else await call(getMe, { token });
+      }
+      expect((await other.request('GET', getMe.path)).status).toBe(401);
+      expect((await web.request('GET', getMe.path)).status).toBe(200);
+      const live = await testDb()
+        .selectFrom('access_tokens')
+        .select('id')
+        .where('user_id', '=', user.id)
+        .where('revoked_at', 'is', null)
+        .execute();
+      expect(live).toHaveLength(revokeAllTokens ? 0 : 2);
+    },
+  );
 
   it('revokes the calling token too when an agent asks for it', async () => {
     const user = await registerUser({ password: PASSWORD, emailMagicLink: false });
@@ -363,7 +431,10 @@ describe('POST /api/v1/me/password.json with revokeAllTokens', () => {
   it('refuses a revokeAllTokens that is not a boolean', async () => {
     const user = await registerUser({ password: PASSWORD, emailMagicLink: false });
     // Raw: a string where the type says boolean, on purpose.
-    const res = await api('POST', changePassword.path, { token: user.token, body: { currentPassword: PASSWORD, newPassword: 'another passphrase', revokeAllTokens: 'yes' } });
+    const res = await api('POST', changePassword.path, {
+      token: user.token,
+      body: { currentPassword: PASSWORD, newPassword: 'another passphrase', revokeAllTokens: 'yes' },
+    });
     expect(res.status).toBe(400);
     expect(res.body.error.fields).toHaveProperty('revokeAllTokens');
     await call(getMe, { token: user.token });

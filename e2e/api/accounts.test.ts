@@ -21,7 +21,15 @@ describe('POST /api/v1/register.json', () => {
     expect(body.user.slug).toMatch(/^zoe-muller(-\d{4})?$/);
     expect(body.user.profile_url).toBe(`${inject('baseUrl')}/u/${body.user.slug}`);
     expect(body.auth.token_type).toBe('Bearer');
-    expect(body.auth.scopes).toEqual(['profile:read', 'profile:write', 'photo:write', 'buddy:read', 'buddy:write', 'message:read', 'message:write']);
+    expect(body.auth.scopes).toEqual([
+      'profile:read',
+      'profile:write',
+      'photo:write',
+      'buddy:read',
+      'buddy:write',
+      'message:read',
+      'message:write',
+    ]);
     expect(body.auth.generated_password).toMatch(/^[\w]{5}-[\w]{5}-[\w]{5}-[\w]{5}$/);
     expect(body.auth.mobile_signin_url).toMatch(new RegExp(`^${inject('baseUrl')}/signin/link\\?token=bm_sl_`));
     expect(body.auth.mobile_signin_expires_in_seconds).toBe(3600);
@@ -31,16 +39,28 @@ describe('POST /api/v1/register.json', () => {
       missing: ['aboutMe', 'gender', 'birthday', 'location', 'coords', 'activities', 'schedule', 'photo'],
     });
 
-    const user = await testDb().selectFrom('users').selectAll().where('id', '=', body.user.id).executeTakeFirstOrThrow();
+    const user = await testDb()
+      .selectFrom('users')
+      .selectAll()
+      .where('id', '=', body.user.id)
+      .executeTakeFirstOrThrow();
     expect(user.display_name).toBe('Zoë Müller');
     expect(user.password_hash).toMatch(/^\$argon2id\$/);
     expect(body.auth.generated_password).toEqual(expect.any(String));
     expect(user.password_hash).not.toContain(body.auth.generated_password);
-    const token = await testDb().selectFrom('access_tokens').selectAll().where('user_id', '=', body.user.id).executeTakeFirstOrThrow();
+    const token = await testDb()
+      .selectFrom('access_tokens')
+      .selectAll()
+      .where('user_id', '=', body.user.id)
+      .executeTakeFirstOrThrow();
     expect(token.token_hash.equals(sha256(body.auth.token))).toBe(true);
     expect(token.scopes).toHaveLength(7);
     const link = new URL(body.auth.mobile_signin_url ?? '').searchParams.get('token') ?? '';
-    const stored = await testDb().selectFrom('signin_links').selectAll().where('token_hash', '=', sha256(link)).executeTakeFirstOrThrow();
+    const stored = await testDb()
+      .selectFrom('signin_links')
+      .selectAll()
+      .where('token_hash', '=', sha256(link))
+      .executeTakeFirstOrThrow();
     expect(stored.purpose).toBe('mobile');
     expect(stored.used_at).toBeNull();
     expect(stored.expires_at.getTime() - Date.now()).toBeGreaterThan(3500_000);
@@ -90,10 +110,18 @@ describe('POST /api/v1/register.json', () => {
     expect(me.profile.schedule[6]?.every(Boolean)).toBe(true);
     expect(me.profile.schedule[0]?.some(Boolean)).toBe(false);
 
-    const user = await testDb().selectFrom('users').select(['agent_name', 'agent_session_id', 'schedule']).where('id', '=', body.user.id).executeTakeFirstOrThrow();
+    const user = await testDb()
+      .selectFrom('users')
+      .select(['agent_name', 'agent_session_id', 'schedule'])
+      .where('id', '=', body.user.id)
+      .executeTakeFirstOrThrow();
     expect(user).toMatchObject({ agent_name: 'TestAgent', agent_session_id: 'session-1' });
     expect(user.schedule).toBe('0'.repeat(90) + '1'.repeat(36));
-    const actions = await testDb().selectFrom('agent_actions').select('action').where('user_id', '=', body.user.id).execute();
+    const actions = await testDb()
+      .selectFrom('agent_actions')
+      .select('action')
+      .where('user_id', '=', body.user.id)
+      .execute();
     expect(actions.map((a) => a.action)).toEqual(['register']);
   });
 
@@ -117,7 +145,11 @@ describe('POST /api/v1/register.json', () => {
     ['latitude out of range', { coords: { latitude: 91, longitude: 0 } }, 'coords.latitude'],
     ['longitude missing', { coords: { latitude: 10 } }, 'coords.longitude'],
     ['unknown gender', { gender: 'robot' }, 'gender'],
-    ['younger than 13', { birthday: new Date(Date.now() - 12 * 365.25 * 86400_000).toISOString().slice(0, 10) }, 'birthday'],
+    [
+      'younger than 13',
+      { birthday: new Date(Date.now() - 12 * 365.25 * 86400_000).toISOString().slice(0, 10) },
+      'birthday',
+    ],
     ['impossible date', { birthday: '2001-02-30' }, 'birthday'],
     ['wrong date format', { birthday: '04/02/1990' }, 'birthday'],
     ['21 activities', { activities: Array.from({ length: 21 }, (_, i) => `a${i}`) }, 'activities'],
@@ -138,7 +170,11 @@ describe('POST /api/v1/register.json', () => {
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe('validation_failed');
     expect(res.body.error.fields).toHaveProperty([field]);
-    const count = await testDb().selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).where('email', '=', String(body.email)).executeTakeFirstOrThrow();
+    const count = await testDb()
+      .selectFrom('users')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('email', '=', String(body.email))
+      .executeTakeFirstOrThrow();
     expect(Number(count.n)).toBe(0);
   });
 
@@ -162,7 +198,11 @@ describe('POST /api/v1/register.json', () => {
         agentSessionId: tooLong(120),
       },
     });
-    const row = await testDb().selectFrom('users').select(['about_me', 'birthday', 'latitude']).where('id', '=', res.user.id).executeTakeFirstOrThrow();
+    const row = await testDb()
+      .selectFrom('users')
+      .select(['about_me', 'birthday', 'latitude'])
+      .where('id', '=', res.user.id)
+      .executeTakeFirstOrThrow();
     expect(row.about_me).toHaveLength(600);
     expect(row.latitude).toBe(-90);
     // Slugs of 3 and 40 characters are fine (the test database is fresh on every run).
@@ -170,7 +210,11 @@ describe('POST /api/v1/register.json', () => {
       const ok = await call(register, { body: { email: uniqueEmail(), displayName: 'S', slug } });
       expect(ok.user.slug).toBe(slug);
     }
-    const tooLongSlug = await refused(register, { body: { email: uniqueEmail(), displayName: 'S', slug: 'x'.repeat(41) } }, 'validation_failed');
+    const tooLongSlug = await refused(
+      register,
+      { body: { email: uniqueEmail(), displayName: 'S', slug: 'x'.repeat(41) } },
+      'validation_failed',
+    );
     expect(tooLongSlug.fields).toHaveProperty('slug');
   });
 
@@ -255,7 +299,11 @@ describe('POST /api/v1/register.json', () => {
     );
     const statuses = results.map((r) => r.status).sort();
     expect(statuses).toEqual([201, 201, 201, ...Array(17).fill(429)]);
-    const ledger = await testDb().selectFrom('registrations').select((eb) => eb.fn.countAll<number>().as('n')).where('ip', '=', ip).executeTakeFirstOrThrow();
+    const ledger = await testDb()
+      .selectFrom('registrations')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('ip', '=', ip)
+      .executeTakeFirstOrThrow();
     expect(Number(ledger.n)).toBe(3);
   });
 
@@ -280,7 +328,11 @@ describe('POST /api/v1/register.json', () => {
     const link = /\/signin\/link\?token=(bm_sl_[\w-]+)/.exec(decodeQuotedPrintable(mail!))?.[1];
     expect(link).toBeDefined();
     expect(a.auth.mobile_signin_url).not.toContain(link);
-    const stored = await testDb().selectFrom('signin_links').select('purpose').where('token_hash', '=', sha256(link!)).executeTakeFirstOrThrow();
+    const stored = await testDb()
+      .selectFrom('signin_links')
+      .select('purpose')
+      .where('token_hash', '=', sha256(link!))
+      .executeTakeFirstOrThrow();
     expect(stored.purpose).toBe('email');
     // Without the magic link the address is still told of the account (so its owner can
     // disown it), but gets no sign-in link.
@@ -309,7 +361,11 @@ describe('GET /api/v1/register.json', () => {
     expect(res.method).toBe('POST');
     expect(res.required).toEqual(['email', 'displayName']);
     // The contract types the JSON Schema as an open record; read it as one.
-    const schema = res.schema as { required: string[]; additionalProperties: unknown; properties: Record<string, { anyOf?: unknown[] }> };
+    const schema = res.schema as {
+      required: string[];
+      additionalProperties: unknown;
+      properties: Record<string, { anyOf?: unknown[] }>;
+    };
     expect(schema.required).toEqual(['email', 'displayName']);
     expect(schema.properties.displayName).toMatchObject({ type: 'string', maxLength: 60 });
     expect(schema.properties.slug?.anyOf ?? [schema.properties.slug]).toEqual(
@@ -324,7 +380,14 @@ describe('GET /api/v1/index.json', () => {
   it('lists every endpoint of the contract with absolute URLs', async () => {
     const res = await call(getIndex, {});
     const paths = res.endpoints.map((e) => `${e.method} ${e.path}`);
-    expect(paths).toEqual(expect.arrayContaining(['POST /api/v1/register.json', 'GET /api/v1/me.json', 'PATCH /api/v1/me.json', 'GET /api/v1/users/{slug}/profile.json']));
+    expect(paths).toEqual(
+      expect.arrayContaining([
+        'POST /api/v1/register.json',
+        'GET /api/v1/me.json',
+        'PATCH /api/v1/me.json',
+        'GET /api/v1/users/{slug}/profile.json',
+      ]),
+    );
     for (const e of res.endpoints) expect(e.url).toBe(`${inject('baseUrl')}${e.path}`);
   });
 });

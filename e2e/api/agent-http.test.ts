@@ -107,7 +107,10 @@ describe('§1 a trailing slash is served like the path without it', () => {
   });
 
   it('a wrong method is refused with the JSON 405 unread, whatever the size of its body', async () => {
-    const res = await api('PUT', '/api/v1/me.json', { rawBody: 'x'.repeat(2_000_000), headers: { 'content-type': 'application/json' } });
+    const res = await api('PUT', '/api/v1/me.json', {
+      rawBody: 'x'.repeat(2_000_000),
+      headers: { 'content-type': 'application/json' },
+    });
     expectEnvelope(res, 405, 'method_not_allowed');
   });
 
@@ -199,7 +202,13 @@ describe('§6 Idempotency-Key', () => {
     // The same key later, with another body: 422, and still one message.
     expectEnvelope(await postMessage(a.token, chatId, 'Something else', key), 422, 'idempotency_key_reused');
     // ...or on another path.
-    expectJsonError(await refused(markChatRead, { params: { chatId }, token: a.token, headers: keyed(key) }, 'idempotency_key_reused'));
+    expectJsonError(
+      await refused(
+        markChatRead,
+        { params: { chatId }, token: a.token, headers: keyed(key) },
+        'idempotency_key_reused',
+      ),
+    );
     expect(await storedMessages(chatId)).toHaveLength(1);
 
     // Keys are per token: the other person's request with the same key is their own.
@@ -262,7 +271,7 @@ describe('§6 Idempotency-Key', () => {
     expect(await storedMessages(chatId)).toHaveLength(1);
   });
 
-  it('a dead holder\'s claim is taken over after its lease; another request under a live one is refused', async () => {
+  it("a dead holder's claim is taken over after its lease; another request under a live one is refused", async () => {
     const [a, b] = await users(2, 'Lease');
     const chatId = await makeBuddies(a, b);
     const tokens = testDb().selectFrom('access_tokens').select('id');
@@ -352,7 +361,11 @@ describe('§6 RateLimit-Policy and RateLimit on every limited endpoint', () => {
     const [a, b] = await users(2, 'RateMsg');
     const chatId = await makeBuddies(a, b);
     for (const remaining of [19, 18]) {
-      const res = await sendTyped(sendMessage, { params: { chatId }, token: a.token, body: { text: `Hello ${remaining}` } });
+      const res = await sendTyped(sendMessage, {
+        params: { chatId },
+        token: a.token,
+        body: { text: `Hello ${remaining}` },
+      });
       expect(res.ok).toBe(true);
       expect(res.headers.get('ratelimit-policy')).toBe('"messages";q=20;w=600');
       expect(res.headers.get('ratelimit')).toMatch(new RegExp(`^"messages";r=${remaining};t=\\d+$`));

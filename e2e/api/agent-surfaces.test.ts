@@ -12,7 +12,11 @@ import { EXCLUDED_FROM_MCP } from '@/lib/mcp/tools';
 import { api, baseUrl, freshIp, registerUser, testDb, uniqueEmail } from './client';
 import { call as callApi, refused } from './contract-client';
 
-type ToolResult = { isError?: boolean; content: Array<{ type: string; text?: string }>; structuredContent?: Record<string, unknown> };
+type ToolResult = {
+  isError?: boolean;
+  content: Array<{ type: string; text?: string }>;
+  structuredContent?: Record<string, unknown>;
+};
 
 const openClients: Client[] = [];
 afterAll(async () => {
@@ -34,7 +38,8 @@ const call = async (client: Client, name: string, args: Record<string, unknown> 
   (await client.callTool({ name, arguments: args })) as ToolResult;
 const text = (result: ToolResult) => result.content.map((c) => c.text ?? '').join('\n');
 
-const toolIdFor = (method: HttpMethod, path: string) => endpoints.find((e) => e.method === method && e.path === path)?.id;
+const toolIdFor = (method: HttpMethod, path: string) =>
+  endpoints.find((e) => e.method === method && e.path === path)?.id;
 
 describe('GET /.well-known/openapi.json', () => {
   it('serves a valid OpenAPI 3.0.3 document of exactly the contract, from PUBLIC_BASE_URL, readable cross-origin', async () => {
@@ -51,11 +56,15 @@ describe('GET /.well-known/openapi.json', () => {
       .sort();
     expect(served).toEqual(endpoints.map((e) => `${e.method} ${e.path}`).sort());
     const deref = (await dereference(structuredClone(res.body))) as Record<string, any>;
-    expect(deref.paths['/api/v1/me.json'].get.responses['401'].content['application/json'].schema.properties.error.required).toEqual(['code', 'message']);
+    expect(
+      deref.paths['/api/v1/me.json'].get.responses['401'].content['application/json'].schema.properties.error.required,
+    ).toEqual(['code', 'message']);
   });
 
   it('answers a CORS preflight', async () => {
-    const res = await api('OPTIONS', '/.well-known/openapi.json', { headers: { origin: 'https://other.example', 'access-control-request-method': 'GET' } });
+    const res = await api('OPTIONS', '/.well-known/openapi.json', {
+      headers: { origin: 'https://other.example', 'access-control-request-method': 'GET' },
+    });
     expect(res.status).toBe(204);
     expect(res.headers.get('access-control-allow-origin')).toBe('*');
   });
@@ -86,17 +95,24 @@ describe('the MCP server at /api/mcp', () => {
     expect(client.getInstructions()).toMatch(/register tool/);
     const { tools } = await client.listTools();
     // Every contract endpoint but the excluded ones, and the guide tool.
-    expect(tools.map((t) => t.name).sort()).toEqual([...endpoints.filter((e) => !(e.id in EXCLUDED_FROM_MCP)).map((e) => e.id), 'get_guide'].sort());
+    expect(tools.map((t) => t.name).sort()).toEqual(
+      [...endpoints.filter((e) => !(e.id in EXCLUDED_FROM_MCP)).map((e) => e.id), 'get_guide'].sort(),
+    );
     const register = tools.find((t) => t.name === 'register')!;
     expect(register.inputSchema).toMatchObject({ type: 'object', required: ['email', 'displayName'] });
-    expect(Object.keys(register.inputSchema.properties ?? {})).toEqual(expect.arrayContaining(['email', 'activities', 'availability_text', 'photo']));
+    expect(Object.keys(register.inputSchema.properties ?? {})).toEqual(
+      expect.arrayContaining(['email', 'activities', 'availability_text', 'photo']),
+    );
     expect(register.annotations).toEqual({ destructiveHint: false });
     const me = tools.find((t) => t.name === 'get_my_profile')!;
     // Only hints that differ from the MCP defaults are sent (readOnly false, destructive true, idempotent false, openWorld true).
     expect(me.annotations).toEqual({ readOnlyHint: true, openWorldHint: false });
     // No output schemas: results are the endpoint's JSON as text (issue 16: they were half of tools/list).
     expect(tools.every((t) => t.outputSchema === undefined)).toBe(true);
-    expect(tools.find((t) => t.name === 'update_my_profile')!.annotations).toEqual({ idempotentHint: true, openWorldHint: false });
+    expect(tools.find((t) => t.name === 'update_my_profile')!.annotations).toEqual({
+      idempotentHint: true,
+      openWorldHint: false,
+    });
   });
 
   it('signs up through the register tool, then uses the returned token on the profile tools', async () => {
@@ -113,10 +129,16 @@ describe('the MCP server at /api/mcp', () => {
     const body = registerResponseSchema.parse(JSON.parse(registered.content[0]!.text!));
     expect(registered.structuredContent).toBeUndefined();
     // How to go on depends on the host: the answer names all three ways.
-    expect(registered.content[1]!.text).toMatch(/OAuth hosts.*HTTP 401.*Authorization: Bearer <auth\.token>.*device sign-in.*\/oauth\/device\/auth/s);
+    expect(registered.content[1]!.text).toMatch(
+      /OAuth hosts.*HTTP 401.*Authorization: Bearer <auth\.token>.*device sign-in.*\/oauth\/device\/auth/s,
+    );
     expect(body.user.email).toBe(email);
     expect(body.warnings.activities_unmatched).toEqual(['xyzzy plugh']);
-    const row = await testDb().selectFrom('users').select(['id', 'agent_name', 'activities']).where('email', '=', email).executeTakeFirstOrThrow();
+    const row = await testDb()
+      .selectFrom('users')
+      .select(['id', 'agent_name', 'activities'])
+      .where('email', '=', email)
+      .executeTakeFirstOrThrow();
     expect(row).toMatchObject({ id: body.user.id, agent_name: 'McpTestAgent', activities: ['hiking'] });
 
     const authed = await mcpClient({ token: body.auth.token });
@@ -127,17 +149,33 @@ describe('the MCP server at /api/mcp', () => {
 
     const updated = await call(authed, 'update_my_profile', { aboutMe: 'Set over MCP', agentName: 'McpTestAgent' });
     expect(updated.isError ?? false).toBe(false);
-    const stored = await testDb().selectFrom('users').select('about_me').where('id', '=', body.user.id).executeTakeFirstOrThrow();
+    const stored = await testDb()
+      .selectFrom('users')
+      .select('about_me')
+      .where('id', '=', body.user.id)
+      .executeTakeFirstOrThrow();
     expect(stored.about_me).toBe('Set over MCP');
 
     const publicProfile = await call(anonymous, 'get_public_profile', { slug: body.user.slug });
-    expect(JSON.parse(text(publicProfile))).toMatchObject({ profile: { slug: body.user.slug, aboutMe: 'Set over MCP' } });
+    expect(JSON.parse(text(publicProfile))).toMatchObject({
+      profile: { slug: body.user.slug, aboutMe: 'Set over MCP' },
+    });
   });
 
   it.each([
     ['a bad email', { email: 'not-an-email', displayName: 'X' }, 'validation_failed', /- email: /],
-    ['a birthday under 13', { email: 'young@example.com', displayName: 'Y', birthday: new Date().toISOString().slice(0, 10) }, 'validation_failed', /- birthday: .*13/],
-    ['an unknown field', { email: 'z@example.com', displayName: 'Z', favouriteColour: 'blue' }, 'validation_failed', /- favouriteColour: unknown field/],
+    [
+      'a birthday under 13',
+      { email: 'young@example.com', displayName: 'Y', birthday: new Date().toISOString().slice(0, 10) },
+      'validation_failed',
+      /- birthday: .*13/,
+    ],
+    [
+      'an unknown field',
+      { email: 'z@example.com', displayName: 'Z', favouriteColour: 'blue' },
+      'validation_failed',
+      /- favouriteColour: unknown field/,
+    ],
   ])('returns the HTTP error envelope as an isError result for %s', async (_name, args, code, detail) => {
     const client = await mcpClient();
     const result = await call(client, 'register', args);
@@ -164,11 +202,23 @@ describe('the MCP server at /api/mcp', () => {
 
     const res = await fetch(`${baseUrl()}/api/mcp`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: 'Bearer bm_at_not_a_real_token', 'x-forwarded-for': freshIp() },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } }),
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        authorization: 'Bearer bm_at_not_a_real_token',
+        'x-forwarded-for': freshIp(),
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+      }),
     });
     expect(res.status).toBe(401);
-    expect(res.headers.get('www-authenticate')).toMatch(/^Bearer resource_metadata="[^"]+\/\.well-known\/oauth-protected-resource\/api\/mcp", error="invalid_token"$/);
+    expect(res.headers.get('www-authenticate')).toMatch(
+      /^Bearer resource_metadata="[^"]+\/\.well-known\/oauth-protected-resource\/api\/mcp", error="invalid_token"$/,
+    );
     expect((await res.json()).error.hint).toMatch(/device sign-in/);
   });
 
@@ -182,7 +232,10 @@ describe('the MCP server at /api/mcp', () => {
     expect(result.isError).toBe(true);
     expect(text(result)).toMatch(/Error 429 rate_limited/);
     expect(text(result)).toMatch(/Retry after \d+ seconds/);
-    const other = await call(await mcpClient(), 'register', { email: uniqueEmail('other-ip'), displayName: 'Elsewhere' });
+    const other = await call(await mcpClient(), 'register', {
+      email: uniqueEmail('other-ip'),
+      displayName: 'Elsewhere',
+    });
     expect(other.isError ?? false).toBe(false);
   });
 
@@ -194,7 +247,10 @@ describe('the MCP server at /api/mcp', () => {
       params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
     };
     const post = (origin?: string) =>
-      api('POST', '/api/mcp', { body: initialize, headers: { accept: 'application/json, text/event-stream', ...(origin ? { origin } : {}) } });
+      api('POST', '/api/mcp', {
+        body: initialize,
+        headers: { accept: 'application/json, text/event-stream', ...(origin ? { origin } : {}) },
+      });
     const foreign = await post('https://evil.example');
     expect(foreign.status).toBe(403);
     expect(foreign.body).toMatchObject({ jsonrpc: '2.0', error: { code: -32000 } });
@@ -233,28 +289,31 @@ function findString(value: unknown, key: RegExp): string | undefined {
   return undefined;
 }
 
-describe.skipIf(Object.values(flowTools).some((id) => id === undefined))('a message flow between two people over MCP', () => {
-  it('requests, accepts with a first message and replies', async () => {
-    const [a, b] = [await registerUser({ displayName: 'Ana' }), await registerUser({ displayName: 'Ben' })];
-    const ana = await mcpClient({ token: a.token });
-    const ben = await mcpClient({ token: b.token });
-    const sent = await call(ana, flowTools.sendRequest!, { slug: b.slug, message: 'Hike on Saturday?' });
-    expect(sent.isError ?? false, text(sent)).toBe(false);
-    const requests = await call(ben, flowTools.listRequests!);
-    const invitationId = findString(JSON.parse(text(requests)), /^(invitationId|id)$/);
-    expect(invitationId).toBeTruthy();
-    const accepted = await call(ben, flowTools.accept!, { invitationId, firstMessage: 'Yes, let us go!' });
-    expect(accepted.isError ?? false, text(accepted)).toBe(false);
-    const chats = await call(ana, flowTools.chats!);
-    const chatId = findString(JSON.parse(text(chats)), /^(chatId|id)$/);
-    expect(chatId).toBeTruthy();
-    const reply = await call(ana, flowTools.sendMessage!, { chatId, text: 'Great, 9am at the trailhead.' });
-    expect(reply.isError ?? false, text(reply)).toBe(false);
-    const messages = await call(ben, flowTools.readMessages!, { chatId });
-    expect(text(messages)).toContain('Yes, let us go!');
-    expect(text(messages)).toContain('Great, 9am at the trailhead.');
-  });
-});
+describe.skipIf(Object.values(flowTools).some((id) => id === undefined))(
+  'a message flow between two people over MCP',
+  () => {
+    it('requests, accepts with a first message and replies', async () => {
+      const [a, b] = [await registerUser({ displayName: 'Ana' }), await registerUser({ displayName: 'Ben' })];
+      const ana = await mcpClient({ token: a.token });
+      const ben = await mcpClient({ token: b.token });
+      const sent = await call(ana, flowTools.sendRequest!, { slug: b.slug, message: 'Hike on Saturday?' });
+      expect(sent.isError ?? false, text(sent)).toBe(false);
+      const requests = await call(ben, flowTools.listRequests!);
+      const invitationId = findString(JSON.parse(text(requests)), /^(invitationId|id)$/);
+      expect(invitationId).toBeTruthy();
+      const accepted = await call(ben, flowTools.accept!, { invitationId, firstMessage: 'Yes, let us go!' });
+      expect(accepted.isError ?? false, text(accepted)).toBe(false);
+      const chats = await call(ana, flowTools.chats!);
+      const chatId = findString(JSON.parse(text(chats)), /^(chatId|id)$/);
+      expect(chatId).toBeTruthy();
+      const reply = await call(ana, flowTools.sendMessage!, { chatId, text: 'Great, 9am at the trailhead.' });
+      expect(reply.isError ?? false, text(reply)).toBe(false);
+      const messages = await call(ben, flowTools.readMessages!, { chatId });
+      expect(text(messages)).toContain('Yes, let us go!');
+      expect(text(messages)).toContain('Great, 9am at the trailhead.');
+    });
+  },
+);
 
 describe('the guides', () => {
   it.each([
@@ -275,7 +334,8 @@ describe('the guides', () => {
     const agents = (await api('GET', '/AGENTS.md')).body as string;
     const llms = (await api('GET', '/llms.txt')).body as string;
     for (const spec of endpoints) expect(agents.includes(spec.path) || llms.includes(spec.path), spec.path).toBe(true);
-    for (const code of Object.keys((await import('@/lib/http/errors')).ERROR_STATUS)) expect(agents).toContain(`\`${code}\``);
+    for (const code of Object.keys((await import('@/lib/http/errors')).ERROR_STATUS))
+      expect(agents).toContain(`\`${code}\``);
   });
 });
 

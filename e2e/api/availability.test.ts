@@ -17,10 +17,17 @@ describe('availability_text at registration', () => {
   it.each([
     // Friday was kept and Saturday lost before the exception learned where it ends.
     ['weeknights except fridays, sat afternoons', 'Monday–Thursday evenings; Saturday afternoon', undefined, undefined],
-    ['after 6:30 on weekdays', 'Weekdays 6pm–midnight', ['availability_text: 6:30pm falls in the hour 6pm–7pm'], undefined],
+    [
+      'after 6:30 on weekdays',
+      'Weekdays 6pm–midnight',
+      ['availability_text: 6:30pm falls in the hour 6pm–7pm'],
+      undefined,
+    ],
     ['weekends, when the moon is full', 'Saturday and Sunday, all day', undefined, ['when the moon is full']],
   ])('%s', async (text, summary, normalized, unparsed) => {
-    const { user, warnings } = await call(register, { body: { email: uniqueEmail(), displayName: 'Test Person', availability_text: text } });
+    const { user, warnings } = await call(register, {
+      body: { email: uniqueEmail(), displayName: 'Test Person', availability_text: text },
+    });
     expect(warnings.schedule_summary).toBe(summary);
     expect(await storedSummary(user.id)).toBe(summary);
     expect(warnings.normalized?.map((n) => n.split(',')[0])).toEqual(normalized);

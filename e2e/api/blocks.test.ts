@@ -18,17 +18,32 @@ import {
 } from '@/lib/contract/social';
 import { call, pathOf, refused } from './contract-client';
 import { api, testDb } from './client';
-import { askBuddy, makeBuddies, memberRow, messageInput, restrictScopes, say, storedMessages, users, type TestUser } from './social-helpers';
+import {
+  askBuddy,
+  makeBuddies,
+  memberRow,
+  messageInput,
+  restrictScopes,
+  say,
+  storedMessages,
+  users,
+  type TestUser,
+} from './social-helpers';
 
 const block = (who: TestUser, whom: TestUser) => call(blockUser, { params: { slug: whom.slug }, token: who.token });
 const unblock = (who: TestUser, whom: TestUser) => call(unblockUser, { params: { slug: whom.slug }, token: who.token });
-const blockRows = (blocker: string) => testDb().selectFrom('blocks').selectAll().where('blocker_id', '=', blocker).execute();
+const blockRows = (blocker: string) =>
+  testDb().selectFrom('blocks').selectAll().where('blocker_id', '=', blocker).execute();
 
 describe('blocking', () => {
   it('stores the block idempotently, lists it, and unblocks', async () => {
     const [a, b] = await users(2, 'Blocker');
     for (let i = 0; i < 2; i++) {
-      const blocked = await call(blockUser, { params: { slug: b.slug }, body: { agentName: 'AgentA' }, token: a.token });
+      const blocked = await call(blockUser, {
+        params: { slug: b.slug },
+        body: { agentName: 'AgentA' },
+        token: a.token,
+      });
       expect(blocked).toMatchObject({ blocked: true, user: { id: b.id, displayName: 'Blocker B' } });
     }
     expect(await blockRows(a.id)).toMatchObject([{ blocked_id: b.id, agent_name: 'AgentA' }]);
@@ -49,12 +64,22 @@ describe('blocking', () => {
   it('refuses buddy requests both ways with the same generic 403', async () => {
     const [a, b] = await users(2);
     await block(a, b);
-    const fromBlocked = await refused(sendBuddyRequest, { params: { slug: a.slug }, token: b.token, body: { message: 'hi?' } }, 'recipient_unavailable');
-    const fromBlocker = await refused(sendBuddyRequest, { params: { slug: b.slug }, token: a.token, body: { message: 'hi?' } }, 'recipient_unavailable');
+    const fromBlocked = await refused(
+      sendBuddyRequest,
+      { params: { slug: a.slug }, token: b.token, body: { message: 'hi?' } },
+      'recipient_unavailable',
+    );
+    const fromBlocker = await refused(
+      sendBuddyRequest,
+      { params: { slug: b.slug }, token: a.token, body: { message: 'hi?' } },
+      'recipient_unavailable',
+    );
     for (const error of [fromBlocked, fromBlocker]) {
       expect(JSON.stringify({ error })).not.toMatch(/\bblocked you\b/i);
     }
-    expect(await testDb().selectFrom('buddy_requests').select('id').where('sender_id', 'in', [a.id, b.id]).execute()).toHaveLength(0);
+    expect(
+      await testDb().selectFrom('buddy_requests').select('id').where('sender_id', 'in', [a.id, b.id]).execute(),
+    ).toHaveLength(0);
     // The blocked person's error reads the same as any unavailable recipient: nothing names the block.
     expect(fromBlocked.message).toBe(fromBlocker.message);
   });
@@ -80,7 +105,9 @@ describe('blocking', () => {
     await block(a, b);
     const input = { params: { invitationId: req.request.id }, token: b.token, body: { firstMessage: 'yes!' } };
     await refused(acceptBuddyRequest, input, 'recipient_unavailable');
-    expect(await testDb().selectFrom('connections').select('id').where('user_a', 'in', [a.id, b.id]).execute()).toHaveLength(0);
+    expect(
+      await testDb().selectFrom('connections').select('id').where('user_a', 'in', [a.id, b.id]).execute(),
+    ).toHaveLength(0);
   });
 
   it('stops messages both ways in an existing chat and hides the chat from the blocker only', async () => {
@@ -129,7 +156,11 @@ describe('blocking', () => {
     await restrictScopes(a, ['profile:read', 'buddy:read']);
     await refused(blockUser, { params: { slug: b.slug }, token: a.token }, 'insufficient_scope');
     await refused(unblockUser, { params: { slug: b.slug }, token: a.token }, 'insufficient_scope');
-    await refused(reportUser, { params: { slug: b.slug }, token: a.token, body: { reason: 'spam' } }, 'insufficient_scope');
+    await refused(
+      reportUser,
+      { params: { slug: b.slug }, token: a.token, body: { reason: 'spam' } },
+      'insufficient_scope',
+    );
     await call(listBlocks, { token: a.token });
     await restrictScopes(a, ['profile:read']);
     await refused(listBlocks, { token: a.token }, 'insufficient_scope');
@@ -147,8 +178,20 @@ describe('reporting', () => {
       body: { reason: 'harassment', text: 'Kept messaging after I said no.', chatId, block: true, agentName: 'AgentA' },
     });
     expect(body.blocked).toBe(true);
-    const report = await testDb().selectFrom('reports').selectAll().where('id', '=', body.reportId).executeTakeFirstOrThrow();
-    expect(report).toMatchObject({ reporter_id: a.id, reported_id: b.id, reason: 'harassment', text: 'Kept messaging after I said no.', chat_id: chatId, status: 'open', agent_name: 'AgentA' });
+    const report = await testDb()
+      .selectFrom('reports')
+      .selectAll()
+      .where('id', '=', body.reportId)
+      .executeTakeFirstOrThrow();
+    expect(report).toMatchObject({
+      reporter_id: a.id,
+      reported_id: b.id,
+      reason: 'harassment',
+      text: 'Kept messaging after I said no.',
+      chat_id: chatId,
+      status: 'open',
+      agent_name: 'AgentA',
+    });
     expect(await blockRows(a.id)).toMatchObject([{ blocked_id: b.id }]);
   });
 
@@ -174,14 +217,22 @@ describe('reporting', () => {
     expect(await testDb().selectFrom('reports').select('id').where('reporter_id', '=', a.id).execute()).toHaveLength(0);
   });
 
-  it("refuses a chat between the reported person and someone else", async () => {
+  it('refuses a chat between the reported person and someone else', async () => {
     const [a, b, c] = await users(3);
     const chatBC = await makeBuddies(b, c);
-    await refused(reportUser, { params: { slug: b.slug }, token: a.token, body: { reason: 'spam', chatId: chatBC } }, 'validation_failed');
+    await refused(
+      reportUser,
+      { params: { slug: b.slug }, token: a.token, body: { reason: 'spam', chatId: chatBC } },
+      'validation_failed',
+    );
   });
 
   it('refuses to report yourself', async () => {
     const [a] = await users(1);
-    await refused(reportUser, { params: { slug: a.slug }, token: a.token, body: { reason: 'spam' } }, 'cannot_target_self');
+    await refused(
+      reportUser,
+      { params: { slug: a.slug }, token: a.token, body: { reason: 'spam' } },
+      'cannot_target_self',
+    );
   });
 });

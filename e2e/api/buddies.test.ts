@@ -10,13 +10,28 @@ import {
 } from '@/lib/contract/social';
 import { testDb } from './client';
 import { call, refused, send } from './contract-client';
-import { acceptRequest, askBuddy, makeBuddies, pushJobs, requestBuddy, restrictScopes, settledPushJobs, storedMessages, users } from './social-helpers';
+import {
+  acceptRequest,
+  askBuddy,
+  makeBuddies,
+  pushJobs,
+  requestBuddy,
+  restrictScopes,
+  settledPushJobs,
+  storedMessages,
+  users,
+} from './social-helpers';
 
 const requestsOfPair = (a: string, b: string) =>
   testDb()
     .selectFrom('buddy_requests')
     .selectAll()
-    .where((eb) => eb.or([eb.and([eb('sender_id', '=', a), eb('recipient_id', '=', b)]), eb.and([eb('sender_id', '=', b), eb('recipient_id', '=', a)])]))
+    .where((eb) =>
+      eb.or([
+        eb.and([eb('sender_id', '=', a), eb('recipient_id', '=', b)]),
+        eb.and([eb('sender_id', '=', b), eb('recipient_id', '=', a)]),
+      ]),
+    )
     .execute();
 
 const connectionsOfPair = (a: string, b: string) => {
@@ -25,7 +40,12 @@ const connectionsOfPair = (a: string, b: string) => {
 };
 
 const chatsOfPair = (a: string, b: string) =>
-  testDb().selectFrom('chat_members').select('chat_id').where('user_id', '=', a).where('other_user_id', '=', b).execute();
+  testDb()
+    .selectFrom('chat_members')
+    .select('chat_id')
+    .where('user_id', '=', a)
+    .where('other_user_id', '=', b)
+    .execute();
 
 describe('request → accept', () => {
   it('creates a pending request the recipient sees, then one connection, one chat and the first message', async () => {
@@ -49,31 +69,66 @@ describe('request → accept', () => {
     });
     expect(created.request.invitationId).toBe(created.request.id);
     const [row] = await requestsOfPair(a.id, b.id);
-    expect(row).toMatchObject({ state: 'pending', sender_id: a.id, recipient_id: b.id, agent_name: 'AgentA', agent_session_id: 'sess-a' });
+    expect(row).toMatchObject({
+      state: 'pending',
+      sender_id: a.id,
+      recipient_id: b.id,
+      agent_name: 'AgentA',
+      agent_session_id: 'sess-a',
+    });
     const jobs = await pushJobs(b.id);
-    expect(jobs.map((j) => j.data)).toContainEqual({ kind: 'buddy_request', recipientId: b.id, requestId: created.request.id });
+    expect(jobs.map((j) => j.data)).toContainEqual({
+      kind: 'buddy_request',
+      recipientId: b.id,
+      requestId: created.request.id,
+    });
 
     const lists = await call(listBuddyRequests, { token: b.token });
     expect(lists.sent).toEqual([]);
     expect(lists.received).toHaveLength(1);
-    expect(lists.received[0]).toMatchObject({ id: created.request.id, direction: 'received', state: 'pending', user: { id: a.id, displayName: 'Flow A' } });
+    expect(lists.received[0]).toMatchObject({
+      id: created.request.id,
+      direction: 'received',
+      state: 'pending',
+      user: { id: a.id, displayName: 'Flow A' },
+    });
     expect(JSON.stringify(lists)).not.toContain('@example.com');
 
-    const body = await acceptRequest(b, created.request.id, { firstMessage: 'Yes! 9am at the north trailhead?', agentName: 'AgentB' });
+    const body = await acceptRequest(b, created.request.id, {
+      firstMessage: 'Yes! 9am at the north trailhead?',
+      agentName: 'AgentB',
+    });
     expect(body.request).toMatchObject({ state: 'accepted', direction: 'received', chatId: body.chat.chatId });
     expect(body.request.responded_at).not.toBeNull();
-    expect(body.chat).toMatchObject({ buddy: { id: a.id }, unread_count: 0, last_message: { text: 'Yes! 9am at the north trailhead?', from_me: true } });
-    expect(body.first_message).toMatchObject({ text: 'Yes! 9am at the north trailhead?', sender_id: b.id, from_me: true, chatId: body.chat.chatId });
+    expect(body.chat).toMatchObject({
+      buddy: { id: a.id },
+      unread_count: 0,
+      last_message: { text: 'Yes! 9am at the north trailhead?', from_me: true },
+    });
+    expect(body.first_message).toMatchObject({
+      text: 'Yes! 9am at the north trailhead?',
+      sender_id: b.id,
+      from_me: true,
+      chatId: body.chat.chatId,
+    });
 
     expect(await connectionsOfPair(a.id, b.id)).toHaveLength(1);
     const stored = await storedMessages(body.chat.chatId);
     expect(stored).toMatchObject([{ sender_id: b.id, text: 'Yes! 9am at the north trailhead?', agent_name: 'AgentB' }]);
-    const members = await testDb().selectFrom('chat_members').selectAll().where('chat_id', '=', body.chat.chatId).execute();
+    const members = await testDb()
+      .selectFrom('chat_members')
+      .selectAll()
+      .where('chat_id', '=', body.chat.chatId)
+      .execute();
     expect(members.find((m) => m.user_id === a.id)).toMatchObject({ other_user_id: b.id, unread_count: 1 });
     expect(members.find((m) => m.user_id === b.id)).toMatchObject({ other_user_id: a.id, unread_count: 0 });
     const [after] = await requestsOfPair(a.id, b.id);
     expect(after).toMatchObject({ state: 'accepted', chat_id: body.chat.chatId, responder_agent_name: 'AgentB' });
-    const actions = await testDb().selectFrom('agent_actions').select(['user_id', 'action', 'agent_name']).where('user_id', 'in', [a.id, b.id]).execute();
+    const actions = await testDb()
+      .selectFrom('agent_actions')
+      .select(['user_id', 'action', 'agent_name'])
+      .where('user_id', 'in', [a.id, b.id])
+      .execute();
     expect(actions).toEqual(
       expect.arrayContaining([
         { user_id: a.id, action: 'send_buddy_request', agent_name: 'AgentA' },
@@ -85,7 +140,12 @@ describe('request → accept', () => {
     const listA = await call(listBuddyRequests, { token: a.token });
     expect(listA.sent[0]).toMatchObject({ state: 'accepted', chatId: body.chat.chatId, direction: 'sent' });
     const pushed = await settledPushJobs(a.id, 1);
-    expect(pushed.map((j) => j.data)).toContainEqual({ kind: 'request_accepted', recipientId: a.id, requestId: created.request.id, chatId: body.chat.chatId });
+    expect(pushed.map((j) => j.data)).toContainEqual({
+      kind: 'request_accepted',
+      recipientId: a.id,
+      requestId: created.request.id,
+      chatId: body.chat.chatId,
+    });
     expect(pushed.every((j) => j.state === 'completed')).toBe(true);
   });
 
@@ -109,7 +169,11 @@ describe('decline and cancel', () => {
   it('declines without creating a chat, and the sender may not ask again for a while', async () => {
     const [a, b] = await users(2);
     const req = await askBuddy(a, b, { message: 'Climbing?' });
-    const body = await call(declineBuddyRequest, { params: { invitationId: req.request.id }, token: b.token, body: { agentName: 'AgentB' } });
+    const body = await call(declineBuddyRequest, {
+      params: { invitationId: req.request.id },
+      token: b.token,
+      body: { agentName: 'AgentB' },
+    });
     expect(body.request).toMatchObject({ state: 'declined', chatId: null });
     expect(await connectionsOfPair(a.id, b.id)).toHaveLength(0);
     expect(await chatsOfPair(a.id, b.id)).toHaveLength(0);
@@ -129,7 +193,11 @@ describe('decline and cancel', () => {
     const req = await askBuddy(a, b);
     const res = await call(cancelBuddyRequest, { params: { invitationId: req.request.id }, token: a.token });
     expect(res.request.state).toBe('cancelled');
-    await refused(acceptBuddyRequest, { params: { invitationId: req.request.id }, token: b.token }, 'request_not_pending');
+    await refused(
+      acceptBuddyRequest,
+      { params: { invitationId: req.request.id }, token: b.token },
+      'request_not_pending',
+    );
     expect(await chatsOfPair(a.id, b.id)).toHaveLength(0);
     // A cancelled request does not block a new one.
     await askBuddy(a, b);
@@ -157,7 +225,9 @@ describe('the open points', () => {
     for (const key of [a.slug, a.id]) {
       await refused(sendBuddyRequest, { params: { slug: key }, token: a.token, body: {} }, 'cannot_target_self');
     }
-    expect(await testDb().selectFrom('buddy_requests').select('id').where('sender_id', '=', a.id).execute()).toHaveLength(0);
+    expect(
+      await testDb().selectFrom('buddy_requests').select('id').where('sender_id', '=', a.id).execute(),
+    ).toHaveLength(0);
   });
 
   it('answers a repeated pending request with the same request (200 already_pending)', async () => {
@@ -167,7 +237,10 @@ describe('the open points', () => {
     const second = await requestBuddy(a, b, { message: 'second' });
     expect(second.status).toBe(200);
     const body = sendBuddyRequest.response.parse(second.body);
-    expect(body).toMatchObject({ outcome: 'already_pending', request: { id: first.request.id, message: 'first', state: 'pending' } });
+    expect(body).toMatchObject({
+      outcome: 'already_pending',
+      request: { id: first.request.id, message: 'first', state: 'pending' },
+    });
     expect(await requestsOfPair(a.id, b.id)).toHaveLength(1);
   });
 
@@ -179,18 +252,35 @@ describe('the open points', () => {
     expect(res.status).toBe(200);
     const body = sendBuddyRequest.response.parse(res.body);
     expect(body.outcome).toBe('accepted_reverse');
-    expect(body.request).toMatchObject({ id: first.request.id, state: 'accepted', direction: 'received', user: { id: a.id } });
-    expect(body.chat).toMatchObject({ buddy: { id: a.id }, last_message: { text: 'Yes, Sunday works!', from_me: true } });
+    expect(body.request).toMatchObject({
+      id: first.request.id,
+      state: 'accepted',
+      direction: 'received',
+      user: { id: a.id },
+    });
+    expect(body.chat).toMatchObject({
+      buddy: { id: a.id },
+      last_message: { text: 'Yes, Sunday works!', from_me: true },
+    });
     expect(await requestsOfPair(a.id, b.id)).toHaveLength(1);
     expect(await connectionsOfPair(a.id, b.id)).toHaveLength(1);
-    expect(await storedMessages(body.chat?.chatId ?? 'no chat')).toMatchObject([{ sender_id: b.id, text: 'Yes, Sunday works!', agent_name: 'AgentB' }]);
+    expect(await storedMessages(body.chat?.chatId ?? 'no chat')).toMatchObject([
+      { sender_id: b.id, text: 'Yes, Sunday works!', agent_name: 'AgentB' },
+    ]);
   });
 
   it('refuses a request between buddies with 409 already_buddies naming the chat', async () => {
     const [a, b] = await users(2);
     const chatId = await makeBuddies(a, b);
-    for (const [from, to] of [[a, b], [b, a]] as const) {
-      const error = await refused(sendBuddyRequest, { params: { slug: to.slug }, token: from.token }, 'already_buddies');
+    for (const [from, to] of [
+      [a, b],
+      [b, a],
+    ] as const) {
+      const error = await refused(
+        sendBuddyRequest,
+        { params: { slug: to.slug }, token: from.token },
+        'already_buddies',
+      );
       expect(error.hint).toContain(chatId);
     }
     expect(await requestsOfPair(a.id, b.id)).toHaveLength(1);
@@ -205,7 +295,11 @@ describe('the open points', () => {
 describe('validation and moderation', () => {
   it.each([
     ['a message over 280 characters', { message: 'x'.repeat(281) }, 'message'],
-    ['more than 5 activityIds', { activityIds: ['hiking', 'running', 'yoga', 'tennis', 'swimming', 'cycling'] }, 'activityIds'],
+    [
+      'more than 5 activityIds',
+      { activityIds: ['hiking', 'running', 'yoga', 'tennis', 'swimming', 'cycling'] },
+      'activityIds',
+    ],
     ['an activity that matches nothing', { activityIds: ['hiking', 'xyzzy'] }, 'activityIds'],
     ['an unknown field', { note: 'hi' }, 'note'],
     ['a non-string message', { message: 42 }, 'message'],
@@ -223,7 +317,9 @@ describe('validation and moderation', () => {
     const [a, b] = await users(2);
     const input = { params: { slug: b.slug }, token: a.token, body: { activityIds: ['hiking', 'qwzxv', 'xyzzy'] } };
     const error = await refused(sendBuddyRequest, input, 'validation_failed');
-    expect(error.fields?.activityIds).toMatch(/^unknown activities: "qwzxv".*, "xyzzy".*list_activities or \/api\/v1\/activities\.json$/);
+    expect(error.fields?.activityIds).toMatch(
+      /^unknown activities: "qwzxv".*, "xyzzy".*list_activities or \/api\/v1\/activities\.json$/,
+    );
   });
 
   it('refuses a firstMessage over 600 characters', async () => {
@@ -243,12 +339,20 @@ describe('validation and moderation', () => {
     ['message_blocked_spam', 'hiiiiiiiiiiiiiiii'],
   ] as const)('moderates the request message and firstMessage: %s', async (code, text) => {
     const [a, b] = await users(2);
-    const moderated = await refused(sendBuddyRequest, { params: { slug: b.slug }, token: a.token, body: { message: text } }, code);
+    const moderated = await refused(
+      sendBuddyRequest,
+      { params: { slug: b.slug }, token: a.token, body: { message: text } },
+      code,
+    );
     expect(moderated).toMatchObject({ code, hint: expect.any(String), fields: { message: expect.any(String) } });
     expect(await requestsOfPair(a.id, b.id)).toHaveLength(0);
 
     const req = await askBuddy(a, b, { message: 'Coffee walk?' });
-    const error = await refused(acceptBuddyRequest, { params: { invitationId: req.request.id }, token: b.token, body: { firstMessage: text } }, code);
+    const error = await refused(
+      acceptBuddyRequest,
+      { params: { invitationId: req.request.id }, token: b.token, body: { firstMessage: text } },
+      code,
+    );
     expect(error).toMatchObject({ code, fields: { firstMessage: expect.any(String) } });
     expect((await requestsOfPair(a.id, b.id))[0]?.state).toBe('pending');
     expect(await chatsOfPair(a.id, b.id)).toHaveLength(0);
@@ -264,18 +368,23 @@ describe('concurrency', () => {
     const statuses = results.map((r) => r.status).sort();
     expect(statuses.filter((s) => s === 200)).toHaveLength(1);
     expect(statuses.filter((s) => s === 409)).toHaveLength(19);
-    expect(results.filter((r) => r.status === 409).every((r) => !r.ok && r.error.code === 'request_not_pending')).toBe(true);
+    expect(results.filter((r) => r.status === 409).every((r) => !r.ok && r.error.code === 'request_not_pending')).toBe(
+      true,
+    );
     expect(await connectionsOfPair(a.id, b.id)).toHaveLength(1);
     const chats = await chatsOfPair(a.id, b.id);
     expect(chats).toHaveLength(1);
     const chatId = chats[0]?.chat_id ?? 'no chat';
     expect(await storedMessages(chatId)).toHaveLength(1);
-    expect((await testDb().selectFrom('chats').select('id').where('id', '=', chatId).execute())).toHaveLength(1);
+    expect(await testDb().selectFrom('chats').select('id').where('id', '=', chatId).execute()).toHaveLength(1);
   });
 
   it('parallel requests both ways end as one accepted request and one chat', async () => {
     const [a, b] = await users(2);
-    const results = await Promise.all([...Array.from({ length: 5 }, () => requestBuddy(a, b)), ...Array.from({ length: 5 }, () => requestBuddy(b, a))]);
+    const results = await Promise.all([
+      ...Array.from({ length: 5 }, () => requestBuddy(a, b)),
+      ...Array.from({ length: 5 }, () => requestBuddy(b, a)),
+    ]);
     expect(results.every((r) => r.status === 200 || r.status === 201 || r.status === 409)).toBe(true);
     expect(results.filter((r) => r.status === 201)).toHaveLength(1);
     expect(results.filter((r) => r.body.outcome === 'accepted_reverse')).toHaveLength(1);
@@ -310,19 +419,25 @@ describe('authorization', () => {
     ] as const;
     for (const [name, who, spec, code] of cases) {
       // refused() checks the code and its status (404 not_found, 403 forbidden).
-      await expect(refused(spec, { params: { invitationId: id }, token: who.token }, code), name).resolves.toMatchObject({ code });
+      await expect(
+        refused(spec, { params: { invitationId: id }, token: who.token }, code),
+        name,
+      ).resolves.toMatchObject({ code });
     }
     // The stranger's lists do not show it, and nothing changed.
     expect(await call(listBuddyRequests, { token: c.token })).toEqual({ sent: [], received: [] });
     expect((await requestsOfPair(a.id, b.id))[0]?.state).toBe('pending');
   });
 
-  it.each(['not-a-uuid', '00000000-0000-4000-8000-000000000000'])('answers 404 for the unknown invitation id %s', async (id) => {
-    const [b] = await users(1);
-    for (const spec of [acceptBuddyRequest, declineBuddyRequest, cancelBuddyRequest]) {
-      await refused(spec, { params: { invitationId: id }, token: b.token }, 'not_found');
-    }
-  });
+  it.each(['not-a-uuid', '00000000-0000-4000-8000-000000000000'])(
+    'answers 404 for the unknown invitation id %s',
+    async (id) => {
+      const [b] = await users(1);
+      for (const spec of [acceptBuddyRequest, declineBuddyRequest, cancelBuddyRequest]) {
+        await refused(spec, { params: { invitationId: id }, token: b.token }, 'not_found');
+      }
+    },
+  );
 
   it('needs buddy:write to write and buddy:read to list', async () => {
     const [a, b] = await users(2);

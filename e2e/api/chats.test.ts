@@ -21,7 +21,18 @@ import {
 } from '@/lib/contract/social';
 import { api, testDb } from './client';
 import { call, pathOf, refused, send } from './contract-client';
-import { makeBuddies, memberRow, messageInput, restrictScopes, say, sendMessageAs, settledPushJobs, storedMessages, users, type TestUser } from './social-helpers';
+import {
+  makeBuddies,
+  memberRow,
+  messageInput,
+  restrictScopes,
+  say,
+  sendMessageAs,
+  settledPushJobs,
+  storedMessages,
+  users,
+  type TestUser,
+} from './social-helpers';
 
 /** The next page as a poll_next_url names it: the same chat's messages.json, with its query. */
 async function follow(url: string, token: string) {
@@ -29,33 +40,56 @@ async function follow(url: string, token: string) {
   expect(`${next.origin}`).toBe(inject('baseUrl'));
   const chatId = /^\/api\/v1\/chats\/([^/]+)\/messages\.json$/.exec(next.pathname)?.[1];
   if (chatId === undefined) throw new Error(`poll_next_url is not a chat's messages.json: ${url}`);
-  return call(listMessages, { params: { chatId: decodeURIComponent(chatId) }, query: Object.fromEntries(next.searchParams), token });
+  return call(listMessages, {
+    params: { chatId: decodeURIComponent(chatId) },
+    query: Object.fromEntries(next.searchParams),
+    token,
+  });
 }
 
 describe('POST /api/v1/chats/{chatId}/messages.json', () => {
   it('stores the message, counts it unread for the other person and queues a push', async () => {
     const [a, b] = await users(2, 'Sender');
     const chatId = await makeBuddies(a, b);
-    const message = await say(a, chatId, '  See you at 9 by the north trailhead!  ', { agentName: 'AgentA', agentSessionId: 's1' });
-    expect(message).toMatchObject({ chatId, sender_id: a.id, from_me: true, text: 'See you at 9 by the north trailhead!' });
+    const message = await say(a, chatId, '  See you at 9 by the north trailhead!  ', {
+      agentName: 'AgentA',
+      agentSessionId: 's1',
+    });
+    expect(message).toMatchObject({
+      chatId,
+      sender_id: a.id,
+      from_me: true,
+      text: 'See you at 9 by the north trailhead!',
+    });
     expect(new Date(message.created_at).getTime()).toBe(message.created_at_ms);
     expect(Math.abs(message.created_at_ms - Date.now())).toBeLessThan(60_000);
 
     const [row] = await storedMessages(chatId);
-    expect(row).toMatchObject({ id: Number(message.id), sender_id: a.id, text: message.text, agent_name: 'AgentA', agent_session_id: 's1' });
+    expect(row).toMatchObject({
+      id: Number(message.id),
+      sender_id: a.id,
+      text: message.text,
+      agent_name: 'AgentA',
+      agent_session_id: 's1',
+    });
     expect((await memberRow(chatId, b.id)).unread_count).toBe(1);
     expect((await memberRow(chatId, a.id)).unread_count).toBe(0);
     const chat = await testDb().selectFrom('chats').selectAll().where('id', '=', chatId).executeTakeFirstOrThrow();
     expect(chat.last_message_id).toBe(Number(message.id));
 
     const jobs = await settledPushJobs(b.id, 1);
-    expect(jobs.map((j) => [j.data, j.state])).toContainEqual([{ kind: 'message', recipientId: b.id, chatId, messageId: Number(message.id) }, 'completed']);
+    expect(jobs.map((j) => [j.data, j.state])).toContainEqual([
+      { kind: 'message', recipientId: b.id, chatId, messageId: Number(message.id) },
+      'completed',
+    ]);
   });
 
   it('accepts exactly 4000 characters', async () => {
     const [a, b] = await users(2);
     const chatId = await makeBuddies(a, b);
-    const text = Array.from({ length: 400 }, (_, i) => `Part ${i} ok.`).join(' ').slice(0, 4000);
+    const text = Array.from({ length: 400 }, (_, i) => `Part ${i} ok.`)
+      .join(' ')
+      .slice(0, 4000);
     expect(text).toHaveLength(4000);
     expect((await say(a, chatId, text)).text).toBe(text);
   });
@@ -87,7 +121,12 @@ describe('POST /api/v1/chats/{chatId}/messages.json', () => {
     const [a, b] = await users(2);
     const chatId = await makeBuddies(a, b);
     const error = await refused(sendMessage, messageInput(a, chatId, text), code);
-    expect(error).toMatchObject({ code, message: expect.any(String), hint: expect.any(String), fields: { text: expect.any(String) } });
+    expect(error).toMatchObject({
+      code,
+      message: expect.any(String),
+      hint: expect.any(String),
+      fields: { text: expect.any(String) },
+    });
     expect(await storedMessages(chatId)).toHaveLength(0);
     expect((await memberRow(chatId, b.id)).unread_count).toBe(0);
   });
@@ -95,7 +134,11 @@ describe('POST /api/v1/chats/{chatId}/messages.json', () => {
   it('lets everyday figures of speech through', async () => {
     const [a, b] = await users(2);
     const chatId = await makeBuddies(a, b);
-    for (const text of ["I'd kill for a coffee after that climb", 'Scunthorpe has a great parkrun', "I'll shoot you a text when I'm there"]) {
+    for (const text of [
+      "I'd kill for a coffee after that climb",
+      'Scunthorpe has a great parkrun',
+      "I'll shoot you a text when I'm there",
+    ]) {
       await say(a, chatId, text);
     }
     expect(await storedMessages(chatId)).toHaveLength(3);
@@ -119,7 +162,9 @@ describe('the message rate limit', () => {
   it('30 parallel sends store exactly the limit', async () => {
     const [a, b] = await users(2);
     const chatId = await makeBuddies(a, b);
-    const results = await Promise.all(Array.from({ length: 30 }, (_, i) => sendMessageAs(a, chatId, `Parallel message ${i}`)));
+    const results = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => sendMessageAs(a, chatId, `Parallel message ${i}`)),
+    );
     expect(results.filter((r) => r.status === 201)).toHaveLength(20);
     expect(results.filter((r) => r.status === 429)).toHaveLength(10);
     expect(await storedMessages(chatId)).toHaveLength(20);
@@ -151,7 +196,9 @@ describe('GET /api/v1/chats/{chatId}/messages.json', () => {
     expect(page.messages.map((m) => m.text)).toEqual(['two', 'three', 'four']);
     expect(page.messages.every((m) => !m.from_me && m.sender_id === a.id)).toBe(true);
     expect(page).toMatchObject({ chatId, unread_count: 4, has_more: false });
-    expect(page.poll_next_url.startsWith(`${inject('baseUrl')}/api/v1/chats/${chatId}/messages.json?cursor=`)).toBe(true);
+    expect(page.poll_next_url.startsWith(`${inject('baseUrl')}/api/v1/chats/${chatId}/messages.json?cursor=`)).toBe(
+      true,
+    );
     expect(page.poll_next_url).toContain('limit=3');
 
     const nothing = await follow(page.poll_next_url, b.token);
@@ -194,7 +241,9 @@ describe('GET /api/v1/chats/{chatId}/messages.json', () => {
              timestamptz 'epoch' + (${base}::bigint + g / 10) * interval '1 millisecond'
       from generate_series(0, 459) g`.execute(testDb());
     await sql`update chats set last_message_id = (select max(id) from messages where chat_id = ${chatId}::uuid),
-              last_message_at = (select max(created_at) from messages where chat_id = ${chatId}::uuid) where id = ${chatId}::uuid`.execute(testDb());
+              last_message_at = (select max(created_at) from messages where chat_id = ${chatId}::uuid) where id = ${chatId}::uuid`.execute(
+      testDb(),
+    );
 
     // 40 more arrive over HTTP (20 from each side: the rate limit) while B pages with limit 37.
     const senders = Promise.all(
@@ -229,7 +278,9 @@ describe('GET /api/v1/chats/{chatId}/messages.json', () => {
       select ${chatId}::uuid, ${a.id}::uuid, 'tie ' || g, timestamptz 'epoch' + (${base}::bigint + g / 5) * interval '1 millisecond'
       from generate_series(0, 19) g`.execute(testDb());
     await sql`update chats set last_message_id = (select max(id) from messages where chat_id = ${chatId}::uuid),
-              last_message_at = (select max(created_at) from messages where chat_id = ${chatId}::uuid) where id = ${chatId}::uuid`.execute(testDb());
+              last_message_at = (select max(created_at) from messages where chat_id = ${chatId}::uuid) where id = ${chatId}::uuid`.execute(
+      testDb(),
+    );
     const res = await call(listMessages, { params: { chatId }, query: { since: base + 1 }, token: b.token });
     expect(res.messages.map((m) => m.text)).toEqual(Array.from({ length: 10 }, (_, i) => `tie ${i + 10}`));
     expect(res.messages.every((m) => m.created_at_ms > base + 1)).toBe(true);
@@ -239,7 +290,11 @@ describe('GET /api/v1/chats/{chatId}/messages.json', () => {
     const [a, b] = await users(2);
     const chatId = await makeBuddies(a, b);
     for (const text of ['m1', 'm2', 'm3', 'm4', 'm5']) await say(a, chatId, text);
-    const first = await call(listMessages, { params: { chatId }, query: { since: 0, limit: 2, mark_read: 1 }, token: b.token });
+    const first = await call(listMessages, {
+      params: { chatId },
+      query: { since: 0, limit: 2, mark_read: 1 },
+      token: b.token,
+    });
     expect(first.messages.map((m) => m.text)).toEqual(['m1', 'm2']);
     expect(first).toMatchObject({ unread_count: 3, has_more: true });
     expect(first.poll_next_url).toContain('mark_read=1');
@@ -273,11 +328,18 @@ describe('GET /api/v1/chats/{chatId}/messages.json', () => {
     const etag = first.headers.get('etag') ?? '';
     expect(etag).toMatch(/^W\/".+"$/);
     // Raw: a 304 has no body for the contract to parse.
-    const same = await api('GET', pathOf(listMessages, { chatId }), { token: a.token, headers: { 'if-none-match': etag } });
+    const same = await api('GET', pathOf(listMessages, { chatId }), {
+      token: a.token,
+      headers: { 'if-none-match': etag },
+    });
     expect(same.status).toBe(304);
     expect(same.body).toBeNull();
     await say(b, chatId, 'news');
-    const changed = await send(listMessages, { params: { chatId }, token: a.token, headers: { 'if-none-match': etag } });
+    const changed = await send(listMessages, {
+      params: { chatId },
+      token: a.token,
+      headers: { 'if-none-match': etag },
+    });
     expect(changed.status).toBe(200);
     expect(changed.ok).toBe(true);
     expect(changed.headers.get('etag')).not.toBe(etag);
@@ -293,7 +355,11 @@ describe('GET /api/v1/chats/{chatId}/messages.json', () => {
   ])('refuses %s with 400 naming the parameter', async (query, field) => {
     const [a, b] = await users(2);
     const chatId = await makeBuddies(a, b);
-    const error = await refused(listMessages, { params: { chatId }, query: Object.fromEntries(new URLSearchParams(query)), token: a.token }, 'validation_failed');
+    const error = await refused(
+      listMessages,
+      { params: { chatId }, query: Object.fromEntries(new URLSearchParams(query)), token: a.token },
+      'validation_failed',
+    );
     expect(Object.keys(error.fields ?? {})).toContain(field);
   });
 
@@ -319,7 +385,11 @@ describe('GET /api/v1/chats.json', () => {
       unread_count: 2,
       last_message: { text: 'Are you free Saturday?', from_me: false },
     });
-    expect(body.chats[1]).toMatchObject({ buddy: { id: c.id }, unread_count: 1, last_message: { text: 'Hi A, this is C', from_me: false } });
+    expect(body.chats[1]).toMatchObject({
+      buddy: { id: c.id },
+      unread_count: 1,
+      last_message: { text: 'Hi A, this is C', from_me: false },
+    });
     expect(body.total_unread).toBe(3);
     expect(body.chats[0]?.messages_url).toBe(`${inject('baseUrl')}/api/v1/chats/${chatAB}/messages.json`);
 
@@ -340,27 +410,64 @@ describe('GET /api/v1/chats.json', () => {
 });
 
 describe('authorization', () => {
-  it('matrix: a stranger against every bearer endpoint that names another person\'s request, chat or device', async () => {
+  it("matrix: a stranger against every bearer endpoint that names another person's request, chat or device", async () => {
     const [a, b, c, d] = await users(4, 'Matrix');
     const chatId = await makeBuddies(a, b, 'between us');
     const pending = await call(sendBuddyRequest, { params: { slug: a.slug }, token: d.token, body: {} });
     const accepted = (await call(listBuddyRequests, { token: a.token })).sent[0]?.id ?? 'none';
     const device = `ExponentPushToken[${a.id.slice(0, 22)}]`;
     await call(registerPushToken, { token: a.token, body: { token: device } });
-    const before = { messages: (await storedMessages(chatId)).length, unread: (await memberRow(chatId, a.id)).unread_count };
+    const before = {
+      messages: (await storedMessages(chatId)).length,
+      unread: (await memberRow(chatId, a.id)).unread_count,
+    };
 
     const token = c.token;
     const matrix: [string, () => Promise<unknown>][] = [
-      ['accept pending', () => refused(acceptBuddyRequest, { params: { invitationId: pending.request.id }, token, body: { firstMessage: 'hi' } }, 'not_found')],
-      ['decline pending', () => refused(declineBuddyRequest, { params: { invitationId: pending.request.id }, token }, 'not_found')],
-      ['cancel pending', () => refused(cancelBuddyRequest, { params: { invitationId: pending.request.id }, token }, 'not_found')],
-      ['accept accepted', () => refused(acceptBuddyRequest, { params: { invitationId: accepted }, token }, 'not_found')],
-      ['decline accepted', () => refused(declineBuddyRequest, { params: { invitationId: accepted }, token }, 'not_found')],
+      [
+        'accept pending',
+        () =>
+          refused(
+            acceptBuddyRequest,
+            { params: { invitationId: pending.request.id }, token, body: { firstMessage: 'hi' } },
+            'not_found',
+          ),
+      ],
+      [
+        'decline pending',
+        () => refused(declineBuddyRequest, { params: { invitationId: pending.request.id }, token }, 'not_found'),
+      ],
+      [
+        'cancel pending',
+        () => refused(cancelBuddyRequest, { params: { invitationId: pending.request.id }, token }, 'not_found'),
+      ],
+      [
+        'accept accepted',
+        () => refused(acceptBuddyRequest, { params: { invitationId: accepted }, token }, 'not_found'),
+      ],
+      [
+        'decline accepted',
+        () => refused(declineBuddyRequest, { params: { invitationId: accepted }, token }, 'not_found'),
+      ],
       ['read messages', () => refused(listMessages, { params: { chatId }, token }, 'not_found')],
-      ['read and mark', () => refused(listMessages, { params: { chatId }, query: { since: 0, mark_read: 1 }, token }, 'not_found')],
-      ['send a message', () => refused(sendMessage, { params: { chatId }, token, body: { text: 'let me in' } }, 'not_found')],
+      [
+        'read and mark',
+        () => refused(listMessages, { params: { chatId }, query: { since: 0, mark_read: 1 }, token }, 'not_found'),
+      ],
+      [
+        'send a message',
+        () => refused(sendMessage, { params: { chatId }, token, body: { text: 'let me in' } }, 'not_found'),
+      ],
       ['mark read', () => refused(markChatRead, { params: { chatId }, token }, 'not_found')],
-      ['report in their chat', () => refused(reportUser, { params: { slug: a.slug }, token, body: { reason: 'spam', chatId } }, 'validation_failed')],
+      [
+        'report in their chat',
+        () =>
+          refused(
+            reportUser,
+            { params: { slug: a.slug }, token, body: { reason: 'spam', chatId } },
+            'validation_failed',
+          ),
+      ],
     ];
     for (const [name, attempt] of matrix) {
       await expect(attempt(), name).resolves.toBeDefined();
@@ -377,9 +484,15 @@ describe('authorization', () => {
     // Nothing changed.
     expect((await storedMessages(chatId)).length).toBe(before.messages);
     expect((await memberRow(chatId, a.id)).unread_count).toBe(before.unread);
-    const request = await testDb().selectFrom('buddy_requests').select('state').where('id', '=', pending.request.id).executeTakeFirstOrThrow();
+    const request = await testDb()
+      .selectFrom('buddy_requests')
+      .select('state')
+      .where('id', '=', pending.request.id)
+      .executeTakeFirstOrThrow();
     expect(request.state).toBe('pending');
-    expect(await testDb().selectFrom('push_tokens').select('token').where('user_id', '=', a.id).execute()).toEqual([{ token: device }]);
+    expect(await testDb().selectFrom('push_tokens').select('token').where('user_id', '=', a.id).execute()).toEqual([
+      { token: device },
+    ]);
     expect(await testDb().selectFrom('reports').select('id').where('reporter_id', '=', c.id).execute()).toEqual([]);
   });
 
@@ -396,13 +509,16 @@ describe('authorization', () => {
     expect((await memberRow(chatId, a.id)).unread_count).toBe(1);
   });
 
-  it.each(['not-a-uuid', '00000000-0000-4000-8000-000000000000', "1'; drop table messages; --"])('answers 404 for the chat id %j', async (chatId) => {
-    const [a] = await users(1);
-    // call() escapes the chat id into the path as the raw test did.
-    await refused(listMessages, { params: { chatId }, token: a.token }, 'not_found');
-    await refused(sendMessage, { params: { chatId }, token: a.token, body: { text: 'hello' } }, 'not_found');
-    await refused(markChatRead, { params: { chatId }, token: a.token }, 'not_found');
-  });
+  it.each(['not-a-uuid', '00000000-0000-4000-8000-000000000000', "1'; drop table messages; --"])(
+    'answers 404 for the chat id %j',
+    async (chatId) => {
+      const [a] = await users(1);
+      // call() escapes the chat id into the path as the raw test did.
+      await refused(listMessages, { params: { chatId }, token: a.token }, 'not_found');
+      await refused(sendMessage, { params: { chatId }, token: a.token, body: { text: 'hello' } }, 'not_found');
+      await refused(markChatRead, { params: { chatId }, token: a.token }, 'not_found');
+    },
+  );
 
   it('needs message:read to read and message:write to write', async () => {
     const [a, b] = await users(2);

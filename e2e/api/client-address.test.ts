@@ -14,12 +14,21 @@ import { WebClient } from './web-client';
 const PASSWORD = 'correct horse battery';
 let spoofCounter = 0;
 /** A left-most entry the client makes up: a new one every time. */
-const spoofed = () => `203.0.113.${(spoofCounter += 1) % 250}, 198.51.${Math.floor(spoofCounter / 250) % 250}.${spoofCounter % 250}`;
+const spoofed = () =>
+  `203.0.113.${(spoofCounter += 1) % 250}, 198.51.${Math.floor(spoofCounter / 250) % 250}.${spoofCounter % 250}`;
 /** What the one trusted proxy forwards: the client's own entries, then the address it saw. */
 const behindProxy = (real: string) => `${spoofed()}, ${real}`;
 
 const registrationsFrom = async (ip: string) =>
-  Number((await testDb().selectFrom('registrations').select((eb) => eb.fn.countAll<number>().as('n')).where('ip', '=', ip).executeTakeFirstOrThrow()).n);
+  Number(
+    (
+      await testDb()
+        .selectFrom('registrations')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('ip', '=', ip)
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
 
 describe('spoofed X-Forwarded-For entries behind one proxy', () => {
   it('do not get past the registration limit (3 per hour)', async () => {
@@ -27,7 +36,10 @@ describe('spoofed X-Forwarded-For entries behind one proxy', () => {
     const statuses: number[] = [];
     const retryAfters: string[] = [];
     for (let i = 0; i < 6; i++) {
-      const res = await send(register, { ip: behindProxy(real), body: { email: uniqueEmail('spoof'), displayName: 'Spoofer' } });
+      const res = await send(register, {
+        ip: behindProxy(real),
+        body: { email: uniqueEmail('spoof'), displayName: 'Spoofer' },
+      });
       statuses.push(res.status);
       if (!res.ok) {
         expect(res.error.code).toBe('rate_limited');
@@ -38,7 +50,11 @@ describe('spoofed X-Forwarded-For entries behind one proxy', () => {
     for (const value of retryAfters) expect(Number(value)).toBeGreaterThan(3500);
     // Every registration was counted under the proxy's entry; no made-up address was ever stored.
     expect(await registrationsFrom(real)).toBe(3);
-    const spoofedRows = await testDb().selectFrom('registrations').select('ip').where('ip', 'like', '203.0.113.%').execute();
+    const spoofedRows = await testDb()
+      .selectFrom('registrations')
+      .select('ip')
+      .where('ip', 'like', '203.0.113.%')
+      .execute();
     expect(spoofedRows).toEqual([]);
     // The limit is still per client: another real address registers.
     await call(register, { ip: behindProxy(freshIp()), body: { email: uniqueEmail('other'), displayName: 'Other' } });
@@ -53,7 +69,11 @@ describe('spoofed X-Forwarded-For entries behind one proxy', () => {
       codes.push(new URL(res.location!).searchParams.get('code')!);
     }
     expect(codes).toEqual([...Array(5).fill('credentials'), ...Array(3).fill('rate_limited')]);
-    const rows = await testDb().selectFrom('auth_attempts').select('ip').where('account_key', '=', user.user.email.toLowerCase()).execute();
+    const rows = await testDb()
+      .selectFrom('auth_attempts')
+      .select('ip')
+      .where('account_key', '=', user.user.email.toLowerCase())
+      .execute();
     expect(rows.map((r) => r.ip)).toEqual(Array(5).fill(real));
     // The right password from that client, under yet another made-up entry, is still paused.
     const right = await new WebClient(behindProxy(real)).signInWithPassword(user.user.email, PASSWORD);
@@ -63,10 +83,16 @@ describe('spoofed X-Forwarded-For entries behind one proxy', () => {
   it('do not get past the failed-password limit per client across accounts (20)', async () => {
     const real = freshIp();
     for (let i = 0; i < 20; i++) {
-      const res = await new WebClient(behindProxy(real)).signInWithPassword(uniqueEmail(`spray${i}`), 'whatever-password');
+      const res = await new WebClient(behindProxy(real)).signInWithPassword(
+        uniqueEmail(`spray${i}`),
+        'whatever-password',
+      );
       expect(new URL(res.location!).searchParams.get('code')).toBe('credentials');
     }
-    const blocked = await new WebClient(behindProxy(real)).signInWithPassword(uniqueEmail('spray-more'), 'whatever-password');
+    const blocked = await new WebClient(behindProxy(real)).signInWithPassword(
+      uniqueEmail('spray-more'),
+      'whatever-password',
+    );
     const target = new URL(blocked.location!);
     expect(target.searchParams.get('code')).toBe('rate_limited');
     expect(target.searchParams.get('reason')).toBe('network');
@@ -84,12 +110,23 @@ describe('spoofed X-Forwarded-For entries behind one proxy', () => {
 });
 
 describe('a forged x-buddy-client-ip header', () => {
-  const forged = (address: string) => ({ 'x-buddy-client-ip': address, 'x-buddy-client-ip-proof': 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' });
+  const forged = (address: string) => ({
+    'x-buddy-client-ip': address,
+    'x-buddy-client-ip-proof': 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA',
+  });
 
   it('is ignored: the address stored and counted is the one the proxy forwarded', async () => {
     const real = freshIp();
-    const res = await call(register, { ip: real, headers: forged('192.0.2.77'), body: { email: uniqueEmail('forge'), displayName: 'Forger' } });
-    const row = await testDb().selectFrom('registrations').select('ip').where('user_id', '=', res.user.id).executeTakeFirstOrThrow();
+    const res = await call(register, {
+      ip: real,
+      headers: forged('192.0.2.77'),
+      body: { email: uniqueEmail('forge'), displayName: 'Forger' },
+    });
+    const row = await testDb()
+      .selectFrom('registrations')
+      .select('ip')
+      .where('user_id', '=', res.user.id)
+      .executeTakeFirstOrThrow();
     expect(row.ip).toBe(real);
   });
 
@@ -97,7 +134,11 @@ describe('a forged x-buddy-client-ip header', () => {
     const real = freshIp();
     const statuses: number[] = [];
     for (let i = 0; i < 5; i++) {
-      const res = await send(register, { ip: real, headers: forged(`192.0.2.${100 + i}`), body: { email: uniqueEmail('forge'), displayName: 'Forger' } });
+      const res = await send(register, {
+        ip: real,
+        headers: forged(`192.0.2.${100 + i}`),
+        body: { email: uniqueEmail('forge'), displayName: 'Forger' },
+      });
       statuses.push(res.status);
     }
     expect(statuses).toEqual([201, 201, 201, 429, 429]);

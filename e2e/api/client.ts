@@ -47,7 +47,14 @@ export function freshIp(): string {
 export async function api<T = any>(
   method: string,
   path: string,
-  options: { body?: unknown; rawBody?: string; token?: string; ip?: string; headers?: Record<string, string>; base?: string } = {},
+  options: {
+    body?: unknown;
+    rawBody?: string;
+    token?: string;
+    ip?: string;
+    headers?: Record<string, string>;
+    base?: string;
+  } = {},
 ): Promise<ApiResponse<T>> {
   const headers: Record<string, string> = { 'x-forwarded-for': options.ip ?? freshIp(), ...options.headers };
   if (options.token) headers.authorization = `Bearer ${options.token}`;
@@ -89,7 +96,12 @@ export async function registerUser(overrides: Record<string, unknown> = {}) {
   const body = { email: uniqueEmail(), displayName: 'Test Person', ...overrides };
   const res = await api('POST', '/api/v1/register.json', { body });
   if (res.status !== 201) throw new Error(`register failed: ${res.status} ${JSON.stringify(res.body)}`);
-  return { ...res.body, token: res.body.auth.token as string, slug: res.body.user.slug as string, id: res.body.user.id as string };
+  return {
+    ...res.body,
+    token: res.body.auth.token as string,
+    slug: res.body.user.slug as string,
+    id: res.body.user.id as string,
+  };
 }
 
 /**
@@ -119,7 +131,9 @@ export async function updateTokens(userId: string, values: { scopes?: string[]; 
   const listener = new pg.Client({ connectionString: inject('databaseUrl') });
   await listener.connect();
   try {
-    const ids = (await testDb().selectFrom('access_tokens').select('id').where('user_id', '=', userId).execute()).map((r) => `t:${r.id}`);
+    const ids = (await testDb().selectFrom('access_tokens').select('id').where('user_id', '=', userId).execute()).map(
+      (r) => `t:${r.id}`,
+    );
     const heard = new Set<string>();
     const all = new Promise<void>((resolve) => {
       listener.on('notification', (n) => {

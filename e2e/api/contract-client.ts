@@ -30,7 +30,11 @@ export type CallResult<S extends EndpointSpec> =
   | { ok: false; status: number; headers: Headers; error: ErrorEnvelope['error'] };
 
 /** Fills `{name}` in the spec's path from `params`, escaped (a missing one throws). */
-export function pathOf(spec: EndpointSpec, params: Record<string, string> = {}, query: Record<string, QueryValue> = {}): string {
+export function pathOf(
+  spec: EndpointSpec,
+  params: Record<string, string> = {},
+  query: Record<string, QueryValue> = {},
+): string {
   const filled = fill(spec.path, params);
   const search = new URLSearchParams();
   for (const [key, value] of Object.entries(query)) if (value !== undefined) search.set(key, String(value));
@@ -59,11 +63,15 @@ export async function send<S extends EndpointSpec>(spec: S, input: CallInput<S>)
   const where = `${spec.method} ${spec.path} answered ${res.status}`;
   if (res.status === (spec.status ?? 200) || res.status === spec.alsoOk?.status) {
     const parsed = spec.response.safeParse(res.body);
-    if (!parsed.success) throw new ContractViolation(`${where} with a body its response schema refuses: ${parsed.error.message}\n${JSON.stringify(res.body)}`);
+    if (!parsed.success)
+      throw new ContractViolation(
+        `${where} with a body its response schema refuses: ${parsed.error.message}\n${JSON.stringify(res.body)}`,
+      );
     return { ok: true, status: res.status, headers: res.headers, data: parsed.data as ResponseOf<S> };
   }
   const envelope = errorEnvelopeSchema.safeParse(res.body);
-  if (!envelope.success) throw new ContractViolation(`${where} with a body that is not the error envelope: ${JSON.stringify(res.body)}`);
+  if (!envelope.success)
+    throw new ContractViolation(`${where} with a body that is not the error envelope: ${JSON.stringify(res.body)}`);
   return { ok: false, status: res.status, headers: res.headers, error: envelope.data.error };
 }
 
@@ -78,11 +86,18 @@ export async function call<S extends EndpointSpec>(spec: S, input: CallInput<S>)
  * The call must fail with this code (and the status the service gives that code);
  * returns the error for further checks (message, hint, fields).
  */
-export async function refused<S extends EndpointSpec>(spec: S, input: CallInput<S>, code: ErrorCode): Promise<ErrorEnvelope['error'] & { status: number; headers: Headers }> {
+export async function refused<S extends EndpointSpec>(
+  spec: S,
+  input: CallInput<S>,
+  code: ErrorCode,
+): Promise<ErrorEnvelope['error'] & { status: number; headers: Headers }> {
   const res = await send(spec, input);
-  if (res.ok) throw new Error(`${spec.id} succeeded (${res.status}) where ${code} was expected: ${JSON.stringify(res.data)}`);
+  if (res.ok)
+    throw new Error(`${spec.id} succeeded (${res.status}) where ${code} was expected: ${JSON.stringify(res.data)}`);
   if (res.error.code !== code || res.status !== ERROR_STATUS[code]) {
-    throw new Error(`${spec.id} failed with ${res.error.code} (${res.status}) where ${code} (${ERROR_STATUS[code]}) was expected: ${res.error.message}`);
+    throw new Error(
+      `${spec.id} failed with ${res.error.code} (${res.status}) where ${code} (${ERROR_STATUS[code]}) was expected: ${res.error.message}`,
+    );
   }
   return { ...res.error, status: res.status, headers: res.headers };
 }

@@ -80,7 +80,11 @@ async function person(spec: PersonSpec): Promise<Person> {
   }
   if (spec.complete !== false) {
     // The photo upload lives in another module: set the URL, then let PATCH recompute completeness.
-    await testDb().updateTable('users').set({ photo_url: `https://example.com/${user.slug}.jpg` }).where('id', '=', user.id).execute();
+    await testDb()
+      .updateTable('users')
+      .set({ photo_url: `https://example.com/${user.slug}.jpg` })
+      .where('id', '=', user.id)
+      .execute();
     const patch = await call(updateMe, { token: user.token, body: { aboutMe: `I am ${spec.name}!` } });
     expect(patch.onboarding).toEqual({ complete: true, missing: [] });
   }
@@ -102,14 +106,17 @@ async function names(caller: Person, people: readonly Person[], params: SearchPa
 }
 
 /** The public point PostgreSQL stored is the one lib/discover/public-point.ts computes. */
-function expectMirrored(row: Parameters<typeof publicPointOf>[0] & { public_latitude: number | null; public_longitude: number | null }) {
+function expectMirrored(
+  row: Parameters<typeof publicPointOf>[0] & { public_latitude: number | null; public_longitude: number | null },
+) {
   const mirror = publicPointOf(row);
   if (!mirror) throw new Error('no public point for a row with coordinates');
   expect(row.public_latitude).toBeCloseTo(mirror.latitude, 9);
   expect(row.public_longitude).toBeCloseTo(mirror.longitude, 9);
 }
 
-const slots = (a: string, b: string) => countSlots(intersectGrids(parseAvailabilityText(a).grid, parseAvailabilityText(b).grid));
+const slots = (a: string, b: string) =>
+  countSlots(intersectGrids(parseAvailabilityText(a).grid, parseAvailabilityText(b).grid));
 
 describe('GET /api/v1/discover.json: ranking and filters', () => {
   const at: Spot = { latitude: -40, longitude: -130 };
@@ -122,13 +129,55 @@ describe('GET /api/v1/discover.json: ranking and filters', () => {
     people = await Promise.all(
       [
         // Expected order by score: Ada .9429, Dev .8229, Bo = Fay .7667 (a tie), Pat .6909, Nia .6889, Eve .6.
-        { name: 'Ada', km: 2.2, activities: ['tennis', 'hiking', 'chess'], availability: 'weekends', birthday: '1990-01-10' },
-        { name: 'Bo', km: 0.3, activities: ['tennis'], availability: 'weekends', gender: 'male', birthday: '2000-03-03' },
-        { name: 'Fay', km: 0.3, activities: ['tennis'], availability: 'weekends', gender: 'male', birthday: '2001-04-04' },
-        { name: 'Dev', km: 2.2, activities: ['hiking', 'tennis'], availability: 'Saturday mornings', gender: 'non_binary', birthday: '1984-02-02', showAgeByDecade: true },
-        { name: 'Eve', km: 10.2, activities: ['hiking'], availability: 'weekends', daysAway: 14, birthday: '1995-05-05' },
+        {
+          name: 'Ada',
+          km: 2.2,
+          activities: ['tennis', 'hiking', 'chess'],
+          availability: 'weekends',
+          birthday: '1990-01-10',
+        },
+        {
+          name: 'Bo',
+          km: 0.3,
+          activities: ['tennis'],
+          availability: 'weekends',
+          gender: 'male',
+          birthday: '2000-03-03',
+        },
+        {
+          name: 'Fay',
+          km: 0.3,
+          activities: ['tennis'],
+          availability: 'weekends',
+          gender: 'male',
+          birthday: '2001-04-04',
+        },
+        {
+          name: 'Dev',
+          km: 2.2,
+          activities: ['hiking', 'tennis'],
+          availability: 'Saturday mornings',
+          gender: 'non_binary',
+          birthday: '1984-02-02',
+          showAgeByDecade: true,
+        },
+        {
+          name: 'Eve',
+          km: 10.2,
+          activities: ['hiking'],
+          availability: 'weekends',
+          daysAway: 14,
+          birthday: '1995-05-05',
+        },
         { name: 'Nia', km: 4.2, activities: ['hiking'], availability: 'weekends', daysAway: 2, birthday: '1992-07-07' },
-        { name: 'Pat', km: 6.2, activities: ['tennis'], availability: 'Sunday', gender: 'male', birthday: '1980-08-08' },
+        {
+          name: 'Pat',
+          km: 6.2,
+          activities: ['tennis'],
+          availability: 'Sunday',
+          gender: 'male',
+          birthday: '1980-08-08',
+        },
         // Left out by a filter or a rule:
         { name: 'Far', km: 30.2, activities: ['hiking'], availability: 'weekends' },
         { name: 'Cook', km: 1.2, activities: ['cooking'], availability: 'weekends' },
@@ -140,12 +189,24 @@ describe('GET /api/v1/discover.json: ranking and filters', () => {
       ].map((spec) => person({ ...spec, at } as PersonSpec)),
     );
     const db = testDb();
-    await db.insertInto('blocks').values({ blocker_id: caller.id, blocked_id: byName('Blocked').id }).execute();
-    await db.insertInto('blocks').values({ blocker_id: byName('Blocker').id, blocked_id: caller.id }).execute();
+    await db
+      .insertInto('blocks')
+      .values({ blocker_id: caller.id, blocked_id: byName('Blocked').id })
+      .execute();
+    await db
+      .insertInto('blocks')
+      .values({ blocker_id: byName('Blocker').id, blocked_id: caller.id })
+      .execute();
     const [a, b] = [caller.id, byName('Buddy').id].sort();
     await db.insertInto('connections').values({ user_a: a!, user_b: b! }).execute();
-    await db.insertInto('buddy_requests').values({ sender_id: caller.id, recipient_id: byName('Nia').id }).execute();
-    await db.insertInto('buddy_requests').values({ sender_id: byName('Pat').id, recipient_id: caller.id }).execute();
+    await db
+      .insertInto('buddy_requests')
+      .values({ sender_id: caller.id, recipient_id: byName('Nia').id })
+      .execute();
+    await db
+      .insertInto('buddy_requests')
+      .values({ sender_id: byName('Pat').id, recipient_id: caller.id })
+      .execute();
     // A declined request is history, not a flag.
     await db
       .insertInto('buddy_requests')
@@ -174,7 +235,13 @@ describe('GET /api/v1/discover.json: ranking and filters', () => {
       expect(result.overlap_hours).toBe(overlap);
       expect(result.distance_km).toBe(distance);
       expect(result.score).toBeCloseTo(
-        score({ sharedActivities: shared.length, searchedActivities: 2, overlapSlots: overlap, distanceKm: distance, daysInactive: p.daysAway ?? 0 }),
+        score({
+          sharedActivities: shared.length,
+          searchedActivities: 2,
+          overlapSlots: overlap,
+          distanceKm: distance,
+          daysInactive: p.daysAway ?? 0,
+        }),
         4,
       );
       const parts = Object.values(result.score_breakdown).reduce((s, x) => s + x, 0);
@@ -252,7 +319,9 @@ describe('GET /api/v1/discover.json: ranking and filters', () => {
 
   it('shows distance only as whole km, at least 1, and never coordinates', async () => {
     // Raw: the text itself must hold no coordinates (parsing with the contract would drop unknown fields).
-    const res = await api('GET', pathOf(discover, {}, { radius_km: 200, available: 0, limit: 50 }), { token: caller.token });
+    const res = await api('GET', pathOf(discover, {}, { radius_km: 200, available: 0, limit: 50 }), {
+      token: caller.token,
+    });
     expect(res.status).toBe(200);
     const body = discover.response.parse(res.body);
     for (const result of body.results) {
@@ -265,22 +334,36 @@ describe('GET /api/v1/discover.json: ranking and filters', () => {
     const stored = await testDb()
       .selectFrom('users')
       .select(['latitude', 'public_latitude', 'location_seed'])
-      .where('id', 'in', body.results.map((r) => r.user.id))
+      .where(
+        'id',
+        'in',
+        body.results.map((r) => r.user.id),
+      )
       .execute();
     for (const row of stored) {
-      for (const secret of [String(row.latitude).slice(0, 7), String(row.public_latitude).slice(0, 7), row.location_seed.slice(0, 8)]) {
+      for (const secret of [
+        String(row.latitude).slice(0, 7),
+        String(row.public_latitude).slice(0, 7),
+        row.location_seed.slice(0, 8),
+      ]) {
         expect(text).not.toContain(secret);
       }
     }
   });
 
   it('touches the caller’s last_active_at (the recent-activity signal)', async () => {
-    await sql`update users set last_active_at = now() - interval '3 days' where id = ${caller.id}::uuid`.execute(testDb());
+    await sql`update users set last_active_at = now() - interval '3 days' where id = ${caller.id}::uuid`.execute(
+      testDb(),
+    );
     // A token the server has not seen yet: a known one is touched at most once a minute,
     // and the server remembers its last touch (the token cache), whatever the table says.
     const fresh = await mintAccessToken(testDb(), caller.id);
     await search({ token: fresh.token });
-    const row = await testDb().selectFrom('users').select('last_active_at').where('id', '=', caller.id).executeTakeFirstOrThrow();
+    const row = await testDb()
+      .selectFrom('users')
+      .select('last_active_at')
+      .where('id', '=', caller.id)
+      .executeTakeFirstOrThrow();
     expect(Date.now() - new Date(row.last_active_at).getTime()).toBeLessThan(60_000);
   });
 });
@@ -344,9 +427,17 @@ describe('GET /api/v1/discover.json: paging', () => {
 
   it.each([
     ['a cursor that is not one', () => ({ cursor: 'not-a-cursor' }), /not a cursor/],
-    ['a cursor from other filters', async () => ({ cursor: await firstCursor({ radius_km: 20 }), radius_km: 21 }), /different filters/],
+    [
+      'a cursor from other filters',
+      async () => ({ cursor: await firstCursor({ radius_km: 20 }), radius_km: 21 }),
+      /different filters/,
+    ],
   ])('refuses %s with 400 naming cursor', async (_name, params, message) => {
-    const error = await refused(discover, { query: { limit: 4, ...(await params()) }, token: caller.token }, 'validation_failed');
+    const error = await refused(
+      discover,
+      { query: { limit: 4, ...(await params()) }, token: caller.token },
+      'validation_failed',
+    );
     expect(error.fields?.cursor).toMatch(message);
   });
 
@@ -402,10 +493,29 @@ describe('GET /api/v1/users/{slug}/overlap.json', () => {
   let nobody: Person;
 
   beforeAll(async () => {
-    me = await person({ name: 'Me', at, km: 0, activities: ['tennis'], availability: 'weekends and Wednesday evenings' });
-    weekender = await person({ name: 'Weekender', at, km: 1, activities: ['tennis'], availability: 'Saturday mornings, Wednesday 6pm to 9pm, Friday' });
+    me = await person({
+      name: 'Me',
+      at,
+      km: 0,
+      activities: ['tennis'],
+      availability: 'weekends and Wednesday evenings',
+    });
+    weekender = await person({
+      name: 'Weekender',
+      at,
+      km: 1,
+      activities: ['tennis'],
+      availability: 'Saturday mornings, Wednesday 6pm to 9pm, Friday',
+    });
     morning = await person({ name: 'Morning', at, km: 1, activities: ['tennis'], availability: 'weekday mornings' });
-    nobody = await person({ name: 'Nobody', at, km: 1, activities: ['tennis'], availability: 'weekends', complete: false });
+    nobody = await person({
+      name: 'Nobody',
+      at,
+      km: 1,
+      activities: ['tennis'],
+      availability: 'weekends',
+      complete: false,
+    });
     await testDb().updateTable('users').set({ schedule: null }).where('id', '=', nobody.id).execute();
   });
 
@@ -422,7 +532,11 @@ describe('GET /api/v1/users/{slug}/overlap.json', () => {
       ]);
       expect(body.overlap.hours_per_week).toBe(9);
       expect(body.overlap.summary).toBe('Wednesday 6pm–9pm; Saturday morning');
-      const rows = await testDb().selectFrom('users').select(['id', 'schedule']).where('id', 'in', [me.id, weekender.id]).execute();
+      const rows = await testDb()
+        .selectFrom('users')
+        .select(['id', 'schedule'])
+        .where('id', 'in', [me.id, weekender.id])
+        .execute();
       const [mine, theirs] = rows.map((r) => bitsToGrid(r.schedule ?? ''));
       expect(mine && theirs).toBeTruthy();
       if (mine && theirs) expect(body.overlap.grid).toEqual(intersectGrids(mine, theirs));
@@ -448,9 +562,27 @@ describe('GET /api/v1/users/{slug}/overlap.json', () => {
   });
 
   it('hides a blocked pair behind 404, whichever side blocked', async () => {
-    const blocked = await person({ name: 'Blocked Overlap', at, km: 1, activities: ['tennis'], availability: 'weekends' });
-    const blocker = await person({ name: 'Blocker Overlap', at, km: 1, activities: ['tennis'], availability: 'weekends' });
-    await testDb().insertInto('blocks').values([{ blocker_id: me.id, blocked_id: blocked.id }, { blocker_id: blocker.id, blocked_id: me.id }]).execute();
+    const blocked = await person({
+      name: 'Blocked Overlap',
+      at,
+      km: 1,
+      activities: ['tennis'],
+      availability: 'weekends',
+    });
+    const blocker = await person({
+      name: 'Blocker Overlap',
+      at,
+      km: 1,
+      activities: ['tennis'],
+      availability: 'weekends',
+    });
+    await testDb()
+      .insertInto('blocks')
+      .values([
+        { blocker_id: me.id, blocked_id: blocked.id },
+        { blocker_id: blocker.id, blocked_id: me.id },
+      ])
+      .execute();
     for (const other of [blocked, blocker]) {
       await refused(getOverlap, { params: { slug: other.slug }, token: me.token }, 'not_found');
       await refused(getOverlap, { params: { slug: me.slug }, token: other.token }, 'not_found');
@@ -463,13 +595,27 @@ describe('the search grid', () => {
     const random = seededRandom(99);
     const points = Array.from({ length: 500 }, () => ({ lat: random() * 180 - 90, lon: random() * 360 - 180 }));
     // Edges: cell and row boundaries, the antimeridian, the poles.
-    points.push({ lat: 0, lon: 0 }, { lat: 40, lon: 0.25 }, { lat: -60, lon: 179.999 }, { lat: 90, lon: 180 }, { lat: -90, lon: -180 }, { lat: 88, lon: 5 });
+    points.push(
+      { lat: 0, lon: 0 },
+      { lat: 40, lon: 0.25 },
+      { lat: -60, lon: 179.999 },
+      { lat: 90, lon: 180 },
+      { lat: -90, lon: -180 },
+      { lat: 88, lon: 5 },
+    );
     const { rows } = await sql<{ cell: number }>`select discover_cell(p.lat, p.lon) as cell
       from unnest(${points.map((p) => p.lat)}::float8[], ${points.map((p) => p.lon)}::float8[]) with ordinality as p(lat, lon, n)
       order by p.n`.execute(testDb());
     expect(rows.map((r) => r.cell)).toEqual(points.map((p) => cellOf(p.lat, p.lon)));
     // users.discover_cell follows the public point (never the exact one), which follows the coordinates.
-    const user = await person({ name: 'Mover', at: { latitude: -40, longitude: -100 }, km: 0, activities: ['chess'], availability: 'weekends', displacement: 'own' });
+    const user = await person({
+      name: 'Mover',
+      at: { latitude: -40, longitude: -100 },
+      km: 0,
+      activities: ['chess'],
+      availability: 'weekends',
+      displacement: 'own',
+    });
     const stored = () => testDb().selectFrom('users').selectAll().where('id', '=', user.id).executeTakeFirstOrThrow();
     const before = await stored();
     expect(before.discover_cell).toBe(cellOf(before.public_latitude!, before.public_longitude!));
@@ -485,11 +631,15 @@ describe('the search grid', () => {
 describe('demo population (npm run seed:demo)', () => {
   it('seeds complete, discoverable profiles with working generated avatars', async () => {
     const tag = `t${process.pid.toString(36)}`;
-    const run = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/seed-demo.ts', '--users', '60', '--seed', '5'], {
-      cwd: path.resolve(import.meta.dirname, '../..'),
-      env: { ...process.env, DATABASE_URL: inject('databaseUrl'), PUBLIC_BASE_URL: inject('baseUrl') },
-      encoding: 'utf8',
-    });
+    const run = spawnSync(
+      process.execPath,
+      ['--import', 'tsx', 'scripts/seed-demo.ts', '--users', '60', '--seed', '5'],
+      {
+        cwd: path.resolve(import.meta.dirname, '../..'),
+        env: { ...process.env, DATABASE_URL: inject('databaseUrl'), PUBLIC_BASE_URL: inject('baseUrl') },
+        encoding: 'utf8',
+      },
+    );
     expect(run.status, run.stderr).toBe(0);
     expect(run.stdout).toMatch(/Seeded 60 demo users/);
     const seeded = await testDb()
@@ -524,7 +674,14 @@ describe('demo population (npm run seed:demo)', () => {
       expect(await avatar.text()).toContain(`>${target.display_name[0]}`);
       expect((await fetch(`${inject('baseUrl')}/demo-avatars/not-an-avatar.svg`)).status).toBe(404);
     } finally {
-      await testDb().deleteFrom('users').where('id', 'in', seeded.map((row) => row.id)).execute();
+      await testDb()
+        .deleteFrom('users')
+        .where(
+          'id',
+          'in',
+          seeded.map((row) => row.id),
+        )
+        .execute();
     }
   });
 });
@@ -550,7 +707,14 @@ describe('discover_postings (the narrow table a search reads) follow every profi
 
   beforeAll(async () => {
     finder = await person({ name: 'Finder', at, km: 0, activities: ['tennis', 'chess'], availability: 'weekends' });
-    subject = await person({ name: 'Subject', at, km: 3.2, activities: ['tennis'], availability: 'weekends', gender: 'male' });
+    subject = await person({
+      name: 'Subject',
+      at,
+      km: 3.2,
+      activities: ['tennis'],
+      availability: 'weekends',
+      gender: 'male',
+    });
   });
 
   const expectInStep = async (userId: string) => {
@@ -601,10 +765,18 @@ describe('discover_postings (the narrow table a search reads) follow every profi
   it('moves the stored day only when the day of the last call changes (touches within a day write nothing)', async () => {
     const db = testDb();
     const xmins = async () =>
-      (await sql<{ xmin: string }>`select xmin::text from discover_postings where user_id = ${subject.id}::uuid`.execute(db)).rows;
-    await sql`update users set last_active_at = date_trunc('day', now(), 'UTC') + interval '1 hour' where id = ${subject.id}::uuid`.execute(db);
+      (
+        await sql<{
+          xmin: string;
+        }>`select xmin::text from discover_postings where user_id = ${subject.id}::uuid`.execute(db)
+      ).rows;
+    await sql`update users set last_active_at = date_trunc('day', now(), 'UTC') + interval '1 hour' where id = ${subject.id}::uuid`.execute(
+      db,
+    );
     const before = await xmins();
-    await sql`update users set last_active_at = date_trunc('day', now(), 'UTC') + interval '2 hours' where id = ${subject.id}::uuid`.execute(db);
+    await sql`update users set last_active_at = date_trunc('day', now(), 'UTC') + interval '2 hours' where id = ${subject.id}::uuid`.execute(
+      db,
+    );
     expect(await xmins()).toEqual(before);
     await expectInStep(subject.id);
     await sql`update users set last_active_at = now() - interval '3 days' where id = ${subject.id}::uuid`.execute(db);
@@ -624,7 +796,13 @@ describe('discover_postings (the narrow table a search reads) follow every profi
   });
 
   it('hides a person the finder blocks (through the block endpoint)', async () => {
-    const blocked = await person({ name: 'Blocked Later', at, km: 2.2, activities: ['tennis'], availability: 'weekends' });
+    const blocked = await person({
+      name: 'Blocked Later',
+      at,
+      km: 2.2,
+      activities: ['tennis'],
+      availability: 'weekends',
+    });
     expect(await names(finder, [blocked])).toContain('Blocked Later');
     await call(blockUser, { params: { slug: blocked.slug }, token: finder.token });
     expect(await names(finder, [blocked])).not.toContain('Blocked Later');
@@ -633,12 +811,25 @@ describe('discover_postings (the narrow table a search reads) follow every profi
   it('removes a deleted person’s rows (one at a time and in bulk)', async () => {
     const gone = await person({ name: 'Gone', at, km: 2.2, activities: ['tennis', 'chess'], availability: 'weekends' });
     const bulk = await Promise.all(
-      ['Bulk A', 'Bulk B'].map((name) => person({ name, at, km: 2.2, activities: ['tennis'], availability: 'weekends' })),
+      ['Bulk A', 'Bulk B'].map((name) =>
+        person({ name, at, km: 2.2, activities: ['tennis'], availability: 'weekends' }),
+      ),
     );
     expect((await expectInStep(gone.id)).length).toBe(2);
     await testDb().deleteFrom('users').where('id', '=', gone.id).execute();
-    await testDb().deleteFrom('users').where('id', 'in', bulk.map((p) => p.id)).execute();
-    const left = await testDb().selectFrom('discover_postings').select('user_id').where('user_id', 'in', [gone.id, ...bulk.map((p) => p.id)]).execute();
+    await testDb()
+      .deleteFrom('users')
+      .where(
+        'id',
+        'in',
+        bulk.map((p) => p.id),
+      )
+      .execute();
+    const left = await testDb()
+      .selectFrom('discover_postings')
+      .select('user_id')
+      .where('user_id', 'in', [gone.id, ...bulk.map((p) => p.id)])
+      .execute();
     expect(left).toEqual([]);
   });
 
@@ -654,7 +845,9 @@ describe('discover_postings (the narrow table a search reads) follow every profi
         from discover_postings
       )
       select (select count(*) from (select * from expected except select * from actual) m)::int as missing,
-             (select count(*) from (select * from actual except select * from expected) x)::int as extra`.execute(testDb());
+             (select count(*) from (select * from actual except select * from expected) x)::int as extra`.execute(
+      testDb(),
+    );
     expect(rows[0]).toEqual({ missing: 0, extra: 0 });
   });
 });
@@ -666,7 +859,14 @@ describe('GET /api/v1/discover.json: the same ranking as scoring everyone exactl
 
   beforeAll(async () => {
     // Everyone with their own displacement, as in real life.
-    caller = await person({ name: 'Ranker', at, km: 0, activities: ['tennis', 'hiking'], availability: 'weekends', displacement: 'own' });
+    caller = await person({
+      name: 'Ranker',
+      at,
+      km: 0,
+      activities: ['tennis', 'hiking'],
+      availability: 'weekends',
+      displacement: 'own',
+    });
     const random = seededRandom(2026);
     const pick = <T>(items: readonly T[]) => items[Math.floor(random() * items.length)]!;
     // Few distinct values, so many people tie or nearly tie and the recency bounds matter.
@@ -702,8 +902,16 @@ describe('GET /api/v1/discover.json: the same ranking as scoring everyone exactl
 
     // The old way: every candidate in users scored exactly, ranked, no cut-offs, with the
     // distance between the caller's and each candidate's public point.
-    const { rows: caller_ } = await sql<{ schedule: string; public_latitude: number; public_longitude: number; latitude: number; longitude: number }>`
-      select schedule::text, public_latitude, public_longitude, latitude, longitude from users where id = ${caller.id}::uuid`.execute(testDb());
+    const { rows: caller_ } = await sql<{
+      schedule: string;
+      public_latitude: number;
+      public_longitude: number;
+      latitude: number;
+      longitude: number;
+    }>`
+      select schedule::text, public_latitude, public_longitude, latitude, longitude from users where id = ${caller.id}::uuid`.execute(
+      testDb(),
+    );
     const me = caller_[0]!;
     const bruteForce = async (distance: ReturnType<typeof distanceSql>) => {
       const inputs = {
@@ -727,7 +935,9 @@ describe('GET /api/v1/discover.json: the same ranking as scoring everyone exactl
       + cos(radians(u.latitude)) * cos(radians(${me.latitude}::float8)) * power(sin(radians(u.longitude - ${me.longitude}::float8) / 2), 2))))`;
     expect(await bruteForce(exactKm)).not.toEqual(expected);
     // Some people's whole days away were really undecided by their day alone.
-    const undecided = await sql<{ n: number }>`select count(*)::int as n from users u where u.id = any(${people.map((p) => p.id)}::uuid[])
+    const undecided = await sql<{
+      n: number;
+    }>`select count(*)::int as n from users u where u.id = any(${people.map((p) => p.id)}::uuid[])
       and floor(extract(epoch from (${asOf.toISOString()}::timestamptz - u.last_active_at)) / 86400)
         <> ${dayNumber(asOf)} - discover_active_day(u.last_active_at)`.execute(testDb());
     expect(undecided.rows[0]!.n).toBeGreaterThan(0);

@@ -22,13 +22,22 @@ const root = path.resolve(import.meta.dirname, '../..');
 const DAY = 86_400_000;
 const today = new Date(`${new Date().toISOString().slice(0, 10)}T00:00:00Z`);
 const at = (days: number, hour = 0) => new Date(today.getTime() + days * DAY + hour * 3_600_000);
-const stamp = (date: Date) => date.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
+const stamp = (date: Date) =>
+  date
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d{3}/, '');
 const dateStamp = (date: Date) => date.toISOString().slice(0, 10).replace(/-/g, '');
 const ymd = (date: Date) => date.toISOString().slice(0, 10);
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'events-e2e-'));
 
 function vevent(lines: Record<string, string>): string {
-  return ['BEGIN:VEVENT', `DTSTAMP:${stamp(today)}`, ...Object.entries(lines).map(([k, v]) => `${k}:${v}`), 'END:VEVENT'].join('\r\n');
+  return [
+    'BEGIN:VEVENT',
+    `DTSTAMP:${stamp(today)}`,
+    ...Object.entries(lines).map(([k, v]) => `${k}:${v}`),
+    'END:VEVENT',
+  ].join('\r\n');
 }
 function vcalendar(...events: string[]): string {
   return ['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//e2e//EN', ...events, 'END:VCALENDAR'].join('\r\n');
@@ -72,7 +81,13 @@ const CALENDAR = {
       LOCATION: 'Example Boulder Hall\\, Revaler Str. 99\\, 10245 Berlin\\, Germany',
       CATEGORIES: 'Climbing',
     }),
-    vevent({ UID: CLIMB, 'RECURRENCE-ID': stamp(at(16, 18)), DTSTART: stamp(at(16, 18)), SUMMARY: 'Weekly bouldering meetup', STATUS: 'CANCELLED' }),
+    vevent({
+      UID: CLIMB,
+      'RECURRENCE-ID': stamp(at(16, 18)),
+      DTSTART: stamp(at(16, 18)),
+      SUMMARY: 'Weekly bouldering meetup',
+      STATUS: 'CANCELLED',
+    }),
   ].join('\r\n'),
   yoga: vevent({
     UID: 'yoga@e2e',
@@ -82,8 +97,20 @@ const CALENDAR = {
     LOCATION: 'Laurelhurst Park\\, Portland\\, OR',
     GEO: '45.5216;-122.6250',
   }),
-  picnic: vevent({ UID: 'picnic@e2e', DTSTART: stamp(at(5, 12)), SUMMARY: 'Cancelled picnic', LOCATION: 'Berlin', STATUS: 'CANCELLED' }),
-  games: vevent({ UID: 'games@e2e', DTSTART: stamp(at(10, 19)), DTEND: stamp(at(10, 22)), SUMMARY: 'Board game night', LOCATION: 'The Example Arms\\, London\\, UK' }),
+  picnic: vevent({
+    UID: 'picnic@e2e',
+    DTSTART: stamp(at(5, 12)),
+    SUMMARY: 'Cancelled picnic',
+    LOCATION: 'Berlin',
+    STATUS: 'CANCELLED',
+  }),
+  games: vevent({
+    UID: 'games@e2e',
+    DTSTART: stamp(at(10, 19)),
+    DTEND: stamp(at(10, 22)),
+    SUMMARY: 'Board game night',
+    LOCATION: 'The Example Arms\\, London\\, UK',
+  }),
   market: vevent({
     UID: 'market@e2e',
     'DTSTART;VALUE=DATE': dateStamp(at(20)),
@@ -91,7 +118,12 @@ const CALENDAR = {
     DESCRIPTION: 'Cider and cheese.',
     LOCATION: 'Monument Square\\, Portland\\, Maine',
   }),
-  trail: vevent({ UID: 'trail@e2e', DTSTART: stamp(at(40, 17)), SUMMARY: 'Trail running club', LOCATION: 'Forest Park\\, Portland\\, OR' }),
+  trail: vevent({
+    UID: 'trail@e2e',
+    DTSTART: stamp(at(40, 17)),
+    SUMMARY: 'Trail running club',
+    LOCATION: 'Forest Park\\, Portland\\, OR',
+  }),
   coffee: vevent({
     UID: 'coffee@e2e',
     DTSTART: stamp(new Date(Date.now() - 4 * 3_600_000)),
@@ -122,7 +154,11 @@ describe('built-in directory: a fresh start', () => {
     // Only events not yet over, soonest first.
     expect(body.events.every((e) => new Date(e.end) >= new Date(Date.now() - 60_000))).toBe(true);
     expect(body.events.map((e) => e.start)).toEqual(body.events.map((e) => e.start).sort());
-    const stored = await testDb().selectFrom('events').select((eb) => eb.fn.countAll<number>().as('n')).where('source', '=', 'sample').executeTakeFirstOrThrow();
+    const stored = await testDb()
+      .selectFrom('events')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('source', '=', 'sample')
+      .executeTakeFirstOrThrow();
     expect(Number(stored.n)).toBeGreaterThanOrEqual(body.total);
   });
 
@@ -160,7 +196,11 @@ describe('query validation', () => {
     [`q=${'x'.repeat(201)}`, 'q', 'must be at most 200 characters'],
     ['sort=distance', 'near', 'required for sort=distance unless bbox or a known city is given'],
   ])('answers %s with 400 naming %s', async (query, field, message) => {
-    const error = await refused(listEvents, { query: Object.fromEntries(new URLSearchParams(query)) }, 'validation_failed');
+    const error = await refused(
+      listEvents,
+      { query: Object.fromEntries(new URLSearchParams(query)) },
+      'validation_failed',
+    );
     expect(error.fields).toEqual({ [field]: message });
     expect(error.headers.get('cache-control')).toBe('no-store');
   });
@@ -180,13 +220,23 @@ describe('rate limit per client address', () => {
   it('answers 429 with Retry-After once one address has used its calls of the minute, before parsing anything', async () => {
     const ip = freshIp();
     for (let batch = 0; batch < LIMIT / 20; batch++) {
-      const results = await Promise.all(Array.from({ length: 20 }, () => send(listEvents, { query: { limit: 1 }, ip })));
+      const results = await Promise.all(
+        Array.from({ length: 20 }, () => send(listEvents, { query: { limit: 1 }, ip })),
+      );
       expect(results.map((r) => r.status)).toEqual(Array(20).fill(200));
     }
-    const { status: _status, headers, ...error } = await refused(listEvents, { query: { limit: 1 }, ip }, 'rate_limited');
+    const {
+      status: _status,
+      headers,
+      ...error
+    } = await refused(listEvents, { query: { limit: 1 }, ip }, 'rate_limited');
     expect(error).toEqual({
       code: 'rate_limited',
-      message: expect.stringMatching(new RegExp(`^Too many events feed requests from your network: at most ${LIMIT} per minute\\. Try again in \\d+ seconds?\\.$`)),
+      message: expect.stringMatching(
+        new RegExp(
+          `^Too many events feed requests from your network: at most ${LIMIT} per minute\\. Try again in \\d+ seconds?\\.$`,
+        ),
+      ),
       hint: expect.any(String),
     });
     const retryAfter = Number(headers.get('retry-after'));
@@ -217,12 +267,19 @@ describe('built-in directory: importing an iCalendar feed', () => {
   beforeAll(async () => {
     fs.writeFileSync(file, vcalendar(...Object.values(CALENDAR)));
     const run = await importCli(file, '--source', SOURCE);
-    expect(run.output).toContain(`Imported 8 event occurrence(s) from "${SOURCE}"; removed 0 no longer listed, left out 2 cancelled; removed the`);
+    expect(run.output).toContain(
+      `Imported 8 event occurrence(s) from "${SOURCE}"; removed 0 no longer listed, left out 2 cancelled; removed the`,
+    );
     expect(run.code).toBe(0);
   }, 60_000);
 
   it('stores each occurrence by source and uid, without excluded or cancelled ones', async () => {
-    const rows = await testDb().selectFrom('events').selectAll().where('source', '=', SOURCE).orderBy('starts_at').execute();
+    const rows = await testDb()
+      .selectFrom('events')
+      .selectAll()
+      .where('source', '=', SOURCE)
+      .orderBy('starts_at')
+      .execute();
     expect(rows.map((r) => r.uid)).toEqual([
       'coffee@e2e',
       `${CLIMB}#${at(2, 18).toISOString()}`,
@@ -234,10 +291,28 @@ describe('built-in directory: importing an iCalendar feed', () => {
       'trail@e2e',
     ]);
     const climb = rows.find((r) => r.series_uid === CLIMB)!;
-    expect(climb).toMatchObject({ title: 'Weekly bouldering meetup', venue_name: 'Example Boulder Hall', city: 'Berlin', country: 'DE', activity_ids: ['rock_climbing'], categories: ['Climbing'] });
+    expect(climb).toMatchObject({
+      title: 'Weekly bouldering meetup',
+      venue_name: 'Example Boulder Hall',
+      city: 'Berlin',
+      country: 'DE',
+      activity_ids: ['rock_climbing'],
+      categories: ['Climbing'],
+    });
     const market = rows.find((r) => r.uid === 'market@e2e')!;
-    expect(market).toMatchObject({ all_day: true, local_date: ymd(at(20)), city: 'Portland', region: 'Maine', activity_ids: ['farmers_markets'] });
-    expect(rows.find((r) => r.uid === 'yoga@e2e')).toMatchObject({ latitude: 45.5216, longitude: -122.625, region: 'Oregon', activity_ids: ['yoga'] });
+    expect(market).toMatchObject({
+      all_day: true,
+      local_date: ymd(at(20)),
+      city: 'Portland',
+      region: 'Maine',
+      activity_ids: ['farmers_markets'],
+    });
+    expect(rows.find((r) => r.uid === 'yoga@e2e')).toMatchObject({
+      latitude: 45.5216,
+      longitude: -122.625,
+      region: 'Oregon',
+      activity_ids: ['yoga'],
+    });
     expect(new Set(rows.map((r) => new Date(r.scraped_at).toISOString())).size).toBe(1);
     climbIds = rows.filter((r) => r.series_uid === CLIMB).map((r) => r.id);
     // A real feed replaces the sample.
@@ -250,7 +325,20 @@ describe('built-in directory: importing an iCalendar feed', () => {
     expect(titles(res.events)).toEqual(BY_START);
     expect(res.total).toBe(7);
     const first = res.events[0]!;
-    expect(first).toMatchObject({ uid: `${CLIMB}#${at(2, 18).toISOString()}`, source: SOURCE, start: at(2, 18).toISOString(), end: at(2, 20).toISOString(), timezone: 'Etc/UTC', venue_name: 'Example Boulder Hall', venue_address: 'Revaler Str. 99, 10245 Berlin, Germany', city: 'Berlin', country: 'DE', activities: ['rock_climbing'], distance_km: null, url: null });
+    expect(first).toMatchObject({
+      uid: `${CLIMB}#${at(2, 18).toISOString()}`,
+      source: SOURCE,
+      start: at(2, 18).toISOString(),
+      end: at(2, 20).toISOString(),
+      timezone: 'Etc/UTC',
+      venue_name: 'Example Boulder Hall',
+      venue_address: 'Revaler Str. 99, 10245 Berlin, Germany',
+      city: 'Berlin',
+      country: 'DE',
+      activities: ['rock_climbing'],
+      distance_km: null,
+      url: null,
+    });
     expect(first.id).toBe(climbIds[0]);
     const rows = await testDb().selectFrom('events').select(['scraped_at']).where('source', '=', SOURCE).execute();
     expect(res.scraped_at_max).toBe(new Date(rows[0]!.scraped_at).toISOString());
@@ -282,7 +370,10 @@ describe('built-in directory: importing an iCalendar feed', () => {
     ['activities=bouldering', ['Weekly bouldering meetup', 'Weekly bouldering meetup', 'Weekly bouldering meetup']],
     ['activities=yoga,board_games', ['Sunset yoga in the park', 'Board game night']],
     [`date_from=${ymd(at(9))}&date_to=${ymd(at(20))}`, ['Board game night', 'Winter farmers market']],
-    [`date_from=${at(23, 18).toISOString()}`, ['Weekly bouldering meetup', 'Weekly bouldering meetup', 'Trail running club']],
+    [
+      `date_from=${at(23, 18).toISOString()}`,
+      ['Weekly bouldering meetup', 'Weekly bouldering meetup', 'Trail running club'],
+    ],
     [`date_to=${ymd(at(3))}`, ['Weekly bouldering meetup', 'Sunset yoga in the park']],
     ['bbox=-123,45,-122,46', ['Sunset yoga in the park', 'Trail running club']],
     ['bbox=-10,40,20,60&q=game', ['Board game night']],
@@ -332,13 +423,26 @@ describe('built-in directory: importing an iCalendar feed', () => {
     const { games: _dropped, yoga: _yoga, ...rest } = CALENDAR;
     fs.writeFileSync(file, vcalendar(...Object.values(rest), cancelledYoga));
     const run = await importCli(file, '--source', SOURCE);
-    expect(run.output).toContain(`Imported 6 event occurrence(s) from "${SOURCE}"; removed 2 no longer listed, left out 3 cancelled`);
+    expect(run.output).toContain(
+      `Imported 6 event occurrence(s) from "${SOURCE}"; removed 2 no longer listed, left out 3 cancelled`,
+    );
     expect(run.code).toBe(0);
-    const rows = await testDb().selectFrom('events').select(['id', 'uid', 'series_uid']).where('source', '=', SOURCE).execute();
+    const rows = await testDb()
+      .selectFrom('events')
+      .select(['id', 'uid', 'series_uid'])
+      .where('source', '=', SOURCE)
+      .execute();
     expect(rows.map((r) => r.uid)).not.toContain('games@e2e');
     expect(rows.map((r) => r.uid)).not.toContain('yoga@e2e');
-    expect(rows.filter((r) => r.series_uid === CLIMB).map((r) => r.id).sort()).toEqual([...climbIds].sort());
-    expect(titles((await feed(`sources=${SOURCE}`)).events)).toEqual(BY_START.filter((t) => t !== 'Board game night' && t !== 'Sunset yoga in the park'));
+    expect(
+      rows
+        .filter((r) => r.series_uid === CLIMB)
+        .map((r) => r.id)
+        .sort(),
+    ).toEqual([...climbIds].sort());
+    expect(titles((await feed(`sources=${SOURCE}`)).events)).toEqual(
+      BY_START.filter((t) => t !== 'Board game night' && t !== 'Sunset yoga in the park'),
+    );
   }, 60_000);
 
   it('reports a file that is not a feed and changes nothing', async () => {
@@ -347,7 +451,11 @@ describe('built-in directory: importing an iCalendar feed', () => {
     const run = await importCli(bad, '--source', SOURCE);
     expect(run.code).toBe(1);
     expect(run.output).toContain('Import failed: The feed is neither iCalendar (BEGIN:VCALENDAR) nor JSON');
-    const count = await testDb().selectFrom('events').select((eb) => eb.fn.countAll<number>().as('n')).where('source', '=', SOURCE).executeTakeFirstOrThrow();
+    const count = await testDb()
+      .selectFrom('events')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('source', '=', SOURCE)
+      .executeTakeFirstOrThrow();
     expect(Number(count.n)).toBe(6);
   }, 60_000);
 });
@@ -355,15 +463,29 @@ describe('built-in directory: importing an iCalendar feed', () => {
 describe('built-in directory: the sample calendar', () => {
   it('fills only an otherwise empty directory, and EVENTS_SAMPLE=0 removes it', async () => {
     const count = async (source: string) =>
-      Number((await testDb().selectFrom('events').select((eb) => eb.fn.countAll<number>().as('n')).where('source', '=', source).executeTakeFirstOrThrow()).n);
-    expect(await maintainSample(testDb(), { enabled: true, horizonDays: 90 })).toEqual({ action: 'removed', events: 0 });
+      Number(
+        (
+          await testDb()
+            .selectFrom('events')
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .where('source', '=', source)
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    expect(await maintainSample(testDb(), { enabled: true, horizonDays: 90 })).toEqual({
+      action: 'removed',
+      events: 0,
+    });
     expect(await count('sample')).toBe(0);
     await testDb().deleteFrom('events').execute();
     const imported = await maintainSample(testDb(), { enabled: true, horizonDays: 90 });
     expect(imported.action).toBe('imported');
     expect(await count('sample')).toBe(imported.events);
     expect((await feed('q=bouldering')).events[0]!.title).toBe('[Sample] Bouldering after work');
-    expect(await maintainSample(testDb(), { enabled: false, horizonDays: 90 })).toEqual({ action: 'removed', events: imported.events });
+    expect(await maintainSample(testDb(), { enabled: false, horizonDays: 90 })).toEqual({
+      action: 'removed',
+      events: imported.events,
+    });
     expect((await feed('')).total).toBe(0);
   }, 60_000);
 });
@@ -388,13 +510,23 @@ describe('built-in directory: the EVENTS_FEEDS refresh job', () => {
       jsonFile,
       JSON.stringify({
         events: [
-          { uid: 'j1', title: 'Riverside 10k', start: at(6, 8).toISOString(), city: 'Hamburg', country: 'DE', activities: ['running'] },
+          {
+            uid: 'j1',
+            title: 'Riverside 10k',
+            start: at(6, 8).toISOString(),
+            city: 'Hamburg',
+            country: 'DE',
+            activities: ['running'],
+          },
           { uid: 'j2', title: 'Called off', start: at(7, 8).toISOString(), city: 'Hamburg', status: 'cancelled' },
         ],
       }),
     );
     const port = (feedServer.address() as AddressInfo).port;
-    stack = await startStack({ EVENTS_FEEDS: `club=http://127.0.0.1:${port}/club.ics ${jsonFile}`, EVENTS_SAMPLE: '0' });
+    stack = await startStack({
+      EVENTS_FEEDS: `club=http://127.0.0.1:${port}/club.ics ${jsonFile}`,
+      EVENTS_SAMPLE: '0',
+    });
     db = createDb(stack.databaseUrl, 2);
   }, 150_000);
 
@@ -406,7 +538,9 @@ describe('built-in directory: the EVENTS_FEEDS refresh job', () => {
   });
 
   const uidsOf = async (source: string) =>
-    (await db.selectFrom('events').select('uid').where('source', '=', source).orderBy('uid').execute()).map((r) => r.uid);
+    (await db.selectFrom('events').select('uid').where('source', '=', source).orderBy('uid').execute()).map(
+      (r) => r.uid,
+    );
 
   it('imports every feed at start and schedules the refresh', async () => {
     // The server loads the gazetteer for its first import: allow for a slow machine.
@@ -414,14 +548,26 @@ describe('built-in directory: the EVENTS_FEEDS refresh job', () => {
     await expect.poll(() => uidsOf('city-events'), { timeout: 20_000 }).toEqual(['j1']);
     expect(await uidsOf('sample')).toEqual([]);
     const body = await call(listEvents, { query: { city: 'Hamburg' }, base: stack.baseUrl });
-    expect(body.events).toMatchObject([{ title: 'Riverside 10k', source: 'city-events', activities: ['running'], country: 'DE' }]);
+    expect(body.events).toMatchObject([
+      { title: 'Riverside 10k', source: 'city-events', activities: ['running'], country: 'DE' },
+    ]);
     const schedule = await sql<{ name: string; cron: string }>`select name, cron from pgboss.schedule`.execute(db);
     expect(schedule.rows).toEqual([{ name: 'events-refresh', cron: '7 * * * *' }]);
   }, 90_000);
 
   it('a refresh job applies the feed as it is now', async () => {
-    clubCalendar = vcalendar(CALENDAR.yoga.replace('END:VEVENT', 'STATUS:CANCELLED\r\nEND:VEVENT'), CALENDAR.games, CALENDAR.trail);
-    const boss = new PgBoss({ connectionString: stack.databaseUrl, schema: 'pgboss', supervise: false, schedule: false, migrate: false });
+    clubCalendar = vcalendar(
+      CALENDAR.yoga.replace('END:VEVENT', 'STATUS:CANCELLED\r\nEND:VEVENT'),
+      CALENDAR.games,
+      CALENDAR.trail,
+    );
+    const boss = new PgBoss({
+      connectionString: stack.databaseUrl,
+      schema: 'pgboss',
+      supervise: false,
+      schedule: false,
+      migrate: false,
+    });
     await boss.start();
     try {
       await boss.send('events-refresh', {});
@@ -471,7 +617,10 @@ describe('proxy mode (EVENTS_UPSTREAM_URL)', () => {
         case 'slow':
           return void setTimeout(() => reply(200, upstreamFeed('late')), 2500);
         default:
-          return void setTimeout(() => reply(200, upstreamFeed(`for ${url.searchParams.get('city') ?? 'anywhere'}`)), 150);
+          return void setTimeout(
+            () => reply(200, upstreamFeed(`for ${url.searchParams.get('city') ?? 'anywhere'}`)),
+            150,
+          );
       }
     });
     await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
@@ -520,7 +669,10 @@ describe('proxy mode (EVENTS_UPSTREAM_URL)', () => {
     expect(res.body).toEqual(upstreamFeed('for Portland'));
     const [call] = callsWith('forward');
     expect(call!.url.pathname).toBe('/v1/events');
-    expect(Object.fromEntries(call!.url.searchParams)).toEqual({ ...Object.fromEntries(query), key: 'operator-secret' });
+    expect(Object.fromEntries(call!.url.searchParams)).toEqual({
+      ...Object.fromEntries(query),
+      key: 'operator-secret',
+    });
   });
 
   it("sends none of the caller's credentials or addresses upstream, and keeps the operator's key", async () => {
@@ -564,7 +716,11 @@ describe('proxy mode (EVENTS_UPSTREAM_URL)', () => {
 
   it.each([
     ['an error status', 'error', 'The events upstream answered HTTP 500'],
-    ['a body of the wrong shape', 'shape', "The events upstream's answer is not {events: [objects], total: integer, scraped_at_max: string|null}"],
+    [
+      'a body of the wrong shape',
+      'shape',
+      "The events upstream's answer is not {events: [objects], total: integer, scraped_at_max: string|null}",
+    ],
     ['a body that is not JSON', 'html', "The events upstream's answer is not JSON"],
   ])('answers 502 upstream_error for %s', async (_name, mode, message) => {
     const res = await proxied(`tag=${mode}&mode=${mode}`);
@@ -601,7 +757,10 @@ describe('proxy mode (EVENTS_UPSTREAM_URL)', () => {
     await new Promise((resolve) => upstream.close(resolve));
     const res = await proxied('tag=closed&city=Nowhere');
     expect(res.status).toBe(503);
-    expect(res.body.error).toMatchObject({ code: 'upstream_unavailable', message: 'The events upstream could not be reached (ECONNREFUSED)' });
+    expect(res.body.error).toMatchObject({
+      code: 'upstream_unavailable',
+      message: 'The events upstream could not be reached (ECONNREFUSED)',
+    });
     expect(res.headers.get('retry-after')).toBe('30');
     // A query cached before still answers while the upstream is down.
     expect((await proxied('tag=cache&city=Berlin')).status).toBe(200);

@@ -43,7 +43,9 @@ const MCP_RUNS = Number(process.env.FUZZ_MCP_RUNS ?? Math.max(2, Math.round(RUNS
 const LONG = process.env.FUZZ_LONG === '1';
 const PER_ENDPOINT_TIMEOUT = LONG ? 60 * 60_000 : 60_000;
 
-console.log(`fuzz: seed ${SEED}, ${RUNS} requests per endpoint, ${MCP_RUNS} MCP calls per tool (replay: FUZZ_SEED=${SEED} FUZZ_RUNS=${RUNS} npm run fuzz)`);
+console.log(
+  `fuzz: seed ${SEED}, ${RUNS} requests per endpoint, ${MCP_RUNS} MCP calls per tool (replay: FUZZ_SEED=${SEED} FUZZ_RUNS=${RUNS} npm run fuzz)`,
+);
 
 const PASSWORD = 'fuzz-password-1';
 const PORTLAND = { latitude: 45.52, longitude: -122.68 };
@@ -92,7 +94,11 @@ beforeAll(async () => {
   expect(discovered.status, JSON.stringify(discovered.body)).toBe(200);
   const discoverCursor = discovered.body.next_cursor as string | null;
   // Another person's token id: revoking it must be a 404 for the actor. The actor's own token is never offered.
-  const decoyToken = await testDb().selectFrom('access_tokens').select('id').where('user_id', '=', other.id).executeTakeFirstOrThrow();
+  const decoyToken = await testDb()
+    .selectFrom('access_tokens')
+    .select('id')
+    .where('user_id', '=', other.id)
+    .executeTakeFirstOrThrow();
 
   const people = [buddy, asker, asked, stranger, other];
   world = {
@@ -134,8 +140,21 @@ afterAll(() => {
 });
 
 // Writes that change what later endpoints can see run last, in this order.
-const LAST = ['send_buddy_request', 'accept_buddy_request', 'decline_buddy_request', 'cancel_buddy_request', 'report_user', 'block_user', 'unblock_user', 'update_my_profile', 'upload_photo', 'change_password', 'revoke_access_token'];
-const rank = (spec: EndpointSpec) => (LAST.includes(spec.id) ? 100 + LAST.indexOf(spec.id) : spec.method === 'GET' ? 0 : 1);
+const LAST = [
+  'send_buddy_request',
+  'accept_buddy_request',
+  'decline_buddy_request',
+  'cancel_buddy_request',
+  'report_user',
+  'block_user',
+  'unblock_user',
+  'update_my_profile',
+  'upload_photo',
+  'change_password',
+  'revoke_access_token',
+];
+const rank = (spec: EndpointSpec) =>
+  LAST.includes(spec.id) ? 100 + LAST.indexOf(spec.id) : spec.method === 'GET' ? 0 : 1;
 const ordered = [...endpoints].sort((a, b) => rank(a) - rank(b));
 
 /**
@@ -168,57 +187,97 @@ describe('fuzzing the pages (path segments and query strings)', () => {
     sessionCookie = web.cookieHeader();
   });
 
-  const value = fc.oneof(fc.constantFrom(...HOSTILE_STRINGS), fc.string({ maxLength: 30 }), fc.string({ unit: 'grapheme', maxLength: 10 }));
+  const value = fc.oneof(
+    fc.constantFrom(...HOSTILE_STRINGS),
+    fc.string({ maxLength: 30 }),
+    fc.string({ unit: 'grapheme', maxLength: 10 }),
+  );
   const page = fc.oneof(
     value.map((v) => `/u/${encodeComponent(v)}`),
     fc.constantFrom(...BAD_SEGMENTS).map((segment) => `/u/${segment}`),
     value.map((v) => `/account/chats/${encodeComponent(v)}`),
     fc.constantFrom(...BAD_SEGMENTS).map((segment) => `/account/chats/${segment}`),
     value.map((v) => `/signin/link?token=${encodeComponent(v)}`),
-    fc.tuple(value, value).map(([callback, error]) => `/signin?callbackUrl=${encodeComponent(callback)}&error=${encodeComponent(error)}`),
-    fc.tuple(value, value, value).map(([email, name, photo]) => `/signup-with-ai?email=${encodeComponent(email)}&name=${encodeComponent(name)}&activities=${encodeComponent(name)}&photo=${encodeComponent(photo)}`),
-    fc.constantFrom('/', '/docs', '/account', '/account/profile', '/account/requests', '/account/discover', '/account/tokens', '/account/agents', '/account/settings', '/account/password', '/signin/check-email'),
+    fc
+      .tuple(value, value)
+      .map(([callback, error]) => `/signin?callbackUrl=${encodeComponent(callback)}&error=${encodeComponent(error)}`),
+    fc
+      .tuple(value, value, value)
+      .map(
+        ([email, name, photo]) =>
+          `/signup-with-ai?email=${encodeComponent(email)}&name=${encodeComponent(name)}&activities=${encodeComponent(name)}&photo=${encodeComponent(photo)}`,
+      ),
+    fc.constantFrom(
+      '/',
+      '/docs',
+      '/account',
+      '/account/profile',
+      '/account/requests',
+      '/account/discover',
+      '/account/tokens',
+      '/account/agents',
+      '/account/settings',
+      '/account/password',
+      '/signin/check-email',
+    ),
   );
-  const target = fc.tuple(page, fc.option(fc.constantFrom(...BAD_QUERIES), { freq: 4 })).map(([path, query]) => (query ? `${path}${path.includes('?') ? '&' : '?'}${query}` : path));
+  const target = fc
+    .tuple(page, fc.option(fc.constantFrom(...BAD_QUERIES), { freq: 4 }))
+    .map(([path, query]) => (query ? `${path}${path.includes('?') ? '&' : '?'}${query}` : path));
 
-  it('the token revoke form (a server action) never answers 5xx, whatever tokenId it carries', async () => {
-    const page = await send(baseUrl(), { method: 'GET', target: '/account/agents', headers: {}, mutation: 'none' }, { cookie: sessionCookie });
-    const actionField = page.text
-      .split('<form')
-      .find((form) => form.includes('>Disconnect</button>'))
-      ?.match(/name="(\$ACTION_ID_[0-9a-f]+)"/)?.[1];
-    expect(actionField, 'the revoke form names its server action').toBeDefined();
-    await fc.assert(
-      fc.asyncProperty(fc.oneof(value, fc.uuid()), async (tokenId) => {
-        const form = new FormData();
-        form.set(actionField!, '');
-        form.set('tokenId', tokenId);
-        const res = await fetch(`${baseUrl()}/account/agents`, {
-          method: 'POST',
-          headers: { cookie: sessionCookie, origin: baseUrl(), 'x-forwarded-for': freshIp() },
-          body: form,
-          redirect: 'manual',
-        });
-        await res.arrayBuffer();
-        count('pages: revoke form', res.status);
-        if (res.status >= 500) throw new Error(`status ${res.status} for tokenId ${JSON.stringify(tokenId)}`);
-      }),
-      { seed: SEED, numRuns: RUNS, endOnFailure: !LONG },
-    );
-  }, PER_ENDPOINT_TIMEOUT);
+  it(
+    'the token revoke form (a server action) never answers 5xx, whatever tokenId it carries',
+    async () => {
+      const page = await send(
+        baseUrl(),
+        { method: 'GET', target: '/account/agents', headers: {}, mutation: 'none' },
+        { cookie: sessionCookie },
+      );
+      const actionField = page.text
+        .split('<form')
+        .find((form) => form.includes('>Disconnect</button>'))
+        ?.match(/name="(\$ACTION_ID_[0-9a-f]+)"/)?.[1];
+      expect(actionField, 'the revoke form names its server action').toBeDefined();
+      await fc.assert(
+        fc.asyncProperty(fc.oneof(value, fc.uuid()), async (tokenId) => {
+          const form = new FormData();
+          form.set(actionField!, '');
+          form.set('tokenId', tokenId);
+          const res = await fetch(`${baseUrl()}/account/agents`, {
+            method: 'POST',
+            headers: { cookie: sessionCookie, origin: baseUrl(), 'x-forwarded-for': freshIp() },
+            body: form,
+            redirect: 'manual',
+          });
+          await res.arrayBuffer();
+          count('pages: revoke form', res.status);
+          if (res.status >= 500) throw new Error(`status ${res.status} for tokenId ${JSON.stringify(tokenId)}`);
+        }),
+        { seed: SEED, numRuns: RUNS, endOnFailure: !LONG },
+      );
+    },
+    PER_ENDPOINT_TIMEOUT,
+  );
 
-  it('never answers 5xx, signed in or not, and redirects stay on the site', async () => {
-    await fc.assert(
-      fc.asyncProperty(target, fc.boolean(), async (path, signedIn) => {
-        const request: WireRequest = { method: 'GET', target: path, headers: {}, mutation: 'page' };
-        const response = await send(baseUrl(), request, { 'x-forwarded-for': freshIp(), ...(signedIn ? { cookie: sessionCookie } : {}) });
-        count('pages', response.status);
-        const problem = answerProblem(response, baseUrl(), path);
-        if (problem) throw new Error(failureMessage(request, signedIn, problem));
-      }),
-      { seed: SEED, numRuns: RUNS * 3, endOnFailure: !LONG },
-    );
-  }, PER_ENDPOINT_TIMEOUT);
+  it(
+    'never answers 5xx, signed in or not, and redirects stay on the site',
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(target, fc.boolean(), async (path, signedIn) => {
+          const request: WireRequest = { method: 'GET', target: path, headers: {}, mutation: 'page' };
+          const response = await send(baseUrl(), request, {
+            'x-forwarded-for': freshIp(),
+            ...(signedIn ? { cookie: sessionCookie } : {}),
+          });
+          count('pages', response.status);
+          const problem = answerProblem(response, baseUrl(), path);
+          if (problem) throw new Error(failureMessage(request, signedIn, problem));
+        }),
+        { seed: SEED, numRuns: RUNS * 3, endOnFailure: !LONG },
+      );
+    },
+    PER_ENDPOINT_TIMEOUT,
+  );
 });
 
 describe('fuzzing every endpoint over HTTP', () => {
@@ -227,7 +286,10 @@ describe('fuzzing every endpoint over HTTP', () => {
     async (_name, spec) => {
       await ensureActorToken();
       const fuzzer = endpointFuzzer(spec, world.hints);
-      const withToken = fc.oneof({ weight: 4, arbitrary: fc.constant(true) }, { weight: 1, arbitrary: fc.constant(false) });
+      const withToken = fc.oneof(
+        { weight: 4, arbitrary: fc.constant(true) },
+        { weight: 1, arbitrary: fc.constant(false) },
+      );
       await fc.assert(
         fc.asyncProperty(fuzzer.requests, withToken, async (request, token) => {
           const response = await send(baseUrl(), request, headersFor(token));
@@ -260,7 +322,13 @@ describe('fuzzing the MCP tools (POST /api/mcp tools/call)', () => {
     'answers every mutated tool call with a result or an error envelope, never an internal error',
     async () => {
       for (const tool of tools) {
-        const hints = { ...STATIC_HINTS.body, ...STATIC_HINTS.query, ...world.hints.query, ...world.hints.body, ...world.hints.params };
+        const hints = {
+          ...STATIC_HINTS.body,
+          ...STATIC_HINTS.query,
+          ...world.hints.query,
+          ...world.hints.body,
+          ...world.hints.params,
+        };
         // Query `activities` is a comma list, body `activities` an array: take the one this tool declares.
         if (tool.places.activities === 'query') hints.activities = STATIC_HINTS.query.activities!;
         if (tool.places.activities === 'body') hints.activities = STATIC_HINTS.body.activities!;
@@ -271,10 +339,14 @@ describe('fuzzing the MCP tools (POST /api/mcp tools/call)', () => {
             const label = `${tool.name} (${note}) ${JSON.stringify(value)?.slice(0, 300)}`;
             let result: { isError?: boolean; content?: Array<{ type: string; text?: string }> };
             try {
-              result = (await client.callTool({ name: tool.name, arguments: value as Record<string, unknown> })) as typeof result;
+              result = (await client.callTool({
+                name: tool.name,
+                arguments: value as Record<string, unknown>,
+              })) as typeof result;
             } catch (error) {
               // The protocol's own answer to arguments that are not an object: JSON-RPC invalid params (HTTP 200).
-              if (error instanceof McpError && error.code === ErrorCode.InvalidParams) return count(`MCP ${tool.name}`, 400);
+              if (error instanceof McpError && error.code === ErrorCode.InvalidParams)
+                return count(`MCP ${tool.name}`, 400);
               throw new Error(`tools/call threw for ${label}: ${String(error)}`);
             }
             if (!result.isError) return count(`MCP ${tool.name}`, 200);
@@ -288,7 +360,10 @@ describe('fuzzing the MCP tools (POST /api/mcp tools/call)', () => {
               })
               .find((parsed) => parsed?.error?.code);
             const code = envelope?.error?.code as keyof typeof ERROR_STATUS | undefined;
-            if (!code || !(code in ERROR_STATUS)) throw new Error(`error without an envelope for ${label}: ${JSON.stringify(result.content)?.slice(0, 300)}`);
+            if (!code || !(code in ERROR_STATUS))
+              throw new Error(
+                `error without an envelope for ${label}: ${JSON.stringify(result.content)?.slice(0, 300)}`,
+              );
             count(`MCP ${tool.name}`, ERROR_STATUS[code]);
             if (ERROR_STATUS[code] >= 500) throw new Error(`${code} for ${label}: ${envelope?.error?.message}`);
           }),

@@ -74,7 +74,8 @@ describe('GEOCODER_URL fallback', () => {
 
   it('counts a queued lookup as a move of the coordinates, but not the job that applies it', async () => {
     const user = await register('Lyon, France');
-    const patch = (body: CallInput<typeof updateMe>['body']) => call(updateMe, { body, token: user.auth.token, base: stack.baseUrl });
+    const patch = (body: CallInput<typeof updateMe>['body']) =>
+      call(updateMe, { body, token: user.auth.token, base: stack.baseUrl });
     for (let i = 0; i < 8; i++) await patch({ coords: { latitude: 10 + i, longitude: 10 } });
     // The 9th: a place only the geocoder knows; the job places it later.
     await patch({ location: 'Qwertyhof Hamlet 3' });

@@ -77,7 +77,10 @@ describe('llms.txt: from zero to a first message in the six calls it shows', () 
     for (const field of signup.fields) expect(hasPath(registered.body, field), field).toBe(true);
 
     // 2. A real photo in place of the shortened base64; it completes the profile.
-    const photoAnswer = await call(photo, photo.path, { ...photo.body, photo: (await makeImage('jpeg')).toString('base64') });
+    const photoAnswer = await call(photo, photo.path, {
+      ...photo.body,
+      photo: (await makeImage('jpeg')).toString('base64'),
+    });
     expect(uploadPhoto.response.parse(photoAnswer.body).onboarding).toEqual({ complete: true, missing: [] });
 
     // 3-4. Discover as printed; then ask someone (the test's own buddy, by slug).
@@ -93,7 +96,11 @@ describe('llms.txt: from zero to a first message in the six calls it shows', () 
     // 6. The first message, stored in that chat.
     expect(chatId).toBeTypeOf('string');
     const sent = sendMessage.response.parse((await call(hello, hello.path.replace('{chatId}', String(chatId)))).body);
-    const stored = await testDb().selectFrom('messages').select(['chat_id', 'text']).where('id', '=', Number(sent.message.id)).executeTakeFirstOrThrow();
+    const stored = await testDb()
+      .selectFrom('messages')
+      .select(['chat_id', 'text'])
+      .where('id', '=', Number(sent.message.id))
+      .executeTakeFirstOrThrow();
     expect(stored).toEqual({ chat_id: chatId, text: hello.body?.text });
   });
 });

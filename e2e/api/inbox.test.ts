@@ -9,11 +9,14 @@ import { call, refused, type CallInput } from './contract-client';
 import { makeBuddies, memberRow, storedMessages, users, type TestUser } from './social-helpers';
 import { acceptInvitation, askBuddy, callWithHeaders, say } from './typed-helpers-b';
 
-const inbox = (user: TestUser, query?: CallInput<typeof getInbox>['query']) => call(getInbox, { token: user.token, query });
+const inbox = (user: TestUser, query?: CallInput<typeof getInbox>['query']) =>
+  call(getInbox, { token: user.token, query });
 /** A poll with its headers (ETag, Cache-Control). */
-const inboxWithHeaders = (user: TestUser, headers: Record<string, string> = {}) => callWithHeaders(getInbox, { token: user.token, headers });
+const inboxWithHeaders = (user: TestUser, headers: Record<string, string> = {}) =>
+  callWithHeaders(getInbox, { token: user.token, headers });
 /** Following a link the server gave, as given; a conditional poll may answer 304 with no body, so this stays raw. */
-const follow = (user: TestUser, url: string, headers: Record<string, string> = {}) => api('GET', url, { token: user.token, headers });
+const follow = (user: TestUser, url: string, headers: Record<string, string> = {}) =>
+  api('GET', url, { token: user.token, headers });
 const relative = (url: string) => url.slice(inject('baseUrl').length);
 
 describe('two agents, two people, end to end', () => {
@@ -24,10 +27,21 @@ describe('two agents, two people, end to end', () => {
 
     // Both inboxes start empty.
     const empty = await inbox(blair);
-    expect(empty).toMatchObject({ pending_requests: [], pending_requests_count: 0, accepted_requests: [], chats: [], unread_chats_count: 0, unread_messages_count: 0 });
+    expect(empty).toMatchObject({
+      pending_requests: [],
+      pending_requests_count: 0,
+      accepted_requests: [],
+      chats: [],
+      unread_chats_count: 0,
+      unread_messages_count: 0,
+    });
 
     // Alex's agent asks Blair.
-    const req = await askBuddy(alex, blair, { message: 'Fancy a hike on Saturday?', activityIds: ['hiking'], agentName: 'AlexAgent' });
+    const req = await askBuddy(alex, blair, {
+      message: 'Fancy a hike on Saturday?',
+      activityIds: ['hiking'],
+      agentName: 'AlexAgent',
+    });
 
     // Blair's agent polls and sees the request with Alex's card.
     const withRequest = await inbox(blair);
@@ -42,16 +56,30 @@ describe('two agents, two people, end to end', () => {
     });
 
     // Blair accepts with a first message.
-    const accepted = await acceptInvitation(blair, req.request.id, { firstMessage: 'Yes! 9am at the trailhead?', agentName: 'BlairAgent' });
+    const accepted = await acceptInvitation(blair, req.request.id, {
+      firstMessage: 'Yes! 9am at the trailhead?',
+      agentName: 'BlairAgent',
+    });
     const chatId = accepted.chat.chatId;
     expect((await inbox(blair)).pending_requests).toEqual([]);
 
     // Alex's agent polls: the acceptance and the unread first message.
     const alexView = await inbox(alex);
     expect(alexView.accepted_requests).toHaveLength(1);
-    expect(alexView.accepted_requests[0]).toMatchObject({ id: req.request.id, state: 'accepted', direction: 'sent', chatId, user: { id: blair.id } });
+    expect(alexView.accepted_requests[0]).toMatchObject({
+      id: req.request.id,
+      state: 'accepted',
+      direction: 'sent',
+      chatId,
+      user: { id: blair.id },
+    });
     expect(alexView.chats).toHaveLength(1);
-    expect(alexView.chats[0]).toMatchObject({ chatId, unread_count: 1, buddy: { id: blair.id }, last_message: { text: 'Yes! 9am at the trailhead?', from_me: false } });
+    expect(alexView.chats[0]).toMatchObject({
+      chatId,
+      unread_count: 1,
+      buddy: { id: blair.id },
+      last_message: { text: 'Yes! 9am at the trailhead?', from_me: false },
+    });
     expect(alexView.chats[0]?.new_messages.map((m) => m.text)).toEqual(['Yes! 9am at the trailhead?']);
     expect(alexView).toMatchObject({ unread_chats_count: 1, unread_messages_count: 1 });
 
@@ -65,7 +93,9 @@ describe('two agents, two people, end to end', () => {
 
     // Blair's agent polls and sees the answer; replies; reads.
     const blairView = await inbox(blair);
-    expect(blairView.chats.map((c) => [c.chatId, c.unread_count, c.new_messages.map((m) => m.text)])).toEqual([[chatId, 1, ['Perfect, see you there!']]]);
+    expect(blairView.chats.map((c) => [c.chatId, c.unread_count, c.new_messages.map((m) => m.text)])).toEqual([
+      [chatId, 1, ['Perfect, see you there!']],
+    ]);
     await say(blair, chatId, 'Bring water!');
     await call(markChatRead, { params: { chatId }, token: blair.token });
     expect(await inbox(blair)).toMatchObject({ chats: [], unread_messages_count: 0 });
@@ -111,7 +141,9 @@ describe('polling', () => {
     await new Promise((r) => setTimeout(r, 20));
     const next = await follow(a, relative(changed.data.poll_next_url));
     expect(next.status).toBe(200);
-    const again = await follow(a, relative(getInbox.response.parse(next.body).poll_next_url), { 'if-none-match': next.headers.get('etag') ?? '' });
+    const again = await follow(a, relative(getInbox.response.parse(next.body).poll_next_url), {
+      'if-none-match': next.headers.get('etag') ?? '',
+    });
     expect(again.status).toBe(304);
   });
 
@@ -127,7 +159,10 @@ describe('polling', () => {
 
     const all = await inbox(a);
     expect(all.accepted_requests.map((r) => r.user.id).sort()).toEqual([b.id, c.id].sort());
-    expect(all.chats.find((ch) => ch.chatId === chatAB)?.new_messages.map((m) => m.text)).toEqual(['old news', 'fresh news']);
+    expect(all.chats.find((ch) => ch.chatId === chatAB)?.new_messages.map((m) => m.text)).toEqual([
+      'old news',
+      'fresh news',
+    ]);
 
     // Backdate the A→B acceptance: it falls before `cut`.
     await testDb()
@@ -147,7 +182,11 @@ describe('polling', () => {
     expect(ms.accepted_requests.map((r) => r.user.id)).toEqual([c.id]);
 
     // Without since, acceptances older than 7 days drop out.
-    await testDb().updateTable('buddy_requests').set({ responded_at: new Date(Date.now() - 8 * 86_400_000) }).where('sender_id', '=', a.id).execute();
+    await testDb()
+      .updateTable('buddy_requests')
+      .set({ responded_at: new Date(Date.now() - 8 * 86_400_000) })
+      .where('sender_id', '=', a.id)
+      .execute();
     expect((await inbox(a)).accepted_requests).toEqual([]);
   });
 
@@ -156,8 +195,16 @@ describe('polling', () => {
     const chatId = await makeBuddies(a, b);
     for (let i = 1; i <= 20; i++) await say(b, chatId, `note ${i}`);
     // Move those beyond the rate-limit window (order kept) so five more can follow.
-    await testDb().updateTable('messages').set({ created_at: sql`created_at - interval '11 minutes'` }).where('chat_id', '=', chatId).execute();
-    await testDb().updateTable('chats').set({ last_message_at: sql`last_message_at - interval '11 minutes'` }).where('id', '=', chatId).execute();
+    await testDb()
+      .updateTable('messages')
+      .set({ created_at: sql`created_at - interval '11 minutes'` })
+      .where('chat_id', '=', chatId)
+      .execute();
+    await testDb()
+      .updateTable('chats')
+      .set({ last_message_at: sql`last_message_at - interval '11 minutes'` })
+      .where('id', '=', chatId)
+      .execute();
     for (let i = 21; i <= 25; i++) await say(b, chatId, `note ${i}`);
 
     const view = await inbox(a);

@@ -56,7 +56,11 @@ async function completeProfile(overrides: Record<string, unknown>) {
     availability_text: 'weekends',
     ...overrides,
   });
-  await testDb().updateTable('users').set({ photo_url: `https://example.com/${user.slug}.jpg` }).where('id', '=', user.id).execute();
+  await testDb()
+    .updateTable('users')
+    .set({ photo_url: `https://example.com/${user.slug}.jpg` })
+    .where('id', '=', user.id)
+    .execute();
   const patch = await call(updateMe, { token: user.token, body: { aboutMe: 'Hello!' } });
   expect(patch.onboarding.complete).toBe(true);
   return user;
@@ -74,11 +78,15 @@ async function expectMoveRefused(token: string, body: Move, field: 'coords' | 'l
   expect(retryAfter).toBeLessThanOrEqual(86_400);
   expect(error).toMatchObject({
     code: 'rate_limited',
-    message: expect.stringMatching(/^Too many changes of your location: at most 10 per day\. Try again in \d+ (hours?|minutes?|seconds?)\.$/),
+    message: expect.stringMatching(
+      /^Too many changes of your location: at most 10 per day\. Try again in \d+ (hours?|minutes?|seconds?)\.$/,
+    ),
     hint: expect.stringMatching(/at most 10 times a day/),
   });
   expect(Object.keys(error.fields ?? {})).toEqual([field]);
-  expect(error.fields?.[field]).toMatch(/^not changed: at most 10 changes a day; try again in \d+ (hours?|minutes?|seconds?)$/);
+  expect(error.fields?.[field]).toMatch(
+    /^not changed: at most 10 changes a day; try again in \d+ (hours?|minutes?|seconds?)$/,
+  );
 }
 
 interface Attacker {
@@ -114,11 +122,17 @@ class Botnet {
     if (this.current && this.current.moves >= MOVES_PER_DAY) await this.retire();
     this.current ??= await this.recruit();
     const attacker = this.current;
-    const exact = { latitude: target.latitude - attacker.shift.latitude, longitude: target.longitude - attacker.shift.longitude };
+    const exact = {
+      latitude: target.latitude - attacker.shift.latitude,
+      longitude: target.longitude - attacker.shift.longitude,
+    };
     await move(attacker.token, { coords: exact });
     attacker.moves += 1;
     const stored = await pointsOf(attacker.id);
-    const search = await call(discover, { query: { activities: 'archery', available: 0, radius_km: 50, limit: 50 }, token: attacker.token });
+    const search = await call(discover, {
+      query: { activities: 'archery', available: 0, radius_km: 50, limit: 50 },
+      token: attacker.token,
+    });
     this.probes += 1;
     const seen = search.results.find((r) => r.user.id === victimId);
     if (!seen) throw new Error('the victim left the results');
@@ -149,7 +163,12 @@ class Botnet {
 
   private async recruit(): Promise<Attacker> {
     // Attackers like something else, so they never show up in each other's searches.
-    const user = await completeProfile({ displayName: 'Prober', coords: at(-3, -4), activities: ['fencing'], gender: 'male' });
+    const user = await completeProfile({
+      displayName: 'Prober',
+      coords: at(-3, -4),
+      activities: ['fencing'],
+      gender: 'male',
+    });
     const row = await pointsOf(user.id);
     const shift = { latitude: row.public_latitude! - row.latitude!, longitude: row.public_longitude! - row.longitude! };
     return { id: user.id, token: user.token, shift, moves: 0 };
@@ -162,7 +181,12 @@ let victimId = '';
  * Walks from `base` along `bearing` in 1 km steps; wherever the shown distance changes
  * between two steps, bisects 11 times (to about half a metre) for the point where it flips.
  */
-async function flipsAlong(botnet: Botnet, base: { x: number; y: number }, bearing: number, budget: number): Promise<Flip[]> {
+async function flipsAlong(
+  botnet: Botnet,
+  base: { x: number; y: number },
+  bearing: number,
+  budget: number,
+): Promise<Flip[]> {
   const along = (t: number) => at(base.x + t * Math.sin(bearing), base.y + t * Math.cos(bearing));
   const probe = async (t: number): Promise<Probe> => ({ t, ...(await botnet.probe(along(t))) });
   const start = botnet.probes;
@@ -178,7 +202,10 @@ async function flipsAlong(botnet: Botnet, base: { x: number; y: number }, bearin
         else b = mid;
       }
       if (Math.abs(a.km - b.km) === 1) {
-        flips.push({ at: { latitude: (a.at.latitude + b.at.latitude) / 2, longitude: (a.at.longitude + b.at.longitude) / 2 }, radiusKm: (a.km + b.km) / 2 });
+        flips.push({
+          at: { latitude: (a.at.latitude + b.at.latitude) / 2, longitude: (a.at.longitude + b.at.longitude) / 2 },
+          radiusKm: (a.km + b.km) / 2,
+        });
       }
     }
     last = next;
@@ -188,7 +215,8 @@ async function flipsAlong(botnet: Botnet, base: { x: number; y: number }, bearin
 
 /** The point whose great-circle distances best match the flips: a grid search, then Gauss-Newton. */
 function trilaterate(flips: readonly Flip[]): LatLng {
-  const cost = (x: number, y: number) => flips.reduce((sum, f) => sum + (greatCircleKm(at(x, y), f.at) - f.radiusKm) ** 2, 0);
+  const cost = (x: number, y: number) =>
+    flips.reduce((sum, f) => sum + (greatCircleKm(at(x, y), f.at) - f.radiusKm) ** 2, 0);
   let best = { x: 0, y: 0, cost: Infinity };
   for (let x = -15; x <= 15; x += 0.25) {
     for (let y = -15; y <= 15; y += 0.25) {
@@ -245,7 +273,9 @@ describe('trilateration by bisection: a botnet moving itself to locate a person'
     const publicPoint = { latitude: stored.public_latitude!, longitude: stored.public_longitude! };
     const toExact = greatCircleKm(estimate, exact);
     const toPublic = greatCircleKm(estimate, publicPoint);
-    const fit = Math.sqrt(flips.reduce((s, f) => s + (greatCircleKm(estimate, f.at) - f.radiusKm) ** 2, 0) / flips.length);
+    const fit = Math.sqrt(
+      flips.reduce((s, f) => s + (greatCircleKm(estimate, f.at) - f.radiusKm) ** 2, 0) / flips.length,
+    );
     console.log(
       `trilateration: ${probes} probes from ${accounts} accounts, ${flips.length} flip points, ` +
         `${((Date.now() - started) / 1000).toFixed(1)} s; estimate ${(toPublic * 1000).toFixed(2)} m from the public point, ` +
@@ -269,7 +299,9 @@ describe('trilateration by bisection: a botnet moving itself to locate a person'
 function initialBearing(from: LatLng, to: LatLng): number {
   const r = Math.PI / 180;
   const y = Math.sin((to.longitude - from.longitude) * r) * Math.cos(to.latitude * r);
-  const x = Math.cos(from.latitude * r) * Math.sin(to.latitude * r) - Math.sin(from.latitude * r) * Math.cos(to.latitude * r) * Math.cos((to.longitude - from.longitude) * r);
+  const x =
+    Math.cos(from.latitude * r) * Math.sin(to.latitude * r) -
+    Math.sin(from.latitude * r) * Math.cos(to.latitude * r) * Math.cos((to.longitude - from.longitude) * r);
   return Math.atan2(y, x);
 }
 
@@ -286,7 +318,10 @@ describe('the city others see', () => {
       const bearingToA = initialBearing(b, a);
       const x = displace(b, { bearing: bearingToA, km: half + 0.02 });
       const towardsB = displace(x, { bearing: bearingToA + Math.PI, km: 1 });
-      if (nearestPlace(x.latitude, x.longitude)?.label === a.label && nearestPlace(towardsB.latitude, towardsB.longitude)?.label === b.label) {
+      if (
+        nearestPlace(x.latitude, x.longitude)?.label === a.label &&
+        nearestPlace(towardsB.latitude, towardsB.longitude)?.label === b.label
+      ) {
         found = { a: a.label, x };
         break;
       }
@@ -313,7 +348,11 @@ describe('labels written before public points (scripts/relabel-public-locations.
     const byPoint = await registerUser({ coords: { latitude: 48.8566, longitude: 2.3522 } });
     const byName = await registerUser({ location: 'Lyon, France' });
     // What the old code could have written: a label from the exact point (here, a wrong one to see it change).
-    await testDb().updateTable('users').set({ public_location: 'Stale, XX' }).where('id', 'in', [byPoint.id, byName.id]).execute();
+    await testDb()
+      .updateTable('users')
+      .set({ public_location: 'Stale, XX' })
+      .where('id', 'in', [byPoint.id, byName.id])
+      .execute();
     const run = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/relabel-public-locations.ts'], {
       cwd: path.resolve(import.meta.dirname, '../..'),
       env: { ...process.env, DATABASE_URL: inject('databaseUrl') },
@@ -333,29 +372,38 @@ describe('the per-person limits a trilateration runs into', () => {
   type Before = (token: string, home: LatLng) => Promise<void>;
   it.each<[string, Before]>([
     ['nothing else', async () => {}],
-    ['sending the same coordinates again, 12 times', async (token: string, home: LatLng) => {
-      for (let i = 0; i < 12; i++) await move(token, { coords: home });
-    }],
-    ['clearing the coordinates and other fields, 12 times', async (token: string) => {
-      for (let i = 0; i < 12; i++) {
-        await move(token, i % 2 === 0 ? { coords: null } : { aboutMe: `Edit ${i}` });
+    [
+      'sending the same coordinates again, 12 times',
+      async (token: string, home: LatLng) => {
+        for (let i = 0; i < 12; i++) await move(token, { coords: home });
+      },
+    ],
+    [
+      'clearing the coordinates and other fields, 12 times',
+      async (token: string) => {
+        for (let i = 0; i < 12; i++) {
+          await move(token, i % 2 === 0 ? { coords: null } : { aboutMe: `Edit ${i}` });
+        }
+      },
+    ],
+  ])(
+    'allows 10 moves a day after registering with coordinates and %s, then refuses the 11th and stores nothing',
+    async (_name, before) => {
+      const home = at(40, 41);
+      const user = await registerUser({ coords: home, location: 'Open sea' });
+      await before(user.token, home);
+      for (let i = 0; i < MOVES_PER_DAY; i++) {
+        const res = await moveTo(user.token, i);
+        expect(res.profile.coords).toEqual(at(40 + i, 40));
       }
-    }],
-  ])('allows 10 moves a day after registering with coordinates and %s, then refuses the 11th and stores nothing', async (_name, before) => {
-    const home = at(40, 41);
-    const user = await registerUser({ coords: home, location: 'Open sea' });
-    await before(user.token, home);
-    for (let i = 0; i < MOVES_PER_DAY; i++) {
-      const res = await moveTo(user.token, i);
-      expect(res.profile.coords).toEqual(at(40 + i, 40));
-    }
-    const stored = await pointsOf(user.id);
-    await expectMoveRefused(user.token, { coords: at(40 + 99, 40) }, 'coords');
-    expect(await pointsOf(user.id)).toEqual(stored);
-    // Only moves are limited: other edits, and the unchanged point, still go through.
-    await move(user.token, { aboutMe: 'Still here', coords: at(40 + MOVES_PER_DAY - 1, 40) });
-    expect((await pointsOf(user.id)).latitude).toBe(stored.latitude);
-  });
+      const stored = await pointsOf(user.id);
+      await expectMoveRefused(user.token, { coords: at(40 + 99, 40) }, 'coords');
+      expect(await pointsOf(user.id)).toEqual(stored);
+      // Only moves are limited: other edits, and the unchanged point, still go through.
+      await move(user.token, { aboutMe: 'Still here', coords: at(40 + MOVES_PER_DAY - 1, 40) });
+      expect((await pointsOf(user.id)).latitude).toBe(stored.latitude);
+    },
+  );
 
   it('counts a new location that places the person elsewhere, names location in the refusal, and lets a new name for the same place through', async () => {
     const user = await registerUser({ location: 'Berlin' });
@@ -369,13 +417,23 @@ describe('the per-person limits a trilateration runs into', () => {
     await expectMoveRefused(user.token, { location: 'Athens' }, 'location');
     expect(await pointsOf(user.id)).toEqual(stored);
     await move(user.token, { location: 'Oslo, Norway' });
-    expect(await pointsOf(user.id)).toMatchObject({ location: 'Oslo, Norway', latitude: stored.latitude, longitude: stored.longitude });
+    expect(await pointsOf(user.id)).toMatchObject({
+      location: 'Oslo, Norway',
+      latitude: stored.latitude,
+      longitude: stored.longitude,
+    });
   });
 
   it('refuses the 121st Discover search in an hour with 429 and Retry-After, counting the web page’s searches too', async () => {
     const password = 'correct horse battery staple';
     const email = uniqueEmail('searcher');
-    const user = await completeProfile({ email, password, displayName: 'Searcher', coords: at(60, 60), activities: ['archery'] });
+    const user = await completeProfile({
+      email,
+      password,
+      displayName: 'Searcher',
+      coords: at(60, 60),
+      activities: ['archery'],
+    });
     const searchInput = { query: { activities: 'archery' }, token: user.token };
     const browser = new WebClient();
     expect((await browser.signInWithPassword(email, password)).status).toBeLessThan(400);
@@ -392,7 +450,9 @@ describe('the per-person limits a trilateration runs into', () => {
     expect(retryAfter).toBeLessThanOrEqual(3600);
     expect(refused).toMatchObject({
       code: 'rate_limited',
-      message: expect.stringMatching(/^Too many Discover searches: at most 120 per hour\. Try again in \d+ (minutes?|seconds?)\.$/),
+      message: expect.stringMatching(
+        /^Too many Discover searches: at most 120 per hour\. Try again in \d+ (minutes?|seconds?)\.$/,
+      ),
     });
     const pageRefused = await browser.request('GET', '/account/discover');
     expect(pageRefused.status).toBe(200);

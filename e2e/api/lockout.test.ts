@@ -29,13 +29,19 @@ function outcome(location: string | null) {
 }
 
 async function failuresOf(email: string) {
-  return testDb().selectFrom('auth_attempts').select(['ip', 'created_at']).where('kind', '=', 'password_failure').where('account_key', '=', keyOf(email)).execute();
+  return testDb()
+    .selectFrom('auth_attempts')
+    .select(['ip', 'created_at'])
+    .where('kind', '=', 'password_failure')
+    .where('account_key', '=', keyOf(email))
+    .execute();
 }
 
 /** `n` wrong passwords, each from its own new address (a guesser spread over many addresses). */
 async function distributedGuesses(email: string, n: number) {
   const results = [];
-  for (let i = 0; i < n; i++) results.push(outcome((await new WebClient().signInWithPassword(email, `guess-${i}`)).location));
+  for (let i = 0; i < n; i++)
+    results.push(outcome((await new WebClient().signInWithPassword(email, `guess-${i}`)).location));
   return results;
 }
 
@@ -53,7 +59,8 @@ describe('a stranger failing from another address', () => {
     const user = await registered();
     const stranger = freshIp();
     const tries = [];
-    for (let i = 0; i < 10; i++) tries.push(outcome((await new WebClient(stranger).signInWithPassword(user.user.email, `guess-${i}`)).location));
+    for (let i = 0; i < 10; i++)
+      tries.push(outcome((await new WebClient(stranger).signInWithPassword(user.user.email, `guess-${i}`)).location));
     expect(tries.map((t) => t.code)).toEqual([...Array(5).fill('credentials'), ...Array(5).fill('rate_limited')]);
     expect(tries[9]).toMatchObject({ reason: 'account_here' });
     expect(tries[9]?.secondsLeft).toBeGreaterThan(800);
@@ -65,7 +72,9 @@ describe('a stranger failing from another address', () => {
     expect(owner.sessionCookie()).toBeDefined();
     // The stranger's failures are not forgiven by the owner's success.
     expect(await failuresOf(user.user.email)).toHaveLength(5);
-    expect(outcome((await new WebClient(stranger).signInWithPassword(user.user.email, PASSWORD)).location).reason).toBe('account_here');
+    expect(outcome((await new WebClient(stranger).signInWithPassword(user.user.email, PASSWORD)).location).reason).toBe(
+      'account_here',
+    );
   });
 
   it.each([
@@ -75,7 +84,8 @@ describe('a stranger failing from another address', () => {
     const email = await emailFor();
     const stranger = freshIp();
     const tries = [];
-    for (let i = 0; i < 6; i++) tries.push(outcome((await new WebClient(stranger).signInWithPassword(email, `guess-${i}`)).location));
+    for (let i = 0; i < 6; i++)
+      tries.push(outcome((await new WebClient(stranger).signInWithPassword(email, `guess-${i}`)).location));
     expect(tries.map((t) => t.code)).toEqual([...Array(5).fill('credentials'), 'rate_limited']);
     expect(tries[5]).toMatchObject({ path: '/signin', error: 'CredentialsSignin', reason: 'account_here' });
     const spread = await distributedGuesses(email, 16);
@@ -98,7 +108,10 @@ describe('a guesser spread over many addresses', () => {
 
     // The owner from an address the account never signed in from is paused too (the link still works, below).
     const owner = new WebClient();
-    expect(outcome((await owner.signInWithPassword(user.user.email, PASSWORD)).location)).toMatchObject({ code: 'rate_limited', reason: 'account' });
+    expect(outcome((await owner.signInWithPassword(user.user.email, PASSWORD)).location)).toMatchObject({
+      code: 'rate_limited',
+      reason: 'account',
+    });
 
     // After the pause one more guess is checked, and the next pause is twice as long.
     await age(user.user.email, 61);
@@ -113,7 +126,14 @@ describe('a guesser spread over many addresses', () => {
     expect(await failuresOf(user.user.email)).toHaveLength(21);
     await testDb()
       .insertInto('auth_attempts')
-      .values(Array.from({ length: 30 }, (_, i) => ({ kind: 'password_failure' as const, account_key: keyOf(user.user.email), ip: `192.0.2.${i}`, created_at: sql`now() - interval '2 hours'` })))
+      .values(
+        Array.from({ length: 30 }, (_, i) => ({
+          kind: 'password_failure' as const,
+          account_key: keyOf(user.user.email),
+          ip: `192.0.2.${i}`,
+          created_at: sql`now() - interval '2 hours'`,
+        })),
+      )
       .execute();
     const [capped] = await distributedGuesses(user.user.email, 1);
     expect(capped?.reason).toBe('account');
@@ -124,7 +144,9 @@ describe('a guesser spread over many addresses', () => {
   it('holds the backoff exactly when the guesses arrive at once', async () => {
     const user = await registered();
     const results = await Promise.all(
-      Array.from({ length: 30 }, async (_, i) => outcome((await new WebClient().signInWithPassword(user.user.email, `guess-${i}`)).location)),
+      Array.from({ length: 30 }, async (_, i) =>
+        outcome((await new WebClient().signInWithPassword(user.user.email, `guess-${i}`)).location),
+      ),
     );
     expect(results.filter((r) => r.code === 'credentials')).toHaveLength(20);
     expect(results.filter((r) => r.code === 'rate_limited' && r.reason === 'account')).toHaveLength(10);
@@ -135,25 +157,38 @@ describe('a guesser spread over many addresses', () => {
     const user = await registered();
     const home = freshIp();
     expect(pathOf((await new WebClient(home).signInWithPassword(user.user.email, PASSWORD)).location)).toBe('/account');
-    const known = await testDb().selectFrom('signin_addresses').select('ip').where('account_key', '=', keyOf(user.user.email)).execute();
+    const known = await testDb()
+      .selectFrom('signin_addresses')
+      .select('ip')
+      .where('account_key', '=', keyOf(user.user.email))
+      .execute();
     expect(known.map((k) => k.ip)).toEqual([home]);
 
     await distributedGuesses(user.user.email, 21);
-    expect(outcome((await new WebClient().signInWithPassword(user.user.email, PASSWORD)).location).reason).toBe('account');
+    expect(outcome((await new WebClient().signInWithPassword(user.user.email, PASSWORD)).location).reason).toBe(
+      'account',
+    );
     const atHome = new WebClient(home);
     expect(pathOf((await atHome.signInWithPassword(user.user.email, PASSWORD)).location)).toBe('/account');
     expect(atHome.sessionCookie()).toBeDefined();
 
     // …but home's own wrong passwords are still limited like anyone's (5 per 15 minutes).
     const mine = [];
-    for (let i = 0; i < 6; i++) mine.push(outcome((await new WebClient(home).signInWithPassword(user.user.email, `typo-${i}`)).location));
+    for (let i = 0; i < 6; i++)
+      mine.push(outcome((await new WebClient(home).signInWithPassword(user.user.email, `typo-${i}`)).location));
     expect(mine.map((m) => m.code)).toEqual([...Array(5).fill('credentials'), 'rate_limited']);
     expect(mine[5]?.reason).toBe('account_here');
 
     // An address known for more than 30 days is forgotten.
-    await testDb().updateTable('signin_addresses').set({ last_success_at: sql`now() - interval '31 days'` }).where('account_key', '=', keyOf(user.user.email)).execute();
+    await testDb()
+      .updateTable('signin_addresses')
+      .set({ last_success_at: sql`now() - interval '31 days'` })
+      .where('account_key', '=', keyOf(user.user.email))
+      .execute();
     await age(user.user.email, 16 * 60); // home's own typos leave their window; the 32-minute backoff has not passed
-    expect(outcome((await new WebClient(home).signInWithPassword(user.user.email, PASSWORD)).location).reason).toBe('account');
+    expect(outcome((await new WebClient(home).signInWithPassword(user.user.email, PASSWORD)).location).reason).toBe(
+      'account',
+    );
   });
 });
 
@@ -165,7 +200,9 @@ describe('the emailed link while password sign-in is paused', () => {
     for (let i = 0; i < 5; i++) await owner.signInWithPassword(user.user.email, `typo-${i}`);
     // … and account-wide (strangers everywhere).
     await distributedGuesses(user.user.email, 16);
-    expect(outcome((await owner.signInWithPassword(user.user.email, PASSWORD)).location)).toMatchObject({ code: 'rate_limited' });
+    expect(outcome((await owner.signInWithPassword(user.user.email, PASSWORD)).location)).toMatchObject({
+      code: 'rate_limited',
+    });
 
     const seen = mailedLinkTokens(user.user.email);
     const asked = await owner.requestSigninLink(user.user.email);
@@ -202,7 +239,8 @@ describe('every refusal says when to try again', () => {
   it('on the sign-in page, for link requests, in words that do not depend on whether an account exists', async () => {
     const texts = [];
     for (const email of [(await registered()).user.email, uniqueEmail('nobody')]) {
-      for (let i = 0; i < 5; i++) expect(pathOf((await new WebClient().requestSigninLink(email)).location)).toBe('/signin/check-email');
+      for (let i = 0; i < 5; i++)
+        expect(pathOf((await new WebClient().requestSigninLink(email)).location)).toBe('/signin/check-email');
       const refused = await new WebClient().requestSigninLink(email);
       expect(outcome(refused.location)).toMatchObject({ path: '/signin', error: 'AccessDenied', reason: 'email' });
       const page = await new WebClient().request('GET', pathOf(refused.location));
@@ -217,7 +255,11 @@ describe('every refusal says when to try again', () => {
   it('in 429 answers of the JSON API, with Retry-After, for each kind of pause', async () => {
     const user = await registered();
     const change = (ip: string, currentPassword: string, code: 'wrong_password' | 'rate_limited') =>
-      refusedCall(changePassword, { ip, token: user.token, body: { currentPassword, newPassword: 'another long passphrase' } }, code);
+      refusedCall(
+        changePassword,
+        { ip, token: user.token, body: { currentPassword, newPassword: 'another long passphrase' } },
+        code,
+      );
     const mine = freshIp();
     for (let i = 0; i < 5; i++) await change(mine, `wrong-${i}`, 'wrong_password');
     const here = await change(mine, PASSWORD, 'rate_limited');
@@ -233,9 +275,12 @@ describe('every refusal says when to try again', () => {
     expect(everywhere.message).toMatch(/from many places.*Try again in (\d+ seconds|1 minute)\./);
 
     const network = freshIp();
-    for (let i = 0; i < 20; i++) await new WebClient(network).signInWithPassword(uniqueEmail(`spray${i}`), 'whatever-password');
+    for (let i = 0; i < 20; i++)
+      await new WebClient(network).signInWithPassword(uniqueEmail(`spray${i}`), 'whatever-password');
     const sprayed = await change(network, PASSWORD, 'rate_limited');
-    expect(sprayed.message).toMatch(/from your network, so password attempts from here are paused\. Try again in 1[45] minutes\./);
+    expect(sprayed.message).toMatch(
+      /from your network, so password attempts from here are paused\. Try again in 1[45] minutes\./,
+    );
     expect(Number(sprayed.headers.get('retry-after'))).toBeGreaterThan(800);
   });
 });

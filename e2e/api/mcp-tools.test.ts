@@ -12,16 +12,30 @@ import { makeImage } from '@/lib/photos/test-images';
 import { baseUrl, freshIp, testDb, uniqueEmail } from './client';
 
 type Tool = Awaited<ReturnType<Client['listTools']>>['tools'][number];
-type Schema = { type?: string | string[]; enum?: unknown[]; properties?: Record<string, Schema>; required?: string[]; maxLength?: number; minimum?: number; maximum?: number; maxItems?: number };
+type Schema = {
+  type?: string | string[];
+  enum?: unknown[];
+  properties?: Record<string, Schema>;
+  required?: string[];
+  maxLength?: number;
+  minimum?: number;
+  maximum?: number;
+  maxItems?: number;
+};
 type Result = { isError?: boolean; content: Array<{ type: string; text?: string }> };
 
 const clients: Client[] = [];
 afterAll(async () => Promise.all(clients.map((c) => c.close().catch(() => {}))));
 
 async function connect(token?: string): Promise<Client> {
-  const headers: Record<string, string> = { 'x-forwarded-for': freshIp(), ...(token ? { authorization: `Bearer ${token}` } : {}) };
+  const headers: Record<string, string> = {
+    'x-forwarded-for': freshIp(),
+    ...(token ? { authorization: `Bearer ${token}` } : {}),
+  };
   const client = new Client({ name: 'mcp-tools-test', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${baseUrl()}/api/mcp`), { requestInit: { headers } }));
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${baseUrl()}/api/mcp`), { requestInit: { headers } }),
+  );
   clients.push(client);
   return client;
 }
@@ -33,7 +47,8 @@ function fits(value: unknown, schema: Schema): boolean {
   if (types.length && !types.some((t) => t === typeOf || (t === 'number' && typeOf === 'integer'))) return false;
   if (schema.enum && !schema.enum.includes(value)) return false;
   if (typeof value === 'string' && schema.maxLength !== undefined && value.length > schema.maxLength) return false;
-  if (typeof value === 'number' && ((schema.minimum ?? -Infinity) > value || (schema.maximum ?? Infinity) < value)) return false;
+  if (typeof value === 'number' && ((schema.minimum ?? -Infinity) > value || (schema.maximum ?? Infinity) < value))
+    return false;
   if (Array.isArray(value) && schema.maxItems !== undefined && value.length > schema.maxItems) return false;
   return true;
 }
@@ -47,7 +62,10 @@ function argumentsFor(tool: Tool, facts: Record<string, unknown>): Record<string
   const args: Record<string, unknown> = {};
   for (const [name, property] of Object.entries(schema.properties ?? {})) {
     if (!(name in facts)) continue;
-    expect(fits(facts[name], property), `${tool.name}.${name} = ${JSON.stringify(facts[name])} against ${JSON.stringify(property)}`).toBe(true);
+    expect(
+      fits(facts[name], property),
+      `${tool.name}.${name} = ${JSON.stringify(facts[name])} against ${JSON.stringify(property)}`,
+    ).toBe(true);
     args[name] = facts[name];
   }
   for (const name of schema.required ?? []) expect(args, `${tool.name} needs ${name}`).toHaveProperty(name);
@@ -70,7 +88,10 @@ describe('tools/list over the SDK client', () => {
     const json = JSON.stringify({ tools });
     expect(Buffer.byteLength(json)).toBeLessThan(20_000);
     expect(encode(json).length).toBeLessThan(5_000);
-    expect(tools.find((t) => t.name === 'get_guide')?.annotations).toEqual({ readOnlyHint: true, openWorldHint: false });
+    expect(tools.find((t) => t.name === 'get_guide')?.annotations).toEqual({
+      readOnlyHint: true,
+      openWorldHint: false,
+    });
   });
 
   it('serves the guides through get_guide', async () => {
@@ -121,10 +142,17 @@ describe('the happy path, from tools/list alone', () => {
     const ben = await use(anonymous, tools, 'register', person('Ben'));
     const anaClient = await connect(ana.auth.token);
     const benClient = await connect(ben.auth.token);
-    for (const [client, who] of [[anaClient, ana], [benClient, ben]] as const) {
+    for (const [client, who] of [
+      [anaClient, ana],
+      [benClient, ben],
+    ] as const) {
       const uploaded = await use(client, tools, 'upload_photo', { photo, mimeType: 'image/jpeg' });
       expect(uploaded.photo.photoURL).toMatch(/^http/);
-      const row = await testDb().selectFrom('users').select('photo_url').where('id', '=', who.user.id).executeTakeFirstOrThrow();
+      const row = await testDb()
+        .selectFrom('users')
+        .select('photo_url')
+        .where('id', '=', who.user.id)
+        .executeTakeFirstOrThrow();
       expect(row.photo_url).toBeTruthy();
     }
 
@@ -132,17 +160,31 @@ describe('the happy path, from tools/list alone', () => {
     const match = found.results.find((r: { user: { slug: string } }) => r.user.slug === ben.user.slug);
     expect(match, JSON.stringify(found).slice(0, 500)).toBeDefined();
 
-    const request = await use(anaClient, tools, 'send_buddy_request', { ...agent, slug: ben.user.slug, message: 'Hike on Saturday?', activityIds: ['hiking'] });
+    const request = await use(anaClient, tools, 'send_buddy_request', {
+      ...agent,
+      slug: ben.user.slug,
+      message: 'Hike on Saturday?',
+      activityIds: ['hiking'],
+    });
     const inbox = await use(benClient, tools, 'get_inbox', {});
     const invitation = inbox.pending_requests.find((r: { id: string }) => r.id === request.request.id);
     expect(invitation?.message).toBe('Hike on Saturday?');
 
-    const accepted = await use(benClient, tools, 'accept_buddy_request', { ...agent, invitationId: invitation.id, firstMessage: 'Yes! 9am?' });
+    const accepted = await use(benClient, tools, 'accept_buddy_request', {
+      ...agent,
+      invitationId: invitation.id,
+      firstMessage: 'Yes! 9am?',
+    });
     const chatId = accepted.chat.chatId as string;
     await use(anaClient, tools, 'send_message', { ...agent, chatId, text: '9am at the trailhead.' });
     const messages = await use(benClient, tools, 'list_messages', { chatId });
     expect(messages.messages.map((m: { text: string }) => m.text)).toEqual(['Yes! 9am?', '9am at the trailhead.']);
-    const stored = await testDb().selectFrom('messages').select(['text', 'agent_name']).where('chat_id', '=', chatId).orderBy('id').execute();
+    const stored = await testDb()
+      .selectFrom('messages')
+      .select(['text', 'agent_name'])
+      .where('chat_id', '=', chatId)
+      .orderBy('id')
+      .execute();
     expect(stored).toEqual([
       { text: 'Yes! 9am?', agent_name: 'HappyPathAgent' },
       { text: '9am at the trailhead.', agent_name: 'HappyPathAgent' },

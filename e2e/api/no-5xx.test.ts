@@ -71,28 +71,94 @@ describe('PostgreSQL refuses NUL in text (why the string rule exists)', () => {
 describe('NUL, control characters and lone surrogates in path segments and string fields → 400 naming the field', () => {
   it.each([
     ['NUL in a path segment (was 500)', 'GET', '/api/v1/users/%00/profile.json', undefined, 'slug'],
-    ['NUL inside a user id, asking for a buddy (found by the fuzzer; was 500)', 'POST', '/api/v1/users/102a6121-16ab%00-4e65-90e2-d8ed3fa174bb/buddy_request.json', undefined, 'slug'],
+    [
+      'NUL inside a user id, asking for a buddy (found by the fuzzer; was 500)',
+      'POST',
+      '/api/v1/users/102a6121-16ab%00-4e65-90e2-d8ed3fa174bb/buddy_request.json',
+      undefined,
+      'slug',
+    ],
     ['NUL inside a slug (was 500)', 'GET', '/api/v1/users/ab%00cd/overlap.json', undefined, 'slug'],
     ['NUL in a chat id (was 404)', 'GET', '/api/v1/chats/%00/messages.json', undefined, 'chatId'],
     ['NUL in an invitation id (was 404)', 'POST', '/api/v1/buddy_requests/%00/accept.json', undefined, 'invitationId'],
     ['NUL in a token id (was 404)', 'POST', '/api/v1/me/tokens/%00/revoke.json', undefined, 'tokenId'],
     ['NUL in a query parameter (was 500)', 'GET', '/api/v1/events.json?q=%00', undefined, 'q'],
-    ['NUL in an unknown (forwarded) query parameter (was ignored)', 'GET', '/api/v1/events.json?anything=a%00', undefined, 'anything'],
+    [
+      'NUL in an unknown (forwarded) query parameter (was ignored)',
+      'GET',
+      '/api/v1/events.json?anything=a%00',
+      undefined,
+      'anything',
+    ],
     ['NUL in since', 'GET', '/api/v1/inbox.json?since=%00', undefined, 'since'],
     ['an escape sequence in a city (was searched)', 'GET', '/api/v1/events.json?city=%1B%5B2J', undefined, 'city'],
-    ['NUL in displayName at registration (was 500)', 'POST', '/api/v1/register.json', { email: 'nul@example.com', displayName: 'Sam\u0000' }, 'displayName'],
-    ['a lone surrogate in the email', 'POST', '/api/v1/register.json', { email: 'a\uD800@example.com', displayName: 'Sam' }, 'email'],
-    ['NUL in an activity (was a warning)', 'PATCH', '/api/v1/me.json', { activities: ['hiking', 'chess\u0000'] }, 'activities.1'],
+    [
+      'NUL in displayName at registration (was 500)',
+      'POST',
+      '/api/v1/register.json',
+      { email: 'nul@example.com', displayName: 'Sam\u0000' },
+      'displayName',
+    ],
+    [
+      'a lone surrogate in the email',
+      'POST',
+      '/api/v1/register.json',
+      { email: 'a\uD800@example.com', displayName: 'Sam' },
+      'email',
+    ],
+    [
+      'NUL in an activity (was a warning)',
+      'PATCH',
+      '/api/v1/me.json',
+      { activities: ['hiking', 'chess\u0000'] },
+      'activities.1',
+    ],
     ['NUL in aboutMe (was 500)', 'PATCH', '/api/v1/me.json', { aboutMe: 'hi\u0000there' }, 'aboutMe'],
-    ['a lone surrogate in aboutMe (was stored as U+FFFD)', 'PATCH', '/api/v1/me.json', { aboutMe: 'hi \uDC00' }, 'aboutMe'],
-    ['a line break in displayName (was stored)', 'PATCH', '/api/v1/me.json', { displayName: 'Sam\nAdmin' }, 'displayName'],
+    [
+      'a lone surrogate in aboutMe (was stored as U+FFFD)',
+      'PATCH',
+      '/api/v1/me.json',
+      { aboutMe: 'hi \uDC00' },
+      'aboutMe',
+    ],
+    [
+      'a line break in displayName (was stored)',
+      'PATCH',
+      '/api/v1/me.json',
+      { displayName: 'Sam\nAdmin' },
+      'displayName',
+    ],
     ['NUL in a schedule key', 'PATCH', '/api/v1/me.json', { schedule: { '0_1\u0000': true } }, 'schedule'],
-    ['NUL in agentName with a photo (found by the fuzzer; was 500)', 'POST', '/api/v1/me/photo.json', { photo: TINY_PNG_BASE64, agentName: '\u0000' }, 'agentName'],
+    [
+      'NUL in agentName with a photo (found by the fuzzer; was 500)',
+      'POST',
+      '/api/v1/me/photo.json',
+      { photo: TINY_PNG_BASE64, agentName: '\u0000' },
+      'agentName',
+    ],
     ['NUL in agentName (was accepted)', 'POST', '/api/v1/me/complete.json', { agentName: 'bot\u0000' }, 'agentName'],
-    ['NUL in a push token (was 500)', 'POST', '/api/v1/me/push_tokens.json', { token: 'ExponentPushToken[a\u0000]' }, 'token'],
+    [
+      'NUL in a push token (was 500)',
+      'POST',
+      '/api/v1/me/push_tokens.json',
+      { token: 'ExponentPushToken[a\u0000]' },
+      'token',
+    ],
     ['NUL in a sign-in link token (was 404)', 'POST', '/api/v1/signin/link.json', { token: '\u0000' }, 'token'],
-    ['NUL in the current password (was 403, counted as a failed attempt)', 'POST', '/api/v1/me/password.json', { currentPassword: 'x\u0000', newPassword: 'long enough pass' }, 'currentPassword'],
-    ['a C1 control in a report (was stored)', 'POST', '/api/v1/users/{bob}/report.json', { reason: 'spam', text: 'x\u0085y' }, 'text'],
+    [
+      'NUL in the current password (was 403, counted as a failed attempt)',
+      'POST',
+      '/api/v1/me/password.json',
+      { currentPassword: 'x\u0000', newPassword: 'long enough pass' },
+      'currentPassword',
+    ],
+    [
+      'a C1 control in a report (was stored)',
+      'POST',
+      '/api/v1/users/{bob}/report.json',
+      { reason: 'spam', text: 'x\u0085y' },
+      'text',
+    ],
   ] as const)('%s', async (_name, method, path, body, field) => {
     const res = await api(method, path.replace('{bob}', bob.slug), { token: alice.token, ...(body ? { body } : {}) });
     expectEnvelope(res, 400, 'validation_failed', field);
@@ -100,24 +166,50 @@ describe('NUL, control characters and lone surrogates in path segments and strin
   });
 
   it('stores nothing: the profile keeps its text, no account or message appears', async () => {
-    const before = await testDb().selectFrom('users').select(['about_me', 'display_name']).where('id', '=', alice.id).executeTakeFirstOrThrow();
-    await api('PATCH', '/api/v1/me.json', { token: alice.token, body: { aboutMe: 'new\u0000', displayName: 'New\uD800' } });
-    const after = await testDb().selectFrom('users').select(['about_me', 'display_name']).where('id', '=', alice.id).executeTakeFirstOrThrow();
+    const before = await testDb()
+      .selectFrom('users')
+      .select(['about_me', 'display_name'])
+      .where('id', '=', alice.id)
+      .executeTakeFirstOrThrow();
+    await api('PATCH', '/api/v1/me.json', {
+      token: alice.token,
+      body: { aboutMe: 'new\u0000', displayName: 'New\uD800' },
+    });
+    const after = await testDb()
+      .selectFrom('users')
+      .select(['about_me', 'display_name'])
+      .where('id', '=', alice.id)
+      .executeTakeFirstOrThrow();
     expect(after).toEqual(before);
 
     const email = uniqueEmail('nul');
-    expectEnvelope(await api('POST', '/api/v1/register.json', { body: { email, displayName: 'A\u0000' } }), 400, 'validation_failed', 'displayName');
-    expect(await testDb().selectFrom('users').select('id').where('email', '=', email).executeTakeFirst()).toBeUndefined();
+    expectEnvelope(
+      await api('POST', '/api/v1/register.json', { body: { email, displayName: 'A\u0000' } }),
+      400,
+      'validation_failed',
+      'displayName',
+    );
+    expect(
+      await testDb().selectFrom('users').select('id').where('email', '=', email).executeTakeFirst(),
+    ).toBeUndefined();
 
     // A lone surrogate used to be stored silently as U+FFFD (pg encodes strings as UTF-8).
     for (const text of ['hi\u0000', 'hi \uD83D', '\u001B[31mred']) {
-      expectEnvelope(await api('POST', `/api/v1/chats/${chatId}/messages.json`, { token: alice.token, body: { text } }), 400, 'validation_failed', 'text');
+      expectEnvelope(
+        await api('POST', `/api/v1/chats/${chatId}/messages.json`, { token: alice.token, body: { text } }),
+        400,
+        'validation_failed',
+        'text',
+      );
     }
     expect(await storedMessages(chatId)).toEqual([]);
   });
 
   it('keeps line breaks and tabs in free text, and emoji everywhere', async () => {
-    const res = await call(updateMe, { token: alice.token, body: { aboutMe: 'Line one\r\nLine two\n\tindented 👋', displayName: 'Alice 👋' } });
+    const res = await call(updateMe, {
+      token: alice.token,
+      body: { aboutMe: 'Line one\r\nLine two\n\tindented 👋', displayName: 'Alice 👋' },
+    });
     expect(res.profile).toMatchObject({ aboutMe: 'Line one\r\nLine two\n\tindented 👋', displayName: 'Alice 👋' });
     await call(sendMessage, { params: { chatId }, token: alice.token, body: { text: 'See you\nat 9' } });
   });
@@ -125,14 +217,22 @@ describe('NUL, control characters and lone surrogates in path segments and strin
 
 describe('paths that cannot be decoded → 400 before routing', () => {
   it.each([
-    ['an encoded UTF-16 surrogate (the reported case; was a plain-text 500)', 'POST', '/api/v1/users/%ED%A0%80/block.json'],
+    [
+      'an encoded UTF-16 surrogate (the reported case; was a plain-text 500)',
+      'POST',
+      '/api/v1/users/%ED%A0%80/block.json',
+    ],
     ['a % without hex digits (was 500)', 'GET', '/api/v1/users/%zz/profile.json'],
     ['a truncated sequence (was 500)', 'GET', '/api/v1/chats/%E0%A4/messages.json'],
     ['an overlong slash (was 500)', 'GET', '/api/v1/users/%C0%AF/profile.json'],
     ['a byte that is never UTF-8 (was 500)', 'DELETE', '/api/v1/users/%FF/block.json'],
     ['a bad segment in the MCP path (was 404)', 'POST', '/api/mcp%ED%A0%80'],
   ])('%s: JSON envelope under /api', async (_name, method, path) => {
-    const res = await send(baseUrl(), { method, target: path, headers: {}, mutation: 'none' }, { 'x-forwarded-for': freshIp(), authorization: `Bearer ${alice.token}` });
+    const res = await send(
+      baseUrl(),
+      { method, target: path, headers: {}, mutation: 'none' },
+      { 'x-forwarded-for': freshIp(), authorization: `Bearer ${alice.token}` },
+    );
     expect(res.status).toBe(400);
     expect(res.headers['content-type']).toMatch(/^application\/json/);
     const body = JSON.parse(res.text);
@@ -146,14 +246,22 @@ describe('paths that cannot be decoded → 400 before routing', () => {
     ['a chat page with an escape character', '/account/chats/%1B'],
     ['a sign-in page with a bad sequence', '/signin%E0%A4?callbackUrl=/account'],
   ])('%s: a plain 400 for pages', async (_name, path) => {
-    const res = await send(baseUrl(), { method: 'GET', target: path, headers: {}, mutation: 'none' }, { 'x-forwarded-for': freshIp() });
+    const res = await send(
+      baseUrl(),
+      { method: 'GET', target: path, headers: {}, mutation: 'none' },
+      { 'x-forwarded-for': freshIp() },
+    );
     expect(res.status).toBe(400);
     expect(res.headers['content-type']).toMatch(/^text\/plain/);
     expect(res.text).toMatch(/^Bad request/);
   });
 
   it('still serves well-encoded non-ASCII paths', async () => {
-    const res = await send(baseUrl(), { method: 'GET', target: '/api/v1/users/%E6%9D%B1%E4%BA%AC/profile.json', headers: {}, mutation: 'none' }, {});
+    const res = await send(
+      baseUrl(),
+      { method: 'GET', target: '/api/v1/users/%E6%9D%B1%E4%BA%AC/profile.json', headers: {}, mutation: 'none' },
+      {},
+    );
     expect(res.status).toBe(404);
     expect(JSON.parse(res.text).error.code).toBe('not_found');
   });
@@ -161,8 +269,18 @@ describe('paths that cannot be decoded → 400 before routing', () => {
 
 describe('out-of-range values → 400 naming the parameter', () => {
   // The cursor of this very search (the same filters), with a hostile time.
-  const filters = () => filtersFingerprint({ radius_km: 200, activities: null, available: 0, when: null, gender: null, age_min: null, age_max: null });
-  const discoverWith = (cursor: string) => api('GET', `/api/v1/discover.json?limit=1&radius_km=200&available=0&cursor=${cursor}`, { token: alice.token });
+  const filters = () =>
+    filtersFingerprint({
+      radius_km: 200,
+      activities: null,
+      available: 0,
+      when: null,
+      gender: null,
+      age_min: null,
+      age_max: null,
+    });
+  const discoverWith = (cursor: string) =>
+    api('GET', `/api/v1/discover.json?limit=1&radius_km=200&available=0&cursor=${cursor}`, { token: alice.token });
 
   it.each([
     ['a huge timestamp (the reported case; was 500)', 8.64e15 + 1],
@@ -176,12 +294,23 @@ describe('out-of-range values → 400 naming the parameter', () => {
   });
 
   it('a Discover cursor of the same search from a minute ago still pages', async () => {
-    const res = await discoverWith(encodeCursor({ score: '1', id: '00000000-0000-0000-0000-000000000000', asOf: Date.now() - 60_000, filters: filters() }));
+    const res = await discoverWith(
+      encodeCursor({
+        score: '1',
+        id: '00000000-0000-0000-0000-000000000000',
+        asOf: Date.now() - 60_000,
+        filters: filters(),
+      }),
+    );
     expect(res.status, JSON.stringify(res.body)).toBe(200);
   });
 
   it.each([
-    ['a messages cursor past the largest id', `/api/v1/chats/{chat}/messages.json?cursor=${Buffer.from('m1:99999999999999999').toString('base64url')}`, 'cursor'],
+    [
+      'a messages cursor past the largest id',
+      `/api/v1/chats/{chat}/messages.json?cursor=${Buffer.from('m1:99999999999999999').toString('base64url')}`,
+      'cursor',
+    ],
     ['since beyond the Date range (ms)', '/api/v1/chats/{chat}/messages.json?since=9999999999999999', 'since'],
     ['since as 0000-00-00', '/api/v1/inbox.json?since=0000-00-00', 'since'],
     ['since as year 275760', '/api/v1/inbox.json?since=%2B275760-09-13T00:00:00.000Z', 'since'],
@@ -219,7 +348,11 @@ describe('found by the fuzzer', () => {
   });
 
   it('a request line over 16 KB (a huge query) gets 431 with the envelope (was an empty 431)', async () => {
-    const res = await send(baseUrl(), { method: 'GET', target: `/api/v1/events.json?q=${'a'.repeat(20_000)}`, headers: {}, mutation: 'none' }, {});
+    const res = await send(
+      baseUrl(),
+      { method: 'GET', target: `/api/v1/events.json?q=${'a'.repeat(20_000)}`, headers: {}, mutation: 'none' },
+      {},
+    );
     expect(res.status).toBe(431);
     expect(JSON.parse(res.text).error.code).toBe('headers_too_large');
     expect(answerProblem(res, baseUrl())).toBeNull();
@@ -229,7 +362,12 @@ describe('found by the fuzzer', () => {
 describe('inputs outside the contract', () => {
   // The OAuth endpoints are oidc-provider's, outside the contract table the fuzzer reads.
   it.each([
-    ['POST', '/oauth/token', 'application/x-www-form-urlencoded', 'grant_type=authorization_code&code=%00&client_id=%F0%9F'],
+    [
+      'POST',
+      '/oauth/token',
+      'application/x-www-form-urlencoded',
+      'grant_type=authorization_code&code=%00&client_id=%F0%9F',
+    ],
     ['POST', '/oauth/token', 'application/json', '{"grant_type":'],
     ['POST', '/oauth/token', 'text/plain', 'x'],
     ['POST', '/oauth/register', 'application/json', '{"redirect_uris":["javascript:alert(1)"],"client_name":"\u0000"}'],
@@ -256,16 +394,29 @@ describe('inputs outside the contract', () => {
   it('OAuth device code form: a code with NUL, posted with the form’s session, is refused like a wrong code (and without a session the form opens afresh)', async () => {
     const ip = freshIp();
     const page = await fetch(`${baseUrl()}/oauth/device`, { headers: { 'x-forwarded-for': ip } });
-    const cookie = page.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+    const cookie = page.headers
+      .getSetCookie()
+      .map((c) => c.split(';')[0])
+      .join('; ');
     const xsrf = /name="xsrf" value="([^"]+)"/.exec(await page.text())![1]!;
     const res = await fetch(`${baseUrl()}/oauth/device`, {
       method: 'POST',
-      headers: { 'x-forwarded-for': ip, cookie, 'content-type': 'application/x-www-form-urlencoded', origin: baseUrl() },
+      headers: {
+        'x-forwarded-for': ip,
+        cookie,
+        'content-type': 'application/x-www-form-urlencoded',
+        origin: baseUrl(),
+      },
       body: new URLSearchParams({ xsrf, user_code: 'AB\u0000CD' }),
     });
     expect(res.status).toBe(200); // oidc-provider re-renders the form with the problem
     expect(await res.text()).toContain('That code is not right');
-    const stale = await fetch(`${baseUrl()}/oauth/device`, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'xsrf=x&user_code=ABCD-EFGH' });
+    const stale = await fetch(`${baseUrl()}/oauth/device`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'xsrf=x&user_code=ABCD-EFGH',
+    });
     expect(stale.status).toBe(303);
     expect(stale.headers.get('location')).toBe('/oauth/device');
   });
@@ -285,7 +436,9 @@ describe('inputs outside the contract', () => {
 
   it('Auth.js "email me a link" with NUL in the address answers like any unknown address (was error=Configuration)', async () => {
     const web = new WebClient();
-    const res = await web.request('POST', '/auth/signin/email', { form: { csrfToken: await web.csrf(), email: 'sam\u0000@example.com', callbackUrl: '/account' } });
+    const res = await web.request('POST', '/auth/signin/email', {
+      form: { csrfToken: await web.csrf(), email: 'sam\u0000@example.com', callbackUrl: '/account' },
+    });
     expect(res.status).toBe(302);
     expect(pathOf(res.location)).toBe('/signin/check-email');
   });
@@ -294,32 +447,44 @@ describe('inputs outside the contract', () => {
     ['NUL', '\u0000'],
     ['not a token id', 'not-a-uuid'],
     ["another person's token id", 'BOB'],
-  ])('the token page\'s revoke form (a server action) with %s as tokenId answers below 500 and revokes nothing (was 500)', async (_name, tokenId) => {
-    const web = new WebClient();
-    expect(pathOf((await web.signInWithPassword(alice.user.email, ALICE_PASSWORD)).location)).toBe('/account');
-    const page = await web.request('GET', '/account/agents');
-    expect(page.status).toBe(200);
-    // The form works without JavaScript: Next.js names the action in a hidden field.
-    // The Disconnect form's action (the page also has the first-sign-in Keep/Revoke forms).
-    const actionField = page.text
-      .split('<form')
-      .find((form) => form.includes('>Disconnect</button>'))
-      ?.match(/name="(\$ACTION_ID_[0-9a-f]+)"/)?.[1];
-    expect(actionField).toBeDefined();
-    const bobToken = await testDb().selectFrom('access_tokens').select('id').where('user_id', '=', bob.id).executeTakeFirstOrThrow();
-    const form = new FormData();
-    form.set(actionField!, '');
-    form.set('tokenId', tokenId === 'BOB' ? bobToken.id : tokenId);
-    const res = await fetch(`${baseUrl()}/account/agents`, {
-      method: 'POST',
-      headers: { cookie: web.cookieHeader(), origin: baseUrl(), 'x-forwarded-for': web.ip },
-      body: form,
-      redirect: 'manual',
-    });
-    expect(res.status).toBeLessThan(500);
-    const revoked = await testDb().selectFrom('access_tokens').select('id').where('revoked_at', 'is not', null).where('user_id', 'in', [alice.id, bob.id]).execute();
-    expect(revoked).toEqual([]);
-  });
+  ])(
+    "the token page's revoke form (a server action) with %s as tokenId answers below 500 and revokes nothing (was 500)",
+    async (_name, tokenId) => {
+      const web = new WebClient();
+      expect(pathOf((await web.signInWithPassword(alice.user.email, ALICE_PASSWORD)).location)).toBe('/account');
+      const page = await web.request('GET', '/account/agents');
+      expect(page.status).toBe(200);
+      // The form works without JavaScript: Next.js names the action in a hidden field.
+      // The Disconnect form's action (the page also has the first-sign-in Keep/Revoke forms).
+      const actionField = page.text
+        .split('<form')
+        .find((form) => form.includes('>Disconnect</button>'))
+        ?.match(/name="(\$ACTION_ID_[0-9a-f]+)"/)?.[1];
+      expect(actionField).toBeDefined();
+      const bobToken = await testDb()
+        .selectFrom('access_tokens')
+        .select('id')
+        .where('user_id', '=', bob.id)
+        .executeTakeFirstOrThrow();
+      const form = new FormData();
+      form.set(actionField!, '');
+      form.set('tokenId', tokenId === 'BOB' ? bobToken.id : tokenId);
+      const res = await fetch(`${baseUrl()}/account/agents`, {
+        method: 'POST',
+        headers: { cookie: web.cookieHeader(), origin: baseUrl(), 'x-forwarded-for': web.ip },
+        body: form,
+        redirect: 'manual',
+      });
+      expect(res.status).toBeLessThan(500);
+      const revoked = await testDb()
+        .selectFrom('access_tokens')
+        .select('id')
+        .where('revoked_at', 'is not', null)
+        .where('user_id', 'in', [alice.id, bob.id])
+        .execute();
+      expect(revoked).toEqual([]);
+    },
+  );
 
   it('an MCP tool call with a lone surrogate in a path argument gets the validation envelope naming it (was "URI malformed", no envelope)', async () => {
     const transport = new StreamableHTTPClientTransport(new URL(`${baseUrl()}/api/mcp`), {
@@ -329,10 +494,16 @@ describe('inputs outside the contract', () => {
     await client.connect(transport);
     try {
       for (const args of [{ slug: 'a\uD800b' }, { slug: 'a\u0000b' }]) {
-        const result = (await client.callTool({ name: 'get_public_profile', arguments: args })) as { isError?: boolean; content: Array<{ text?: string }> };
+        const result = (await client.callTool({ name: 'get_public_profile', arguments: args })) as {
+          isError?: boolean;
+          content: Array<{ text?: string }>;
+        };
         expect(result.isError).toBe(true);
         const envelope = JSON.parse(result.content[1]!.text!);
-        expect(envelope.error).toMatchObject({ code: 'validation_failed', fields: { slug: expect.stringMatching(/Unicode|control/) } });
+        expect(envelope.error).toMatchObject({
+          code: 'validation_failed',
+          fields: { slug: expect.stringMatching(/Unicode|control/) },
+        });
       }
     } finally {
       await client.close();
@@ -342,12 +513,28 @@ describe('inputs outside the contract', () => {
   it('an imported feed with NUL, control characters and lone surrogates is stored cleaned (the import failed: PostgreSQL 0x00)', async () => {
     const start = new Date(Date.now() + 7 * 86_400_000).toISOString();
     const feed = JSON.stringify([
-      { uid: 'nul\u0000-1', title: 'Run\u0000 club \uD800', description: 'Line one\r\nLine two\u0007', start, city: 'Port\u0000land', categories: ['Run\u001Bning'] },
+      {
+        uid: 'nul\u0000-1',
+        title: 'Run\u0000 club \uD800',
+        description: 'Line one\r\nLine two\u0007',
+        start,
+        city: 'Port\u0000land',
+        categories: ['Run\u001Bning'],
+      },
     ]);
     const summary = await importFeedText(testDb(), 'fuzz-nul-feed', feed, { horizonDays: 30 });
     expect(summary.upserted).toBe(1);
-    const row = await testDb().selectFrom('events').selectAll().where('source', '=', 'fuzz-nul-feed').executeTakeFirstOrThrow();
-    expect(row).toMatchObject({ uid: 'nul-1', title: 'Run club \uFFFD', description: 'Line one\r\nLine two', categories: ['Running'] });
+    const row = await testDb()
+      .selectFrom('events')
+      .selectAll()
+      .where('source', '=', 'fuzz-nul-feed')
+      .executeTakeFirstOrThrow();
+    expect(row).toMatchObject({
+      uid: 'nul-1',
+      title: 'Run club \uFFFD',
+      description: 'Line one\r\nLine two',
+      categories: ['Running'],
+    });
     const served = await api('GET', '/api/v1/events.json?sources=fuzz-nul-feed');
     expect(served.status).toBe(200);
     expect(served.body.events[0]).toMatchObject({ title: 'Run club \uFFFD' });

@@ -64,7 +64,12 @@ async function registerClient(redirectUris = [REDIRECT]): Promise<string> {
   const res = await fetch(`${base}/oauth/register`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ client_name: 'Refusal Tester', redirect_uris: redirectUris, token_endpoint_auth_method: 'none', grant_types: ['authorization_code', 'refresh_token'] }),
+    body: JSON.stringify({
+      client_name: 'Refusal Tester',
+      redirect_uris: redirectUris,
+      token_endpoint_auth_method: 'none',
+      grant_types: ['authorization_code', 'refresh_token'],
+    }),
   });
   expect(res.status).toBe(201);
   return ((await res.json()) as { client_id: string }).client_id;
@@ -75,10 +80,23 @@ function pkce(): { verifier: string; challenge: string } {
   return { verifier, challenge: crypto.createHash('sha256').update(verifier).digest('base64url') };
 }
 
-type AuthorizeOptions = { clientId: string; challenge?: string | null; method?: string; redirectUri?: string; resource?: string | null; scope?: string };
+type AuthorizeOptions = {
+  clientId: string;
+  challenge?: string | null;
+  method?: string;
+  redirectUri?: string;
+  resource?: string | null;
+  scope?: string;
+};
 
 function authorizeUrl(o: AuthorizeOptions): string {
-  const params = new URLSearchParams({ response_type: 'code', client_id: o.clientId, redirect_uri: o.redirectUri ?? REDIRECT, state: 'st4te', scope: o.scope ?? 'profile:read message:read' });
+  const params = new URLSearchParams({
+    response_type: 'code',
+    client_id: o.clientId,
+    redirect_uri: o.redirectUri ?? REDIRECT,
+    state: 'st4te',
+    scope: o.scope ?? 'profile:read message:read',
+  });
   if (o.challenge !== null) params.set('code_challenge', o.challenge ?? pkce().challenge);
   if (o.challenge !== null) params.set('code_challenge_method', o.method ?? 'S256');
   if (o.resource !== null) params.set('resource', o.resource ?? `${base}/api/mcp`);
@@ -102,11 +120,19 @@ async function consent(browser: Browser, url: string): Promise<URL> {
 }
 
 async function token(params: Record<string, string>): Promise<{ status: number; body: Record<string, string> }> {
-  const res = await fetch(`${base}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(params) });
+  const res = await fetch(`${base}/oauth/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams(params),
+  });
   return { status: res.status, body: (await res.json()) as Record<string, string> };
 }
 
-async function codeFor(browser: Browser, clientId: string, verifierChallenge = pkce()): Promise<{ code: string; verifier: string }> {
+async function codeFor(
+  browser: Browser,
+  clientId: string,
+  verifierChallenge = pkce(),
+): Promise<{ code: string; verifier: string }> {
   const back = await consent(browser, authorizeUrl({ clientId, challenge: verifierChallenge.challenge }));
   expect(back.searchParams.get('iss')).toBe(base);
   expect(back.searchParams.get('state')).toBe('st4te');
@@ -114,10 +140,21 @@ async function codeFor(browser: Browser, clientId: string, verifierChallenge = p
 }
 
 const exchange = (clientId: string, code: string, verifier: string, resource = `${base}/api/mcp`) =>
-  token({ grant_type: 'authorization_code', code, code_verifier: verifier, client_id: clientId, redirect_uri: REDIRECT, resource });
+  token({
+    grant_type: 'authorization_code',
+    code,
+    code_verifier: verifier,
+    client_id: clientId,
+    redirect_uri: REDIRECT,
+    resource,
+  });
 
 async function me(accessToken: string): Promise<number> {
-  return (await fetch(`${base}/api/v1/me.json`, { headers: { authorization: `Bearer ${accessToken}`, 'x-forwarded-for': freshIp() } })).status;
+  return (
+    await fetch(`${base}/api/v1/me.json`, {
+      headers: { authorization: `Bearer ${accessToken}`, 'x-forwarded-for': freshIp() },
+    })
+  ).status;
 }
 
 beforeAll(async () => {
@@ -126,10 +163,16 @@ beforeAll(async () => {
     const id = `http://127.0.0.1:${metadataPort}${req.url}`;
     const docs: Record<string, unknown> = {
       '/good.json': { client_id: id, client_name: 'Metadata Assistant', redirect_uris: [REDIRECT] },
-      '/liar.json': { client_id: 'https://someone-else.example/client.json', client_name: 'Liar', redirect_uris: [REDIRECT] },
+      '/liar.json': {
+        client_id: 'https://someone-else.example/client.json',
+        client_name: 'Liar',
+        redirect_uris: [REDIRECT],
+      },
     };
     const doc = docs[req.url ?? ''];
-    res.writeHead(doc ? 200 : 404, { 'content-type': 'application/json', 'cache-control': 'max-age=600' }).end(JSON.stringify(doc ?? {}));
+    res
+      .writeHead(doc ? 200 : 404, { 'content-type': 'application/json', 'cache-control': 'max-age=600' })
+      .end(JSON.stringify(doc ?? {}));
   });
   await new Promise<void>((resolve) => metadataServer.listen(metadataPort, '127.0.0.1', resolve));
   stack = await startStack({ OAUTH_CLIENT_METADATA_ALLOW_LOOPBACK_PORTS: String(metadataPort) });
@@ -152,9 +195,16 @@ describe('discovery', () => {
     ] as const) {
       const res = await fetch(`${base}${path}`);
       expect(res.status).toBe(200);
-      expect(await res.json()).toMatchObject({ resource, authorization_servers: [base], scopes_supported: expect.arrayContaining(['message:write']) });
+      expect(await res.json()).toMatchObject({
+        resource,
+        authorization_servers: [base],
+        scopes_supported: expect.arrayContaining(['message:write']),
+      });
     }
-    const as = (await (await fetch(`${base}/.well-known/oauth-authorization-server`)).json()) as Record<string, unknown>;
+    const as = (await (await fetch(`${base}/.well-known/oauth-authorization-server`)).json()) as Record<
+      string,
+      unknown
+    >;
     expect(as).toMatchObject({
       issuer: base,
       authorization_endpoint: `${base}/oauth/authorize`,
@@ -168,11 +218,22 @@ describe('discovery', () => {
 
   it('challenges with resource_metadata: 401 on the MCP server for an invalid token or a tool that needs one, never for a valid bearer token', async () => {
     const mcp = (headers: Record<string, string>, body: unknown) =>
-      fetch(`${base}/api/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'x-forwarded-for': freshIp(), ...headers }, body: JSON.stringify(body) });
+      fetch(`${base}/api/mcp`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'x-forwarded-for': freshIp(),
+          ...headers,
+        },
+        body: JSON.stringify(body),
+      });
     const call = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_my_profile', arguments: {} } };
     const anonymous = await mcp({}, call);
     expect(anonymous.status).toBe(401);
-    expect(anonymous.headers.get('www-authenticate')).toBe(`Bearer resource_metadata="${base}/.well-known/oauth-protected-resource/api/mcp", scope="profile:read profile:write photo:write buddy:read buddy:write message:read message:write"`);
+    expect(anonymous.headers.get('www-authenticate')).toBe(
+      `Bearer resource_metadata="${base}/.well-known/oauth-protected-resource/api/mcp", scope="profile:read profile:write photo:write buddy:read buddy:write message:read message:write"`,
+    );
     const forged = await mcp({ authorization: 'Bearer not-a-real-token-at-all-000' }, call);
     expect(forged.status).toBe(401);
     expect(forged.headers.get('www-authenticate')).toContain('error="invalid_token"');
@@ -183,7 +244,9 @@ describe('discovery', () => {
     expect(withHeader.status).toBe(200);
     const rest = await fetch(`${base}/api/v1/me.json`, { headers: { 'x-forwarded-for': freshIp() } });
     expect(rest.status).toBe(401);
-    expect(rest.headers.get('www-authenticate')).toContain(`resource_metadata="${base}/.well-known/oauth-protected-resource/api/v1"`);
+    expect(rest.headers.get('www-authenticate')).toContain(
+      `resource_metadata="${base}/.well-known/oauth-protected-resource/api/v1"`,
+    );
   });
 });
 
@@ -232,7 +295,13 @@ describe('codes and tokens', () => {
     expect(wrong.status).toBe(400);
     expect(wrong.body.error).toBe('invalid_grant');
     const second = await codeFor(browser, clientId);
-    const missing = await token({ grant_type: 'authorization_code', code: second.code, client_id: clientId, redirect_uri: REDIRECT, resource: `${base}/api/mcp` });
+    const missing = await token({
+      grant_type: 'authorization_code',
+      code: second.code,
+      client_id: clientId,
+      redirect_uri: REDIRECT,
+      resource: `${base}/api/mcp`,
+    });
     expect(missing.status).toBe(400);
     expect(['invalid_grant', 'invalid_request']).toContain(missing.body.error);
   });
@@ -255,7 +324,12 @@ describe('codes and tokens', () => {
     const { browser } = await person();
     const clientId = await registerClient();
     const { code, verifier } = await codeFor(browser, clientId);
-    await db.updateTable('oauth_payloads').set({ expires_at: new Date(Date.now() - 1000) }).where('model', '=', 'AuthorizationCode').where('id', '=', code).execute();
+    await db
+      .updateTable('oauth_payloads')
+      .set({ expires_at: new Date(Date.now() - 1000) })
+      .where('model', '=', 'AuthorizationCode')
+      .where('id', '=', code)
+      .execute();
     const res = await exchange(clientId, code, verifier);
     expect(res.status).toBe(400);
     expect(res.body.error).toBe('invalid_grant');
@@ -266,7 +340,8 @@ describe('codes and tokens', () => {
     const clientId = await registerClient();
     const { code, verifier } = await codeFor(browser, clientId);
     const first = (await exchange(clientId, code, verifier)).body;
-    const refresh = (rt: string) => token({ grant_type: 'refresh_token', refresh_token: rt, client_id: clientId, resource: `${base}/api/mcp` });
+    const refresh = (rt: string) =>
+      token({ grant_type: 'refresh_token', refresh_token: rt, client_id: clientId, resource: `${base}/api/mcp` });
     const second = await refresh(first.refresh_token!);
     expect(second.status).toBe(200);
     expect(second.body.refresh_token).not.toBe(first.refresh_token);
@@ -276,7 +351,11 @@ describe('codes and tokens', () => {
     expect(reused.body.error).toBe('invalid_grant');
     expect((await refresh(second.body.refresh_token!)).status).toBe(400);
     expect(await me(second.body.access_token!)).toBe(401);
-    const listed = (await (await fetch(`${base}/api/v1/me/tokens.json`, { headers: { authorization: `Bearer ${bearer}`, 'x-forwarded-for': freshIp() } })).json()) as {
+    const listed = (await (
+      await fetch(`${base}/api/v1/me/tokens.json`, {
+        headers: { authorization: `Bearer ${bearer}`, 'x-forwarded-for': freshIp() },
+      })
+    ).json()) as {
       tokens: Array<{ agentName: string | null; active: boolean }>;
     };
     expect(listed.tokens.find((t) => t.agentName === 'Refusal Tester')?.active).toBe(false);
@@ -285,21 +364,41 @@ describe('codes and tokens', () => {
   it('revocation takes effect at once: from the account, and at the revocation endpoint', async () => {
     const { browser, token: bearer } = await person();
     const clientId = await registerClient();
-    const viaAccount = (await exchange(clientId, ...Object.values(await codeFor(browser, clientId)) as [string, string])).body;
+    const viaAccount = (
+      await exchange(clientId, ...(Object.values(await codeFor(browser, clientId)) as [string, string]))
+    ).body;
     expect(await me(viaAccount.access_token!)).toBe(200);
-    const listed = (await (await fetch(`${base}/api/v1/me/tokens.json`, { headers: { authorization: `Bearer ${bearer}`, 'x-forwarded-for': freshIp() } })).json()) as {
+    const listed = (await (
+      await fetch(`${base}/api/v1/me/tokens.json`, {
+        headers: { authorization: `Bearer ${bearer}`, 'x-forwarded-for': freshIp() },
+      })
+    ).json()) as {
       tokens: Array<{ id: string; agentName: string | null; active: boolean }>;
     };
     const connection = listed.tokens.find((t) => t.agentName === 'Refusal Tester' && t.active)!;
-    const revoked = await fetch(`${base}/api/v1/me/tokens/${connection.id}/revoke.json`, { method: 'POST', headers: { authorization: `Bearer ${bearer}`, 'x-forwarded-for': freshIp() } });
+    const revoked = await fetch(`${base}/api/v1/me/tokens/${connection.id}/revoke.json`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${bearer}`, 'x-forwarded-for': freshIp() },
+    });
     expect(revoked.status).toBe(200);
     expect(await me(viaAccount.access_token!)).toBe(401);
-    const refreshed = await token({ grant_type: 'refresh_token', refresh_token: viaAccount.refresh_token!, client_id: clientId, resource: `${base}/api/mcp` });
+    const refreshed = await token({
+      grant_type: 'refresh_token',
+      refresh_token: viaAccount.refresh_token!,
+      client_id: clientId,
+      resource: `${base}/api/mcp`,
+    });
     expect(refreshed.status).toBe(400);
 
-    const viaEndpoint = (await exchange(clientId, ...Object.values(await codeFor(browser, clientId)) as [string, string])).body;
+    const viaEndpoint = (
+      await exchange(clientId, ...(Object.values(await codeFor(browser, clientId)) as [string, string]))
+    ).body;
     expect(await me(viaEndpoint.access_token!)).toBe(200);
-    const res = await fetch(`${base}/oauth/revoke`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ token: viaEndpoint.access_token!, client_id: clientId }) });
+    const res = await fetch(`${base}/oauth/revoke`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ token: viaEndpoint.access_token!, client_id: clientId }),
+    });
     expect(res.status).toBe(200);
     expect(await me(viaEndpoint.access_token!)).toBe(401);
   });
@@ -336,16 +435,28 @@ describe('client ID metadata documents', () => {
 
 describe('device sign-in (RFC 8628)', () => {
   const DEVICE = 'urn:ietf:params:oauth:grant-type:device_code';
-  async function start(): Promise<{ device_code: string; user_code: string; verification_uri: string; verification_uri_complete: string; interval: number; expires_in: number }> {
+  async function start(): Promise<{
+    device_code: string;
+    user_code: string;
+    verification_uri: string;
+    verification_uri_complete: string;
+    interval: number;
+    expires_in: number;
+  }> {
     const res = await fetch(`${base}/oauth/device/auth`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ client_id: 'buddy-match-device', scope: 'profile:read message:read message:write', resource: `${base}/api/mcp` }),
+      body: new URLSearchParams({
+        client_id: 'buddy-match-device',
+        scope: 'profile:read message:read message:write',
+        resource: `${base}/api/mcp`,
+      }),
     });
     expect(res.status).toBe(200);
     return (await res.json()) as Awaited<ReturnType<typeof start>>;
   }
-  const poll = (deviceCode: string) => token({ grant_type: DEVICE, device_code: deviceCode, client_id: 'buddy-match-device' });
+  const poll = (deviceCode: string) =>
+    token({ grant_type: DEVICE, device_code: deviceCode, client_id: 'buddy-match-device' });
 
   /** The person opens the link, checks the code and presses Yes (or Cancel); returns the last page. */
   async function answer(browser: Browser, link: string, choice: 'yes' | 'cancel'): Promise<Response> {
@@ -356,14 +467,23 @@ describe('device sign-in (RFC 8628)', () => {
     const userCode = /name="user_code" value="([^"]+)"/.exec(html)![1]!;
     const form = new URLSearchParams({ xsrf, user_code: userCode, confirm: 'yes' });
     if (choice === 'cancel') form.set('abort', 'yes');
-    const posted = await browser.fetch('/oauth/device', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', origin: base }, body: form });
+    const posted = await browser.fetch('/oauth/device', {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: base },
+      body: form,
+    });
     if (choice === 'cancel') return posted;
     expect(posted.status).toBe(303);
     const interaction = new URL(posted.headers.get('location')!, base);
     const consentPage = await browser.fetch(interaction.pathname);
     expect((await consentPage.text()).replace(/<!-- -->/g, '')).toContain('Connect Your assistant (device sign-in)?');
-    const allowed = await browser.fetch(`${interaction.pathname}/confirm`, { method: 'POST', headers: { origin: base } });
-    const resume = /http-equiv="refresh" content="0;url=([^"]+)"/.exec(await allowed.text())![1]!.replace(/&amp;/g, '&');
+    const allowed = await browser.fetch(`${interaction.pathname}/confirm`, {
+      method: 'POST',
+      headers: { origin: base },
+    });
+    const resume = /http-equiv="refresh" content="0;url=([^"]+)"/
+      .exec(await allowed.text())![1]!
+      .replace(/&amp;/g, '&');
     return browser.fetch(resume);
   }
 
@@ -393,7 +513,12 @@ describe('device sign-in (RFC 8628)', () => {
 
   it('expired: the assistant is told expired_token', async () => {
     const started = await start();
-    await db.updateTable('oauth_payloads').set({ expires_at: new Date(Date.now() - 1000) }).where('model', '=', 'DeviceCode').where('id', '=', started.device_code).execute();
+    await db
+      .updateTable('oauth_payloads')
+      .set({ expires_at: new Date(Date.now() - 1000) })
+      .where('model', '=', 'DeviceCode')
+      .where('id', '=', started.device_code)
+      .execute();
     const res = await poll(started.device_code);
     expect(res.status).toBe(400);
     expect(['expired_token', 'invalid_grant']).toContain(res.body.error);
@@ -409,7 +534,14 @@ describe('browser-based clients', () => {
     const res = await fetch(`${base}/oauth/token`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded', origin },
-      body: new URLSearchParams({ grant_type: 'authorization_code', code, code_verifier: verifier, client_id: clientId, redirect_uri: REDIRECT, resource: `${base}/api/mcp` }),
+      body: new URLSearchParams({
+        grant_type: 'authorization_code',
+        code,
+        code_verifier: verifier,
+        client_id: clientId,
+        redirect_uri: REDIRECT,
+        resource: `${base}/api/mcp`,
+      }),
     });
     expect(res.status).toBe(200);
     expect(res.headers.get('access-control-allow-origin')).toBe(origin);
@@ -417,16 +549,29 @@ describe('browser-based clients', () => {
     const registered = await fetch(`${base}/oauth/register`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ client_name: 'Server Client', redirect_uris: [REDIRECT], token_endpoint_auth_method: 'client_secret_post' }),
+      body: JSON.stringify({
+        client_name: 'Server Client',
+        redirect_uris: [REDIRECT],
+        token_endpoint_auth_method: 'client_secret_post',
+      }),
     });
     const confidential = (await registered.json()) as { client_id: string; client_secret: string };
     const refused = await fetch(`${base}/oauth/token`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded', origin },
-      body: new URLSearchParams({ grant_type: 'authorization_code', code: 'whatever', code_verifier: verifier, client_id: confidential.client_id, client_secret: confidential.client_secret, redirect_uri: REDIRECT }),
+      body: new URLSearchParams({
+        grant_type: 'authorization_code',
+        code: 'whatever',
+        code_verifier: verifier,
+        client_id: confidential.client_id,
+        client_secret: confidential.client_secret,
+        redirect_uri: REDIRECT,
+      }),
     });
     expect(refused.status).toBe(400);
-    expect(((await refused.json()) as { error_description: string }).error_description).toMatch(/origin .* not allowed/);
+    expect(((await refused.json()) as { error_description: string }).error_description).toMatch(
+      /origin .* not allowed/,
+    );
     expect(refused.headers.get('access-control-allow-origin')).toBeNull();
   });
 });

@@ -45,7 +45,8 @@ async function isRed(image: Buffer): Promise<boolean> {
 }
 
 /** Raw requests to this file's own stack, for bodies sent unread (rawBody). */
-const api = (method: string, pathname: string, options: Parameters<typeof sharedApi>[2] = {}) => sharedApi(method, pathname, { ...options, base: stack.baseUrl });
+const api = (method: string, pathname: string, options: Parameters<typeof sharedApi>[2] = {}) =>
+  sharedApi(method, pathname, { ...options, base: stack.baseUrl });
 const base = () => stack.baseUrl;
 type RegisterBody = NonNullable<CallInput<typeof register>['body']>;
 const signup = (body: RegisterBody, ip?: string) => ({ body, ip, base: base() });
@@ -63,7 +64,10 @@ const patchMe = (token: string, body: CallInput<typeof updateMe>['body']) => ({ 
 
 const photoRow = (id: string) => db.selectFrom('photos').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 const verdictOn = (photoId: string) =>
-  waitFor(() => db.selectFrom('photo_moderation').selectAll().where('photo_id', '=', photoId).executeTakeFirst(), { what: `a verdict on ${photoId}`, timeoutMs: 20_000 });
+  waitFor(() => db.selectFrom('photo_moderation').selectAll().where('photo_id', '=', photoId).executeTakeFirst(), {
+    what: `a verdict on ${photoId}`,
+    timeoutMs: 20_000,
+  });
 const blobFile = (url: string) => path.join(stack.dataDir, 'blobs', new URL(url).pathname.replace(/^\/blobs\//, ''));
 const serverLog = () => fs.readFileSync(path.join(stack.dataDir, 'server.log'), 'utf8');
 
@@ -72,11 +76,26 @@ function postOnFreshConnection(pathname: string, body: string, headers: Record<s
   return new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: unknown }>((resolve, reject) => {
     const req = http.request(
       `${stack.baseUrl}${pathname}`,
-      { method: 'POST', agent: false, headers: { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'x-forwarded-for': freshIp() } },
+      {
+        method: 'POST',
+        agent: false,
+        headers: {
+          ...headers,
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(body),
+          'x-forwarded-for': freshIp(),
+        },
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) }));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: res.headers,
+            body: JSON.parse(Buffer.concat(chunks).toString('utf8')),
+          }),
+        );
       },
     );
     req.on('error', reject);
@@ -94,7 +113,21 @@ beforeAll(async () => {
       const answer = () => {
         res.writeHead(200, { 'content-type': 'application/json' });
         const level = red ? 'VERY_LIKELY' : 'VERY_UNLIKELY';
-        res.end(JSON.stringify({ responses: [{ safeSearchAnnotation: { adult: level, violence: 'VERY_UNLIKELY', racy: level, medical: 'UNLIKELY', spoof: 'UNLIKELY' } }] }));
+        res.end(
+          JSON.stringify({
+            responses: [
+              {
+                safeSearchAnnotation: {
+                  adult: level,
+                  violence: 'VERY_UNLIKELY',
+                  racy: level,
+                  medical: 'UNLIKELY',
+                  spoof: 'UNLIKELY',
+                },
+              },
+            ],
+          }),
+        );
       };
       if (holdVerdicts) heldVerdicts.push(answer);
       else answer();
@@ -186,7 +219,9 @@ describe('a photo is cached briefly until moderation passes it', () => {
     }
     expect(await photoRow(up.photo.id)).toMatchObject({ status: 'rejected', moderation: 'removed' });
     // The files go too, by the deletion job.
-    await waitFor(async () => ((await photoRow(up.photo.id)).blobs_deleted_at ? true : undefined), { what: 'the rejected files to be deleted' });
+    await waitFor(async () => ((await photoRow(up.photo.id)).blobs_deleted_at ? true : undefined), {
+      what: 'the rejected files to be deleted',
+    });
     expect(fs.existsSync(blobFile(up.photo.photoURL))).toBe(false);
   });
 
@@ -198,8 +233,16 @@ describe('a photo is cached briefly until moderation passes it', () => {
     // Record a rejection the way the moderation job does, minus the deletion job, so the
     // files stay: before this change the route served any file on disk, for a year.
     await db.transaction().execute(async (trx) => {
-      await trx.updateTable('photos').set({ moderation: 'removed', status: 'rejected' }).where('id', '=', up.photo.id).execute();
-      await trx.updateTable('users').set({ photo_id: null, photo_url: null, thumbnail_url: null }).where('id', '=', user.id).execute();
+      await trx
+        .updateTable('photos')
+        .set({ moderation: 'removed', status: 'rejected' })
+        .where('id', '=', up.photo.id)
+        .execute();
+      await trx
+        .updateTable('users')
+        .set({ photo_id: null, photo_url: null, thumbnail_url: null })
+        .where('id', '=', user.id)
+        .execute();
     });
     expect(fs.existsSync(blobFile(up.photo.photoURL))).toBe(true);
     expect(fs.existsSync(blobFile(up.photo.thumbnailURL))).toBe(true);
@@ -214,7 +257,12 @@ describe('a photo is cached briefly until moderation passes it', () => {
     // An orphan left by a crash between storing and committing: the right shape of key, no row.
     const orphan = 'photos/ZZZZZZZZZZZZZZZZZZZZZZ.webp';
     fs.mkdirSync(path.dirname(path.join(stack.dataDir, 'blobs', orphan)), { recursive: true });
-    fs.writeFileSync(path.join(stack.dataDir, 'blobs', orphan), await sharp(await makeImage('png')).webp().toBuffer());
+    fs.writeFileSync(
+      path.join(stack.dataDir, 'blobs', orphan),
+      await sharp(await makeImage('png'))
+        .webp()
+        .toBuffer(),
+    );
     const res = await fetch(`${stack.baseUrl}/blobs/${orphan}`);
     expect(res.status).toBe(404);
     expect(res.headers.get('cache-control')).toBe('no-store');
@@ -232,14 +280,20 @@ describe('photo uploads are limited per account, counted before any work', () =>
     }
     // Nine new URLs: uploads 2-10 of the hour.
     for (let i = 2; i <= 10; i++) {
-      await call(updateMe, patchMe(user.token, { photoURL: `http://127.0.0.1:${imagesPort}/limit-${user.id}-${i}.png` }));
+      await call(
+        updateMe,
+        patchMe(user.token, { photoURL: `http://127.0.0.1:${imagesPort}/limit-${user.id}-${i}.png` }),
+      );
     }
     const fetched = () => imageHits.filter((hit) => hit.includes(`limit-${user.id}`)).length;
     expect(fetched()).toBe(9);
     const current = (await call(getMe, { token: user.token, base: base() })).profile.photoURL;
 
     // The 11th: refused before the URL is fetched.
-    const eleventh = patchMe(user.token, { photoURL: `http://127.0.0.1:${imagesPort}/limit-${user.id}-11.png`, aboutMe: 'not saved' });
+    const eleventh = patchMe(user.token, {
+      photoURL: `http://127.0.0.1:${imagesPort}/limit-${user.id}-11.png`,
+      aboutMe: 'not saved',
+    });
     const over = await refused(updateMe, eleventh, 'rate_limited');
     expect(over).toMatchObject({ code: 'rate_limited', hint: expect.any(String) });
     expect(over.message).toMatch(/photo uploads: at most 10 per hour\. Try again in \d+ minutes?\./);
@@ -247,18 +301,26 @@ describe('photo uploads are limited per account, counted before any work', () =>
     expect(retryAfter).toBeGreaterThan(0);
     expect(retryAfter).toBeLessThanOrEqual(3600);
     expect(fetched()).toBe(9);
-    expect((await db.selectFrom('users').select('about_me').where('id', '=', user.id).executeTakeFirstOrThrow()).about_me).toBeNull();
+    expect(
+      (await db.selectFrom('users').select('about_me').where('id', '=', user.id).executeTakeFirstOrThrow()).about_me,
+    ).toBeNull();
 
     // The upload endpoint shares the count and refuses before reading the body: a 6 MB
     // body that would be a 400 if parsed (zeros are no image) is a 429.
     const photosBefore = (await db.selectFrom('photos').select('id').where('user_id', '=', user.id).execute()).length;
     const junk = JSON.stringify({ photo: 'A'.repeat(6 * 1024 * 1024) });
     const started = Date.now();
-    const unread = await api('POST', pathOf(uploadPhoto), { token: user.token, rawBody: junk, headers: { 'content-type': 'application/json' } });
+    const unread = await api('POST', pathOf(uploadPhoto), {
+      token: user.token,
+      rawBody: junk,
+      headers: { 'content-type': 'application/json' },
+    });
     const upload11 = refusedRaw(unread, 'rate_limited');
     expect(Number(upload11.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(Date.now() - started).toBeLessThan(5000);
-    expect((await db.selectFrom('photos').select('id').where('user_id', '=', user.id).execute()).length).toBe(photosBefore);
+    expect((await db.selectFrom('photos').select('id').where('user_id', '=', user.id).execute()).length).toBe(
+      photosBefore,
+    );
 
     // Other edits, and echoing the current photo, still work.
     await call(updateMe, patchMe(user.token, { photoURL: current, aboutMe: 'still here' }));
@@ -276,7 +338,11 @@ describe('registration checks its limit before any expensive work', () => {
     }
     const email = uniqueEmail('reglimit-photo');
     const photoURL = `http://127.0.0.1:${imagesPort}/register-${email}.png`;
-    const limited = await refused(register, signup({ email, displayName: 'Limit', password: 'correct horse battery', photoURL }, ip), 'rate_limited');
+    const limited = await refused(
+      register,
+      signup({ email, displayName: 'Limit', password: 'correct horse battery', photoURL }, ip),
+      'rate_limited',
+    );
     expect(limited.message).toMatch(/Try again in \d+ minutes?\./);
     const retryAfter = Number(limited.headers.get('retry-after'));
     expect(retryAfter).toBeGreaterThan(3500);
@@ -286,13 +352,26 @@ describe('registration checks its limit before any expensive work', () => {
     expect(await db.selectFrom('users').select('id').where('email', '=', email).execute()).toEqual([]);
 
     // A 6 MB body from the same address is refused unread: 429, not a photo error.
-    const junk = JSON.stringify({ email: uniqueEmail('reglimit-junk'), displayName: 'Junk', photo: 'A'.repeat(6 * 1024 * 1024) });
-    const big = refusedRaw(await api('POST', pathOf(register), { ip, rawBody: junk, headers: { 'content-type': 'application/json' } }),
-      'rate_limited');
+    const junk = JSON.stringify({
+      email: uniqueEmail('reglimit-junk'),
+      displayName: 'Junk',
+      photo: 'A'.repeat(6 * 1024 * 1024),
+    });
+    const big = refusedRaw(
+      await api('POST', pathOf(register), { ip, rawBody: junk, headers: { 'content-type': 'application/json' } }),
+      'rate_limited',
+    );
     expect(Number(big.headers.get('retry-after'))).toBeGreaterThan(3500);
 
     // Another address registers with its photoURL as usual.
-    await call(register, signup({ email: uniqueEmail('reglimit-other'), displayName: 'Other', photoURL: `http://127.0.0.1:${imagesPort}/other.png` }));
+    await call(
+      register,
+      signup({
+        email: uniqueEmail('reglimit-other'),
+        displayName: 'Other',
+        photoURL: `http://127.0.0.1:${imagesPort}/other.png`,
+      }),
+    );
   });
 
   it('refuses a taken email before fetching the photo or hashing the password', async () => {
@@ -302,7 +381,12 @@ describe('registration checks its limit before any expensive work', () => {
     // Failed signups do not count toward the registration limit: each of these used to
     // cost a download, a decode and an argon2 hash, as often as one liked.
     for (let i = 0; i < 5; i++) {
-      const again = signup({ email: taken.toUpperCase(), displayName: 'Again', password: 'correct horse battery', photoURL });
+      const again = signup({
+        email: taken.toUpperCase(),
+        displayName: 'Again',
+        password: 'correct horse battery',
+        photoURL,
+      });
       const res = await refused(register, again, 'email_taken');
       expect(res).toMatchObject({ code: 'email_taken', fields: { email: 'already registered' } });
     }
@@ -313,11 +397,19 @@ describe('registration checks its limit before any expensive work', () => {
     const ip = freshIp();
     const corrupt = (await makeImage('jpeg', { width: 1600, height: 1200 })).subarray(0, 4000).toString('base64');
     for (let i = 0; i < 10; i++) {
-      await refused(register, signup({ email: uniqueEmail('reg-corrupt'), displayName: 'Corrupt', photo: corrupt }, ip), 'photo_invalid');
+      await refused(
+        register,
+        signup({ email: uniqueEmail('reg-corrupt'), displayName: 'Corrupt', photo: corrupt }, ip),
+        'photo_invalid',
+      );
     }
     // Ten decodes an hour from one address; the next is refused before decoding, valid or not.
     const valid = (await makeImage('png', { width: 64, height: 48 })).toString('base64');
-    const limited = await refused(register, signup({ email: uniqueEmail('reg-corrupt'), displayName: 'Valid', photo: valid }, ip), 'rate_limited');
+    const limited = await refused(
+      register,
+      signup({ email: uniqueEmail('reg-corrupt'), displayName: 'Valid', photo: valid }, ip),
+      'rate_limited',
+    );
     expect(limited.message).toMatch(/photo uploads: at most 10 per hour/);
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
     // Without a photo the address may still register (its registration limit is untouched).
@@ -327,11 +419,14 @@ describe('registration checks its limit before any expensive work', () => {
   it('still holds the limit exactly under parallel registrations that all pass the pre-check', async () => {
     const ip = freshIp();
     const results = await Promise.all(
-      Array.from({ length: 8 }, () => send(register, signup({ email: uniqueEmail('reglimit-race'), displayName: 'Race' }, ip))),
+      Array.from({ length: 8 }, () =>
+        send(register, signup({ email: uniqueEmail('reglimit-race'), displayName: 'Race' }, ip)),
+      ),
     );
     expect(results.map((r) => r.status).sort()).toEqual([201, 201, ...Array(6).fill(429)]);
     expect(results.filter((r) => !r.ok && r.error.code === 'rate_limited')).toHaveLength(6);
-    for (const res of results.filter((r) => r.status === 429)) expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
+    for (const res of results.filter((r) => r.status === 429))
+      expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
     const ledger = await db.selectFrom('registrations').select('id').where('ip', '=', ip).execute();
     expect(ledger).toHaveLength(REGISTRATION_LIMIT);
   });
@@ -344,20 +439,29 @@ describe('at most one sharp job at a time, with a waiting line of two', () => {
     // Fresh connections: a pooled one left idle by earlier tests may be closed by the
     // server's keep-alive timeout just as a 4 MB body starts on it (EPIPE, not ours).
     const body = JSON.stringify({ photo: heavy });
-    const results = await Promise.all(users.map((u) => postOnFreshConnection(pathOf(uploadPhoto), body, { authorization: `Bearer ${u.token}` })));
+    const results = await Promise.all(
+      users.map((u) => postOnFreshConnection(pathOf(uploadPhoto), body, { authorization: `Bearer ${u.token}` })),
+    );
     const statuses = results.map((r) => r.status);
     expect(statuses.every((s) => s === 200 || s === 503)).toBe(true);
     expect(statuses.filter((s) => s === 200).length).toBeGreaterThanOrEqual(3);
     expect(statuses.filter((s) => s === 503).length).toBeGreaterThanOrEqual(1);
 
     for (const [i, res] of results.entries()) {
-      const stored = await db.selectFrom('photos').select('id').where('user_id', '=', users[i]?.id ?? '').execute();
+      const stored = await db
+        .selectFrom('photos')
+        .select('id')
+        .where('user_id', '=', users[i]?.id ?? '')
+        .execute();
       if (res.status === 200) {
         expect(stored).toHaveLength(1);
         continue;
       }
       const { error } = errorEnvelopeSchema.parse(res.body);
-      const busy = { message: expect.stringMatching(/busy processing other photos/), hint: expect.stringMatching(/again in \d+ seconds?/) };
+      const busy = {
+        message: expect.stringMatching(/busy processing other photos/),
+        hint: expect.stringMatching(/again in \d+ seconds?/),
+      };
       expect(error).toEqual({ code: 'service_unavailable', ...busy });
       expect(res.headers['cache-control']).toBe('no-store');
       expect(Number(res.headers['retry-after'])).toBeGreaterThanOrEqual(1);
@@ -368,7 +472,9 @@ describe('at most one sharp job at a time, with a waiting line of two', () => {
     const busy = serverLog()
       .split('\n')
       .filter((line) => line.includes('"event":"photo_processing_busy"'))
-      .map((line) => JSON.parse(line) as { active: number; peak_active: number; concurrency: number; max_waiting: number });
+      .map(
+        (line) => JSON.parse(line) as { active: number; peak_active: number; concurrency: number; max_waiting: number },
+      );
     expect(busy.length).toBeGreaterThanOrEqual(statuses.filter((s) => s === 503).length);
     for (const entry of busy) {
       expect(entry).toMatchObject({ concurrency: 1, max_waiting: 2 });
@@ -378,7 +484,9 @@ describe('at most one sharp job at a time, with a waiting line of two', () => {
 
     // A refused upload succeeds when sent again after the rush.
     const refusedUser = users[statuses.indexOf(503)];
-    const retry = await postOnFreshConnection(pathOf(uploadPhoto), body, { authorization: `Bearer ${refusedUser?.token}` });
+    const retry = await postOnFreshConnection(pathOf(uploadPhoto), body, {
+      authorization: `Bearer ${refusedUser?.token}`,
+    });
     expect(retry.status).toBe(200);
   }, 120_000);
 });

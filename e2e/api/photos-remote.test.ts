@@ -32,7 +32,9 @@ interface Server {
   hits: string[];
 }
 
-function listen(handler: (req: http.IncomingMessage, res: http.ServerResponse, body: Buffer) => void | Promise<void>): Promise<Server> {
+function listen(
+  handler: (req: http.IncomingMessage, res: http.ServerResponse, body: Buffer) => void | Promise<void>,
+): Promise<Server> {
   const hits: string[] = [];
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -45,12 +47,19 @@ function listen(handler: (req: http.IncomingMessage, res: http.ServerResponse, b
       });
     });
   });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, port: (server.address() as AddressInfo).port, hits })));
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => resolve({ server, port: (server.address() as AddressInfo).port, hits })),
+  );
 }
 
 // --- the Cloud Vision stand-in: its verdict depends on the image's colour ---------
 type Colour = 'red' | 'green' | 'blue' | 'yellow' | 'other';
-const PURE: Record<Exclude<Colour, 'other'>, [number, number, number]> = { red: [255, 0, 0], green: [0, 255, 0], blue: [0, 0, 255], yellow: [255, 255, 0] };
+const PURE: Record<Exclude<Colour, 'other'>, [number, number, number]> = {
+  red: [255, 0, 0],
+  green: [0, 255, 0],
+  blue: [0, 0, 255],
+  yellow: [255, 255, 0],
+};
 const ANSWERS: Record<Colour, { adult: string; violence: string; racy: string; faces: number }> = {
   red: { adult: 'VERY_LIKELY', violence: 'UNLIKELY', racy: 'LIKELY', faces: 0 },
   blue: { adult: 'LIKELY', violence: 'LIKELY', racy: 'LIKELY', faces: 2 },
@@ -117,7 +126,10 @@ async function upload(token: string, image: Buffer) {
 const patchMe = (token: string, body: CallInput<typeof updateMe>['body']) => ({ token, body, base: base() });
 
 const verdictFor = (photoId: string) =>
-  waitFor(() => db.selectFrom('photo_moderation').selectAll().where('photo_id', '=', photoId).executeTakeFirst(), { what: `a verdict on ${photoId}`, timeoutMs: 20_000 });
+  waitFor(() => db.selectFrom('photo_moderation').selectAll().where('photo_id', '=', photoId).executeTakeFirst(), {
+    what: `a verdict on ${photoId}`,
+    timeoutMs: 20_000,
+  });
 
 /** Whether the Blob stand-in holds the object behind a public blob URL. */
 const blobStored = (url: string) => blobApi.objects.has(new URL(url).pathname.replace(/^\/public\//, ''));
@@ -130,7 +142,9 @@ beforeAll(async () => {
 
   vision = await listen(async (req, res, body) => {
     const url = new URL(req.url ?? '/', 'http://x');
-    const request = JSON.parse(body.toString()) as { requests: { image: { content: string }; features: { type: string }[] }[] };
+    const request = JSON.parse(body.toString()) as {
+      requests: { image: { content: string }; features: { type: string }[] }[];
+    };
     const image = Buffer.from(request.requests[0]!.image.content, 'base64');
     const meta = await sharp(image).metadata();
     const colour = await colourOf(image);
@@ -154,8 +168,16 @@ beforeAll(async () => {
       JSON.stringify({
         responses: [
           {
-            safeSearchAnnotation: { adult: answer.adult, spoof: 'VERY_UNLIKELY', medical: 'UNLIKELY', violence: answer.violence, racy: answer.racy },
-            ...(answer.faces > 0 ? { faceAnnotations: Array.from({ length: answer.faces }, () => ({ detectionConfidence: 0.97 })) } : {}),
+            safeSearchAnnotation: {
+              adult: answer.adult,
+              spoof: 'VERY_UNLIKELY',
+              medical: 'UNLIKELY',
+              violence: answer.violence,
+              racy: answer.racy,
+            },
+            ...(answer.faces > 0
+              ? { faceAnnotations: Array.from({ length: answer.faces }, () => ({ detectionConfidence: 0.97 })) }
+              : {}),
           },
         ],
       }),
@@ -215,8 +237,19 @@ describe('photoURL, fetched by the server', () => {
     const photoURL = `http://127.0.0.1:${images.port}/gps.jpg`;
     const body = await call(registerSpec, registration({ ...COMPLETE_BUT_PHOTO, photoURL }));
     expect(body.onboarding).toEqual({ complete: true, missing: [] });
-    const photo = await db.selectFrom('photos').selectAll().where('user_id', '=', body.user.id).executeTakeFirstOrThrow();
-    expect(photo).toMatchObject({ source: 'url', status: 'active', storage: 'vercel-blob', original_mime_type: 'image/jpeg', width: 200, height: 300 });
+    const photo = await db
+      .selectFrom('photos')
+      .selectAll()
+      .where('user_id', '=', body.user.id)
+      .executeTakeFirstOrThrow();
+    expect(photo).toMatchObject({
+      source: 'url',
+      status: 'active',
+      storage: 'vercel-blob',
+      original_mime_type: 'image/jpeg',
+      width: 200,
+      height: 300,
+    });
     expect(photo.image_url).toBe(`${blobApi.origin}/public/${photo.image_key}`);
     // Vercel Blob fixes the cache header at upload, before moderation: its one-minute minimum.
     expect(blobApi.objects.get(photo.image_key)).toMatchObject({ contentType: 'image/webp', cacheMaxAge: '60' });
@@ -239,7 +272,12 @@ describe('photoURL, fetched by the server', () => {
     const res = await call(updateMe, patchMe(user.token, { photoURL, aboutMe: 'Updated' }));
     expect(res.profile.aboutMe).toBe('Updated');
     expect(res.profile.photoURL).not.toBe(first.photo.photoURL);
-    const rows = await db.selectFrom('photos').select(['status', 'source', 'width', 'height']).where('user_id', '=', user.id).orderBy('created_at').execute();
+    const rows = await db
+      .selectFrom('photos')
+      .select(['status', 'source', 'width', 'height'])
+      .where('user_id', '=', user.id)
+      .orderBy('created_at')
+      .execute();
     expect(rows).toEqual([
       { status: 'replaced', source: 'upload', width: 640, height: 480 },
       { status: 'active', source: 'url', width: 900, height: 1200 },
@@ -259,7 +297,11 @@ describe('photoURL, fetched by the server', () => {
     const before = internal.hits.length;
     const photoURL = `http://127.0.0.1:${images.port}/redirect?to=${encodeURIComponent(target())}`;
     const email = uniqueEmail('ssrf');
-    const res = await refused(registerSpec, { body: { email, displayName: 'Ssrf', photoURL }, base: base() }, 'photo_url_forbidden');
+    const res = await refused(
+      registerSpec,
+      { body: { email, displayName: 'Ssrf', photoURL }, base: base() },
+      'photo_url_forbidden',
+    );
     expect(res.status).toBe(400);
     expect(res.fields).toHaveProperty(['photoURL']);
     expect(internal.hits.length).toBe(before);
@@ -280,7 +322,11 @@ describe('photoURL, fetched by the server', () => {
     ['a file over 5 MB', '/big.jpg', 413, 'photo_too_large'],
   ])('refuses %s', async (_name, pathname, status, code) => {
     const user = await registered();
-    const res = await refused(updateMe, patchMe(user.token, { photoURL: `http://127.0.0.1:${images.port}${pathname}` }), code);
+    const res = await refused(
+      updateMe,
+      patchMe(user.token, { photoURL: `http://127.0.0.1:${images.port}${pathname}` }),
+      code,
+    );
     expect(res.status).toBe(status);
     expect(await db.selectFrom('photos').select('id').where('user_id', '=', user.id).execute()).toEqual([]);
   });
@@ -294,44 +340,91 @@ describe('moderation with google-vision', () => {
     expect(blobStored(up.photo.photoURL)).toBe(true);
 
     const verdict = await verdictFor(up.photo.id);
-    expect(verdict).toMatchObject({ provider: 'google-vision', safety_checked: true, adult: 'VERY_LIKELY', racy: 'LIKELY', violence: 'UNLIKELY', face_count: 0, action: 'removed' });
+    expect(verdict).toMatchObject({
+      provider: 'google-vision',
+      safety_checked: true,
+      adult: 'VERY_LIKELY',
+      racy: 'LIKELY',
+      violence: 'UNLIKELY',
+      face_count: 0,
+      action: 'removed',
+    });
     expect(verdict.checked_at).toBeInstanceOf(Date);
 
-    const userRow = await db.selectFrom('users').select(['photo_url', 'thumbnail_url', 'photo_id', 'onboarding_complete']).where('id', '=', user.id).executeTakeFirstOrThrow();
+    const userRow = await db
+      .selectFrom('users')
+      .select(['photo_url', 'thumbnail_url', 'photo_id', 'onboarding_complete'])
+      .where('id', '=', user.id)
+      .executeTakeFirstOrThrow();
     expect(userRow).toEqual({ photo_url: null, thumbnail_url: null, photo_id: null, onboarding_complete: false });
     const me = await call(getMe, { token: user.token, base: base() });
-    expect(me.profile).toMatchObject({ photoURL: null, thumbnailURL: null, onboarding: { complete: false, missing: ['photo'] } });
+    expect(me.profile).toMatchObject({
+      photoURL: null,
+      thumbnailURL: null,
+      onboarding: { complete: false, missing: ['photo'] },
+    });
     const publicView = await call(getPublicProfile, { params: { slug: user.slug }, base: base() });
     expect(publicView.profile).toMatchObject({ discoverable: false, photoURL: null });
 
-    await waitFor(async () => {
-      const row = await db.selectFrom('photos').select(['status', 'moderation', 'blobs_deleted_at']).where('id', '=', up.photo.id).executeTakeFirstOrThrow();
-      return row.blobs_deleted_at ? row : undefined;
-    }, { what: 'the rejected blobs to be deleted' });
+    await waitFor(
+      async () => {
+        const row = await db
+          .selectFrom('photos')
+          .select(['status', 'moderation', 'blobs_deleted_at'])
+          .where('id', '=', up.photo.id)
+          .executeTakeFirstOrThrow();
+        return row.blobs_deleted_at ? row : undefined;
+      },
+      { what: 'the rejected blobs to be deleted' },
+    );
     expect(blobStored(up.photo.photoURL)).toBe(false);
     expect(blobStored(up.photo.thumbnailURL)).toBe(false);
-    const deletion = blobApi.requests.find((r) => r.url.endsWith('/delete') && r.body.toString().includes(up.photo.photoURL));
+    const deletion = blobApi.requests.find(
+      (r) => r.url.endsWith('/delete') && r.body.toString().includes(up.photo.photoURL),
+    );
     expect(JSON.parse(deletion!.body.toString())).toEqual({ urls: [up.photo.photoURL, up.photo.thumbnailURL] });
     expect((await fetch(up.photo.photoURL)).status).toBe(404);
-    const photo = await db.selectFrom('photos').select(['status', 'moderation']).where('id', '=', up.photo.id).executeTakeFirstOrThrow();
+    const photo = await db
+      .selectFrom('photos')
+      .select(['status', 'moderation'])
+      .where('id', '=', up.photo.id)
+      .executeTakeFirstOrThrow();
     expect(photo).toEqual({ status: 'rejected', moderation: 'removed' });
 
     // What Vision saw was the processed image: WEBP, at most 1600 px, no EXIF, with both features and the key.
     const seen = visionCalls.find((c) => c.colour === 'red');
-    expect(seen).toMatchObject({ key: VISION_KEY, features: ['SAFE_SEARCH_DETECTION', 'FACE_DETECTION'], format: 'webp', width: 1600, height: 1200, hasExif: false });
+    expect(seen).toMatchObject({
+      key: VISION_KEY,
+      features: ['SAFE_SEARCH_DETECTION', 'FACE_DETECTION'],
+      format: 'webp',
+      width: 1600,
+      height: 1200,
+      hasExif: false,
+    });
   });
 
   it.each([
     ['LIKELY', '#0000ff', { adult: 'LIKELY', violence: 'LIKELY', racy: 'LIKELY', face_count: 2 }],
-    ['VERY_UNLIKELY', '#00ff00', { adult: 'VERY_UNLIKELY', violence: 'VERY_UNLIKELY', racy: 'VERY_UNLIKELY', face_count: 1 }],
+    [
+      'VERY_UNLIKELY',
+      '#00ff00',
+      { adult: 'VERY_UNLIKELY', violence: 'VERY_UNLIKELY', racy: 'VERY_UNLIKELY', face_count: 1 },
+    ],
   ])('keeps a %s photo and records the verdict', async (_name, colour, levels) => {
     const user = await registered(COMPLETE_BUT_PHOTO);
     const up = await upload(user.token, await makeFlatImage('jpeg', colour));
     const verdict = await verdictFor(up.photo.id);
     expect(verdict).toMatchObject({ ...levels, provider: 'google-vision', safety_checked: true, action: 'kept' });
-    const userRow = await db.selectFrom('users').select(['photo_url', 'onboarding_complete']).where('id', '=', user.id).executeTakeFirstOrThrow();
+    const userRow = await db
+      .selectFrom('users')
+      .select(['photo_url', 'onboarding_complete'])
+      .where('id', '=', user.id)
+      .executeTakeFirstOrThrow();
     expect(userRow).toEqual({ photo_url: up.photo.photoURL, onboarding_complete: true });
-    expect((await db.selectFrom('photos').select('moderation').where('id', '=', up.photo.id).executeTakeFirstOrThrow()).moderation).toBe('kept');
+    expect(
+      (await db.selectFrom('photos').select('moderation').where('id', '=', up.photo.id).executeTakeFirstOrThrow())
+        .moderation,
+    ).toBe('kept');
     expect((await fetch(up.photo.photoURL)).status).toBe(200);
   });
 
@@ -339,23 +432,43 @@ describe('moderation with google-vision', () => {
     yellowOutage = true;
     const user = await registered(COMPLETE_BUT_PHOTO);
     const up = await upload(user.token, await makeFlatImage('png', '#ffff00'));
-    const job = await waitFor(async () => {
-      const { rows } = await sqlRows<{ id: string; state: string; retry_count: number; retry_limit: number; start_after: Date; output: { message?: string } }>(
-        `select id, state, retry_count, retry_limit, start_after, output from pgboss.job where name = 'photo-moderation' and data->>'photoId' = $1`,
-        [up.photo.id],
-      );
-      return rows[0]?.state === 'retry' ? rows[0] : undefined;
-    }, { what: 'the moderation job to be scheduled for a retry' });
+    const job = await waitFor(
+      async () => {
+        const { rows } = await sqlRows<{
+          id: string;
+          state: string;
+          retry_count: number;
+          retry_limit: number;
+          start_after: Date;
+          output: { message?: string };
+        }>(
+          `select id, state, retry_count, retry_limit, start_after, output from pgboss.job where name = 'photo-moderation' and data->>'photoId' = $1`,
+          [up.photo.id],
+        );
+        return rows[0]?.state === 'retry' ? rows[0] : undefined;
+      },
+      { what: 'the moderation job to be scheduled for a retry' },
+    );
     // The first attempt failed (pg-boss counts retries when it starts one) and 11 more remain.
-    expect(job).toMatchObject({ retry_count: 0, retry_limit: 12, output: { message: 'Cloud Vision answered HTTP 500' } });
+    expect(job).toMatchObject({
+      retry_count: 0,
+      retry_limit: 12,
+      output: { message: 'Cloud Vision answered HTTP 500' },
+    });
     // Backoff: the next attempt is 30-60 s away, not immediate.
     expect(job.start_after.getTime() - Date.now()).toBeGreaterThan(20_000);
     const yellowCalls = visionCalls.filter((c) => c.colour === 'yellow').length;
     expect(yellowCalls).toBe(1);
 
     // Meanwhile the photo is untouched and no verdict was invented.
-    expect(await db.selectFrom('photo_moderation').select('id').where('photo_id', '=', up.photo.id).execute()).toEqual([]);
-    const userRow = await db.selectFrom('users').select(['photo_url', 'onboarding_complete']).where('id', '=', user.id).executeTakeFirstOrThrow();
+    expect(await db.selectFrom('photo_moderation').select('id').where('photo_id', '=', up.photo.id).execute()).toEqual(
+      [],
+    );
+    const userRow = await db
+      .selectFrom('users')
+      .select(['photo_url', 'onboarding_complete'])
+      .where('id', '=', user.id)
+      .executeTakeFirstOrThrow();
     expect(userRow).toEqual({ photo_url: up.photo.photoURL, onboarding_complete: true });
     expect((await fetch(up.photo.photoURL)).status).toBe(200);
 
@@ -365,7 +478,9 @@ describe('moderation with google-vision', () => {
     const verdict = await verdictFor(up.photo.id);
     expect(verdict).toMatchObject({ provider: 'google-vision', action: 'kept', racy: 'UNLIKELY' });
     expect(visionCalls.filter((c) => c.colour === 'yellow').length).toBe(yellowCalls + 1);
-    expect((await db.selectFrom('users').select('photo_url').where('id', '=', user.id).executeTakeFirstOrThrow()).photo_url).toBe(up.photo.photoURL);
+    expect(
+      (await db.selectFrom('users').select('photo_url').where('id', '=', user.id).executeTakeFirstOrThrow()).photo_url,
+    ).toBe(up.photo.photoURL);
   }, 40_000);
 
   it('never logs the Vision API key or the Blob token', async () => {

@@ -51,7 +51,10 @@ async function photoRows(userId: string) {
 
 /** The local (offline) moderation verdict; until it is in, a photo is served with a one-minute cache. */
 const moderated = (photoId: string) =>
-  waitFor(() => testDb().selectFrom('photo_moderation').selectAll().where('photo_id', '=', photoId).executeTakeFirst(), { what: 'the moderation verdict' });
+  waitFor(
+    () => testDb().selectFrom('photo_moderation').selectAll().where('photo_id', '=', photoId).executeTakeFirst(),
+    { what: 'the moderation verdict' },
+  );
 
 function blobFile(url: string): string {
   return path.join(blobsDir(), new URL(url).pathname.replace(/^\/blobs\//, ''));
@@ -70,14 +73,38 @@ describe('POST /api/v1/me/photo.json', () => {
     const input = await makeImage(format, { width: 2000, height: 1000 });
     const photo = form === 'a data URL' ? dataUrl(input, MIME[format]) : b64(input);
     const body = await upload(user.token, { photo, mimeType: MIME[format], agentName: 'PhotoBot' });
-    expect(body.photo).toMatchObject({ mimeType: 'image/webp', width: 1600, height: 800, thumbnail: { width: 256, height: 256 }, source: 'upload', status: 'active', moderation: 'pending' });
+    expect(body.photo).toMatchObject({
+      mimeType: 'image/webp',
+      width: 1600,
+      height: 800,
+      thumbnail: { width: 256, height: 256 },
+      source: 'upload',
+      status: 'active',
+      moderation: 'pending',
+    });
     expect(body.onboarding.complete).toBe(false);
     expect(body.onboarding.missing).not.toContain('photo');
 
     const [row] = await photoRows(user.id);
-    expect(row).toMatchObject({ id: body.photo.id, status: 'active', storage: 'local', original_mime_type: MIME[format], original_bytes: input.length, original_width: 2000, agent_name: 'PhotoBot' });
-    const userRow = await testDb().selectFrom('users').select(['photo_url', 'thumbnail_url', 'photo_id']).where('id', '=', user.id).executeTakeFirstOrThrow();
-    expect(userRow).toEqual({ photo_url: body.photo.photoURL, thumbnail_url: body.photo.thumbnailURL, photo_id: body.photo.id });
+    expect(row).toMatchObject({
+      id: body.photo.id,
+      status: 'active',
+      storage: 'local',
+      original_mime_type: MIME[format],
+      original_bytes: input.length,
+      original_width: 2000,
+      agent_name: 'PhotoBot',
+    });
+    const userRow = await testDb()
+      .selectFrom('users')
+      .select(['photo_url', 'thumbnail_url', 'photo_id'])
+      .where('id', '=', user.id)
+      .executeTakeFirstOrThrow();
+    expect(userRow).toEqual({
+      photo_url: body.photo.photoURL,
+      thumbnail_url: body.photo.thumbnailURL,
+      photo_id: body.photo.id,
+    });
 
     // Passed by moderation (the local provider keeps every photo), it may be cached for a year.
     expect(await moderated(body.photo.id)).toMatchObject({ action: 'kept' });
@@ -92,7 +119,11 @@ describe('POST /api/v1/me/photo.json', () => {
     const { bytes: thumb } = await fetchBlob(body.photo.thumbnailURL);
     expect(await sharp(thumb).metadata()).toMatchObject({ format: 'webp', width: 256, height: 256 });
 
-    const actions = await testDb().selectFrom('agent_actions').select(['action', 'agent_name']).where('user_id', '=', user.id).execute();
+    const actions = await testDb()
+      .selectFrom('agent_actions')
+      .select(['action', 'agent_name'])
+      .where('user_id', '=', user.id)
+      .execute();
     expect(actions).toContainEqual({ action: 'upload_photo', agent_name: 'PhotoBot' });
   });
 
@@ -108,13 +139,19 @@ describe('POST /api/v1/me/photo.json', () => {
     const res = await upload(user.token, { photo: b64(await makeImage('jpeg')), mimeType: 'image/jpeg' });
     expect(res.onboarding).toEqual({ complete: true, missing: [] });
     expect(res.next_action_for_user).toMatch(/complete/);
-    const stored = await testDb().selectFrom('users').select('onboarding_complete').where('id', '=', user.id).executeTakeFirstOrThrow();
+    const stored = await testDb()
+      .selectFrom('users')
+      .select('onboarding_complete')
+      .where('id', '=', user.id)
+      .executeTakeFirstOrThrow();
     expect(stored.onboarding_complete).toBe(true);
 
     const me = ownProfileSchema.parse((await call(getMe, { token: user.token })).profile);
     expect(me.photoURL).toBe(res.photo.photoURL);
     expect(me.thumbnailURL).toBe(res.photo.thumbnailURL);
-    const pub = publicProfileSchema.strict().parse((await call(getPublicProfile, { params: { slug: user.slug } })).profile);
+    const pub = publicProfileSchema
+      .strict()
+      .parse((await call(getPublicProfile, { params: { slug: user.slug } })).profile);
     expect(pub).toMatchObject({ discoverable: true, photoURL: me.photoURL, thumbnailURL: me.thumbnailURL });
   });
 
@@ -141,8 +178,16 @@ describe('POST /api/v1/me/photo.json', () => {
       () => testDb().selectFrom('photo_moderation').selectAll().where('photo_id', '=', res.photo.id).executeTakeFirst(),
       { what: 'the moderation verdict' },
     );
-    expect(verdict).toMatchObject({ provider: 'local', safety_checked: false, adult: null, face_count: null, action: 'kept' });
-    expect(verdict.notes).toEqual(expect.arrayContaining([expect.stringMatching(/not a safety check/), 'blank: a single flat colour']));
+    expect(verdict).toMatchObject({
+      provider: 'local',
+      safety_checked: false,
+      adult: null,
+      face_count: null,
+      action: 'kept',
+    });
+    expect(verdict.notes).toEqual(
+      expect.arrayContaining([expect.stringMatching(/not a safety check/), 'blank: a single flat colour']),
+    );
     const [row] = await photoRows(user.id);
     expect(row).toMatchObject({ moderation: 'kept', status: 'active' });
     expect((await fetchBlob(res.photo.photoURL)).res.status).toBe(200);
@@ -154,7 +199,9 @@ describe('POST /api/v1/me/photo.json', () => {
     const second = await upload(user.token, { photo: b64(await makeImage('jpeg')) });
     const rows = await photoRows(user.id);
     expect(rows.map((r) => r.status)).toEqual(['replaced', 'active']);
-    await waitFor(async () => ((await photoRows(user.id))[0]?.blobs_deleted_at ? true : undefined), { what: 'the old blobs to be deleted' });
+    await waitFor(async () => ((await photoRows(user.id))[0]?.blobs_deleted_at ? true : undefined), {
+      what: 'the old blobs to be deleted',
+    });
     expect(fs.existsSync(blobFile(first.photo.photoURL))).toBe(false);
     expect(fs.existsSync(blobFile(first.photo.thumbnailURL))).toBe(false);
     expect((await fetch(first.photo.photoURL)).status).toBe(404);
@@ -170,7 +217,11 @@ describe('POST /api/v1/me/photo.json', () => {
     const active = rows.filter((r) => r.status === 'active');
     expect(active).toHaveLength(1);
     expect(rows.filter((r) => r.status === 'replaced')).toHaveLength(3);
-    const userRow = await testDb().selectFrom('users').select(['photo_id', 'photo_url']).where('id', '=', user.id).executeTakeFirstOrThrow();
+    const userRow = await testDb()
+      .selectFrom('users')
+      .select(['photo_id', 'photo_url'])
+      .where('id', '=', user.id)
+      .executeTakeFirstOrThrow();
     expect(userRow).toEqual({ photo_id: active[0]?.id, photo_url: active[0]?.image_url });
   });
 
@@ -182,30 +233,94 @@ describe('POST /api/v1/me/photo.json', () => {
       oversized = await makeJpegOfSize(5 * 1024 * 1024 + 64 * 1024);
     });
 
-    const gif = () => sharp({ create: { width: 8, height: 8, channels: 3, background: '#123456' } }).gif().toBuffer();
+    const gif = () =>
+      sharp({ create: { width: 8, height: 8, channels: 3, background: '#123456' } })
+        .gif()
+        .toBuffer();
     const cases: [string, () => Promise<Record<string, unknown>>, number, ErrorCode, string][] = [
-      ['over 5 MB decoded', async () => ({ photo: b64(oversized), mimeType: 'image/jpeg' }), 413, 'photo_too_large', 'photo'],
+      [
+        'over 5 MB decoded',
+        async () => ({ photo: b64(oversized), mimeType: 'image/jpeg' }),
+        413,
+        'photo_too_large',
+        'photo',
+      ],
       ['a GIF', async () => ({ photo: b64(await gif()) }), 400, 'photo_unsupported_format', 'photo'],
-      ['a GIF declared as PNG', async () => ({ photo: b64(await gif()), mimeType: 'image/png' }), 400, 'photo_unsupported_format', 'photo'],
-      ['text, not an image', async () => ({ photo: b64(Buffer.from('just some text, honestly')) }), 400, 'photo_unsupported_format', 'photo'],
-      ['PNG bytes declared as JPEG', async () => ({ photo: b64(await makeImage('png')), mimeType: 'image/jpeg' }), 400, 'photo_type_mismatch', 'photo'],
-      ['a data URL type that lies', async () => ({ photo: dataUrl(await makeImage('webp'), 'image/jpeg') }), 400, 'photo_type_mismatch', 'photo'],
-      ['a decompression bomb', async () => ({ photo: b64(bomb), mimeType: 'image/png' }), 400, 'photo_too_many_pixels', 'photo'],
+      [
+        'a GIF declared as PNG',
+        async () => ({ photo: b64(await gif()), mimeType: 'image/png' }),
+        400,
+        'photo_unsupported_format',
+        'photo',
+      ],
+      [
+        'text, not an image',
+        async () => ({ photo: b64(Buffer.from('just some text, honestly')) }),
+        400,
+        'photo_unsupported_format',
+        'photo',
+      ],
+      [
+        'PNG bytes declared as JPEG',
+        async () => ({ photo: b64(await makeImage('png')), mimeType: 'image/jpeg' }),
+        400,
+        'photo_type_mismatch',
+        'photo',
+      ],
+      [
+        'a data URL type that lies',
+        async () => ({ photo: dataUrl(await makeImage('webp'), 'image/jpeg') }),
+        400,
+        'photo_type_mismatch',
+        'photo',
+      ],
+      [
+        'a decompression bomb',
+        async () => ({ photo: b64(bomb), mimeType: 'image/png' }),
+        400,
+        'photo_too_many_pixels',
+        'photo',
+      ],
       ['malformed base64', async () => ({ photo: 'not*base64!!' }), 400, 'photo_invalid', 'photo'],
-      ['a truncated JPEG', async () => ({ photo: b64((await makeImage('jpeg')).subarray(0, 600)) }), 400, 'photo_invalid', 'photo'],
-      ['a GIF mimeType', async () => ({ photo: b64(await makeImage('png')), mimeType: 'image/gif' }), 400, 'validation_failed', 'mimeType'],
+      [
+        'a truncated JPEG',
+        async () => ({ photo: b64((await makeImage('jpeg')).subarray(0, 600)) }),
+        400,
+        'photo_invalid',
+        'photo',
+      ],
+      [
+        'a GIF mimeType',
+        async () => ({ photo: b64(await makeImage('png')), mimeType: 'image/gif' }),
+        400,
+        'validation_failed',
+        'mimeType',
+      ],
       ['no photo', async () => ({ mimeType: 'image/png' }), 400, 'validation_failed', 'photo'],
-      ['an unknown field', async () => ({ photo: b64(await makeImage('png')), caption: 'hi' }), 400, 'validation_failed', 'caption'],
+      [
+        'an unknown field',
+        async () => ({ photo: b64(await makeImage('png')), caption: 'hi' }),
+        400,
+        'validation_failed',
+        'caption',
+      ],
     ];
     it.each(cases)('refuses %s', async (_name, makeBody, status, code, field) => {
       const user = await registerUser();
       // Raw: several of these bodies are ones the contract's types forbid; the answer is read as the error envelope.
-      const res = refusedRaw(await api('POST', pathOf(uploadPhoto), { token: user.token, body: await makeBody() }), code);
+      const res = refusedRaw(
+        await api('POST', pathOf(uploadPhoto), { token: user.token, body: await makeBody() }),
+        code,
+      );
       expect(res.status).toBe(status);
       expect(res.hint).toEqual(expect.any(String));
       expect(res.fields).toHaveProperty([field]);
       expect(await photoRows(user.id)).toEqual([]);
-      const row = await testDb().selectFrom('users').select(['photo_url', 'photo_id']).where('id', '=', user.id).executeTakeFirstOrThrow();
+      const row = await testDb()
+        .selectFrom('users')
+        .select(['photo_url', 'photo_id'])
+        .where('id', '=', user.id)
+        .executeTakeFirstOrThrow();
       expect(row).toEqual({ photo_url: null, photo_id: null });
     });
 
@@ -216,7 +331,11 @@ describe('POST /api/v1/me/photo.json', () => {
       const user = await registerUser();
       const rawBody = JSON.stringify({ photo: 'A'.repeat(size) });
       const started = Date.now();
-      const res = await api('POST', pathOf(uploadPhoto), { token: user.token, rawBody, headers: { 'content-type': 'application/json' } });
+      const res = await api('POST', pathOf(uploadPhoto), {
+        token: user.token,
+        rawBody,
+        headers: { 'content-type': 'application/json' },
+      });
       expect(refusedRaw(res, 'payload_too_large').status).toBe(413);
       expect(Date.now() - started).toBeLessThan(10_000);
       expect(await photoRows(user.id)).toEqual([]);
@@ -237,13 +356,30 @@ describe('a photo at registration', () => {
     const email = uniqueEmail('withphoto');
     const jpeg = await makeJpegWithGps();
     const body = await call(register, {
-      body: { email, displayName: 'Pic Ture', ...COMPLETE_BUT_PHOTO, photo: dataUrl(jpeg, 'image/jpeg'), photoMimeType: 'image/jpeg', agentName: 'RegBot' },
+      body: {
+        email,
+        displayName: 'Pic Ture',
+        ...COMPLETE_BUT_PHOTO,
+        photo: dataUrl(jpeg, 'image/jpeg'),
+        photoMimeType: 'image/jpeg',
+        agentName: 'RegBot',
+      },
     });
     expect(body.onboarding).toEqual({ complete: true, missing: [] });
-    const user = await testDb().selectFrom('users').selectAll().where('id', '=', body.user.id).executeTakeFirstOrThrow();
+    const user = await testDb()
+      .selectFrom('users')
+      .selectAll()
+      .where('id', '=', body.user.id)
+      .executeTakeFirstOrThrow();
     expect(user.onboarding_complete).toBe(true);
     const [photo] = await photoRows(body.user.id);
-    expect(photo).toMatchObject({ source: 'register', status: 'active', agent_name: 'RegBot', width: 200, height: 300 });
+    expect(photo).toMatchObject({
+      source: 'register',
+      status: 'active',
+      agent_name: 'RegBot',
+      width: 200,
+      height: 300,
+    });
     expect(user.photo_url).toBe(photo?.image_url);
     const { bytes } = await fetchBlob(user.photo_url ?? '');
     expect(await readGps(bytes)).toBeNull();
@@ -252,21 +388,78 @@ describe('a photo at registration', () => {
   });
 
   const invalid: [string, () => Promise<Record<string, unknown>>, number, ErrorCode, string][] = [
-    ['a photo that is not an image', async () => ({ photo: b64(Buffer.from('hello')) }), 400, 'photo_unsupported_format', 'photo'],
-    ['a photo of the wrong declared type', async () => ({ photo: b64(await makeImage('png')), photoMimeType: 'image/webp' }), 400, 'photo_type_mismatch', 'photo'],
+    [
+      'a photo that is not an image',
+      async () => ({ photo: b64(Buffer.from('hello')) }),
+      400,
+      'photo_unsupported_format',
+      'photo',
+    ],
+    [
+      'a photo of the wrong declared type',
+      async () => ({ photo: b64(await makeImage('png')), photoMimeType: 'image/webp' }),
+      400,
+      'photo_type_mismatch',
+      'photo',
+    ],
     ['a malformed photo', async () => ({ photo: '%%%' }), 400, 'photo_invalid', 'photo'],
-    ['both photo and photoURL', async () => ({ photo: b64(await makeImage('png')), photoURL: 'https://example.com/a.jpg' }), 400, 'validation_failed', 'photoURL'],
-    ['photoURL on loopback', async () => ({ photoURL: 'https://127.0.0.1/me.jpg' }), 400, 'photo_url_forbidden', 'photoURL'],
-    ['photoURL on localhost', async () => ({ photoURL: 'https://localhost/me.jpg' }), 400, 'photo_url_forbidden', 'photoURL'],
-    ['photoURL on IPv6 loopback', async () => ({ photoURL: 'https://[::1]/me.jpg' }), 400, 'photo_url_forbidden', 'photoURL'],
-    ['photoURL on a private address', async () => ({ photoURL: 'https://10.0.0.1/me.jpg' }), 400, 'photo_url_forbidden', 'photoURL'],
-    ['photoURL on the metadata service', async () => ({ photoURL: 'https://169.254.169.254/latest/meta-data/' }), 400, 'photo_url_forbidden', 'photoURL'],
-    ['photoURL over plain http', async () => ({ photoURL: `http://127.0.0.1:${new URL(baseUrl()).port}/api/health` }), 400, 'photo_url_forbidden', 'photoURL'],
+    [
+      'both photo and photoURL',
+      async () => ({ photo: b64(await makeImage('png')), photoURL: 'https://example.com/a.jpg' }),
+      400,
+      'validation_failed',
+      'photoURL',
+    ],
+    [
+      'photoURL on loopback',
+      async () => ({ photoURL: 'https://127.0.0.1/me.jpg' }),
+      400,
+      'photo_url_forbidden',
+      'photoURL',
+    ],
+    [
+      'photoURL on localhost',
+      async () => ({ photoURL: 'https://localhost/me.jpg' }),
+      400,
+      'photo_url_forbidden',
+      'photoURL',
+    ],
+    [
+      'photoURL on IPv6 loopback',
+      async () => ({ photoURL: 'https://[::1]/me.jpg' }),
+      400,
+      'photo_url_forbidden',
+      'photoURL',
+    ],
+    [
+      'photoURL on a private address',
+      async () => ({ photoURL: 'https://10.0.0.1/me.jpg' }),
+      400,
+      'photo_url_forbidden',
+      'photoURL',
+    ],
+    [
+      'photoURL on the metadata service',
+      async () => ({ photoURL: 'https://169.254.169.254/latest/meta-data/' }),
+      400,
+      'photo_url_forbidden',
+      'photoURL',
+    ],
+    [
+      'photoURL over plain http',
+      async () => ({ photoURL: `http://127.0.0.1:${new URL(baseUrl()).port}/api/health` }),
+      400,
+      'photo_url_forbidden',
+      'photoURL',
+    ],
   ];
   it.each(invalid)('refuses %s and creates nothing', async (_name, makeFields, status, code, field) => {
     const email = uniqueEmail('badphoto');
     // Raw: the table's fields are loosely typed on purpose; the answer is read as the error envelope.
-    const res = refusedRaw(await api('POST', pathOf(register), { body: { email, displayName: 'Nope', ...(await makeFields()) } }), code);
+    const res = refusedRaw(
+      await api('POST', pathOf(register), { body: { email, displayName: 'Nope', ...(await makeFields()) } }),
+      code,
+    );
     expect(res.status).toBe(status);
     expect(res.fields).toHaveProperty([field]);
     const users = await testDb().selectFrom('users').select('id').where('email', '=', email).execute();
@@ -274,22 +467,32 @@ describe('a photo at registration', () => {
   });
 
   it('leaves no files behind when the account cannot be created', async () => {
-    const before = new Set(fs.existsSync(path.join(blobsDir(), 'photos')) ? fs.readdirSync(path.join(blobsDir(), 'photos')) : []);
+    const before = new Set(
+      fs.existsSync(path.join(blobsDir(), 'photos')) ? fs.readdirSync(path.join(blobsDir(), 'photos')) : [],
+    );
     // A taken email is refused before the photo is touched, so only a race reaches the
     // insert with a stored photo: two signups of one new address at once.
     const email = uniqueEmail('twice');
-    const [colourA, colourB] = [await makeImage('png', { colour: '#abcdef' }), await makeImage('png', { colour: '#fedcba' })];
+    const [colourA, colourB] = [
+      await makeImage('png', { colour: '#abcdef' }),
+      await makeImage('png', { colour: '#fedcba' }),
+    ];
     const signup = (photo: Buffer) => send(register, { body: { email, displayName: 'Again', photo: b64(photo) } });
     const results = await Promise.all([colourA, colourB].map(signup));
     expect(results.map((r) => r.status).sort()).toEqual([201, 409]);
     // Files other tests add meanwhile belong to committed photos; ours must not linger.
-    const stray = await waitFor(async () => {
-      const now = fs.readdirSync(path.join(blobsDir(), 'photos')).filter((f) => !before.has(f) && !f.endsWith('.tmp'));
-      const rows = await testDb().selectFrom('photos').select(['image_key', 'thumbnail_key']).execute();
-      const known = new Set(rows.flatMap((r) => [r.image_key, r.thumbnail_key].map((k) => k.replace('photos/', ''))));
-      const unknown = now.filter((f) => !known.has(f));
-      return unknown.length === 0 ? unknown : undefined;
-    }, { what: 'no unreferenced files', timeoutMs: 5000 });
+    const stray = await waitFor(
+      async () => {
+        const now = fs
+          .readdirSync(path.join(blobsDir(), 'photos'))
+          .filter((f) => !before.has(f) && !f.endsWith('.tmp'));
+        const rows = await testDb().selectFrom('photos').select(['image_key', 'thumbnail_key']).execute();
+        const known = new Set(rows.flatMap((r) => [r.image_key, r.thumbnail_key].map((k) => k.replace('photos/', ''))));
+        const unknown = now.filter((f) => !known.has(f));
+        return unknown.length === 0 ? unknown : undefined;
+      },
+      { what: 'no unreferenced files', timeoutMs: 5000 },
+    );
     expect(stray).toEqual([]);
   });
 });
@@ -304,9 +507,17 @@ describe('photoURL in PATCH /api/v1/me.json', () => {
     ['our own server over http', `http://127.0.0.1:${new URL(inject('baseUrl')).port}/api/health`],
   ])('refuses %s and changes nothing else either', async (_name, photoURL) => {
     const user = await registerUser({ aboutMe: 'Before' });
-    const res = await refused(updateMe, { token: user.token, body: { aboutMe: 'After', photoURL } }, 'photo_url_forbidden');
+    const res = await refused(
+      updateMe,
+      { token: user.token, body: { aboutMe: 'After', photoURL } },
+      'photo_url_forbidden',
+    );
     expect(res.fields).toHaveProperty(['photoURL']);
-    const row = await testDb().selectFrom('users').select(['about_me', 'photo_url']).where('id', '=', user.id).executeTakeFirstOrThrow();
+    const row = await testDb()
+      .selectFrom('users')
+      .select(['about_me', 'photo_url'])
+      .where('id', '=', user.id)
+      .executeTakeFirstOrThrow();
     expect(row).toEqual({ about_me: 'Before', photo_url: null });
   });
 
@@ -322,10 +533,16 @@ describe('photoURL in PATCH /api/v1/me.json', () => {
     const res = await call(updateMe, { token: user.token, body: { photoURL: null } });
     expect(res.profile).toMatchObject({ photoURL: null, thumbnailURL: null });
     expect(res.onboarding).toEqual({ complete: false, missing: ['photo'] });
-    const row = await testDb().selectFrom('users').select(['photo_url', 'photo_id', 'thumbnail_url', 'onboarding_complete']).where('id', '=', user.id).executeTakeFirstOrThrow();
+    const row = await testDb()
+      .selectFrom('users')
+      .select(['photo_url', 'photo_id', 'thumbnail_url', 'onboarding_complete'])
+      .where('id', '=', user.id)
+      .executeTakeFirstOrThrow();
     expect(row).toEqual({ photo_url: null, photo_id: null, thumbnail_url: null, onboarding_complete: false });
     expect((await photoRows(user.id))[0]?.status).toBe('cleared');
-    await waitFor(async () => ((await photoRows(user.id))[0]?.blobs_deleted_at ? true : undefined), { what: 'blob deletion' });
+    await waitFor(async () => ((await photoRows(user.id))[0]?.blobs_deleted_at ? true : undefined), {
+      what: 'blob deletion',
+    });
     expect((await fetch(up.photo.photoURL)).status).toBe(404);
     expect((await call(getPublicProfile, { params: { slug: user.slug } })).profile.discoverable).toBe(false);
   });
@@ -361,7 +578,9 @@ describe('GET /blobs/{key}', () => {
 describe('the contract', () => {
   it('lists the photo endpoint', async () => {
     const res = await call(getIndex, {});
-    expect(res.endpoints).toContainEqual(expect.objectContaining({ method: 'POST', path: '/api/v1/me/photo.json', auth: 'photo:write' }));
+    expect(res.endpoints).toContainEqual(
+      expect.objectContaining({ method: 'POST', path: '/api/v1/me/photo.json', auth: 'photo:write' }),
+    );
   });
 
   it('never writes photo bytes to the log', async () => {

@@ -21,31 +21,64 @@ import { makeBuddies, users, type TestUser } from './social-helpers';
 import { acceptInvitation, askBuddy, callWithHeaders, refusedRaw, say } from './typed-helpers-b';
 import { startServerProcess, type ServerProcess } from '../support/stack';
 
-const inboxTag = async (user: TestUser, base?: string) => (await callWithHeaders(getInbox, { token: user.token, base })).headers.get('etag') ?? '';
+const inboxTag = async (user: TestUser, base?: string) =>
+  (await callWithHeaders(getInbox, { token: user.token, base })).headers.get('etag') ?? '';
 // Conditional polls (If-None-Match) may answer 304 with no body, which call() does not model: they stay raw, on the contract's paths.
 const INBOX = pathOf(getInbox);
 const inboxWith = (query: Record<string, string | number>) => pathOf(getInbox, {}, query);
 const storedVersion = async (userId: string) =>
-  (await testDb().selectFrom('inbox_versions').select('version').where('user_id', '=', userId).executeTakeFirst())?.version ?? '0';
+  (await testDb().selectFrom('inbox_versions').select('version').where('user_id', '=', userId).executeTakeFirst())
+    ?.version ?? '0';
 const ms = (start: number) => Date.now() - start;
 
-describe('every change to a person\'s inbox gives it a new version; nothing else does', () => {
+describe("every change to a person's inbox gives it a new version; nothing else does", () => {
   // Each step acts on `me`'s inbox (seen through its ETag and the stored version).
-  const steps: Array<{ name: string; act: (ctx: { me: TestUser; other: TestUser; state: Record<string, string> }) => Promise<unknown> }> = [
-    { name: 'a request received', act: async ({ me, other, state }) => (state.req = (await askBuddy(other, me)).request.id) },
-    { name: 'the request cancelled by its sender', act: ({ other, state }) => call(cancelBuddyRequest, { params: { invitationId: state.req ?? '' }, token: other.token }) },
-    { name: 'a second request received', act: async ({ me, other, state }) => (state.req = (await askBuddy(other, me)).request.id) },
-    { name: 'the request declined', act: ({ me, state }) => call(declineBuddyRequest, { params: { invitationId: state.req ?? '' }, token: me.token }) },
-    { name: 'my request accepted', act: async ({ me, other, state }) => {
-      const req = await askBuddy(me, other);
-      state.chat = (await acceptInvitation(other, req.request.id)).chat.chatId;
-    } },
+  const steps: Array<{
+    name: string;
+    act: (ctx: { me: TestUser; other: TestUser; state: Record<string, string> }) => Promise<unknown>;
+  }> = [
+    {
+      name: 'a request received',
+      act: async ({ me, other, state }) => (state.req = (await askBuddy(other, me)).request.id),
+    },
+    {
+      name: 'the request cancelled by its sender',
+      act: ({ other, state }) =>
+        call(cancelBuddyRequest, { params: { invitationId: state.req ?? '' }, token: other.token }),
+    },
+    {
+      name: 'a second request received',
+      act: async ({ me, other, state }) => (state.req = (await askBuddy(other, me)).request.id),
+    },
+    {
+      name: 'the request declined',
+      act: ({ me, state }) => call(declineBuddyRequest, { params: { invitationId: state.req ?? '' }, token: me.token }),
+    },
+    {
+      name: 'my request accepted',
+      act: async ({ me, other, state }) => {
+        const req = await askBuddy(me, other);
+        state.chat = (await acceptInvitation(other, req.request.id)).chat.chatId;
+      },
+    },
     { name: 'a message received', act: ({ other, state }) => say(other, state.chat ?? '', 'hello there') },
-    { name: 'the chat read', act: ({ me, state }) => call(markChatRead, { params: { chatId: state.chat ?? '' }, token: me.token }) },
+    {
+      name: 'the chat read',
+      act: ({ me, state }) => call(markChatRead, { params: { chatId: state.chat ?? '' }, token: me.token }),
+    },
     { name: 'a message I sent (my chat list moves)', act: ({ me, state }) => say(me, state.chat ?? '', 'hi back') },
-    { name: 'the other person renamed (their card in my inbox)', act: ({ other }) => call(updateMe, { token: other.token, body: { displayName: 'Renamed Person' } }) },
-    { name: 'a block', act: ({ me, other }) => call(blockUser, { params: { slug: other.slug }, token: me.token, body: {} }) },
-    { name: 'an unblock', act: ({ me, other }) => call(unblockUser, { params: { slug: other.slug }, token: me.token }) },
+    {
+      name: 'the other person renamed (their card in my inbox)',
+      act: ({ other }) => call(updateMe, { token: other.token, body: { displayName: 'Renamed Person' } }),
+    },
+    {
+      name: 'a block',
+      act: ({ me, other }) => call(blockUser, { params: { slug: other.slug }, token: me.token, body: {} }),
+    },
+    {
+      name: 'an unblock',
+      act: ({ me, other }) => call(unblockUser, { params: { slug: other.slug }, token: me.token }),
+    },
   ];
 
   it.each([0])('runs the steps in order (setup %s)', async () => {
@@ -56,7 +89,17 @@ describe('every change to a person\'s inbox gives it a new version; nothing else
       const tag = await inboxTag(me);
       const version = await storedVersion(me.id);
       // Someone else's activity leaves my version alone: still 304.
-      await say(stranger, (await testDb().selectFrom('chat_members').select('chat_id').where('user_id', '=', stranger.id).executeTakeFirstOrThrow()).chat_id, 'unrelated');
+      await say(
+        stranger,
+        (
+          await testDb()
+            .selectFrom('chat_members')
+            .select('chat_id')
+            .where('user_id', '=', stranger.id)
+            .executeTakeFirstOrThrow()
+        ).chat_id,
+        'unrelated',
+      );
       const unchanged = await api('GET', INBOX, { token: me.token, headers: { 'if-none-match': tag } });
       expect(unchanged.status, `before "${step.name}"`).toBe(304);
 
@@ -74,7 +117,9 @@ describe('every change to a person\'s inbox gives it a new version; nothing else
     const chat = await makeBuddies(me, other);
     const first = await callWithHeaders(listChats, { token: me.token });
     const tag = first.headers.get('etag') ?? '';
-    expect((await api('GET', pathOf(listChats), { token: me.token, headers: { 'if-none-match': tag } })).status).toBe(304);
+    expect((await api('GET', pathOf(listChats), { token: me.token, headers: { 'if-none-match': tag } })).status).toBe(
+      304,
+    );
     // Another query's tag is another answer's.
     await call(listChats, { query: { unread_only: 1 }, token: me.token, headers: { 'if-none-match': tag } });
     await say(other, chat, 'new');
@@ -82,7 +127,7 @@ describe('every change to a person\'s inbox gives it a new version; nothing else
     expect(changed.chats[0]?.last_message?.text).toBe('new');
   });
 
-  it('another person\'s tag never matches my inbox', async () => {
+  it("another person's tag never matches my inbox", async () => {
     const [me, other] = await users(2);
     const theirs = await inboxTag(other);
     await call(getInbox, { token: me.token, headers: { 'if-none-match': theirs } });
@@ -152,9 +197,18 @@ describe('long-poll', () => {
 });
 
 describe('unchanged inbox long-polls wait in the server, outside Next.js (lib/http/poll-front-door.ts)', () => {
-  const securityHeaders = ['x-content-type-options', 'referrer-policy', 'x-frame-options', 'permissions-policy', 'cross-origin-opener-policy', 'content-security-policy', 'cache-control', 'etag'];
+  const securityHeaders = [
+    'x-content-type-options',
+    'referrer-policy',
+    'x-frame-options',
+    'permissions-policy',
+    'cross-origin-opener-policy',
+    'content-security-policy',
+    'cache-control',
+    'etag',
+  ];
 
-  it('the 304 at the deadline carries the headers of the route\'s own 304', async () => {
+  it("the 304 at the deadline carries the headers of the route's own 304", async () => {
     const [me] = await users(1);
     const tag = await inboxTag(me);
     const fromRoute = await api('GET', INBOX, { token: me.token, headers: { 'if-none-match': tag } });
@@ -162,7 +216,8 @@ describe('unchanged inbox long-polls wait in the server, outside Next.js (lib/ht
     const fromWait = await api('GET', inboxWith({ wait: 1 }), { token: me.token, headers: { 'if-none-match': tag } });
     expect(ms(started)).toBeGreaterThanOrEqual(900);
     expect([fromRoute.status, fromWait.status]).toEqual([304, 304]);
-    for (const name of securityHeaders) expect([name, fromWait.headers.get(name)]).toEqual([name, fromRoute.headers.get(name)]);
+    for (const name of securityHeaders)
+      expect([name, fromWait.headers.get(name)]).toEqual([name, fromRoute.headers.get(name)]);
     expect(fromWait.headers.get('etag')).toBe(tag);
   });
 
@@ -194,7 +249,11 @@ describe('unchanged inbox long-polls wait in the server, outside Next.js (lib/ht
     const tag = await inboxTag(me);
     await updateTokens(me.id, { scopes: ['profile:read'] });
     const started = Date.now();
-    await refused(getInbox, { query: { wait: 20 }, token: me.token, headers: { 'if-none-match': tag } }, 'insufficient_scope');
+    await refused(
+      getInbox,
+      { query: { wait: 20 }, token: me.token, headers: { 'if-none-match': tag } },
+      'insufficient_scope',
+    );
     expect(ms(started)).toBeLessThan(5_000);
   });
 
@@ -203,7 +262,10 @@ describe('unchanged inbox long-polls wait in the server, outside Next.js (lib/ht
     const chat = await makeBuddies(me, other);
     const tag = await inboxTag(me);
     const controller = new AbortController();
-    const abandoned = fetch(`${inject('baseUrl')}${inboxWith({ wait: 20 })}`, { headers: { authorization: `Bearer ${me.token}`, 'if-none-match': tag }, signal: controller.signal });
+    const abandoned = fetch(`${inject('baseUrl')}${inboxWith({ wait: 20 })}`, {
+      headers: { authorization: `Bearer ${me.token}`, 'if-none-match': tag },
+      signal: controller.signal,
+    });
     await new Promise((r) => setTimeout(r, 300));
     controller.abort();
     await expect(abandoned).rejects.toThrow();
@@ -217,7 +279,11 @@ describe('unchanged inbox long-polls wait in the server, outside Next.js (lib/ht
 describe('across instances', () => {
   let second: ServerProcess;
   beforeAll(async () => {
-    second = await startServerProcess({ databaseUrl: inject('databaseUrl'), dataDir: inject('dataDir'), args: ['--role=web'] });
+    second = await startServerProcess({
+      databaseUrl: inject('databaseUrl'),
+      dataDir: inject('dataDir'),
+      args: ['--role=web'],
+    });
   }, 120_000);
   afterAll(async () => second?.stop());
 
@@ -225,7 +291,12 @@ describe('across instances', () => {
     const [me, other] = await users(2);
     const chat = await makeBuddies(me, other);
     const tag = await inboxTag(me, second.baseUrl);
-    const held = call(getInbox, { query: { wait: 20 }, token: me.token, headers: { 'if-none-match': tag }, base: second.baseUrl });
+    const held = call(getInbox, {
+      query: { wait: 20 },
+      token: me.token,
+      headers: { 'if-none-match': tag },
+      base: second.baseUrl,
+    });
     await new Promise((r) => setTimeout(r, 500));
     const sentAt = Date.now();
     await say(other, chat, 'from the other instance');
@@ -248,7 +319,11 @@ describe('across instances', () => {
   it('scopes narrowed in the database apply at once on a caching instance', async () => {
     const [me] = await users(1);
     await call(getInbox, { token: me.token, base: second.baseUrl });
-    await testDb().updateTable('access_tokens').set({ scopes: ['profile:read'] }).where('user_id', '=', me.id).execute();
+    await testDb()
+      .updateTable('access_tokens')
+      .set({ scopes: ['profile:read'] })
+      .where('user_id', '=', me.id)
+      .execute();
     await new Promise((r) => setTimeout(r, 100));
     await refused(getInbox, { token: me.token, base: second.baseUrl }, 'insufficient_scope');
   });
@@ -256,7 +331,11 @@ describe('across instances', () => {
 
 describe('graceful shutdown', () => {
   it('SIGTERM under load: every request in flight is answered, held polls at once, and the process exits 0', async () => {
-    const server = await startServerProcess({ databaseUrl: inject('databaseUrl'), dataDir: inject('dataDir'), args: ['--role=web'] });
+    const server = await startServerProcess({
+      databaseUrl: inject('databaseUrl'),
+      dataDir: inject('dataDir'),
+      args: ['--role=web'],
+    });
     const [me, other] = await users(2);
     await makeBuddies(me, other, 'hi');
     const tag = await inboxTag(me, server.baseUrl);
@@ -295,7 +374,7 @@ describe('graceful shutdown', () => {
   }, 120_000);
 });
 
-describe('the polled reads skip Next.js\'s pipeline (lib/http/route-front-door.ts)', () => {
+describe("the polled reads skip Next.js's pipeline (lib/http/route-front-door.ts)", () => {
   const API_HEADERS = {
     'content-security-policy': "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
     'x-content-type-options': 'nosniff',
@@ -304,12 +383,13 @@ describe('the polled reads skip Next.js\'s pipeline (lib/http/route-front-door.t
     'cross-origin-opener-policy': 'same-origin',
   };
   const expectApiHeaders = (res: { headers: Headers }, what: string) => {
-    for (const [name, value] of Object.entries(API_HEADERS)) expect(res.headers.get(name), `${what}: ${name}`).toBe(value);
+    for (const [name, value] of Object.entries(API_HEADERS))
+      expect(res.headers.get(name), `${what}: ${name}`).toBe(value);
     // Next.js marks every response of its router with this Vary; the direct path has no router to mark it.
     expect(res.headers.get('vary') ?? '', what).not.toMatch(/\brsc\b/);
   };
 
-  it('inbox, chats and messages answer 200, 304 and every error with the API\'s own headers', async () => {
+  it("inbox, chats and messages answer 200, 304 and every error with the API's own headers", async () => {
     const [me, buddy] = await users(2);
     const chatId = await makeBuddies(me, buddy, 'first words');
     for (const path of ['/api/v1/inbox.json', '/api/v1/chats.json', `/api/v1/chats/${chatId}/messages.json`]) {
@@ -317,7 +397,10 @@ describe('the polled reads skip Next.js\'s pipeline (lib/http/route-front-door.t
       expect(full.status, path).toBe(200);
       expect(full.headers.get('content-type'), path).toBe('application/json; charset=utf-8');
       expectApiHeaders(full, `${path} 200`);
-      const unchanged = await api('GET', path, { token: me.token, headers: { 'if-none-match': full.headers.get('etag')! } });
+      const unchanged = await api('GET', path, {
+        token: me.token,
+        headers: { 'if-none-match': full.headers.get('etag')! },
+      });
       expect(unchanged.status, path).toBe(304);
       expectApiHeaders(unchanged, `${path} 304`);
       const badToken = await api('GET', path, { token: 'not-a-token' });

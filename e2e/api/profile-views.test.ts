@@ -49,7 +49,12 @@ describe('GET /api/v1/users/{slug}/profile.json: public and member views', () =>
     const bea = await registerUser({ displayName: 'Bea Viewer' });
     const res = await profileOf(ana.slug, bea.token);
     const profile = publicProfileSchema.strict().parse(res.profile);
-    expect(profile).toMatchObject({ view: 'member', displayName: 'Ana Lima Sousa', gender: 'female', age: expect.any(Number) });
+    expect(profile).toMatchObject({
+      view: 'member',
+      displayName: 'Ana Lima Sousa',
+      gender: 'female',
+      age: expect.any(Number),
+    });
     expect(profile.schedule?.[5]?.every(Boolean)).toBe(true); // Saturday
     expect(profile.schedule_summary).toMatch(/Saturday|weekend/i);
     // One's own profile is the member view too.
@@ -59,7 +64,11 @@ describe('GET /api/v1/users/{slug}/profile.json: public and member views', () =>
   it('answers an invalid or revoked token with 401, never the public view; a token without profile:read gets the public view', async () => {
     const ana = await person('Ana Tokens');
     const params = { slug: ana.slug };
-    const bad = await refused(getPublicProfile, { params, headers: { authorization: 'Bearer bm_at_notarealtoken' } }, 'unauthorized');
+    const bad = await refused(
+      getPublicProfile,
+      { params, headers: { authorization: 'Bearer bm_at_notarealtoken' } },
+      'unauthorized',
+    );
     expect(bad.headers.get('www-authenticate')).toContain('invalid_token');
     await refused(getPublicProfile, { params, headers: { authorization: 'Token abc' } }, 'unauthorized');
 
@@ -119,7 +128,9 @@ describe('messages: agent_name and the buddy read marker', () => {
     const tag = before.headers.get('etag') ?? '';
     expect(tag).toBeTruthy();
     // 304 with no body: a conditional request call() does not model, so raw.
-    expect((await api('GET', pathOf(listMessages, params), { token: ana.token, headers: { 'if-none-match': tag } })).status).toBe(304);
+    expect(
+      (await api('GET', pathOf(listMessages, params), { token: ana.token, headers: { 'if-none-match': tag } })).status,
+    ).toBe(304);
 
     // Bea reads the chat: Ana's next look sees it ("Seen"), and her old tag no longer matches.
     await call(listMessages, { params, query: { mark_read: 1 }, token: bea.token });

@@ -27,13 +27,21 @@ describe('authentication', () => {
 
   it('rejects a revoked token', async () => {
     const user = await registerUser();
-    await testDb().updateTable('access_tokens').set({ revoked_at: new Date() }).where('user_id', '=', user.id).execute();
+    await testDb()
+      .updateTable('access_tokens')
+      .set({ revoked_at: new Date() })
+      .where('user_id', '=', user.id)
+      .execute();
     await refused(getMe, { token: user.token }, 'unauthorized');
   });
 
   it('answers 403 insufficient_scope for a token without the scope', async () => {
     const user = await registerUser();
-    await testDb().updateTable('access_tokens').set({ scopes: ['profile:read'] }).where('user_id', '=', user.id).execute();
+    await testDb()
+      .updateTable('access_tokens')
+      .set({ scopes: ['profile:read'] })
+      .where('user_id', '=', user.id)
+      .execute();
     await call(getMe, { token: user.token });
     await refused(updateMe, { token: user.token, body: { aboutMe: 'x' } }, 'insufficient_scope');
   });
@@ -41,11 +49,21 @@ describe('authentication', () => {
 
 describe('GET /api/v1/me.json', () => {
   it('returns the full own profile', async () => {
-    const user = await registerUser({ displayName: 'Own', birthday: '1995-06-15', coords: { latitude: 52.52, longitude: 13.405 } });
+    const user = await registerUser({
+      displayName: 'Own',
+      birthday: '1995-06-15',
+      coords: { latitude: 52.52, longitude: 13.405 },
+    });
     const res = await callWithHeaders(getMe, { token: user.token });
     expect(res.headers.get('cache-control')).toBe('no-store');
     const profile = ownProfileSchema.parse(res.data.profile);
-    expect(profile).toMatchObject({ id: user.id, displayName: 'Own', birthday: '1995-06-15', coords: { latitude: 52.52, longitude: 13.405 }, coords_source: 'client' });
+    expect(profile).toMatchObject({
+      id: user.id,
+      displayName: 'Own',
+      birthday: '1995-06-15',
+      coords: { latitude: 52.52, longitude: 13.405 },
+      coords_source: 'client',
+    });
     expect(profile.public_location).toMatch(/^Berlin/);
     expect(profile.age).toBeGreaterThanOrEqual(30);
     expect(profile.schedule).toHaveLength(7);
@@ -58,20 +76,32 @@ describe('PATCH /api/v1/me.json', () => {
     const user = await registerUser({ aboutMe: 'Before', location: 'Berlin' });
     const res = await call(updateMe, {
       token: user.token,
-      body: { activities: ['bouldering', 'board games'], availability_text: 'Tuesday and Thursday evenings', agentName: 'PatchBot' },
+      body: {
+        activities: ['bouldering', 'board games'],
+        availability_text: 'Tuesday and Thursday evenings',
+        agentName: 'PatchBot',
+      },
     });
     expect(res.success).toBe(true);
     expect(res.profile.aboutMe).toBe('Before');
     expect(res.profile.activities).toEqual(['rock_climbing', 'board_games']);
     expect(res.warnings.schedule_summary).toMatch(/tuesday/i);
-    const row = await testDb().selectFrom('users').select(['schedule', 'activities', 'availability_text']).where('id', '=', user.id).executeTakeFirstOrThrow();
+    const row = await testDb()
+      .selectFrom('users')
+      .select(['schedule', 'activities', 'availability_text'])
+      .where('id', '=', user.id)
+      .executeTakeFirstOrThrow();
     expect(row.activities).toEqual(['rock_climbing', 'board_games']);
     expect(row.availability_text).toBe('Tuesday and Thursday evenings');
     // Tuesday (day 1) and Thursday (day 3) evenings: slots 11-17.
     const evening = '0'.repeat(11) + '1'.repeat(7);
     const off = '0'.repeat(18);
     expect(row.schedule).toBe(off + evening + off + evening + off + off + off);
-    const actions = await testDb().selectFrom('agent_actions').select(['action', 'agent_name']).where('user_id', '=', user.id).execute();
+    const actions = await testDb()
+      .selectFrom('agent_actions')
+      .select(['action', 'agent_name'])
+      .where('user_id', '=', user.id)
+      .execute();
     expect(actions).toContainEqual({ action: 'update_profile', agent_name: 'PatchBot' });
   });
 
@@ -90,8 +120,16 @@ describe('PATCH /api/v1/me.json', () => {
 
   it('clears optional fields with null and re-geocodes a new location', async () => {
     const user = await registerUser({ aboutMe: 'Bio', location: 'Berlin', gender: 'female' });
-    const res = await call(updateMe, { token: user.token, body: { aboutMe: null, gender: null, location: 'Paris, France' } });
-    expect(res.profile).toMatchObject({ aboutMe: null, gender: null, location: 'Paris, France', coords_source: 'gazetteer' });
+    const res = await call(updateMe, {
+      token: user.token,
+      body: { aboutMe: null, gender: null, location: 'Paris, France' },
+    });
+    expect(res.profile).toMatchObject({
+      aboutMe: null,
+      gender: null,
+      location: 'Paris, France',
+      coords_source: 'gazetteer',
+    });
     expect(res.profile.coords?.latitude).toBeCloseTo(48.85, 0);
     expect(res.onboarding.missing).toEqual(expect.arrayContaining(['aboutMe', 'gender']));
   });
@@ -119,14 +157,25 @@ describe('PATCH /api/v1/me.json', () => {
 
 describe('/api/v1/me/complete.json', () => {
   it('lists what is missing and refuses to complete with 422', async () => {
-    const user = await registerUser({ aboutMe: 'Hi', gender: 'male', birthday: '1980-01-01', location: 'London, UK', activities: ['tennis'], availability_text: 'weekends' });
+    const user = await registerUser({
+      aboutMe: 'Hi',
+      gender: 'male',
+      birthday: '1980-01-01',
+      location: 'London, UK',
+      activities: ['tennis'],
+      availability_text: 'weekends',
+    });
     const status = await call(getOnboarding, { token: user.token });
     expect(status).toMatchObject({ complete: false, missing: ['photo'] });
     expect(status.next_action_for_user).toMatch(/photo/);
 
     const post = await refused(completeOnboarding, { token: user.token }, 'onboarding_incomplete');
     expect(post).toMatchObject({ code: 'onboarding_incomplete', fields: { photo: expect.any(String) } });
-    const row = await testDb().selectFrom('users').select('onboarding_complete').where('id', '=', user.id).executeTakeFirstOrThrow();
+    const row = await testDb()
+      .selectFrom('users')
+      .select('onboarding_complete')
+      .where('id', '=', user.id)
+      .executeTakeFirstOrThrow();
     expect(row.onboarding_complete).toBe(false);
   });
 });
@@ -143,7 +192,15 @@ describe('GET /api/v1/users/{slug}/profile.json', () => {
     for (const key of [user.slug, user.id, user.slug.toUpperCase()]) {
       const res = await call(getPublicProfile, { params: { slug: key } });
       const profile = publicProfileSchema.strict().parse(res.profile);
-      expect(profile).toMatchObject({ view: 'public', id: user.id, slug: user.slug, displayName: 'Pub', age: null, age_bucket: null, discoverable: false });
+      expect(profile).toMatchObject({
+        view: 'public',
+        id: user.id,
+        slug: user.slug,
+        displayName: 'Pub',
+        age: null,
+        age_bucket: null,
+        discoverable: false,
+      });
       expect(profile.location).toMatch(/^London/);
       expect(JSON.stringify(res)).not.toMatch(/Baker|1991-03-03|51\.5072|@example\.com/);
     }

@@ -7,7 +7,13 @@ import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createDb, type Database } from '@/db';
-import { acceptBuddyRequest, deletePushToken, registerPushToken, sendBuddyRequest, sendMessage } from '@/lib/contract/social';
+import {
+  acceptBuddyRequest,
+  deletePushToken,
+  registerPushToken,
+  sendBuddyRequest,
+  sendMessage,
+} from '@/lib/contract/social';
 import { freePort } from '@/lib/net/free-port';
 import { api, stackClient, testDb, updateTokens } from './client';
 import { call, pathOf, refused } from './contract-client';
@@ -15,7 +21,8 @@ import { makeBuddies, settledPushJobs, users } from './social-helpers';
 import { refusedRaw, say } from './typed-helpers-b';
 import { startStack, type Stack } from '../support/stack';
 
-const tokenRows = (userId: string) => testDb().selectFrom('push_tokens').selectAll().where('user_id', '=', userId).execute();
+const tokenRows = (userId: string) =>
+  testDb().selectFrom('push_tokens').selectAll().where('user_id', '=', userId).execute();
 
 describe('/api/v1/me/push_tokens.json', () => {
   it('registers a token once, moves it to whoever registers it last, and deletes it', async () => {
@@ -60,7 +67,11 @@ describe('/api/v1/me/push_tokens.json', () => {
   it('needs profile:write', async () => {
     const [a] = await users(1);
     await updateTokens(a.id, { scopes: ['profile:read'] });
-    await refused(registerPushToken, { token: a.token, body: { token: 'ExponentPushToken[abc]' } }, 'insufficient_scope');
+    await refused(
+      registerPushToken,
+      { token: a.token, body: { token: 'ExponentPushToken[abc]' } },
+      'insufficient_scope',
+    );
   });
 
   it('the log provider completes the push job of a new message without logging its text', async () => {
@@ -69,7 +80,10 @@ describe('/api/v1/me/push_tokens.json', () => {
     await call(registerPushToken, { token: b.token, body: { token: `ExponentPushToken[${b.id.slice(0, 20)}]` } });
     const res = await say(a, chatId, 'a private note about Saturday');
     const jobs = await settledPushJobs(b.id, 1);
-    expect(jobs.find((j) => j.data.kind === 'message')).toMatchObject({ state: 'completed', data: { chatId, messageId: Number(res.message.id) } });
+    expect(jobs.find((j) => j.data.kind === 'message')).toMatchObject({
+      state: 'completed',
+      data: { chatId, messageId: Number(res.message.id) },
+    });
     expect(JSON.stringify(jobs)).not.toContain('private note');
     const log = fs.readFileSync(path.join(inject('dataDir'), 'server.log'), 'utf8');
     const pushLines = log.split('\n').filter((line) => line.includes('"event":"push"') && line.includes(b.id));
@@ -120,14 +134,22 @@ describe('PUSH_PROVIDER=expo against a stand-in Expo push API', () => {
         received.push({ authorization: req.headers.authorization, messages });
         const data = messages.map((m, i) =>
           m.to.includes('dead')
-            ? { status: 'error', message: 'not registered', details: { error: 'DeviceNotRegistered', expoPushToken: m.to } }
+            ? {
+                status: 'error',
+                message: 'not registered',
+                details: { error: 'DeviceNotRegistered', expoPushToken: m.to },
+              }
             : { status: 'ok', id: `ticket-${received.length}-${i}` },
         );
         res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ data }));
       });
     });
     await new Promise<void>((resolve) => standin.listen(port, '127.0.0.1', resolve));
-    stack = await startStack({ PUSH_PROVIDER: 'expo', EXPO_ACCESS_TOKEN: 'test-expo-access-token', EXPO_BASE_URL: `http://127.0.0.1:${port}` });
+    stack = await startStack({
+      PUSH_PROVIDER: 'expo',
+      EXPO_ACCESS_TOKEN: 'test-expo-access-token',
+      EXPO_BASE_URL: `http://127.0.0.1:${port}`,
+    });
     db = createDb(stack.databaseUrl, 2);
   }, 120_000);
 
@@ -137,14 +159,22 @@ describe('PUSH_PROVIDER=expo against a stand-in Expo push API', () => {
     await new Promise((resolve) => standin?.close(resolve));
   });
 
-  it('sends requests and messages to the recipient’s devices and forgets dead ones; a failed send is retried', { timeout: 90_000 }, async () => {
+  it('sends requests and messages to the recipient’s devices and forgets dead ones; a failed send is retried', {
+    timeout: 90_000,
+  }, async () => {
     const alex = await register('Alex Expo');
     const blair = await register('Blair Expo');
     const good = 'ExponentPushToken[good-device-000000001]';
     const dead = 'ExponentPushToken[dead-device-000000001]';
-    for (const token of [good, dead]) await call(registerPushToken, { token: blair.token, body: { token, platform: 'android' }, base: base() });
+    for (const token of [good, dead])
+      await call(registerPushToken, { token: blair.token, body: { token, platform: 'android' }, base: base() });
 
-    const ask = { params: { slug: blair.slug }, token: alex.token, body: { message: 'Hike on Saturday?' }, base: base() };
+    const ask = {
+      params: { slug: blair.slug },
+      token: alex.token,
+      body: { message: 'Hike on Saturday?' },
+      base: base(),
+    };
     const req = await call(sendBuddyRequest, ask);
     await waitFor(1, 20_000);
     expect(received[0]?.authorization).toBe('Bearer test-expo-access-token');
@@ -155,11 +185,25 @@ describe('PUSH_PROVIDER=expo against a stand-in Expo push API', () => {
       data: { type: 'buddy_request', requestId: req.request.id },
     });
     // The dead device is forgotten.
-    await expect.poll(async () => (await db.selectFrom('push_tokens').select('token').where('user_id', '=', blair.id).execute()).map((r) => r.token), { timeout: 10_000 }).toEqual([good]);
+    await expect
+      .poll(
+        async () =>
+          (await db.selectFrom('push_tokens').select('token').where('user_id', '=', blair.id).execute()).map(
+            (r) => r.token,
+          ),
+        { timeout: 10_000 },
+      )
+      .toEqual([good]);
 
-    const accepted = await call(acceptBuddyRequest, { params: { invitationId: req.request.id }, token: blair.token, body: {}, base: base() });
+    const accepted = await call(acceptBuddyRequest, {
+      params: { invitationId: req.request.id },
+      token: blair.token,
+      body: {},
+      base: base(),
+    });
     const chatId = accepted.chat.chatId;
-    const write = (text: string) => call(sendMessage, { params: { chatId }, token: alex.token, body: { text }, base: base() });
+    const write = (text: string) =>
+      call(sendMessage, { params: { chatId }, token: alex.token, body: { text }, base: base() });
     const msg = await write('Great, 9am at the north trailhead.');
     await waitFor(2, 20_000);
     expect(received[1]?.messages).toEqual([

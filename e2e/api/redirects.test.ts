@@ -86,7 +86,9 @@ describe("Auth.js's callbackUrl", () => {
     const csrfToken = await web.csrf();
     // The form field carries the value decoded, as a browser would post it.
     const callbackUrl = decodeURIComponentSafe(query);
-    const res = await web.request('POST', '/auth/callback/password', { form: { csrfToken, email: user.user.email, password: PASSWORD, callbackUrl } });
+    const res = await web.request('POST', '/auth/callback/password', {
+      form: { csrfToken, email: user.user.email, password: PASSWORD, callbackUrl },
+    });
     expect(web.sessionCookie()).toBeDefined();
     expect(landing(res.location, '/auth/callback/password').toString()).toBe(`${new URL(baseUrl()).origin}/account`);
   });
@@ -110,25 +112,32 @@ describe("Auth.js's callbackUrl", () => {
       ['/signin?signedOut=1', '/signin?signedOut=1'],
     ]) {
       const web = await signedIn();
-      const res = await web.request('POST', '/auth/signout', { form: { csrfToken: await web.csrf(), callbackUrl: callbackUrl! } });
+      const res = await web.request('POST', '/auth/signout', {
+        form: { csrfToken: await web.csrf(), callbackUrl: callbackUrl! },
+      });
       const target = landing(res.location, '/auth/signout');
       expect(target.origin).toBe(new URL(baseUrl()).origin);
       expect(`${target.pathname}${target.search}`).toBe(expected);
     }
   });
 
-  it.each(['https://evil.example/', 'javascript:alert(1)', '/\t/evil.example', '//evil.example'])('ignores a forged callback-url cookie %j', async (forged) => {
-    const user = await registerUser({ password: PASSWORD, emailMagicLink: false });
-    const web = new WebClient();
-    const csrfToken = await web.csrf();
-    web.cookies.set('authjs.callback-url', encodeURIComponent(forged));
-    const res = await web.request('POST', '/auth/callback/password', { form: { csrfToken, email: user.user.email, password: PASSWORD } });
-    expect(res.status).toBe(302);
-    expect(web.sessionCookie()).toBeDefined();
-    const target = landing(res.location, '/auth/callback/password');
-    expect(target.origin).toBe(new URL(baseUrl()).origin);
-    expect(target.pathname).not.toMatch(/^\/\//);
-  });
+  it.each(['https://evil.example/', 'javascript:alert(1)', '/\t/evil.example', '//evil.example'])(
+    'ignores a forged callback-url cookie %j',
+    async (forged) => {
+      const user = await registerUser({ password: PASSWORD, emailMagicLink: false });
+      const web = new WebClient();
+      const csrfToken = await web.csrf();
+      web.cookies.set('authjs.callback-url', encodeURIComponent(forged));
+      const res = await web.request('POST', '/auth/callback/password', {
+        form: { csrfToken, email: user.user.email, password: PASSWORD },
+      });
+      expect(res.status).toBe(302);
+      expect(web.sessionCookie()).toBeDefined();
+      const target = landing(res.location, '/auth/callback/password');
+      expect(target.origin).toBe(new URL(baseUrl()).origin);
+      expect(target.pathname).not.toMatch(/^\/\//);
+    },
+  );
 });
 
 function decodeURIComponentSafe(value: string): string {

@@ -21,7 +21,11 @@ async function registered(overrides: Record<string, unknown> = {}) {
 }
 
 async function sessionsOf(userId: string) {
-  return testDb().selectFrom('sessions').select(['id', 'token_hash', 'expires_at']).where('user_id', '=', userId).execute();
+  return testDb()
+    .selectFrom('sessions')
+    .select(['id', 'token_hash', 'expires_at'])
+    .where('user_id', '=', userId)
+    .execute();
 }
 
 describe('password sign-in (POST /auth/callback/password)', () => {
@@ -55,7 +59,11 @@ describe('password sign-in (POST /auth/callback/password)', () => {
     expect(res.status).toBe(302);
     expect(pathOf(res.location)).toBe('/signin?error=CredentialsSignin&code=credentials');
     expect(web.sessionCookie()).toBeUndefined();
-    const rows = await testDb().selectFrom('auth_attempts').selectAll().where('account_key', '=', email!.toLowerCase()).execute();
+    const rows = await testDb()
+      .selectFrom('auth_attempts')
+      .selectAll()
+      .where('account_key', '=', email!.toLowerCase())
+      .execute();
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ kind: 'password_failure', ip: web.ip });
   });
@@ -64,7 +72,9 @@ describe('password sign-in (POST /auth/callback/password)', () => {
     const user = await registered();
     const web = new WebClient();
     await web.csrf();
-    const res = await web.request('POST', '/auth/callback/password', { form: { email: user.user.email, password: PASSWORD } });
+    const res = await web.request('POST', '/auth/callback/password', {
+      form: { email: user.user.email, password: PASSWORD },
+    });
     expect(pathOf(res.location)).toMatch(/error=MissingCSRF/);
     expect(await sessionsOf(user.id)).toHaveLength(0);
   });
@@ -74,19 +84,30 @@ describe('password sign-in (POST /auth/callback/password)', () => {
     // Ten guesses in parallel from one address: the per-account-and-address limit (5) applies.
     const ip = freshIp();
     const results = await Promise.all(
-      Array.from({ length: 10 }, async (_, i) => (await new WebClient(ip).signInWithPassword(user.user.email, `guess-${i}`)).location),
+      Array.from(
+        { length: 10 },
+        async (_, i) => (await new WebClient(ip).signInWithPassword(user.user.email, `guess-${i}`)).location,
+      ),
     );
     const codes = results.map((l) => new URL(l!).searchParams.get('code'));
     expect(codes.filter((c) => c === 'credentials')).toHaveLength(5);
     expect(codes.filter((c) => c === 'rate_limited')).toHaveLength(5);
-    const failures = await testDb().selectFrom('auth_attempts').select('id').where('account_key', '=', user.user.email.toLowerCase()).execute();
+    const failures = await testDb()
+      .selectFrom('auth_attempts')
+      .select('id')
+      .where('account_key', '=', user.user.email.toLowerCase())
+      .execute();
     expect(failures).toHaveLength(5);
 
     // Paused from that address: even the right password is refused there until the window passes…
     const right = await new WebClient(ip).signInWithPassword(user.user.email, PASSWORD);
     const refused = new URL(right.location!);
     expect(refused.pathname).toBe('/signin');
-    expect(Object.fromEntries(refused.searchParams)).toMatchObject({ error: 'CredentialsSignin', code: 'rate_limited', reason: 'account_here' });
+    expect(Object.fromEntries(refused.searchParams)).toMatchObject({
+      error: 'CredentialsSignin',
+      code: 'rate_limited',
+      reason: 'account_here',
+    });
     expect(await sessionsOf(user.id)).toHaveLength(0);
     // …but not from another address (intended change: the pause was account-wide before).
     expect(pathOf((await new WebClient().signInWithPassword(user.user.email, PASSWORD)).location)).toBe('/account');
@@ -99,7 +120,12 @@ describe('password sign-in (POST /auth/callback/password)', () => {
       .execute();
     const later = await new WebClient(ip).signInWithPassword(user.user.email, PASSWORD);
     expect(pathOf(later.location)).toBe('/account');
-    const left = await testDb().selectFrom('auth_attempts').select('id').where('account_key', '=', user.user.email.toLowerCase()).where('ip', '=', ip).execute();
+    const left = await testDb()
+      .selectFrom('auth_attempts')
+      .select('id')
+      .where('account_key', '=', user.user.email.toLowerCase())
+      .where('ip', '=', ip)
+      .execute();
     expect(left).toHaveLength(0);
   });
 
@@ -132,7 +158,12 @@ describe('sign-in links (/signin/link → POST /auth/callback/email)', () => {
     const get = await web.request('GET', `/auth/callback/email?token=${token}`);
     expect(get.status).toBe(303);
     expect(pathOf(get.location)).toBe(`/signin/link?token=${token}`);
-    const stored = () => testDb().selectFrom('signin_links').select(['used_at']).where('token_hash', '=', sha256(token)).executeTakeFirstOrThrow();
+    const stored = () =>
+      testDb()
+        .selectFrom('signin_links')
+        .select(['used_at'])
+        .where('token_hash', '=', sha256(token))
+        .executeTakeFirstOrThrow();
     expect((await stored()).used_at).toBeNull();
 
     const first = await web.request('POST', `/auth/callback/email?token=${token}&callbackUrl=/account`);
@@ -140,7 +171,11 @@ describe('sign-in links (/signin/link → POST /auth/callback/email)', () => {
     expect(pathOf(first.location)).toBe('/account');
     expect((await stored()).used_at).not.toBeNull();
     expect((await web.request('GET', '/api/v1/me.json')).json.profile.id).toBe(user.id);
-    const verified = await testDb().selectFrom('users').select('email_verified_at').where('id', '=', user.id).executeTakeFirstOrThrow();
+    const verified = await testDb()
+      .selectFrom('users')
+      .select('email_verified_at')
+      .where('id', '=', user.id)
+      .executeTakeFirstOrThrow();
     expect(verified.email_verified_at).not.toBeNull();
 
     const other = new WebClient();
@@ -161,16 +196,26 @@ describe('sign-in links (/signin/link → POST /auth/callback/email)', () => {
       expect(pathOf(res.location)).toBe(`/signin/link?token=${token}`);
     }
     expect(web.sessionCookie()).toBeUndefined();
-    const stored = await testDb().selectFrom('signin_links').select('used_at').where('token_hash', '=', sha256(token)).executeTakeFirstOrThrow();
+    const stored = await testDb()
+      .selectFrom('signin_links')
+      .select('used_at')
+      .where('token_hash', '=', sha256(token))
+      .executeTakeFirstOrThrow();
     expect(stored.used_at).toBeNull();
-    const sameSite = await web.request('POST', `/auth/callback/email?token=${token}&callbackUrl=/account`, { headers: { origin: new URL(baseUrl()).origin } });
+    const sameSite = await web.request('POST', `/auth/callback/email?token=${token}&callbackUrl=/account`, {
+      headers: { origin: new URL(baseUrl()).origin },
+    });
     expect(pathOf(sameSite.location)).toBe('/account');
   });
 
   it('refuses an expired link and says so', async () => {
     const user = await registered();
     const token = linkToken(user.auth.mobile_signin_url);
-    await testDb().updateTable('signin_links').set({ expires_at: new Date(Date.now() - 1000) }).where('token_hash', '=', sha256(token)).execute();
+    await testDb()
+      .updateTable('signin_links')
+      .set({ expires_at: new Date(Date.now() - 1000) })
+      .where('token_hash', '=', sha256(token))
+      .execute();
     const web = new WebClient();
     expect((await web.request('GET', `/signin/link?token=${token}`)).text).toContain('has expired');
     const post = await web.request('POST', `/auth/callback/email?token=${token}`);
@@ -185,12 +230,18 @@ describe('"email me a sign-in link" (POST /auth/signin/email)', () => {
     const answers = [];
     for (const email of [user.user.email, uniqueEmail('unknown')]) {
       const web = new WebClient();
-      const res = await web.request('POST', '/auth/signin/email', { form: { csrfToken: await web.csrf(), email, callbackUrl: '/account' } });
+      const res = await web.request('POST', '/auth/signin/email', {
+        form: { csrfToken: await web.csrf(), email, callbackUrl: '/account' },
+      });
       answers.push({ status: res.status, location: pathOf(res.location) });
     }
     expect(answers[0]).toEqual({ status: 302, location: '/signin/check-email' });
     expect(answers[1]).toEqual(answers[0]);
-    const { rows } = await sql<{ count: number }>`select count(*)::int as count from pgboss.job where name = 'mail-magic-link' and data->>'userId' = ${user.id}`.execute(testDb());
+    const { rows } = await sql<{
+      count: number;
+    }>`select count(*)::int as count from pgboss.job where name = 'mail-magic-link' and data->>'userId' = ${user.id}`.execute(
+      testDb(),
+    );
     expect(rows[0]!.count).toBe(1);
   });
 
@@ -209,18 +260,31 @@ describe('"email me a sign-in link" (POST /auth/signin/email)', () => {
       expect(refused.searchParams.get('reason')).toBe('email');
       expect(Number(refused.searchParams.get('until')) - Date.now() / 1000).toBeGreaterThan(3500);
     }
-    const { rows } = await sql<{ count: number }>`select count(*)::int as count from pgboss.job where name = 'mail-magic-link' and data->>'userId' = ${user.id}`.execute(testDb());
+    const { rows } = await sql<{
+      count: number;
+    }>`select count(*)::int as count from pgboss.job where name = 'mail-magic-link' and data->>'userId' = ${user.id}`.execute(
+      testDb(),
+    );
     expect(rows[0]!.count).toBe(5);
-    const recorded = await testDb().selectFrom('auth_attempts').select('id').where('kind', '=', 'link_request').where('account_key', '=', user.user.email.toLowerCase()).execute();
+    const recorded = await testDb()
+      .selectFrom('auth_attempts')
+      .select('id')
+      .where('kind', '=', 'link_request')
+      .where('account_key', '=', user.user.email.toLowerCase())
+      .execute();
     expect(recorded).toHaveLength(5);
 
     const flood = new WebClient();
     const csrfToken = await flood.csrf();
     for (let i = 0; i < 20; i++) {
-      const res = await flood.request('POST', '/auth/signin/email', { form: { csrfToken, email: uniqueEmail(`flood${i}`) } });
+      const res = await flood.request('POST', '/auth/signin/email', {
+        form: { csrfToken, email: uniqueEmail(`flood${i}`) },
+      });
       expect(pathOf(res.location)).toBe('/signin/check-email');
     }
-    const refused = await flood.request('POST', '/auth/signin/email', { form: { csrfToken, email: uniqueEmail('one-more') } });
+    const refused = await flood.request('POST', '/auth/signin/email', {
+      form: { csrfToken, email: uniqueEmail('one-more') },
+    });
     const target = new URL(refused.location!);
     expect(target.searchParams.get('error')).toBe('AccessDenied');
     expect(target.searchParams.get('reason')).toBe('network');
@@ -233,7 +297,9 @@ describe('sign-out (POST /auth/signout)', () => {
     const web = new WebClient();
     await web.signInWithPassword(user.user.email, PASSWORD);
     expect(await sessionsOf(user.id)).toHaveLength(1);
-    const res = await web.request('POST', '/auth/signout', { form: { csrfToken: await web.csrf(), callbackUrl: '/signin?signedOut=1' } });
+    const res = await web.request('POST', '/auth/signout', {
+      form: { csrfToken: await web.csrf(), callbackUrl: '/signin?signedOut=1' },
+    });
     expect(pathOf(res.location)).toBe('/signin?signedOut=1');
     expect(web.sessionCookie()).toBeUndefined();
     expect(await sessionsOf(user.id)).toHaveLength(0);
@@ -245,7 +311,8 @@ describe('session cookies on the JSON API', () => {
     const user = await registered();
     const web = new WebClient();
     await web.signInWithPassword(user.user.email, PASSWORD);
-    const patch = (headers: Record<string, string>) => web.request('PATCH', '/api/v1/me.json', { json: { aboutMe: 'from the browser' }, headers });
+    const patch = (headers: Record<string, string>) =>
+      web.request('PATCH', '/api/v1/me.json', { json: { aboutMe: 'from the browser' }, headers });
 
     const crossSite: Record<string, string>[] = [{}, { origin: 'https://evil.example' }, { origin: 'null' }];
     for (const headers of crossSite) {
@@ -253,7 +320,8 @@ describe('session cookies on the JSON API', () => {
       expect(res.status).toBe(403);
       expect(res.json.error.code).toBe('forbidden');
     }
-    const row = () => testDb().selectFrom('users').select('about_me').where('id', '=', user.id).executeTakeFirstOrThrow();
+    const row = () =>
+      testDb().selectFrom('users').select('about_me').where('id', '=', user.id).executeTakeFirstOrThrow();
     expect((await row()).about_me).toBeNull();
 
     const ok = await patch({ origin: new URL(baseUrl()).origin });
@@ -274,7 +342,11 @@ describe('session cookies on the JSON API', () => {
     const user = await registered();
     const web = new WebClient();
     await web.signInWithPassword(user.user.email, PASSWORD);
-    await testDb().updateTable('sessions').set({ expires_at: new Date(Date.now() - 1000) }).where('user_id', '=', user.id).execute();
+    await testDb()
+      .updateTable('sessions')
+      .set({ expires_at: new Date(Date.now() - 1000) })
+      .where('user_id', '=', user.id)
+      .execute();
     expect((await web.request('GET', '/api/v1/me.json')).status).toBe(401);
     web.cookies.set('buddy.session', 'bm_ss_forged');
     expect((await web.request('GET', '/api/v1/me.json')).status).toBe(401);
@@ -290,7 +362,12 @@ describe('GET /api/v1/me/tokens.json and POST /api/v1/me/tokens/{tokenId}/revoke
     const { tokens } = list;
     expect(tokens).toHaveLength(2);
     expect(tokens.map((t) => t.label).sort()).toEqual(['mobile app', 'registration']);
-    expect(tokens.find((t) => t.label === 'registration')).toMatchObject({ agentName: 'TokenBot', agentSessionId: 's-1', active: true, revoked_at: null });
+    expect(tokens.find((t) => t.label === 'registration')).toMatchObject({
+      agentName: 'TokenBot',
+      agentSessionId: 's-1',
+      active: true,
+      revoked_at: null,
+    });
     expect(JSON.stringify(list)).not.toContain(user.token);
 
     const appToken = tokens.find((t) => t.label === 'mobile app');
@@ -298,7 +375,11 @@ describe('GET /api/v1/me/tokens.json and POST /api/v1/me/tokens/{tokenId}/revoke
     const revoked = (await call(revokeToken, { params: { tokenId: appToken.id }, token: user.token })).token;
     expect(revoked).toMatchObject({ id: appToken.id, active: false });
     expect(revoked.revoked_at).not.toBeNull();
-    const stored = await testDb().selectFrom('access_tokens').select('revoked_at').where('id', '=', appToken.id).executeTakeFirstOrThrow();
+    const stored = await testDb()
+      .selectFrom('access_tokens')
+      .select('revoked_at')
+      .where('id', '=', appToken.id)
+      .executeTakeFirstOrThrow();
     expect(stored.revoked_at).not.toBeNull();
 
     await refused(getMe, { token: second.auth.token }, 'unauthorized');
@@ -317,7 +398,17 @@ describe('GET /api/v1/me/tokens.json and POST /api/v1/me/tokens/{tokenId}/revoke
   });
 
   it.each([
-    ['another account’s token', async () => (await testDb().selectFrom('access_tokens').select('id').where('user_id', '=', (await registerUser()).id).executeTakeFirstOrThrow()).id],
+    [
+      'another account’s token',
+      async () =>
+        (
+          await testDb()
+            .selectFrom('access_tokens')
+            .select('id')
+            .where('user_id', '=', (await registerUser()).id)
+            .executeTakeFirstOrThrow()
+        ).id,
+    ],
     ['an unknown id', async () => '00000000-0000-4000-8000-000000000000'],
     ['a malformed id', async () => 'not-a-uuid'],
   ])('answers 404 for %s', async (_name, tokenId) => {
@@ -325,7 +416,11 @@ describe('GET /api/v1/me/tokens.json and POST /api/v1/me/tokens/{tokenId}/revoke
     const id = await tokenId();
     await refused(revokeToken, { params: { tokenId: id }, token: user.token }, 'not_found');
     if (id.length === 36) {
-      const row = await testDb().selectFrom('access_tokens').select('revoked_at').where('id', '=', id).executeTakeFirst();
+      const row = await testDb()
+        .selectFrom('access_tokens')
+        .select('revoked_at')
+        .where('id', '=', id)
+        .executeTakeFirst();
       expect(row?.revoked_at ?? null).toBeNull();
     }
   });
@@ -345,15 +440,26 @@ describe('POST /api/v1/me/password.json', () => {
     await browser.signInWithPassword(user.user.email, PASSWORD);
     expect(await sessionsOf(user.id)).toHaveLength(1);
 
-    const res = await call(changePassword, { token: user.token, body: { currentPassword: PASSWORD, newPassword: 'a brand new passphrase', agentName: 'PwBot' } });
+    const res = await call(changePassword, {
+      token: user.token,
+      body: { currentPassword: PASSWORD, newPassword: 'a brand new passphrase', agentName: 'PwBot' },
+    });
     expect(res).toEqual({ success: true, signed_out_sessions: 1, revoked_tokens: 0 });
     expect(await sessionsOf(user.id)).toHaveLength(0);
     expect((await browser.request('GET', '/api/v1/me.json')).status).toBe(401);
     await call(getMe, { token: user.token });
 
-    expect(pathOf((await new WebClient().signInWithPassword(user.user.email, PASSWORD)).location)).toMatch(/code=credentials/);
-    expect(pathOf((await new WebClient().signInWithPassword(user.user.email, 'a brand new passphrase')).location)).toBe('/account');
-    const actions = await testDb().selectFrom('agent_actions').select('action').where('user_id', '=', user.id).execute();
+    expect(pathOf((await new WebClient().signInWithPassword(user.user.email, PASSWORD)).location)).toMatch(
+      /code=credentials/,
+    );
+    expect(pathOf((await new WebClient().signInWithPassword(user.user.email, 'a brand new passphrase')).location)).toBe(
+      '/account',
+    );
+    const actions = await testDb()
+      .selectFrom('agent_actions')
+      .select('action')
+      .where('user_id', '=', user.id)
+      .execute();
     expect(actions.map((a) => a.action)).toContain('change_password');
   });
 
@@ -374,18 +480,50 @@ describe('POST /api/v1/me/password.json', () => {
   });
 
   it.each<[string, Record<string, unknown>, number, ErrorCode, string]>([
-    ['a short new password', { currentPassword: PASSWORD, newPassword: 'short' }, 400, 'validation_failed', 'newPassword'],
-    ['a missing current password', { newPassword: 'long enough password' }, 400, 'validation_failed', 'currentPassword'],
-    ['an unknown field', { currentPassword: PASSWORD, newPassword: 'long enough password', email: 'x@example.com' }, 400, 'validation_failed', 'email'],
-    ['a wrong current password', { currentPassword: 'not it at all', newPassword: 'long enough password' }, 403, 'wrong_password', 'currentPassword'],
+    [
+      'a short new password',
+      { currentPassword: PASSWORD, newPassword: 'short' },
+      400,
+      'validation_failed',
+      'newPassword',
+    ],
+    [
+      'a missing current password',
+      { newPassword: 'long enough password' },
+      400,
+      'validation_failed',
+      'currentPassword',
+    ],
+    [
+      'an unknown field',
+      { currentPassword: PASSWORD, newPassword: 'long enough password', email: 'x@example.com' },
+      400,
+      'validation_failed',
+      'email',
+    ],
+    [
+      'a wrong current password',
+      { currentPassword: 'not it at all', newPassword: 'long enough password' },
+      403,
+      'wrong_password',
+      'currentPassword',
+    ],
   ])('refuses %s', async (_name, body, status, code, field) => {
     const user = await registered();
-    const before = await testDb().selectFrom('users').select('password_hash').where('id', '=', user.id).executeTakeFirstOrThrow();
+    const before = await testDb()
+      .selectFrom('users')
+      .select('password_hash')
+      .where('id', '=', user.id)
+      .executeTakeFirstOrThrow();
     // Raw: missing and unknown fields are bodies the contract's types forbid; the answer is read as the error envelope.
     const res = refusedRaw(await api('POST', pathOfSpec(changePassword), { token: user.token, body }), code);
     expect(res.status).toBe(status);
     expect(res.fields).toHaveProperty(field);
-    const after = await testDb().selectFrom('users').select('password_hash').where('id', '=', user.id).executeTakeFirstOrThrow();
+    const after = await testDb()
+      .selectFrom('users')
+      .select('password_hash')
+      .where('id', '=', user.id)
+      .executeTakeFirstOrThrow();
     expect(after.password_hash).toBe(before.password_hash);
   });
 
@@ -393,21 +531,42 @@ describe('POST /api/v1/me/password.json', () => {
     const user = await registered();
     const ip = freshIp();
     for (let i = 0; i < 5; i++) {
-      await refused(changePassword, { ip, token: user.token, body: { currentPassword: `wrong-${i}`, newPassword: 'long enough password' } }, 'wrong_password');
+      await refused(
+        changePassword,
+        { ip, token: user.token, body: { currentPassword: `wrong-${i}`, newPassword: 'long enough password' } },
+        'wrong_password',
+      );
     }
-    const before = await testDb().selectFrom('users').select('password_hash').where('id', '=', user.id).executeTakeFirstOrThrow();
-    const res = await refused(changePassword, { ip, token: user.token, body: { currentPassword: PASSWORD, newPassword: 'long enough password' } }, 'rate_limited');
+    const before = await testDb()
+      .selectFrom('users')
+      .select('password_hash')
+      .where('id', '=', user.id)
+      .executeTakeFirstOrThrow();
+    const res = await refused(
+      changePassword,
+      { ip, token: user.token, body: { currentPassword: PASSWORD, newPassword: 'long enough password' } },
+      'rate_limited',
+    );
     expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(800);
     expect(res.message).toMatch(/Try again in 1[45] minutes\./);
-    const after = await testDb().selectFrom('users').select('password_hash').where('id', '=', user.id).executeTakeFirstOrThrow();
+    const after = await testDb()
+      .selectFrom('users')
+      .select('password_hash')
+      .where('id', '=', user.id)
+      .executeTakeFirstOrThrow();
     expect(after.password_hash).toBe(before.password_hash);
     // Another address is not paused (intended change: the pause was account-wide before).
-    await call(changePassword, { ip: freshIp(), token: user.token, body: { currentPassword: PASSWORD, newPassword: 'long enough password' } });
+    await call(changePassword, {
+      ip: freshIp(),
+      token: user.token,
+      body: { currentPassword: PASSWORD, newPassword: 'long enough password' },
+    });
   });
 
   it('lets exactly one of two changes racing with the same current password win (argon2 runs outside the transaction)', async () => {
     const user = await registered();
-    const change = (newPassword: string) => send(changePassword, { token: user.token, body: { currentPassword: PASSWORD, newPassword } });
+    const change = (newPassword: string) =>
+      send(changePassword, { token: user.token, body: { currentPassword: PASSWORD, newPassword } });
     const answers = await Promise.all([change('first new passphrase'), change('second new passphrase')]);
     const won = answers.findIndex((res) => res.status === 200);
     expect(answers.filter((res) => res.status === 200)).toHaveLength(1);
@@ -417,7 +576,9 @@ describe('POST /api/v1/me/password.json', () => {
     const winner = won === 0 ? 'first new passphrase' : 'second new passphrase';
     const loser = won === 0 ? 'second new passphrase' : 'first new passphrase';
     expect(pathOf((await new WebClient().signInWithPassword(user.user.email, winner)).location)).toBe('/account');
-    expect(pathOf((await new WebClient().signInWithPassword(user.user.email, loser)).location)).toMatch(/code=credentials/);
+    expect(pathOf((await new WebClient().signInWithPassword(user.user.email, loser)).location)).toMatch(
+      /code=credentials/,
+    );
   });
 });
 
@@ -429,7 +590,11 @@ describe('POST /api/v1/signin/link.json', () => {
     expect(body.user).toMatchObject({ id: user.id, slug: user.slug });
     expect(body.auth.scopes).toHaveLength(7);
     await call(getMe, { token: body.auth.token });
-    const stored = await testDb().selectFrom('access_tokens').select(['label', 'token_hash']).where('token_hash', '=', sha256(body.auth.token)).executeTakeFirstOrThrow();
+    const stored = await testDb()
+      .selectFrom('access_tokens')
+      .select(['label', 'token_hash'])
+      .where('token_hash', '=', sha256(body.auth.token))
+      .executeTakeFirstOrThrow();
     expect(stored.label).toBe('mobile app');
 
     await refused(exchangeSigninLink, { body: { token } }, 'signin_link_used');
@@ -440,7 +605,12 @@ describe('POST /api/v1/signin/link.json', () => {
     const token = linkToken(user.auth.mobile_signin_url);
     const results = await Promise.all([0, 1].map(() => send(exchangeSigninLink, { body: { token } })));
     expect(results.map((r) => r.status).sort()).toEqual([200, 410]);
-    const minted = await testDb().selectFrom('access_tokens').select('id').where('user_id', '=', user.id).where('label', '=', 'mobile app').execute();
+    const minted = await testDb()
+      .selectFrom('access_tokens')
+      .select('id')
+      .where('user_id', '=', user.id)
+      .where('label', '=', 'mobile app')
+      .execute();
     expect(minted).toHaveLength(1);
   });
 
@@ -451,12 +621,19 @@ describe('POST /api/v1/signin/link.json', () => {
   ])('refuses %s', async (_name, kind, status, code) => {
     const user = await registered();
     let token = linkToken(user.auth.mobile_signin_url);
-    if (kind === 'expired') await testDb().updateTable('signin_links').set({ expires_at: new Date(Date.now() - 1) }).where('token_hash', '=', sha256(token)).execute();
+    if (kind === 'expired')
+      await testDb()
+        .updateTable('signin_links')
+        .set({ expires_at: new Date(Date.now() - 1) })
+        .where('token_hash', '=', sha256(token))
+        .execute();
     if (kind === 'unknown') token = 'bm_sl_doesnotexist';
     if (kind === 'empty') token = '';
     const res = await refused(exchangeSigninLink, { body: { token } }, code);
     expect(res.status).toBe(status);
-    expect(await testDb().selectFrom('access_tokens').select('id').where('user_id', '=', user.id).execute()).toHaveLength(1);
+    expect(
+      await testDb().selectFrom('access_tokens').select('id').where('user_id', '=', user.id).execute(),
+    ).toHaveLength(1);
   });
 });
 
@@ -490,8 +667,18 @@ describe('security headers', () => {
     expect(home.headers.get('content-type')).toBe('text/html; charset=utf-8');
     expect(home.headers.get('content-encoding')).toBe('gzip'); // fetch asks for it; the body arrives decoded
     const csp = home.headers.get('content-security-policy')!;
-    expect(csp).toBe((await fetch(`${baseUrl()}/signin`)).headers.get('content-security-policy')!.replace(/'nonce-[^']+'/g, /'nonce-[^']+'/.exec(csp)![0]));
-    for (const name of ['x-content-type-options', 'referrer-policy', 'x-frame-options', 'permissions-policy', 'cross-origin-opener-policy']) {
+    expect(csp).toBe(
+      (await fetch(`${baseUrl()}/signin`)).headers
+        .get('content-security-policy')!
+        .replace(/'nonce-[^']+'/g, /'nonce-[^']+'/.exec(csp)![0]),
+    );
+    for (const name of [
+      'x-content-type-options',
+      'referrer-policy',
+      'x-frame-options',
+      'permissions-policy',
+      'cross-origin-opener-policy',
+    ]) {
       expect(home.headers.get(name), name).toBeTruthy();
     }
     expect(home.headers.get('cache-control')).toBe('private, no-cache');
@@ -507,4 +694,3 @@ describe('security headers', () => {
     expect(await head.text()).toBe('');
   });
 });
-

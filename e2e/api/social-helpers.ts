@@ -10,7 +10,9 @@ export type TestUser = Awaited<ReturnType<typeof registerUser>>;
 export type Tuple<T, N extends number, Acc extends T[] = []> = Acc['length'] extends N ? Acc : Tuple<T, N, [...Acc, T]>;
 
 export async function users<N extends number>(count: N, prefix = 'Person'): Promise<Tuple<TestUser, N>> {
-  const made = await Promise.all(Array.from({ length: count }, (_, i) => registerUser({ displayName: `${prefix} ${String.fromCharCode(65 + i)}` })));
+  const made = await Promise.all(
+    Array.from({ length: count }, (_, i) => registerUser({ displayName: `${prefix} ${String.fromCharCode(65 + i)}` })),
+  );
   return made as Tuple<TestUser, N>;
 }
 
@@ -28,7 +30,11 @@ export async function askBuddy(from: TestUser, to: TestUser, body?: CallInput<ty
 }
 
 /** Typed: the recipient accepts (200). Returns the contract's answer. */
-export async function acceptRequest(by: TestUser, invitationId: string, body?: CallInput<typeof acceptBuddyRequest>['body']) {
+export async function acceptRequest(
+  by: TestUser,
+  invitationId: string,
+  body?: CallInput<typeof acceptBuddyRequest>['body'],
+) {
   return call(acceptBuddyRequest, { params: { invitationId }, token: by.token, body });
 }
 
@@ -70,13 +76,20 @@ export async function storedMessages(chatId: string) {
 }
 
 export async function memberRow(chatId: string, userId: string) {
-  return testDb().selectFrom('chat_members').selectAll().where('chat_id', '=', chatId).where('user_id', '=', userId).executeTakeFirstOrThrow();
+  return testDb()
+    .selectFrom('chat_members')
+    .selectAll()
+    .where('chat_id', '=', chatId)
+    .where('user_id', '=', userId)
+    .executeTakeFirstOrThrow();
 }
 
 /** Push jobs queued for a recipient (pg-boss keeps them in its own schema). */
 export async function pushJobs(recipientId: string) {
   const { rows } = await sql<{ data: Record<string, unknown>; state: string }>`
-    select data, state::text as state from pgboss.job where name = 'push-notify' and data->>'recipientId' = ${recipientId} order by created_on`.execute(testDb());
+    select data, state::text as state from pgboss.job where name = 'push-notify' and data->>'recipientId' = ${recipientId} order by created_on`.execute(
+    testDb(),
+  );
   return rows;
 }
 

@@ -14,8 +14,11 @@ export const askBuddy = (from: TestUser, to: TestUser, body?: CallInput<typeof s
   call(sendBuddyRequest, { params: { slug: to.slug }, token: from.token, body });
 
 /** `by` accepts the invitation; returns the request, the chat and the first message. */
-export const acceptInvitation = (by: TestUser, invitationId: string, body?: CallInput<typeof acceptBuddyRequest>['body']) =>
-  call(acceptBuddyRequest, { params: { invitationId }, token: by.token, body });
+export const acceptInvitation = (
+  by: TestUser,
+  invitationId: string,
+  body?: CallInput<typeof acceptBuddyRequest>['body'],
+) => call(acceptBuddyRequest, { params: { invitationId }, token: by.token, body });
 
 /** `by` writes in the chat; the message must be stored (201). */
 type MessageExtra = Omit<NonNullable<CallInput<typeof sendMessage>['body']>, 'text'>;

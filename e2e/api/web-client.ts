@@ -14,7 +14,11 @@ export class WebClient {
     return [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
   }
 
-  async request(method: string, path: string, options: { form?: Record<string, string>; json?: unknown; headers?: Record<string, string> } = {}) {
+  async request(
+    method: string,
+    path: string,
+    options: { form?: Record<string, string>; json?: unknown; headers?: Record<string, string> } = {},
+  ) {
     const headers: Record<string, string> = { 'x-forwarded-for': this.ip, ...options.headers };
     if (this.cookies.size > 0) headers.cookie = this.cookieHeader();
     let body: string | undefined;
@@ -53,7 +57,9 @@ export class WebClient {
 
   async signInWithPassword(email: string, password: string) {
     const csrfToken = await this.csrf();
-    return this.request('POST', '/auth/callback/password', { form: { csrfToken, email, password, callbackUrl: '/account' } });
+    return this.request('POST', '/auth/callback/password', {
+      form: { csrfToken, email, password, callbackUrl: '/account' },
+    });
   }
 
   /** "Email me a sign-in link", as the form on /signin posts it. */

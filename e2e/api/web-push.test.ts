@@ -37,8 +37,15 @@ function browser(port: number, name: string) {
     name,
     keys,
     auth,
-    subscription: { endpoint: `http://127.0.0.1:${port}/push/${name}`, keys: { p256dh: b64url(keys.getPublicKey()), auth: b64url(auth) }, expirationTime: null },
-    decrypt: (body: Buffer) => JSON.parse(ece.decrypt(body, { version: 'aes128gcm', privateKey: keys, authSecret: auth }).toString('utf8')) as Record<string, string>,
+    subscription: {
+      endpoint: `http://127.0.0.1:${port}/push/${name}`,
+      keys: { p256dh: b64url(keys.getPublicKey()), auth: b64url(auth) },
+      expirationTime: null,
+    },
+    decrypt: (body: Buffer) =>
+      JSON.parse(
+        ece.decrypt(body, { version: 'aes128gcm', privateKey: keys, authSecret: auth }).toString('utf8'),
+      ) as Record<string, string>,
   };
 }
 
@@ -55,8 +62,18 @@ function verifyVapid(header: string | undefined, origin: string, serverPublicKey
   expect(claims.exp * 1000).toBeGreaterThan(Date.now());
   expect(claims.sub).toMatch(/^(mailto:|https:)/);
   const raw = Buffer.from(key!, 'base64url');
-  const publicKey = crypto.createPublicKey({ key: { kty: 'EC', crv: 'P-256', x: b64url(raw.subarray(1, 33)), y: b64url(raw.subarray(33, 65)) }, format: 'jwk' });
-  expect(crypto.verify('sha256', Buffer.from(`${head}.${payload}`), { key: publicKey, dsaEncoding: 'ieee-p1363' }, Buffer.from(signature, 'base64url'))).toBe(true);
+  const publicKey = crypto.createPublicKey({
+    key: { kty: 'EC', crv: 'P-256', x: b64url(raw.subarray(1, 33)), y: b64url(raw.subarray(33, 65)) },
+    format: 'jwk',
+  });
+  expect(
+    crypto.verify(
+      'sha256',
+      Buffer.from(`${head}.${payload}`),
+      { key: publicKey, dsaEncoding: 'ieee-p1363' },
+      Buffer.from(signature, 'base64url'),
+    ),
+  ).toBe(true);
 }
 
 describe('Web Push to a stand-in push service', () => {
@@ -96,7 +113,9 @@ describe('Web Push to a stand-in push service', () => {
     await new Promise((resolve) => standin?.close(resolve));
   });
 
-  it('encrypts each notification for the browser, signs it with the VAPID key, forgets gone browsers and respects a muted chat', { timeout: 90_000 }, async () => {
+  it('encrypts each notification for the browser, signs it with the VAPID key, forgets gone browsers and respects a muted chat', {
+    timeout: 90_000,
+  }, async () => {
     const alex = await register('Alex Web');
     const blair = await register('Blair Web');
     const laptop = browser(port, 'laptop');
@@ -104,14 +123,29 @@ describe('Web Push to a stand-in push service', () => {
     for (const b of [laptop, gone]) {
       await call(subscribeWebPush, { token: blair.token, body: b.subscription, base: base() });
     }
-    const stored = await db.selectFrom('web_push_subscriptions').select(['endpoint', 'p256dh']).where('user_id', '=', blair.id).execute();
-    expect(stored.map((s) => s.endpoint).sort()).toEqual([gone.subscription.endpoint, laptop.subscription.endpoint].sort());
+    const stored = await db
+      .selectFrom('web_push_subscriptions')
+      .select(['endpoint', 'p256dh'])
+      .where('user_id', '=', blair.id)
+      .execute();
+    expect(stored.map((s) => s.endpoint).sort()).toEqual(
+      [gone.subscription.endpoint, laptop.subscription.endpoint].sort(),
+    );
 
     // A buddy request reaches both browsers, encrypted for each.
-    const ask = { params: { slug: blair.slug }, token: alex.token, body: { message: 'Hike on Saturday?' }, base: base() };
+    const ask = {
+      params: { slug: blair.slug },
+      token: alex.token,
+      body: { message: 'Hike on Saturday?' },
+      base: base(),
+    };
     const req = await call(sendBuddyRequest, ask);
     await delivered(2);
-    const vapid = await db.selectFrom('app_secrets').select('value').where('name', '=', 'vapid_keys').executeTakeFirstOrThrow();
+    const vapid = await db
+      .selectFrom('app_secrets')
+      .select('value')
+      .where('name', '=', 'vapid_keys')
+      .executeTakeFirstOrThrow();
     const serverPublicKey = (JSON.parse(vapid.value) as { publicKey: string }).publicKey;
     for (const b of [laptop, gone]) {
       const d = deliveries.find((x) => x.path === `/push/${b.name}`);
@@ -119,20 +153,44 @@ describe('Web Push to a stand-in push service', () => {
       expect(d.headers['content-encoding']).toBe('aes128gcm');
       expect(Number(d.headers.ttl)).toBeGreaterThan(0);
       verifyVapid(d.headers.authorization, `http://127.0.0.1:${port}`, serverPublicKey);
-      expect(b.decrypt(d.body)).toEqual({ title: 'New buddy request', body: 'Alex Web: Hike on Saturday?', url: '/account/requests', tag: 'buddy_request' });
+      expect(b.decrypt(d.body)).toEqual({
+        title: 'New buddy request',
+        body: 'Alex Web: Hike on Saturday?',
+        url: '/account/requests',
+        tag: 'buddy_request',
+      });
       expect(d.body.includes(Buffer.from('Hike'))).toBe(false);
     }
     // The push service said 410 for one: it is forgotten.
-    await expect.poll(async () => (await db.selectFrom('web_push_subscriptions').select('endpoint').where('user_id', '=', blair.id).execute()).map((r) => r.endpoint), { timeout: 10_000 }).toEqual([laptop.subscription.endpoint]);
+    await expect
+      .poll(
+        async () =>
+          (
+            await db.selectFrom('web_push_subscriptions').select('endpoint').where('user_id', '=', blair.id).execute()
+          ).map((r) => r.endpoint),
+        { timeout: 10_000 },
+      )
+      .toEqual([laptop.subscription.endpoint]);
 
     // A message opens its chat.
-    const accepted = await call(acceptBuddyRequest, { params: { invitationId: req.request.id }, token: blair.token, body: {}, base: base() });
+    const accepted = await call(acceptBuddyRequest, {
+      params: { invitationId: req.request.id },
+      token: blair.token,
+      body: {},
+      base: base(),
+    });
     const chatId = accepted.chat.chatId;
-    const write = (text: string) => call(sendMessage, { params: { chatId }, token: alex.token, body: { text }, base: base() });
+    const write = (text: string) =>
+      call(sendMessage, { params: { chatId }, token: alex.token, body: { text }, base: base() });
     const before = deliveries.length;
     await write('Great, 9am at the north trailhead.');
     await delivered(before + 1);
-    expect(laptop.decrypt(deliveries[before]?.body ?? Buffer.alloc(0))).toEqual({ title: 'Alex Web', body: 'Great, 9am at the north trailhead.', url: `/account/chats/${chatId}`, tag: chatId });
+    expect(laptop.decrypt(deliveries[before]?.body ?? Buffer.alloc(0))).toEqual({
+      title: 'Alex Web',
+      body: 'Great, 9am at the north trailhead.',
+      url: `/account/chats/${chatId}`,
+      tag: chatId,
+    });
 
     // Muted: the message is stored and counted unread, but nothing is pushed.
     const mute = await call(muteChat, { params: { chatId }, token: blair.token, body: { muted: true }, base: base() });
@@ -140,18 +198,33 @@ describe('Web Push to a stand-in push service', () => {
     await write('Bring water');
     // Every push job for Blair has run (completed), the muted one included.
     const settled = async () => {
-      const { rows } = await sql<{ state: string }>`select state::text as state from pgboss.job where name = 'push-notify' and data->>'recipientId' = ${blair.id}`.execute(db);
+      const { rows } = await sql<{
+        state: string;
+      }>`select state::text as state from pgboss.job where name = 'push-notify' and data->>'recipientId' = ${blair.id}`.execute(
+        db,
+      );
       return rows.length === 3 && rows.every((r) => r.state === 'completed');
     };
     await expect.poll(settled, { timeout: 20_000 }).toBe(true);
     expect(deliveries).toHaveLength(before + 1);
-    const member = await db.selectFrom('chat_members').select(['muted', 'unread_count']).where('chat_id', '=', chatId).where('user_id', '=', blair.id).executeTakeFirstOrThrow();
+    const member = await db
+      .selectFrom('chat_members')
+      .select(['muted', 'unread_count'])
+      .where('chat_id', '=', chatId)
+      .where('user_id', '=', blair.id)
+      .executeTakeFirstOrThrow();
     expect(member).toEqual({ muted: true, unread_count: 2 });
 
     // Unsubscribed: nothing more, and the endpoint is gone from the database.
-    const unsubscribed = await call(unsubscribeWebPush, { token: blair.token, body: { endpoint: laptop.subscription.endpoint }, base: base() });
+    const unsubscribed = await call(unsubscribeWebPush, {
+      token: blair.token,
+      body: { endpoint: laptop.subscription.endpoint },
+      base: base(),
+    });
     expect(unsubscribed).toEqual({ success: true, removed: true });
-    expect(await db.selectFrom('web_push_subscriptions').select('id').where('user_id', '=', blair.id).execute()).toEqual([]);
+    expect(
+      await db.selectFrom('web_push_subscriptions').select('id').where('user_id', '=', blair.id).execute(),
+    ).toEqual([]);
   });
 
   it.each([
@@ -162,13 +235,23 @@ describe('Web Push to a stand-in push service', () => {
   ])('refuses an endpoint on %s, so the server cannot be made to call it', async (_name, endpoint) => {
     const me = await register('Refused Web');
     const keys = { p256dh: b64url(crypto.randomBytes(65)), auth: b64url(crypto.randomBytes(16)) };
-    const res = await refused(subscribeWebPush, { token: me.token, body: { endpoint, keys }, base: base() }, 'validation_failed');
+    const res = await refused(
+      subscribeWebPush,
+      { token: me.token, body: { endpoint, keys }, base: base() },
+      'validation_failed',
+    );
     expect(res.fields?.endpoint).toBeDefined();
-    expect(await db.selectFrom('web_push_subscriptions').select('id').where('user_id', '=', me.id).execute()).toEqual([]);
+    expect(await db.selectFrom('web_push_subscriptions').select('id').where('user_id', '=', me.id).execute()).toEqual(
+      [],
+    );
   });
 
   it('mutes only chats the caller is in', async () => {
     const me = await register('Stranger Web');
-    await refused(muteChat, { params: { chatId: crypto.randomUUID() }, token: me.token, body: { muted: true }, base: base() }, 'not_found');
+    await refused(
+      muteChat,
+      { params: { chatId: crypto.randomUUID() }, token: me.token, body: { muted: true }, base: base() },
+      'not_found',
+    );
   });
 });

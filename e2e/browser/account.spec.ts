@@ -1,5 +1,16 @@
 // The account area: onboarding checklist, profile editing, settings, connected assistants, password.
-import { baseUrl, expect, expectAccessible, isDesktop, PASSWORD, register, screenshot, signIn, signInWithForm, test } from './support';
+import {
+  baseUrl,
+  expect,
+  expectAccessible,
+  isDesktop,
+  PASSWORD,
+  register,
+  screenshot,
+  signIn,
+  signInWithForm,
+  test,
+} from './support';
 
 test('every account page reads well and is accessible', async ({ page, request }, testInfo) => {
   test.slow(); // six pages, each through axe, on a machine that may be busy
@@ -36,7 +47,9 @@ test('every account page reads well and is accessible', async ({ page, request }
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Your profile');
   await expect(page.getByLabel('Gender')).toBeFocused();
   await expect(page.getByLabel('Where you are')).toHaveValue('Lisbon');
-  await expect(page.getByRole('navigation', { name: 'Account' }).getByRole('link', { name: 'Profile' })).toHaveAttribute('aria-current', 'page');
+  await expect(
+    page.getByRole('navigation', { name: 'Account' }).getByRole('link', { name: 'Profile' }),
+  ).toHaveAttribute('aria-current', 'page');
   await expectAccessible(page);
   await screenshot(page, testInfo, 'profile-edit');
 
@@ -51,14 +64,19 @@ test('every account page reads well and is accessible', async ({ page, request }
   await page.getByRole('link', { name: /^Connected assistants/ }).click();
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Connected assistants');
   const assistants = page.getByRole('list', { name: 'Your assistants' });
-  const assistant = (name: string) => assistants.getByRole('listitem').filter({ has: page.getByRole('heading', { level: 2, name, exact: true }) });
-  await expect(assistant('SignupBot').getByRole('list', { name: 'What SignupBot did' })).toHaveText('Created your account');
+  const assistant = (name: string) =>
+    assistants.getByRole('listitem').filter({ has: page.getByRole('heading', { level: 2, name, exact: true }) });
+  await expect(assistant('SignupBot').getByRole('list', { name: 'What SignupBot did' })).toHaveText(
+    'Created your account',
+  );
   await expect(assistant('SignupBot')).toContainText('Connected');
   const key = assistant('SignupBot').getByRole('list', { name: 'SignupBot: connections' }).getByRole('listitem');
   await expect(key).toContainText('Key given when it created your account');
   await expect(key).toContainText('Full access');
   await expect(key).toContainText('chat-42');
-  await expect(assistant('Concierge <AI>').getByRole('list', { name: 'What Concierge <AI> did' })).toHaveText('Updated your profile once');
+  await expect(assistant('Concierge <AI>').getByRole('list', { name: 'What Concierge <AI> did' })).toHaveText(
+    'Updated your profile once',
+  );
   await expect(assistant('Concierge <AI>')).toContainText('It has no access of its own');
   await expect(page.getByRole('list', { name: 'Recent actions' })).toContainText('SignupBot created the account');
   await expect(page.getByText('(session chat-42)')).toBeVisible();
@@ -73,7 +91,9 @@ test('every account page reads well and is accessible', async ({ page, request }
 });
 
 test.describe('on the desktop', () => {
-  test.beforeEach(({}, testInfo) => test.skip(!isDesktop(testInfo), 'the flows once; every page is checked at phone size above'));
+  test.beforeEach(({}, testInfo) =>
+    test.skip(!isDesktop(testInfo), 'the flows once; every page is checked at phone size above'),
+  );
 
   test('editing the profile uses the API’s rules and plain-English fields', async ({ page, request }) => {
     const user = await register(request, { displayName: 'Eddie Edit', location: 'Berlin' });
@@ -90,8 +110,14 @@ test.describe('on the desktop', () => {
     await expect(status).toContainText('We didn’t recognise the activity “underwater basket weaving”');
     await expect(page.getByLabel('When you’re free')).toHaveValue('weekends and Wednesday evenings');
 
-    const me = await (await request.get(`${baseUrl()}/api/v1/me.json`, { headers: { authorization: `Bearer ${user.token}` } })).json();
-    expect(me.profile).toMatchObject({ aboutMe: 'Weekend climber. <b>Not bold</b>', gender: 'non_binary', availability_text: 'weekends and Wednesday evenings' });
+    const me = await (
+      await request.get(`${baseUrl()}/api/v1/me.json`, { headers: { authorization: `Bearer ${user.token}` } })
+    ).json();
+    expect(me.profile).toMatchObject({
+      aboutMe: 'Weekend climber. <b>Not bold</b>',
+      gender: 'non_binary',
+      availability_text: 'weekends and Wednesday evenings',
+    });
     expect(me.profile.activities).toEqual(['rock_climbing', 'board_games']);
 
     // A value the API refuses is shown on its field, and nothing is stored.
@@ -101,14 +127,19 @@ test.describe('on the desktop', () => {
     await expect(page.getByLabel('Birthday')).toHaveAttribute('aria-invalid', 'true');
     await expect(page.locator('#profile-birthday-error')).toHaveText('You need to be 13 or older');
     await expectAccessible(page);
-    const after = await (await request.get(`${baseUrl()}/api/v1/me.json`, { headers: { authorization: `Bearer ${user.token}` } })).json();
+    const after = await (
+      await request.get(`${baseUrl()}/api/v1/me.json`, { headers: { authorization: `Bearer ${user.token}` } })
+    ).json();
     expect(after.profile.birthday).toBeNull();
 
     // Photo: choosing a file shows a preview before anything is uploaded.
     await page.getByLabel('Choose a photo').setInputFiles({
       name: 'me.png',
       mimeType: 'image/png',
-      buffer: Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64'),
+      buffer: Buffer.from(
+        'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
+        'base64',
+      ),
     });
     await expect(page.getByRole('img', { name: 'Preview of the photo you chose' })).toHaveAttribute('src', /^blob:/);
     await expect(page.getByRole('button', { name: 'Upload this photo' })).toBeEnabled();

@@ -3,13 +3,32 @@
 // separators, the ⋯ menu, Enter on touch screens) and profiles (less for strangers; one
 // main button that fits where two people stand).
 import type { APIRequestContext, Page } from '@playwright/test';
-import { askBuddy, baseUrl, bearer, expect, expectAccessible, isDesktop, makeBuddies, register, screenshot, sendChatMessage, signIn, PASSWORD, test, } from './support';
+import {
+  askBuddy,
+  baseUrl,
+  bearer,
+  expect,
+  expectAccessible,
+  isDesktop,
+  makeBuddies,
+  register,
+  screenshot,
+  sendChatMessage,
+  signIn,
+  PASSWORD,
+  test,
+} from './support';
 
 // Each test sets up several people and steps through a whole flow on a shared 2-core machine.
 test.describe.configure({ timeout: 120_000 });
 
 /** Someone in `city` with a complete-ish profile (no photo needed here). */
-function person(request: APIRequestContext, displayName: string, city: string, overrides: Record<string, unknown> = {}) {
+function person(
+  request: APIRequestContext,
+  displayName: string,
+  city: string,
+  overrides: Record<string, unknown> = {},
+) {
   return register(request, {
     displayName,
     location: city,
@@ -30,14 +49,18 @@ async function inFirstViewport(page: Page, selector: string) {
   });
 }
 
-test('a chat opens full screen at the newest message, with assistant labels, Sent then Seen, and a ⋯ menu', async ({ page, request }, testInfo) => {
+test('a chat opens full screen at the newest message, with assistant labels, Sent then Seen, and a ⋯ menu', async ({
+  page,
+  request,
+}, testInfo) => {
   // Cities no other spec uses (all share one database).
   const city = isDesktop(testInfo) ? 'Funchal' : 'Ponta Delgada';
   const ana = await person(request, 'Ana Chat', city);
   // Bea's assistant registered her: what it sends with her token is labelled as its.
   const bea = await person(request, 'Bea Helped', city, { agentName: 'Claude' });
   const chatId = await makeBuddies(request, ana, bea);
-  for (let i = 1; i <= 14; i++) await sendChatMessage(request, bea, chatId, `Message number ${i} about Saturday's hike.`);
+  for (let i = 1; i <= 14; i++)
+    await sendChatMessage(request, bea, chatId, `Message number ${i} about Saturday's hike.`);
 
   await signIn(page, ana.email, PASSWORD, `/account/chats/${chatId}`);
   const log = page.getByRole('log', { name: 'Messages with Bea Helped' });
@@ -50,10 +73,15 @@ test('a chat opens full screen at the newest message, with assistant labels, Sen
   await expect(page.getByRole('button', { name: 'Send' })).toBeInViewport();
 
   // An assistant-sent message says so; a date separator heads today's messages.
-  await expect(log.getByRole('listitem').filter({ hasText: 'Message number 14' })).toContainText('Sent by Claude for Bea');
+  await expect(log.getByRole('listitem').filter({ hasText: 'Message number 14' })).toContainText(
+    'Sent by Claude for Bea',
+  );
   await expect(log.getByRole('heading', { name: 'Today', level: 2 })).toHaveCount(1);
   // The name opens the profile.
-  await expect(page.getByRole('heading', { level: 1 }).getByRole('link', { name: 'Bea Helped' })).toHaveAttribute('href', `/u/${bea.slug}`);
+  await expect(page.getByRole('heading', { level: 1 }).getByRole('link', { name: 'Bea Helped' })).toHaveAttribute(
+    'href',
+    `/u/${bea.slug}`,
+  );
 
   // Ana writes a two-line message (a new line, then send), it shows "Sent"; once Bea reads it, "Seen".
   await box.fill('Yes!');
@@ -73,8 +101,14 @@ test('a chat opens full screen at the newest message, with assistant labels, Sen
   await expect(mine).not.toContainText('Seen');
   await expect(mine).not.toContainText('Sent by');
   await expect(box).toHaveValue('');
-  const stored = await request.get(`${baseUrl()}/api/v1/chats/${chatId}/messages.json?mark_read=1`, { headers: bearer(bea) });
-  expect((await stored.json()).messages.at(-1)).toMatchObject({ text: 'Yes!\nSee you at 9.', from_me: false, agent_name: null });
+  const stored = await request.get(`${baseUrl()}/api/v1/chats/${chatId}/messages.json?mark_read=1`, {
+    headers: bearer(bea),
+  });
+  expect((await stored.json()).messages.at(-1)).toMatchObject({
+    text: 'Yes!\nSee you at 9.',
+    from_me: false,
+    agent_name: null,
+  });
   await expect(mine).toContainText('Seen', { timeout: 10_000 });
   await expect(box).toBeInViewport();
 
@@ -96,8 +130,14 @@ test('a chat opens full screen at the newest message, with assistant labels, Sen
   await expect(box).toHaveCount(0);
 });
 
-test('a signed-out visitor sees first name, photo, city and activities, and Join to connect; no age, no schedule', async ({ page, request }, testInfo) => {
-  const jo = await person(request, 'Jo Stranger Danger', 'Beja, Portugal', { birthday: '1990-04-02', aboutMe: 'Likes trails at dawn.' });
+test('a signed-out visitor sees first name, photo, city and activities, and Join to connect; no age, no schedule', async ({
+  page,
+  request,
+}, testInfo) => {
+  const jo = await person(request, 'Jo Stranger Danger', 'Beja, Portugal', {
+    birthday: '1990-04-02',
+    aboutMe: 'Likes trails at dawn.',
+  });
   const response = await page.goto(jo.profileUrl);
   expect(response?.headers()['cache-control']).toMatch(/^public, /);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Jo');
@@ -117,9 +157,15 @@ test('a signed-out visitor sees first name, photo, city and activities, and Join
   await expect(page).toHaveURL(/\/signup$/);
 });
 
-test('a signed-in viewer gets one main button for where they stand: ask, withdraw, answer, message', async ({ page, request }, testInfo) => {
+test('a signed-in viewer gets one main button for where they stand: ask, withdraw, answer, message', async ({
+  page,
+  request,
+}, testInfo) => {
   const city = isDesktop(testInfo) ? 'Tavira' : 'Portimao';
-  const ana = await person(request, 'Ana Viewer', city, { activities: ['hiking', 'tennis'], availability_text: 'Saturday mornings' });
+  const ana = await person(request, 'Ana Viewer', city, {
+    activities: ['hiking', 'tennis'],
+    availability_text: 'Saturday mornings',
+  });
   const cai = await person(request, 'Cai Stranger', city);
   const dan = await person(request, 'Dan Asker', city);
   await askBuddy(request, dan, ana, { message: 'Trail on Saturday?' });
@@ -140,9 +186,12 @@ test('a signed-in viewer gets one main button for where they stand: ask, withdra
   await page.getByRole('button', { name: 'Send request' }).click();
   await expect(page.getByText('Request sent', { exact: true })).toBeVisible();
   const sent = await request.get(`${baseUrl()}/api/v1/buddy_requests.json`, { headers: bearer(cai) });
-  expect((await sent.json()).received).toMatchObject([{ state: 'pending', message: 'Hike this weekend?', user: { slug: ana.slug } }]);
+  expect((await sent.json()).received).toMatchObject([
+    { state: 'pending', message: 'Hike this weekend?', user: { slug: ana.slug } },
+  ]);
   await expectAccessible(page);
-  if (!isDesktop(testInfo)) await page.screenshot({ path: 'test-results/screenshots/profile-phone.png', fullPage: true });
+  if (!isDesktop(testInfo))
+    await page.screenshot({ path: 'test-results/screenshots/profile-phone.png', fullPage: true });
   await screenshot(page, testInfo, 'profile-request-sent');
 
   // A reload keeps the state (it comes from the server), and Withdraw takes it back.

@@ -3,17 +3,41 @@
 // request button still its own control, shared activities as chips, and on a phone the
 // filters behind "Filters (N)".
 import type { Locator } from '@playwright/test';
-import { baseUrl, bearer, completePerson, expect, expectAccessible, isDesktop, pngDataUrl, PASSWORD, screenshot, signIn, test } from './support';
+import {
+  baseUrl,
+  bearer,
+  completePerson,
+  expect,
+  expectAccessible,
+  isDesktop,
+  pngDataUrl,
+  PASSWORD,
+  screenshot,
+  signIn,
+  test,
+} from './support';
 
 const top = async (locator: Locator) => (await locator.boundingBox())!.y;
 
-test('Discover is built around photos: count first, 96 px photos, one link per card, chips, Filters (N) on a phone', async ({ page, request }, testInfo) => {
+test('Discover is built around photos: count first, 96 px photos, one link per card, chips, Filters (N) on a phone', async ({
+  page,
+  request,
+}, testInfo) => {
   test.setTimeout(90_000);
   // Each project gets a town of its own, so the counts below are exact.
   const city = { location: isDesktop(testInfo) ? 'Leiria' : 'Viseu' };
   const ana = await completePerson(request, 'Ana Looking', { ...city, photo: await pngDataUrl(220, 256) });
-  const ben = await completePerson(request, 'Ben Photo', { ...city, photo: await pngDataUrl(160, 256), gender: 'male', birthday: '1988-05-05' });
-  await completePerson(request, 'Cleo Climbs', { ...city, photo: await pngDataUrl(220, 256), activities: ['hiking', 'rock climbing'] });
+  const ben = await completePerson(request, 'Ben Photo', {
+    ...city,
+    photo: await pngDataUrl(160, 256),
+    gender: 'male',
+    birthday: '1988-05-05',
+  });
+  await completePerson(request, 'Cleo Climbs', {
+    ...city,
+    photo: await pngDataUrl(220, 256),
+    activities: ['hiking', 'rock climbing'],
+  });
 
   await signIn(page, ana.email, PASSWORD, '/account/discover');
   const count = page.getByRole('status').filter({ hasText: /match/ });
@@ -52,7 +76,10 @@ test('Discover is built around photos: count first, 96 px photos, one link per c
   expect(box.height).toBeGreaterThanOrEqual(96);
 
   // Shared activities as chips; Cleo shares only hiking.
-  await expect(benCard.getByRole('list', { name: 'You both like' }).getByRole('listitem')).toHaveText(['Hiking', 'Board Games']);
+  await expect(benCard.getByRole('list', { name: 'You both like' }).getByRole('listitem')).toHaveText([
+    'Hiking',
+    'Board Games',
+  ]);
   const cleoCard = cards.filter({ has: page.getByRole('heading', { name: 'Cleo Climbs' }) });
   await expect(cleoCard.getByRole('list', { name: 'You both like' }).getByRole('listitem')).toHaveText(['Hiking']);
 
@@ -65,7 +92,10 @@ test('Discover is built around photos: count first, 96 px photos, one link per c
   for (const target of [photo, benCard.getByRole('list', { name: 'You both like' })]) {
     await target.scrollIntoViewIfNeeded();
     const b = (await target.boundingBox())!;
-    const hit = await page.evaluate(([x, y]) => document.elementFromPoint(x!, y!)?.closest('a')?.getAttribute('href') ?? null, [b.x + b.width / 2, b.y + b.height / 2]);
+    const hit = await page.evaluate(
+      ([x, y]) => document.elementFromPoint(x!, y!)?.closest('a')?.getAttribute('href') ?? null,
+      [b.x + b.width / 2, b.y + b.height / 2],
+    );
     expect(hit).toBe(`/u/${ben.slug}`);
   }
   await expectAccessible(page);
@@ -104,7 +134,9 @@ test('Discover is built around photos: count first, 96 px photos, one link per c
   await expect(benCard.getByRole('status')).toContainText('Request sent.');
   expect(new URL(page.url()).pathname).toBe('/account/discover');
   const received = await request.get(`${baseUrl()}/api/v1/buddy_requests.json`, { headers: bearer(ben) });
-  expect((await received.json()).received).toMatchObject([{ state: 'pending', message: 'Board games on Saturday?', user: { slug: ana.slug } }]);
+  expect((await received.json()).received).toMatchObject([
+    { state: 'pending', message: 'Board games on Saturday?', user: { slug: ana.slug } },
+  ]);
 
   // Tapping the card anywhere else (here: its photo, under the stretched link) opens the profile.
   await photo.scrollIntoViewIfNeeded();

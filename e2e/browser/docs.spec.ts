@@ -13,7 +13,10 @@ test('the API reference lists every endpoint, reads well and is accessible', asy
   await expect(toc.getByRole('link')).toHaveCount(endpoints.length);
   const register = page.locator('#op-register');
   await expect(register.getByRole('heading', { level: 3 })).toHaveText('POST /api/v1/register.json');
-  const displayName = register.getByRole('table', { name: 'Request body' }).getByRole('row').filter({ has: page.getByText('displayName', { exact: true }) });
+  const displayName = register
+    .getByRole('table', { name: 'Request body' })
+    .getByRole('row')
+    .filter({ has: page.getByText('displayName', { exact: true }) });
   await expect(displayName.getByRole('cell').first()).toHaveText('displayName required');
 
   // Nothing sticks out sideways (long paths and JSON wrap, tables fit), so the page never

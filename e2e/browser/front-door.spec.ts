@@ -16,15 +16,21 @@ test.afterAll(async () => {
   db = undefined;
 });
 
-
-test('the home page says what Buddy Match does and gives three ways in, with no JavaScript needed', async ({ browser }, testInfo) => {
-  const context = await browser.newContext({ javaScriptEnabled: false, viewport: testInfo.project.use.viewport ?? undefined });
+test('the home page says what Buddy Match does and gives three ways in, with no JavaScript needed', async ({
+  browser,
+}, testInfo) => {
+  const context = await browser.newContext({
+    javaScriptEnabled: false,
+    viewport: testInfo.project.use.viewport ?? undefined,
+  });
   const page = await context.newPage();
   const response = await page.goto(`${base()}/`);
   expect(response?.status()).toBe(200);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Buddy Match');
   await expect(page.getByRole('figure')).toContainText('Free together: Saturday mornings');
-  await expect(page.getByLabel('Prompt for your assistant')).toContainText(`Sign me up for Buddy Match at ${base()} (read ${base()}/llms.txt first)`);
+  await expect(page.getByLabel('Prompt for your assistant')).toContainText(
+    `Sign me up for Buddy Match at ${base()} (read ${base()}/llms.txt first)`,
+  );
   await expect(page.getByLabel('MCP server URL')).toHaveText(`${base()}/api/mcp`);
   for (const [name, path] of [
     ['ChatGPT', '/start/chatgpt'],
@@ -44,7 +50,9 @@ test('the home page says what Buddy Match does and gives three ways in, with no 
 test('the home page is accessible and fits the screen', async ({ page }, testInfo) => {
   await page.goto(`${base()}/`);
   await expectAccessible(page);
-  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(page.viewportSize()!.width);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+    page.viewportSize()!.width,
+  );
   await screenshot(page, testInfo, 'home');
   await page.getByRole('link', { name: '/api/v1/index.json' }).click();
   await expect(page.locator('body')).toContainText('"endpoints"');
@@ -55,7 +63,9 @@ test('the home page is accessible and fits the screen', async ({ page }, testInf
 // under 100 KB of JavaScript over the wire (transfer sizes: what the browser downloaded).
 // The home page is plain HTML with no client runtime (lib/http/home-front-door.tsx), so
 // its JavaScript is 0 bytes; the budget still counts every script it might gain.
-test('the home page holds its budgets: first paint under 1 s and under 100 KB of JavaScript', async ({ browser }, testInfo) => {
+test('the home page holds its budgets: first paint under 1 s and under 100 KB of JavaScript', async ({
+  browser,
+}, testInfo) => {
   const context = await browser.newContext({ viewport: testInfo.project.use.viewport ?? undefined });
   const page = await context.newPage();
   const response = await page.goto(`${base()}/`, { waitUntil: 'load' });
@@ -64,7 +74,9 @@ test('the home page holds its budgets: first paint under 1 s and under 100 KB of
     const paint = performance.getEntriesByName('first-contentful-paint')[0];
     const navigation = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming;
     const resources = performance.getEntriesByType('resource') as PerformanceResourceTiming[];
-    const scripts = resources.filter((e) => e.initiatorType === 'script' || /\.m?js(\?|$)/.test(new URL(e.name).pathname));
+    const scripts = resources.filter(
+      (e) => e.initiatorType === 'script' || /\.m?js(\?|$)/.test(new URL(e.name).pathname),
+    );
     return {
       fcpMs: paint ? Math.round(paint.startTime) : null,
       documentBytes: navigation.transferSize,
@@ -91,8 +103,19 @@ test('the favicon, the icons and the manifest are served', async ({ request }) =
   expect((await favicon.body()).subarray(0, 4)).toEqual(Buffer.from([0, 0, 1, 0]));
   const manifest = await request.get(`${base()}/manifest.webmanifest`);
   expect(manifest.status()).toBe(200);
-  const body = (await manifest.json()) as { name: string; start_url: string; display: string; theme_color: string; icons: { src: string; sizes: string }[] };
-  expect(body).toMatchObject({ name: 'Buddy Match', start_url: '/account', display: 'standalone', theme_color: '#0b57a4' });
+  const body = (await manifest.json()) as {
+    name: string;
+    start_url: string;
+    display: string;
+    theme_color: string;
+    icons: { src: string; sizes: string }[];
+  };
+  expect(body).toMatchObject({
+    name: 'Buddy Match',
+    start_url: '/account',
+    display: 'standalone',
+    theme_color: '#0b57a4',
+  });
   expect(body.icons.map((i) => i.sizes)).toEqual(expect.arrayContaining(['192x192', '512x512']));
   for (const icon of body.icons) {
     const res = await request.get(`${base()}${icon.src}`);
@@ -144,6 +167,14 @@ test('/signup creates an account from plain English and shows how it was underst
   await expectAccessible(page);
   await screenshot(page, testInfo, 'signup-result');
 
-  const [row] = await testDb().selectFrom('users').select(['display_name', 'activities', 'availability_text']).where('email', '=', email).execute();
-  expect(row).toEqual({ display_name: 'Ana', activities: ['hiking', 'rock_climbing'], availability_text: 'weeknights except fridays, sat 9:30am-noon' });
+  const [row] = await testDb()
+    .selectFrom('users')
+    .select(['display_name', 'activities', 'availability_text'])
+    .where('email', '=', email)
+    .execute();
+  expect(row).toEqual({
+    display_name: 'Ana',
+    activities: ['hiking', 'rock_climbing'],
+    availability_text: 'weeknights except fridays, sat 9:30am-noon',
+  });
 });

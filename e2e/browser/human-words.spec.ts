@@ -12,7 +12,8 @@ const ANSWER = { timeout: 20_000 };
 test.describe.configure({ timeout: 90_000 });
 
 /** What a validator says when nobody wrote its words (zod's defaults and codes). */
-const RAW_VALIDATOR_TEXT = /expected|received|>=|<=|Invalid input|Too small|Too big|Unrecognized key|invalid_type|invalid_format|nonoptional|\bNaN\b|\bundefined\b/i;
+const RAW_VALIDATOR_TEXT =
+  /expected|received|>=|<=|Invalid input|Too small|Too big|Unrecognized key|invalid_type|invalid_format|nonoptional|\bNaN\b|\bundefined\b/i;
 
 async function expectNoRawValidatorText(page: Page) {
   const text = await page.locator('body').innerText();
@@ -21,14 +22,19 @@ async function expectNoRawValidatorText(page: Page) {
 
 /** Lets a form post what the browser's own checks (required, minlength, type=email) would stop, as a script or old browser can. */
 async function skipBrowserChecks(page: Page) {
-  await page.evaluate(() => document.querySelectorAll('form').forEach((form) => {
-    form.noValidate = true;
-  }));
+  await page.evaluate(() =>
+    document.querySelectorAll('form').forEach((form) => {
+      form.noValidate = true;
+    }),
+  );
 }
 
 const young = () => new Date(Date.now() - 5 * 365 * 24 * 3600 * 1000).toISOString().slice(0, 10);
 
-test('profile editor: refusals in words with focus on the summary; a save says Saved by the button', async ({ page, request }, testInfo) => {
+test('profile editor: refusals in words with focus on the summary; a save says Saved by the button', async ({
+  page,
+  request,
+}, testInfo) => {
   const user = await register(request, { displayName: 'Wendy Words', location: 'Lisbon' });
   await signIn(page, user.email, PASSWORD, '/account/profile');
 
@@ -53,7 +59,9 @@ test('profile editor: refusals in words with focus on the summary; a save says S
   await page.getByRole('button', { name: 'Save profile' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Saved' })).toBeVisible();
   await expect(page.getByRole('main').getByRole('alert')).toHaveCount(0);
-  const me = await (await request.get(`${baseUrl()}/api/v1/me.json`, { headers: { authorization: `Bearer ${user.token}` } })).json();
+  const me = await (
+    await request.get(`${baseUrl()}/api/v1/me.json`, { headers: { authorization: `Bearer ${user.token}` } })
+  ).json();
   expect(me.profile).toMatchObject({ displayName: 'Wendy', birthday: '1990-04-21' });
   // Editing again takes the notice away: it spoke of the last save.
   await page.getByLabel('About you').fill('Hi');
@@ -61,7 +69,10 @@ test('profile editor: refusals in words with focus on the summary; a save says S
   await expectAccessible(page);
 });
 
-test('password form: refusals in words with focus on the summary; a change says so by the button', async ({ page, request }, testInfo) => {
+test('password form: refusals in words with focus on the summary; a change says so by the button', async ({
+  page,
+  request,
+}, testInfo) => {
   const user = await register(request, { displayName: 'Pat Words' });
   await signIn(page, user.email, PASSWORD, '/account/password');
   await skipBrowserChecks(page);
@@ -71,7 +82,9 @@ test('password form: refusals in words with focus on the summary; a change says 
   const summary = page.getByRole('alert').filter({ hasText: 'Please fix the fields marked below.' });
   await expect(summary).toBeFocused(ANSWER);
   await expect(summary.getByRole('link', { name: 'Current password: Enter your current password' })).toBeVisible();
-  await expect(summary.getByRole('link', { name: 'New password: Use at least 8 characters for the new password' })).toBeVisible();
+  await expect(
+    summary.getByRole('link', { name: 'New password: Use at least 8 characters for the new password' }),
+  ).toBeVisible();
   await expectNoRawValidatorText(page);
   await expectAccessible(page);
   await screenshot(page, testInfo, 'words-password-errors');
@@ -84,7 +97,10 @@ test('password form: refusals in words with focus on the summary; a change says 
   await expect(page.getByText('Your password is changed.')).toBeVisible();
 });
 
-test('sign-in: a refused password and a malformed email are said in words, with focus on them', async ({ page, request }) => {
+test('sign-in: a refused password and a malformed email are said in words, with focus on them', async ({
+  page,
+  request,
+}) => {
   const user = await register(request, { displayName: 'Sid Words' });
   await page.setExtraHTTPHeaders({ 'x-forwarded-for': freshIp() });
   await page.goto(`${baseUrl()}/signin`);
@@ -115,10 +131,14 @@ test('signup: bad input is said in words, focus on the summary', async ({ page }
   await page.getByRole('button', { name: 'Create my account' }).click();
   const summary = page.getByRole('main').getByRole('alert');
   await expect(summary).toBeFocused(ANSWER);
-  await expect(summary.getByRole('link', { name: 'Email: Enter a valid email address, like sam@example.com.' })).toBeVisible();
+  await expect(
+    summary.getByRole('link', { name: 'Email: Enter a valid email address, like sam@example.com.' }),
+  ).toBeVisible();
   await expect(summary.getByRole('link', { name: 'Name: Enter your name.' })).toBeVisible();
   await expect(summary.getByRole('link', { name: 'Birthday: You need to be 13 or older.' })).toBeVisible();
-  await expect(summary.getByRole('link', { name: /^Photo: Enter a web address that starts with https:\/\// })).toBeVisible();
+  await expect(
+    summary.getByRole('link', { name: /^Photo: Enter a web address that starts with https:\/\// }),
+  ).toBeVisible();
   await expectNoRawValidatorText(page);
   await expectAccessible(page);
   await screenshot(page, testInfo, 'words-signup-errors');

@@ -6,7 +6,21 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { APIRequestContext, Page, TestInfo } from '@playwright/test';
-import { askBuddy, baseUrl, bearer, completePerson, expect, expectAccessible, isDesktop, PASSWORD, query, screenshot, signIn, test, type Registered } from './support';
+import {
+  askBuddy,
+  baseUrl,
+  bearer,
+  completePerson,
+  expect,
+  expectAccessible,
+  isDesktop,
+  PASSWORD,
+  query,
+  screenshot,
+  signIn,
+  test,
+  type Registered,
+} from './support';
 
 // Each test sets up several complete people (photos included) and runs axe more than once.
 test.slow();
@@ -16,13 +30,25 @@ test.slow();
  * so Discover here never shows anyone else's people.
  */
 const cityOf = (testInfo: TestInfo, tag: 'home' | 'assistants') =>
-  ({ home: { desktop: 'Evora', phone: 'Setubal' }, assistants: { desktop: 'Guimaraes', phone: 'Viana do Castelo' } })[tag][isDesktop(testInfo) ? 'desktop' : 'phone'];
+  ({ home: { desktop: 'Evora', phone: 'Setubal' }, assistants: { desktop: 'Guimaraes', phone: 'Viana do Castelo' } })[
+    tag
+  ][isDesktop(testInfo) ? 'desktop' : 'phone'];
 
 /** Someone complete, photo included, in `location`. */
-const personIn = (request: APIRequestContext, displayName: string, location: string, overrides: Record<string, unknown> = {}) =>
-  completePerson(request, displayName, { location, birthday: '1990-05-06', ...overrides });
+const personIn = (
+  request: APIRequestContext,
+  displayName: string,
+  location: string,
+  overrides: Record<string, unknown> = {},
+) => completePerson(request, displayName, { location, birthday: '1990-05-06', ...overrides });
 
-async function post(request: APIRequestContext, as: Registered, url: string, data: Record<string, unknown> = {}, status = 200) {
+async function post(
+  request: APIRequestContext,
+  as: Registered,
+  url: string,
+  data: Record<string, unknown> = {},
+  status = 200,
+) {
   const res = await request.post(`${baseUrl()}${url}`, { headers: bearer(as), data });
   expect(res.status(), await res.text()).toBe(status);
   return res.json();
@@ -38,7 +64,8 @@ async function inboxCounts(request: APIRequestContext, user: Registered) {
 async function expectTabBarPlaced(page: Page, testInfo: TestInfo) {
   const bar = page.getByRole('navigation', { name: 'Account' });
   await expect(bar).toBeVisible();
-  for (const name of ['Discover', 'Requests', 'Chats', 'Profile']) await expect(bar.getByRole('link', { name: new RegExp(`^${name}`) })).toBeVisible();
+  for (const name of ['Discover', 'Requests', 'Chats', 'Profile'])
+    await expect(bar.getByRole('link', { name: new RegExp(`^${name}`) })).toBeVisible();
   const box = (await bar.boundingBox())!;
   const viewport = page.viewportSize()!;
   if (isDesktop(testInfo)) {
@@ -48,7 +75,9 @@ async function expectTabBarPlaced(page: Page, testInfo: TestInfo) {
     expect(await bar.evaluate((el) => getComputedStyle(el).position)).toBe('fixed');
     // It stays there when the page scrolls (when the page is long enough to scroll).
     await page.evaluate(() => window.scrollTo({ top: 400, behavior: 'instant' }));
-    await expect.poll(async () => Math.round((await bar.boundingBox())!.y + (await bar.boundingBox())!.height)).toBe(viewport.height);
+    await expect
+      .poll(async () => Math.round((await bar.boundingBox())!.y + (await bar.boundingBox())!.height))
+      .toBe(viewport.height);
   }
   // The page's own heading comes first, not a block of menu links (measured from the top of the page).
   await page.evaluate(() => window.scrollTo({ top: 0, behavior: 'instant' }));
@@ -58,7 +87,10 @@ async function expectTabBarPlaced(page: Page, testInfo: TestInfo) {
   expect(heading.y, 'the first heading starts near the top').toBeLessThan(150);
 }
 
-test('the home screen: tab bar with real badges, request cards, unread chats and new matches', async ({ page, request }, testInfo) => {
+test('the home screen: tab bar with real badges, request cards, unread chats and new matches', async ({
+  page,
+  request,
+}, testInfo) => {
   const city = cityOf(testInfo, 'home');
   const nia = await personIn(request, 'Nia Home', city);
   const bea = await personIn(request, 'Bea Asks', city);
@@ -134,7 +166,10 @@ test('the home screen: tab bar with real badges, request cards, unread chats and
   await expect(tabs.getByRole('link', { name: /^Chats/ })).toHaveAccessibleName('Chats', { timeout: 10_000 });
 });
 
-test('a request declined on the home screen is gone, and a new one raises the badge on the next visit', async ({ page, request }, testInfo) => {
+test('a request declined on the home screen is gone, and a new one raises the badge on the next visit', async ({
+  page,
+  request,
+}, testInfo) => {
   const city = cityOf(testInfo, 'home');
   const ora = await personIn(request, 'Ora Decides', city);
   const pia = await personIn(request, 'Pia Pushes', city);
@@ -163,7 +198,10 @@ test('a request declined on the home screen is gone, and a new one raises the ba
 test.describe('in Tokyo', () => {
   test.use({ timezoneId: 'Asia/Tokyo', locale: 'en-GB' });
 
-  test('Connected assistants: what each assistant did, at local times, and disconnecting an OAuth connection', async ({ page, request }, testInfo) => {
+  test('Connected assistants: what each assistant did, at local times, and disconnecting an OAuth connection', async ({
+    page,
+    request,
+  }, testInfo) => {
     const city = cityOf(testInfo, 'assistants');
     const claude = { agentName: 'Claude', agentSessionId: 'conv-7' };
     const sol = await personIn(request, 'Sol Assisted', city, claude);
@@ -172,7 +210,8 @@ test.describe('in Tokyo', () => {
     // Claude, for Sol: asks Tia, accepts Uma and writes twice.
     await askBuddy(request, sol, tia, claude);
     const umaAsked = await askBuddy(request, uma, sol);
-    const chatId = (await post(request, sol, `/api/v1/buddy_requests/${umaAsked}/accept.json`, claude)).chat.chatId as string;
+    const chatId = (await post(request, sol, `/api/v1/buddy_requests/${umaAsked}/accept.json`, claude)).chat
+      .chatId as string;
     await post(request, sol, `/api/v1/chats/${chatId}/messages.json`, { text: 'Hi Uma!', ...claude }, 201);
     await post(request, sol, `/api/v1/chats/${chatId}/messages.json`, { text: 'Saturday works.', ...claude }, 201);
     // Sent with Claude's key, a message that names no assistant is still Claude's (the key is).
@@ -190,7 +229,9 @@ test.describe('in Tokyo', () => {
     await signIn(page, sol.email, PASSWORD, '/account');
     await page.getByRole('link', { name: 'Settings' }).click();
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Settings');
-    await expect(page.getByRole('link', { name: /^Connected assistants/ })).toContainText('2 connections can act for you.');
+    await expect(page.getByRole('link', { name: /^Connected assistants/ })).toContainText(
+      '2 connections can act for you.',
+    );
     await expectTabBarPlaced(page, testInfo);
     await expectAccessible(page);
     await page.getByRole('link', { name: /^Connected assistants/ }).click();
@@ -198,7 +239,8 @@ test.describe('in Tokyo', () => {
     await expect(page.getByRole('link', { name: 'Settings' })).toHaveAttribute('aria-current', 'true');
 
     const assistants = page.getByRole('list', { name: 'Your assistants' });
-    const assistant = (name: string) => assistants.getByRole('listitem').filter({ has: page.getByRole('heading', { level: 2, name, exact: true }) });
+    const assistant = (name: string) =>
+      assistants.getByRole('listitem').filter({ has: page.getByRole('heading', { level: 2, name, exact: true }) });
     await expect(assistant('Claude').getByRole('list', { name: 'What Claude did' }).getByRole('listitem')).toHaveText([
       'Sent 3 messages',
       'Sent 1 buddy request',
@@ -213,7 +255,11 @@ test.describe('in Tokyo', () => {
     // Times are the reader's: Tokyo, in British English, not UTC.
     const lastActive = assistant('Claude').locator('p', { hasText: 'Last active' }).locator('time');
     const iso = (await lastActive.getAttribute('datetime'))!;
-    const expected = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'Asia/Tokyo' }).format(new Date(iso));
+    const expected = new Intl.DateTimeFormat('en-GB', {
+      dateStyle: 'medium',
+      timeStyle: 'short',
+      timeZone: 'Asia/Tokyo',
+    }).format(new Date(iso));
     await expect(lastActive).toHaveText(expected);
     await expect(page.getByRole('main')).not.toContainText('UTC');
     await expect(page.getByRole('list', { name: 'Recent actions' })).toContainText('Claude sent a message');
@@ -223,7 +269,10 @@ test.describe('in Tokyo', () => {
     // Disconnecting the OAuth connection ends it.
     await chatgpt.getByRole('button', { name: 'Disconnect ChatGPT (Connected with OAuth)' }).click();
     await expect(chatgpt.locator('.token-head .tag').first()).toHaveText('Disconnected');
-    const rows = await query<{ revoked: boolean }>("select revoked_at is not null as revoked from access_tokens where user_id = $1 and label = 'Connected with OAuth'", [sol.id]);
+    const rows = await query<{ revoked: boolean }>(
+      "select revoked_at is not null as revoked from access_tokens where user_id = $1 and label = 'Connected with OAuth'",
+      [sol.id],
+    );
     expect(rows).toEqual([{ revoked: true }]);
     // Claude keeps its access.
     expect((await request.get(`${baseUrl()}/api/v1/me.json`, { headers: bearer(sol) })).status()).toBe(200);

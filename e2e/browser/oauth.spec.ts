@@ -10,7 +10,11 @@ import type { AddressInfo } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import type {
+  OAuthClientInformationMixed,
+  OAuthClientMetadata,
+  OAuthTokens,
+} from '@modelcontextprotocol/sdk/shared/auth.js';
 import selfsigned from 'selfsigned';
 import { createDb } from '@/db';
 import { baseUrl, expect, expectAccessible, freshIp, register, screenshot, signIn, test, uniqueEmail } from './support';
@@ -26,7 +30,13 @@ class AssistantAuth implements OAuthClientProvider {
   authorizationUrl?: URL;
   constructor(readonly redirectUrl: string) {}
   get clientMetadata(): OAuthClientMetadata {
-    return { client_name: 'Test Assistant', redirect_uris: [this.redirectUrl], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' };
+    return {
+      client_name: 'Test Assistant',
+      redirect_uris: [this.redirectUrl],
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'none',
+    };
   }
   clientInformation() {
     return this.client;
@@ -56,7 +66,9 @@ async function callbackServer(): Promise<{ url: string; next: () => Promise<URLS
   let deliver: (q: URLSearchParams) => void = () => {};
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-    res.writeHead(200, { 'content-type': 'text/html' }).end('<!DOCTYPE html><title>Assistant</title><h1>You can close this tab</h1>');
+    res
+      .writeHead(200, { 'content-type': 'text/html' })
+      .end('<!DOCTYPE html><title>Assistant</title><h1>You can close this tab</h1>');
     deliver(url.searchParams);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -72,7 +84,9 @@ function textOf(result: unknown): string {
   return ((result as { content: Array<{ text?: string }> }).content ?? []).map((c) => c.text ?? '').join('\n');
 }
 
-test('an MCP host connects with OAuth: 401, discovery, registration, sign-in and consent in the browser, tool calls, refresh', async ({ page }, testInfo) => {
+test('an MCP host connects with OAuth: 401, discovery, registration, sign-in and consent in the browser, tool calls, refresh', async ({
+  page,
+}, testInfo) => {
   const person = await register(page.request, { displayName: 'Oauth Person' });
   const callback = await callbackServer();
   const auth = new AssistantAuth(callback.url);
@@ -124,22 +138,40 @@ test('an MCP host connects with OAuth: 401, discovery, registration, sign-in and
     expect(textOf(me)).toContain('Oauth Person');
 
     // The connection is listed with the person's other assistants, under the assistant's name.
-    const listed = await page.request.get(`${baseUrl()}/api/v1/me/tokens.json`, { headers: { authorization: `Bearer ${person.token}` } });
-    const tokens = ((await listed.json()) as { tokens: Array<{ agentName: string | null; label: string | null; active: boolean }> }).tokens;
-    expect(tokens).toEqual(expect.arrayContaining([expect.objectContaining({ agentName: 'Test Assistant', label: 'Connected with OAuth', active: true })]));
+    const listed = await page.request.get(`${baseUrl()}/api/v1/me/tokens.json`, {
+      headers: { authorization: `Bearer ${person.token}` },
+    });
+    const tokens = (
+      (await listed.json()) as { tokens: Array<{ agentName: string | null; label: string | null; active: boolean }> }
+    ).tokens;
+    expect(tokens).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ agentName: 'Test Assistant', label: 'Connected with OAuth', active: true }),
+      ]),
+    );
 
     // Refresh: a new access token, and the old refresh token is spent.
     const before = auth.saved!;
     const db = createDb(process.env.E2E_DATABASE_URL!, 1);
     try {
-      await db.updateTable('oauth_payloads').set({ expires_at: new Date(Date.now() - 1000) }).where('model', '=', 'AccessToken').where('id', '=', before.access_token).execute();
+      await db
+        .updateTable('oauth_payloads')
+        .set({ expires_at: new Date(Date.now() - 1000) })
+        .where('model', '=', 'AccessToken')
+        .where('id', '=', before.access_token)
+        .execute();
     } finally {
       await db.destroy();
     }
     const refreshed = await fetch(`${baseUrl()}/oauth/token`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: before.refresh_token!, client_id: auth.client!.client_id, resource: mcpUrl.href }),
+      body: new URLSearchParams({
+        grant_type: 'refresh_token',
+        refresh_token: before.refresh_token!,
+        client_id: auth.client!.client_id,
+        resource: mcpUrl.href,
+      }),
     });
     expect(refreshed.status).toBe(200);
     const renewed = (await refreshed.json()) as OAuthTokens;
@@ -155,10 +187,14 @@ test('an MCP host connects with OAuth: 401, discovery, registration, sign-in and
       .getByRole('list', { name: 'Your assistants' })
       .getByRole('listitem')
       .filter({ has: page.getByRole('heading', { level: 2, name: 'Test Assistant' }) });
-    await expect(entry.getByRole('list', { name: 'Test Assistant: connections' })).toContainText('Connected with OAuth');
+    await expect(entry.getByRole('list', { name: 'Test Assistant: connections' })).toContainText(
+      'Connected with OAuth',
+    );
     await entry.getByRole('button', { name: 'Disconnect Test Assistant (Connected with OAuth)' }).click();
     await expect(entry.locator('.token-head .tag').first()).toHaveText('Disconnected');
-    const after = await fetch(`${baseUrl()}/api/v1/me.json`, { headers: { authorization: `Bearer ${renewed.access_token}` } });
+    const after = await fetch(`${baseUrl()}/api/v1/me.json`, {
+      headers: { authorization: `Bearer ${renewed.access_token}` },
+    });
     expect(after.status).toBe(401);
   } finally {
     await client.close().catch(() => undefined);
@@ -166,7 +202,9 @@ test('an MCP host connects with OAuth: 401, discovery, registration, sign-in and
   }
 });
 
-test('someone new signs up on the authorize page, and the assistant is connected to the new account', async ({ page }, testInfo) => {
+test('someone new signs up on the authorize page, and the assistant is connected to the new account', async ({
+  page,
+}, testInfo) => {
   const callback = await callbackServer();
   const auth = new AssistantAuth(callback.url);
   const mcpUrl = new URL(`${baseUrl()}/api/mcp`);
@@ -188,7 +226,9 @@ test('someone new signs up on the authorize page, and the assistant is connected
     await expectAccessible(page);
     await screenshot(page, testInfo, 'oauth-signup-done');
     // The signup signed this browser in: it goes straight back to the consent screen.
-    await expect(page.getByTestId('browser-signin')).toHaveText('You’re signed in on this browser.', { timeout: 20_000 });
+    await expect(page.getByTestId('browser-signin')).toHaveText('You’re signed in on this browser.', {
+      timeout: 20_000,
+    });
     await page.getByRole('link', { name: 'Continue to your assistant' }).click();
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Connect Test Assistant?');
     const brought = callback.next();
@@ -203,7 +243,9 @@ test('someone new signs up on the authorize page, and the assistant is connected
   }
 });
 
-test('device sign-in: the person checks the code the assistant shows, approves, and the assistant gets a token', async ({ page }, testInfo) => {
+test('device sign-in: the person checks the code the assistant shows, approves, and the assistant gets a token', async ({
+  page,
+}, testInfo) => {
   const person = await register(page.request, { displayName: 'Device Person' });
   const started = (await (
     await fetch(`${baseUrl()}/oauth/device/auth`, {
@@ -238,14 +280,22 @@ test('device sign-in: the person checks the code the assistant shows, approves, 
     await fetch(`${baseUrl()}/oauth/token`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ grant_type: 'urn:ietf:params:oauth:grant-type:device_code', device_code: started.device_code, client_id: 'buddy-match-device' }),
+      body: new URLSearchParams({
+        grant_type: 'urn:ietf:params:oauth:grant-type:device_code',
+        device_code: started.device_code,
+        client_id: 'buddy-match-device',
+      }),
     })
   ).json()) as { access_token: string };
-  const me = await fetch(`${baseUrl()}/api/v1/me.json`, { headers: { authorization: `Bearer ${tokens.access_token}` } });
+  const me = await fetch(`${baseUrl()}/api/v1/me.json`, {
+    headers: { authorization: `Bearer ${tokens.access_token}` },
+  });
   expect(me.status).toBe(200);
 });
 
-test('an MCP host that identifies itself with a client ID metadata document (no registration) connects the same way', async ({ page }) => {
+test('an MCP host that identifies itself with a client ID metadata document (no registration) connects the same way', async ({
+  page,
+}) => {
   const person = await register(page.request, { displayName: 'Metadata Person' });
   const callback = await callbackServer();
   // The host's document, on https (the SDK requires it) with a self-signed certificate, on the
@@ -258,8 +308,20 @@ test('an MCP host that identifies itself with a client ID metadata document (no 
   let fetched = 0;
   const documentServer = https.createServer({ key: pems.private, cert: pems.cert }, (req, res) => {
     fetched += 1;
-    const body = { client_id: clientId, client_name: 'Metadata Host', redirect_uris: [callback.url], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' };
-    res.writeHead(req.url === documentPath ? 200 : 404, { 'content-type': 'application/json', 'cache-control': 'max-age=600' }).end(JSON.stringify(body));
+    const body = {
+      client_id: clientId,
+      client_name: 'Metadata Host',
+      redirect_uris: [callback.url],
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'none',
+    };
+    res
+      .writeHead(req.url === documentPath ? 200 : 404, {
+        'content-type': 'application/json',
+        'cache-control': 'max-age=600',
+      })
+      .end(JSON.stringify(body));
   });
   await new Promise<void>((resolve) => documentServer.listen(port, '127.0.0.1', resolve));
   const auth = new AssistantAuth(callback.url);
@@ -270,7 +332,9 @@ test('an MCP host that identifies itself with a client ID metadata document (no 
   try {
     await client.connect(transport);
     await expect(client.callTool({ name: 'get_my_profile', arguments: {} })).rejects.toBeInstanceOf(UnauthorizedError);
-    expect(auth.client?.client_id, 'the SDK used the document URL as its client_id, without registering').toBe(clientId);
+    expect(auth.client?.client_id, 'the SDK used the document URL as its client_id, without registering').toBe(
+      clientId,
+    );
     await page.goto(auth.authorizationUrl!.href);
     await page.getByRole('link', { name: 'Sign in' }).click();
     const consentPath = decodeURIComponent(new URL(page.url()).searchParams.get('callbackUrl')!);

@@ -23,12 +23,17 @@ async function openEditor(page: Page, request: APIRequestContext) {
   await signIn(page, user.email, PASSWORD, '/account/profile');
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Your profile');
   return async () => {
-    const res = await request.get(`${baseUrl()}/api/v1/me.json`, { headers: { authorization: `Bearer ${user.token}` } });
+    const res = await request.get(`${baseUrl()}/api/v1/me.json`, {
+      headers: { authorization: `Bearer ${user.token}` },
+    });
     return (await res.json()).profile;
   };
 }
 
-test('activities are chips: catalog suggestions, renamings said, added, removed and saved', async ({ page, request }) => {
+test('activities are chips: catalog suggestions, renamings said, added, removed and saved', async ({
+  page,
+  request,
+}) => {
   const profile = await openEditor(page, request);
   const chips = page.getByRole('list', { name: 'Your activities' });
   const chipNames = chips.locator('.chip-name');
@@ -70,7 +75,10 @@ test('activities are chips: catalog suggestions, renamings said, added, removed 
   expect((await profile()).activities).toEqual(['board_games']);
 });
 
-test('free time is a week of buttons in step with its text both ways, and saving keeps it', async ({ page, request }, testInfo) => {
+test('free time is a week of buttons in step with its text both ways, and saving keeps it', async ({
+  page,
+  request,
+}, testInfo) => {
   const profile = await openEditor(page, request);
   const week = page.getByRole('table', { name: 'Tap the parts of the week you’re usually free' });
   const text = page.getByLabel('When you’re free');
@@ -108,7 +116,10 @@ test('free time is a week of buttons in step with its text both ways, and saving
   await expect(cell('Saturday morning')).toHaveAttribute('aria-pressed', 'false');
 });
 
-test('the photo button uploads; examples come from the person’s city and dates are in their language', async ({ page, request }, testInfo) => {
+test('the photo button uploads; examples come from the person’s city and dates are in their language', async ({
+  page,
+  request,
+}, testInfo) => {
   const profile = await openEditor(page, request);
   await expect(page.getByLabel('About you')).toHaveAttribute('placeholder', /New in Lisbon/);
   await expect(page.getByLabel('Where you are')).toHaveAttribute('placeholder', 'Like “Lisbon”');
@@ -122,7 +133,9 @@ test('the photo button uploads; examples come from the person’s city and dates
   await expect(photoButton).toHaveText('Take or choose a photo');
   await expect(photoButton).toBeVisible();
   expect((await photoButton.boundingBox())!.height).toBeGreaterThanOrEqual(44);
-  const png = await sharp({ create: { width: 200, height: 200, channels: 3, background: { r: 200, g: 90, b: 40 } } }).png().toBuffer();
+  const png = await sharp({ create: { width: 200, height: 200, channels: 3, background: { r: 200, g: 90, b: 40 } } })
+    .png()
+    .toBuffer();
   await page.getByLabel('Take or choose a photo').setInputFiles({ name: 'me.png', mimeType: 'image/png', buffer: png });
   await expect(page.getByRole('img', { name: 'Preview of the photo you chose' })).toHaveAttribute('src', /^blob:/);
   expect((await profile()).photoURL).toBeNull();

@@ -12,7 +12,10 @@ async function setPhoto(userId: string, photoUrl: string) {
   }
 }
 
-test('a complete profile shows strangers its public fields, never private ones, and previews well', async ({ page, request }, testInfo) => {
+test('a complete profile shows strangers its public fields, never private ones, and previews well', async ({
+  page,
+  request,
+}, testInfo) => {
   const user = await register(request, {
     displayName: 'Jo <Hiker>',
     aboutMe: 'Up for trails most weekends.\n<script>window.hacked = 1</script>',
@@ -45,7 +48,8 @@ test('a complete profile shows strangers its public fields, never private ones, 
   await expect(page.getByRole('table')).toHaveCount(0);
 
   const html = await page.content();
-  for (const secret of ['Baker', '51.5237', '-0.1585', '1990-04-02', user.email, 'Hiker']) expect(html).not.toContain(secret);
+  for (const secret of ['Baker', '51.5237', '-0.1585', '1990-04-02', user.email, 'Hiker'])
+    expect(html).not.toContain(secret);
 
   const meta = (selector: string) => page.locator(selector).getAttribute('content');
   expect(await meta('meta[property="og:title"]')).toBe('Jo on Buddy Match');
@@ -67,7 +71,9 @@ test('an incomplete profile shows only what exists', async ({ page, request }, t
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Newbie');
   await expect(page.getByRole('heading', { level: 2 })).toHaveCount(0);
   await expect(page.getByRole('table')).toHaveCount(0);
-  expect(await page.locator('meta[property="og:description"]').getAttribute('content')).toBe('Newbie is looking for buddies on Buddy Match.');
+  expect(await page.locator('meta[property="og:description"]').getAttribute('content')).toBe(
+    'Newbie is looking for buddies on Buddy Match.',
+  );
   expect(await page.locator('meta[name="twitter:card"]').getAttribute('content')).toBe('summary');
   await expectAccessible(page);
   await screenshot(page, testInfo, 'public-profile-incomplete');

@@ -2,13 +2,30 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { Client } from 'pg';
-import { baseUrl, expect, expectAccessible, freshIp, isDesktop, outboxLink, register, screenshot, signInWithForm, test, watchPage, PASSWORD } from './support';
+import {
+  baseUrl,
+  expect,
+  expectAccessible,
+  freshIp,
+  isDesktop,
+  outboxLink,
+  register,
+  screenshot,
+  signInWithForm,
+  test,
+  watchPage,
+  PASSWORD,
+} from './support';
 
 const IPHONE_UA =
   'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
 
 test.describe('the mobile sign-in link', () => {
-  test('first use signs in, a second use explains and offers a new link', async ({ browser, request, problems }, testInfo) => {
+  test('first use signs in, a second use explains and offers a new link', async ({
+    browser,
+    request,
+    problems,
+  }, testInfo) => {
     const phone = !isDesktop(testInfo);
     const context = await browser.newContext({
       ...(phone ? { userAgent: IPHONE_UA, viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true } : {}),
@@ -122,7 +139,11 @@ test.describe('password sign-in', () => {
 });
 
 test.describe('return paths', () => {
-  test('a signed-in visitor sent to /signin with an off-site callbackUrl stays on the site', async ({ browser, request, problems }, testInfo) => {
+  test('a signed-in visitor sent to /signin with an off-site callbackUrl stays on the site', async ({
+    browser,
+    request,
+    problems,
+  }, testInfo) => {
     test.skip(!isDesktop(testInfo), 'one viewport is enough for this flow');
     const context = await browser.newContext({ extraHTTPHeaders: { 'x-forwarded-for': freshIp() } });
     const page = watchPage(await context.newPage(), problems);
@@ -133,7 +154,15 @@ test.describe('return paths', () => {
     // What the attack relies on: Chromium drops a tab in a URL, so "/<tab>/evil.example" is another host.
     expect(await page.evaluate(() => new URL('/\t/evil.example', location.href).host)).toBe('evil.example');
 
-    for (const callbackUrl of ['/%09/evil.example', '/%0a/evil.example', '/%5Cevil.example', '%2F%2Fevil.example', '/%252F/evil.example', 'https://evil.example/', 'javascript:alert(1)']) {
+    for (const callbackUrl of [
+      '/%09/evil.example',
+      '/%0a/evil.example',
+      '/%5Cevil.example',
+      '%2F%2Fevil.example',
+      '/%252F/evil.example',
+      'https://evil.example/',
+      'javascript:alert(1)',
+    ]) {
       await page.goto(`${baseUrl()}/signin?callbackUrl=${callbackUrl}`);
       await page.waitForURL(`${site}/account`);
       expect(new URL(page.url()).origin, callbackUrl).toBe(site);
@@ -144,7 +173,11 @@ test.describe('return paths', () => {
     await context.close();
   });
 
-  test('signing in from a link with an off-site callbackUrl lands on /account', async ({ browser, request, problems }, testInfo) => {
+  test('signing in from a link with an off-site callbackUrl lands on /account', async ({
+    browser,
+    request,
+    problems,
+  }, testInfo) => {
     test.skip(!isDesktop(testInfo), 'one viewport is enough for this flow');
     const context = await browser.newContext({ extraHTTPHeaders: { 'x-forwarded-for': freshIp() } });
     const page = watchPage(await context.newPage(), problems);
@@ -160,7 +193,11 @@ test.describe('return paths', () => {
 });
 
 test.describe('the client address in server actions', () => {
-  test('a wrong current password on the password page is counted under the browser’s own address', async ({ browser, request, problems }, testInfo) => {
+  test('a wrong current password on the password page is counted under the browser’s own address', async ({
+    browser,
+    request,
+    problems,
+  }, testInfo) => {
     test.skip(!isDesktop(testInfo), 'one viewport is enough for this flow');
     const ip = freshIp();
     const context = await browser.newContext({ extraHTTPHeaders: { 'x-forwarded-for': ip } });
@@ -177,7 +214,10 @@ test.describe('the client address in server actions', () => {
     const db = new Client({ connectionString: process.env.E2E_DATABASE_URL });
     await db.connect();
     try {
-      const { rows } = await db.query<{ ip: string }>(`select ip from auth_attempts where kind = 'password_failure' and account_key = $1`, [user.email.toLowerCase()]);
+      const { rows } = await db.query<{ ip: string }>(
+        `select ip from auth_attempts where kind = 'password_failure' and account_key = $1`,
+        [user.email.toLowerCase()],
+      );
       expect(rows.map((r) => r.ip)).toEqual([ip]);
     } finally {
       await db.end();

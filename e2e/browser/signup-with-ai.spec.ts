@@ -45,9 +45,16 @@ function countRegistrations(page: Page): () => number {
   return () => posts;
 }
 
-const usersWithEmail = (email: string) => testDb().selectFrom('users').select(['id', 'display_name', 'agent_name', 'activities']).where('email', '=', email).execute();
+const usersWithEmail = (email: string) =>
+  testDb()
+    .selectFrom('users')
+    .select(['id', 'display_name', 'agent_name', 'activities'])
+    .where('email', '=', email)
+    .execute();
 
-test('a link built by an agent shows what will be sent, creates the account on one press and shows the result', async ({ page }) => {
+test('a link built by an agent shows what will be sent, creates the account on one press and shows the result', async ({
+  page,
+}) => {
   const email = uniqueEmail('happy');
   const posts = countRegistrations(page);
   await openLink(page, {
@@ -81,7 +88,9 @@ test('a link built by an agent shows what will be sent, creates the account on o
   await expect(page.getByTestId('schedule-summary')).toHaveText(/Saturday and Sunday/);
   await expect(page.getByTestId('activities-unmatched')).toContainText('xyzzy plugh');
   // Suggestions by name, not by id.
-  await expect(page.getByTestId('activities-unmatched')).toContainText('bord gamez — did you mean Board Games, Card Games or Video Games?');
+  await expect(page.getByTestId('activities-unmatched')).toContainText(
+    'bord gamez — did you mean Board Games, Card Games or Video Games?',
+  );
   await expect(page.getByTestId('activities-unmatched')).not.toContainText('board_games');
   await expect(page.getByTestId('onboarding-missing')).toContainText('a photo');
   expect(posts()).toBe(1);
@@ -132,7 +141,9 @@ test('bad input is explained in plain words beside a form to correct it', async 
   const summary = page.getByRole('main').getByRole('alert');
   await expect(summary).toBeFocused(ANSWER);
   await expect(summary).toContainText('Please check these');
-  await expect(summary.getByRole('link', { name: 'Email: Enter a valid email address, like sam@example.com.' })).toBeVisible();
+  await expect(
+    summary.getByRole('link', { name: 'Email: Enter a valid email address, like sam@example.com.' }),
+  ).toBeVisible();
   await expect(summary.getByRole('link', { name: 'Birthday: You need to be 13 or older.' })).toBeVisible();
   const emailInput = page.getByLabel('Email (required)');
   await expect(emailInput).toHaveAttribute('aria-invalid', 'true');
@@ -153,7 +164,10 @@ test('bad input is explained in plain words beside a form to correct it', async 
 
 test('an email that already has an account says so and lets the person use another', async ({ page, request }) => {
   const email = uniqueEmail('taken');
-  const first = await request.post(`${base()}/api/v1/register.json`, { data: { email, displayName: 'First' }, headers: { 'x-forwarded-for': freshIp() } });
+  const first = await request.post(`${base()}/api/v1/register.json`, {
+    data: { email, displayName: 'First' },
+    headers: { 'x-forwarded-for': freshIp() },
+  });
   expect(first.status()).toBe(201);
   await openLink(page, { email, name: 'Second' });
   await page.getByRole('button', { name: 'Create my account' }).click();
@@ -166,7 +180,10 @@ test('an email that already has an account says so and lets the person use anoth
 test('too many sign-ups from one network are explained with when to try again', async ({ page, request }) => {
   const ip = freshIp();
   for (let i = 0; i < 3; i += 1) {
-    const res = await request.post(`${base()}/api/v1/register.json`, { data: { email: uniqueEmail('fill'), displayName: 'Filler' }, headers: { 'x-forwarded-for': ip } });
+    const res = await request.post(`${base()}/api/v1/register.json`, {
+      data: { email: uniqueEmail('fill'), displayName: 'Filler' },
+      headers: { 'x-forwarded-for': ip },
+    });
     expect(res.status()).toBe(201);
   }
   const email = uniqueEmail('limited');
@@ -223,8 +240,16 @@ test('a link without an email opens the form and asks for what is missing', asyn
   await expect(page.getByRole('main').getByRole('alert')).toContainText('Email: Enter your email address.', ANSWER);
 });
 
-test('reads well and is accessible at the size of the project, phone or desktop (screenshots kept as artifacts)', async ({ page }, testInfo) => {
-  await openLink(page, { email: uniqueEmail('look'), name: 'Pat', location: 'Berlin', activities: 'climbing, board games', availability: 'Tuesday evenings' });
+test('reads well and is accessible at the size of the project, phone or desktop (screenshots kept as artifacts)', async ({
+  page,
+}, testInfo) => {
+  await openLink(page, {
+    email: uniqueEmail('look'),
+    name: 'Pat',
+    location: 'Berlin',
+    activities: 'climbing, board games',
+    availability: 'Tuesday evenings',
+  });
   await expectAccessible(page);
   await screenshot(page, testInfo, 'signup-with-ai-review');
   await page.getByRole('button', { name: 'Change details' }).click();

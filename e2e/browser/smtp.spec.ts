@@ -26,7 +26,10 @@ test.describe('magic link by SMTP', () => {
         const chunks: Buffer[] = [];
         stream.on('data', (c: Buffer) => chunks.push(c));
         stream.on('end', () => {
-          inbox.push({ to: session.envelope.rcptTo.map((r) => r.address), raw: Buffer.concat(chunks).toString('utf8') });
+          inbox.push({
+            to: session.envelope.rcptTo.map((r) => r.address),
+            raw: Buffer.concat(chunks).toString('utf8'),
+          });
           callback();
         });
       },
@@ -51,7 +54,10 @@ test.describe('magic link by SMTP', () => {
     throw new Error(`no mail to ${email} reached the SMTP sink`);
   }
 
-  test('registration mails a link that signs the person in, and "email me a link" sends another', async ({ page, request }, testInfo) => {
+  test('registration mails a link that signs the person in, and "email me a link" sends another', async ({
+    page,
+    request,
+  }, testInfo) => {
     test.skip(!isDesktop(testInfo), 'one stack with SMTP is enough');
     const user = await register(request, { displayName: 'Sasha Smtp', emailMagicLink: true }, stack.baseUrl);
 

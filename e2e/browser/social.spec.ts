@@ -2,13 +2,30 @@
 // live with someone whose messages arrive without a reload, blocks and reports from a
 // chat, and finds and asks buddies. The other people act through the agents' API.
 import type { Page } from '@playwright/test';
-import { askBuddy, baseUrl, bearer, completePerson, expect, expectAccessible, isDesktop, makeBuddies, query, register, screenshot, sendChatMessage, signIn, PASSWORD, test, } from './support';
+import {
+  askBuddy,
+  baseUrl,
+  bearer,
+  completePerson,
+  expect,
+  expectAccessible,
+  isDesktop,
+  makeBuddies,
+  query,
+  register,
+  screenshot,
+  sendChatMessage,
+  signIn,
+  PASSWORD,
+  test,
+} from './support';
 
 /** Marks the page's window so a later check can prove no reload or navigation happened. */
 async function markWindow(page: Page) {
   await page.evaluate(() => Object.assign(window, { __sameWindow: true }));
 }
-const stillSameWindow = (page: Page) => page.evaluate(() => (window as unknown as { __sameWindow?: boolean }).__sameWindow === true);
+const stillSameWindow = (page: Page) =>
+  page.evaluate(() => (window as unknown as { __sameWindow?: boolean }).__sameWindow === true);
 
 test('requests, Discover and chats read well and are accessible', async ({ page, request }, testInfo) => {
   // Both projects run this against one database: each gets its own city.
@@ -23,7 +40,10 @@ test('requests, Discover and chats read well and are accessible', async ({ page,
   await signIn(page, ana.email, PASSWORD, '/account/requests');
   const menu = page.getByRole('navigation', { name: 'Account' });
   await expect(menu.getByRole('link', { name: /^Requests/ })).toHaveText(/1 request waiting/);
-  const waiting = page.getByRole('list', { name: 'Requests waiting for your answer' }).getByRole('listitem').filter({ hasText: 'Bea <Asker>' });
+  const waiting = page
+    .getByRole('list', { name: 'Requests waiting for your answer' })
+    .getByRole('listitem')
+    .filter({ hasText: 'Bea <Asker>' });
   await expect(waiting).toContainText('Hike on Saturday? <b>not bold</b>');
   await expect(page.getByRole('list', { name: 'Requests you sent' })).toContainText('Cai Asked');
   await expectAccessible(page);
@@ -34,7 +54,10 @@ test('requests, Discover and chats read well and are accessible', async ({ page,
   const matches = page.getByRole('list', { name: 'Matches, best first' });
   const danCard = matches.getByRole('listitem').filter({ hasText: 'Dan Nearby' });
   await expect(danCard).toContainText(/about [1-3] km away/);
-  await expect(danCard.getByRole('list', { name: 'You both like' }).getByRole('listitem')).toHaveText(['Hiking', 'Board Games']);
+  await expect(danCard.getByRole('list', { name: 'You both like' }).getByRole('listitem')).toHaveText([
+    'Hiking',
+    'Board Games',
+  ]);
   await expect(danCard).toContainText(/Saturday.*Sunday|weekends/i);
   await expect(matches.getByRole('listitem').filter({ hasText: 'Bea <Asker>' })).toContainText('Bea <Asker> asked you');
   await expect(matches.getByRole('listitem').filter({ hasText: 'Cai Asked' })).toContainText('Request sent');
@@ -49,7 +72,9 @@ test('requests, Discover and chats read well and are accessible', async ({ page,
   await expect(menu.getByRole('link', { name: /^Requests/ })).not.toContainText('waiting');
   await page.getByRole('link', { name: 'Open the chat' }).click();
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Bea <Asker>');
-  await expect(page.getByRole('log', { name: 'Messages with Bea <Asker>' })).toContainText('Yes! 9am at the trailhead?');
+  await expect(page.getByRole('log', { name: 'Messages with Bea <Asker>' })).toContainText(
+    'Yes! 9am at the trailhead?',
+  );
   await expectAccessible(page);
   await screenshot(page, testInfo, 'chat');
 
@@ -60,7 +85,9 @@ test('requests, Discover and chats read well and are accessible', async ({ page,
 });
 
 test.describe('on the desktop', () => {
-  test.beforeEach(({}, testInfo) => test.skip(!isDesktop(testInfo), 'the flows once; every page is checked at phone size above'));
+  test.beforeEach(({}, testInfo) =>
+    test.skip(!isDesktop(testInfo), 'the flows once; every page is checked at phone size above'),
+  );
 
   test('messages from the other person arrive without a reload, and replies reach them', async ({ page, request }) => {
     const ana = await completePerson(request, 'Ana Live');
@@ -74,7 +101,10 @@ test.describe('on the desktop', () => {
 
     await sendChatMessage(request, bea, chatId, 'Are you still up for Saturday?');
     await sendChatMessage(request, bea, chatId, 'I can bring snacks.');
-    await expect(log.getByRole('listitem')).toHaveText([/Bea Live: Are you still up for Saturday\?/, /Bea Live: I can bring snacks\./], { timeout: 10_000 });
+    await expect(log.getByRole('listitem')).toHaveText(
+      [/Bea Live: Are you still up for Saturday\?/, /Bea Live: I can bring snacks\./],
+      { timeout: 10_000 },
+    );
     expect(await stillSameWindow(page), 'the messages must arrive without a reload').toBe(true);
 
     // Enter sends; the reply is stored and Bea reads it through the API.
@@ -90,7 +120,10 @@ test.describe('on the desktop', () => {
       ['Yes, see you at 9!', false],
     ]);
     // Having seen them, Ana has nothing unread.
-    const [member] = await query<{ unread_count: number }>('select unread_count from chat_members where chat_id = $1 and user_id = $2', [chatId, ana.id]);
+    const [member] = await query<{ unread_count: number }>(
+      'select unread_count from chat_members where chat_id = $1 and user_id = $2',
+      [chatId, ana.id],
+    );
     expect(member?.unread_count).toBe(0);
 
     // A message the moderation refuses is explained and not stored.
@@ -141,7 +174,10 @@ test.describe('on the desktop', () => {
     await page.getByLabel('Also block Bea Pest').uncheck();
     await page.getByRole('button', { name: 'Send report' }).click();
     await expect(page.getByRole('status').filter({ hasText: 'Your report reached our moderators' })).toBeVisible();
-    const reports = await query<{ reason: string; text: string; chat_id: string }>('select reason, text, chat_id from reports where reporter_id = $1', [ana.id]);
+    const reports = await query<{ reason: string; text: string; chat_id: string }>(
+      'select reason, text, chat_id from reports where reporter_id = $1',
+      [ana.id],
+    );
     expect(reports).toEqual([{ reason: 'harassment', text: 'Keeps pushing after I said no.', chat_id: chatId }]);
 
     // Blocking asks first, then hides the chat and stops Bea's messages.
@@ -152,9 +188,14 @@ test.describe('on the desktop', () => {
     await page.getByRole('button', { name: 'Yes, block Bea Pest' }).click();
     await expect(page.getByRole('status').filter({ hasText: 'You blocked Bea Pest.' })).toBeVisible();
     await expect(page.getByLabel('Message to Bea Pest')).toHaveCount(0);
-    expect(await query('select blocked_id from blocks where blocker_id = $1', [ana.id])).toEqual([{ blocked_id: bea.id }]);
+    expect(await query('select blocked_id from blocks where blocker_id = $1', [ana.id])).toEqual([
+      { blocked_id: bea.id },
+    ]);
 
-    const refused = await request.post(`${baseUrl()}/api/v1/chats/${chatId}/messages.json`, { headers: bearer(bea), data: { text: 'Hello?' } });
+    const refused = await request.post(`${baseUrl()}/api/v1/chats/${chatId}/messages.json`, {
+      headers: bearer(bea),
+      data: { text: 'Hello?' },
+    });
     expect(refused.status()).toBe(403);
     await page.getByRole('link', { name: 'Back to your chats' }).click();
     await expect(page.getByText('No chats yet.')).toBeVisible();
@@ -165,7 +206,11 @@ test.describe('on the desktop', () => {
   test('finding and asking a buddy; what a person sees on bad filters', async ({ page, request }) => {
     // A city of their own, so nobody from the other tests matches.
     const ana = await completePerson(request, 'Ana Finder', { birthday: '1990-01-01', location: 'Braga' });
-    const dan = await completePerson(request, 'Dan Found', { birthday: '1985-06-01', gender: 'male', location: 'Braga' });
+    const dan = await completePerson(request, 'Dan Found', {
+      birthday: '1985-06-01',
+      gender: 'male',
+      location: 'Braga',
+    });
     await completePerson(request, 'Eve Older', { birthday: '1960-06-01', location: 'Braga' });
 
     await signIn(page, ana.email, PASSWORD, '/account/discover');
@@ -202,7 +247,9 @@ test.describe('on the desktop', () => {
     await page.getByRole('button', { name: 'Send request' }).click();
     await expect(page.getByRole('status').filter({ hasText: 'Request sent.' })).toBeVisible();
     const received = await request.get(`${baseUrl()}/api/v1/buddy_requests.json`, { headers: bearer(dan) });
-    expect((await received.json()).received).toMatchObject([{ state: 'pending', message: 'Fancy a hike this weekend?', activityIds: ['hiking'], user: { slug: ana.slug } }]);
+    expect((await received.json()).received).toMatchObject([
+      { state: 'pending', message: 'Fancy a hike this weekend?', activityIds: ['hiking'], user: { slug: ana.slug } },
+    ]);
   });
 
   test('Show more pages through every match exactly once', async ({ page, request }) => {
@@ -220,11 +267,28 @@ test.describe('on the desktop', () => {
     expect((await cards.allInnerTexts()).sort()).toEqual(names);
   });
 
-  test('moving too often and searching too often: the profile editor and Discover say when to try again', async ({ page, request }) => {
+  test('moving too often and searching too often: the profile editor and Discover say when to try again', async ({
+    page,
+    request,
+  }) => {
     const ana = await completePerson(request, 'Ana Mover', { location: 'Porto' });
     // Ten moves today through the API (an agent, say): the limit.
-    for (const city of ['Braga', 'Lisbon', 'Coimbra', 'Faro', 'Madrid', 'Seville', 'Valencia', 'Bilbao', 'Porto', 'Braga']) {
-      const moved = await request.patch(`${baseUrl()}/api/v1/me.json`, { headers: bearer(ana), data: { location: city } });
+    for (const city of [
+      'Braga',
+      'Lisbon',
+      'Coimbra',
+      'Faro',
+      'Madrid',
+      'Seville',
+      'Valencia',
+      'Bilbao',
+      'Porto',
+      'Braga',
+    ]) {
+      const moved = await request.patch(`${baseUrl()}/api/v1/me.json`, {
+        headers: bearer(ana),
+        data: { location: city },
+      });
       expect(moved.status(), await moved.text()).toBe(200);
     }
     await signIn(page, ana.email, PASSWORD, '/account/profile');
@@ -245,7 +309,11 @@ test.describe('on the desktop', () => {
       expect(res.status()).toBe(200);
     }
     await page.goto(`${baseUrl()}/account/discover`);
-    await expect(page.getByRole('status').filter({ hasText: /Too many Discover searches: at most 120 per hour\. Try again in \d+ minutes?\./ })).toBeVisible();
+    await expect(
+      page
+        .getByRole('status')
+        .filter({ hasText: /Too many Discover searches: at most 120 per hour\. Try again in \d+ minutes?\./ }),
+    ).toBeVisible();
     await expect(page.getByRole('form', { name: 'Search filters' })).toHaveCount(0);
     await expectAccessible(page);
   });

@@ -16,7 +16,8 @@ export const PASSWORD = 'correct horse battery';
 /** Collects CSP violations and uncaught script errors of a page into `problems`. */
 export function watchPage(page: Page, problems: string[]): Page {
   page.on('console', (message) => {
-    if (/content security policy|refused to (execute|load|apply|connect|frame)/i.test(message.text())) problems.push(message.text());
+    if (/content security policy|refused to (execute|load|apply|connect|frame)/i.test(message.text()))
+      problems.push(message.text());
   });
   page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
   return page;
@@ -55,9 +56,22 @@ export interface Registered {
   profileUrl: string;
 }
 
-export async function register(request: APIRequestContext, overrides: Record<string, unknown> = {}, url = baseUrl()): Promise<Registered> {
-  const body = { email: uniqueEmail(), displayName: 'Robin Example', password: PASSWORD, emailMagicLink: false, ...overrides };
-  const res = await request.post(`${url}/api/v1/register.json`, { data: body, headers: { 'x-forwarded-for': freshIp() } });
+export async function register(
+  request: APIRequestContext,
+  overrides: Record<string, unknown> = {},
+  url = baseUrl(),
+): Promise<Registered> {
+  const body = {
+    email: uniqueEmail(),
+    displayName: 'Robin Example',
+    password: PASSWORD,
+    emailMagicLink: false,
+    ...overrides,
+  };
+  const res = await request.post(`${url}/api/v1/register.json`, {
+    data: body,
+    headers: { 'x-forwarded-for': freshIp() },
+  });
   expect(res.status(), await res.text()).toBe(201);
   const json = await res.json();
   return {
@@ -71,7 +85,12 @@ export async function register(request: APIRequestContext, overrides: Record<str
 }
 
 /** Signs in through the sign-in form (what a person does). */
-export async function signInWithForm(page: Page, email: string, password = PASSWORD, returnTo = '/account'): Promise<void> {
+export async function signInWithForm(
+  page: Page,
+  email: string,
+  password = PASSWORD,
+  returnTo = '/account',
+): Promise<void> {
   await page.goto(`${baseUrl()}/signin?callbackUrl=${encodeURIComponent(returnTo)}`);
   await page.getByLabel('Email', { exact: true }).first().fill(email);
   await page.getByLabel('Password', { exact: true }).fill(password);
@@ -125,7 +144,11 @@ export function notMeLinkIn(raw: string): string | null {
 }
 
 /** Waits for the newest mail to `email` in the local outbox (DATA_DIR/mail) with a link `find` sees that is not in `seen`. */
-export async function outboxLink(email: string, seen: ReadonlySet<string> = new Set(), find: (raw: string) => string | null = signinLinkIn): Promise<string> {
+export async function outboxLink(
+  email: string,
+  seen: ReadonlySet<string> = new Set(),
+  find: (raw: string) => string | null = signinLinkIn,
+): Promise<string> {
   const dir = path.join(process.env.E2E_DATA_DIR!, 'mail');
   const deadline = Date.now() + 20_000;
   while (Date.now() < deadline) {
@@ -150,7 +173,9 @@ export const bearer = (user: Registered) => ({ authorization: `Bearer ${user.tok
 
 /** A plain square PNG as a data URL: a photo that passes moderation. */
 export async function pngDataUrl(hue: number, size = 96): Promise<string> {
-  const png = await sharp({ create: { width: size, height: size, channels: 3, background: { r: hue % 256, g: 120, b: 255 - (hue % 256) } } })
+  const png = await sharp({
+    create: { width: size, height: size, channels: 3, background: { r: hue % 256, g: 120, b: 255 - (hue % 256) } },
+  })
     .png()
     .toBuffer();
   return `data:image/png;base64,${png.toString('base64')}`;
@@ -161,7 +186,11 @@ export async function pngDataUrl(hue: number, size = 96): Promise<string> {
  * in one city share its centre as their exact point; Discover measures between public
  * points (each 0.7-1.3 km from it), so they show as about 1-3 km apart.
  */
-export async function completePerson(request: APIRequestContext, displayName: string, overrides: Record<string, unknown> = {}): Promise<Registered> {
+export async function completePerson(
+  request: APIRequestContext,
+  displayName: string,
+  overrides: Record<string, unknown> = {},
+): Promise<Registered> {
   const user = await register(request, {
     displayName,
     aboutMe: `${displayName} likes trails and board games.`,
@@ -174,13 +203,24 @@ export async function completePerson(request: APIRequestContext, displayName: st
     ...overrides,
   });
   const me = await request.get(`${baseUrl()}/api/v1/me.json`, { headers: bearer(user) });
-  expect((await me.json()).profile.onboarding, `${displayName} should be complete`).toEqual({ complete: true, missing: [] });
+  expect((await me.json()).profile.onboarding, `${displayName} should be complete`).toEqual({
+    complete: true,
+    missing: [],
+  });
   return user;
 }
 
 /** `from` asks `to` to be buddies; returns the request id. */
-export async function askBuddy(request: APIRequestContext, from: Registered, to: Registered, data: Record<string, unknown> = {}): Promise<string> {
-  const res = await request.post(`${baseUrl()}/api/v1/users/${to.slug}/buddy_request.json`, { headers: bearer(from), data });
+export async function askBuddy(
+  request: APIRequestContext,
+  from: Registered,
+  to: Registered,
+  data: Record<string, unknown> = {},
+): Promise<string> {
+  const res = await request.post(`${baseUrl()}/api/v1/users/${to.slug}/buddy_request.json`, {
+    headers: bearer(from),
+    data,
+  });
   expect(res.status(), await res.text()).toBe(201);
   return (await res.json()).request.id as string;
 }
@@ -193,8 +233,16 @@ export async function makeBuddies(request: APIRequestContext, a: Registered, b: 
   return (await res.json()).chat.chatId as string;
 }
 
-export async function sendChatMessage(request: APIRequestContext, from: Registered, chatId: string, text: string): Promise<void> {
-  const res = await request.post(`${baseUrl()}/api/v1/chats/${chatId}/messages.json`, { headers: bearer(from), data: { text } });
+export async function sendChatMessage(
+  request: APIRequestContext,
+  from: Registered,
+  chatId: string,
+  text: string,
+): Promise<void> {
+  const res = await request.post(`${baseUrl()}/api/v1/chats/${chatId}/messages.json`, {
+    headers: bearer(from),
+    data: { text },
+  });
   expect(res.status(), await res.text()).toBe(201);
 }
 

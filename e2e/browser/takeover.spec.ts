@@ -1,7 +1,19 @@
 // Issue 12, section 5, as a person meets it: "This wasn't me" from the mail, the
 // first-sign-in question about assistants, and "revoke all" when changing the password.
 import { Client } from 'pg';
-import { baseUrl, expect, expectAccessible, isDesktop, notMeLinkIn, outboxLink, PASSWORD, register, screenshot, signIn, test } from './support';
+import {
+  baseUrl,
+  expect,
+  expectAccessible,
+  isDesktop,
+  notMeLinkIn,
+  outboxLink,
+  PASSWORD,
+  register,
+  screenshot,
+  signIn,
+  test,
+} from './support';
 
 const me = (request: import('@playwright/test').APIRequestContext, token: string) =>
   request.get(`${baseUrl()}/api/v1/me.json`, { headers: { authorization: `Bearer ${token}` } });
@@ -16,7 +28,10 @@ async function sql(text: string, values: unknown[]) {
   }
 }
 
-test('"This wasn\'t me" from the sign-in mail disables the account a stranger made', async ({ page, request }, testInfo) => {
+test('"This wasn\'t me" from the sign-in mail disables the account a stranger made', async ({
+  page,
+  request,
+}, testInfo) => {
   const attacker = await register(request, {
     displayName: 'Click here https://evil.example',
     agentName: '<a href="https://evil.example">Sign in</a>',
@@ -41,8 +56,12 @@ test('"This wasn\'t me" from the sign-in mail disables the account a stranger ma
   await page.getByRole('button', { name: 'Disable this account' }).click();
   await page.waitForURL(/\/signin\/not-me\?token=.*&done=1$/);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('The account is disabled');
-  await expect(page.getByRole('status')).toContainText('Done. The account that was made with your email address is disabled');
-  await expect(page.getByText('every assistant’s access is revoked and every signed-in browser is signed out')).toBeVisible();
+  await expect(page.getByRole('status')).toContainText(
+    'Done. The account that was made with your email address is disabled',
+  );
+  await expect(
+    page.getByText('every assistant’s access is revoked and every signed-in browser is signed out'),
+  ).toBeVisible();
   await expect(page.getByText('Your email address is free again')).toBeVisible();
   await expectAccessible(page);
   await screenshot(page, testInfo, 'not-me-done');
@@ -59,9 +78,14 @@ test('"This wasn\'t me" from the sign-in mail disables the account a stranger ma
 });
 
 test.describe('on the desktop', () => {
-  test.beforeEach(({}, testInfo) => test.skip(!isDesktop(testInfo), 'the flows once; the "This wasn\'t me" page is checked at phone size above'));
+  test.beforeEach(({}, testInfo) =>
+    test.skip(!isDesktop(testInfo), 'the flows once; the "This wasn\'t me" page is checked at phone size above'),
+  );
 
-  test('a used-up, unknown or expired "This wasn\'t me" link explains itself and offers a fresh email', async ({ page, request }, testInfo) => {
+  test('a used-up, unknown or expired "This wasn\'t me" link explains itself and offers a fresh email', async ({
+    page,
+    request,
+  }, testInfo) => {
     await page.goto(`${baseUrl()}/signin/not-me?token=bm_nm_not-a-real-link`);
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('This link isn’t valid');
     await expect(page.getByText('Nothing was changed.')).toBeVisible();
@@ -72,7 +96,10 @@ test.describe('on the desktop', () => {
     const user = await register(request, { displayName: 'Late Reader', emailMagicLink: true });
     const link = await outboxLink(user.email, new Set(), notMeLinkIn);
     const token = new URL(link).searchParams.get('token')!;
-    await sql(`update not_me_links set expires_at = now() - interval '1 second' where token_hash = sha256(convert_to($1, 'UTF8'))`, [token]);
+    await sql(
+      `update not_me_links set expires_at = now() - interval '1 second' where token_hash = sha256(convert_to($1, 'UTF8'))`,
+      [token],
+    );
     await page.goto(link);
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('This link has expired');
     await expect(page.getByText('“This wasn’t me” links work for 30 days. Nothing was changed.')).toBeVisible();
@@ -81,10 +108,15 @@ test.describe('on the desktop', () => {
     expect((await me(request, user.token)).status()).toBe(200);
   });
 
-  test('on first sign-in the person keeps or revokes each assistant that holds a token', async ({ page, request }, testInfo) => {
+  test('on first sign-in the person keeps or revokes each assistant that holds a token', async ({
+    page,
+    request,
+  }, testInfo) => {
     const user = await register(request, { displayName: 'Fran First', agentName: 'HelperBot' });
     // A second token: the mobile link traded for an app token (someone else may hold the link).
-    const exchanged = await request.post(`${baseUrl()}/api/v1/signin/link.json`, { data: { token: new URL(user.signinUrl).searchParams.get('token') } });
+    const exchanged = await request.post(`${baseUrl()}/api/v1/signin/link.json`, {
+      data: { token: new URL(user.signinUrl).searchParams.get('token') },
+    });
     expect(exchanged.status()).toBe(200);
     const appToken = (await exchanged.json()).auth.token as string;
 
@@ -124,7 +156,9 @@ test.describe('on the desktop', () => {
     await page.goto(`${baseUrl()}/account`);
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Hi, Fran First');
     await expect(page.getByRole('region', { name: 'Check who can act for you' })).toHaveCount(0);
-    const tokens = await (await request.get(`${baseUrl()}/api/v1/me/tokens.json`, { headers: { authorization: `Bearer ${user.token}` } })).json();
+    const tokens = await (
+      await request.get(`${baseUrl()}/api/v1/me/tokens.json`, { headers: { authorization: `Bearer ${user.token}` } })
+    ).json();
     const kept = tokens.tokens.find((t: { label: string }) => t.label === 'registration');
     expect(kept.confirmed_at).not.toBeNull();
   });
@@ -143,7 +177,9 @@ test.describe('on the desktop', () => {
     // Box not ticked: the password changes, assistants keep their access, and the page says so.
     await expect(revokeAll).not.toBeChecked();
     await submit(PASSWORD, 'first new passphrase');
-    await expect(page.getByRole('status').filter({ hasText: 'Your password is changed.' })).toContainText('Assistants keep their access');
+    await expect(page.getByRole('status').filter({ hasText: 'Your password is changed.' })).toContainText(
+      'Assistants keep their access',
+    );
     expect((await me(request, user.token)).status()).toBe(200);
 
     // Ticked, but the current password is wrong: nothing happens, tokens still work.

@@ -4,15 +4,31 @@
 // push is delivered through the Chrome DevTools Protocol (ServiceWorker.deliverPushMessage),
 // the way Chromium's own push service would hand it to the worker.
 import type { APIRequestContext } from '@playwright/test';
-import { baseUrl, expect, expectAccessible, freshIp, register, screenshot, signIn, test, type Registered } from './support';
+import {
+  baseUrl,
+  expect,
+  expectAccessible,
+  freshIp,
+  register,
+  screenshot,
+  signIn,
+  test,
+  type Registered,
+} from './support';
 
 test.describe.configure({ timeout: 60_000 });
 
 async function buddies(request: APIRequestContext, a: Registered, b: Registered): Promise<string> {
   const headers = (r: Registered) => ({ authorization: `Bearer ${r.token}`, 'x-forwarded-for': freshIp() });
-  const asked = await request.post(`${baseUrl()}/api/v1/users/${b.slug}/buddy_request.json`, { headers: headers(a), data: {} });
+  const asked = await request.post(`${baseUrl()}/api/v1/users/${b.slug}/buddy_request.json`, {
+    headers: headers(a),
+    data: {},
+  });
   const requestId = (await asked.json()).request.id as string;
-  const accepted = await request.post(`${baseUrl()}/api/v1/buddy_requests/${requestId}/accept.json`, { headers: headers(b), data: {} });
+  const accepted = await request.post(`${baseUrl()}/api/v1/buddy_requests/${requestId}/accept.json`, {
+    headers: headers(b),
+    data: {},
+  });
   return (await accepted.json()).chat.chatId as string;
 }
 
@@ -39,17 +55,35 @@ test('a pushed message shows a notification, and tapping it opens the chat', asy
   await expect.poll(() => registrations.get(`${baseUrl()}/`)).toBeDefined();
 
   const payload = { title: 'Push Writer', body: 'See you at 9!', url: `/account/chats/${chatId}`, tag: chatId };
-  await cdp.send('ServiceWorker.deliverPushMessage', { origin: baseUrl(), registrationId: registrations.get(`${baseUrl()}/`)!, data: JSON.stringify(payload) });
+  await cdp.send('ServiceWorker.deliverPushMessage', {
+    origin: baseUrl(),
+    registrationId: registrations.get(`${baseUrl()}/`)!,
+    data: JSON.stringify(payload),
+  });
   const shown = () =>
-    page.evaluate(async () => (await (await navigator.serviceWorker.ready).getNotifications()).map((n) => ({ title: n.title, body: n.body, tag: n.tag, data: n.data as unknown })));
-  await expect.poll(shown, { timeout: 10_000 }).toEqual([{ title: 'Push Writer', body: 'See you at 9!', tag: chatId, data: { url: `/account/chats/${chatId}` } }]);
+    page.evaluate(async () =>
+      (await (await navigator.serviceWorker.ready).getNotifications()).map((n) => ({
+        title: n.title,
+        body: n.body,
+        tag: n.tag,
+        data: n.data as unknown,
+      })),
+    );
+  await expect
+    .poll(shown, { timeout: 10_000 })
+    .toEqual([{ title: 'Push Writer', body: 'See you at 9!', tag: chatId, data: { url: `/account/chats/${chatId}` } }]);
 
   // The tap: the worker's own notificationclick handler, on the notification it showed.
-  const worker = page.context().serviceWorkers().find((w) => w.url().endsWith('/sw.js'))!;
+  const worker = page
+    .context()
+    .serviceWorkers()
+    .find((w) => w.url().endsWith('/sw.js'))!;
   await worker.evaluate(async () => {
     const scope = self as unknown as { registration: ServiceWorkerRegistration; dispatchEvent(e: Event): boolean };
     const [notification] = await scope.registration.getNotifications();
-    const NotificationEventCtor = (globalThis as unknown as { NotificationEvent: new (type: string, init: { notification: Notification }) => Event }).NotificationEvent;
+    const NotificationEventCtor = (
+      globalThis as unknown as { NotificationEvent: new (type: string, init: { notification: Notification }) => Event }
+    ).NotificationEvent;
     try {
       scope.dispatchEvent(new NotificationEventCtor('notificationclick', { notification: notification! }));
     } catch {
@@ -68,7 +102,9 @@ test('a pushed message shows a notification, and tapping it opens the chat', asy
     registrationId: registrations.get(`${baseUrl()}/`)!,
     data: JSON.stringify({ title: 'x', body: 'y', url: 'https://evil.example/', tag: 'evil' }),
   });
-  await expect.poll(async () => (await shown()).find((n) => n.tag === 'evil')?.data, { timeout: 10_000 }).toEqual({ url: '/account' });
+  await expect
+    .poll(async () => (await shown()).find((n) => n.tag === 'evil')?.data, { timeout: 10_000 })
+    .toEqual({ url: '/account' });
 });
 
 test('a chat can be muted and unmuted; the choice is stored', async ({ page, request }) => {

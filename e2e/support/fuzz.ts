@@ -16,20 +16,86 @@ const SOME_UUID = '6f1c1f7e-3d55-4a7a-9d6e-2f0b8c1d2e3f';
 
 /** Strings that broke, or could break, something between the parser and PostgreSQL. */
 export const HOSTILE_STRINGS: readonly string[] = [
-  '\u0000', 'a\u0000b', '\uD800', 'x\uDFFF', '\uDBFF\uDBFF', '\u001B[31mred', '\u0085', '\u2028', '\u202Eevil', '\r', '\n', '\t', '\uFEFF', '\uFFFF',
-  '', ' ', '   ', '👋', 'é'.normalize('NFD'), '東京',
-  'NaN', 'Infinity', '-Infinity', '-0', '0', '-1', '1e308', '-1e308', '1e-400', '0x10', '1_000', ' 5', '9'.repeat(40), '9007199254740993',
-  '0000-00-00', '0000-01-01', '0001-01-01', '275760-09-13', '+275760-09-13T00:00:00.000Z', '-271821-04-20T00:00:00Z', '9999-12-31',
-  '9999-12-31T23:59:59.999Z', '2024-02-30', '2024-13-01', '1970-01-01T00:00:00Z', '2024-01-01T25:00:00Z', '2024-01-01T00:00:00+99:99',
-  '8640000000000001', '999999999999999', '1e15',
-  '00000000-0000-0000-0000-000000000000', 'FFFFFFFF-FFFF-FFFF-FFFF-FFFFFFFFFFFF', SOME_UUID.toUpperCase(),
+  '\u0000',
+  'a\u0000b',
+  '\uD800',
+  'x\uDFFF',
+  '\uDBFF\uDBFF',
+  '\u001B[31mred',
+  '\u0085',
+  '\u2028',
+  '\u202Eevil',
+  '\r',
+  '\n',
+  '\t',
+  '\uFEFF',
+  '\uFFFF',
+  '',
+  ' ',
+  '   ',
+  '👋',
+  'é'.normalize('NFD'),
+  '東京',
+  'NaN',
+  'Infinity',
+  '-Infinity',
+  '-0',
+  '0',
+  '-1',
+  '1e308',
+  '-1e308',
+  '1e-400',
+  '0x10',
+  '1_000',
+  ' 5',
+  '9'.repeat(40),
+  '9007199254740993',
+  '0000-00-00',
+  '0000-01-01',
+  '0001-01-01',
+  '275760-09-13',
+  '+275760-09-13T00:00:00.000Z',
+  '-271821-04-20T00:00:00Z',
+  '9999-12-31',
+  '9999-12-31T23:59:59.999Z',
+  '2024-02-30',
+  '2024-13-01',
+  '1970-01-01T00:00:00Z',
+  '2024-01-01T25:00:00Z',
+  '2024-01-01T00:00:00+99:99',
+  '8640000000000001',
+  '999999999999999',
+  '1e15',
+  '00000000-0000-0000-0000-000000000000',
+  'FFFFFFFF-FFFF-FFFF-FFFF-FFFFFFFFFFFF',
+  SOME_UUID.toUpperCase(),
   b64(JSON.stringify({ v: 1, s: '0.5', i: SOME_UUID, t: 8.64e15 + 1, f: 'x' })),
   b64(JSON.stringify({ v: 1, s: '0.5', i: SOME_UUID, t: 1e308, f: 'x' })),
   b64(JSON.stringify({ v: 1, s: '999.99999999', i: SOME_UUID, t: 1_800_000_000_000, f: 'x' })),
-  b64('m1:9999999999999999'), b64('m1:99999999999999999999'), b64('m1:-1'), b64('m1:0'),
-  '%00', '%ED%A0%80', '../../etc/passwd', "'; drop table users; --", '<script>alert(1)</script>', '${7*7}', '{{7*7}}',
-  '[]', '{}', 'null', 'true', '__proto__', 'constructor',
-  'a,,,,b', ',', `hiking,${'x'.repeat(300)}`, 'lat,lon', '91,181', '-90,-180,90,180', '180,-90,-180,90',
+  b64('m1:9999999999999999'),
+  b64('m1:99999999999999999999'),
+  b64('m1:-1'),
+  b64('m1:0'),
+  '%00',
+  '%ED%A0%80',
+  '../../etc/passwd',
+  "'; drop table users; --",
+  '<script>alert(1)</script>',
+  '${7*7}',
+  '{{7*7}}',
+  '[]',
+  '{}',
+  'null',
+  'true',
+  '__proto__',
+  'constructor',
+  'a,,,,b',
+  ',',
+  `hiking,${'x'.repeat(300)}`,
+  'lat,lon',
+  '91,181',
+  '-90,-180,90,180',
+  '180,-90,-180,90',
 ];
 
 const deepArray = (depth: number): unknown => {
@@ -41,36 +107,148 @@ const deepArray = (depth: number): unknown => {
 /** Any JSON value in the wrong place: wrong types, extremes, nesting, size. */
 export const hostileValue: fc.Arbitrary<unknown> = fc.oneof(
   { weight: 6, arbitrary: fc.constantFrom(...HOSTILE_STRINGS) },
-  { weight: 2, arbitrary: fc.constantFrom(1e308, -1e308, -0, 0, -1, 2 ** 31, 2 ** 53 + 2, 0.1, 5e-324, 1e21, 126, 127, 200, 201, 10_001) },
-  { weight: 2, arbitrary: fc.constantFrom<unknown>(null, true, false, [], {}, [1, 2], { a: 1 }, [null], [''], JSON.parse('{"__proto__":{"polluted":true}}') as unknown) },
-  { weight: 1, arbitrary: fc.constantFrom(deepArray(50), deepArray(2000), Array.from({ length: 5000 }, (_, i) => i), Object.fromEntries(Array.from({ length: 500 }, (_, i) => [`k${i}`, i]))) },
+  {
+    weight: 2,
+    arbitrary: fc.constantFrom(
+      1e308,
+      -1e308,
+      -0,
+      0,
+      -1,
+      2 ** 31,
+      2 ** 53 + 2,
+      0.1,
+      5e-324,
+      1e21,
+      126,
+      127,
+      200,
+      201,
+      10_001,
+    ),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.constantFrom<unknown>(
+      null,
+      true,
+      false,
+      [],
+      {},
+      [1, 2],
+      { a: 1 },
+      [null],
+      [''],
+      JSON.parse('{"__proto__":{"polluted":true}}') as unknown,
+    ),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(
+      deepArray(50),
+      deepArray(2000),
+      Array.from({ length: 5000 }, (_, i) => i),
+      Object.fromEntries(Array.from({ length: 500 }, (_, i) => [`k${i}`, i])),
+    ),
+  },
   { weight: 1, arbitrary: fc.string({ unit: 'binary', maxLength: 20 }) },
   { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 3 }) },
 );
 
 /** One character to slip into an otherwise valid string. */
-export const hostileChar = fc.constantFrom('\u0000', '\uD800', '\uDC00', '\u0001', '\u001B', '\u007F', '\u0085', '\r', '\n', '\t', '\u2028', '\uFEFF', '%', '\\', '"');
+export const hostileChar = fc.constantFrom(
+  '\u0000',
+  '\uD800',
+  '\uDC00',
+  '\u0001',
+  '\u001B',
+  '\u007F',
+  '\u0085',
+  '\r',
+  '\n',
+  '\t',
+  '\u2028',
+  '\uFEFF',
+  '%',
+  '\\',
+  '"',
+);
 
 /** Path segments as sent on the wire (already percent-encoded, or deliberately not). */
 export const BAD_SEGMENTS: readonly string[] = [
-  '%00', 'a%00b', '%ED%A0%80', '%zz', '%E0%A4%A', '%E0%A4', '%C0%AF', '%FF', '%', '%F4%90%80%80', '%EF%BF%BF', '%C2%85', '%1B',
-  '..', '%2e%2e', '%2F', 'a%2Fb', '%5C', '%20', '%F0%9F%91%8B', 'x'.repeat(300), '-1', '0', '9'.repeat(30),
-  '00000000-0000-0000-0000-000000000000', '%E2%80%AE',
+  '%00',
+  'a%00b',
+  '%ED%A0%80',
+  '%zz',
+  '%E0%A4%A',
+  '%E0%A4',
+  '%C0%AF',
+  '%FF',
+  '%',
+  '%F4%90%80%80',
+  '%EF%BF%BF',
+  '%C2%85',
+  '%1B',
+  '..',
+  '%2e%2e',
+  '%2F',
+  'a%2Fb',
+  '%5C',
+  '%20',
+  '%F0%9F%91%8B',
+  'x'.repeat(300),
+  '-1',
+  '0',
+  '9'.repeat(30),
+  '00000000-0000-0000-0000-000000000000',
+  '%E2%80%AE',
 ];
 
 /** Query strings appended as they are. */
 export const BAD_QUERIES: readonly string[] = [
-  'x=%zz', 'x=%ED%A0%80', 'x=%00', '%00=1', 'limit=1&limit=2', 'limit=%00', 'limit=1e308', 'limit=-0', 'limit=NaN', 'since=%00',
-  'cursor=%ED%A0%80', `${'a'.repeat(3000)}=1`, '=', '&&&', 'x', '%', 'x=%E0%A4%A', 'radius_km=1e-320', 'offset=1e21', 'offset=-0',
+  'x=%zz',
+  'x=%ED%A0%80',
+  'x=%00',
+  '%00=1',
+  'limit=1&limit=2',
+  'limit=%00',
+  'limit=1e308',
+  'limit=-0',
+  'limit=NaN',
+  'since=%00',
+  'cursor=%ED%A0%80',
+  `${'a'.repeat(3000)}=1`,
+  '=',
+  '&&&',
+  'x',
+  '%',
+  'x=%E0%A4%A',
+  'radius_km=1e-320',
+  'offset=1e21',
+  'offset=-0',
 ];
 
 /** Raw JSON bodies and content types agents could send by mistake or on purpose. */
 export const RAW_BODIES: ReadonlyArray<{ body: string; type?: string }> = [
-  { body: '{' }, { body: '[]' }, { body: 'null' }, { body: '"text"' }, { body: '1e999' }, { body: '-0' }, { body: '{"a":1,"a":2}' },
-  { body: '['.repeat(20_000) + ']'.repeat(20_000) }, { body: `{"x":${'['.repeat(10_000)}${']'.repeat(10_000)}}` },
-  { body: '\uFEFF{}' }, { body: '{"text":"\\ud800"}' }, { body: '{"text":"\\u0000"}' }, { body: '{"__proto__":{"admin":true}}' },
-  { body: '{}', type: 'text/plain' }, { body: '{}', type: 'application/json; charset=utf-16' }, { body: '{}', type: 'application/x-www-form-urlencoded' },
-  { body: 'a=1&b=2', type: 'application/x-www-form-urlencoded' }, { body: '', type: 'application/json' }, { body: '   ' },
+  { body: '{' },
+  { body: '[]' },
+  { body: 'null' },
+  { body: '"text"' },
+  { body: '1e999' },
+  { body: '-0' },
+  { body: '{"a":1,"a":2}' },
+  { body: '['.repeat(20_000) + ']'.repeat(20_000) },
+  { body: `{"x":${'['.repeat(10_000)}${']'.repeat(10_000)}}` },
+  { body: '\uFEFF{}' },
+  { body: '{"text":"\\ud800"}' },
+  { body: '{"text":"\\u0000"}' },
+  { body: '{"__proto__":{"admin":true}}' },
+  { body: '{}', type: 'text/plain' },
+  { body: '{}', type: 'application/json; charset=utf-16' },
+  { body: '{}', type: 'application/x-www-form-urlencoded' },
+  { body: 'a=1&b=2', type: 'application/x-www-form-urlencoded' },
+  { body: '', type: 'application/json' },
+  { body: '   ' },
   { body: Buffer.from([0xff, 0xfe, 0x7b, 0x7d]).toString('latin1') },
 ];
 
@@ -111,7 +289,12 @@ export function encodeComponent(text: string): string {
   return out;
 }
 
-const asText = (value: unknown): string => (typeof value === 'string' ? value : typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value));
+const asText = (value: unknown): string =>
+  typeof value === 'string'
+    ? value
+    : typeof value === 'object' && value !== null
+      ? JSON.stringify(value)
+      : String(value);
 
 // ---------------------------------------------------------------------------
 // Requests and their mutations
@@ -141,24 +324,32 @@ export interface EndpointFuzzer {
   requests: fc.Arbitrary<WireRequest>;
 }
 
-const partsOf = (spec: EndpointSpec): Part[] => (['params', 'query', 'body'] as const).filter((part) => spec[part] !== undefined);
+const partsOf = (spec: EndpointSpec): Part[] =>
+  (['params', 'query', 'body'] as const).filter((part) => spec[part] !== undefined);
 
 /** Every path to a value inside `value`, plus the top. */
 function pathsIn(value: unknown, prefix: string[] = [], out: string[][] = []): string[][] {
   out.push(prefix);
-  if (Array.isArray(value)) for (const [i, item] of value.slice(0, 8).entries()) pathsIn(item, [...prefix, String(i)], out);
-  else if (value !== null && typeof value === 'object') for (const [key, item] of Object.entries(value)) pathsIn(item, [...prefix, key], out);
+  if (Array.isArray(value))
+    for (const [i, item] of value.slice(0, 8).entries()) pathsIn(item, [...prefix, String(i)], out);
+  else if (value !== null && typeof value === 'object')
+    for (const [key, item] of Object.entries(value)) pathsIn(item, [...prefix, key], out);
   return out;
 }
 
 function getAt(value: unknown, path: string[]): unknown {
-  return path.reduce<unknown>((node, key) => (node !== null && typeof node === 'object' ? (node as Record<string, unknown>)[key] : undefined), value);
+  return path.reduce<unknown>(
+    (node, key) => (node !== null && typeof node === 'object' ? (node as Record<string, unknown>)[key] : undefined),
+    value,
+  );
 }
 
 function setAt(value: unknown, path: string[], replacement: unknown): unknown {
   if (path.length === 0) return replacement;
   const [head, ...rest] = path as [string, ...string[]];
-  const copy: Record<string, unknown> | unknown[] = Array.isArray(value) ? [...value] : { ...(value as Record<string, unknown>) };
+  const copy: Record<string, unknown> | unknown[] = Array.isArray(value)
+    ? [...value]
+    : { ...(value as Record<string, unknown>) };
   (copy as Record<string, unknown>)[head] = setAt((copy as Record<string, unknown>)[head], rest, replacement);
   return copy;
 }
@@ -189,33 +380,79 @@ type Mutation =
 
 const mutationArbitrary: fc.Arbitrary<Mutation> = fc.oneof(
   { weight: 3, arbitrary: fc.constant<Mutation>({ kind: 'none' }) },
-  { weight: 6, arbitrary: fc.record({ kind: fc.constant('replace' as const), part: fc.nat(), at: fc.nat(), value: hostileValue }) },
-  { weight: 4, arbitrary: fc.record({ kind: fc.constant('insert_char' as const), part: fc.nat(), at: fc.nat(), position: fc.nat(), char: hostileChar }) },
-  { weight: 2, arbitrary: fc.record({ kind: fc.constant('boundary' as const), part: fc.nat(), field: fc.nat(), offset: fc.constantFrom(-1 as const, 0 as const, 1 as const), large: fc.boolean() }) },
+  {
+    weight: 6,
+    arbitrary: fc.record({ kind: fc.constant('replace' as const), part: fc.nat(), at: fc.nat(), value: hostileValue }),
+  },
+  {
+    weight: 4,
+    arbitrary: fc.record({
+      kind: fc.constant('insert_char' as const),
+      part: fc.nat(),
+      at: fc.nat(),
+      position: fc.nat(),
+      char: hostileChar,
+    }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      kind: fc.constant('boundary' as const),
+      part: fc.nat(),
+      field: fc.nat(),
+      offset: fc.constantFrom(-1 as const, 0 as const, 1 as const),
+      large: fc.boolean(),
+    }),
+  },
   {
     weight: 2,
     arbitrary: fc.record({
       kind: fc.constant('extra_field' as const),
       part: fc.nat(),
-      key: fc.oneof(fc.constantFrom('__proto__', 'constructor', 'prototype', '\u0000', '\uD800', 'x'.repeat(500), ''), fc.string({ maxLength: 10 })),
+      key: fc.oneof(
+        fc.constantFrom('__proto__', 'constructor', 'prototype', '\u0000', '\uD800', 'x'.repeat(500), ''),
+        fc.string({ maxLength: 10 }),
+      ),
       value: hostileValue,
     }),
   },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('remove_field' as const), part: fc.nat(), at: fc.nat() }) },
-  { weight: 3, arbitrary: fc.record({ kind: fc.constant('bad_segment' as const), at: fc.nat(), segment: fc.constantFrom(...BAD_SEGMENTS) }) },
-  { weight: 2, arbitrary: fc.record({ kind: fc.constant('bad_query' as const), query: fc.constantFrom(...BAD_QUERIES) }) },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      kind: fc.constant('bad_segment' as const),
+      at: fc.nat(),
+      segment: fc.constantFrom(...BAD_SEGMENTS),
+    }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({ kind: fc.constant('bad_query' as const), query: fc.constantFrom(...BAD_QUERIES) }),
+  },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('raw_body' as const), index: fc.nat(RAW_BODIES.length - 1) }) },
   { weight: 1, arbitrary: fc.constant<Mutation>({ kind: 'no_body' }) },
   {
     weight: 1,
     arbitrary: fc.record({
       kind: fc.constant('bad_auth' as const),
-      header: fc.constantFrom('Bearer', 'Bearer ', 'Bearer a b', 'Basic dXNlcjpwYXNz', `bearer ${'x'.repeat(5000)}`, 'Bearer \u00ff\u00fe', 'Bearer %00', 'Token abc'),
+      header: fc.constantFrom(
+        'Bearer',
+        'Bearer ',
+        'Bearer a b',
+        'Basic dXNlcjpwYXNz',
+        `bearer ${'x'.repeat(5000)}`,
+        'Bearer \u00ff\u00fe',
+        'Bearer %00',
+        'Token abc',
+      ),
     }),
   },
 );
 
-export type ValueMutation = Extract<Mutation, { kind: 'none' | 'replace' | 'insert_char' | 'extra_field' | 'remove_field' }>;
+export type ValueMutation = Extract<
+  Mutation,
+  { kind: 'none' | 'replace' | 'insert_char' | 'extra_field' | 'remove_field' }
+>;
 
 /** The mutations that apply to a JSON value (a request part, or an MCP tool's arguments). */
 export const valueMutationArbitrary = mutationArbitrary.filter((m): m is ValueMutation =>
@@ -223,14 +460,22 @@ export const valueMutationArbitrary = mutationArbitrary.filter((m): m is ValueMu
 );
 
 /** Applies a value mutation; `label` names the value in the note. */
-export function mutateValue(value: unknown, mutation: ValueMutation, label: string, allowTop: boolean): { value: unknown; note: string } {
+export function mutateValue(
+  value: unknown,
+  mutation: ValueMutation,
+  label: string,
+  allowTop: boolean,
+): { value: unknown; note: string } {
   switch (mutation.kind) {
     case 'none':
       return { value, note: 'none' };
     case 'replace': {
       const paths = pathsIn(value).filter((p) => p.length > 0 || allowTop);
       const path = paths.length ? pick(paths, mutation.at) : [];
-      return { value: setAt(value, path, mutation.value), note: `replace ${[label, ...path].join('.')} with ${describe(mutation.value)}` };
+      return {
+        value: setAt(value, path, mutation.value),
+        note: `replace ${[label, ...path].join('.')} with ${describe(mutation.value)}`,
+      };
     }
     case 'insert_char': {
       const strings = pathsIn(value).filter((p) => typeof getAt(value, p) === 'string');
@@ -244,7 +489,8 @@ export function mutateValue(value: unknown, mutation: ValueMutation, label: stri
       };
     }
     case 'extra_field':
-      if (value === null || typeof value !== 'object' || Array.isArray(value)) return { value, note: 'extra_field (not an object)' };
+      if (value === null || typeof value !== 'object' || Array.isArray(value))
+        return { value, note: 'extra_field (not an object)' };
       return {
         value: Object.assign(Object.create(null) as Record<string, unknown>, value, { [mutation.key]: mutation.value }),
         note: `extra ${label} field ${describe(mutation.key)} = ${describe(mutation.value)}`,
@@ -263,7 +509,12 @@ function shapePart(shape: RequestShape, part: Part): unknown {
 }
 
 /** Applies a mutation to a valid request and serializes it for the wire. */
-export function buildRequest(spec: EndpointSpec, schemas: Partial<Record<Part, JsonSchema>>, shape: RequestShape, mutation: Mutation): WireRequest {
+export function buildRequest(
+  spec: EndpointSpec,
+  schemas: Partial<Record<Part, JsonSchema>>,
+  shape: RequestShape,
+  mutation: Mutation,
+): WireRequest {
   const parts = partsOf(spec);
   const next: RequestShape = { params: { ...shape.params }, query: { ...shape.query }, body: shape.body };
   let note: string = mutation.kind;
@@ -293,7 +544,9 @@ export function buildRequest(spec: EndpointSpec, schemas: Partial<Record<Part, J
     case 'boundary':
       withPart(mutation.part, (part, value) => {
         const properties = (schemas[part]?.properties ?? {}) as Record<string, JsonSchema>;
-        const limited = Object.entries(properties).filter(([, s]) => lengthLimits(s).maxLength !== undefined || lengthLimits(s).minLength !== undefined);
+        const limited = Object.entries(properties).filter(
+          ([, s]) => lengthLimits(s).maxLength !== undefined || lengthLimits(s).minLength !== undefined,
+        );
         if (limited.length === 0 || value === null || typeof value !== 'object') return value;
         const [name, s] = pick(limited, mutation.field);
         const { minLength = 0, maxLength } = lengthLimits(s);
@@ -337,11 +590,15 @@ export function buildRequest(spec: EndpointSpec, schemas: Partial<Record<Part, J
   // Path: each template parameter from params (any value turned to text), or a bad segment.
   const template = spec.path.split('/');
   const paramNames = template.map((segment) => /^\{(\w+)\}$/.exec(segment)?.[1]);
-  const segments = template.map((segment, i) => (paramNames[i] ? encodeComponent(asText(next.params[paramNames[i]!] ?? '')) : segment));
+  const segments = template.map((segment, i) =>
+    paramNames[i] ? encodeComponent(asText(next.params[paramNames[i]!] ?? '')) : segment,
+  );
   if (pathSegmentOverride) {
     const candidates = paramNames.map((name, i) => (name ? i : -1)).filter((i) => i >= 0);
     // Replace a parameter when there is one, else a fixed segment after /api/v1 (the catch-all answers those).
-    const index = candidates.length ? pick(candidates, pathSegmentOverride.at) : 3 + (pathSegmentOverride.at % Math.max(1, segments.length - 3));
+    const index = candidates.length
+      ? pick(candidates, pathSegmentOverride.at)
+      : 3 + (pathSegmentOverride.at % Math.max(1, segments.length - 3));
     segments[Math.min(index, segments.length - 1)] = pathSegmentOverride.segment;
   }
   const queryPairs: string[] = [];
@@ -367,12 +624,15 @@ export function buildRequest(spec: EndpointSpec, schemas: Partial<Record<Part, J
 }
 
 function describe(value: unknown): string {
-  const text = typeof value === 'string' ? JSON.stringify(value) : JSON.stringify(value) ?? String(value);
+  const text = typeof value === 'string' ? JSON.stringify(value) : (JSON.stringify(value) ?? String(value));
   return text.length > 60 ? `${text.slice(0, 57)}...` : text;
 }
 
 /** Valid requests for an endpoint, then mutated. `hints` add realistic values (slugs, chat ids) by part. */
-export function endpointFuzzer(spec: EndpointSpec, hints: Partial<Record<Part, Record<string, fc.Arbitrary<unknown>>>> = {}): EndpointFuzzer {
+export function endpointFuzzer(
+  spec: EndpointSpec,
+  hints: Partial<Record<Part, Record<string, fc.Arbitrary<unknown>>>> = {},
+): EndpointFuzzer {
   const schemas: Partial<Record<Part, JsonSchema>> = {};
   const arbitraries: Partial<Record<Part, fc.Arbitrary<unknown>>> = {};
   for (const part of partsOf(spec)) {
@@ -384,7 +644,9 @@ export function endpointFuzzer(spec: EndpointSpec, hints: Partial<Record<Part, R
     query: (arbitraries.query ?? fc.constant({})) as fc.Arbitrary<Record<string, unknown>>,
     body: arbitraries.body ?? fc.constant(undefined),
   });
-  const requests = fc.tuple(valid, mutationArbitrary).map(([shape, mutation]) => buildRequest(spec, schemas, shape, mutation));
+  const requests = fc
+    .tuple(valid, mutationArbitrary)
+    .map(([shape, mutation]) => buildRequest(spec, schemas, shape, mutation));
   return { spec, valid, requests };
 }
 
@@ -400,7 +662,11 @@ export interface WireResponse {
 const agent = new http.Agent({ keepAlive: true, maxSockets: 4 });
 
 /** Sends the request byte for byte (fetch would normalise the path). */
-export function send(baseUrl: string, request: WireRequest, extraHeaders: Record<string, string>): Promise<WireResponse> {
+export function send(
+  baseUrl: string,
+  request: WireRequest,
+  extraHeaders: Record<string, string>,
+): Promise<WireResponse> {
   const url = new URL(baseUrl);
   const body = request.body !== undefined ? Buffer.from(request.body, 'utf8') : undefined;
   return new Promise((resolve, reject) => {
@@ -416,11 +682,15 @@ export function send(baseUrl: string, request: WireRequest, extraHeaders: Record
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }),
+        );
         res.on('error', reject);
       },
     );
-    req.setTimeout(30_000, () => req.destroy(new Error(`no answer in 30 s to ${request.method} ${request.target.slice(0, 200)}`)));
+    req.setTimeout(30_000, () =>
+      req.destroy(new Error(`no answer in 30 s to ${request.method} ${request.target.slice(0, 200)}`)),
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -448,7 +718,9 @@ export function answerProblem(response: WireResponse, baseUrl: string, target = 
     } catch {
       // not a URL at all
     }
-    return origin === new URL(baseUrl).origin && !/^[/\\]{2}/.test(location) ? null : `redirect off the site: ${location}`;
+    return origin === new URL(baseUrl).origin && !/^[/\\]{2}/.test(location)
+      ? null
+      : `redirect off the site: ${location}`;
   }
   let pathname: string;
   try {
@@ -465,15 +737,20 @@ export function answerProblem(response: WireResponse, baseUrl: string, target = 
     return `status ${status} with a body that is not JSON (${String(headers['content-type'])}): ${text.slice(0, 200)}`;
   }
   if (status < 400) return null;
-  if (!String(headers['content-type']).startsWith('application/json')) return `status ${status} as ${String(headers['content-type'])}`;
+  if (!String(headers['content-type']).startsWith('application/json'))
+    return `status ${status} as ${String(headers['content-type'])}`;
   const error = (body as { error?: Record<string, unknown> } | undefined)?.error;
   if (!error) return `status ${status} without an error envelope: ${text.slice(0, 200)}`;
   const code = error.code as keyof typeof ERROR_STATUS;
   if (!(code in ERROR_STATUS)) return `unknown error code ${String(code)}`;
-  if (ERROR_STATUS[code] !== status) return `code ${code} is ${ERROR_STATUS[code]} in lib/http/errors.ts but came with ${status}`;
+  if (ERROR_STATUS[code] !== status)
+    return `code ${code} is ${ERROR_STATUS[code]} in lib/http/errors.ts but came with ${status}`;
   if (typeof error.message !== 'string' || error.message === '') return `code ${code} without a message`;
   if (typeof error.hint !== 'string' || error.hint === '') return `code ${code} without a hint`;
-  if (error.fields !== undefined && (typeof error.fields !== 'object' || Object.values(error.fields as object).some((v) => typeof v !== 'string'))) {
+  if (
+    error.fields !== undefined &&
+    (typeof error.fields !== 'object' || Object.values(error.fields as object).some((v) => typeof v !== 'string'))
+  ) {
     return `code ${code} with malformed fields: ${JSON.stringify(error.fields)}`;
   }
   if (status === 429 && !headers['retry-after']) return '429 without Retry-After';

@@ -20,7 +20,8 @@ function tagged(line: string, server: string): string {
   if (line.startsWith('{')) {
     try {
       const fields = JSON.parse(line) as unknown;
-      if (fields && typeof fields === 'object' && !Array.isArray(fields)) return `${JSON.stringify({ server, ...fields })}\n`;
+      if (fields && typeof fields === 'object' && !Array.isArray(fields))
+        return `${JSON.stringify({ server, ...fields })}\n`;
     } catch {
       // not JSON after all
     }
@@ -37,7 +38,10 @@ export function pipeToServerLog(stream: Readable, server: string, copy?: fs.Writ
   const fd = fs.openSync(SERVER_LOG, 'a');
   let partial = '';
   const write = (lines: string[]) => {
-    const text = lines.filter((l) => l !== '').map((l) => tagged(l, server)).join('');
+    const text = lines
+      .filter((l) => l !== '')
+      .map((l) => tagged(l, server))
+      .join('');
     if (text) fs.writeSync(fd, text);
   };
   stream.setEncoding('utf8');
@@ -65,7 +69,9 @@ export function printServerLogTail(out: NodeJS.WritableStream = process.stdout):
   if (!fs.existsSync(SERVER_LOG)) return;
   const lines = fs.readFileSync(SERVER_LOG, 'utf8').split('\n').filter(Boolean);
   const tail = lines.slice(-SERVER_LOG_TAIL_LINES);
-  out.write(`\n── last ${tail.length} of ${lines.length} server log lines (full log: ${relative}) ──\n${tail.join('\n')}\n`);
+  out.write(
+    `\n── last ${tail.length} of ${lines.length} server log lines (full log: ${relative}) ──\n${tail.join('\n')}\n`,
+  );
 }
 
 /** One line naming the full log: for a run that passed. */

@@ -115,24 +115,32 @@ export async function startServerProcess(options: {
   const logFile = path.join(options.dataDir, options.logName ?? `server-${port}.log`);
   const log = fs.createWriteStream(logFile);
   const server = `app:${port}`;
-  noteInServerLog(server, { event: 'test_server_start', args: options.args ?? [], env: Object.keys(options.env ?? {}) });
-  const child = spawn(process.execPath, [...SERVER_NODE_ARGS, path.join(root, 'scripts/start.ts'), ...(options.args ?? [])], {
-    cwd: root,
-    env: {
-      ...process.env,
-      NODE_ENV: 'production',
-      DATABASE_URL: options.databaseUrl,
-      PORT: String(port),
-      PUBLIC_BASE_URL: baseUrl,
-      DATA_DIR: options.dataDir,
-      // One proxy in front: the right-most X-Forwarded-For entry is the client, so each simulated
-      // client sends its own address as that entry (and an attacker's extra entries go to its left).
-      TRUST_PROXY: '1',
-      NEXT_TELEMETRY_DISABLED: '1',
-      ...options.env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+  noteInServerLog(server, {
+    event: 'test_server_start',
+    args: options.args ?? [],
+    env: Object.keys(options.env ?? {}),
   });
+  const child = spawn(
+    process.execPath,
+    [...SERVER_NODE_ARGS, path.join(root, 'scripts/start.ts'), ...(options.args ?? [])],
+    {
+      cwd: root,
+      env: {
+        ...process.env,
+        NODE_ENV: 'production',
+        DATABASE_URL: options.databaseUrl,
+        PORT: String(port),
+        PUBLIC_BASE_URL: baseUrl,
+        DATA_DIR: options.dataDir,
+        // One proxy in front: the right-most X-Forwarded-For entry is the client, so each simulated
+        // client sends its own address as that entry (and an attacker's extra entries go to its left).
+        TRUST_PROXY: '1',
+        NEXT_TELEMETRY_DISABLED: '1',
+        ...options.env,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   // Into its own file (tests read it) and the suite's server log, never the console.
   pipeToServerLog(child.stdout!, server, log);
   pipeToServerLog(child.stderr!, server, log);

@@ -7,7 +7,13 @@ const signinUrl = `${base}/signin/link?token=bm_sl_abc-DEF_123`;
 const notMeUrl = `${base}/signin/not-me?token=bm_nm_xyz-789`;
 
 const mails = {
-  'sign-in mail at registration': signinMail({ occasion: 'registration', signinUrl, signinMinutes: 60, notMeUrl, notMeDays: 30 }),
+  'sign-in mail at registration': signinMail({
+    occasion: 'registration',
+    signinUrl,
+    signinMinutes: 60,
+    notMeUrl,
+    notMeDays: 30,
+  }),
   'sign-in mail on request': signinMail({ occasion: 'request', signinUrl, signinMinutes: 60, notMeUrl, notMeDays: 30 }),
   'account-created notice': accountCreatedNotice({ signinPageUrl: `${base}/signin`, notMeUrl, notMeDays: 30 }),
 };
@@ -17,7 +23,10 @@ describe('account mails', () => {
     const urls = [...`${mail.text}\n${mail.html}`.matchAll(/https?:\/\/[^\s"<>]+/g)].map((m) => m[0]);
     expect(urls.length).toBeGreaterThan(0);
     for (const url of urls) expect(url.startsWith(`${base}/`)).toBe(true);
-    const anchors = [...mail.html!.matchAll(/<a href="([^"]*)">([^<]*)<\/a>/g)].map((m) => ({ href: m[1], label: m[2] }));
+    const anchors = [...mail.html!.matchAll(/<a href="([^"]*)">([^<]*)<\/a>/g)].map((m) => ({
+      href: m[1],
+      label: m[2],
+    }));
     expect(anchors.map((a) => a.label)).toEqual(expect.arrayContaining(['This wasn’t me']));
     for (const a of anchors) expect(['Sign in to Buddy Match', 'This wasn’t me']).toContain(a.label);
     expect(anchors.find((a) => a.label === 'This wasn’t me')!.href).toBe(notMeUrl);
@@ -41,7 +50,13 @@ describe('account mails', () => {
       }),
       { seed: 12, numRuns: 300 },
     );
-    const mail = signinMail({ occasion: 'request', signinUrl: `${base}/signin/link?token=a&b="c"`, signinMinutes: 60, notMeUrl, notMeDays: 30 });
+    const mail = signinMail({
+      occasion: 'request',
+      signinUrl: `${base}/signin/link?token=a&b="c"`,
+      signinMinutes: 60,
+      notMeUrl,
+      notMeDays: 30,
+    });
     expect(mail.html).toContain('href="https://buddy.example/signin/link?token=a&amp;b=&quot;c&quot;"');
   });
 });

@@ -32,7 +32,8 @@ export function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]!);
 }
 
-const CREATED = 'A Buddy Match account was just created with this email address, usually by an AI assistant acting for the owner of the address.';
+const CREATED =
+  'A Buddy Match account was just created with this email address, usually by an AI assistant acting for the owner of the address.';
 
 function notMeParagraph(days: number): string {
   return (
@@ -53,9 +54,12 @@ function html(paragraphs: string[], links: { url: string; label: string; after: 
 /** The sign-in mail: a single-use sign-in link, and the "This wasn't me" link. */
 export function signinMail(input: SigninMailInput): Mail {
   const opening =
-    input.occasion === 'registration' ? CREATED : 'Someone asked for a link to sign in to the Buddy Match account of this email address.';
+    input.occasion === 'registration'
+      ? CREATED
+      : 'Someone asked for a link to sign in to the Buddy Match account of this email address.';
   const signin = `Sign in with this link (single use, valid for ${input.signinMinutes} minutes):`;
-  const ignore = 'If you did not ask for a sign-in link but did sign up, you can ignore this email: the link is no use to anyone who cannot read your mail.';
+  const ignore =
+    'If you did not ask for a sign-in link but did sign up, you can ignore this email: the link is no use to anyone who cannot read your mail.';
   const notMe = notMeParagraph(input.notMeDays);
   return {
     subject: 'Your sign-in link',

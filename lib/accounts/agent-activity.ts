@@ -26,13 +26,21 @@ export interface AgentAction {
 function attributed(db: Database, userId: string) {
   return db
     .selectFrom('agent_actions')
-    .select([sql<string>`'a' || id::text`.as('id'), 'action', 'agent_name', 'agent_session_id', sql<Date>`created_at`.as('created_at')])
+    .select([
+      sql<string>`'a' || id::text`.as('id'),
+      'action',
+      'agent_name',
+      'agent_session_id',
+      sql<Date>`created_at`.as('created_at'),
+    ])
     .where('user_id', '=', userId)
     .unionAll(
       // Through the person's own chats, so the (chat_id, id) index does the work.
       db
         .selectFrom('messages as m')
-        .innerJoin('chat_members as cm', (join) => join.onRef('cm.chat_id', '=', 'm.chat_id').on('cm.user_id', '=', userId))
+        .innerJoin('chat_members as cm', (join) =>
+          join.onRef('cm.chat_id', '=', 'm.chat_id').on('cm.user_id', '=', userId),
+        )
         .select([
           sql<string>`'m' || m.id::text`.as('id'),
           sql<string>`'send_message'`.as('action'),
@@ -45,14 +53,30 @@ function attributed(db: Database, userId: string) {
     );
 }
 
-export async function listAgentActivity(db: Database, userId: string, recentLimit = 30): Promise<{ agents: AgentSummary[]; recent: AgentAction[] }> {
+export async function listAgentActivity(
+  db: Database,
+  userId: string,
+  recentLimit = 30,
+): Promise<{ agents: AgentSummary[]; recent: AgentAction[] }> {
   const [grouped, recent] = await Promise.all([
     db
       .selectFrom(attributed(db, userId).as('a'))
-      .select((eb) => ['a.agent_name', 'a.action', eb.fn.countAll<string>().as('n'), eb.fn.min('a.created_at').as('first_seen'), eb.fn.max('a.created_at').as('last_seen')])
+      .select((eb) => [
+        'a.agent_name',
+        'a.action',
+        eb.fn.countAll<string>().as('n'),
+        eb.fn.min('a.created_at').as('first_seen'),
+        eb.fn.max('a.created_at').as('last_seen'),
+      ])
       .groupBy(['a.agent_name', 'a.action'])
       .execute(),
-    db.selectFrom(attributed(db, userId).as('a')).selectAll().orderBy('a.created_at', 'desc').orderBy('a.id', 'desc').limit(recentLimit).execute(),
+    db
+      .selectFrom(attributed(db, userId).as('a'))
+      .selectAll()
+      .orderBy('a.created_at', 'desc')
+      .orderBy('a.id', 'desc')
+      .limit(recentLimit)
+      .execute(),
   ]);
   const byAgent = new Map<string | null, AgentSummary>();
   for (const g of grouped) {
@@ -61,7 +85,13 @@ export async function listAgentActivity(db: Database, userId: string, recentLimi
     const n = Number(g.n);
     const agent = byAgent.get(g.agent_name);
     if (!agent) {
-      byAgent.set(g.agent_name, { agentName: g.agent_name, counts: { [g.action]: n }, actions: n, firstSeen: first, lastSeen: last });
+      byAgent.set(g.agent_name, {
+        agentName: g.agent_name,
+        counts: { [g.action]: n },
+        actions: n,
+        firstSeen: first,
+        lastSeen: last,
+      });
       continue;
     }
     agent.counts[g.action] = n;
@@ -71,7 +101,13 @@ export async function listAgentActivity(db: Database, userId: string, recentLimi
   }
   return {
     agents: [...byAgent.values()].sort((a, b) => b.lastSeen.getTime() - a.lastSeen.getTime()),
-    recent: recent.map((r) => ({ id: r.id, agentName: r.agent_name, agentSessionId: r.agent_session_id, action: r.action, at: new Date(r.created_at) })),
+    recent: recent.map((r) => ({
+      id: r.id,
+      agentName: r.agent_name,
+      agentSessionId: r.agent_session_id,
+      action: r.action,
+      at: new Date(r.created_at),
+    })),
   };
 }
 
@@ -103,24 +139,41 @@ export function describeAgentCounts(counts: Record<string, number>): string[] {
   const times = (count: number, one: string, many: string) => (count === 1 ? one : many.replace('#', String(count)));
   const lines: string[] = [];
   if (n('send_message')) lines.push(times(n('send_message'), 'Sent 1 message', 'Sent # messages'));
-  if (n('send_buddy_request')) lines.push(times(n('send_buddy_request'), 'Sent 1 buddy request', 'Sent # buddy requests'));
+  if (n('send_buddy_request'))
+    lines.push(times(n('send_buddy_request'), 'Sent 1 buddy request', 'Sent # buddy requests'));
   const accepted = n('accept_buddy_request');
   const declined = n('decline_buddy_request');
   if (accepted + declined > 0) {
-    const parts = [accepted ? `${accepted} accepted` : null, declined ? `${declined} declined` : null].filter(Boolean).join(', ');
+    const parts = [accepted ? `${accepted} accepted` : null, declined ? `${declined} declined` : null]
+      .filter(Boolean)
+      .join(', ');
     lines.push(`${times(accepted + declined, 'Answered 1 buddy request', 'Answered # buddy requests')} (${parts})`);
   }
-  if (n('cancel_buddy_request')) lines.push(times(n('cancel_buddy_request'), 'Withdrew 1 buddy request', 'Withdrew # buddy requests'));
-  if (n('update_profile')) lines.push(times(n('update_profile'), 'Updated your profile once', 'Updated your profile # times'));
+  if (n('cancel_buddy_request'))
+    lines.push(times(n('cancel_buddy_request'), 'Withdrew 1 buddy request', 'Withdrew # buddy requests'));
+  if (n('update_profile'))
+    lines.push(times(n('update_profile'), 'Updated your profile once', 'Updated your profile # times'));
   if (n('upload_photo')) lines.push(times(n('upload_photo'), 'Uploaded 1 photo', 'Uploaded # photos'));
   if (n('block_user') || n('unblock_user')) lines.push(`Blocked ${n('block_user')}, unblocked ${n('unblock_user')}`);
   if (n('report_user')) lines.push(times(n('report_user'), 'Reported 1 person', 'Reported # people'));
-  if (n('change_password')) lines.push(times(n('change_password'), 'Changed your password', 'Changed your password # times'));
+  if (n('change_password'))
+    lines.push(times(n('change_password'), 'Changed your password', 'Changed your password # times'));
   if (n('register')) lines.push('Created your account');
   const known = new Set([
-    'send_message', 'send_buddy_request', 'accept_buddy_request', 'decline_buddy_request', 'cancel_buddy_request', 'update_profile',
-    'upload_photo', 'block_user', 'unblock_user', 'report_user', 'change_password', 'register',
+    'send_message',
+    'send_buddy_request',
+    'accept_buddy_request',
+    'decline_buddy_request',
+    'cancel_buddy_request',
+    'update_profile',
+    'upload_photo',
+    'block_user',
+    'unblock_user',
+    'report_user',
+    'change_password',
+    'register',
   ]);
-  for (const [action, count] of Object.entries(counts)) if (!known.has(action)) lines.push(`${describeAgentAction(action)} (${count})`);
+  for (const [action, count] of Object.entries(counts))
+    if (!known.has(action)) lines.push(`${describeAgentAction(action)} (${count})`);
   return lines;
 }

@@ -19,9 +19,15 @@ export async function exchangeSigninLink(db: Database, token: string, baseUrl: s
     if (!link.ok) {
       if (link.reason === 'used') throw new ApiError('signin_link_used', 'This sign-in link was already used');
       if (link.reason === 'expired') throw new ApiError('signin_link_expired', 'This sign-in link has expired');
-      throw new ApiError('not_found', 'No such sign-in link', { hint: 'Check the token was copied whole, or ask for a new link at /signin.' });
+      throw new ApiError('not_found', 'No such sign-in link', {
+        hint: 'Check the token was copied whole, or ask for a new link at /signin.',
+      });
     }
-    const user = await trx.selectFrom('users').select(['id', 'email', 'slug']).where('id', '=', link.userId).executeTakeFirstOrThrow();
+    const user = await trx
+      .selectFrom('users')
+      .select(['id', 'email', 'slug'])
+      .where('id', '=', link.userId)
+      .executeTakeFirstOrThrow();
     const minted = await mintAccessToken(trx, user.id, { label: 'mobile app' });
     return {
       success: true as const,

@@ -105,7 +105,10 @@ async function countInWindow(
 
 /** The longest of the refusals that apply: the person can succeed only once all have passed. */
 function longest(refusals: Array<Refusal | null>): Refusal | null {
-  return refusals.reduce<Refusal | null>((worst, r) => (r && (!worst || r.retryAfterSeconds > worst.retryAfterSeconds) ? r : worst), null);
+  return refusals.reduce<Refusal | null>(
+    (worst, r) => (r && (!worst || r.retryAfterSeconds > worst.retryAfterSeconds) ? r : worst),
+    null,
+  );
 }
 
 /** Pause after the latest failure once the account has `count` failures in the backoff window. */
@@ -130,7 +133,12 @@ async function isKnownAddress(trx: Database, account: string, ip: string, limits
  * Locks the account and address for the rest of the transaction and says whether a
  * password may be checked now, or why not and for how long.
  */
-export async function passwordAttemptRefusal(trx: Database, account: string, ip: string, limits: FailureLimits): Promise<Refusal | null> {
+export async function passwordAttemptRefusal(
+  trx: Database,
+  account: string,
+  ip: string,
+  limits: FailureLimits,
+): Promise<Refusal | null> {
   await lockAttempts(trx, 'password_failure', account, ip);
   const [here, network, everywhere] = await Promise.all([
     countInWindow(trx, 'password_failure', { account, ip }, limits.windowSeconds, limits.perAccountFromIp),
@@ -138,7 +146,9 @@ export async function passwordAttemptRefusal(trx: Database, account: string, ip:
     countInWindow(trx, 'password_failure', { account }, limits.backoff.windowSeconds, 1),
   ]);
   const refusals: Array<Refusal | null> = [
-    here.count >= limits.perAccountFromIp ? { reason: 'account_here', retryAfterSeconds: here.secondsUntilBelow } : null,
+    here.count >= limits.perAccountFromIp
+      ? { reason: 'account_here', retryAfterSeconds: here.secondsUntilBelow }
+      : null,
     network.count >= limits.perIp ? { reason: 'network', retryAfterSeconds: network.secondsUntilBelow } : null,
   ];
   const pauseLeft = backoffPauseSeconds(everywhere.count, limits.backoff) - everywhere.newestAge;
@@ -149,7 +159,12 @@ export async function passwordAttemptRefusal(trx: Database, account: string, ip:
 }
 
 /** Locks like passwordAttemptRefusal and says whether one more sign-in link may be mailed. */
-export async function linkRequestRefusal(trx: Database, account: string, ip: string, limits: AttemptLimits): Promise<Refusal | null> {
+export async function linkRequestRefusal(
+  trx: Database,
+  account: string,
+  ip: string,
+  limits: AttemptLimits,
+): Promise<Refusal | null> {
   await lockAttempts(trx, 'link_request', account, ip);
   const [email, network] = await Promise.all([
     countInWindow(trx, 'link_request', { account }, limits.windowSeconds, limits.perAccount),
@@ -162,10 +177,26 @@ export async function linkRequestRefusal(trx: Database, account: string, ip: str
 }
 
 /** Counts one attempt; rows older than `keepSeconds` (the longest window they count in) are tidied away. */
-export async function recordAttempt(trx: Database, kind: AttemptKind, account: string, ip: string, keepSeconds: number): Promise<void> {
+export async function recordAttempt(
+  trx: Database,
+  kind: AttemptKind,
+  account: string,
+  ip: string,
+  keepSeconds: number,
+): Promise<void> {
   const expired = sql<Date>`now() - make_interval(secs => ${keepSeconds})`;
-  await trx.deleteFrom('auth_attempts').where('kind', '=', kind).where('account_key', '=', account).where('created_at', '<=', expired).execute();
-  await trx.deleteFrom('auth_attempts').where('kind', '=', kind).where('ip', '=', ip).where('created_at', '<=', expired).execute();
+  await trx
+    .deleteFrom('auth_attempts')
+    .where('kind', '=', kind)
+    .where('account_key', '=', account)
+    .where('created_at', '<=', expired)
+    .execute();
+  await trx
+    .deleteFrom('auth_attempts')
+    .where('kind', '=', kind)
+    .where('ip', '=', ip)
+    .where('created_at', '<=', expired)
+    .execute();
   await trx.insertInto('auth_attempts').values({ kind, account_key: account, ip }).execute();
 }
 
@@ -179,8 +210,18 @@ export function failureKeepSeconds(limits: FailureLimits): number {
  * (a stranger's, from other addresses, are not) and the address becomes known, exempt
  * from the account-wide backoff for `knownAddressSeconds`.
  */
-export async function recordPasswordSuccess(trx: Database, account: string, ip: string, limits: FailureLimits): Promise<void> {
-  await trx.deleteFrom('auth_attempts').where('kind', '=', 'password_failure').where('account_key', '=', account).where('ip', '=', ip).execute();
+export async function recordPasswordSuccess(
+  trx: Database,
+  account: string,
+  ip: string,
+  limits: FailureLimits,
+): Promise<void> {
+  await trx
+    .deleteFrom('auth_attempts')
+    .where('kind', '=', 'password_failure')
+    .where('account_key', '=', account)
+    .where('ip', '=', ip)
+    .execute();
   await trx
     .deleteFrom('signin_addresses')
     .where('account_key', '=', account)
@@ -194,9 +235,11 @@ export async function recordPasswordSuccess(trx: Database, account: string, ip: 
 }
 
 const PASSWORD_REFUSALS: Record<Exclude<RefusalReason, 'email'>, string> = {
-  account_here: 'Too many wrong passwords for this account from your network, so password attempts for it are paused here.',
+  account_here:
+    'Too many wrong passwords for this account from your network, so password attempts for it are paused here.',
   network: 'Too many wrong passwords from your network, so password attempts from here are paused.',
-  account: 'Too many wrong passwords for this account from many places, so to protect it password attempts are paused, except from places it recently signed in from.',
+  account:
+    'Too many wrong passwords for this account from many places, so to protect it password attempts are paused, except from places it recently signed in from.',
 };
 
 const LINK_REFUSALS: Record<'email' | 'network', string> = {
@@ -214,7 +257,10 @@ export function whenAgain(retryAfterSeconds: number | null, action = 'Try again'
 
 /** The words for a refused password check; `retryAfterSeconds` null when unknown. */
 export function passwordRefusalMessage(reason: RefusalReason | null, retryAfterSeconds: number | null): string {
-  const why = reason && reason !== 'email' ? PASSWORD_REFUSALS[reason] : 'Too many wrong passwords, so password attempts are paused for a while.';
+  const why =
+    reason && reason !== 'email'
+      ? PASSWORD_REFUSALS[reason]
+      : 'Too many wrong passwords, so password attempts are paused for a while.';
   return `${why} ${whenAgain(retryAfterSeconds)}`;
 }
 

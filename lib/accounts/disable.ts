@@ -27,13 +27,27 @@ export interface DisabledAccount {
 export async function disableAccount(trx: Database, userId: string, reason: 'not_me'): Promise<DisabledAccount> {
   await trx
     .updateTable('users')
-    .set({ disabled_at: sql`coalesce(disabled_at, now())`, disabled_reason: sql`coalesce(disabled_reason, ${reason})`, updated_at: sql`now()` })
+    .set({
+      disabled_at: sql`coalesce(disabled_at, now())`,
+      disabled_reason: sql`coalesce(disabled_reason, ${reason})`,
+      updated_at: sql`now()`,
+    })
     .where('id', '=', userId)
     .execute();
   // Links first: a sign-in link being traded for a token right now either finished (and
   // its token is revoked below) or finds its link spent. Lookups skip disabled accounts anyway.
-  await trx.updateTable('signin_links').set({ used_at: sql`now()` }).where('user_id', '=', userId).where('used_at', 'is', null).execute();
-  await trx.updateTable('not_me_links').set({ used_at: sql`now()` }).where('user_id', '=', userId).where('used_at', 'is', null).execute();
+  await trx
+    .updateTable('signin_links')
+    .set({ used_at: sql`now()` })
+    .where('user_id', '=', userId)
+    .where('used_at', 'is', null)
+    .execute();
+  await trx
+    .updateTable('not_me_links')
+    .set({ used_at: sql`now()` })
+    .where('user_id', '=', userId)
+    .where('used_at', 'is', null)
+    .execute();
   const revokedTokens = await revokeAllAccessTokens(trx, userId);
   const endedSessions = await deleteOtherSessions(trx, { userId, keepSessionId: null });
   // Whoever signed its phone in must not be told about anything any more.

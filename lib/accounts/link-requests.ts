@@ -3,7 +3,14 @@
 // itself (lib/accounts/magic-link-mail.ts), so no secret waits in the queue.
 import type { Database } from '@/db';
 import { enqueue, QUEUES } from '../jobs/boss';
-import { accountKey, AttemptRefused, linkRequestRefusal, linkRefusalMessage, recordAttempt, type AttemptLimits } from './attempt-limits';
+import {
+  accountKey,
+  AttemptRefused,
+  linkRequestRefusal,
+  linkRefusalMessage,
+  recordAttempt,
+  type AttemptLimits,
+} from './attempt-limits';
 import { findUserByEmail } from './password';
 
 /**

@@ -12,13 +12,23 @@ type AccountMailSettings = MailSettings & { baseUrl: string };
 
 /** The recipient, if the account still exists and is not disabled. Only the address: nothing the registrant chose goes into a mail. */
 async function liveRecipient(db: Database, userId: string): Promise<string | null> {
-  const user = await db.selectFrom('users').select('email').where('id', '=', userId).where('disabled_at', 'is', null).executeTakeFirst();
+  const user = await db
+    .selectFrom('users')
+    .select('email')
+    .where('id', '=', userId)
+    .where('disabled_at', 'is', null)
+    .executeTakeFirst();
   return user?.email ?? null;
 }
 
 const days = (seconds: number) => Math.round(seconds / 86_400);
 
-export async function sendMagicLinkMail(db: Database, userId: string, settings: AccountMailSettings, occasion: SigninMailOccasion = 'request'): Promise<void> {
+export async function sendMagicLinkMail(
+  db: Database,
+  userId: string,
+  settings: AccountMailSettings,
+  occasion: SigninMailOccasion = 'request',
+): Promise<void> {
   const to = await liveRecipient(db, userId);
   if (!to) return; // deleted or disabled since: nothing to send
   const link = await createSigninLink(db, userId, 'email', settings.baseUrl);
@@ -33,10 +43,18 @@ export async function sendMagicLinkMail(db: Database, userId: string, settings: 
   await sendMail({ to, ...mail }, settings);
 }
 
-export async function sendAccountCreatedNotice(db: Database, userId: string, settings: AccountMailSettings): Promise<void> {
+export async function sendAccountCreatedNotice(
+  db: Database,
+  userId: string,
+  settings: AccountMailSettings,
+): Promise<void> {
   const to = await liveRecipient(db, userId);
   if (!to) return;
   const notMe = await createNotMeLink(db, userId, settings.baseUrl);
-  const mail = accountCreatedNotice({ signinPageUrl: `${settings.baseUrl}/signin`, notMeUrl: notMe.url, notMeDays: days(NOT_ME_LINK_TTL_SECONDS) });
+  const mail = accountCreatedNotice({
+    signinPageUrl: `${settings.baseUrl}/signin`,
+    notMeUrl: notMe.url,
+    notMeDays: days(NOT_ME_LINK_TTL_SECONDS),
+  });
   await sendMail({ to, ...mail }, settings);
 }

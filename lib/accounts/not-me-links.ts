@@ -19,14 +19,26 @@ export function notMeUrl(baseUrl: string, token: string): string {
   return `${baseUrl}${NOT_ME_PAGE_PATH}?token=${encodeURIComponent(token)}`;
 }
 
-export async function createNotMeLink(db: Database, userId: string, baseUrl: string): Promise<{ url: string; expiresInSeconds: number }> {
+export async function createNotMeLink(
+  db: Database,
+  userId: string,
+  baseUrl: string,
+): Promise<{ url: string; expiresInSeconds: number }> {
   const token = randomSecret(NOT_ME_LINK_PREFIX);
   // Housekeeping: this account's expired links are of no further use. (Used ones stay: a
   // link is used only by disabling, and a disabled account is sent no more mail.)
-  await db.deleteFrom('not_me_links').where('user_id', '=', userId).where('expires_at', '<=', sql<Date>`now()`).execute();
+  await db
+    .deleteFrom('not_me_links')
+    .where('user_id', '=', userId)
+    .where('expires_at', '<=', sql<Date>`now()`)
+    .execute();
   await db
     .insertInto('not_me_links')
-    .values({ user_id: userId, token_hash: sha256(token), expires_at: new Date(Date.now() + NOT_ME_LINK_TTL_SECONDS * 1000) })
+    .values({
+      user_id: userId,
+      token_hash: sha256(token),
+      expires_at: new Date(Date.now() + NOT_ME_LINK_TTL_SECONDS * 1000),
+    })
     .execute();
   return { url: notMeUrl(baseUrl, token), expiresInSeconds: NOT_ME_LINK_TTL_SECONDS };
 }

@@ -39,11 +39,20 @@ export function findUserByEmail(db: Database, email: string): Promise<UserRow | 
 }
 
 /** Throws AttemptRefused (429 with Retry-After) while a limit holds; takes the locks either way. */
-async function refuseWhileLimited(trx: Database, key: string, ip: string, limits: FailureLimits, signingIn: boolean): Promise<void> {
+async function refuseWhileLimited(
+  trx: Database,
+  key: string,
+  ip: string,
+  limits: FailureLimits,
+  signingIn: boolean,
+): Promise<void> {
   const refusal = await passwordAttemptRefusal(trx, key, ip, limits);
   if (!refusal) return;
   const message = passwordRefusalMessage(refusal.reason, refusal.retryAfterSeconds);
-  throw new AttemptRefused(refusal, signingIn ? `${message} You can sign in with an emailed link right away.` : message);
+  throw new AttemptRefused(
+    refusal,
+    signingIn ? `${message} You can sign in with an emailed link right away.` : message,
+  );
 }
 
 /**
@@ -81,7 +90,9 @@ export async function signInWithPassword(
 ): Promise<UserRow | null> {
   const key = accountKey(input.email);
   const password = input.password.slice(0, MAX_PASSWORD_LENGTH + 1);
-  const user = await reserveAttempt(db, key, input.ip, limits, true, (trx) => (key === '' ? Promise.resolve(undefined) : findUserByEmail(trx, key)));
+  const user = await reserveAttempt(db, key, input.ip, limits, true, (trx) =>
+    key === '' ? Promise.resolve(undefined) : findUserByEmail(trx, key),
+  );
   const ok = user
     ? password.length <= MAX_PASSWORD_LENGTH && (await verifyPassword(user.password_hash, password))
     : (await verifyPassword(await throwawayHash(), password)) && false;
@@ -110,7 +121,11 @@ export async function changePassword(
   change: PasswordChange,
   ctx: { ip: string; keepSessionId: string | null; limits: FailureLimits },
 ): Promise<{ signedOutSessions: number; revokedTokens: number }> {
-  const current = await db.selectFrom('users').select(['email', 'password_hash']).where('id', '=', userId).executeTakeFirst();
+  const current = await db
+    .selectFrom('users')
+    .select(['email', 'password_hash'])
+    .where('id', '=', userId)
+    .executeTakeFirst();
   if (!current) throw new ApiError('not_found', 'User not found');
   const key = accountKey(current.email);
   const user = await reserveAttempt(db, key, ctx.ip, ctx.limits, false, (trx) =>

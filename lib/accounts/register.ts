@@ -11,7 +11,12 @@ import { consumeRateLimit, inWords, rateLimitHeaders, type RateLimitRule } from 
 import { attachPhoto, preparePhoto, withStoredPhoto, type PhotoInput, type StoredPhoto } from '../photos/photos';
 import type { PhotoServices } from '../photos/services';
 import { missingFields, nextActionForUser } from '../profiles/onboarding';
-import { labelFromPublicPoint, queueGeocodeIfNeeded, resolveProfileInput, type ProfileWarnings } from '../profiles/fields';
+import {
+  labelFromPublicPoint,
+  queueGeocodeIfNeeded,
+  resolveProfileInput,
+  type ProfileWarnings,
+} from '../profiles/fields';
 import { profileUrl } from '../profiles/records';
 import { recordAgentAction } from './attribution';
 import { generatePassword, hashPassword } from './secrets';
@@ -70,41 +75,57 @@ export async function registerUser(db: Database, body: RegisterBody, ctx: Regist
   const generatedPassword = body.password ? null : generatePassword();
   const wantsEmail = body.emailMagicLink !== false;
 
-  const attempt = (passwordHash: string) => db.transaction().execute(async (trx) => {
-    await enforceRegistrationLimit(trx, db, ctx);
-    const slug = body.slug ?? (await uniqueSlug(trx, body.displayName));
-    const values = {
-      ...columns,
-      email: body.email,
-      password_hash: passwordHash,
-      slug,
-      display_name: body.displayName,
-      agent_name: body.agentName ?? null,
-      agent_session_id: body.agentSessionId ?? null,
-    };
-    let inserted = await trx.insertInto('users').values(values).returningAll().executeTakeFirstOrThrow();
-    if (resolved.labelFromPublicPoint) inserted = await labelFromPublicPoint(trx, inserted);
-    const photoSource = photoInput?.kind === 'url' ? 'url' : 'register';
-    const user = stored
-      ? (await attachPhoto(trx, inserted.id, stored, { source: photoSource, agentName: body.agentName, agentSessionId: body.agentSessionId })).user
-      : inserted;
-    const complete = missingFields(user).length === 0;
-    const row: UserRow =
-      complete && !user.onboarding_complete
-        ? await trx.updateTable('users').set({ onboarding_complete: true }).where('id', '=', user.id).returningAll().executeTakeFirstOrThrow()
-        : user;
-    await trx.insertInto('registrations').values({ ip: ctx.ip, user_id: user.id }).execute();
-    const token = await mintAccessToken(trx, user.id, { label: 'registration', agentName: body.agentName, agentSessionId: body.agentSessionId });
-    const link = await createSigninLink(trx, user.id, 'mobile', ctx.baseUrl);
-    // The emailed link is a separate single-use link minted by the mail job, so the
-    // job's payload holds no secret and using one link does not burn the other. Without
-    // it the address is still told, so its owner can disown an account they never made.
-    if (wantsEmail) await enqueue(trx, QUEUES.magicLinkMail, { userId: user.id, occasion: 'registration' });
-    else await enqueue(trx, QUEUES.accountCreatedMail, { userId: user.id });
-    await queueGeocodeIfNeeded(trx, user.id, resolved, ctx.geocoderEnabled);
-    await recordAgentAction(trx, user.id, 'register', body);
-    return { row, token, link };
-  });
+  const attempt = (passwordHash: string) =>
+    db.transaction().execute(async (trx) => {
+      await enforceRegistrationLimit(trx, db, ctx);
+      const slug = body.slug ?? (await uniqueSlug(trx, body.displayName));
+      const values = {
+        ...columns,
+        email: body.email,
+        password_hash: passwordHash,
+        slug,
+        display_name: body.displayName,
+        agent_name: body.agentName ?? null,
+        agent_session_id: body.agentSessionId ?? null,
+      };
+      let inserted = await trx.insertInto('users').values(values).returningAll().executeTakeFirstOrThrow();
+      if (resolved.labelFromPublicPoint) inserted = await labelFromPublicPoint(trx, inserted);
+      const photoSource = photoInput?.kind === 'url' ? 'url' : 'register';
+      const user = stored
+        ? (
+            await attachPhoto(trx, inserted.id, stored, {
+              source: photoSource,
+              agentName: body.agentName,
+              agentSessionId: body.agentSessionId,
+            })
+          ).user
+        : inserted;
+      const complete = missingFields(user).length === 0;
+      const row: UserRow =
+        complete && !user.onboarding_complete
+          ? await trx
+              .updateTable('users')
+              .set({ onboarding_complete: true })
+              .where('id', '=', user.id)
+              .returningAll()
+              .executeTakeFirstOrThrow()
+          : user;
+      await trx.insertInto('registrations').values({ ip: ctx.ip, user_id: user.id }).execute();
+      const token = await mintAccessToken(trx, user.id, {
+        label: 'registration',
+        agentName: body.agentName,
+        agentSessionId: body.agentSessionId,
+      });
+      const link = await createSigninLink(trx, user.id, 'mobile', ctx.baseUrl);
+      // The emailed link is a separate single-use link minted by the mail job, so the
+      // job's payload holds no secret and using one link does not burn the other. Without
+      // it the address is still told, so its owner can disown an account they never made.
+      if (wantsEmail) await enqueue(trx, QUEUES.magicLinkMail, { userId: user.id, occasion: 'registration' });
+      else await enqueue(trx, QUEUES.accountCreatedMail, { userId: user.id });
+      await queueGeocodeIfNeeded(trx, user.id, resolved, ctx.geocoderEnabled);
+      await recordAgentAction(trx, user.id, 'register', body);
+      return { row, token, link };
+    });
   const result = await withStoredPhoto(stored, ctx.photos.store, async () => {
     const passwordHash = await hashPassword(body.password ?? generatedPassword!);
     return retryGeneratedSlugRace(() => attempt(passwordHash), body.slug == null);
@@ -178,7 +199,12 @@ export async function precheckRegistrationLimit(db: Database, ip: string, limitP
 }
 
 /** `memory`: the database whose remembered refusals this one joins (not a transaction). */
-async function refuseIfOverLimit(executor: Database, ip: string, limitPerHour: number, memory: Database): Promise<void> {
+async function refuseIfOverLimit(
+  executor: Database,
+  ip: string,
+  limitPerHour: number,
+  memory: Database,
+): Promise<void> {
   const recent = await executor
     .selectFrom('registrations')
     .select((eb) => [eb.fn.countAll<number>().as('count'), eb.fn.min('created_at').as('oldest')])
@@ -195,9 +221,13 @@ async function refuseIfOverLimit(executor: Database, ip: string, limitPerHour: n
 
 function registrationLimited(limitPerHour: number, until: number): ApiError {
   const retryAfter = Math.max(1, Math.ceil((until - Date.now()) / 1000));
-  return new ApiError('rate_limited', `At most ${limitPerHour} registrations per hour from one IP address. Try again in ${inWords(retryAfter)}.`, {
-    headers: { 'retry-after': String(retryAfter), ...registrationRateLimit(limitPerHour, 0, retryAfter) },
-  });
+  return new ApiError(
+    'rate_limited',
+    `At most ${limitPerHour} registrations per hour from one IP address. Try again in ${inWords(retryAfter)}.`,
+    {
+      headers: { 'retry-after': String(retryAfter), ...registrationRateLimit(limitPerHour, 0, retryAfter) },
+    },
+  );
 }
 
 const registrationRateLimit = (limitPerHour: number, remaining: number, resetSeconds: number) =>

@@ -20,7 +20,12 @@ export interface SessionRecord {
   expires: Date;
 }
 
-export async function createSession(db: Database, userId: string, token: string, expires: Date): Promise<SessionRecord> {
+export async function createSession(
+  db: Database,
+  userId: string,
+  token: string,
+  expires: Date,
+): Promise<SessionRecord> {
   const row = await db
     .insertInto('sessions')
     .values({ user_id: userId, token_hash: sha256(token), expires_at: expires })
@@ -36,7 +41,10 @@ function plausible(token: string): boolean {
 }
 
 /** The live session for a cookie value, with its user; null when unknown or expired. */
-export async function findSession(db: Database, token: string): Promise<{ session: SessionRecord; user: UserRow } | null> {
+export async function findSession(
+  db: Database,
+  token: string,
+): Promise<{ session: SessionRecord; user: UserRow } | null> {
   if (!plausible(token)) return null;
   const row = await db
     .selectFrom('sessions')

@@ -47,16 +47,30 @@ async function inspectByHash(db: Database, tokenHash: Buffer): Promise<SigninLin
   const row = await db
     .selectFrom('signin_links')
     .innerJoin('users', 'users.id', 'signin_links.user_id')
-    .select(['signin_links.user_id', 'signin_links.purpose', 'signin_links.expires_at', 'signin_links.used_at', 'users.display_name'])
+    .select([
+      'signin_links.user_id',
+      'signin_links.purpose',
+      'signin_links.expires_at',
+      'signin_links.used_at',
+      'users.display_name',
+    ])
     .where('signin_links.token_hash', '=', tokenHash)
     .executeTakeFirst();
   if (!row) return { state: 'unknown' };
   if (row.used_at) return { state: 'used' };
   if (row.expires_at.getTime() <= Date.now()) return { state: 'expired' };
-  return { state: 'valid', userId: row.user_id, displayName: row.display_name, purpose: row.purpose, expiresAt: row.expires_at };
+  return {
+    state: 'valid',
+    userId: row.user_id,
+    displayName: row.display_name,
+    purpose: row.purpose,
+    expiresAt: row.expires_at,
+  };
 }
 
-export type ConsumedLink = { ok: true; userId: string; email: string; expiresAt: Date } | { ok: false; reason: 'used' | 'expired' | 'unknown' };
+export type ConsumedLink =
+  | { ok: true; userId: string; email: string; expiresAt: Date }
+  | { ok: false; reason: 'used' | 'expired' | 'unknown' };
 
 /**
  * Uses a link up. One UPDATE … WHERE used_at IS NULL decides, so of two simultaneous

@@ -73,7 +73,12 @@ export function tokenCacheMark(): { revocations: number; epoch: number } {
   return { revocations: state.revocations, epoch: state.epoch };
 }
 
-export function rememberTokenOwner(hashKey: string, owner: TokenOwner, touchedAt: number, mark: { revocations: number; epoch: number }): void {
+export function rememberTokenOwner(
+  hashKey: string,
+  owner: TokenOwner,
+  touchedAt: number,
+  mark: { revocations: number; epoch: number },
+): void {
   const health = listenerHealth();
   const state = cache();
   if (!health.healthy || mark.epoch !== health.epoch || mark.revocations !== state.revocations) return;

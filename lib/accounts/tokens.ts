@@ -22,7 +22,12 @@ export interface TokenOwner {
 export async function mintAccessToken(
   db: Database,
   userId: string,
-  options: { scopes?: readonly Scope[]; label?: string; agentName?: string | null; agentSessionId?: string | null } = {},
+  options: {
+    scopes?: readonly Scope[];
+    label?: string;
+    agentName?: string | null;
+    agentSessionId?: string | null;
+  } = {},
 ): Promise<{ token: string; id: string; scopes: Scope[] }> {
   const token = randomSecret(ACCESS_TOKEN_PREFIX);
   const scopes = [...(options.scopes ?? SCOPES)];
@@ -103,7 +108,13 @@ async function findOauthTokenOwner(db: Database, token: string): Promise<TokenOw
     .selectFrom('oauth_payloads')
     .innerJoin('access_tokens', 'access_tokens.oauth_grant_id', 'oauth_payloads.grant_id')
     .innerJoin('users', 'users.id', 'access_tokens.user_id')
-    .select(['access_tokens.id', 'access_tokens.user_id', 'access_tokens.scopes', 'access_tokens.last_used_at', 'oauth_payloads.payload'])
+    .select([
+      'access_tokens.id',
+      'access_tokens.user_id',
+      'access_tokens.scopes',
+      'access_tokens.last_used_at',
+      'oauth_payloads.payload',
+    ])
     .where('oauth_payloads.model', '=', 'AccessToken')
     .where('oauth_payloads.id', '=', token)
     .where('oauth_payloads.expires_at', '>', sql<Date>`now()`)
@@ -113,7 +124,8 @@ async function findOauthTokenOwner(db: Database, token: string): Promise<TokenOw
   if (!row) return null;
   const payload = row.payload as { aud?: string | string[]; scope?: string; accountId?: string };
   const audiences = Array.isArray(payload.aud) ? payload.aud : payload.aud ? [payload.aud] : [];
-  if (payload.accountId !== row.user_id || !audiences.some((aud) => isOwnResource(config().publicBaseUrl, aud))) return null;
+  if (payload.accountId !== row.user_id || !audiences.some((aud) => isOwnResource(config().publicBaseUrl, aud)))
+    return null;
   const granted = (payload.scope ?? '').split(' ');
   const owner: TokenOwner = {
     tokenId: row.id,
@@ -146,7 +158,15 @@ export interface AccessTokenRecord {
 
 type AccessTokenRow = Pick<
   Selectable<AccessTokensTable>,
-  'id' | 'label' | 'agent_name' | 'agent_session_id' | 'scopes' | 'created_at' | 'last_used_at' | 'revoked_at' | 'confirmed_at'
+  | 'id'
+  | 'label'
+  | 'agent_name'
+  | 'agent_session_id'
+  | 'scopes'
+  | 'created_at'
+  | 'last_used_at'
+  | 'revoked_at'
+  | 'confirmed_at'
 >;
 
 export function toAccessTokenRecord(row: AccessTokenRow): AccessTokenRecord {
@@ -164,7 +184,17 @@ export function toAccessTokenRecord(row: AccessTokenRow): AccessTokenRecord {
   };
 }
 
-const TOKEN_COLUMNS = ['id', 'label', 'agent_name', 'agent_session_id', 'scopes', 'created_at', 'last_used_at', 'revoked_at', 'confirmed_at'] as const;
+const TOKEN_COLUMNS = [
+  'id',
+  'label',
+  'agent_name',
+  'agent_session_id',
+  'scopes',
+  'created_at',
+  'last_used_at',
+  'revoked_at',
+  'confirmed_at',
+] as const;
 
 /** The account's access tokens, live ones first, newest first. Token values are never stored, so never shown. */
 export async function listAccessTokens(db: Database, userId: string): Promise<AccessTokenRecord[]> {
@@ -178,7 +208,10 @@ export async function listAccessTokens(db: Database, userId: string): Promise<Ac
   return rows.map(toAccessTokenRecord);
 }
 
-const tokenNotFound = () => new ApiError('not_found', 'No such access token on this account', { hint: 'List tokens with GET /api/v1/me/tokens.json.' });
+const tokenNotFound = () =>
+  new ApiError('not_found', 'No such access token on this account', {
+    hint: 'List tokens with GET /api/v1/me/tokens.json.',
+  });
 
 /**
  * Revokes one of the account's tokens; it fails on the very next API call (every call

@@ -115,8 +115,12 @@ describe('canonicalizeActivities: matching', () => {
     expect(canonicalizeActivities([input])).toEqual({ ids, unmatched: [], suggestions: {} });
   });
 
-  it('reports the unmatched part of a split entry in the caller\'s words', () => {
-    expect(canonicalizeActivities(['Hiking and Xyzzq'])).toEqual({ ids: ['hiking'], unmatched: ['Xyzzq'], suggestions: {} });
+  it("reports the unmatched part of a split entry in the caller's words", () => {
+    expect(canonicalizeActivities(['Hiking and Xyzzq'])).toEqual({
+      ids: ['hiking'],
+      unmatched: ['Xyzzq'],
+      suggestions: {},
+    });
     const result = canonicalizeActivities(['camping & hikking']);
     expect(result.ids).toEqual(['camping']);
     expect(result.unmatched).toEqual(['hikking']);
@@ -124,7 +128,15 @@ describe('canonicalizeActivities: matching', () => {
   });
 
   it('de-duplicates ids and keeps input order', () => {
-    const result = canonicalizeActivities(['tennis', 'Hiking', 'hikes', 'TENNIS', 'bouldering', 'climbing', 'hiking and tennis']);
+    const result = canonicalizeActivities([
+      'tennis',
+      'Hiking',
+      'hikes',
+      'TENNIS',
+      'bouldering',
+      'climbing',
+      'hiking and tennis',
+    ]);
     expect(result).toEqual({ ids: ['tennis', 'hiking', 'rock_climbing'], unmatched: [], suggestions: {} });
   });
 
@@ -192,10 +204,12 @@ describe('canonicalizeActivities: unmatched and suggestions', () => {
     expect(canonicalizeActivities(['skating']).suggestions.skating).toEqual(
       expect.arrayContaining(['ice_skating', 'roller_skating']),
     );
-    expect(canonicalizeActivities(['games']).suggestions.games).toEqual(expect.arrayContaining(['board_games', 'video_games']));
+    expect(canonicalizeActivities(['games']).suggestions.games).toEqual(
+      expect.arrayContaining(['board_games', 'video_games']),
+    );
   });
 
-  it('keeps the caller\'s original text as the unmatched key', () => {
+  it("keeps the caller's original text as the unmatched key", () => {
     const result = canonicalizeActivities(['  Tenis!! ']);
     expect(result.unmatched).toEqual(['  Tenis!! ']);
     expect(result.suggestions['  Tenis!! ']?.[0]).toBe('tennis');
@@ -216,11 +230,7 @@ describe('canonicalizeActivities: unmatched and suggestions', () => {
 });
 
 describe('canonicalizeActivities: robustness', () => {
-  it.each([
-    [[]],
-    [['']],
-    [['   ', '\n\t']],
-  ])('returns an empty result for %j', (inputs) => {
+  it.each([[[]], [['']], [['   ', '\n\t']]])('returns an empty result for %j', (inputs) => {
     expect(canonicalizeActivities(inputs)).toEqual({ ids: [], unmatched: [], suggestions: {} });
   });
 
@@ -228,7 +238,11 @@ describe('canonicalizeActivities: robustness', () => {
     const junk = [null, undefined, 42, {}, ['hiking'], 'yoga'] as unknown as string[];
     expect(canonicalizeActivities(junk)).toEqual({ ids: ['yoga'], unmatched: [], suggestions: {} });
     expect(canonicalizeActivities(null as unknown as string[])).toEqual({ ids: [], unmatched: [], suggestions: {} });
-    expect(canonicalizeActivities('hiking' as unknown as string[])).toEqual({ ids: [], unmatched: [], suggestions: {} });
+    expect(canonicalizeActivities('hiking' as unknown as string[])).toEqual({
+      ids: [],
+      unmatched: [],
+      suggestions: {},
+    });
   });
 
   it('treats prototype-like names as plain text', () => {

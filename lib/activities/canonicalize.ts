@@ -110,13 +110,14 @@ function rankByCloseness(key: string): string[] {
     const stem = toPhrase(words.map(stemWord));
     for (const entry of INDEX.phrases) {
       const stemScore = phraseScore(stem, entry.stem);
-      const score = minScore(phraseScore(raw, entry.raw), stemScore === undefined ? undefined : stemScore + STEM_PENALTY);
+      const score = minScore(
+        phraseScore(raw, entry.raw),
+        stemScore === undefined ? undefined : stemScore + STEM_PENALTY,
+      );
       if (score !== undefined) keepBest(best, entry, score);
     }
   }
-  return [...best.entries()]
-    .sort(([, a], [, b]) => a.score - b.score || a.rank - b.rank)
-    .map(([id]) => id);
+  return [...best.entries()].sort(([, a], [, b]) => a.score - b.score || a.rank - b.rank).map(([id]) => id);
 }
 
 function keepBest(best: Map<string, { score: number; rank: number }>, entry: IndexedPhrase, score: number): void {

@@ -23,11 +23,14 @@ describe('activity catalog integrity', () => {
     expect(new Set(ACTIVITY_IDS).size).toBe(ACTIVITIES.length);
   });
 
-  it.each(ACTIVITIES.map((a) => [a.id, a] as const))('%s has a snake_case ascii id, a name and clean aliases', (_id, activity) => {
-    expect(activity.id).toMatch(/^[a-z0-9]+(?:_[a-z0-9]+)*$/);
-    expect(activity.name.trim()).not.toBe('');
-    for (const alias of activity.aliases) expect(normalizeText(alias)).not.toBe('');
-  });
+  it.each(ACTIVITIES.map((a) => [a.id, a] as const))(
+    '%s has a snake_case ascii id, a name and clean aliases',
+    (_id, activity) => {
+      expect(activity.id).toMatch(/^[a-z0-9]+(?:_[a-z0-9]+)*$/);
+      expect(activity.name.trim()).not.toBe('');
+      for (const alias of activity.aliases) expect(normalizeText(alias)).not.toBe('');
+    },
+  );
 
   it('never lets a literal alias, name or id belong to two activities', () => {
     const owners = new Map<string, Set<string>>();
@@ -50,9 +53,13 @@ describe('activity catalog integrity', () => {
     expect(buildActivityIndex(clash).collisions.map((c) => c.ids)).toContainEqual(['a', 'b']);
   });
 
-  it.each(ACTIVITIES.map((a) => [a.id, a] as const))('%s: its own id, name and every alias canonicalize to it', (id, activity) => {
-    for (const text of [id, activity.name, ...activity.aliases]) expect([text, matchActivity(text)]).toEqual([text, id]);
-  });
+  it.each(ACTIVITIES.map((a) => [a.id, a] as const))(
+    '%s: its own id, name and every alias canonicalize to it',
+    (id, activity) => {
+      for (const text of [id, activity.name, ...activity.aliases])
+        expect([text, matchActivity(text)]).toEqual([text, id]);
+    },
+  );
 
   it('keeps ambiguous terms out of the aliases', () => {
     const keys = new Set(ACTIVITIES.flatMap(activityPhrases));
@@ -62,7 +69,11 @@ describe('activity catalog integrity', () => {
 
 describe('catalog accessors', () => {
   it('getActivity returns the entry or undefined', () => {
-    expect(getActivity('rock_climbing')).toMatchObject({ id: 'rock_climbing', name: 'Rock Climbing', category: 'outdoors' });
+    expect(getActivity('rock_climbing')).toMatchObject({
+      id: 'rock_climbing',
+      name: 'Rock Climbing',
+      category: 'outdoors',
+    });
     expect(getActivity('rock climbing')).toBeUndefined();
     expect(getActivity('')).toBeUndefined();
   });
@@ -83,9 +94,13 @@ describe('catalog accessors', () => {
 
   it('lists ids in catalog order', () => {
     expect(ACTIVITY_IDS).toEqual(ACTIVITIES.map((a) => a.id));
-    expect(ACTIVITY_IDS).toEqual(expect.arrayContaining(['hiking', 'rock_climbing', 'board_games', 'running', 'road_cycling']));
+    expect(ACTIVITY_IDS).toEqual(
+      expect.arrayContaining(['hiking', 'rock_climbing', 'board_games', 'running', 'road_cycling']),
+    );
     expect(ACTIVITY_IDS).toEqual(expect.arrayContaining(['mountain_biking', 'yoga', 'tennis', 'pickleball', 'padel']));
-    expect(ACTIVITY_IDS).toEqual(expect.arrayContaining(['coffee', 'museums', 'live_music', 'language_exchange', 'dog_walking']));
+    expect(ACTIVITY_IDS).toEqual(
+      expect.arrayContaining(['coffee', 'museums', 'live_music', 'language_exchange', 'dog_walking']),
+    );
   });
 
   it('is frozen so callers cannot corrupt the shared catalog', () => {

@@ -16,6 +16,11 @@ export interface ActivityCatalogResponse {
 
 /** A fresh, mutable copy each call: the shared catalog itself is frozen. */
 export function activityCatalog(): ActivityCatalogResponse {
-  const activities = ACTIVITIES.map(({ id, name, category, aliases }) => ({ id, name, category, aliases: [...aliases] }));
+  const activities = ACTIVITIES.map(({ id, name, category, aliases }) => ({
+    id,
+    name,
+    category,
+    aliases: [...aliases],
+  }));
   return { activities, total: activities.length };
 }

@@ -7,7 +7,8 @@
 let rows: [Int32Array, Int32Array, Int32Array] = [new Int32Array(64), new Int32Array(64), new Int32Array(64)];
 
 function rowsFor(length: number): [Int32Array, Int32Array, Int32Array] {
-  if (rows[0].length < length) rows = [new Int32Array(length * 2), new Int32Array(length * 2), new Int32Array(length * 2)];
+  if (rows[0].length < length)
+    rows = [new Int32Array(length * 2), new Int32Array(length * 2), new Int32Array(length * 2)];
   return rows;
 }
 
@@ -29,7 +30,12 @@ export function editDistance(a: string, b: string, limit: number = Number.MAX_SA
     for (let j = 1; j <= b.length; j++) {
       const cost = a.charCodeAt(i - 1) === b.charCodeAt(j - 1) ? 0 : 1;
       let best = Math.min(prev[j]! + 1, curr[j - 1]! + 1, prev[j - 1]! + cost);
-      if (i > 1 && j > 1 && a.charCodeAt(i - 1) === b.charCodeAt(j - 2) && a.charCodeAt(i - 2) === b.charCodeAt(j - 1)) {
+      if (
+        i > 1 &&
+        j > 1 &&
+        a.charCodeAt(i - 1) === b.charCodeAt(j - 2) &&
+        a.charCodeAt(i - 2) === b.charCodeAt(j - 1)
+      ) {
         best = Math.min(best, beforePrev[j - 2]! + 1);
       }
       curr[j] = best;
@@ -73,7 +79,25 @@ export interface Phrase {
 }
 
 // Never suggest on the strength of these alone ("and" in "bow and arrow").
-const STOP_WORDS = new Set(['a', 'an', 'and', 'at', 'do', 'for', 'go', 'i', 'in', 'my', 'of', 'on', 'or', 'play', 'the', 'to', 'with']);
+const STOP_WORDS = new Set([
+  'a',
+  'an',
+  'and',
+  'at',
+  'do',
+  'for',
+  'go',
+  'i',
+  'in',
+  'my',
+  'of',
+  'on',
+  'or',
+  'play',
+  'the',
+  'to',
+  'with',
+]);
 
 export function toPhrase(words: readonly string[]): Phrase {
   const windows: string[][] = [];

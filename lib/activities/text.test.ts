@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { candidatePhrases, isIgnorablePart, keyVariants, normalizeText, splitEntry, stemPhrase, stemWord } from './text';
+import {
+  candidatePhrases,
+  isIgnorablePart,
+  keyVariants,
+  normalizeText,
+  splitEntry,
+  stemPhrase,
+  stemWord,
+} from './text';
 
 describe('normalizeText', () => {
   it.each([

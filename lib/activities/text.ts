@@ -3,16 +3,18 @@
 
 /** Lower-case, accent-free ascii words separated by single spaces ("" if nothing is left). */
 export function normalizeText(text: string): string {
-  return text
-    .normalize('NFKD')
-    .replace(/\p{M}+/gu, '')
-    .toLowerCase()
-    .replace(/&/g, ' and ')
-    // Apostrophes vanish so "farmer's" == "farmers" and "d'n'd" stays one word.
-    .replace(/['’‘`´ʼ]/g, '')
-    // Emoji, punctuation, hyphens and non-latin scripts all become separators.
-    .replace(/[^a-z0-9]+/g, ' ')
-    .trim();
+  return (
+    text
+      .normalize('NFKD')
+      .replace(/\p{M}+/gu, '')
+      .toLowerCase()
+      .replace(/&/g, ' and ')
+      // Apostrophes vanish so "farmer's" == "farmers" and "d'n'd" stays one word.
+      .replace(/['’‘`´ʼ]/g, '')
+      // Emoji, punctuation, hyphens and non-latin scripts all become separators.
+      .replace(/[^a-z0-9]+/g, ' ')
+      .trim()
+  );
 }
 
 export function tokenize(key: string): string[] {
@@ -65,28 +67,169 @@ export function keyVariants(key: string): string[] {
 // They are peeled off one at a time, so aliases containing them ("go karting",
 // "the pool", "playing pool") still win because the longer phrase is tried first.
 const LEADING_FILLERS = phraseList([
-  'i', 'im', 'i am', 'id', 'we', 'me', 'also', 'and', 'or', 'both', 'just', 'mostly', 'really', 'very',
-  'like', 'likes', 'liking', 'love', 'loves', 'loving', 'enjoy', 'enjoys', 'enjoying', 'into', 'big', 'huge',
-  'fan of', 'fan', 'passionate about', 'interested in', 'want to', 'wanna', 'would like to', 'like to', 'love to',
-  'go', 'goes', 'going', 'went', 'to', 'play', 'plays', 'playing', 'do', 'does', 'doing', 'hit', 'hitting',
-  'grab', 'grabbing', 'get', 'getting', 'learn', 'learning', 'try', 'trying', 'visit', 'visiting', 'attend',
-  'attending', 'exploring', 'some', 'a', 'an', 'the', 'my', 'bit of', 'a bit of', 'little', 'lots of', 'lot of',
-  'a lot of', 'of', 'more', 'casual', 'casually', 'occasional', 'occasionally', 'regular', 'regularly',
-  'weekend', 'weekends', 'weekly', 'daily', 'morning', 'evening', 'recreational', 'amateur', 'beginner',
-  'beginners', 'social', 'sometimes', 'often', 'usually',
+  'i',
+  'im',
+  'i am',
+  'id',
+  'we',
+  'me',
+  'also',
+  'and',
+  'or',
+  'both',
+  'just',
+  'mostly',
+  'really',
+  'very',
+  'like',
+  'likes',
+  'liking',
+  'love',
+  'loves',
+  'loving',
+  'enjoy',
+  'enjoys',
+  'enjoying',
+  'into',
+  'big',
+  'huge',
+  'fan of',
+  'fan',
+  'passionate about',
+  'interested in',
+  'want to',
+  'wanna',
+  'would like to',
+  'like to',
+  'love to',
+  'go',
+  'goes',
+  'going',
+  'went',
+  'to',
+  'play',
+  'plays',
+  'playing',
+  'do',
+  'does',
+  'doing',
+  'hit',
+  'hitting',
+  'grab',
+  'grabbing',
+  'get',
+  'getting',
+  'learn',
+  'learning',
+  'try',
+  'trying',
+  'visit',
+  'visiting',
+  'attend',
+  'attending',
+  'exploring',
+  'some',
+  'a',
+  'an',
+  'the',
+  'my',
+  'bit of',
+  'a bit of',
+  'little',
+  'lots of',
+  'lot of',
+  'a lot of',
+  'of',
+  'more',
+  'casual',
+  'casually',
+  'occasional',
+  'occasionally',
+  'regular',
+  'regularly',
+  'weekend',
+  'weekends',
+  'weekly',
+  'daily',
+  'morning',
+  'evening',
+  'recreational',
+  'amateur',
+  'beginner',
+  'beginners',
+  'social',
+  'sometimes',
+  'often',
+  'usually',
 ]);
 
 const TRAILING_FILLERS = phraseList([
-  'a lot', 'lots', 'sometimes', 'often', 'regularly', 'together', 'too', 'as well', 'etc', 'and stuff',
-  'and more', 'in general', 'with friends', 'with people', 'with others', 'with me', 'with someone',
-  'on weekends', 'on the weekend', 'at weekends', 'every weekend', 'weekends', 'buddy', 'buddies', 'partner',
-  'partners', 'pal', 'pals', 'friends', 'group', 'groups', 'club', 'clubs', 'class', 'classes', 'lesson',
-  'lessons', 'session', 'sessions', 'meetup', 'meetups', 'night', 'nights', 'trip', 'trips', 'day', 'days',
-  'outings', 'activities', 'events', 'adventures',
+  'a lot',
+  'lots',
+  'sometimes',
+  'often',
+  'regularly',
+  'together',
+  'too',
+  'as well',
+  'etc',
+  'and stuff',
+  'and more',
+  'in general',
+  'with friends',
+  'with people',
+  'with others',
+  'with me',
+  'with someone',
+  'on weekends',
+  'on the weekend',
+  'at weekends',
+  'every weekend',
+  'weekends',
+  'buddy',
+  'buddies',
+  'partner',
+  'partners',
+  'pal',
+  'pals',
+  'friends',
+  'group',
+  'groups',
+  'club',
+  'clubs',
+  'class',
+  'classes',
+  'lesson',
+  'lessons',
+  'session',
+  'sessions',
+  'meetup',
+  'meetups',
+  'night',
+  'nights',
+  'trip',
+  'trips',
+  'day',
+  'days',
+  'outings',
+  'activities',
+  'events',
+  'adventures',
 ]);
 
 // A split part made only of these carries no activity ("hiking, biking, etc.").
-const IGNORABLE_PARTS = new Set(['', 'stuff', 'things', 'etc', 'more', 'so on', 'others', 'other stuff', 'similar', 'whatever']);
+const IGNORABLE_PARTS = new Set([
+  '',
+  'stuff',
+  'things',
+  'etc',
+  'more',
+  'so on',
+  'others',
+  'other stuff',
+  'similar',
+  'whatever',
+]);
 
 // Longest phrases first so "a lot of" is peeled before "a".
 function phraseList(phrases: readonly string[]): readonly (readonly string[])[] {

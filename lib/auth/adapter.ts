@@ -13,8 +13,16 @@ import { createSession, deleteSession, findSession, updateSessionExpiry } from '
 import { consumeSigninLinkByHash } from '../accounts/signin-links';
 import { findUserById } from '../profiles/profile';
 
-export function toAdapterUser(row: Pick<UserRow, 'id' | 'email' | 'display_name' | 'photo_url' | 'email_verified_at'>): AdapterUser {
-  return { id: row.id, email: row.email, name: row.display_name, image: row.photo_url, emailVerified: row.email_verified_at };
+export function toAdapterUser(
+  row: Pick<UserRow, 'id' | 'email' | 'display_name' | 'photo_url' | 'email_verified_at'>,
+): AdapterUser {
+  return {
+    id: row.id,
+    email: row.email,
+    name: row.display_name,
+    image: row.photo_url,
+    emailVerified: row.email_verified_at,
+  };
 }
 
 const notSupported = (what: string) => () => {
@@ -55,7 +63,10 @@ export function kyselyAdapter(db: Database): Adapter {
     async getSessionAndUser(sessionToken) {
       const found = await findSession(db, sessionToken);
       if (!found) return null;
-      return { session: { sessionToken, userId: found.user.id, expires: found.session.expires }, user: toAdapterUser(found.user) };
+      return {
+        session: { sessionToken, userId: found.user.id, expires: found.session.expires },
+        user: toAdapterUser(found.user),
+      };
     },
     async updateSession({ sessionToken, expires }) {
       if (!expires) return null;

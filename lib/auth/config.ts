@@ -41,7 +41,13 @@ class RateLimitedSignin extends CredentialsSignin {
 // Errors a person causes (wrong password, used link, missing CSRF token, a callbackUrl
 // Auth.js itself refuses) are expected:
 // logged as one line without detail. Anything else is logged in full (never with bodies).
-const EXPECTED_ERRORS = new Set(['CredentialsSignin', 'Verification', 'AccessDenied', 'MissingCSRF', 'InvalidCallbackUrl']);
+const EXPECTED_ERRORS = new Set([
+  'CredentialsSignin',
+  'Verification',
+  'AccessDenied',
+  'MissingCSRF',
+  'InvalidCallbackUrl',
+]);
 
 function buildAuthConfig(secret: string): AuthConfig {
   const cfg = config();
@@ -55,7 +61,12 @@ function buildAuthConfig(secret: string): AuthConfig {
     maxAge: SIGNIN_LINK_TTL_SECONDS,
     secret: '',
     // Lookups are case-insensitive; never throws, so a malformed address gets the same answer as any other.
-    normalizeIdentifier: (identifier: unknown) => String(identifier ?? '').normalize('NFKC').trim().toLowerCase().slice(0, 254),
+    normalizeIdentifier: (identifier: unknown) =>
+      String(identifier ?? '')
+        .normalize('NFKC')
+        .trim()
+        .toLowerCase()
+        .slice(0, 254),
     async sendVerificationRequest({ identifier, request }) {
       // No account has control characters in its address (the contract refuses them), and
       // PostgreSQL refuses NUL: answer as for any unknown address, without a query.
@@ -102,7 +113,10 @@ function buildAuthConfig(secret: string): AuthConfig {
     trustHost: true, // the route handler rewrites every request onto PUBLIC_BASE_URL first
     useSecureCookies: secure,
     cookies: {
-      sessionToken: { name: sessionCookieName(secure), options: { httpOnly: true, sameSite: 'lax', path: '/', secure } },
+      sessionToken: {
+        name: sessionCookieName(secure),
+        options: { httpOnly: true, sameSite: 'lax', path: '/', secure },
+      },
     },
     adapter: kyselyAdapter(db),
     // Every callbackUrl (form field, query or Auth.js's callback-url cookie) passes the one return-path rule.

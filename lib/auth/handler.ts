@@ -37,12 +37,15 @@ export async function handleAuthRequest(request: Request): Promise<Response> {
 
   let body: string | undefined;
   if (request.method === 'POST') {
-    if (Number(request.headers.get('content-length') ?? 0) > MAX_FORM_BYTES) return new Response('Request body too large', { status: 413 });
+    if (Number(request.headers.get('content-length') ?? 0) > MAX_FORM_BYTES)
+      return new Response('Request body too large', { status: 413 });
     body = await request.text();
     if (Buffer.byteLength(body) > MAX_FORM_BYTES) return new Response('Request body too large', { status: 413 });
   }
   const headers = withSafeCallbackUrls(url, request.headers);
-  const { result: response, refusal } = await collectRefusal(() => runAuth(new Request(url, { method: request.method, headers, body })));
+  const { result: response, refusal } = await collectRefusal(() =>
+    runAuth(new Request(url, { method: request.method, headers, body })),
+  );
   return noStore(explainRefusal(skipVerifyRequestHop(response, url), refusal, url));
 }
 
@@ -83,7 +86,8 @@ function explainRefusal(response: Response, refusal: Refusal | undefined, url: U
   const location = response.headers.get('location');
   if (!refusal || !location) return response;
   const target = new URL(location, url);
-  if (target.origin !== url.origin || target.pathname !== '/signin' || !target.searchParams.has('error')) return response;
+  if (target.origin !== url.origin || target.pathname !== '/signin' || !target.searchParams.has('error'))
+    return response;
   target.searchParams.set('reason', refusal.reason);
   target.searchParams.set('until', String(Math.floor(Date.now() / 1000) + refusal.retryAfterSeconds));
   const headers = new Headers(response.headers);

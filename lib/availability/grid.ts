@@ -60,7 +60,9 @@ export function gridToBits(grid: Grid): string {
 /** Parses a bit(126) string; throws RangeError on anything else (corrupt row). */
 export function bitsToGrid(bits: string): Grid {
   if (bits.length !== DAYS * SLOTS || !/^[01]*$/.test(bits)) {
-    throw new RangeError(`Expected ${DAYS * SLOTS} characters of 0/1, got ${JSON.stringify(bits.slice(0, 20))}… (${bits.length} chars)`);
+    throw new RangeError(
+      `Expected ${DAYS * SLOTS} characters of 0/1, got ${JSON.stringify(bits.slice(0, 20))}… (${bits.length} chars)`,
+    );
   }
   return mapGrid((d, s) => bits[d * SLOTS + s] === '1');
 }

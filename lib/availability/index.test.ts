@@ -5,7 +5,12 @@ import { at, gridOf, MON, SAT, SUN, WED, WEEKEND } from './test-helpers';
 describe('resolveAvailability', () => {
   it('returns nulls when no form is given', () => {
     expect(resolveAvailability({})).toEqual({ grid: null, summary: null, unparsed: [], rounded: [] });
-    expect(resolveAvailability({ availability_text: '   ' })).toEqual({ grid: null, summary: null, unparsed: [], rounded: [] });
+    expect(resolveAvailability({ availability_text: '   ' })).toEqual({
+      grid: null,
+      summary: null,
+      unparsed: [],
+      rounded: [],
+    });
   });
 
   it('parses availability_text and reports unparsed fragments', () => {
@@ -34,7 +39,9 @@ describe('resolveAvailability', () => {
       schedule: { '5_17': true },
       availability: [{ day: 'mon', period: 'evening' }],
     });
-    expect(gridToBits(result.grid ?? [])).toBe(gridToBits(gridOf(at([SUN], 6, 12), at([SAT], 23, 24), at([MON], 17, 24))));
+    expect(gridToBits(result.grid ?? [])).toBe(
+      gridToBits(gridOf(at([SUN], 6, 12), at([SAT], 23, 24), at([MON], 17, 24))),
+    );
     expect(result.unparsed).toEqual([]);
   });
 

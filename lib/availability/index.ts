@@ -19,7 +19,15 @@ export {
   type LegacyAvailabilityItem,
   type ScheduleInput,
 } from './schedule';
-export { describeDays, describeSlots, EMPTY_SUMMARY, formatHour, joinList, summarizeGrid, type DescribeSlotsOptions } from './summary';
+export {
+  describeDays,
+  describeSlots,
+  EMPTY_SUMMARY,
+  formatHour,
+  joinList,
+  summarizeGrid,
+  type DescribeSlotsOptions,
+} from './summary';
 
 export interface AvailabilityInput {
   availability_text?: string;
@@ -51,7 +59,8 @@ export function resolveAvailability(input: AvailabilityInput): ResolvedAvailabil
     ({ unparsed, rounded } = parsed);
   }
   if (input.schedule !== undefined && input.schedule !== null) grids.push(scheduleFromInput(input.schedule));
-  if (input.availability !== undefined && input.availability !== null) grids.push(gridFromLegacyAvailability(input.availability));
+  if (input.availability !== undefined && input.availability !== null)
+    grids.push(gridFromLegacyAvailability(input.availability));
   if (grids.length === 0) return { grid: null, summary: null, unparsed, rounded };
   const grid = mergeGrids(...grids);
   return { grid, summary: summarizeGrid(grid), unparsed, rounded };

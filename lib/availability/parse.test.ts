@@ -1,7 +1,22 @@
 import { describe, expect, it } from 'vitest';
 import { DAYS, gridToBits, SLOTS } from './grid';
 import { MAX_TEXT_LENGTH, parseAvailabilityText } from './parse';
-import { at, EVERY_DAY, FRI, gridOf, MON, SAT, seededRandom, SUN, THU, TUE, WED, WEEKDAYS, WEEKEND, type Block } from './test-helpers';
+import {
+  at,
+  EVERY_DAY,
+  FRI,
+  gridOf,
+  MON,
+  SAT,
+  seededRandom,
+  SUN,
+  THU,
+  TUE,
+  WED,
+  WEEKDAYS,
+  WEEKEND,
+  type Block,
+} from './test-helpers';
 
 const NONE: Block[] = [];
 
@@ -147,7 +162,9 @@ describe('parseAvailabilityText: phrases', () => {
   });
 
   it('ignores filler words', () => {
-    const { grid, unparsed } = parseAvailabilityText("I'm usually free on Saturday mornings, and sometimes Sunday evenings.");
+    const { grid, unparsed } = parseAvailabilityText(
+      "I'm usually free on Saturday mornings, and sometimes Sunday evenings.",
+    );
     expect(gridToBits(grid)).toBe(gridToBits(gridOf(at([SAT], 6, 12), at([SUN], 17, 24))));
     expect(unparsed).toEqual([]);
   });
@@ -199,10 +216,66 @@ describe('parseAvailabilityText: unparsed fragments', () => {
 
 describe('parseAvailabilityText: never throws', () => {
   const VOCABULARY = [
-    'weekends', 'mon', 'Tue', 'weds', 'thurs', 'sat', 'sun', 'and', 'or', 'but', 'not', 'except', 'after', 'before',
-    'from', 'to', 'until', 'between', 'at', 'noon', 'midnight', 'lunch', 'late', 'all', 'day', 'every', 'any', 'time',
-    'morning', 'evenings', 'nights', 'weeknights', '6', '9pm', '10:30', '12am', '0', '24', '99', '1800', 'am', 'pm',
-    '-', '–', ',', ';', '.', '&', '/', '(', ')', ':', '24/7', 'onwards', 'or later', 'in the', 'ish', "can't", 'é', '🙂',
+    'weekends',
+    'mon',
+    'Tue',
+    'weds',
+    'thurs',
+    'sat',
+    'sun',
+    'and',
+    'or',
+    'but',
+    'not',
+    'except',
+    'after',
+    'before',
+    'from',
+    'to',
+    'until',
+    'between',
+    'at',
+    'noon',
+    'midnight',
+    'lunch',
+    'late',
+    'all',
+    'day',
+    'every',
+    'any',
+    'time',
+    'morning',
+    'evenings',
+    'nights',
+    'weeknights',
+    '6',
+    '9pm',
+    '10:30',
+    '12am',
+    '0',
+    '24',
+    '99',
+    '1800',
+    'am',
+    'pm',
+    '-',
+    '–',
+    ',',
+    ';',
+    '.',
+    '&',
+    '/',
+    '(',
+    ')',
+    ':',
+    '24/7',
+    'onwards',
+    'or later',
+    'in the',
+    'ish',
+    "can't",
+    'é',
+    '🙂',
   ];
   const CHARS = 'abcdefghijklmnopqrstuvwxyz ABCXYZ0123456789:;,.-–—&+/()[]!?\'"\n\t\\$%^*~`|<>{}é漢🙂\u0000\u200b';
 
@@ -236,7 +309,11 @@ describe('parseAvailabilityText: never throws', () => {
     expect(() => parseAvailabilityText('after '.repeat(10_000))).not.toThrow();
     expect(() => parseAvailabilityText('9'.repeat(5_000))).not.toThrow();
     expect(() => parseAvailabilityText('-'.repeat(600))).not.toThrow();
-    expect(parseAvailabilityText(undefined as unknown as string)).toEqual({ grid: expect.any(Array), unparsed: [], rounded: [] });
+    expect(parseAvailabilityText(undefined as unknown as string)).toEqual({
+      grid: expect.any(Array),
+      unparsed: [],
+      rounded: [],
+    });
     expect(parseAvailabilityText(42 as unknown as string).unparsed).toEqual([]);
   });
 });

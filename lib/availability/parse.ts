@@ -115,9 +115,30 @@ const TOKEN_RE =
   /(24\s*\/\s*7)|(\d+)(?:[:.](\d{2})(?!\d))?(?:\s*([ap])(?:\.\s?m\b\.?|\s?m\b))?|(\p{L}+(?:['’]\p{L}+)*)|([-–—‒―−]+)|([;.!?\n\r])|([,:()[\]])|([&+/|])|(\S)/giu;
 
 /** A period right after these is an abbreviation dot ("Sat. mornings"), not a full stop. */
-const ABBREVIATIONS = new Set(['mon', 'tue', 'tues', 'wed', 'weds', 'thu', 'thur', 'thurs', 'fri', 'sat', 'sun', 'approx', 'etc']);
+const ABBREVIATIONS = new Set([
+  'mon',
+  'tue',
+  'tues',
+  'wed',
+  'weds',
+  'thu',
+  'thur',
+  'thurs',
+  'fri',
+  'sat',
+  'sun',
+  'approx',
+  'etc',
+]);
 
-function numberToken(raw: string, digits: string, minutes: string | undefined, mer: string | undefined, start: number, end: number): Token {
+function numberToken(
+  raw: string,
+  digits: string,
+  minutes: string | undefined,
+  mer: string | undefined,
+  start: number,
+  end: number,
+): Token {
   const hour = Number(digits);
   const minute = minutes === undefined ? 0 : Number(minutes);
   const meridiem = mer === undefined ? null : mer.toLowerCase() === 'a' ? 'am' : 'pm';
@@ -184,7 +205,11 @@ type Item =
   | { kind: 'unknown'; start: number; end: number };
 
 const daysItem = (mask: number, collective = true): DaysItem => ({ kind: 'days', mask, collective });
-const timeItem = (mask: number, extra: Omit<TimeItem, 'kind' | 'mask'> = {}): TimeItem => ({ kind: 'time', mask, ...extra });
+const timeItem = (mask: number, extra: Omit<TimeItem, 'kind' | 'mask'> = {}): TimeItem => ({
+  kind: 'time',
+  mask,
+  ...extra,
+});
 const NEG: Item = { kind: 'neg' };
 const ALL_DAY = timeItem(ALL_SLOTS, { allDay: true });
 
@@ -200,7 +225,9 @@ const DAY_FORMS: readonly (readonly string[])[] = [
   ['sat', 'sats', 'saturday', 'saturdays', 'saterday', 'satuday'],
   ['sun', 'suns', 'sunday', 'sundays'],
 ];
-const DAY_WORDS = new Map<string, number>(DAY_FORMS.flatMap((forms, day) => forms.map((f): [string, number] => [f, day])));
+const DAY_WORDS = new Map<string, number>(
+  DAY_FORMS.flatMap((forms, day) => forms.map((f): [string, number] => [f, day])),
+);
 
 const RANGE_WORDS = new Set(['to', 'till', 'til', 'until', 'through', 'thru']);
 const APPROX_WORDS = new Set(['around', 'about', 'approximately', 'approx', 'roughly', 'like']);
@@ -300,7 +327,7 @@ const PHRASES: readonly Phrase[] = [
   phrase('after school', [timeItem(hoursMask(15, 24), { defaultDays: WEEKDAYS })]),
   phrase('work|working|business|office hours', [timeItem(hoursMask(9, 17), { defaultDays: WEEKDAYS })]),
   // Negation
-  phrase('except|excluding|exclude|excl|not|no|never|unavailable|busy|cannot|cant|can\'t|don\'t|dont|won\'t|isn\'t', [NEG]),
+  phrase("except|excluding|exclude|excl|not|no|never|unavailable|busy|cannot|cant|can't|don't|dont|won't|isn't", [NEG]),
   phrase('except for', [NEG]),
   phrase('other than', [NEG]),
   phrase('apart|aside from', [NEG]),
@@ -329,7 +356,18 @@ const DAYPART_SUFFIXES: readonly { words: readonly (readonly string[])[]; meridi
   { words: words('in the afternoon|evening'), meridiem: 'pm' },
   { words: words('at night'), meridiem: 'pm' },
 ];
-const TIME_LEAD_WORDS = new Set(['after', 'before', 'from', 'between', 'until', 'till', 'til', 'since', 'past', 'starting']);
+const TIME_LEAD_WORDS = new Set([
+  'after',
+  'before',
+  'from',
+  'between',
+  'until',
+  'till',
+  'til',
+  'since',
+  'past',
+  'starting',
+]);
 
 /** A time-of-day endpoint: a clock reading or a named time ("noon", "lunch"). */
 type Endpoint = { kind: 'clock'; clock: Clock } | { kind: 'named'; start: number; end: number };
@@ -723,7 +761,7 @@ class ClauseBuilder {
 }
 
 function clauseCells(c: Clause): { days: number; slots: number } {
-  const days = c.hasDays ? c.days : c.defaultDays ?? ALL_DAYS;
+  const days = c.hasDays ? c.days : (c.defaultDays ?? ALL_DAYS);
   const slots = c.times.length > 0 ? c.times.reduce((acc, t) => acc | t.mask, 0) : ALL_SLOTS;
   return { days, slots };
 }
@@ -754,7 +792,7 @@ function clausesToGrid(clauses: readonly Clause[]): Grid {
     mark(off, days, slots);
   }
   // Exclusions apply to the whole text: "evenings and weekends, but not Sundays".
-  return mapGrid((d, s) => (((on[d] ?? 0) & ~(off[d] ?? 0)) & (1 << s)) !== 0);
+  return mapGrid((d, s) => ((on[d] ?? 0) & ~(off[d] ?? 0) & (1 << s)) !== 0);
 }
 
 /** Joins adjacent unknown tokens (fillers between them included) into trimmed fragments. */
@@ -785,7 +823,10 @@ function parseUnchecked(text: string): ParseResult {
     if (overflow) unparsed.push(overflow.length > 60 ? `${overflow.slice(0, 60)}…` : overflow);
     const rounded = [...roundedTimes]
       .sort((a, b) => a - b)
-      .map((t) => `${clockText(t)} falls in the hour ${hourText(Math.floor(t))}–${hourText(Math.floor(t) + 1)}, which is counted whole (free time is kept in one-hour slots)`);
+      .map(
+        (t) =>
+          `${clockText(t)} falls in the hour ${hourText(Math.floor(t))}–${hourText(Math.floor(t) + 1)}, which is counted whole (free time is kept in one-hour slots)`,
+      );
     return { grid, unparsed, rounded };
   } finally {
     roundedTimes = null;

@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { gridToBits, mapGrid } from './grid';
-import { gridFromLegacyAvailability, legacyAvailabilitySchema, scheduleFromInput, scheduleInputSchema } from './schedule';
+import {
+  gridFromLegacyAvailability,
+  legacyAvailabilitySchema,
+  scheduleFromInput,
+  scheduleInputSchema,
+} from './schedule';
 import { at, gridOf, MON, SAT, SUN, WED } from './test-helpers';
 
 const rows = (days: number, slots: number, value: unknown = false): unknown[][] =>

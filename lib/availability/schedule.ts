@@ -15,7 +15,9 @@ export const SLOT_KEY_PATTERN = /^[0-6]_(\d|1[0-7])$/;
 const KEY_HELP = 'keys are "<day>_<slot>" with day 0-6 (0 = Monday) and slot 0-17 (0 = 6am, 17 = 11pm)';
 
 const dayRowSchema = z
-  .array(z.boolean({ error: 'each slot must be true or false' }), { error: `each day must be an array of ${SLOTS} booleans` })
+  .array(z.boolean({ error: 'each slot must be true or false' }), {
+    error: `each day must be an array of ${SLOTS} booleans`,
+  })
   .length(SLOTS, `each day must have exactly ${SLOTS} slots (6am-11pm)`);
 
 const scheduleArraySchema = z
@@ -31,7 +33,11 @@ const scheduleMapSchema = z.record(
  * zod reports a failed union as a bare "Invalid input"; since the input's own type tells
  * which form was meant, surface that form's first problem instead.
  */
-function unionMessage(issue: { code?: string; input?: unknown; errors?: ReadonlyArray<ReadonlyArray<z.core.$ZodIssue>> }): string {
+function unionMessage(issue: {
+  code?: string;
+  input?: unknown;
+  errors?: ReadonlyArray<ReadonlyArray<z.core.$ZodIssue>>;
+}): string {
   const generic = `schedule must be ${DAYS} arrays of ${SLOTS} booleans, or an object like {"5_3": true} (${KEY_HELP})`;
   const input = issue.input;
   if (issue.code !== 'invalid_union' || input === null || typeof input !== 'object') return generic;
@@ -40,14 +46,18 @@ function unionMessage(issue: { code?: string; input?: unknown; errors?: Readonly
   const [day, slot] = first.path.map(String);
   if (day === undefined) return first.message;
   if (!Array.isArray(input)) {
-    return first.code === 'invalid_key' ? `invalid slot key ${JSON.stringify(day)}: ${KEY_HELP}` : `${JSON.stringify(day)}: ${first.message}`;
+    return first.code === 'invalid_key'
+      ? `invalid slot key ${JSON.stringify(day)}: ${KEY_HELP}`
+      : `${JSON.stringify(day)}: ${first.message}`;
   }
   return `day ${day}${slot === undefined ? '' : ` slot ${slot}`}: ${first.message}`;
 }
 
 export const scheduleInputSchema = z
   .union([scheduleArraySchema, scheduleMapSchema], { error: unionMessage })
-  .describe('Weekly grid: 7 days (Monday first) of 18 one-hour slots (6am-11pm) as booleans, or a map like {"5_3": true} (Saturday 9-10am)');
+  .describe(
+    'Weekly grid: 7 days (Monday first) of 18 one-hour slots (6am-11pm) as booleans, or a map like {"5_3": true} (Saturday 9-10am)',
+  );
 export type ScheduleInput = z.infer<typeof scheduleInputSchema>;
 
 export const legacyAvailabilitySchema = z.array(

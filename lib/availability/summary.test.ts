@@ -2,7 +2,21 @@ import { describe, expect, it } from 'vitest';
 import { emptyGrid, fullGrid } from './grid';
 import { parseAvailabilityText } from './parse';
 import { describeDays, describeSlots, formatHour, joinList, summarizeGrid } from './summary';
-import { at, EVERY_DAY, FRI, gridOf, MON, SAT, SUN, THU, TUE, WED, WEEKDAYS, WEEKEND, type Block } from './test-helpers';
+import {
+  at,
+  EVERY_DAY,
+  FRI,
+  gridOf,
+  MON,
+  SAT,
+  SUN,
+  THU,
+  TUE,
+  WED,
+  WEEKDAYS,
+  WEEKEND,
+  type Block,
+} from './test-helpers';
 
 describe('summarizeGrid', () => {
   it.each([
@@ -10,11 +24,19 @@ describe('summarizeGrid', () => {
     ['weekends', [at(WEEKEND, 6, 24)], 'Saturday and Sunday, all day'],
     ['every day', [at(EVERY_DAY, 6, 24)], 'Every day, all day'],
     ['weekdays all day', [at(WEEKDAYS, 6, 24)], 'Weekdays, all day'],
-    ['weekday evenings after 6 + Saturday morning', [at(WEEKDAYS, 18, 24), at([SAT], 6, 12)], 'Weekdays 6pm–midnight; Saturday morning'],
+    [
+      'weekday evenings after 6 + Saturday morning',
+      [at(WEEKDAYS, 18, 24), at([SAT], 6, 12)],
+      'Weekdays 6pm–midnight; Saturday morning',
+    ],
     ['Tue/Thu evenings', [at([TUE, THU], 17, 24)], 'Tuesday and Thursday evenings (5pm–midnight)'],
     ['one evening', [at([WED], 17, 24)], 'Wednesday evening (5pm–midnight)'],
     ['every evening', [at(EVERY_DAY, 17, 24)], 'Every evening (5pm–midnight)'],
-    ['every morning and evening', [at(EVERY_DAY, 6, 12), at(EVERY_DAY, 17, 24)], 'Every morning (6am–noon) and evening (5pm–midnight)'],
+    [
+      'every morning and evening',
+      [at(EVERY_DAY, 6, 12), at(EVERY_DAY, 17, 24)],
+      'Every morning (6am–noon) and evening (5pm–midnight)',
+    ],
     ['weekend mornings', [at(WEEKEND, 6, 12)], 'Weekend mornings (6am–noon)'],
     ['weekend 10-2', [at(WEEKEND, 10, 14)], 'Weekends 10am–2pm'],
     ['Sunday 10-2', [at([SUN], 10, 14)], 'Sunday 10am–2pm'],
@@ -61,7 +83,16 @@ describe('summarizeGrid', () => {
 
 describe('summary helpers', () => {
   it('formatHour', () => {
-    expect([6, 11, 12, 13, 17, 23, 24, 0].map(formatHour)).toEqual(['6am', '11am', 'noon', '1pm', '5pm', '11pm', 'midnight', 'midnight']);
+    expect([6, 11, 12, 13, 17, 23, 24, 0].map(formatHour)).toEqual([
+      '6am',
+      '11am',
+      'noon',
+      '1pm',
+      '5pm',
+      '11pm',
+      'midnight',
+      'midnight',
+    ]);
   });
 
   it('joinList', () => {
@@ -72,7 +103,8 @@ describe('summary helpers', () => {
   });
 
   it('describeSlots', () => {
-    const row = (from: number, to: number): boolean[] => Array.from({ length: 18 }, (_, s) => s + 6 >= from && s + 6 < to);
+    const row = (from: number, to: number): boolean[] =>
+      Array.from({ length: 18 }, (_, s) => s + 6 >= from && s + 6 < to);
     expect(describeSlots(row(6, 24))).toBe('all day');
     expect(describeSlots(row(17, 24))).toBe('evening');
     expect(describeSlots(row(17, 24), { plural: true, hours: true })).toBe('evenings (5pm–midnight)');

@@ -85,7 +85,10 @@ const same = (days: readonly number[], expected: readonly number[]): boolean =>
 
 /** Day indexes (sorted) in words, using "Weekdays"/"Every day" and ranges of 3+ days. */
 export function describeDays(days: readonly number[]): string {
-  return dayWords([...days].sort((a, b) => a - b), false).noun;
+  return dayWords(
+    [...days].sort((a, b) => a - b),
+    false,
+  ).noun;
 }
 
 function dayWords(days: readonly number[], allDay: boolean): DayWords {

@@ -2,7 +2,13 @@
 import { emptyGrid, fillSlots, FIRST_HOUR, type Grid } from './grid';
 import { seededRandom } from '../seeded-random';
 
-export const MON = 0, TUE = 1, WED = 2, THU = 3, FRI = 4, SAT = 5, SUN = 6;
+export const MON = 0,
+  TUE = 1,
+  WED = 2,
+  THU = 3,
+  FRI = 4,
+  SAT = 5,
+  SUN = 6;
 export const WEEKDAYS = [MON, TUE, WED, THU, FRI];
 export const WEEKEND = [SAT, SUN];
 export const EVERY_DAY = [MON, TUE, WED, THU, FRI, SAT, SUN];

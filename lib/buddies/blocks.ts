@@ -17,7 +17,10 @@ export interface BlockStatus {
   byThem: boolean;
 }
 
-export async function blockStatus(db: Database, { viewerId, otherId: other }: { viewerId: string; otherId: string }): Promise<BlockStatus> {
+export async function blockStatus(
+  db: Database,
+  { viewerId, otherId: other }: { viewerId: string; otherId: string },
+): Promise<BlockStatus> {
   const { rows } = await sql<{ by_me: boolean; by_them: boolean }>`select
       exists (select 1 from blocks where blocker_id = ${viewerId} and blocked_id = ${other})
         or exists (select 1 from users where id = ${other} and disabled_at is not null) as by_me,
@@ -39,7 +42,9 @@ export async function resolveOtherUser(
 ) {
   const target = await getUserBySlugOrIdOrThrow(db, slugOrId);
   if (target.id === viewerId) {
-    throw new ApiError('cannot_target_self', `You cannot ${action} yourself`, { hint: 'Use the slug or id of the other person.' });
+    throw new ApiError('cannot_target_self', `You cannot ${action} yourself`, {
+      hint: 'Use the slug or id of the other person.',
+    });
   }
   return target;
 }
@@ -58,7 +63,12 @@ export async function insertBlock(
 ): Promise<void> {
   await trx
     .insertInto('blocks')
-    .values({ blocker_id: blockerId, blocked_id: blockedId, agent_name: by.agentName ?? null, agent_session_id: by.agentSessionId ?? null })
+    .values({
+      blocker_id: blockerId,
+      blocked_id: blockedId,
+      agent_name: by.agentName ?? null,
+      agent_session_id: by.agentSessionId ?? null,
+    })
     .onConflict((oc) => oc.columns(['blocker_id', 'blocked_id']).doNothing())
     .execute();
 }
@@ -95,5 +105,7 @@ export async function listBlocks(
     .orderBy('b.created_at', 'desc')
     .limit(1000)
     .execute();
-  return { blocked: rows.map((row) => ({ ...toUserCard(row, baseUrl), blocked_at: new Date(row.created_at).toISOString() })) };
+  return {
+    blocked: rows.map((row) => ({ ...toUserCard(row, baseUrl), blocked_at: new Date(row.created_at).toISOString() })),
+  };
 }

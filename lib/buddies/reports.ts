@@ -6,7 +6,10 @@ import { ApiError } from '../http/errors';
 import { isUuid } from '../http/validation';
 import { blockStatus, insertBlock, resolveOtherUser } from './blocks';
 
-export async function reportUser(db: Database, { viewerId, slugOrId, body }: { viewerId: string; slugOrId: string; body: ReportBody }) {
+export async function reportUser(
+  db: Database,
+  { viewerId, slugOrId, body }: { viewerId: string; slugOrId: string; body: ReportBody },
+) {
   const target = await resolveOtherUser(db, { viewerId, slugOrId, action: 'report' });
   const chatId = body.chatId || null;
   return db.transaction().execute(async (trx) => {

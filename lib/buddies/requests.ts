@@ -11,7 +11,13 @@ import { jsonBuildObject } from 'kysely/helpers/postgres';
 import type { Database } from '@/db';
 import type { BuddyRequestRow, BuddyRequestState, MessageRow } from '@/db/types';
 import { recordAgentAction, type Attribution } from '../accounts/attribution';
-import { SOCIAL_LIMITS, type AcceptBody, type BuddyRequestBody, type BuddyRequestRecord, type ChatRecord } from '../contract/social';
+import {
+  SOCIAL_LIMITS,
+  type AcceptBody,
+  type BuddyRequestBody,
+  type BuddyRequestRecord,
+  type ChatRecord,
+} from '../contract/social';
 import { ApiError, ERROR_ADVICE } from '../http/errors';
 import { isUuid } from '../http/validation';
 import { enqueue, QUEUES } from '../jobs/boss';
@@ -26,7 +32,9 @@ import { toBuddyRequest } from './records';
 const LIST_LIMIT = 100;
 
 const requestNotFound = () =>
-  new ApiError('not_found', 'Buddy request not found', { hint: 'List your requests with GET /api/v1/buddy_requests.json.' });
+  new ApiError('not_found', 'Buddy request not found', {
+    hint: 'List your requests with GET /api/v1/buddy_requests.json.',
+  });
 
 const recipientUnavailable = () =>
   new ApiError('recipient_unavailable', 'This person is not available for a buddy request from you', {
@@ -38,7 +46,17 @@ export function requestRows(db: Database, otherColumn: 'r.sender_id' | 'r.recipi
   return db
     .selectFrom('buddy_requests as r')
     .innerJoin('users as u', 'u.id', otherColumn)
-    .select(['r.id', 'r.sender_id', 'r.recipient_id', 'r.message', 'r.activity_ids', 'r.state', 'r.chat_id', 'r.created_at', 'r.responded_at'])
+    .select([
+      'r.id',
+      'r.sender_id',
+      'r.recipient_id',
+      'r.message',
+      'r.activity_ids',
+      'r.state',
+      'r.chat_id',
+      'r.created_at',
+      'r.responded_at',
+    ])
     .select((eb) =>
       jsonBuildObject({
         id: eb.ref('u.id'),
@@ -54,7 +72,11 @@ async function loadRequest(
   db: Database,
   { viewerId, requestId, baseUrl }: { viewerId: string; requestId: string; baseUrl: string },
 ): Promise<BuddyRequestRecord> {
-  const side = await db.selectFrom('buddy_requests').select('sender_id').where('id', '=', requestId).executeTakeFirstOrThrow();
+  const side = await db
+    .selectFrom('buddy_requests')
+    .select('sender_id')
+    .where('id', '=', requestId)
+    .executeTakeFirstOrThrow();
   const row = await requestRows(db, side.sender_id === viewerId ? 'r.recipient_id' : 'r.sender_id')
     .where('r.id', '=', requestId)
     .executeTakeFirstOrThrow();
@@ -85,10 +107,19 @@ interface Accepted {
 }
 
 /** Accepts a pending request whose row the caller has locked: connection, chat, first message, push. */
-async function acceptLocked(trx: Database, request: BuddyRequestRow, firstMessage: string | null, by: Attribution): Promise<Accepted> {
+async function acceptLocked(
+  trx: Database,
+  request: BuddyRequestRow,
+  firstMessage: string | null,
+  by: Attribution,
+): Promise<Accepted> {
   const { sender_id: sender, recipient_id: recipient } = request;
   const [low, high] = sender < recipient ? [sender, recipient] : [recipient, sender];
-  const connection = await trx.insertInto('connections').values({ user_a: low, user_b: high }).returning('id').executeTakeFirstOrThrow();
+  const connection = await trx
+    .insertInto('connections')
+    .values({ user_a: low, user_b: high })
+    .returning('id')
+    .executeTakeFirstOrThrow();
   const chat = await createChat(trx, connection.id, [sender, recipient]);
   await trx
     .updateTable('buddy_requests')
@@ -119,7 +150,12 @@ export interface CreateRequestResult {
 
 export async function createBuddyRequest(
   db: Database,
-  { viewerId, slugOrId, body, baseUrl }: { viewerId: string; slugOrId: string; body: BuddyRequestBody; baseUrl: string },
+  {
+    viewerId,
+    slugOrId,
+    body,
+    baseUrl,
+  }: { viewerId: string; slugOrId: string; body: BuddyRequestBody; baseUrl: string },
 ): Promise<CreateRequestResult> {
   const target = await resolveOtherUser(db, { viewerId, slugOrId, action: 'send a buddy request to' });
   // Canonical already: the contract's activity list maps plain English to ids.
@@ -149,7 +185,8 @@ export async function createBuddyRequest(
       )
       .forUpdate()
       .executeTakeFirst();
-    if (pending && pending.sender_id === viewerId) return { outcome: 'already_pending' as const, requestId: pending.id, chatId: null };
+    if (pending && pending.sender_id === viewerId)
+      return { outcome: 'already_pending' as const, requestId: pending.id, chatId: null };
     if (pending) {
       // They already asked us: saying yes is the natural reading; our message opens the chat.
       const accepted = await acceptLocked(trx, pending, message, body);
@@ -192,9 +229,18 @@ export async function createBuddyRequest(
   };
 }
 
-export async function listBuddyRequests(db: Database, viewerId: string, filter: { state?: BuddyRequestState }, baseUrl: string) {
-  let sent = requestRows(db, 'r.recipient_id').where('r.sender_id', '=', viewerId).where(notBlockedBy(viewerId, 'r.recipient_id'));
-  let received = requestRows(db, 'r.sender_id').where('r.recipient_id', '=', viewerId).where(notBlockedBy(viewerId, 'r.sender_id'));
+export async function listBuddyRequests(
+  db: Database,
+  viewerId: string,
+  filter: { state?: BuddyRequestState },
+  baseUrl: string,
+) {
+  let sent = requestRows(db, 'r.recipient_id')
+    .where('r.sender_id', '=', viewerId)
+    .where(notBlockedBy(viewerId, 'r.recipient_id'));
+  let received = requestRows(db, 'r.sender_id')
+    .where('r.recipient_id', '=', viewerId)
+    .where(notBlockedBy(viewerId, 'r.sender_id'));
   if (filter.state) {
     sent = sent.where('r.state', '=', filter.state);
     received = received.where('r.state', '=', filter.state);
@@ -215,9 +261,17 @@ type Role = 'recipient' | 'sender';
  * Locks a request the caller takes part in. Strangers (and a blocker, from whom
  * the request is hidden) get 404; the wrong side gets 403; a settled request 409.
  */
-async function lockOwnRequest(trx: Database, { viewerId, requestId, role }: { viewerId: string; requestId: string; role: Role }) {
+async function lockOwnRequest(
+  trx: Database,
+  { viewerId, requestId, role }: { viewerId: string; requestId: string; role: Role },
+) {
   if (!isUuid(requestId)) throw requestNotFound();
-  const request = await trx.selectFrom('buddy_requests').selectAll().where('id', '=', requestId).forUpdate().executeTakeFirst();
+  const request = await trx
+    .selectFrom('buddy_requests')
+    .selectAll()
+    .where('id', '=', requestId)
+    .forUpdate()
+    .executeTakeFirst();
   if (!request || (request.sender_id !== viewerId && request.recipient_id !== viewerId)) throw requestNotFound();
   const other = request.sender_id === viewerId ? request.recipient_id : request.sender_id;
   const blocks = await blockStatus(trx, { viewerId, otherId: other });
@@ -225,12 +279,18 @@ async function lockOwnRequest(trx: Database, { viewerId, requestId, role }: { vi
   const isRole = role === 'recipient' ? request.recipient_id === viewerId : request.sender_id === viewerId;
   if (!isRole) {
     throw role === 'recipient'
-      ? new ApiError('forbidden', 'Only the recipient can answer a buddy request', { hint: 'You sent this request; wait for their answer, or cancel it with .../cancel.json.' })
-      : new ApiError('forbidden', 'Only the sender can cancel a buddy request', { hint: 'This request was sent to you; decline it with .../decline.json.' });
+      ? new ApiError('forbidden', 'Only the recipient can answer a buddy request', {
+          hint: 'You sent this request; wait for their answer, or cancel it with .../cancel.json.',
+        })
+      : new ApiError('forbidden', 'Only the sender can cancel a buddy request', {
+          hint: 'This request was sent to you; decline it with .../decline.json.',
+        });
   }
   if (request.state !== 'pending') {
     throw new ApiError('request_not_pending', `This request is already ${request.state}`, {
-      hint: request.chat_id ? `${ERROR_ADVICE.request_not_pending} Its chat: ${request.chat_id}.` : ERROR_ADVICE.request_not_pending,
+      hint: request.chat_id
+        ? `${ERROR_ADVICE.request_not_pending} Its chat: ${request.chat_id}.`
+        : ERROR_ADVICE.request_not_pending,
     });
   }
   return { request, blocks };
@@ -262,7 +322,12 @@ interface Settlement {
   baseUrl: string;
 }
 
-async function settle(db: Database, { viewerId, requestId, by, baseUrl }: Settlement, role: Role, state: 'declined' | 'cancelled') {
+async function settle(
+  db: Database,
+  { viewerId, requestId, by, baseUrl }: Settlement,
+  role: Role,
+  state: 'declined' | 'cancelled',
+) {
   await db.transaction().execute(async (trx) => {
     await lockOwnRequest(trx, { viewerId, requestId, role });
     await trx
@@ -270,7 +335,9 @@ async function settle(db: Database, { viewerId, requestId, by, baseUrl }: Settle
       .set({
         state,
         responded_at: sql<Date>`now()`,
-        ...(role === 'recipient' ? { responder_agent_name: by.agentName ?? null, responder_agent_session_id: by.agentSessionId ?? null } : {}),
+        ...(role === 'recipient'
+          ? { responder_agent_name: by.agentName ?? null, responder_agent_session_id: by.agentSessionId ?? null }
+          : {}),
       })
       .where('id', '=', requestId)
       .execute();

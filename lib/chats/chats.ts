@@ -9,7 +9,9 @@ import { notBlockedBy } from '../buddies/blocks';
 import { toChat } from './records';
 
 export const chatNotFound = () =>
-  new ApiError('not_found', 'Chat not found', { hint: 'List your chats with GET /api/v1/chats.json; only the two buddies can see a chat.' });
+  new ApiError('not_found', 'Chat not found', {
+    hint: 'List your chats with GET /api/v1/chats.json; only the two buddies can see a chat.',
+  });
 
 /** The member's view of their chats, hiding chats with people they blocked. */
 export function chatRows(db: Database, viewerId: string) {
@@ -60,7 +62,11 @@ export async function listChats(
   let query = chatRows(db, viewerId);
   if (options.unreadOnly) query = query.where('cm.unread_count', '>', 0);
   const [rows, unread] = await Promise.all([
-    query.orderBy(byRecentActivity, 'desc').orderBy('cm.chat_id').limit(options.limit ?? 200).execute(),
+    query
+      .orderBy(byRecentActivity, 'desc')
+      .orderBy('cm.chat_id')
+      .limit(options.limit ?? 200)
+      .execute(),
     unreadTotals(db, viewerId),
   ]);
   return { chats: rows.map((row) => toChat(row, viewerId, baseUrl)), total_unread: unread.messages };
@@ -70,7 +76,10 @@ export async function listChats(
 export async function unreadTotals(db: Database, viewerId: string): Promise<{ chats: number; messages: number }> {
   const row = await db
     .selectFrom('chat_members as cm')
-    .select((eb) => [eb.fn.countAll<number>().as('chats'), eb.fn.coalesce(eb.fn.sum<number>('cm.unread_count'), sql<number>`0`).as('messages')])
+    .select((eb) => [
+      eb.fn.countAll<number>().as('chats'),
+      eb.fn.coalesce(eb.fn.sum<number>('cm.unread_count'), sql<number>`0`).as('messages'),
+    ])
     .where('cm.user_id', '=', viewerId)
     .where('cm.unread_count', '>', 0)
     .where(notBlockedBy(viewerId, 'cm.other_user_id'))
@@ -84,8 +93,17 @@ export async function visibleMembership(db: Database, { viewerId, chatId }: { vi
   const member = await db
     .selectFrom('chat_members as cm')
     .innerJoin('chats as c', 'c.id', 'cm.chat_id')
-    .innerJoin('chat_members as om', (join) => join.onRef('om.chat_id', '=', 'cm.chat_id').onRef('om.user_id', '=', 'cm.other_user_id'))
-    .select(['cm.chat_id', 'cm.other_user_id', 'cm.unread_count', 'cm.last_read_message_id', 'c.last_message_id', 'om.last_read_message_id as buddy_last_read_message_id'])
+    .innerJoin('chat_members as om', (join) =>
+      join.onRef('om.chat_id', '=', 'cm.chat_id').onRef('om.user_id', '=', 'cm.other_user_id'),
+    )
+    .select([
+      'cm.chat_id',
+      'cm.other_user_id',
+      'cm.unread_count',
+      'cm.last_read_message_id',
+      'c.last_message_id',
+      'om.last_read_message_id as buddy_last_read_message_id',
+    ])
     .where('cm.chat_id', '=', chatId)
     .where('cm.user_id', '=', viewerId)
     .where(notBlockedBy(viewerId, 'cm.other_user_id'))
@@ -100,7 +118,11 @@ export async function visibleMembership(db: Database, { viewerId, chatId }: { vi
  * its first message.
  */
 export async function createChat(trx: Database, connectionId: string, userIds: readonly [string, string]) {
-  const chat = await trx.insertInto('chats').values({ connection_id: connectionId }).returningAll().executeTakeFirstOrThrow();
+  const chat = await trx
+    .insertInto('chats')
+    .values({ connection_id: connectionId })
+    .returningAll()
+    .executeTakeFirstOrThrow();
   const [first, second] = userIds;
   await trx
     .insertInto('chat_members')

@@ -9,11 +9,14 @@ describe('message cursors', () => {
     expect(decodeCursor(cursor)).toBe(id);
   });
 
-  it.each(['', 'abc', Buffer.from('m1:-5').toString('base64url'), Buffer.from('m2:5').toString('base64url'), Buffer.from('m1:5x').toString('base64url')])(
-    'rejects %j',
-    (cursor) => {
-      expect(decodeCursor(cursor)).toBeNull();
-      expect(() => decodeCursorOrThrow(cursor)).toThrow(ApiError);
-    },
-  );
+  it.each([
+    '',
+    'abc',
+    Buffer.from('m1:-5').toString('base64url'),
+    Buffer.from('m2:5').toString('base64url'),
+    Buffer.from('m1:5x').toString('base64url'),
+  ])('rejects %j', (cursor) => {
+    expect(decodeCursor(cursor)).toBeNull();
+    expect(() => decodeCursorOrThrow(cursor)).toThrow(ApiError);
+  });
 });

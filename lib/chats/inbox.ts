@@ -69,10 +69,20 @@ export function defaultSince(now: Date): Date {
   return new Date(now.getTime() - SOCIAL_LIMITS.inboxAcceptedDays * DAY_MS);
 }
 
-export async function readInbox(db: Database, viewerId: string, since: Date | undefined, baseUrl: string, now = new Date()) {
+export async function readInbox(
+  db: Database,
+  viewerId: string,
+  since: Date | undefined,
+  baseUrl: string,
+  now = new Date(),
+) {
   const effectiveSince = since ?? defaultSince(now);
   const queries = inboxQueries(db, viewerId, effectiveSince);
-  const [pending, accepted, chats] = await Promise.all([queries.pending.execute(), queries.accepted.execute(), queries.chats.execute()]);
+  const [pending, accepted, chats] = await Promise.all([
+    queries.pending.execute(),
+    queries.accepted.execute(),
+    queries.chats.execute(),
+  ]);
 
   const serverTime = now.toISOString();
   const nextSince = new Date(now.getTime() - POLL_OVERLAP_MS).toISOString();
@@ -101,7 +111,10 @@ export async function readInbox(db: Database, viewerId: string, since: Date | un
  * for the web menu on every account page: the same conditions as readInbox, without
  * loading the requests and messages themselves.
  */
-export async function inboxCounts(db: Database, viewerId: string): Promise<{ pending_requests_count: number; unread_chats_count: number }> {
+export async function inboxCounts(
+  db: Database,
+  viewerId: string,
+): Promise<{ pending_requests_count: number; unread_chats_count: number }> {
   const pending = inboxQueries(db, viewerId, new Date(0))
     .pending.clearSelect()
     .clearOrderBy()

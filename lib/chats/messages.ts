@@ -69,7 +69,9 @@ async function messageWindow(executor: Database, { chatId, senderId }: { chatId:
     .selectFrom('messages')
     .select((eb) => [
       eb.fn.countAll<number>().as('count'),
-      sql<number>`ceil(extract(epoch from min(created_at) + make_interval(mins => ${MESSAGE_WINDOW_MINUTES}) - clock_timestamp()))`.as('retry_after'),
+      sql<number>`ceil(extract(epoch from min(created_at) + make_interval(mins => ${MESSAGE_WINDOW_MINUTES}) - clock_timestamp()))`.as(
+        'retry_after',
+      ),
     ])
     .where('chat_id', '=', chatId)
     .where('sender_id', '=', senderId)
@@ -83,7 +85,10 @@ const messageRateLimit = (limit: number, remaining: number, resetSeconds: number
   rateLimitHeaders('messages', { points: limit, windowSeconds: MESSAGE_WINDOW_MINUTES * 60 }, remaining, resetSeconds);
 
 /** The RateLimit fields after a send: what this sender has left in this chat. */
-export async function messageLimitHeaders(db: Database, { viewerId, chatId, limit }: { viewerId: string; chatId: string; limit: number }) {
+export async function messageLimitHeaders(
+  db: Database,
+  { viewerId, chatId, limit }: { viewerId: string; chatId: string; limit: number },
+) {
   const { count, resetSeconds } = await messageWindow(db, { chatId, senderId: viewerId });
   return messageRateLimit(limit, limit - count, resetSeconds);
 }
@@ -107,7 +112,12 @@ async function enforceMessageLimit(
 
 export async function sendMessage(
   db: Database,
-  { viewerId, chatId, body, limitPer10Min }: { viewerId: string; chatId: string; body: SendMessageBody; limitPer10Min: number },
+  {
+    viewerId,
+    chatId,
+    body,
+    limitPer10Min,
+  }: { viewerId: string; chatId: string; body: SendMessageBody; limitPer10Min: number },
 ): Promise<{ success: true; message: MessageRecord }> {
   if (!isUuid(chatId)) throw chatNotFound();
   assertTextAllowed(body.text, 'text');
@@ -127,7 +137,13 @@ export async function sendMessage(
       throw new ApiError('chat_unavailable', 'This chat is not accepting messages');
     }
     await enforceMessageLimit(trx, { chatId, senderId: viewerId, limit: limitPer10Min });
-    const row = await insertMessage(trx, { chatId, senderId: viewerId, recipientId: chat.other_user_id, text: body.text, by: body });
+    const row = await insertMessage(trx, {
+      chatId,
+      senderId: viewerId,
+      recipientId: chat.other_user_id,
+      text: body.text,
+      by: body,
+    });
     const job: PushJob = { kind: 'message', recipientId: chat.other_user_id, chatId, messageId: row.id };
     await enqueue(trx, QUEUES.push, job);
     return row;
@@ -159,17 +175,29 @@ export async function listMessages(
     let forward = db.selectFrom('messages').select(messageColumns).where('chat_id', '=', chatId);
     if (after !== undefined) forward = forward.where('id', '>', after);
     if (query.since !== undefined) forward = forward.where('created_at', '>', query.since);
-    rows = await forward.orderBy('id', 'asc').limit(limit + 1).execute();
+    rows = await forward
+      .orderBy('id', 'asc')
+      .limit(limit + 1)
+      .execute();
     hasMore = rows.length > limit;
     rows = rows.slice(0, limit);
   } else {
     // First look at a chat: the latest page, shown oldest first.
-    rows = (await db.selectFrom('messages').select(messageColumns).where('chat_id', '=', chatId).orderBy('id', 'desc').limit(limit).execute()).reverse();
+    rows = (
+      await db
+        .selectFrom('messages')
+        .select(messageColumns)
+        .where('chat_id', '=', chatId)
+        .orderBy('id', 'desc')
+        .limit(limit)
+        .execute()
+    ).reverse();
   }
 
   const last = rows.at(-1);
   let unreadCount = member.unread_count;
-  if (query.mark_read && last) unreadCount = (await markReadUpTo(db, { viewerId, chatId, uptoId: last.id })).unread_count;
+  if (query.mark_read && last)
+    unreadCount = (await markReadUpTo(db, { viewerId, chatId, uptoId: last.id })).unread_count;
 
   // The next page starts after the last message returned. With nothing returned,
   // the same query is still correct (created_at only grows within a chat).
@@ -186,7 +214,8 @@ export async function listMessages(
     chatId,
     messages: rows.map((row) => toMessage(row, viewerId)),
     unread_count: unreadCount,
-    buddy_last_read_message_id: member.buddy_last_read_message_id > 0 ? String(member.buddy_last_read_message_id) : null,
+    buddy_last_read_message_id:
+      member.buddy_last_read_message_id > 0 ? String(member.buddy_last_read_message_id) : null,
     has_more: hasMore,
     poll_next_url: messagesUrl(baseUrl, chatId, nextQuery),
   };
@@ -197,9 +226,17 @@ export async function listMessages(
  * still unread. FOR SHARE on the chat waits out in-flight sends, whose unread
  * increments would otherwise race the recount.
  */
-async function markReadUpTo(db: Database, { viewerId, chatId, uptoId }: { viewerId: string; chatId: string; uptoId: number | 'latest' }) {
+async function markReadUpTo(
+  db: Database,
+  { viewerId, chatId, uptoId }: { viewerId: string; chatId: string; uptoId: number | 'latest' },
+) {
   return db.transaction().execute(async (trx) => {
-    const chat = await trx.selectFrom('chats').select('last_message_id').where('id', '=', chatId).forShare().executeTakeFirstOrThrow();
+    const chat = await trx
+      .selectFrom('chats')
+      .select('last_message_id')
+      .where('id', '=', chatId)
+      .forShare()
+      .executeTakeFirstOrThrow();
     const latest = chat.last_message_id ?? 0;
     const upto = uptoId === 'latest' ? latest : uptoId;
     const updated = await trx

@@ -6,7 +6,15 @@ describe('versionTag', () => {
   it('is weak, and differs by version, kind, person and query', () => {
     const base = versionTag('inbox', '7', ['u1']);
     expect(base).toMatch(/^W\/"inbox-7-[\w-]+"$/);
-    expect(new Set([base, versionTag('inbox', '8', ['u1']), versionTag('chats', '7', ['u1']), versionTag('inbox', '7', ['u2']), versionTag('inbox', '7', ['u1', true])]).size).toBe(5);
+    expect(
+      new Set([
+        base,
+        versionTag('inbox', '8', ['u1']),
+        versionTag('chats', '7', ['u1']),
+        versionTag('inbox', '7', ['u2']),
+        versionTag('inbox', '7', ['u1', true]),
+      ]).size,
+    ).toBe(5);
     expect(versionTag('inbox', '7', ['u1'])).toBe(base);
   });
 });
@@ -21,14 +29,24 @@ describe('lookUntilChanged', () => {
 
   it('holds until the deadline when nothing changes', async () => {
     const started = Date.now();
-    const result = await lookUntilChanged(userKey('quiet'), 1, async () => 'same', () => false);
+    const result = await lookUntilChanged(
+      userKey('quiet'),
+      1,
+      async () => 'same',
+      () => false,
+    );
     expect(result).toEqual({ value: 'same', timedOut: true });
     expect(Date.now() - started).toBeGreaterThanOrEqual(950);
   });
 
   it('looks again when its key is notified, and only its key', async () => {
     let version = 1;
-    const held = lookUntilChanged(chatKey('c1'), 10, async () => version, (v) => v > 1);
+    const held = lookUntilChanged(
+      chatKey('c1'),
+      10,
+      async () => version,
+      (v) => v > 1,
+    );
     await new Promise((r) => setTimeout(r, 20));
     deliverNotification('c:other-chat');
     deliverNotification('u:c1');
@@ -41,13 +59,18 @@ describe('lookUntilChanged', () => {
 
   it('a change between the look and the wait is not missed (subscribed before looking)', async () => {
     let version = 1;
-    const held = lookUntilChanged(userKey('racy'), 10, async () => {
-      const seen = version;
-      // The change commits (and is notified) right after this look read the old state.
-      version = 2;
-      deliverNotification('u:racy');
-      return seen;
-    }, (v) => v > 1);
+    const held = lookUntilChanged(
+      userKey('racy'),
+      10,
+      async () => {
+        const seen = version;
+        // The change commits (and is notified) right after this look read the old state.
+        version = 2;
+        deliverNotification('u:racy');
+        return seen;
+      },
+      (v) => v > 1,
+    );
     expect(await held).toEqual({ value: 2, timedOut: false });
   });
 });

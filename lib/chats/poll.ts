@@ -23,7 +23,10 @@ export async function inboxVersion(db: Database, userId: string): Promise<string
  * never valid for another person's or another query's answer.
  */
 export function versionTag(kind: string, version: string, parts: readonly unknown[]): string {
-  const hash = createHash('sha256').update(JSON.stringify([kind, version, ...parts])).digest('base64url').slice(0, 22);
+  const hash = createHash('sha256')
+    .update(JSON.stringify([kind, version, ...parts]))
+    .digest('base64url')
+    .slice(0, 22);
   return `W/"${kind}-${version}-${hash}"`;
 }
 

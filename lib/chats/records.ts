@@ -26,7 +26,11 @@ export function toMessage(row: MessageSource, viewerId: string): MessageRecord {
   };
 }
 
-export function messagesUrl(baseUrl: string, chatId: string, query: Record<string, string | number | undefined> = {}): string {
+export function messagesUrl(
+  baseUrl: string,
+  chatId: string,
+  query: Record<string, string | number | undefined> = {},
+): string {
   const params = new URLSearchParams();
   for (const [key, value] of Object.entries(query)) if (value !== undefined) params.set(key, String(value));
   const qs = params.toString();
@@ -55,12 +59,28 @@ export interface ChatSource {
 export function toChat(row: ChatSource, viewerId: string, baseUrl: string): ChatRecord {
   const lastMessage =
     row.lm_id !== null && row.lm_sender_id !== null && row.lm_text !== null && row.lm_created_at !== null
-      ? toMessage({ id: row.lm_id, chat_id: row.chat_id, sender_id: row.lm_sender_id, text: row.lm_text, created_at: row.lm_created_at, agent_name: row.lm_agent_name }, viewerId)
+      ? toMessage(
+          {
+            id: row.lm_id,
+            chat_id: row.chat_id,
+            sender_id: row.lm_sender_id,
+            text: row.lm_text,
+            created_at: row.lm_created_at,
+            agent_name: row.lm_agent_name,
+          },
+          viewerId,
+        )
       : null;
   return {
     chatId: row.chat_id,
     buddy: toUserCard(
-      { id: row.u_id, slug: row.u_slug, display_name: row.u_display_name, photo_url: row.u_photo_url, public_location: row.u_public_location },
+      {
+        id: row.u_id,
+        slug: row.u_slug,
+        display_name: row.u_display_name,
+        photo_url: row.u_photo_url,
+        public_location: row.u_public_location,
+      },
       baseUrl,
     ),
     last_message: lastMessage,

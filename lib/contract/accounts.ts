@@ -28,14 +28,14 @@ export const registerBodySchema = z.strictObject({
   photo: base64Text().nullish().describe('Inline base64 or data URL; JPEG, PNG or WEBP, at most 5 MB decoded'),
   photoMimeType: photoMimeTypeSchema.nullish(),
   mimeType: photoMimeTypeSchema.nullish().describe('Alias of photoMimeType (the name the photo upload uses)'),
-  photoURL: httpsUrlSchema.nullish().describe('Alternative to photo: a public https URL the server downloads the photo from'),
+  photoURL: httpsUrlSchema
+    .nullish()
+    .describe('Alternative to photo: a public https URL the server downloads the photo from'),
   slug: slugSchema.nullish(),
   emailMagicLink: z
     .boolean()
     .nullish()
-    .describe(
-      'Default true: email the sign-in link; false: email only a notice of the new account',
-    ),
+    .describe('Default true: email the sign-in link; false: email only a notice of the new account'),
   ...attributionFields,
 });
 export type RegisterBody = z.infer<typeof registerBodySchema>;
@@ -101,7 +101,8 @@ export const register = defineEndpoint({
   auth: 'none',
   tags: ['accounts'],
   summary: 'Create an account and get a bearer token',
-  toolHint: 'Ask the person for their email and name first and never invent details; activities and availability_text are plain English. Then show auth.generated_password and auth.mobile_signin_url to the person, repeat warnings.schedule_summary, and send auth.token as the Authorization header for every other tool.',
+  toolHint:
+    'Ask the person for their email and name first and never invent details; activities and availability_text are plain English. Then show auth.generated_password and auth.mobile_signin_url to the person, repeat warnings.schedule_summary, and send auth.token as the Authorization header for every other tool.',
   description:
     'Creates the account in one call. Only email and displayName are required; other Discover fields can follow (PATCH /api/v1/me.json). ' +
     'Unknown activities are warnings, not errors. Repeat warnings.schedule_summary to the user to confirm availability. ' +

@@ -14,11 +14,16 @@ const parts = endpoints.flatMap((spec) =>
 );
 
 /** Query and path values travel as text. */
-const asText = (value: unknown) => Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, String(v)]));
+const asText = (value: unknown) =>
+  Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, String(v)]));
 
 describe('arbitraries derived from the contract', () => {
   it.each(parts.map((p) => [p.name, p] as const))('%s: generated values pass the schema', (_name, { part, schema }) => {
-    const arbitrary = arbitraryFromJsonSchema(requestJsonSchema(schema), { hints: STATIC_HINTS[part], asciiOnly: true, onlyHints: true });
+    const arbitrary = arbitraryFromJsonSchema(requestJsonSchema(schema), {
+      hints: STATIC_HINTS[part],
+      asciiOnly: true,
+      onlyHints: true,
+    });
     fc.assert(
       fc.property(arbitrary, (value) => {
         const input = part === 'body' ? value : asText(value);

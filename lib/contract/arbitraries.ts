@@ -35,9 +35,18 @@ const word = fc.string({ unit: fc.constantFrom(...ALPHANUMERIC), minLength: 1, m
 /** Format strings zod accepts; URLs only ever name addresses the photo fetcher refuses at once (no DNS, no waiting). */
 const FORMATS: Record<string, fc.Arbitrary<string>> = {
   email: fc.tuple(word, fc.nat(1_000_000)).map(([user, n]) => `${user}.${n}@example.com`),
-  uri: fc.constantFrom('https://127.0.0.1/photo.jpg', 'https://192.0.2.1/p.png', 'https://[::1]/x.webp', 'https://10.0.0.1/a.jpg'),
-  date: fc.date({ min: new Date('1930-01-01'), max: new Date('2010-12-31'), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10)),
-  'date-time': fc.date({ min: new Date('2000-01-01'), max: new Date('2040-01-01'), noInvalidDate: true }).map((d) => d.toISOString()),
+  uri: fc.constantFrom(
+    'https://127.0.0.1/photo.jpg',
+    'https://192.0.2.1/p.png',
+    'https://[::1]/x.webp',
+    'https://10.0.0.1/a.jpg',
+  ),
+  date: fc
+    .date({ min: new Date('1930-01-01'), max: new Date('2010-12-31'), noInvalidDate: true })
+    .map((d) => d.toISOString().slice(0, 10)),
+  'date-time': fc
+    .date({ min: new Date('2000-01-01'), max: new Date('2040-01-01'), noInvalidDate: true })
+    .map((d) => d.toISOString()),
 };
 
 function stringArbitrary(schema: JsonSchema, options: ArbitraryOptions): fc.Arbitrary<string> {
@@ -52,18 +61,40 @@ function stringArbitrary(schema: JsonSchema, options: ArbitraryOptions): fc.Arbi
   const lengthBound = fc.string({ minLength: maxLength, maxLength, unit: fc.constantFrom('a', 'b', ' ', 'é') });
   if (options.asciiOnly) return fc.oneof({ weight: 5, arbitrary: ascii }, { weight: 1, arbitrary: lengthBound });
   const unicode = fc.string({ minLength, maxLength: cap, unit: 'grapheme' }).filter(fits);
-  return fc.oneof({ weight: 4, arbitrary: ascii }, { weight: 2, arbitrary: unicode }, { weight: 1, arbitrary: lengthBound });
+  return fc.oneof(
+    { weight: 4, arbitrary: ascii },
+    { weight: 2, arbitrary: unicode },
+    { weight: 1, arbitrary: lengthBound },
+  );
 }
 
 function numberArbitrary(schema: JsonSchema, integer: boolean): fc.Arbitrary<number> {
-  const min = typeof schema.minimum === 'number' ? schema.minimum : typeof schema.exclusiveMinimum === 'number' ? schema.exclusiveMinimum : undefined;
-  const max = typeof schema.maximum === 'number' ? schema.maximum : typeof schema.exclusiveMaximum === 'number' ? schema.exclusiveMaximum : undefined;
-  if (integer) return fc.integer({ min: Math.max(min ?? -1_000_000, Number.MIN_SAFE_INTEGER), max: Math.min(max ?? 1_000_000, Number.MAX_SAFE_INTEGER) });
+  const min =
+    typeof schema.minimum === 'number'
+      ? schema.minimum
+      : typeof schema.exclusiveMinimum === 'number'
+        ? schema.exclusiveMinimum
+        : undefined;
+  const max =
+    typeof schema.maximum === 'number'
+      ? schema.maximum
+      : typeof schema.exclusiveMaximum === 'number'
+        ? schema.exclusiveMaximum
+        : undefined;
+  if (integer)
+    return fc.integer({
+      min: Math.max(min ?? -1_000_000, Number.MIN_SAFE_INTEGER),
+      max: Math.min(max ?? 1_000_000, Number.MAX_SAFE_INTEGER),
+    });
   return fc.double({ min: min ?? -1e6, max: max ?? 1e6, noNaN: true, noDefaultInfinity: true });
 }
 
 /** An arbitrary of values that satisfy `schema` (a JSON Schema from requestJsonSchema), as far as JSON Schema says. */
-export function arbitraryFromJsonSchema(schema: JsonSchema, options: ArbitraryOptions = {}, name?: string): fc.Arbitrary<unknown> {
+export function arbitraryFromJsonSchema(
+  schema: JsonSchema,
+  options: ArbitraryOptions = {},
+  name?: string,
+): fc.Arbitrary<unknown> {
   const hint = name !== undefined ? options.hints?.[name] : undefined;
   if (hint && options.onlyHints) return hint;
   const derived = deriveArbitrary(schema, options);
@@ -76,7 +107,12 @@ function deriveArbitrary(schema: JsonSchema, options: ArbitraryOptions): fc.Arbi
   const branches = (schema.anyOf ?? schema.oneOf) as JsonSchema[] | undefined;
   if (branches) {
     // Absent-ish branches (null) less often than the real ones.
-    return fc.oneof(...branches.map((branch) => ({ weight: branch.type === 'null' ? 1 : 3, arbitrary: arbitraryFromJsonSchema(branch, options) })));
+    return fc.oneof(
+      ...branches.map((branch) => ({
+        weight: branch.type === 'null' ? 1 : 3,
+        arbitrary: arbitraryFromJsonSchema(branch, options),
+      })),
+    );
   }
   if (Array.isArray(schema.type)) {
     return fc.oneof(...(schema.type as string[]).map((type) => arbitraryFromJsonSchema({ ...schema, type }, options)));
@@ -112,8 +148,13 @@ function objectArbitrary(schema: JsonSchema, options: ArbitraryOptions): fc.Arbi
   const names = Object.keys(properties);
   if (names.length === 0 && (schema.propertyNames || typeof schema.additionalProperties === 'object')) {
     // A record: keys from propertyNames, values from additionalProperties.
-    const keys = schema.propertyNames ? (arbitraryFromJsonSchema(schema.propertyNames as JsonSchema, options) as fc.Arbitrary<string>) : word;
-    const values = typeof schema.additionalProperties === 'object' ? arbitraryFromJsonSchema(schema.additionalProperties as JsonSchema, options) : fc.jsonValue({ maxDepth: 1 });
+    const keys = schema.propertyNames
+      ? (arbitraryFromJsonSchema(schema.propertyNames as JsonSchema, options) as fc.Arbitrary<string>)
+      : word;
+    const values =
+      typeof schema.additionalProperties === 'object'
+        ? arbitraryFromJsonSchema(schema.additionalProperties as JsonSchema, options)
+        : fc.jsonValue({ maxDepth: 1 });
     return fc.dictionary(keys, values, { maxKeys: 6 });
   }
   const model: Record<string, fc.Arbitrary<unknown>> = {};
@@ -146,7 +187,10 @@ const between = (min: string, max: string) => fc.date({ min: new Date(min), max:
 const instant = between('2020-01-01', '2035-01-01');
 // date_from before date_to, as the contract requires.
 const dateOrInstant = (min: string, max: string) =>
-  fc.oneof(between(min, max).map((d) => d.toISOString().slice(0, 10)), between(min, max).map((d) => d.toISOString()));
+  fc.oneof(
+    between(min, max).map((d) => d.toISOString().slice(0, 10)),
+    between(min, max).map((d) => d.toISOString()),
+  );
 // Four decimals: query parameters take plain decimals, not 5e-324.
 const latitude = fc.integer({ min: -890_000, max: 890_000 }).map((n) => n / 10_000);
 const longitude = fc.integer({ min: -1_790_000, max: 1_790_000 }).map((n) => n / 10_000);
@@ -157,15 +201,22 @@ const sentence = fc.constantFrom(
   'Zoë here: 東京 next week 👋',
 );
 
-export const STATIC_HINTS: Readonly<Record<'params' | 'query' | 'body', Readonly<Record<string, fc.Arbitrary<unknown>>>>> = {
+export const STATIC_HINTS: Readonly<
+  Record<'params' | 'query' | 'body', Readonly<Record<string, fc.Arbitrary<unknown>>>>
+> = {
   params: {},
   query: {
     activities: fc.uniqueArray(activityId, { minLength: 1, maxLength: 3 }).map((ids) => ids.join(',')),
     gender: fc.subarray([...GENDERS], { minLength: 1 }).map((g) => g.join(',')),
-    since: fc.oneof(instant.map((d) => String(d.getTime())), instant.map((d) => d.toISOString())),
+    since: fc.oneof(
+      instant.map((d) => String(d.getTime())),
+      instant.map((d) => d.toISOString()),
+    ),
     date_from: dateOrInstant('2020-01-01', '2026-12-31'),
     date_to: dateOrInstant('2027-01-02', '2035-01-01'),
-    bbox: fc.tuple(longitude, latitude, longitude, latitude).map(([a, b, c, d]) => [a, Math.min(b, d), c, Math.max(b, d)].join(',')),
+    bbox: fc
+      .tuple(longitude, latitude, longitude, latitude)
+      .map(([a, b, c, d]) => [a, Math.min(b, d), c, Math.max(b, d)].join(',')),
     near: fc.tuple(latitude, longitude).map(([lat, lon]) => `${lat},${lon}`),
     city: fc.constantFrom('Portland', 'Portland, OR', 'Berlin', 'NYC', 'London'),
     region: fc.constantFrom('Oregon', 'OR', 'DE', 'Germany'),
@@ -177,7 +228,9 @@ export const STATIC_HINTS: Readonly<Record<'params' | 'query' | 'body', Readonly
     displayName: fc.constantFrom('Sam', 'Zoë K.', 'Maya', 'Ana María', '李雷'),
     activities: fc.array(activityName, { maxLength: 5 }),
     activityIds: fc.uniqueArray(activityId, { maxLength: 5 }),
-    birthday: fc.date({ min: new Date('1950-01-01'), max: new Date('2005-12-31'), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10)),
+    birthday: fc
+      .date({ min: new Date('1950-01-01'), max: new Date('2005-12-31'), noInvalidDate: true })
+      .map((d) => d.toISOString().slice(0, 10)),
     photo: fc.constantFrom(TINY_PNG_BASE64, `data:image/png;base64,${TINY_PNG_BASE64}`),
     // Every photoURL the fuzzer may send is refused without a network call, so mostly leave it out.
     photoURL: fc.oneof({ weight: 4, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: FORMATS.uri! }),
@@ -188,6 +241,8 @@ export const STATIC_HINTS: Readonly<Record<'params' | 'query' | 'body', Readonly
     message: sentence,
     firstMessage: sentence,
     text: sentence,
-    token: fc.string({ unit: fc.constantFrom(...'abcdefghijklmnopqrstuvwxyz0123456789'), minLength: 8, maxLength: 22 }).map((t) => `ExponentPushToken[${t}]`),
+    token: fc
+      .string({ unit: fc.constantFrom(...'abcdefghijklmnopqrstuvwxyz0123456789'), minLength: 8, maxLength: 22 })
+      .map((t) => `ExponentPushToken[${t}]`),
   },
 };

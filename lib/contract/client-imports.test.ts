@@ -14,7 +14,13 @@ const FORBIDDEN_PACKAGES = [/^zod(\/|$)/];
 
 /** The module specifiers a source imports or re-exports at run time. */
 function runtimeImports(fileName: string, text: string): string[] {
-  const source = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, false, fileName.endsWith('x') ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
+  const source = ts.createSourceFile(
+    fileName,
+    text,
+    ts.ScriptTarget.Latest,
+    false,
+    fileName.endsWith('x') ? ts.ScriptKind.TSX : ts.ScriptKind.TS,
+  );
   const found: string[] = [];
   const visit = (node: ts.Node) => {
     if (ts.isImportDeclaration(node) && ts.isStringLiteral(node.moduleSpecifier)) {
@@ -30,7 +36,9 @@ function runtimeImports(fileName: string, text: string): string[] {
       if (!typeOnly) found.push(node.moduleSpecifier.text);
     } else if (ts.isExportDeclaration(node) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
       const clause = node.exportClause;
-      const typeOnly = node.isTypeOnly || (clause !== undefined && ts.isNamedExports(clause) && clause.elements.every((element) => element.isTypeOnly));
+      const typeOnly =
+        node.isTypeOnly ||
+        (clause !== undefined && ts.isNamedExports(clause) && clause.elements.every((element) => element.isTypeOnly));
       if (!typeOnly) found.push(node.moduleSpecifier.text);
     } else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) {
       const [argument] = node.arguments;
@@ -45,7 +53,13 @@ function runtimeImports(fileName: string, text: string): string[] {
 /** The directives ('use client', 'use server') a source starts with. */
 function directives(fileName: string, text: string): string[] {
   if (!/['"]use (client|server)['"]/.test(text)) return [];
-  const source = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, false, fileName.endsWith('x') ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
+  const source = ts.createSourceFile(
+    fileName,
+    text,
+    ts.ScriptTarget.Latest,
+    false,
+    fileName.endsWith('x') ? ts.ScriptKind.TSX : ts.ScriptKind.TS,
+  );
   const found: string[] = [];
   for (const statement of source.statements) {
     if (!ts.isExpressionStatement(statement) || !ts.isStringLiteral(statement.expression)) break;
@@ -60,15 +74,24 @@ function resolve(from: string, specifier: string): string | null {
   if (specifier.startsWith('@/')) base = path.join(root, specifier.slice(2));
   else if (specifier.startsWith('.')) base = path.resolve(path.dirname(from), specifier);
   else return null;
-  for (const candidate of [base, `${base}.ts`, `${base}.tsx`, path.join(base, 'index.ts'), path.join(base, 'index.tsx')]) {
+  for (const candidate of [
+    base,
+    `${base}.ts`,
+    `${base}.tsx`,
+    path.join(base, 'index.ts'),
+    path.join(base, 'index.tsx'),
+  ]) {
     if (/\.tsx?$/.test(candidate) && fs.existsSync(candidate) && fs.statSync(candidate).isFile()) return candidate;
   }
   throw new Error(`${path.relative(root, from)}: cannot resolve ${specifier}`);
 }
 
 function sourceFiles(dir: string): string[] {
-  return fs.readdirSync(dir, { recursive: true, encoding: 'utf8' })
-    .filter((name) => /\.tsx?$/.test(name) && !/\.test\.tsx?$/.test(name) && !name.split(path.sep).includes('node_modules'))
+  return fs
+    .readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .filter(
+      (name) => /\.tsx?$/.test(name) && !/\.test\.tsx?$/.test(name) && !name.split(path.sep).includes('node_modules'),
+    )
     .map((name) => path.join(dir, name));
 }
 
@@ -91,7 +114,10 @@ function clientViolations(): { clientFiles: string[]; visited: number; violation
     if (chain.length > 1 && directives(file, text).includes('use server')) continue;
     const route = chain.map(rel).join(' → ');
     const relFile = rel(file);
-    if (relFile.startsWith(`lib${path.sep}contract${path.sep}`) && !PLAIN_CONTRACT.has(relFile.split(path.sep).join('/'))) {
+    if (
+      relFile.startsWith(`lib${path.sep}contract${path.sep}`) &&
+      !PLAIN_CONTRACT.has(relFile.split(path.sep).join('/'))
+    ) {
       violations.push(route);
       continue;
     }
@@ -119,7 +145,15 @@ describe('runtimeImports', () => {
       "export * from './star';",
       "const j = () => import('./dynamic');",
     ].join('\n');
-    expect(runtimeImports('x.ts', text)).toEqual(['./mixed', './default', './namespace', './side-effect', './re-export', './star', './dynamic']);
+    expect(runtimeImports('x.ts', text)).toEqual([
+      './mixed',
+      './default',
+      './namespace',
+      './side-effect',
+      './re-export',
+      './star',
+      './dynamic',
+    ]);
   });
 });
 

@@ -34,8 +34,15 @@ const whenParam = singleLine()
     const { grid, unparsed } = parseAvailabilityText(text);
     const slots = countSlots(grid);
     if (unparsed.length > 0 || slots === 0) {
-      const what = unparsed.length > 0 ? `did not understand ${unparsed.map((u) => JSON.stringify(u)).join(', ')}` : 'names no free time';
-      ctx.issues.push({ code: 'custom', message: `${what}: use plain English such as "weekday evenings" or "sat 9am-1pm"`, input: text });
+      const what =
+        unparsed.length > 0
+          ? `did not understand ${unparsed.map((u) => JSON.stringify(u)).join(', ')}`
+          : 'names no free time';
+      ctx.issues.push({
+        code: 'custom',
+        message: `${what}: use plain English such as "weekday evenings" or "sat 9am-1pm"`,
+        input: text,
+      });
       return z.NEVER;
     }
     return { text, grid, summary: summarizeGrid(grid) };
@@ -55,16 +62,16 @@ export const discoverQuerySchema = z
       .min(1)
       .max(DISCOVER_LIMITS.radiusKmMax)
       .default(DISCOVER_LIMITS.radiusKmDefault)
-      .describe(
-        "Search radius in km, between public points",
-      ),
+      .describe('Search radius in km, between public points'),
     activities: activitiesParam.optional(),
     available: integerParam(0, DISCOVER_LIMITS.slotsPerWeek)
       .default(DISCOVER_LIMITS.availableDefault)
       .describe("Only people free at least this many one-hour slots a week when you are free too (0 = don't filter)"),
     when: whenParam.optional(),
     gender: gendersParam.optional().describe(`Comma-separated genders to include (${GENDERS.join(', ')}); default all`),
-    age_min: integerParam(DISCOVER_LIMITS.ageMin, DISCOVER_LIMITS.ageMax).optional().describe('Youngest age to include'),
+    age_min: integerParam(DISCOVER_LIMITS.ageMin, DISCOVER_LIMITS.ageMax)
+      .optional()
+      .describe('Youngest age to include'),
     age_max: integerParam(DISCOVER_LIMITS.ageMin, DISCOVER_LIMITS.ageMax).optional().describe('Oldest age to include'),
     limit: integerParam(1, DISCOVER_LIMITS.limitMax)
       .default(DISCOVER_LIMITS.limitDefault)
@@ -88,7 +95,11 @@ const scoreTermsSchema = z.object({
 export const discoverCardSchema = userCardSchema.extend({
   aboutMe: z.string().nullable(),
   gender: genderSchema.nullable(),
-  age: z.number().int().nullable().describe('Null when the person shows only an age bucket (showAgeByDecade) or has no birthday'),
+  age: z
+    .number()
+    .int()
+    .nullable()
+    .describe('Null when the person shows only an age bucket (showAgeByDecade) or has no birthday'),
   age_bucket: z.string().nullable().describe("Decade such as '30s'"),
   activities: activityIdsSchema,
 });
@@ -98,7 +109,9 @@ export const discoverResultSchema = z.object({
   user: discoverCardSchema,
   shared_activities: activityIdsSchema.describe('The searched activity ids this person has'),
   overlap_hours: z.number().int().describe('One-hour slots a week both people are free'),
-  overlap_summary: z.string().describe('Those shared free hours in plain English, e.g. "Saturday mornings; Wednesday evenings"'),
+  overlap_summary: z
+    .string()
+    .describe('Those shared free hours in plain English, e.g. "Saturday mornings; Wednesday evenings"'),
   distance_km: z
     .number()
     .int()
@@ -113,13 +126,18 @@ export const discoverResultSchema = z.object({
     .nullable()
     .describe('A pending buddy request between you: sent by the caller, or received from this person'),
   score: z.number().describe('0..1, higher is a better match; see score_breakdown'),
-  score_breakdown: scoreTermsSchema.describe('Each weighted term of the score (they add up to it, give or take rounding)'),
+  score_breakdown: scoreTermsSchema.describe(
+    'Each weighted term of the score (they add up to it, give or take rounding)',
+  ),
 });
 export type DiscoverResult = z.infer<typeof discoverResultSchema>;
 
 export const discoverResponseSchema = z.object({
   results: z.array(discoverResultSchema),
-  next_cursor: z.string().nullable().describe('Pass as cursor (with the same filters) for the next page; null on the last page'),
+  next_cursor: z
+    .string()
+    .nullable()
+    .describe('Pass as cursor (with the same filters) for the next page; null on the last page'),
   next_url: z.string().nullable().describe('The next page as a ready-made URL; null on the last page'),
   search: z.object({
     radius_km: z.number(),
@@ -173,11 +191,12 @@ export const discover = defineEndpoint({
   auth: 'profile:read',
   tags: ['discover'],
   summary: 'Find buddies nearby who share activities and free time',
-  toolHint: 'Needs a complete profile; searches are rate-limited, so page with next_cursor instead of repeating a search.',
+  toolHint:
+    'Needs a complete profile; searches are rate-limited, so page with next_cursor instead of repeating a search.',
   description:
     'Complete profiles within radius_km who share one of the activities and are free at least `available` hours a week ' +
     'when the caller is (or at the times when= names). Only the searched activities count toward the score, and cards list ' +
-    'them first. Never the caller, blocked people or buddies. Ranked by score_breakdown\'s weighted terms, ties by user id, so ' +
+    "them first. Never the caller, blocked people or buddies. Ranked by score_breakdown's weighted terms, ties by user id, so " +
     'next_cursor never repeats or skips anyone. Distances are whole km between public points (each person moved 0.7-1.3 km ' +
     'in a secret fixed direction); coordinates are never returned.',
   query: discoverQuerySchema,
@@ -199,7 +218,8 @@ export const discover = defineEndpoint({
       },
     ],
     next_cursor: 'eyJ2IjoxLCJzIjoiMC43ODI1Ii',
-    next_url: 'https://buddies.example/api/v1/discover.json?activities=hiking%2Ctennis&cursor=eyJ2IjoxLCJzIjoiMC43ODI1Ii',
+    next_url:
+      'https://buddies.example/api/v1/discover.json?activities=hiking%2Ctennis&cursor=eyJ2IjoxLCJzIjoiMC43ODI1Ii',
     search: {
       radius_km: 25,
       activities: ['hiking', 'tennis'],

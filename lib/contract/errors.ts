@@ -25,7 +25,9 @@ export function exampleError(code: ErrorCode): ErrorEnvelope {
       code,
       message: inWords[0]!.toUpperCase() + inWords.slice(1),
       hint: advice,
-      ...(code === 'validation_failed' ? { fields: { email: 'Enter a valid email address, like sam@example.com' } } : {}),
+      ...(code === 'validation_failed'
+        ? { fields: { email: 'Enter a valid email address, like sam@example.com' } }
+        : {}),
       ...(code === 'onboarding_incomplete' ? { fields: { photo: 'required' } } : {}),
     },
   };

@@ -82,13 +82,20 @@ export const eventsQuerySchema = z
     date_from: dateParam.optional().describe('Events starting on or after this date (default: events not yet over)'),
     date_to: dateParam.optional().describe('Events starting on or before this date'),
     city: text(120).optional().describe('City name, optionally qualified: Portland or Portland, OR'),
-    q: text(200).optional().describe('Full-text search in title, description, venue and city (web-search syntax: "quoted phrase", -exclude, or)'),
+    q: text(200)
+      .optional()
+      .describe(
+        'Full-text search in title, description, venue and city (web-search syntax: "quoted phrase", -exclude, or)',
+      ),
     bbox: singleLine()
       .refine((value) => parseBbox(value) !== null, 'must be minLon,minLat,maxLon,maxLat in degrees')
       .optional()
       .describe('minLon,minLat,maxLon,maxLat'),
     sources: text(500).optional().describe('Comma-separated source names'),
-    sort: z.enum(EVENT_SORTS, { message: `must be one of: ${EVENT_SORTS.join(', ')}` }).optional().describe('start (default) or distance'),
+    sort: z
+      .enum(EVENT_SORTS, { message: `must be one of: ${EVENT_SORTS.join(', ')}` })
+      .optional()
+      .describe('start (default) or distance'),
     near: singleLine()
       .refine((value) => parsePoint(value) !== null, 'must be lat,lon in degrees')
       .optional()

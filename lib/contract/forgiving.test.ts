@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { activityListSchema, birthdayInputSchema, collectNormalizations, coordsInputSchema, genderInputSchema, listOrCommaText, readBirthday, splitList } from './forgiving';
+import {
+  activityListSchema,
+  birthdayInputSchema,
+  collectNormalizations,
+  coordsInputSchema,
+  genderInputSchema,
+  listOrCommaText,
+  readBirthday,
+  splitList,
+} from './forgiving';
 import { birthdaySchema } from './schemas';
 
 const parse = (schema: z.ZodType, input: unknown) => collectNormalizations(() => schema.safeParse(input));
@@ -57,9 +66,24 @@ describe('forgiving schemas', () => {
   it.each([
     [genderInputSchema, 'Woman', 'female', 'gender: "Woman" was read as female'],
     [genderInputSchema, 'non-binary', 'non_binary', 'gender: "non-binary" was read as non_binary'],
-    [genderInputSchema, 'Prefer not to say', 'prefer_not_to_say', 'gender: "Prefer not to say" was read as prefer_not_to_say'],
-    [coordsInputSchema, '38.7,-9.1', { latitude: 38.7, longitude: -9.1 }, 'coords: the text "38.7,-9.1" was read as latitude 38.7, longitude -9.1'],
-    [coordsInputSchema, '(38.7, -9.1)', { latitude: 38.7, longitude: -9.1 }, 'coords: the text "(38.7, -9.1)" was read as latitude 38.7, longitude -9.1'],
+    [
+      genderInputSchema,
+      'Prefer not to say',
+      'prefer_not_to_say',
+      'gender: "Prefer not to say" was read as prefer_not_to_say',
+    ],
+    [
+      coordsInputSchema,
+      '38.7,-9.1',
+      { latitude: 38.7, longitude: -9.1 },
+      'coords: the text "38.7,-9.1" was read as latitude 38.7, longitude -9.1',
+    ],
+    [
+      coordsInputSchema,
+      '(38.7, -9.1)',
+      { latitude: 38.7, longitude: -9.1 },
+      'coords: the text "(38.7, -9.1)" was read as latitude 38.7, longitude -9.1',
+    ],
     [birthday, 'March 3 1990', '1990-03-03', 'birthday: "March 3 1990" was read as 1990-03-03'],
     [
       listOrCommaText('activities', z.array(z.string())),
@@ -112,10 +136,20 @@ describe('activityListSchema', () => {
 
   it.each([
     [query, 'hiking, rock_climbing', ['hiking', 'rock_climbing'], []],
-    [query, 'bouldering,Board Games', ['rock_climbing', 'board_games'], ['activities: "bouldering" was read as rock_climbing']],
+    [
+      query,
+      'bouldering,Board Games',
+      ['rock_climbing', 'board_games'],
+      ['activities: "bouldering" was read as rock_climbing'],
+    ],
     [query, 'hiking,hiking', ['hiking'], []],
     [body, ['bouldering'], ['rock_climbing'], ['activityIds: "bouldering" was read as rock_climbing']],
-    [body, 'hiking, chess', ['hiking', 'chess'], ['activityIds: the text "hiking, chess" was read as the list ["hiking","chess"]']],
+    [
+      body,
+      'hiking, chess',
+      ['hiking', 'chess'],
+      ['activityIds: the text "hiking, chess" was read as the list ["hiking","chess"]'],
+    ],
     [body, [], [], []],
   ])('%#: %j → %j', (schema, input, ids, notes) => {
     const { value, normalized } = parse(schema, input);
@@ -124,9 +158,17 @@ describe('activityListSchema', () => {
   });
 
   it.each([
-    [query, 'hiking,hikking,qwzxv', /^unknown activities: "hikking" \(did you mean hiking, .*\?\), "qwzxv"; plain English works/],
+    [
+      query,
+      'hiking,hikking,qwzxv',
+      /^unknown activities: "hikking" \(did you mean hiking, .*\?\), "qwzxv"; plain English works/,
+    ],
     [query, ' , ', /name at least one activity/],
-    [query, 'a,b,c,d'.replace(/[a-d]/g, (l) => ({ a: 'hiking', b: 'chess', c: 'yoga', d: 'tennis' })[l]!), /at most 3 activities/],
+    [
+      query,
+      'a,b,c,d'.replace(/[a-d]/g, (l) => ({ a: 'hiking', b: 'chess', c: 'yoga', d: 'tennis' })[l]!),
+      /at most 3 activities/,
+    ],
     [body, ['x'.repeat(101)], /100/],
   ])('%#: refuses %j', (schema, input, message) => {
     const { value } = parse(schema, input);

@@ -80,23 +80,25 @@ export const COORDS_FIX = 'use {"latitude": 38.72, "longitude": -9.14} (or the t
 /** {latitude, longitude}, or the text "38.7,-9.1" (latitude first, as maps copy it). */
 export const coordsInputSchema = documentedAs(
   z.union(
-  [
-    coordsSchema,
-    singleLine()
-      .max(60)
-      .transform((text, ctx) => {
-        const match = COORDS_TEXT.exec(text);
-        if (!match) {
-          ctx.issues.push({ code: 'custom', message: COORDS_FIX, input: text });
-          return z.NEVER;
-        }
-        const coords = { latitude: Number(match[1]), longitude: Number(match[2]) };
-        note(`coords: the text ${quoted(text)} was read as latitude ${coords.latitude}, longitude ${coords.longitude}`);
-        return coords;
-      })
-      .pipe(coordsSchema),
-  ],
-  { error: COORDS_FIX },
+    [
+      coordsSchema,
+      singleLine()
+        .max(60)
+        .transform((text, ctx) => {
+          const match = COORDS_TEXT.exec(text);
+          if (!match) {
+            ctx.issues.push({ code: 'custom', message: COORDS_FIX, input: text });
+            return z.NEVER;
+          }
+          const coords = { latitude: Number(match[1]), longitude: Number(match[2]) };
+          note(
+            `coords: the text ${quoted(text)} was read as latitude ${coords.latitude}, longitude ${coords.longitude}`,
+          );
+          return coords;
+        })
+        .pipe(coordsSchema),
+    ],
+    { error: COORDS_FIX },
   ),
   coordsSchema,
 );
@@ -134,29 +136,43 @@ export function genderFromWord(word: string): Gender | null {
 
 export const genderInputSchema = documentedAs(
   z.union(
-  [
-    genderSchema,
-    singleLine()
-      .max(40)
-      .transform((text, ctx) => {
-        const gender = genderFromWord(text);
-        if (!gender) {
-          ctx.issues.push({ code: 'custom', message: GENDER_FIX, input: text });
-          return z.NEVER;
-        }
-        note(`gender: ${quoted(text)} was read as ${gender}`);
-        return gender;
-      }),
-  ],
-  { error: GENDER_FIX },
+    [
+      genderSchema,
+      singleLine()
+        .max(40)
+        .transform((text, ctx) => {
+          const gender = genderFromWord(text);
+          if (!gender) {
+            ctx.issues.push({ code: 'custom', message: GENDER_FIX, input: text });
+            return z.NEVER;
+          }
+          note(`gender: ${quoted(text)} was read as ${gender}`);
+          return gender;
+        }),
+    ],
+    { error: GENDER_FIX },
   ),
   genderSchema,
 );
 
-const MONTH_NAMES = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+const MONTH_NAMES = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
 export const BIRTHDAY_FIX = 'use YYYY-MM-DD, e.g. 1990-03-03 (or "3 March 1990")';
 
-const iso = (y: number, m: number, d: number) => `${String(y).padStart(4, '0')}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
+const iso = (y: number, m: number, d: number) =>
+  `${String(y).padStart(4, '0')}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
 const realDate = (y: number, m: number, d: number) => {
   const date = new Date(Date.UTC(y, m - 1, d));
   return y >= 1000 && date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d;
@@ -175,13 +191,20 @@ export type BirthdayReading = { date: string } | { problem: string };
  * numbers is over 12 (03/04/1990 is 3 April in most of the world and March 4 in the US).
  */
 export function readBirthday(text: string): BirthdayReading {
-  const t = text.trim().replace(/(\d)(st|nd|rd|th)\b/gi, '$1').replace(/,/g, ' ').replace(/\s+/g, ' ');
+  const t = text
+    .trim()
+    .replace(/(\d)(st|nd|rd|th)\b/gi, '$1')
+    .replace(/,/g, ' ')
+    .replace(/\s+/g, ' ');
   const checked = (y: number, m: number, d: number): BirthdayReading =>
     realDate(y, m, d) ? { date: iso(y, m, d) } : { problem: `${quoted(text)} is not a real date: ${BIRTHDAY_FIX}` };
   let m: RegExpExecArray | null;
-  if ((m = /^(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})(?:[T ][\d:.]+(?:Z|[+-]\d{2}:?\d{2})?)?$/.exec(t))) return checked(+m[1]!, +m[2]!, +m[3]!);
-  if ((m = /^([a-z]+\.?) (\d{1,2}) (\d{4})$/i.exec(t)) && monthNumber(m[1]!)) return checked(+m[3]!, monthNumber(m[1]!), +m[2]!);
-  if ((m = /^(\d{1,2}) ([a-z]+\.?) (\d{4})$/i.exec(t)) && monthNumber(m[2]!)) return checked(+m[3]!, monthNumber(m[2]!), +m[1]!);
+  if ((m = /^(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})(?:[T ][\d:.]+(?:Z|[+-]\d{2}:?\d{2})?)?$/.exec(t)))
+    return checked(+m[1]!, +m[2]!, +m[3]!);
+  if ((m = /^([a-z]+\.?) (\d{1,2}) (\d{4})$/i.exec(t)) && monthNumber(m[1]!))
+    return checked(+m[3]!, monthNumber(m[1]!), +m[2]!);
+  if ((m = /^(\d{1,2}) ([a-z]+\.?) (\d{4})$/i.exec(t)) && monthNumber(m[2]!))
+    return checked(+m[3]!, monthNumber(m[2]!), +m[1]!);
   if ((m = /^(\d{1,2})[/.-](\d{1,2})[/.-](\d{4})$/.exec(t))) {
     const [a, b, y] = [+m[1]!, +m[2]!, +m[3]!];
     if (a === b || (a > 12 && b <= 12)) return checked(y, b, a);
@@ -239,7 +262,10 @@ export function eitherName<T>(
 }
 
 /** Why some activity words matched nothing, with the closest ids for each. */
-export function unknownActivitiesMessage(unmatched: readonly string[], suggestions: Readonly<Record<string, readonly string[]>>): string {
+export function unknownActivitiesMessage(
+  unmatched: readonly string[],
+  suggestions: Readonly<Record<string, readonly string[]>>,
+): string {
   const words = unmatched.map((word) => {
     const close = suggestions[word] ?? [];
     return close.length > 0 ? `${quoted(word)} (did you mean ${close.join(', ')}?)` : quoted(word);
@@ -254,7 +280,13 @@ export function unknownActivitiesMessage(unmatched: readonly string[], suggestio
  * matches nothing refused with the closest ids (a search must not silently widen).
  * Profiles keep unmatched words as warnings instead (lib/profiles/fields.ts).
  */
-export function activityListSchema(options: { field: string; form: 'query' | 'body'; max: number; describe: string; allowEmpty?: boolean }) {
+export function activityListSchema(options: {
+  field: string;
+  form: 'query' | 'body';
+  max: number;
+  describe: string;
+  allowEmpty?: boolean;
+}) {
   const { field, form, max } = options;
   const items = z.array(singleLine().max(100)).max(max, { message: `at most ${max} activities` });
   const input = form === 'query' ? singleLine().max(2000).transform(splitList) : listOrCommaText(field, items);
@@ -268,7 +300,10 @@ export function activityListSchema(options: { field: string; form: 'query' | 'bo
         unmatched.push(...result.unmatched);
         Object.assign(suggestions, result.suggestions);
         ids.push(...result.ids);
-        const asId = word.trim().toLowerCase().replace(/[\s-]+/g, '_');
+        const asId = word
+          .trim()
+          .toLowerCase()
+          .replace(/[\s-]+/g, '_');
         if (result.unmatched.length === 0 && (result.ids.length !== 1 || result.ids[0] !== asId)) {
           note(`${field}: ${quoted(word)} was read as ${result.ids.join(', ')}`);
         }
@@ -278,7 +313,8 @@ export function activityListSchema(options: { field: string; form: 'query' | 'bo
         return z.NEVER;
       }
       const unique = [...new Set(ids)];
-      if (unique.length === 0 && !options.allowEmpty) ctx.issues.push({ code: 'custom', message: 'name at least one activity', input: words });
+      if (unique.length === 0 && !options.allowEmpty)
+        ctx.issues.push({ code: 'custom', message: 'name at least one activity', input: words });
       if (unique.length > max) ctx.issues.push({ code: 'custom', message: `at most ${max} activities`, input: words });
       return unique;
     })

@@ -32,7 +32,11 @@ const TYPE_WORDS: Record<string, string> = {
 
 const plural = (n: number | bigint, one: string, many: string) => `${n} ${Number(n) === 1 ? one : many}`;
 const sizeUnit = (origin: string, n: number | bigint) =>
-  origin === 'string' ? plural(n, 'character', 'characters') : origin === 'array' || origin === 'set' ? plural(n, 'item', 'items') : String(n);
+  origin === 'string'
+    ? plural(n, 'character', 'characters')
+    : origin === 'array' || origin === 'set'
+      ? plural(n, 'item', 'items')
+      : String(n);
 
 /** zod's issue as a predicate without a subject; exported for the tests. */
 export function predicateOf(issue: Issue): string {
@@ -44,7 +48,8 @@ export function predicateOf(issue: Issue): string {
       const n = issue.minimum;
       if (issue.origin === 'string' && Number(n) === 1 && !issue.exact) return EMPTY;
       if (issue.exact) return `must be exactly ${sizeUnit(issue.origin, n)}`;
-      if (issue.origin === 'string' || issue.origin === 'array' || issue.origin === 'set') return `needs at least ${sizeUnit(issue.origin, n)}`;
+      if (issue.origin === 'string' || issue.origin === 'array' || issue.origin === 'set')
+        return `needs at least ${sizeUnit(issue.origin, n)}`;
       if (issue.origin === 'date') return `must be on or after ${new Date(Number(n)).toISOString().slice(0, 10)}`;
       return issue.inclusive === false ? `must be more than ${n}` : `must be ${n} or more`;
     }

@@ -22,7 +22,15 @@ export const SOCIAL_LIMITS = {
 } as const;
 
 export const BUDDY_REQUEST_STATES = ['pending', 'accepted', 'declined', 'cancelled'] as const;
-export const REPORT_REASONS = ['spam', 'harassment', 'inappropriate_content', 'fake_profile', 'underage', 'safety_concern', 'other'] as const;
+export const REPORT_REASONS = [
+  'spam',
+  'harassment',
+  'inappropriate_content',
+  'fake_profile',
+  'underage',
+  'safety_concern',
+  'other',
+] as const;
 
 export const DISCOVER_LIMITS = {
   radiusKmDefault: 25,

@@ -15,7 +15,12 @@ export const getIndex = defineEndpoint({
     version: z.string(),
     base_url: z.string(),
     docs: z.record(z.string(), z.string()),
-    authentication: z.object({ scheme: z.literal('Bearer'), header: z.string(), obtain: z.string(), scopes: z.array(z.string()) }),
+    authentication: z.object({
+      scheme: z.literal('Bearer'),
+      header: z.string(),
+      obtain: z.string(),
+      scopes: z.array(z.string()),
+    }),
     endpoints: z.array(
       z.object({
         id: z.string(),

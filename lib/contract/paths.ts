@@ -42,13 +42,19 @@ export type PathName = keyof typeof API_PATHS;
 export type PathTemplate = (typeof API_PATHS)[PathName];
 
 /** The `{names}` in a path template, as a union ('chatId'); never when it has none. */
-export type ParamNames<T extends string> = T extends `${string}{${infer Name}}${infer Rest}` ? Name | ParamNames<Rest> : never;
+export type ParamNames<T extends string> = T extends `${string}{${infer Name}}${infer Rest}`
+  ? Name | ParamNames<Rest>
+  : never;
 
 /** What fills a template: one string per `{name}` (any names when the template is only known as a string). */
-export type PathParams<T extends string> = string extends T ? Readonly<Record<string, string>> : { readonly [K in ParamNames<T>]: string };
+export type PathParams<T extends string> = string extends T
+  ? Readonly<Record<string, string>>
+  : { readonly [K in ParamNames<T>]: string };
 
 /** A template with each `{name}` filled: '/api/v1/chats/{chatId}/read.json' → `/api/v1/chats/${string}/read.json`. */
-export type FilledPath<T extends string> = T extends `${infer Head}{${string}}${infer Rest}` ? `${Head}${string}${FilledPath<Rest>}` : T;
+export type FilledPath<T extends string> = T extends `${infer Head}{${string}}${infer Rest}`
+  ? `${Head}${string}${FilledPath<Rest>}`
+  : T;
 
 /** Fills each `{name}` in `template` with `params[name]`, percent-encoded; a missing one throws. */
 export function fill<const T extends string>(template: T, params: PathParams<T>): FilledPath<T> {
@@ -59,10 +65,15 @@ export function fill<const T extends string>(template: T, params: PathParams<T>)
   }) as FilledPath<T>;
 }
 
-type PathBuilder<T extends string> = [ParamNames<T>] extends [never] ? () => T : (params: PathParams<T>) => FilledPath<T>;
+type PathBuilder<T extends string> = [ParamNames<T>] extends [never]
+  ? () => T
+  : (params: PathParams<T>) => FilledPath<T>;
 export type PathBuilders = { readonly [K in PathName]: PathBuilder<(typeof API_PATHS)[K]> };
 
 /** A builder per path: `paths.chats()`, `paths.messages({ chatId })`. */
 export const paths = Object.fromEntries(
-  Object.entries(API_PATHS).map(([name, template]) => [name, (params: Readonly<Record<string, string>> = {}) => fill(template, params)]),
+  Object.entries(API_PATHS).map(([name, template]) => [
+    name,
+    (params: Readonly<Record<string, string>> = {}) => fill(template, params),
+  ]),
 ) as unknown as PathBuilders;

@@ -9,8 +9,12 @@ import { base64Text } from './text';
 export const PHOTO_BODY_MAX_BYTES = REGISTER_MAX_BODY_BYTES;
 
 export const uploadPhotoBodySchema = z.strictObject({
-  photo: base64Text().min(1).describe('Bare base64 or a data URL (data:image/jpeg;base64,...). JPEG, PNG or WEBP, at most 5 MB decoded.'),
-  mimeType: photoMimeTypeSchema.nullish().describe('Optional; when given it must match the bytes (and the data URL type)'),
+  photo: base64Text()
+    .min(1)
+    .describe('Bare base64 or a data URL (data:image/jpeg;base64,...). JPEG, PNG or WEBP, at most 5 MB decoded.'),
+  mimeType: photoMimeTypeSchema
+    .nullish()
+    .describe('Optional; when given it must match the bytes (and the data URL type)'),
   photoMimeType: photoMimeTypeSchema.nullish().describe('Alias of mimeType (the name registration uses)'),
   ...attributionFields,
 });
@@ -27,7 +31,9 @@ export const photoRecordSchema = z.object({
   thumbnail: z.object({ width: z.number().int(), height: z.number().int() }),
   source: z.enum(['upload', 'register', 'url']),
   status: z.enum(['active', 'replaced', 'cleared', 'rejected']),
-  moderation: z.enum(['pending', 'kept', 'removed']).describe('Moderation runs in the background; pending until it has'),
+  moderation: z
+    .enum(['pending', 'kept', 'removed'])
+    .describe('Moderation runs in the background; pending until it has'),
   created_at: isoDateTime,
 });
 export type PhotoRecord = z.infer<typeof photoRecordSchema>;
@@ -52,7 +58,9 @@ export const uploadPhoto = defineEndpoint({
     success: z.literal(true),
     photo: photoRecordSchema,
     onboarding: onboardingSchema,
-    warnings: z.object({ normalized: z.array(z.string()).optional() }).describe('normalized: what was read differently from how it was sent'),
+    warnings: z
+      .object({ normalized: z.array(z.string()).optional() })
+      .describe('normalized: what was read differently from how it was sent'),
     next_action_for_user: z.string(),
   }),
   errors: [
@@ -63,7 +71,11 @@ export const uploadPhoto = defineEndpoint({
     'rate_limited',
     'service_unavailable',
   ],
-  requestExample: { photo: 'data:image/jpeg;base64,/9j/4AAQSkZJRg...', mimeType: 'image/jpeg', agentName: 'ExampleAgent' },
+  requestExample: {
+    photo: 'data:image/jpeg;base64,/9j/4AAQSkZJRg...',
+    mimeType: 'image/jpeg',
+    agentName: 'ExampleAgent',
+  },
 });
 
 export const photoEndpoints = [uploadPhoto] as const;

@@ -18,7 +18,13 @@ import {
   PHOTO_CONTENT_ERRORS,
   PHOTO_URL_ERRORS,
 } from './schemas';
-import { AVAILABILITY_FIX, birthdayInputSchema, coordsInputSchema, genderInputSchema, listOrCommaText } from './forgiving';
+import {
+  AVAILABILITY_FIX,
+  birthdayInputSchema,
+  coordsInputSchema,
+  genderInputSchema,
+  listOrCommaText,
+} from './forgiving';
 import { freeText, singleLine } from './text';
 
 const activityDetailSchema = z.object({ id: z.string(), name: z.string(), category: z.string() });
@@ -35,7 +41,9 @@ const ownProfileSchema = z.object({
   public_location: z
     .string()
     .nullable()
-    .describe('City-level label shown to others (the city named in location, else the one nearest your public point); never coordinates'),
+    .describe(
+      'City-level label shown to others (the city named in location, else the one nearest your public point); never coordinates',
+    ),
   coords: coordsSchema
     .nullable()
     .describe(
@@ -89,7 +97,9 @@ const warningsSchema = z
     normalized: z
       .array(z.string())
       .optional()
-      .describe('What was read differently from how it was written, one sentence each, starting with the field: confirm these with the person'),
+      .describe(
+        'What was read differently from how it was written, one sentence each, starting with the field: confirm these with the person',
+      ),
     schedule_summary: z.string().optional(),
     location_unresolved: z.string().optional(),
   })
@@ -106,12 +116,17 @@ export const profileFields = {
       'Exact and private: others see only distances from a point 0.7-1.3 km away. Optional: derived from location',
     ),
   gender: genderInputSchema.nullish(),
-  birthday: birthdayInputSchema(birthdaySchema).nullish().describe(`YYYY-MM-DD (or "3 March 1990"); at least ${LIMITS.minimumAge} years ago`),
+  birthday: birthdayInputSchema(birthdaySchema)
+    .nullish()
+    .describe(`YYYY-MM-DD (or "3 March 1990"); at least ${LIMITS.minimumAge} years ago`),
   showAgeByDecade: z.boolean().nullish(),
   activities: listOrCommaText('activities', z.array(singleLine().max(100)).max(LIMITS.activities))
     .nullish()
     .describe('Plain English, e.g. ["hiking", "board games"]'),
-  availability_text: freeText().max(LIMITS.availabilityText).nullish().describe('Plain English, e.g. "weekday evenings after 6, weekends"'),
+  availability_text: freeText()
+    .max(LIMITS.availabilityText)
+    .nullish()
+    .describe('Plain English, e.g. "weekday evenings after 6, weekends"'),
   schedule: scheduleInputSchema.nullish(),
   availability: z
     .union([legacyAvailabilitySchema, freeText().max(LIMITS.availabilityText)], { error: AVAILABILITY_FIX })
@@ -158,7 +173,8 @@ export const updateMe = defineEndpoint({
   auth: 'profile:write',
   tags: ['profile'],
   summary: 'Update your profile (partial)',
-  toolHint: 'Send only the fields to change; activities and availability_text are plain English ("bouldering", "weekday evenings after 6"); null clears a field.',
+  toolHint:
+    'Send only the fields to change; activities and availability_text are plain English ("bouldering", "weekday evenings after 6"); null clears a field.',
   description:
     'Send only the fields to change; null clears one; activities and availability replace the stored values. ' +
     'The profile becomes complete when every Discover field is present. Moving your coordinates is limited per day ' +
@@ -166,7 +182,11 @@ export const updateMe = defineEndpoint({
   body: profileUpdateSchema,
   response: profileWriteResponse,
   errors: ['validation_failed', ...PHOTO_URL_ERRORS, ...PHOTO_CONTENT_ERRORS, 'rate_limited', 'service_unavailable'],
-  requestExample: { aboutMe: 'Weekend hiker, coffee snob.', activities: ['hiking', 'coffee'], availability_text: 'weekends and Wednesday evenings' },
+  requestExample: {
+    aboutMe: 'Weekend hiker, coffee snob.',
+    activities: ['hiking', 'coffee'],
+    availability_text: 'weekends and Wednesday evenings',
+  },
 });
 
 export const getOnboarding = defineEndpoint({
@@ -186,7 +206,8 @@ export const completeOnboarding = defineEndpoint({
   auth: 'profile:write',
   tags: ['profile'],
   summary: 'Mark onboarding complete (only when nothing is missing)',
-  description: 'Succeeds with 200 only when every Discover field is present; otherwise 422 onboarding_incomplete with error.fields naming each missing field.',
+  description:
+    'Succeeds with 200 only when every Discover field is present; otherwise 422 onboarding_incomplete with error.fields naming each missing field.',
   body: z.strictObject({ ...attributionFields }),
   bodyOptional: true,
   response: onboardingSchema.extend({ success: z.literal(true) }),
@@ -200,8 +221,7 @@ export const getPublicProfile = defineEndpoint({
   auth: 'none',
   tags: ['profile'],
   summary: "Read someone's profile by slug or user id",
-  description:
-    'No token: view "public" (first name; no age, gender, grid). A token: "member" (unless blocked).',
+  description: 'No token: view "public" (first name; no age, gender, grid). A token: "member" (unless blocked).',
   params: z.object({ slug: singleLine().min(1).max(80) }),
   response: z.object({ profile: publicProfileSchema }),
   errors: ['not_found', 'unauthorized'],
@@ -218,7 +238,9 @@ export const parseAvailability = defineEndpoint({
   description:
     'The grid, summary, unparsed fragments and roundings (normalized) that registration or PATCH /api/v1/me.json would store ' +
     'for this text. Saves nothing; limited per client address.',
-  body: z.strictObject({ text: freeText().max(LIMITS.availabilityText).describe('e.g. "weeknights except fridays, sat afternoons"') }),
+  body: z.strictObject({
+    text: freeText().max(LIMITS.availabilityText).describe('e.g. "weeknights except fridays, sat afternoons"'),
+  }),
   rateLimit: { name: 'availability_parse', by: 'client' },
   response: z.object({
     grid: gridSchema.describe('7 days (Mon..Sun) x 18 one-hour slots (6am..11pm)'),
@@ -230,5 +252,12 @@ export const parseAvailability = defineEndpoint({
   requestExample: { text: 'weeknights except fridays, sat afternoons' },
 });
 
-export const profileEndpoints = [getMe, updateMe, getOnboarding, completeOnboarding, getPublicProfile, parseAvailability] as const;
+export const profileEndpoints = [
+  getMe,
+  updateMe,
+  getOnboarding,
+  completeOnboarding,
+  getPublicProfile,
+  parseAvailability,
+] as const;
 export { ownProfileSchema, warningsSchema };

@@ -23,7 +23,12 @@ export const genderSchema = z.enum(GENDERS);
 export const photoMimeTypeSchema = z.enum(PHOTO_MIME_TYPES);
 
 /** A photo's bytes refused, however they arrived. */
-export const PHOTO_CONTENT_ERRORS = ['photo_too_large', 'photo_invalid', 'photo_unsupported_format', 'photo_too_many_pixels'] as const;
+export const PHOTO_CONTENT_ERRORS = [
+  'photo_too_large',
+  'photo_invalid',
+  'photo_unsupported_format',
+  'photo_too_many_pixels',
+] as const;
 /** photoURL refused before or while downloading it. */
 export const PHOTO_URL_ERRORS = ['photo_url_forbidden', 'photo_fetch_failed'] as const;
 
@@ -46,9 +51,14 @@ export const birthdaySchema = withTextRule(z.iso.date({ message: 'Enter your bir
   .refine((value) => ageOn(value) <= 120, { message: 'Check the year of your birthday: it is more than 120 years ago' })
   .describe(`YYYY-MM-DD; at least ${LIMITS.minimumAge} years ago`);
 
-export const slugSchema = singleLine().regex(/^[a-z0-9-]{3,40}$/, 'Profile address must be 3-40 characters of a-z, 0-9 and hyphens');
+export const slugSchema = singleLine().regex(
+  /^[a-z0-9-]{3,40}$/,
+  'Profile address must be 3-40 characters of a-z, 0-9 and hyphens',
+);
 
-export const httpsUrlSchema = withTextRule(z.url({ protocol: /^https?$/, message: 'Enter a web address that starts with https://' })).max(2048);
+export const httpsUrlSchema = withTextRule(
+  z.url({ protocol: /^https?$/, message: 'Enter a web address that starts with https://' }),
+).max(2048);
 
 /** Optional attribution on every write: never blocks a request, tags what the agent created. */
 export const attributionFields = {

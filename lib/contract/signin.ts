@@ -17,7 +17,9 @@ export const accessTokenSchema = z.object({
   revoked_at: isoDateTime.nullable(),
   confirmed_at: isoDateTime
     .nullable()
-    .describe('When the person, signed in on the web, chose to keep this token; until then the web app asks them to keep or revoke it'),
+    .describe(
+      'When the person, signed in on the web, chose to keep this token; until then the web app asks them to keep or revoke it',
+    ),
   active: z.boolean(),
 });
 
@@ -28,7 +30,8 @@ export const listTokens = defineEndpoint({
   auth: 'profile:read',
   tags: ['accounts'],
   summary: 'List the access tokens of your account (values are never shown)',
-  description: 'Every bearer token the account has handed out, live ones first. Token values are stored only as hashes, so only their metadata is listed.',
+  description:
+    'Every bearer token the account has handed out, live ones first. Token values are stored only as hashes, so only their metadata is listed.',
   response: z.object({ tokens: z.array(accessTokenSchema) }),
 });
 
@@ -40,7 +43,8 @@ export const revokeToken = defineEndpoint({
   tags: ['accounts'],
   summary: 'Revoke one access token',
   toolHint: 'Only when the person asks; a revoked token stops working at once.',
-  description: 'The token stops working on the very next request. Idempotent: revoking a revoked token returns it unchanged. A token may revoke itself.',
+  description:
+    'The token stops working on the very next request. Idempotent: revoking a revoked token returns it unchanged. A token may revoke itself.',
   params: z.object({ tokenId: singleLine().min(1).max(80) }),
   body: z.strictObject({ ...attributionFields }),
   bodyOptional: true,
@@ -51,11 +55,15 @@ export const revokeToken = defineEndpoint({
 export const changePasswordBodySchema = z.strictObject({
   // Free text: a password set before this rule may hold a tab; it must still work.
   currentPassword: freeText().min(1).max(200),
-  newPassword: singleLine().min(LIMITS.passwordMin, `Use at least ${LIMITS.passwordMin} characters for the new password`).max(200),
+  newPassword: singleLine()
+    .min(LIMITS.passwordMin, `Use at least ${LIMITS.passwordMin} characters for the new password`)
+    .max(200),
   revokeAllTokens: z
     .boolean()
     .nullish()
-    .describe('true: also revoke every access token of the account, the one making this call included ("sign out everywhere and revoke all assistant tokens")'),
+    .describe(
+      'true: also revoke every access token of the account, the one making this call included ("sign out everywhere and revoke all assistant tokens")',
+    ),
   ...attributionFields,
 });
 
@@ -69,10 +77,14 @@ export const changePassword = defineEndpoint({
   toolHint: 'Only when the person asks; it signs out every other token.',
   description:
     'Checks currentPassword, then sets newPassword. Signs out every other web session of the account; access tokens keep working ' +
-    'unless revokeAllTokens is true, which revokes them all in the same transaction, the caller\'s included (its next request gets 401). ' +
+    "unless revokeAllTokens is true, which revokes them all in the same transaction, the caller's included (its next request gets 401). " +
     'Wrong current passwords count as failed sign-ins (per account and address, per address, and an account-wide backoff): 429 rate_limited with Retry-After.',
   body: changePasswordBodySchema,
-  response: z.object({ success: z.literal(true), signed_out_sessions: z.number().int(), revoked_tokens: z.number().int() }),
+  response: z.object({
+    success: z.literal(true),
+    signed_out_sessions: z.number().int(),
+    revoked_tokens: z.number().int(),
+  }),
   errors: ['validation_failed', 'wrong_password', 'conflict', 'rate_limited'],
   requestExample: { currentPassword: '<GENERATED_PASSWORD>', newPassword: 'a new long passphrase' },
 });

@@ -36,7 +36,10 @@ export const messageSchema = z.object({
   from_me: z.boolean(),
   text: z.string(),
   created_at: isoDateTime,
-  created_at_ms: z.number().int().describe('created_at in milliseconds since the epoch (what `since` compares against)'),
+  created_at_ms: z
+    .number()
+    .int()
+    .describe('created_at in milliseconds since the epoch (what `since` compares against)'),
   agent_name: z.string().nullable(),
 });
 export type MessageRecord = z.infer<typeof messageSchema>;
@@ -136,7 +139,11 @@ export const sendBuddyRequest = defineEndpoint({
     'recipient_unavailable',
     ...MODERATION_ERRORS,
   ],
-  requestExample: { message: 'Hi! Saw you like hiking too. Up for a Saturday morning trail?', activityIds: ['hiking'], agentName: 'ExampleAgent' },
+  requestExample: {
+    message: 'Hi! Saw you like hiking too. Up for a Saturday morning trail?',
+    activityIds: ['hiking'],
+    agentName: 'ExampleAgent',
+  },
 });
 
 export const listBuddyRequests = defineEndpoint({
@@ -166,14 +173,19 @@ export const acceptBuddyRequest = defineEndpoint({
   auth: 'buddy:write',
   tags: ['buddies'],
   summary: 'Accept a request sent to you: creates the connection and the chat',
-  toolHint: 'Only as the person decides; firstMessage (optional) is the person\'s own words.',
+  toolHint: "Only as the person decides; firstMessage (optional) is the person's own words.",
   description:
     'Only the recipient may accept. In one transaction: the request becomes accepted, the buddy connection and the chat are created, ' +
     'and firstMessage (if given, moderated) is sent. A request that is no longer pending → 409 request_not_pending.',
   params: invitationParams,
   body: acceptBodySchema,
   bodyOptional: true,
-  response: z.object({ success: successTrue, request: buddyRequestSchema, chat: chatSchema, first_message: messageSchema.nullable() }),
+  response: z.object({
+    success: successTrue,
+    request: buddyRequestSchema,
+    chat: chatSchema,
+    first_message: messageSchema.nullable(),
+  }),
   errors: [...respondErrors, ...MODERATION_ERRORS],
   requestExample: { firstMessage: 'Yes! Saturday 9am at the north trailhead?' },
 });
@@ -291,13 +303,7 @@ export const sendMessage = defineEndpoint({
   body: sendMessageBodySchema,
   response: z.object({ success: successTrue, message: messageSchema }),
   status: 201,
-  errors: [
-    'validation_failed',
-    'not_found',
-    'chat_unavailable',
-    'rate_limited',
-    ...MODERATION_ERRORS,
-  ],
+  errors: ['validation_failed', 'not_found', 'chat_unavailable', 'rate_limited', ...MODERATION_ERRORS],
   requestExample: { text: 'See you at 9 by the north trailhead!' },
 });
 
@@ -311,7 +317,12 @@ export const markChatRead = defineEndpoint({
   params: chatParams,
   body: attributionBody,
   bodyOptional: true,
-  response: z.object({ success: successTrue, chatId: z.string(), last_read_message_id: z.string().nullable(), unread_count: z.number().int() }),
+  response: z.object({
+    success: successTrue,
+    chatId: z.string(),
+    last_read_message_id: z.string().nullable(),
+    unread_count: z.number().int(),
+  }),
   errors: ['not_found'],
 });
 
@@ -319,7 +330,9 @@ export const markChatRead = defineEndpoint({
 // The inbox
 
 export const inboxChatSchema = chatSchema.extend({
-  new_messages: z.array(messageSchema).describe(`Newest unread messages after since (at most ${SOCIAL_LIMITS.inboxMessagesPerChat}), oldest first`),
+  new_messages: z
+    .array(messageSchema)
+    .describe(`Newest unread messages after since (at most ${SOCIAL_LIMITS.inboxMessagesPerChat}), oldest first`),
   unread_url: z.string().describe('Messages from your read marker on: follow it to read every unread message'),
 });
 
@@ -330,7 +343,8 @@ export const getInbox = defineEndpoint({
   auth: 'message:read',
   tags: ['chats'],
   summary: 'Everything new in one call: pending requests, accepted requests, unread chats with their new messages',
-  toolHint: 'Long-poll: pass since (from poll_next_url) and wait=25 and call again when it answers; without wait, poll at most every 30 s.',
+  toolHint:
+    'Long-poll: pass since (from poll_next_url) and wait=25 and call again when it answers; without wait, poll at most every 30 s.',
   description:
     'Long-poll: follow poll_next_url with wait=25 and If-None-Match (the last ETag): the answer comes the moment ' +
     'something is new, or 304 after 25 s; then poll again. Without wait, poll every 30-60 s. ' +
@@ -426,7 +440,11 @@ export const reportUser = defineEndpoint({
 // Push tokens
 
 export const pushTokenBodySchema = z.strictObject({
-  token: singleLine().trim().min(1).max(SOCIAL_LIMITS.pushToken).describe('Expo push token, e.g. ExponentPushToken[xxxxxxxx]'),
+  token: singleLine()
+    .trim()
+    .min(1)
+    .max(SOCIAL_LIMITS.pushToken)
+    .describe('Expo push token, e.g. ExponentPushToken[xxxxxxxx]'),
   platform: z.enum(['ios', 'android', 'web']).nullish(),
   ...attributionFields,
 });
@@ -443,7 +461,12 @@ export const registerPushToken = defineEndpoint({
     'Idempotent: created: true for a new token, false for one already registered. ' +
     'A token registered by another account moves to this one (one signed-in user per device).',
   body: pushTokenBodySchema,
-  response: z.object({ success: successTrue, token: z.string(), platform: z.string().nullable(), created: z.boolean() }),
+  response: z.object({
+    success: successTrue,
+    token: z.string(),
+    platform: z.string().nullable(),
+    created: z.boolean(),
+  }),
   status: 201,
   alsoOk: { status: 200, when: 'Already registered' },
   errors: ['validation_failed'],

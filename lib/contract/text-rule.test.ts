@@ -19,15 +19,22 @@ interface StringPosition {
 }
 
 /** Every string schema an input can reach, with the path to it. Only a pipe's input side sees raw input. */
-function stringPositions(schema: z.ZodType, path: string[] = [], isKey = false, out: StringPosition[] = []): StringPosition[] {
+function stringPositions(
+  schema: z.ZodType,
+  path: string[] = [],
+  isKey = false,
+  out: StringPosition[] = [],
+): StringPosition[] {
   const def = defOf(schema);
   switch (def.type) {
     case 'string':
       out.push({ path, schema, isKey });
       break;
     case 'object':
-      for (const [key, child] of Object.entries(def.shape as Record<string, z.ZodType>)) stringPositions(child, [...path, key], false, out);
-      if (def.catchall && defOf(def.catchall).type !== 'never' && defOf(def.catchall).type !== 'unknown') stringPositions(def.catchall, [...path, '*'], false, out);
+      for (const [key, child] of Object.entries(def.shape as Record<string, z.ZodType>))
+        stringPositions(child, [...path, key], false, out);
+      if (def.catchall && defOf(def.catchall).type !== 'never' && defOf(def.catchall).type !== 'unknown')
+        stringPositions(def.catchall, [...path, '*'], false, out);
       break;
     case 'optional':
     case 'nullable':
@@ -42,7 +49,8 @@ function stringPositions(schema: z.ZodType, path: string[] = [], isKey = false, 
       stringPositions(def.element, [...path, '0'], false, out);
       break;
     case 'tuple':
-      for (const [i, item] of (def.items as z.ZodType[]).entries()) stringPositions(item, [...path, String(i)], false, out);
+      for (const [i, item] of (def.items as z.ZodType[]).entries())
+        stringPositions(item, [...path, String(i)], false, out);
       if (def.rest) stringPositions(def.rest, [...path, '0'], false, out);
       break;
     case 'union':
@@ -73,7 +81,9 @@ function stringPositions(schema: z.ZodType, path: string[] = [], isKey = false, 
     case 'never':
       break;
     default:
-      throw new Error(`The walker does not know zod type "${def.type}" at ${path.join('.') || '(top)'}: teach it, so no string escapes the rule`);
+      throw new Error(
+        `The walker does not know zod type "${def.type}" at ${path.join('.') || '(top)'}: teach it, so no string escapes the rule`,
+      );
   }
   return out;
 }
@@ -131,19 +141,22 @@ describe('the string rule covers every request string', () => {
   });
 
   const valuePositions = positions.filter((p) => !p.isKey);
-  it.each(valuePositions.map((p) => [p.name, p] as const))('%s refuses NUL, control characters and lone surrogates', (_name, position) => {
-    const top = requestParts.find((part) => position.name.startsWith(`${part.name}:`))!;
-    const isFreeText = (defOf(position.schema).checks ?? []).includes(FREE_TEXT_RULE);
-    for (const [what, value] of HOSTILE) {
-      if (isFreeText && what === 'a lone carriage return') continue; // allowed only as CRLF, tested below
-      const fieldPath = position.path.map((segment) => (segment === '*' ? 'some_key' : segment));
-      const result = top.schema.safeParse(inputAt(position.path, value));
-      expect(result.success, `${what} was accepted`).toBe(false);
-      const fields = issuesToFields(result.error!.issues);
-      const name = fieldPath.join('.') || 'body';
-      expect(fields, `${what}: error.fields should name ${name}`).toHaveProperty([name]);
-    }
-  });
+  it.each(valuePositions.map((p) => [p.name, p] as const))(
+    '%s refuses NUL, control characters and lone surrogates',
+    (_name, position) => {
+      const top = requestParts.find((part) => position.name.startsWith(`${part.name}:`))!;
+      const isFreeText = (defOf(position.schema).checks ?? []).includes(FREE_TEXT_RULE);
+      for (const [what, value] of HOSTILE) {
+        if (isFreeText && what === 'a lone carriage return') continue; // allowed only as CRLF, tested below
+        const fieldPath = position.path.map((segment) => (segment === '*' ? 'some_key' : segment));
+        const result = top.schema.safeParse(inputAt(position.path, value));
+        expect(result.success, `${what} was accepted`).toBe(false);
+        const fields = issuesToFields(result.error!.issues);
+        const name = fieldPath.join('.') || 'body';
+        expect(fields, `${what}: error.fields should name ${name}`).toHaveProperty([name]);
+      }
+    },
+  );
 
   it('record keys carry the rule too (zod reports them on the record)', () => {
     expect(positions.filter((p) => p.isKey).length).toBeGreaterThan(0);

@@ -45,7 +45,9 @@ describe('singleLine / freeText in a schema', () => {
   it('names the field and says what is wrong, before any length message', () => {
     const result = schema.safeParse({ name: 'Sam\u0000'.repeat(5), about: 'ok\n\tfine' });
     expect(result.success).toBe(false);
-    expect(issuesToFields(result.error!.issues)).toEqual({ name: 'must be one line without control characters: U+0000 (NUL) at character 4' });
+    expect(issuesToFields(result.error!.issues)).toEqual({
+      name: 'must be one line without control characters: U+0000 (NUL) at character 4',
+    });
   });
 
   it('lets free text keep its line breaks and tabs', () => {

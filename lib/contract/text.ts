@@ -16,11 +16,20 @@ const LONE_SURROGATE_SOURCE = '[\\uD800-\\uDBFF](?![\\uDC00-\\uDFFF])|(?<![\\uD8
 /** The first character each kind refuses: Cc controls (C0, DEL, C1) and lone surrogates; free text keeps LF, tab and CRLF. */
 const REFUSED: Record<TextKind, RegExp> = {
   single_line: new RegExp(`[\\u0000-\\u001F\\u007F-\\u009F]|${LONE_SURROGATE_SOURCE}`),
-  free_text: new RegExp(`[\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]|\\r(?!\\n)|${LONE_SURROGATE_SOURCE}`),
+  free_text: new RegExp(
+    `[\\u0000-\\u0008\\u000B\\u000C\\u000E-\\u001F\\u007F-\\u009F]|\\r(?!\\n)|${LONE_SURROGATE_SOURCE}`,
+  ),
 };
 
 const hex = (code: number) => `U+${code.toString(16).toUpperCase().padStart(4, '0')}`;
-const CONTROL_NAMES: Record<number, string> = { 0: 'NUL', 9: 'tab', 10: 'line feed', 13: 'carriage return', 27: 'escape', 127: 'DEL' };
+const CONTROL_NAMES: Record<number, string> = {
+  0: 'NUL',
+  9: 'tab',
+  10: 'line feed',
+  13: 'carriage return',
+  27: 'escape',
+  127: 'DEL',
+};
 const describeControl = (code: number) => (CONTROL_NAMES[code] ? `${hex(code)} (${CONTROL_NAMES[code]})` : hex(code));
 
 /**
@@ -34,7 +43,8 @@ export function textProblem(value: string, kind: TextKind): string | null {
   const code = value.charCodeAt(found.index);
   const at = `at character ${found.index + 1}`;
   if (code >= 0xd800 && code <= 0xdfff) return `must be valid Unicode text: unpaired surrogate ${hex(code)} ${at}`;
-  if (kind === 'free_text') return `must not contain control characters other than line breaks and tabs: ${describeControl(code)} ${at}`;
+  if (kind === 'free_text')
+    return `must not contain control characters other than line breaks and tabs: ${describeControl(code)} ${at}`;
   return `must be one line without control characters: ${describeControl(code)} ${at}`;
 }
 

@@ -7,7 +7,11 @@ import { defineEndpoint } from './define';
 import { API_PATHS } from './paths';
 import { singleLine } from './text';
 
-const base64url = (max: number) => singleLine().min(1).max(max).regex(/^[A-Za-z0-9_-]+={0,2}$/, 'must be base64url');
+const base64url = (max: number) =>
+  singleLine()
+    .min(1)
+    .max(max)
+    .regex(/^[A-Za-z0-9_-]+={0,2}$/, 'must be base64url');
 
 /** PushSubscription.toJSON() as browsers give it (W3C Push API). */
 export const webPushSubscriptionSchema = z.object({
@@ -28,7 +32,10 @@ export const subscribeWebPush = defineEndpoint({
     'person turns notifications off or the push service says it is gone. At most 10 browsers per person: the oldest goes.',
   body: webPushSubscriptionSchema,
   status: 201,
-  response: z.object({ success: z.literal(true), browsers: z.number().int().describe('Browsers that now get notifications') }),
+  response: z.object({
+    success: z.literal(true),
+    browsers: z.number().int().describe('Browsers that now get notifications'),
+  }),
   errors: ['validation_failed'],
 });
 

@@ -5,7 +5,9 @@ import { cellOf, coveringCells, EARTH_RADIUS_KM, lonWidthOfRow, rowOf, ROWS } fr
 /** Great-circle distance on the grid's sphere. */
 function km(a: { lat: number; lon: number }, b: { lat: number; lon: number }): number {
   const r = Math.PI / 180;
-  const h = Math.sin(((b.lat - a.lat) * r) / 2) ** 2 + Math.cos(a.lat * r) * Math.cos(b.lat * r) * Math.sin(((b.lon - a.lon) * r) / 2) ** 2;
+  const h =
+    Math.sin(((b.lat - a.lat) * r) / 2) ** 2 +
+    Math.cos(a.lat * r) * Math.cos(b.lat * r) * Math.sin(((b.lon - a.lon) * r) / 2) ** 2;
   return 2 * EARTH_RADIUS_KM * Math.asin(Math.min(1, Math.sqrt(h)));
 }
 
@@ -15,7 +17,9 @@ function destination(from: { lat: number; lon: number }, distance: number, beari
   const d = distance / EARTH_RADIUS_KM;
   const lat1 = from.lat * r;
   const lat2 = Math.asin(Math.sin(lat1) * Math.cos(d) + Math.cos(lat1) * Math.sin(d) * Math.cos(bearing));
-  const lon2 = from.lon * r + Math.atan2(Math.sin(bearing) * Math.sin(d) * Math.cos(lat1), Math.cos(d) - Math.sin(lat1) * Math.sin(lat2));
+  const lon2 =
+    from.lon * r +
+    Math.atan2(Math.sin(bearing) * Math.sin(d) * Math.cos(lat1), Math.cos(d) - Math.sin(lat1) * Math.sin(lat2));
   return { lat: lat2 / r, lon: ((((lon2 / r + 540) % 360) + 360) % 360) - 180 };
 }
 

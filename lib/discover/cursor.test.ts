@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { ApiError } from '../http/errors';
 import { decodeCursor, encodeCursor, filtersFingerprint, readCursorOrThrow, type DiscoverCursor } from './cursor';
 
-const cursor: DiscoverCursor = { score: '0.7825', id: '6f1c1f7e-3d55-4a7a-9d6e-2f0b8c1d2e3f', asOf: 1_790_000_000_000, filters: 'abcDEF123_-' };
+const cursor: DiscoverCursor = {
+  score: '0.7825',
+  id: '6f1c1f7e-3d55-4a7a-9d6e-2f0b8c1d2e3f',
+  asOf: 1_790_000_000_000,
+  filters: 'abcDEF123_-',
+};
 
 describe('Discover cursor', () => {
   it('round-trips and is opaque URL-safe text', () => {
@@ -16,10 +21,22 @@ describe('Discover cursor', () => {
     ['empty', ''],
     ['not base64url', 'a+b/c='],
     ['not JSON', Buffer.from('hello').toString('base64url')],
-    ['another version', Buffer.from(JSON.stringify({ v: 2, s: '0.5', i: cursor.id, t: 1, f: 'x' })).toString('base64url')],
-    ['a score that is not a decimal', Buffer.from(JSON.stringify({ v: 1, s: '1; drop table', i: cursor.id, t: 1, f: 'x' })).toString('base64url')],
-    ['an id that is not a uuid', Buffer.from(JSON.stringify({ v: 1, s: '0.5', i: 'x', t: 1, f: 'x' })).toString('base64url')],
-    ['extra keys', Buffer.from(JSON.stringify({ v: 1, s: '0.5', i: cursor.id, t: 1, f: 'x', z: 1 })).toString('base64url')],
+    [
+      'another version',
+      Buffer.from(JSON.stringify({ v: 2, s: '0.5', i: cursor.id, t: 1, f: 'x' })).toString('base64url'),
+    ],
+    [
+      'a score that is not a decimal',
+      Buffer.from(JSON.stringify({ v: 1, s: '1; drop table', i: cursor.id, t: 1, f: 'x' })).toString('base64url'),
+    ],
+    [
+      'an id that is not a uuid',
+      Buffer.from(JSON.stringify({ v: 1, s: '0.5', i: 'x', t: 1, f: 'x' })).toString('base64url'),
+    ],
+    [
+      'extra keys',
+      Buffer.from(JSON.stringify({ v: 1, s: '0.5', i: cursor.id, t: 1, f: 'x', z: 1 })).toString('base64url'),
+    ],
     ['too long', 'a'.repeat(401)],
     // Out-of-range values: a huge timestamp made toISOString() throw (a 500 before).
     ...[
@@ -31,8 +48,19 @@ describe('Discover cursor', () => {
       ['a zero timestamp', 0],
       ['a fractional timestamp', 1_790_000_000_000.5],
       ['a timestamp as a string', '1790000000000'],
-    ].map(([name, t]) => [String(name), Buffer.from(JSON.stringify({ v: 1, s: '0.5', i: cursor.id, t, f: 'x' })).toString('base64url')] as [string, string]),
-    ['a score too long to be ours', Buffer.from(JSON.stringify({ v: 1, s: '1'.repeat(400), i: cursor.id, t: 1_790_000_000_000, f: 'x' })).toString('base64url')],
+    ].map(
+      ([name, t]) =>
+        [
+          String(name),
+          Buffer.from(JSON.stringify({ v: 1, s: '0.5', i: cursor.id, t, f: 'x' })).toString('base64url'),
+        ] as [string, string],
+    ),
+    [
+      'a score too long to be ours',
+      Buffer.from(JSON.stringify({ v: 1, s: '1'.repeat(400), i: cursor.id, t: 1_790_000_000_000, f: 'x' })).toString(
+        'base64url',
+      ),
+    ],
     ['JSON nested deep', Buffer.from('['.repeat(290)).toString('base64url')],
   ])('rejects %s', (_name, text) => {
     expect(decodeCursor(text)).toBeNull();

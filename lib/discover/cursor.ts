@@ -59,7 +59,11 @@ export function decodeCursor(text: string, now: number = Date.now()): DiscoverCu
 
 /** A short stable hash of the search's filters (everything but limit and cursor). */
 export function filtersFingerprint(filters: Record<string, unknown>): string {
-  const canonical = JSON.stringify(Object.keys(filters).sort().map((key) => [key, filters[key] ?? null]));
+  const canonical = JSON.stringify(
+    Object.keys(filters)
+      .sort()
+      .map((key) => [key, filters[key] ?? null]),
+  );
   return createHash('sha256').update(canonical).digest('base64url').slice(0, 16);
 }
 

@@ -20,13 +20,17 @@ describe('sharedWindows', () => {
   });
 
   it('covers a whole day as one window', () => {
-    expect(sharedWindows(parseAvailabilityText('Sunday').grid)).toEqual([{ day: 'sun', start: '06:00', end: '24:00', hours: 18 }]);
+    expect(sharedWindows(parseAvailabilityText('Sunday').grid)).toEqual([
+      { day: 'sun', start: '06:00', end: '24:00', hours: 18 },
+    ]);
   });
 });
 
 describe('describeSharedTime', () => {
   it('reads shared time in plain English', () => {
-    expect(describeSharedTime(parseAvailabilityText('Saturday mornings and Wednesday evenings').grid)).toBe('Wednesday evening; Saturday morning');
+    expect(describeSharedTime(parseAvailabilityText('Saturday mornings and Wednesday evenings').grid)).toBe(
+      'Wednesday evening; Saturday morning',
+    );
   });
 
   it('says there is no shared time instead of the profile wording', () => {

@@ -45,7 +45,12 @@ export function sharedWindows(grid: Grid): SharedWindow[] {
       const free = slot < SLOTS && cell(grid, day, slot);
       if (free && start < 0) start = slot;
       if (!free && start >= 0) {
-        windows.push({ day: DAY_KEYS[day]!, start: clock(FIRST_HOUR + start), end: clock(FIRST_HOUR + slot), hours: slot - start });
+        windows.push({
+          day: DAY_KEYS[day]!,
+          start: clock(FIRST_HOUR + start),
+          end: clock(FIRST_HOUR + slot),
+          hours: slot - start,
+        });
         start = -1;
       }
     }
@@ -60,7 +65,8 @@ export function describeSharedTime(grid: Grid): string {
 }
 
 function explainNoSharedTime(caller: UserRow, other: UserRow): string {
-  if (!caller.schedule?.includes('1')) return `${NO_SHARED_TIME}: your availability is not set (PATCH /api/v1/me.json with availability_text)`;
+  if (!caller.schedule?.includes('1'))
+    return `${NO_SHARED_TIME}: your availability is not set (PATCH /api/v1/me.json with availability_text)`;
   if (!other.schedule?.includes('1')) return `${NO_SHARED_TIME}: this person has not set their availability`;
   return NO_SHARED_TIME;
 }
@@ -96,7 +102,9 @@ export async function sharedFreeTime(
     });
   }
   if (await eitherBlocked(db, viewerId, other.id)) {
-    throw new ApiError('not_found', `No user with slug or id "${slugOrId}"`, { hint: 'Check the slug; it is the last part of the profile_url.' });
+    throw new ApiError('not_found', `No user with slug or id "${slugOrId}"`, {
+      hint: 'Check the slug; it is the last part of the profile_url.',
+    });
   }
   const caller = await getUserOrThrow(db, viewerId);
   const grid = intersectGrids(gridOf(caller.schedule), gridOf(other.schedule));

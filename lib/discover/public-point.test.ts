@@ -24,7 +24,9 @@ const source = fc.constantFrom<CoordsSource>('client', 'gazetteer', 'geocoder', 
 function bearing(a: LatLng, b: LatLng): number {
   const r = Math.PI / 180;
   const y = Math.sin((b.longitude - a.longitude) * r) * Math.cos(b.latitude * r);
-  const x = Math.cos(a.latitude * r) * Math.sin(b.latitude * r) - Math.sin(a.latitude * r) * Math.cos(b.latitude * r) * Math.cos((b.longitude - a.longitude) * r);
+  const x =
+    Math.cos(a.latitude * r) * Math.sin(b.latitude * r) -
+    Math.sin(a.latitude * r) * Math.cos(b.latitude * r) * Math.cos((b.longitude - a.longitude) * r);
   return (Math.atan2(y, x) + 2 * Math.PI) % (2 * Math.PI);
 }
 
@@ -58,7 +60,10 @@ describe('the public point', () => {
   it('lies along the drawn bearing at the drawn distance', () => {
     fc.assert(
       fc.property(
-        fc.record({ latitude: fc.double({ min: -80, max: 80, noNaN: true }), longitude: fc.double({ min: -180, max: 180, noNaN: true }) }),
+        fc.record({
+          latitude: fc.double({ min: -80, max: 80, noNaN: true }),
+          longitude: fc.double({ min: -180, max: 180, noNaN: true }),
+        }),
         fc.uuid(),
         (exact, seed) => {
           const drawn = displacementOf(seed, 'client');
@@ -76,7 +81,10 @@ describe('the public point', () => {
     const seed = '0eeb5c7c-b491-4459-85cd-7f8cd6ca1def';
     const home = { latitude: 52.52, longitude: 13.405 };
     const first = publicPointOf({ ...home, location_seed: seed, coords_source: 'client' });
-    for (const elsewhere of [{ latitude: 48.85, longitude: 2.35 }, { latitude: -33.9, longitude: 151.2 }]) {
+    for (const elsewhere of [
+      { latitude: 48.85, longitude: 2.35 },
+      { latitude: -33.9, longitude: 151.2 },
+    ]) {
       publicPointOf({ ...elsewhere, location_seed: seed, coords_source: 'client' });
     }
     expect(publicPointOf({ ...home, location_seed: seed, coords_source: 'client' })).toEqual(first);
@@ -87,7 +95,10 @@ describe('the public point', () => {
   it('moves with the person: nearby places keep their distances, so a move does not reshuffle the neighbourhood', () => {
     fc.assert(
       fc.property(
-        fc.record({ latitude: fc.double({ min: -70, max: 70, noNaN: true }), longitude: fc.double({ min: -180, max: 180, noNaN: true }) }),
+        fc.record({
+          latitude: fc.double({ min: -70, max: 70, noNaN: true }),
+          longitude: fc.double({ min: -180, max: 180, noNaN: true }),
+        }),
         fc.double({ min: 0, max: 2 * Math.PI, noNaN: true }),
         fc.double({ min: 0, max: 30, noNaN: true }),
         fc.uuid(),
@@ -123,16 +134,20 @@ describe('the public point', () => {
     const distanceCounts = new Array<number>(bins).fill(0);
     for (const { bearing: b, km } of all) {
       bearingCounts[Math.floor((b / (2 * Math.PI)) * bins)]! += 1;
-      distanceCounts[Math.floor(((km - DISPLACEMENT_MIN_KM) / (DISPLACEMENT_MAX_KM - DISPLACEMENT_MIN_KM)) * bins)]! += 1;
+      distanceCounts[Math.floor(((km - DISPLACEMENT_MIN_KM) / (DISPLACEMENT_MAX_KM - DISPLACEMENT_MIN_KM)) * bins)]! +=
+        1;
     }
     // Chi-square with 11 degrees of freedom: 31.3 is its 0.1% critical value.
-    const chiSquare = (counts: number[]) => counts.reduce((sum, n) => sum + (n - all.length / bins) ** 2 / (all.length / bins), 0);
+    const chiSquare = (counts: number[]) =>
+      counts.reduce((sum, n) => sum + (n - all.length / bins) ** 2 / (all.length / bins), 0);
     expect(chiSquare(bearingCounts)).toBeLessThan(31.3);
     expect(chiSquare(distanceCounts)).toBeLessThan(31.3);
   });
 
   it('has none without coordinates', () => {
-    expect(publicPointOf({ latitude: null, longitude: null, location_seed: seeds(1)[0]!, coords_source: null })).toBeNull();
+    expect(
+      publicPointOf({ latitude: null, longitude: null, location_seed: seeds(1)[0]!, coords_source: null }),
+    ).toBeNull();
   });
 
   it('wraps longitudes into [-180, 180)', () => {

@@ -89,13 +89,18 @@ export function publicPointOf(row: {
   coords_source: CoordsSource;
 }): LatLng | null {
   if (row.latitude === null || row.longitude === null) return null;
-  return displace({ latitude: row.latitude, longitude: row.longitude }, displacementOf(row.location_seed, row.coords_source));
+  return displace(
+    { latitude: row.latitude, longitude: row.longitude },
+    displacementOf(row.location_seed, row.coords_source),
+  );
 }
 
 /** Great-circle distance in km on the Discover sphere (the haversine the search uses). */
 export function greatCircleKm(a: LatLng, b: LatLng): number {
   const h =
     Math.sin(((b.latitude - a.latitude) * RADIANS_PER_DEGREE) / 2) ** 2 +
-    Math.cos(a.latitude * RADIANS_PER_DEGREE) * Math.cos(b.latitude * RADIANS_PER_DEGREE) * Math.sin(((b.longitude - a.longitude) * RADIANS_PER_DEGREE) / 2) ** 2;
+    Math.cos(a.latitude * RADIANS_PER_DEGREE) *
+      Math.cos(b.latitude * RADIANS_PER_DEGREE) *
+      Math.sin(((b.longitude - a.longitude) * RADIANS_PER_DEGREE) / 2) ** 2;
   return 2 * EARTH_RADIUS_KM * Math.asin(Math.min(1, Math.sqrt(h)));
 }

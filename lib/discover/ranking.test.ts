@@ -12,7 +12,13 @@ import {
   type RankingInputs,
 } from './ranking';
 
-const base: RankingInputs = { sharedActivities: 1, searchedActivities: 2, overlapSlots: 4, distanceKm: 5, daysInactive: 0 };
+const base: RankingInputs = {
+  sharedActivities: 1,
+  searchedActivities: 2,
+  overlapSlots: 4,
+  distanceKm: 5,
+  daysInactive: 0,
+};
 const with_ = (change: Partial<RankingInputs>): RankingInputs => ({ ...base, ...change });
 
 describe('roundDistanceKm', () => {
@@ -56,12 +62,16 @@ describe('score', () => {
   it('is the weighted sum of the terms, rounded to 4 decimals', () => {
     // 0.4·0.5 + 0.3·0.4 + 0.2·0.5 + 0.1·1
     expect(score(base)).toBe(0.52);
-    expect(score({ sharedActivities: 2, searchedActivities: 2, overlapSlots: 12, distanceKm: 1, daysInactive: 0 })).toBe(0.9667);
+    expect(
+      score({ sharedActivities: 2, searchedActivities: 2, overlapSlots: 12, distanceKm: 1, daysInactive: 0 }),
+    ).toBe(0.9667);
   });
 
   it('weights sum to 1 so a perfect match scores 1', () => {
     expect(Object.values(WEIGHTS).reduce((a, b) => a + b, 0)).toBeCloseTo(1, 12);
-    expect(score({ sharedActivities: 3, searchedActivities: 3, overlapSlots: 126, distanceKm: 0, daysInactive: 0 })).toBe(1);
+    expect(
+      score({ sharedActivities: 3, searchedActivities: 3, overlapSlots: 126, distanceKm: 0, daysInactive: 0 }),
+    ).toBe(1);
   });
 
   it('ranks more shared activities above more shared hours above nearer above more recent', () => {
@@ -76,8 +86,10 @@ describe('score', () => {
   });
 
   it('never increases with distance or days away', () => {
-    for (let km = 1; km < 200; km++) expect(score(with_({ distanceKm: km + 1 }))).toBeLessThanOrEqual(score(with_({ distanceKm: km })));
-    for (let d = 0; d < 60; d++) expect(score(with_({ daysInactive: d + 1 }))).toBeLessThanOrEqual(score(with_({ daysInactive: d })));
+    for (let km = 1; km < 200; km++)
+      expect(score(with_({ distanceKm: km + 1 }))).toBeLessThanOrEqual(score(with_({ distanceKm: km })));
+    for (let d = 0; d < 60; d++)
+      expect(score(with_({ daysInactive: d + 1 }))).toBeLessThanOrEqual(score(with_({ daysInactive: d })));
   });
 
   it('breaks down into contributions that add up to the score', () => {

@@ -87,7 +87,11 @@ export interface RankingSqlInputs {
 }
 
 /** The formula as an SQL expression in `type` arithmetic, unrounded. */
-function formulaSql(columns: RankingSqlInputs, searchedActivities: number, type: 'numeric' | 'float8'): RawBuilder<number> {
+function formulaSql(
+  columns: RankingSqlInputs,
+  searchedActivities: number,
+  type: 'numeric' | 'float8',
+): RawBuilder<number> {
   const target = Math.max(1, Math.min(ACTIVITIES_FOR_FULL_MARKS, searchedActivities));
   const n = (value: number) => sql`${sql.lit(value)}::${sql.raw(type)}`;
   const as = (column: RawBuilder<number>) => sql`${column}::${sql.raw(type)}`;
@@ -141,7 +145,10 @@ export function daysInactiveBounds(activeDay: number, asOfDay: number): { least:
 }
 
 /** daysInactiveBounds in SQL, for a row's stored day (discover_postings.active_day). */
-export function daysInactiveBoundsSql(activeDay: RawBuilder<number>, asOfDay: number): { least: RawBuilder<number>; most: RawBuilder<number> } {
+export function daysInactiveBoundsSql(
+  activeDay: RawBuilder<number>,
+  asOfDay: number,
+): { least: RawBuilder<number>; most: RawBuilder<number> } {
   return {
     least: sql<number>`greatest(0, ${sql.lit(asOfDay)} - ${activeDay} - 1)`,
     most: sql<number>`greatest(0, ${sql.lit(asOfDay)} - ${activeDay})`,

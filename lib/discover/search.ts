@@ -85,7 +85,12 @@ export interface CandidateRow extends DiscoverCardSource {
  * arithmetic: earthdistance's earth domain checks its constraints on every value and
  * costs about 20x as much per row.
  */
-function haversineSql(latitude: number, longitude: number, pointLatitude: RawBuilder<number>, pointLongitude: RawBuilder<number>) {
+function haversineSql(
+  latitude: number,
+  longitude: number,
+  pointLatitude: RawBuilder<number>,
+  pointLongitude: RawBuilder<number>,
+) {
   const cosLatitude = Math.cos((latitude * Math.PI) / 180);
   return sql<number>`2 * ${EARTH_RADIUS_KM}::float8 * asin(least(1, sqrt(
       power(sin(radians(${pointLatitude} - ${latitude}::float8) / 2), 2)
@@ -101,7 +106,12 @@ export function distanceSql(latitude: number, longitude: number, alias = 'u') {
  * Keyset condition "(score, id) comes after the cursor" in (score desc, id asc) order;
  * `scoreType` float8 for the score bounds, compared as real numbers.
  */
-function afterCursor(score: RawBuilder<unknown>, id: RawBuilder<string>, after: DiscoverSearch['after'], scoreType: 'numeric' | 'float8' = 'numeric') {
+function afterCursor(
+  score: RawBuilder<unknown>,
+  id: RawBuilder<string>,
+  after: DiscoverSearch['after'],
+  scoreType: 'numeric' | 'float8' = 'numeric',
+) {
   if (!after) return sql`true`;
   const cursorScore = sql`${after.score}::${sql.raw(scoreType)}`;
   return sql`(${score} < ${cursorScore} or (${score} = ${cursorScore} and ${id} > ${after.id}::uuid))`;
@@ -301,7 +311,12 @@ export interface DiscoverOptions {
   now?: Date;
 }
 
-export async function discover(db: Database, viewerId: string, query: DiscoverQuery, options: DiscoverOptions): Promise<DiscoverResponse> {
+export async function discover(
+  db: Database,
+  viewerId: string,
+  query: DiscoverQuery,
+  options: DiscoverOptions,
+): Promise<DiscoverResponse> {
   const { caller, excludedIds } = await loadCaller(db, viewerId);
   assertCallerComplete(caller);
   const activities = query.activities ?? caller.activities;
@@ -318,16 +333,24 @@ export async function discover(db: Database, viewerId: string, query: DiscoverQu
   const cursor = query.cursor ? readCursorOrThrow(query.cursor, fingerprint) : null;
   const asOf = cursor ? new Date(cursor.asOf) : (options.now ?? new Date());
 
-  const search = searchFor(caller, excludedIds, query, { asOf, after: cursor ? { score: cursor.score, id: cursor.id } : null });
+  const search = searchFor(caller, excludedIds, query, {
+    asOf,
+    after: cursor ? { score: cursor.score, id: cursor.id } : null,
+  });
   const { rows } = await discoverQuery(search).execute(db);
 
   const page = rows.slice(0, query.limit);
   const last = page[page.length - 1];
-  const next = rows.length > query.limit && last ? encodeCursor({ score: last.score, id: last.id, asOf: asOf.getTime(), filters: fingerprint }) : null;
+  const next =
+    rows.length > query.limit && last
+      ? encodeCursor({ score: last.score, id: last.id, asOf: asOf.getTime(), filters: fingerprint })
+      : null;
   const callerGrid = query.when ? query.when.grid : gridOf(caller.schedule);
 
   return {
-    results: page.map((row) => toResult(row, activities, { grid: callerGrid, activities: caller.activities }, options.baseUrl)),
+    results: page.map((row) =>
+      toResult(row, activities, { grid: callerGrid, activities: caller.activities }, options.baseUrl),
+    ),
     next_cursor: next,
     next_url: next ? nextUrl(options.baseUrl, query, next) : null,
     search: {
@@ -347,9 +370,16 @@ export async function discover(db: Database, viewerId: string, query: DiscoverQu
  * A card's activities in the order that matters to the searcher: the searched ones (the
  * only ones the score counts), then the others the caller has too, then the rest.
  */
-export function activitiesForSearcher(theirs: readonly string[], searched: readonly string[], callers: readonly string[]): string[] {
+export function activitiesForSearcher(
+  theirs: readonly string[],
+  searched: readonly string[],
+  callers: readonly string[],
+): string[] {
   const rank = (id: string) => (searched.includes(id) ? 0 : callers.includes(id) ? 1 : 2);
-  return theirs.map((id, index) => ({ id, index })).sort((a, b) => rank(a.id) - rank(b.id) || a.index - b.index).map((a) => a.id);
+  return theirs
+    .map((id, index) => ({ id, index }))
+    .sort((a, b) => rank(a.id) - rank(b.id) || a.index - b.index)
+    .map((a) => a.id);
 }
 
 function toResult(

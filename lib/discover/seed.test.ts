@@ -56,7 +56,9 @@ describe('demo population', () => {
     const ages = sample.map((p) => now.getUTCFullYear() - Number(p.birthday.slice(0, 4)));
     expect(Math.min(...ages)).toBeGreaterThanOrEqual(18);
     expect(Math.max(...ages)).toBeLessThanOrEqual(71);
-    expect(new Set(sample.map((p) => p.gender))).toEqual(new Set(['male', 'female', 'non_binary', 'prefer_not_to_say']));
+    expect(new Set(sample.map((p) => p.gender))).toEqual(
+      new Set(['male', 'female', 'non_binary', 'prefer_not_to_say']),
+    );
     expect(sample.every((p) => p.last_active_at <= now && p.created_at <= p.last_active_at)).toBe(true);
   });
 });

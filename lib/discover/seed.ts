@@ -13,40 +13,177 @@ import { largestPlaces, type Place } from '../geo';
 import { seededRandom } from '../seeded-random';
 
 const FIRST_NAMES = [
-  'Aaliyah', 'Aarav', 'Abigail', 'Adam', 'Adriana', 'Ahmed', 'Aiko', 'Alejandro', 'Alex', 'Amara', 'Amelia', 'Ana',
-  'Andre', 'Anika', 'Arjun', 'Ava', 'Ben', 'Bianca', 'Carlos', 'Chen', 'Chloe', 'Chidi', 'Daniel', 'Dana', 'Diego',
-  'Elena', 'Eli', 'Emeka', 'Emma', 'Ethan', 'Fatima', 'Felix', 'Freya', 'Gabriel', 'Grace', 'Hana', 'Hannah', 'Hiro',
-  'Ibrahim', 'Ines', 'Isaac', 'Isabel', 'Jack', 'Jamal', 'Jana', 'Javier', 'Jin', 'Jonas', 'Julia', 'Kai', 'Kavya',
-  'Kenji', 'Kofi', 'Lara', 'Leah', 'Leo', 'Liam', 'Lina', 'Lucas', 'Luca', 'Maya', 'Mateo', 'Mei', 'Mia', 'Miguel',
-  'Mohammed', 'Nadia', 'Naomi', 'Nia', 'Nikhil', 'Noah', 'Nora', 'Olivia', 'Omar', 'Oscar', 'Priya', 'Rafael', 'Ravi',
-  'Rosa', 'Ruby', 'Sam', 'Samir', 'Sara', 'Sofia', 'Sven', 'Tariq', 'Tess', 'Theo', 'Tomas', 'Uma', 'Valentina',
-  'Wei', 'Yara', 'Yusuf', 'Zara', 'Zoe',
+  'Aaliyah',
+  'Aarav',
+  'Abigail',
+  'Adam',
+  'Adriana',
+  'Ahmed',
+  'Aiko',
+  'Alejandro',
+  'Alex',
+  'Amara',
+  'Amelia',
+  'Ana',
+  'Andre',
+  'Anika',
+  'Arjun',
+  'Ava',
+  'Ben',
+  'Bianca',
+  'Carlos',
+  'Chen',
+  'Chloe',
+  'Chidi',
+  'Daniel',
+  'Dana',
+  'Diego',
+  'Elena',
+  'Eli',
+  'Emeka',
+  'Emma',
+  'Ethan',
+  'Fatima',
+  'Felix',
+  'Freya',
+  'Gabriel',
+  'Grace',
+  'Hana',
+  'Hannah',
+  'Hiro',
+  'Ibrahim',
+  'Ines',
+  'Isaac',
+  'Isabel',
+  'Jack',
+  'Jamal',
+  'Jana',
+  'Javier',
+  'Jin',
+  'Jonas',
+  'Julia',
+  'Kai',
+  'Kavya',
+  'Kenji',
+  'Kofi',
+  'Lara',
+  'Leah',
+  'Leo',
+  'Liam',
+  'Lina',
+  'Lucas',
+  'Luca',
+  'Maya',
+  'Mateo',
+  'Mei',
+  'Mia',
+  'Miguel',
+  'Mohammed',
+  'Nadia',
+  'Naomi',
+  'Nia',
+  'Nikhil',
+  'Noah',
+  'Nora',
+  'Olivia',
+  'Omar',
+  'Oscar',
+  'Priya',
+  'Rafael',
+  'Ravi',
+  'Rosa',
+  'Ruby',
+  'Sam',
+  'Samir',
+  'Sara',
+  'Sofia',
+  'Sven',
+  'Tariq',
+  'Tess',
+  'Theo',
+  'Tomas',
+  'Uma',
+  'Valentina',
+  'Wei',
+  'Yara',
+  'Yusuf',
+  'Zara',
+  'Zoe',
 ] as const;
 
 const LAST_INITIALS = 'ABCDEFGHIJKLMNOPRSTVWYZ';
 
 // Activities most people list; the rest of the catalog is drawn uniformly.
 const POPULAR_ACTIVITIES: Readonly<Record<string, number>> = {
-  hiking: 12, walking: 8, running: 10, gym: 10, yoga: 8, coffee: 10, cooking: 7, movies: 7, live_music: 6,
-  board_games: 6, road_cycling: 5, swimming: 5, tennis: 5, travel: 6, reading: 5, photography: 4, dining_out: 6,
-  brunch: 4, craft_beer: 4, soccer: 5, basketball: 4, rock_climbing: 4, camping: 4, museums: 4, dancing: 4,
-  video_games: 5, pickleball: 3, padel: 3, trivia: 3, volunteering: 3,
+  hiking: 12,
+  walking: 8,
+  running: 10,
+  gym: 10,
+  yoga: 8,
+  coffee: 10,
+  cooking: 7,
+  movies: 7,
+  live_music: 6,
+  board_games: 6,
+  road_cycling: 5,
+  swimming: 5,
+  tennis: 5,
+  travel: 6,
+  reading: 5,
+  photography: 4,
+  dining_out: 6,
+  brunch: 4,
+  craft_beer: 4,
+  soccer: 5,
+  basketball: 4,
+  rock_climbing: 4,
+  camping: 4,
+  museums: 4,
+  dancing: 4,
+  video_games: 5,
+  pickleball: 3,
+  padel: 3,
+  trivia: 3,
+  volunteering: 3,
 };
 
 // Availability phrases people type; each person combines one to three.
 const AVAILABILITY_PHRASES = [
-  'weekday evenings', 'weekends', 'Saturday mornings', 'Sunday afternoons', 'Tuesday and Thursday evenings',
-  'weekday mornings before work', 'lunchtime on weekdays', 'Friday evenings', 'Saturday afternoons', 'Sunday mornings',
-  'Monday and Wednesday evenings', 'weekend mornings', 'evenings after 7pm', 'Wednesday evenings', 'Saturday and Sunday evenings',
+  'weekday evenings',
+  'weekends',
+  'Saturday mornings',
+  'Sunday afternoons',
+  'Tuesday and Thursday evenings',
+  'weekday mornings before work',
+  'lunchtime on weekdays',
+  'Friday evenings',
+  'Saturday afternoons',
+  'Sunday mornings',
+  'Monday and Wednesday evenings',
+  'weekend mornings',
+  'evenings after 7pm',
+  'Wednesday evenings',
+  'Saturday and Sunday evenings',
 ] as const;
 
 const ABOUT_OPENERS = [
-  'Always up for', 'Looking for buddies for', 'New in town and keen on', 'Weekend warrior:', 'Happiest when doing',
-  'Trying to do more', 'Big fan of', 'Would love company for',
+  'Always up for',
+  'Looking for buddies for',
+  'New in town and keen on',
+  'Weekend warrior:',
+  'Happiest when doing',
+  'Trying to do more',
+  'Big fan of',
+  'Would love company for',
 ] as const;
 const ABOUT_CLOSERS = [
-  'Beginners welcome.', 'Let’s make a plan!', 'Usually free on short notice.', 'Coffee afterwards is mandatory.',
-  'Happy to show you around.', 'Keen to meet new people.', '',
+  'Beginners welcome.',
+  'Let’s make a plan!',
+  'Usually free on short notice.',
+  'Coffee afterwards is mandatory.',
+  'Happy to show you around.',
+  'Keen to meet new people.',
+  '',
 ] as const;
 
 const GENDERS = [
@@ -55,7 +192,6 @@ const GENDERS = [
   ['non_binary', 0.04],
   ['prefer_not_to_say', 0.02],
 ] as const;
-
 
 /** Picks an index by cumulative weights (binary search). */
 function pickWeighted(cumulative: Float64Array, random: () => number): number {
@@ -140,7 +276,14 @@ export interface DemoProfile {
 const DAY_MS = 86_400_000;
 
 /** Person number `n` of a run: deterministic for a given PRNG state. */
-export function demoProfile(n: number, tag: string, ref: SeedReference, random: () => number, now: Date, avatarBase: string): DemoProfile {
+export function demoProfile(
+  n: number,
+  tag: string,
+  ref: SeedReference,
+  random: () => number,
+  now: Date,
+  avatarBase: string,
+): DemoProfile {
   const first = pick(FIRST_NAMES, random);
   const initial = LAST_INITIALS[Math.floor(random() * LAST_INITIALS.length)]!;
   const place = ref.places[pickWeighted(ref.placeWeights, random)]!;
@@ -227,7 +370,9 @@ export async function seedDemoUsers(db: Database, options: SeedOptions): Promise
   let inserted = 0;
   while (inserted < options.count) {
     const size = Math.min(batchSize, options.count - inserted);
-    const batch = Array.from({ length: size }, (_, i) => demoProfile(inserted + i, tag, ref, random, now, options.baseUrl));
+    const batch = Array.from({ length: size }, (_, i) =>
+      demoProfile(inserted + i, tag, ref, random, now, options.baseUrl),
+    );
     await insertBatch(db, batch, options.passwordHash);
     inserted += size;
     options.onProgress?.(inserted);
@@ -255,5 +400,7 @@ async function insertBatch(db: Database, batch: readonly DemoProfile[], password
                 ${column('availability_text')}::text[], ${column('schedule')}::text[], ${column('photo_url')}::text[],
                 ${column('last_active_at')}::timestamptz[], ${column('created_at')}::timestamptz[])
       as t(email, slug, display_name, about_me, location, public_location, latitude, longitude, gender, birthday,
-           show_age_by_decade, activities, availability_text, schedule, photo_url, last_active_at, created_at)`.execute(db);
+           show_age_by_decade, activities, availability_text, schedule, photo_url, last_active_at, created_at)`.execute(
+    db,
+  );
 }

@@ -38,11 +38,17 @@ export function buildIndex(endpoints: readonly EndpointSpec[], baseUrl: string) 
 }
 
 export function registerBodyJsonSchema(): Record<string, unknown> {
-  return { $schema: 'https://json-schema.org/draft/2020-12/schema', ...toJsonSchema(registerBodySchema, 'input', 'draft-2020-12') };
+  return {
+    $schema: 'https://json-schema.org/draft/2020-12/schema',
+    ...toJsonSchema(registerBodySchema, 'input', 'draft-2020-12'),
+  };
 }
 
 /** The limits a signup runs into, as numbers (the configured ones, not their variable names). */
-export function buildSignupInstructions(baseUrl: string, limits: { registrationsPerHour: number; photoUploadsPerHour: number }) {
+export function buildSignupInstructions(
+  baseUrl: string,
+  limits: { registrationsPerHour: number; photoUploadsPerHour: number },
+) {
   return {
     endpoint: `${baseUrl}/api/v1/register.json`,
     method: 'POST' as const,

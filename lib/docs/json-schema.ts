@@ -96,7 +96,9 @@ export function describeType(schema: JsonSchema): string {
   }
   if (Array.isArray(schema.enum)) return `one of: ${schema.enum.filter((v) => v !== null).join(', ')}`;
   if (schema.const !== undefined) return JSON.stringify(schema.const);
-  const type = Array.isArray(schema.type) ? (schema.type as string[]).filter((t) => t !== 'null')[0] : (schema.type as string | undefined);
+  const type = Array.isArray(schema.type)
+    ? (schema.type as string[]).filter((t) => t !== 'null')[0]
+    : (schema.type as string | undefined);
   if (type === 'array') {
     const items = schema.items as JsonSchema | undefined;
     return items ? `array of ${describeType(items)}` : 'array';
@@ -113,7 +115,8 @@ export function describeType(schema: JsonSchema): string {
 export function describeLimits(schema: JsonSchema): string {
   const parts: string[] = [];
   const range = (min: unknown, max: unknown, unit: string) => {
-    if (typeof min === 'number' && typeof max === 'number') parts.push(min === max ? `exactly ${min} ${unit}` : `${min}-${max} ${unit}`);
+    if (typeof min === 'number' && typeof max === 'number')
+      parts.push(min === max ? `exactly ${min} ${unit}` : `${min}-${max} ${unit}`);
     else if (typeof max === 'number') parts.push(`at most ${max} ${unit}`);
     else if (typeof min === 'number' && min > 0) parts.push(`at least ${min} ${unit}`);
   };

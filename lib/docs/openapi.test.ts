@@ -13,7 +13,9 @@ import { routeHandlersOnDisk } from './route-files';
 const BASE = 'https://buddy.example';
 const doc = () => buildOpenApi(endpoints, BASE);
 const operations = () =>
-  Object.entries(doc().paths).flatMap(([p, methods]) => Object.entries(methods).map(([method, op]) => ({ key: `${method.toUpperCase()} ${p}`, op })));
+  Object.entries(doc().paths).flatMap(([p, methods]) =>
+    Object.entries(methods).map(([method, op]) => ({ key: `${method.toUpperCase()} ${p}`, op })),
+  );
 
 type Media = { schema: Record<string, unknown>; example?: unknown; examples?: Record<string, { value: unknown }> };
 
@@ -42,7 +44,9 @@ describe('the OpenAPI document', { timeout: 30_000 }, () => {
   });
 
   it('has exactly the contract endpoints, which are exactly the route handlers under app/api', () => {
-    const inOpenApi = operations().map((o) => o.key).sort();
+    const inOpenApi = operations()
+      .map((o) => o.key)
+      .sort();
     const inContract = endpoints.map((e) => `${e.method} ${e.path}`).sort();
     const onDisk = routeHandlersOnDisk(path.resolve(import.meta.dirname, '../../app'));
     expect(inOpenApi).toEqual(inContract);
@@ -60,7 +64,9 @@ describe('the OpenAPI document', { timeout: 30_000 }, () => {
       expect(op.summary).toBe(spec.summary);
       expect(op.tags).toEqual([...spec.tags]);
       // Effective security: the operation's own, else the document's (bearer).
-      expect(op.security ?? (dereferenced as Record<string, any>).security).toEqual(spec.auth === 'none' ? [] : [{ bearerAuth: [] }]);
+      expect(op.security ?? (dereferenced as Record<string, any>).security).toEqual(
+        spec.auth === 'none' ? [] : [{ bearerAuth: [] }],
+      );
       if (spec.auth !== 'none') expect(op['x-required-scope']).toBe(spec.auth);
       const pathParams = [...spec.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
       expect((op.parameters ?? []).filter((p: any) => p.in === 'path').map((p: any) => p.name)).toEqual(pathParams);
@@ -87,7 +93,9 @@ describe('the OpenAPI document', { timeout: 30_000 }, () => {
       }
     }
     const registerOp = dereferenced.paths[register.path]!.post!;
-    expect(Object.keys(registerOp.responses)).toEqual(expect.arrayContaining(['201', '400', '409', '413', '415', '429', '500']));
+    expect(Object.keys(registerOp.responses)).toEqual(
+      expect.arrayContaining(['201', '400', '409', '413', '415', '429', '500']),
+    );
   });
 
   it('has examples that are valid against their own schemas', async () => {
@@ -98,10 +106,15 @@ describe('the OpenAPI document', { timeout: 30_000 }, () => {
       for (const op of Object.values(methods) as Array<Record<string, any>>) {
         const media: Media[] = [
           ...(op.requestBody ? [op.requestBody.content['application/json']] : []),
-          ...Object.values(op.responses as Record<string, { content?: Record<string, Media> }>).flatMap((r) => (r.content ? [r.content['application/json']!] : [])),
+          ...Object.values(op.responses as Record<string, { content?: Record<string, Media> }>).flatMap((r) =>
+            r.content ? [r.content['application/json']!] : [],
+          ),
         ];
         for (const m of media) {
-          const examples = [...(m.example !== undefined ? [m.example] : []), ...Object.values(m.examples ?? {}).map((e) => e.value)];
+          const examples = [
+            ...(m.example !== undefined ? [m.example] : []),
+            ...Object.values(m.examples ?? {}).map((e) => e.value),
+          ];
           const check = ajv.compile(m.schema);
           for (const example of examples) {
             const valid = check(example);
@@ -126,7 +139,8 @@ describe('the OpenAPI document', { timeout: 30_000 }, () => {
   it('matches the contract examples against the zod schemas too', () => {
     for (const spec of endpoints) {
       if (spec.example !== undefined) expect(spec.response.safeParse(spec.example).success, spec.id).toBe(true);
-      if (spec.requestExample !== undefined) expect(spec.body?.safeParse(spec.requestExample).success, spec.id).toBe(true);
+      if (spec.requestExample !== undefined)
+        expect(spec.body?.safeParse(spec.requestExample).success, spec.id).toBe(true);
     }
   });
 
@@ -146,7 +160,7 @@ describe('the OpenAPI document', { timeout: 30_000 }, () => {
     }
   });
 
-  it('says the same once dereferenced as each endpoint\'s own schemas (sharing loses nothing)', async () => {
+  it("says the same once dereferenced as each endpoint's own schemas (sharing loses nothing)", async () => {
     const dereferenced = (await dereference(structuredClone(doc()) as never)) as unknown as Record<string, any>;
     for (const spec of endpoints) {
       const op = dereferenced.paths[spec.path][spec.method.toLowerCase()];
@@ -160,7 +174,10 @@ describe('the OpenAPI document', { timeout: 30_000 }, () => {
         expect(op.requestBody.content['application/json'].schema, spec.id).toEqual(inline);
       }
       const inlineParams = (single.parameters ?? []).filter((p: any) => !p.$ref);
-      expect((op.parameters ?? []).filter((p: any) => p.name !== 'Idempotency-Key'), spec.id).toEqual(inlineParams);
+      expect(
+        (op.parameters ?? []).filter((p: any) => p.name !== 'Idempotency-Key'),
+        spec.id,
+      ).toEqual(inlineParams);
       expect((op.parameters ?? []).some((p: any) => p.name === 'Idempotency-Key')).toBe(spec.method === 'POST');
     }
   });

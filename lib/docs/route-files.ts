@@ -16,10 +16,15 @@ const isCatchAll = (segment: string) => /^\[\[?\.\.\./.test(segment);
 /** Exported handler names of a route module's source: `export const GET`, `export async function POST`, `export { x as GET }`. */
 export function exportedMethods(source: string): string[] {
   const found = new Set<string>();
-  for (const m of source.matchAll(/export\s+(?:const|let|async\s+function|function)\s+(GET|POST|PUT|PATCH|DELETE)\b/g)) found.add(m[1]!);
+  for (const m of source.matchAll(/export\s+(?:const|let|async\s+function|function)\s+(GET|POST|PUT|PATCH|DELETE)\b/g))
+    found.add(m[1]!);
   for (const block of source.matchAll(/export\s*\{([^}]*)\}/g)) {
     for (const item of block[1]!.split(',')) {
-      const name = item.trim().split(/\s+as\s+/).pop()?.trim();
+      const name = item
+        .trim()
+        .split(/\s+as\s+/)
+        .pop()
+        ?.trim();
       if (name && (ROUTE_METHODS as readonly string[]).includes(name)) found.add(name);
     }
   }
@@ -35,9 +40,13 @@ export function routeHandlersOnDisk(appDir: string): string[] {
         if (isCatchAll(entry.name)) continue; // the JSON 404 fallback, not an endpoint
         walk(path.join(dir, entry.name), [...segments, entry.name]);
       } else if (/^route\.tsx?$/.test(entry.name)) {
-        const urlPath = `/${segments.filter((s) => !/^\(.*\)$/.test(s)).map((s) => s.replace(/^\[(\w+)\]$/, '{$1}')).join('/')}`;
+        const urlPath = `/${segments
+          .filter((s) => !/^\(.*\)$/.test(s))
+          .map((s) => s.replace(/^\[(\w+)\]$/, '{$1}'))
+          .join('/')}`;
         if (urlPath in NON_CONTRACT_ROUTES) continue;
-        for (const method of exportedMethods(fs.readFileSync(path.join(dir, entry.name), 'utf8'))) out.push(`${method} ${urlPath}`);
+        for (const method of exportedMethods(fs.readFileSync(path.join(dir, entry.name), 'utf8')))
+          out.push(`${method} ${urlPath}`);
       }
     }
   };

@@ -9,7 +9,10 @@ const PUBLIC_HEADERS = {
 };
 
 export function publicDocument(body: string, contentType: string): Response {
-  return new Response(body, { status: 200, headers: { ...PUBLIC_HEADERS, 'content-type': `${contentType}; charset=utf-8` } });
+  return new Response(body, {
+    status: 200,
+    headers: { ...PUBLIC_HEADERS, 'content-type': `${contentType}; charset=utf-8` },
+  });
 }
 
 export function publicJson(value: unknown): Response {
@@ -18,5 +21,8 @@ export function publicJson(value: unknown): Response {
 
 /** CORS preflight for the public documents. */
 export function publicOptions(): Response {
-  return new Response(null, { status: 204, headers: { ...PUBLIC_HEADERS, 'access-control-allow-headers': '*', 'access-control-max-age': '86400' } });
+  return new Response(null, {
+    status: 204,
+    headers: { ...PUBLIC_HEADERS, 'access-control-allow-headers': '*', 'access-control-max-age': '86400' },
+  });
 }

@@ -7,7 +7,16 @@ import { geocodeOffline } from '../geo';
 import { normalizeText, splitParts } from '../geo/normalize';
 import { US_STATES, buildQualifierTable, type RegionConstraint } from '../geo/regions';
 import { ApiError } from '../http/errors';
-import { bboxCenter, parseBbox, parseDateBound, parseList, parsePoint, type BoundingBox, type DateBound, type Point } from './params';
+import {
+  bboxCenter,
+  parseBbox,
+  parseDateBound,
+  parseList,
+  parsePoint,
+  type BoundingBox,
+  type DateBound,
+  type Point,
+} from './params';
 import { toEventItem } from './records';
 
 type Where = ExpressionBuilder<DB, 'events'>;
@@ -29,8 +38,26 @@ export async function searchDirectory(db: Database, query: EventsQuery, now: Dat
   const origin = reference ? sql`ll_to_earth(${reference.latitude}, ${reference.longitude})` : null;
   let page = matching
     .select([
-      'id', 'uid', 'source', 'title', 'description', 'starts_at', 'ends_at', 'all_day', 'timezone', 'venue_name',
-      'venue_address', 'city', 'region', 'country', 'latitude', 'longitude', 'activity_ids', 'categories', 'url', 'scraped_at',
+      'id',
+      'uid',
+      'source',
+      'title',
+      'description',
+      'starts_at',
+      'ends_at',
+      'all_day',
+      'timezone',
+      'venue_name',
+      'venue_address',
+      'city',
+      'region',
+      'country',
+      'latitude',
+      'longitude',
+      'activity_ids',
+      'categories',
+      'url',
+      'scraped_at',
     ])
     .select(
       origin
@@ -122,7 +149,11 @@ function inCity(text: string): Condition {
   return (eb) => {
     const byName = eb(eb.fn('lower', ['city']), 'in', [...names]);
     if (!qualified) return byName;
-    return eb.and([byName, eb('country', '=', place.country), ...(place.region ? [eb('region', '=', place.region)] : [])]);
+    return eb.and([
+      byName,
+      eb('country', '=', place.country),
+      ...(place.region ? [eb('region', '=', place.region)] : []),
+    ]);
   };
 }
 

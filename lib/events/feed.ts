@@ -44,6 +44,13 @@ export function feedSettings(events: {
   cacheMaxBytes: number;
 }): FeedSettings {
   return events.upstreamUrl
-    ? { upstream: { url: events.upstreamUrl, timeoutMs: events.upstreamTimeoutMs, cacheSeconds: events.cacheSeconds, cacheMaxBytes: events.cacheMaxBytes } }
+    ? {
+        upstream: {
+          url: events.upstreamUrl,
+          timeoutMs: events.upstreamTimeoutMs,
+          cacheSeconds: events.cacheSeconds,
+          cacheMaxBytes: events.cacheMaxBytes,
+        },
+      }
     : {};
 }

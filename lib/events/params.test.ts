@@ -9,9 +9,12 @@ describe('parseBbox', () => {
     expect(parseBbox('170,-20,-170,20')).toEqual({ minLon: 170, minLat: -20, maxLon: -170, maxLat: 20 });
   });
 
-  it.each(['1,2,3', '1,2,3,4,5', 'a,b,c,d', '0,50,10,40', '-181,0,0,1', '0,-91,1,0', '1e2,0,0,1', ''])('rejects %j', (text) => {
-    expect(parseBbox(text)).toBeNull();
-  });
+  it.each(['1,2,3', '1,2,3,4,5', 'a,b,c,d', '0,50,10,40', '-181,0,0,1', '0,-91,1,0', '1e2,0,0,1', ''])(
+    'rejects %j',
+    (text) => {
+      expect(parseBbox(text)).toBeNull();
+    },
+  );
 
   it('finds the centre, also across the antimeridian', () => {
     expect(bboxCenter({ minLon: 0, minLat: 40, maxLon: 10, maxLat: 50 })).toEqual({ latitude: 45, longitude: 5 });
@@ -34,7 +37,10 @@ describe('parsePoint, parseList, parseDateBound', () => {
   it('accepts real dates and date-times with offsets only', () => {
     expect(parseDateBound('2026-02-28')).toEqual({ kind: 'date', date: '2026-02-28' });
     expect(parseDateBound('2026-02-30')).toBeNull();
-    expect(parseDateBound('2026-03-01T10:00:00+01:00')).toEqual({ kind: 'instant', at: new Date('2026-03-01T09:00:00Z') });
+    expect(parseDateBound('2026-03-01T10:00:00+01:00')).toEqual({
+      kind: 'instant',
+      at: new Date('2026-03-01T09:00:00Z'),
+    });
     expect(parseDateBound('2026-03-01T10:00:00')).toBeNull();
     expect(parseDateBound('tomorrow')).toBeNull();
   });
@@ -42,7 +48,13 @@ describe('parsePoint, parseList, parseDateBound', () => {
 
 describe('eventsQuerySchema', () => {
   it('applies defaults and lets unknown parameters through', () => {
-    expect(eventsQuerySchema.parse({ city: 'Berlin', lang: 'de', page_token: 'abc' })).toEqual({ limit: 40, offset: 0, city: 'Berlin', lang: 'de', page_token: 'abc' });
+    expect(eventsQuerySchema.parse({ city: 'Berlin', lang: 'de', page_token: 'abc' })).toEqual({
+      limit: 40,
+      offset: 0,
+      city: 'Berlin',
+      lang: 'de',
+      page_token: 'abc',
+    });
   });
 
   it('names every bad parameter', () => {
@@ -58,7 +70,16 @@ describe('eventsQuerySchema', () => {
     });
     expect(result.success).toBe(false);
     const fields = issuesToFields(result.error!.issues);
-    expect(Object.keys(fields).sort()).toEqual(['activities', 'bbox', 'date_from', 'limit', 'near', 'offset', 'q', 'sort']);
+    expect(Object.keys(fields).sort()).toEqual([
+      'activities',
+      'bbox',
+      'date_from',
+      'limit',
+      'near',
+      'offset',
+      'q',
+      'sort',
+    ]);
     expect(fields.limit).toBe('must be at least 1');
     expect(fields.sort).toBe('Sort must be one of: start, distance');
   });

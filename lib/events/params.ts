@@ -54,7 +54,14 @@ export function bboxCenter(box: BoundingBox): Point {
 /** Comma-separated list: trimmed, empty entries dropped, duplicates removed. */
 export function parseList(text: string | undefined): string[] {
   if (!text) return [];
-  return [...new Set(text.split(',').map((item) => item.trim()).filter((item) => item.length > 0))];
+  return [
+    ...new Set(
+      text
+        .split(',')
+        .map((item) => item.trim())
+        .filter((item) => item.length > 0),
+    ),
+  ];
 }
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
@@ -68,7 +75,9 @@ export function parseDateBound(text: string): DateBound | null {
   if (date) {
     const [, y, m, d] = date.map(Number) as [number, number, number, number];
     const probe = new Date(Date.UTC(y, m - 1, d));
-    return probe.getUTCFullYear() === y && probe.getUTCMonth() === m - 1 && probe.getUTCDate() === d ? { kind: 'date', date: text } : null;
+    return probe.getUTCFullYear() === y && probe.getUTCMonth() === m - 1 && probe.getUTCDate() === d
+      ? { kind: 'date', date: text }
+      : null;
   }
   if (!DATE_TIME.test(text)) return null;
   const at = new Date(text);

@@ -2,7 +2,10 @@
 import type { EventRow } from '@/db/types';
 import type { EventItem } from '../contract/events';
 
-export type EventItemRow = Omit<EventRow, 'search' | 'earth_point' | 'created_at' | 'updated_at' | 'series_uid' | 'local_date'>;
+export type EventItemRow = Omit<
+  EventRow,
+  'search' | 'earth_point' | 'created_at' | 'updated_at' | 'series_uid' | 'local_date'
+>;
 
 const iso = (value: Date | string) => new Date(value).toISOString();
 
@@ -22,7 +25,8 @@ export function toEventItem(row: EventItemRow, distanceKm: number | null = null)
     city: row.city,
     region: row.region,
     country: row.country,
-    coords: row.latitude !== null && row.longitude !== null ? { latitude: row.latitude, longitude: row.longitude } : null,
+    coords:
+      row.latitude !== null && row.longitude !== null ? { latitude: row.latitude, longitude: row.longitude } : null,
     activities: row.activity_ids,
     categories: row.categories,
     url: row.url,

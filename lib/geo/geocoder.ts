@@ -24,6 +24,7 @@ export async function geocodeRemote(endpoint: string, query: string, timeoutMs =
   if (!first) return null;
   const latitude = Number(first.lat);
   const longitude = Number(first.lon);
-  if (!Number.isFinite(latitude) || !Number.isFinite(longitude) || Math.abs(latitude) > 90 || Math.abs(longitude) > 180) return null;
+  if (!Number.isFinite(latitude) || !Number.isFinite(longitude) || Math.abs(latitude) > 90 || Math.abs(longitude) > 180)
+    return null;
   return { latitude, longitude, displayName: String(first.display_name ?? query) };
 }

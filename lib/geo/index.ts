@@ -6,5 +6,5 @@ export {
   preloadGazetteer,
   type LatLng,
   type Place,
-} from "./gazetteer";
+} from './gazetteer';
 export { geocodeRemote, type RemotePlace } from './geocoder';

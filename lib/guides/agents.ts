@@ -12,7 +12,10 @@ import { code, endpointRef, endpointTable, errorTable, fieldLimitRows, table } f
 import type { GuideContext } from './signup';
 import { connectWays } from './connecting';
 
-export function agentsGuide(endpoints: readonly EndpointSpec[], { baseUrl, registrationLimitPerHour, messageLimitPer10Min, rateLimits }: GuideContext): string {
+export function agentsGuide(
+  endpoints: readonly EndpointSpec[],
+  { baseUrl, registrationLimitPerHour, messageLimitPer10Min, rateLimits }: GuideContext,
+): string {
   const ref = (method: HttpMethod, path: string) => endpointRef(endpoints, method, path);
   return `# Acting for a person on Buddy Match
 
@@ -116,7 +119,10 @@ ${table(
     ['Registrations', `${registrationLimitPerHour} per hour per IP address`],
     ['Messages', `${messageLimitPer10Min} per 10 minutes per chat`],
     ['Discover searches', `${perWindow(rateLimits.discover)} per person`],
-    ['Changes of the coordinates', `${perWindow(rateLimits.location_change)} per person (unchanged values do not count)`],
+    [
+      'Changes of the coordinates',
+      `${perWindow(rateLimits.location_change)} per person (unchanged values do not count)`,
+    ],
     ['Photo uploads', `${perWindow(rateLimits.photo_upload)} per account (uploads and new photoURLs)`],
     ['Events feed', `${perWindow(rateLimits.events)} per client address`],
     ['Availability checks (parse.json)', `${perWindow(rateLimits.availability_parse)} per client address`],

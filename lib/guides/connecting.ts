@@ -12,7 +12,8 @@ export interface ConnectWay {
 export function connectWays(baseUrl: string): ConnectWay[] {
   return [
     {
-      hosts: 'OAuth hosts (ChatGPT connectors, Claude connectors, Cursor, any client following the MCP authorization spec)',
+      hosts:
+        'OAuth hosts (ChatGPT connectors, Claude connectors, Cursor, any client following the MCP authorization spec)',
       how: `nothing to copy: the first tool that acts for the person answers HTTP 401 with WWW-Authenticate, the host opens Buddy Match's sign-in (${baseUrl}/oauth/authorize), where the person signs in, or creates the account, and approves. Tell the person a Buddy Match page will open.`,
     },
     {

@@ -77,9 +77,19 @@ describe('SIGNUP.md', () => {
   const text = signupGuide(ctx);
 
   it('says what to do with every warning key, that coords come from location, and which slips are forgiven', () => {
-    for (const key of Object.keys(warningsSchema.shape)) expect(text).toMatch(new RegExp(`\\| \`warnings\\.${key}\` \\| \\S`));
+    for (const key of Object.keys(warningsSchema.shape))
+      expect(text).toMatch(new RegExp(`\\| \`warnings\\.${key}\` \\| \\S`));
     expect(text).toMatch(/`coords` are derived from `location`/);
-    for (const slip of ['availability', '"38.72,-9.14"', 'woman', 'March 3 1990', '03/04/1990', 'mimeType', 'availability/parse.json']) expect(text).toContain(slip);
+    for (const slip of [
+      'availability',
+      '"38.72,-9.14"',
+      'woman',
+      'March 3 1990',
+      '03/04/1990',
+      'mimeType',
+      'availability/parse.json',
+    ])
+      expect(text).toContain(slip);
   });
 
   it('has a row for every registration field, with limits from the schema', () => {
@@ -116,7 +126,8 @@ describe('llms.txt', () => {
     expect(lines[2]).toMatch(/^> \S/);
     expect(text.match(/^## /gm)).toHaveLength(4);
     expect(text).toMatch(/^## Optional$/m);
-    for (const line of lines.filter((l) => l.startsWith('- '))) expect(line).toMatch(/^- \[[^\]]+\]\(https:\/\/buddy\.example\/[^)]*\)(: .+)?$/);
+    for (const line of lines.filter((l) => l.startsWith('- ')))
+      expect(line).toMatch(/^- \[[^\]]+\]\(https:\/\/buddy\.example\/[^)]*\)(: .+)?$/);
   });
 
   it('links the guides and every endpoint', () => {
@@ -144,7 +155,14 @@ describe('the happy path in llms.txt', () => {
     });
 
   it('opens with register → photo → discover → buddy request → inbox long-poll → message, each a real endpoint and its real answer fields', () => {
-    expect(HAPPY_PATH.map((s) => s.endpoint)).toEqual(['register', 'upload_photo', 'discover', 'send_buddy_request', 'get_inbox', 'send_message']);
+    expect(HAPPY_PATH.map((s) => s.endpoint)).toEqual([
+      'register',
+      'upload_photo',
+      'discover',
+      'send_buddy_request',
+      'get_inbox',
+      'send_message',
+    ]);
     for (const step of HAPPY_PATH) {
       const spec = endpoints.find((e) => e.id === step.endpoint)!;
       expect(spec.method, step.endpoint).toBe(step.method);

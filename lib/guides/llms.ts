@@ -26,7 +26,13 @@ export const HAPPY_PATH: readonly HappyPathStep[] = [
     // Every Discover field but the photo, so the photo (step 2) completes the profile.
     body: REGISTER_EXAMPLE,
     auth: false,
-    fields: ['auth.token', 'auth.generated_password', 'auth.mobile_signin_url', 'warnings.schedule_summary', 'next_action_for_user'],
+    fields: [
+      'auth.token',
+      'auth.generated_password',
+      'auth.mobile_signin_url',
+      'warnings.schedule_summary',
+      'next_action_for_user',
+    ],
     why: 'Ask the person first (only email and displayName are required); show them the password and sign-in link, and repeat the schedule summary.',
   },
   {
@@ -45,7 +51,13 @@ export const HAPPY_PATH: readonly HappyPathStep[] = [
     method: 'GET',
     path: '/api/v1/discover.json?activities=hiking&when=saturday%20mornings',
     auth: true,
-    fields: ['results[].user.slug', 'results[].shared_activities', 'results[].overlap_summary', 'results[].distance_km', 'next_cursor'],
+    fields: [
+      'results[].user.slug',
+      'results[].shared_activities',
+      'results[].overlap_summary',
+      'results[].distance_km',
+      'next_cursor',
+    ],
     why: 'Show the person the matches; ask only those they pick.',
   },
   {
@@ -92,7 +104,10 @@ function happyPath(baseUrl: string): string {
 
 export function llmsTxt(endpoints: readonly EndpointSpec[], baseUrl: string): string {
   const endpointLinks = endpoints
-    .map((e) => `- [${e.method} ${e.path}](${baseUrl}${e.path}): ${e.summary}${e.auth === 'none' ? '' : ` (bearer token, ${e.auth})`}`)
+    .map(
+      (e) =>
+        `- [${e.method} ${e.path}](${baseUrl}${e.path}): ${e.summary}${e.auth === 'none' ? '' : ` (bearer token, ${e.auth})`}`,
+    )
     .join('\n');
   return `# Buddy Match
 

@@ -21,12 +21,15 @@ export interface GuideContext {
 /** What to do with each warning key: typed by the schema, so a new key cannot go undocumented. */
 export const WARNING_ADVICE: Record<keyof typeof warningsSchema.shape, string> = {
   schedule_summary: 'Read it back to the person and ask them to confirm their availability.',
-  activities_unmatched: 'Activities not recognised, in the person\'s words: tell them, and offer the suggestions.',
-  activities_suggestions: 'Always beside `activities_unmatched` (possibly empty): up to 3 close activity ids per unmatched word.',
-  availability_unparsed: 'Parts of `availability_text` that were not understood: ask the person to say them another way.',
+  activities_unmatched: "Activities not recognised, in the person's words: tell them, and offer the suggestions.",
+  activities_suggestions:
+    'Always beside `activities_unmatched` (possibly empty): up to 3 close activity ids per unmatched word.',
+  availability_unparsed:
+    'Parts of `availability_text` that were not understood: ask the person to say them another way.',
   normalized:
     'One sentence per thing read differently from how it was sent (e.g. `gender: "woman" was read as female`, 6:30pm counted as the 6pm-7pm hour): confirm them with the person.',
-  location_unresolved: 'The location could not be placed on the map: ask for a nearby city, or send `coords`. Until then, Discover cannot measure distances.',
+  location_unresolved:
+    'The location could not be placed on the map: ask for a nearby city, or send `coords`. Until then, Discover cannot measure distances.',
 };
 
 export function signupGuide({ baseUrl, registrationLimitPerHour }: GuideContext): string {
@@ -87,11 +90,23 @@ ${JSON.stringify(REGISTER_RESPONSE_EXAMPLE, null, 2)}
 ${table(
   ['Field', 'What to do with it'],
   [
-    [code('auth.token'), 'Keep it secret. Send it as `Authorization: Bearer <token>` on every later call. Never show it to the person.'],
-    [code('auth.mobile_signin_url'), 'Show it to the person as a link: it opens the app already signed in. Single use, expires in about an hour.'],
-    [code('auth.generated_password'), 'Present only when you sent no password. Show it to the person once and tell them to save it.'],
+    [
+      code('auth.token'),
+      'Keep it secret. Send it as `Authorization: Bearer <token>` on every later call. Never show it to the person.',
+    ],
+    [
+      code('auth.mobile_signin_url'),
+      'Show it to the person as a link: it opens the app already signed in. Single use, expires in about an hour.',
+    ],
+    [
+      code('auth.generated_password'),
+      'Present only when you sent no password. Show it to the person once and tell them to save it.',
+    ],
     ...Object.entries(WARNING_ADVICE).map(([key, advice]) => [code(`warnings.${key}`), advice]),
-    [code('onboarding.missing'), 'Fields still needed for Discover. Ask for them and send PATCH /api/v1/me.json (photo: POST /api/v1/me/photo.json).'],
+    [
+      code('onboarding.missing'),
+      'Fields still needed for Discover. Ask for them and send PATCH /api/v1/me.json (photo: POST /api/v1/me/photo.json).',
+    ],
     [code('next_action_for_user'), 'Show this text to the person.'],
   ],
 )}

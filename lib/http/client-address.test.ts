@@ -14,9 +14,12 @@ describe('parseTrustProxy', () => {
     expect(parseTrustProxy(raw)).toBe(expected);
   });
 
-  it.each(['true', 'yes', '-1', '1.5', '1e1', 'one', '100', '0x1'])('refuses %j with a message naming the variable', (raw) => {
-    expect(() => parseTrustProxy(raw)).toThrow(/^TRUST_PROXY must be the number of reverse proxies/);
-  });
+  it.each(['true', 'yes', '-1', '1.5', '1e1', 'one', '100', '0x1'])(
+    'refuses %j with a message naming the variable',
+    (raw) => {
+      expect(() => parseTrustProxy(raw)).toThrow(/^TRUST_PROXY must be the number of reverse proxies/);
+    },
+  );
 
   const loadConfig = (vars: Record<string, string>) => load(vars as NodeJS.ProcessEnv);
   it('is what startup reads, so a bad value stops the server', () => {
@@ -48,12 +51,21 @@ describe('normalizeAddress', () => {
     expect(normalizeAddress(raw)).toBe(expected);
   });
 
-  it.each(['', 'unknown', 'evil.example', '203.0.113', '203.0.113.256', '01.2.3.4', '1.2.3.4.5', '[1.2.3.4]x', '::ffff:1.2.3.4:80', '1.2.3.4, 5.6.7.8', 'not an ip'])(
-    'refuses %j',
-    (raw) => {
-      expect(normalizeAddress(raw)).toBeNull();
-    },
-  );
+  it.each([
+    '',
+    'unknown',
+    'evil.example',
+    '203.0.113',
+    '203.0.113.256',
+    '01.2.3.4',
+    '1.2.3.4.5',
+    '[1.2.3.4]x',
+    '::ffff:1.2.3.4:80',
+    '1.2.3.4, 5.6.7.8',
+    'not an ip',
+  ])('refuses %j', (raw) => {
+    expect(normalizeAddress(raw)).toBeNull();
+  });
 });
 
 describe('clientAddress', () => {
@@ -76,7 +88,13 @@ describe('clientAddress', () => {
     [3, '6.6.6.6, 198.51.100.1, 10.0.0.3, 10.0.0.2', '198.51.100.1'],
     [1, '6.6.6.6, [2001:db8:1:2::99]:1234', '2001:db8:1:2::/64'],
   ] as const)('TRUST_PROXY=%d, X-Forwarded-For %j → %s', (trustedProxies, forwardedFor, expected) => {
-    expect(clientAddress({ forwardedFor: forwardedFor as string | string[] | undefined, socketAddress: socket, trustedProxies })).toBe(expected);
+    expect(
+      clientAddress({
+        forwardedFor: forwardedFor as string | string[] | undefined,
+        socketAddress: socket,
+        trustedProxies,
+      }),
+    ).toBe(expected);
   });
 
   it('answers "unknown" when even the socket address is gone', () => {
@@ -88,7 +106,9 @@ describe('clientAddress', () => {
     const headers = Array.from({ length: 50 }, (_, i) => `10.0.${i}.1, 203.0.113.${i}, 198.51.100.1`);
     const oldLeftMost = new Set(headers.map((h) => h.split(',')[0]!.trim()));
     expect(oldLeftMost.size).toBe(50); // 50 "clients", 50 fresh allowances
-    const seen = new Set(headers.map((forwardedFor) => clientAddress({ forwardedFor, socketAddress: socket, trustedProxies: 1 })));
+    const seen = new Set(
+      headers.map((forwardedFor) => clientAddress({ forwardedFor, socketAddress: socket, trustedProxies: 1 })),
+    );
     expect([...seen]).toEqual(['198.51.100.1']);
   });
 });

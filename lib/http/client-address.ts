@@ -79,7 +79,10 @@ export function clientAddress({ forwardedFor, socketAddress, trustedProxies }: A
   const fromSocket = normalizeAddress(socketAddress ?? '') ?? 'unknown';
   if (trustedProxies === 0) return fromSocket;
   const header = Array.isArray(forwardedFor) ? forwardedFor.join(',') : (forwardedFor ?? '');
-  const entries = header.split(',').map((entry) => entry.trim()).filter((entry) => entry !== '');
+  const entries = header
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '');
   if (entries.length < trustedProxies) return fromSocket;
   return normalizeAddress(entries[entries.length - trustedProxies]!) ?? fromSocket;
 }

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { conditionalReply, etagOf, matchesIfNoneMatch } from './conditional';
 
-const get = (ifNoneMatch?: string) => new Request('http://x/', { headers: ifNoneMatch ? { 'if-none-match': ifNoneMatch } : {} });
+const get = (ifNoneMatch?: string) =>
+  new Request('http://x/', { headers: ifNoneMatch ? { 'if-none-match': ifNoneMatch } : {} });
 
 describe('conditional GET', () => {
   it('tags equal bodies alike and different bodies differently', () => {

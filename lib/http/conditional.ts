@@ -39,7 +39,8 @@ export function conditionalReply<T extends Record<string, unknown>>(
   const stable = Object.fromEntries(Object.entries(body).filter(([key]) => !volatile.includes(key as keyof T)));
   const etag = options.etag ?? etagOf(stable, { weak: true });
   const headers = { etag, 'cache-control': options.cacheControl ?? 'private, no-cache' };
-  if (matchesIfNoneMatch(request.headers.get('if-none-match'), etag)) return new Reply<T>(null, { status: 304, headers });
+  if (matchesIfNoneMatch(request.headers.get('if-none-match'), etag))
+    return new Reply<T>(null, { status: 304, headers });
   return new Reply(body, { headers });
 }
 

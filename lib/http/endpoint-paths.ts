@@ -13,7 +13,9 @@ interface PathEntry {
 export function templatePattern(template: string): RegExp {
   const source = template
     .split(/(\{\w+\})/)
-    .map((part) => (/^\{\w+\}$/.test(part) ? `(?<${part.slice(1, -1)}>[^/]+)` : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+    .map((part) =>
+      /^\{\w+\}$/.test(part) ? `(?<${part.slice(1, -1)}>[^/]+)` : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'),
+    )
     .join('');
   return new RegExp(`^${source}$`);
 }

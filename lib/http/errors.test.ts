@@ -12,12 +12,17 @@ describe('ApiError hints', () => {
 
   it('the advice is the same whether passed explicitly or left out, so omitting it changes no body', () => {
     const implicit = new ApiError('photo_invalid', 'bad photo', { fields: { photo: 'bad' } });
-    const explicit = new ApiError('photo_invalid', 'bad photo', { hint: ERROR_ADVICE.photo_invalid, fields: { photo: 'bad' } });
+    const explicit = new ApiError('photo_invalid', 'bad photo', {
+      hint: ERROR_ADVICE.photo_invalid,
+      fields: { photo: 'bad' },
+    });
     expect(implicit.toBody()).toEqual(explicit.toBody());
   });
 
   it('a specific hint replaces the advice', () => {
-    expect(new ApiError('not_found', 'Chat not found', { hint: 'List your chats.' }).toBody().error.hint).toBe('List your chats.');
+    expect(new ApiError('not_found', 'Chat not found', { hint: 'List your chats.' }).toBody().error.hint).toBe(
+      'List your chats.',
+    );
   });
 
   it('unique violations answer with the advice and the field', () => {
@@ -29,6 +34,9 @@ describe('ApiError hints', () => {
         fields: { email: 'already registered' },
       },
     });
-    expect(uniqueConflict('users_slug_key').toBody().error).toMatchObject({ code: 'slug_taken', hint: ERROR_ADVICE.slug_taken });
+    expect(uniqueConflict('users_slug_key').toBody().error).toMatchObject({
+      code: 'slug_taken',
+      hint: ERROR_ADVICE.slug_taken,
+    });
   });
 });

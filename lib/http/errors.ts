@@ -52,43 +52,65 @@ export type ErrorCode = keyof typeof ERROR_STATUS;
 export const ERROR_ADVICE: Record<ErrorCode, string> = {
   invalid_json: 'The body is not valid JSON. Send a JSON object with Content-Type: application/json.',
   validation_failed: 'A field is missing or invalid; error.fields names each one. Fix them and retry.',
-  photo_invalid: 'The photo is not valid base64 (or a base64 data URL) of a readable image. Re-encode the file and send it again.',
-  photo_unsupported_format: 'Only JPEG, PNG and WEBP photos are accepted (checked from the bytes, not the declared type). Convert the image first.',
-  photo_type_mismatch: 'The declared mimeType (or data URL type) differs from what the bytes are. Send the real type, or omit mimeType.',
-  photo_too_many_pixels: 'The image has too many pixels (at most 40 megapixels). Resize it, for example to 1600 px on the long edge.',
-  photo_url_forbidden: 'photoURL must be a public https URL (port 443) whose host does not resolve to a private, loopback, link-local or metadata address; redirects are checked the same way.',
-  photo_fetch_failed: 'The server could not download photoURL (unreachable, timed out after 10 s, not HTTP 200, or too many redirects). Check the URL is publicly reachable, or send the photo inline.',
+  photo_invalid:
+    'The photo is not valid base64 (or a base64 data URL) of a readable image. Re-encode the file and send it again.',
+  photo_unsupported_format:
+    'Only JPEG, PNG and WEBP photos are accepted (checked from the bytes, not the declared type). Convert the image first.',
+  photo_type_mismatch:
+    'The declared mimeType (or data URL type) differs from what the bytes are. Send the real type, or omit mimeType.',
+  photo_too_many_pixels:
+    'The image has too many pixels (at most 40 megapixels). Resize it, for example to 1600 px on the long edge.',
+  photo_url_forbidden:
+    'photoURL must be a public https URL (port 443) whose host does not resolve to a private, loopback, link-local or metadata address; redirects are checked the same way.',
+  photo_fetch_failed:
+    'The server could not download photoURL (unreachable, timed out after 10 s, not HTTP 200, or too many redirects). Check the URL is publicly reachable, or send the photo inline.',
   cannot_target_self: 'The path names the caller: you cannot send a buddy request to, block or report yourself.',
   unauthorized:
     'The bearer token is missing, unknown, expired or revoked. Send Authorization: Bearer <token> from POST /api/v1/register.json; OAuth hosts follow WWW-Authenticate; an agent that lost its token gets a new one by device sign-in (POST /oauth/device/auth, see AGENTS.md "Connecting").',
   insufficient_scope: 'The token lacks the scope this endpoint needs. Use a token with that scope.',
-  forbidden: 'The caller may not do this (for example, accept a request sent to someone else, or a cross-site request with a session cookie).',
-  wrong_password: 'The current password is wrong. Ask the user for it; after several wrong tries the account is paused for a few minutes.',
-  recipient_unavailable: 'This person cannot receive a buddy request from the caller. Do not retry; suggest someone else to the user.',
-  chat_unavailable: 'This chat no longer accepts messages between these two people. Do not retry; tell the user the message was not sent.',
+  forbidden:
+    'The caller may not do this (for example, accept a request sent to someone else, or a cross-site request with a session cookie).',
+  wrong_password:
+    'The current password is wrong. Ask the user for it; after several wrong tries the account is paused for a few minutes.',
+  recipient_unavailable:
+    'This person cannot receive a buddy request from the caller. Do not retry; suggest someone else to the user.',
+  chat_unavailable:
+    'This chat no longer accepts messages between these two people. Do not retry; tell the user the message was not sent.',
   not_found: 'No such resource, or it is not visible to the caller.',
   method_not_allowed: 'This path does not take that HTTP method; see /api/v1/index.json.',
   conflict: 'The request conflicts with the current state; read the resource again.',
-  idempotency_key_in_use: 'The first request with this Idempotency-Key is still running after 30 seconds. Retry the same request with the same key after Retry-After to get its answer.',
+  idempotency_key_in_use:
+    'The first request with this Idempotency-Key is still running after 30 seconds. Retry the same request with the same key after Retry-After to get its answer.',
   email_taken:
     'An account with this email exists: do not register again, connect to it. OAuth hosts: call any tool and let the host sign the person in. Others: device sign-in (POST /oauth/device/auth, show the person the link and code; AGENTS.md "Connecting").',
   slug_taken: 'That slug is in use. Omit slug to have one generated, or pick another.',
-  already_buddies: 'You are already buddies: write in the existing chat (error.hint names it) instead of sending a request.',
-  request_not_pending: 'The request was already accepted, declined or cancelled; read GET /api/v1/buddy_requests.json for its state.',
-  request_declined: 'This person declined your last request recently. Do not send another; suggest someone else to the user.',
-  signin_link_used: 'This sign-in link was already used; each link works once. The user can ask for a new one at /signin.',
-  signin_link_expired: 'This sign-in link has expired (they last about an hour). The user can ask for a new one at /signin.',
+  already_buddies:
+    'You are already buddies: write in the existing chat (error.hint names it) instead of sending a request.',
+  request_not_pending:
+    'The request was already accepted, declined or cancelled; read GET /api/v1/buddy_requests.json for its state.',
+  request_declined:
+    'This person declined your last request recently. Do not send another; suggest someone else to the user.',
+  signin_link_used:
+    'This sign-in link was already used; each link works once. The user can ask for a new one at /signin.',
+  signin_link_expired:
+    'This sign-in link has expired (they last about an hour). The user can ask for a new one at /signin.',
   payload_too_large: 'The body is larger than this endpoint accepts.',
   photo_too_large: 'The photo is larger than 5 MB once decoded (or downloaded). Compress or resize it and try again.',
   unsupported_media_type: 'Send the body as JSON with Content-Type: application/json.',
-  headers_too_large: 'The request line and headers exceed 16 KB (usually a very long query string). Send long values in a body, or fewer and shorter parameters.',
-  idempotency_key_reused: 'This Idempotency-Key already belongs to a different request (method, path or body) from the last 24 hours, so nothing was done. Use a new random key (a UUID) for each new request; reuse a key only to retry the very same request.',
+  headers_too_large:
+    'The request line and headers exceed 16 KB (usually a very long query string). Send long values in a body, or fewer and shorter parameters.',
+  idempotency_key_reused:
+    'This Idempotency-Key already belongs to a different request (method, path or body) from the last 24 hours, so nothing was done. Use a new random key (a UUID) for each new request; reuse a key only to retry the very same request.',
   onboarding_incomplete: 'Required profile fields are missing; error.fields lists them. PATCH /api/v1/me.json first.',
-  message_blocked_profanity: 'The text contains a slur or explicit language and was not sent. Rephrase it without that word; do not try to disguise it.',
-  message_blocked_threat: 'The text reads as a threat of violence and was not sent. Rephrase it; never send threats on the user\'s behalf.',
-  message_blocked_solicitation: 'The text reads as sexual solicitation and was not sent. This is a platform for activity buddies; rephrase it.',
+  message_blocked_profanity:
+    'The text contains a slur or explicit language and was not sent. Rephrase it without that word; do not try to disguise it.',
+  message_blocked_threat:
+    "The text reads as a threat of violence and was not sent. Rephrase it; never send threats on the user's behalf.",
+  message_blocked_solicitation:
+    'The text reads as sexual solicitation and was not sent. This is a platform for activity buddies; rephrase it.',
   message_blocked_shouting: 'The text is mostly capital letters and was not sent. Send it in normal sentence case.',
-  message_blocked_spam: 'The text repeats a character or word many times and was not sent. Send it without the repetition.',
+  message_blocked_spam:
+    'The text repeats a character or word many times and was not sent. Send it without the repetition.',
   rate_limited: 'Too many requests. Wait for the number of seconds in the Retry-After header.',
   internal_error: 'An unexpected error on our side. Retry later; the request was not completed.',
   upstream_error: 'An upstream service answered with an error. Retry later.',
@@ -144,8 +166,7 @@ const UNIQUE_CONSTRAINT_ERRORS: Record<string, () => ApiError> = {
     new ApiError('email_taken', 'An account with this email already exists', {
       fields: { email: 'already registered' },
     }),
-  users_slug_key: () =>
-    new ApiError('slug_taken', 'This slug is already taken', { fields: { slug: 'already taken' } }),
+  users_slug_key: () => new ApiError('slug_taken', 'This slug is already taken', { fields: { slug: 'already taken' } }),
 };
 
 /** What a unique violation of `constraint` answers, for a check made before the write itself. */

@@ -15,7 +15,6 @@ import { siteStylesheet } from '../web/inline-stylesheet';
 import { COMMON_SECURITY_HEADERS, HSTS_HEADER, pageContentSecurityPolicy } from '../web/security-headers';
 import { targetPath } from './request-target';
 
-
 /** The home page's HTML and the CSP nonce its inline stylesheet carries. */
 export function renderHomePage(nonce: string): string {
   return `<!DOCTYPE html>${renderToStaticMarkup(

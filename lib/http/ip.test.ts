@@ -38,8 +38,17 @@ describe('the client address stamp', () => {
 
   it.each([
     ['a forged address without proof', (_proof: string) => ({ 'x-buddy-client-ip': '6.6.6.6' })],
-    ['a forged address with a guessed proof', (_proof: string) => ({ 'x-buddy-client-ip': '6.6.6.6', 'x-buddy-client-ip-proof': 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' })],
-    ['a forged address with a truncated proof', (proof: string) => ({ 'x-buddy-client-ip': '6.6.6.6', 'x-buddy-client-ip-proof': proof.slice(0, 20) })],
+    [
+      'a forged address with a guessed proof',
+      (_proof: string) => ({
+        'x-buddy-client-ip': '6.6.6.6',
+        'x-buddy-client-ip-proof': 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA',
+      }),
+    ],
+    [
+      'a forged address with a truncated proof',
+      (proof: string) => ({ 'x-buddy-client-ip': '6.6.6.6', 'x-buddy-client-ip-proof': proof.slice(0, 20) }),
+    ],
     ['the proof without an address', (proof: string) => ({ 'x-buddy-client-ip-proof': proof })],
     ['no stamp at all', (_proof: string) => ({})],
   ])('puts %s into the shared "unverified" bucket', async (_name, headersFor) => {
@@ -55,10 +64,14 @@ describe('the client address stamp', () => {
   it('fails closed in a process our server did not start (e.g. `next start`), and warns once', async () => {
     const ip = await freshIpModule();
     for (const forged of ['6.6.6.6', '7.7.7.7', '8.8.8.8']) {
-      const request = new Request('http://x/', { headers: { [ip.CLIENT_IP_HEADER]: forged, [ip.CLIENT_IP_PROOF_HEADER]: 'anything' } });
+      const request = new Request('http://x/', {
+        headers: { [ip.CLIENT_IP_HEADER]: forged, [ip.CLIENT_IP_PROOF_HEADER]: 'anything' },
+      });
       expect(ip.clientIp(request)).toBe(ip.UNVERIFIED_CLIENT);
     }
-    const warnings = write.mock.calls.map(([line]) => String(line)).filter((line) => line.includes('client_ip_unverified'));
+    const warnings = write.mock.calls
+      .map(([line]) => String(line))
+      .filter((line) => line.includes('client_ip_unverified'));
     expect(warnings).toHaveLength(1);
     expect(JSON.parse(warnings[0]!)).toMatchObject({ level: 'warn', event: 'client_ip_unverified' });
   });

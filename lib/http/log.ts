@@ -4,6 +4,11 @@ export function logLine(fields: Record<string, unknown>): void {
 }
 
 export function logError(message: string, error: unknown, fields: Record<string, unknown> = {}): void {
-  const err = error instanceof Error ? { name: error.name, message: error.message, stack: error.stack } : { value: String(error) };
-  process.stderr.write(`${JSON.stringify({ time: new Date().toISOString(), level: 'error', message, error: err, ...fields })}\n`);
+  const err =
+    error instanceof Error
+      ? { name: error.name, message: error.message, stack: error.stack }
+      : { value: String(error) };
+  process.stderr.write(
+    `${JSON.stringify({ time: new Date().toISOString(), level: 'error', message, error: err, ...fields })}\n`,
+  );
 }

@@ -52,7 +52,11 @@ function parkableWait(params: URLSearchParams): number {
   return parsed.success ? (parsed.data.wait ?? 0) : 0;
 }
 
-async function park(res: ServerResponse, toRoute: () => void, poll: { token: string; knownTag: string; deadline: number }): Promise<void> {
+async function park(
+  res: ServerResponse,
+  toRoute: () => void,
+  poll: { token: string; knownTag: string; deadline: number },
+): Promise<void> {
   let subscription: Subscription | null = null;
   let gone = false;
   // A client that hangs up stops the wait at once; nothing is answered.

@@ -79,7 +79,9 @@ describe('answerBadRequestTarget over HTTP', () => {
       const res = await get(path);
       expect(res.status).toBe(400);
       expect(res.type).toMatch(/^application\/json/);
-      const body = JSON.parse(res.body) as { error: { code: keyof typeof ERROR_STATUS; message: string; hint: string; fields: Record<string, string> } };
+      const body = JSON.parse(res.body) as {
+        error: { code: keyof typeof ERROR_STATUS; message: string; hint: string; fields: Record<string, string> };
+      };
       expect(body.error.code).toBe('validation_failed');
       expect(ERROR_STATUS[body.error.code]).toBe(400);
       expect(body.error.message).toMatch(/path/);
@@ -130,7 +132,10 @@ describe('answerClientError over HTTP', () => {
       socket.on('error', reject);
     });
 
-  const bodyOf = (answer: string) => JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)) as { error: { code: keyof typeof ERROR_STATUS; message: string; hint: string } };
+  const bodyOf = (answer: string) =>
+    JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)) as {
+      error: { code: keyof typeof ERROR_STATUS; message: string; hint: string };
+    };
 
   it('answers headers over 16 KB (a huge query string) with 431 and the envelope', async () => {
     const answer = await raw(`GET /api/v1/events.json?q=${'a'.repeat(20_000)} HTTP/1.1\r\nHost: x\r\n\r\n`);

@@ -48,7 +48,9 @@ export function directRoute(req: IncomingMessage): DirectMatch | undefined {
     if (!match) continue;
     try {
       // Decoded as Next.js decodes a dynamic segment.
-      const params = Object.fromEntries(Object.entries(match.groups ?? {}).map(([key, value]) => [key, decodeURIComponent(value)]));
+      const params = Object.fromEntries(
+        Object.entries(match.groups ?? {}).map(([key, value]) => [key, decodeURIComponent(value)]),
+      );
       return { route, params };
     } catch {
       return undefined;
@@ -58,7 +60,11 @@ export function directRoute(req: IncomingMessage): DirectMatch | undefined {
 }
 
 /** Answers the request with its route's handler (a match from directRoute). */
-export async function answerFromRoute(req: IncomingMessage, res: ServerResponse, { route, params }: DirectMatch): Promise<void> {
+export async function answerFromRoute(
+  req: IncomingMessage,
+  res: ServerResponse,
+  { route, params }: DirectMatch,
+): Promise<void> {
   try {
     route.handler ??= await route.load();
     const response = await route.handler(toRequest(req), { params: Promise.resolve(params) });
@@ -77,7 +83,11 @@ export async function answerFromRoute(req: IncomingMessage, res: ServerResponse,
   } catch (error) {
     logError('request failed', error);
     if (!res.headersSent && !res.destroyed) {
-      res.writeHead(500, { ...COMMON_SECURITY_HEADERS, 'content-security-policy': API_CONTENT_SECURITY_POLICY, 'content-type': 'application/json' });
+      res.writeHead(500, {
+        ...COMMON_SECURITY_HEADERS,
+        'content-security-policy': API_CONTENT_SECURITY_POLICY,
+        'content-type': 'application/json',
+      });
       res.end(JSON.stringify({ error: { code: 'internal_error', message: 'Something went wrong on our side' } }));
     }
   }

@@ -208,12 +208,22 @@ async function sessionCaller(db: Database, request: Request): Promise<Caller | n
   if (!['GET', 'HEAD'].includes(request.method)) {
     const origin = request.headers.get('origin');
     if (origin !== new URL(publicBaseUrl).origin) {
-      throw new ApiError('forbidden', 'Cross-site request refused: a write with a session cookie must come from this site', {
-        hint: 'Agents authenticate with Authorization: Bearer <token>; browsers must send a same-origin Origin header.',
-      });
+      throw new ApiError(
+        'forbidden',
+        'Cross-site request refused: a write with a session cookie must come from this site',
+        {
+          hint: 'Agents authenticate with Authorization: Bearer <token>; browsers must send a same-origin Origin header.',
+        },
+      );
     }
   }
-  return { via: 'session', userId: found.user.id, scopes: [...SCOPES], sessionId: found.session.sessionId, tokenId: null };
+  return {
+    via: 'session',
+    userId: found.user.id,
+    scopes: [...SCOPES],
+    sessionId: found.session.sessionId,
+    tokenId: null,
+  };
 }
 
 function queryObject(request: Request): Record<string, string> {
@@ -225,8 +235,7 @@ function queryObject(request: Request): Record<string, string> {
 /** Reads at most the endpoint's byte limit, so an oversized body never fills memory. */
 async function readBodyText(request: Request, spec: EndpointSpec): Promise<string> {
   const limit = spec.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-  const tooLarge = () =>
-    new ApiError('payload_too_large', `The request body exceeds ${limit} bytes`);
+  const tooLarge = () => new ApiError('payload_too_large', `The request body exceeds ${limit} bytes`);
   const declared = Number(request.headers.get('content-length') ?? NaN);
   if (declared > limit) throw tooLarge();
 

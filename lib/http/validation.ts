@@ -17,9 +17,13 @@ export function issuesToFields(issues: readonly z.core.$ZodIssue[], prefix = '')
     // A union of forms (a list or a comma-separated string): when the value was of one
     // form's type, that form's own problem is the useful one, with its full path.
     if (issue.code === 'invalid_union') {
-      const ofThisType = issue.errors.filter((branch) => !branch.some((i) => i.code === 'invalid_type' && i.path.length === 0));
+      const ofThisType = issue.errors.filter(
+        (branch) => !branch.some((i) => i.code === 'invalid_type' && i.path.length === 0),
+      );
       // Only plain names and indexes go into field names (a map key may hold anything).
-      const plainPaths = ofThisType[0]?.every((i) => i.path.every((p) => typeof p === 'number' || /^\w+$/.test(String(p))));
+      const plainPaths = ofThisType[0]?.every((i) =>
+        i.path.every((p) => typeof p === 'number' || /^\w+$/.test(String(p))),
+      );
       if (ofThisType.length === 1 && plainPaths) {
         for (const [field, message] of Object.entries(issuesToFields(ofThisType[0]!, name))) fields[field] ??= message;
         continue;
@@ -37,7 +41,11 @@ export function isUuid(value: string): boolean {
   return UUID.test(value);
 }
 
-export function parseOrThrow<T extends z.ZodType>(schema: T, input: unknown, where: 'body' | 'query' | 'path'): z.output<T> {
+export function parseOrThrow<T extends z.ZodType>(
+  schema: T,
+  input: unknown,
+  where: 'body' | 'query' | 'path',
+): z.output<T> {
   const result = schema.safeParse(input);
   if (result.success) return result.data;
   const fields = issuesToFields(result.error.issues);
@@ -54,7 +62,8 @@ export function parseOrThrow<T extends z.ZodType>(schema: T, input: unknown, whe
  */
 export function validationMessage(fields: Record<string, string>, where: 'body' | 'query' | 'path' = 'body'): string {
   const entries = Object.entries(fields);
-  if (entries.length === 0) return `The request ${where === 'body' ? 'body' : where === 'query' ? 'query' : 'address'} isn’t valid.`;
+  if (entries.length === 0)
+    return `The request ${where === 'body' ? 'body' : where === 'query' ? 'query' : 'address'} isn’t valid.`;
   const sentence = ([name, message]: [string, string]) => {
     const text = message === 'unknown field' ? `${name} is not a field we know: remove it` : message;
     const capital = text.charAt(0).toUpperCase() + text.slice(1);

@@ -41,7 +41,9 @@ const holder = globalThis as unknown as { __buddyBoss?: PgBoss };
 export async function startBoss(connectionString: string): Promise<PgBoss> {
   if (holder.__buddyBoss) return holder.__buddyBoss;
   const boss = new PgBoss({ connectionString, schema: 'pgboss', max: 4 });
-  boss.on('error', (error) => process.stderr.write(`${JSON.stringify({ level: 'error', message: 'job queue', error: String(error) })}\n`));
+  boss.on('error', (error) =>
+    process.stderr.write(`${JSON.stringify({ level: 'error', message: 'job queue', error: String(error) })}\n`),
+  );
   await boss.start();
   for (const name of Object.values(QUEUES)) {
     await boss.createQueue(name, { name, ...(QUEUE_POLICIES[name] ?? DEFAULT_POLICY) });

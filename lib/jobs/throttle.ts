@@ -5,7 +5,11 @@ import type { Database } from '@/db';
 
 export async function waitForSlot(db: Database, name: string, intervalMs: number): Promise<void> {
   const slot = await db.transaction().execute(async (trx) => {
-    await trx.insertInto('throttles').values({ name }).onConflict((oc) => oc.column('name').doNothing()).execute();
+    await trx
+      .insertInto('throttles')
+      .values({ name })
+      .onConflict((oc) => oc.column('name').doNothing())
+      .execute();
     const row = await trx
       .updateTable('throttles')
       .set({ next_at: sql`greatest(now(), next_at) + make_interval(secs => ${intervalMs / 1000})` })

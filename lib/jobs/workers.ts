@@ -23,10 +23,16 @@ export async function startWorkers(): Promise<void> {
   };
   const handlers: Record<QueueName, JobHandler> = {
     [QUEUES.magicLinkMail]: async (data) =>
-      sendMagicLinkMail(getDb(), String(data.userId), mail, data.occasion === 'registration' ? 'registration' : 'request'),
+      sendMagicLinkMail(
+        getDb(),
+        String(data.userId),
+        mail,
+        data.occasion === 'registration' ? 'registration' : 'request',
+      ),
     [QUEUES.accountCreatedMail]: async (data) => sendAccountCreatedNotice(getDb(), String(data.userId), mail),
     [QUEUES.geocodeLocation]: async (data) => {
-      if (cfg.geocoderUrl) await geocodeProfileLocation(getDb(), String(data.userId), String(data.label), cfg.geocoderUrl);
+      if (cfg.geocoderUrl)
+        await geocodeProfileLocation(getDb(), String(data.userId), String(data.label), cfg.geocoderUrl);
     },
     [QUEUES.eventsRefresh]: async () => runEventsRefresh(getDb(), cfg.events),
     [QUEUES.photoModeration]: async (data) => {

@@ -14,7 +14,13 @@ export interface RateLimitRule {
   what: string;
 }
 
-export const RATE_LIMIT_NAMES = ['discover', 'location_change', 'photo_upload', 'events', 'availability_parse'] as const;
+export const RATE_LIMIT_NAMES = [
+  'discover',
+  'location_change',
+  'photo_upload',
+  'events',
+  'availability_parse',
+] as const;
 export type RateLimitName = (typeof RATE_LIMIT_NAMES)[number];
 export type RateLimitRules = Record<RateLimitName, RateLimitRule>;
 

@@ -26,12 +26,42 @@ const BY_METHOD: Record<HttpMethod, Hints> = {
 
 /** Endpoints whose effect differs from their method's default, with the reason. */
 const REFINEMENTS: Array<{ method: HttpMethod; path: RegExp; hints: Partial<Hints>; why: string }> = [
-  { method: 'POST', path: /^\/api\/v1\/register\.json$/, hints: { openWorldHint: true }, why: 'emails the person a sign-in link' },
-  { method: 'GET', path: /^\/api\/v1\/events\.json$/, hints: { openWorldHint: true }, why: 'proxies an upstream events directory' },
-  { method: 'POST', path: /^\/api\/v1\/me\/photo\.json$/, hints: { destructiveHint: true, openWorldHint: true }, why: 'replaces the current photo; an image-safety service checks it' },
-  { method: 'POST', path: /^\/api\/v1\/me\/complete\.json$/, hints: { idempotentHint: true }, why: 'confirming a complete profile twice changes nothing' },
-  { method: 'POST', path: /^\/api\/v1\/users\/\{[^}]+\}\/buddy_request\.json$/, hints: { openWorldHint: true }, why: 'reaches another person' },
-  { method: 'POST', path: /^\/api\/v1\/buddy_requests\/\{[^}]+\}\/accept\.json$/, hints: { openWorldHint: true }, why: 'opens a chat with another person and may message them' },
+  {
+    method: 'POST',
+    path: /^\/api\/v1\/register\.json$/,
+    hints: { openWorldHint: true },
+    why: 'emails the person a sign-in link',
+  },
+  {
+    method: 'GET',
+    path: /^\/api\/v1\/events\.json$/,
+    hints: { openWorldHint: true },
+    why: 'proxies an upstream events directory',
+  },
+  {
+    method: 'POST',
+    path: /^\/api\/v1\/me\/photo\.json$/,
+    hints: { destructiveHint: true, openWorldHint: true },
+    why: 'replaces the current photo; an image-safety service checks it',
+  },
+  {
+    method: 'POST',
+    path: /^\/api\/v1\/me\/complete\.json$/,
+    hints: { idempotentHint: true },
+    why: 'confirming a complete profile twice changes nothing',
+  },
+  {
+    method: 'POST',
+    path: /^\/api\/v1\/users\/\{[^}]+\}\/buddy_request\.json$/,
+    hints: { openWorldHint: true },
+    why: 'reaches another person',
+  },
+  {
+    method: 'POST',
+    path: /^\/api\/v1\/buddy_requests\/\{[^}]+\}\/accept\.json$/,
+    hints: { openWorldHint: true },
+    why: 'opens a chat with another person and may message them',
+  },
   {
     method: 'POST',
     path: /^\/api\/v1\/buddy_requests\/\{[^}]+\}\/decline\.json$/,
@@ -44,9 +74,24 @@ const REFINEMENTS: Array<{ method: HttpMethod; path: RegExp; hints: Partial<Hint
     hints: { readOnlyHint: false },
     why: 'mark_read=true moves the read marker',
   },
-  { method: 'POST', path: /^\/api\/v1\/chats\/\{[^}]+\}\/messages\.json$/, hints: { openWorldHint: true }, why: 'messages another person (push notification)' },
-  { method: 'POST', path: /^\/api\/v1\/chats\/\{[^}]+\}\/read\.json$/, hints: { idempotentHint: true }, why: 'SPEC: idempotent; only the caller’s read marker' },
-  { method: 'POST', path: /block/, hints: { destructiveHint: true, idempotentHint: true, openWorldHint: true }, why: 'cuts off another person' },
+  {
+    method: 'POST',
+    path: /^\/api\/v1\/chats\/\{[^}]+\}\/messages\.json$/,
+    hints: { openWorldHint: true },
+    why: 'messages another person (push notification)',
+  },
+  {
+    method: 'POST',
+    path: /^\/api\/v1\/chats\/\{[^}]+\}\/read\.json$/,
+    hints: { idempotentHint: true },
+    why: 'SPEC: idempotent; only the caller’s read marker',
+  },
+  {
+    method: 'POST',
+    path: /block/,
+    hints: { destructiveHint: true, idempotentHint: true, openWorldHint: true },
+    why: 'cuts off another person',
+  },
   { method: 'DELETE', path: /block/, hints: { openWorldHint: true }, why: 'lets another person reach you again' },
 ];
 

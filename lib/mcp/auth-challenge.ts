@@ -20,12 +20,24 @@ import { resourceMetadataUrl } from '../oauth/resources';
 import type { ToolDefinition } from './tools';
 
 function challenge(baseUrl: string, params: Record<string, string>, message: string): Response {
-  const header = ['Bearer', Object.entries({ resource_metadata: resourceMetadataUrl(baseUrl, '/api/mcp'), ...params }).map(([k, v]) => `${k}="${v}"`).join(', ')].join(' ');
+  const header = [
+    'Bearer',
+    Object.entries({ resource_metadata: resourceMetadataUrl(baseUrl, '/api/mcp'), ...params })
+      .map(([k, v]) => `${k}="${v}"`)
+      .join(', '),
+  ].join(' ');
   const body = { error: { code: 'unauthorized', message, hint: ERROR_ADVICE.unauthorized } };
-  return new Response(JSON.stringify(body), { status: 401, headers: { 'content-type': 'application/json', 'www-authenticate': header, 'cache-control': 'no-store' } });
+  return new Response(JSON.stringify(body), {
+    status: 401,
+    headers: { 'content-type': 'application/json', 'www-authenticate': header, 'cache-control': 'no-store' },
+  });
 }
 
-export async function mcpAuthChallenge(request: Request, tools: readonly ToolDefinition[], baseUrl: string): Promise<Response | null> {
+export async function mcpAuthChallenge(
+  request: Request,
+  tools: readonly ToolDefinition[],
+  baseUrl: string,
+): Promise<Response | null> {
   const authorization = request.headers.get('authorization');
   if (authorization) {
     const token = bearerToken(authorization);
@@ -42,5 +54,9 @@ export async function mcpAuthChallenge(request: Request, tools: readonly ToolDef
   if (!message || typeof message !== 'object' || message.method !== 'tools/call') return null;
   const tool = tools.find((t) => t.name === message.params?.name);
   if (!tool || tool.spec.auth === 'none') return null;
-  return challenge(baseUrl, { scope: SCOPES.join(' ') }, `The ${tool.name} tool acts for a person: connect with OAuth, or send a bearer token`);
+  return challenge(
+    baseUrl,
+    { scope: SCOPES.join(' ') },
+    `The ${tool.name} tool acts for a person: connect with OAuth, or send a bearer token`,
+  );
 }

@@ -8,7 +8,10 @@ import type { ToolDefinition } from './tools';
 import { connectText } from '../guides/connecting';
 
 /** A Next.js App Router route handler, as exported by app/api/v1/**\/route.ts. */
-export type RouteHandler = (request: Request, context: { params: Promise<Record<string, string | string[]>> }) => Promise<Response>;
+export type RouteHandler = (
+  request: Request,
+  context: { params: Promise<Record<string, string | string[]>> },
+) => Promise<Response>;
 
 export interface ToolResult {
   [key: string]: unknown;
@@ -27,7 +30,12 @@ function queryValue(value: unknown): string {
 }
 
 /** The HTTP request the tool's arguments stand for. */
-export function buildRouteRequest(tool: ToolDefinition, args: Record<string, unknown>, incoming: Request | undefined, baseUrl: string) {
+export function buildRouteRequest(
+  tool: ToolDefinition,
+  args: Record<string, unknown>,
+  incoming: Request | undefined,
+  baseUrl: string,
+) {
   const params: Record<string, string> = {};
   const query = new URLSearchParams();
   let body: Record<string, unknown> | unknown = {};
@@ -44,7 +52,9 @@ export function buildRouteRequest(tool: ToolDefinition, args: Record<string, unk
   }
   // The URL is for show (the handler reads `params`, where the contract refuses a lone
   // surrogate by name); encodeURIComponent would throw on one.
-  const path = tool.spec.path.replace(/\{(\w+)\}/g, (_m, name: string) => encodeURIComponent(wellFormed(params[name] ?? '')));
+  const path = tool.spec.path.replace(/\{(\w+)\}/g, (_m, name: string) =>
+    encodeURIComponent(wellFormed(params[name] ?? '')),
+  );
   const origin = incoming ? new URL(incoming.url).origin : baseUrl;
   const search = query.toString();
   const url = `${origin}${path}${search ? `?${search}` : ''}`;
@@ -68,7 +78,12 @@ function isEnvelope(value: unknown): value is ErrorEnvelope {
 }
 
 /** The error envelope as words an agent can act on, plus the envelope itself as JSON. */
-function errorResult(status: number, envelope: ErrorEnvelope, response: Response, incoming: Request | undefined): ToolResult {
+function errorResult(
+  status: number,
+  envelope: ErrorEnvelope,
+  response: Response,
+  incoming: Request | undefined,
+): ToolResult {
   const { code, message, hint, fields } = envelope.error;
   const lines = [`Error ${status} ${code}: ${message}`];
   if (hint) lines.push(`What to do: ${hint}`);
@@ -103,11 +118,17 @@ export async function callRoute(
   if (!response.ok) {
     const envelope = isEnvelope(parsed)
       ? parsed
-      : ({ error: { code: 'internal_error', message: `Unexpected ${response.status} response` } } satisfies ErrorEnvelope);
+      : ({
+          error: { code: 'internal_error', message: `Unexpected ${response.status} response` },
+        } satisfies ErrorEnvelope);
     return errorResult(response.status, envelope, response, incoming);
   }
   const content: ToolResult['content'] = [{ type: 'text', text: text || 'null' }];
   // A new account: how this host goes on acting for the person depends on the host.
-  if (tool.spec.id === 'register') content.push({ type: 'text', text: `Next, connect to the new account the way your host can:\n${connectText(baseUrl)}` });
+  if (tool.spec.id === 'register')
+    content.push({
+      type: 'text',
+      text: `Next, connect to the new account the way your host can:\n${connectText(baseUrl)}`,
+    });
   return { content };
 }

@@ -17,7 +17,8 @@ export const GUIDE_TOOL = {
     'Read a guide when unsure (no token needed): ' +
     Object.entries(GUIDES)
       .map(([name, guide]) => `${name} (${guide.about})`)
-      .join(', ') + '.',
+      .join(', ') +
+    '.',
   inputSchema: {
     type: 'object',
     properties: { name: { type: 'string', enum: Object.keys(GUIDES) } },
@@ -31,8 +32,20 @@ export function guideResult(args: Record<string, unknown>): ToolResult {
   const name = args.name;
   if (typeof name !== 'string' || !(name in GUIDES)) {
     const names = Object.keys(GUIDES).join(', ');
-    const envelope = { error: { code: 'validation_failed', message: `name must be one of: ${names}`, fields: { name: `one of ${names}` } } };
-    return { content: [{ type: 'text', text: `Error 400 validation_failed: name must be one of ${names}` }, { type: 'text', text: JSON.stringify(envelope) }], isError: true };
+    const envelope = {
+      error: {
+        code: 'validation_failed',
+        message: `name must be one of: ${names}`,
+        fields: { name: `one of ${names}` },
+      },
+    };
+    return {
+      content: [
+        { type: 'text', text: `Error 400 validation_failed: name must be one of ${names}` },
+        { type: 'text', text: JSON.stringify(envelope) },
+      ],
+      isError: true,
+    };
   }
   return { content: [{ type: 'text', text: GUIDES[name as GuideName].render() }] };
 }

@@ -48,7 +48,13 @@ export function buildMcpManifest(tools: readonly ToolDefinition[], baseUrl: stri
         annotations: tool.annotations,
       })),
       // The guides as a tool (no HTTP endpoint of its own: they are /SIGNUP.md, /AGENTS.md, /llms.txt).
-      { name: GUIDE_TOOL.name, title: 'Get guide', description: GUIDE_TOOL.description, auth: 'none', annotations: GUIDE_TOOL.annotations },
+      {
+        name: GUIDE_TOOL.name,
+        title: 'Get guide',
+        description: GUIDE_TOOL.description,
+        auth: 'none',
+        annotations: GUIDE_TOOL.annotations,
+      },
     ],
   };
 }

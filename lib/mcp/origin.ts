@@ -17,7 +17,11 @@ export function rejectForeignOrigin(request: Request, publicBaseUrl: string): Re
   const origin = request.headers.get('origin');
   if (isAllowedOrigin(origin, publicBaseUrl)) return undefined;
   return new Response(
-    JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: `Forbidden: requests from the origin ${origin} are not allowed` }, id: null }),
+    JSON.stringify({
+      jsonrpc: '2.0',
+      error: { code: -32000, message: `Forbidden: requests from the origin ${origin} are not allowed` },
+      id: null,
+    }),
     { status: 403, headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' } },
   );
 }

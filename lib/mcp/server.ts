@@ -27,7 +27,9 @@ export function serverInstructions(baseUrl: string): string {
  * contract's zod schemas, so a bad argument gets the same `validation_failed` envelope
  * (with error.fields) as over HTTP instead of a generic SDK message.
  */
-function advertisedSchema(json: (target?: string) => Record<string, unknown>): StandardSchemaWithJSON<Record<string, unknown>, Record<string, unknown>> {
+function advertisedSchema(
+  json: (target?: string) => Record<string, unknown>,
+): StandardSchemaWithJSON<Record<string, unknown>, Record<string, unknown>> {
   return {
     '~standard': {
       version: 1,
@@ -48,12 +50,15 @@ export interface AdvertisedTool {
 
 export function advertisedTools(endpoints: readonly EndpointSpec[]): AdvertisedTool[] {
   const guide: AdvertisedTool = { ...GUIDE_TOOL, inputSchema: GUIDE_TOOL.inputSchema };
-  return [guide, ...toolDefinitions(endpoints).map((tool) => ({
-    name: tool.name,
-    description: tool.description,
-    inputSchema: tool.inputSchema(),
-    annotations: advertisedAnnotations(tool.annotations),
-  }))];
+  return [
+    guide,
+    ...toolDefinitions(endpoints).map((tool) => ({
+      name: tool.name,
+      description: tool.description,
+      inputSchema: tool.inputSchema(),
+      annotations: advertisedAnnotations(tool.annotations),
+    })),
+  ];
 }
 
 export function registerTools(

@@ -20,43 +20,82 @@ describe('MCP tools from the contract', () => {
     expect(tools.map((t) => t.name)).toEqual(expected);
     for (const spec of endpoints.filter((e) => !(e.id in EXCLUDED_FROM_MCP))) {
       const handler = ROUTE_HANDLERS[spec.id];
-      expect(handler, `app/api/mcp/handlers.ts has no entry for ${spec.id} (${spec.method} ${spec.path})`).toBeTypeOf('function');
+      expect(handler, `app/api/mcp/handlers.ts has no entry for ${spec.id} (${spec.method} ${spec.path})`).toBeTypeOf(
+        'function',
+      );
       const module = (await import(routeFile(spec))) as Record<string, unknown>;
-      expect(handler, `${spec.id} must map to the ${spec.method} export of ${routeFile(spec)}`).toBe(module[spec.method]);
+      expect(handler, `${spec.id} must map to the ${spec.method} export of ${routeFile(spec)}`).toBe(
+        module[spec.method],
+      );
     }
     expect(Object.keys(ROUTE_HANDLERS).sort()).toEqual([...expected].sort());
   });
 
   it('merges path params, query and body into one input schema and remembers where each goes', () => {
     const profile = toolDefinition(endpoints.find((e) => e.id === 'get_public_profile')!);
-    expect(profile.inputSchema()).toMatchObject({ type: 'object', properties: { slug: { type: 'string' } }, required: ['slug'] });
+    expect(profile.inputSchema()).toMatchObject({
+      type: 'object',
+      properties: { slug: { type: 'string' } },
+      required: ['slug'],
+    });
     expect(profile.places).toEqual({ slug: 'path' });
 
     const register = toolDefinition(endpoints.find((e) => e.id === 'register')!);
-    const input = register.inputSchema() as { properties: Record<string, unknown>; required: string[]; additionalProperties: boolean };
+    const input = register.inputSchema() as {
+      properties: Record<string, unknown>;
+      required: string[];
+      additionalProperties: boolean;
+    };
     expect(input.required).toEqual(['email', 'displayName']);
     expect(input.additionalProperties).toBe(false);
-    expect(Object.keys(input.properties)).toEqual(expect.arrayContaining(['email', 'displayName', 'activities', 'availability_text', 'photo', 'agentName']));
+    expect(Object.keys(input.properties)).toEqual(
+      expect.arrayContaining(['email', 'displayName', 'activities', 'availability_text', 'photo', 'agentName']),
+    );
     // Deprecated fields and the HTTP-only ones are left out of tools/list (the route still takes them).
-    for (const gone of ['city', 'availability', 'schedule', 'agentSessionId']) expect(input.properties).not.toHaveProperty(gone);
+    for (const gone of ['city', 'availability', 'schedule', 'agentSessionId'])
+      expect(input.properties).not.toHaveProperty(gone);
     // A model is told the format; the long regex zod derives from it is the route's business.
     expect(input.properties.email).toEqual({ type: 'string', minLength: 1, maxLength: 254, format: 'email' });
-    expect(register.description).toMatch(/^Create an account and get a bearer token \(no token needed\)\. Ask the person/);
+    expect(register.description).toMatch(
+      /^Create an account and get a bearer token \(no token needed\)\. Ask the person/,
+    );
   });
 
   it('keeps every constraint a model needs and says null only where it clears a field', () => {
-    const update = toolDefinition(endpoints.find((e) => e.id === 'update_my_profile')!).inputSchema() as { properties: Record<string, Record<string, unknown>> };
+    const update = toolDefinition(endpoints.find((e) => e.id === 'update_my_profile')!).inputSchema() as {
+      properties: Record<string, Record<string, unknown>>;
+    };
     expect(update.properties.aboutMe).toEqual({ type: ['string', 'null'], maxLength: 600 });
-    expect(update.properties.gender).toEqual({ type: ['string', 'null'], enum: ['male', 'female', 'non_binary', 'prefer_not_to_say'] });
-    const register = toolDefinition(endpoints.find((e) => e.id === 'register')!).inputSchema() as { properties: Record<string, Record<string, unknown>> };
+    expect(update.properties.gender).toEqual({
+      type: ['string', 'null'],
+      enum: ['male', 'female', 'non_binary', 'prefer_not_to_say'],
+    });
+    const register = toolDefinition(endpoints.find((e) => e.id === 'register')!).inputSchema() as {
+      properties: Record<string, Record<string, unknown>>;
+    };
     expect(register.properties.aboutMe).toEqual({ type: 'string', maxLength: 600 });
-    expect(register.properties.coords).toMatchObject({ type: 'object', required: ['latitude', 'longitude'], properties: { latitude: { minimum: -90, maximum: 90 } } });
-    const discover = toolDefinition(endpoints.find((e) => e.id === 'discover')!).inputSchema() as { properties: Record<string, Record<string, unknown>> };
-    expect(discover.properties.limit).toEqual({ default: 20, description: 'Results per page', type: 'integer', minimum: 1, maximum: 50 });
+    expect(register.properties.coords).toMatchObject({
+      type: 'object',
+      required: ['latitude', 'longitude'],
+      properties: { latitude: { minimum: -90, maximum: 90 } },
+    });
+    const discover = toolDefinition(endpoints.find((e) => e.id === 'discover')!).inputSchema() as {
+      properties: Record<string, Record<string, unknown>>;
+    };
+    expect(discover.properties.limit).toEqual({
+      default: 20,
+      description: 'Results per page',
+      type: 'integer',
+      minimum: 1,
+      maximum: 50,
+    });
   });
 
   it('refuses a contract where a query and a body field share a name', () => {
-    const withClash = { ...endpoints.find((e) => e.id === 'update_my_profile')!, query: z.object({ aboutMe: z.string() }) };
+    const withClash = {
+      ...endpoints.find((e) => e.id === 'update_my_profile')!,
+      query: z.object({ aboutMe: z.string() }),
+    };
     expect(() => toolDefinition(withClash)).toThrow(/aboutMe/);
   });
 
@@ -74,14 +113,31 @@ describe('annotations', () => {
 
   it('marks every GET read-only and idempotent, except reading messages that can mark them read', () => {
     const plainReads = endpoints.filter((e) => e.method === 'GET' && e.path !== '/api/v1/chats/{chatId}/messages.json');
-    for (const spec of plainReads) expect(annotationsFor(spec), spec.id).toMatchObject({ readOnlyHint: true, idempotentHint: true });
-    expect(hints('GET', '/api/v1/chats/{chatId}/messages.json')).toMatchObject({ readOnlyHint: false, destructiveHint: false, idempotentHint: true });
+    for (const spec of plainReads)
+      expect(annotationsFor(spec), spec.id).toMatchObject({ readOnlyHint: true, idempotentHint: true });
+    expect(hints('GET', '/api/v1/chats/{chatId}/messages.json')).toMatchObject({
+      readOnlyHint: false,
+      destructiveHint: false,
+      idempotentHint: true,
+    });
   });
 
   it('marks DELETE and PATCH destructive and idempotent, plain POSTs neither', () => {
-    expect(hints('DELETE', '/api/v1/anything.json')).toMatchObject({ readOnlyHint: false, destructiveHint: true, idempotentHint: true });
-    expect(hints('PATCH', '/api/v1/me.json')).toMatchObject({ destructiveHint: true, idempotentHint: true, openWorldHint: false });
-    expect(hints('POST', '/api/v1/something.json')).toMatchObject({ destructiveHint: false, idempotentHint: false, openWorldHint: false });
+    expect(hints('DELETE', '/api/v1/anything.json')).toMatchObject({
+      readOnlyHint: false,
+      destructiveHint: true,
+      idempotentHint: true,
+    });
+    expect(hints('PATCH', '/api/v1/me.json')).toMatchObject({
+      destructiveHint: true,
+      idempotentHint: true,
+      openWorldHint: false,
+    });
+    expect(hints('POST', '/api/v1/something.json')).toMatchObject({
+      destructiveHint: false,
+      idempotentHint: false,
+      openWorldHint: false,
+    });
   });
 
   it('marks what reaches other people or upstreams as open-world, and the justified POSTs idempotent', () => {
@@ -89,21 +145,38 @@ describe('annotations', () => {
     expect(hints('POST', '/api/v1/users/{slug}/buddy_request.json').openWorldHint).toBe(true);
     expect(hints('POST', '/api/v1/chats/{chatId}/messages.json').openWorldHint).toBe(true);
     expect(hints('GET', '/api/v1/events.json')).toMatchObject({ openWorldHint: true, readOnlyHint: true });
-    expect(hints('POST', '/api/v1/chats/{chatId}/read.json')).toMatchObject({ idempotentHint: true, openWorldHint: false });
+    expect(hints('POST', '/api/v1/chats/{chatId}/read.json')).toMatchObject({
+      idempotentHint: true,
+      openWorldHint: false,
+    });
     expect(hints('POST', '/api/v1/me/complete.json').idempotentHint).toBe(true);
-    expect(hints('POST', '/api/v1/buddy_requests/{invitationId}/decline.json')).toMatchObject({ destructiveHint: true, openWorldHint: true });
+    expect(hints('POST', '/api/v1/buddy_requests/{invitationId}/decline.json')).toMatchObject({
+      destructiveHint: true,
+      openWorldHint: true,
+    });
   });
 });
 
 describe('the request a tool call stands for', () => {
   const incoming = new Request('http://127.0.0.1:3000/api/mcp', {
     method: 'POST',
-    headers: { authorization: 'Bearer bm_at_x', [CLIENT_IP_HEADER]: '10.1.2.3', [CLIENT_IP_PROOF_HEADER]: 'proof', origin: 'http://evil.example', cookie: 'a=b' },
+    headers: {
+      authorization: 'Bearer bm_at_x',
+      [CLIENT_IP_HEADER]: '10.1.2.3',
+      [CLIENT_IP_PROOF_HEADER]: 'proof',
+      origin: 'http://evil.example',
+      cookie: 'a=b',
+    },
   });
 
   it('puts path params in the path, body fields in a JSON body and copies only auth and client address', async () => {
     const update = toolDefinition(endpoints.find((e) => e.id === 'update_my_profile')!);
-    const { request } = buildRouteRequest(update, { aboutMe: 'Hi', activities: ['hiking'], bogus: 1 }, incoming, 'http://unused');
+    const { request } = buildRouteRequest(
+      update,
+      { aboutMe: 'Hi', activities: ['hiking'], bogus: 1 },
+      incoming,
+      'http://unused',
+    );
     expect(request.method).toBe('PATCH');
     expect(request.url).toBe('http://127.0.0.1:3000/api/v1/me.json');
     expect(request.headers.get('authorization')).toBe('Bearer bm_at_x');

@@ -77,10 +77,16 @@ function mergeInput(spec: EndpointSpec, target: MergeTarget): Merged {
     }
     if (!isObjectSchema(json)) throw new Error(`${spec.id}: ${place} schema must be an object`);
     const requiredHere = new Set((json.required ?? []) as string[]);
-    for (const [name, property] of Object.entries(json.properties)) add(name, property, place, place === 'path' || requiredHere.has(name));
+    for (const [name, property] of Object.entries(json.properties))
+      add(name, property, place, place === 'path' || requiredHere.has(name));
     if (place === 'body' && json.additionalProperties === false) closed = true;
   }
-  const schema: JsonSchema = { type: 'object', properties, ...(required.length ? { required } : {}), ...(closed ? { additionalProperties: false } : {}) };
+  const schema: JsonSchema = {
+    type: 'object',
+    properties,
+    ...(required.length ? { required } : {}),
+    ...(closed ? { additionalProperties: false } : {}),
+  };
   return { schema, places, bodyAsArgument };
 }
 
@@ -90,7 +96,9 @@ function mergeInput(spec: EndpointSpec, target: MergeTarget): Merged {
  * are in the guides (the get_guide tool), read only when needed.
  */
 function describeTool(spec: EndpointSpec): string {
-  return [`${spec.summary}${spec.auth === 'none' ? ' (no token needed)' : ''}.`, spec.toolHint].filter(Boolean).join(' ');
+  return [`${spec.summary}${spec.auth === 'none' ? ' (no token needed)' : ''}.`, spec.toolHint]
+    .filter(Boolean)
+    .join(' ');
 }
 
 /**
@@ -112,7 +120,9 @@ export function compactSchema(node: JsonSchema, nullClears = false): JsonSchema 
       }
       out.properties = properties;
     } else if (Array.isArray(value)) {
-      out[key] = value.map((item) => (item && typeof item === 'object' ? compactSchema(item as JsonSchema, nullClears) : item));
+      out[key] = value.map((item) =>
+        item && typeof item === 'object' ? compactSchema(item as JsonSchema, nullClears) : item,
+      );
     } else if (value && typeof value === 'object') {
       out[key] = compactSchema(value as JsonSchema, nullClears);
     } else {
@@ -175,7 +185,10 @@ export function toolDefinition(spec: EndpointSpec): ToolDefinition {
     annotations: annotationsFor(spec),
     places: base.places,
     bodyAsArgument: base.bodyAsArgument,
-    inputSchema: (target) => memo(`in:${asTarget(target)}`, () => compactSchema(mergeInput(spec, asTarget(target)).schema, spec.method === 'PATCH')),
+    inputSchema: (target) =>
+      memo(`in:${asTarget(target)}`, () =>
+        compactSchema(mergeInput(spec, asTarget(target)).schema, spec.method === 'PATCH'),
+      ),
   };
 }
 

@@ -12,7 +12,9 @@ export function closestToolNames(wanted: string, names: readonly string[], limit
   const words = new Set(norm.split('_').filter(Boolean));
   return names
     .map((name) => {
-      const shared = name.split('_').filter((w) => words.has(w) || words.has(`${w}s`) || words.has(w.replace(/s$/, ''))).length;
+      const shared = name
+        .split('_')
+        .filter((w) => words.has(w) || words.has(`${w}s`) || words.has(w.replace(/s$/, ''))).length;
       return { name, score: editDistance(norm, name) - 3 * shared };
     })
     .sort((a, b) => a.score - b.score || a.name.localeCompare(b.name))

@@ -5,7 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeFlatImage, makeImage } from '../photos/test-images';
 import { decideAction, GoogleVisionProvider, LocalImageProvider, type ImageVerdict, type Likelihood } from './images';
 
-const verdict = (levels: Partial<Record<'adult' | 'violence' | 'racy' | 'medical' | 'spoof', Likelihood>>): ImageVerdict => ({
+const verdict = (
+  levels: Partial<Record<'adult' | 'violence' | 'racy' | 'medical' | 'spoof', Likelihood>>,
+): ImageVerdict => ({
   provider: 'test',
   safetyChecked: true,
   adult: null,
@@ -38,7 +40,10 @@ describe('LocalImageProvider', () => {
   it('decodes the image and says it is not a safety check', async () => {
     const result = await provider.check(await makeImage('webp', { width: 300, height: 200 }));
     expect(result).toMatchObject({ provider: 'local', safetyChecked: false, adult: null, faceCount: null });
-    expect(result.notes).toEqual(['local provider: not a safety check (no content or face analysis offline)', 'decoded 300x200']);
+    expect(result.notes).toEqual([
+      'local provider: not a safety check (no content or face analysis offline)',
+      'decoded 300x200',
+    ]);
     expect(decideAction(result)).toBe('kept');
   });
 
@@ -87,7 +92,13 @@ describe('GoogleVisionProvider', () => {
       body: {
         responses: [
           {
-            safeSearchAnnotation: { adult: 'VERY_LIKELY', spoof: 'UNLIKELY', medical: 'POSSIBLE', violence: 'VERY_UNLIKELY', racy: 'LIKELY' },
+            safeSearchAnnotation: {
+              adult: 'VERY_LIKELY',
+              spoof: 'UNLIKELY',
+              medical: 'POSSIBLE',
+              violence: 'VERY_UNLIKELY',
+              racy: 'LIKELY',
+            },
             faceAnnotations: [{ detectionConfidence: 0.9 }, { detectionConfidence: 0.8 }],
           },
         ],
@@ -110,14 +121,22 @@ describe('GoogleVisionProvider', () => {
     const request = received.at(-1)!;
     expect(new URL(request.url, 'http://x').searchParams.get('key')).toBe(KEY);
     expect(request.body.requests).toHaveLength(1);
-    expect(request.body.requests[0].features.map((f: { type: string }) => f.type)).toEqual(['SAFE_SEARCH_DETECTION', 'FACE_DETECTION']);
+    expect(request.body.requests[0].features.map((f: { type: string }) => f.type)).toEqual([
+      'SAFE_SEARCH_DETECTION',
+      'FACE_DETECTION',
+    ]);
     const sent = Buffer.from(request.body.requests[0].image.content, 'base64');
     expect(sent.equals(image)).toBe(true);
     expect((await sharp(sent).metadata()).format).toBe('webp');
   });
 
   it('counts no faces as 0', async () => {
-    answer = { status: 200, body: { responses: [{ safeSearchAnnotation: { adult: 'VERY_UNLIKELY', violence: 'UNLIKELY', racy: 'UNLIKELY' } }] } };
+    answer = {
+      status: 200,
+      body: {
+        responses: [{ safeSearchAnnotation: { adult: 'VERY_UNLIKELY', violence: 'UNLIKELY', racy: 'UNLIKELY' } }],
+      },
+    };
     const result = await new GoogleVisionProvider({ endpoint, apiKey: KEY }).check(await makeImage('webp'));
     expect(result.faceCount).toBe(0);
     expect(decideAction(result)).toBe('kept');
@@ -125,12 +144,18 @@ describe('GoogleVisionProvider', () => {
 
   it.each([
     ['an HTTP 500', { status: 500, body: { error: { message: 'backend' } } }, /HTTP 500/],
-    ['a per-image error', { status: 200, body: { responses: [{ error: { code: 3, message: 'Bad image data.' } }] } }, /could not process/],
+    [
+      'a per-image error',
+      { status: 200, body: { responses: [{ error: { code: 3, message: 'Bad image data.' } }] } },
+      /could not process/,
+    ],
     ['an empty answer', { status: 200, body: { responses: [] } }, /no response/],
     ['no SafeSearch', { status: 200, body: { responses: [{ faceAnnotations: [] }] } }, /no SafeSearch/],
   ])('throws on %s without revealing the key', async (_name, reply, message) => {
     answer = reply;
-    const error = await new GoogleVisionProvider({ endpoint, apiKey: KEY }).check(await makeImage('webp')).catch((e: Error) => e);
+    const error = await new GoogleVisionProvider({ endpoint, apiKey: KEY })
+      .check(await makeImage('webp'))
+      .catch((e: Error) => e);
     expect(error).toBeInstanceOf(Error);
     expect((error as Error).message).toMatch(message);
     expect((error as Error).message).not.toContain(KEY);

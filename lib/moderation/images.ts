@@ -57,7 +57,17 @@ export class LocalImageProvider implements ImageModerationProvider {
     if (Math.min(width, height) < MIN_USEFUL_EDGE) notes.push(`small: shorter edge under ${MIN_USEFUL_EDGE} px`);
     const colour = stats.channels.slice(0, 3);
     if (colour.every((channel) => channel.stdev < BLANK_STDEV)) notes.push('blank: a single flat colour');
-    return { provider: this.name, safetyChecked: false, adult: null, violence: null, racy: null, medical: null, spoof: null, faceCount: null, notes };
+    return {
+      provider: this.name,
+      safetyChecked: false,
+      adult: null,
+      violence: null,
+      racy: null,
+      medical: null,
+      spoof: null,
+      faceCount: null,
+      notes,
+    };
   }
 }
 
@@ -75,9 +85,7 @@ const asLikelihood = (value: unknown): Likelihood | null =>
 export class GoogleVisionProvider implements ImageModerationProvider {
   readonly name = 'google-vision';
 
-  constructor(
-    private readonly settings: { endpoint: string; apiKey: string; timeoutMs?: number; maxFaces?: number },
-  ) {}
+  constructor(private readonly settings: { endpoint: string; apiKey: string; timeoutMs?: number; maxFaces?: number }) {}
 
   async check(image: Buffer): Promise<ImageVerdict> {
     const url = new URL(this.settings.endpoint);
@@ -86,7 +94,10 @@ export class GoogleVisionProvider implements ImageModerationProvider {
       requests: [
         {
           image: { content: image.toString('base64') },
-          features: [{ type: 'SAFE_SEARCH_DETECTION' }, { type: 'FACE_DETECTION', maxResults: this.settings.maxFaces ?? 20 }],
+          features: [
+            { type: 'SAFE_SEARCH_DETECTION' },
+            { type: 'FACE_DETECTION', maxResults: this.settings.maxFaces ?? 20 },
+          ],
         },
       ],
     };
@@ -106,7 +117,8 @@ export class GoogleVisionProvider implements ImageModerationProvider {
     const payload = (await res.json().catch(() => null)) as VisionAnnotateResponse | null;
     const first = payload?.responses?.[0];
     if (!first) throw new Error('Cloud Vision returned no response for the image');
-    if (first.error) throw new Error(`Cloud Vision could not process the image (code ${first.error.code ?? 'unknown'})`);
+    if (first.error)
+      throw new Error(`Cloud Vision could not process the image (code ${first.error.code ?? 'unknown'})`);
     const safe = first.safeSearchAnnotation;
     if (!safe) throw new Error('Cloud Vision returned no SafeSearch annotation');
     return {

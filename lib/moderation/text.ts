@@ -11,9 +11,7 @@ import { ApiError, ERROR_ADVICE, type ErrorCode } from '../http/errors';
 
 export type ModerationRule = 'profanity' | 'threat' | 'solicitation' | 'shouting' | 'spam';
 
-export type ModerationVerdict =
-  | { ok: true }
-  | { ok: false; rule: ModerationRule; code: ErrorCode; reason: string };
+export type ModerationVerdict = { ok: true } | { ok: false; rule: ModerationRule; code: ErrorCode; reason: string };
 
 const RULE_CODES: Record<ModerationRule, ErrorCode> = {
   profanity: 'message_blocked_profanity',
@@ -33,8 +31,29 @@ const RULE_CODES: Record<ModerationRule, ErrorCode> = {
  * dataset (slurs, sexual acts, strong abuse) is refused.
  */
 export const ALLOWED_DATASET_WORDS: ReadonlySet<string> = new Set([
-  'anal', 'anus', 'arse', 'ass', 'bastard', 'bestiality', 'bollocks', 'boob', 'cock', 'dick', 'hooker',
-  'incest', 'orgasm', 'penis', 'piss', 'porn', 'prick', 'scat', 'sex', 'shit', 'tit', 'turd', 'vagina',
+  'anal',
+  'anus',
+  'arse',
+  'ass',
+  'bastard',
+  'bestiality',
+  'bollocks',
+  'boob',
+  'cock',
+  'dick',
+  'hooker',
+  'incest',
+  'orgasm',
+  'penis',
+  'piss',
+  'porn',
+  'prick',
+  'scat',
+  'sex',
+  'shit',
+  'tit',
+  'turd',
+  'vagina',
 ]);
 
 const profanityDataset = new DataSet<{ originalWord: string }>()
@@ -77,7 +96,9 @@ const FILLER = "((?:[\\w']+ ){0,3}?)";
 const TARGET = "(?:you|u|ya|y'all|your family|her|him|them)";
 
 const INTENT_THREATS: RegExp[] = [
-  new RegExp(`\\b${INTENT} ${FILLER}(?:kill|murder|stab|strangle|choke|hurt|rape|attack|slap|punch|kick|burn|shoot|smash|bash) ${TARGET}\\b(?!(?: (?:a|an|the|some|my) )?(?:message|msg|text|txt|line|email|mail|note|dm|invite|link|photo|pic|call|ring|reminder)s?\\b)`),
+  new RegExp(
+    `\\b${INTENT} ${FILLER}(?:kill|murder|stab|strangle|choke|hurt|rape|attack|slap|punch|kick|burn|shoot|smash|bash) ${TARGET}\\b(?!(?: (?:a|an|the|some|my) )?(?:message|msg|text|txt|line|email|mail|note|dm|invite|link|photo|pic|call|ring|reminder)s?\\b)`,
+  ),
   // "beat you" alone is usually a game ("I'm going to beat you at tennis").
   new RegExp(`\\b${INTENT} ${FILLER}beat ${TARGET} up\\b`),
   new RegExp(`\\b${INTENT} ${FILLER}beat the (?:shit|crap|hell|life) out of ${TARGET}\\b`),
@@ -173,7 +194,10 @@ function findSpam(text: string): string | null {
   const lower = text.toLowerCase();
   const chunk = new RegExp(`(\\p{L}[^]{1,5}?)\\1{${SPAM_CHUNK_REPEATS - 1},}`, 'u').exec(lower);
   if (chunk) return `repeats "${chunk[1]}" ${SPAM_CHUNK_REPEATS} or more times in a row`;
-  const word = new RegExp(`(?<![\\p{L}\\p{N}])([\\p{L}\\p{N}']+)(?:[^\\p{L}\\p{N}']+\\1(?![\\p{L}\\p{N}])){${SPAM_WORD_REPEATS - 1},}`, 'u').exec(lower);
+  const word = new RegExp(
+    `(?<![\\p{L}\\p{N}])([\\p{L}\\p{N}']+)(?:[^\\p{L}\\p{N}']+\\1(?![\\p{L}\\p{N}])){${SPAM_WORD_REPEATS - 1},}`,
+    'u',
+  ).exec(lower);
   if (word) return `repeats the word "${word[1]}" ${SPAM_WORD_REPEATS} or more times in a row`;
   return null;
 }

@@ -30,7 +30,10 @@ export async function sendMail(message: MailMessage, settings: MailSettings): Pr
   const info = await transport.sendMail(envelope);
   const dir = path.join(settings.dataDir, 'mail');
   await fs.mkdir(dir, { recursive: true });
-  const file = path.join(dir, `${new Date().toISOString().replace(/[:.]/g, '-')}-${info.messageId.replace(/[^\w.-]/g, '')}.eml`);
+  const file = path.join(
+    dir,
+    `${new Date().toISOString().replace(/[:.]/g, '-')}-${info.messageId.replace(/[^\w.-]/g, '')}.eml`,
+  );
   await fs.writeFile(file, info.message as Buffer, { mode: 0o600 });
   // The body holds a sign-in link: log where it went, never what it says.
   logLine({ event: 'mail_written', via: 'outbox', file, subject: message.subject });

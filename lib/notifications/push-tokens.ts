@@ -21,7 +21,9 @@ export async function registerPushToken(db: Database, userId: string, body: Push
       .insertInto('push_tokens')
       .values({ user_id: userId, token: body.token, platform: body.platform ?? null })
       .onConflict((oc) =>
-        oc.column('token').doUpdateSet({ user_id: userId, platform: body.platform ?? null, last_seen_at: sql<Date>`now()` }),
+        oc
+          .column('token')
+          .doUpdateSet({ user_id: userId, platform: body.platform ?? null, last_seen_at: sql<Date>`now()` }),
       )
       .returning(['token', 'platform', sql<boolean>`xmax = 0`.as('created')])
       .executeTakeFirstOrThrow();
@@ -33,12 +35,24 @@ export async function registerPushToken(db: Database, userId: string, body: Push
       .offset(MAX_DEVICES_PER_USER)
       .limit(1000)
       .execute();
-    if (stale.length > 0) await trx.deleteFrom('push_tokens').where('id', 'in', stale.map((s) => s.id)).execute();
+    if (stale.length > 0)
+      await trx
+        .deleteFrom('push_tokens')
+        .where(
+          'id',
+          'in',
+          stale.map((s) => s.id),
+        )
+        .execute();
     return { success: true as const, token: row.token, platform: row.platform, created: row.created };
   });
 }
 
 export async function deletePushToken(db: Database, userId: string, token: string) {
-  const result = await db.deleteFrom('push_tokens').where('user_id', '=', userId).where('token', '=', token).executeTakeFirst();
+  const result = await db
+    .deleteFrom('push_tokens')
+    .where('user_id', '=', userId)
+    .where('token', '=', token)
+    .executeTakeFirst();
   return { success: true as const, removed: Number(result.numDeletedRows) > 0 };
 }

@@ -73,7 +73,13 @@ export async function buildNotification(db: Database, job: PushJob): Promise<Pus
     .selectFrom('buddy_requests as r')
     .innerJoin('users as s', 's.id', 'r.sender_id')
     .innerJoin('users as t', 't.id', 'r.recipient_id')
-    .select(['r.sender_id', 'r.recipient_id', 'r.message', 's.display_name as sender_name', 't.display_name as recipient_name'])
+    .select([
+      'r.sender_id',
+      'r.recipient_id',
+      'r.message',
+      's.display_name as sender_name',
+      't.display_name as recipient_name',
+    ])
     .where('r.id', '=', job.requestId)
     .executeTakeFirst();
   if (!request) return null;
@@ -83,7 +89,9 @@ export async function buildNotification(db: Database, job: PushJob): Promise<Pus
       recipientId: job.recipientId,
       actorId: request.sender_id,
       title: 'New buddy request',
-      body: request.message ? `${request.sender_name}: ${preview(request.message)}` : `${request.sender_name} wants to be buddies`,
+      body: request.message
+        ? `${request.sender_name}: ${preview(request.message)}`
+        : `${request.sender_name} wants to be buddies`,
       data: { type: 'buddy_request', requestId: job.requestId },
     };
   }
@@ -116,7 +124,14 @@ export function logPushProvider(): PushProvider {
   return {
     name: 'log',
     async send(tokens, notification) {
-      logLine({ event: 'push', provider: 'log', kind: notification.kind, recipient_id: notification.recipientId, devices: tokens.length, data: notification.data });
+      logLine({
+        event: 'push',
+        provider: 'log',
+        kind: notification.kind,
+        recipient_id: notification.recipientId,
+        devices: tokens.length,
+        data: notification.data,
+      });
       return { sent: tokens.length, invalidTokens: [], errors: [] };
     },
   };
@@ -128,7 +143,11 @@ export function expoPushProvider(accessToken: string | undefined): PushProvider 
     name: 'expo',
     async send(tokens, notification) {
       const valid = tokens.filter((token) => Expo.isExpoPushToken(token));
-      const result: PushResult = { sent: 0, invalidTokens: tokens.filter((token) => !Expo.isExpoPushToken(token)), errors: [] };
+      const result: PushResult = {
+        sent: 0,
+        invalidTokens: tokens.filter((token) => !Expo.isExpoPushToken(token)),
+        errors: [],
+      };
       for (const chunk of expo.chunkPushNotifications(buildExpoMessages(valid, notification))) {
         // Throws when the push service cannot be reached or refuses the request: the job is retried.
         const tickets = await expo.sendPushNotificationsAsync(chunk);
@@ -142,7 +161,15 @@ export function expoPushProvider(accessToken: string | undefined): PushProvider 
           }
         });
       }
-      logLine({ event: 'push', provider: 'expo', kind: notification.kind, recipient_id: notification.recipientId, devices: valid.length, sent: result.sent, errors: result.errors });
+      logLine({
+        event: 'push',
+        provider: 'expo',
+        kind: notification.kind,
+        recipient_id: notification.recipientId,
+        devices: valid.length,
+        sent: result.sent,
+        errors: result.errors,
+      });
       return result;
     },
   };
@@ -165,7 +192,11 @@ export async function deliverPush(
     .where('blocked_id', '=', notification.actorId)
     .executeTakeFirst();
   if (blocked) return;
-  if (notification.data.chatId && (await chatMuted(db, { chatId: notification.data.chatId, userId: notification.recipientId }))) return;
+  if (
+    notification.data.chatId &&
+    (await chatMuted(db, { chatId: notification.data.chatId, userId: notification.recipientId }))
+  )
+    return;
   if (web) await deliverWebPush(db, notification, web.vapid, web.policy);
   const tokens = await db
     .selectFrom('push_tokens')
@@ -185,6 +216,11 @@ export async function deliverPush(
 
 /** The recipient muted this chat: nothing is pushed for it (unread counts still move). */
 async function chatMuted(db: Database, { chatId, userId }: { chatId: string; userId: string }): Promise<boolean> {
-  const row = await db.selectFrom('chat_members').select('muted').where('chat_id', '=', chatId).where('user_id', '=', userId).executeTakeFirst();
+  const row = await db
+    .selectFrom('chat_members')
+    .select('muted')
+    .where('chat_id', '=', chatId)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
   return row?.muted === true;
 }

@@ -28,13 +28,25 @@ export async function subscribeWebPush(
   return db.transaction().execute(async (trx) => {
     await trx
       .insertInto('web_push_subscriptions')
-      .values({ user_id: userId, endpoint: subscription.endpoint, p256dh: subscription.keys.p256dh, auth: subscription.keys.auth })
+      .values({
+        user_id: userId,
+        endpoint: subscription.endpoint,
+        p256dh: subscription.keys.p256dh,
+        auth: subscription.keys.auth,
+      })
       .onConflict((oc) =>
-        oc.column('endpoint').doUpdateSet({ user_id: userId, p256dh: subscription.keys.p256dh, auth: subscription.keys.auth, last_seen_at: sql`now()` }),
+        oc.column('endpoint').doUpdateSet({
+          user_id: userId,
+          p256dh: subscription.keys.p256dh,
+          auth: subscription.keys.auth,
+          last_seen_at: sql`now()`,
+        }),
       )
       .execute();
     await sql`delete from web_push_subscriptions where user_id = ${userId}::uuid and id not in (
-        select id from web_push_subscriptions where user_id = ${userId}::uuid order by last_seen_at desc, id limit ${MAX_BROWSERS_PER_USER})`.execute(trx);
+        select id from web_push_subscriptions where user_id = ${userId}::uuid order by last_seen_at desc, id limit ${MAX_BROWSERS_PER_USER})`.execute(
+      trx,
+    );
     const { n } = await trx
       .selectFrom('web_push_subscriptions')
       .select((eb) => eb.fn.countAll<string>().as('n'))
@@ -45,7 +57,11 @@ export async function subscribeWebPush(
 }
 
 export async function unsubscribeWebPush(db: Database, userId: string, endpoint: string): Promise<boolean> {
-  const result = await db.deleteFrom('web_push_subscriptions').where('user_id', '=', userId).where('endpoint', '=', endpoint).executeTakeFirst();
+  const result = await db
+    .deleteFrom('web_push_subscriptions')
+    .where('user_id', '=', userId)
+    .where('endpoint', '=', endpoint)
+    .executeTakeFirst();
   return Number(result.numDeletedRows) > 0;
 }
 

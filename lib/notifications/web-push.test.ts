@@ -38,6 +38,11 @@ describe('the payload the service worker shows', () => {
   it('opens the chat for a message or an acceptance, the requests page for a request', () => {
     expect(openPath(note({ chatId: 'c1' }))).toBe('/account/chats/c1');
     expect(openPath(note({ requestId: 'r1' }, 'buddy_request'))).toBe('/account/requests');
-    expect(JSON.parse(webPushPayload(note({ chatId: 'c/1' })))).toEqual({ title: 'Ana', body: 'Hi', url: '/account/chats/c%2F1', tag: 'c/1' });
+    expect(JSON.parse(webPushPayload(note({ chatId: 'c/1' })))).toEqual({
+      title: 'Ana',
+      body: 'Hi',
+      url: '/account/chats/c%2F1',
+      tag: 'c/1',
+    });
   });
 });

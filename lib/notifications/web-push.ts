@@ -130,7 +130,12 @@ export async function sendWebPush(
  * Every web subscription of the recipient gets the notification; subscriptions the push
  * service has forgotten are deleted. Logs carry counts, never endpoints or text.
  */
-export async function deliverWebPush(db: Database, notification: PushNotification, vapid: VapidKeys, policy: WebPushPolicy): Promise<void> {
+export async function deliverWebPush(
+  db: Database,
+  notification: PushNotification,
+  vapid: VapidKeys,
+  policy: WebPushPolicy,
+): Promise<void> {
   const subscriptions = await db
     .selectFrom('web_push_subscriptions')
     .select(['id', 'endpoint', 'p256dh', 'auth'])
@@ -139,10 +144,28 @@ export async function deliverWebPush(db: Database, notification: PushNotificatio
   if (subscriptions.length === 0) return;
   const payload = webPushPayload(notification);
   const results = await Promise.allSettled(subscriptions.map((s) => sendWebPush(s, payload, vapid, policy)));
-  const gone = subscriptions.filter((_, i) => results[i]!.status === 'fulfilled' && (results[i] as PromiseFulfilledResult<string>).value === 'gone');
-  if (gone.length > 0) await db.deleteFrom('web_push_subscriptions').where('id', 'in', gone.map((s) => s.id)).execute();
+  const gone = subscriptions.filter(
+    (_, i) => results[i]!.status === 'fulfilled' && (results[i] as PromiseFulfilledResult<string>).value === 'gone',
+  );
+  if (gone.length > 0)
+    await db
+      .deleteFrom('web_push_subscriptions')
+      .where(
+        'id',
+        'in',
+        gone.map((s) => s.id),
+      )
+      .execute();
   const failed = results.filter((r) => r.status === 'rejected');
-  logLine({ event: 'push', provider: 'web', kind: notification.kind, recipient_id: notification.recipientId, devices: subscriptions.length, gone: gone.length, failed: failed.length });
+  logLine({
+    event: 'push',
+    provider: 'web',
+    kind: notification.kind,
+    recipient_id: notification.recipientId,
+    devices: subscriptions.length,
+    gone: gone.length,
+    failed: failed.length,
+  });
   // A push service that is down: the job is retried (the ones that went through are resent; the tag collapses them).
   if (failed.length > 0 && failed.length === subscriptions.length) throw (failed[0] as PromiseRejectedResult).reason;
 }

@@ -74,7 +74,10 @@ export class PostgresAdapter implements Adapter {
   async consume(id: string): Promise<void> {
     await getDb()
       .updateTable('oauth_payloads')
-      .set({ consumed_at: sql`now()`, payload: sql`payload || jsonb_build_object('consumed', extract(epoch from now())::bigint)` })
+      .set({
+        consumed_at: sql`now()`,
+        payload: sql`payload || jsonb_build_object('consumed', extract(epoch from now())::bigint)`,
+      })
       .where('model', '=', this.model)
       .where('id', '=', id)
       .execute();
@@ -104,6 +107,9 @@ export class PostgresAdapter implements Adapter {
 
 /** Expired rows are dead weight: oidc-provider never reads them (findWhere checks too). */
 export async function deleteExpiredOauthPayloads(): Promise<number> {
-  const result = await getDb().deleteFrom('oauth_payloads').where('expires_at', '<', sql<Date>`now()`).executeTakeFirst();
+  const result = await getDb()
+    .deleteFrom('oauth_payloads')
+    .where('expires_at', '<', sql<Date>`now()`)
+    .executeTakeFirst();
   return Number(result.numDeletedRows);
 }

@@ -39,7 +39,10 @@ const documentSchema = z
     scope: z.string().optional(),
   })
   // Symmetric secrets make no sense in a public document; keys for private_key_jwt are not supported here.
-  .refine((doc) => !('client_secret' in doc) && !('jwks' in doc) && !('jwks_uri' in doc), 'secrets and keys are not accepted');
+  .refine(
+    (doc) => !('client_secret' in doc) && !('jwks' in doc) && !('jwks_uri' in doc),
+    'secrets and keys are not accepted',
+  );
 
 export interface ClientMetadataDocument {
   metadata: Record<string, unknown> & { client_id: string };
@@ -53,13 +56,20 @@ function maxAgeOf(cacheControl: string | undefined): number {
 }
 
 /** The document, or null when it cannot be used (the reason is logged, never the body). */
-export async function fetchClientMetadataDocument(clientId: string, allowLoopbackPorts: readonly number[]): Promise<ClientMetadataDocument | null> {
+export async function fetchClientMetadataDocument(
+  clientId: string,
+  allowLoopbackPorts: readonly number[],
+): Promise<ClientMetadataDocument | null> {
   const url = new URL(clientId);
   const policy = { allowLoopbackPorts };
   try {
     assertAllowedUrl(url, policy);
     const testPort = allowLoopbackPorts.includes(Number(url.port || (url.protocol === 'https:' ? 443 : 80)));
-    const { status, body, cacheControl } = await new Promise<{ status: number; body: string; cacheControl: string | undefined }>((resolve, reject) => {
+    const { status, body, cacheControl } = await new Promise<{
+      status: number;
+      body: string;
+      cacheControl: string | undefined;
+    }>((resolve, reject) => {
       const client = url.protocol === 'https:' ? https : http;
       const request = client.request(url, {
         method: 'GET',
@@ -80,14 +90,23 @@ export async function fetchClientMetadataDocument(clientId: string, allowLoopbac
           if (size > MAX_BYTES) return request.destroy(new Error('the client metadata document is too large'));
           chunks.push(chunk);
         });
-        response.on('end', () => resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8'), cacheControl: response.headers['cache-control'] }));
+        response.on('end', () =>
+          resolve({
+            status: response.statusCode ?? 0,
+            body: Buffer.concat(chunks).toString('utf8'),
+            cacheControl: response.headers['cache-control'],
+          }),
+        );
         response.on('error', reject);
       });
       request.end();
     });
     if (status !== 200) throw new Error(`the client metadata document answered ${status}`);
     const parsed = documentSchema.safeParse(JSON.parse(body));
-    if (!parsed.success) throw new Error(`the client metadata document is not valid: ${parsed.error.issues.map((i) => i.path.join('.') || i.message).join(', ')}`);
+    if (!parsed.success)
+      throw new Error(
+        `the client metadata document is not valid: ${parsed.error.issues.map((i) => i.path.join('.') || i.message).join(', ')}`,
+      );
     if (parsed.data.client_id !== clientId) throw new Error('the document’s client_id differs from its URL');
     return {
       metadata: {
@@ -99,7 +118,12 @@ export async function fetchClientMetadataDocument(clientId: string, allowLoopbac
       maxAgeSeconds: maxAgeOf(cacheControl),
     };
   } catch (error) {
-    const reason = error instanceof ForbiddenTarget ? `refused: ${error.message}` : error instanceof Error ? error.message : 'unknown failure';
+    const reason =
+      error instanceof ForbiddenTarget
+        ? `refused: ${error.message}`
+        : error instanceof Error
+          ? error.message
+          : 'unknown failure';
     logLine({ event: 'oauth_client_metadata_refused', client_id: clientId, reason });
     return null;
   }

@@ -35,10 +35,20 @@ export async function loadConsentRequest(db: Database, uid: string): Promise<Con
     .where('id', '=', uid)
     .where('expires_at', '>', new Date())
     .executeTakeFirst();
-  const params = (interaction?.payload as { params?: { client_id?: string; scope?: string; redirect_uri?: string } } | undefined)?.params;
+  const params = (
+    interaction?.payload as { params?: { client_id?: string; scope?: string; redirect_uri?: string } } | undefined
+  )?.params;
   if (!params?.client_id) return null;
-  const client = await db.selectFrom('oauth_payloads').select('payload').where('model', '=', 'Client').where('id', '=', params.client_id).executeTakeFirst();
-  const clientName = params.client_id === DEVICE_CLIENT_ID ? DEVICE_CLIENT_NAME : (client?.payload as { client_name?: string } | undefined)?.client_name;
+  const client = await db
+    .selectFrom('oauth_payloads')
+    .select('payload')
+    .where('model', '=', 'Client')
+    .where('id', '=', params.client_id)
+    .executeTakeFirst();
+  const clientName =
+    params.client_id === DEVICE_CLIENT_ID
+      ? DEVICE_CLIENT_NAME
+      : (client?.payload as { client_name?: string } | undefined)?.client_name;
   let returnHost: string | null = null;
   if (params.redirect_uri) {
     try {
@@ -47,5 +57,11 @@ export async function loadConsentRequest(db: Database, uid: string): Promise<Con
       returnHost = params.redirect_uri;
     }
   }
-  return { uid, clientId: params.client_id, clientName: clientName ?? params.client_id, returnHost, scopes: requestedApiScopes(params.scope) };
+  return {
+    uid,
+    clientId: params.client_id,
+    clientName: clientName ?? params.client_id,
+    returnHost,
+    scopes: requestedApiScopes(params.scope),
+  };
 }

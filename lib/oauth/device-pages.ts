@@ -7,8 +7,8 @@ import { config } from '../config';
 import { siteStylesheet } from '../web/inline-stylesheet';
 import { pageContentSecurityPolicy } from '../web/security-headers';
 
-
-export const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+export const escapeHtml = (text: string) =>
+  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 /** A whole page around `main` (trusted HTML: oidc-provider's own form and escaped text). */
 export function renderDevicePage(ctx: KoaContextWithOIDC, title: string, main: string): void {
@@ -31,10 +31,18 @@ function labelled(form: string): string {
   return form
     .replace(/\s*onfocus="[^"]*"/g, '')
     .replace(/\s*autocomplete="off"/, '')
-    .replace(/<input([^>]*name="user_code"[^>]*)>/, '<label for="user_code">Code</label><input id="user_code" autocomplete="one-time-code"$1>');
+    .replace(
+      /<input([^>]*name="user_code"[^>]*)>/,
+      '<label for="user_code">Code</label><input id="user_code" autocomplete="one-time-code"$1>',
+    );
 }
 
-export async function userCodeInputSource(ctx: KoaContextWithOIDC, form: string, _out?: unknown, err?: { name?: string; userCode?: string }): Promise<void> {
+export async function userCodeInputSource(
+  ctx: KoaContextWithOIDC,
+  form: string,
+  _out?: unknown,
+  err?: { name?: string; userCode?: string },
+): Promise<void> {
   const problem =
     err && (err.userCode || err.name === 'NoCodeError')
       ? '<p class="device-problem" role="alert">That code is not right, or it expired. Check the code your assistant shows and try again.</p>'
@@ -50,7 +58,13 @@ export async function userCodeInputSource(ctx: KoaContextWithOIDC, form: string,
   );
 }
 
-export async function userCodeConfirmSource(ctx: KoaContextWithOIDC, form: string, client: { clientName?: string; clientId: string }, _deviceInfo: unknown, userCode: string): Promise<void> {
+export async function userCodeConfirmSource(
+  ctx: KoaContextWithOIDC,
+  form: string,
+  client: { clientName?: string; clientId: string },
+  _deviceInfo: unknown,
+  userCode: string,
+): Promise<void> {
   const name = escapeHtml(client.clientName ?? client.clientId);
   renderDevicePage(
     ctx,
@@ -64,5 +78,9 @@ export async function userCodeConfirmSource(ctx: KoaContextWithOIDC, form: strin
 
 export async function successSource(ctx: KoaContextWithOIDC): Promise<void> {
   const name = escapeHtml(ctx.oidc.client?.clientName ?? 'Your assistant');
-  renderDevicePage(ctx, 'Connected', `<h1>Connected</h1><p>${name} can now act for you. Go back to it: it carries on by itself.</p><p><a href="/account/agents">See your connected assistants</a></p>`);
+  renderDevicePage(
+    ctx,
+    'Connected',
+    `<h1>Connected</h1><p>${name} can now act for you. Go back to it: it carries on by itself.</p><p><a href="/account/agents">See your connected assistants</a></p>`,
+  );
 }

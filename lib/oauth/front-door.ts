@@ -70,7 +70,8 @@ function handToProvider(req: IncomingMessage, res: ServerResponse, baseUrl: stri
     .then((provider) => provider.callback()(req, res))
     .catch((error: unknown) => {
       logError('oauth request failed', error);
-      if (!res.headersSent) sendJson(res, 500, { error: { code: 'internal_error', message: 'Something went wrong on our side' } });
+      if (!res.headersSent)
+        sendJson(res, 500, { error: { code: 'internal_error', message: 'Something went wrong on our side' } });
     });
 }
 
@@ -82,10 +83,15 @@ export function answerOauth(req: IncomingMessage, res: ServerResponse): boolean 
 
   if (path === PRM_PREFIX || path.startsWith(`${PRM_PREFIX}/`)) {
     const resources = oauthResources(baseUrl);
-    const byPath: Record<string, string> = { [PRM_PREFIX]: resources.service, [`${PRM_PREFIX}/api/mcp`]: resources.mcp, [`${PRM_PREFIX}/api/v1`]: resources.api };
+    const byPath: Record<string, string> = {
+      [PRM_PREFIX]: resources.service,
+      [`${PRM_PREFIX}/api/mcp`]: resources.mcp,
+      [`${PRM_PREFIX}/api/v1`]: resources.api,
+    };
     const resource = byPath[path];
     if (!resource) sendJson(res, 404, { error: { code: 'not_found', message: 'No protected resource here' } });
-    else if (method !== 'GET' && method !== 'HEAD') sendJson(res, 405, { error: { code: 'method_not_allowed', message: 'Use GET' } }, { allow: 'GET, HEAD' });
+    else if (method !== 'GET' && method !== 'HEAD')
+      sendJson(res, 405, { error: { code: 'method_not_allowed', message: 'Use GET' } }, { allow: 'GET, HEAD' });
     else sendJson(res, 200, protectedResourceMetadata(baseUrl, resource));
     return true;
   }
@@ -94,7 +100,8 @@ export function answerOauth(req: IncomingMessage, res: ServerResponse): boolean 
   if (interaction && method === 'POST') {
     finishInteraction(req, res, interaction[1]!, interaction[2] as 'confirm' | 'abort').catch((error: unknown) => {
       logError('oauth interaction failed', error);
-      if (!res.headersSent) sendJson(res, 500, { error: { code: 'internal_error', message: 'Something went wrong on our side' } });
+      if (!res.headersSent)
+        sendJson(res, 500, { error: { code: 'internal_error', message: 'Something went wrong on our side' } });
     });
     return true;
   }
@@ -116,7 +123,11 @@ export function answerOauth(req: IncomingMessage, res: ServerResponse): boolean 
   }
   // oidc-provider 8 answers a code form posted without its session (no GET first: a
   // stale tab, a bot) with a 500; the person gets the form afresh instead.
-  if (path === OAUTH_ROUTES.code_verification && method === 'POST' && !/(?:^|;\s*)_session=/.test(req.headers.cookie ?? '')) {
+  if (
+    path === OAUTH_ROUTES.code_verification &&
+    method === 'POST' &&
+    !/(?:^|;\s*)_session=/.test(req.headers.cookie ?? '')
+  ) {
     req.resume();
     res.writeHead(303, { location: OAUTH_ROUTES.code_verification, 'cache-control': 'no-store' });
     res.end();

@@ -40,7 +40,12 @@ export async function recordOauthConnection(
 
 // A grant oidc-provider ends (refresh-token reuse, revocation endpoint) ends the connection.
 whenGrantRevoked(async (grantId) => {
-  await getDb().updateTable('access_tokens').set({ revoked_at: new Date() }).where('oauth_grant_id', '=', grantId).where('revoked_at', 'is', null).execute();
+  await getDb()
+    .updateTable('access_tokens')
+    .set({ revoked_at: new Date() })
+    .where('oauth_grant_id', '=', grantId)
+    .where('revoked_at', 'is', null)
+    .execute();
 });
 
 /**
@@ -68,7 +73,12 @@ function redirect(res: ServerResponse, location: string): void {
   res.end();
 }
 
-export async function finishInteraction(req: IncomingMessage, res: ServerResponse, uid: string, action: 'confirm' | 'abort'): Promise<void> {
+export async function finishInteraction(
+  req: IncomingMessage,
+  res: ServerResponse,
+  uid: string,
+  action: 'confirm' | 'abort',
+): Promise<void> {
   req.resume(); // the form carries nothing we need
   const baseUrl = config().publicBaseUrl;
   // Same rule as every cookie-authenticated write: the form must come from this site.
@@ -87,7 +97,12 @@ export async function finishInteraction(req: IncomingMessage, res: ServerRespons
   }
   if (details.uid !== uid) return redirect(res, `/oauth/interaction/${encodeURIComponent(details.uid)}`);
   if (action === 'abort') {
-    const resume = await provider.interactionResult(req, res, { error: 'access_denied', error_description: 'The person declined to connect this assistant' }, { mergeWithLastSubmission: false });
+    const resume = await provider.interactionResult(
+      req,
+      res,
+      { error: 'access_denied', error_description: 'The person declined to connect this assistant' },
+      { mergeWithLastSubmission: false },
+    );
     return handBack(res, resume, 'Not connected');
   }
   const db = getDb();
@@ -101,7 +116,8 @@ export async function finishInteraction(req: IncomingMessage, res: ServerRespons
   const scopes = requestedApiScopes(params.scope);
   const grant = new provider.Grant({ accountId: session.user.id, clientId: params.client_id });
   const resources = Array.isArray(params.resource) ? params.resource : params.resource ? [params.resource] : [];
-  for (const resource of resources.length ? resources : [`${baseUrl}/api/mcp`]) grant.addResourceScope(resource, scopes.join(' '));
+  for (const resource of resources.length ? resources : [`${baseUrl}/api/mcp`])
+    grant.addResourceScope(resource, scopes.join(' '));
   // The API scopes are also listed as provider scopes (so discovery names them), and
   // oidc-provider's consent check looks for them there too.
   const asked = typeof params.scope === 'string' ? params.scope.split(' ') : [];
@@ -110,6 +126,11 @@ export async function finishInteraction(req: IncomingMessage, res: ServerRespons
   const clientName = client.clientName ?? params.client_id;
   await recordOauthConnection(db, { userId: session.user.id, clientId: params.client_id, clientName, grantId, scopes });
   logLine({ event: 'oauth_consented', user_id: session.user.id, client_id: params.client_id, scopes: scopes.length });
-  const resume = await provider.interactionResult(req, res, { login: { accountId: session.user.id, remember: false }, consent: { grantId } }, { mergeWithLastSubmission: false });
+  const resume = await provider.interactionResult(
+    req,
+    res,
+    { login: { accountId: session.user.id, remember: false }, consent: { grantId } },
+    { mergeWithLastSubmission: false },
+  );
   handBack(res, resume, `Connected ${clientName.replace(/[<>&"]/g, '')}`);
 }

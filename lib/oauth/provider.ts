@@ -108,10 +108,19 @@ async function createProvider(): Promise<Provider> {
     },
     routes: OAUTH_ROUTES,
     interactions: { url: (_ctx, interaction) => `/oauth/interaction/${interaction.uid}` },
-    cookies: { keys: [cookieKey], long: { signed: true, httpOnly: true, sameSite: 'lax' }, short: { signed: true, httpOnly: true, sameSite: 'lax' } },
+    cookies: {
+      keys: [cookieKey],
+      long: { signed: true, httpOnly: true, sameSite: 'lax' },
+      short: { signed: true, httpOnly: true, sameSite: 'lax' },
+    },
     jwks: { keys: [signingKey] },
     findAccount: async (_ctx, sub) => {
-      const user = await db.selectFrom('users').select('id').where('id', '=', sub).where('disabled_at', 'is', null).executeTakeFirst();
+      const user = await db
+        .selectFrom('users')
+        .select('id')
+        .where('id', '=', sub)
+        .where('disabled_at', 'is', null)
+        .executeTakeFirst();
       return user ? { accountId: user.id, claims: () => ({ sub: user.id }) } : undefined;
     },
     discovery: { client_id_metadata_document_supported: true, service_documentation: `${cfg.publicBaseUrl}/AGENTS.md` },
@@ -123,15 +132,28 @@ async function createProvider(): Promise<Provider> {
       rpInitiatedLogout: { enabled: false },
       pushedAuthorizationRequests: { enabled: false },
       // RFC 8628: for assistants without a browser, and for one that lost its token.
-      deviceFlow: { enabled: true, charset: 'base-20', mask: '****-****', userCodeInputSource, userCodeConfirmSource, successSource },
+      deviceFlow: {
+        enabled: true,
+        charset: 'base-20',
+        mask: '****-****',
+        userCodeInputSource,
+        userCodeConfirmSource,
+        successSource,
+      },
       resourceIndicators: {
         enabled: true,
         // Clients following MCP 2025-03-26 send no resource: the token is for the MCP server.
         defaultResource: () => resources.mcp,
         useGrantedResource: () => true,
         getResourceServerInfo: (_ctx, resourceIndicator) => {
-          if (!isOwnResource(cfg.publicBaseUrl, resourceIndicator)) throw new errors.InvalidTarget('this server issues tokens only for its own MCP server and API');
-          return { scope: SCOPES.join(' '), audience: resourceIndicator, accessTokenFormat: 'opaque', accessTokenTTL: ACCESS_TOKEN_TTL_S };
+          if (!isOwnResource(cfg.publicBaseUrl, resourceIndicator))
+            throw new errors.InvalidTarget('this server issues tokens only for its own MCP server and API');
+          return {
+            scope: SCOPES.join(' '),
+            audience: resourceIndicator,
+            accessTokenFormat: 'opaque',
+            accessTokenTTL: ACCESS_TOKEN_TTL_S,
+          };
         },
       },
     },
@@ -144,10 +166,17 @@ async function createProvider(): Promise<Provider> {
     await next();
     if (ctx.path !== OAUTH_ROUTES.token || ctx.method !== 'POST') return;
     const deviceCode = (ctx.oidc?.params as { device_code?: unknown } | undefined)?.device_code;
-    if ((ctx.body as { error?: string } | undefined)?.error !== 'authorization_pending' || typeof deviceCode !== 'string') return;
+    if (
+      (ctx.body as { error?: string } | undefined)?.error !== 'authorization_pending' ||
+      typeof deviceCode !== 'string'
+    )
+      return;
     if (await pollingTooSoon(db, deviceCode)) {
       ctx.status = 400;
-      ctx.body = { error: 'slow_down', error_description: 'Polled sooner than the interval: wait 5 seconds longer between polls from now on' };
+      ctx.body = {
+        error: 'slow_down',
+        error_description: 'Polled sooner than the interval: wait 5 seconds longer between polls from now on',
+      };
     }
   });
   // oidc-provider turns an exception into a 500 page and an event; the event is our log line.

@@ -31,9 +31,12 @@ describe('isNonPublicAddress', () => {
     expect(isNonPublicAddress(address)).toBe(true);
   });
 
-  it.each(['8.8.8.8', '1.1.1.1', '172.32.0.1', '93.184.216.34', '2606:4700:4700::1111', '::ffff:8.8.8.8'])('allows %s', (address) => {
-    expect(isNonPublicAddress(address)).toBe(false);
-  });
+  it.each(['8.8.8.8', '1.1.1.1', '172.32.0.1', '93.184.216.34', '2606:4700:4700::1111', '::ffff:8.8.8.8'])(
+    'allows %s',
+    (address) => {
+      expect(isNonPublicAddress(address)).toBe(false);
+    },
+  );
 });
 
 describe('isLoopbackAddress', () => {

@@ -13,7 +13,9 @@ function listen(handler: http.RequestListener): Promise<{ server: http.Server; p
     hits.push(req.url ?? '');
     handler(req, res);
   });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, port: (server.address() as AddressInfo).port, hits })));
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => resolve({ server, port: (server.address() as AddressInfo).port, hits })),
+  );
 }
 
 let png: Buffer;
@@ -143,7 +145,12 @@ describe('fetchPhotoUrl with the test allowance for one loopback port', () => {
 });
 
 describe('fetchPhotoUrl with the production policy', () => {
-  const production: FetchPolicy = { allowLoopbackPorts: [], timeoutMs: 10_000, maxBytes: 5 * 1024 * 1024, maxRedirects: 3 };
+  const production: FetchPolicy = {
+    allowLoopbackPorts: [],
+    timeoutMs: 10_000,
+    maxBytes: 5 * 1024 * 1024,
+    maxRedirects: 3,
+  };
 
   it.each([
     ['loopback over https', 'https://127.0.0.1/photo.png'],

@@ -46,8 +46,10 @@ function effectivePort(url: URL): number {
 /** Throws ForbiddenTarget unless `address` may be contacted for `url`. */
 function assertAllowedAddress(address: string, url: URL, policy: Pick<FetchPolicy, 'allowLoopbackPorts'>): void {
   if (isLoopbackAddress(address) && policy.allowLoopbackPorts.includes(effectivePort(url))) return;
-  if (isNonPublicAddress(address)) throw new ForbiddenTarget(`${url.hostname} is or resolves to a private, loopback, link-local or reserved address`);
-  if (url.protocol !== 'https:' || effectivePort(url) !== 443) throw new ForbiddenTarget('only https URLs on port 443 are fetched');
+  if (isNonPublicAddress(address))
+    throw new ForbiddenTarget(`${url.hostname} is or resolves to a private, loopback, link-local or reserved address`);
+  if (url.protocol !== 'https:' || effectivePort(url) !== 443)
+    throw new ForbiddenTarget('only https URLs on port 443 are fetched');
 }
 
 /** The checks that need no DNS: scheme, port, credentials, literal addresses. */
@@ -56,7 +58,8 @@ export function assertAllowedUrl(url: URL, policy: Pick<FetchPolicy, 'allowLoopb
   if (url.username || url.password) throw new ForbiddenTarget('URLs with credentials are not fetched');
   const port = effectivePort(url);
   const testException = policy.allowLoopbackPorts.includes(port);
-  if (!testException && (url.protocol !== 'https:' || port !== 443)) throw new ForbiddenTarget('only https URLs on port 443 are fetched');
+  if (!testException && (url.protocol !== 'https:' || port !== 443))
+    throw new ForbiddenTarget('only https URLs on port 443 are fetched');
   const host = url.hostname.replace(/^\[|\]$/g, '');
   if (net.isIP(host)) assertAllowedAddress(host, url, policy);
 }
@@ -93,7 +96,11 @@ function requestOnce(url: URL, policy: FetchPolicy, signal: AbortSignal, field: 
       agent: false,
       lookup: guardedLookup(url, policy),
       signal,
-      headers: { accept: 'image/jpeg, image/png, image/webp', 'accept-encoding': 'identity', 'user-agent': 'BuddyMatch-PhotoFetcher/1.0' },
+      headers: {
+        accept: 'image/jpeg, image/png, image/webp',
+        'accept-encoding': 'identity',
+        'user-agent': 'BuddyMatch-PhotoFetcher/1.0',
+      },
     });
     request.on('error', reject);
     request.on('response', (response) => {
@@ -158,9 +165,11 @@ export async function fetchPhotoUrl(rawUrl: string, policy: FetchPolicy, field =
   } catch (error) {
     if (error instanceof ApiError) throw error;
     if (error instanceof ForbiddenTarget) throw forbidden(field, error.message);
-    if (controller.signal.aborted) throw fetchFailed(field, `no complete answer within ${Math.round(policy.timeoutMs / 1000)} s`);
+    if (controller.signal.aborted)
+      throw fetchFailed(field, `no complete answer within ${Math.round(policy.timeoutMs / 1000)} s`);
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') throw fetchFailed(field, `the host ${url.hostname} was not found`);
+    if (code === 'ENOTFOUND' || code === 'EAI_AGAIN')
+      throw fetchFailed(field, `the host ${url.hostname} was not found`);
     throw fetchFailed(field, code ? `connection failed (${code})` : 'connection failed');
   } finally {
     clearTimeout(timer);

@@ -2,7 +2,15 @@ import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { errorOf } from '../http/test-helpers';
 import { PHOTO_LIMITS, processPhoto, sniffImageType } from './image';
-import { MIME, makeImage, makeJpegOfSize, makeJpegWithGps, makePixelBomb, readGps, type TestFormat } from './test-images';
+import {
+  MIME,
+  makeImage,
+  makeJpegOfSize,
+  makeJpegWithGps,
+  makePixelBomb,
+  readGps,
+  type TestFormat,
+} from './test-images';
 
 const FORMATS: TestFormat[] = ['jpeg', 'png', 'webp'];
 
@@ -12,8 +20,20 @@ describe('sniffImageType', () => {
   });
 
   it.each([
-    ['gif', () => sharp({ create: { width: 4, height: 4, channels: 3, background: '#000' } }).gif().toBuffer()],
-    ['tiff', () => sharp({ create: { width: 4, height: 4, channels: 3, background: '#000' } }).tiff().toBuffer()],
+    [
+      'gif',
+      () =>
+        sharp({ create: { width: 4, height: 4, channels: 3, background: '#000' } })
+          .gif()
+          .toBuffer(),
+    ],
+    [
+      'tiff',
+      () =>
+        sharp({ create: { width: 4, height: 4, channels: 3, background: '#000' } })
+          .tiff()
+          .toBuffer(),
+    ],
     ['text', async () => Buffer.from('hello, not an image')],
     ['nothing', async () => Buffer.alloc(0)],
   ])('returns null for %s', async (_name, make) => {
@@ -64,7 +84,10 @@ describe('processPhoto', () => {
     expect(result.image.data.includes(Buffer.from('TestCam'))).toBe(false);
     expect((await sharp(result.thumbnail.data).metadata()).exif).toBeUndefined();
     // The left half was red: after a 90° clockwise turn it is the top half.
-    const { data } = await sharp(result.image.data).extract({ left: 100, top: 10, width: 1, height: 1 }).raw().toBuffer({ resolveWithObject: true });
+    const { data } = await sharp(result.image.data)
+      .extract({ left: 100, top: 10, width: 1, height: 1 })
+      .raw()
+      .toBuffer({ resolveWithObject: true });
     expect(data[0]).toBeGreaterThan(150);
     expect(data[1]).toBeLessThan(100);
   });
@@ -76,7 +99,14 @@ describe('processPhoto', () => {
   });
 
   it.each([
-    ['a GIF', () => sharp({ create: { width: 4, height: 4, channels: 3, background: '#123' } }).gif().toBuffer(), /GIF/],
+    [
+      'a GIF',
+      () =>
+        sharp({ create: { width: 4, height: 4, channels: 3, background: '#123' } })
+          .gif()
+          .toBuffer(),
+      /GIF/,
+    ],
     ['a text file', async () => Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>'), /SVG/],
     ['random bytes', async () => Buffer.from('0123456789abcdef'), /not an image/],
   ])('refuses %s as an unsupported format', async (_name, make, message) => {

@@ -26,8 +26,10 @@ sharp.cache(false);
 /** The format the bytes really are (never the declared type). */
 export function sniffImageType(bytes: Buffer): PhotoMimeType | null {
   if (bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'image/jpeg';
-  if (bytes.length >= 8 && bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'image/png';
-  if (bytes.length >= 12 && bytes.toString('latin1', 0, 4) === 'RIFF' && bytes.toString('latin1', 8, 12) === 'WEBP') return 'image/webp';
+  if (bytes.length >= 8 && bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])))
+    return 'image/png';
+  if (bytes.length >= 12 && bytes.toString('latin1', 0, 4) === 'RIFF' && bytes.toString('latin1', 8, 12) === 'WEBP')
+    return 'image/webp';
   return null;
 }
 
@@ -138,9 +140,13 @@ async function decodeAndResize(bytes: Buffer, actual: PhotoMimeType, field: stri
 
 function tooManyPixels(field: string, width?: number, height?: number): ApiError {
   const size = width && height ? ` (${width}x${height})` : '';
-  return new ApiError('photo_too_many_pixels', `The image has more than ${PHOTO_LIMITS.maxInputPixels / 1_000_000} megapixels${size}`, {
-    fields: { [field]: 'too many pixels' },
-  });
+  return new ApiError(
+    'photo_too_many_pixels',
+    `The image has more than ${PHOTO_LIMITS.maxInputPixels / 1_000_000} megapixels${size}`,
+    {
+      fields: { [field]: 'too many pixels' },
+    },
+  );
 }
 
 function decodeError(error: unknown, field: string): ApiError {

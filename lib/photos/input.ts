@@ -39,13 +39,18 @@ export function decodeInlinePhoto(
   const dataUrl = DATA_URL.exec(photo.slice(0, 256));
   if (dataUrl) {
     const params = (dataUrl[2] ?? '').toLowerCase().split(';');
-    if (!params.includes('base64')) throw invalid(field, 'A data URL photo must be base64-encoded (data:image/jpeg;base64,...)');
+    if (!params.includes('base64'))
+      throw invalid(field, 'A data URL photo must be base64-encoded (data:image/jpeg;base64,...)');
     const urlType = (dataUrl[1] ?? '').trim().toLowerCase();
     if (urlType) {
       if (declaredType && declaredType !== urlType) {
-        throw new ApiError('photo_type_mismatch', `mimeType ${declaredType} differs from the data URL type ${urlType}`, {
-          fields: { [field]: 'declared types disagree' },
-        });
+        throw new ApiError(
+          'photo_type_mismatch',
+          `mimeType ${declaredType} differs from the data URL type ${urlType}`,
+          {
+            fields: { [field]: 'declared types disagree' },
+          },
+        );
       }
       declaredType = urlType;
     }
@@ -59,7 +64,8 @@ export function decodeInlinePhoto(
   const decodedLength = Math.floor((payload.length * 3) / 4) - padding;
   if (decodedLength > maxBytes) throw photoTooLarge(field, maxBytes);
   if (!BASE64.test(payload) || payload.length % 4 === 1) throw invalid(field, 'The photo is not valid base64');
-  if (/[+/]/.test(payload) && /[-_]/.test(payload)) throw invalid(field, 'The photo mixes the standard and URL-safe base64 alphabets');
+  if (/[+/]/.test(payload) && /[-_]/.test(payload))
+    throw invalid(field, 'The photo mixes the standard and URL-safe base64 alphabets');
 
   const bytes = Buffer.from(payload, 'base64');
   return { bytes, declaredType };

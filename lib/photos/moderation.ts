@@ -36,7 +36,12 @@ export async function moderatePhoto(
   return db.transaction().execute(async (trx) => {
     // Lock the user first (as attachPhoto does), then re-read the photo: it may have been replaced meanwhile.
     await trx.selectFrom('users').select('id').where('id', '=', photo.user_id).forUpdate().execute();
-    const current = await trx.selectFrom('photos').select(['status', 'moderation']).where('id', '=', photoId).forUpdate().executeTakeFirst();
+    const current = await trx
+      .selectFrom('photos')
+      .select(['status', 'moderation'])
+      .where('id', '=', photoId)
+      .forUpdate()
+      .executeTakeFirst();
     if (current?.moderation !== 'pending') return 'skipped';
     await trx
       .insertInto('photo_moderation')

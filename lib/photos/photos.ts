@@ -64,13 +64,19 @@ export async function preparePhoto(input: PhotoInput, services: PhotoServices): 
  * Runs `work` (the transaction that references `stored`); if it fails the blobs
  * are deleted again, so a failed request leaves no orphan files behind.
  */
-export async function withStoredPhoto<T>(stored: StoredPhoto | null, store: BlobStore, work: () => Promise<T>): Promise<T> {
+export async function withStoredPhoto<T>(
+  stored: StoredPhoto | null,
+  store: BlobStore,
+  work: () => Promise<T>,
+): Promise<T> {
   try {
     return await work();
   } catch (error) {
     if (stored) {
       await store.delete([stored.image, stored.thumbnail]).catch((cleanup: unknown) => {
-        logError('could not delete the blobs of an abandoned photo', cleanup, { keys: [stored.image.key, stored.thumbnail.key] });
+        logError('could not delete the blobs of an abandoned photo', cleanup, {
+          keys: [stored.image.key, stored.thumbnail.key],
+        });
       });
     }
     throw error;
@@ -89,7 +95,11 @@ async function setUserPhoto(
   current: UserRow,
   photo: { id: string; url: string; thumbnailUrl: string } | null,
 ): Promise<UserRow> {
-  const columns = { photo_id: photo?.id ?? null, photo_url: photo?.url ?? null, thumbnail_url: photo?.thumbnailUrl ?? null };
+  const columns = {
+    photo_id: photo?.id ?? null,
+    photo_url: photo?.url ?? null,
+    thumbnail_url: photo?.thumbnailUrl ?? null,
+  };
   const complete = missingFields({ ...current, ...columns }).length === 0;
   return trx
     .updateTable('users')
@@ -149,7 +159,11 @@ export async function attachPhoto(
     })
     .returningAll()
     .executeTakeFirstOrThrow();
-  const user = await setUserPhoto(trx, current, { id: photo.id, url: photo.image_url, thumbnailUrl: photo.thumbnail_url });
+  const user = await setUserPhoto(trx, current, {
+    id: photo.id,
+    url: photo.image_url,
+    thumbnailUrl: photo.thumbnail_url,
+  });
   await enqueue(trx, QUEUES.photoModeration, { photoId: photo.id });
   return { photo, user };
 }
@@ -181,7 +195,10 @@ export async function saveUploadedPhoto(
   body: UploadPhotoBody,
   services: PhotoServices,
 ): Promise<{ photo: PhotoRow; user: UserRow }> {
-  const stored = await preparePhoto({ kind: 'inline', photo: body.photo, mimeType: body.mimeType, field: 'photo' }, services);
+  const stored = await preparePhoto(
+    { kind: 'inline', photo: body.photo, mimeType: body.mimeType, field: 'photo' },
+    services,
+  );
   return withStoredPhoto(stored, services.store, () =>
     db.transaction().execute(async (trx) => {
       const result = await attachPhoto(trx, userId, stored, { source: 'upload', ...body });

@@ -101,7 +101,9 @@ describe('ProcessingQueue', () => {
 describe('real sharp work through the queue', { timeout: 30_000 }, () => {
   it('processes many parallel photos and moderation checks without ever exceeding the cap', async () => {
     const queue = new ProcessingQueue({ concurrency: 2, maxWaiting: 64 });
-    const images = await Promise.all(Array.from({ length: 6 }, (_, i) => makeImage('jpeg', { width: 1800, height: 1200, colour: `#${i}${i}3366` })));
+    const images = await Promise.all(
+      Array.from({ length: 6 }, (_, i) => makeImage('jpeg', { width: 1800, height: 1200, colour: `#${i}${i}3366` })),
+    );
     const provider = new LocalImageProvider(queue);
     const work = [
       ...images.map((bytes) => processPhoto(bytes, 'image/jpeg', 'photo', queue)),
@@ -126,7 +128,9 @@ describe('real sharp work through the queue', { timeout: 30_000 }, () => {
     const { release, job } = gate();
     const busy = queue.run(job);
     // The queue is full, yet a non-image is still told what is wrong with it.
-    await expect(processPhoto(Buffer.from('not an image at all'), null, 'photo', queue)).rejects.toMatchObject({ code: 'photo_unsupported_format' });
+    await expect(processPhoto(Buffer.from('not an image at all'), null, 'photo', queue)).rejects.toMatchObject({
+      code: 'photo_unsupported_format',
+    });
     release();
     await busy;
   });

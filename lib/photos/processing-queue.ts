@@ -44,7 +44,14 @@ interface QueueState {
 }
 
 function newState(limits: ProcessingLimits): QueueState {
-  return { limit: pLimit(limits.concurrency), active: 0, peakActive: 0, completed: 0, refused: 0, averageJobSeconds: INITIAL_JOB_SECONDS };
+  return {
+    limit: pLimit(limits.concurrency),
+    active: 0,
+    peakActive: 0,
+    completed: 0,
+    refused: 0,
+    averageJobSeconds: INITIAL_JOB_SECONDS,
+  };
 }
 
 export class ProcessingQueue {

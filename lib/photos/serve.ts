@@ -7,7 +7,14 @@
 //     file still waits for the photo-deletion job.
 import type { Database } from '@/db';
 import { matchesIfNoneMatch } from '../http/conditional';
-import { BLOB_CACHE_SECONDS, contentTypeForKey, isValidBlobKey, LocalBlobStore, UNJUDGED_BLOB_CACHE_SECONDS, type BlobStore } from './storage';
+import {
+  BLOB_CACHE_SECONDS,
+  contentTypeForKey,
+  isValidBlobKey,
+  LocalBlobStore,
+  UNJUDGED_BLOB_CACHE_SECONDS,
+  type BlobStore,
+} from './storage';
 
 const SECURITY_HEADERS = {
   'x-content-type-options': 'nosniff',
@@ -31,13 +38,19 @@ export type BlobServingState = 'passed' | 'unjudged';
  */
 export async function blobServingState(db: Database, key: string): Promise<BlobServingState | null> {
   const imageKey = key.replace(/-t\.webp$/, '.webp');
-  const row = await db.selectFrom('photos').select(['status', 'moderation']).where('image_key', '=', imageKey).executeTakeFirst();
+  const row = await db
+    .selectFrom('photos')
+    .select(['status', 'moderation'])
+    .where('image_key', '=', imageKey)
+    .executeTakeFirst();
   if (row?.status !== 'active' || row.moderation === 'removed') return null;
   return row.moderation === 'kept' ? 'passed' : 'unjudged';
 }
 
 export function blobCacheControl(state: BlobServingState): string {
-  return state === 'passed' ? `public, max-age=${BLOB_CACHE_SECONDS}, immutable` : `public, max-age=${UNJUDGED_BLOB_CACHE_SECONDS}`;
+  return state === 'passed'
+    ? `public, max-age=${BLOB_CACHE_SECONDS}, immutable`
+    : `public, max-age=${UNJUDGED_BLOB_CACHE_SECONDS}`;
 }
 
 /**
@@ -61,7 +74,8 @@ export async function localBlobResponse(
     etag: `"${key.slice(key.lastIndexOf('/') + 1, -'.webp'.length)}"`,
     ...SECURITY_HEADERS,
   };
-  if (matchesIfNoneMatch(request.headers.get('if-none-match'), headers.etag)) return new Response(null, { status: 304, headers });
+  if (matchesIfNoneMatch(request.headers.get('if-none-match'), headers.etag))
+    return new Response(null, { status: 304, headers });
   // Processed photos are small (a WEBP of at most 1600 px), so they are read whole:
   // a file deleted meanwhile is a clean 404, never a broken 200. (Next.js drops
   // Content-Length from route handler responses and sends them chunked.)

@@ -108,8 +108,13 @@ describe('LocalBlobStore', () => {
   });
 
   it('is the driver when no Vercel token is configured', () => {
-    expect(createBlobStore({ blobReadWriteToken: undefined, dataDir: root, publicBaseUrl: 'http://x' }).driver).toBe('local');
-    expect(createBlobStore({ blobReadWriteToken: 'vercel_blob_rw_store1_secret', dataDir: root, publicBaseUrl: 'http://x' }).driver).toBe('vercel-blob');
+    expect(createBlobStore({ blobReadWriteToken: undefined, dataDir: root, publicBaseUrl: 'http://x' }).driver).toBe(
+      'local',
+    );
+    expect(
+      createBlobStore({ blobReadWriteToken: 'vercel_blob_rw_store1_secret', dataDir: root, publicBaseUrl: 'http://x' })
+        .driver,
+    ).toBe('vercel-blob');
   });
 });
 

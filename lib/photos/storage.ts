@@ -129,7 +129,11 @@ export class VercelBlobStore implements BlobStore {
   }
 }
 
-export function createBlobStore(settings: { blobReadWriteToken: string | undefined; dataDir: string; publicBaseUrl: string }): BlobStore {
+export function createBlobStore(settings: {
+  blobReadWriteToken: string | undefined;
+  dataDir: string;
+  publicBaseUrl: string;
+}): BlobStore {
   return settings.blobReadWriteToken
     ? new VercelBlobStore(settings.blobReadWriteToken)
     : new LocalBlobStore(path.join(settings.dataDir, 'blobs'), settings.publicBaseUrl);

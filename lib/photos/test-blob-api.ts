@@ -36,20 +36,34 @@ export async function startBlobApiStandIn(token: string): Promise<BlobApiStandIn
           res.end();
           return;
         }
-        res.writeHead(200, { 'content-type': object.contentType, 'cache-control': `public, max-age=${object.cacheMaxAge}` });
+        res.writeHead(200, {
+          'content-type': object.contentType,
+          'cache-control': `public, max-age=${object.cacheMaxAge}`,
+        });
         res.end(object.data);
         return;
       }
-      if (req.headers.authorization !== `Bearer ${token}`) return json(res, 403, { error: { code: 'forbidden', message: 'Access denied' } });
+      if (req.headers.authorization !== `Bearer ${token}`)
+        return json(res, 403, { error: { code: 'forbidden', message: 'Access denied' } });
       if (req.method === 'PUT' && url.pathname === '/api/blob/') {
         const pathname = url.searchParams.get('pathname') ?? '';
         if (objects.has(pathname) && req.headers['x-allow-overwrite'] !== '1') {
           return json(res, 400, { error: { code: 'bad_request', message: 'This blob already exists' } });
         }
         const contentType = String(req.headers['x-content-type'] ?? 'application/octet-stream');
-        objects.set(pathname, { data: body, contentType, cacheMaxAge: req.headers['x-cache-control-max-age'] as string | undefined });
+        objects.set(pathname, {
+          data: body,
+          contentType,
+          cacheMaxAge: req.headers['x-cache-control-max-age'] as string | undefined,
+        });
         const blobUrl = `${origin}/public/${pathname}`;
-        return json(res, 200, { url: blobUrl, downloadUrl: `${blobUrl}?download=1`, pathname, contentType, contentDisposition: 'inline' });
+        return json(res, 200, {
+          url: blobUrl,
+          downloadUrl: `${blobUrl}?download=1`,
+          pathname,
+          contentType,
+          contentDisposition: 'inline',
+        });
       }
       if (req.method === 'POST' && url.pathname === '/api/blob/delete') {
         const { urls } = JSON.parse(body.toString()) as { urls: string[] };

@@ -28,7 +28,9 @@ export async function makeImage(
 
 /** One flat colour (for the blank check and for the Vision stand-in, which keys on colour). */
 export async function makeFlatImage(format: TestFormat, colour: string, width = 320, height = 240): Promise<Buffer> {
-  return sharp({ create: { width, height, channels: 3, background: colour } }).toFormat(format).toBuffer();
+  return sharp({ create: { width, height, channels: 3, background: colour } })
+    .toFormat(format)
+    .toBuffer();
 }
 
 export const TEST_GPS = { latitude: '51/1 30/1 2646/100', longitude: '0/1 7/1 3966/100' };
@@ -43,7 +45,12 @@ export async function makeJpegWithGps(colour = '#cc3333'): Promise<Buffer> {
     .withMetadata({ orientation: 6 })
     .withExifMerge({
       IFD0: { Make: 'TestCam', Model: 'GPS Tester' },
-      IFD3: { GPSLatitudeRef: 'N', GPSLatitude: TEST_GPS.latitude, GPSLongitudeRef: 'W', GPSLongitude: TEST_GPS.longitude },
+      IFD3: {
+        GPSLatitudeRef: 'N',
+        GPSLatitude: TEST_GPS.latitude,
+        GPSLongitudeRef: 'W',
+        GPSLongitude: TEST_GPS.longitude,
+      },
     })
     .jpeg()
     .toBuffer();
@@ -73,7 +80,9 @@ export async function makeJpegOfSize(targetBytes: number, quality = 100): Promis
   const render = (pixels: number) => {
     const width = Math.max(16, Math.round(Math.sqrt((pixels * 4) / 3)));
     const height = Math.max(16, Math.round((width * 3) / 4));
-    return sharp({ create: { width, height, channels: 3, background: '#000', noise: { type: 'gaussian', mean: 128, sigma: 60 } } })
+    return sharp({
+      create: { width, height, channels: 3, background: '#000', noise: { type: 'gaussian', mean: 128, sigma: 60 } },
+    })
       .jpeg({ quality, chromaSubsampling: '4:4:4' })
       .toBuffer();
   };

@@ -82,7 +82,8 @@ export function resolveProfileInput(input: ProfileInput, normalized: readonly st
   if (availabilityGiven) {
     // availability as a string is plain English meant for availability_text (the forms merge).
     const textInAvailability = typeof input.availability === 'string' ? input.availability : null;
-    if (textInAvailability !== null) notes.push(`availability: the text ${JSON.stringify(textInAvailability)} was read as availability_text`);
+    if (textInAvailability !== null)
+      notes.push(`availability: the text ${JSON.stringify(textInAvailability)} was read as availability_text`);
     const text = [input.availability_text, textInAvailability].filter(present).join('; ') || null;
     const { grid, summary, unparsed, rounded } = resolveAvailability({
       availability_text: text ?? undefined,
@@ -109,7 +110,8 @@ export async function queueGeocodeIfNeeded(
 ): Promise<void> {
   if (!resolved.unplacedLocation || !geocoderEnabled) return;
   await enqueue(trx, QUEUES.geocodeLocation, { userId, label: resolved.unplacedLocation });
-  resolved.warnings.location_unresolved += ' An online lookup is queued; GET /api/v1/me.json shows coords once it succeeds.';
+  resolved.warnings.location_unresolved +=
+    ' An online lookup is queued; GET /api/v1/me.json shows coords once it succeeds.';
 }
 
 /**
@@ -117,7 +119,10 @@ export async function queueGeocodeIfNeeded(
  * always city-level from the gazetteer, so a typed street address is never shown.
  * Coordinates come from the client, else from the offline gazetteer.
  */
-function resolveLocation(input: ProfileInput, warnings: ProfileWarnings): { columns: ProfileColumns; labelFromPublicPoint: boolean } {
+function resolveLocation(
+  input: ProfileInput,
+  warnings: ProfileWarnings,
+): { columns: ProfileColumns; labelFromPublicPoint: boolean } {
   const columns: ProfileColumns = {};
   let labelFromPublicPoint = false;
   if (input.city !== undefined) columns.city = input.city;
@@ -152,10 +157,18 @@ function resolveLocation(input: ProfileInput, warnings: ProfileWarnings): { colu
  * after it, in the same transaction). Returns the row as stored.
  */
 export async function labelFromPublicPoint(trx: Database, row: UserRow): Promise<UserRow> {
-  const place = row.public_latitude !== null && row.public_longitude !== null ? nearestPlace(row.public_latitude, row.public_longitude) : null;
+  const place =
+    row.public_latitude !== null && row.public_longitude !== null
+      ? nearestPlace(row.public_latitude, row.public_longitude)
+      : null;
   const label = place?.label ?? null;
   if (label === row.public_location) return row;
-  return trx.updateTable('users').set({ public_location: label }).where('id', '=', row.id).returningAll().executeTakeFirstOrThrow();
+  return trx
+    .updateTable('users')
+    .set({ public_location: label })
+    .where('id', '=', row.id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
 }
 
 function geocodeLabel(label: string, warnings: ProfileWarnings): ProfileColumns {

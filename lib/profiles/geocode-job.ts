@@ -10,7 +10,12 @@ import { missingFields } from './onboarding';
 // 10% over Nominatim's 1 request/s, so jitter between our send and its arrival never packs two into one second.
 export const GEOCODER_INTERVAL_MS = 1100;
 
-export async function geocodeProfileLocation(db: Database, userId: string, label: string, geocoderUrl: string): Promise<void> {
+export async function geocodeProfileLocation(
+  db: Database,
+  userId: string,
+  label: string,
+  geocoderUrl: string,
+): Promise<void> {
   await waitForSlot(db, 'geocoder', GEOCODER_INTERVAL_MS);
   const place = await geocodeRemote(geocoderUrl, label);
   if (!place) return;

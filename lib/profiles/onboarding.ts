@@ -44,7 +44,16 @@ const MISSING_IN_WORDS: Record<DiscoverField, string> = {
 
 type OnboardingRow = Pick<
   UserRow,
-  'display_name' | 'about_me' | 'gender' | 'birthday' | 'location' | 'latitude' | 'longitude' | 'activities' | 'schedule' | 'photo_url'
+  | 'display_name'
+  | 'about_me'
+  | 'gender'
+  | 'birthday'
+  | 'location'
+  | 'latitude'
+  | 'longitude'
+  | 'activities'
+  | 'schedule'
+  | 'photo_url'
 >;
 
 const filled = (value: string | null | undefined) => typeof value === 'string' && value.trim() !== '';
@@ -65,7 +74,8 @@ export function missingFields(row: OnboardingRow): DiscoverField[] {
 }
 
 export function nextActionForUser(missing: readonly DiscoverField[]): string {
-  if (missing.length === 0) return 'Your profile is complete and visible in Discover. You can now find buddies and receive requests.';
+  if (missing.length === 0)
+    return 'Your profile is complete and visible in Discover. You can now find buddies and receive requests.';
   const words = [...new Set(missing.map((field) => MISSING_IN_WORDS[field]))];
   const list = words.length === 1 ? words[0] : `${words.slice(0, -1).join(', ')} and ${words[words.length - 1]}`;
   return `Your account is ready. To be found by others, add ${list}.`;

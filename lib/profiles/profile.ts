@@ -10,7 +10,13 @@ import { consumeRateLimit, inWords, windowInWords, type RateLimitRule } from '..
 import { attachPhoto, detachPhoto, preparePhoto, withStoredPhoto, type StoredPhoto } from '../photos/photos';
 import type { PhotoServices } from '../photos/services';
 import { missingFields, MISSING_FIELD_ADVICE, nextActionForUser, type DiscoverField } from './onboarding';
-import { labelFromPublicPoint, queueGeocodeIfNeeded, resolveProfileInput, type ProfileWarnings, type ResolvedProfile } from './fields';
+import {
+  labelFromPublicPoint,
+  queueGeocodeIfNeeded,
+  resolveProfileInput,
+  type ProfileWarnings,
+  type ResolvedProfile,
+} from './fields';
 
 const present = <T>(value: T | null | undefined): value is T => value !== undefined && value !== null;
 
@@ -37,7 +43,10 @@ export async function findUserBySlugOrId(db: Database, slugOrId: string): Promis
 
 export async function getUserBySlugOrIdOrThrow(db: Database, slugOrId: string): Promise<UserRow> {
   const row = await findUserBySlugOrId(db, slugOrId);
-  if (!row) throw new ApiError('not_found', `No user with slug or id "${slugOrId}"`, { hint: 'Check the slug; it is the last part of the profile_url.' });
+  if (!row)
+    throw new ApiError('not_found', `No user with slug or id "${slugOrId}"`, {
+      hint: 'Check the slug; it is the last part of the profile_url.',
+    });
   return row;
 }
 
@@ -62,9 +71,14 @@ export interface ProfileUpdateOptions {
  * new label that places them elsewhere (now through the gazetteer, or later through the
  * geocoding job it queues). Unchanged values and clearing them do not.
  */
-export function movesCoordinates(current: Pick<UserRow, 'latitude' | 'longitude' | 'location'>, resolved: ResolvedProfile, geocoderEnabled: boolean): boolean {
+export function movesCoordinates(
+  current: Pick<UserRow, 'latitude' | 'longitude' | 'location'>,
+  resolved: ResolvedProfile,
+  geocoderEnabled: boolean,
+): boolean {
   const { latitude, longitude } = resolved.columns;
-  if (latitude !== undefined && latitude !== null) return latitude !== current.latitude || longitude !== current.longitude;
+  if (latitude !== undefined && latitude !== null)
+    return latitude !== current.latitude || longitude !== current.longitude;
   return geocoderEnabled && resolved.unplacedLocation !== null && resolved.unplacedLocation !== current.location;
 }
 
@@ -73,7 +87,12 @@ export function movesCoordinates(current: Pick<UserRow, 'latitude' | 'longitude'
  * it (429 with Retry-After), naming the field that would have moved them. Each move lets
  * someone measure everyone's distance from a new spot, so moves are what is limited.
  */
-async function countLocationChange(db: Database, userId: string, input: ProfileUpdate, rule: RateLimitRule): Promise<void> {
+async function countLocationChange(
+  db: Database,
+  userId: string,
+  input: ProfileUpdate,
+  rule: RateLimitRule,
+): Promise<void> {
   const field = present(input.coords) ? 'coords' : input.location !== undefined ? 'location' : 'city';
   const window = windowInWords(rule.windowSeconds);
   const hint =
@@ -85,7 +104,11 @@ async function countLocationChange(db: Database, userId: string, input: ProfileU
     if (!(error instanceof ApiError) || error.code !== 'rate_limited') throw error;
     const retryAfter = Number(error.headers['retry-after']);
     const problem = `not changed: at most ${rule.points} changes ${window}; try again in ${inWords(retryAfter)}`;
-    throw new ApiError(error.code, error.message, { hint: error.hint, headers: error.headers, fields: { [field]: problem } });
+    throw new ApiError(error.code, error.message, {
+      hint: error.hint,
+      headers: error.headers,
+      fields: { [field]: problem },
+    });
   }
 }
 
@@ -97,7 +120,12 @@ async function countLocationChange(db: Database, userId: string, input: ProfileU
  * photoURL changes nothing and is not counted. A move of the coordinates is counted
  * against the location limit first, before any photo work or write.
  */
-export async function updateProfile(db: Database, userId: string, input: ProfileUpdate, options: ProfileUpdateOptions): Promise<UpdateResult> {
+export async function updateProfile(
+  db: Database,
+  userId: string,
+  input: ProfileUpdate,
+  options: ProfileUpdateOptions,
+): Promise<UpdateResult> {
   const { photos, geocoderEnabled, locationChangeLimit, photoUploadLimit } = options;
   const resolved = resolveProfileInput(input, options.normalized);
   const { columns, warnings } = resolved;
@@ -114,7 +142,8 @@ export async function updateProfile(db: Database, userId: string, input: Profile
       const current = await trx.selectFrom('users').selectAll().where('id', '=', userId).forUpdate().executeTakeFirst();
       if (!current) throw notFound('User');
       // Another update may have moved them in between: a move is counted exactly once.
-      if (!countedMove && movesCoordinates(current, resolved, geocoderEnabled)) await countLocationChange(db, userId, input, locationChangeLimit);
+      if (!countedMove && movesCoordinates(current, resolved, geocoderEnabled))
+        await countLocationChange(db, userId, input, locationChangeLimit);
       const next = { ...current, ...columns } as UserRow;
       let updated = await trx
         .updateTable('users')
@@ -124,7 +153,13 @@ export async function updateProfile(db: Database, userId: string, input: Profile
         .executeTakeFirstOrThrow();
       if (resolved.labelFromPublicPoint) updated = await labelFromPublicPoint(trx, updated);
       if (stored) {
-        updated = (await attachPhoto(trx, userId, stored, { source: 'url', agentName: input.agentName, agentSessionId: input.agentSessionId })).user;
+        updated = (
+          await attachPhoto(trx, userId, stored, {
+            source: 'url',
+            agentName: input.agentName,
+            agentSessionId: input.agentSessionId,
+          })
+        ).user;
       } else if (input.photoURL === null && updated.photo_url !== null) {
         updated = await detachPhoto(trx, userId, 'cleared');
       }
@@ -136,7 +171,11 @@ export async function updateProfile(db: Database, userId: string, input: Profile
   return { row, warnings };
 }
 
-export function onboardingStatus(row: UserRow): { complete: boolean; missing: DiscoverField[]; next_action_for_user: string } {
+export function onboardingStatus(row: UserRow): {
+  complete: boolean;
+  missing: DiscoverField[];
+  next_action_for_user: string;
+} {
   const missing = missingFields(row);
   return { complete: missing.length === 0, missing, next_action_for_user: nextActionForUser(missing) };
 }
@@ -152,7 +191,11 @@ export async function completeOnboarding(db: Database, userId: string): Promise<
     });
   }
   if (!row.onboarding_complete) {
-    await db.updateTable('users').set({ onboarding_complete: true, updated_at: sql`now()` }).where('id', '=', userId).execute();
+    await db
+      .updateTable('users')
+      .set({ onboarding_complete: true, updated_at: sql`now()` })
+      .where('id', '=', userId)
+      .execute();
   }
   return { complete: true, missing: [] };
 }

@@ -52,7 +52,9 @@ describe('the public card records', () => {
     expect(userCardSchema.strict().parse(toUserCard(row, BASE))).toEqual(toUserCard(row, BASE));
     expect(discoverCardSchema.strict().parse(toDiscoverCard(row, BASE))).toEqual(toDiscoverCard(row, BASE));
     for (const view of ['public', 'member'] as const) {
-      expect(publicProfileSchema.strict().parse(toPublicProfile(row, BASE, view))).toEqual(toPublicProfile(row, BASE, view));
+      expect(publicProfileSchema.strict().parse(toPublicProfile(row, BASE, view))).toEqual(
+        toPublicProfile(row, BASE, view),
+      );
     }
   });
 
@@ -63,16 +65,34 @@ describe('the public card records', () => {
     expect(discover).toMatchObject(card);
     expect(profile).toMatchObject(discover);
     expect(sortedKeys(card)).toEqual(['displayName', 'id', 'location', 'photoURL', 'profile_url', 'slug']);
-    expect(sortedKeys(discover)).toEqual([...sortedKeys(card), 'aboutMe', 'activities', 'age', 'age_bucket', 'gender'].sort());
+    expect(sortedKeys(discover)).toEqual(
+      [...sortedKeys(card), 'aboutMe', 'activities', 'age', 'age_bucket', 'gender'].sort(),
+    );
     expect(sortedKeys(profile)).toEqual(
-      [...sortedKeys(discover), 'activities_detail', 'discoverable', 'member_since', 'schedule', 'schedule_summary', 'thumbnailURL', 'view'].sort(),
+      [
+        ...sortedKeys(discover),
+        'activities_detail',
+        'discoverable',
+        'member_since',
+        'schedule',
+        'schedule_summary',
+        'thumbnailURL',
+        'view',
+      ].sort(),
     );
     expect(sortedKeys(toPublicProfile(row, BASE, 'public'))).toEqual(sortedKeys(profile));
   });
 
   it('show strangers the first name, city and activities, but no age, gender or weekly schedule', () => {
     const profile = toPublicProfile(row, BASE, 'public');
-    expect(profile).toMatchObject({ view: 'public', age: null, age_bucket: null, gender: null, schedule: null, schedule_summary: null });
+    expect(profile).toMatchObject({
+      view: 'public',
+      age: null,
+      age_bucket: null,
+      gender: null,
+      schedule: null,
+      schedule_summary: null,
+    });
     expect(profile.displayName).toBe(row.display_name.trim().split(/\s+/)[0]);
     expect(profile.activities).toEqual(row.activities);
     expect(profile.location).toBe('London, England, GB');
@@ -80,10 +100,26 @@ describe('the public card records', () => {
 
   it('show members the city label and the age decade, never the typed address, coordinates, email or birthday', () => {
     const profile = toPublicProfile(row, BASE, 'member');
-    expect(profile).toMatchObject({ location: 'London, England, GB', age: null, age_bucket: expect.stringMatching(/^\d0s$/), profile_url: `${BASE}/u/jo-hikes` });
+    expect(profile).toMatchObject({
+      location: 'London, England, GB',
+      age: null,
+      age_bucket: expect.stringMatching(/^\d0s$/),
+      profile_url: `${BASE}/u/jo-hikes`,
+    });
     const text = JSON.stringify(profile);
     // Neither point is ever a field: the public point only feeds distances in whole km.
-    const secrets = ['Baker', '51.5237', '-0.1585', '51.5301', '-0.1712', '5b0e1c2d', '1990-04-02', 'jo@example.com', 'secret-hash', 'TestAgent'];
+    const secrets = [
+      'Baker',
+      '51.5237',
+      '-0.1585',
+      '51.5301',
+      '-0.1712',
+      '5b0e1c2d',
+      '1990-04-02',
+      'jo@example.com',
+      'secret-hash',
+      'TestAgent',
+    ];
     for (const secret of secrets) expect(text).not.toContain(secret);
   });
 
@@ -91,6 +127,7 @@ describe('the public card records', () => {
     const own = toOwnProfile(row, BASE);
     expect(own.coords).toEqual({ latitude: 51.5237, longitude: -0.1585 });
     const text = JSON.stringify(own);
-    for (const secret of ['51.5301', '-0.1712', '5b0e1c2d', 'location_seed', 'public_latitude']) expect(text).not.toContain(secret);
+    for (const secret of ['51.5301', '-0.1712', '5b0e1c2d', 'location_seed', 'public_latitude'])
+      expect(text).not.toContain(secret);
   });
 });

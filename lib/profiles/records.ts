@@ -11,7 +11,10 @@ export function profileUrl(baseUrl: string, slug: string): string {
   return `${baseUrl}/u/${encodeURIComponent(slug)}`;
 }
 
-export function ageFields(row: Pick<UserRow, 'birthday' | 'show_age_by_decade'>): { age: number | null; age_bucket: string | null } {
+export function ageFields(row: Pick<UserRow, 'birthday' | 'show_age_by_decade'>): {
+  age: number | null;
+  age_bucket: string | null;
+} {
   if (!row.birthday) return { age: null, age_bucket: null };
   const age = ageOn(row.birthday);
   const bucket = `${Math.floor(age / 10) * 10}s`;
@@ -43,7 +46,8 @@ export function toOwnProfile(row: UserRow, baseUrl: string): OwnProfile {
     location: row.location,
     homeLocation: row.home_location,
     public_location: row.public_location,
-    coords: row.latitude !== null && row.longitude !== null ? { latitude: row.latitude, longitude: row.longitude } : null,
+    coords:
+      row.latitude !== null && row.longitude !== null ? { latitude: row.latitude, longitude: row.longitude } : null,
     coords_source: row.coords_source,
     gender: row.gender,
     birthday: row.birthday,
@@ -79,7 +83,8 @@ export function toUserCard(row: UserCardSource, baseUrl: string): UserCard {
   };
 }
 
-export type DiscoverCardSource = UserCardSource & Pick<UserRow, 'about_me' | 'gender' | 'birthday' | 'show_age_by_decade' | 'activities'>;
+export type DiscoverCardSource = UserCardSource &
+  Pick<UserRow, 'about_me' | 'gender' | 'birthday' | 'show_age_by_decade' | 'activities'>;
 
 /** The card shown in Discover and beside shared free time: the user card plus what a stranger may read. */
 export function toDiscoverCard(row: DiscoverCardSource, baseUrl: string): DiscoverCard {
@@ -114,5 +119,13 @@ export function toPublicProfile(row: UserRow, baseUrl: string, view: ProfileView
     member_since: new Date(row.created_at).toISOString(),
   };
   if (view === 'member') return full;
-  return { ...full, displayName: firstName(row.display_name), gender: null, age: null, age_bucket: null, schedule: null, schedule_summary: null };
+  return {
+    ...full,
+    displayName: firstName(row.display_name),
+    gender: null,
+    age: null,
+    age_bucket: null,
+    schedule: null,
+    schedule_summary: null,
+  };
 }

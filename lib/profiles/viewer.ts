@@ -7,7 +7,11 @@ import { blockStatus } from '../buddies/blocks';
 import type { ProfileView } from '../contract/profiles';
 
 /** The view of `target`'s profile for `viewerId` (null: nobody signed in). */
-export async function profileViewFor(db: Database, viewerId: string | null, target: Pick<UserRow, 'id'>): Promise<ProfileView> {
+export async function profileViewFor(
+  db: Database,
+  viewerId: string | null,
+  target: Pick<UserRow, 'id'>,
+): Promise<ProfileView> {
   if (!viewerId) return 'public';
   if (viewerId === target.id) return 'member';
   const blocks = await blockStatus(db, { viewerId, otherId: target.id });
@@ -23,7 +27,10 @@ export type Standing =
   | { kind: 'request_received'; requestId: string; message: string | null }
   | { kind: 'none' };
 
-export async function standingWith(db: Database, { viewerId, targetId }: { viewerId: string; targetId: string }): Promise<Standing> {
+export async function standingWith(
+  db: Database,
+  { viewerId, targetId }: { viewerId: string; targetId: string },
+): Promise<Standing> {
   if (viewerId === targetId) return { kind: 'self' };
   const blocks = await blockStatus(db, { viewerId, otherId: targetId });
   if (blocks.byMe || blocks.byThem) return { kind: 'blocked' };
@@ -34,7 +41,12 @@ export async function standingWith(db: Database, { viewerId, targetId }: { viewe
     .where('other_user_id', '=', targetId)
     .executeTakeFirst();
   const [a, b] = viewerId < targetId ? [viewerId, targetId] : [targetId, viewerId];
-  const connection = await db.selectFrom('connections').select('id').where('user_a', '=', a).where('user_b', '=', b).executeTakeFirst();
+  const connection = await db
+    .selectFrom('connections')
+    .select('id')
+    .where('user_a', '=', a)
+    .where('user_b', '=', b)
+    .executeTakeFirst();
   if (connection || chat) return { kind: 'buddies', chatId: chat?.chat_id ?? null };
   const pending = await db
     .selectFrom('buddy_requests')

@@ -5,7 +5,15 @@ import { availabilityTable, PERIOD_HEADINGS } from './availability-table';
 describe('availabilityTable', () => {
   it('marks whole periods free and leaves the rest empty', () => {
     const rows = availabilityTable(parseAvailabilityText('weekends and Wednesday evenings').grid);
-    expect(rows.map((r) => r.day)).toEqual(['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday']);
+    expect(rows.map((r) => r.day)).toEqual([
+      'Monday',
+      'Tuesday',
+      'Wednesday',
+      'Thursday',
+      'Friday',
+      'Saturday',
+      'Sunday',
+    ]);
     expect(rows[2]!.cells.map((c) => c.state)).toEqual(['none', 'none', 'free']);
     expect(rows[5]!.cells.map((c) => c.text)).toEqual(['Free', 'Free', 'Free']);
     expect(rows[0]!.cells.every((c) => c.state === 'none' && c.text === 'Not free')).toBe(true);
@@ -21,7 +29,11 @@ describe('availabilityTable', () => {
   });
 
   it('covers every slot of a full grid', () => {
-    expect(availabilityTable(fullGrid()).flatMap((r) => r.cells).every((c) => c.state === 'free')).toBe(true);
+    expect(
+      availabilityTable(fullGrid())
+        .flatMap((r) => r.cells)
+        .every((c) => c.state === 'free'),
+    ).toBe(true);
     expect(PERIOD_HEADINGS.evening).toEqual({ name: 'Evening', hours: '5pm–midnight' });
   });
 });

@@ -1,6 +1,15 @@
 // The weekly grid as a small table a person can read: days down, morning / afternoon /
 // evening across, each cell "Free", a time range such as "9am–noon", or nothing.
-import { DAY_NAMES, FIRST_HOUR, PERIOD_NAMES, PERIODS, cell, formatHour, type Grid, type Period } from '../availability';
+import {
+  DAY_NAMES,
+  FIRST_HOUR,
+  PERIOD_NAMES,
+  PERIODS,
+  cell,
+  formatHour,
+  type Grid,
+  type Period,
+} from '../availability';
 
 export interface AvailabilityCell {
   period: Period;
@@ -34,7 +43,8 @@ export function availabilityTable(grid: Grid): AvailabilityRow[] {
         else runs.push([s, s]);
       }
       if (runs.length === 0) return { period, state: 'none' as const, text: 'Not free' };
-      if (runs.length === 1 && runs[0]![0] === from && runs[0]![1] === to) return { period, state: 'free' as const, text: 'Free' };
+      if (runs.length === 1 && runs[0]![0] === from && runs[0]![1] === to)
+        return { period, state: 'free' as const, text: 'Free' };
       const text = runs.map(([a, b]) => `${formatHour(a + FIRST_HOUR)}–${formatHour(b + 1 + FIRST_HOUR)}`).join(', ');
       return { period, state: 'some' as const, text };
     }),

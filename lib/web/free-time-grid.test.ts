@@ -24,7 +24,9 @@ describe('the free-time grid of the profile editor', () => {
     const random = seededRandom(17);
     for (let i = 0; i < 1000; i++) {
       const mask = Math.floor(random() * (1 << 21));
-      const grid = mapGrid((d, s) => PERIOD_NAMES.some((p, k) => ((mask >> (d * 3 + k)) & 1) === 1 && s >= PERIODS[p][0] && s <= PERIODS[p][1]));
+      const grid = mapGrid((d, s) =>
+        PERIOD_NAMES.some((p, k) => ((mask >> (d * 3 + k)) & 1) === 1 && s >= PERIODS[p][0] && s <= PERIODS[p][1]),
+      );
       const text = textFromGrid(grid);
       expect(gridFromText(text), text).toEqual(grid);
     }

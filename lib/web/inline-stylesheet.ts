@@ -7,6 +7,8 @@ import path from 'node:path';
 let stylesheet: string | undefined;
 
 export function siteStylesheet(): string {
-  stylesheet ??= fs.readFileSync(path.resolve(import.meta.dirname, '../../app/globals.css'), 'utf8').replace(/\/\*[\s\S]*?\*\//g, '');
+  stylesheet ??= fs
+    .readFileSync(path.resolve(import.meta.dirname, '../../app/globals.css'), 'utf8')
+    .replace(/\/\*[\s\S]*?\*\//g, '');
   return stylesheet;
 }

@@ -6,7 +6,10 @@ import type { MessageRecord } from '../contract/social';
  * on purpose, so repeats are expected and dropped; the same array comes back when
  * nothing is new, so React does not re-render.
  */
-export function mergeMessages(known: readonly MessageRecord[], incoming: readonly MessageRecord[]): readonly MessageRecord[] {
+export function mergeMessages(
+  known: readonly MessageRecord[],
+  incoming: readonly MessageRecord[],
+): readonly MessageRecord[] {
   const seen = new Set(known.map((m) => m.id));
   const fresh = incoming.filter((m) => !seen.has(m.id));
   if (fresh.length === 0) return known;

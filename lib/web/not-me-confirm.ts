@@ -23,7 +23,8 @@ export function notMeConfirmGet(request: Request): Response {
 }
 
 export async function notMeConfirmPost(request: Request): Promise<Response> {
-  if (Number(request.headers.get('content-length') ?? 0) > MAX_FORM_BYTES) return new Response('Request body too large', { status: 413 });
+  if (Number(request.headers.get('content-length') ?? 0) > MAX_FORM_BYTES)
+    return new Response('Request body too large', { status: 413 });
   const body = await request.text();
   if (Buffer.byteLength(body) > MAX_FORM_BYTES) return new Response('Request body too large', { status: 413 });
   const token = new URLSearchParams(body).get('token') ?? '';
@@ -38,6 +39,12 @@ export async function notMeConfirmPost(request: Request): Promise<Response> {
     logLine({ event: 'not_me_refused', reason: outcome.reason });
     return backToPage(token);
   }
-  logLine({ event: 'account_disabled', reason: 'not_me', user_id: outcome.userId, revoked_tokens: outcome.revokedTokens, ended_sessions: outcome.endedSessions });
+  logLine({
+    event: 'account_disabled',
+    reason: 'not_me',
+    user_id: outcome.userId,
+    revoked_tokens: outcome.revokedTokens,
+    ended_sessions: outcome.endedSessions,
+  });
   return backToPage(token, true);
 }

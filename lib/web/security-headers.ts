@@ -22,7 +22,8 @@ export function pageContentSecurityPolicy(nonce: string, https: boolean): string
   ].join('; ');
 }
 
-export const API_CONTENT_SECURITY_POLICY = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
+export const API_CONTENT_SECURITY_POLICY =
+  "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
 
 export const COMMON_SECURITY_HEADERS: Record<string, string> = {
   'X-Content-Type-Options': 'nosniff',

@@ -39,12 +39,17 @@ const chatSteps = (baseUrl: string, product: string): StartStep[] => [
       'create the account itself). Open the link, check the details and press "Create my account".',
   },
   { text: 'Save the password the page shows, and open the sign-in link on your phone: it signs you in here.' },
-  { text: `Come back to ${product} whenever you want help: it can draft messages and read Buddy Match's guides for you.` },
+  {
+    text: `Come back to ${product} whenever you want help: it can draft messages and read Buddy Match's guides for you.`,
+  },
 ];
 
 /** A connector (remote MCP server with OAuth): no token to copy, the person signs in on our page. */
 const connectorSteps = (baseUrl: string, product: string): StartStep[] => [
-  { text: `Where ${product} lets you add a custom connector (a remote MCP server), add this URL:`, copy: mcpUrl(baseUrl) },
+  {
+    text: `Where ${product} lets you add a custom connector (a remote MCP server), add this URL:`,
+    copy: mcpUrl(baseUrl),
+  },
   {
     text: `When ${product} first acts for you, a Buddy Match page opens: sign in, or create your account there, and press Allow. You can disconnect it any time in Settings, under Connected assistants.`,
   },
@@ -55,22 +60,31 @@ export function startGuide(assistant: Assistant, baseUrl: string): StartGuide {
     case 'chatgpt':
       return {
         name: 'ChatGPT',
-        intro: 'ChatGPT reads the Buddy Match instructions and prepares your signup; you check it and create the account with one button.',
+        intro:
+          'ChatGPT reads the Buddy Match instructions and prepares your signup; you check it and create the account with one button.',
         steps: chatSteps(baseUrl, 'ChatGPT'),
         advanced: { title: 'Let ChatGPT act for you: connect Buddy Match', steps: connectorSteps(baseUrl, 'ChatGPT') },
       };
     case 'claude':
       return {
         name: 'Claude',
-        intro: 'Claude reads the Buddy Match instructions and prepares your signup; you check it and create the account with one button.',
+        intro:
+          'Claude reads the Buddy Match instructions and prepares your signup; you check it and create the account with one button.',
         steps: chatSteps(baseUrl, 'Claude'),
         advanced: {
           title: 'Let Claude act for you: connect Buddy Match',
           steps: [
             ...connectorSteps(baseUrl, 'Claude'),
-            { text: 'Claude Code instead: add the server, and sign in when a Buddy Match page opens (or sign up through the register tool first and add the token):' },
-            { text: 'Add the Buddy Match MCP server:', copy: `claude mcp add --transport http buddy-match ${mcpUrl(baseUrl)}` },
-            { text: 'Ask Claude to sign you up: the register tool needs no token. It answers with your token (auth.token).' },
+            {
+              text: 'Claude Code instead: add the server, and sign in when a Buddy Match page opens (or sign up through the register tool first and add the token):',
+            },
+            {
+              text: 'Add the Buddy Match MCP server:',
+              copy: `claude mcp add --transport http buddy-match ${mcpUrl(baseUrl)}`,
+            },
+            {
+              text: 'Ask Claude to sign you up: the register tool needs no token. It answers with your token (auth.token).',
+            },
             {
               text: 'Add the server again with the token, so Claude can act for you (profile, Discover, requests, chats):',
               copy: `claude mcp add --transport http buddy-match ${mcpUrl(baseUrl)} --header "Authorization: Bearer <auth.token>"`,
@@ -81,10 +95,13 @@ export function startGuide(assistant: Assistant, baseUrl: string): StartGuide {
     case 'other':
       return {
         name: 'another assistant',
-        intro: 'Any assistant that can read a web page can sign you up; one that can send web requests or use MCP tools can act for you afterwards.',
+        intro:
+          'Any assistant that can read a web page can sign you up; one that can send web requests or use MCP tools can act for you afterwards.',
         steps: [
           { text: 'Give your assistant this, changing the wish to yours:', copy: assistantPrompt(baseUrl) },
-          { text: 'If it can send web requests, it creates the account itself. If it cannot, it gives you a link: open it, check the details and press "Create my account".' },
+          {
+            text: 'If it can send web requests, it creates the account itself. If it cannot, it gives you a link: open it, check the details and press "Create my account".',
+          },
           { text: 'Save the password and open the sign-in link it shows.' },
         ],
         advanced: {
@@ -94,7 +111,10 @@ export function startGuide(assistant: Assistant, baseUrl: string): StartGuide {
               text: 'MCP server (Streamable HTTP). The register tool needs no token. Clients with OAuth sign the person in by themselves; others send Authorization: Bearer <auth.token>, or use device sign-in (AGENTS.md, "Connecting").',
               copy: mcpUrl(baseUrl),
             },
-            { text: 'HTTP agents: the six calls from signup to a first message are at the top of', copy: `${baseUrl}/llms.txt` },
+            {
+              text: 'HTTP agents: the six calls from signup to a first message are at the top of',
+              copy: `${baseUrl}/llms.txt`,
+            },
           ],
         },
       };

@@ -23,7 +23,10 @@ export function relativeTime(value: Date, now: Date): string {
 export function messageTime(value: Date, now: Date): string {
   const yesterday = new Date(now.getFullYear(), now.getMonth(), now.getDate() - 1);
   if (value.toDateString() === now.toDateString()) return clock.format(value);
-  const day = value.toDateString() === yesterday.toDateString() ? 'yesterday' : (value.getFullYear() === now.getFullYear() ? sameYear : otherYear).format(value);
+  const day =
+    value.toDateString() === yesterday.toDateString()
+      ? 'yesterday'
+      : (value.getFullYear() === now.getFullYear() ? sameYear : otherYear).format(value);
   return `${day}, ${clock.format(value)}`;
 }
 

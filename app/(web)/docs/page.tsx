@@ -10,7 +10,8 @@ import { EXCLUDED_FROM_MCP } from '@/lib/mcp/tools';
 
 export const metadata: Metadata = {
   title: 'API reference · Buddy Match',
-  description: 'Every endpoint of the Buddy Match API: parameters, bodies, responses and errors, generated from the contract.',
+  description:
+    'Every endpoint of the Buddy Match API: parameters, bodies, responses and errors, generated from the contract.',
 };
 
 const anchor = (spec: EndpointSpec) => `op-${spec.id}`;
@@ -99,8 +100,15 @@ function Endpoint({ spec }: { spec: EndpointSpec }) {
           <strong>{spec.summary}.</strong> {spec.description}
         </p>
         <p className="small muted">
-          Auth: {spec.auth === 'none' ? 'none' : <>bearer token with <code>{spec.auth}</code></>} · Success: {spec.status ?? 200} · operationId{' '}
-          <code>{spec.id}</code>
+          Auth:{' '}
+          {spec.auth === 'none' ? (
+            'none'
+          ) : (
+            <>
+              bearer token with <code>{spec.auth}</code>
+            </>
+          )}{' '}
+          · Success: {spec.status ?? 200} · operationId <code>{spec.id}</code>
           {toolName ? (
             <>
               {' '}
@@ -155,11 +163,13 @@ export default async function DocsPage() {
       <div className="card">
         <p>
           Base URL <code>{baseUrl}</code>. JSON in, JSON out. Generated from the same contract as the{' '}
-          <a href="/.well-known/openapi.json">OpenAPI document</a>, the <a href="/.well-known/mcp.json">MCP tools</a> and the guides for agents:{' '}
-          <a href="/SIGNUP.md">SIGNUP.md</a>, <a href="/AGENTS.md">AGENTS.md</a>, <a href="/llms.txt">llms.txt</a>.
+          <a href="/.well-known/openapi.json">OpenAPI document</a>, the <a href="/.well-known/mcp.json">MCP tools</a>{' '}
+          and the guides for agents: <a href="/SIGNUP.md">SIGNUP.md</a>, <a href="/AGENTS.md">AGENTS.md</a>,{' '}
+          <a href="/llms.txt">llms.txt</a>.
         </p>
         <p>
-          Authentication: <code>Authorization: Bearer &lt;token&gt;</code> with the token from <code>POST /api/v1/register.json</code>. Every error is{' '}
+          Authentication: <code>Authorization: Bearer &lt;token&gt;</code> with the token from{' '}
+          <code>POST /api/v1/register.json</code>. Every error is{' '}
           <code>{'{"error":{"code","message","hint","fields"}}'}</code>.
         </p>
       </div>

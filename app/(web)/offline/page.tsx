@@ -7,7 +7,10 @@ export default function OfflinePage() {
   return (
     <div className="narrow stack">
       <h1>You’re offline</h1>
-      <p>Buddy Match needs a connection to show your chats and requests. Nothing you sent is lost: messages that went through are on the server.</p>
+      <p>
+        Buddy Match needs a connection to show your chats and requests. Nothing you sent is lost: messages that went
+        through are on the server.
+      </p>
       <p>
         <a className="button" href="/account">
           Try again

@@ -24,7 +24,10 @@ export default async function SignupWithAiPage({ searchParams }: { searchParams:
       <SignupWithAi initialDraft={draft} continueTo={continueTo} activityNames={activityNames()} />
       <noscript>
         <div className="notice notice-error">
-          <p>This page needs JavaScript to create your account. Turn it on, or ask your assistant to sign you up directly.</p>
+          <p>
+            This page needs JavaScript to create your account. Turn it on, or ask your assistant to sign you up
+            directly.
+          </p>
         </div>
       </noscript>
     </div>

@@ -6,7 +6,16 @@
 import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode, type RefObject } from 'react';
 import { paths } from '@/lib/contract/paths';
 import type { ProfileWarnings } from '@/lib/profiles/fields';
-import { GENDER_OPTIONS as GENDERS, SIGNUP_LINK_PARAMS, normalizeGender, paramForField, registrationBody, splitActivities, type SignupDraft, type SignupParam } from '@/lib/signup-link';
+import {
+  GENDER_OPTIONS as GENDERS,
+  SIGNUP_LINK_PARAMS,
+  normalizeGender,
+  paramForField,
+  registrationBody,
+  splitActivities,
+  type SignupDraft,
+  type SignupParam,
+} from '@/lib/signup-link';
 
 interface RegisterResult {
   user: { email: string; slug: string; profile_url: string };
@@ -87,16 +96,25 @@ export function looksLikeEmail(value: string): boolean {
 /** Signs this browser in to the new account (Auth.js password sign-in with the generated password, else the sign-in link); true when it worked. */
 async function signInBrowser(result: RegisterResult, callbackUrl: string): Promise<boolean> {
   try {
-    const csrf = (await (await fetch('/auth/csrf', { headers: { accept: 'application/json' } })).json()) as { csrfToken?: string };
+    const csrf = (await (await fetch('/auth/csrf', { headers: { accept: 'application/json' } })).json()) as {
+      csrfToken?: string;
+    };
     if (!csrf.csrfToken) return false;
     // Auth.js answers {url} instead of a redirect with this header; the session cookie comes with it.
     const headers = { 'content-type': 'application/x-www-form-urlencoded', 'x-auth-return-redirect': '1' };
     let response: Response;
     if (result.auth.generated_password) {
-      const body = new URLSearchParams({ csrfToken: csrf.csrfToken, email: result.user.email, password: result.auth.generated_password, callbackUrl });
+      const body = new URLSearchParams({
+        csrfToken: csrf.csrfToken,
+        email: result.user.email,
+        password: result.auth.generated_password,
+        callbackUrl,
+      });
       response = await fetch('/auth/callback/password', { method: 'POST', headers, body });
     } else {
-      const token = result.auth.mobile_signin_url ? new URL(result.auth.mobile_signin_url).searchParams.get('token') : null;
+      const token = result.auth.mobile_signin_url
+        ? new URL(result.auth.mobile_signin_url).searchParams.get('token')
+        : null;
       if (!token) return false;
       response = await fetch(`/auth/callback/email?${new URLSearchParams({ token, callbackUrl })}`, {
         method: 'POST',
@@ -112,7 +130,12 @@ async function signInBrowser(result: RegisterResult, callbackUrl: string): Promi
   }
 }
 
-function problemFromResponse(status: number, body: ApiErrorBody, retryAfter: string | null, draft: SignupDraft): Problem {
+function problemFromResponse(
+  status: number,
+  body: ApiErrorBody,
+  retryAfter: string | null,
+  draft: SignupDraft,
+): Problem {
   const code = body.error?.code;
   if (code === 'email_taken' || status === 409) return { kind: 'taken' };
   if (code === 'rate_limited' || status === 429) {
@@ -148,7 +171,10 @@ export function SignupWithAi({
   /** Activity id → name, to show suggestions as names ("did you mean Craft beer?"). */
   activityNames?: Record<string, string>;
 }) {
-  const [draft, setDraft] = useState<SignupDraft>({ ...initialDraft, gender: initialDraft.gender ? normalizeGender(initialDraft.gender) : '' });
+  const [draft, setDraft] = useState<SignupDraft>({
+    ...initialDraft,
+    gender: initialDraft.gender ? normalizeGender(initialDraft.gender) : '',
+  });
   const hasRequired = initialDraft.email !== '' && initialDraft.name !== '';
   const [view, setView] = useState<View>(hasRequired ? { name: 'review' } : { name: 'edit' });
   const [problem, setProblem] = useState<Problem | null>(null);
@@ -215,7 +241,8 @@ export function SignupWithAi({
     }
   }
 
-  if (view.name === 'done') return <Result result={view.result} headingRef={focusRef} continueTo={continueTo} activityNames={activityNames} />;
+  if (view.name === 'done')
+    return <Result result={view.result} headingRef={focusRef} continueTo={continueTo} activityNames={activityNames} />;
 
   if (view.name === 'already') {
     return (
@@ -223,8 +250,9 @@ export function SignupWithAi({
         <div className="notice notice-ok">
           <h2 id="already-heading">Your account already exists</h2>
           <p>
-            An account for <strong>{initialDraft.email}</strong> was created from this browser on {new Date(view.at).toLocaleString()}. Use the sign-in
-            link from that page or from your email to open the app. It is not created twice.
+            An account for <strong>{initialDraft.email}</strong> was created from this browser on{' '}
+            {new Date(view.at).toLocaleString()}. Use the sign-in link from that page or from your email to open the
+            app. It is not created twice.
           </p>
         </div>
         <div className="actions">
@@ -270,26 +298,45 @@ export function SignupWithAi({
             {summaryRows.map(({ param }) => (
               <div key={param}>
                 <dt>{LABELS[param]}</dt>
-                <dd data-field={param} aria-describedby={param === 'email' && emailWrong ? 'review-email-error' : undefined}>
-                  {param === 'activities' ? splitActivities(draft.activities).join(', ') : param === 'gender' ? genderLabel(draft.gender) : draft[param]}
+                <dd
+                  data-field={param}
+                  aria-describedby={param === 'email' && emailWrong ? 'review-email-error' : undefined}
+                >
+                  {param === 'activities'
+                    ? splitActivities(draft.activities).join(', ')
+                    : param === 'gender'
+                      ? genderLabel(draft.gender)
+                      : draft[param]}
                 </dd>
               </div>
             ))}
           </dl>
           {emailWrong ? (
             <p className="error" id="review-email-error" data-testid="review-email-error">
-              This doesn’t look like an email address. Check it for typos: the sign-in link goes there. Press “Change details” to fix it.
+              This doesn’t look like an email address. Check it for typos: the sign-in link goes there. Press “Change
+              details” to fix it.
             </p>
           ) : null}
           <p className="small muted">
-            We also email you a sign-in link. By creating an account you agree that other members can see your name, photo, city, activities and when you are
-            free.
+            We also email you a sign-in link. By creating an account you agree that other members can see your name,
+            photo, city, activities and when you are free.
           </p>
-          <button type="button" className="button-big" onClick={() => void submit()} disabled={!ready || submitting} aria-busy={submitting}>
+          <button
+            type="button"
+            className="button-big"
+            onClick={() => void submit()}
+            disabled={!ready || submitting}
+            aria-busy={submitting}
+          >
             {submitting ? 'Creating your account…' : 'Create my account'}
           </button>
           <div className="actions">
-            <button type="button" className="button-secondary" onClick={() => setView({ name: 'edit' })} disabled={submitting}>
+            <button
+              type="button"
+              className="button-secondary"
+              onClick={() => setView({ name: 'edit' })}
+              disabled={submitting}
+            >
               Change details
             </button>
           </div>
@@ -301,13 +348,43 @@ export function SignupWithAi({
             <p className="muted">Email and name are needed. The rest helps people find you and can be added later.</p>
           </div>
           <Field param="email" label="Email" error={fieldErrors.email} required>
-            {(props) => <input {...props} type="email" autoComplete="email" value={draft.email} onChange={(e) => setDraft({ ...draft, email: e.target.value })} />}
+            {(props) => (
+              <input
+                {...props}
+                type="email"
+                autoComplete="email"
+                value={draft.email}
+                onChange={(e) => setDraft({ ...draft, email: e.target.value })}
+              />
+            )}
           </Field>
           <Field param="name" label="Name" hint="The name other people see." error={fieldErrors.name} required>
-            {(props) => <input {...props} type="text" autoComplete="name" maxLength={60} value={draft.name} onChange={(e) => setDraft({ ...draft, name: e.target.value })} />}
+            {(props) => (
+              <input
+                {...props}
+                type="text"
+                autoComplete="name"
+                maxLength={60}
+                value={draft.name}
+                onChange={(e) => setDraft({ ...draft, name: e.target.value })}
+              />
+            )}
           </Field>
-          <Field param="location" label="Location" hint='Your city, for example "Portland, OR".' error={fieldErrors.location}>
-            {(props) => <input {...props} type="text" autoComplete="address-level2" value={draft.location} onChange={(e) => setDraft({ ...draft, location: e.target.value })} />}
+          <Field
+            param="location"
+            label="Location"
+            hint='Your city, for example "Portland, OR".'
+            error={fieldErrors.location}
+          >
+            {(props) => (
+              <input
+                {...props}
+                type="text"
+                autoComplete="address-level2"
+                value={draft.location}
+                onChange={(e) => setDraft({ ...draft, location: e.target.value })}
+              />
+            )}
           </Field>
           <Field param="gender" label="Gender" error={fieldErrors.gender}>
             {(props) => (
@@ -318,24 +395,83 @@ export function SignupWithAi({
                     {GENDER_LABELS[g]}
                   </option>
                 ))}
-                {draft.gender && !(GENDERS as readonly string[]).includes(draft.gender) ? <option value={draft.gender}>{draft.gender}</option> : null}
+                {draft.gender && !(GENDERS as readonly string[]).includes(draft.gender) ? (
+                  <option value={draft.gender}>{draft.gender}</option>
+                ) : null}
               </select>
             )}
           </Field>
           <Field param="birthday" label="Birthday" hint="You must be at least 13." error={fieldErrors.birthday}>
-            {(props) => <input {...props} type="date" autoComplete="bday" value={draft.birthday} onChange={(e) => setDraft({ ...draft, birthday: e.target.value })} />}
+            {(props) => (
+              <input
+                {...props}
+                type="date"
+                autoComplete="bday"
+                value={draft.birthday}
+                onChange={(e) => setDraft({ ...draft, birthday: e.target.value })}
+              />
+            )}
           </Field>
-          <Field param="about" label="About you" hint="A few words: what you like doing, what you are looking for." error={fieldErrors.about}>
-            {(props) => <textarea {...props} maxLength={600} value={draft.about} onChange={(e) => setDraft({ ...draft, about: e.target.value })} />}
+          <Field
+            param="about"
+            label="About you"
+            hint="A few words: what you like doing, what you are looking for."
+            error={fieldErrors.about}
+          >
+            {(props) => (
+              <textarea
+                {...props}
+                maxLength={600}
+                value={draft.about}
+                onChange={(e) => setDraft({ ...draft, about: e.target.value })}
+              />
+            )}
           </Field>
-          <Field param="activities" label="Activities" hint="Separate them with commas, for example: hiking, board games, coffee." error={fieldErrors.activities}>
-            {(props) => <input {...props} type="text" value={draft.activities} onChange={(e) => setDraft({ ...draft, activities: e.target.value })} />}
+          <Field
+            param="activities"
+            label="Activities"
+            hint="Separate them with commas, for example: hiking, board games, coffee."
+            error={fieldErrors.activities}
+          >
+            {(props) => (
+              <input
+                {...props}
+                type="text"
+                value={draft.activities}
+                onChange={(e) => setDraft({ ...draft, activities: e.target.value })}
+              />
+            )}
           </Field>
-          <Field param="availability" label="When you are free" hint='In your own words, for example "weekends and Wednesday evenings".' error={fieldErrors.availability}>
-            {(props) => <input {...props} type="text" maxLength={500} value={draft.availability} onChange={(e) => setDraft({ ...draft, availability: e.target.value })} />}
+          <Field
+            param="availability"
+            label="When you are free"
+            hint='In your own words, for example "weekends and Wednesday evenings".'
+            error={fieldErrors.availability}
+          >
+            {(props) => (
+              <input
+                {...props}
+                type="text"
+                maxLength={500}
+                value={draft.availability}
+                onChange={(e) => setDraft({ ...draft, availability: e.target.value })}
+              />
+            )}
           </Field>
-          <Field param="photo" label="Photo link" hint="Optional: a public https link to a photo of you." error={fieldErrors.photo}>
-            {(props) => <input {...props} type="url" value={draft.photo} onChange={(e) => setDraft({ ...draft, photo: e.target.value })} />}
+          <Field
+            param="photo"
+            label="Photo link"
+            hint="Optional: a public https link to a photo of you."
+            error={fieldErrors.photo}
+          >
+            {(props) => (
+              <input
+                {...props}
+                type="url"
+                value={draft.photo}
+                onChange={(e) => setDraft({ ...draft, photo: e.target.value })}
+              />
+            )}
           </Field>
           <button type="submit" className="button-big" disabled={!ready || submitting} aria-busy={submitting}>
             {submitting ? 'Creating your account…' : 'Create my account'}
@@ -361,7 +497,13 @@ interface FieldProps {
   hint?: string;
   error?: string;
   required?: boolean;
-  children: (props: { id: string; name: string; required?: boolean; 'aria-invalid'?: boolean; 'aria-describedby'?: string }) => ReactNode;
+  children: (props: {
+    id: string;
+    name: string;
+    required?: boolean;
+    'aria-invalid'?: boolean;
+    'aria-describedby'?: string;
+  }) => ReactNode;
 }
 
 function Field({ param, label, hint, error, required, children }: FieldProps) {
@@ -375,7 +517,13 @@ function Field({ param, label, hint, error, required, children }: FieldProps) {
         {label}
         {required ? <span className="muted"> (required)</span> : null}
       </label>
-      {children({ id, name: param, required, 'aria-invalid': error ? true : undefined, 'aria-describedby': describedBy })}
+      {children({
+        id,
+        name: param,
+        required,
+        'aria-invalid': error ? true : undefined,
+        'aria-describedby': describedBy,
+      })}
       {hint ? (
         <p className="help" id={hintId}>
           {hint}
@@ -390,7 +538,15 @@ function Field({ param, label, hint, error, required, children }: FieldProps) {
   );
 }
 
-function ProblemNotice({ problem, focusRef, onRetry }: { problem: Problem; focusRef: RefObject<HTMLElement | null>; onRetry: () => void }) {
+function ProblemNotice({
+  problem,
+  focusRef,
+  onRetry,
+}: {
+  problem: Problem;
+  focusRef: RefObject<HTMLElement | null>;
+  onRetry: () => void;
+}) {
   const ref = (el: HTMLElement | null) => {
     focusRef.current = el;
   };
@@ -443,7 +599,13 @@ function ProblemNotice({ problem, focusRef, onRetry }: { problem: Problem; focus
               </button>,
             ];
   return (
-    <section className="notice notice-error stack" role="alert" aria-labelledby="problem-heading" tabIndex={-1} ref={ref}>
+    <section
+      className="notice notice-error stack"
+      role="alert"
+      aria-labelledby="problem-heading"
+      tabIndex={-1}
+      ref={ref}
+    >
       <div>
         <h2 id="problem-heading">{heading}</h2>
         <p>{text}</p>
@@ -505,7 +667,9 @@ function Result({
     };
   }, [result, continueTo]);
   const unmatched = warnings.activities_unmatched ?? [];
-  const expiresMinutes = auth.mobile_signin_expires_in_seconds ? Math.round(auth.mobile_signin_expires_in_seconds / 60) : null;
+  const expiresMinutes = auth.mobile_signin_expires_in_seconds
+    ? Math.round(auth.mobile_signin_expires_in_seconds / 60)
+    : null;
   return (
     <div className="stack">
       <section className="notice notice-ok" aria-labelledby="done-heading">
@@ -523,7 +687,11 @@ function Result({
           {auth.emailed_magic_link ? ' We also emailed you a sign-in link.' : ''}
         </p>
         <p role="status" data-testid="browser-signin">
-          {signedIn === 'pending' ? 'Signing you in on this browser…' : signedIn === 'yes' ? 'You’re signed in on this browser.' : ''}
+          {signedIn === 'pending'
+            ? 'Signing you in on this browser…'
+            : signedIn === 'yes'
+              ? 'You’re signed in on this browser.'
+              : ''}
         </p>
         {signedIn === 'yes' && !continueTo ? (
           <p>
@@ -545,7 +713,10 @@ function Result({
       {auth.mobile_signin_url && continueTo && signedIn === 'no' ? (
         <section className="card stack" aria-labelledby="continue-heading">
           <h2 id="continue-heading">Connect your assistant</h2>
-          <a className="button button-big" href={`${auth.mobile_signin_url}&${new URLSearchParams({ callbackUrl: continueTo })}`}>
+          <a
+            className="button button-big"
+            href={`${auth.mobile_signin_url}&${new URLSearchParams({ callbackUrl: continueTo })}`}
+          >
             Sign in and continue
           </a>
           <p className="small muted">Then approve the assistant on the next page. Save your password below first.</p>
@@ -559,7 +730,8 @@ function Result({
             Open Buddy Match
           </a>
           <p className="small muted">
-            On a computer? Copy the link and open it on your phone. It works once{expiresMinutes ? ` and expires in about ${expiresMinutes} minutes` : ''}.
+            On a computer? Copy the link and open it on your phone. It works once
+            {expiresMinutes ? ` and expires in about ${expiresMinutes} minutes` : ''}.
           </p>
           <CopyField id="signin-url" label="Sign-in link" value={auth.mobile_signin_url} />
         </section>
@@ -570,14 +742,19 @@ function Result({
           <h2 id="password-heading">Your password</h2>
           <div className="notice notice-warn">
             <p>
-              <strong>Save it now — it is shown only this once.</strong> Put it in your password manager or write it down somewhere safe.
+              <strong>Save it now — it is shown only this once.</strong> Put it in your password manager or write it
+              down somewhere safe.
             </p>
           </div>
           <CopyField id="generated-password" label="Password" value={auth.generated_password} />
         </section>
       ) : null}
 
-      {warnings.schedule_summary || unmatched.length || warnings.location_unresolved || warnings.availability_unparsed?.length || warnings.normalized?.length ? (
+      {warnings.schedule_summary ||
+      unmatched.length ||
+      warnings.location_unresolved ||
+      warnings.availability_unparsed?.length ||
+      warnings.normalized?.length ? (
         <section className="card stack" aria-labelledby="check-heading">
           <h2 id="check-heading">Please check</h2>
           {warnings.schedule_summary ? (
@@ -603,7 +780,10 @@ function Result({
                     <li key={name}>
                       {name}
                       {suggestions.length ? (
-                        <span className="muted"> — did you mean {orList(suggestions.map((id) => activityNames[id] ?? id))}?</span>
+                        <span className="muted">
+                          {' '}
+                          — did you mean {orList(suggestions.map((id) => activityNames[id] ?? id))}?
+                        </span>
                       ) : null}
                     </li>
                   );
@@ -624,7 +804,10 @@ function Result({
           {warnings.location_unresolved ? (
             <div>
               <h3>Location</h3>
-              <p>We could not place your location on the map yet, so nobody can see how far you are. A nearby city name usually works.</p>
+              <p>
+                We could not place your location on the map yet, so nobody can see how far you are. A nearby city name
+                usually works.
+              </p>
             </div>
           ) : null}
         </section>

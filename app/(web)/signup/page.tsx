@@ -6,12 +6,17 @@ import { SignupWithAi } from '../signup-with-ai/signup-with-ai';
 
 export const metadata: Metadata = {
   title: 'Sign up',
-  description: 'Create your Buddy Match account: your name, where you are, what you like doing and when you are free, in your own words.',
+  description:
+    'Create your Buddy Match account: your name, where you are, what you like doing and when you are free, in your own words.',
 };
 
 // GET /signup – the web signup for people without an assistant: the same form, rules and
 // warnings as /signup-with-ai (one POST /api/v1/register.json), starting empty.
-export default async function SignupPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function SignupPage({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   // From an assistant's consent screen: after signing up, the sign-in link goes back there.
   const callbackUrl = (await searchParams).callbackUrl;
   const continueTo = callbackUrl ? safeReturnPath(callbackUrl, '') || undefined : undefined;
@@ -19,8 +24,8 @@ export default async function SignupPage({ searchParams }: { searchParams: Promi
     <div className="narrow">
       <h1>Sign up</h1>
       <p className="muted">
-        Write in your own words: activities like &quot;hiking, board games&quot; and free time like &quot;weekday evenings after 6&quot;. We show you how we
-        understood them.
+        Write in your own words: activities like &quot;hiking, board games&quot; and free time like &quot;weekday
+        evenings after 6&quot;. We show you how we understood them.
       </p>
       <SignupWithAi initialDraft={draftFromQuery({})} continueTo={continueTo} activityNames={activityNames()} />
       <noscript>

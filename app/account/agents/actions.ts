@@ -24,13 +24,17 @@ async function unlessGone(action: () => Promise<unknown>): Promise<void> {
 
 export async function keepTokenAction(formData: FormData): Promise<void> {
   const { user } = await requireSession('/account/agents');
-  await unlessGone(() => confirmAccessToken(getDb(), { userId: user.id, tokenId: String(formData.get('tokenId') ?? '') }));
+  await unlessGone(() =>
+    confirmAccessToken(getDb(), { userId: user.id, tokenId: String(formData.get('tokenId') ?? '') }),
+  );
   revalidatePath('/account', 'layout');
 }
 
 /** Revokes one connection (the first-sign-in question's Revoke, and each connection's Disconnect). */
 export async function revokeTokenAction(formData: FormData): Promise<void> {
   const { user } = await requireSession('/account/agents');
-  await unlessGone(() => revokeAccessToken(getDb(), { userId: user.id, tokenId: String(formData.get('tokenId') ?? '') }));
+  await unlessGone(() =>
+    revokeAccessToken(getDb(), { userId: user.id, tokenId: String(formData.get('tokenId') ?? '') }),
+  );
   revalidatePath('/account', 'layout');
 }

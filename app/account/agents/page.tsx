@@ -3,7 +3,12 @@ import { getDb } from '@/db';
 import { ConfirmAssistants } from '@/app/_components/confirm-assistants';
 import { LocalTime } from '@/app/_components/local-time';
 import { TokenFacts } from '@/app/_components/token-facts';
-import { describeAgentAction, describeAgentCounts, listAgentActivity, type AgentSummary } from '@/lib/accounts/agent-activity';
+import {
+  describeAgentAction,
+  describeAgentCounts,
+  listAgentActivity,
+  type AgentSummary,
+} from '@/lib/accounts/agent-activity';
 import { listAccessTokens, listTokensToConfirm, type AccessTokenRecord } from '@/lib/accounts/tokens';
 import { requireSession } from '@/lib/auth/session';
 import { keepTokenAction, revokeTokenAction } from './actions';
@@ -65,13 +70,20 @@ export default async function AgentsPage() {
   return (
     <>
       <h1>Connected assistants</h1>
-      {toConfirm.length > 0 ? <ConfirmAssistants tokens={toConfirm} keep={keepTokenAction} revoke={revokeTokenAction} /> : null}
+      {toConfirm.length > 0 ? (
+        <ConfirmAssistants tokens={toConfirm} keep={keepTokenAction} revoke={revokeTokenAction} />
+      ) : null}
       <p>
-        Assistants are AI apps, such as Claude or ChatGPT, that you let act for you here: find people, send and answer buddy requests, chat and
-        edit your profile. Each one holds its own access. Disconnect one and it is refused at once; nothing it did is undone.
+        Assistants are AI apps, such as Claude or ChatGPT, that you let act for you here: find people, send and answer
+        buddy requests, chat and edit your profile. Each one holds its own access. Disconnect one and it is refused at
+        once; nothing it did is undone.
       </p>
       <p className="muted">
-        {live === 0 ? 'No assistant can act for you now.' : live === 1 ? '1 connection can act for you now.' : `${live} connections can act for you now.`}
+        {live === 0
+          ? 'No assistant can act for you now.'
+          : live === 1
+            ? '1 connection can act for you now.'
+            : `${live} connections can act for you now.`}
       </p>
       {assistants.length === 0 ? (
         <p className="notice">No assistant has been connected to your account yet.</p>
@@ -119,13 +131,21 @@ export default async function AgentsPage() {
                         <li key={t.id}>
                           <div className="token-head">
                             <h3>{kind}</h3>
-                            {t.active ? <span className="tag tag-ok">Active</span> : <span className="tag">Revoked</span>}
+                            {t.active ? (
+                              <span className="tag tag-ok">Active</span>
+                            ) : (
+                              <span className="tag">Revoked</span>
+                            )}
                           </div>
                           <TokenFacts token={t} />
                           {t.active ? (
                             <form action={revokeTokenAction}>
                               <input type="hidden" name="tokenId" value={t.id} />
-                              <button type="submit" className="button-danger" aria-label={`Disconnect ${a.name} (${kind}${which})`}>
+                              <button
+                                type="submit"
+                                className="button-danger"
+                                aria-label={`Disconnect ${a.name} (${kind}${which})`}
+                              >
                                 Disconnect
                               </button>
                             </form>

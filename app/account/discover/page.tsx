@@ -72,10 +72,16 @@ export default async function DiscoverPage() {
   return (
     <>
       <h1>Find buddies</h1>
-      <DiscoverSearch defaults={defaults} ownActivities={[...user.activities]} firstPage={firstPage} activityNames={activityNames()} />
+      <DiscoverSearch
+        defaults={defaults}
+        ownActivities={[...user.activities]}
+        firstPage={firstPage}
+        activityNames={activityNames()}
+      />
       <p className="muted small">
-        People near {user.public_location ?? 'you'} who like what you like and are free when you are, best matches first. They see only your public
-        profile. Distances are approximate (to a kilometre or two) so that nobody can work out where anyone lives.
+        People near {user.public_location ?? 'you'} who like what you like and are free when you are, best matches
+        first. They see only your public profile. Distances are approximate (to a kilometre or two) so that nobody can
+        work out where anyone lives.
       </p>
     </>
   );

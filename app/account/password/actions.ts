@@ -16,16 +16,24 @@ export interface PasswordFormState {
 }
 
 // Same rules as POST /api/v1/me/password.json: the contract's schema, the same domain call.
-export async function changePasswordAction(_previous: PasswordFormState, formData: FormData): Promise<PasswordFormState> {
+export async function changePasswordAction(
+  _previous: PasswordFormState,
+  formData: FormData,
+): Promise<PasswordFormState> {
   const { session } = await requireSession('/account/password');
   const currentPassword = String(formData.get('currentPassword') ?? '');
   const newPassword = String(formData.get('newPassword') ?? '');
   if (newPassword !== String(formData.get('confirmPassword') ?? '')) {
-    return { ok: false, message: 'The two new passwords are different.', fields: { confirmPassword: 'Type the same new password twice' } };
+    return {
+      ok: false,
+      message: 'The two new passwords are different.',
+      fields: { confirmPassword: 'Type the same new password twice' },
+    };
   }
   const revokeAllTokens = formData.get('revokeAllTokens') === 'on';
   const parsed = changePasswordBodySchema.safeParse({ currentPassword, newPassword, revokeAllTokens });
-  if (!parsed.success) return { ok: false, message: 'Please fix the fields marked below.', fields: issuesToFields(parsed.error.issues) };
+  if (!parsed.success)
+    return { ok: false, message: 'Please fix the fields marked below.', fields: issuesToFields(parsed.error.issues) };
   try {
     const ip = clientIpFromHeaders(await headers());
     const { signedOutSessions, revokedTokens } = await changePassword(getDb(), session.userId, parsed.data, {
@@ -33,7 +41,11 @@ export async function changePasswordAction(_previous: PasswordFormState, formDat
       keepSessionId: session.sessionId,
       limits: config().signinFailureLimits,
     });
-    return { ok: true, message: passwordChangedMessage(signedOutSessions, revokeAllTokens ? revokedTokens : null), fields: {} };
+    return {
+      ok: true,
+      message: passwordChangedMessage(signedOutSessions, revokeAllTokens ? revokedTokens : null),
+      fields: {},
+    };
   } catch (error) {
     if (error instanceof ApiError && (error.code === 'wrong_password' || error.code === 'rate_limited')) {
       return { ok: false, message: error.message, fields: error.fields ?? {} };

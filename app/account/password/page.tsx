@@ -11,8 +11,9 @@ export default async function PasswordPage() {
     <div className="narrow">
       <h1>Change your password</h1>
       <p>
-        Changing it signs out your other browsers. Agents keep their access unless you tick “Sign out everywhere and revoke all assistant
-        tokens”; you can also disconnect them one by one under <a href="/account/agents">Connected assistants</a>.
+        Changing it signs out your other browsers. Agents keep their access unless you tick “Sign out everywhere and
+        revoke all assistant tokens”; you can also disconnect them one by one under{' '}
+        <a href="/account/agents">Connected assistants</a>.
       </p>
       <section className="card" aria-label="Change password">
         <PasswordForm action={changePasswordAction} />

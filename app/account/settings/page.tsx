@@ -26,8 +26,12 @@ export default async function SettingsPage() {
           <a href="/account/agents">
             <span className="settings-title">Connected assistants</span>
             <span className="muted">
-              {connected === 0 ? 'No assistant can act for you.' : connected === 1 ? '1 connection can act for you.' : `${connected} connections can act for you.`} See what
-              each one did, and disconnect any.
+              {connected === 0
+                ? 'No assistant can act for you.'
+                : connected === 1
+                  ? '1 connection can act for you.'
+                  : `${connected} connections can act for you.`}{' '}
+              See what each one did, and disconnect any.
             </span>
           </a>
         </li>

@@ -31,7 +31,6 @@ import * as block from '../v1/users/[slug]/block.json/route';
 import * as report from '../v1/users/[slug]/report.json/route';
 import * as overlap from '../v1/users/[slug]/overlap.json/route';
 
-
 export const ROUTE_HANDLERS: Readonly<Record<string, RouteHandler>> = {
   get_signup_instructions: register.GET,
   register: register.POST,

@@ -5,6 +5,10 @@ export async function GET(_request: Request, context: { params: Promise<{ name: 
   const svg = demoAvatarSvg((await context.params).name);
   if (!svg) return new Response('Not found', { status: 404, headers: { 'content-type': 'text/plain; charset=utf-8' } });
   return new Response(svg, {
-    headers: { 'content-type': 'image/svg+xml', 'cache-control': 'public, max-age=31536000, immutable', 'x-content-type-options': 'nosniff' },
+    headers: {
+      'content-type': 'image/svg+xml',
+      'cache-control': 'public, max-age=31536000, immutable',
+      'x-content-type-options': 'nosniff',
+    },
   });
 }

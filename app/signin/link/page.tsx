@@ -31,7 +31,11 @@ const EXPLANATIONS = {
 
 // The link is used up only by the button's POST, never by loading this page: mail
 // scanners and chat link previews fetch URLs, and must not burn the person's link.
-export default async function SigninLinkPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function SigninLinkPage({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const search = await searchParams;
   const token = typeof search.token === 'string' ? search.token : '';
   const link = token ? await inspectSigninLink(getDb(), token) : ({ state: 'unknown' } as const);
@@ -61,7 +65,8 @@ export default async function SigninLinkPage({ searchParams }: { searchParams: P
     <div className="narrow">
       <h1>Sign in to Buddy Match</h1>
       <p>
-        This link signs you in as <strong>{link.displayName}</strong>. It works once and expires in about {minutes} minute
+        This link signs you in as <strong>{link.displayName}</strong>. It works once and expires in about {minutes}{' '}
+        minute
         {minutes === 1 ? '' : 's'}.
       </p>
       <div className="stack">

@@ -43,7 +43,8 @@ function absolute(url: string): string {
 
 function summaryLine(profile: NonNullable<Awaited<ReturnType<typeof loadProfile>>>): string {
   const activities = profile.activities.slice(0, 3).map(activityName);
-  const what = activities.length > 0 ? `looking for company for ${activities.join(', ').toLowerCase()}` : 'looking for buddies';
+  const what =
+    activities.length > 0 ? `looking for company for ${activities.join(', ').toLowerCase()}` : 'looking for buddies';
   return `${profile.displayName} is ${what}${profile.location ? ` in ${profile.location}` : ''} on Buddy Match.`;
 }
 
@@ -52,13 +53,20 @@ export async function generateMetadata({ params }: Params): Promise<Metadata> {
   if (!profile) return { title: 'Profile not found', robots: { index: false } };
   const description = profile.aboutMe ? profile.aboutMe.slice(0, 200) : summaryLine(profile);
   const title = `${profile.displayName} on Buddy Match`;
-  const images = profile.photoURL ? [{ url: absolute(profile.photoURL), alt: `Photo of ${profile.displayName}` }] : undefined;
+  const images = profile.photoURL
+    ? [{ url: absolute(profile.photoURL), alt: `Photo of ${profile.displayName}` }]
+    : undefined;
   return {
     title: { absolute: title },
     description,
     alternates: { canonical: profile.profile_url },
     openGraph: { type: 'profile', title, description, url: profile.profile_url, siteName: 'Buddy Match', images },
-    twitter: { card: images ? 'summary_large_image' : 'summary', title, description, images: images?.map((i) => i.url) },
+    twitter: {
+      card: images ? 'summary_large_image' : 'summary',
+      title,
+      description,
+      images: images?.map((i) => i.url),
+    },
   };
 }
 
@@ -77,7 +85,9 @@ export default async function PublicProfilePage({ params }: Params) {
   const other = standing !== null && standing.kind !== 'self' && standing.kind !== 'blocked';
   const shared = other && viewer ? profile.activities.filter((id) => viewer.activities.includes(id)) : [];
   const together =
-    other && viewer ? (await sharedFreeTime(db, { viewerId: viewer.id, slugOrId: row.id, baseUrl: config().publicBaseUrl })).overlap : null;
+    other && viewer
+      ? (await sharedFreeTime(db, { viewerId: viewer.id, slugOrId: row.id, baseUrl: config().publicBaseUrl })).overlap
+      : null;
   const short = firstName(row.display_name);
 
   const age = ageText(profile);
@@ -112,7 +122,8 @@ export default async function PublicProfilePage({ params }: Params) {
             Join to connect
           </a>
           <p className="muted small">
-            Already a member? <a href={`/signin?callbackUrl=${encodeURIComponent(`/u/${profile.slug}`)}`}>Sign in</a> to see more and ask {short} to be buddies.
+            Already a member? <a href={`/signin?callbackUrl=${encodeURIComponent(`/u/${profile.slug}`)}`}>Sign in</a> to
+            see more and ask {short} to be buddies.
           </p>
         </div>
       )}
@@ -132,7 +143,9 @@ export default async function PublicProfilePage({ params }: Params) {
         <section aria-labelledby="together-heading">
           <h2 id="together-heading">Free together</h2>
           <p className="free-together">
-            {together.hours_per_week > 0 ? `${together.summary} · ${together.hours_per_week} h a week` : together.summary}
+            {together.hours_per_week > 0
+              ? `${together.summary} · ${together.hours_per_week} h a week`
+              : together.summary}
           </p>
         </section>
       ) : null}
@@ -161,7 +174,9 @@ export default async function PublicProfilePage({ params }: Params) {
           <p>{profile.schedule_summary}.</p>
           <ScrollTable label={`${profile.displayName}’s week`}>
             <table className="availability">
-              <caption className="visually-hidden">When {profile.displayName} is usually free, by day and time of day</caption>
+              <caption className="visually-hidden">
+                When {profile.displayName} is usually free, by day and time of day
+              </caption>
               <thead>
                 <tr>
                   <th scope="col">Day</th>

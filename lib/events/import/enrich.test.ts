@@ -48,13 +48,11 @@ describe('activitiesInText', () => {
 
 describe('activitiesForEvent', () => {
   it('combines explicit activities, categories and the title', () => {
-    expect(activitiesForEvent(draft({ title: 'Photography walk', categories: ['Hiking & camping'], activities: ['board games'] }))).toEqual([
-      'board_games',
-      'hiking',
-      'camping',
-      'photography',
-      'walking',
-    ]);
+    expect(
+      activitiesForEvent(
+        draft({ title: 'Photography walk', categories: ['Hiking & camping'], activities: ['board games'] }),
+      ),
+    ).toEqual(['board_games', 'hiking', 'camping', 'photography', 'walking']);
   });
 
   it('reads the description only when nothing else names an activity', () => {
@@ -97,12 +95,21 @@ describe('placeForEvent', () => {
   });
 
   it('keeps GEO coordinates and names the city near them when the location has none', () => {
-    const place = placeForEvent(draft({ location: 'Tempelhofer Feld', coords: { latitude: 52.4731, longitude: 13.4039 } }));
-    expect(place).toMatchObject({ venueName: 'Tempelhofer Feld', city: 'Berlin', country: 'DE', coords: { latitude: 52.4731, longitude: 13.4039 } });
+    const place = placeForEvent(
+      draft({ location: 'Tempelhofer Feld', coords: { latitude: 52.4731, longitude: 13.4039 } }),
+    );
+    expect(place).toMatchObject({
+      venueName: 'Tempelhofer Feld',
+      city: 'Berlin',
+      country: 'DE',
+      coords: { latitude: 52.4731, longitude: 13.4039 },
+    });
   });
 
   it('ignores a named city far from the GEO coordinates', () => {
-    const place = placeForEvent(draft({ location: 'Town Hall, Paris', coords: { latitude: 33.66, longitude: -95.55 } }));
+    const place = placeForEvent(
+      draft({ location: 'Town Hall, Paris', coords: { latitude: 33.66, longitude: -95.55 } }),
+    );
     expect(place.city).toBe('Paris');
     expect(place.region).toBe('Texas');
   });

@@ -28,7 +28,9 @@ const CITY_GEO_TOLERANCE_KM = 60;
  * phrases in its title. The description is read only when those find nothing,
  * because it mentions much that the event is not about ("walk to the station").
  */
-export function activitiesForEvent(draft: Pick<EventDraft, 'title' | 'description' | 'categories' | 'activities'>): string[] {
+export function activitiesForEvent(
+  draft: Pick<EventDraft, 'title' | 'description' | 'categories' | 'activities'>,
+): string[] {
   const ids = new Set<string>([
     ...canonicalizeActivities(draft.activities).ids,
     ...canonicalizeActivities(draft.categories).ids,
@@ -99,7 +101,12 @@ export function cityInLocation(location: string): { place: Place; partIndex: num
 /** Venue, city and coordinates, from what the feed states first and the gazetteer second. */
 export function placeForEvent(draft: EventDraft, defaultCity?: string | null): ResolvedPlace {
   const located = draft.location ? cityInLocation(draft.location) : null;
-  const locationParts = draft.location ? draft.location.split(',').map((p) => p.trim()).filter(Boolean) : [];
+  const locationParts = draft.location
+    ? draft.location
+        .split(',')
+        .map((p) => p.trim())
+        .filter(Boolean)
+    : [];
 
   // Venue: stated, else the location's first part unless that part is the city itself.
   let venueName = draft.venueName;
@@ -113,7 +120,8 @@ export function placeForEvent(draft: EventDraft, defaultCity?: string | null): R
   if (draft.city) place = geocodeOffline([draft.city, draft.region, draft.country].filter(Boolean).join(', '));
   place ??= located?.place ?? null;
   if (place && draft.coords && distanceKm(place, draft.coords) > CITY_GEO_TOLERANCE_KM) place = null;
-  if (!place && draft.coords) place = nearestPlace(draft.coords.latitude, draft.coords.longitude, CITY_GEO_TOLERANCE_KM);
+  if (!place && draft.coords)
+    place = nearestPlace(draft.coords.latitude, draft.coords.longitude, CITY_GEO_TOLERANCE_KM);
   if (!place && !draft.city && !draft.coords && defaultCity) place = geocodeOffline(defaultCity);
 
   return {

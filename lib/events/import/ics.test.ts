@@ -96,9 +96,32 @@ describe('parseICalendar', () => {
   it('drops a cancelled event and keeps one-off events however far ahead', async () => {
     const parsed = await parseICalendar(
       calendar(
-        ['BEGIN:VEVENT', 'UID:gone@test', 'DTSTAMP:20260101T000000Z', 'DTSTART:20260310T180000Z', 'SUMMARY:Called off', 'STATUS:CANCELLED', 'END:VEVENT'].join('\r\n'),
-        ['BEGIN:VEVENT', 'UID:far@test', 'DTSTAMP:20260101T000000Z', 'DTSTART:20261010T180000Z', 'DURATION:PT2H', 'SUMMARY:Autumn fair', 'END:VEVENT'].join('\r\n'),
-        ['BEGIN:VEVENT', 'UID:past@test', 'DTSTAMP:20260101T000000Z', 'DTSTART:20260110T180000Z', 'SUMMARY:Long over', 'END:VEVENT'].join('\r\n'),
+        [
+          'BEGIN:VEVENT',
+          'UID:gone@test',
+          'DTSTAMP:20260101T000000Z',
+          'DTSTART:20260310T180000Z',
+          'SUMMARY:Called off',
+          'STATUS:CANCELLED',
+          'END:VEVENT',
+        ].join('\r\n'),
+        [
+          'BEGIN:VEVENT',
+          'UID:far@test',
+          'DTSTAMP:20260101T000000Z',
+          'DTSTART:20261010T180000Z',
+          'DURATION:PT2H',
+          'SUMMARY:Autumn fair',
+          'END:VEVENT',
+        ].join('\r\n'),
+        [
+          'BEGIN:VEVENT',
+          'UID:past@test',
+          'DTSTAMP:20260101T000000Z',
+          'DTSTART:20260110T180000Z',
+          'SUMMARY:Long over',
+          'END:VEVENT',
+        ].join('\r\n'),
       ),
       WINDOW,
     );
@@ -110,13 +133,32 @@ describe('parseICalendar', () => {
 
   it('cuts an endless series at the horizon', async () => {
     const parsed = await parseICalendar(
-      calendar(['BEGIN:VEVENT', 'UID:daily@test', 'DTSTAMP:20260101T000000Z', 'DTSTART:20260101T070000Z', 'RRULE:FREQ=DAILY', 'SUMMARY:Morning run', 'END:VEVENT'].join('\r\n')),
+      calendar(
+        [
+          'BEGIN:VEVENT',
+          'UID:daily@test',
+          'DTSTAMP:20260101T000000Z',
+          'DTSTART:20260101T070000Z',
+          'RRULE:FREQ=DAILY',
+          'SUMMARY:Morning run',
+          'END:VEVENT',
+        ].join('\r\n'),
+      ),
       importWindow(NOW, 10),
     );
     // From a day back (1 March, noon) up to the horizon (12 March, noon): 11 mornings.
     expect(parsed.drafts.map((d) => d.localDate)).toEqual([
-      '2026-03-02', '2026-03-03', '2026-03-04', '2026-03-05', '2026-03-06', '2026-03-07',
-      '2026-03-08', '2026-03-09', '2026-03-10', '2026-03-11', '2026-03-12',
+      '2026-03-02',
+      '2026-03-03',
+      '2026-03-04',
+      '2026-03-05',
+      '2026-03-06',
+      '2026-03-07',
+      '2026-03-08',
+      '2026-03-09',
+      '2026-03-10',
+      '2026-03-11',
+      '2026-03-12',
     ]);
     expect(new Set(parsed.drafts.map((d) => d.uid)).size).toBe(11);
   });
@@ -124,8 +166,24 @@ describe('parseICalendar', () => {
   it('stores whole-day events as UTC midnights of their dates, whatever the process zone', async () => {
     const parsed = await parseICalendar(
       calendar(
-        ['BEGIN:VEVENT', 'UID:market@test', 'DTSTAMP:20260101T000000Z', 'DTSTART;VALUE=DATE:20260307', 'DTEND;VALUE=DATE:20260309', 'SUMMARY:Weekend market', 'END:VEVENT'].join('\r\n'),
-        ['BEGIN:VEVENT', 'UID:fair@test', 'DTSTAMP:20260101T000000Z', 'DTSTART;VALUE=DATE:20260314', 'SUMMARY:One-day fair', 'RRULE:FREQ=WEEKLY;COUNT=2', 'END:VEVENT'].join('\r\n'),
+        [
+          'BEGIN:VEVENT',
+          'UID:market@test',
+          'DTSTAMP:20260101T000000Z',
+          'DTSTART;VALUE=DATE:20260307',
+          'DTEND;VALUE=DATE:20260309',
+          'SUMMARY:Weekend market',
+          'END:VEVENT',
+        ].join('\r\n'),
+        [
+          'BEGIN:VEVENT',
+          'UID:fair@test',
+          'DTSTAMP:20260101T000000Z',
+          'DTSTART;VALUE=DATE:20260314',
+          'SUMMARY:One-day fair',
+          'RRULE:FREQ=WEEKLY;COUNT=2',
+          'END:VEVENT',
+        ].join('\r\n'),
       ),
       WINDOW,
     );
@@ -154,14 +212,27 @@ describe('parseICalendar', () => {
       'END:VCALENDAR',
     ].join('\r\n');
     const [draft] = (await parseICalendar(text, WINDOW)).drafts;
-    expect(draft).toMatchObject({ title: 'Spieleabend', timezone: 'Europe/Berlin', localDate: '2026-03-06', coords: { latitude: 52.52, longitude: 13.405 } });
+    expect(draft).toMatchObject({
+      title: 'Spieleabend',
+      timezone: 'Europe/Berlin',
+      localDate: '2026-03-06',
+      coords: { latitude: 52.52, longitude: 13.405 },
+    });
     expect(draft!.start.toISOString()).toBe('2026-03-06T18:00:00.000Z');
     expect(draft!.end.toISOString()).toBe('2026-03-06T21:00:00.000Z');
   });
 
   it('skips events without a title and reports them', async () => {
     const parsed = await parseICalendar(
-      calendar(['BEGIN:VEVENT', 'UID:untitled@test', 'DTSTAMP:20260101T000000Z', 'DTSTART:20260310T180000Z', 'END:VEVENT'].join('\r\n')),
+      calendar(
+        [
+          'BEGIN:VEVENT',
+          'UID:untitled@test',
+          'DTSTAMP:20260101T000000Z',
+          'DTSTART:20260310T180000Z',
+          'END:VEVENT',
+        ].join('\r\n'),
+      ),
       WINDOW,
     );
     expect(parsed.drafts).toEqual([]);

@@ -1,6 +1,14 @@
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { SAMPLE_FILE, defaultSourceName, importWindow, parseFeedEntry, parseFeedText, shiftICalendarDates, shiftSampleCalendar } from './index';
+import {
+  SAMPLE_FILE,
+  defaultSourceName,
+  importWindow,
+  parseFeedEntry,
+  parseFeedText,
+  shiftICalendarDates,
+  shiftSampleCalendar,
+} from './index';
 
 describe('shiftICalendarDates', () => {
   it('moves dates in date properties and RRULE UNTIL, keeping wall-clock times', () => {
@@ -31,7 +39,9 @@ describe('the sample calendar', () => {
       expect(parsed.skipped).toEqual([]);
       const upcoming = parsed.drafts.filter((d) => d.start > now);
       expect(upcoming.length).toBeGreaterThan(30);
-      expect(parsed.drafts.every((d) => d.title.startsWith('[Sample] ') && d.description?.startsWith('SAMPLE EVENT'))).toBe(true);
+      expect(
+        parsed.drafts.every((d) => d.title.startsWith('[Sample] ') && d.description?.startsWith('SAMPLE EVENT')),
+      ).toBe(true);
       const oneOffs = upcoming.filter((d) => d.uid === d.seriesUid);
       expect(oneOffs.length).toBeGreaterThanOrEqual(3);
       // The first one-off is at most a month away, whenever the service starts.
@@ -52,7 +62,13 @@ describe('feed names', () => {
   });
 
   it('reads name=location entries of EVENTS_FEEDS', () => {
-    expect(parseFeedEntry('club=https://example.org/a.ics?x=1')).toEqual({ source: 'club', location: 'https://example.org/a.ics?x=1' });
-    expect(parseFeedEntry('https://example.org/a.ics?x=1')).toEqual({ source: undefined, location: 'https://example.org/a.ics?x=1' });
+    expect(parseFeedEntry('club=https://example.org/a.ics?x=1')).toEqual({
+      source: 'club',
+      location: 'https://example.org/a.ics?x=1',
+    });
+    expect(parseFeedEntry('https://example.org/a.ics?x=1')).toEqual({
+      source: undefined,
+      location: 'https://example.org/a.ics?x=1',
+    });
   });
 });

@@ -53,14 +53,26 @@ export async function importFeed(db: Database, location: string, options: Import
   return importFeedText(db, source, text, options);
 }
 
-export async function importFeedText(db: Database, source: string, text: string, options: ImportOptions): Promise<ImportSummary> {
+export async function importFeedText(
+  db: Database,
+  source: string,
+  text: string,
+  options: ImportOptions,
+): Promise<ImportSummary> {
   const now = options.now ?? new Date();
   const parsed = await parseFeedText(text, importWindow(now, options.horizonDays));
   const scrapedAt = new Date();
   const rows = toEventRows(source, parsed.drafts, scrapedAt, options.defaultCity);
   const stored = await replaceSourceEvents(db, source, rows, scrapedAt);
   const summary = { source, cancelled: parsed.cancelled, skipped: parsed.skipped, ...stored };
-  logLine({ event: 'events_imported', source, upserted: stored.upserted, removed: stored.removed, cancelled: parsed.cancelled, skipped: parsed.skipped.length });
+  logLine({
+    event: 'events_imported',
+    source,
+    upserted: stored.upserted,
+    removed: stored.removed,
+    cancelled: parsed.cancelled,
+    skipped: parsed.skipped.length,
+  });
   return summary;
 }
 
@@ -69,7 +81,13 @@ export function defaultSourceName(location: string): string {
   const url = asUrl(location);
   if (url && url.protocol !== 'file:') return `${url.host}${url.pathname}`.replace(/\/+$/, '').slice(0, 200);
   const file = url ? fileURLToPath(url) : location;
-  return path.basename(file).replace(/\.(ics|ical|ifb|json)$/i, '').replace(/[^\w.-]+/g, '-').slice(0, 200) || 'feed';
+  return (
+    path
+      .basename(file)
+      .replace(/\.(ics|ical|ifb|json)$/i, '')
+      .replace(/[^\w.-]+/g, '-')
+      .slice(0, 200) || 'feed'
+  );
 }
 
 function asUrl(location: string): URL | null {
@@ -90,9 +108,13 @@ export async function readFeed(location: string, timeoutMs: number): Promise<str
     if (stat.size > MAX_FEED_BYTES) throw new Error(`${file} is larger than ${MAX_FEED_BYTES} bytes`);
     return fs.readFile(file, 'utf8');
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`Unsupported feed URL scheme: ${url.protocol}`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new Error(`Unsupported feed URL scheme: ${url.protocol}`);
   const response = await fetch(url, {
-    headers: { accept: 'text/calendar, application/json;q=0.9, */*;q=0.5', 'user-agent': 'buddy-match-events-import/1.0' },
+    headers: {
+      accept: 'text/calendar, application/json;q=0.9, */*;q=0.5',
+      'user-agent': 'buddy-match-events-import/1.0',
+    },
     signal: AbortSignal.timeout(timeoutMs),
   });
   if (!response.ok) {
@@ -133,7 +155,11 @@ export function shiftICalendarDates(text: string, days: number): string {
         const colon = line.indexOf(':');
         return line.slice(0, colon + 1) + line.slice(colon + 1).replace(DATE_VALUE, shift);
       }
-      if (/^RRULE:/i.test(line)) return line.replace(/(UNTIL=)(\d{4})(\d{2})(\d{2})/i, (_m, key: string, y: string, mo: string, d: string) => key + shift('', y, mo, d));
+      if (/^RRULE:/i.test(line))
+        return line.replace(
+          /(UNTIL=)(\d{4})(\d{2})(\d{2})/i,
+          (_m, key: string, y: string, mo: string, d: string) => key + shift('', y, mo, d),
+        );
       return line;
     })
     .join('\r\n');
@@ -150,7 +176,10 @@ export interface SampleOutcome {
  * otherwise. Real imports remove it too; removing it here as well settles a
  * sample import that raced a real one.
  */
-export async function maintainSample(db: Database, options: { enabled: boolean; horizonDays: number; now?: Date }): Promise<SampleOutcome> {
+export async function maintainSample(
+  db: Database,
+  options: { enabled: boolean; horizonDays: number; now?: Date },
+): Promise<SampleOutcome> {
   const other = options.enabled
     ? await db.selectFrom('events').select('id').where('source', '!=', SAMPLE_SOURCE).limit(1).executeTakeFirst()
     : undefined;

@@ -28,9 +28,25 @@ describe('parseJsonFeed', () => {
     );
     expect(parsed.skipped).toEqual([]);
     const [run, fair] = parsed.drafts;
-    expect(run).toMatchObject({ uid: 'run-1', seriesUid: 'run-1', allDay: false, timezone: 'Europe/Berlin', localDate: '2026-03-08', venueName: 'Boathouse', city: 'Hamburg', country: 'DE', activities: ['running', 'jogging'], url: 'https://example.org/run' });
+    expect(run).toMatchObject({
+      uid: 'run-1',
+      seriesUid: 'run-1',
+      allDay: false,
+      timezone: 'Europe/Berlin',
+      localDate: '2026-03-08',
+      venueName: 'Boathouse',
+      city: 'Hamburg',
+      country: 'DE',
+      activities: ['running', 'jogging'],
+      url: 'https://example.org/run',
+    });
     expect(run!.start.toISOString()).toBe('2026-03-08T08:00:00.000Z');
-    expect(fair).toMatchObject({ uid: '42', allDay: true, localDate: '2026-04-11', location: 'Market Square, Leeds, UK' });
+    expect(fair).toMatchObject({
+      uid: '42',
+      allDay: true,
+      localDate: '2026-04-11',
+      location: 'Market Square, Leeds, UK',
+    });
     expect(fair!.start.toISOString()).toBe('2026-04-11T00:00:00.000Z');
     expect(fair!.end.toISOString()).toBe('2026-04-12T00:00:00.000Z');
   });
@@ -38,7 +54,15 @@ describe('parseJsonFeed', () => {
   it("imports the feed's own item format ({events: [...]})", () => {
     const item = { ...EVENTS_EXAMPLE.events[0]!, start: '2026-03-07T17:00:00.000Z', end: '2026-03-07T20:00:00.000Z' };
     const [draft] = parseJsonFeed(JSON.stringify({ ...EVENTS_EXAMPLE, events: [item] }), WINDOW).drafts;
-    expect(draft).toMatchObject({ uid: item.uid, title: item.title, city: 'Portland', region: 'Oregon', country: 'US', coords: item.coords, activities: ['hiking'] });
+    expect(draft).toMatchObject({
+      uid: item.uid,
+      title: item.title,
+      city: 'Portland',
+      region: 'Oregon',
+      country: 'US',
+      coords: item.coords,
+      activities: ['hiking'],
+    });
   });
 
   it('leaves out cancelled and past events and reports invalid ones', () => {

@@ -8,7 +8,9 @@ import { addDays, isTimeZone, localDateOf, utcMidnight } from './time';
 
 const optionalText = z.string().nullish();
 const coords = z.object({ latitude: z.number().min(-90).max(90), longitude: z.number().min(-180).max(180) });
-const when = z.string().refine((value) => parseDateBound(value) !== null, 'must be YYYY-MM-DD or an ISO 8601 date-time with offset');
+const when = z
+  .string()
+  .refine((value) => parseDateBound(value) !== null, 'must be YYYY-MM-DD or an ISO 8601 date-time with offset');
 
 /** One event in a JSON feed. Field names follow the feed's own items; unknown fields are ignored. */
 export const jsonEventSchema = z.looseObject({
@@ -49,7 +51,8 @@ export function parseJsonFeed(text: string, window: ImportWindow): ParsedFeed {
     throw new Error('The feed is not valid JSON');
   }
   const items = Array.isArray(data) ? data : (data as { events?: unknown } | null)?.events;
-  if (!Array.isArray(items)) throw new Error('A JSON feed must be an array of events or an object with an "events" array');
+  if (!Array.isArray(items))
+    throw new Error('A JSON feed must be an array of events or an object with an "events" array');
 
   const result: ParsedFeed = { drafts: [], skipped: [], cancelled: 0 };
   items.forEach((item, index) => {
@@ -57,7 +60,10 @@ export function parseJsonFeed(text: string, window: ImportWindow): ParsedFeed {
     const label = describeItem(item, index);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
-      result.skipped.push({ uid: label, reason: `${issue?.path.join('.') || 'event'}: ${issue?.message ?? 'invalid'}` });
+      result.skipped.push({
+        uid: label,
+        reason: `${issue?.path.join('.') || 'event'}: ${issue?.message ?? 'invalid'}`,
+      });
       return;
     }
     const event = parsed.data;
@@ -82,10 +88,20 @@ function toDraft(event: JsonEvent): EventDraft {
   const start = startBound.kind === 'date' ? utcMidnight(startBound.date) : startBound.at;
   const localDate = startBound.kind === 'date' ? startBound.date : localDateOf(start, timezone);
   const endBound = event.end ? parseDateBound(event.end) : null;
-  let end = endBound ? (endBound.kind === 'date' ? utcMidnight(endBound.date) : endBound.at) : allDay ? addDays(start, 1) : start;
+  let end = endBound
+    ? endBound.kind === 'date'
+      ? utcMidnight(endBound.date)
+      : endBound.at
+    : allDay
+      ? addDays(start, 1)
+      : start;
   if (end < start) end = start;
   const uid = event.uid ?? (event.id !== undefined ? String(event.id) : syntheticUid(event));
-  const point = event.coords ?? (event.latitude != null && event.longitude != null ? { latitude: event.latitude, longitude: event.longitude } : null);
+  const point =
+    event.coords ??
+    (event.latitude != null && event.longitude != null
+      ? { latitude: event.latitude, longitude: event.longitude }
+      : null);
   return {
     uid,
     seriesUid: uid,
@@ -111,11 +127,20 @@ function toDraft(event: JsonEvent): EventDraft {
 
 /** Feeds without ids still get a stable uid: the same title at the same time is the same event. */
 function syntheticUid(event: JsonEvent): string {
-  return `sha256:${createHash('sha256').update(`${event.title}\n${event.start}\n${event.location ?? ''}`).digest('hex').slice(0, 32)}`;
+  return `sha256:${createHash('sha256')
+    .update(`${event.title}\n${event.start}\n${event.location ?? ''}`)
+    .digest('hex')
+    .slice(0, 32)}`;
 }
 
 function describeItem(item: unknown, index: number): string {
   const record = item as { uid?: unknown; id?: unknown } | null;
-  const id = record && (typeof record.uid === 'string' ? record.uid : typeof record.id === 'string' || typeof record.id === 'number' ? String(record.id) : null);
+  const id =
+    record &&
+    (typeof record.uid === 'string'
+      ? record.uid
+      : typeof record.id === 'string' || typeof record.id === 'number'
+        ? String(record.id)
+        : null);
   return id ?? `#${index}`;
 }

@@ -23,12 +23,29 @@ export interface StoreResult {
 const line = (text: string) => sanitizeText(text, 'single_line');
 const orNull = (text: string | null) => (text === null ? null : line(text));
 
-export function toEventRows(source: string, drafts: readonly EventDraft[], scrapedAt: Date, defaultCity?: string | null): NewEvent[] {
+export function toEventRows(
+  source: string,
+  drafts: readonly EventDraft[],
+  scrapedAt: Date,
+  defaultCity?: string | null,
+): NewEvent[] {
   // Occurrences of one series share words and place: resolve them once.
   const memo = new Map<string, { activities: string[]; place: ReturnType<typeof placeForEvent> }>();
   const byUid = new Map<string, NewEvent>();
   for (const draft of drafts) {
-    const key = JSON.stringify([draft.title, draft.description, draft.categories, draft.activities, draft.location, draft.venueName, draft.venueAddress, draft.city, draft.region, draft.country, draft.coords]);
+    const key = JSON.stringify([
+      draft.title,
+      draft.description,
+      draft.categories,
+      draft.activities,
+      draft.location,
+      draft.venueName,
+      draft.venueAddress,
+      draft.city,
+      draft.region,
+      draft.country,
+      draft.coords,
+    ]);
     let resolved = memo.get(key);
     if (!resolved) {
       resolved = { activities: activitiesForEvent(draft), place: placeForEvent(draft, defaultCity) };
@@ -64,7 +81,12 @@ export function toEventRows(source: string, drafts: readonly EventDraft[], scrap
   return [...byUid.values()];
 }
 
-export async function replaceSourceEvents(db: Database, source: string, rows: readonly NewEvent[], scrapedAt: Date): Promise<StoreResult> {
+export async function replaceSourceEvents(
+  db: Database,
+  source: string,
+  rows: readonly NewEvent[],
+  scrapedAt: Date,
+): Promise<StoreResult> {
   return db.transaction().execute(async (trx) => {
     // One import per source at a time, across processes (CLI, job, other instances).
     await sql`select pg_advisory_xact_lock(hashtext(${`events:${source}`}))`.execute(trx);
@@ -72,7 +94,9 @@ export async function replaceSourceEvents(db: Database, source: string, rows: re
       const batch = rows.slice(at, at + BATCH).map((row) => ({
         ...row,
         earth_point:
-          row.latitude != null && row.longitude != null ? sql<string>`ll_to_earth(${row.latitude}, ${row.longitude})` : null,
+          row.latitude != null && row.longitude != null
+            ? sql<string>`ll_to_earth(${row.latitude}, ${row.longitude})`
+            : null,
       }));
       await trx
         .insertInto('events')
@@ -105,7 +129,11 @@ export async function replaceSourceEvents(db: Database, source: string, rows: re
         .execute();
     }
     // Every row this import saw carries exactly this scraped_at; the rest are gone from the feed.
-    const removed = await trx.deleteFrom('events').where('source', '=', source).where('scraped_at', '!=', scrapedAt).executeTakeFirst();
+    const removed = await trx
+      .deleteFrom('events')
+      .where('source', '=', source)
+      .where('scraped_at', '!=', scrapedAt)
+      .executeTakeFirst();
     let sampleRemoved = 0;
     if (source !== SAMPLE_SOURCE && rows.length > 0) {
       const sample = await trx.deleteFrom('events').where('source', '=', SAMPLE_SOURCE).executeTakeFirst();

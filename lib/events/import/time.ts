@@ -41,7 +41,11 @@ export interface WallTime {
 
 /** The wall-clock reading of an instant in a zone. */
 export function wallTimeIn(instant: Date, timeZone: string): WallTime {
-  const parts = Object.fromEntries(formatter(timeZone).formatToParts(instant).map((p) => [p.type, p.value]));
+  const parts = Object.fromEntries(
+    formatter(timeZone)
+      .formatToParts(instant)
+      .map((p) => [p.type, p.value]),
+  );
   return {
     year: Number(parts.year),
     month: Number(parts.month),

@@ -30,7 +30,8 @@ export default async function StartPage({ params }: { params: Params }) {
         </section>
       ) : null}
       <p className="muted">
-        No assistant at hand? <a href="/signup">Sign up on this site</a>. Already a member? <a href="/signin">Sign in</a>.
+        No assistant at hand? <a href="/signup">Sign up on this site</a>. Already a member?{' '}
+        <a href="/signin">Sign in</a>.
       </p>
     </div>
   );

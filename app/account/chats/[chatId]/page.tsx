@@ -36,8 +36,18 @@ export default async function ChatPage({ params }: Params) {
   const { user } = await requireSession(`/account/chats/${encodeURIComponent(chatId)}`);
   const chat = await chatFor(user.id, chatId);
   if (!chat) notFound();
-  const page = await listMessages(getDb(), { viewerId: user.id, chatId, query: { mark_read: true }, baseUrl: config().publicBaseUrl });
-  const member = await getDb().selectFrom('chat_members').select('muted').where('chat_id', '=', chatId).where('user_id', '=', user.id).executeTakeFirst();
+  const page = await listMessages(getDb(), {
+    viewerId: user.id,
+    chatId,
+    query: { mark_read: true },
+    baseUrl: config().publicBaseUrl,
+  });
+  const member = await getDb()
+    .selectFrom('chat_members')
+    .select('muted')
+    .where('chat_id', '=', chatId)
+    .where('user_id', '=', user.id)
+    .executeTakeFirst();
   return (
     <ChatThread
       chat={chat}

@@ -26,8 +26,8 @@ export default async function ConsentPage({ params }: { params: Promise<{ uid: s
       <div className="narrow stack">
         <h1>Connect {request.clientName} to Buddy Match</h1>
         <p>
-          <strong>{request.clientName}</strong> asks to act for you on Buddy Match, the app for finding people to do things with. Sign in, or create your
-          account, then approve it.
+          <strong>{request.clientName}</strong> asks to act for you on Buddy Match, the app for finding people to do
+          things with. Sign in, or create your account, then approve it.
         </p>
         <div className="actions">
           <a className="button" href={`/signin?callbackUrl=${back}`}>
@@ -44,8 +44,8 @@ export default async function ConsentPage({ params }: { params: Promise<{ uid: s
     <div className="narrow stack">
       <h1>Connect {request.clientName}?</h1>
       <p>
-        <strong>{request.clientName}</strong> asks to act for you, <strong>{session.user.display_name}</strong> ({session.user.email}), on Buddy Match. It
-        will be able to:
+        <strong>{request.clientName}</strong> asks to act for you, <strong>{session.user.display_name}</strong> (
+        {session.user.email}), on Buddy Match. It will be able to:
       </p>
       <ul aria-label="What it will be able to do">
         {request.scopes.map((scope) => (
@@ -53,7 +53,8 @@ export default async function ConsentPage({ params }: { params: Promise<{ uid: s
         ))}
       </ul>
       <p className="muted">
-        {request.returnHost ? `You will go back to ${request.returnHost}. ` : ''}You can disconnect it any time in Settings, under <a href="/account/agents">Connected assistants</a>.
+        {request.returnHost ? `You will go back to ${request.returnHost}. ` : ''}You can disconnect it any time in
+        Settings, under <a href="/account/agents">Connected assistants</a>.
       </p>
       <div className="actions">
         <form method="post" action={`/oauth/interaction/${encodeURIComponent(uid)}/confirm`}>
