@@ -44,7 +44,7 @@ const chromium = findChromium();
 const bin = (name: string) => path.join(root, 'node_modules/.bin', name);
 
 // Formatting and lint first: the cheapest failures (biome.json says what is checked and why).
-run('format and lint', bin('biome'), ['ci', '.']);
+run('format and lint', bin('biome'), ['ci', '--error-on-warnings', '.']);
 run('type check', bin('tsc'), ['--noEmit']);
 process.stdout.write('\n▶ build\n');
 buildIfNeeded(root);

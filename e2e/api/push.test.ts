@@ -7,17 +7,11 @@ import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createDb, type Database } from '@/db';
-import {
-  acceptBuddyRequest,
-  deletePushToken,
-  registerPushToken,
-  sendBuddyRequest,
-  sendMessage,
-} from '@/lib/contract/social';
+import { deletePushToken, registerPushToken, sendBuddyRequest } from '@/lib/contract/social';
 import { freePort } from '@/lib/net/free-port';
 import { api, stackClient, testDb, updateTokens } from './client';
 import { call, pathOf, refused } from './contract-client';
-import { makeBuddies, settledPushJobs, users } from './social-helpers';
+import { acceptThenWrite, makeBuddies, settledPushJobs, users } from './social-helpers';
 import { refusedRaw, say } from './typed-helpers-b';
 import { startStack, type Stack } from '../support/stack';
 
@@ -195,15 +189,7 @@ describe('PUSH_PROVIDER=expo against a stand-in Expo push API', () => {
       )
       .toEqual([good]);
 
-    const accepted = await call(acceptBuddyRequest, {
-      params: { invitationId: req.request.id },
-      token: blair.token,
-      body: {},
-      base: base(),
-    });
-    const chatId = accepted.chat.chatId;
-    const write = (text: string) =>
-      call(sendMessage, { params: { chatId }, token: alex.token, body: { text }, base: base() });
+    const { chatId, write } = await acceptThenWrite(blair, req.request.id, alex, base());
     const msg = await write('Great, 9am at the north trailhead.');
     await waitFor(2, 20_000);
     expect(received[1]?.messages).toEqual([

@@ -66,6 +66,27 @@ export async function say(by: TestUser, chatId: string, text: string, extra: Mes
   return (await call(sendMessage, messageInput(by, chatId, text, extra))).message;
 }
 
+/**
+ * `by` accepts the request; returns the chat and a way for `writer` (the other side) to
+ * write in it, on the given server.
+ */
+export async function acceptThenWrite(
+  by: { token: string },
+  requestId: string,
+  writer: { token: string },
+  base?: string,
+) {
+  const accepted = await call(acceptBuddyRequest, {
+    params: { invitationId: requestId },
+    token: by.token,
+    body: {},
+    base,
+  });
+  const chatId = accepted.chat.chatId;
+  const write = (text: string) => call(sendMessage, { params: { chatId }, token: writer.token, body: { text }, base });
+  return { chatId, write };
+}
+
 /** A user whose token lacks some scopes (tokens are minted with all seven at registration). */
 export async function restrictScopes(user: TestUser, scopes: string[]): Promise<void> {
   await updateTokens(user.id, { scopes });

@@ -9,11 +9,12 @@ import { createRequire } from 'node:module';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb, type Database } from '@/db';
-import { acceptBuddyRequest, sendBuddyRequest, sendMessage } from '@/lib/contract/social';
+import { sendBuddyRequest } from '@/lib/contract/social';
 import { muteChat, subscribeWebPush, unsubscribeWebPush } from '@/lib/contract/web-app';
 import { freePort } from '@/lib/net/free-port';
 import { stackClient } from './client';
 import { call, refused } from './contract-client';
+import { acceptThenWrite } from './social-helpers';
 import { startStack, type Stack } from '../support/stack';
 
 const ece = createRequire(import.meta.url)('http_ece') as {
@@ -173,15 +174,7 @@ describe('Web Push to a stand-in push service', () => {
       .toEqual([laptop.subscription.endpoint]);
 
     // A message opens its chat.
-    const accepted = await call(acceptBuddyRequest, {
-      params: { invitationId: req.request.id },
-      token: blair.token,
-      body: {},
-      base: base(),
-    });
-    const chatId = accepted.chat.chatId;
-    const write = (text: string) =>
-      call(sendMessage, { params: { chatId }, token: alex.token, body: { text }, base: base() });
+    const { chatId, write } = await acceptThenWrite(blair, req.request.id, alex, base());
     const before = deliveries.length;
     await write('Great, 9am at the north trailhead.');
     await delivered(before + 1);

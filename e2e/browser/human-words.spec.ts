@@ -16,6 +16,7 @@ const RAW_VALIDATOR_TEXT =
   /expected|received|>=|<=|Invalid input|Too small|Too big|Unrecognized key|invalid_type|invalid_format|nonoptional|\bNaN\b|\bundefined\b/i;
 
 async function expectNoRawValidatorText(page: Page) {
+  // biome-ignore lint/performance/useDomNodeTextContent: the text a person sees (innerText skips hidden nodes), not the DOM's
   const text = await page.locator('body').innerText();
   expect(text).not.toMatch(RAW_VALIDATOR_TEXT);
 }

@@ -81,6 +81,7 @@ export const HOSTILE_STRINGS: readonly string[] = [
   '../../etc/passwd',
   "'; drop table users; --",
   '<script>alert(1)</script>',
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: a template-injection probe, literally
   '${7*7}',
   '{{7*7}}',
   '[]',

@@ -12,15 +12,18 @@ const root = path.resolve(import.meta.dirname, '../..');
 const PLAIN_CONTRACT = new Set(['lib/contract/paths.ts', 'lib/contract/limits.ts']);
 const FORBIDDEN_PACKAGES = [/^zod(\/|$)/];
 
-/** The module specifiers a source imports or re-exports at run time. */
-function runtimeImports(fileName: string, text: string): string[] {
-  const source = ts.createSourceFile(
+const parse = (fileName: string, text: string) =>
+  ts.createSourceFile(
     fileName,
     text,
     ts.ScriptTarget.Latest,
     false,
     fileName.endsWith('x') ? ts.ScriptKind.TSX : ts.ScriptKind.TS,
   );
+
+/** The module specifiers a source imports or re-exports at run time. */
+function runtimeImports(fileName: string, text: string): string[] {
+  const source = parse(fileName, text);
   const found: string[] = [];
   const visit = (node: ts.Node) => {
     if (ts.isImportDeclaration(node) && ts.isStringLiteral(node.moduleSpecifier)) {
@@ -53,13 +56,7 @@ function runtimeImports(fileName: string, text: string): string[] {
 /** The directives ('use client', 'use server') a source starts with. */
 function directives(fileName: string, text: string): string[] {
   if (!/['"]use (client|server)['"]/.test(text)) return [];
-  const source = ts.createSourceFile(
-    fileName,
-    text,
-    ts.ScriptTarget.Latest,
-    false,
-    fileName.endsWith('x') ? ts.ScriptKind.TSX : ts.ScriptKind.TS,
-  );
+  const source = parse(fileName, text);
   const found: string[] = [];
   for (const statement of source.statements) {
     if (!ts.isExpressionStatement(statement) || !ts.isStringLiteral(statement.expression)) break;

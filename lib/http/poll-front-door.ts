@@ -83,7 +83,8 @@ async function park(
         return handOver();
       }
       const left = poll.deadline - Date.now();
-      const reason = left > 0 ? await subscription.wait(left) : (subscription.cancel(), 'timeout');
+      if (left <= 0) subscription.cancel();
+      const reason = left > 0 ? await subscription.wait(left) : 'timeout';
       if (gone) return;
       if (reason === 'changed') continue;
       // Time is up (or the instance is draining) with nothing new: the token must still be good.

@@ -78,12 +78,7 @@ function isEnvelope(value: unknown): value is ErrorEnvelope {
 }
 
 /** The error envelope as words an agent can act on, plus the envelope itself as JSON. */
-function errorResult(
-  status: number,
-  envelope: ErrorEnvelope,
-  response: Response,
-  incoming: Request | undefined,
-): ToolResult {
+function errorResult(status: number, envelope: ErrorEnvelope, response: Response): ToolResult {
   const { code, message, hint, fields } = envelope.error;
   const lines = [`Error ${status} ${code}: ${message}`];
   if (hint) lines.push(`What to do: ${hint}`);
@@ -121,7 +116,7 @@ export async function callRoute(
       : ({
           error: { code: 'internal_error', message: `Unexpected ${response.status} response` },
         } satisfies ErrorEnvelope);
-    return errorResult(response.status, envelope, response, incoming);
+    return errorResult(response.status, envelope, response);
   }
   const content: ToolResult['content'] = [{ type: 'text', text: text || 'null' }];
   // A new account: how this host goes on acting for the person depends on the host.

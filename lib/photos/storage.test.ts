@@ -70,7 +70,10 @@ describe('LocalBlobStore', () => {
     await store.put(thumbnail, Buffer.from('RIFF....WEBPthumb'), 'image/webp');
     const asked: string[] = [];
     const serve = async (key: string, state: BlobServingState | null, headers: Record<string, string> = {}) =>
-      localBlobResponse(store, key, get(headers), async (k) => (asked.push(k), state));
+      localBlobResponse(store, key, get(headers), async (k) => {
+        asked.push(k);
+        return state;
+      });
 
     const unjudged = await serve(image, 'unjudged');
     expect(unjudged.status).toBe(200);
@@ -100,7 +103,10 @@ describe('LocalBlobStore', () => {
     await expect(store.put('../secret.webp', Buffer.from('x'), 'image/webp')).rejects.toThrow(/Invalid blob key/);
     expect(store.pathFor('photos/../../secret.webp')).toBeNull();
     let asked = false;
-    const res = await localBlobResponse(store, '../secret.webp', get(), async () => ((asked = true), 'passed'));
+    const res = await localBlobResponse(store, '../secret.webp', get(), async () => {
+      asked = true;
+      return 'passed' as const;
+    });
     expect(res.status).toBe(404);
     // Not one of our keys: refused before the database is even asked.
     expect(asked).toBe(false);

@@ -130,12 +130,7 @@ async function signInBrowser(result: RegisterResult, callbackUrl: string): Promi
   }
 }
 
-function problemFromResponse(
-  status: number,
-  body: ApiErrorBody,
-  retryAfter: string | null,
-  draft: SignupDraft,
-): Problem {
+function problemFromResponse(status: number, body: ApiErrorBody, retryAfter: string | null): Problem {
   const code = body.error?.code;
   if (code === 'email_taken' || status === 409) return { kind: 'taken' };
   if (code === 'rate_limited' || status === 429) {
@@ -231,7 +226,7 @@ export function SignupWithAi({
         moveFocus();
         return;
       }
-      const next = problemFromResponse(response.status, body, response.headers.get('retry-after'), draft);
+      const next = problemFromResponse(response.status, body, response.headers.get('retry-after'));
       setProblem(next);
       if (next.kind === 'fields' || next.kind === 'taken') setView({ name: 'edit' });
       moveFocus();

@@ -144,7 +144,7 @@ const DATE_VALUE = /(\d{4})(\d{2})(\d{2})(?=T\d{6}Z?\b|\b)/g;
 /** Moves every date in DTSTART/DTEND/EXDATE/RDATE/RECURRENCE-ID and RRULE UNTIL by `days`, keeping wall-clock times. */
 export function shiftICalendarDates(text: string, days: number): string {
   if (days === 0) return text;
-  const shift = (match: string, y: string, m: string, d: string) => {
+  const shift = (_match: string, y: string, m: string, d: string) => {
     const moved = new Date(Date.UTC(Number(y), Number(m) - 1, Number(d) + days));
     return moved.toISOString().slice(0, 10).replace(/-/g, '');
   };
