@@ -12,6 +12,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['lib/**/*.test.ts', 'db/**/*.test.ts', 'scripts/**/*.test.ts'],
+          setupFiles: ['e2e/support/unit-logs.ts'],
           environment: 'node',
         },
       },
