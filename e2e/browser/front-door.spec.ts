@@ -27,7 +27,10 @@ test('the home page says what Buddy Match does and gives three ways in, with no 
   const response = await page.goto(`${base()}/`);
   expect(response?.status()).toBe(200);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Buddy Match');
-  await expect(page.getByRole('figure')).toContainText('Free together: Saturday mornings');
+  // The sample card, named by its caption (the copy blocks below are labelled figures too).
+  await expect(page.getByRole('figure', { name: /Discover shows people near you/ })).toContainText(
+    'Free together: Saturday mornings',
+  );
   await expect(page.getByLabel('Prompt for your assistant')).toContainText(
     `Sign me up for Buddy Match at ${base()} (read ${base()}/llms.txt first)`,
   );
