@@ -7,7 +7,7 @@ import type { EndpointSpec } from '@/lib/contract/define';
 import { errorEnvelopeSchema, type ErrorEnvelope } from '@/lib/contract/errors';
 import { fill } from '@/lib/contract/paths';
 import { ERROR_STATUS, type ErrorCode } from '@/lib/http/errors';
-import { api } from './client';
+import { api, type ApiResponse } from './client';
 
 type InputOf<T> = T extends z.ZodType ? z.input<T> : never;
 type QueryValue = string | number | boolean | undefined;
@@ -75,29 +75,55 @@ export async function send<S extends EndpointSpec>(spec: S, input: CallInput<S>)
   return { ok: false, status: res.status, headers: res.headers, error: envelope.data.error };
 }
 
-/** The call must succeed with the spec's status; returns its typed data. */
-export async function call<S extends EndpointSpec>(spec: S, input: CallInput<S>): Promise<ResponseOf<S>> {
+/** The call must succeed with the spec's status; returns the answer with its headers (ETag, Cache-Control, …). */
+export async function callWithHeaders<S extends EndpointSpec>(spec: S, input: CallInput<S>) {
   const res = await send(spec, input);
   if (!res.ok) throw new Error(`${spec.id} failed with ${res.status}: ${JSON.stringify(res.error)}`);
-  return res.data;
+  return res;
+}
+
+/** The call must succeed with the spec's status; returns its typed data. */
+export async function call<S extends EndpointSpec>(spec: S, input: CallInput<S>): Promise<ResponseOf<S>> {
+  return (await callWithHeaders(spec, input)).data;
+}
+
+type Refusal = ErrorEnvelope['error'] & { status: number; headers: Headers };
+
+/** The error must carry this code, with the status the service gives that code. */
+function requireCode(
+  what: string,
+  res: { status: number; headers: Headers; error: ErrorEnvelope['error'] },
+  code: ErrorCode,
+): Refusal {
+  if (res.error.code !== code || res.status !== ERROR_STATUS[code]) {
+    throw new Error(
+      `${what} failed with ${res.error.code} (${res.status}) where ${code} (${ERROR_STATUS[code]}) was expected: ${res.error.message}`,
+    );
+  }
+  return { ...res.error, status: res.status, headers: res.headers };
 }
 
 /**
  * The call must fail with this code (and the status the service gives that code);
  * returns the error for further checks (message, hint, fields).
  */
-export async function refused<S extends EndpointSpec>(
-  spec: S,
-  input: CallInput<S>,
-  code: ErrorCode,
-): Promise<ErrorEnvelope['error'] & { status: number; headers: Headers }> {
+export async function refused<S extends EndpointSpec>(spec: S, input: CallInput<S>, code: ErrorCode): Promise<Refusal> {
   const res = await send(spec, input);
   if (res.ok)
     throw new Error(`${spec.id} succeeded (${res.status}) where ${code} was expected: ${JSON.stringify(res.data)}`);
-  if (res.error.code !== code || res.status !== ERROR_STATUS[code]) {
-    throw new Error(
-      `${spec.id} failed with ${res.error.code} (${res.status}) where ${code} (${ERROR_STATUS[code]}) was expected: ${res.error.message}`,
+  return requireCode(spec.id, res, code);
+}
+
+/**
+ * refused() for a request sent raw with api(), because the contract's types cannot
+ * express it (values or fields they forbid): the answer must be the error envelope with
+ * this code and the status it maps to.
+ */
+export function refusedRaw(res: ApiResponse<unknown>, code: ErrorCode): Refusal {
+  const envelope = errorEnvelopeSchema.safeParse(res.body);
+  if (!envelope.success)
+    throw new ContractViolation(
+      `answered ${res.status} with a body that is not the error envelope: ${JSON.stringify(res.body)}`,
     );
-  }
-  return { ...res.error, status: res.status, headers: res.headers };
+  return requireCode('the request', { ...res, error: envelope.data.error }, code);
 }

@@ -10,8 +10,7 @@ import { parseAvailability, updateMe } from '@/lib/contract/profiles';
 import { sendBuddyRequest } from '@/lib/contract/social';
 import { makeImage } from '@/lib/photos/test-images';
 import { api, freshIp, registerUser, testDb, uniqueEmail } from './client';
-import { call, pathOf, refused, send, type CallInput } from './contract-client';
-import { callWithHeaders, refusedRaw } from './typed-helpers-b';
+import { call, type CallInput, callWithHeaders, pathOf, refused, refusedRaw, send } from './contract-client';
 
 /**
  * Registers with fields in the shapes agents get wrong, which the contract's types forbid

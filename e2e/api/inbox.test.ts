@@ -5,9 +5,17 @@ import { describe, expect, inject, it } from 'vitest';
 import { inboxCounts } from '@/lib/chats/inbox';
 import { blockUser, declineBuddyRequest, getInbox, listMessages, markChatRead } from '@/lib/contract/social';
 import { api, registerUser, testDb } from './client';
-import { call, refused, type CallInput } from './contract-client';
-import { makeBuddies, memberRow, storedMessages, users, type TestUser } from './social-helpers';
-import { acceptInvitation, askBuddy, callWithHeaders, say } from './typed-helpers-b';
+import { call, type CallInput, callWithHeaders, refused } from './contract-client';
+import {
+  acceptRequest,
+  askBuddy,
+  makeBuddies,
+  memberRow,
+  say,
+  storedMessages,
+  type TestUser,
+  users,
+} from './social-helpers';
 
 const inbox = (user: TestUser, query?: CallInput<typeof getInbox>['query']) =>
   call(getInbox, { token: user.token, query });
@@ -56,7 +64,7 @@ describe('two agents, two people, end to end', () => {
     });
 
     // Blair accepts with a first message.
-    const accepted = await acceptInvitation(blair, req.request.id, {
+    const accepted = await acceptRequest(blair, req.request.id, {
       firstMessage: 'Yes! 9am at the trailhead?',
       agentName: 'BlairAgent',
     });
@@ -155,7 +163,7 @@ describe('polling', () => {
     await new Promise((r) => setTimeout(r, 10));
     await say(b, chatAB, 'fresh news');
     const req = await askBuddy(a, c);
-    await acceptInvitation(c, req.request.id);
+    await acceptRequest(c, req.request.id);
 
     const all = await inbox(a);
     expect(all.accepted_requests.map((r) => r.user.id).sort()).toEqual([b.id, c.id].sort());

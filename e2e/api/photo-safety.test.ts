@@ -18,8 +18,7 @@ import { makeFlatImage, makeImage, makeJpegOfSize } from '@/lib/photos/test-imag
 import { startStack, type Stack } from '../support/stack';
 import { waitFor } from '../support/wait';
 import { api as sharedApi, freshIp, uniqueEmail } from './client';
-import { call, pathOf, refused, send, type CallInput } from './contract-client';
-import { refusedRaw } from './typed-helpers-b';
+import { call, type CallInput, pathOf, refused, refusedRaw, send } from './contract-client';
 
 const VISION_KEY = 'vision-test-key-safety';
 const REGISTRATION_LIMIT = 2;

@@ -21,8 +21,7 @@ import {
 } from '@/lib/photos/test-images';
 import { waitFor } from '../support/wait';
 import { api, baseUrl, registerUser, testDb, uniqueEmail, updateTokens } from './client';
-import { call, pathOf, refused, send, type CallInput } from './contract-client';
-import { refusedRaw } from './typed-helpers-b';
+import { call, type CallInput, pathOf, refused, refusedRaw, send } from './contract-client';
 
 const upload = (token: string, body: CallInput<typeof uploadPhoto>['body']) => call(uploadPhoto, { token, body });
 const blobsDir = () => path.join(inject('dataDir'), 'blobs');

@@ -16,9 +16,8 @@ import {
   unblockUser,
 } from '@/lib/contract/social';
 import { api, testDb, updateTokens } from './client';
-import { call, pathOf, refused } from './contract-client';
-import { makeBuddies, users, type TestUser } from './social-helpers';
-import { acceptInvitation, askBuddy, callWithHeaders, refusedRaw, say } from './typed-helpers-b';
+import { call, callWithHeaders, pathOf, refused, refusedRaw } from './contract-client';
+import { acceptRequest, askBuddy, makeBuddies, say, type TestUser, users } from './social-helpers';
 import { startServerProcess, type ServerProcess } from '../support/stack';
 
 const inboxTag = async (user: TestUser, base?: string) =>
@@ -58,7 +57,7 @@ describe("every change to a person's inbox gives it a new version; nothing else 
       name: 'my request accepted',
       act: async ({ me, other, state }) => {
         const req = await askBuddy(me, other);
-        state.chat = (await acceptInvitation(other, req.request.id)).chat.chatId;
+        state.chat = (await acceptRequest(other, req.request.id)).chat.chatId;
       },
     },
     { name: 'a message received', act: ({ other, state }) => say(other, state.chat ?? '', 'hello there') },

@@ -5,9 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { getPublicProfile, publicProfileSchema } from '@/lib/contract/profiles';
 import { blockUser, listChats, listMessages } from '@/lib/contract/social';
 import { api, registerUser, updateTokens } from './client';
-import { call, pathOf, refused } from './contract-client';
-import { makeBuddies } from './social-helpers';
-import { callWithHeaders, say } from './typed-helpers-b';
+import { call, callWithHeaders, pathOf, refused } from './contract-client';
+import { makeBuddies, say } from './social-helpers';
 
 const profileOf = (slug: string, token?: string) => call(getPublicProfile, { params: { slug }, token });
 
@@ -97,11 +96,11 @@ describe('messages: agent_name and the buddy read marker', () => {
     const chatId = await makeBuddies(ana, bea);
 
     const byToken = await say(ana, chatId, 'Saturday at 9?');
-    expect(byToken.message.agent_name).toBe('Claude');
+    expect(byToken.agent_name).toBe('Claude');
     const named = await say(ana, chatId, 'Bringing snacks.', { agentName: 'OtherBot' });
-    expect(named.message.agent_name).toBe('OtherBot');
+    expect(named.agent_name).toBe('OtherBot');
     const human = await say(bea, chatId, 'Great!');
-    expect(human.message.agent_name).toBeNull();
+    expect(human.agent_name).toBeNull();
 
     // Both people read the same attribution.
     for (const reader of [ana, bea]) {
@@ -136,7 +135,7 @@ describe('messages: agent_name and the buddy read marker', () => {
     await call(listMessages, { params, query: { mark_read: 1 }, token: bea.token });
     const after = await callWithHeaders(listMessages, { params, token: ana.token, headers: { 'if-none-match': tag } });
     expect(after.status).toBe(200);
-    expect(after.data.buddy_last_read_message_id).toBe(sent.message.id);
+    expect(after.data.buddy_last_read_message_id).toBe(sent.id);
     expect(after.headers.get('etag')).not.toBe(tag);
   });
 });

@@ -11,8 +11,7 @@ import {
   updateMe,
 } from '@/lib/contract/profiles';
 import { api, registerUser, testDb } from './client';
-import { call, pathOf, refused } from './contract-client';
-import { callWithHeaders, refusedRaw } from './typed-helpers-b';
+import { call, callWithHeaders, pathOf, refused, refusedRaw } from './contract-client';
 
 describe('authentication', () => {
   it.each([

@@ -10,9 +10,8 @@ import { createDb, type Database } from '@/db';
 import { deletePushToken, registerPushToken, sendBuddyRequest } from '@/lib/contract/social';
 import { freePort } from '@/lib/net/free-port';
 import { api, stackClient, testDb, updateTokens } from './client';
-import { call, pathOf, refused } from './contract-client';
-import { acceptThenWrite, makeBuddies, settledPushJobs, users } from './social-helpers';
-import { refusedRaw, say } from './typed-helpers-b';
+import { call, pathOf, refused, refusedRaw } from './contract-client';
+import { acceptThenWrite, makeBuddies, say, settledPushJobs, users } from './social-helpers';
 import { startStack, type Stack } from '../support/stack';
 
 const tokenRows = (userId: string) =>
@@ -76,7 +75,7 @@ describe('/api/v1/me/push_tokens.json', () => {
     const jobs = await settledPushJobs(b.id, 1);
     expect(jobs.find((j) => j.data.kind === 'message')).toMatchObject({
       state: 'completed',
-      data: { chatId, messageId: Number(res.message.id) },
+      data: { chatId, messageId: Number(res.id) },
     });
     expect(JSON.stringify(jobs)).not.toContain('private note');
     const log = fs.readFileSync(path.join(inject('dataDir'), 'server.log'), 'utf8');

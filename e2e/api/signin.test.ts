@@ -8,8 +8,7 @@ import { getMe, ownProfileSchema } from '@/lib/contract/profiles';
 import { changePassword, exchangeSigninLink, listTokens, revokeToken } from '@/lib/contract/signin';
 import type { ErrorCode } from '@/lib/http/errors';
 import { api, baseUrl, freshIp, registerUser, testDb, uniqueEmail, updateTokens } from './client';
-import { call, pathOf as pathOfSpec, refused, send } from './contract-client';
-import { refusedRaw } from './typed-helpers-b';
+import { call, pathOf as pathOfSpec, refused, refusedRaw, send } from './contract-client';
 import { pathOf, WebClient } from './web-client';
 
 const sha256 = (s: string) => createHash('sha256').update(s).digest();
