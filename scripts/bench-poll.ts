@@ -64,6 +64,9 @@ async function cannon(label: string, url: string, headers: Record<string, string
   };
 }
 
+/** The req/s of the run whose case names `match`. */
+const rps = (list: Run[], match: string) => list.find((r) => r.case.includes(match))!.rps;
+
 function rssMb(pid: number): number {
   const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
   return Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)![1]) / 1024);
@@ -280,11 +283,10 @@ async function main(): Promise<void> {
     );
     console.table(small);
     if (ONLY_POLLS) {
-      const rps = (match: string) => small.find((r) => r.case.includes(match))!.rps;
       console.table([
         {
-          full_vs_floor: Number((rps('full') / rps('floor')).toFixed(2)),
-          conditional_vs_full: Number((rps('conditional') / rps('full')).toFixed(2)),
+          full_vs_floor: Number((rps(small, 'full') / rps(small, 'floor')).toFixed(2)),
+          conditional_vs_full: Number((rps(small, 'conditional') / rps(small, 'full')).toFixed(2)),
         },
       ]);
       return;
@@ -309,7 +311,6 @@ async function main(): Promise<void> {
 
     const runs = [...small, ...large];
     console.table(runs);
-    const rps = (list: Run[], match: string) => list.find((r) => r.case.includes(match))!.rps;
     const ratios = {
       conditional_vs_full: Number((rps(small, 'conditional') / rps(small, 'full')).toFixed(2)),
       conditional_vs_floor: Number((rps(small, 'conditional') / rps(small, 'floor')).toFixed(2)),
