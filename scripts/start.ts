@@ -11,6 +11,7 @@ import { migrateToLatest } from '../db/migrate';
 import { loadConfig } from '../lib/config';
 import { clientAddress } from '../lib/http/client-address';
 import { installClientIpProof, stampClientIp } from '../lib/http/ip';
+import { INTERNAL_ERROR_ENVELOPE } from '../lib/http/errors';
 import { logError, logLine } from '../lib/http/log';
 import { answerApiFrontDoor } from '../lib/http/api-front-door';
 import { answerHomePage } from '../lib/http/home-front-door';
@@ -125,7 +126,7 @@ async function main(): Promise<void> {
           if (!res.headersSent) {
             res.statusCode = 500;
             res.setHeader('content-type', 'application/json');
-            res.end(JSON.stringify({ error: { code: 'internal_error', message: 'Something went wrong on our side' } }));
+            res.end(JSON.stringify(INTERNAL_ERROR_ENVELOPE));
           }
         });
       // The hottest agent reads skip Next.js's pipeline (lib/http/route-front-door.ts);

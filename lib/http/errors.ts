@@ -158,6 +158,10 @@ export class ApiError extends Error {
   }
 }
 
+export const INTERNAL_ERROR_MESSAGE = 'Something went wrong on our side';
+/** What the node:http server answers when a request fails outside route() (which adds the hint). */
+export const INTERNAL_ERROR_ENVELOPE = { error: { code: 'internal_error', message: INTERNAL_ERROR_MESSAGE } } as const;
+
 export const notFound = (what: string) => new ApiError('not_found', `${what} not found`);
 
 /** PostgreSQL unique violations map by SQLSTATE and constraint name, never by message text. */

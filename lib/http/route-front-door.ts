@@ -10,6 +10,7 @@ import type { EndpointSpec } from '../contract/define';
 import * as social from '../contract/social';
 import { API_CONTENT_SECURITY_POLICY, COMMON_SECURITY_HEADERS } from '../web/security-headers';
 import { templatePattern } from './endpoint-paths';
+import { INTERNAL_ERROR_ENVELOPE } from './errors';
 import { logError } from './log';
 
 type RouteHandler = (request: Request, context: { params: Promise<Record<string, string>> }) => Promise<Response>;
@@ -88,7 +89,7 @@ export async function answerFromRoute(
         'content-security-policy': API_CONTENT_SECURITY_POLICY,
         'content-type': 'application/json',
       });
-      res.end(JSON.stringify({ error: { code: 'internal_error', message: 'Something went wrong on our side' } }));
+      res.end(JSON.stringify(INTERNAL_ERROR_ENVELOPE));
     }
   }
 }

@@ -10,7 +10,7 @@ import { config } from '../config';
 import { collectNormalizations } from '../contract/forgiving';
 import { DEFAULT_MAX_BODY_BYTES, SCOPES, type EndpointSpec, type Scope } from '../contract/define';
 import { consumeRateLimit } from '../limits/rate-limits';
-import { ApiError, mapDatabaseError } from './errors';
+import { ApiError, INTERNAL_ERROR_MESSAGE, mapDatabaseError } from './errors';
 import { claim, finish, idempotentRequest, release, storedAnswer, type IdempotencyKey } from './idempotency';
 import { clientIp } from './ip';
 import { logError } from './log';
@@ -145,7 +145,7 @@ export function toApiError(error: unknown, spec?: Pick<EndpointSpec, 'method' | 
   const mapped = mapDatabaseError(error);
   if (mapped) return mapped;
   logError('unhandled error', error, spec ? { route: `${spec.method} ${spec.path}` } : {});
-  return new ApiError('internal_error', 'Something went wrong on our side');
+  return new ApiError('internal_error', INTERNAL_ERROR_MESSAGE);
 }
 
 /**

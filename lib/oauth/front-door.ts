@@ -8,6 +8,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { SCOPES } from '../contract/define';
 import { config } from '../config';
+import { INTERNAL_ERROR_ENVELOPE } from '../http/errors';
 import { logError } from '../http/log';
 import { targetPath } from '../http/request-target';
 import { API_CONTENT_SECURITY_POLICY, COMMON_SECURITY_HEADERS } from '../web/security-headers';
@@ -70,8 +71,7 @@ function handToProvider(req: IncomingMessage, res: ServerResponse, baseUrl: stri
     .then((provider) => provider.callback()(req, res))
     .catch((error: unknown) => {
       logError('oauth request failed', error);
-      if (!res.headersSent)
-        sendJson(res, 500, { error: { code: 'internal_error', message: 'Something went wrong on our side' } });
+      if (!res.headersSent) sendJson(res, 500, INTERNAL_ERROR_ENVELOPE);
     });
 }
 
@@ -100,8 +100,7 @@ export function answerOauth(req: IncomingMessage, res: ServerResponse): boolean 
   if (interaction && method === 'POST') {
     finishInteraction(req, res, interaction[1]!, interaction[2] as 'confirm' | 'abort').catch((error: unknown) => {
       logError('oauth interaction failed', error);
-      if (!res.headersSent)
-        sendJson(res, 500, { error: { code: 'internal_error', message: 'Something went wrong on our side' } });
+      if (!res.headersSent) sendJson(res, 500, INTERNAL_ERROR_ENVELOPE);
     });
     return true;
   }
