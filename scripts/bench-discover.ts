@@ -28,7 +28,7 @@ import { discoverQuerySchema, type DiscoverQuery } from '../lib/contract/discove
 import { discover, discoverQuery, distanceSql, searchForCaller } from '../lib/discover';
 import { seedDemoUsers, seedReference, type DemoPlace } from '../lib/discover/seed';
 import { distanceKm } from '../lib/geo';
-import { SERVER_NODE_ARGS } from './server-command';
+import { serverArgs } from './server-command';
 
 const { values } = parseArgs({
   options: {
@@ -191,7 +191,7 @@ async function startServer(
 ): Promise<{ baseUrl: string; stop: () => Promise<void> }> {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
-  const child: ChildProcess = spawn(process.execPath, [...SERVER_NODE_ARGS, path.join(root, 'scripts/start.ts')], {
+  const child: ChildProcess = spawn(process.execPath, serverArgs(root), {
     cwd: root,
     env: {
       ...process.env,

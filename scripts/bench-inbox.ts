@@ -126,7 +126,7 @@ async function explainPlans(db: Database, me: string): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  buildIfNeeded(root);
+  await buildIfNeeded(root);
   process.stdout.write('Starting a fresh embedded PostgreSQL and the server…\n');
   const stack = await startStack({ REGISTRATION_LIMIT_PER_HOUR: '1000' });
   const db = createDb(stack.databaseUrl, 3);

@@ -170,7 +170,7 @@ async function idleRates(serverPid: number, postmasterPid: number | null): Promi
 
 async function main(): Promise<void> {
   if (process.platform !== 'linux') throw new Error('bench:limits reads CPU times from /proc (Linux only)');
-  buildIfNeeded(root);
+  await buildIfNeeded(root);
   const load = () =>
     os
       .loadavg()

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { SERVER_NODE_ARGS } from './server-command';
+import { SERVER_NODE_ARGS, SERVER_SCRIPT } from './server-command';
 
 const pkg = JSON.parse(fs.readFileSync(path.resolve(import.meta.dirname, '..', 'package.json'), 'utf8')) as {
   scripts: Record<string, string>;
@@ -13,6 +13,6 @@ describe('the server command', () => {
     ['start:web', ' --role=web'],
     ['start:worker', ' --role=worker'],
   ])('npm run %s starts node with the flags the tests and benchmarks use', (script, role) => {
-    expect(pkg.scripts[script]).toBe(`node ${SERVER_NODE_ARGS.join(' ')} scripts/start.ts${role}`);
+    expect(pkg.scripts[script]).toBe(`node ${[...SERVER_NODE_ARGS, SERVER_SCRIPT].join(' ')}${role}`);
   });
 });

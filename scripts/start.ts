@@ -1,7 +1,8 @@
-// `npm start`: build if needed, start the embedded database unless DATABASE_URL is
-// set, migrate, then serve Next.js and the job workers in this one process.
-// `--role=web` serves only, `--role=worker` runs only the job workers (both need DATABASE_URL).
-import './production-env';
+// The server process: start the embedded database unless DATABASE_URL is set, migrate,
+// then serve Next.js and the job workers in this one process. `--role=web` serves only,
+// `--role=worker` runs only the job workers (both need DATABASE_URL). `npm start` runs it
+// bundled, on plain node, after building what is out of date (scripts/serve.mjs).
+import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import next from 'next';
@@ -21,8 +22,6 @@ import { answerOauth } from '../lib/oauth/front-door';
 import { answerBadRequestTarget, answerClientError } from '../lib/http/request-target';
 import { startBoss, stopBoss } from '../lib/jobs/boss';
 import { drainWaiters, ensureListener, heldCount, stopListener } from '../lib/realtime/listener';
-import { startWorkers } from '../lib/jobs/workers';
-import { buildIfNeeded } from './build-stamp';
 
 const root = path.resolve(import.meta.dirname, '..');
 process.env.NEXT_TELEMETRY_DISABLED = '1';
@@ -34,16 +33,17 @@ const IDLE_SOCKET_GRACE_MS = 1_000;
 const LISTEN_BACKLOG = 4_096;
 
 /**
- * tsx turns Node's source maps on for our TypeScript, and Node then parses and keeps
- * the map of every server chunk Next.js loads: about 70 MB of an instance's memory
- * (npm run bench:poll). `next start` leaves them off as well; an operator who wants
- * mapped stack traces runs with NODE_OPTIONS=--enable-source-maps.
+ * Next.js's router reads next.config.ts by compiling it with SWC, whose native binding
+ * (100 MB on disk) then stays mapped: about 25 MB of every instance's memory (npm run
+ * bench:poll). The build has already resolved that config into required-server-files.json,
+ * and Next's own standalone server hands it over the same way, so the running server is
+ * configured exactly as it was built.
  */
-function keepSourceMapsOff(): void {
-  const asked = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)].includes(
-    '--enable-source-maps',
-  );
-  if (!asked) process.setSourceMapsEnabled(false);
+function configureNextFromBuild(): void {
+  const built = JSON.parse(fs.readFileSync(path.join(root, '.next/required-server-files.json'), 'utf8')) as {
+    config: unknown;
+  };
+  process.env.__NEXT_PRIVATE_STANDALONE_CONFIG = JSON.stringify(built.config);
 }
 
 function roleFromArgs(argv: readonly string[]): Role {
@@ -53,10 +53,8 @@ function roleFromArgs(argv: readonly string[]): Role {
 }
 
 async function main(): Promise<void> {
-  keepSourceMapsOff();
   const cfg = loadConfig();
   const role = roleFromArgs(process.argv.slice(2));
-  if (role !== 'worker') buildIfNeeded(root);
 
   let embedded: EmbeddedDatabase | undefined;
   if (!cfg.databaseUrl) {
@@ -75,12 +73,14 @@ async function main(): Promise<void> {
 
   // Web processes enqueue jobs (in their own transactions); only workers run them.
   await startBoss(url);
-  if (role !== 'web') await startWorkers();
+  // Loaded only where workers run: a web instance keeps none of their code (mail, photos, events) in memory.
+  if (role !== 'web') await (await import('../lib/jobs/workers')).startWorkers();
 
   let server: http.Server | undefined;
   let inFlight = 0;
   let stopping = false;
   if (role !== 'worker') {
+    configureNextFromBuild();
     const app = next({ dev: false, dir: root, port: cfg.port, hostname: '0.0.0.0' });
     await app.prepare();
     const handle = app.getRequestHandler();

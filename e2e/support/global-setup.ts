@@ -13,7 +13,7 @@ declare module 'vitest' {
 }
 
 export default async function setup(project: TestProject) {
-  buildIfNeeded(process.cwd());
+  await buildIfNeeded(process.cwd());
   resetServerLog();
   const stack = await startStack({ REGISTRATION_LIMIT_PER_HOUR: '3', MESSAGE_LIMIT_PER_10_MIN: '20' });
   project.provide('baseUrl', stack.baseUrl);

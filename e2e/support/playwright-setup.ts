@@ -6,7 +6,7 @@ import { resetServerLog } from './server-log';
 import { startStack } from './stack';
 
 export default async function globalSetup() {
-  buildIfNeeded(process.cwd());
+  await buildIfNeeded(process.cwd());
   resetServerLog();
   // The port a test serves an OAuth client ID metadata document on (over https with a
   // self-signed certificate): the one loopback port the server may fetch such documents from.

@@ -1,13 +1,13 @@
 // Starts the real service for API and browser tests: a real PostgreSQL (embedded,
-// or a fresh database on DATABASE_URL's server) and `scripts/start.ts` as a child
-// process, exactly as `npm start` runs it.
+// or a fresh database on DATABASE_URL's server) and the server as a child process,
+// exactly as `npm start` runs it (scripts/serve.mjs).
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { freePort } from '@/lib/net/free-port';
-import { SERVER_NODE_ARGS } from '@/scripts/server-command';
+import { serverArgs } from '@/scripts/server-command';
 import { noteInServerLog, pipeToServerLog } from './server-log';
 
 export interface Stack {
@@ -120,27 +120,23 @@ export async function startServerProcess(options: {
     args: options.args ?? [],
     env: Object.keys(options.env ?? {}),
   });
-  const child = spawn(
-    process.execPath,
-    [...SERVER_NODE_ARGS, path.join(root, 'scripts/start.ts'), ...(options.args ?? [])],
-    {
-      cwd: root,
-      env: {
-        ...process.env,
-        NODE_ENV: 'production',
-        DATABASE_URL: options.databaseUrl,
-        PORT: String(port),
-        PUBLIC_BASE_URL: baseUrl,
-        DATA_DIR: options.dataDir,
-        // One proxy in front: the right-most X-Forwarded-For entry is the client, so each simulated
-        // client sends its own address as that entry (and an attacker's extra entries go to its left).
-        TRUST_PROXY: '1',
-        NEXT_TELEMETRY_DISABLED: '1',
-        ...options.env,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
+  const child = spawn(process.execPath, serverArgs(root, options.args), {
+    cwd: root,
+    env: {
+      ...process.env,
+      NODE_ENV: 'production',
+      DATABASE_URL: options.databaseUrl,
+      PORT: String(port),
+      PUBLIC_BASE_URL: baseUrl,
+      DATA_DIR: options.dataDir,
+      // One proxy in front: the right-most X-Forwarded-For entry is the client, so each simulated
+      // client sends its own address as that entry (and an attacker's extra entries go to its left).
+      TRUST_PROXY: '1',
+      NEXT_TELEMETRY_DISABLED: '1',
+      ...options.env,
     },
-  );
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   // Into its own file (tests read it) and the suite's server log, never the console.
   pipeToServerLog(child.stdout!, server, log);
   pipeToServerLog(child.stderr!, server, log);
