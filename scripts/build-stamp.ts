@@ -107,7 +107,8 @@ async function bundleServerIfNeeded(root: string): Promise<void> {
     // Modules loaded with import() stay in chunks of their own, read only when first used.
     splitting: true,
     entryNames: '[name]',
-    chunkNames: 'chunks/[name]-[hash]',
+    // Beside the entry: the rewritten import.meta.dirname is relative to this one folder.
+    chunkNames: '[name]-[hash]',
     outExtension: { '.js': '.mjs' },
     // Read only with NODE_OPTIONS=--enable-source-maps (stack traces in TypeScript).
     sourcemap: 'linked',
@@ -118,7 +119,7 @@ async function bundleServerIfNeeded(root: string): Promise<void> {
   });
   // Several servers may start at once (tests): each file is written whole, then renamed,
   // chunks (content-hashed names) before the entry that imports them.
-  fs.mkdirSync(path.join(path.dirname(outFile), 'chunks'), { recursive: true });
+  fs.mkdirSync(path.dirname(outFile), { recursive: true });
   const outputs = [
     ...result.outputFiles.filter((o) => o.path !== outFile),
     ...result.outputFiles.filter((o) => o.path === outFile),
