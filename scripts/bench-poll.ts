@@ -5,12 +5,15 @@
 //   - the floor's full poll;
 //   - long-poll wake latency across two instances (held on one, message sent on the other);
 //   - RSS of one instance holding 10,000 idle long-polls;
-//   - poll cost with ~10k messages of history and again with 1M more in other chats.
+//   - poll cost with 10k messages of history and with 1M (a second database in the same
+//     PostgreSQL, seeded before its server starts), each on a fresh web instance with its
+//     own floor, all measured turn about.
 //
 // Options (env): BENCH_SECONDS per run (default 8), BENCH_CONNECTIONS (20),
 // BENCH_HELD (10000), BENCH_WAKES (50), BENCH_HISTORY (1000000); BENCH_ONLY=held runs
 // only the held long-polls (on a second instance, as in the full run), BENCH_ONLY=polls
-// only the full and conditional polls against the floor, on the small history.
+// only the full and conditional polls against the floor, on the 10k history;
+// BENCH_SERVER_NODE_OPTIONS sets NODE_OPTIONS for the measured servers (not the floor).
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -21,7 +24,7 @@ import autocannon from 'autocannon';
 import { sql } from 'kysely';
 import { createDb, type Database } from '../db';
 import { freePort } from '../lib/net/free-port';
-import { startServerProcess, startStack } from '../e2e/support/stack';
+import { freshDatabaseOn, type Stack, startServerProcess, startStack } from '../e2e/support/stack';
 import { buildIfNeeded } from './build-stamp';
 import { register, seed, seedBackground, type Profile } from './bench-seed';
 
@@ -32,6 +35,10 @@ const WAKES = Number(process.env.BENCH_WAKES ?? 50);
 const HISTORY = Number(process.env.BENCH_HISTORY ?? 1_000_000);
 const ONLY_HELD = process.env.BENCH_ONLY === 'held';
 const ONLY_POLLS = process.env.BENCH_ONLY === 'polls';
+// Node flags for the measured servers only (not the floor), e.g. --max-semi-space-size=8.
+const SERVER_ENV: Record<string, string> = process.env.BENCH_SERVER_NODE_OPTIONS
+  ? { NODE_OPTIONS: process.env.BENCH_SERVER_NODE_OPTIONS }
+  : {};
 const root = path.resolve(import.meta.dirname, '..');
 const PROFILE: Profile = {
   label: '50 chats, 2,000 messages',
@@ -85,20 +92,41 @@ async function startFloor(databaseUrl: string): Promise<{ url: string; stop: () 
   return { url: `http://127.0.0.1:${port}/`, stop: () => child.kill('SIGTERM') };
 }
 
-/** Turn about: floor, full, conditional, twice, so drift on a shared machine hits all three alike. */
-async function pollRuns(label: string, baseUrl: string, floorUrl: string, token: string): Promise<Run[]> {
-  const auth = { authorization: `Bearer ${token}` };
-  const inboxUrl = `${baseUrl}/api/v1/inbox.json`;
-  const etag = (await fetch(inboxUrl, { headers: auth })).headers.get('etag')!;
+/** One database's poller: its server, its floor (bare node:http + pg on the same database) and token. */
+interface PollTarget {
+  label: string;
+  baseUrl: string;
+  floorUrl: string;
+  token: string;
+}
+
+/**
+ * Turn about, twice: each target's floor, full and conditional poll in turn, so drift on a
+ * shared machine hits every case and both histories alike. The better of the two rounds of each.
+ */
+async function pollRuns(targets: readonly PollTarget[]): Promise<Run[]> {
+  const etags = new Map<PollTarget, string>();
+  for (const target of targets) {
+    const res = await fetch(`${target.baseUrl}/api/v1/inbox.json`, {
+      headers: { authorization: `Bearer ${target.token}` },
+    });
+    etags.set(target, res.headers.get('etag')!);
+  }
   const runs: Run[] = [];
   for (let round = 1; round <= 2; round++) {
-    runs.push(await cannon(`${label}: floor (node:http + pg, same 4 statements)`, floorUrl, auth));
-    runs.push(await cannon(`${label}: full GET /api/v1/inbox.json`, inboxUrl, auth));
-    runs.push(
-      await cannon(`${label}: conditional (If-None-Match → 304)`, inboxUrl, { ...auth, 'if-none-match': etag }),
-    );
+    for (const target of targets) {
+      const auth = { authorization: `Bearer ${target.token}` };
+      const inboxUrl = `${target.baseUrl}/api/v1/inbox.json`;
+      runs.push(await cannon(`${target.label}: floor (node:http + pg, same 4 statements)`, target.floorUrl, auth));
+      runs.push(await cannon(`${target.label}: full GET /api/v1/inbox.json`, inboxUrl, auth));
+      runs.push(
+        await cannon(`${target.label}: conditional (If-None-Match → 304)`, inboxUrl, {
+          ...auth,
+          'if-none-match': etags.get(target)!,
+        }),
+      );
+    }
   }
-  // The better of the two rounds of each case.
   const best = new Map<string, Run>();
   for (const run of runs) if ((best.get(run.case)?.rps ?? -1) < run.rps) best.set(run.case, run);
   return [...best.values()];
@@ -238,93 +266,144 @@ async function addHistory(db: Database, messages: number): Promise<void> {
   await sql`checkpoint`.execute(db);
 }
 
+const countMessages = async (db: Database) =>
+  Number(
+    (
+      await db
+        .selectFrom('messages')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
+
+/** The poller with its seeded inbox, and `messages` rows in all (the rest as other people's old chats). */
+async function seedPoller(db: Database, baseUrl: string, messages: number): Promise<{ id: string; token: string }> {
+  await db.transaction().execute((trx) => seedBackground(trx));
+  const me = await register(baseUrl, 'bench-poller');
+  await db.transaction().execute((trx) => seed(trx, me.id, 'benchpoll', PROFILE));
+  await addHistory(db, messages - (await countMessages(db)));
+  return me;
+}
+
+/** A fresh web instance on this database, and its own floor. */
+async function pollTarget(stack: Stack, databaseUrl: string, token: string, label: string) {
+  const server = await startServerProcess({
+    databaseUrl,
+    dataDir: stack.dataDir,
+    args: ['--role=web'],
+    env: SERVER_ENV,
+  });
+  const floor = await startFloor(databaseUrl);
+  return {
+    target: { label, baseUrl: server.baseUrl, floorUrl: floor.url, token },
+    stop: async () => {
+      floor.stop();
+      await server.stop();
+    },
+  };
+}
+
+/**
+ * The same poller on a second database in the same PostgreSQL, with HISTORY messages: seeded
+ * through a server that is then stopped, so the instance measured starts on the big history.
+ */
+async function bigHistory(stack: Stack): Promise<{ databaseUrl: string; token: string; drop: () => Promise<void> }> {
+  const database = await freshDatabaseOn(stack.databaseUrl);
+  const seeder = await startServerProcess({
+    databaseUrl: database.url,
+    dataDir: stack.dataDir,
+    args: ['--role=web'],
+    env: { REGISTRATION_LIMIT_PER_HOUR: '1000' },
+  });
+  const db = createDb(database.url, 3);
+  try {
+    const me = await seedPoller(db, seeder.baseUrl, HISTORY);
+    process.stdout.write(`Second database: messages table ${(await countMessages(db)).toLocaleString('en')} rows\n`);
+    return { databaseUrl: database.url, token: me.token, drop: database.drop };
+  } finally {
+    await db.destroy();
+    await seeder.stop();
+  }
+}
+
 async function main(): Promise<void> {
-  buildIfNeeded(root);
+  await buildIfNeeded(root);
   process.stdout.write(
     `Starting a fresh embedded PostgreSQL and the server (${os.cpus().length} CPUs, load ${os.loadavg()[0]!.toFixed(1)})…\n`,
   );
-  const stack = await startStack({ REGISTRATION_LIMIT_PER_HOUR: '1000', MESSAGE_LIMIT_PER_10_MIN: '100000' });
+  const stack = await startStack({
+    REGISTRATION_LIMIT_PER_HOUR: '1000',
+    MESSAGE_LIMIT_PER_10_MIN: '100000',
+    ...SERVER_ENV,
+  });
   const db = createDb(stack.databaseUrl, 3);
-  const floor = await startFloor(stack.databaseUrl);
-  let second: Awaited<ReturnType<typeof startServerProcess>> | undefined;
+  const cleanups: (() => Promise<void>)[] = [];
+  const results: { wake?: Awaited<ReturnType<typeof wakeLatency>>; held?: Awaited<ReturnType<typeof heldPolls>> } = {};
   try {
-    await db.transaction().execute((trx) => seedBackground(trx));
-    const me = await register(stack.baseUrl, 'bench-poller');
-    await db.transaction().execute((trx) => seed(trx, me.id, 'benchpoll', PROFILE));
-    const history = async () =>
-      Number(
-        (
-          await db
-            .selectFrom('messages')
-            .select((eb) => eb.fn.countAll<number>().as('n'))
-            .executeTakeFirstOrThrow()
-        ).n,
-      );
     // The baseline history: 10,000 messages in all (the poller's 2,000 and 8,000 elsewhere).
-    await addHistory(db, 10_000 - (await history()));
-    process.stdout.write(`Seeded ${PROFILE.label} for the poller; messages table: ${await history()} rows\n`);
+    const me = await seedPoller(db, stack.baseUrl, 10_000);
+    const smallLabel = `history ${(await countMessages(db)).toLocaleString('en')}`;
+    process.stdout.write(`Seeded ${PROFILE.label} for the poller; messages table: ${await countMessages(db)} rows\n`);
 
-    if (ONLY_HELD) {
-      second = await startServerProcess({
+    if (ONLY_HELD || !ONLY_POLLS) {
+      // A second server (web role) on the same database: wake-ups across instances, then the held polls.
+      const second = await startServerProcess({
         databaseUrl: stack.databaseUrl,
         dataDir: stack.dataDir,
         args: ['--role=web'],
+        env: SERVER_ENV,
       });
+      cleanups.push(() => second.stop());
+      let wake: Awaited<ReturnType<typeof wakeLatency>> | undefined;
+      if (!ONLY_HELD) {
+        const buddy = await register(stack.baseUrl, 'bench-buddy');
+        const chatId = await befriend(stack.baseUrl, me, buddy);
+        wake = await wakeLatency(db, second.baseUrl, buddy, me, chatId, stack.baseUrl);
+      }
       const held = await heldPolls(second.baseUrl, second.child.pid!, me.token);
-      process.stdout.write(`Held long-polls on one instance: ${JSON.stringify(held)}\n`);
-      reportServerTrouble(second.logFile);
-      return;
-    }
-    const small = await pollRuns(
-      `history ${(await history()).toLocaleString('en')}`,
-      stack.baseUrl,
-      floor.url,
-      me.token,
-    );
-    console.table(small);
-    if (ONLY_POLLS) {
-      console.table([
-        {
-          full_vs_floor: Number((rps(small, 'full') / rps(small, 'floor')).toFixed(2)),
-          conditional_vs_full: Number((rps(small, 'conditional') / rps(small, 'full')).toFixed(2)),
-        },
-      ]);
-      return;
+      if (ONLY_HELD) {
+        process.stdout.write(`Held long-polls on one instance: ${JSON.stringify(held)}\n`);
+        reportServerTrouble(second.logFile);
+        return;
+      }
+      await cleanups.pop()!();
+      if (wake) results.wake = wake;
+      results.held = held;
     }
 
-    // Wake-ups across instances: a second server (web role) on the same database.
-    second = await startServerProcess({ databaseUrl: stack.databaseUrl, dataDir: stack.dataDir, args: ['--role=web'] });
-    const buddy = await register(stack.baseUrl, 'bench-buddy');
-    const chatId = await befriend(stack.baseUrl, me, buddy);
-    const wake = await wakeLatency(db, second.baseUrl, buddy, me, chatId, stack.baseUrl);
-
-    const held = await heldPolls(second.baseUrl, second.child.pid!, me.token);
-
-    process.stdout.write(`Adding ${HISTORY.toLocaleString('en')} messages of history in other chats…\n`);
-    await addHistory(db, HISTORY - (await history()));
-    const large = await pollRuns(
-      `history ${(await history()).toLocaleString('en')}`,
-      stack.baseUrl,
-      floor.url,
-      me.token,
-    );
-
-    const runs = [...small, ...large];
+    const targets: PollTarget[] = [];
+    const small = await pollTarget(stack, stack.databaseUrl, me.token, smallLabel);
+    cleanups.push(small.stop);
+    targets.push(small.target);
+    if (!ONLY_POLLS) {
+      process.stdout.write(`Seeding a second database with ${HISTORY.toLocaleString('en')} messages…\n`);
+      const big = await bigHistory(stack);
+      cleanups.push(big.drop);
+      const measured = await pollTarget(stack, big.databaseUrl, big.token, `history ${HISTORY.toLocaleString('en')}`);
+      cleanups.push(measured.stop);
+      targets.push(measured.target);
+    }
+    const runs = await pollRuns(targets);
     console.table(runs);
-    const ratios = {
-      conditional_vs_full: Number((rps(small, 'conditional') / rps(small, 'full')).toFixed(2)),
-      conditional_vs_floor: Number((rps(small, 'conditional') / rps(small, 'floor')).toFixed(2)),
-      full_vs_floor: Number((rps(small, 'full') / rps(small, 'floor')).toFixed(2)),
-      full_cost_1m_vs_10k: Number((rps(small, 'full') / rps(large, 'full')).toFixed(2)),
-      conditional_cost_1m_vs_10k: Number((rps(small, 'conditional') / rps(large, 'conditional')).toFixed(2)),
+    const [smallRuns, bigRuns] = targets.map((t) => runs.filter((r) => r.case.startsWith(`${t.label}:`)));
+    const ratios: Record<string, number> = {
+      conditional_vs_full: Number((rps(smallRuns!, 'conditional') / rps(smallRuns!, 'full')).toFixed(2)),
+      conditional_vs_floor: Number((rps(smallRuns!, 'conditional') / rps(smallRuns!, 'floor')).toFixed(2)),
+      full_vs_floor: Number((rps(smallRuns!, 'full') / rps(smallRuns!, 'floor')).toFixed(2)),
     };
+    if (bigRuns) {
+      // Cost is time per request: 1/rps. Over 1 means the big history costs more.
+      for (const kind of ['full', 'conditional', 'floor']) {
+        ratios[`${kind}_cost_1m_vs_10k`] = Number((rps(smallRuns!, kind) / rps(bigRuns, kind)).toFixed(2));
+      }
+    }
     console.table([ratios]);
-    process.stdout.write(`Wake latency across instances (${WAKES} wakes): ${JSON.stringify(wake)}\n`);
-    process.stdout.write(`Held long-polls on one instance: ${JSON.stringify(held)}\n`);
-    process.stdout.write(`\nJSON: ${JSON.stringify({ runs, ratios, wake, held, load: os.loadavg() })}\n`);
+    if (results.wake)
+      process.stdout.write(`Wake latency across instances (${WAKES} wakes): ${JSON.stringify(results.wake)}\n`);
+    if (results.held) process.stdout.write(`Held long-polls on one instance: ${JSON.stringify(results.held)}\n`);
+    process.stdout.write(`\nJSON: ${JSON.stringify({ runs, ratios, ...results, load: os.loadavg() })}\n`);
   } finally {
-    floor.stop();
-    await second?.stop();
+    for (const cleanup of cleanups.reverse()) await cleanup().catch(() => {});
     await db.destroy();
     await stack.stop();
   }

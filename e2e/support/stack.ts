@@ -29,7 +29,8 @@ export function assertLocalDatabase(url: string): void {
   }
 }
 
-async function freshDatabaseOn(serverUrl: string): Promise<{ url: string; drop: () => Promise<void> }> {
+/** A new, empty database on that (local) server, and how to drop it. */
+export async function freshDatabaseOn(serverUrl: string): Promise<{ url: string; drop: () => Promise<void> }> {
   assertLocalDatabase(serverUrl);
   const name = `buddy_test_${process.pid}_${Date.now()}`;
   const admin = new pg.Client({ connectionString: serverUrl });
