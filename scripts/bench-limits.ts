@@ -14,7 +14,6 @@
 // Options (env): BENCH_REQUESTS (default 1000, the cheap cases), BENCH_HEAVY (default 15,
 // successful registrations).
 import { spawn, type ChildProcess } from 'node:child_process';
-import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -22,42 +21,18 @@ import sharp from 'sharp';
 import { endpoints } from '../lib/contract';
 import { freePort } from '../lib/net/free-port';
 import { startStack } from '../e2e/support/stack';
+import { postgresCpuMs, postmasterPidOf, processCpuMs } from './bench-cpu';
 import { buildIfNeeded } from './build-stamp';
 
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 1000);
 const HEAVY = Number(process.env.BENCH_HEAVY ?? 15);
 const root = path.resolve(import.meta.dirname, '..');
-const CLOCK_TICKS = 100; // USER_HZ on Linux (getconf CLK_TCK)
 const LIMITS = { registrations: 3, events: 5, photoUploads: 3, discover: 3 };
 
 let ipCounter = 0;
 const freshIp = () => `10.88.${(++ipCounter >> 8) & 255}.${ipCounter & 255}`;
 let emailCounter = 0;
 const email = () => `bench-limits-${process.pid}-${++emailCounter}@example.com`;
-
-/** CPU milliseconds a process (and its reaped children) has used. */
-function processCpuMs(pid: number, withChildren = false): number {
-  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  const ticks = Number(fields[11]) + Number(fields[12]) + (withChildren ? Number(fields[13]) + Number(fields[14]) : 0);
-  return (ticks * 1000) / CLOCK_TICKS;
-}
-
-/** PostgreSQL's CPU: the postmaster, its live backends and the ones that have exited. */
-function postgresCpuMs(postmasterPid: number): number {
-  let total = processCpuMs(postmasterPid, true);
-  for (const entry of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      if (ppid === postmasterPid) total += processCpuMs(Number(entry));
-    } catch {
-      // the process ended meanwhile
-    }
-  }
-  return total;
-}
 
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
@@ -185,8 +160,7 @@ async function main(): Promise<void> {
     PHOTO_UPLOAD_LIMIT_PER_HOUR: String(LIMITS.photoUploads),
     DISCOVER_LIMIT_PER_HOUR: String(LIMITS.discover),
   });
-  const pidFile = path.join(stack.dataDir, 'postgres', 'postmaster.pid');
-  const postmasterPid = fs.existsSync(pidFile) ? Number(fs.readFileSync(pidFile, 'utf8').split('\n')[0]) : null;
+  const postmasterPid = postmasterPidOf(stack.dataDir);
   const floor = await startFloorServer(stack.databaseUrl);
   const json = (body: unknown, headers: Record<string, string> = {}): RequestInit => ({
     method: 'POST',

@@ -10,7 +10,7 @@
 //     own floor, all measured turn about.
 //
 // Options (env): BENCH_SECONDS per run (default 8), BENCH_CONNECTIONS (20),
-// BENCH_HELD (10000), BENCH_WAKES (50), BENCH_HISTORY (1000000); BENCH_ONLY=held runs
+// BENCH_HELD (10000), BENCH_WAKES (50), BENCH_HISTORY (1000000), BENCH_ROUNDS (3); BENCH_ONLY=held runs
 // only the held long-polls (on a second instance, as in the full run), BENCH_ONLY=polls
 // only the full and conditional polls against the floor, on the 10k history;
 // BENCH_SERVER_NODE_OPTIONS sets NODE_OPTIONS for the measured servers (not the floor).
@@ -23,8 +23,11 @@ import { performance } from 'node:perf_hooks';
 import autocannon from 'autocannon';
 import { sql } from 'kysely';
 import { createDb, type Database } from '../db';
+import { defaultSince, inboxQueries } from '../lib/chats/inbox';
+import { inboxVersionQuery } from '../lib/chats/poll';
 import { freePort } from '../lib/net/free-port';
 import { freshDatabaseOn, type Stack, startServerProcess, startStack } from '../e2e/support/stack';
+import { postgresCpuMs, postmasterPidOf, processCpuMs } from './bench-cpu';
 import { buildIfNeeded } from './build-stamp';
 import { register, seed, seedBackground, type Profile } from './bench-seed';
 
@@ -33,6 +36,7 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
 const HELD = Number(process.env.BENCH_HELD ?? 10_000);
 const WAKES = Number(process.env.BENCH_WAKES ?? 50);
 const HISTORY = Number(process.env.BENCH_HISTORY ?? 1_000_000);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const ONLY_HELD = process.env.BENCH_ONLY === 'held';
 const ONLY_POLLS = process.env.BENCH_ONLY === 'polls';
 // Node flags for the measured servers only (not the floor), e.g. --max-semi-space-size=8.
@@ -54,11 +58,22 @@ interface Run {
   rps: number;
   p50_ms: number;
   p99_ms: number;
+  /** CPU ms per request: the serving process's and PostgreSQL's (all its backends). */
+  cpu_ms: number;
   statuses: string;
 }
 
-async function cannon(label: string, url: string, headers: Record<string, string>): Promise<Run> {
+/** The processes whose CPU a run costs: the server answering it, and PostgreSQL's postmaster. */
+interface Meter {
+  serverPid: number;
+  postmasterPid: number | null;
+}
+
+async function cannon(label: string, url: string, headers: Record<string, string>, meter: Meter): Promise<Run> {
+  const cpu = () => processCpuMs(meter.serverPid) + (meter.postmasterPid ? postgresCpuMs(meter.postmasterPid) : 0);
+  const before = cpu();
   const result = await autocannon({ url, connections: CONNECTIONS, duration: SECONDS, headers });
+  const spent = cpu() - before;
   const statuses = Object.entries(result.statusCodeStats ?? {})
     .map(([code, s]) => `${code}×${(s as { count: number }).count}`)
     .join(' ');
@@ -67,6 +82,7 @@ async function cannon(label: string, url: string, headers: Record<string, string
     rps: Math.round(result.requests.average),
     p50_ms: result.latency.p50,
     p99_ms: result.latency.p99,
+    cpu_ms: Number((spent / Math.max(1, result.requests.total)).toFixed(3)),
     statuses,
   };
 }
@@ -82,29 +98,35 @@ function rssMb(pid: number): number {
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 
-async function startFloor(databaseUrl: string): Promise<{ url: string; stop: () => void }> {
+async function startFloor(databaseUrl: string): Promise<{ url: string; pid: number; stop: () => void }> {
   const port = await freePort();
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'scripts/bench-poll-floor.ts')], {
     env: { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port) },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   await new Promise<void>((resolve) => child.stdout!.once('data', () => resolve()));
-  return { url: `http://127.0.0.1:${port}/`, stop: () => child.kill('SIGTERM') };
+  return { url: `http://127.0.0.1:${port}/`, pid: child.pid!, stop: () => child.kill('SIGTERM') };
 }
 
 /** One database's poller: its server, its floor (bare node:http + pg on the same database) and token. */
 interface PollTarget {
   label: string;
   baseUrl: string;
+  serverPid: number;
   floorUrl: string;
+  floorPid: number;
   token: string;
 }
 
 /**
- * Turn about, twice: each target's floor, full and conditional poll in turn, so drift on a
- * shared machine hits every case and both histories alike. The better of the two rounds of each.
+ * Turn about, ROUNDS times: each target's floor, full and conditional poll in turn, the
+ * targets in the other order every other round, so drift on a shared machine and the
+ * position in a round hit every case and both histories alike. Returns every run with its round.
  */
-async function pollRuns(targets: readonly PollTarget[]): Promise<Run[]> {
+async function pollRounds(
+  targets: readonly PollTarget[],
+  postmasterPid: number | null,
+): Promise<(Run & { round: number })[]> {
   const etags = new Map<PollTarget, string>();
   for (const target of targets) {
     const res = await fetch(`${target.baseUrl}/api/v1/inbox.json`, {
@@ -112,25 +134,68 @@ async function pollRuns(targets: readonly PollTarget[]): Promise<Run[]> {
     });
     etags.set(target, res.headers.get('etag')!);
   }
-  const runs: Run[] = [];
-  for (let round = 1; round <= 2; round++) {
-    for (const target of targets) {
+  const runs: (Run & { round: number })[] = [];
+  for (let round = 1; round <= ROUNDS; round++) {
+    for (const target of round % 2 ? targets : [...targets].reverse()) {
       const auth = { authorization: `Bearer ${target.token}` };
       const inboxUrl = `${target.baseUrl}/api/v1/inbox.json`;
-      runs.push(await cannon(`${target.label}: floor (node:http + pg, same 4 statements)`, target.floorUrl, auth));
-      runs.push(await cannon(`${target.label}: full GET /api/v1/inbox.json`, inboxUrl, auth));
-      runs.push(
-        await cannon(`${target.label}: conditional (If-None-Match → 304)`, inboxUrl, {
-          ...auth,
-          'if-none-match': etags.get(target)!,
-        }),
-      );
+      const server = { serverPid: target.serverPid, postmasterPid };
+      const floor = { serverPid: target.floorPid, postmasterPid };
+      const cases: [string, string, Record<string, string>, Meter][] = [
+        ['floor (node:http + pg, same 4 statements)', target.floorUrl, auth, floor],
+        ['full GET /api/v1/inbox.json', inboxUrl, auth, server],
+        ['conditional (If-None-Match → 304)', inboxUrl, { ...auth, 'if-none-match': etags.get(target)! }, server],
+      ];
+      for (const [name, url, headers, meter] of cases) {
+        runs.push({ ...(await cannon(`${target.label}: ${name}`, url, headers, meter)), round });
+      }
     }
   }
+  return runs;
+}
+
+/** The better of the rounds of each case. */
+function bestOf(runs: readonly Run[]): Run[] {
   const best = new Map<string, Run>();
   for (const run of runs) if ((best.get(run.case)?.rps ?? -1) < run.rps) best.set(run.case, run);
-  return [...best.values()];
+  return [...best.values()].map(({ case: name, rps, p50_ms, p99_ms, cpu_ms, statuses }) => ({
+    case: name,
+    rps,
+    p50_ms,
+    p99_ms,
+    cpu_ms,
+    statuses,
+  }));
 }
+
+/**
+ * What each statement of a poll reads, from EXPLAIN (ANALYZE, BUFFERS): shared buffers
+ * touched (hit or read) and execution time. Pages touched do not depend on the machine's
+ * load, so they show whether a poll's work grows with the history.
+ */
+async function pagesPerPoll(db: Database, userId: string): Promise<Record<string, { pages: number; ms: number }>> {
+  const statements = {
+    ...inboxQueries(db, userId, defaultSince(new Date())),
+    version: inboxVersionQuery(db, userId),
+  };
+  const out: Record<string, { pages: number; ms: number }> = {};
+  for (const [name, query] of Object.entries(statements)) {
+    await query.execute(); // warm, as a polled statement is
+    const [row] = await query.explain('json', sql`analyze, buffers`);
+    const [plan] = row!['QUERY PLAN'] as { Plan: Record<string, number>; 'Execution Time': number }[];
+    out[name] = {
+      pages: plan!.Plan['Shared Hit Blocks']! + plan!.Plan['Shared Read Blocks']!,
+      ms: Number(plan!['Execution Time'].toFixed(3)),
+    };
+  }
+  return out;
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+};
 
 async function wakeLatency(
   db: Database,
@@ -295,7 +360,14 @@ async function pollTarget(stack: Stack, databaseUrl: string, token: string, labe
   });
   const floor = await startFloor(databaseUrl);
   return {
-    target: { label, baseUrl: server.baseUrl, floorUrl: floor.url, token },
+    target: {
+      label,
+      baseUrl: server.baseUrl,
+      serverPid: server.child.pid!,
+      floorUrl: floor.url,
+      floorPid: floor.pid,
+      token,
+    },
     stop: async () => {
       floor.stop();
       await server.stop();
@@ -307,7 +379,9 @@ async function pollTarget(stack: Stack, databaseUrl: string, token: string, labe
  * The same poller on a second database in the same PostgreSQL, with HISTORY messages: seeded
  * through a server that is then stopped, so the instance measured starts on the big history.
  */
-async function bigHistory(stack: Stack): Promise<{ databaseUrl: string; token: string; drop: () => Promise<void> }> {
+async function bigHistory(
+  stack: Stack,
+): Promise<{ databaseUrl: string; db: Database; id: string; token: string; drop: () => Promise<void> }> {
   const database = await freshDatabaseOn(stack.databaseUrl);
   const seeder = await startServerProcess({
     databaseUrl: database.url,
@@ -319,9 +393,12 @@ async function bigHistory(stack: Stack): Promise<{ databaseUrl: string; token: s
   try {
     const me = await seedPoller(db, seeder.baseUrl, HISTORY);
     process.stdout.write(`Second database: messages table ${(await countMessages(db)).toLocaleString('en')} rows\n`);
-    return { databaseUrl: database.url, token: me.token, drop: database.drop };
+    const drop = async () => {
+      await db.destroy();
+      await database.drop();
+    };
+    return { databaseUrl: database.url, db, id: me.id, token: me.token, drop };
   } finally {
-    await db.destroy();
     await seeder.stop();
   }
 }
@@ -338,7 +415,11 @@ async function main(): Promise<void> {
   });
   const db = createDb(stack.databaseUrl, 3);
   const cleanups: (() => Promise<void>)[] = [];
-  const results: { wake?: Awaited<ReturnType<typeof wakeLatency>>; held?: Awaited<ReturnType<typeof heldPolls>> } = {};
+  const results: {
+    wake?: Awaited<ReturnType<typeof wakeLatency>>;
+    held?: Awaited<ReturnType<typeof heldPolls>>;
+    pages?: Record<string, string | number>[];
+  } = {};
   try {
     // The baseline history: 10,000 messages in all (the poller's 2,000 and 8,000 elsewhere).
     const me = await seedPoller(db, stack.baseUrl, 10_000);
@@ -372,18 +453,20 @@ async function main(): Promise<void> {
     }
 
     const targets: PollTarget[] = [];
+    let big: Awaited<ReturnType<typeof bigHistory>> | undefined;
     const small = await pollTarget(stack, stack.databaseUrl, me.token, smallLabel);
     cleanups.push(small.stop);
     targets.push(small.target);
     if (!ONLY_POLLS) {
       process.stdout.write(`Seeding a second database with ${HISTORY.toLocaleString('en')} messages…\n`);
-      const big = await bigHistory(stack);
+      big = await bigHistory(stack);
       cleanups.push(big.drop);
       const measured = await pollTarget(stack, big.databaseUrl, big.token, `history ${HISTORY.toLocaleString('en')}`);
       cleanups.push(measured.stop);
       targets.push(measured.target);
     }
-    const runs = await pollRuns(targets);
+    const all = await pollRounds(targets, postmasterPidOf(stack.dataDir));
+    const runs = bestOf(all);
     console.table(runs);
     const [smallRuns, bigRuns] = targets.map((t) => runs.filter((r) => r.case.startsWith(`${t.label}:`)));
     const ratios: Record<string, number> = {
@@ -392,12 +475,39 @@ async function main(): Promise<void> {
       full_vs_floor: Number((rps(smallRuns!, 'full') / rps(smallRuns!, 'floor')).toFixed(2)),
     };
     if (bigRuns) {
-      // Cost is time per request: 1/rps. Over 1 means the big history costs more.
+      // Over 1 means the big history costs more. Two measures of cost, each compared within
+      // a round (the two histories ran a minute apart at most), then the median of the rounds:
+      // wall time per request (1/rps), which a shared machine's neighbours move, and CPU time
+      // per request (server and PostgreSQL), which they move far less.
+      const [small, big] = targets;
+      const runOf = (round: number, target: PollTarget, kind: string) =>
+        all.find((r) => r.round === round && r.case.startsWith(`${target.label}:`) && r.case.includes(kind))!;
       for (const kind of ['full', 'conditional', 'floor']) {
-        ratios[`${kind}_cost_1m_vs_10k`] = Number((rps(smallRuns!, kind) / rps(bigRuns, kind)).toFixed(2));
+        const rounds = Array.from({ length: ROUNDS }, (_, index) => index + 1);
+        const time = rounds.map((round) => runOf(round, small!, kind).rps / runOf(round, big!, kind).rps);
+        const cpu = rounds.map((round) => runOf(round, big!, kind).cpu_ms / runOf(round, small!, kind).cpu_ms);
+        ratios[`${kind}_time_1m_vs_10k`] = Number(median(time).toFixed(2));
+        ratios[`${kind}_cpu_1m_vs_10k`] = Number(median(cpu).toFixed(2));
+        process.stdout.write(
+          `${kind}, 1M vs 10k history, per round: time ${time.map((r) => r.toFixed(2)).join(', ')}; ` +
+            `CPU ${cpu.map((r) => r.toFixed(2)).join(', ')}\n`,
+        );
       }
     }
     console.table([ratios]);
+    if (big) {
+      const [small, large] = [await pagesPerPoll(db, me.id), await pagesPerPoll(big.db, big.id)];
+      const pages = Object.keys(small).map((statement) => ({
+        statement,
+        pages_10k: small[statement]!.pages,
+        pages_1m: large[statement]!.pages,
+        ms_10k: small[statement]!.ms,
+        ms_1m: large[statement]!.ms,
+      }));
+      process.stdout.write('What each statement of a poll reads (EXPLAIN ANALYZE, BUFFERS):\n');
+      console.table(pages);
+      results.pages = pages;
+    }
     if (results.wake)
       process.stdout.write(`Wake latency across instances (${WAKES} wakes): ${JSON.stringify(results.wake)}\n`);
     if (results.held) process.stdout.write(`Held long-polls on one instance: ${JSON.stringify(results.held)}\n`);
