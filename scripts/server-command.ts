@@ -3,9 +3,8 @@
 // and by the benchmarks, so what is tested and measured is what operators run.
 //
 // No V8 memory flags by default. A smaller young generation saves memory but costs
-// throughput: with NODE_OPTIONS=--max-semi-space-size=2 an idle web instance took about
-// 50 MB less, and full and unchanged inbox polls ran about 20% slower (measured turn
-// about on one seeded database; README, Deployment).
+// throughput: with NODE_OPTIONS=--max-semi-space-size=8 (V8's default is 16) full and
+// unchanged inbox polls ran 17% and 21% slower, for at most 16 MB (README, Deployment).
 export const SERVER_NODE_ARGS: readonly string[] = [];
 
 /** What `node` runs: it builds what is out of date, then runs the bundled scripts/start.ts. */
