@@ -2,6 +2,7 @@
 // separate server bundles and hot reloads share it instead of opening more pools.
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
+import { logError } from '@/lib/http/log';
 import type { DB } from './types';
 
 // DATE stays a 'YYYY-MM-DD' string: a birthday has no timezone.
@@ -18,6 +19,10 @@ const pools = (registry.__buddyPools ??= new WeakMap<Database, pg.Pool>());
 
 export function createDb(connectionString: string, max = 10): Database {
   const pool = new pg.Pool({ connectionString, max });
+  // An idle connection that PostgreSQL closes (a restart, a failover, pg_terminate_backend)
+  // is reported here; pg drops it and connects again when next needed. Unheard, the event
+  // was an uncaught exception, and a worker process exited on it.
+  pool.on('error', (error) => logError('idle database connection closed', error));
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
   pools.set(db, pool);
   return db;
