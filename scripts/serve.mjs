@@ -21,4 +21,5 @@ const build = spawnSync(
   { cwd: root, stdio: 'inherit' },
 );
 if (build.status !== 0) process.exit(build.status ?? 1);
+// SERVER_BUNDLE in scripts/build-stamp.ts (this file cannot import TypeScript).
 await import(pathToFileURL(path.join(root, '.next/server-process/start.mjs')).href);
