@@ -155,17 +155,10 @@ async function pollRounds(
 }
 
 /** The better of the rounds of each case. */
-function bestOf(runs: readonly Run[]): Run[] {
-  const best = new Map<string, Run>();
+function bestOf(runs: readonly (Run & { round: number })[]): Run[] {
+  const best = new Map<string, Run & { round: number }>();
   for (const run of runs) if ((best.get(run.case)?.rps ?? -1) < run.rps) best.set(run.case, run);
-  return [...best.values()].map(({ case: name, rps, p50_ms, p99_ms, cpu_ms, statuses }) => ({
-    case: name,
-    rps,
-    p50_ms,
-    p99_ms,
-    cpu_ms,
-    statuses,
-  }));
+  return [...best.values()].map(({ round: _round, ...run }) => run);
 }
 
 /**
@@ -423,8 +416,9 @@ async function main(): Promise<void> {
   try {
     // The baseline history: 10,000 messages in all (the poller's 2,000 and 8,000 elsewhere).
     const me = await seedPoller(db, stack.baseUrl, 10_000);
-    const smallLabel = `history ${(await countMessages(db)).toLocaleString('en')}`;
-    process.stdout.write(`Seeded ${PROFILE.label} for the poller; messages table: ${await countMessages(db)} rows\n`);
+    const smallHistory = await countMessages(db);
+    const smallLabel = `history ${smallHistory.toLocaleString('en')}`;
+    process.stdout.write(`Seeded ${PROFILE.label} for the poller; messages table: ${smallHistory} rows\n`);
 
     if (ONLY_HELD || !ONLY_POLLS) {
       // A second server (web role) on the same database: wake-ups across instances, then the held polls.
@@ -435,11 +429,10 @@ async function main(): Promise<void> {
         env: SERVER_ENV,
       });
       cleanups.push(() => second.stop());
-      let wake: Awaited<ReturnType<typeof wakeLatency>> | undefined;
       if (!ONLY_HELD) {
         const buddy = await register(stack.baseUrl, 'bench-buddy');
         const chatId = await befriend(stack.baseUrl, me, buddy);
-        wake = await wakeLatency(db, second.baseUrl, buddy, me, chatId, stack.baseUrl);
+        results.wake = await wakeLatency(db, second.baseUrl, buddy, me, chatId, stack.baseUrl);
       }
       const held = await heldPolls(second.baseUrl, second.child.pid!, me.token);
       if (ONLY_HELD) {
@@ -448,7 +441,6 @@ async function main(): Promise<void> {
         return;
       }
       await cleanups.pop()!();
-      if (wake) results.wake = wake;
       results.held = held;
     }
 

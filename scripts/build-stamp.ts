@@ -15,7 +15,7 @@ import * as esbuild from 'esbuild';
 const SOURCES = ['app', 'lib', 'db', 'public', 'proxy.ts', 'next.config.ts', 'package-lock.json', 'tsconfig.json'];
 
 /** Where `npm start` finds the bundled server (scripts/serve.mjs imports it). */
-export const SERVER_BUNDLE = '.next/server-process/start.mjs';
+const SERVER_BUNDLE = '.next/server-process/start.mjs';
 const SERVER_ENTRY = 'scripts/start.ts';
 const SERVER_STAMP = '.next/server-process/fingerprint.json';
 
@@ -29,13 +29,8 @@ function walk(file: string, out: string[]): void {
   }
 }
 
-export function sourceFingerprint(root: string): string {
-  const entries: string[] = [];
-  for (const source of SOURCES) walk(path.join(root, source), entries);
-  return createHash('sha256').update(entries.join('\n')).digest('hex');
-}
-
-function filesFingerprint(root: string, files: readonly string[]): string {
+/** A hash of these files' (or folders') paths, sizes and modification times. */
+function fingerprintOf(root: string, files: readonly string[]): string {
   const entries: string[] = [];
   for (const file of files) walk(path.join(root, file), entries);
   // A file that went away changes the list, and so the fingerprint.
@@ -46,7 +41,7 @@ function filesFingerprint(root: string, files: readonly string[]): string {
 
 function buildNextIfNeeded(root: string): void {
   const stampFile = path.join(root, '.next', 'source-fingerprint');
-  const fingerprint = sourceFingerprint(root);
+  const fingerprint = fingerprintOf(root, SOURCES);
   const built = fs.existsSync(path.join(root, '.next', 'BUILD_ID'));
   if (built && fs.readFileSync(stampFile, { encoding: 'utf8', flag: 'a+' }) === fingerprint) return;
   process.stdout.write('Building the app (next build)…\n');
@@ -92,7 +87,7 @@ async function bundleServerIfNeeded(root: string): Promise<void> {
   const stamp = fs.existsSync(stampFile)
     ? (JSON.parse(fs.readFileSync(stampFile, 'utf8')) as { inputs: string[]; fingerprint: string })
     : undefined;
-  if (stamp && fs.existsSync(outFile) && filesFingerprint(root, stamp.inputs) === stamp.fingerprint) return;
+  if (stamp && fs.existsSync(outFile) && fingerprintOf(root, stamp.inputs) === stamp.fingerprint) return;
   const result = await esbuild.build({
     absWorkingDir: root,
     entryPoints: [SERVER_ENTRY],
@@ -136,7 +131,7 @@ async function bundleServerIfNeeded(root: string): Promise<void> {
     'package-lock.json',
     'tsconfig.json',
   ].sort();
-  const written = { inputs, fingerprint: filesFingerprint(root, inputs) };
+  const written = { inputs, fingerprint: fingerprintOf(root, inputs) };
   const temporaryStamp = `${stampFile}.${process.pid}.tmp`;
   fs.writeFileSync(temporaryStamp, JSON.stringify(written));
   fs.renameSync(temporaryStamp, stampFile);

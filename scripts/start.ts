@@ -24,7 +24,6 @@ import { startBoss, stopBoss } from '../lib/jobs/boss';
 import { drainWaiters, ensureListener, heldCount, stopListener } from '../lib/realtime/listener';
 
 const root = path.resolve(import.meta.dirname, '..');
-process.env.NEXT_TELEMETRY_DISABLED = '1';
 
 /** `npm start` runs both; `npm run start:web` / `start:worker` run one, to scale each on its own. */
 type Role = 'all' | 'web' | 'worker';

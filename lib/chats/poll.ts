@@ -11,11 +11,11 @@ import { subscribe } from '../realtime/listener';
 
 export const MAX_WAIT_SECONDS = 25;
 
-/** The person's inbox version ("0" before anything ever happened to them). */
 /** The one statement an unchanged poll runs (exported so the benchmark can EXPLAIN it). */
 export const inboxVersionQuery = (db: Database, userId: string) =>
   db.selectFrom('inbox_versions').select('version').where('user_id', '=', userId);
 
+/** The person's inbox version ("0" before anything ever happened to them). */
 export async function inboxVersion(db: Database, userId: string): Promise<string> {
   const row = await inboxVersionQuery(db, userId).executeTakeFirst();
   return String(row?.version ?? '0');
