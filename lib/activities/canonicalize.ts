@@ -26,6 +26,8 @@ const STEM_PENALTY = 0.05;
 
 // Long inputs are sentences; scanning a few words is enough and keeps suggestion cost bounded.
 const MAX_FUZZY_TOKENS = 24;
+// The contract takes 100 characters per activity; feeds and other callers are held to this too.
+const MAX_SUGGESTION_INPUT_CHARS = 200;
 
 export function canonicalizeActivities(inputs: readonly string[]): CanonicalizeResult {
   const ids = new Set<string>();
@@ -57,6 +59,7 @@ export function matchActivity(text: string): string | undefined {
  */
 export function suggestActivities(text: string, limit: number = DEFAULT_SUGGESTION_LIMIT): string[] {
   if (typeof text !== 'string' || !(limit >= 1)) return [];
+  text = text.slice(0, MAX_SUGGESTION_INPUT_CHARS);
   const key = normalizeText(text);
   if (key.length === 0) return [];
   const exact = lookupKey(key);
