@@ -17,6 +17,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { DEFAULT_MAX_BODY_BYTES, type EndpointSpec } from '../contract/define';
 import { MCP_MAX_BODY_BYTES } from '../mcp/body-limit';
 import { declaresMoreThan, discardRefusedBody, payloadTooLarge } from './body-limit';
+import { echoed } from './echo';
 import { allowedMethods, endpointsAt } from './endpoint-paths';
 import { ApiError } from './errors';
 import { API_CONTENT_SECURITY_POLICY, COMMON_SECURITY_HEADERS } from '../web/security-headers';
@@ -70,7 +71,7 @@ const API_HEADERS = {
 function methodNotAllowed(method: string, path: string, specs: readonly EndpointSpec[], allow: string[]) {
   const methods = specs.map((s) => s.method);
   const uses = specs.map((s) => `${s.method} ${s.path} (${s.summary})`).join('; ');
-  const message = `${path} does not take ${method}; it takes ${methods.join(' or ')}`;
+  const message = `${echoed(path)} does not take ${echoed(method, 20)}; it takes ${methods.join(' or ')}`;
   const error = new ApiError('method_not_allowed', message, {
     hint: `Use ${uses}. Every endpoint is listed at /api/v1/index.json.`,
     fields: { method: `one of ${methods.join(', ')}` },

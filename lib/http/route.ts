@@ -11,6 +11,7 @@ import { collectNormalizations } from '../contract/forgiving';
 import { DEFAULT_MAX_BODY_BYTES, SCOPES, type EndpointSpec, type Scope } from '../contract/define';
 import { consumeRateLimit } from '../limits/rate-limits';
 import { readBodyWithin } from './body-limit';
+import { echoed } from './echo';
 import { ApiError, INTERNAL_ERROR_MESSAGE, mapDatabaseError } from './errors';
 import { claim, finish, idempotentRequest, release, storedAnswer, type IdempotencyKey } from './idempotency';
 import { clientIp } from './ip';
@@ -248,7 +249,10 @@ function parseJsonBody(text: string, request: Request, spec: EndpointSpec): unkn
   }
   const type = request.headers.get('content-type') ?? '';
   if (!/^application\/([\w.+-]+\+)?json\b/i.test(type)) {
-    throw new ApiError('unsupported_media_type', `Expected Content-Type: application/json, got ${type || 'none'}`);
+    throw new ApiError(
+      'unsupported_media_type',
+      `Expected Content-Type: application/json, got ${echoed(type) || 'none'}`,
+    );
   }
   try {
     return JSON.parse(text) as unknown;
