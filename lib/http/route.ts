@@ -10,6 +10,8 @@ import { config } from '../config';
 import { collectNormalizations } from '../contract/forgiving';
 import { DEFAULT_MAX_BODY_BYTES, SCOPES, type EndpointSpec, type Scope } from '../contract/define';
 import { consumeRateLimit } from '../limits/rate-limits';
+import { readBodyWithin } from './body-limit';
+import { echoed } from './echo';
 import { ApiError, INTERNAL_ERROR_MESSAGE, mapDatabaseError } from './errors';
 import { claim, finish, idempotentRequest, release, storedAnswer, type IdempotencyKey } from './idempotency';
 import { clientIp } from './ip';
@@ -234,27 +236,7 @@ function queryObject(request: Request): Record<string, string> {
 
 /** Reads at most the endpoint's byte limit, so an oversized body never fills memory. */
 async function readBodyText(request: Request, spec: EndpointSpec): Promise<string> {
-  const limit = spec.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-  const tooLarge = () => new ApiError('payload_too_large', `The request body exceeds ${limit} bytes`);
-  const declared = Number(request.headers.get('content-length') ?? NaN);
-  if (declared > limit) throw tooLarge();
-
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  if (request.body) {
-    const reader = request.body.getReader();
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.byteLength;
-      if (size > limit) {
-        await reader.cancel();
-        throw tooLarge();
-      }
-      chunks.push(value);
-    }
-  }
-  return Buffer.concat(chunks).toString('utf8');
+  return (await readBodyWithin(request, spec.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES)).toString('utf8');
 }
 
 function parseJsonBody(text: string, request: Request, spec: EndpointSpec): unknown {
@@ -267,7 +249,10 @@ function parseJsonBody(text: string, request: Request, spec: EndpointSpec): unkn
   }
   const type = request.headers.get('content-type') ?? '';
   if (!/^application\/([\w.+-]+\+)?json\b/i.test(type)) {
-    throw new ApiError('unsupported_media_type', `Expected Content-Type: application/json, got ${type || 'none'}`);
+    throw new ApiError(
+      'unsupported_media_type',
+      `Expected Content-Type: application/json, got ${echoed(type) || 'none'}`,
+    );
   }
   try {
     return JSON.parse(text) as unknown;
