@@ -10,6 +10,7 @@ import { randomSecret, sha256 } from './secrets';
 import { cachedTokenOwner, forgetCachedOwners, rememberTokenOwner, tokenCacheMark } from './token-cache';
 import { config } from '../config';
 import { isOwnResource } from '../oauth/resources';
+import { storedOauthId } from '../oauth/stored-id';
 
 export const ACCESS_TOKEN_PREFIX = 'bm_at_';
 
@@ -116,7 +117,7 @@ async function findOauthTokenOwner(db: Database, token: string): Promise<TokenOw
       'oauth_payloads.payload',
     ])
     .where('oauth_payloads.model', '=', 'AccessToken')
-    .where('oauth_payloads.id', '=', token)
+    .where('oauth_payloads.id', '=', storedOauthId('AccessToken', token))
     .where('oauth_payloads.expires_at', '>', sql<Date>`now()`)
     .where('access_tokens.revoked_at', 'is', null)
     .where('users.disabled_at', 'is', null)
