@@ -18,6 +18,8 @@ export interface TokenOwner {
   tokenId: string;
   userId: string;
   scopes: Scope[];
+  /** The OAuth client this token was issued to (a third party); absent for the person's own bearer tokens. */
+  oauthClientId?: string;
 }
 
 export async function mintAccessToken(
@@ -114,6 +116,7 @@ async function findOauthTokenOwner(db: Database, token: string): Promise<TokenOw
       'access_tokens.user_id',
       'access_tokens.scopes',
       'access_tokens.last_used_at',
+      'access_tokens.oauth_client_id',
       'oauth_payloads.payload',
     ])
     .where('oauth_payloads.model', '=', 'AccessToken')
@@ -132,6 +135,7 @@ async function findOauthTokenOwner(db: Database, token: string): Promise<TokenOw
     tokenId: row.id,
     userId: row.user_id,
     scopes: row.scopes.filter((s): s is Scope => (SCOPES as readonly string[]).includes(s) && granted.includes(s)),
+    oauthClientId: row.oauth_client_id ?? undefined,
   };
   if (Date.now() - (row.last_used_at?.getTime() ?? 0) > TOUCH_EVERY_MS) await touchTokenUse(db, owner);
   return owner;
