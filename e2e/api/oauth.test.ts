@@ -620,7 +620,7 @@ describe('issue 28: no blind SSRF, no phishing through device sign-in, no plain 
         { sector_identifier_uri: `https://127.0.0.1:${port}/sector` },
         { sector_identifier_uri: `https://[::ffff:127.0.0.1]:${port}/sector` },
         { sector_identifier_uri: `https://localhost:${port}/sector` },
-        { jwks_uri: `https://127.0.0.1:${port}/jwks.json`, token_endpoint_auth_method: 'private_key_jwt' },
+        { jwks_uri: `https://127.0.0.1:${port}/jwks.json` },
         { jwks_uri: `https://[::ffff:127.0.0.1]:${port}/jwks.json` },
         { request_uris: [`https://127.0.0.1:${port}/request`] },
       ]) {
