@@ -16,7 +16,8 @@ import { targetPath } from '../http/request-target';
 import { API_CONTENT_SECURITY_POLICY, COMMON_SECURITY_HEADERS } from '../web/security-headers';
 import { finishInteraction } from './interaction';
 import { OAUTH_ROUTES, oauthProvider } from './provider';
-import { oauthResources } from './resources';
+import { DEVICE_CLIENT_ID, oauthResources } from './resources';
+import { PREFILLED_CODE_HEADER } from './device-pages';
 
 const PRM_PREFIX = '/.well-known/oauth-protected-resource';
 
@@ -84,6 +85,20 @@ function handOnWithBody(req: IncomingMessage, res: ServerResponse, baseUrl: stri
 function withDefaultDeviceScope(req: IncomingMessage, res: ServerResponse, baseUrl: string): void {
   readSmallBody(req, res, (text) => {
     const form = new URLSearchParams(text);
+    // Issue 28: only the pre-registered public client may start device sign-in, so a code
+    // the person is shown always belongs to it, never to a client named to deceive them.
+    if (form.get('client_id') !== DEVICE_CLIENT_ID || req.headers.authorization) {
+      sendJson(
+        res,
+        400,
+        {
+          error: 'unauthorized_client',
+          error_description: `device sign-in is only for the pre-registered public client ${DEVICE_CLIENT_ID} (send client_id=${DEVICE_CLIENT_ID}, no client authentication)`,
+        },
+        { 'cache-control': 'no-store' },
+      );
+      return;
+    }
     if (!form.get('scope')) form.set('scope', SCOPES.join(' '));
     handOnWithBody(req, res, baseUrl, form.toString());
   });
@@ -212,6 +227,18 @@ export function answerOauth(req: IncomingMessage, res: ServerResponse): boolean 
     res.writeHead(303, { location: OAUTH_ROUTES.code_verification, 'cache-control': 'no-store' });
     res.end();
     return true;
+  }
+  // A link that carries the code (verification_uri_complete) opens an empty form: the
+  // person types the code their own assistant shows, so a link someone sent them cannot
+  // walk them into approving that someone's code (issue 28).
+  delete req.headers[PREFILLED_CODE_HEADER];
+  if (path === OAUTH_ROUTES.code_verification && (method === 'GET' || method === 'HEAD')) {
+    const url = new URL(req.url ?? '/', baseUrl);
+    if (url.searchParams.has('user_code')) {
+      req.headers[PREFILLED_CODE_HEADER] = '1';
+      url.searchParams.delete('user_code');
+      req.url = url.pathname + url.search;
+    }
   }
   if (path === OAUTH_ROUTES.device_authorization && method === 'POST') {
     withDefaultDeviceScope(req, res, baseUrl);
