@@ -207,6 +207,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         windowSeconds: 60,
         what: 'availability checks from your network',
       },
+      // Each new key is a row kept 24 h: 3,000 keys from one token once stored 1,501 (issue 28).
+      idempotency_keys: {
+        points: intFromEnv('IDEMPOTENCY_KEY_LIMIT_PER_HOUR', 120),
+        windowSeconds: 3600,
+        what: 'new Idempotency-Keys',
+      },
     },
   };
 }
