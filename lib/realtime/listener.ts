@@ -70,9 +70,10 @@ export function deliverNotification(payload: string): void {
  * a single turn and stalled every other request for 7 s (issue 28). A waiter that is
  * answered by other means before its batch comes just ignores the late wake.
  */
-export function wakeInBatches(wakes: readonly Wake[], reason: WakeReason): void {
-  for (let i = 0; i < Math.min(wakes.length, WAKE_BATCH); i++) wakes[i]!(reason);
-  if (wakes.length > WAKE_BATCH) setImmediate(() => wakeInBatches(wakes.slice(WAKE_BATCH), reason));
+export function wakeInBatches(wakes: readonly Wake[], reason: WakeReason, from = 0): void {
+  const to = Math.min(wakes.length, from + WAKE_BATCH);
+  for (let i = from; i < to; i++) wakes[i]!(reason);
+  if (to < wakes.length) setImmediate(() => wakeInBatches(wakes, reason, to));
 }
 
 async function connect(): Promise<void> {
@@ -243,7 +244,7 @@ export function drainWaiters(): void {
 
 function allWaiters(s: ListenerState): Wake[] {
   const all: Wake[] = [];
-  for (const set of s.waiters.values()) all.push(...set);
+  for (const set of s.waiters.values()) for (const wake of set) all.push(wake);
   return all;
 }
 
