@@ -17,6 +17,7 @@ import { logError, logLine } from '../lib/http/log';
 import { answerApiFrontDoor } from '../lib/http/api-front-door';
 import { answerHomePage } from '../lib/http/home-front-door';
 import { parkUnchangedInboxPoll } from '../lib/http/poll-front-door';
+import { HTTP_SERVER_TIMEOUTS } from '../lib/http/server-timeouts';
 import { answerFromRoute, directRoute } from '../lib/http/route-front-door';
 import { answerOauth } from '../lib/oauth/front-door';
 import { answerBadRequestTarget, answerClientError, originForm, pinToPublicOrigin } from '../lib/http/request-target';
@@ -88,7 +89,8 @@ async function main(): Promise<void> {
 
     installClientIpProof();
     const https = cfg.publicBaseUrl.startsWith('https://');
-    server = http.createServer((req, res) => {
+    // Header, request and idle timeouts: a socket that sends nothing is closed (lib/http/server-timeouts.ts).
+    server = http.createServer(HTTP_SERVER_TIMEOUTS, (req, res) => {
       const started = process.hrtime.bigint();
       inFlight += 1;
       res.on('close', () => {

@@ -20,6 +20,10 @@ import { parseOrThrow } from './validation';
 
 type Out<T> = T extends z.ZodType ? z.output<T> : undefined;
 
+const NEW_KEYS_HINT =
+  'A new Idempotency-Key is for a new action; a retry reuses its key and is not counted. ' +
+  'Wait for Retry-After, or send this request without the header (it is then not protected against a double send).';
+
 /**
  * Who is calling: an agent with a bearer token, or a person in the web app with a
  * session cookie (who may do everything a full-scope token may).
@@ -39,6 +43,12 @@ export interface HandlerContext<S extends EndpointSpec> {
   request: Request;
   ip: string;
   baseUrl: string;
+  /**
+   * Authenticates the request again (no cached answer a revocation has not cleared):
+   * throws the 401 or 403 envelope when its token or session no longer stands. A request
+   * held for a while (a long-poll) calls it before it answers with anything.
+   */
+  reauthenticate: () => Promise<void>;
 }
 
 /** A response with a status or headers other than the endpoint's defaults. */
@@ -111,6 +121,14 @@ export function route<S extends EndpointSpec>(spec: S, handler: Handler<S>, opti
         body: spec.body ? parseOrThrow(spec.body, rawBody, 'body') : undefined,
       }));
       if (idempotent) {
+        // Each new key is a row kept 24 hours: counted per account (per address without one).
+        await consumeRateLimit(
+          db,
+          'idempotency_keys',
+          config().rateLimits.idempotency_keys,
+          auth?.userId ?? `ip:${ip}`,
+          NEW_KEYS_HINT,
+        );
         const replay = await claim(db, idempotent.key, await idempotent.fingerprint());
         if (replay) return replay;
         claimed = idempotent.key;
@@ -125,6 +143,11 @@ export function route<S extends EndpointSpec>(spec: S, handler: Handler<S>, opti
         request,
         ip,
         baseUrl: config().publicBaseUrl,
+        reauthenticate: async () => {
+          if (!auth) return;
+          const again = await authenticate(db, request, spec.auth);
+          if (again.userId !== auth.userId || again.tokenId !== auth.tokenId) throw revokedWhileHeld();
+        },
       });
       const defaults = { 'cache-control': 'no-store', ...limitHeaders };
       const response =
@@ -164,6 +187,12 @@ export async function optionalCaller(db: Database, request: Request, scope: Scop
     if (error instanceof ApiError && error.code === 'insufficient_scope') return null;
     throw error;
   }
+}
+
+function revokedWhileHeld(): ApiError {
+  return new ApiError('unauthorized', 'Invalid or revoked bearer token', {
+    headers: { 'www-authenticate': `Bearer realm="api", error="invalid_token"` },
+  });
 }
 
 async function authenticate(db: Database, request: Request, scope: string): Promise<Caller> {
