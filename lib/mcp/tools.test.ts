@@ -10,7 +10,9 @@ import { isAllowedOrigin } from './origin';
 import { EXCLUDED_FROM_MCP, toolDefinition, toolDefinitions } from './tools';
 
 const appDir = path.resolve(import.meta.dirname, '../../app');
-const routeFile = (spec: EndpointSpec) => path.join(appDir, spec.path.replace(/\{(\w+)\}/g, '[$1]'), 'route.ts');
+// `{id}.json` as the last segment is served by the `[id]` folder's own route.ts (lib/docs/route-files.ts).
+const routeFile = (spec: EndpointSpec) =>
+  path.join(appDir, spec.path.replace(/\{(\w+)\}\.json$/, '[$1]').replace(/\{(\w+)\}/g, '[$1]'), 'route.ts');
 
 describe('MCP tools from the contract', () => {
   it('every contract endpoint except the listed exclusions is a tool answered by its own route handler', async () => {

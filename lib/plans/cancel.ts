@@ -1,0 +1,35 @@
+// Plans the service cancels itself. Apart from the rest of lib/plans, because blocks
+// and account disabling call it and lib/plans reads blocks.
+import { sql } from 'kysely';
+import type { Database } from '@/db';
+
+/**
+ * A block or an account's end: the pair's open and confirmed plans are cancelled, by
+ * nobody and for no reason, so the other person learns nothing but "cancelled". Call in
+ * the transaction that blocks or disables. Pass one id to cancel all of that person's.
+ */
+export async function cancelPlansOf(trx: Database, userId: string, otherId?: string): Promise<number> {
+  const cancelled = await trx
+    .updateTable('plans')
+    .set({
+      status: 'cancelled',
+      cancel_reason: null,
+      acted_by_user: null,
+      acted_agent_name: null,
+      acted_agent_session_id: null,
+      acted_at: sql<Date>`now()`,
+      updated_at: sql<Date>`now()`,
+    })
+    // Open or upcoming only: what has happened, expired or closed stays as it was.
+    .where(sql<boolean>`((status = 'proposed' and starts_at > now()) or (status = 'confirmed' and ends_at > now()))`)
+    .where((eb) =>
+      otherId
+        ? eb.or([
+            eb.and([eb('proposer_id', '=', userId), eb('recipient_id', '=', otherId)]),
+            eb.and([eb('proposer_id', '=', otherId), eb('recipient_id', '=', userId)]),
+          ])
+        : eb.or([eb('proposer_id', '=', userId), eb('recipient_id', '=', userId)]),
+    )
+    .executeTakeFirst();
+  return Number(cancelled.numUpdatedRows);
+}
