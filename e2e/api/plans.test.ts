@@ -9,6 +9,7 @@ import { disableAccount } from '@/lib/accounts/disable';
 import * as plans from '@/lib/contract/plans';
 import { blockUser, getInbox } from '@/lib/contract/social';
 import { sweepPlans } from '@/lib/plans/plans';
+import { send as sendRaw } from '../support/fuzz';
 import { api, baseUrl, freshIp, testDb } from './client';
 import { call, callWithHeaders, pathOf, refused, refusedRaw, send } from './contract-client';
 import { makeBuddies, pushJobs, restrictScopes, users, type TestUser } from './social-helpers';
@@ -304,6 +305,24 @@ describe('refusals', () => {
     expect(res.body.plan.id).toBe(plan.id);
   });
 
+  it.each([
+    ['/api/v1/chats/%2e%2e/plans.json', 'POST', 'GET'],
+    ['/api/v1/plans/./accept.json', 'POST', 'GET'],
+  ])(
+    '%s (dot segments reach another plans path): %s → the JSON 405 of the path reached',
+    async (target, method, allow) => {
+      const res = await sendRaw(
+        baseUrl(),
+        { method, target, headers: { 'content-type': 'application/json' }, body: '{}', mutation: 'none' },
+        { 'x-forwarded-for': freshIp() },
+      );
+      expect(res.status).toBe(405);
+      expect(String(res.headers['content-type'])).toMatch(/^application\/json/);
+      expect(JSON.parse(res.text).error.code).toBe('method_not_allowed');
+      expect(String(res.headers.allow)).toContain(allow);
+    },
+  );
+
   it('a plan that has started cannot be cancelled or countered (409 with the plan as it is)', async () => {
     const [a, b, chatId] = await pair();
     const { plan } = await propose(a, chatId);
@@ -336,6 +355,23 @@ describe('refusals', () => {
     await restrictScopes(a, ['buddy:write']);
     await refused(plans.listPlans, { token: a.token }, 'insufficient_scope');
     expect((await stored(plan.id)).status).toBe('proposed');
+  });
+
+  it('the inbox shows plans only to a token with buddy:read (its tag differs too)', async () => {
+    const [a, b, chatId] = await pair();
+    const { plan } = await propose(a, chatId);
+    const full = await callWithHeaders(getInbox, { token: b.token });
+    expect(full.data.plans_to_answer.map((p) => p.id)).toEqual([plan.id]);
+    await restrictScopes(b, ['message:read']);
+    const narrow = await callWithHeaders(getInbox, { token: b.token });
+    expect(narrow.data.plans_to_answer).toEqual([]);
+    expect(narrow.data.next_plan).toBeNull();
+    expect(narrow.headers.get('etag')).not.toBe(full.headers.get('etag'));
+    const stale = await api('GET', pathOf(getInbox), {
+      token: b.token,
+      headers: { 'if-none-match': full.headers.get('etag') ?? '' },
+    });
+    expect(stale.status).toBe(200);
   });
 
   it('a bad cursor → 400 naming it', async () => {

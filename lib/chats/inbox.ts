@@ -75,7 +75,7 @@ export async function readInbox(
   viewerId: string,
   since: Date | undefined,
   baseUrl: string,
-  now = new Date(),
+  { now = new Date(), plans: showPlans = true }: { now?: Date; plans?: boolean } = {},
 ) {
   const effectiveSince = since ?? defaultSince(now);
   const queries = inboxQueries(db, viewerId, effectiveSince);
@@ -83,7 +83,8 @@ export async function readInbox(
     queries.pending.execute(),
     queries.accepted.execute(),
     queries.chats.execute(),
-    inboxPlans(db, viewerId, baseUrl, now),
+    // Plans are buddy:read's: a token without it gets none here either.
+    showPlans ? inboxPlans(db, viewerId, baseUrl, now) : { plans_to_answer: [], next_plan: null },
   ]);
 
   const serverTime = now.toISOString();

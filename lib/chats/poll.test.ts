@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { deliverNotification, heldCount, subscribe } from '../realtime/listener';
-import { chatKey, lookUntilChanged, userKey, versionTag } from './poll';
+import { chatKey, inboxTag, lookUntilChanged, userKey, versionTag } from './poll';
 
 describe('versionTag', () => {
   it('is weak, and differs by version, kind, person and query', () => {
@@ -16,6 +16,14 @@ describe('versionTag', () => {
       ]).size,
     ).toBe(5);
     expect(versionTag('inbox', '7', ['u1'])).toBe(base);
+  });
+});
+
+describe('inboxTag', () => {
+  it('differs between tokens that do and do not see plans (buddy:read), and not by other scopes', () => {
+    const withPlans = inboxTag('7', 'u1', ['message:read', 'buddy:read']);
+    expect(inboxTag('7', 'u1', ['message:read'])).not.toBe(withPlans);
+    expect(inboxTag('7', 'u1', ['buddy:read', 'message:read', 'profile:read'])).toBe(withPlans);
   });
 });
 
