@@ -12,7 +12,7 @@ import { sweepPlans } from '@/lib/plans/plans';
 import { send as sendRaw } from '../support/fuzz';
 import { api, baseUrl, freshIp, testDb } from './client';
 import { call, callWithHeaders, pathOf, refused, refusedRaw, send } from './contract-client';
-import { makeBuddies, pushJobs, restrictScopes, users, type TestUser } from './social-helpers';
+import { makeBuddies, pushJobs, restrictScopes, settledPushJobs, users, type TestUser } from './social-helpers';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -104,6 +104,9 @@ describe("a plan's life", () => {
         expect.objectContaining({ recipientId: a.id, planId: plan.id, event: 'accepted' }),
       ]),
     );
+    // The worker builds and sends each (the log provider here): none fails.
+    const delivered = (await settledPushJobs(a.id, 2)).filter((j) => j.data.kind === 'plan');
+    expect(delivered.map((j) => j.state)).toEqual(['completed']);
   });
 
   it('attributes the action to the agent its token was issued to when the body names none', async () => {
