@@ -475,7 +475,17 @@ export async function sweepPlans(db: Database): Promise<{ expired: number; ended
     .updateTable('plans')
     .set({ status: 'expired', updated_at: sql<Date>`now()` })
     .where('status', '=', 'proposed')
-    .where('starts_at', '<=', sql<Date>`now()`)
+    .where('id', 'in', (eb) =>
+      eb
+        .selectFrom('plans')
+        .select('id')
+        .where('status', '=', 'proposed')
+        .where('starts_at', '<=', sql<Date>`now()`)
+        // Chain order, as every other writer locks plans (see cancelPlansOf).
+        .orderBy('calendar_uid')
+        .orderBy('sequence')
+        .forUpdate(),
+    )
     .executeTakeFirst();
   const { rows } = await sql<{ n: number }>`
     select count(*)::int as n from (
