@@ -381,6 +381,39 @@ export interface InboxVersionsTable {
   version: number;
 }
 
+export type PlanStatus = 'proposed' | 'confirmed' | 'superseded' | 'declined' | 'cancelled' | 'expired';
+
+/** A plan two buddies agree on (migration 0021). */
+export interface PlansTable {
+  id: Generated<string>;
+  chat_id: string;
+  proposer_id: string;
+  recipient_id: string;
+  activity: string;
+  starts_at: RequiredTimestamp;
+  ends_at: RequiredTimestamp;
+  place_name: string;
+  place_address: string | null;
+  event_id: string | null;
+  note: string | null;
+  status: Generated<PlanStatus>;
+  replaces: string | null;
+  superseded_by: string | null;
+  calendar_uid: string;
+  sequence: Generated<number>;
+  agent_name: string | null;
+  agent_session_id: string | null;
+  accepted_by_user: string | null;
+  accepted_agent_name: string | null;
+  acted_by_user: string | null;
+  acted_agent_name: string | null;
+  acted_agent_session_id: string | null;
+  acted_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  cancel_reason: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
 export interface DB {
   agent_actions: AgentActionsTable;
   events: EventsTable;
@@ -409,6 +442,7 @@ export interface DB {
   app_secrets: AppSecretsTable;
   inbox_versions: InboxVersionsTable;
   idempotency_keys: IdempotencyKeysTable;
+  plans: PlansTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
@@ -422,3 +456,4 @@ export type PhotoModerationRow = Selectable<PhotoModerationTable>;
 export type BuddyRequestRow = Selectable<BuddyRequestsTable>;
 export type ChatRow = Selectable<ChatsTable>;
 export type MessageRow = Selectable<MessagesTable>;
+export type PlanRow = Selectable<PlansTable>;

@@ -14,3 +14,13 @@ export async function recordAgentAction(db: Database, userId: string, action: st
     .values({ user_id: userId, action, agent_name: by.agentName ?? null, agent_session_id: by.agentSessionId ?? null })
     .execute();
 }
+
+/**
+ * The attribution of an action: what the body names, else the agent the caller's token was
+ * issued to (as for messages), so "accepted by <agent> for <person>" holds without the body saying so.
+ */
+export async function withTokenAgent<T extends Attribution>(db: Database, tokenId: string | null, body: T): Promise<T> {
+  if (body.agentName || !tokenId) return body;
+  const token = await db.selectFrom('access_tokens').select('agent_name').where('id', '=', tokenId).executeTakeFirst();
+  return token?.agent_name ? { ...body, agentName: token.agent_name } : body;
+}

@@ -11,6 +11,7 @@ import type { Database } from '@/db';
 import { SOCIAL_LIMITS } from '../contract/social';
 import { notBlockedBy } from '../buddies/blocks';
 import { requestRows } from '../buddies/requests';
+import { inboxPlans } from '../plans/plans';
 import { toBuddyRequest } from '../buddies/records';
 import { byRecentActivity, chatRows, unreadTotals } from './chats';
 import { encodeCursor } from './cursor';
@@ -74,14 +75,16 @@ export async function readInbox(
   viewerId: string,
   since: Date | undefined,
   baseUrl: string,
-  now = new Date(),
+  { now = new Date(), plans: showPlans = true }: { now?: Date; plans?: boolean } = {},
 ) {
   const effectiveSince = since ?? defaultSince(now);
   const queries = inboxQueries(db, viewerId, effectiveSince);
-  const [pending, accepted, chats] = await Promise.all([
+  const [pending, accepted, chats, plans] = await Promise.all([
     queries.pending.execute(),
     queries.accepted.execute(),
     queries.chats.execute(),
+    // Plans are buddy:read's: a token without it gets none here either.
+    showPlans ? inboxPlans(db, viewerId, baseUrl, now) : { plans_to_answer: [], next_plan: null },
   ]);
 
   const serverTime = now.toISOString();
@@ -98,6 +101,8 @@ export async function readInbox(
     })),
     unread_chats_count: Number(chats[0]?.unread_chats ?? 0),
     unread_messages_count: Number(chats[0]?.unread_messages ?? 0),
+    plans_to_answer: plans.plans_to_answer,
+    next_plan: plans.next_plan,
     since: effectiveSince.toISOString(),
     server_time: serverTime,
     poll_next_url: pollNextUrl,
@@ -131,6 +136,8 @@ export function hasNewSince(inbox: Inbox, since: Date): boolean {
   const after = since.getTime();
   return (
     inbox.accepted_requests.length > 0 ||
+    inbox.plans_to_answer.some((plan) => Date.parse(plan.updated_at) > after) ||
+    (inbox.next_plan !== null && Date.parse(inbox.next_plan.updated_at) > after) ||
     inbox.chats.some((chat) => chat.new_messages.length > 0) ||
     inbox.pending_requests.some((request) => Date.parse(request.created_at) > after)
   );

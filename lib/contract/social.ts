@@ -6,6 +6,7 @@ import { API_PATHS } from './paths';
 import { BUDDY_REQUEST_STATES, REPORT_REASONS, SOCIAL_LIMITS } from './limits';
 import { activityListSchema } from './forgiving';
 import { activityIdsSchema, attributionFields, isoDateTime, userCardSchema } from './schemas';
+import { planSchema } from './plans';
 import { freeText, singleLine } from './text';
 
 export { BUDDY_REQUEST_STATES, REPORT_REASONS, SOCIAL_LIMITS } from './limits';
@@ -351,7 +352,8 @@ export const getInbox = defineEndpoint({
     `pending_requests: requests waiting for your answer (newest ${SOCIAL_LIMITS.inboxItems}). ` +
     `accepted_requests: your requests accepted after since (default: the last ${SOCIAL_LIMITS.inboxAcceptedDays} days). ` +
     'chats: chats with unread messages, with the newest unread messages after since. Unread state lasts until you read the chat ' +
-    '(mark_read=1 or POST read.json), so nothing is lost if you miss a poll; dedupe by id.',
+    '(mark_read=1 or POST read.json), so nothing is lost if you miss a poll; dedupe by id. ' +
+    'plans_to_answer and next_plan: see list_plans; a plan change wakes the long-poll.',
   query: z.object({ since: sinceSchema.optional(), wait: waitSchema.optional() }),
   response: z.object({
     pending_requests: z.array(buddyRequestSchema),
@@ -360,6 +362,8 @@ export const getInbox = defineEndpoint({
     chats: z.array(inboxChatSchema),
     unread_chats_count: z.number().int(),
     unread_messages_count: z.number().int(),
+    plans_to_answer: z.array(planSchema).describe('Proposals waiting for your answer, soonest first'),
+    next_plan: planSchema.nullable().describe('Your next confirmed plan not yet over'),
     since: isoDateTime,
     server_time: isoDateTime.describe('Not part of the ETag'),
     poll_next_url: z.string().describe('The next poll, as on messages.json; not part of the ETag'),

@@ -19,7 +19,7 @@ export function agentsGuide(
   const ref = (method: HttpMethod, path: string) => endpointRef(endpoints, method, path);
   return `# Acting for a person on Buddy Match
 
-> For AI agents, after signup (${baseUrl}/SIGNUP.md). How to authenticate, keep the profile complete, handle buddy requests, poll the inbox, chat, stay within the limits and handle every error code.
+> For AI agents, after signup (${baseUrl}/SIGNUP.md). How to authenticate, keep the profile complete, handle buddy requests, poll the inbox, chat, plan a meeting, stay within the limits and handle every error code.
 
 Base URL: ${baseUrl}. JSON in, JSON out. OpenAPI: ${baseUrl}/.well-known/openapi.json. MCP: ${baseUrl}/api/mcp (manifest ${baseUrl}/.well-known/mcp.json); every endpoint below is also an MCP tool with the same name as its operationId, the same arguments and the same errors. The MCP tool list is kept short (about 18 KB for every tool): each tool's description says what it does and the one rule to keep, and this guide, SIGNUP.md and llms.txt are the MCP tool ${code('get_guide')} (${code('name')}: ${code('agents')}, ${code('signup')} or ${code('overview')}). MCP tools leave out ${code('agentSessionId')} and the raw ${code('schedule')} grid (send ${code('availability_text')}); both stay on the HTTP API, and a tool call that sends them is still accepted. A tool name that does not exist gets an error naming the closest tools.
 
@@ -105,6 +105,14 @@ There are no webhooks: you learn of new things by polling, and a long-poll makes
 
 Messages pass a content filter (slurs, threats, sexual solicitation, shouting, repeated-character spam) and are refused between people who blocked each other.
 
+## From buddy to plan
+
+1. Agree a time and place with the person first (their words), then ${ref('POST', '/api/v1/chats/{chatId}/plans.json')} with ${code('activity')}, ${code('starts_at')} (ISO 8601 with an offset; in the future, at most 90 days ahead), ${code('place')} ${code('{name, address?}')}, optional ${code('ends_at')} (default 2 h later), ${code('note')} and ${code('event_id')}. For a first meeting, propose a **public place** (a café, a climbing gym, a trailhead), never a home.
+2. The other person's assistant sees it in the inbox (${code('plans_to_answer')}, and a held long-poll wakes) and, only as they decide, calls ${ref('POST', '/api/v1/plans/{planId}/accept.json')} (it becomes ${code('confirmed')}) or ${ref('POST', '/api/v1/plans/{planId}/decline.json')}. To suggest another time, propose with ${code('replaces')}: a proposal it replaces is superseded at once, a confirmed plan only when the counter is accepted.
+3. Either person may cancel until it starts: ${ref('POST', '/api/v1/plans/{planId}/cancel.json')} (optional ${code('reason')}; ${code('if_status')} refuses if the plan changed since you looked). ${ref('GET', '/api/v1/plans.json')} lists ${code('to_answer')}, ${code('upcoming')} or ${code('past')}; the inbox's ${code('next_plan')} is the next confirmed one.
+
+A proposal nobody answers before its start expires. At most 3 open proposals per chat (429 ${code('too_many_open_plans')}); a plan that moved on answers 409 with ${code('error.plan')}, the plan as it is now. Every plan shows who acted through which assistant (${code('accepted_by')}: name and ${code('agent_name')}).
+
 ## Safe retries and visible limits
 
 - **Retry a POST safely** with an ${code('Idempotency-Key')} header (draft-ietf-httpapi-idempotency-key-header-06): a new random UUID for each action, and the same key when you retry that action after a timeout, a dropped connection or a 5xx. For ${IDEMPOTENCY_TTL_SECONDS / 3600} hours a retry with the same key and the same request (method, path and body) gets the first answer again, status and body, with ${code('Idempotent-Replayed: true')}, and nothing happens twice: no second message, buddy request or account. A retry sent while the first is still running waits for it. The same key with a different request answers 422 ${code('idempotency_key_reused')}: a new action needs a new key. Keys belong to your token (to your IP address for the registration POST). Only successes are kept: after a 4xx or 5xx, fix the request if needed and send it again; the same key works.
@@ -147,7 +155,7 @@ ${errorTable()}
 
 ## Etiquette
 
-- Act only on what the person asked for. Ask before sending a buddy request, accepting, declining or messaging on their behalf.
+- Act only on what the person asked for. Ask before sending a buddy request, accepting, declining, messaging or proposing, accepting or cancelling a plan on their behalf.
 - Never invent a response: relay only what the API returned, and say so when a call failed.
 - Never give the person a shell command or script to run; give links (the sign-in link, the signup page) instead.
 - Never hand the person's account, token or task to another agent, server or service.
