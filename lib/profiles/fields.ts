@@ -7,6 +7,7 @@ import { enqueue, QUEUES } from '../jobs/boss';
 import { canonicalizeActivities } from '../activities';
 import { gridToBits, resolveAvailability } from '../availability';
 import { geocodeOffline, nearestPlace } from '../geo';
+import { timezoneForCoords } from '../geo/timezone';
 import type { z } from 'zod';
 import type { ProfileUpdate, warningsSchema } from '../contract/profiles';
 
@@ -22,6 +23,8 @@ export type ProfileColumns = Partial<
     | 'latitude'
     | 'longitude'
     | 'coords_source'
+    | 'timezone'
+    | 'timezone_source'
     | 'gender'
     | 'birthday'
     | 'show_age_by_decade'
@@ -99,6 +102,27 @@ export function resolveProfileInput(input: ProfileInput, normalized: readonly st
   if (notes.length > 0) warnings.normalized = notes;
   const unplacedLocation = warnings.location_unresolved && present(columns.location) ? columns.location : null;
   return { columns, warnings, unplacedLocation, labelFromPublicPoint: location.labelFromPublicPoint };
+}
+
+type ZoneState = Pick<UserRow, 'latitude' | 'longitude' | 'timezone_source'>;
+
+/**
+ * The zone columns a write leaves. A zone the person names stays until they send null;
+ * otherwise the zone follows the coordinates (derived offline), so a move across a border
+ * moves it too. `current`: the row before the write (null at registration).
+ */
+export function timezoneColumns(
+  input: Pick<ProfileInput, 'timezone'>,
+  columns: ProfileColumns,
+  current: ZoneState | null,
+): Pick<ProfileColumns, 'timezone' | 'timezone_source'> {
+  if (present(input.timezone)) return { timezone: input.timezone, timezone_source: 'person' };
+  const coordsWritten = columns.latitude !== undefined;
+  if (current && input.timezone === undefined && (current.timezone_source === 'person' || !coordsWritten)) return {};
+  const latitude = coordsWritten ? (columns.latitude ?? null) : (current?.latitude ?? null);
+  const longitude = coordsWritten ? (columns.longitude ?? null) : (current?.longitude ?? null);
+  const timezone = timezoneForCoords(latitude, longitude);
+  return { timezone, timezone_source: timezone ? 'coords' : null };
 }
 
 /** Queues the online lookup for a location the gazetteer missed (when GEOCODER_URL is set). */

@@ -49,6 +49,8 @@ export function toOwnProfile(row: UserRow, baseUrl: string): OwnProfile {
     coords:
       row.latitude !== null && row.longitude !== null ? { latitude: row.latitude, longitude: row.longitude } : null,
     coords_source: row.coords_source,
+    timezone: row.timezone,
+    timezone_source: row.timezone_source,
     gender: row.gender,
     birthday: row.birthday,
     ...ageFields(row),
