@@ -1,6 +1,12 @@
 import tzlookup from '@photostructure/tz-lookup';
 import { describe, expect, it } from 'vitest';
-import { canonicalTimezone, KNOWN_TIMEZONES, timezoneForPoint, timezoneSuggestions } from './timezone';
+import {
+  canonicalTimezone,
+  KNOWN_TIMEZONES,
+  SELECTABLE_TIMEZONES,
+  timezoneForPoint,
+  timezoneSuggestions,
+} from './timezone';
 
 describe('timezoneForPoint', () => {
   it('finds the zone on either side of a border', () => {
@@ -50,5 +56,16 @@ describe('timezoneSuggestions', () => {
     expect(timezoneSuggestions('new york')).toEqual(['America/New_York']);
     expect(timezoneSuggestions('Europe/Lisbn')).toContain('Europe/Lisbon');
     expect(timezoneSuggestions('qqqqqqqqqq')).toEqual([]);
+  });
+});
+
+describe('SELECTABLE_TIMEZONES', () => {
+  it('lists current names once, each accepted as it is', () => {
+    expect(SELECTABLE_TIMEZONES).toContain('Asia/Kolkata');
+    expect(SELECTABLE_TIMEZONES).toContain('Europe/Kyiv');
+    expect(SELECTABLE_TIMEZONES).toContain('UTC');
+    expect(SELECTABLE_TIMEZONES).not.toContain('Asia/Calcutta');
+    expect(SELECTABLE_TIMEZONES.filter((zone) => zone.startsWith('Etc/'))).toEqual([]);
+    for (const zone of SELECTABLE_TIMEZONES) expect(canonicalTimezone(zone)).toBe(zone);
   });
 });

@@ -51,6 +51,16 @@ const accepted = (name: string) => {
 export const KNOWN_TIMEZONES: readonly string[] = [
   ...new Set([...Intl.supportedValuesOf('timeZone'), ...CURRENT_NAMES.filter(accepted)]),
 ].sort();
+/** The zones a person picks from: current names only (Asia/Kolkata, not also Asia/Calcutta), no nautical Etc/GMT±N. */
+export const SELECTABLE_TIMEZONES: readonly string[] = (() => {
+  const current = new Set(CURRENT_NAMES);
+  const superseded = new Set(
+    CURRENT_NAMES.filter(accepted)
+      .map((name) => new Intl.DateTimeFormat('en-US', { timeZone: name }).resolvedOptions().timeZone)
+      .filter((name) => !current.has(name)),
+  );
+  return KNOWN_TIMEZONES.filter((name) => !superseded.has(name) && !name.startsWith('Etc/'));
+})();
 const byLowerCase = new Map(KNOWN_TIMEZONES.map((name) => [name.toLowerCase(), name]));
 
 /** IANA-shaped: "Area/Place" words, or UTC; never an offset like "+01:00" (an offset is not a zone). */
