@@ -694,7 +694,7 @@ async function postingsInStep(userId: string) {
       (select coalesce(jsonb_agg(jsonb_build_object('activity', a, 'cell', u.discover_cell, 'user_id', u.id,
                 'public_latitude', u.public_latitude, 'public_longitude', u.public_longitude, 'schedule', u.schedule, 'gender', u.gender,
                 'birthday', u.birthday, 'show_age_by_decade', u.show_age_by_decade,
-                'active_day', floor(extract(epoch from u.last_active_at) / 86400)) order by a), '[]')
+                'active_day', floor(extract(epoch from u.last_active_at) / 86400), 'timezone', u.timezone) order by a), '[]')
          from unnest(u.activities) a where u.onboarding_complete) as expected
     from users u where u.id = ${userId}::uuid`.execute(testDb());
   return rows[0] ?? { actual: [], expected: [] };
@@ -734,7 +734,7 @@ describe('discover_postings (the narrow table a search reads) follow every profi
     expect(await found()).toBe(true);
   });
 
-  it('follows activities, place, schedule, gender and age as they are edited', async () => {
+  it('follows activities, place, schedule, gender, age and time zone as they are edited', async () => {
     await patch({ activities: ['chess'] });
     expect(await found({ activities: 'tennis' })).toBe(false);
     expect(await found({ activities: 'chess' })).toBe(true);
@@ -760,6 +760,14 @@ describe('discover_postings (the narrow table a search reads) follow every profi
     expect(await found({ age_max: 40 })).toBe(false);
     await patch({ birthday: '1990-01-01' });
     expect(await found({ age_max: 40 })).toBe(true);
+
+    // Weekends on Tokyo's clock, 18 hours ahead of the finder's (Etc/GMT+9, at sea): of the 36 shared
+    // hours only Saturday noon to midnight is left (Tokyo's Sunday 6am-midnight).
+    const before = (await search(finder, { limit: 50 })).results.find((r) => r.user.id === subject.id);
+    await patch({ timezone: 'Asia/Tokyo' });
+    const after = (await search(finder, { limit: 50 })).results.find((r) => r.user.id === subject.id);
+    expect([before?.overlap_hours, after?.overlap_hours]).toEqual([36, 12]);
+    await patch({ timezone: null });
   });
 
   it('moves the stored day only when the day of the last call changes (touches within a day write nothing)', async () => {

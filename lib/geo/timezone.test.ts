@@ -55,6 +55,7 @@ describe('timezoneSuggestions', () => {
     expect(timezoneSuggestions('Lisbon')).toEqual(['Europe/Lisbon']);
     expect(timezoneSuggestions('new york')).toEqual(['America/New_York']);
     expect(timezoneSuggestions('Europe/Lisbn')).toContain('Europe/Lisbon');
+    expect(timezoneSuggestions('Europe/Madird')[0]).toBe('Europe/Madrid');
     expect(timezoneSuggestions('qqqqqqqqqq')).toEqual([]);
   });
 });

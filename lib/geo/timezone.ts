@@ -121,11 +121,12 @@ export function timezoneSuggestions(typed: string, max = 3): string[] {
   const lastPart = (name: string) => name.toLowerCase().split('/').pop()!;
   const exactPlace = KNOWN_TIMEZONES.filter((name) => lastPart(name) === place);
   if (exactPlace.length > 0) return exactPlace.slice(0, max);
-  const scored = KNOWN_TIMEZONES.map((name) => ({
-    name,
-    distance: Math.min(editDistance(words, name.toLowerCase()), editDistance(place, lastPart(name))),
-  }))
+  const scored = KNOWN_TIMEZONES.map((name) => {
+    const whole = editDistance(words, name.toLowerCase());
+    return { name, whole, distance: Math.min(whole, editDistance(place, lastPart(name))) };
+  })
     .filter((s) => s.distance <= Math.max(2, Math.floor(place.length / 3)))
-    .sort((a, b) => a.distance - b.distance || a.name.localeCompare(b.name));
+    // Equally close places: the one whose area matches too (Europe/Madird → Europe/Madrid before Atlantic/Madeira).
+    .sort((a, b) => a.distance - b.distance || a.whole - b.whole || a.name.localeCompare(b.name));
   return scored.slice(0, max).map((s) => s.name);
 }
