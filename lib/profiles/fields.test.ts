@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { timezoneColumns } from './fields';
+import { resolveProfileInput, timezoneColumns } from './fields';
 
 const lisbon = { latitude: 38.72, longitude: -9.14 };
 const madrid = { latitude: 40.42, longitude: -3.7 };
@@ -35,5 +35,12 @@ describe('timezoneColumns', () => {
       timezone: 'Europe/Lisbon',
       timezone_source: 'coords',
     });
+  });
+});
+
+describe('resolveProfileInput coords', () => {
+  it('reads a coordinate within a nanometre of 0 as 0 (PostgreSQL refuses float8 underflow)', () => {
+    const { columns } = resolveProfileInput({ coords: { latitude: 7.4e-323, longitude: -179.9999999999995 } });
+    expect(columns).toMatchObject({ latitude: 0, longitude: -179.9999999999995 });
   });
 });

@@ -139,6 +139,12 @@ export async function queueGeocodeIfNeeded(
 }
 
 /**
+ * 0 for a coordinate within a nanometre of it: PostgreSQL's float8 arithmetic (the public
+ * point, 0009) refuses results that underflow, and 7.4e-323 is a valid latitude on the wire.
+ */
+const flushTiny = (degrees: number) => (Math.abs(degrees) < 1e-12 ? 0 : degrees);
+
+/**
  * location (or the deprecated city) is the person's own label; the public label is
  * always city-level from the gazetteer, so a typed street address is never shown.
  * Coordinates come from the client, else from the offline gazetteer.
@@ -157,8 +163,8 @@ function resolveLocation(
   }
 
   if (present(input.coords)) {
-    columns.latitude = input.coords.latitude;
-    columns.longitude = input.coords.longitude;
+    columns.latitude = flushTiny(input.coords.latitude);
+    columns.longitude = flushTiny(input.coords.longitude);
     columns.coords_source = 'client';
     // The city the person named; else the one nearest their public point, after the
     // write (the city nearest the exact point would tell which side of a boundary between
