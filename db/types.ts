@@ -34,6 +34,9 @@ export interface UsersTable {
    */
   public_latitude: GeneratedAlways<number | null>;
   public_longitude: GeneratedAlways<number | null>;
+  /** IANA zone of the weekly grid (0020): from the coordinates, or named by the person; null with no place. */
+  timezone: string | null;
+  timezone_source: 'coords' | 'person' | null;
   gender: Gender | null;
   /** YYYY-MM-DD (the DATE parser is disabled so no timezone shifts a birthday). */
   birthday: string | null;
@@ -373,6 +376,8 @@ export interface DiscoverPostingsTable {
   show_age_by_decade: boolean;
   /** Whole days since 1970-01-01 UTC of users.last_active_at. */
   active_day: number;
+  /** users.timezone (0020): each candidate's grid is read on their own clock. */
+  timezone: string | null;
 }
 
 /** One number per person, bumped by triggers whenever their inbox or chat list may have changed (migration 0013). */

@@ -237,6 +237,7 @@ export const STATIC_HINTS: Readonly<
     availability_text: fc.constantFrom('weekends', 'weekday evenings', 'Saturday mornings and Wednesday evenings'),
     location: fc.constantFrom('Portland, OR', 'Berlin', 'London, UK'),
     coords: fc.record({ latitude, longitude }),
+    timezone: fc.constantFrom('Europe/Lisbon', 'america/new_york', 'Asia/Kolkata', 'UTC'),
     aboutMe: sentence,
     message: sentence,
     firstMessage: sentence,

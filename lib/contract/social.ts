@@ -176,7 +176,7 @@ export const acceptBuddyRequest = defineEndpoint({
   summary: 'Accept a request sent to you: creates the connection and the chat',
   toolHint: "Only as the person decides; firstMessage (optional) is the person's own words.",
   description:
-    'Only the recipient may accept. In one transaction: the request becomes accepted, the buddy connection and the chat are created, ' +
+    'Only the recipient may accept. In one transaction the buddy connection and chat are created ' +
     'and firstMessage (if given, moderated) is sent. A request that is no longer pending → 409 request_not_pending.',
   params: invitationParams,
   body: acceptBodySchema,
