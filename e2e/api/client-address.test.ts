@@ -157,6 +157,8 @@ describe('the stamp reaches every kind of handler', () => {
     expect(log).toContain('"event":"listening"');
     expect(log).toContain('"trusted_proxies":1');
     expect(log).not.toContain('client_ip_unverified');
+    // TRUST_PROXY=1 with the proxy on loopback (as here): no warning of a public peer.
+    expect(log).not.toContain('trust_proxy_public_peer');
   });
 });
 
