@@ -5,6 +5,7 @@ import path from 'node:path';
 import { parseTrustProxy, type TrustProxy } from './http/client-address';
 import type { AttemptLimits, FailureLimits } from './accounts/attempt-limits';
 import type { RateLimitRules } from './limits/rate-limits';
+import { KNOWN_PUSH_SERVICE_HOSTS } from './notifications/push-services';
 
 function intFromEnv(name: string, fallback: number): number {
   const raw = process.env[name];
@@ -47,6 +48,8 @@ export interface Config {
   vapid: { publicKey?: string; privateKey?: string; subject?: string };
   /** Test only: loopback ports a Web Push endpoint may use, over http too (WEB_PUSH_ALLOW_LOOPBACK_PORTS). */
   webPushAllowLoopbackPorts: number[];
+  /** Hosts a Web Push endpoint may be at (WEB_PUSH_ALLOWED_HOSTS; `*.` for any name under a domain). */
+  webPushAllowedHosts: string[];
   /** Test only: loopback ports an OAuth client ID metadata document may be fetched from (self-signed https or http). */
   oauthClientMetadataAllowLoopbackPorts: number[];
   expoAccessToken: string | undefined;
@@ -164,6 +167,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       subject: env.VAPID_SUBJECT || undefined,
     },
     webPushAllowLoopbackPorts: portsFromEnv('WEB_PUSH_ALLOW_LOOPBACK_PORTS', env),
+    webPushAllowedHosts: env.WEB_PUSH_ALLOWED_HOSTS
+      ? listFromEnv(env.WEB_PUSH_ALLOWED_HOSTS)
+      : [...KNOWN_PUSH_SERVICE_HOSTS],
     oauthClientMetadataAllowLoopbackPorts: portsFromEnv('OAUTH_CLIENT_METADATA_ALLOW_LOOPBACK_PORTS', env),
     expoAccessToken: env.EXPO_ACCESS_TOKEN || undefined,
     authSecret: env.AUTH_SECRET || undefined,
@@ -206,6 +212,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         points: intFromEnv('AVAILABILITY_PARSE_LIMIT_PER_MINUTE', 60),
         windowSeconds: 60,
         what: 'availability checks from your network',
+      },
+      // Each new key is a row kept 24 h: 3,000 keys from one token once stored 1,501 (issue 28).
+      idempotency_keys: {
+        points: intFromEnv('IDEMPOTENCY_KEY_LIMIT_PER_HOUR', 120),
+        windowSeconds: 3600,
+        what: 'new Idempotency-Keys',
       },
     },
   };

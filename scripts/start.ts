@@ -17,9 +17,11 @@ import { logError, logLine } from '../lib/http/log';
 import { answerApiFrontDoor } from '../lib/http/api-front-door';
 import { answerHomePage } from '../lib/http/home-front-door';
 import { parkUnchangedInboxPoll } from '../lib/http/poll-front-door';
+import { HTTP_SERVER_TIMEOUTS } from '../lib/http/server-timeouts';
 import { answerFromRoute, directRoute } from '../lib/http/route-front-door';
 import { answerOauth } from '../lib/oauth/front-door';
-import { answerBadRequestTarget, answerClientError } from '../lib/http/request-target';
+import { answerBadRequestTarget, answerClientError, originForm, pinToPublicOrigin } from '../lib/http/request-target';
+import { sendSecurityHeaders } from '../lib/http/default-headers';
 import { startBoss, stopBoss } from '../lib/jobs/boss';
 import { drainWaiters, ensureListener, heldCount, stopListener } from '../lib/realtime/listener';
 
@@ -89,12 +91,19 @@ async function main(): Promise<void> {
     // Said once: a proxy-less server would otherwise say it on every request.
     let warnedOfPublicPeer = false;
     const https = cfg.publicBaseUrl.startsWith('https://');
-    server = http.createServer((req, res) => {
+    // Header, request and idle timeouts: a socket that sends nothing is closed (lib/http/server-timeouts.ts).
+    server = http.createServer(HTTP_SERVER_TIMEOUTS, (req, res) => {
       const started = process.hrtime.bigint();
       inFlight += 1;
       res.on('close', () => {
         inFlight -= 1;
       });
+      // Every answer, whoever writes it, carries the security headers (lib/http/default-headers.ts).
+      sendSecurityHeaders(res, { https });
+      // Only the path of the request line, and only our own host and scheme, reach any code
+      // (an absolute-form target or a forwarded host is never used to build a link).
+      req.url = originForm(req.url ?? '/');
+      pinToPublicOrigin(req.headers, cfg.publicBaseUrl);
       // While draining, answer what arrives on open connections, then close them.
       if (stopping) res.setHeader('connection', 'close');
       // The client address stamp is ours alone: it overwrites whatever the client sent.

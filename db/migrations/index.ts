@@ -17,6 +17,7 @@ import * as m0013 from './0013_poll_versions';
 import * as m0014 from './0014_idempotency_keys';
 import * as m0015 from './0015_web_push';
 import * as m0016 from './0016_oauth';
+import * as m0017 from './0017_oauth_token_hashes';
 import * as m0018 from './0018_place_cells';
 
 export const migrations: Record<string, Migration> = {
@@ -36,5 +37,6 @@ export const migrations: Record<string, Migration> = {
   '0014_idempotency_keys': m0014,
   '0015_web_push': m0015,
   '0016_oauth': m0016,
+  '0017_oauth_token_hashes': m0017,
   '0018_place_cells': m0018,
 };

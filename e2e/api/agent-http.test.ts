@@ -2,6 +2,7 @@
 // trailing slashes, did-you-mean 404s), Idempotency-Key on POSTs, RateLimit headers.
 import { createHash, randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { loadConfig } from '@/lib/config';
 import { fingerprint, idempotencyKey } from '@/lib/http/idempotency';
 import { register as registerSpec } from '@/lib/contract/accounts';
 import { discover } from '@/lib/contract/discover';
@@ -334,6 +335,38 @@ describe('§6 Idempotency-Key', () => {
     expectEnvelope(bad, 400, 'validation_failed');
     expect(bad.body.error.fields).toHaveProperty(['Idempotency-Key']);
     expect(await storedMessages(chatId)).toHaveLength(2);
+  });
+});
+
+describe('new Idempotency-Keys per account (issue 28: 3,000 keys from one token stored 1,501 rows)', () => {
+  // The test stack runs with the default limit.
+  const cap = loadConfig({} as NodeJS.ProcessEnv).rateLimits.idempotency_keys.points;
+
+  it(`past ${cap} new keys an hour: 429 with Retry-After and nothing stored; retries and keyless POSTs go on`, {
+    timeout: 120_000,
+  }, async () => {
+    const [a, b] = await users(2, 'ManyKeys');
+    const chatId = await makeBuddies(a, b);
+    const read = (key?: string, token = a.token) =>
+      api('POST', `/api/v1/chats/${chatId}/read.json`, { token, body: {}, headers: keyed(key) });
+    const keys = Array.from({ length: cap }, () => randomUUID());
+    for (let i = 0; i < keys.length; i += 10) {
+      const answers = await Promise.all(keys.slice(i, i + 10).map((key) => read(key)));
+      expect(answers.map((r) => r.status)).toEqual(answers.map(() => 200));
+    }
+    const oneMore = randomUUID();
+    const refusedKey = await read(oneMore);
+    expectEnvelope(refusedKey, 429, 'rate_limited');
+    expect(refusedKey.body.error.message).toMatch(/new Idempotency-Keys/);
+    expect(Number(refusedKey.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(await keyRows(oneMore)).toEqual([]);
+    // A retry of a key already used is answered from its row, not counted.
+    const retry = await read(keys[0]);
+    expect([retry.status, retry.headers.get('idempotent-replayed')]).toEqual([200, 'true']);
+    // Without the header the request runs, as the refusal's hint says.
+    expect((await read()).status).toBe(200);
+    // The count is the account's: the buddy's keys go on.
+    expect((await read(randomUUID(), b.token)).status).toBe(200);
   });
 });
 

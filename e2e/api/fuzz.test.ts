@@ -28,7 +28,9 @@ import {
   encodeComponent,
   endpointFuzzer,
   HOSTILE_STRINGS,
+  hostileValue,
   mutateValue,
+  OVERSIZE_STRINGS,
   send,
   valueMutationArbitrary,
   type WireRequest,
@@ -189,6 +191,7 @@ describe('fuzzing the pages (path segments and query strings)', () => {
 
   const value = fc.oneof(
     fc.constantFrom(...HOSTILE_STRINGS),
+    fc.constantFrom(...OVERSIZE_STRINGS.filter((text) => text.length < 6_000)),
     fc.string({ maxLength: 30 }),
     fc.string({ unit: 'grapheme', maxLength: 10 }),
   );
@@ -372,5 +375,131 @@ describe('fuzzing the MCP tools (POST /api/mcp tools/call)', () => {
       }
     },
     LONG ? 4 * 60 * 60_000 : 120_000,
+  );
+});
+
+describe('fuzzing /api/mcp with tool names that do not exist (issue 28: a 4 MB name stalled the server)', () => {
+  const name = fc.oneof(
+    fc.constantFrom(...HOSTILE_STRINGS),
+    fc.constantFrom(...OVERSIZE_STRINGS),
+    fc.string({ maxLength: 40 }),
+    fc.constant(`get_inbox${'x'.repeat(1_000_000)}`),
+  );
+
+  it(
+    'answers every tools/call with a bounded JSON-RPC error (or the 413 envelope), signed in or not',
+    async () => {
+      await ensureActorToken();
+      await fc.assert(
+        fc.asyncProperty(name, hostileValue, fc.boolean(), async (toolName, args, withToken) => {
+          const body = JSON.stringify({
+            jsonrpc: '2.0',
+            id: 1,
+            method: 'tools/call',
+            params: { name: toolName, arguments: args },
+          });
+          const request: WireRequest = {
+            method: 'POST',
+            target: '/api/mcp',
+            headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+            body,
+            mutation: `tool name of ${toolName.length} characters`,
+          };
+          const response = await send(baseUrl(), request, headersFor(withToken));
+          count('MCP unknown tools', response.status);
+          const problem = answerProblem(response, baseUrl(), request.target);
+          if (problem) throw new Error(failureMessage(request, withToken, problem));
+          // Never the name echoed whole: at most a short quote of it.
+          if (response.text.length > 4_000)
+            throw new Error(failureMessage(request, withToken, `an answer of ${response.text.length} characters`));
+        }),
+        { seed: SEED, numRuns: MCP_RUNS * 4, endOnFailure: !LONG },
+      );
+    },
+    PER_ENDPOINT_TIMEOUT,
+  );
+});
+
+describe('fuzzing the OAuth endpoints and the sign-in form (oidc-provider and Auth.js, outside the contract)', () => {
+  const realistic = fc.constantFrom(
+    'buddy-match-device',
+    'authorization_code',
+    'refresh_token',
+    'urn:ietf:params:oauth:grant-type:device_code',
+    'code',
+    'S256',
+    'https://app.example/cb',
+    'profile:read message:read',
+  );
+  const field = fc.oneof(
+    { weight: 3, arbitrary: fc.constantFrom(...HOSTILE_STRINGS) },
+    { weight: 2, arbitrary: fc.constantFrom(...OVERSIZE_STRINGS) },
+    { weight: 2, arbitrary: realistic },
+    { weight: 1, arbitrary: fc.string({ maxLength: 30 }) },
+  );
+  const FORMS: Record<string, readonly string[]> = {
+    '/oauth/token': [
+      'grant_type',
+      'code',
+      'redirect_uri',
+      'client_id',
+      'code_verifier',
+      'refresh_token',
+      'device_code',
+    ],
+    '/oauth/device/auth': ['client_id', 'scope', 'resource'],
+    '/oauth/revoke': ['token', 'token_type_hint', 'client_id'],
+    '/oauth/device': ['xsrf', 'user_code', 'confirm', 'abort'],
+    '/auth/callback/credentials': ['email', 'password', 'csrfToken', 'callbackUrl'],
+  };
+  const REGISTRATION = ['client_name', 'redirect_uris', 'grant_types', 'response_types', 'client_uri', 'scope'];
+  const AUTHORIZE = ['client_id', 'redirect_uri', 'response_type', 'scope', 'state', 'code_challenge', 'resource'];
+
+  const someOf = (names: readonly string[], values: fc.Arbitrary<unknown>) =>
+    fc
+      .uniqueArray(fc.constantFrom(...names), { minLength: 1 })
+      .chain((chosen) => fc.tuple(...chosen.map((name) => values.map((value) => [name, value] as const))));
+  const stringOf = (value: unknown) => (typeof value === 'string' ? value : (JSON.stringify(value) ?? ''));
+
+  const request: fc.Arbitrary<WireRequest> = fc.oneof(
+    fc
+      .constantFrom(...Object.keys(FORMS))
+      .chain((path) => someOf(FORMS[path]!, field).map((pairs) => ({ path, pairs })))
+      .map(({ path, pairs }) => ({
+        method: 'POST',
+        target: path,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams(pairs.map(([k, v]) => [k, stringOf(v)])).toString(),
+        mutation: `form ${pairs.map(([k, v]) => `${k}(${stringOf(v).length})`).join(' ')}`,
+      })),
+    someOf(REGISTRATION, fc.oneof(field, hostileValue, fc.array(field, { maxLength: 3 }))).map((pairs) => ({
+      method: 'POST',
+      target: '/oauth/register',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(Object.fromEntries(pairs)),
+      mutation: `registration ${pairs.map(([k]) => k).join(' ')}`,
+    })),
+    someOf(AUTHORIZE, field).map((pairs) => ({
+      method: 'GET',
+      target: `/oauth/authorize?${new URLSearchParams(pairs.map(([k, v]) => [k, stringOf(v)])).toString()}`,
+      headers: {},
+      mutation: 'authorize query',
+    })),
+  );
+
+  it(
+    'never answers 5xx, and redirects stay on the site',
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(request, async (wire) => {
+          const response = await send(baseUrl(), wire, { 'x-forwarded-for': freshIp(), origin: baseUrl() });
+          count(`OAuth ${wire.method} ${wire.target.split('?')[0]}`, response.status);
+          const problem = answerProblem(response, baseUrl(), wire.target);
+          if (problem) throw new Error(failureMessage(wire, false, problem));
+        }),
+        { seed: SEED, numRuns: RUNS * 4, endOnFailure: !LONG },
+      );
+    },
+    PER_ENDPOINT_TIMEOUT,
   );
 });

@@ -5,9 +5,12 @@
 // jar plays the person's browser (signed in, pressing Allow).
 import crypto from 'node:crypto';
 import http from 'node:http';
+import net from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb, type Database } from '@/db';
 import { freePort } from '@/lib/net/free-port';
+import { storedOauthId } from '@/lib/oauth/stored-id';
 import { startStack, type Stack } from '../support/stack';
 import { freshIp, uniqueEmail } from './client';
 
@@ -328,7 +331,7 @@ describe('codes and tokens', () => {
       .updateTable('oauth_payloads')
       .set({ expires_at: new Date(Date.now() - 1000) })
       .where('model', '=', 'AuthorizationCode')
-      .where('id', '=', code)
+      .where('id', '=', storedOauthId('AuthorizationCode', code))
       .execute();
     const res = await exchange(clientId, code, verifier);
     expect(res.status).toBe(400);
@@ -458,14 +461,34 @@ describe('device sign-in (RFC 8628)', () => {
   const poll = (deviceCode: string) =>
     token({ grant_type: DEVICE, device_code: deviceCode, client_id: 'buddy-match-device' });
 
-  /** The person opens the link, checks the code and presses Yes (or Cancel); returns the last page. */
-  async function answer(browser: Browser, link: string, choice: 'yes' | 'cancel'): Promise<Response> {
-    const page = await browser.fetch(link);
+  /**
+   * The person opens the link (which no longer fills in the code), types the code their
+   * assistant shows, reads where and when it was requested, and presses Yes (or Cancel).
+   */
+  async function answer(
+    browser: Browser,
+    started: { verification_uri_complete: string; user_code: string },
+    choice: 'yes' | 'cancel',
+  ): Promise<Response> {
+    const page = await browser.fetch(started.verification_uri_complete);
     expect(page.status).toBe(200);
     const html = await page.text();
+    expect(html).not.toContain(started.user_code);
+    expect(html).toContain('links cannot fill in the code');
     const xsrf = /name="xsrf" value="([^"]+)"/.exec(html)![1]!;
-    const userCode = /name="user_code" value="([^"]+)"/.exec(html)![1]!;
-    const form = new URLSearchParams({ xsrf, user_code: userCode, confirm: 'yes' });
+    const typed = await browser.fetch('/oauth/device', {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: base },
+      body: new URLSearchParams({ xsrf, user_code: started.user_code.toLowerCase() }),
+    });
+    expect(typed.status).toBe(200);
+    const confirmPage = await typed.text();
+    expect(confirmPage).toContain('Only continue if you started this on your own device just now.');
+    expect(confirmPage).toMatch(
+      /requested from <strong>an unknown place[^<]*<\/strong> <strong>at \d\d:\d\d UTC \(less than a minute ago\)/,
+    );
+    expect(confirmPage).toContain('Unverified');
+    const form = new URLSearchParams({ xsrf, user_code: started.user_code, confirm: 'yes' });
     if (choice === 'cancel') form.set('abort', 'yes');
     const posted = await browser.fetch('/oauth/device', {
       method: 'POST',
@@ -494,7 +517,7 @@ describe('device sign-in (RFC 8628)', () => {
     expect(started.user_code).toMatch(/^[A-Z]{4}-[A-Z]{4}$/);
     expect((await poll(started.device_code)).body.error).toBe('authorization_pending');
     expect((await poll(started.device_code)).body.error).toBe('slow_down');
-    const done = await answer(browser, started.verification_uri_complete, 'yes');
+    const done = await answer(browser, started, 'yes');
     expect(done.status).toBe(200);
     expect(await done.text()).toContain('Connected');
     const tokens = await poll(started.device_code);
@@ -506,7 +529,7 @@ describe('device sign-in (RFC 8628)', () => {
   it('denied: the assistant is told access_denied', async () => {
     const { browser } = await person();
     const started = await start();
-    const cancelled = await answer(browser, started.verification_uri_complete, 'cancel');
+    const cancelled = await answer(browser, started, 'cancel');
     expect(cancelled.status).toBe(200);
     expect((await poll(started.device_code)).body.error).toBe('access_denied');
   });
@@ -573,5 +596,188 @@ describe('browser-based clients', () => {
       /origin .* not allowed/,
     );
     expect(refused.headers.get('access-control-allow-origin')).toBeNull();
+  });
+});
+
+describe('issue 28: no blind SSRF, no phishing through device sign-in, no plain tokens at rest', () => {
+  const register = (metadata: Record<string, unknown>) =>
+    fetch(`${base}/oauth/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none', ...metadata }),
+    });
+
+  it('refuses registration fields that make the server fetch, and no connection reaches loopback', async () => {
+    let connections = 0;
+    const listener = net.createServer((socket) => {
+      connections++;
+      socket.destroy();
+    });
+    await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
+    const port = (listener.address() as AddressInfo).port;
+    try {
+      for (const metadata of [
+        { sector_identifier_uri: `https://127.0.0.1:${port}/sector` },
+        { sector_identifier_uri: `https://[::ffff:127.0.0.1]:${port}/sector` },
+        { sector_identifier_uri: `https://localhost:${port}/sector` },
+        { jwks_uri: `https://127.0.0.1:${port}/jwks.json` },
+        { jwks_uri: `https://[::ffff:127.0.0.1]:${port}/jwks.json` },
+        { request_uris: [`https://127.0.0.1:${port}/request`] },
+      ]) {
+        const res = await register({ client_name: 'Sector Tester', ...metadata });
+        const body = (await res.json()) as { error: string; error_description: string };
+        expect(res.status, JSON.stringify(metadata)).toBe(400);
+        expect(body.error).toBe('invalid_client_metadata');
+        expect(body.error_description).toMatch(/is not accepted: this server does not fetch URLs named by a client/);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(connections).toBe(0);
+    } finally {
+      await new Promise((resolve) => listener.close(resolve));
+    }
+  });
+
+  it('a lookalike client cannot get the device grant, nor start device sign-in', async () => {
+    const lookalike = await register({
+      client_name: 'Buddy Match Safety Check',
+      grant_types: ['urn:ietf:params:oauth:grant-type:device_code', 'refresh_token'],
+      redirect_uris: [],
+      response_types: [],
+    });
+    expect(lookalike.status).toBe(400);
+    expect(((await lookalike.json()) as { error: string }).error).toBe('invalid_client_metadata');
+    const plainName = await register({
+      client_name: 'Safety Check',
+      grant_types: ['urn:ietf:params:oauth:grant-type:device_code', 'refresh_token'],
+      redirect_uris: [],
+      response_types: [],
+    });
+    expect(plainName.status).toBe(400);
+    expect(((await plainName.json()) as { error_description: string }).error_description).toContain(
+      'only for the pre-registered public client buddy-match-device',
+    );
+    const namedLikeUs = await register({ client_name: 'Buddy Match' });
+    expect(namedLikeUs.status).toBe(400);
+
+    // A client registered for the code flow tries device sign-in with its own id.
+    const clientId = await registerClient();
+    const started = await fetch(`${base}/oauth/device/auth`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ client_id: clientId, scope: 'profile:read' }),
+    });
+    expect(started.status).toBe(400);
+    expect(((await started.json()) as { error: string }).error).toBe('unauthorized_client');
+  });
+
+  it('marks a client that calls itself Claude as unverified on the consent page', async () => {
+    const { browser } = await person();
+    const res = await register({ client_name: 'Claude', grant_types: ['authorization_code', 'refresh_token'] });
+    expect(res.status).toBe(201);
+    const clientId = ((await res.json()) as { client_id: string }).client_id;
+    const started = await browser.fetch(authorizeUrl({ clientId }));
+    expect(started.status).toBe(303);
+    const page = (await (await browser.fetch(started.headers.get('location')!)).text()).replace(/<!-- -->/g, '');
+    expect(page).toContain('Connect Claude?');
+    expect(page).toContain('Unverified');
+    expect(page).not.toContain('>Verified<');
+    expect(page).toContain('is not confirmed to be the assistant or service it names');
+  });
+
+  it('a device link opens an empty code field: without typing the code nothing goes ahead', async () => {
+    const { browser } = await person();
+    const started = (await (
+      await fetch(`${base}/oauth/device/auth`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ client_id: 'buddy-match-device', scope: 'profile:read' }),
+      })
+    ).json()) as { device_code: string; user_code: string; verification_uri_complete: string };
+    const page = await browser.fetch(started.verification_uri_complete);
+    const html = await page.text();
+    expect(html).not.toContain(started.user_code);
+    expect(html).toMatch(/<input id="user_code"(?![^>]*value=)[^>]*name="user_code"/);
+    // Submitting the form as the link left it (empty) asks for the code again.
+    const xsrf = /name="xsrf" value="([^"]+)"/.exec(html)![1]!;
+    const submitted = await browser.fetch('/oauth/device', {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: base },
+      body: new URLSearchParams({ xsrf, user_code: '' }),
+    });
+    expect(await submitted.text()).toContain('That code is not right');
+    const still = await token({
+      grant_type: 'urn:ietf:params:oauth:grant-type:device_code',
+      device_code: started.device_code,
+      client_id: 'buddy-match-device',
+    });
+    expect(still.body.error).toBe('authorization_pending');
+  });
+
+  it('an OAuth token reads the public point in me.json; the exact point needs the person’s own token', async () => {
+    const { browser, token: firstParty } = await person();
+    const exact = { latitude: 52.52, longitude: 13.405 };
+    const moved = await fetch(`${base}/api/v1/me.json`, {
+      method: 'PATCH',
+      headers: {
+        authorization: `Bearer ${firstParty}`,
+        'content-type': 'application/json',
+        'x-forwarded-for': freshIp(),
+      },
+      body: JSON.stringify({ coords: exact }),
+    });
+    expect(moved.status).toBe(200);
+    const clientId = await registerClient();
+    const { code, verifier } = await codeFor(browser, clientId);
+    const thirdParty = (await exchange(clientId, code, verifier)).body.access_token!;
+    const read = async (bearer: string) =>
+      (
+        (await (
+          await fetch(`${base}/api/v1/me.json`, {
+            headers: { authorization: `Bearer ${bearer}`, 'x-forwarded-for': freshIp() },
+          })
+        ).json()) as { profile: { id: string; coords: { latitude: number; longitude: number } } }
+      ).profile;
+    const own = await read(firstParty);
+    expect(own.coords).toEqual(exact);
+    const viaOauth = await read(thirdParty);
+    const stored = await db
+      .selectFrom('users')
+      .select(['public_latitude', 'public_longitude'])
+      .where('id', '=', own.id)
+      .executeTakeFirstOrThrow();
+    expect(viaOauth.coords).toEqual({ latitude: stored.public_latitude, longitude: stored.public_longitude });
+    const km =
+      Math.hypot(
+        (viaOauth.coords.latitude - exact.latitude) * 111.2,
+        (viaOauth.coords.longitude - exact.longitude) * 111.2 * Math.cos((exact.latitude * Math.PI) / 180),
+      ) || 0;
+    expect(km).toBeGreaterThan(0.5);
+  });
+
+  it('stores no access token, refresh token or code in plain text', async () => {
+    const { browser } = await person();
+    const clientId = await registerClient();
+    const { code, verifier } = await codeFor(browser, clientId);
+    const issued = (await exchange(clientId, code, verifier)).body;
+    const secrets = [issued.access_token!, issued.refresh_token!, code];
+    expect(secrets.every(Boolean)).toBe(true);
+    const rows = await db.selectFrom('oauth_payloads').select(['model', 'id', 'payload']).execute();
+    for (const secret of secrets) {
+      expect(rows.filter((row) => row.id === secret)).toEqual([]);
+      expect(rows.filter((row) => JSON.stringify(row.payload).includes(secret))).toEqual([]);
+    }
+    // Stored under their hashes, and still working.
+    const ids = new Set(rows.map((row) => row.id));
+    expect(ids.has(storedOauthId('AccessToken', issued.access_token!))).toBe(true);
+    expect(ids.has(storedOauthId('RefreshToken', issued.refresh_token!))).toBe(true);
+    expect(await me(issued.access_token!)).toBe(200);
+    const refreshed = await token({
+      grant_type: 'refresh_token',
+      refresh_token: issued.refresh_token!,
+      client_id: clientId,
+      resource: `${base}/api/mcp`,
+    });
+    expect(refreshed.status).toBe(200);
+    expect(await me(refreshed.body.access_token!)).toBe(200);
   });
 });

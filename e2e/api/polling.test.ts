@@ -189,6 +189,39 @@ describe('long-poll', () => {
     expect(listMessages.response.parse(woke.body).messages.map((m) => m.text)).toEqual(['second']);
   });
 
+  // Issue 28: a poll held inside the route answered 200 with a message sent after its token was revoked.
+  it.each([
+    ['messages.json after the cursor', 'messages'],
+    ['inbox.json with since (held in the route)', 'inbox-since'],
+    ['inbox.json with an ETag (held in the server, then handed to the route)', 'inbox-etag'],
+  ])('a token revoked while its poll is held on %s gets 401, not the message that wakes it', async (_name, kind) => {
+    const [me, other] = await users(2);
+    const chat = await makeBuddies(me, other, 'first');
+    let target: string;
+    let headers: Record<string, string> = {};
+    if (kind === 'messages') {
+      const page = await call(listMessages, { params: { chatId: chat }, token: me.token });
+      target = `${page.poll_next_url.slice(inject('baseUrl').length)}&wait=20`;
+    } else if (kind === 'inbox-since') {
+      target = inboxWith({ since: new Date().toISOString(), wait: 20 });
+    } else {
+      target = inboxWith({ wait: 20 });
+      headers = { 'if-none-match': await inboxTag(me) };
+    }
+    const held = api('GET', target, { token: me.token, headers });
+    await new Promise((r) => setTimeout(r, 500));
+    // As a person would: the token revoked through the API (here by itself, which it may).
+    const [token] = (await call(listTokens, { token: me.token })).tokens;
+    await call(revokeToken, { params: { tokenId: token!.id }, token: me.token });
+    const started = Date.now();
+    await say(other, chat, 'door code 4711');
+    const answer = await held;
+    expect(JSON.stringify(answer.body)).not.toContain('4711');
+    refusedRaw(answer, 'unauthorized');
+    // Woken by the message, not left to its deadline.
+    expect(ms(started)).toBeLessThan(10_000);
+  });
+
   it.each([0, 26, 'soon'])('refuses wait=%s with a 400 envelope', async (wait) => {
     const [me] = await users(1);
     const res = await refused(getInbox, { query: { wait }, token: me.token }, 'validation_failed');

@@ -12,6 +12,7 @@ import { createDb, type Database } from '@/db';
 import { sendBuddyRequest } from '@/lib/contract/social';
 import { muteChat, subscribeWebPush, unsubscribeWebPush } from '@/lib/contract/web-app';
 import { freePort } from '@/lib/net/free-port';
+import { MAX_BROWSERS_PER_USER } from '@/lib/notifications/web-push-subscriptions';
 import { stackClient } from './client';
 import { call, refused } from './contract-client';
 import { acceptThenWrite } from './social-helpers';
@@ -218,6 +219,40 @@ describe('Web Push to a stand-in push service', () => {
     expect(
       await db.selectFrom('web_push_subscriptions').select('id').where('user_id', '=', blair.id).execute(),
     ).toEqual([]);
+  });
+
+  it(`keeps the ${MAX_BROWSERS_PER_USER} browsers subscribed last: one more replaces the oldest`, async () => {
+    const me = await register('Many Browsers');
+    const browsers = Array.from({ length: MAX_BROWSERS_PER_USER + 1 }, (_, i) => browser(port, `many-${i}`));
+    const counts: number[] = [];
+    for (const b of browsers) {
+      counts.push((await call(subscribeWebPush, { token: me.token, body: b.subscription, base: base() })).browsers);
+      // last_seen_at orders them: keep each subscription's moment apart.
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    expect(counts).toEqual([1, 2, 3, 4, 5, 5]);
+    const kept = await db
+      .selectFrom('web_push_subscriptions')
+      .select('endpoint')
+      .where('user_id', '=', me.id)
+      .execute();
+    expect(kept.map((k) => k.endpoint).sort()).toEqual(
+      browsers
+        .slice(1)
+        .map((b) => b.subscription.endpoint)
+        .sort(),
+    );
+  });
+
+  it('refuses a public host that is not a browser push service, saying which hosts are', async () => {
+    const me = await register('Own Push Host');
+    const keys = { p256dh: b64url(crypto.randomBytes(65)), auth: b64url(crypto.randomBytes(16)) };
+    const res = await refused(
+      subscribeWebPush,
+      { token: me.token, body: { endpoint: 'https://push.example.com/x', keys }, base: base() },
+      'validation_failed',
+    );
+    expect(res.fields?.endpoint).toMatch(/push\.example\.com is not a browser push service.*fcm\.googleapis\.com/);
   });
 
   it.each([

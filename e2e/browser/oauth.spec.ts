@@ -17,6 +17,7 @@ import type {
 } from '@modelcontextprotocol/sdk/shared/auth.js';
 import selfsigned from 'selfsigned';
 import { createDb } from '@/db';
+import { storedOauthId } from '@/lib/oauth/stored-id';
 import { baseUrl, expect, expectAccessible, freshIp, register, screenshot, signIn, test, uniqueEmail } from './support';
 
 test.describe.configure({ timeout: 90_000 });
@@ -158,7 +159,7 @@ test('an MCP host connects with OAuth: 401, discovery, registration, sign-in and
         .updateTable('oauth_payloads')
         .set({ expires_at: new Date(Date.now() - 1000) })
         .where('model', '=', 'AccessToken')
-        .where('id', '=', before.access_token)
+        .where('id', '=', storedOauthId('AccessToken', before.access_token))
         .execute();
     } finally {
       await db.destroy();

@@ -99,6 +99,20 @@ export const HOSTILE_STRINGS: readonly string[] = [
   '180,-90,-180,90',
 ];
 
+/**
+ * Strings long enough to reach any step whose cost grows faster than the input (an edit
+ * distance, a suggestion, a regular expression), and one just over the default 64 KB body
+ * limit: a 4 MB tool name held every request for 34 s (issue 28).
+ */
+export const OVERSIZE_STRINGS: readonly string[] = [
+  'x'.repeat(5_000),
+  `get_inbox${'x'.repeat(20_000)}`,
+  'hiking '.repeat(2_000),
+  '👋'.repeat(10_000),
+  `/api/v1/${'a/'.repeat(3_000)}`,
+  'y'.repeat(70_000),
+];
+
 const deepArray = (depth: number): unknown => {
   let value: unknown = 1;
   for (let i = 0; i < depth; i += 1) value = [value];
@@ -108,6 +122,7 @@ const deepArray = (depth: number): unknown => {
 /** Any JSON value in the wrong place: wrong types, extremes, nesting, size. */
 export const hostileValue: fc.Arbitrary<unknown> = fc.oneof(
   { weight: 6, arbitrary: fc.constantFrom(...HOSTILE_STRINGS) },
+  { weight: 1, arbitrary: fc.constantFrom(...OVERSIZE_STRINGS) },
   {
     weight: 2,
     arbitrary: fc.constantFrom(

@@ -10,6 +10,7 @@ import { randomSecret, sha256 } from './secrets';
 import { cachedTokenOwner, forgetCachedOwners, rememberTokenOwner, tokenCacheMark } from './token-cache';
 import { config } from '../config';
 import { isOwnResource } from '../oauth/resources';
+import { storedOauthId } from '../oauth/stored-id';
 
 export const ACCESS_TOKEN_PREFIX = 'bm_at_';
 
@@ -19,6 +20,8 @@ export interface TokenOwner {
   scopes: Scope[];
   /** The token's recorded agent (agentName at registration, or the OAuth client's name): the only name its writes carry. */
   agentName: string | null;
+  /** The OAuth client this token was issued to (a third party); absent for the person's own bearer tokens. */
+  oauthClientId?: string;
 }
 
 export async function mintAccessToken(
@@ -123,10 +126,11 @@ async function findOauthTokenOwner(db: Database, token: string): Promise<TokenOw
       'access_tokens.scopes',
       'access_tokens.last_used_at',
       'access_tokens.agent_name',
+      'access_tokens.oauth_client_id',
       'oauth_payloads.payload',
     ])
     .where('oauth_payloads.model', '=', 'AccessToken')
-    .where('oauth_payloads.id', '=', token)
+    .where('oauth_payloads.id', '=', storedOauthId('AccessToken', token))
     .where('oauth_payloads.expires_at', '>', sql<Date>`now()`)
     .where('access_tokens.revoked_at', 'is', null)
     .where('users.disabled_at', 'is', null)
@@ -142,6 +146,7 @@ async function findOauthTokenOwner(db: Database, token: string): Promise<TokenOw
     userId: row.user_id,
     scopes: row.scopes.filter((s): s is Scope => (SCOPES as readonly string[]).includes(s) && granted.includes(s)),
     agentName: row.agent_name,
+    oauthClientId: row.oauth_client_id ?? undefined,
   };
   if (Date.now() - (row.last_used_at?.getTime() ?? 0) > TOUCH_EVERY_MS) await touchTokenUse(db, owner);
   return owner;

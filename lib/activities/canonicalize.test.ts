@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AMBIGUOUS_TERMS } from './catalog';
-import { canonicalizeActivities, matchActivity, suggestActivities } from './canonicalize';
+import { canonicalizeActivities, MAX_SUGGESTED_ENTRIES, matchActivity, suggestActivities } from './canonicalize';
 
 /** Canonicalizes one entry and returns only the ids. */
 const idsOf = (...inputs: string[]): string[] => canonicalizeActivities(inputs).ids;
@@ -306,5 +306,16 @@ describe('suggestActivities', () => {
 
   it('honours larger limits', () => {
     expect(suggestActivities('skating', 5).length).toBeGreaterThan(3);
+  });
+});
+
+describe('canonicalizeActivities cost (issue 28)', () => {
+  it('suggests for the first MAX_SUGGESTED_ENTRIES unmatched entries only, and stays fast', () => {
+    const entries = Array.from({ length: 20 }, (_, i) => `zq${i} ${'hikin skatin '.repeat(7)}`.slice(0, 100));
+    const started = performance.now();
+    const result = canonicalizeActivities(entries);
+    expect(performance.now() - started).toBeLessThan(1_000);
+    expect(result.unmatched).toHaveLength(20);
+    expect(Object.keys(result.suggestions)).toEqual(entries.slice(0, MAX_SUGGESTED_ENTRIES));
   });
 });

@@ -24,8 +24,12 @@ export const DEFAULT_SUGGESTION_LIMIT = 3;
 // ("skating" is nearer "ice skating" than "skate park").
 const STEM_PENALTY = 0.05;
 
-// Long inputs are sentences; scanning a few words is enough and keeps suggestion cost bounded.
-const MAX_FUZZY_TOKENS = 24;
+// Long inputs are sentences; scanning a few words is enough and keeps suggestion cost bounded
+// (the longest catalog phrase has 4 words; 24 tokens cost twice as much for nothing).
+const MAX_FUZZY_TOKENS = 12;
+// The contract takes 100 characters per activity; feeds and other callers are held to this too.
+const MAX_SUGGESTION_INPUT_CHARS = 200;
+export const MAX_SUGGESTED_ENTRIES = 5;
 
 export function canonicalizeActivities(inputs: readonly string[]): CanonicalizeResult {
   const ids = new Set<string>();
@@ -38,9 +42,14 @@ export function canonicalizeActivities(inputs: readonly string[]): CanonicalizeR
     for (const id of resolved.ids) ids.add(id);
     for (const text of resolved.unmatched) unmatched.add(text);
   }
-  // fromEntries defines own properties, so an entry like "__proto__" is just a key.
+  // fromEntries defines own properties, so an entry like "__proto__" is just a key. A
+  // suggestion costs milliseconds (every catalog phrase is compared), so only the first few
+  // unmatched entries get one: twenty sentences made one request cost 1.3 s (issue 28).
   const suggestions = Object.fromEntries(
-    [...unmatched].map((text) => [text, suggestActivities(text)] as const).filter(([, ids]) => ids.length > 0),
+    [...unmatched]
+      .slice(0, MAX_SUGGESTED_ENTRIES)
+      .map((text) => [text, suggestActivities(text)] as const)
+      .filter(([, ids]) => ids.length > 0),
   );
   return { ids: [...ids], unmatched: [...unmatched], suggestions };
 }
@@ -57,6 +66,7 @@ export function matchActivity(text: string): string | undefined {
  */
 export function suggestActivities(text: string, limit: number = DEFAULT_SUGGESTION_LIMIT): string[] {
   if (typeof text !== 'string' || !(limit >= 1)) return [];
+  text = text.slice(0, MAX_SUGGESTION_INPUT_CHARS);
   const key = normalizeText(text);
   if (key.length === 0) return [];
   const exact = lookupKey(key);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { closeness, editDistance, maxEdits, phraseScore, toPhrase } from './similarity';
+import { closeness, EDIT_DISTANCE_MAX_CHARS, editDistance, maxEdits, phraseScore, toPhrase } from './similarity';
 
 describe('editDistance (optimal string alignment)', () => {
   it.each([
@@ -25,7 +25,20 @@ describe('editDistance (optimal string alignment)', () => {
   });
 
   it('handles strings longer than its preallocated rows', () => {
-    expect(editDistance('a'.repeat(300), `${'a'.repeat(299)}b`)).toBe(1);
+    expect(editDistance('a'.repeat(200), `${'a'.repeat(199)}b`)).toBe(1);
+  });
+
+  it('looks only at the first EDIT_DISTANCE_MAX_CHARS of each string, so a huge input costs no more', () => {
+    const huge = 'x'.repeat(4_000_000);
+    const started = performance.now();
+    for (let i = 0; i < 50; i++) editDistance(huge, `${huge}y`);
+    expect(performance.now() - started).toBeLessThan(1_000);
+    expect(editDistance(huge, 'x'.repeat(EDIT_DISTANCE_MAX_CHARS + 10))).toBe(0);
+    expect(editDistance(huge, 'abc')).toBe(EDIT_DISTANCE_MAX_CHARS);
+  });
+
+  it('answers limit + 1 at once when the lengths alone differ by more', () => {
+    expect(editDistance('abc', 'abcdefgh', 2)).toBe(3);
   });
 });
 

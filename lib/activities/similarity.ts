@@ -13,12 +13,24 @@ function rowsFor(length: number): [Int32Array, Int32Array, Int32Array] {
 }
 
 /**
+ * The longest text an edit distance looks at. The cost is the product of the two lengths,
+ * and suggestions run before authentication on whatever a caller sends (a 4 MB tool name
+ * stalled the server for 34 s, issue 28): nothing we suggest is longer, so past this a
+ * string is compared by its first characters only.
+ */
+export const EDIT_DISTANCE_MAX_CHARS = 256;
+
+/**
  * Edit distance counting insertions, deletions, substitutions and adjacent
  * transpositions. Stops early and returns `limit + 1` once the distance is
- * certain to exceed `limit`.
+ * certain to exceed `limit`. Looks at most at EDIT_DISTANCE_MAX_CHARS of each string.
  */
-export function editDistance(a: string, b: string, limit: number = Number.MAX_SAFE_INTEGER): number {
+export function editDistance(left: string, right: string, limit: number = Number.MAX_SAFE_INTEGER): number {
+  const a = left.slice(0, EDIT_DISTANCE_MAX_CHARS);
+  const b = right.slice(0, EDIT_DISTANCE_MAX_CHARS);
   if (a === b) return 0;
+  // Each character of length difference is one edit at least.
+  if (Math.abs(a.length - b.length) > limit) return limit + 1;
   if (a.length === 0 || b.length === 0) return Math.min(Math.max(a.length, b.length), limit + 1);
 
   let [beforePrev, prev, curr] = rowsFor(b.length + 1);

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { deliverNotification, heldCount, subscribe } from '../realtime/listener';
-import { chatKey, lookUntilChanged, userKey, versionTag } from './poll';
+import { deliverNotification, heldCount, subscribe, WAKE_BATCH } from '../realtime/listener';
+import { chatKey, lookUntilChanged, MAX_HELD_POLLS_PER_ACCOUNT, type PollHolder, userKey, versionTag } from './poll';
+
+const anyone = (account = 'a'): PollHolder => ({ account, stillAllowed: async () => {} });
 
 describe('versionTag', () => {
   it('is weak, and differs by version, kind, person and query', () => {
@@ -23,8 +25,11 @@ describe('lookUntilChanged', () => {
   it('answers at once without wait, or when the first look is already new', async () => {
     let looks = 0;
     const look = async () => ++looks;
-    expect(await lookUntilChanged(userKey('a'), undefined, look, () => false)).toEqual({ value: 1, timedOut: false });
-    expect(await lookUntilChanged(userKey('a'), 5, look, () => true)).toEqual({ value: 2, timedOut: false });
+    expect(await lookUntilChanged(userKey('a'), undefined, look, () => false, anyone())).toEqual({
+      value: 1,
+      timedOut: false,
+    });
+    expect(await lookUntilChanged(userKey('a'), 5, look, () => true, anyone())).toEqual({ value: 2, timedOut: false });
   });
 
   it('holds until the deadline when nothing changes', async () => {
@@ -34,6 +39,7 @@ describe('lookUntilChanged', () => {
       1,
       async () => 'same',
       () => false,
+      anyone(),
     );
     expect(result).toEqual({ value: 'same', timedOut: true });
     expect(Date.now() - started).toBeGreaterThanOrEqual(950);
@@ -46,6 +52,7 @@ describe('lookUntilChanged', () => {
       10,
       async () => version,
       (v) => v > 1,
+      anyone(),
     );
     await new Promise((r) => setTimeout(r, 20));
     deliverNotification('c:other-chat');
@@ -70,8 +77,98 @@ describe('lookUntilChanged', () => {
         return seen;
       },
       (v) => v > 1,
+      anyone(),
     );
     expect(await held).toEqual({ value: 2, timedOut: false });
+  });
+});
+
+describe('held polls of one account', () => {
+  it(`past ${MAX_HELD_POLLS_PER_ACCOUNT}, the oldest is answered at once ("nothing new") and the newest keep holding`, async () => {
+    const answered: number[] = [];
+    const polls = Array.from({ length: MAX_HELD_POLLS_PER_ACCOUNT + 3 }, (_, i) =>
+      lookUntilChanged(
+        userKey('many'),
+        10,
+        async () => i,
+        () => false,
+        anyone('many'),
+      ).then((result) => {
+        answered.push(i);
+        return result;
+      }),
+    );
+    await new Promise((r) => setTimeout(r, 100));
+    expect(answered.sort((a, b) => a - b)).toEqual([0, 1, 2]);
+    expect(await polls[0]).toEqual({ value: 0, timedOut: true });
+    // Another account's polls are not counted against this one.
+    const other = lookUntilChanged(
+      userKey('other'),
+      10,
+      async () => 'x',
+      () => false,
+      anyone('other'),
+    );
+    await new Promise((r) => setTimeout(r, 50));
+    expect(answered).toHaveLength(3);
+    deliverNotification('u:other');
+    deliverNotification('u:many');
+    await new Promise((r) => setTimeout(r, 50));
+    // Woken, they look again; nothing new, so they hold on (the cap still counts them).
+    expect(answered).toHaveLength(3);
+    const newest = lookUntilChanged(
+      userKey('many'),
+      10,
+      async () => 'n',
+      () => false,
+      anyone('many'),
+    );
+    await new Promise((r) => setTimeout(r, 50));
+    expect(answered.sort((a, b) => a - b)).toEqual([0, 1, 2, 3]);
+    void other;
+    void newest;
+  });
+
+  it('a poll whose credentials were revoked while it waited is refused, not answered', async () => {
+    let revoked = false;
+    let version = 1;
+    const holder: PollHolder = {
+      account: 'revoked',
+      stillAllowed: async () => {
+        if (revoked) throw new Error('revoked');
+      },
+    };
+    const held = lookUntilChanged(
+      userKey('revoked'),
+      10,
+      async () => version,
+      (v) => v > 1,
+      holder,
+    );
+    await new Promise((r) => setTimeout(r, 20));
+    revoked = true;
+    version = 2;
+    deliverNotification('u:revoked');
+    await expect(held).rejects.toThrow('revoked');
+  });
+
+  it('one change that wakes many waiters wakes them a batch per turn of the event loop', async () => {
+    const count = WAKE_BATCH * 3;
+    let woken = 0;
+    const waits = Array.from({ length: count }, () =>
+      subscribe([chatKey('crowded')])
+        .wait(5_000)
+        .then(() => woken++),
+    );
+    deliverNotification('c:crowded');
+    await Promise.resolve();
+    // The first batch's promises settle in this turn's microtasks; the rest wait for setImmediate.
+    await new Promise((r) => process.nextTick(r));
+    expect(woken).toBe(WAKE_BATCH);
+    await new Promise((r) => setImmediate(r));
+    expect(woken).toBe(WAKE_BATCH * 2);
+    await Promise.all(waits);
+    expect(woken).toBe(count);
   });
 });
 

@@ -7,9 +7,25 @@
 // change (lib/realtime/listener.ts) or the time is up.
 import { createHash } from 'node:crypto';
 import type { Database } from '@/db';
-import { subscribe } from '../realtime/listener';
+import { startHold, subscribe, type Hold } from '../realtime/listener';
 
 export const MAX_WAIT_SECONDS = 25;
+/**
+ * Polls one account may hold at once (web tabs and assistants hold one each). Past it the
+ * oldest is answered at once (lib/realtime/listener.ts startHold): 5,000 held polls of
+ * one account once stalled everyone else for 13-21 s (issue 28).
+ */
+export const MAX_HELD_POLLS_PER_ACCOUNT = 8;
+
+/** Who holds a poll: the account it counts against, and the check that its credentials still stand. */
+export interface PollHolder {
+  account: string;
+  /**
+   * Run after every wait, before anything read after it is answered; throws (a 401) when
+   * the token or session was revoked while the request was held.
+   */
+  stillAllowed: () => Promise<void>;
+}
 
 /** The one statement an unchanged poll runs (exported so the benchmark can EXPLAIN it). */
 export const inboxVersionQuery = (db: Database, userId: string) =>
@@ -52,13 +68,33 @@ export async function lookUntilChanged<T>(
   waitSeconds: number | undefined,
   look: () => Promise<T>,
   isNew: (value: T) => boolean,
+  holder: PollHolder,
 ): Promise<{ value: T; timedOut: boolean }> {
   if (!waitSeconds) return { value: await look(), timedOut: false };
   const deadline = Date.now() + Math.min(waitSeconds, MAX_WAIT_SECONDS) * 1000;
+  const hold = startHold(holder.account, MAX_HELD_POLLS_PER_ACCOUNT);
+  try {
+    return await holdUntilChanged(key, deadline, hold, look, isNew, holder);
+  } finally {
+    hold.end();
+  }
+}
+
+async function holdUntilChanged<T>(
+  key: string,
+  deadline: number,
+  hold: Hold,
+  look: () => Promise<T>,
+  isNew: (value: T) => boolean,
+  holder: PollHolder,
+): Promise<{ value: T; timedOut: boolean }> {
+  let waited = false;
   for (;;) {
-    const subscription = subscribe([key]);
+    const subscription = subscribe([key], hold);
     let value: T;
     try {
+      // A token revoked while this request was held must not read what came after (issue 28).
+      if (waited) await holder.stillAllowed();
       value = await look();
     } catch (error) {
       subscription.cancel();
@@ -73,7 +109,12 @@ export async function lookUntilChanged<T>(
       subscription.cancel();
       return { value, timedOut: true };
     }
+    hold.enter();
     const reason = await subscription.wait(left);
-    if (reason !== 'changed') return { value, timedOut: true };
+    waited = true;
+    if (reason !== 'changed') {
+      await holder.stillAllowed();
+      return { value, timedOut: true };
+    }
   }
 }

@@ -170,8 +170,23 @@ describe('activityListSchema', () => {
       /at most 3 activities/,
     ],
     [body, ['x'.repeat(101)], /100/],
+    [query, 'hiking,'.repeat(7), /at most 3 activities/],
   ])('%#: refuses %j', (schema, input, message) => {
     const { value } = parse(schema, input);
     expect(value.error!.issues[0]!.message).toMatch(message);
+  });
+
+  it('costs little whatever the query holds (issue 28): many words, or sentences that match nothing', () => {
+    const events = activityListSchema({ field: 'activities', form: 'query', max: 20, describe: 'x' });
+    const sentences = Array.from({ length: 40 }, (_, i) => `zq${i} ${'hikin skatin '.repeat(3)}`).join(',');
+    const started = performance.now();
+    const many = parse(events, 'hikin,'.repeat(300));
+    const unknown = parse(events, sentences.slice(0, 2000));
+    expect(performance.now() - started).toBeLessThan(1_000);
+    expect(many.value.error!.issues[0]!.message).toMatch(/at most 20 activities/);
+    // The first three unknown words are named, with suggestions.
+    const message = unknown.value.error!.issues[0]!.message;
+    expect(message).toMatch(/^unknown activities: "zq0 [^"]*" \(did you mean hiking\?\), "zq1 .*"zq2 [^"]*" \(did/);
+    expect(message).not.toContain('zq3');
   });
 });

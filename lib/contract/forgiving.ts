@@ -273,6 +273,8 @@ export function unknownActivitiesMessage(
   return `unknown activit${unmatched.length > 1 ? 'ies' : 'y'}: ${words.join(', ')}; plain English works ("bouldering", "board games"), see list_activities or /api/v1/activities.json`;
 }
 
+const MAX_UNKNOWN_WORDS_NAMED = 3;
+
 /**
  * One list of activities, in plain English or as ids, for every endpoint that takes
  * activities to look for or tag (Discover's and the events' filters, a buddy request's
@@ -292,10 +294,18 @@ export function activityListSchema(options: {
   const input = form === 'query' ? singleLine().max(2000).transform(splitList) : listOrCommaText(field, items);
   return input
     .transform((words, ctx) => {
+      // Each word costs a catalog lookup, and one that matches nothing a suggestion: the
+      // query form (2,000 characters, any number of words) is held to what could be valid,
+      // and the refusal names the first few unknown words (issue 28).
+      if (words.length > max * 2) {
+        ctx.issues.push({ code: 'custom', message: `at most ${max} activities`, input: words });
+        return z.NEVER;
+      }
       const ids: string[] = [];
       const unmatched: string[] = [];
       const suggestions: Record<string, string[]> = {};
       for (const word of words) {
+        if (unmatched.length >= MAX_UNKNOWN_WORDS_NAMED) break;
         const result = canonicalizeActivities([word]);
         unmatched.push(...result.unmatched);
         Object.assign(suggestions, result.suggestions);

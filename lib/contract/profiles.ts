@@ -47,8 +47,9 @@ const ownProfileSchema = z.object({
   coords: coordsSchema
     .nullable()
     .describe(
-      'Your exact coordinates: private, shown only to you. Others see only distances in whole km to a public point 0.7-1.3 km ' +
-        'from these, in a direction fixed once and kept secret',
+      'Your exact coordinates: private, shown only to you (your web session or your registration token). Others see only ' +
+        'distances in whole km to a public point 0.7-1.3 km from these, in a direction fixed once and kept secret. ' +
+        'Through an OAuth token (a third-party app) this is that public point, never the exact one',
     ),
   coords_source: z.enum(['client', 'gazetteer', 'geocoder']).nullable(),
   gender: genderSchema.nullable(),

@@ -97,7 +97,8 @@ export const DOMAIN_RATE_LIMITS: Record<string, string> = {
 
 /** Error codes the HTTP layer adds to every POST (Idempotency-Key); MCP tools never see them. */
 export function httpOnlyErrorCodes(spec: EndpointSpec): ErrorCode[] {
-  // validation_failed: a malformed Idempotency-Key header.
+  // validation_failed: a malformed Idempotency-Key header. Its 429 for too many new keys
+  // (rarely met) is told in AGENTS.md's limits table: listed on every POST, it outgrew 100 KB.
   return spec.method === 'POST' ? ['validation_failed', 'idempotency_key_in_use', 'idempotency_key_reused'] : [];
 }
 

@@ -126,6 +126,7 @@ ${table(
     ['Photo uploads', `${perWindow(rateLimits.photo_upload)} per account (uploads and new photoURLs)`],
     ['Events feed', `${perWindow(rateLimits.events)} per client address`],
     ['Availability checks (parse.json)', `${perWindow(rateLimits.availability_parse)} per client address`],
+    ['New Idempotency-Keys', `${perWindow(rateLimits.idempotency_keys)} per account (retries do not count)`],
     ['Inbox polling', 'every 30-60 seconds while active'],
     ['Photo', `${LIMITS.photoBytes / 1024 / 1024} MB; JPEG, PNG or WEBP`],
     ['Minimum age', `${LIMITS.minimumAge} years`],

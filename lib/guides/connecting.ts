@@ -22,7 +22,7 @@ export function connectWays(baseUrl: string): ConnectWay[] {
     },
     {
       hosts: 'Anything else, and an agent that lost its token or finds the email already registered',
-      how: `device sign-in (RFC 8628): POST ${baseUrl}/oauth/device/auth with client_id=${DEVICE_CLIENT_ID}&resource=${baseUrl}/api/mcp, show the person verification_uri_complete and user_code, then POST ${baseUrl}/oauth/token with grant_type=urn:ietf:params:oauth:grant-type:device_code&device_code=<device_code>&client_id=${DEVICE_CLIENT_ID} every "interval" seconds until it answers access_token (authorization_pending: keep waiting; slow_down: add 5 s).`,
+      how: `device sign-in (RFC 8628): POST ${baseUrl}/oauth/device/auth with client_id=${DEVICE_CLIENT_ID}&resource=${baseUrl}/api/mcp, show the person verification_uri and user_code (they type the code there: a link does not fill it in), then POST ${baseUrl}/oauth/token with grant_type=urn:ietf:params:oauth:grant-type:device_code&device_code=<device_code>&client_id=${DEVICE_CLIENT_ID} every "interval" seconds until it answers access_token (authorization_pending: keep waiting; slow_down: add 5 s).`,
     },
   ];
 }

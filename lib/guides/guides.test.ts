@@ -21,6 +21,7 @@ const ctx = {
     photo_upload: rule(13, 3600, 'photo uploads'),
     events: rule(17, 60, 'events feed requests'),
     availability_parse: rule(19, 60, 'availability checks'),
+    idempotency_keys: rule(23, 3600, 'new Idempotency-Keys'),
   },
 };
 

@@ -2,6 +2,8 @@
 // there is JSON:
 // - a method the path does not take gets 405 with Allow and the error envelope (Next.js
 //   would answer an empty 405 itself, before the route wrapper could);
+// - a body whose Content-Length is over the endpoint's limit (or /api/mcp's) gets 413
+//   unread, before authentication (lib/http/body-limit.ts);
 // - a trailing slash is served as the same path without it, and repeated slashes as one
 //   (Next.js would answer a 308 with a plain-text body; skipTrailingSlashRedirect in
 //   next.config.ts turns that off for the trailing slash).
@@ -12,7 +14,10 @@
 // this needs only the method and the path, never the body, so a wrong method with a
 // large body is refused unread too.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { EndpointSpec } from '../contract/define';
+import { DEFAULT_MAX_BODY_BYTES, type EndpointSpec } from '../contract/define';
+import { MCP_MAX_BODY_BYTES } from '../mcp/body-limit';
+import { declaresMoreThan, discardRefusedBody, payloadTooLarge } from './body-limit';
+import { echoed } from './echo';
 import { allowedMethods, endpointsAt } from './endpoint-paths';
 import { ApiError } from './errors';
 import { API_CONTENT_SECURITY_POLICY, COMMON_SECURITY_HEADERS } from '../web/security-headers';
@@ -37,38 +42,36 @@ export function answerApiFrontDoor(req: IncomingMessage, res: ServerResponse): b
       return true;
     }
   }
+  const limit = bodyLimit(path, method, specs);
+  if (limit !== undefined && declaresMoreThan(req.headers['content-length'], limit)) {
+    const body = JSON.stringify(payloadTooLarge(limit).toBody());
+    res.writeHead(413, { ...API_HEADERS, 'content-length': Buffer.byteLength(body), 'cache-control': 'no-store' });
+    res.end(body);
+    discardRefusedBody(req);
+    return true;
+  }
   if (path !== pathname) req.url = path + target.slice(target.indexOf(pathname) + pathname.length);
   return false;
 }
 
-/**
- * The refused body is read and thrown away, never parsed, so the client gets its 405: a
- * socket closed while the client still sends resets, and the answer is lost (undici
- * reported EPIPE for a 2 MB PUT; RFC 9112 §9.6 on closing connections). Past a bound in
- * bytes or time the socket goes; a body read in full leaves the connection for the next
- * request.
- */
-const LINGER_MAX_BYTES = 16 * 1024 * 1024;
-const LINGER_MAX_MS = 5_000;
-
-function discardRefusedBody(req: IncomingMessage): void {
-  let seen = 0;
-  const cut = () => req.socket.destroy();
-  const timer = setTimeout(cut, LINGER_MAX_MS);
-  timer.unref();
-  req.on('data', (chunk: Buffer) => {
-    seen += chunk.length;
-    if (seen > LINGER_MAX_BYTES) cut();
-  });
-  req.once('end', () => clearTimeout(timer));
-  req.once('close', () => clearTimeout(timer));
-  req.resume();
+/** The byte limit of the body this request may carry, or undefined where no endpoint reads one. */
+function bodyLimit(path: string, method: string, specs: readonly EndpointSpec[]): number | undefined {
+  if (path === '/api/mcp') return MCP_MAX_BODY_BYTES;
+  const spec = specs.find((s) => s.method === method);
+  return spec ? (spec.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES) : undefined;
 }
+
+// The headers next.config.ts gives every other /api answer.
+const API_HEADERS = {
+  ...COMMON_SECURITY_HEADERS,
+  'content-security-policy': API_CONTENT_SECURITY_POLICY,
+  'content-type': 'application/json; charset=utf-8',
+};
 
 function methodNotAllowed(method: string, path: string, specs: readonly EndpointSpec[], allow: string[]) {
   const methods = specs.map((s) => s.method);
   const uses = specs.map((s) => `${s.method} ${s.path} (${s.summary})`).join('; ');
-  const message = `${path} does not take ${method}; it takes ${methods.join(' or ')}`;
+  const message = `${echoed(path)} does not take ${echoed(method, 20)}; it takes ${methods.join(' or ')}`;
   const error = new ApiError('method_not_allowed', message, {
     hint: `Use ${uses}. Every endpoint is listed at /api/v1/index.json.`,
     fields: { method: `one of ${methods.join(', ')}` },
@@ -77,11 +80,8 @@ function methodNotAllowed(method: string, path: string, specs: readonly Endpoint
   return {
     body,
     headers: {
-      // The headers next.config.ts gives every other /api answer.
-      ...COMMON_SECURITY_HEADERS,
-      'content-security-policy': API_CONTENT_SECURITY_POLICY,
+      ...API_HEADERS,
       allow: allow.join(', '),
-      'content-type': 'application/json; charset=utf-8',
       'content-length': Buffer.byteLength(body),
       'cache-control': 'no-store',
     },

@@ -57,6 +57,8 @@ const core = (path: string) =>
     .replace(/\/+$/, '')
     .replace(/\.json$/, '');
 
+const MAX_SUGGESTED_PATH_CHARS = 200;
+
 /**
  * Up to `limit` endpoints whose path is closest to `pathname`: each template is filled
  * with the request's own segments (so ids do not count as differences), then compared by
@@ -64,6 +66,8 @@ const core = (path: string) =>
  * tie. `/api/v1/inbox` finds `/api/v1/inbox.json`, `/api/v1/me/photos.json` finds `/api/v1/me/photo.json`.
  */
 export function closestEndpoints(method: string, pathname: string, limit = 3): EndpointSpec[] {
+  // No endpoint path is near this long: a 16 KB path would cost every comparison 16 K × 16 K steps.
+  if (pathname.length > MAX_SUGGESTED_PATH_CHARS) return [];
   const wanted = core(pathname);
   const segments = wanted.split('/');
   const allowed = Math.max(3, Math.floor(wanted.length * 0.4));

@@ -11,9 +11,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { getDb } from '@/db';
 import { bearerToken, findTokenOwner } from '../accounts/tokens';
-import { inboxVersion, userKey, versionTag } from '../chats/poll';
+import { inboxVersion, MAX_HELD_POLLS_PER_ACCOUNT, userKey, versionTag } from '../chats/poll';
 import { getInbox } from '../contract/social';
-import { subscribe, type Subscription } from '../realtime/listener';
+import { startHold, subscribe, type Hold, type Subscription } from '../realtime/listener';
 import { API_CONTENT_SECURITY_POLICY, COMMON_SECURITY_HEADERS } from '../web/security-headers';
 import { matchesIfNoneMatch, tagHeaders } from './conditional';
 import { logError } from './log';
@@ -58,6 +58,7 @@ async function park(
   poll: { token: string; knownTag: string; deadline: number },
 ): Promise<void> {
   let subscription: Subscription | null = null;
+  let hold: Hold | null = null;
   let gone = false;
   // A client that hangs up stops the wait at once; nothing is answered.
   const onClose = () => {
@@ -67,15 +68,18 @@ async function park(
   res.once('close', onClose);
   const handOver = () => {
     res.off('close', onClose);
+    hold?.end();
     toRoute();
   };
   try {
     const db = getDb();
     const owner = await findTokenOwner(db, poll.token);
     if (!owner?.scopes.includes(READ_SCOPE)) return handOver();
+    // Counted with the account's polls held in routes: past the cap, the oldest is answered.
+    hold = startHold(owner.userId, MAX_HELD_POLLS_PER_ACCOUNT);
     for (;;) {
       // Subscribe before looking: a change committed between the look and the wait still wakes it.
-      subscription = subscribe([userKey(owner.userId)]);
+      subscription = subscribe([userKey(owner.userId)], hold);
       const tag = versionTag('inbox', await inboxVersion(db, owner.userId), [owner.userId]);
       if (gone) return subscription.cancel();
       if (!matchesIfNoneMatch(poll.knownTag, tag)) {
@@ -84,6 +88,7 @@ async function park(
       }
       const left = poll.deadline - Date.now();
       if (left <= 0) subscription.cancel();
+      else hold.enter();
       const reason = left > 0 ? await subscription.wait(left) : 'timeout';
       if (gone) return;
       if (reason === 'changed') continue;
@@ -98,6 +103,8 @@ async function park(
     // The route reports it in its own words (e.g. a 503 while PostgreSQL is away).
     logError('parked poll failed', error);
     if (!gone && !res.headersSent) handOver();
+  } finally {
+    hold?.end();
   }
 }
 

@@ -2,7 +2,14 @@ import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_STATUS } from './errors';
-import { answerBadRequestTarget, answerClientError, pathProblem, targetPath } from './request-target';
+import {
+  answerBadRequestTarget,
+  answerClientError,
+  originForm,
+  pathProblem,
+  pinToPublicOrigin,
+  targetPath,
+} from './request-target';
 
 describe('targetPath', () => {
   it.each([
@@ -13,6 +20,38 @@ describe('targetPath', () => {
     ['*', '*'],
   ])('%s → %s', (target, path) => {
     expect(targetPath(target)).toBe(path);
+  });
+});
+
+describe('originForm: an absolute-form target keeps only its path and query (its host is never ours to trust)', () => {
+  it.each([
+    ['http://evil.example/api/v1/inbox.json', '/api/v1/inbox.json'],
+    ['https://evil.example/u/sam?x=1', '/u/sam?x=1'],
+    ['http://evil.example', '/'],
+    ['http://evil.example?x=1', '/?x=1'],
+    ['HTTP://evil.example:8080//evil.example/x', '//evil.example/x'],
+    ['/api/v1/me.json', '/api/v1/me.json'],
+    ['*', '*'],
+  ])('%s → %s', (target, expected) => {
+    expect(originForm(target)).toBe(expected);
+  });
+});
+
+describe('pinToPublicOrigin', () => {
+  it('sets every header that names the host or scheme to PUBLIC_BASE_URL, whatever the client sent', () => {
+    const headers: Record<string, string | undefined> = {
+      host: 'evil.example',
+      'x-forwarded-host': 'evil.example',
+      'x-forwarded-proto': 'javascript',
+      'x-forwarded-port': '1',
+      forwarded: 'host=evil.example',
+    };
+    pinToPublicOrigin(headers, 'https://buddies.example:8443');
+    expect(headers).toEqual({
+      host: 'buddies.example:8443',
+      'x-forwarded-host': 'buddies.example:8443',
+      'x-forwarded-proto': 'https',
+    });
   });
 });
 
@@ -30,6 +69,7 @@ describe('pathProblem', () => {
     ['/u/%00', 'a page with NUL'],
     ['/account/chats/%1B', 'a page with an escape'],
     ['/u/%C2%85', 'a page with a C1 control'],
+    ['*', 'the asterisk-form (GET * was a 500)'],
   ])('refuses %s (%s)', (path) => {
     expect(pathProblem(path)).not.toBeNull();
   });

@@ -6,23 +6,52 @@
 // are not UTF-8 (`%ED%A0%80`, a UTF-16 surrogate; `%C0%AF`, an overlong slash); that
 // surfaced as a plain-text 500. Such a path names nothing we serve, so it gets a 400
 // here: the JSON error envelope under /api and /.well-known, a short text elsewhere.
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
+import { API_CONTENT_SECURITY_POLICY } from '../web/security-headers';
 import { ERROR_ADVICE, ERROR_STATUS, type ErrorBody, type ErrorCode } from './errors';
 
 // Cc: C0 controls, DEL, C1 controls.
 const CONTROL = /[\u0000-\u001F\u007F-\u009F]/;
 
-/** Paths whose answers are JSON documents, so an error there is the envelope. */
+/** Paths whose answers are JSON documents, so an error there is the envelope (and a target that is no path at all). */
 export function isJsonPath(path: string): boolean {
-  return path === '/api' || path.startsWith('/api/') || path.startsWith('/.well-known/');
+  return !path.startsWith('/') || path === '/api' || path.startsWith('/api/') || path.startsWith('/.well-known/');
+}
+
+const ABSOLUTE_FORM = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i;
+
+/**
+ * A request target as origin-form `/p?q`: an absolute-form one (`GET http://evil.example/p`,
+ * RFC 9112 §3.2.2) keeps its path and query only. Its host named a site we are not, and
+ * Next.js built redirects from it (a 308 to evil.example, issue 28): the host of every
+ * link we make is PUBLIC_BASE_URL's, whatever the request line or headers say.
+ */
+export function originForm(target: string): string {
+  const absolute = ABSOLUTE_FORM.exec(target);
+  if (!absolute) return target;
+  const rest = target.slice(absolute[0].length);
+  return rest.startsWith('/') ? rest : `/${rest}`;
 }
 
 /** The path of a request target: origin-form `/p?q`, or absolute-form `http://host/p?q` (RFC 9112 §3.2). */
 export function targetPath(target: string): string {
-  const absolute = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i.exec(target);
-  const rest = absolute ? target.slice(absolute[0].length) || '/' : target;
-  return rest.split(/[?#]/, 1)[0] ?? '';
+  return originForm(target).split(/[?#]/, 1)[0] ?? '';
+}
+
+/**
+ * Every header that names the host or scheme the client reached is set to PUBLIC_BASE_URL's,
+ * before anything reads it: Next.js builds request.url (and redirects) from Host and
+ * X-Forwarded-Host/-Proto, oidc-provider (behind TRUST_PROXY) its endpoint URLs, such as
+ * the device flow's verification_uri, which reflected a client's X-Forwarded-Host (issue 28).
+ */
+export function pinToPublicOrigin(headers: IncomingHttpHeaders, publicBaseUrl: string): void {
+  const { host, protocol } = new URL(publicBaseUrl);
+  headers.host = host;
+  headers['x-forwarded-host'] = host;
+  headers['x-forwarded-proto'] = protocol.slice(0, -1);
+  delete headers['x-forwarded-port'];
+  delete headers.forwarded;
 }
 
 /**
@@ -32,6 +61,8 @@ export function targetPath(target: string): string {
  * with error.fields naming the parameter, which says more.
  */
 export function pathProblem(path: string): string | null {
+  // The asterisk-form (`GET *`, RFC 9112 §3.2.4) and anything else that is not a path: Next.js answered 500.
+  if (!path.startsWith('/')) return 'must be a path starting with /';
   let decoded: string;
   try {
     decoded = decodeURIComponent(path);
@@ -59,7 +90,9 @@ export function answerBadRequestTarget(req: IncomingMessage, res: ServerResponse
       error: {
         code: 'validation_failed',
         message: `The request path ${problem}`,
-        hint: `Percent-encode each path segment as UTF-8 (encodeURIComponent does). ${ERROR_ADVICE.validation_failed}`,
+        hint: path.startsWith('/')
+          ? `Percent-encode each path segment as UTF-8 (encodeURIComponent does). ${ERROR_ADVICE.validation_failed}`
+          : `Send a path such as /api/v1/index.json as the request target. ${ERROR_ADVICE.validation_failed}`,
         fields: { path: problem },
       },
     };
@@ -114,6 +147,7 @@ export function answerClientError(error: Error & { code?: string }, socket: Dupl
   const body = envelope(code, message);
   socket.end(
     `HTTP/1.1 ${status} ${REASONS[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
-      `Content-Length: ${Buffer.byteLength(body)}\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n${body}`,
+      `Content-Length: ${Buffer.byteLength(body)}\r\nCache-Control: no-store\r\nX-Content-Type-Options: nosniff\r\n` +
+      `X-Frame-Options: DENY\r\nContent-Security-Policy: ${API_CONTENT_SECURITY_POLICY}\r\nConnection: close\r\n\r\n${body}`,
   );
 }

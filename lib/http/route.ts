@@ -11,6 +11,8 @@ import { config } from '../config';
 import { collectNormalizations } from '../contract/forgiving';
 import { DEFAULT_MAX_BODY_BYTES, SCOPES, type EndpointSpec, type Scope } from '../contract/define';
 import { consumeRateLimit } from '../limits/rate-limits';
+import { readBodyWithin } from './body-limit';
+import { echoed } from './echo';
 import { ApiError, INTERNAL_ERROR_MESSAGE, mapDatabaseError } from './errors';
 import { claim, finish, idempotentRequest, release, storedAnswer, type IdempotencyKey } from './idempotency';
 import { clientIp } from './ip';
@@ -18,6 +20,10 @@ import { logError } from './log';
 import { parseOrThrow } from './validation';
 
 type Out<T> = T extends z.ZodType ? z.output<T> : undefined;
+
+const NEW_KEYS_HINT =
+  'A new Idempotency-Key is for a new action; a retry reuses its key and is not counted. ' +
+  'Wait for Retry-After, or send this request without the header (it is then not protected against a double send).';
 
 /**
  * Who is calling: an agent with a bearer token, or a person in the web app with a
@@ -38,6 +44,12 @@ export interface HandlerContext<S extends EndpointSpec> {
   request: Request;
   ip: string;
   baseUrl: string;
+  /**
+   * Authenticates the request again (no cached answer a revocation has not cleared):
+   * throws the 401 or 403 envelope when its token or session no longer stands. A request
+   * held for a while (a long-poll) calls it before it answers with anything.
+   */
+  reauthenticate: () => Promise<void>;
 }
 
 /** A response with a status or headers other than the endpoint's defaults. */
@@ -113,6 +125,14 @@ export function route<S extends EndpointSpec>(spec: S, handler: Handler<S>, opti
       }));
       const checkedBody = attributed && auth ? attributedTo(body as object, auth) : body;
       if (idempotent) {
+        // Each new key is a row kept 24 hours: counted per account (per address without one).
+        await consumeRateLimit(
+          db,
+          'idempotency_keys',
+          config().rateLimits.idempotency_keys,
+          auth?.userId ?? `ip:${ip}`,
+          NEW_KEYS_HINT,
+        );
         const replay = await claim(db, idempotent.key, await idempotent.fingerprint());
         if (replay) return replay;
         claimed = idempotent.key;
@@ -127,6 +147,11 @@ export function route<S extends EndpointSpec>(spec: S, handler: Handler<S>, opti
         request,
         ip,
         baseUrl: config().publicBaseUrl,
+        reauthenticate: async () => {
+          if (!auth) return;
+          const again = await authenticate(db, request, spec.auth);
+          if (again.userId !== auth.userId || again.tokenId !== auth.tokenId) throw revokedWhileHeld();
+        },
       });
       const defaults = { 'cache-control': 'no-store', ...limitHeaders };
       const response =
@@ -166,6 +191,12 @@ export async function optionalCaller(db: Database, request: Request, scope: Scop
     if (error instanceof ApiError && error.code === 'insufficient_scope') return null;
     throw error;
   }
+}
+
+function revokedWhileHeld(): ApiError {
+  return new ApiError('unauthorized', 'Invalid or revoked bearer token', {
+    headers: { 'www-authenticate': `Bearer realm="api", error="invalid_token"` },
+  });
 }
 
 async function authenticate(db: Database, request: Request, scope: string): Promise<Caller> {
@@ -238,27 +269,7 @@ function queryObject(request: Request): Record<string, string> {
 
 /** Reads at most the endpoint's byte limit, so an oversized body never fills memory. */
 async function readBodyText(request: Request, spec: EndpointSpec): Promise<string> {
-  const limit = spec.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-  const tooLarge = () => new ApiError('payload_too_large', `The request body exceeds ${limit} bytes`);
-  const declared = Number(request.headers.get('content-length') ?? NaN);
-  if (declared > limit) throw tooLarge();
-
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  if (request.body) {
-    const reader = request.body.getReader();
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.byteLength;
-      if (size > limit) {
-        await reader.cancel();
-        throw tooLarge();
-      }
-      chunks.push(value);
-    }
-  }
-  return Buffer.concat(chunks).toString('utf8');
+  return (await readBodyWithin(request, spec.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES)).toString('utf8');
 }
 
 function parseJsonBody(text: string, request: Request, spec: EndpointSpec): unknown {
@@ -271,7 +282,10 @@ function parseJsonBody(text: string, request: Request, spec: EndpointSpec): unkn
   }
   const type = request.headers.get('content-type') ?? '';
   if (!/^application\/([\w.+-]+\+)?json\b/i.test(type)) {
-    throw new ApiError('unsupported_media_type', `Expected Content-Type: application/json, got ${type || 'none'}`);
+    throw new ApiError(
+      'unsupported_media_type',
+      `Expected Content-Type: application/json, got ${echoed(type) || 'none'}`,
+    );
   }
   try {
     return JSON.parse(text) as unknown;

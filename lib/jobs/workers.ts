@@ -19,7 +19,11 @@ export async function startWorkers(): Promise<void> {
   const push = cfg.pushProvider === 'expo' ? expoPushProvider(cfg.expoAccessToken) : logPushProvider();
   const web = {
     vapid: await loadVapidKeys(getDb(), cfg.vapid, cfg.publicBaseUrl),
-    policy: { allowLoopbackPorts: cfg.webPushAllowLoopbackPorts, timeoutMs: 10_000 },
+    policy: {
+      allowLoopbackPorts: cfg.webPushAllowLoopbackPorts,
+      allowedHosts: cfg.webPushAllowedHosts,
+      timeoutMs: 10_000,
+    },
   };
   const handlers: Record<QueueName, JobHandler> = {
     [QUEUES.magicLinkMail]: async (data) =>

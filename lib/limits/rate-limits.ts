@@ -20,6 +20,7 @@ export const RATE_LIMIT_NAMES = [
   'photo_upload',
   'events',
   'availability_parse',
+  'idempotency_keys',
 ] as const;
 export type RateLimitName = (typeof RATE_LIMIT_NAMES)[number];
 export type RateLimitRules = Record<RateLimitName, RateLimitRule>;

@@ -2,6 +2,7 @@
 // cannot drive their local or signed-in MCP session (DNS rebinding, CSRF). Agents and
 // other non-browser clients send no Origin and pass; a browser may call only from our
 // own origin (scheme, host and port must all match PUBLIC_BASE_URL).
+import { echoed } from '../http/echo';
 
 export function isAllowedOrigin(origin: string | null, publicBaseUrl: string): boolean {
   if (origin === null || origin === '') return true;
@@ -19,7 +20,7 @@ export function rejectForeignOrigin(request: Request, publicBaseUrl: string): Re
   return new Response(
     JSON.stringify({
       jsonrpc: '2.0',
-      error: { code: -32000, message: `Forbidden: requests from the origin ${origin} are not allowed` },
+      error: { code: -32000, message: `Forbidden: requests from the origin ${echoed(origin ?? '')} are not allowed` },
       id: null,
     }),
     { status: 403, headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' } },

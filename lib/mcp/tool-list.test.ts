@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { endpoints } from '../contract';
 import { advertisedAnnotations, annotationsFor } from './annotations';
 import { advertisedTools } from './server';
-import { closestToolNames } from './unknown-tool';
+import { closestToolNames, unknownToolAnswer } from './unknown-tool';
 
 const MAX_BYTES = 20_000;
 const MAX_TOKENS = 5_000;
@@ -49,5 +49,24 @@ describe('closestToolNames', () => {
     ['guide', 'get_guide'],
   ])('%s → %s first', (wrong, right) => {
     expect(closestToolNames(wrong, names)[0]).toBe(right);
+  });
+});
+
+describe('unknownToolAnswer for a huge name (issue 28: 4 MB stalled the server for 34 s)', () => {
+  const names = advertisedTools(endpoints).map((t) => t.name);
+  it('answers at once and quotes at most 80 characters of the name', async () => {
+    const name = `get_inbox${'x'.repeat(4_000_000)}`;
+    const request = new Request('http://localhost/api/mcp', {
+      method: 'POST',
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: {} } }),
+    });
+    const started = performance.now();
+    const answer = await unknownToolAnswer(request, names);
+    expect(performance.now() - started).toBeLessThan(1_000);
+    const text = await answer!.text();
+    expect(text.length).toBeLessThan(2_000);
+    const body = JSON.parse(text) as { error: { message: string; data: { closest: string[] } } };
+    expect(body.error.message).toContain(`Unknown tool: get_inbox${'x'.repeat(71)}…. Did you mean`);
+    expect(body.error.data.closest[0]).toBe('get_inbox');
   });
 });

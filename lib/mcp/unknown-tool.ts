@@ -3,12 +3,19 @@
 // step. MCP 2025-06-18 (server/tools, "Error Handling"): unknown tools are a protocol
 // error, -32602 Invalid params.
 import { editDistance } from '../activities/similarity';
+import { echoed } from '../http/echo';
 
 export const INVALID_PARAMS = -32602;
+const MAX_COMPARED_CHARS = 64;
 
 /** Up to three names closest to `wanted`: edit distance, with shared words counting as closeness. */
 export function closestToolNames(wanted: string, names: readonly string[], limit = 3): string[] {
-  const norm = wanted.toLowerCase().replace(/[^a-z0-9]+/g, '_');
+  // Tool names are short: the first characters of a longer one are all a suggestion needs,
+  // and the work stays the same whatever an unauthenticated caller sends.
+  const norm = wanted
+    .slice(0, MAX_COMPARED_CHARS)
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '_');
   const words = new Set(norm.split('_').filter(Boolean));
   return names
     .map((name) => {
@@ -47,7 +54,7 @@ export async function unknownToolAnswer(request: Request, names: readonly string
     id: message.id ?? null,
     error: {
       code: INVALID_PARAMS,
-      message: `Unknown tool: ${name}. Did you mean ${closest.join(', ')}? tools/list names every tool.`,
+      message: `Unknown tool: ${echoed(name)}. Did you mean ${closest.join(', ')}? tools/list names every tool.`,
       data: { closest },
     },
   };

@@ -4,9 +4,10 @@ import type { Database } from '@/db';
 import type { z } from 'zod';
 import type { webPushSubscriptionSchema } from '../contract/web-app';
 import { ApiError, notFound } from '../http/errors';
-import { endpointProblem } from './web-push';
+import { endpointProblem, type WebPushPolicy } from './web-push';
 
-export const MAX_BROWSERS_PER_USER = 10;
+/** Each is POSTed to (with retries) on every notification: enough for a phone, a laptop and a few more. */
+export const MAX_BROWSERS_PER_USER = 5;
 
 /**
  * Stores (or moves to this person) a browser's subscription; past the cap the oldest
@@ -16,9 +17,9 @@ export async function subscribeWebPush(
   db: Database,
   userId: string,
   subscription: z.output<typeof webPushSubscriptionSchema>,
-  allowLoopbackPorts: readonly number[],
+  policy: Pick<WebPushPolicy, 'allowLoopbackPorts' | 'allowedHosts'>,
 ): Promise<number> {
-  const problem = endpointProblem(subscription.endpoint, { allowLoopbackPorts });
+  const problem = endpointProblem(subscription.endpoint, policy);
   if (problem) {
     throw new ApiError('validation_failed', 'That push subscription endpoint cannot be used.', {
       hint: 'Send the PushSubscription the browser gave you (subscription.toJSON()).',

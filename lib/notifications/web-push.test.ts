@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { KNOWN_PUSH_SERVICE_HOSTS } from './push-services';
 import { endpointProblem, openPath, webPushPayload } from './web-push';
+
+const allowedHosts = [...KNOWN_PUSH_SERVICE_HOSTS];
 import type { PushNotification } from './push';
 
 const note = (data: Record<string, string>, kind: PushNotification['kind'] = 'message'): PushNotification => ({
@@ -22,15 +25,30 @@ describe('endpointProblem', () => {
     ['https://[::1]/x', /loopback/],
     ['https://169.254.169.254/latest', /link-local|private/],
     ['not a url', /https URL of a push service/],
+    ['https://web.push.apple.com/QGuQyavXutnMSqW7', null],
+    ['https://wns2-par02p.notify.windows.com/w/?token=abc', null],
+    ['https://FCM.googleapis.com./fcm/send/abc', null],
+    // Any other public host: the server would POST there for every notification.
+    ['https://push.example.com/x', /push.example.com is not a browser push service/],
+    ['https://evilfcm.googleapis.com/x', /not a browser push service/],
+    ['https://push.apple.com.evil.example/x', /not a browser push service/],
+    ['https://notify.windows.com/x', /not a browser push service/],
   ])('%s', (endpoint, problem) => {
-    const found = endpointProblem(endpoint, { allowLoopbackPorts: [] });
+    const found = endpointProblem(endpoint, { allowLoopbackPorts: [], allowedHosts });
     if (problem === null) expect(found).toBeNull();
     else expect(found).toMatch(problem);
   });
 
   it('allows a test loopback port only when configured', () => {
-    expect(endpointProblem('http://127.0.0.1:4555/push', { allowLoopbackPorts: [4555] })).toBeNull();
-    expect(endpointProblem('http://127.0.0.1:4556/push', { allowLoopbackPorts: [4555] })).not.toBeNull();
+    expect(endpointProblem('http://127.0.0.1:4555/push', { allowLoopbackPorts: [4555], allowedHosts })).toBeNull();
+    expect(endpointProblem('http://127.0.0.1:4556/push', { allowLoopbackPorts: [4555], allowedHosts })).not.toBeNull();
+  });
+
+  it('an operator may name other push services (WEB_PUSH_ALLOWED_HOSTS), which replace the known ones', () => {
+    const policy = { allowLoopbackPorts: [], allowedHosts: ['push.example.org', '*.push.example.net'] };
+    expect(endpointProblem('https://push.example.org/x', policy)).toBeNull();
+    expect(endpointProblem('https://eu.push.example.net/x', policy)).toBeNull();
+    expect(endpointProblem('https://fcm.googleapis.com/fcm/send/abc', policy)).toMatch(/not a browser push service/);
   });
 });
 

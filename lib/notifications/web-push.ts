@@ -8,7 +8,9 @@ import https from 'node:https';
 import webpush from 'web-push';
 import type { Database } from '@/db';
 import { logLine } from '../http/log';
+import { isLoopbackAddress } from '../photos/address-policy';
 import { assertAllowedUrl, ForbiddenTarget, guardedLookup } from '../photos/fetch-url';
+import { isAllowedPushHost } from './push-services';
 import type { PushNotification } from './push';
 
 export interface VapidKeys {
@@ -27,6 +29,8 @@ export interface WebPushSubscription {
 export interface WebPushPolicy {
   /** Test only: loopback ports a push endpoint may use, over http too. Empty in production. */
   allowLoopbackPorts: readonly number[];
+  /** The push services' hosts (lib/notifications/push-services.ts); no other host is pushed to. */
+  allowedHosts: readonly string[];
   timeoutMs: number;
 }
 
@@ -56,7 +60,10 @@ export async function loadVapidKeys(
 }
 
 /** Why a subscription endpoint is refused, or null when the server may push to it. */
-export function endpointProblem(endpoint: string, policy: Pick<WebPushPolicy, 'allowLoopbackPorts'>): string | null {
+export function endpointProblem(
+  endpoint: string,
+  policy: Pick<WebPushPolicy, 'allowLoopbackPorts' | 'allowedHosts'>,
+): string | null {
   let url: URL;
   try {
     url = new URL(endpoint);
@@ -68,6 +75,13 @@ export function endpointProblem(endpoint: string, policy: Pick<WebPushPolicy, 'a
   } catch (error) {
     if (error instanceof ForbiddenTarget) return error.message.replace('fetched', 'pushed to');
     throw error;
+  }
+  // The test stand-in on an allowed loopback port (WEB_PUSH_ALLOW_LOOPBACK_PORTS) is the one other host.
+  const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
+  const testStandIn =
+    policy.allowLoopbackPorts.includes(port) && isLoopbackAddress(url.hostname.replace(/^\[|\]$/g, ''));
+  if (!testStandIn && !isAllowedPushHost(url.hostname, policy.allowedHosts)) {
+    return `${url.hostname} is not a browser push service (allowed: ${policy.allowedHosts.join(', ')})`;
   }
   return null;
 }

@@ -10,6 +10,7 @@ import { getDb } from '@/db';
 import { config } from '../config';
 import { logLine } from '../http/log';
 import { fetchClientMetadataDocument, isClientMetadataDocumentId } from './client-metadata';
+import { hashesStoredId, storedOauthId } from './stored-id';
 
 /** What the grant revocation hook is told (the access_tokens row follows the grant). */
 type GrantRevoked = (grantId: string) => Promise<void>;
@@ -25,15 +26,22 @@ const hasNul = (value: string) => value.includes('\u0000');
 const payloadJson = (payload: AdapterPayload) => JSON.stringify(payload).replace(/\\u0000/g, '\\ufffd');
 
 export class PostgresAdapter implements Adapter {
-  constructor(private readonly model: string) {}
+  private readonly hashesIds: boolean;
+  constructor(private readonly model: string) {
+    this.hashesIds = hashesStoredId(model);
+  }
 
   async upsert(id: string, payload: AdapterPayload, expiresIn: number): Promise<void> {
     const expiresAt = expiresIn ? new Date(Date.now() + expiresIn * 1000) : null;
+    if (this.hashesIds) {
+      const { jti: _plain, ...rest } = payload;
+      payload = rest;
+    }
     await getDb()
       .insertInto('oauth_payloads')
       .values({
         model: this.model,
-        id,
+        id: storedOauthId(this.model, id),
         payload: payloadJson(payload),
         grant_id: payload.grantId ?? null,
         user_code: payload.userCode ?? null,
@@ -54,7 +62,9 @@ export class PostgresAdapter implements Adapter {
 
   async find(id: string): Promise<AdapterPayload | undefined> {
     if (hasNul(id)) return undefined;
-    const found = await this.findWhere('id', id);
+    const found = await this.findWhere('id', storedOauthId(this.model, id));
+    // oidc-provider expects the token value back in jti; only the hash is stored.
+    if (found && this.hashesIds) return { ...found, jti: id };
     if (found || this.model !== 'Client' || !isClientMetadataDocumentId(id)) return found;
     const document = await fetchClientMetadataDocument(id, config().oauthClientMetadataAllowLoopbackPorts);
     if (!document) return undefined;
@@ -79,12 +89,16 @@ export class PostgresAdapter implements Adapter {
         payload: sql`payload || jsonb_build_object('consumed', extract(epoch from now())::bigint)`,
       })
       .where('model', '=', this.model)
-      .where('id', '=', id)
+      .where('id', '=', storedOauthId(this.model, id))
       .execute();
   }
 
   async destroy(id: string): Promise<void> {
-    await getDb().deleteFrom('oauth_payloads').where('model', '=', this.model).where('id', '=', id).execute();
+    await getDb()
+      .deleteFrom('oauth_payloads')
+      .where('model', '=', this.model)
+      .where('id', '=', storedOauthId(this.model, id))
+      .execute();
   }
 
   async revokeByGrantId(grantId: string): Promise<void> {

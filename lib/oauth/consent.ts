@@ -4,6 +4,7 @@ import type { Database } from '@/db';
 import type { Scope } from '../contract/define';
 import { DEVICE_CLIENT_ID, DEVICE_CLIENT_NAME } from './resources';
 import { requestedApiScopes } from './scopes';
+import { type ClientTrust, clientTrust } from './client-trust';
 
 /** Each API scope as the person would say it. */
 export const SCOPE_WORDS: Record<Scope, string> = {
@@ -23,6 +24,8 @@ export interface ConsentRequest {
   /** Where the browser is sent back to (host only, so the person can recognise it); null for device sign-in. */
   returnHost: string | null;
   scopes: Scope[];
+  /** Verified only for a known assistant's metadata document (lib/oauth/client-trust.ts); a name proves nothing. */
+  trust: ClientTrust;
 }
 
 /** The pending request, or null when it expired, was answered, or never existed. */
@@ -63,5 +66,6 @@ export async function loadConsentRequest(db: Database, uid: string): Promise<Con
     clientName: clientName ?? params.client_id,
     returnHost,
     scopes: requestedApiScopes(params.scope),
+    trust: clientTrust(params.client_id, clientName ?? params.client_id),
   };
 }

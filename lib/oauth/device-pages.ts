@@ -51,25 +51,63 @@ export async function userCodeInputSource(
         : err
           ? '<p class="device-problem" role="alert">Something went wrong. Ask your assistant for a new code.</p>'
           : '';
+  // A link that carried a code (verification_uri_complete) arrives here without it
+  // (lib/oauth/front-door.ts): someone else's link must not fill in someone else's code.
+  const fromLink =
+    ctx.get(PREFILLED_CODE_HEADER) === '1'
+      ? '<p class="device-problem" role="note">For your safety, links cannot fill in the code. Type it yourself from the screen of the assistant you are using.</p>'
+      : '';
   renderDevicePage(
     ctx,
     'Connect an assistant',
-    `<h1>Connect an assistant</h1><p>Enter the code your assistant gave you.</p>${problem}${labelled(form)}<p><button class="button" type="submit" form="op.deviceInputForm">Continue</button></p>`,
+    `<h1>Connect an assistant</h1><p>Type the code your assistant shows you.</p>${fromLink}${problem}${labelled(form)}` +
+      `<p><strong>${ONLY_CONTINUE}</strong> If someone sent you a link or a code, stop: whoever asked for the code gets access to your account.</p>` +
+      `<p><button class="button" type="submit" form="op.deviceInputForm">Continue</button></p>`,
   );
+}
+
+/** Set by lib/oauth/front-door.ts (and removed from what clients send) when the link carried a code. */
+export const PREFILLED_CODE_HEADER = 'x-buddy-device-code-from-link';
+
+export const ONLY_CONTINUE = 'Only continue if you started this on your own device just now.';
+
+/** What the device authorization endpoint recorded (lib/oauth/provider.ts deviceInfo). */
+interface DeviceInfo {
+  ip?: string;
+  requestedAt?: string;
+}
+
+/** "an unknown place (internet address 203.0.113.5)": no offline map from addresses to towns is available. */
+function placeOf(info: DeviceInfo): string {
+  const ip = info.ip && info.ip !== 'unverified' ? info.ip : null;
+  return ip ? `an unknown place (internet address ${escapeHtml(ip)})` : 'an unknown place';
+}
+
+function whenOf(info: DeviceInfo, now = new Date()): string {
+  const at = info.requestedAt ? new Date(info.requestedAt) : null;
+  if (!at || Number.isNaN(at.getTime())) return 'at an unknown time';
+  const minutes = Math.max(0, Math.round((now.getTime() - at.getTime()) / 60_000));
+  const ago = minutes === 0 ? 'less than a minute ago' : minutes === 1 ? '1 minute ago' : `${minutes} minutes ago`;
+  return `at ${at.toISOString().slice(11, 16)} UTC (${ago})`;
 }
 
 export async function userCodeConfirmSource(
   ctx: KoaContextWithOIDC,
   form: string,
   client: { clientName?: string; clientId: string },
-  _deviceInfo: unknown,
+  deviceInfo: DeviceInfo | undefined,
   userCode: string,
 ): Promise<void> {
   const name = escapeHtml(client.clientName ?? client.clientId);
+  const info = deviceInfo ?? {};
   renderDevicePage(
     ctx,
     'Is this your code?',
-    `<h1>Is this your code?</h1><p><strong>${name}</strong> asks to connect to your Buddy Match account. Your assistant should show this code:</p>` +
+    `<h1>Is this your code?</h1><p><strong>${name}</strong> asks to connect to your Buddy Match account. ` +
+      `<span class="badge-unverified">Unverified</span>: Buddy Match cannot tell which assistant or app asked for this code.</p>` +
+      `<p class="device-origin">This code was requested from <strong>${placeOf(info)}</strong> <strong>${whenOf(info)}</strong>.</p>` +
+      `<p class="device-problem" role="alert"><strong>${ONLY_CONTINUE}</strong> If someone sent you a link or this code, cancel.</p>` +
+      `<p>Your assistant should show this code:</p>` +
       `<p class="user-code"><code>${escapeHtml(userCode)}</code></p><p>If it shows another code, or you did not ask for this, cancel.</p>${form}` +
       `<div class="actions"><button class="button" type="submit" form="op.deviceConfirmForm">Yes, continue</button>` +
       `<button class="button button-secondary" type="submit" form="op.deviceConfirmForm" name="abort" value="yes">Cancel</button></div>`,

@@ -8,13 +8,16 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { SCOPES } from '../contract/define';
 import { config } from '../config';
+import { discardRefusedBody } from '../http/body-limit';
+import { echoed } from '../http/echo';
 import { INTERNAL_ERROR_ENVELOPE } from '../http/errors';
 import { logError } from '../http/log';
 import { targetPath } from '../http/request-target';
 import { API_CONTENT_SECURITY_POLICY, COMMON_SECURITY_HEADERS } from '../web/security-headers';
 import { finishInteraction } from './interaction';
 import { OAUTH_ROUTES, oauthProvider } from './provider';
-import { oauthResources } from './resources';
+import { DEVICE_CLIENT_ID, oauthResources } from './resources';
+import { PREFILLED_CODE_HEADER } from './device-pages';
 
 const PRM_PREFIX = '/.well-known/oauth-protected-resource';
 
@@ -42,21 +45,114 @@ function sendJson(res: ServerResponse, status: number, body: unknown, extra: Rec
   res.end(text);
 }
 
-/** Reads the small form body, adds the default scope when none is named, then hands it on. */
-function withDefaultDeviceScope(req: IncomingMessage, res: ServerResponse, baseUrl: string): void {
+/** oidc-provider's own limit on the bodies it reads. */
+const OAUTH_MAX_BODY_BYTES = 56 * 1024;
+
+/** Reads a small body (up to oidc-provider's limit, else 413), then calls `then` with its text. */
+function readSmallBody(req: IncomingMessage, res: ServerResponse, then: (text: string) => void): void {
   const chunks: Buffer[] = [];
   let size = 0;
-  req.on('data', (chunk: Buffer) => {
+  let refused = false;
+  const onData = (chunk: Buffer) => {
     size += chunk.length;
-    if (size > 56 * 1024) req.destroy();
-    else chunks.push(chunk);
-  });
+    if (size <= OAUTH_MAX_BODY_BYTES) {
+      chunks.push(chunk);
+      return;
+    }
+    refused = true;
+    req.off('data', onData);
+    sendJson(
+      res,
+      413,
+      { error: 'invalid_request', error_description: `The request body exceeds ${OAUTH_MAX_BODY_BYTES} bytes` },
+      { 'cache-control': 'no-store' },
+    );
+    discardRefusedBody(req);
+  };
+  req.on('data', onData);
   req.on('end', () => {
-    const form = new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
+    if (!refused) then(Buffer.concat(chunks).toString('utf8'));
+  });
+}
+
+/** oidc-provider reads an already consumed body from req.body. */
+function handOnWithBody(req: IncomingMessage, res: ServerResponse, baseUrl: string, body: string): void {
+  (req as IncomingMessage & { body?: string }).body = body;
+  handToProvider(req, res, baseUrl);
+}
+
+/** Reads the small form body, adds the default scope when none is named, then hands it on. */
+function withDefaultDeviceScope(req: IncomingMessage, res: ServerResponse, baseUrl: string): void {
+  readSmallBody(req, res, (text) => {
+    const form = new URLSearchParams(text);
+    // Issue 28: only the pre-registered public client may start device sign-in, so a code
+    // the person is shown always belongs to it, never to a client named to deceive them.
+    if (form.get('client_id') !== DEVICE_CLIENT_ID || req.headers.authorization) {
+      sendJson(
+        res,
+        400,
+        {
+          error: 'unauthorized_client',
+          error_description: `device sign-in is only for the pre-registered public client ${DEVICE_CLIENT_ID} (send client_id=${DEVICE_CLIENT_ID}, no client authentication)`,
+        },
+        { 'cache-control': 'no-store' },
+      );
+      return;
+    }
     if (!form.get('scope')) form.set('scope', SCOPES.join(' '));
-    // oidc-provider reads an already consumed body from req.body.
-    (req as IncomingMessage & { body?: string }).body = form.toString();
-    handToProvider(req, res, baseUrl);
+    handOnWithBody(req, res, baseUrl, form.toString());
+  });
+}
+
+/**
+ * The name of the first string (a value or a key) in a parsed JSON document that is not
+ * well-formed UTF-16, or null. Iterative: 56 KB of JSON nests 28,000 deep.
+ */
+export function loneSurrogateAt(document: unknown): string | null {
+  const pending: Array<[value: unknown, where: string]> = [[document, 'body']];
+  while (pending.length) {
+    const [value, where] = pending.pop()!;
+    if (typeof value === 'string') {
+      if (LONE_SURROGATE.test(value)) return where;
+    } else if (Array.isArray(value)) {
+      for (const [i, item] of value.entries()) pending.push([item, `${where}[${i}]`]);
+    } else if (value && typeof value === 'object') {
+      for (const [key, item] of Object.entries(value)) {
+        if (LONE_SURROGATE.test(key)) return `${where} key`;
+        pending.push([item, where === 'body' ? key : `${where}.${key}`]);
+      }
+    }
+  }
+  return null;
+}
+
+// With the u flag a paired surrogate is one code point: only unpaired halves match.
+const LONE_SURROGATE = /\p{Surrogate}/u;
+
+/**
+ * Client registration (RFC 7591) with a lone surrogate in a field ("client_name":"\ud800")
+ * reached PostgreSQL's jsonb, which refuses it: a 500 (issue 28). It gets RFC 7591's 400.
+ */
+function registerWithValidText(req: IncomingMessage, res: ServerResponse, baseUrl: string): void {
+  readSmallBody(req, res, (text) => {
+    let document: unknown;
+    try {
+      document = JSON.parse(text);
+    } catch {
+      // oidc-provider answers a body that is not JSON itself.
+      return handOnWithBody(req, res, baseUrl, text);
+    }
+    const where = loneSurrogateAt(document);
+    if (!where) return handOnWithBody(req, res, baseUrl, text);
+    sendJson(
+      res,
+      400,
+      {
+        error: 'invalid_client_metadata',
+        error_description: `${echoed(where)} is not valid Unicode text (it has an unpaired UTF-16 surrogate)`,
+      },
+      { 'cache-control': 'no-store' },
+    );
   });
 }
 
@@ -132,8 +228,24 @@ export function answerOauth(req: IncomingMessage, res: ServerResponse): boolean 
     res.end();
     return true;
   }
+  // A link that carries the code (verification_uri_complete) opens an empty form: the
+  // person types the code their own assistant shows, so a link someone sent them cannot
+  // walk them into approving that someone's code (issue 28).
+  delete req.headers[PREFILLED_CODE_HEADER];
+  if (path === OAUTH_ROUTES.code_verification && (method === 'GET' || method === 'HEAD')) {
+    const url = new URL(req.url ?? '/', baseUrl);
+    if (url.searchParams.has('user_code')) {
+      req.headers[PREFILLED_CODE_HEADER] = '1';
+      url.searchParams.delete('user_code');
+      req.url = url.pathname + url.search;
+    }
+  }
   if (path === OAUTH_ROUTES.device_authorization && method === 'POST') {
     withDefaultDeviceScope(req, res, baseUrl);
+    return true;
+  }
+  if (path === OAUTH_ROUTES.registration && method === 'POST' && /json/i.test(req.headers['content-type'] ?? '')) {
+    registerWithValidText(req, res, baseUrl);
     return true;
   }
   handToProvider(req, res, baseUrl);

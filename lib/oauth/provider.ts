@@ -15,6 +15,8 @@ import { loadOauthSigningKey } from './keys';
 import { logError } from '../http/log';
 import { DEVICE_CLIENT_ID, DEVICE_CLIENT_NAME, isOwnResource, oauthResources } from './resources';
 import { successSource, userCodeConfirmSource, userCodeInputSource } from './device-pages';
+import { checkClientMetadata, guardedHttpOptions, UNRECOGNIZED_FETCHED_FIELDS } from './client-rules';
+import { clientIpFromHeaders } from '../http/ip';
 
 export const OAUTH_ROUTES = {
   authorization: '/oauth/authorize',
@@ -91,6 +93,21 @@ async function createProvider(): Promise<Provider> {
       id_token_signed_response_alg: 'ES256',
     },
     clientAuthMethods: ['none', 'client_secret_basic', 'client_secret_post'],
+    // Issue 28: the validator sees the whole metadata of every client (registered, stored,
+    // or a fetched metadata document; ctx only while registering) and refuses what would
+    // make the provider fetch a URL, the device grant for anyone but the device client, and
+    // names that pass for this service (lib/oauth/client-rules.ts).
+    extraClientMetadata: {
+      properties: UNRECOGNIZED_FETCHED_FIELDS,
+      validator: (ctx, key, _value, metadata) => {
+        if (key === UNRECOGNIZED_FETCHED_FIELDS[0]) checkClientMetadata(metadata, ctx !== undefined);
+      },
+    },
+    // Nothing above lets a client name a URL to fetch; should oidc-provider fetch anyway,
+    // it goes through the photoURL guard, and never for a sector identifier.
+    httpOptions: guardedHttpOptions,
+    // (An option of oidc-provider 8 its type declarations leave out.)
+    ...{ sectorIdentifierUriValidate: () => false },
     // Browser-based MCP clients (an inspector, a web app) exchange codes from the page:
     // public clients may call the token and revocation endpoints cross-origin (PKCE binds
     // the code to them); confidential clients, whose secrets belong on a server, may not.
@@ -136,6 +153,12 @@ async function createProvider(): Promise<Provider> {
         enabled: true,
         charset: 'base-20',
         mask: '****-****',
+        // Where and when the code was asked for, shown on the confirmation page: the address
+        // our server stamped (scripts/start.ts), never a header the requester could choose.
+        deviceInfo: (ctx) => ({
+          ip: clientIpFromHeaders({ get: (name: string) => ctx.get(name) || null }),
+          requestedAt: new Date().toISOString(),
+        }),
         userCodeInputSource,
         userCodeConfirmSource,
         successSource,

@@ -34,7 +34,27 @@ function scheduleFields(row: Pick<UserRow, 'schedule'>) {
   return { schedule: grid, schedule_summary: summarizeGrid(grid) };
 }
 
-export function toOwnProfile(row: UserRow, baseUrl: string): OwnProfile {
+/**
+ * Who reads the own profile: the person (web session) or their registration token see the
+ * exact point; a third-party OAuth client sees the public point others' distances use
+ * (issue 28: a phished OAuth grant must not reveal where someone lives).
+ */
+export type CoordsAudience = 'exact' | 'public';
+
+/** Exact coordinates for the person's session and own tokens; the public point for an OAuth client's token. */
+export function coordsAudience(caller: { via: string; oauthClientId?: string }): CoordsAudience {
+  return caller.via === 'bearer' && caller.oauthClientId ? 'public' : 'exact';
+}
+
+function coordsFor(row: UserRow, audience: CoordsAudience): OwnProfile['coords'] {
+  if (audience === 'public')
+    return row.public_latitude !== null && row.public_longitude !== null
+      ? { latitude: row.public_latitude, longitude: row.public_longitude }
+      : null;
+  return row.latitude !== null && row.longitude !== null ? { latitude: row.latitude, longitude: row.longitude } : null;
+}
+
+export function toOwnProfile(row: UserRow, baseUrl: string, audience: CoordsAudience = 'exact'): OwnProfile {
   const missing = missingFields(row);
   return {
     id: row.id,
@@ -46,8 +66,7 @@ export function toOwnProfile(row: UserRow, baseUrl: string): OwnProfile {
     location: row.location,
     homeLocation: row.home_location,
     public_location: row.public_location,
-    coords:
-      row.latitude !== null && row.longitude !== null ? { latitude: row.latitude, longitude: row.longitude } : null,
+    coords: coordsFor(row, audience),
     coords_source: row.coords_source,
     gender: row.gender,
     birthday: row.birthday,

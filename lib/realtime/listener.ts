@@ -10,7 +10,12 @@ import pg from 'pg';
 export const POLL_CHANNEL = 'buddy_poll';
 const RECONNECT_DELAY_MS = 1_000;
 
-type WakeReason = 'changed' | 'timeout' | 'draining' | 'cancelled';
+/** Waiters woken per turn of the event loop, so one change that wakes thousands starves no other request. */
+export const WAKE_BATCH = 64;
+
+/** 'displaced': a newer hold of the same account took this one's place (see startHold). */
+type WakeReason = 'changed' | 'timeout' | 'draining' | 'cancelled' | 'displaced';
+type Wake = (reason: WakeReason) => void;
 type NotificationHook = (kind: string, id: string) => void;
 
 interface ListenerState {
@@ -22,8 +27,10 @@ interface ListenerState {
   epoch: number;
   draining: boolean;
   stopped: boolean;
-  waiters: Map<string, Set<(reason: WakeReason) => void>>;
+  waiters: Map<string, Set<Wake>>;
   hooks: Set<NotificationHook>;
+  /** Each account's held requests, oldest first (a Set keeps insertion order). */
+  holds: Map<string, Set<Hold>>;
 }
 
 const holder = globalThis as unknown as { __buddyPollListener?: ListenerState };
@@ -38,6 +45,7 @@ function state(): ListenerState {
     stopped: false,
     waiters: new Map(),
     hooks: new Set(),
+    holds: new Map(),
   };
   return holder.__buddyPollListener;
 }
@@ -52,8 +60,20 @@ export function deliverNotification(payload: string): void {
   for (const hook of s.hooks) hook(kind, id);
   if (kind === 'u' || kind === 'c') {
     const set = s.waiters.get(payload);
-    if (set) for (const wake of [...set]) wake('changed');
+    if (set) wakeInBatches([...set], 'changed');
   }
+}
+
+/**
+ * Wakes WAKE_BATCH waiters, then yields (setImmediate) so requests that arrived meanwhile
+ * get their turn before the next batch. One message once woke 2,048 polls of one chat in
+ * a single turn and stalled every other request for 7 s (issue 28). A waiter that is
+ * answered by other means before its batch comes just ignores the late wake.
+ */
+export function wakeInBatches(wakes: readonly Wake[], reason: WakeReason, from = 0): void {
+  const to = Math.min(wakes.length, from + WAKE_BATCH);
+  for (let i = from; i < to; i++) wakes[i]!(reason);
+  if (to < wakes.length) setImmediate(() => wakeInBatches(wakes, reason, to));
 }
 
 async function connect(): Promise<void> {
@@ -70,7 +90,7 @@ async function connect(): Promise<void> {
     s.healthy = false;
     client.end().catch(() => {});
     // Whoever waits may have missed a change: wake them to look again.
-    for (const set of s.waiters.values()) for (const wake of [...set]) wake('changed');
+    wakeInBatches(allWaiters(s), 'changed');
     if (!s.stopped) setTimeout(() => void ensureListener(), RECONNECT_DELAY_MS).unref();
   };
   client.on('error', lost);
@@ -117,14 +137,15 @@ export interface Subscription {
  * Subscribe first, then read the current state, then wait: a change committed
  * between the read and the wait still wakes the waiter.
  */
-export function subscribe(keys: readonly string[]): Subscription {
+export function subscribe(keys: readonly string[], hold?: Hold): Subscription {
   const s = state();
   let settle: ((reason: WakeReason) => void) | null = null;
-  let early: WakeReason | null = s.draining ? 'draining' : null;
+  let early: WakeReason | null = s.draining ? 'draining' : hold?.displaced ? 'displaced' : null;
   const wake = (reason: WakeReason) => {
     if (settle) settle(reason);
     else early ??= reason;
   };
+  if (hold) hold.wake = wake;
   for (const key of keys) {
     let set = s.waiters.get(key);
     if (!set) s.waiters.set(key, (set = new Set()));
@@ -158,6 +179,55 @@ export function subscribe(keys: readonly string[]): Subscription {
   };
 }
 
+/**
+ * One held request of an account, from its first wait to its answer: it may subscribe
+ * (and wait) several times, and keeps its place in the account's queue throughout.
+ */
+export interface Hold {
+  /** True once a newer hold took this one's place: its wait ends now, with "nothing new". */
+  displaced: boolean;
+  /** The wake of its current subscription. */
+  wake: Wake | null;
+  /** Takes its place in the account's queue (before its first wait; again is a no-op). */
+  enter(): void;
+  end(): void;
+}
+
+/**
+ * A held request of `account`, counted once it `enter`s (a request answered at once
+ * counts against nobody). Past `cap` held at once, the oldest is answered at once (as at
+ * its deadline: a 304 or an empty page) rather than the newest refused: of too many
+ * polls, the oldest is the one most likely forgotten, and a tab or assistant that just
+ * reconnected must not be shut out by them.
+ */
+export function startHold(account: string, cap: number): Hold {
+  const s = state();
+  let entered = false;
+  const hold: Hold = {
+    displaced: false,
+    wake: null,
+    enter() {
+      if (entered) return;
+      entered = true;
+      let held = s.holds.get(account);
+      if (!held) s.holds.set(account, (held = new Set()));
+      held.add(hold);
+      while (held.size > cap) {
+        const oldest = held.values().next().value!;
+        held.delete(oldest);
+        oldest.displaced = true;
+        oldest.wake?.('displaced');
+      }
+    },
+    end() {
+      const set = s.holds.get(account);
+      set?.delete(hold);
+      if (set?.size === 0) s.holds.delete(account);
+    },
+  };
+  return hold;
+}
+
 /** How many requests are held right now (for the shutdown log and the benchmark). */
 export function heldCount(): number {
   let n = 0;
@@ -169,7 +239,13 @@ export function heldCount(): number {
 export function drainWaiters(): void {
   const s = state();
   s.draining = true;
-  for (const set of s.waiters.values()) for (const wake of [...set]) wake('draining');
+  for (const wake of allWaiters(s)) wake('draining');
+}
+
+function allWaiters(s: ListenerState): Wake[] {
+  const all: Wake[] = [];
+  for (const set of s.waiters.values()) for (const wake of set) all.push(wake);
+  return all;
 }
 
 export async function stopListener(): Promise<void> {

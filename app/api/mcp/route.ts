@@ -7,13 +7,40 @@ import { mcpAuthChallenge } from '@/lib/mcp/auth-challenge';
 import { GUIDE_TOOL } from '@/lib/mcp/guide-tool';
 import { toolDefinitions } from '@/lib/mcp/tools';
 import { unknownToolAnswer } from '@/lib/mcp/unknown-tool';
+import { readBodyWithin } from '@/lib/http/body-limit';
+import { ApiError } from '@/lib/http/errors';
+import { errorResponse } from '@/lib/http/route';
+import { MCP_MAX_BODY_BYTES } from '@/lib/mcp/body-limit';
 import { ROUTE_HANDLERS } from './handlers';
 
 const tools = toolDefinitions(endpoints);
 const toolNames = [GUIDE_TOOL.name, ...tools.map((tool) => tool.name)];
 
+/**
+ * The request with its body read in full, at most MCP_MAX_BODY_BYTES (counted as it
+ * streams), or the HTTP 413 envelope: nothing is parsed or authenticated before. A body
+ * that large is not JSON-RPC the server could answer in kind, so it gets the same HTTP
+ * error every other endpoint gives (lib/mcp/body-limit.ts).
+ */
+async function withinLimit(request: Request): Promise<Request | Response> {
+  if (request.method !== 'POST') return request;
+  let body: Buffer;
+  try {
+    body = await readBodyWithin(request, MCP_MAX_BODY_BYTES);
+  } catch (error) {
+    if (error instanceof ApiError) return errorResponse(error);
+    throw error;
+  }
+  const headers = new Headers(request.headers);
+  headers.delete('content-length');
+  headers.delete('transfer-encoding');
+  return new Request(request.url, { method: request.method, headers, body: new Uint8Array(body) });
+}
+
 // POST/GET/DELETE /api/mcp – the MCP server (Streamable HTTP, stateless)
-async function handle(request: Request): Promise<Response> {
+async function handle(incoming: Request): Promise<Response> {
+  const request = await withinLimit(incoming);
+  if (request instanceof Response) return request;
   const baseUrl = config().publicBaseUrl;
   const rejected = rejectForeignOrigin(request, baseUrl);
   if (rejected) return rejected;

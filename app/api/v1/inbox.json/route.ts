@@ -6,8 +6,9 @@ import { route } from '@/lib/http/route';
 
 // GET /api/v1/inbox.json – pending and accepted requests, unread chats and new messages.
 // An unchanged poll (If-None-Match) costs one version lookup; wait= holds it until something changes.
-export const GET = route(social.getInbox, async ({ db, auth, query, baseUrl, request }) => {
+export const GET = route(social.getInbox, async ({ db, auth, query, baseUrl, request, reauthenticate }) => {
   const userId = auth.userId;
+  const holder = { account: userId, stillAllowed: reauthenticate };
   const knownTag = request.headers.get('if-none-match');
 
   if (knownTag) {
@@ -16,6 +17,7 @@ export const GET = route(social.getInbox, async ({ db, auth, query, baseUrl, req
       query.wait,
       () => inboxVersion(db, userId),
       (v) => !matchesIfNoneMatch(knownTag, versionTag('inbox', v, [userId])),
+      holder,
     );
     const tag = versionTag('inbox', version, [userId]);
     if (timedOut || matchesIfNoneMatch(knownTag, tag)) return notModified(tag);
@@ -32,6 +34,7 @@ export const GET = route(social.getInbox, async ({ db, auth, query, baseUrl, req
       return { version, inbox: await readInbox(db, userId, query.since, baseUrl) };
     },
     ({ inbox }) => !query.since || hasNewSince(inbox, query.since),
+    holder,
   );
   return taggedReply(value.inbox, versionTag('inbox', value.version, [userId]));
 });

@@ -5,12 +5,12 @@ import { Reply, route } from '@/lib/http/route';
 import { mergeRateLimitHeaders, rateLimitState } from '@/lib/limits/rate-limits';
 import { photoServicesFrom } from '@/lib/photos/services';
 import { getUserOrThrow, updateProfile } from '@/lib/profiles/profile';
-import { toOwnProfile } from '@/lib/profiles/records';
+import { coordsAudience, toOwnProfile } from '@/lib/profiles/records';
 import { missingFields } from '@/lib/profiles/onboarding';
 
 // GET /api/v1/me.json – the caller's own profile
 export const GET = route(profiles.getMe, async ({ db, auth, baseUrl }) => ({
-  profile: toOwnProfile(await getUserOrThrow(db, auth.userId), baseUrl),
+  profile: toOwnProfile(await getUserOrThrow(db, auth.userId), baseUrl, coordsAudience(auth)),
 }));
 
 // PATCH /api/v1/me.json – partial profile update
@@ -24,7 +24,7 @@ export const PATCH = route(profiles.updateMe, async ({ db, auth, body, baseUrl, 
   });
   const missing = missingFields(row);
   const onboarding = { complete: missing.length === 0, missing };
-  const updated = { success: true as const, profile: toOwnProfile(row, baseUrl), onboarding, warnings };
+  const updated = { success: true as const, profile: toOwnProfile(row, baseUrl, coordsAudience(auth)), onboarding, warnings };
   return new Reply(updated, { headers: await profileRateLimits(db, auth.userId) });
 });
 

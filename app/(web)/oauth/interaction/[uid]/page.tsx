@@ -1,7 +1,36 @@
 import type { Metadata } from 'next';
 import { getDb } from '@/db';
 import { currentSession } from '@/lib/auth/session';
+import type { ClientTrust } from '@/lib/oauth/client-trust';
 import { loadConsentRequest, SCOPE_WORDS } from '@/lib/oauth/consent';
+
+/**
+ * Who is asking, as far as Buddy Match can tell: verified only when a known assistant's own
+ * host publishes the client (its metadata document); every other client is marked
+ * unverified, louder when its name claims a known assistant or this service (issue 28).
+ */
+function ClientIdentity({ name, trust }: { name: string; trust: ClientTrust }) {
+  if (trust.verified)
+    return (
+      <p>
+        <span className="badge-verified">Verified</span> {trust.assistant}: published by {trust.host}.
+      </p>
+    );
+  return (
+    <>
+      <p>
+        <span className="badge-unverified">Unverified</span> Buddy Match cannot confirm who made “{name}”
+        {trust.host ? `; it is published by ${trust.host}` : ''}. Apps choose their own names.
+      </p>
+      {trust.claimsAssistant ? (
+        <p className="device-problem" role="alert">
+          “{name}” is not confirmed to be the assistant or service it names. Allow it only if you started this yourself,
+          just now.
+        </p>
+      ) : null}
+    </>
+  );
+}
 
 export const metadata: Metadata = { title: 'Connect an assistant', robots: { index: false } };
 
@@ -29,6 +58,7 @@ export default async function ConsentPage({ params }: { params: Promise<{ uid: s
           <strong>{request.clientName}</strong> asks to act for you on Buddy Match, the app for finding people to do
           things with. Sign in, or create your account, then approve it.
         </p>
+        <ClientIdentity name={request.clientName} trust={request.trust} />
         <div className="actions">
           <a className="button" href={`/signin?callbackUrl=${back}`}>
             Sign in
@@ -43,6 +73,7 @@ export default async function ConsentPage({ params }: { params: Promise<{ uid: s
   return (
     <div className="narrow stack">
       <h1>Connect {request.clientName}?</h1>
+      <ClientIdentity name={request.clientName} trust={request.trust} />
       <p>
         <strong>{request.clientName}</strong> asks to act for you, <strong>{session.user.display_name}</strong> (
         {session.user.email}), on Buddy Match. It will be able to:

@@ -6,7 +6,10 @@ import { subscribeWebPush, unsubscribeWebPush } from '@/lib/notifications/web-pu
 // POST /api/v1/me/web_push.json – notifications to this browser (the web app, with its session)
 export const POST = route(webApp.subscribeWebPush, async ({ db, auth, body }) => ({
   success: true as const,
-  browsers: await subscribeWebPush(db, auth.userId, body, config().webPushAllowLoopbackPorts),
+  browsers: await subscribeWebPush(db, auth.userId, body, {
+    allowLoopbackPorts: config().webPushAllowLoopbackPorts,
+    allowedHosts: config().webPushAllowedHosts,
+  }),
 }));
 
 // DELETE /api/v1/me/web_push.json – no more notifications to this browser

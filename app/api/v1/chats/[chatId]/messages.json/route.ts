@@ -8,8 +8,9 @@ import { Reply, route } from '@/lib/http/route';
 
 // GET /api/v1/chats/{chatId}/messages.json – a page of messages and the poll_next_url after it.
 // An unchanged page (If-None-Match) costs the membership lookup alone; wait= holds an empty page.
-export const GET = route(social.listMessages, async ({ db, auth, params, query, baseUrl, request }) => {
+export const GET = route(social.listMessages, async ({ db, auth, params, query, baseUrl, request, reauthenticate }) => {
   const { wait, ...pageQuery } = query;
+  const holder = { account: auth.userId, stillAllowed: reauthenticate };
   const pageParts = [auth.userId, params.chatId, pageQuery.limit ?? null, pageQuery.since?.getTime() ?? null, pageQuery.cursor ?? null, pageQuery.mark_read ?? false];
   const tagOf = (member: Awaited<ReturnType<typeof visibleMembership>>) =>
     versionTag('messages', String(member.last_message_id ?? 0), [...pageParts, member.unread_count, String(member.last_read_message_id), String(member.buddy_last_read_message_id)]);
@@ -21,6 +22,7 @@ export const GET = route(social.listMessages, async ({ db, auth, params, query, 
       wait,
       () => visibleMembership(db, { viewerId: auth.userId, chatId: params.chatId }),
       (m) => !matchesIfNoneMatch(knownTag, tagOf(m)),
+      holder,
     );
     if (timedOut || matchesIfNoneMatch(knownTag, tagOf(member))) return notModified(tagOf(member));
   }
@@ -35,6 +37,7 @@ export const GET = route(social.listMessages, async ({ db, auth, params, query, 
       return { member, page: await listMessages(db, { viewerId: auth.userId, chatId: params.chatId, query: pageQuery, baseUrl }) };
     },
     ({ page }) => page.messages.length > 0,
+    holder,
   );
   // A page that marked messages read changed the marker: tag the state after it.
   const member = pageQuery.mark_read ? await visibleMembership(db, { viewerId: auth.userId, chatId: params.chatId }) : value.member;

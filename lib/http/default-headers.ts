@@ -1,0 +1,47 @@
+// The security headers every answer carries, whoever writes it: Next.js (which also gets
+// them from next.config.ts), our own doors in scripts/start.ts, and oidc-provider's pages
+// (/oauth/device and its error pages had none, issue 28). They are filled in as the
+// headers go out and only where the answer set none itself, because a page's own values
+// (proxy.ts's nonce CSP, a secret page's Referrer-Policy) must win, and Next.js drops a
+// route's header when one of that name is already set.
+import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
+import { API_CONTENT_SECURITY_POLICY, COMMON_SECURITY_HEADERS, HSTS_HEADER } from '../web/security-headers';
+
+type WriteHead = ServerResponse['writeHead'];
+
+/** The names an explicit writeHead(status, [message], headers) call sets, lower-cased. */
+function namesIn(args: unknown[]): Set<string> {
+  const names = new Set<string>();
+  for (const arg of args) {
+    if (Array.isArray(arg)) {
+      // Raw form: [name, value, name, value, ...] or [[name, value], ...].
+      arg.forEach((item, i) => {
+        if (Array.isArray(item)) names.add(String(item[0]).toLowerCase());
+        else if (i % 2 === 0) names.add(String(item).toLowerCase());
+      });
+    } else if (arg && typeof arg === 'object') {
+      for (const name of Object.keys(arg as OutgoingHttpHeaders)) names.add(name.toLowerCase());
+    }
+  }
+  return names;
+}
+
+/**
+ * Makes `res` send COMMON_SECURITY_HEADERS, HSTS on https, and a CSP that allows nothing
+ * (pages bring their own), unless the answer sets them itself. Call once, first thing.
+ */
+export function sendSecurityHeaders(res: ServerResponse, options: { https: boolean }): void {
+  const defaults: Record<string, string> = {
+    ...COMMON_SECURITY_HEADERS,
+    'Content-Security-Policy': API_CONTENT_SECURITY_POLICY,
+    ...(options.https ? { 'Strict-Transport-Security': HSTS_HEADER } : {}),
+  };
+  const writeHead = res.writeHead as (...args: unknown[]) => ServerResponse;
+  res.writeHead = function (this: ServerResponse, ...args: unknown[]) {
+    const given = namesIn(args.slice(1));
+    for (const [name, value] of Object.entries(defaults)) {
+      if (!this.hasHeader(name) && !given.has(name.toLowerCase())) this.setHeader(name, value);
+    }
+    return writeHead.apply(this, args);
+  } as WriteHead;
+}
