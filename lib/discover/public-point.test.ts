@@ -42,7 +42,8 @@ function seeds(count: number, prngSeed = 7): string[] {
   });
 }
 
-describe('the public point', () => {
+// Thousands of SHA-256 draws per test: generous time on a busy machine.
+describe('the public point', { timeout: 30_000 }, () => {
   it('is always 0.7-1.3 km from the exact point, anywhere on earth (poles and antimeridian included)', () => {
     fc.assert(
       fc.property(point, fc.uuid(), source, (exact, seed, kind) => {
@@ -177,7 +178,7 @@ function twoSightingEstimate(seed: string, spot: LatLng, home: LatLng): LatLng {
 const sameCell = (seed: string, a: LatLng, b: LatLng) =>
   JSON.stringify(placeCellOf(seed, a)) === JSON.stringify(placeCellOf(seed, b));
 
-describe('place cells: one displacement per place, independent between places', () => {
+describe('place cells: one displacement per place, independent between places', { timeout: 30_000 }, () => {
   it('a move within a cell shows as itself (the two-sighting attack recovers it), and is never longer than the cell', () => {
     let within = 0;
     let across = 0;
