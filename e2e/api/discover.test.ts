@@ -46,7 +46,12 @@ interface PersonSpec {
   showAgeByDecade?: boolean;
   daysAway?: number;
   complete?: boolean;
-  /** 'shared' (default): the spot's common displacement; 'own': the random one registration drew. */
+  /**
+   * 'shared' (default): the spot's common displacement; 'own': the random one registration drew.
+   * Shared means one seed and the gazetteer's kind of point, whose displacement does not depend
+   * on the place cell (private points get one per ~1 km cell, migration 0018), so every
+   * designed distance between these people holds between their public points too.
+   */
   displacement?: 'shared' | 'own';
 }
 
@@ -76,7 +81,11 @@ async function person(spec: PersonSpec): Promise<Person> {
   });
   const user = { ...registered.user, token: registered.auth.token };
   if (spec.displacement !== 'own') {
-    await testDb().updateTable('users').set({ location_seed: SHARED_SEED }).where('id', '=', user.id).execute();
+    await testDb()
+      .updateTable('users')
+      .set({ location_seed: SHARED_SEED, coords_source: 'gazetteer' })
+      .where('id', '=', user.id)
+      .execute();
   }
   if (spec.complete !== false) {
     // The photo upload lives in another module: set the URL, then let PATCH recompute completeness.

@@ -1,4 +1,4 @@
-import { withTokenAgent } from '@/lib/accounts/attribution';
+import { withCallerAgent } from '@/lib/accounts/attribution';
 import * as plans from '@/lib/contract/plans';
 import { route } from '@/lib/http/route';
 import { proposePlan } from '@/lib/plans/plans';
@@ -9,7 +9,7 @@ export const POST = route(plans.proposePlan, async ({ db, auth, params, body, ba
     viewerId: auth.userId,
     chatId: params.chatId,
     body,
-    by: await withTokenAgent(db, auth.tokenId, body),
+    by: withCallerAgent(auth, body),
     baseUrl,
   }),
 );
