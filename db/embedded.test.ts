@@ -13,7 +13,8 @@ const root = path.resolve(import.meta.dirname, '..');
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'buddy-embedded-'));
 // As root the server runs as the `postgres` user, which must reach its data dir.
 fs.chmodSync(scratch, 0o755);
-afterAll(() => fs.rmSync(scratch, { recursive: true, force: true }));
+// Three data directories: removing them can outlast the default 10 s hook timeout on a busy disk.
+afterAll(() => fs.rmSync(scratch, { recursive: true, force: true }), 60_000);
 
 /**
  * Starts the embedded server on `dir` in a child process and reports what each password
