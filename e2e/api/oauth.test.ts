@@ -883,7 +883,7 @@ describe('issue 30: every sign-in begun on the consent page comes back to it, in
   async function followLink(browser: Browser, link: string): Promise<string> {
     const page = await browser.fetch(link);
     expect(page.status).toBe(200);
-    const action = /<form method="post" action="([^"]+)"/.exec(await page.text())![1]!.replace(/&amp;/g, '&');
+    const action = /action="(\/auth\/callback\/email\?[^"]+)"/.exec(await page.text())![1]!.replace(/&amp;/g, '&');
     const used = await browser.fetch(action, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded', origin: base },
