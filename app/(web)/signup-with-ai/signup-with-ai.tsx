@@ -143,16 +143,15 @@ async function emailSigninLink(email: string, callbackUrl: string): Promise<Sign
       csrfToken?: string;
     };
     if (!csrf.csrfToken) return 'failed';
+    // Followed to where the form would land: the check-email page, or /signin?error=… when refused.
     const response = await fetch('/auth/signin/email', {
       method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-auth-return-redirect': '1' },
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
       body: new URLSearchParams({ csrfToken: csrf.csrfToken, email: email.trim(), callbackUrl }),
     });
-    if (!response.ok) return 'failed';
-    const { url } = (await response.json()) as { url?: string };
-    if (typeof url !== 'string') return 'failed';
-    if (/[?&]error=AccessDenied/.test(url)) return 'limited';
-    return /[?&]error=/.test(url) ? 'failed' : 'sent';
+    const landed = new URL(response.url);
+    if (landed.pathname === '/signin/check-email') return 'sent';
+    return landed.searchParams.get('error') === 'AccessDenied' ? 'limited' : 'failed';
   } catch {
     return 'failed';
   }
