@@ -234,6 +234,7 @@ test.describe('web signup', () => {
     request,
   }, testInfo) => {
     test.skip(!isDesktop(testInfo), 'one viewport is enough for this flow');
+    test.setTimeout(90_000);
     // The first submit created the account, and its answer never arrived.
     const user = await register(request, { displayName: 'Ivy Interrupted' });
     await page.setExtraHTTPHeaders({ 'x-forwarded-for': freshIp() });
