@@ -6,8 +6,8 @@ import {
   REFUSAL_REASONS,
   type RefusalReason,
 } from '@/lib/accounts/attempt-limits';
-import { csrfToken, currentSession } from '@/lib/auth/session';
-import { safeReturnPath } from '@/lib/web/return-path';
+import { csrfToken, currentSession, pendingConsentUid } from '@/lib/auth/session';
+import { signinReturnPath } from '@/lib/oauth/pending-authorization';
 import { ErrorSummary } from '../_components/fields';
 import { EmailLinkForm, PasswordSigninForm } from '../_components/signin-forms';
 
@@ -58,7 +58,8 @@ function problem(search: Search): { tone: 'error' | 'warn'; text: string } | nul
 
 export default async function SigninPage({ searchParams }: { searchParams: Promise<Search> }) {
   const search = await searchParams;
-  const returnTo = safeReturnPath(search.callbackUrl);
+  // Signing in for an assistant's request (begun on its consent page) goes back there.
+  const returnTo = signinReturnPath(search.callbackUrl, await pendingConsentUid());
   const issue = problem(search);
   if (!issue && (await currentSession())) redirect(returnTo);
   const token = await csrfToken();

@@ -4,6 +4,7 @@
 // official MCP SDK client and Chromium is e2e/browser/oauth.spec.ts; here a small cookie
 // jar plays the person's browser (signed in, pressing Allow).
 import crypto from 'node:crypto';
+import fs from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
@@ -172,6 +173,9 @@ beforeAll(async () => {
         redirect_uris: [REDIRECT],
       },
     };
+    // Issue 30: a server that hangs up, and a document of the wrong shape.
+    if (req.url === '/hangs-up.json') return req.socket.destroy();
+    docs['/wrong-shape.json'] = { client_id: id, client_name: 'Wrong Shape', redirect_uris: 'not a list' };
     const doc = docs[req.url ?? ''];
     res
       .writeHead(doc ? 200 : 404, { 'content-type': 'application/json', 'cache-control': 'max-age=600' })
@@ -422,11 +426,22 @@ describe('client ID metadata documents', () => {
   it.each([
     ['a document that names another client_id', '/liar.json'],
     ['a document that is not there', '/missing.json'],
-  ])('refuses %s', async (_name, path) => {
+    ['a document of the wrong shape', '/wrong-shape.json'],
+    ['a server that hangs up', '/hangs-up.json'],
+  ])('refuses %s with the site’s page saying the app could not be verified, and logs why', async (_name, path) => {
     const { browser } = await person();
-    const res = await browser.fetch(authorizeUrl({ clientId: `http://127.0.0.1:${metadataPort}${path}` }));
+    const clientId = `http://127.0.0.1:${metadataPort}${path}`;
+    const res = await browser.fetch(authorizeUrl({ clientId }));
     expect(res.status).toBe(400);
-    expect(await res.text()).toContain('invalid_client');
+    expect(res.headers.get('content-type')).toMatch(/^text\/html/);
+    const html = await res.text();
+    expect(html).toContain('Buddy Match could not verify this assistant’s app');
+    expect(html).toContain('class="site-header"');
+    expect(html).not.toContain('oops');
+    const log = fs.readFileSync(`${stack.dataDir}/server.log`, 'utf8');
+    const line = log.split('\n').find((l) => l.includes('"oauth_error_page"') && l.includes(clientId));
+    expect(line, 'one log line names the client and the reason').toBeTruthy();
+    expect(JSON.parse(line!.slice(line!.indexOf('{'))).reason).toBeTruthy();
   });
 
   it('never fetches a document from a private address', async () => {
@@ -525,6 +540,44 @@ describe('device sign-in (RFC 8628)', () => {
     expect(await me(tokens.body.access_token!)).toBe(200);
     expect(tokens.body.refresh_token).toBeTruthy();
   });
+
+  it('issue 30: names its interval; a client polling at it gets tokens; one poll too many is refused and revokes nothing', async () => {
+    const { browser } = await person();
+    const started = await start();
+    expect(started.interval).toBe(5);
+    // The person approves while the assistant polls as RFC 8628 §3.4–3.5 asks: wait the
+    // interval before each poll, 5 s more after slow_down, stop at anything but pending.
+    const approval = answer(browser, started, 'yes');
+    let interval = started.interval;
+    const answers: string[] = [];
+    let tokens: Record<string, string> | undefined;
+    for (const deadline = Date.now() + 60_000; !tokens && Date.now() < deadline; ) {
+      await new Promise((r) => setTimeout(r, interval * 1000));
+      const res = await poll(started.device_code);
+      if (res.status === 200) tokens = res.body;
+      else {
+        answers.push(res.body.error!);
+        if (res.body.error === 'slow_down') interval += 5;
+        else expect(res.body.error).toBe('authorization_pending');
+      }
+    }
+    expect((await approval).status).toBe(200);
+    expect(answers, 'a client that keeps to the interval is never told to slow down').not.toContain('slow_down');
+    expect(await me(tokens!.access_token!)).toBe(200);
+    // The assistant polls once more (a loop that checks too late): refused, nothing revoked.
+    const extra = await poll(started.device_code);
+    expect(extra.status).toBe(400);
+    expect(extra.body.error).toBe('invalid_grant');
+    expect(extra.body.error_description).toContain('stay valid');
+    expect(await me(tokens!.access_token!)).toBe(200);
+    const refreshed = await token({
+      grant_type: 'refresh_token',
+      refresh_token: tokens!.refresh_token!,
+      client_id: 'buddy-match-device',
+    });
+    expect(refreshed.status).toBe(200);
+    expect(await me(refreshed.body.access_token!)).toBe(200);
+  }, 90_000);
 
   it('denied: the assistant is told access_denied', async () => {
     const { browser } = await person();
@@ -779,5 +832,151 @@ describe('issue 28: no blind SSRF, no phishing through device sign-in, no plain 
     });
     expect(refreshed.status).toBe(200);
     expect(await me(refreshed.body.access_token!)).toBe(200);
+  });
+});
+
+describe('issue 30: every sign-in begun on the consent page comes back to it, in that browser only', () => {
+  const decodeQuotedPrintable = (text: string) =>
+    text.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+
+  /** The newest sign-in link mailed to `email` that is not in `seen`. */
+  async function mailedLink(email: string, seen: ReadonlySet<string> = new Set()): Promise<string> {
+    const dir = `${stack.dataDir}/mail`;
+    for (const deadline = Date.now() + 20_000; Date.now() < deadline; ) {
+      for (const file of fs.existsSync(dir) ? fs.readdirSync(dir).sort().reverse() : []) {
+        const raw = decodeQuotedPrintable(fs.readFileSync(`${dir}/${file}`, 'utf8'));
+        if (!raw.toLowerCase().includes(`to: ${email.toLowerCase()}`)) continue;
+        const link = /https?:\/\/\S+\/signin\/link\?token=bm_sl_[\w-]+/.exec(raw)?.[0];
+        if (link && !seen.has(link)) return link;
+      }
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    throw new Error(`no sign-in link mailed to ${email}`);
+  }
+
+  async function registered(): Promise<string> {
+    const email = uniqueEmail('oauth-return');
+    const res = await fetch(`${base}/api/v1/register.json`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-forwarded-for': freshIp() },
+      body: JSON.stringify({ email, displayName: 'Return Tester', password: PASSWORD, emailMagicLink: false }),
+    });
+    expect(res.status).toBe(201);
+    return email;
+  }
+
+  const csrfOf = async (browser: Browser) =>
+    ((await (await browser.fetch('/auth/csrf')).json()) as { csrfToken: string }).csrfToken;
+
+  /** Asks for an emailed link from this browser's sign-in page, as its form does. */
+  async function emailMeALink(browser: Browser, email: string, callbackUrl: string): Promise<void> {
+    const res = await browser.fetch('/auth/signin/email', {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: base },
+      body: new URLSearchParams({ csrfToken: await csrfOf(browser), email, callbackUrl }),
+    });
+    expect(res.status).toBe(302);
+    expect(res.headers.get('location')).toBe(`${base}/signin/check-email`);
+  }
+
+  /** Opens the mailed link's page and presses its Sign in button; returns where the browser is sent. */
+  async function followLink(browser: Browser, link: string): Promise<string> {
+    const page = await browser.fetch(link);
+    expect(page.status).toBe(200);
+    const action = /action="(\/auth\/callback\/email\?[^"]+)"/.exec(await page.text())![1]!.replace(/&amp;/g, '&');
+    const used = await browser.fetch(action, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: base },
+      body: new URLSearchParams({ csrfToken: await csrfOf(browser) }),
+    });
+    expect(used.status).toBe(302);
+    return used.headers.get('location')!;
+  }
+
+  it('the emailed link, after "Back to sign in", lands on the consent step, and Allow gives the code', async () => {
+    const email = await registered();
+    const browser = new Browser();
+    const clientId = await registerClient();
+    const started = await browser.fetch(authorizeUrl({ clientId }));
+    const consentPath = new URL(started.headers.get('location')!, base).pathname;
+    const leaving = await browser.fetch(`${consentPath}/signin`);
+    expect(leaving.status).toBe(303);
+    expect(leaving.headers.get('location')).toBe(`/signin?callbackUrl=${encodeURIComponent(consentPath)}`);
+    expect(leaving.headers.get('set-cookie')).toMatch(
+      /buddy\.oauth-pending=[\w-]+; Max-Age=900; Path=\/; HttpOnly; SameSite=Lax/,
+    );
+    // "Back to sign in" on the check-email page is a plain /signin: it still carries the request.
+    const signinPage = await (await browser.fetch('/signin')).text();
+    expect(signinPage).toContain(`name="callbackUrl" value="${consentPath}"`);
+    await emailMeALink(browser, email, consentPath);
+    expect(await followLink(browser, await mailedLink(email))).toBe(`${base}${consentPath}`);
+    const allowed = await browser.fetch(`${consentPath}/confirm`, { method: 'POST', headers: { origin: base } });
+    expect(allowed.status).toBe(200);
+    const resume = /http-equiv="refresh" content="0;url=([^"]+)"/
+      .exec(await allowed.text())![1]!
+      .replace(/&amp;/g, '&');
+    const back = await browser.fetch(resume);
+    expect(new URL(back.headers.get('location')!).searchParams.get('code')).toBeTruthy();
+    // Answered: the pending request is forgotten, a later sign-in goes to the account.
+    const later = await browser.fetch('/signin');
+    expect(new URL(later.headers.get('location')!, base).pathname).toBe('/account');
+  });
+
+  it('password sign-in begun on the consent page comes back to it', async () => {
+    const email = await registered();
+    const browser = new Browser();
+    const started = await browser.fetch(authorizeUrl({ clientId: await registerClient() }));
+    const consentPath = new URL(started.headers.get('location')!, base).pathname;
+    await browser.fetch(`${consentPath}/signin`);
+    const signedIn = await browser.fetch('/auth/callback/password', {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: base },
+      body: new URLSearchParams({
+        csrfToken: await csrfOf(browser),
+        email,
+        password: PASSWORD,
+        callbackUrl: consentPath,
+      }),
+    });
+    expect(signedIn.headers.get('location')).toBe(`${base}${consentPath}`);
+  });
+
+  it('attack: a link or a sign-in naming someone else’s consent step never lands there', async () => {
+    // The attacker starts an authorization for their own client and sends its consent step around.
+    const attacker = new Browser();
+    const started = await attacker.fetch(authorizeUrl({ clientId: await registerClient() }));
+    const consentPath = new URL(started.headers.get('location')!, base).pathname;
+    await attacker.fetch(`${consentPath}/signin`);
+
+    const email = await registered();
+    const victim = new Browser();
+    // The consent page's own sign-in route does not mark a browser without the request's cookie.
+    const leaving = await victim.fetch(`${consentPath}/signin`);
+    expect(leaving.headers.get('location')).toBe('/signin');
+    expect(leaving.headers.get('set-cookie') ?? '').not.toContain('oauth-pending');
+    // A sign-in page or a link that names the consent step: the victim lands on the account.
+    expect(await (await victim.fetch(`/signin?callbackUrl=${encodeURIComponent(consentPath)}`)).text()).toContain(
+      'name="callbackUrl" value="/account"',
+    );
+    await emailMeALink(victim, email, consentPath);
+    const link = await mailedLink(email);
+    expect(await followLink(victim, `${link}&callbackUrl=${encodeURIComponent(consentPath)}`)).toBe(`${base}/account`);
+    // A crafted form that posts the consent step as callbackUrl straight to Auth.js.
+    const other = new Browser();
+    await emailMeALink(other, email, '/account');
+    const token = new URL(await mailedLink(email, new Set([link]))).searchParams.get('token')!;
+    const crafted = await other.fetch(
+      `/auth/callback/email?${new URLSearchParams({ token, callbackUrl: consentPath })}`,
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', origin: base },
+        body: new URLSearchParams({ csrfToken: await csrfOf(other) }),
+      },
+    );
+    expect(crafted.headers.get('location')).toBe(`${base}/account`);
+    // The attacker's own link in the attacker's browser does come back (the control).
+    const attackerEmail = await registered();
+    await emailMeALink(attacker, attackerEmail, consentPath);
+    expect(await followLink(attacker, await mailedLink(attackerEmail))).toBe(`${base}${consentPath}`);
   });
 });

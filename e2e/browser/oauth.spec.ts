@@ -18,7 +18,18 @@ import type {
 import selfsigned from 'selfsigned';
 import { createDb } from '@/db';
 import { storedOauthId } from '@/lib/oauth/stored-id';
-import { baseUrl, expect, expectAccessible, freshIp, register, screenshot, signIn, test, uniqueEmail } from './support';
+import {
+  baseUrl,
+  expect,
+  expectAccessible,
+  freshIp,
+  outboxLink,
+  register,
+  screenshot,
+  signIn,
+  test,
+  uniqueEmail,
+} from './support';
 
 test.describe.configure({ timeout: 90_000 });
 
@@ -354,5 +365,74 @@ test('an MCP host that identifies itself with a client ID metadata document (no 
     await client.close().catch(() => undefined);
     callback.close();
     documentServer.close();
+  }
+});
+
+test('issue 30: an emailed link asked for on the way to consent comes back to Allow, never in another browser', async ({
+  page,
+  browser,
+}, testInfo) => {
+  test.skip(testInfo.project.name !== 'desktop', 'one viewport is enough for this flow');
+  const person = await register(page.request, { displayName: 'Linda Link' });
+  const callback = await callbackServer();
+  try {
+    const registered = await fetch(`${baseUrl()}/oauth/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        client_name: 'Link Assistant',
+        redirect_uris: [callback.url],
+        token_endpoint_auth_method: 'none',
+      }),
+    });
+    const { client_id: clientId } = (await registered.json()) as { client_id: string };
+    const verifier = crypto.randomBytes(32).toString('base64url');
+    const authorize = `${baseUrl()}/oauth/authorize?${new URLSearchParams({
+      response_type: 'code',
+      client_id: clientId,
+      redirect_uri: callback.url,
+      code_challenge: crypto.createHash('sha256').update(verifier).digest('base64url'),
+      code_challenge_method: 'S256',
+      state: 'st4te',
+    })}`;
+    await page.setExtraHTTPHeaders({ 'x-forwarded-for': freshIp() });
+    await page.goto(authorize);
+    await page.getByRole('link', { name: 'Sign in' }).click();
+    const consentPath = decodeURIComponent(new URL(page.url()).searchParams.get('callbackUrl')!);
+    expect(consentPath).toMatch(/^\/oauth\/interaction\/[\w-]+$/);
+
+    // The person has no password (their assistant made it): "Email me a sign-in link",
+    // then "Back to sign in" still belongs to the request.
+    await page.locator('#link-email').fill(person.email);
+    await page.getByRole('button', { name: 'Email me a sign-in link' }).click();
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Check your email');
+    await page.getByRole('link', { name: 'Back to sign in' }).click();
+    await expect(page.locator('input[name="callbackUrl"]').first()).toHaveValue(consentPath);
+    const first = await outboxLink(person.email);
+
+    // Attack: the same kind of link opened in another browser signs in there, to the
+    // account, never onto the consent step this browser is waiting at.
+    const other = await browser.newContext({ extraHTTPHeaders: { 'x-forwarded-for': freshIp() } });
+    const otherPage = await other.newPage();
+    await otherPage.goto(`${first}&callbackUrl=${encodeURIComponent(consentPath)}`);
+    await otherPage.getByRole('button', { name: 'Sign in' }).click();
+    await otherPage.waitForURL(`${baseUrl()}/account`);
+    await expect(otherPage.getByRole('heading', { level: 1 })).toHaveText('Hi, Linda Link');
+    await other.close();
+
+    // In the browser that started it, a new link lands on the consent step.
+    await page.locator('#link-email').fill(person.email);
+    await page.getByRole('button', { name: 'Email me a sign-in link' }).click();
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Check your email');
+    await page.goto(await outboxLink(person.email, new Set([first])));
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Connect Link Assistant?');
+    expect(new URL(page.url()).pathname).toBe(consentPath);
+    await screenshot(page, testInfo, 'oauth-consent-after-emailed-link');
+    const brought = callback.next();
+    await page.getByRole('button', { name: 'Allow' }).click();
+    expect((await brought).get('code')).toBeTruthy();
+  } finally {
+    callback.close();
   }
 });

@@ -227,3 +227,30 @@ test.describe('the client address in server actions', () => {
     await context.close();
   });
 });
+
+test.describe('web signup', () => {
+  test('issue 30: a retry after the account was made sends a sign-in link at once, and says so', async ({
+    page,
+    request,
+  }, testInfo) => {
+    test.skip(!isDesktop(testInfo), 'one viewport is enough for this flow');
+    test.setTimeout(90_000);
+    // The first submit created the account, and its answer never arrived.
+    const user = await register(request, { displayName: 'Ivy Interrupted' });
+    await page.setExtraHTTPHeaders({ 'x-forwarded-for': freshIp() });
+    await page.goto(`${baseUrl()}/signup`);
+    await page.getByLabel('Email (required)').fill(user.email);
+    await page.getByLabel('Name (required)').fill('Ivy Interrupted');
+    await page.getByLabel('Activities').fill('hiking');
+    await page.getByLabel('When you are free').fill('weekends');
+    await page.getByRole('button', { name: 'Create my account' }).click();
+    await expect(
+      page.getByRole('heading', { name: 'This email already has an account — we’ve sent a sign-in link to it' }),
+    ).toBeVisible();
+    await expectAccessible(page);
+    await screenshot(page, testInfo, 'signup-retry-link-sent');
+    await page.goto(await outboxLink(user.email));
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Hi, Ivy Interrupted');
+  });
+});

@@ -3,7 +3,9 @@
 // Host header arrived), bodies are capped, and sign-in links are never used up by a GET.
 import type { Refusal } from '../accounts/attempt-limits';
 import { config } from '../config';
+import { pendingAuthorizationUid, signinReturnPath } from '../oauth/pending-authorization';
 import { safeRedirectUrl } from '../web/return-path';
+import { usesSecureCookies } from './cookies';
 import { AUTH_BASE_PATH, runAuth } from './config';
 import { collectRefusal } from './refusal-note';
 
@@ -43,6 +45,7 @@ export async function handleAuthRequest(request: Request): Promise<Response> {
     if (Buffer.byteLength(body) > MAX_FORM_BYTES) return new Response('Request body too large', { status: 413 });
   }
   const headers = withSafeCallbackUrls(url, request.headers);
+  body = withSafeBodyCallbackUrl(body, url, headers);
   const { result: response, refusal } = await collectRefusal(() =>
     runAuth(new Request(url, { method: request.method, headers, body })),
   );
@@ -52,14 +55,30 @@ export async function handleAuthRequest(request: Request): Promise<Response> {
 const CALLBACK_URL_COOKIE = /^(__Secure-)?authjs\.callback-url$/;
 
 /**
+ * Every callbackUrl passes the site's return path rule (lib/web/return-path.ts), and a
+ * consent step only in the browser whose pending-authorization cookie names it
+ * (lib/oauth/pending-authorization.ts): a link or form made by someone else cannot carry
+ * this browser into their assistant's consent. The answer is absolute on `origin`.
+ */
+function allowedCallbackUrl(value: string, origin: string, pendingUid: string | null): string {
+  const path = safeRedirectUrl(value, origin).slice(origin.length);
+  return `${origin}${signinReturnPath(path, pendingUid)}`;
+}
+
+const pendingUidOf = (headers: Headers) =>
+  pendingAuthorizationUid(headers.get('cookie'), usesSecureCookies(config().publicBaseUrl));
+
+/**
  * Auth.js answers a callbackUrl query parameter or callback-url cookie that is not an
- * http(s) URL with a 500. Both are written by the client, so they pass the site's return
- * path rule first (lib/web/return-path.ts): the query value is replaced by its safe form,
- * an unsafe cookie is dropped. Auth.js's redirect callback applies the same rule again.
+ * http(s) URL with a 500. Both are written by the client, so they pass the rule above
+ * first: the query value is replaced by its allowed form, a cookie that is not allowed as
+ * it stands is dropped. Auth.js's redirect callback applies the return path rule again.
  */
 function withSafeCallbackUrls(url: URL, incoming: Headers): Headers {
+  const pendingUid = pendingUidOf(incoming);
   const callbackUrl = url.searchParams.get('callbackUrl');
-  if (callbackUrl !== null) url.searchParams.set('callbackUrl', safeRedirectUrl(callbackUrl, url.origin));
+  if (callbackUrl !== null)
+    url.searchParams.set('callbackUrl', allowedCallbackUrl(callbackUrl, url.origin, pendingUid));
   const headers = new Headers(incoming);
   const cookie = headers.get('cookie');
   if (!cookie) return headers;
@@ -72,10 +91,23 @@ function withSafeCallbackUrls(url: URL, incoming: Headers): Headers {
     } catch {
       return false;
     }
-    return safeRedirectUrl(value, url.origin) === value;
+    return allowedCallbackUrl(value, url.origin, pendingUid) === value;
   });
   headers.set('cookie', kept.join(';'));
   return headers;
+}
+
+/** The sign-in forms post their callbackUrl as a field: the same rule. */
+function withSafeBodyCallbackUrl(body: string | undefined, url: URL, headers: Headers): string | undefined {
+  if (!body || !/x-www-form-urlencoded/i.test(headers.get('content-type') ?? '')) return body;
+  const form = new URLSearchParams(body);
+  const callbackUrl = form.get('callbackUrl');
+  if (callbackUrl === null) return body;
+  const allowed = allowedCallbackUrl(callbackUrl, url.origin, pendingUidOf(headers));
+  if (allowed === callbackUrl) return body;
+  form.set('callbackUrl', allowed);
+  headers.delete('content-length');
+  return form.toString();
 }
 
 /**

@@ -8,6 +8,8 @@ import { findSession } from '../accounts/sessions';
 import { config } from '../config';
 import { safeReturnPath } from '../web/return-path';
 import { sessionCookieName, usesSecureCookies } from './cookies';
+import { pendingAuthorizationCookieName } from '../oauth/pending-authorization';
+import { loadConsentRequest } from '../oauth/consent';
 
 /** Request header through which proxy.ts hands pages this browser's CSRF token. */
 export const CSRF_TOKEN_HEADER = 'x-buddy-csrf-token';
@@ -16,6 +18,17 @@ export const currentSession = cache(async () => {
   const name = sessionCookieName(usesSecureCookies(config().publicBaseUrl));
   const token = (await cookies()).get(name)?.value;
   return token ? findSession(getDb(), token) : null;
+});
+
+/**
+ * The OAuth request this browser left the consent page to sign in for, while it is still
+ * waiting (lib/oauth/pending-authorization.ts), or null.
+ */
+export const pendingConsentUid = cache(async (): Promise<string | null> => {
+  const secure = usesSecureCookies(config().publicBaseUrl);
+  const uid = (await cookies()).get(pendingAuthorizationCookieName(secure))?.value;
+  if (!uid || !/^[\w-]{1,100}$/.test(uid)) return null;
+  return (await loadConsentRequest(getDb(), uid)) ? uid : null;
 });
 
 /** The session, or a redirect to /signin that comes back to `returnTo` afterwards. */

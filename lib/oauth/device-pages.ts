@@ -24,6 +24,27 @@ export function renderDevicePage(ctx: KoaContextWithOIDC, title: string, main: s
 }
 
 /**
+ * The page for an OAuth error shown in the browser. A client that cannot be loaded (its
+ * metadata document unreachable, of the wrong shape, or naming another client) is
+ * invalid_client: the person learns the assistant's app could not be verified.
+ */
+export function renderOauthErrorPage(ctx: KoaContextWithOIDC, error: string): void {
+  const unverified = error === 'invalid_client';
+  renderDevicePage(
+    ctx,
+    unverified ? 'Assistant not verified' : 'Connection failed',
+    unverified
+      ? '<h1>Buddy Match could not verify this assistant’s app</h1><p>The assistant that sent you here describes ' +
+          'itself in a document Buddy Match could not read or could not trust, so it cannot connect. Nothing was ' +
+          'shared with it.</p><p>Go back to your assistant and try again later, or tell its maker. Your Buddy Match ' +
+          'account is unaffected.</p><p><a href="/account">Go to your account</a></p>'
+      : '<h1>This connection could not go ahead</h1><p>The assistant sent you here with a request Buddy Match ' +
+          `cannot accept (${escapeHtml(error)}). Nothing was shared with it.</p><p>Go back to your assistant and ` +
+          'connect Buddy Match again.</p><p><a href="/account">Go to your account</a></p>',
+  );
+}
+
+/**
  * oidc-provider's form with a visible label on its code field, and without its inline
  * onfocus handler (the strict CSP runs no inline script).
  */

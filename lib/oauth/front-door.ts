@@ -6,6 +6,8 @@
 //   node request and response that oidc-provider's interaction API works on.
 // The consent page itself (GET /oauth/interaction/{uid}) is a Next.js page.
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { sql } from 'kysely';
+import { getDb } from '@/db';
 import { SCOPES } from '../contract/define';
 import { config } from '../config';
 import { discardRefusedBody } from '../http/body-limit';
@@ -14,7 +16,7 @@ import { INTERNAL_ERROR_ENVELOPE } from '../http/errors';
 import { logError } from '../http/log';
 import { targetPath } from '../http/request-target';
 import { API_CONTENT_SECURITY_POLICY, COMMON_SECURITY_HEADERS } from '../web/security-headers';
-import { finishInteraction } from './interaction';
+import { finishInteraction, startSigninFor } from './interaction';
 import { OAUTH_ROUTES, oauthProvider } from './provider';
 import { DEVICE_CLIENT_ID, oauthResources } from './resources';
 import { PREFILLED_CODE_HEADER } from './device-pages';
@@ -101,6 +103,53 @@ function withDefaultDeviceScope(req: IncomingMessage, res: ServerResponse, baseU
     }
     if (!form.get('scope')) form.set('scope', SCOPES.join(' '));
     handOnWithBody(req, res, baseUrl, form.toString());
+  });
+}
+
+const DEVICE_CODE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
+
+/**
+ * A device code already exchanged for tokens. oidc-provider answers its reuse by revoking
+ * every token of the grant, so an assistant that polls once more after success would lose
+ * the connection it was just given. RFC 8628 asks for no revocation: the extra poll is
+ * told invalid_grant here, before the provider sees it, and the tokens keep working.
+ * (Two polls racing within milliseconds can still both reach the provider.)
+ */
+async function deviceCodeAlreadyUsed(deviceCode: string): Promise<boolean> {
+  if (!deviceCode || deviceCode.length > 200 || deviceCode.includes('\0')) return false;
+  const row = await getDb()
+    .selectFrom('oauth_payloads')
+    .select('id')
+    .where('model', '=', 'DeviceCode')
+    .where('id', '=', deviceCode)
+    .where(sql<boolean>`payload ? 'consumed'`)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** The token endpoint: a poll with a used device code is answered here (see above), all else by oidc-provider. */
+function tokenRequest(req: IncomingMessage, res: ServerResponse, baseUrl: string): void {
+  readSmallBody(req, res, (text) => {
+    const form = new URLSearchParams(text);
+    if (form.get('grant_type') !== DEVICE_CODE_GRANT) return handOnWithBody(req, res, baseUrl, text);
+    deviceCodeAlreadyUsed(form.get('device_code') ?? '')
+      .then((used) => {
+        if (!used) return handOnWithBody(req, res, baseUrl, text);
+        sendJson(
+          res,
+          400,
+          {
+            error: 'invalid_grant',
+            error_description:
+              'This device code was already exchanged for tokens by an earlier poll; those tokens stay valid. Stop polling.',
+          },
+          { 'cache-control': 'no-store' },
+        );
+      })
+      .catch((error: unknown) => {
+        logError('oauth device code lookup failed', error);
+        if (!res.headersSent) sendJson(res, 500, INTERNAL_ERROR_ENVELOPE, { 'cache-control': 'no-store' });
+      });
   });
 }
 
@@ -200,6 +249,14 @@ export function answerOauth(req: IncomingMessage, res: ServerResponse): boolean 
     });
     return true;
   }
+  const leaving = /^\/oauth\/interaction\/([\w-]{1,100})\/(signin|signup)$/.exec(path);
+  if (leaving && (method === 'GET' || method === 'HEAD')) {
+    startSigninFor(req, res, leaving[1]!, leaving[2] as 'signin' | 'signup').catch((error: unknown) => {
+      logError('oauth sign-in start failed', error);
+      if (!res.headersSent) sendJson(res, 500, INTERNAL_ERROR_ENVELOPE);
+    });
+    return true;
+  }
   // The consent page is a Next.js page.
   if (/^\/oauth\/interaction\/[^/]+$/.test(path) && (method === 'GET' || method === 'HEAD')) return false;
 
@@ -242,6 +299,14 @@ export function answerOauth(req: IncomingMessage, res: ServerResponse): boolean 
   }
   if (path === OAUTH_ROUTES.device_authorization && method === 'POST') {
     withDefaultDeviceScope(req, res, baseUrl);
+    return true;
+  }
+  if (
+    path === OAUTH_ROUTES.token &&
+    method === 'POST' &&
+    /x-www-form-urlencoded/i.test(req.headers['content-type'] ?? '')
+  ) {
+    tokenRequest(req, res, baseUrl);
     return true;
   }
   if (path === OAUTH_ROUTES.registration && method === 'POST' && /json/i.test(req.headers['content-type'] ?? '')) {

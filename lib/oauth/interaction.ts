@@ -14,6 +14,7 @@ import { logLine } from '../http/log';
 import { COMMON_SECURITY_HEADERS } from '../web/security-headers';
 import { whenGrantRevoked } from './adapter';
 import { oauthProvider } from './provider';
+import { consentPath, pendingAuthorizationCookie } from './pending-authorization';
 
 export async function recordOauthConnection(
   db: Database,
@@ -73,6 +74,33 @@ function redirect(res: ServerResponse, location: string): void {
   res.end();
 }
 
+/** Adds a Set-Cookie line beside those oidc-provider may already have set on `res`. */
+function addSetCookie(res: ServerResponse, line: string): void {
+  const existing = res.getHeader('set-cookie');
+  const lines = existing === undefined ? [] : Array.isArray(existing) ? existing : [String(existing)];
+  res.setHeader('set-cookie', [...lines, line]);
+}
+
+/**
+ * GET /oauth/interaction/{uid}/signin|signup, the consent page's "Sign in" and "Create an
+ * account": only a browser holding oidc-provider's cookie for this request (the one the
+ * assistant sent here) is marked as signing in for it (lib/oauth/pending-authorization.ts);
+ * any other goes to a plain sign-in or signup, which never leads to this consent step.
+ */
+export async function startSigninFor(
+  req: IncomingMessage,
+  res: ServerResponse,
+  uid: string,
+  kind: 'signin' | 'signup',
+): Promise<void> {
+  req.resume();
+  const provider = await oauthProvider();
+  const details = await provider.interactionDetails(req, res).catch(() => null);
+  if (details?.uid !== uid) return redirect(res, `/${kind}`);
+  addSetCookie(res, pendingAuthorizationCookie(uid, usesSecureCookies(config().publicBaseUrl)));
+  redirect(res, `/${kind}?callbackUrl=${encodeURIComponent(consentPath(uid))}`);
+}
+
 export async function finishInteraction(
   req: IncomingMessage,
   res: ServerResponse,
@@ -103,12 +131,16 @@ export async function finishInteraction(
       { error: 'access_denied', error_description: 'The person declined to connect this assistant' },
       { mergeWithLastSubmission: false },
     );
+    addSetCookie(res, pendingAuthorizationCookie(null, usesSecureCookies(baseUrl)));
     return handBack(res, resume, 'Not connected');
   }
   const db = getDb();
   const token = readCookie(req.headers.cookie ?? null, sessionCookieName(usesSecureCookies(baseUrl)));
   const session = token ? await findSession(db, token) : null;
-  if (!session) return redirect(res, `/signin?callbackUrl=${encodeURIComponent(`/oauth/interaction/${uid}`)}`);
+  if (!session) {
+    addSetCookie(res, pendingAuthorizationCookie(uid, usesSecureCookies(baseUrl)));
+    return redirect(res, `/signin?callbackUrl=${encodeURIComponent(consentPath(uid))}`);
+  }
 
   const params = details.params as { client_id: string; scope?: string; resource?: string | string[] };
   const client = await provider.Client.find(params.client_id);
@@ -132,5 +164,6 @@ export async function finishInteraction(
     { login: { accountId: session.user.id, remember: false }, consent: { grantId } },
     { mergeWithLastSubmission: false },
   );
+  addSetCookie(res, pendingAuthorizationCookie(null, usesSecureCookies(baseUrl)));
   handBack(res, resume, `Connected ${clientName.replace(/[<>&"]/g, '')}`);
 }

@@ -12,9 +12,9 @@ import { SCOPES } from '../contract/define';
 import { config } from '../config';
 import { PostgresAdapter } from './adapter';
 import { loadOauthSigningKey } from './keys';
-import { logError } from '../http/log';
+import { logError, logLine } from '../http/log';
 import { DEVICE_CLIENT_ID, DEVICE_CLIENT_NAME, isOwnResource, oauthResources } from './resources';
-import { successSource, userCodeConfirmSource, userCodeInputSource } from './device-pages';
+import { renderOauthErrorPage, successSource, userCodeConfirmSource, userCodeInputSource } from './device-pages';
 import { checkClientMetadata, guardedHttpOptions, UNRECOGNIZED_FETCHED_FIELDS } from './client-rules';
 import { clientIpFromHeaders } from '../http/ip';
 
@@ -47,7 +47,8 @@ export const DEVICE_CLIENT = {
   token_endpoint_auth_method: 'none' as const,
 };
 
-const DEVICE_POLL_INTERVAL_S = 5;
+/** The `interval` (RFC 8628 §3.2) the device authorization response names, in seconds. */
+export const DEVICE_POLL_INTERVAL_S = 5;
 
 /** True when this poll came sooner than the device's interval (which then grows by 5 s). */
 async function pollingTooSoon(db: ReturnType<typeof getDb>, deviceCode: string): Promise<boolean> {
@@ -124,6 +125,18 @@ async function createProvider(): Promise<Provider> {
       IdToken: 3600,
     },
     routes: OAUTH_ROUTES,
+    // An error the browser sees (a client that cannot be loaded: its metadata document
+    // unreachable or of the wrong shape, a bad redirect) gets a page in the site's style,
+    // not oidc-provider's "oops!"; the reason goes to the log, not to the person.
+    renderError: async (ctx, out, error) => {
+      logLine({
+        event: 'oauth_error_page',
+        client_id: typeof ctx.oidc?.params?.client_id === 'string' ? ctx.oidc.params.client_id.slice(0, 300) : null,
+        error: out.error,
+        reason: String(out.error_description ?? (error instanceof Error ? error.message : '')).slice(0, 500),
+      });
+      renderOauthErrorPage(ctx, out.error);
+    },
     interactions: { url: (_ctx, interaction) => `/oauth/interaction/${interaction.uid}` },
     cookies: {
       keys: [cookieKey],
@@ -187,6 +200,12 @@ async function createProvider(): Promise<Provider> {
   // down, and its interval grows by 5 s. Counted in PostgreSQL, so it holds across instances.
   created.use(async (ctx, next) => {
     await next();
+    // RFC 8628 §3.2: the interval to poll at, which oidc-provider 8 leaves out.
+    if (ctx.path === OAUTH_ROUTES.device_authorization && ctx.method === 'POST' && ctx.status === 200) {
+      const body = ctx.body as { device_code?: string } | undefined;
+      if (body?.device_code) ctx.body = { ...body, interval: DEVICE_POLL_INTERVAL_S };
+      return;
+    }
     if (ctx.path !== OAUTH_ROUTES.token || ctx.method !== 'POST') return;
     const deviceCode = (ctx.oidc?.params as { device_code?: unknown } | undefined)?.device_code;
     if (

@@ -36,7 +36,7 @@ interface ApiErrorBody {
 
 type Problem =
   | { kind: 'fields'; fields: Partial<Record<SignupParam, string>>; other: string[] }
-  | { kind: 'taken' }
+  | { kind: 'taken'; link: SigninLinkRequest }
   | { kind: 'rate_limited'; retryAfterSeconds: number | null }
   | { kind: 'network' }
   | { kind: 'server'; message: string };
@@ -130,9 +130,36 @@ async function signInBrowser(result: RegisterResult, callbackUrl: string): Promi
   }
 }
 
+type SigninLinkRequest = 'sent' | 'limited' | 'failed';
+
+/**
+ * "Email me a sign-in link", exactly as the sign-in page asks for it (Auth.js's CSRF-checked
+ * email sign-in: the same per-address and per-network limits, the same answer for every
+ * address). For a signup whose first submit created the account but whose answer was lost.
+ */
+async function emailSigninLink(email: string, callbackUrl: string): Promise<SigninLinkRequest> {
+  try {
+    const csrf = (await (await fetch('/auth/csrf', { headers: { accept: 'application/json' } })).json()) as {
+      csrfToken?: string;
+    };
+    if (!csrf.csrfToken) return 'failed';
+    // Followed to where the form would land: the check-email page, or /signin?error=… when refused.
+    const response = await fetch('/auth/signin/email', {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ csrfToken: csrf.csrfToken, email: email.trim(), callbackUrl }),
+    });
+    const landed = new URL(response.url);
+    if (landed.pathname === '/signin/check-email') return 'sent';
+    return landed.searchParams.get('error') === 'AccessDenied' ? 'limited' : 'failed';
+  } catch {
+    return 'failed';
+  }
+}
+
 function problemFromResponse(status: number, body: ApiErrorBody, retryAfter: string | null): Problem {
   const code = body.error?.code;
-  if (code === 'email_taken' || status === 409) return { kind: 'taken' };
+  if (code === 'email_taken' || status === 409) return { kind: 'taken', link: 'failed' };
   if (code === 'rate_limited' || status === 429) {
     const seconds = Number(retryAfter);
     return { kind: 'rate_limited', retryAfterSeconds: Number.isFinite(seconds) && seconds > 0 ? seconds : null };
@@ -226,7 +253,10 @@ export function SignupWithAi({
         moveFocus();
         return;
       }
-      const next = problemFromResponse(response.status, body, response.headers.get('retry-after'));
+      let next = problemFromResponse(response.status, body, response.headers.get('retry-after'));
+      // The account exists (often from this very form, its answer lost on the way): the way
+      // in is an emailed link, so ask for one at once rather than leave the person without a password.
+      if (next.kind === 'taken') next = { ...next, link: await emailSigninLink(draft.email, continueTo ?? '/account') };
       setProblem(next);
       if (next.kind === 'fields' || next.kind === 'taken') setView({ name: 'edit' });
       moveFocus();
@@ -568,9 +598,19 @@ function ProblemNotice({
   const [heading, text, action]: [string, string, ReactNode] =
     problem.kind === 'taken'
       ? [
-          'This email already has an account',
-          'An account with this email address exists already, so no new one was created. Sign in from the app or from the link in your email, or use a different email address below.',
-          null,
+          problem.link === 'sent'
+            ? 'This email already has an account — we’ve sent a sign-in link to it'
+            : 'This email already has an account',
+          problem.link === 'sent'
+            ? 'No new account was created. Open the link in that email to sign in (it works once, for about an hour; check your spam folder too), or use a different email address below.'
+            : problem.link === 'limited'
+              ? 'No new account was created. Several sign-in links were sent to this address recently, so no new one was sent now: use the newest one in your email, or use a different email address below.'
+              : 'No new account was created. Sign in from the app or with a link by email, or use a different email address below.',
+          problem.link === 'sent' ? null : (
+            <a key="signin" className="button button-secondary" href="/signin">
+              Sign in
+            </a>
+          ),
         ]
       : problem.kind === 'rate_limited'
         ? [

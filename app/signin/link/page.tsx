@@ -3,8 +3,8 @@ import { headers } from 'next/headers';
 import { getDb } from '@/db';
 import { appSigninUrl } from '@/lib/accounts/app-signin';
 import { inspectSigninLink } from '@/lib/accounts/signin-links';
-import { csrfToken } from '@/lib/auth/session';
-import { safeReturnPath } from '@/lib/web/return-path';
+import { csrfToken, pendingConsentUid } from '@/lib/auth/session';
+import { signinReturnPath } from '@/lib/oauth/pending-authorization';
 import { EmailLinkForm } from '@/app/_components/signin-forms';
 
 export const metadata: Metadata = { title: 'Sign-in link', robots: { index: false, follow: false } };
@@ -48,7 +48,11 @@ export default async function SigninLinkPage({
         <h1>{text.title}</h1>
         <p>{text.body}</p>
         <section className="card" aria-label="Get a new sign-in link">
-          <EmailLinkForm csrfToken={csrf} returnTo="/account" idPrefix="new-link" />
+          <EmailLinkForm
+            csrfToken={csrf}
+            returnTo={signinReturnPath(undefined, await pendingConsentUid())}
+            idPrefix="new-link"
+          />
         </section>
         <p>
           Know your password? <a href="/signin">Sign in with your password</a>.
@@ -58,8 +62,10 @@ export default async function SigninLinkPage({
   }
 
   const phone = isPhone(await headers());
-  // A link from a signup made on an assistant's consent screen goes back there.
-  const action = `/auth/callback/email?${new URLSearchParams({ token, callbackUrl: safeReturnPath(search.callbackUrl, '/account') })}`;
+  // Back to an assistant's consent step only in the browser that left it to sign in
+  // (its pending-authorization cookie), never because the link says so.
+  const callbackUrl = signinReturnPath(search.callbackUrl, await pendingConsentUid());
+  const action = `/auth/callback/email?${new URLSearchParams({ token, callbackUrl })}`;
   const minutes = Math.max(1, Math.round((link.expiresAt.getTime() - Date.now()) / 60_000));
   return (
     <div className="narrow">

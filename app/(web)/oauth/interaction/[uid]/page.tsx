@@ -50,7 +50,8 @@ export default async function ConsentPage({ params }: { params: Promise<{ uid: s
   }
   if (!session) {
     // The authorize page is also the signup page: an assistant may bring someone new.
-    const back = encodeURIComponent(here);
+    // Both go through lib/oauth/interaction.ts startSigninFor, which marks this browser
+    // as signing in for this request, so any sign-in comes back here.
     return (
       <div className="narrow stack">
         <h1>Connect {request.clientName} to Buddy Match</h1>
@@ -60,10 +61,10 @@ export default async function ConsentPage({ params }: { params: Promise<{ uid: s
         </p>
         <ClientIdentity name={request.clientName} trust={request.trust} />
         <div className="actions">
-          <a className="button" href={`/signin?callbackUrl=${back}`}>
+          <a className="button" href={`${here}/signin`}>
             Sign in
           </a>
-          <a className="button button-secondary" href={`/signup?callbackUrl=${back}`}>
+          <a className="button button-secondary" href={`${here}/signup`}>
             Create an account
           </a>
         </div>
