@@ -7,7 +7,7 @@ import { advertisedAnnotations, annotationsFor } from './annotations';
 import { advertisedTools } from './server';
 import { closestToolNames, unknownToolAnswer } from './unknown-tool';
 
-const MAX_BYTES = 20_000;
+const MAX_BYTES = 24_000;
 const MAX_TOKENS = 5_000;
 
 describe('tools/list', () => {
