@@ -69,6 +69,7 @@ ${endpointTable(endpoints, baseUrl)}
 - Free time is plain English: ${code('availability_text')} on the profile, ${code('when')} on Discover (${code('when=weekday evenings')}: people free then, instead of the person's own free time; a fragment it cannot read is refused). Check a text with the person first with ${ref('POST', '/api/v1/availability/parse.json')} ${code('{"text": "..."}')}: no token, nothing saved; it answers the grid, ${code('summary')}, ${code('unparsed')} fragments and ${code('normalized')} roundings.
 - Common slips are accepted and each is reported, one sentence per field, in ${code('warnings.normalized')}: ${code('availability')} as text, ${code('activities')} as one comma-separated string, ${code('coords')} as ${code('"38.72,-9.14"')}, gender words (woman, man, nonbinary, prefer not to say), unambiguous birthdays (${code('March 3 1990')}, ${code('1990/03/03')}), and either ${code('mimeType')} or ${code('photoMimeType')} on both photo paths. Confirm them with the person. Ambiguous input (${code('03/04/1990')}) is refused with the exact fix in ${code('error.fields')}.
 - Discover ranks only by the searched activities, and each card lists those first, then the others the person shares, then the rest.
+- An empty Discover first page carries ${code('empty_reason')} (why, with counts) and ${code('suggestions')} (each a ${code('change')}, the ${code('matches')} it finds and a ready ${code('url')}): tell the person and ask before widening the search.
 
 ## Location privacy
 
