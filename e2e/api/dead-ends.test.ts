@@ -122,7 +122,8 @@ describe('MCP input schemas a validating host lets the forgiven slips through', 
       isError?: boolean;
       content: Array<{ text?: string }>;
     };
-    const text = result.content.map((c) => c.text ?? '').join('\n');
+    // The endpoint's JSON comes first (register adds how to connect as a second text).
+    const text = result.content[0]?.text ?? '';
     expect(result.isError, text).toBeFalsy();
     return JSON.parse(text);
   }
