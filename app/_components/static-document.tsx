@@ -10,11 +10,14 @@ export function StaticDocument({
   title,
   nonce,
   css,
+  alternate,
   children,
 }: {
   title: string;
   nonce: string;
   css: string;
+  /** A version for agents, linked before the stylesheet (which is most of the page's bytes). */
+  alternate?: { href: string; type: string };
   children: ReactNode;
 }) {
   return (
@@ -24,6 +27,7 @@ export function StaticDocument({
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="theme-color" content={SITE.themeColor} />
         <title>{title}</title>
+        {alternate && <link rel="alternate" type={alternate.type} href={alternate.href} />}
         <meta name="description" content={SITE.description} />
         <link rel="icon" href="/favicon.ico" sizes="32x32" type="image/x-icon" />
         <link rel="icon" href="/icon.svg" sizes="any" type="image/svg+xml" />

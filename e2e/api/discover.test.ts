@@ -457,6 +457,70 @@ describe('GET /api/v1/discover.json: paging', () => {
   }
 });
 
+// Issue 30 §3: an empty answer says why and what would find someone, with counts of the
+// people the suggested search itself shows (blocks respected), and each suggestion's URL finds them.
+describe('GET /api/v1/discover.json: an empty answer says why', () => {
+  const at: Spot = { latitude: -50, longitude: -150 };
+  let caller: Person;
+  let people: Person[];
+
+  beforeAll(async () => {
+    caller = await person({ name: 'Fencer', at, km: 0, activities: ['fencing'], availability: 'weekends' });
+    people = await Promise.all(
+      [
+        { name: 'Weekday1', km: 5.2, activities: ['fencing'], availability: 'weekday mornings' },
+        { name: 'Weekday2', km: 10.2, activities: ['fencing'], availability: 'weekday mornings' },
+        { name: 'Farther', km: 40.2, activities: ['fencing'], availability: 'weekends' },
+      ].map((spec) => person({ ...spec, at } as PersonSpec)),
+    );
+  });
+
+  it('names the free time and the radius as what stands in the way, with counts and ready URLs', async () => {
+    const body = await search(caller);
+    expect(body.results).toEqual([]);
+    expect(body.empty_reason).toBe(
+      '2 people within 25 km like fencing, but none is free when you are; 1 person within 50 km: ' +
+        'try available=0, or radius_km=50.',
+    );
+    expect(body.suggestions?.map(({ change, matches }) => ({ change, matches }))).toEqual([
+      { change: 'available=0', matches: 2 },
+      { change: 'radius_km=50', matches: 1 },
+    ]);
+    // Each suggested search finds exactly the people it counted.
+    for (const suggestion of body.suggestions ?? []) {
+      const url = new URL(suggestion.url);
+      const found = await api('GET', `${url.pathname}${url.search}`, { token: caller.token });
+      expect(found.status).toBe(200);
+      expect(found.body.results).toHaveLength(suggestion.matches);
+      expect(found.body.empty_reason).toBeUndefined();
+    }
+  });
+
+  it('names the gender or age filter when that is what stands in the way', async () => {
+    const body = await search(caller, { available: 0, gender: 'male' });
+    expect(body.results).toEqual([]);
+    expect(body.empty_reason).toMatch(/^2 people within 25 km like fencing, but none of the gender or age asked for/);
+    expect(body.suggestions?.[0]).toMatchObject({ change: 'leave out gender, age_min and age_max', matches: 2 });
+  });
+
+  it('says when nobody near or far likes the activity, and never counts more than Discover would show', async () => {
+    const nobody = await search(caller, { activities: 'curling', radius_km: 200 });
+    expect(nobody.empty_reason).toMatch(
+      /^Nobody within 200 km likes curling and is free when you are: try other activities/,
+    );
+    expect(nobody.suggestions).toEqual([]);
+    // Someone the caller blocked is not counted.
+    await call(blockUser, { params: { slug: people[0]!.slug }, token: caller.token });
+    const afterBlock = await search(caller);
+    expect(afterBlock.suggestions?.[0]).toMatchObject({ change: 'available=0', matches: 1 });
+    // A non-empty answer carries neither field.
+    const found = await search(caller, { available: 0 });
+    expect(found.results).toHaveLength(1);
+    expect(found).not.toHaveProperty('empty_reason');
+    expect(found).not.toHaveProperty('suggestions');
+  });
+});
+
 describe('GET /api/v1/discover.json: callers and bad input', () => {
   it('tells a caller with an incomplete profile what is missing (422)', async () => {
     const half = await registerUser({ aboutMe: 'Hi', activities: ['tennis'] });

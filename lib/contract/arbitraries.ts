@@ -13,6 +13,7 @@ import fc from 'fast-check';
 import type { z } from 'zod';
 import { ACTIVITIES, ACTIVITY_IDS } from '../activities';
 import { toJsonSchema, type JsonSchema } from '../docs/json-schema';
+import { REPORT_REASONS } from './limits';
 import { GENDERS } from './schemas';
 
 export interface ArbitraryOptions {
@@ -238,6 +239,10 @@ export const STATIC_HINTS: Readonly<
     location: fc.constantFrom('Portland, OR', 'Berlin', 'London, UK'),
     coords: fc.record({ latitude, longitude }),
     timezone: fc.constantFrom('Europe/Lisbon', 'america/new_york', 'Asia/Kolkata', 'UTC'),
+    // Forgiving fields are published as "documented form or text" (issue 30 §4): a random
+    // string is a fair mutation, not a valid value, so valid ones come from here.
+    gender: fc.constantFrom(...GENDERS, 'woman', 'Man', 'non-binary'),
+    reason: fc.constantFrom(...REPORT_REASONS, 'Their profile looks fake', 'spam messages'),
     aboutMe: sentence,
     message: sentence,
     firstMessage: sentence,

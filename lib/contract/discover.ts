@@ -132,8 +132,24 @@ export const discoverResultSchema = z.object({
 });
 export type DiscoverResult = z.infer<typeof discoverResultSchema>;
 
+export const discoverSuggestionSchema = z.object({
+  change: z.string().describe('What to change, e.g. "available=0" or "radius_km=100"'),
+  matches: z.number().int().describe('How many people that search finds'),
+  url: z.string().describe('That search as a ready-made URL'),
+});
+
 export const discoverResponseSchema = z.object({
   results: z.array(discoverResultSchema),
+  empty_reason: z
+    .string()
+    .optional()
+    .describe(
+      'Only when the first page is empty: why, with counts, e.g. "2 people within 25 km like climbing, but none is free when you are: try available=0."',
+    ),
+  suggestions: z
+    .array(discoverSuggestionSchema)
+    .optional()
+    .describe('Only when the first page is empty: searches that would find someone (empty when none would)'),
   next_cursor: z
     .string()
     .nullable()

@@ -8,10 +8,13 @@ import {
   genderInputSchema,
   listOrCommaText,
   readBirthday,
+  reportReasonFromWords,
+  reportReasonInputSchema,
   splitList,
   timezoneInputSchema,
 } from './forgiving';
-import { birthdaySchema } from './schemas';
+import { toJsonSchema } from '../docs/json-schema';
+import { birthdaySchema, GENDERS } from './schemas';
 
 const parse = (schema: z.ZodType, input: unknown) => collectNormalizations(() => schema.safeParse(input));
 
@@ -213,5 +216,47 @@ describe('timezoneInputSchema', () => {
     expect(city.error?.issues[0]?.message).toMatch(/did you mean Europe\/Lisbon\?/);
     const offset = timezoneInputSchema.safeParse('+01:00');
     expect(offset.error?.issues[0]?.message).toMatch(/IANA time zone name such as "Europe\/Lisbon"/);
+  });
+});
+
+describe('report reasons in plain words (issue 30 §3)', () => {
+  it.each([
+    ['Their profile looks fake', 'fake_profile'],
+    ['catfish', 'fake_profile'],
+    ['fake profile', 'fake_profile'],
+    ['Fake-Profile', 'fake_profile'],
+    ['keeps sending me crypto links', 'spam'],
+    ['He kept messaging after I said no', 'harassment'],
+    ['sent explicit photos', 'inappropriate_content'],
+    ['I think she is a minor', 'underage'],
+    ['I felt unsafe meeting him', 'safety_concern'],
+    ['something else', 'other'],
+  ])('reads %j as %s', (words, reason) => {
+    expect(reportReasonFromWords(words)).toBe(reason);
+  });
+
+  it('notes the reading, passes the enum through silently, and refuses words that name no reason with the list', () => {
+    expect(parse(reportReasonInputSchema, 'Their profile looks fake')).toMatchObject({
+      value: { success: true, data: 'fake_profile' },
+      normalized: ['reason: "Their profile looks fake" was read as fake_profile'],
+    });
+    expect(parse(reportReasonInputSchema, 'spam')).toMatchObject({ value: { data: 'spam' }, normalized: [] });
+    const refused = parse(reportReasonInputSchema, 'boring').value;
+    expect(refused.success).toBe(false);
+    expect(refused.error?.issues[0]?.message).toContain('fake_profile');
+  });
+});
+
+describe('published schemas of forgiving fields (issue 30 §4)', () => {
+  it('show the documented form first, then the text the server also reads, on input only', () => {
+    expect(toJsonSchema(genderInputSchema, 'input', 'draft-2020-12')).toEqual({
+      anyOf: [
+        { type: 'string', enum: [...GENDERS] },
+        { type: 'string', maxLength: 40 },
+      ],
+    });
+    const birthday = toJsonSchema(birthdayInputSchema(birthdaySchema), 'input', 'draft-2020-12');
+    expect(birthday.anyOf).toEqual([expect.objectContaining({ format: 'date' }), { type: 'string', maxLength: 40 }]);
+    expect(toJsonSchema(reportReasonInputSchema, 'output', 'draft-2020-12')).toMatchObject({ enum: expect.any(Array) });
   });
 });

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { canonicalizeActivities } from '../activities/canonicalize';
 import { canonicalTimezone, timezoneSuggestions } from '../geo/timezone';
 import { ApiError } from '../http/errors';
+import { REPORT_REASONS } from './limits';
 import { coordsSchema, GENDERS, genderSchema } from './schemas';
 import { singleLine } from './text';
 
@@ -15,20 +16,27 @@ import { singleLine } from './text';
 let notes: string[] | null = null;
 
 /**
- * Published schemas (OpenAPI, MCP tools, guides, the fuzzer's arbitraries) show the
- * documented form of a forgiving field; the forms it also understands are in its
- * description. A JSON Schema "string" branch would claim any string is accepted.
+ * Published schemas (OpenAPI, MCP tools, guides, the fuzzer's arbitraries) show a
+ * forgiving field as its documented form or a plain string (issue 30 §4): a host that
+ * validates arguments before calling must let through the slips the server forgives
+ * ("woman", "3 March 1990", "hiking, coffee"). The documented form comes first, so a
+ * model still reads the enum or format; the forms understood are in the description.
  */
-const documentedForms = new WeakMap<object, z.ZodType>();
+export interface PublishedForm {
+  documented: z.ZodType;
+  /** Longest text the server reads in place of the documented form. */
+  textMaxLength: number;
+}
+const publishedForms = new WeakMap<object, PublishedForm>();
 
-function documentedAs<T extends z.ZodType>(forgiving: T, documented: z.ZodType): T {
-  documentedForms.set(forgiving, documented);
+function documentedAs<T extends z.ZodType>(forgiving: T, documented: z.ZodType, textMaxLength: number): T {
+  publishedForms.set(forgiving, { documented, textMaxLength });
   return forgiving;
 }
 
-/** The documented form of a forgiving schema, or undefined for any other schema. */
-export function documentedFormOf(schema: object): z.ZodType | undefined {
-  return documentedForms.get(schema);
+/** How a forgiving schema is published, or undefined for any other schema. */
+export function publishedFormOf(schema: object): PublishedForm | undefined {
+  return publishedForms.get(schema);
 }
 
 /** Runs a (synchronous) parse and returns what its transforms noted. */
@@ -61,16 +69,18 @@ export function splitList(text: string): string[] {
  * A list that may also arrive as one comma-separated string: the array schema is what is
  * documented; the string is split, noted, and checked by the same array schema.
  */
+const LIST_TEXT_MAX = 2000;
+
 export function listOrCommaText<T extends z.ZodType<unknown, string[]>>(field: string, array: T) {
   const fromText = singleLine()
-    .max(2000)
+    .max(LIST_TEXT_MAX)
     .transform((text) => {
       const items = splitList(text);
       note(`${field}: the text ${quoted(text)} was read as the list ${quoted(items)}`);
       return items;
     })
     .pipe(array);
-  return documentedAs(z.union([array, fromText]), array);
+  return documentedAs(z.union([array, fromText]), array, LIST_TEXT_MAX);
 }
 
 export const AVAILABILITY_FIX = 'use availability_text: "weekday evenings after 6" (plain English)';
@@ -102,6 +112,7 @@ export const coordsInputSchema = documentedAs(
     { error: COORDS_FIX },
   ),
   coordsSchema,
+  60,
 );
 
 type Gender = (typeof GENDERS)[number];
@@ -154,6 +165,7 @@ export const genderInputSchema = documentedAs(
     { error: GENDER_FIX },
   ),
   genderSchema,
+  40,
 );
 
 export const TIMEZONE_FIX = 'use an IANA time zone name such as "Europe/Lisbon" or "America/New_York"';
@@ -178,6 +190,7 @@ export const timezoneInputSchema = documentedAs(
       return zone;
     }),
   z.string().max(64),
+  64,
 );
 
 const MONTH_NAMES = [
@@ -260,7 +273,7 @@ export function birthdayInputSchema<T extends z.ZodType<string, string>>(stored:
       return reading.date;
     })
     .pipe(stored);
-  return documentedAs(forgiving, stored);
+  return documentedAs(forgiving, stored, 40);
 }
 
 /**
@@ -355,3 +368,47 @@ export function activityListSchema(options: {
     })
     .describe(options.describe);
 }
+
+type ReportReason = (typeof REPORT_REASONS)[number];
+/** Words people use for each reason, tried in this order (a fake account that spams is fake_profile first). */
+const REPORT_REASON_WORDS: ReadonlyArray<[ReportReason, RegExp]> = [
+  ['underage', /\b(under\s?age|minors?\b|child|kids?\b|teen(ager)?|too young|under 1[3-8]|school ?(girl|boy))/],
+  ['fake_profile', /\b(fake|catfish|imperson|pretend|not (a )?real|stolen (photo|picture)|bot\b|scam)/],
+  ['spam', /\b(spam|advert|promot|selling|sales|marketing|crypto|links?\b)/],
+  ['harassment', /\b(harass|bully|insult|abus|stalk|threat|creep|won.?t stop|kept messaging|rude|hate|slur)/],
+  ['inappropriate_content', /\b(inappropriate|explicit|nude|nudity|sexual|porn|offensive|obscene|nsfw|lewd)/],
+  ['safety_concern', /\b(unsafe|danger|safety|violen|scared|afraid|weapon|hurt)/],
+  ['other', /^(other|something else|misc)/],
+];
+export const REPORT_REASON_FIX = `use one of ${REPORT_REASONS.join(', ')} (plain words such as "their profile looks fake" are understood too), and say what happened in text`;
+const REPORT_REASON_TEXT_MAX = 200;
+
+/** The reason enum value plain words name, or null. */
+export function reportReasonFromWords(words: string): ReportReason | null {
+  const text = words.toLowerCase().replace(/[_-]+/g, ' ').trim();
+  const exact = REPORT_REASONS.find((reason) => reason.replace(/_/g, ' ') === text);
+  return exact ?? REPORT_REASON_WORDS.find(([, pattern]) => pattern.test(text))?.[0] ?? null;
+}
+
+/** A report reason as the enum, or plain words read as one (noted); words that name none are refused with the list. */
+export const reportReasonInputSchema = documentedAs(
+  z.union(
+    [
+      z.enum(REPORT_REASONS),
+      singleLine()
+        .max(REPORT_REASON_TEXT_MAX)
+        .transform((text, ctx) => {
+          const reason = reportReasonFromWords(text);
+          if (!reason) {
+            ctx.issues.push({ code: 'custom', message: REPORT_REASON_FIX, input: text });
+            return z.NEVER;
+          }
+          note(`reason: ${quoted(text)} was read as ${reason}`);
+          return reason;
+        }),
+    ],
+    { error: REPORT_REASON_FIX },
+  ),
+  z.enum(REPORT_REASONS),
+  REPORT_REASON_TEXT_MAX,
+);

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { defineEndpoint } from './define';
 import { API_PATHS } from './paths';
 import { BUDDY_REQUEST_STATES, REPORT_REASONS, SOCIAL_LIMITS } from './limits';
-import { activityListSchema } from './forgiving';
+import { activityListSchema, reportReasonInputSchema } from './forgiving';
 import { activityIdsSchema, attributionFields, isoDateTime, userCardSchema } from './schemas';
 import { planSchema } from './plans';
 import { freeText, singleLine } from './text';
@@ -416,7 +416,9 @@ export const listBlocks = defineEndpoint({
 });
 
 export const reportBodySchema = z.strictObject({
-  reason: z.enum(REPORT_REASONS),
+  reason: reportReasonInputSchema.describe(
+    `One of ${REPORT_REASONS.join(', ')}; plain words ("their profile looks fake") are read as one, noted in warnings`,
+  ),
   text: freeText().trim().max(SOCIAL_LIMITS.reportText).nullish().describe('What happened, in the user’s words'),
   chatId: singleLine().max(80).nullish().describe('The chat it happened in, if any'),
   block: z.boolean().nullish().describe('Also block them (default false)'),
@@ -434,7 +436,15 @@ export const reportUser = defineEndpoint({
   toolHint: 'Only when the person asks; set block to true to block at the same time.',
   params: slugParams,
   body: reportBodySchema,
-  response: z.object({ success: successTrue, reportId: z.string(), blocked: z.boolean() }),
+  response: z.object({
+    success: successTrue,
+    reportId: z.string(),
+    blocked: z.boolean(),
+    warnings: z
+      .object({ normalized: z.array(z.string()) })
+      .optional()
+      .describe('Present when the reason was given in plain words: how it was read'),
+  }),
   status: 201,
   errors: ['validation_failed', 'not_found', 'cannot_target_self'],
   requestExample: { reason: 'harassment', text: 'Kept messaging after I said no.', block: true },

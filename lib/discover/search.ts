@@ -18,7 +18,7 @@ import type { Database } from '@/db';
 import type { Gender, UserRow } from '@/db/types';
 import { gridToBits } from '../availability';
 import { pairZones, weeklyOverlap } from '../availability/zoned';
-import type { DiscoverQuery, DiscoverResponse, DiscoverResult } from '../contract/discover';
+import { DISCOVER_LIMITS, type DiscoverQuery, type DiscoverResponse, type DiscoverResult } from '../contract/discover';
 import { ApiError, notFound } from '../http/errors';
 import { MISSING_FIELD_ADVICE, missingFields } from '../profiles/onboarding';
 import { EARTH_RADIUS_KM, coveringCells } from './cells';
@@ -136,30 +136,6 @@ function afterCursor(
  */
 export function discoverQuery(search: DiscoverSearch): RawBuilder<CandidateRow> {
   const activities = [...search.activities];
-  // Half a km more than the radius: results are filtered on the rounded km they show.
-  const cells = coveringCells(search.latitude, search.longitude, search.radiusKm + 0.5);
-  const age = sql`extract(year from age(current_date, p.birthday))::int`;
-  const ageMin = search.ageMin ?? 0;
-  const ageMax = search.ageMax ?? 1000;
-  const conditions = [
-    sql`p.activity = any(${activities}::text[])`,
-    sql`p.cell = any(${cells}::int[])`,
-    sql`p.user_id <> all(${[...search.excludedIds]}::uuid[])`,
-  ];
-  // The caller's grid on this candidate's clock: shifted where their zones' offsets differ this week.
-  const callerBits = sql`coalesce((${search.shiftedBits}::bit(126)[])[(${JSON.stringify(search.shiftIndexByZone)}::jsonb
-      ->> p.timezone)::int], ${search.scheduleBits}::bit(126))`;
-  if (search.minOverlapSlots > 0) {
-    conditions.push(sql`bit_count(p.schedule & ${callerBits}) >= ${search.minOverlapSlots}::int`);
-  }
-  if (search.genders) conditions.push(sql`p.gender = any(${[...search.genders]}::text[])`);
-  if (search.ageMin !== null || search.ageMax !== null) {
-    // Someone who shows only a decade matches when any age of that decade is in range,
-    // so repeated searches with moving bounds cannot pin down their exact age.
-    conditions.push(sql`case when p.show_age_by_decade
-        then (${age} / 10 * 10) between ${ageMin - 9}::int and ${ageMax}::int
-        else ${age} between ${ageMin}::int and ${ageMax}::int end`);
-  }
   const inputs = (daysInactive: RawBuilder<number>) => ({
     sharedActivities: sql<number>`c.shared_count`,
     overlapSlots: sql<number>`c.overlap_slots`,
@@ -167,14 +143,11 @@ export function discoverQuery(search: DiscoverSearch): RawBuilder<CandidateRow> 
     daysInactive,
   });
   const margin = sql.lit(SCORE_ESTIMATE_MARGIN);
-  const days = daysInactiveBoundsSql(sql<number>`min(p.active_day)`, dayNumber(search.asOf));
   const me = sql`${search.viewerId}::uuid`;
 
   // Materialized steps, so each per-row expression is computed once (PostgreSQL would
-  // otherwise repeat it wherever it is used). One posting per searched activity a person
-  // has (they are in one cell), so counting a person's postings counts shared activities;
-  // their other columns are the same on each (min() just picks it).
-  // A page is `limit` rows; the threshold is the limit-th by lowest possible score among
+  // otherwise repeat it wherever it is used). A page is `limit` rows; the threshold is
+  // the limit-th by lowest possible score among
   // those surely after the cursor: whoever's highest possible score ranks below it cannot
   // make the page (the `limit` rows up to the threshold each rank, exactly, at or above
   // their lowest score, so above it), and the contenders are the rest of those possibly
@@ -182,16 +155,7 @@ export function discoverQuery(search: DiscoverSearch): RawBuilder<CandidateRow> 
   // the lateral subquery a parameterized index lookup), and the pending-request flag is
   // looked up for the page's rows only, through the one-pending-request-per-pair index.
   return sql<CandidateRow>`
-    with people as materialized (
-      select p.user_id as id, count(*)::int as shared_count,
-             min(bit_count(p.schedule & ${callerBits}))::int as overlap_slots,
-             greatest(1, round(${haversineSql(search.latitude, search.longitude, sql`min(p.public_latitude)`, sql`min(p.public_longitude)`)}))::int
-               as distance_km,
-             ${days.least} as days_least, ${days.most} as days_most
-      from discover_postings p
-      where ${sql.join(conditions, sql` and `)}
-      group by p.user_id
-    ), bounded as materialized (
+    with people as materialized (${matchingPeople(search)}), bounded as materialized (
       select c.id, c.shared_count, c.overlap_slots, c.distance_km,
              ${scoreEstimateSql(inputs(sql<number>`c.days_most`), activities.length)} - ${margin} as score_low,
              ${scoreEstimateSql(inputs(sql<number>`c.days_least`), activities.length)} + ${margin} as score_high
@@ -227,6 +191,67 @@ export function discoverQuery(search: DiscoverSearch): RawBuilder<CandidateRow> 
 }
 
 /**
+ * One row per person who passes every filter but the radius, within the cells around
+ * it: id, shared_count, overlap_slots, distance_km (rounded, as shown) and the bounds on
+ * whole days away. One posting per searched activity a person has (they are in one
+ * cell), so counting a person's postings counts shared activities; their other columns
+ * are the same on each (min() just picks it).
+ */
+function matchingPeople(search: DiscoverSearch): RawBuilder<unknown> {
+  const activities = [...search.activities];
+  // Half a km more than the radius: results are filtered on the rounded km they show.
+  const cells = coveringCells(search.latitude, search.longitude, search.radiusKm + 0.5);
+  const age = sql`extract(year from age(current_date, p.birthday))::int`;
+  const ageMin = search.ageMin ?? 0;
+  const ageMax = search.ageMax ?? 1000;
+  const conditions = [
+    sql`p.activity = any(${activities}::text[])`,
+    sql`p.cell = any(${cells}::int[])`,
+    sql`p.user_id <> all(${[...search.excludedIds]}::uuid[])`,
+  ];
+  // The caller's grid on this candidate's clock: shifted where their zones' offsets differ this week.
+  const callerBits = sql`coalesce((${search.shiftedBits}::bit(126)[])[(${JSON.stringify(search.shiftIndexByZone)}::jsonb
+      ->> p.timezone)::int], ${search.scheduleBits}::bit(126))`;
+  if (search.minOverlapSlots > 0) {
+    conditions.push(sql`bit_count(p.schedule & ${callerBits}) >= ${search.minOverlapSlots}::int`);
+  }
+  if (search.genders) conditions.push(sql`p.gender = any(${[...search.genders]}::text[])`);
+  if (search.ageMin !== null || search.ageMax !== null) {
+    // Someone who shows only a decade matches when any age of that decade is in range,
+    // so repeated searches with moving bounds cannot pin down their exact age.
+    conditions.push(sql`case when p.show_age_by_decade
+        then (${age} / 10 * 10) between ${ageMin - 9}::int and ${ageMax}::int
+        else ${age} between ${ageMin}::int and ${ageMax}::int end`);
+  }
+  const days = daysInactiveBoundsSql(sql<number>`min(p.active_day)`, dayNumber(search.asOf));
+  return sql`
+      select p.user_id as id, count(*)::int as shared_count,
+             min(bit_count(p.schedule & ${callerBits}))::int as overlap_slots,
+             greatest(1, round(${haversineSql(search.latitude, search.longitude, sql`min(p.public_latitude)`, sql`min(p.public_longitude)`)}))::int
+               as distance_km,
+             ${days.least} as days_least, ${days.most} as days_most
+      from discover_postings p
+      where ${sql.join(conditions, sql` and `)}
+      group by p.user_id`;
+}
+
+/**
+ * How many people a search would find within each of `radii` km (the same filters,
+ * blocks and buddies left out), in one statement over the widest circle: what an empty
+ * answer says to try. Counts only: never more than Discover itself would show.
+ */
+export async function matchCounts(db: Database, search: DiscoverSearch, radii: readonly number[]): Promise<number[]> {
+  const widest = { ...search, radiusKm: Math.max(...radii) };
+  const columns = radii.map(
+    (radius, i) => sql`count(*) filter (where c.distance_km <= ${radius}::float8)::int as ${sql.ref(`within_${i}`)}`,
+  );
+  const { rows } = await sql<Record<string, number>>`
+    with people as materialized (${matchingPeople(widest)})
+    select ${sql.join(columns)} from people c`.execute(db);
+  return radii.map((_, i) => rows[0]?.[`within_${i}`] ?? 0);
+}
+
+/**
  * The caller's row, with everyone they must not see (themselves, people blocked either
  * way, buddies), in one round trip.
  */
@@ -258,7 +283,7 @@ function assertCallerComplete(caller: UserRow): void {
   });
 }
 
-function nextUrl(baseUrl: string, query: DiscoverQuery, cursor: string): string {
+function searchUrl(baseUrl: string, query: DiscoverQuery, cursor?: string): string {
   const params = new URLSearchParams();
   params.set('radius_km', String(query.radius_km));
   if (query.activities) params.set('activities', query.activities.join(','));
@@ -268,7 +293,7 @@ function nextUrl(baseUrl: string, query: DiscoverQuery, cursor: string): string 
   if (query.age_min !== undefined) params.set('age_min', String(query.age_min));
   if (query.age_max !== undefined) params.set('age_max', String(query.age_max));
   params.set('limit', String(query.limit));
-  params.set('cursor', cursor);
+  if (cursor) params.set('cursor', cursor);
   return `${baseUrl}${DISCOVER_PATH}?${params.toString()}`;
 }
 
@@ -367,11 +392,17 @@ export async function discover(
     timezone: caller.timezone,
     activities: caller.activities,
   };
+  // An empty first page says why and what would find someone (issue 30 §3).
+  const empty =
+    page.length === 0 && !cursor
+      ? await explainEmpty(db, { caller, excludedIds, query, asOf, baseUrl: options.baseUrl })
+      : {};
 
   return {
+    ...empty,
     results: page.map((row) => toResult(row, activities, reader, zonesAt(asOf), options.baseUrl)),
     next_cursor: next,
-    next_url: next ? nextUrl(options.baseUrl, query, next) : null,
+    next_url: next ? searchUrl(options.baseUrl, query, next) : null,
     search: {
       radius_km: query.radius_km,
       activities: [...activities],
@@ -383,6 +414,69 @@ export async function discover(
       ranking: RANKING_IN_WORDS,
     },
   };
+}
+
+/** The wider circles an empty answer counts in, up to the largest radius a search takes. */
+const WIDER_RADII_KM = [50, 100, DISCOVER_LIMITS.radiusKmMax];
+const MAX_ACTIVITIES_NAMED = 3;
+
+const peopleCount = (n: number) => (n === 1 ? '1 person' : `${n} people`);
+
+/**
+ * Why a first page is empty, and the searches that would find someone, with counts: is
+ * it the free time, the gender or age asked for, or the radius? At most three count
+ * statements, each with the same blocks and buddies left out, over complete profiles
+ * only: every count is a number of people the suggested search itself would show.
+ */
+async function explainEmpty(
+  db: Database,
+  context: { caller: UserRow; excludedIds: readonly string[]; query: DiscoverQuery; asOf: Date; baseUrl: string },
+): Promise<Pick<DiscoverResponse, 'empty_reason' | 'suggestions'>> {
+  const { caller, excludedIds, query, asOf, baseUrl } = context;
+  const counts = (q: DiscoverQuery, radii: readonly number[]) =>
+    matchCounts(db, searchFor(caller, excludedIds, q, { asOf, after: null }), radii);
+  const radius = query.radius_km;
+  const radii = [radius, ...WIDER_RADII_KM.filter((r) => r > radius)];
+  const timeFiltered = query.available > 0 || query.when !== undefined;
+  const whoFiltered = query.gender !== undefined || query.age_min !== undefined || query.age_max !== undefined;
+  const anyTime: DiscoverQuery = { ...query, available: 0, when: undefined };
+  const anyone: DiscoverQuery = { ...query, gender: undefined, age_min: undefined, age_max: undefined };
+
+  const asked = await counts(query, radii);
+  const [atAnyTime = 0] = timeFiltered ? await counts(anyTime, [radius]) : [];
+  const [anyoneNear = 0] = whoFiltered ? await counts(anyone, [radius]) : [];
+  const widerAt = radii.findIndex((_radius, i) => i > 0 && (asked[i] ?? 0) > 0);
+
+  const suggestions: NonNullable<DiscoverResponse['suggestions']> = [];
+  const suggest = (change: string, matches: number, q: DiscoverQuery) =>
+    suggestions.push({ change, matches, url: searchUrl(baseUrl, q) });
+  if (atAnyTime > 0) suggest(query.when ? 'leave out when, available=0' : 'available=0', atAnyTime, anyTime);
+  if (anyoneNear > 0) suggest('leave out gender, age_min and age_max', anyoneNear, anyone);
+  if (widerAt > 0) suggest(`radius_km=${radii[widerAt]}`, asked[widerAt]!, { ...query, radius_km: radii[widerAt]! });
+
+  const activities = (query.activities ?? caller.activities).map((id) => id.replace(/_/g, ' '));
+  const named = activities.slice(0, MAX_ACTIVITIES_NAMED).join(' or ');
+  const liked = `${named}${activities.length > MAX_ACTIVITIES_NAMED ? ' (or another searched activity)' : ''}`;
+  const within = `within ${radius} km`;
+  const freeTime = query.when
+    ? `free ${query.when.summary}`
+    : query.available <= 1
+      ? 'free when you are'
+      : `free at least ${query.available} hours a week when you are`;
+  let reason: string;
+  const like = (n: number) => (n === 1 ? 'likes' : 'like');
+  if (atAnyTime > 0)
+    reason = `${peopleCount(atAnyTime)} ${within} ${like(atAnyTime)} ${liked}, but none is ${freeTime}`;
+  else if (anyoneNear > 0)
+    reason = `${peopleCount(anyoneNear)} ${within} ${like(anyoneNear)} ${liked}, but none of the gender or age asked for`;
+  else reason = `Nobody ${within} likes ${liked}${timeFiltered ? ` and is ${freeTime}` : ''}`;
+  if (widerAt > 0) reason += `; ${peopleCount(asked[widerAt]!)} within ${radii[widerAt]} km`;
+  reason +=
+    suggestions.length > 0
+      ? `: try ${suggestions.map((s) => s.change).join(', or ')}.`
+      : `${radius < DISCOVER_LIMITS.radiusKmMax ? `; nobody within ${DISCOVER_LIMITS.radiusKmMax} km either` : ''}: ` +
+        'try other activities (list_activities), or search again in a few days as people join.';
+  return { empty_reason: reason, suggestions };
 }
 
 /**

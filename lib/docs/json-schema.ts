@@ -1,7 +1,7 @@
 // zod → JSON Schema for every generated surface (OpenAPI, MCP tools, guides, /docs),
 // so the contract's schemas are the only source of field names, types and limits.
 import { z } from 'zod';
-import { documentedFormOf } from '../contract/forgiving';
+import { publishedFormOf } from '../contract/forgiving';
 
 export type JsonSchema = Record<string, unknown>;
 export type SchemaTarget = 'openapi-3.0' | 'draft-2020-12' | 'draft-07';
@@ -16,13 +16,20 @@ export function toJsonSchema(schema: z.ZodType, io: SchemaIo, target: SchemaTarg
     target,
     io,
     unrepresentable: 'any',
-    // A forgiving field is published in its documented form (lib/contract/forgiving.ts).
+    // A forgiving field is published as its documented form or text (lib/contract/forgiving.ts).
     override: ({ zodSchema, jsonSchema }) => {
-      const documented = documentedFormOf(zodSchema);
-      if (!documented) return;
+      const published = publishedFormOf(zodSchema);
+      if (!published) return;
       const { description } = jsonSchema;
       for (const key of Object.keys(jsonSchema)) delete (jsonSchema as JsonSchema)[key];
-      Object.assign(jsonSchema, toJsonSchema(documented, io, target), description === undefined ? {} : { description });
+      const documented = toJsonSchema(published.documented, io, target);
+      if (description !== undefined) delete documented.description;
+      const text = { type: 'string', maxLength: published.textMaxLength };
+      Object.assign(
+        jsonSchema,
+        io === 'input' ? { anyOf: [documented, text] } : documented,
+        description === undefined ? {} : { description },
+      );
     },
   }) as JsonSchema;
   delete json.$schema;

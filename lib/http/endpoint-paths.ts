@@ -2,6 +2,7 @@
 // to be, both read from the contract table (the same one the route files implement).
 import { editDistance } from '../activities/similarity';
 import { allEndpoints as endpoints, type EndpointSpec } from '../contract';
+import { API_PATHS, type PathName } from '../contract/paths';
 
 interface PathEntry {
   template: string;
@@ -60,10 +61,66 @@ const core = (path: string) =>
 const MAX_SUGGESTED_PATH_CHARS = 200;
 
 /**
+ * Names agents reach for that are not ours and not near ours in spelling (`/signup`,
+ * `/users`, `/profile`): edit distance cannot find register.json or me.json from them.
+ * Keyed by the path without /api/v1, .json and slashes at the ends, `-` read as `_`.
+ */
+const SYNONYMS: Readonly<Record<string, readonly PathName[]>> = (() => {
+  const table: Array<[string[], PathName[]]> = [
+    [
+      [
+        'signup',
+        'sign_up',
+        'register',
+        'registration',
+        'join',
+        'users',
+        'accounts',
+        'create_account',
+        'account/create',
+      ],
+      ['register'],
+    ],
+    [
+      ['profile', 'profiles', 'me', 'user', 'account', 'my_profile', 'me/profile', 'users/me', 'whoami', 'self'],
+      ['me'],
+    ],
+    [['messages', 'conversations', 'threads', 'dms', 'chat'], ['chats']],
+    [
+      ['friends', 'buddies', 'connections', 'contacts', 'requests', 'invitations'],
+      ['buddyRequests', 'chats'],
+    ],
+    [['matches', 'match', 'search', 'people', 'nearby', 'find', 'browse'], ['discover']],
+    [['notifications', 'updates', 'feed', 'poll'], ['inbox']],
+    [
+      ['login', 'log_in', 'signin', 'sign_in', 'auth', 'token', 'magic_link'],
+      ['signinLink', 'tokens'],
+    ],
+    [['photo', 'avatar', 'picture', 'upload', 'me/avatar', 'me/picture'], ['photo']],
+    [['interests', 'hobbies', 'categories'], ['activities']],
+    [['blocked', 'block', 'me/blocked'], ['blocks']],
+    [['endpoints', 'help', 'docs', 'openapi'], ['index']],
+  ];
+  return Object.fromEntries(table.flatMap(([words, names]) => words.map((word) => [word, names])));
+})();
+
+function synonymEndpoints(method: string, pathname: string): EndpointSpec[] {
+  const key = core(pathname).replace(/^\/+/, '').replace(/-/g, '_');
+  const paths = (SYNONYMS[key] ?? []).map((name) => API_PATHS[name] as string);
+  return paths.flatMap((path) => {
+    const specs = endpoints.filter((spec) => spec.path === path);
+    // The endpoint at that path with the caller's method, or every method it has.
+    const same = specs.filter((spec) => spec.method === method);
+    return same.length > 0 ? same : specs;
+  });
+}
+
+/**
  * Up to `limit` endpoints whose path is closest to `pathname`: each template is filled
  * with the request's own segments (so ids do not count as differences), then compared by
  * edit distance without the /api/v1 prefix and the .json suffix; the same method wins a
  * tie. `/api/v1/inbox` finds `/api/v1/inbox.json`, `/api/v1/me/photos.json` finds `/api/v1/me/photo.json`.
+ * Synonyms (`/signup` → register.json) come first.
  */
 export function closestEndpoints(method: string, pathname: string, limit = 3): EndpointSpec[] {
   // No endpoint path is near this long: a 16 KB path would cost every comparison 16 K × 16 K steps.
@@ -81,5 +138,6 @@ export function closestEndpoints(method: string, pathname: string, limit = 3): E
     if (distance <= allowed) scored.push({ spec, score: distance + (spec.method === method ? 0 : 0.5) });
   }
   scored.sort((a, b) => a.score - b.score);
-  return scored.slice(0, limit).map((s) => s.spec);
+  const synonyms = synonymEndpoints(method, pathname);
+  return [...new Set([...synonyms, ...scored.map((s) => s.spec)])].slice(0, limit);
 }

@@ -69,7 +69,7 @@ export const ERROR_ADVICE: Record<ErrorCode, string> = {
     'The server could not download photoURL (unreachable, timed out after 10 s, not HTTP 200, or too many redirects). Check the URL is publicly reachable, or send the photo inline.',
   cannot_target_self: 'The path names the caller: you cannot send a buddy request to, block or report yourself.',
   unauthorized:
-    'The bearer token is missing, unknown, expired or revoked. Send Authorization: Bearer <token> from POST /api/v1/register.json; OAuth hosts follow WWW-Authenticate; an agent that lost its token gets a new one by device sign-in (POST /oauth/device/auth, see AGENTS.md "Connecting").',
+    'The bearer token is missing, unknown, expired or revoked. Lost the token of an account that exists? Do not register again (that answers email_taken): get a new token by device sign-in, POST /oauth/device/auth with client_id=buddy-match-device (AGENTS.md "Connecting"). OAuth hosts follow WWW-Authenticate. Someone new: POST /api/v1/register.json returns a token; send it as Authorization: Bearer <token>.',
   insufficient_scope: 'The token lacks the scope this endpoint needs. Use a token with that scope.',
   forbidden:
     'The caller may not do this (for example, accept a request sent to someone else, or a cross-site request with a session cookie).',

@@ -46,10 +46,11 @@ describe('MCP tools from the contract', () => {
     const input = register.inputSchema() as {
       properties: Record<string, unknown>;
       required: string[];
-      additionalProperties: boolean;
+      additionalProperties?: boolean;
     };
     expect(input.required).toEqual(['email', 'displayName']);
-    expect(input.additionalProperties).toBe(false);
+    // Open: the fields left out below are still taken, and a host that validates must let them through.
+    expect(input.additionalProperties).toBeUndefined();
     expect(Object.keys(input.properties)).toEqual(
       expect.arrayContaining(['email', 'displayName', 'activities', 'availability_text', 'photo', 'agentName']),
     );
@@ -68,19 +69,26 @@ describe('MCP tools from the contract', () => {
       properties: Record<string, Record<string, unknown>>;
     };
     expect(update.properties.aboutMe).toEqual({ type: ['string', 'null'], maxLength: 600 });
+    // Forgiving fields: the documented form first, then the text the route also reads (issue 30 §4).
     expect(update.properties.gender).toEqual({
-      type: ['string', 'null'],
-      enum: ['male', 'female', 'non_binary', 'prefer_not_to_say'],
+      anyOf: [
+        { type: 'string', enum: ['male', 'female', 'non_binary', 'prefer_not_to_say'] },
+        { type: 'string', maxLength: 40 },
+        { type: 'null' },
+      ],
     });
     const register = toolDefinition(endpoints.find((e) => e.id === 'register')!).inputSchema() as {
       properties: Record<string, Record<string, unknown>>;
     };
     expect(register.properties.aboutMe).toEqual({ type: 'string', maxLength: 600 });
-    expect(register.properties.coords).toMatchObject({
-      type: 'object',
-      required: ['latitude', 'longitude'],
-      properties: { latitude: { minimum: -90, maximum: 90 } },
-    });
+    expect(register.properties.coords?.anyOf).toEqual([
+      expect.objectContaining({
+        type: 'object',
+        required: ['latitude', 'longitude'],
+        properties: expect.objectContaining({ latitude: { type: 'number', minimum: -90, maximum: 90 } }),
+      }),
+      { type: 'string', maxLength: 60 },
+    ]);
     const discover = toolDefinition(endpoints.find((e) => e.id === 'discover')!).inputSchema() as {
       properties: Record<string, Record<string, unknown>>;
     };

@@ -56,7 +56,6 @@ function mergeInput(spec: EndpointSpec, target: MergeTarget): Merged {
   const required: string[] = [];
   const places: Record<string, ArgumentPlace> = {};
   let bodyAsArgument = false;
-  let closed = false;
   const add = (name: string, schema: JsonSchema, place: ArgumentPlace, isRequired: boolean) => {
     if (places[name]) throw new Error(`${spec.id}: argument "${name}" is both a ${places[name]} and a ${place} field`);
     places[name] = place;
@@ -79,14 +78,11 @@ function mergeInput(spec: EndpointSpec, target: MergeTarget): Merged {
     const requiredHere = new Set((json.required ?? []) as string[]);
     for (const [name, property] of Object.entries(json.properties))
       add(name, property, place, place === 'path' || requiredHere.has(name));
-    if (place === 'body' && json.additionalProperties === false) closed = true;
   }
-  const schema: JsonSchema = {
-    type: 'object',
-    properties,
-    ...(required.length ? { required } : {}),
-    ...(closed ? { additionalProperties: false } : {}),
-  };
+  // Open, though the route refuses unknown fields: the tool leaves out fields the route
+  // takes (OMITTED_FROM_TOOLS, deprecated ones), and a host that validates arguments
+  // before calling would block them (issue 30 §4). The route names any unknown field.
+  const schema: JsonSchema = { type: 'object', properties, ...(required.length ? { required } : {}) };
   return { schema, places, bodyAsArgument };
 }
 
@@ -164,6 +160,8 @@ function nullableAsTypeList(node: JsonSchema, nullClears: boolean): JsonSchema {
   if (nullIndex < 0 || !other) return node;
   const { anyOf: _anyOf, ...rest } = node;
   if (!nullClears) return { ...rest, ...other };
+  // A forgiving field (documented form or text) that null clears: one flat list of branches.
+  if (Array.isArray(other.anyOf)) return { ...rest, ...other, anyOf: [...other.anyOf, { type: 'null' }] };
   if (typeof other.type !== 'string') return node;
   return { ...rest, ...other, type: [other.type, 'null'] };
 }

@@ -3,6 +3,8 @@ import * as social from '@/lib/contract/social';
 import { route } from '@/lib/http/route';
 
 // POST /api/v1/users/{slug}/report.json – report someone to the moderators
-export const POST = route(social.reportUser, async ({ db, auth, params, body }) =>
-  reportUser(db, { viewerId: auth.userId, slugOrId: params.slug, body }),
-);
+export const POST = route(social.reportUser, async ({ db, auth, params, body, normalized }) => {
+  const result = await reportUser(db, { viewerId: auth.userId, slugOrId: params.slug, body });
+  // A reason given in plain words is said back as understood.
+  return normalized.length > 0 ? { ...result, warnings: { normalized } } : result;
+});

@@ -1,0 +1,34 @@
+// 404 suggestions: the names agents reach for (issue 30 §3), found by synonym where the
+// spelling is nowhere near ours, and by edit distance where it is.
+import { describe, expect, it } from 'vitest';
+import { closestEndpoints } from './endpoint-paths';
+
+const suggested = (method: string, path: string) =>
+  closestEndpoints(method, path).map((spec) => `${spec.method} ${spec.path}`);
+
+describe('closestEndpoints', () => {
+  it.each([
+    ['POST', '/api/v1/signup', 'POST /api/v1/register.json'],
+    ['POST', '/api/v1/sign-up.json', 'POST /api/v1/register.json'],
+    ['POST', '/api/v1/users', 'POST /api/v1/register.json'],
+    ['POST', '/api/v1/accounts.json', 'POST /api/v1/register.json'],
+    ['GET', '/api/v1/profile.json', 'GET /api/v1/me.json'],
+    ['PATCH', '/api/v1/profile', 'PATCH /api/v1/me.json'],
+    ['GET', '/api/v1/users/me.json', 'GET /api/v1/me.json'],
+    ['GET', '/api/v1/account', 'GET /api/v1/me.json'],
+    ['GET', '/api/v1/messages.json', 'GET /api/v1/chats.json'],
+    ['GET', '/api/v1/friends', 'GET /api/v1/buddy_requests.json'],
+    ['GET', '/api/v1/matches.json', 'GET /api/v1/discover.json'],
+    ['GET', '/api/v1/notifications', 'GET /api/v1/inbox.json'],
+    ['GET', '/api/v1/interests.json', 'GET /api/v1/activities.json'],
+    // Spelling is still caught by distance.
+    ['GET', '/api/v1/inbox', 'GET /api/v1/inbox.json'],
+    ['POST', '/api/v1/me/photos.json', 'POST /api/v1/me/photo.json'],
+  ])('%s %s suggests %s first', (method, path, expected) => {
+    expect(suggested(method, path)[0]).toBe(expected);
+  });
+
+  it('suggests nothing for a path far from every name and synonym', () => {
+    expect(suggested('GET', '/api/v1/quantum-flux-capacitor')).toEqual([]);
+  });
+});
