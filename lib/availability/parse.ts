@@ -1,27 +1,28 @@
 /**
- * Rule-based parser for plain-English availability ("weekends and Tue evenings after 7").
+ * Parser for plain-English availability ("weekends and Tue evenings after 7").
  *
- * Pipeline: tokenize → match phrases into items (days, times, negation, separators)
- * → group items into clauses (days x times) → union the positive clauses, then remove
- * the negated ones ("except Monday", "not Sundays").
+ * Pipeline: tokenize → correct typos → lexer (phrases into items: days, times, negation,
+ * separators) → a recursive-descent grammar over the items (see "Grammar" below) that gives
+ * every clause an explicit scope → union of free clauses minus busy ones.
  *
  * Vocabulary follows the period contract in grid.ts (morning 6-12, afternoon 12-17,
  * evening/night 17-24). Extra rules worth knowing:
  *  - "weekends" alone is all day Saturday + Sunday; "weekdays" is Mon-Fri;
- *    "weeknights" is Mon-Fri evenings; "after work" is weekdays 17-24 unless days are named.
+ *    "weeknights" is Mon-Fri evenings; "after work" is weekdays 17-24 and "before work"
+ *    weekdays 6-9 unless days are named; "early" is 6-9, "late" 20-24, "lunchtime" 12-14.
  *  - Days without times mean all day; times without days mean every day.
- *  - Listed days share the times that follow ("Tue and Thu evenings"), but a collective
+ *  - A time binds to the day phrase it follows ("Tue and Thu evenings"), but a collective
  *    ("weekends", "every day") followed by "and"/"or" starts a new clause, so
  *    "weekends and evenings" is all weekend plus every evening.
+ *  - "except" takes from the clause it follows; in its list "and"/commas join excluded items
+ *    while they overlap that clause ("except Wed and Thu"); an item that would remove nothing
+ *    is more free time ("weekday evenings except Wednesdays and Sunday mornings").
+ *  - Busy times with no free time at all ("not mondays") store nothing and ask.
  *  - Times round outward to whole slots (a start of 9:30 uses the 9:00 slot, an end of
  *    9:30 includes it) and clamp to 6am-midnight.
  *  - Bare hours guess am/pm: 7-11 → am, 12 → noon, 1-6 → pm; "after N" reads 1-9 as pm;
  *    in a range the other end's am/pm wins ("7 to 10pm" = 19-22, "10-2" = 10am-2pm).
  *  - A bare number with no am/pm, minutes or preposition is not a time ("2 evenings").
- *  - After an exception, a comma and days with their own time are more free time when
- *    excepting them would remove nothing: "weeknights except fridays, sat afternoons" is
- *    Mon-Thu evenings plus Saturday afternoon; "weekends except sat mornings, sun evenings"
- *    excepts both.
  * Anything not understood is reported in `unparsed`, and every time off the hour in
  * `rounded` (with the hour counted for it); the parser never throws.
  */
@@ -35,6 +36,8 @@ export interface ParseResult {
   unparsed: string[];
   /** Times between whole hours, each with the hour counted for it ("6:30pm falls in the hour 6pm–7pm, …"). */
   rounded: string[];
+  /** Misspelt words read as the word they were close to ('read "evnings" as "evenings"'). */
+  corrected: string[];
 }
 
 /** Times off the hour met while parsing one text (the parser is synchronous: one text at a time). */
@@ -200,7 +203,7 @@ interface TimeItem {
 type Item =
   | DaysItem
   | TimeItem
-  | { kind: 'neg' }
+  | { kind: 'neg'; except: boolean }
   | { kind: 'sep'; level: SepLevel }
   | { kind: 'unknown'; start: number; end: number };
 
@@ -210,7 +213,10 @@ const timeItem = (mask: number, extra: Omit<TimeItem, 'kind' | 'mask'> = {}): Ti
   mask,
   ...extra,
 });
-const NEG: Item = { kind: 'neg' };
+/** "not", "can't", "I work": says when the person is busy. */
+const NEG: Item = { kind: 'neg', except: false };
+/** "except", "other than": takes something out of the clause it follows. */
+const EXCEPT: Item = { kind: 'neg', except: true };
 const ALL_DAY = timeItem(ALL_SLOTS, { allDay: true });
 
 // ---------------------------------------------------------------------------
@@ -240,7 +246,7 @@ const FILLERS = new Set(
     'free available availability avail usually generally normally typically mostly often sometimes always ' +
     'only just mainly probably possibly maybe hopefully ideally preferably prefer preferred best better ' +
     'good great fine ok okay works can could would will do does should on in at of for the a an ' +
-    'during each every any all either both most some from to by with around about then so too as well like ' +
+    'during each every any all either both most some from to by with around about then too as well like ' +
     'day days week weeks weekly per time times hour hours usual really pretty much please thanks hi hey hello ' +
     "etc anyway meet meeting up out open reach reachable h hr hrs ish o'clock oclock onwards onward"
   ).split(/\s+/),
@@ -322,20 +328,29 @@ const PHRASES: readonly Phrase[] = [
   phrase('midnight', [timeItem(0)]), // understood, but outside the grid
   phrase('pm', [timeItem(AFTERNOON | EVENING)]),
   // Work-relative times default to weekdays.
-  phrase('after work', [timeItem(EVENING, { defaultDays: WEEKDAYS })]),
-  phrase('before work', [timeItem(hoursMask(6, 9), { defaultDays: WEEKDAYS })]),
+  // They narrow a period ("mornings before work" = 6-9am on weekdays).
+  phrase('after work', [timeItem(EVENING, { defaultDays: WEEKDAYS, narrows: 'fixed' })]),
+  phrase('before work', [timeItem(hoursMask(6, 9), { defaultDays: WEEKDAYS, narrows: 'fixed' })]),
+  phrase('early', [timeItem(hoursMask(6, 9))]),
+  phrase('late', [timeItem(hoursMask(20, 24))]),
   phrase('after school', [timeItem(hoursMask(15, 24), { defaultDays: WEEKDAYS })]),
   phrase('work|working|business|office hours', [timeItem(hoursMask(9, 17), { defaultDays: WEEKDAYS })]),
   // Negation
-  phrase("except|excluding|exclude|excl|not|no|never|unavailable|busy|cannot|cant|can't|don't|dont|won't|isn't", [NEG]),
-  phrase('except for', [NEG]),
-  phrase('other than', [NEG]),
-  phrase('apart|aside from', [NEG]),
+  phrase('except|excluding|exclude|excl|besides', [EXCEPT]),
+  phrase('except for', [EXCEPT]),
+  phrase('other than', [EXCEPT]),
+  phrase('apart|aside from', [EXCEPT]),
+  phrase("not|no|never|unavailable|busy|cannot|cant|can't|don't|dont|won't|isn't|aren't", [NEG]),
   phrase('can not', [NEG]),
+  // "I work nights": the person names when they are busy.
+  phrase('i work|working', [NEG]),
+  phrase("i'm|im at work", [NEG]),
   // Separators spelled as words
   phrase('and|or|plus|also|nor', [{ kind: 'sep', level: 'conj' }]),
   phrase('as well as', [{ kind: 'sep', level: 'conj' }]),
   phrase('but|though|although|however', [{ kind: 'sep', level: 'soft' }]),
+  // "I work nights so mornings are best": what follows is a separate statement.
+  phrase('so|because|since|cause|coz', [{ kind: 'sep', level: 'hard' }]),
 ].sort((a, b) => b.words.length - a.words.length);
 
 type Lead = 'after' | 'before' | 'from' | 'between' | 'at' | 'none';
@@ -443,19 +458,30 @@ interface Match {
   next: number;
 }
 
+/** An item with the span of text it was read from. */
+interface Spanned {
+  item: Item;
+  start: number;
+  end: number;
+}
+
 class ItemMatcher {
   readonly items: Item[] = [];
+  readonly spanned: Spanned[] = [];
 
   constructor(private readonly toks: readonly Token[]) {}
 
-  run(): Item[] {
+  run(): Spanned[] {
     let i = 0;
     while (i < this.toks.length) {
       const m = this.matchAt(i);
+      const first = this.toks[i];
+      const last = this.toks[Math.max(i, m.next - 1)] ?? first;
       this.items.push(...m.items);
+      for (const item of m.items) this.spanned.push({ item, start: first?.start ?? 0, end: last?.end ?? 0 });
       i = m.next;
     }
-    return this.items;
+    return this.spanned;
   }
 
   private tok(i: number): Token | undefined {
@@ -619,7 +645,22 @@ class ItemMatcher {
 }
 
 // ---------------------------------------------------------------------------
-// Grouping items into clauses
+// Grammar over items (recursive descent; the lexer above turns words into items).
+//
+//   text       := sentence (HARD sentence)*          HARD = . ; ! ? newline "so" "because"
+//   sentence   := part (SEP? part)*                  SEP = , ( ) & / "and" "or" "plus" "but"
+//   part       := phrase                             a positive clause
+//               | (EXCEPT | NEG) exceptList          after a clause: takes from it (right after
+//                                                    it) or, after a separator, from every clause
+//                                                    of the sentence so far
+//               | (EXCEPT | NEG) phrase              with no clause before: busy times, taken from
+//                                                    everything; alone they store nothing and ask
+//   phrase     := (days | time)+                     items join while joinsDays/joinsTime allow, so
+//                                                    a time range binds to the day phrase it follows
+//   exceptList := piece (SEP piece)*                 a further piece that would take nothing away
+//                                                    ends the list and starts a new phrase
+//                                                    ("except Wednesdays and Sunday mornings")
+//   piece      := (days | time)+ with no separator inside
 
 interface TimeEntry {
   mask: number;
@@ -627,13 +668,6 @@ interface TimeEntry {
 }
 
 interface Clause {
-  neg: boolean;
-  /**
-   * An exception's days as they stood before a comma brought more days in, when no time
-   * had come yet ("except fridays, sat afternoons"): whether the later days and their
-   * time still belong to the exception is decided in clausesToGrid.
-   */
-  daysBeforeComma?: number;
   days: number;
   hasDays: boolean;
   collective: boolean;
@@ -643,14 +677,17 @@ interface Clause {
   last: 'days' | 'time' | null;
 }
 
-function newClause(neg: boolean): Clause {
-  return { neg, days: 0, hasDays: false, collective: false, times: [], defaultDays: null, first: null, last: null };
+/** Slot masks per day, Monday first. */
+type Week = number[];
+
+function newClause(): Clause {
+  return { days: 0, hasDays: false, collective: false, times: [], defaultDays: null, first: null, last: null };
 }
 
 const isEmptyClause = (c: Clause): boolean => !c.hasDays && c.times.length === 0;
 
 /** Whether a day item continues clause c or starts a new one. */
-function dayJoins(c: Clause, item: DaysItem, sep: SepLevel | null): boolean {
+function joinsDays(c: Clause, item: DaysItem, sep: SepLevel | null): boolean {
   if (isEmptyClause(c)) return true;
   const collectiveBreak = sep !== null && (c.collective || item.collective);
   if (!c.hasDays) return sep === null; // "6-9pm on Wednesdays", but not "evenings, weekends"
@@ -660,8 +697,12 @@ function dayJoins(c: Clause, item: DaysItem, sep: SepLevel | null): boolean {
 }
 
 /** Whether a time item continues clause c or starts a new one. */
-function timeJoins(c: Clause, item: TimeItem, sep: SepLevel | null): boolean {
-  if (isEmptyClause(c) || !c.hasDays) return true; // "morning or evening"
+function joinsTime(c: Clause, item: TimeItem, sep: SepLevel | null): boolean {
+  if (isEmptyClause(c)) return true;
+  if (!c.hasDays) {
+    // "morning or evening", but "mornings before work, and all day saturday" is two clauses.
+    return sep === null || (!item.allDay && c.defaultDays === null && item.defaultDays === undefined);
+  }
   if (c.times.length === 0) return !(c.collective && sep === 'conj' && !item.allDay); // not "weekends and evenings"
   return c.first === 'days'; // "Saturday mornings and evenings"
 }
@@ -672,153 +713,275 @@ function narrows(prev: TimeEntry, next: TimeEntry): boolean {
   return prev.kind === 'period' || (prev.kind === 'open' && next.kind === 'open');
 }
 
-class ClauseBuilder {
-  private readonly clauses: Clause[] = [];
-  private cur = newClause(false);
-  private sep: SepLevel | null = null;
-  private negScope = false;
-  /** A comma inside a negation: only a plain list of days continues it ("except Mon, Tue"). */
-  private negPaused = false;
-
-  build(items: readonly Item[]): Clause[] {
-    for (const item of items) this.add(item);
-    this.close(false);
-    return this.clauses;
-  }
-
-  private close(neg: boolean): void {
-    if (!isEmptyClause(this.cur)) this.clauses.push(this.cur);
-    this.cur = newClause(neg);
-  }
-
-  private add(item: Item): void {
-    switch (item.kind) {
-      case 'unknown':
-        return;
-      case 'sep':
-        this.addSep(item.level);
-        return;
-      case 'neg':
-        this.close(true);
-        this.negScope = true;
-        this.negPaused = false;
-        this.sep = null;
-        return;
-      case 'days':
-      case 'time':
-        this.resolveNegation(item);
-        if (item.kind === 'days') this.addDays(item);
-        else this.addTime(item);
-        this.sep = null;
-    }
-  }
-
-  private addSep(level: SepLevel): void {
-    if (level === 'hard') {
-      this.close(false);
-      this.negScope = false;
-      this.sep = null;
-      return;
-    }
-    this.sep = this.sep === 'conj' || level === 'conj' ? 'conj' : 'soft';
-    if (this.negScope && level === 'soft') this.negPaused = true;
-  }
-
-  private resolveNegation(item: DaysItem | TimeItem): void {
-    if (!this.negScope || !this.negPaused) return;
-    this.negPaused = false;
-    const plainDayList = item.kind === 'days' && !item.collective && this.sep === 'soft';
-    if (plainDayList) return;
-    this.negScope = false;
-    this.close(false);
-  }
-
-  private addDays(item: DaysItem): void {
-    if (!dayJoins(this.cur, item, this.sep)) this.close(this.negScope);
-    const c = this.cur;
-    if (c.neg && this.sep === 'soft' && c.hasDays && c.times.length === 0) c.daysBeforeComma ??= c.days;
+function addToClause(c: Clause, item: DaysItem | TimeItem, sep: SepLevel | null): void {
+  if (item.kind === 'days') {
     c.days |= item.mask;
     c.hasDays = true;
     c.collective ||= item.collective;
     c.first ??= 'days';
     c.last = 'days';
+    return;
   }
-
-  private addTime(item: TimeItem): void {
-    if (!timeJoins(this.cur, item, this.sep)) this.close(this.negScope);
-    const c = this.cur;
-    const prev = c.times[c.times.length - 1];
-    const entry: TimeEntry = { mask: item.mask, kind: item.narrows ?? 'period' };
-    if (this.sep === null && c.last === 'time' && prev && narrows(prev, entry)) {
-      c.times[c.times.length - 1] = { mask: prev.mask & item.mask, kind: entry.kind };
-    } else {
-      c.times.push(entry);
-    }
-    if (item.defaultDays !== undefined) c.defaultDays = (c.defaultDays ?? 0) | item.defaultDays;
-    c.first ??= 'time';
-    c.last = 'time';
+  const prev = c.times[c.times.length - 1];
+  const entry: TimeEntry = { mask: item.mask, kind: item.narrows ?? 'period' };
+  if (sep === null && c.last === 'time' && prev && narrows(prev, entry)) {
+    c.times[c.times.length - 1] = { mask: prev.mask & item.mask, kind: entry.kind };
+  } else {
+    c.times.push(entry);
   }
+  if (item.defaultDays !== undefined) c.defaultDays = (c.defaultDays ?? 0) | item.defaultDays;
+  c.first ??= 'time';
+  c.last = 'time';
 }
 
-function clauseCells(c: Clause): { days: number; slots: number } {
+function clauseWeek(c: Clause): Week {
   const days = c.hasDays ? c.days : (c.defaultDays ?? ALL_DAYS);
   const slots = c.times.length > 0 ? c.times.reduce((acc, t) => acc | t.mask, 0) : ALL_SLOTS;
-  return { days, slots };
+  return Array.from({ length: DAYS }, (_, d) => (days & (1 << d) ? slots : 0));
 }
 
-function clausesToGrid(clauses: readonly Clause[]): Grid {
-  const on = Array.from({ length: DAYS }, () => 0);
-  const off = Array.from({ length: DAYS }, () => 0);
-  const mark = (target: number[], days: number, slots: number) => {
-    for (let d = 0; d < DAYS; d++) if (days & (1 << d)) target[d] = (target[d] ?? 0) | slots;
-  };
-  for (const c of clauses) if (!c.neg) mark(on, clauseCells(c).days, clauseCells(c).slots);
-  for (const c of clauses) {
-    if (!c.neg) continue;
-    const { days, slots } = clauseCells(c);
-    if (c.daysBeforeComma !== undefined && c.times.length > 0) {
-      // "weeknights except fridays, sat afternoons": Saturday afternoon is not in the
-      // weeknights, so excepting it would remove nothing. Read as meant: the days after the
-      // comma, with their time, are more free time, and the exception keeps its own days whole.
-      const added = days & ~c.daysBeforeComma;
-      let overlaps = false;
-      for (let d = 0; d < DAYS; d++) if (added & (1 << d) && (on[d] ?? 0) & slots) overlaps = true;
-      if (!overlaps) {
-        mark(on, added, slots);
-        mark(off, c.daysBeforeComma, ALL_SLOTS);
-        continue;
+const overlaps = (a: Week, b: Week): boolean => a.some((slots, d) => (slots & (b[d] ?? 0)) !== 0);
+
+class AvailabilityParser {
+  private pos = 0;
+  private readonly positives: Week[] = [];
+  private readonly busy: Week[] = [];
+  /** Text spans of busy parts ("not mondays"): a question when nothing positive is said. */
+  private readonly busySpans: { start: number; end: number }[] = [];
+
+  constructor(private readonly items: readonly Spanned[]) {}
+
+  parse(): { grid: Grid; busyOnly: { start: number; end: number }[] } {
+    while (this.pos < this.items.length) this.sentence();
+    const on = Array.from({ length: DAYS }, (_, d) => this.positives.reduce((acc, w) => acc | (w[d] ?? 0), 0));
+    const off = Array.from({ length: DAYS }, (_, d) => this.busy.reduce((acc, w) => acc | (w[d] ?? 0), 0));
+    const grid = mapGrid((d, s) => ((on[d] ?? 0) & ~(off[d] ?? 0) & (1 << s)) !== 0);
+    const anyPositive = this.positives.some((w) => w.some((slots) => slots !== 0));
+    return { grid, busyOnly: anyPositive ? [] : this.busySpans };
+  }
+
+  private at(i: number): Item | undefined {
+    return this.items[i]?.item;
+  }
+
+  /** Skips separators (below sentence level) and unknown words from i; the combined separator level. */
+  private skipGlue(i: number): { next: number; sep: SepLevel | null } {
+    let sep: SepLevel | null = null;
+    let j = i;
+    for (let item = this.at(j); item; item = this.at(++j)) {
+      if (item.kind === 'unknown') continue;
+      if (item.kind !== 'sep' || item.level === 'hard') break;
+      sep = sep === 'conj' || item.level === 'conj' ? 'conj' : 'soft';
+    }
+    return { next: j, sep };
+  }
+
+  private sentence(): void {
+    const clauses: Week[] = [];
+    let separated = false;
+    while (this.pos < this.items.length) {
+      const item = this.at(this.pos);
+      if (!item) break;
+      if (item.kind === 'sep') {
+        this.pos++;
+        if (item.level === 'hard') return;
+        separated = true;
+      } else if (item.kind === 'unknown') {
+        this.pos++;
+      } else if (item.kind === 'neg') {
+        this.negation(clauses, separated);
+        separated = false;
+      } else {
+        const week = clauseWeek(this.phrase(true));
+        this.positives.push(week);
+        clauses.push(week);
+        separated = false;
       }
     }
-    mark(off, days, slots);
   }
-  // Exclusions apply to the whole text: "evenings and weekends, but not Sundays".
-  return mapGrid((d, s) => ((on[d] ?? 0) & ~(off[d] ?? 0) & (1 << s)) !== 0);
+
+  /** A phrase from pos; `acrossSeparators` false reads one except-list piece. */
+  private phrase(acrossSeparators: boolean): Clause {
+    const c = newClause();
+    let i = this.pos;
+    for (;;) {
+      const { next, sep } = isEmptyClause(c) ? { next: i, sep: null } : this.skipGlue(i);
+      const item = this.at(next);
+      if (!item || (item.kind !== 'days' && item.kind !== 'time')) break;
+      if (!isEmptyClause(c)) {
+        if (sep !== null && !acrossSeparators) break;
+        const joins = item.kind === 'days' ? joinsDays(c, item, sep) : joinsTime(c, item, sep);
+        if (!joins) break;
+      }
+      addToClause(c, item, sep);
+      i = next + 1;
+      this.pos = i;
+    }
+    return c;
+  }
+
+  private negation(clauses: Week[], separated: boolean): void {
+    const start = this.items[this.pos]?.start ?? 0;
+    this.pos++;
+    const following = this.at(this.pos);
+    if (following?.kind === 'unknown') {
+      // "whenever it is not raining": a condition we cannot read; its clause stores nothing.
+      const last = clauses[clauses.length - 1];
+      if (last && !separated) last.fill(0);
+      return;
+    }
+    if (clauses.length === 0) {
+      const c = this.phrase(true);
+      if (isEmptyClause(c)) return;
+      this.busy.push(clauseWeek(c));
+      this.busySpans.push({ start, end: this.items[this.pos - 1]?.end ?? start });
+      return;
+    }
+    const last = clauses[clauses.length - 1];
+    this.exceptList(separated || !last ? clauses : [last]);
+  }
+
+  /** Takes each piece from the targets; a later piece that takes nothing is left for a new phrase. */
+  private exceptList(targets: Week[]): void {
+    for (let first = true; ; first = false) {
+      const save = this.pos;
+      const { next, sep } = this.skipGlue(this.pos);
+      if (!first && sep === null) return;
+      this.pos = first ? this.pos : next;
+      const c = this.phrase(false);
+      if (isEmptyClause(c)) {
+        this.pos = save;
+        return;
+      }
+      const taken = clauseWeek(c);
+      if (!first && !targets.some((t) => overlaps(t, taken))) {
+        this.pos = save;
+        return;
+      }
+      for (const t of targets) for (let d = 0; d < DAYS; d++) t[d] = (t[d] ?? 0) & ~(taken[d] ?? 0);
+    }
+  }
 }
 
-/** Joins adjacent unknown tokens (fillers between them included) into trimmed fragments. */
-function unknownFragments(text: string, items: readonly Item[]): string[] {
+/** The separator-bounded clause around [start, end), or null when nothing else in it was understood. */
+function clauseAround(text: string, items: readonly Spanned[], start: number, end: number): string | null {
+  let from = 0;
+  let to = text.length;
+  for (const { item, start: s, end: e } of items) {
+    if (item.kind !== 'sep') continue;
+    if (e <= start) from = Math.max(from, e);
+    else if (s >= end) to = Math.min(to, s);
+  }
+  const understood = items.some(
+    ({ item, start: s }) => item.kind !== 'sep' && item.kind !== 'unknown' && s >= from && s < to,
+  );
+  return understood ? text.slice(from, to).trim() : null;
+}
+
+/** Joins adjacent unknown tokens (fillers between them included) into fragments, each with its clause. */
+function unknownFragments(text: string, items: readonly Spanned[]): string[] {
   const fragments: string[] = [];
   let span: { start: number; end: number } | null = null;
   const flush = (): void => {
-    if (span) fragments.push(text.slice(span.start, span.end).trim());
+    if (span) {
+      const fragment = text.slice(span.start, span.end).trim();
+      const clause = clauseAround(text, items, span.start, span.end);
+      if (fragment) fragments.push(clause === null ? fragment : `${fragment} (in "${clause}")`);
+    }
     span = null;
   };
-  for (const item of items) {
+  for (const { item, start, end } of items) {
     if (item.kind !== 'unknown') flush();
-    else if (span) span.end = item.end;
-    else span = { start: item.start, end: item.end };
+    else if (span) span.end = end;
+    else span = { start, end };
   }
   flush();
-  return fragments.filter((f) => f.length > 0);
+  return fragments;
+}
+
+// ---------------------------------------------------------------------------
+// Typos: a word we do not know, close to one we do, is read as that word and reported.
+
+const TYPO_TARGETS: readonly string[] = [
+  ...DAY_FORMS.flatMap((forms) => forms.filter((f) => f.length >= 6)),
+  ...'morning mornings afternoon afternoons evening evenings night nights weekend weekends weekday weekdays weeknight weeknights lunchtime anytime except'.split(
+    ' ',
+  ),
+];
+
+/** Optimal string alignment distance (transpositions count 1: "wendesday"), capped at max + 1. */
+function editDistance(a: string, b: string, max: number): number {
+  if (Math.abs(a.length - b.length) > max) return max + 1;
+  let prev2: number[] = [];
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let v = Math.min((prev[j] ?? 0) + 1, (row[j - 1] ?? 0) + 1, (prev[j - 1] ?? 0) + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) v = Math.min(v, (prev2[j - 2] ?? 0) + 1);
+      row.push(v);
+    }
+    prev2 = prev;
+    prev = row;
+  }
+  return prev[b.length] ?? max + 1;
+}
+
+function isKnownWord(word: string): boolean {
+  return (
+    DAY_WORDS.has(word) ||
+    FILLERS.has(word) ||
+    RANGE_WORDS.has(word) ||
+    KNOWN_PHRASE_WORDS.has(word) ||
+    NAMED_ENDPOINTS.has(word)
+  );
+}
+
+const KNOWN_PHRASE_WORDS = new Set<string>([
+  ...PHRASES.flatMap((p) => p.words.flat()),
+  ...LEADS.flatMap((l) => l.words.flat()),
+  ...APPROX_WORDS,
+  ...TIME_SUFFIXES,
+]);
+
+/** Replaces misspelt words in place; returns one note per correction. */
+function correctTypos(tokens: Token[]): string[] {
+  const notes: string[] = [];
+  for (const t of tokens) {
+    if (t.kind !== 'word' || t.norm.length < 5 || !/^\p{L}+$/u.test(t.norm) || isKnownWord(t.norm)) continue;
+    const max = t.norm.length >= 8 ? 2 : 1;
+    let best: string | null = null;
+    let bestDistance = max + 1;
+    for (const target of TYPO_TARGETS) {
+      const d = editDistance(t.norm, target, max);
+      if (d < bestDistance) {
+        best = target;
+        bestDistance = d;
+      }
+    }
+    if (best === null) continue;
+    notes.push(`read "${t.norm}" as "${best}"`);
+    t.norm = best;
+  }
+  return notes;
 }
 
 function parseUnchecked(text: string): ParseResult {
   const head = text.slice(0, MAX_TEXT_LENGTH);
   roundedTimes = new Set();
   try {
-    const items = new ItemMatcher(tokenize(head)).run();
-    const grid = clausesToGrid(new ClauseBuilder().build(items));
+    const tokens = tokenize(head);
+    const corrected = correctTypos(tokens);
+    const items = new ItemMatcher(tokens).run();
+    const { grid, busyOnly } = new AvailabilityParser(items).parse();
     const unparsed = unknownFragments(head, items);
+    for (const { start, end } of busyOnly) {
+      unparsed.push(
+        `"${head.slice(start, end).trim()}" says only when they are busy, so nothing was stored for it: ` +
+          'ask which days and times they are free',
+      );
+    }
     const overflow = text.slice(MAX_TEXT_LENGTH).trim();
     if (overflow) unparsed.push(overflow.length > 60 ? `${overflow.slice(0, 60)}…` : overflow);
     const rounded = [...roundedTimes]
@@ -827,7 +990,7 @@ function parseUnchecked(text: string): ParseResult {
         (t) =>
           `${clockText(t)} falls in the hour ${hourText(Math.floor(t))}–${hourText(Math.floor(t) + 1)}, which is counted whole (free time is kept in one-hour slots)`,
       );
-    return { grid, unparsed, rounded };
+    return { grid, unparsed, rounded, corrected };
   } finally {
     roundedTimes = null;
   }
@@ -838,12 +1001,12 @@ function parseUnchecked(text: string): ParseResult {
  * MAX_TEXT_LENGTH characters (the rest is reported as unparsed). Never throws.
  */
 export function parseAvailabilityText(text: string): ParseResult {
-  if (typeof text !== 'string') return { grid: emptyGrid(), unparsed: [], rounded: [] };
+  if (typeof text !== 'string') return { grid: emptyGrid(), unparsed: [], rounded: [], corrected: [] };
   try {
     return parseUnchecked(text);
   } catch {
     // Defensive only: a parser bug must not fail a profile save, so report it all as unparsed.
     const trimmed = text.slice(0, 60).trim();
-    return { grid: emptyGrid(), unparsed: trimmed ? [trimmed] : [], rounded: [] };
+    return { grid: emptyGrid(), unparsed: trimmed ? [trimmed] : [], rounded: [], corrected: [] };
   }
 }
