@@ -205,7 +205,11 @@ type Item =
   | TimeItem
   | { kind: 'neg'; except: boolean }
   | { kind: 'sep'; level: SepLevel }
-  | { kind: 'unknown'; start: number; end: number };
+  /**
+   * `timeWord`: a time preposition left without its time ("after" in "after church");
+   * `lostTime`: that, or a number that could not be read as a time.
+   */
+  | { kind: 'unknown'; start: number; end: number; timeWord: boolean; lostTime: boolean };
 
 const daysItem = (mask: number, collective = true): DaysItem => ({ kind: 'days', mask, collective });
 const timeItem = (mask: number, extra: Omit<TimeItem, 'kind' | 'mask'> = {}): TimeItem => ({
@@ -326,6 +330,7 @@ const PHRASES: readonly Phrase[] = [
   phrase('noon|midday', [timeItem(hoursMask(12, 13))]),
   phrase('mid day', [timeItem(hoursMask(12, 13))]),
   phrase('midnight', [timeItem(0)]), // understood, but outside the grid
+  phrase('no availability set', []), // the summary of an empty grid reads back as empty
   phrase('pm', [timeItem(AFTERNOON | EVENING)]),
   // Work-relative times default to weekdays.
   // They narrow a period ("mornings before work" = 6-9am on weekdays).
@@ -501,7 +506,9 @@ class ItemMatcher {
     const matched = this.matchTime(i) ?? this.matchDays(i) ?? this.matchAmPm(i) ?? this.matchPhrase(i);
     if (matched) return matched;
     if (t.kind === 'word' && FILLERS.has(t.norm)) return { items: [], next: i + 1 };
-    return { items: [{ kind: 'unknown', start: t.start, end: t.end }], next: i + 1 };
+    const timeWord = TIME_LEAD_WORDS.has(t.norm) || RANGE_WORDS.has(t.norm);
+    const lostTime = timeWord || t.kind === 'num';
+    return { items: [{ kind: 'unknown', start: t.start, end: t.end, timeWord, lostTime }], next: i + 1 };
   }
 
   /** Matches a phrase's words from i, allowing dashes between them ("all-day"). */
@@ -675,6 +682,8 @@ interface Clause {
   defaultDays: number | null;
   first: 'days' | 'time' | null;
   last: 'days' | 'time' | null;
+  /** Unknown words split its times: it stores nothing rather than guess wider. */
+  broken?: boolean;
 }
 
 /** Slot masks per day, Monday first. */
@@ -735,6 +744,7 @@ function addToClause(c: Clause, item: DaysItem | TimeItem, sep: SepLevel | null)
 }
 
 function clauseWeek(c: Clause): Week {
+  if (c.broken) return Array.from({ length: DAYS }, () => 0);
   const days = c.hasDays ? c.days : (c.defaultDays ?? ALL_DAYS);
   const slots = c.times.length > 0 ? c.times.reduce((acc, t) => acc | t.mask, 0) : ALL_SLOTS;
   return Array.from({ length: DAYS }, (_, d) => (days & (1 << d) ? slots : 0));
@@ -779,6 +789,7 @@ class AvailabilityParser {
   private sentence(): void {
     const clauses: Week[] = [];
     let separated = false;
+    let dangling = false;
     while (this.pos < this.items.length) {
       const item = this.at(this.pos);
       if (!item) break;
@@ -786,13 +797,24 @@ class AvailabilityParser {
         this.pos++;
         if (item.level === 'hard') return;
         separated = true;
+        dangling = false;
       } else if (item.kind === 'unknown') {
         this.pos++;
+        if (item.timeWord) {
+          // "weeknights after xyz 8": a time we could not read would have narrowed its clause.
+          const last = clauses[clauses.length - 1];
+          if (last && !separated) last.fill(0);
+          dangling = true;
+        }
       } else if (item.kind === 'neg') {
         this.negation(clauses, separated);
         separated = false;
+        dangling = false;
       } else {
-        const week = clauseWeek(this.phrase(true));
+        const phrase = this.phrase(true);
+        if (dangling && !separated) phrase.broken = true;
+        dangling = false;
+        const week = clauseWeek(phrase);
         this.positives.push(week);
         clauses.push(week);
         separated = false;
@@ -813,6 +835,13 @@ class AvailabilityParser {
         const joins = item.kind === 'days' ? joinsDays(c, item, sep) : joinsTime(c, item, sep);
         if (!joins) break;
       }
+      // A word we do not know between two times ("from 7 xyz to 9pm") may change how they combine.
+      if (item.kind === 'time' && c.times.length > 0 && next > i && sep === null) c.broken = true;
+      // "Sunday from xyz 7 to 9pm": a time we could not read sat between the parts.
+      for (let k = i; k < next; k++) {
+        const skipped = this.at(k);
+        if (skipped?.kind === 'unknown' && skipped.lostTime && !isEmptyClause(c)) c.broken = true;
+      }
       addToClause(c, item, sep);
       i = next + 1;
       this.pos = i;
@@ -823,13 +852,16 @@ class AvailabilityParser {
   private negation(clauses: Week[], separated: boolean): void {
     const start = this.items[this.pos]?.start ?? 0;
     this.pos++;
-    const following = this.at(this.pos);
-    if (following?.kind === 'unknown') {
+    let next = this.pos;
+    while (this.at(next)?.kind === 'unknown') next++;
+    const negated = this.at(next);
+    if (next > this.pos && negated?.kind !== 'days' && negated?.kind !== 'time') {
       // "whenever it is not raining": a condition we cannot read; its clause stores nothing.
       const last = clauses[clauses.length - 1];
       if (last && !separated) last.fill(0);
       return;
     }
+    this.pos = next;
     if (clauses.length === 0) {
       const c = this.phrase(true);
       if (isEmptyClause(c)) return;
