@@ -142,16 +142,19 @@ function numberToken(
   start: number,
   end: number,
 ): Token {
-  const hour = Number(digits);
-  const minute = minutes === undefined ? 0 : Number(minutes);
+  // "0900", "1830": military time, read as 24-hour hours and minutes.
+  const military = digits.length === 4 && minutes === undefined && mer === undefined;
+  const hour = military ? Number(digits.slice(0, 2)) : Number(digits);
+  const minute = military ? Number(digits.slice(2)) : minutes === undefined ? 0 : Number(minutes);
   const meridiem = mer === undefined ? null : mer.toLowerCase() === 'a' ? 'am' : 'pm';
   const valid =
-    digits.length <= 2 &&
+    (digits.length <= 2 || military) &&
     minute <= 59 &&
     (meridiem ? hour >= 1 && hour <= 12 : hour <= 24 && !(hour === 24 && minute > 0));
   const norm = raw.toLowerCase().replace(/\s+/g, '');
   if (!valid) return { kind: 'word', norm, start, end };
-  const clock24 = !meridiem && (hour >= 13 || hour === 0 || (digits.length === 2 && digits.startsWith('0')));
+  const clock24 =
+    !meridiem && (military || hour >= 13 || hour === 0 || (digits.length === 2 && digits.startsWith('0')));
   return { kind: 'num', norm, start, end, clock: { hour, minute, meridiem, clock24 } };
 }
 
@@ -203,7 +206,8 @@ interface TimeItem {
 type Item =
   | DaysItem
   | TimeItem
-  | { kind: 'neg'; except: boolean }
+  /** `work`: "I work 9-5" — busy hours without days mean weekdays. */
+  | { kind: 'neg'; except: boolean; work?: boolean }
   | { kind: 'sep'; level: SepLevel }
   /**
    * `timeWord`: a time preposition left without its time ("after" in "after church");
@@ -221,6 +225,7 @@ const timeItem = (mask: number, extra: Omit<TimeItem, 'kind' | 'mask'> = {}): Ti
 const NEG: Item = { kind: 'neg', except: false };
 /** "except", "other than": takes something out of the clause it follows. */
 const EXCEPT: Item = { kind: 'neg', except: true };
+const WORK: Item = { kind: 'neg', except: false, work: true };
 const ALL_DAY = timeItem(ALL_SLOTS, { allDay: true });
 
 // ---------------------------------------------------------------------------
@@ -345,11 +350,11 @@ const PHRASES: readonly Phrase[] = [
   phrase('except for', [EXCEPT]),
   phrase('other than', [EXCEPT]),
   phrase('apart|aside from', [EXCEPT]),
-  phrase("not|no|never|unavailable|busy|cannot|cant|can't|don't|dont|won't|isn't|aren't", [NEG]),
+  phrase("not|no|never|unavailable|busy|closed|cannot|cant|can't|don't|dont|won't|isn't|aren't", [NEG]),
   phrase('can not', [NEG]),
   // "I work nights": the person names when they are busy.
-  phrase('i work|working', [NEG]),
-  phrase("i'm|im at work", [NEG]),
+  phrase('i work|working', [WORK]),
+  phrase("i'm|im at work", [WORK]),
   // Separators spelled as words
   phrase('and|or|plus|also|nor', [{ kind: 'sep', level: 'conj' }]),
   phrase('as well as', [{ kind: 'sep', level: 'conj' }]),
@@ -365,6 +370,7 @@ const LEADS: readonly { words: readonly (readonly string[])[]; lead: Lead }[] = 
   { words: words('no earlier than'), lead: 'after' },
   { words: words('up to|until'), lead: 'before' },
   { words: words('starting at|from'), lead: 'from' },
+  { words: words('starts|start|begins|commencing|commences at|from'), lead: 'from' },
   { words: words('after|since|past'), lead: 'after' },
   { words: words('from|starting'), lead: 'from' },
   { words: words('between'), lead: 'between' },
@@ -713,6 +719,8 @@ function joinsTime(c: Clause, item: TimeItem, sep: SepLevel | null): boolean {
     return sep === null || (!item.allDay && c.defaultDays === null && item.defaultDays === undefined);
   }
   if (c.times.length === 0) return !(c.collective && sep === 'conj' && !item.allDay); // not "weekends and evenings"
+  if (item.allDay && sep !== null) return false; // "weekday evenings and all day Sunday"
+  if (c.first === 'time' && c.last === 'days' && sep === null) return true; // "at 9:00 on Sunday mornings"
   return c.first === 'days'; // "Saturday mornings and evenings"
 }
 
@@ -733,6 +741,13 @@ function addToClause(c: Clause, item: DaysItem | TimeItem, sep: SepLevel | null)
   }
   const prev = c.times[c.times.length - 1];
   const entry: TimeEntry = { mask: item.mask, kind: item.narrows ?? 'period' };
+  const qualifiesDays = sep === null && c.first === 'time' && c.last === 'days' && entry.kind === 'period';
+  if (qualifiesDays && c.times.every((t) => (t.mask & item.mask) !== 0)) {
+    // "at 9:00 on Sunday mornings": the period names which part of those days, not more time.
+    c.times = c.times.map((t) => ({ ...t, mask: t.mask & item.mask }));
+    c.last = 'time';
+    return;
+  }
   if (sep === null && c.last === 'time' && prev && narrows(prev, entry)) {
     c.times[c.times.length - 1] = { mask: prev.mask & item.mask, kind: entry.kind };
   } else {
@@ -836,7 +851,8 @@ class AvailabilityParser {
         if (!joins) break;
       }
       // A word we do not know between two times ("from 7 xyz to 9pm") may change how they combine.
-      if (item.kind === 'time' && c.times.length > 0 && next > i && sep === null) c.broken = true;
+      const clockTime = item.kind === 'time' && item.narrows !== undefined;
+      if (clockTime && c.times.length > 0 && next > i && sep === null) c.broken = true;
       // "Sunday from xyz 7 to 9pm": a time we could not read sat between the parts.
       for (let k = i; k < next; k++) {
         const skipped = this.at(k);
@@ -851,6 +867,9 @@ class AvailabilityParser {
 
   private negation(clauses: Week[], separated: boolean): void {
     const start = this.items[this.pos]?.start ?? 0;
+    const negAt = this.pos;
+    const neg = this.at(negAt);
+    const work = neg?.kind === 'neg' && neg.work === true;
     this.pos++;
     let next = this.pos;
     while (this.at(next)?.kind === 'unknown') next++;
@@ -865,6 +884,7 @@ class AvailabilityParser {
     if (clauses.length === 0) {
       const c = this.phrase(true);
       if (isEmptyClause(c)) return;
+      if (work && !c.hasDays) c.defaultDays ??= WEEKDAYS;
       this.busy.push(clauseWeek(c));
       this.busySpans.push({ start, end: this.items[this.pos - 1]?.end ?? start });
       return;
