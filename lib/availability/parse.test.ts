@@ -343,6 +343,17 @@ describe('parseAvailabilityText: never throws', () => {
     }
   });
 
+  it('parses hostile 500-character inputs quickly (no backtracking blow-up)', () => {
+    // Generous bound for a shared machine: a healthy parse takes about a millisecond.
+    for (const unit of ['after ', 'not except 6 - 9 - ', 'wendesdya evnigns ', 'qzxvbn ', 'mon-', '(', '9']) {
+      const text = unit.repeat(500).slice(0, MAX_TEXT_LENGTH);
+      parseAvailabilityText(text);
+      const started = performance.now();
+      parseAvailabilityText(text);
+      expect(performance.now() - started).toBeLessThan(50);
+    }
+  });
+
   it('survives huge and odd inputs', () => {
     expect(() => parseAvailabilityText('after '.repeat(10_000))).not.toThrow();
     expect(() => parseAvailabilityText('9'.repeat(5_000))).not.toThrow();
