@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { bitsToGrid, summarizeGrid } from '@/lib/availability';
 import { register } from '@/lib/contract/accounts';
-import { updateMe } from '@/lib/contract/profiles';
+import { parseAvailability, updateMe } from '@/lib/contract/profiles';
 import { testDb, uniqueEmail } from './client';
 import { call } from './contract-client';
 
@@ -45,5 +45,54 @@ describe('availability_text on PATCH /me.json', () => {
       'availability_text: 12:45pm falls in the hour noon–1pm, which is counted whole (free time is kept in one-hour slots)',
     ]);
     expect(await storedSummary(user.id)).toBe('Saturday 9am–1pm');
+  });
+});
+
+// Issue 36: scope, busy-only text and typos, the same through parse.json, registration and PATCH.
+describe('availability_text that says only when the person is busy', () => {
+  const question =
+    /^"not mondays" says only when they are busy, so nothing was stored for it: ask which days and times/;
+
+  it('parse.json answers 200 with the question and an empty week', async () => {
+    const res = await call(parseAvailability, { body: { text: 'not mondays' } });
+    expect(res.summary).toBe('No availability set');
+    expect(res.unparsed).toEqual([expect.stringMatching(question)]);
+  });
+
+  it('registration answers 201 and stores nothing for that clause', async () => {
+    const { user, warnings } = await call(register, {
+      body: { email: uniqueEmail(), displayName: 'Test Person', availability_text: 'not mondays' },
+    });
+    expect(warnings.availability_unparsed).toEqual([expect.stringMatching(question)]);
+    expect(await storedSummary(user.id)).toBe('No availability set');
+  });
+
+  it('PATCH answers 200, keeps the free clauses and asks about the busy one', async () => {
+    const { user, auth } = await call(register, { body: { email: uniqueEmail(), displayName: 'Test Person' } });
+    const text = 'Wendesday evnings except after 10pm. not mondays';
+    const res = await call(updateMe, { token: auth.token, body: { availability_text: text } });
+    expect(res.warnings.schedule_summary).toBe('Wednesday 5pm–10pm');
+    expect(await storedSummary(user.id)).toBe('Wednesday 5pm–10pm');
+    // Free time was given, so "not mondays" takes Monday away from it and needs no question.
+    expect(res.warnings.availability_unparsed).toBeUndefined();
+    expect(res.warnings.normalized).toEqual([
+      'availability_text: read "wendesday" as "wednesday"',
+      'availability_text: read "evnings" as "evenings"',
+    ]);
+  });
+
+  it("reads issue 36's table as the people meant", async () => {
+    for (const [text, summary] of [
+      [
+        'weekday evenings except Wednesdays and Sunday mornings',
+        'Monday, Tuesday, Thursday and Friday evenings; Sunday morning',
+      ],
+      ['mornings before work, and all day saturday', 'Weekdays 6am–9am; Saturday, all day'],
+      ['I work nights so mornings are best', 'Every morning (6am–noon)'],
+    ] as const) {
+      const res = await call(parseAvailability, { body: { text } });
+      expect(res.summary).toBe(summary);
+      expect(res.unparsed).toEqual([]);
+    }
   });
 });

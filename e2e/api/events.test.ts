@@ -482,6 +482,9 @@ describe('built-in directory: the sample calendar', () => {
     expect(imported.action).toBe('imported');
     expect(await count('sample')).toBe(imported.events);
     expect((await feed('q=bouldering')).events[0]!.title).toBe('[Sample] Bouldering after work');
+    // Issue 36: a query naming a catalog activity finds its aliases too ("bouldering" is Rock Climbing).
+    expect(titles((await feed('q=climbing')).events)).toContain('[Sample] Bouldering after work');
+    expect(titles((await feed('q=rock climbing')).events)).toContain('[Sample] Bouldering after work');
     expect(await maintainSample(testDb(), { enabled: false, horizonDays: 90 })).toEqual({
       action: 'removed',
       events: imported.events,

@@ -4,12 +4,13 @@ import { at, gridOf, MON, SAT, SUN, WED, WEEKEND } from './test-helpers';
 
 describe('resolveAvailability', () => {
   it('returns nulls when no form is given', () => {
-    expect(resolveAvailability({})).toEqual({ grid: null, summary: null, unparsed: [], rounded: [] });
+    expect(resolveAvailability({})).toEqual({ grid: null, summary: null, unparsed: [], rounded: [], corrected: [] });
     expect(resolveAvailability({ availability_text: '   ' })).toEqual({
       grid: null,
       summary: null,
       unparsed: [],
       rounded: [],
+      corrected: [],
     });
   });
 

@@ -43,6 +43,8 @@ export interface ResolvedAvailability {
   unparsed: string[];
   /** Times in availability_text between whole hours, with the hour counted for each. */
   rounded: string[];
+  /** Misspelt words in availability_text and the word each was read as. */
+  corrected: string[];
 }
 
 /**
@@ -53,15 +55,16 @@ export function resolveAvailability(input: AvailabilityInput): ResolvedAvailabil
   const grids: Grid[] = [];
   let unparsed: string[] = [];
   let rounded: string[] = [];
+  let corrected: string[] = [];
   if (typeof input.availability_text === 'string' && input.availability_text.trim() !== '') {
     const parsed = parseAvailabilityText(input.availability_text);
     grids.push(parsed.grid);
-    ({ unparsed, rounded } = parsed);
+    ({ unparsed, rounded, corrected } = parsed);
   }
   if (input.schedule !== undefined && input.schedule !== null) grids.push(scheduleFromInput(input.schedule));
   if (input.availability !== undefined && input.availability !== null)
     grids.push(gridFromLegacyAvailability(input.availability));
-  if (grids.length === 0) return { grid: null, summary: null, unparsed, rounded };
+  if (grids.length === 0) return { grid: null, summary: null, unparsed, rounded, corrected };
   const grid = mergeGrids(...grids);
-  return { grid, summary: summarizeGrid(grid), unparsed, rounded };
+  return { grid, summary: summarizeGrid(grid), unparsed, rounded, corrected };
 }

@@ -1,27 +1,28 @@
 /**
- * Rule-based parser for plain-English availability ("weekends and Tue evenings after 7").
+ * Parser for plain-English availability ("weekends and Tue evenings after 7").
  *
- * Pipeline: tokenize → match phrases into items (days, times, negation, separators)
- * → group items into clauses (days x times) → union the positive clauses, then remove
- * the negated ones ("except Monday", "not Sundays").
+ * Pipeline: tokenize → correct typos → lexer (phrases into items: days, times, negation,
+ * separators) → a recursive-descent grammar over the items (see "Grammar" below) that gives
+ * every clause an explicit scope → union of free clauses minus busy ones.
  *
  * Vocabulary follows the period contract in grid.ts (morning 6-12, afternoon 12-17,
  * evening/night 17-24). Extra rules worth knowing:
  *  - "weekends" alone is all day Saturday + Sunday; "weekdays" is Mon-Fri;
- *    "weeknights" is Mon-Fri evenings; "after work" is weekdays 17-24 unless days are named.
+ *    "weeknights" is Mon-Fri evenings; "after work" is weekdays 17-24 and "before work"
+ *    weekdays 6-9 unless days are named; "early" is 6-9, "late" 20-24, "lunchtime" 12-14.
  *  - Days without times mean all day; times without days mean every day.
- *  - Listed days share the times that follow ("Tue and Thu evenings"), but a collective
+ *  - A time binds to the day phrase it follows ("Tue and Thu evenings"), but a collective
  *    ("weekends", "every day") followed by "and"/"or" starts a new clause, so
  *    "weekends and evenings" is all weekend plus every evening.
+ *  - "except" takes from the clause it follows; in its list "and"/commas join excluded items
+ *    while they overlap that clause ("except Wed and Thu"); an item that would remove nothing
+ *    is more free time ("weekday evenings except Wednesdays and Sunday mornings").
+ *  - Busy times with no free time at all ("not mondays") store nothing and ask.
  *  - Times round outward to whole slots (a start of 9:30 uses the 9:00 slot, an end of
  *    9:30 includes it) and clamp to 6am-midnight.
  *  - Bare hours guess am/pm: 7-11 → am, 12 → noon, 1-6 → pm; "after N" reads 1-9 as pm;
  *    in a range the other end's am/pm wins ("7 to 10pm" = 19-22, "10-2" = 10am-2pm).
  *  - A bare number with no am/pm, minutes or preposition is not a time ("2 evenings").
- *  - After an exception, a comma and days with their own time are more free time when
- *    excepting them would remove nothing: "weeknights except fridays, sat afternoons" is
- *    Mon-Thu evenings plus Saturday afternoon; "weekends except sat mornings, sun evenings"
- *    excepts both.
  * Anything not understood is reported in `unparsed`, and every time off the hour in
  * `rounded` (with the hour counted for it); the parser never throws.
  */
@@ -35,6 +36,8 @@ export interface ParseResult {
   unparsed: string[];
   /** Times between whole hours, each with the hour counted for it ("6:30pm falls in the hour 6pm–7pm, …"). */
   rounded: string[];
+  /** Misspelt words read as the word they were close to ('read "evnings" as "evenings"'). */
+  corrected: string[];
 }
 
 /** Times off the hour met while parsing one text (the parser is synchronous: one text at a time). */
@@ -139,16 +142,19 @@ function numberToken(
   start: number,
   end: number,
 ): Token {
-  const hour = Number(digits);
-  const minute = minutes === undefined ? 0 : Number(minutes);
+  // "0900", "1830": military time, read as 24-hour hours and minutes.
+  const military = digits.length === 4 && minutes === undefined && mer === undefined;
+  const hour = military ? Number(digits.slice(0, 2)) : Number(digits);
+  const minute = military ? Number(digits.slice(2)) : minutes === undefined ? 0 : Number(minutes);
   const meridiem = mer === undefined ? null : mer.toLowerCase() === 'a' ? 'am' : 'pm';
   const valid =
-    digits.length <= 2 &&
+    (digits.length <= 2 || military) &&
     minute <= 59 &&
     (meridiem ? hour >= 1 && hour <= 12 : hour <= 24 && !(hour === 24 && minute > 0));
   const norm = raw.toLowerCase().replace(/\s+/g, '');
   if (!valid) return { kind: 'word', norm, start, end };
-  const clock24 = !meridiem && (hour >= 13 || hour === 0 || (digits.length === 2 && digits.startsWith('0')));
+  const clock24 =
+    !meridiem && (military || hour >= 13 || hour === 0 || (digits.length === 2 && digits.startsWith('0')));
   return { kind: 'num', norm, start, end, clock: { hour, minute, meridiem, clock24 } };
 }
 
@@ -200,9 +206,14 @@ interface TimeItem {
 type Item =
   | DaysItem
   | TimeItem
-  | { kind: 'neg' }
+  /** `work`: "I work 9-5" — busy hours without days mean weekdays. */
+  | { kind: 'neg'; except: boolean; work?: boolean }
   | { kind: 'sep'; level: SepLevel }
-  | { kind: 'unknown'; start: number; end: number };
+  /**
+   * `timeWord`: a time preposition left without its time ("after" in "after church");
+   * `lostTime`: that, or a number that could not be read as a time.
+   */
+  | { kind: 'unknown'; start: number; end: number; timeWord: boolean; lostTime: boolean };
 
 const daysItem = (mask: number, collective = true): DaysItem => ({ kind: 'days', mask, collective });
 const timeItem = (mask: number, extra: Omit<TimeItem, 'kind' | 'mask'> = {}): TimeItem => ({
@@ -210,7 +221,11 @@ const timeItem = (mask: number, extra: Omit<TimeItem, 'kind' | 'mask'> = {}): Ti
   mask,
   ...extra,
 });
-const NEG: Item = { kind: 'neg' };
+/** "not", "can't", "I work": says when the person is busy. */
+const NEG: Item = { kind: 'neg', except: false };
+/** "except", "other than": takes something out of the clause it follows. */
+const EXCEPT: Item = { kind: 'neg', except: true };
+const WORK: Item = { kind: 'neg', except: false, work: true };
 const ALL_DAY = timeItem(ALL_SLOTS, { allDay: true });
 
 // ---------------------------------------------------------------------------
@@ -240,7 +255,7 @@ const FILLERS = new Set(
     'free available availability avail usually generally normally typically mostly often sometimes always ' +
     'only just mainly probably possibly maybe hopefully ideally preferably prefer preferred best better ' +
     'good great fine ok okay works can could would will do does should on in at of for the a an ' +
-    'during each every any all either both most some from to by with around about then so too as well like ' +
+    'during each every any all either both most some from to by with around about then too as well like ' +
     'day days week weeks weekly per time times hour hours usual really pretty much please thanks hi hey hello ' +
     "etc anyway meet meeting up out open reach reachable h hr hrs ish o'clock oclock onwards onward"
   ).split(/\s+/),
@@ -320,22 +335,32 @@ const PHRASES: readonly Phrase[] = [
   phrase('noon|midday', [timeItem(hoursMask(12, 13))]),
   phrase('mid day', [timeItem(hoursMask(12, 13))]),
   phrase('midnight', [timeItem(0)]), // understood, but outside the grid
+  phrase('no availability set', []), // the summary of an empty grid reads back as empty
   phrase('pm', [timeItem(AFTERNOON | EVENING)]),
   // Work-relative times default to weekdays.
-  phrase('after work', [timeItem(EVENING, { defaultDays: WEEKDAYS })]),
-  phrase('before work', [timeItem(hoursMask(6, 9), { defaultDays: WEEKDAYS })]),
+  // They narrow a period ("mornings before work" = 6-9am on weekdays).
+  phrase('after work', [timeItem(EVENING, { defaultDays: WEEKDAYS, narrows: 'fixed' })]),
+  phrase('before work', [timeItem(hoursMask(6, 9), { defaultDays: WEEKDAYS, narrows: 'fixed' })]),
+  phrase('early', [timeItem(hoursMask(6, 9))]),
+  phrase('late', [timeItem(hoursMask(20, 24))]),
   phrase('after school', [timeItem(hoursMask(15, 24), { defaultDays: WEEKDAYS })]),
   phrase('work|working|business|office hours', [timeItem(hoursMask(9, 17), { defaultDays: WEEKDAYS })]),
   // Negation
-  phrase("except|excluding|exclude|excl|not|no|never|unavailable|busy|cannot|cant|can't|don't|dont|won't|isn't", [NEG]),
-  phrase('except for', [NEG]),
-  phrase('other than', [NEG]),
-  phrase('apart|aside from', [NEG]),
+  phrase('except|excluding|exclude|excl|besides', [EXCEPT]),
+  phrase('except for', [EXCEPT]),
+  phrase('other than', [EXCEPT]),
+  phrase('apart|aside from', [EXCEPT]),
+  phrase("not|no|never|unavailable|busy|closed|cannot|cant|can't|don't|dont|won't|isn't|aren't", [NEG]),
   phrase('can not', [NEG]),
+  // "I work nights": the person names when they are busy.
+  phrase('i work|working', [WORK]),
+  phrase("i'm|im at work", [WORK]),
   // Separators spelled as words
   phrase('and|or|plus|also|nor', [{ kind: 'sep', level: 'conj' }]),
   phrase('as well as', [{ kind: 'sep', level: 'conj' }]),
   phrase('but|though|although|however', [{ kind: 'sep', level: 'soft' }]),
+  // "I work nights so mornings are best": what follows is a separate statement.
+  phrase('so|because|since|cause|coz', [{ kind: 'sep', level: 'hard' }]),
 ].sort((a, b) => b.words.length - a.words.length);
 
 type Lead = 'after' | 'before' | 'from' | 'between' | 'at' | 'none';
@@ -345,6 +370,7 @@ const LEADS: readonly { words: readonly (readonly string[])[]; lead: Lead }[] = 
   { words: words('no earlier than'), lead: 'after' },
   { words: words('up to|until'), lead: 'before' },
   { words: words('starting at|from'), lead: 'from' },
+  { words: words('starts|start|begins|commencing|commences at|from'), lead: 'from' },
   { words: words('after|since|past'), lead: 'after' },
   { words: words('from|starting'), lead: 'from' },
   { words: words('between'), lead: 'between' },
@@ -443,19 +469,30 @@ interface Match {
   next: number;
 }
 
+/** An item with the span of text it was read from. */
+interface Spanned {
+  item: Item;
+  start: number;
+  end: number;
+}
+
 class ItemMatcher {
   readonly items: Item[] = [];
+  readonly spanned: Spanned[] = [];
 
   constructor(private readonly toks: readonly Token[]) {}
 
-  run(): Item[] {
+  run(): Spanned[] {
     let i = 0;
     while (i < this.toks.length) {
       const m = this.matchAt(i);
+      const first = this.toks[i];
+      const last = this.toks[Math.max(i, m.next - 1)] ?? first;
       this.items.push(...m.items);
+      for (const item of m.items) this.spanned.push({ item, start: first?.start ?? 0, end: last?.end ?? 0 });
       i = m.next;
     }
-    return this.items;
+    return this.spanned;
   }
 
   private tok(i: number): Token | undefined {
@@ -475,7 +512,9 @@ class ItemMatcher {
     const matched = this.matchTime(i) ?? this.matchDays(i) ?? this.matchAmPm(i) ?? this.matchPhrase(i);
     if (matched) return matched;
     if (t.kind === 'word' && FILLERS.has(t.norm)) return { items: [], next: i + 1 };
-    return { items: [{ kind: 'unknown', start: t.start, end: t.end }], next: i + 1 };
+    const timeWord = TIME_LEAD_WORDS.has(t.norm) || RANGE_WORDS.has(t.norm);
+    const lostTime = timeWord || t.kind === 'num';
+    return { items: [{ kind: 'unknown', start: t.start, end: t.end, timeWord, lostTime }], next: i + 1 };
   }
 
   /** Matches a phrase's words from i, allowing dashes between them ("all-day"). */
@@ -619,7 +658,22 @@ class ItemMatcher {
 }
 
 // ---------------------------------------------------------------------------
-// Grouping items into clauses
+// Grammar over items (recursive descent; the lexer above turns words into items).
+//
+//   text       := sentence (HARD sentence)*          HARD = . ; ! ? newline "so" "because"
+//   sentence   := part (SEP? part)*                  SEP = , ( ) & / "and" "or" "plus" "but"
+//   part       := phrase                             a positive clause
+//               | (EXCEPT | NEG) exceptList          after a clause: takes from it (right after
+//                                                    it) or, after a separator, from every clause
+//                                                    of the sentence so far
+//               | (EXCEPT | NEG) phrase              with no clause before: busy times, taken from
+//                                                    everything; alone they store nothing and ask
+//   phrase     := (days | time)+                     items join while joinsDays/joinsTime allow, so
+//                                                    a time range binds to the day phrase it follows
+//   exceptList := piece (SEP piece)*                 a further piece that would take nothing away
+//                                                    ends the list and starts a new phrase
+//                                                    ("except Wednesdays and Sunday mornings")
+//   piece      := (days | time)+ with no separator inside
 
 interface TimeEntry {
   mask: number;
@@ -627,13 +681,6 @@ interface TimeEntry {
 }
 
 interface Clause {
-  neg: boolean;
-  /**
-   * An exception's days as they stood before a comma brought more days in, when no time
-   * had come yet ("except fridays, sat afternoons"): whether the later days and their
-   * time still belong to the exception is decided in clausesToGrid.
-   */
-  daysBeforeComma?: number;
   days: number;
   hasDays: boolean;
   collective: boolean;
@@ -641,16 +688,21 @@ interface Clause {
   defaultDays: number | null;
   first: 'days' | 'time' | null;
   last: 'days' | 'time' | null;
+  /** Unknown words split its times: it stores nothing rather than guess wider. */
+  broken?: boolean;
 }
 
-function newClause(neg: boolean): Clause {
-  return { neg, days: 0, hasDays: false, collective: false, times: [], defaultDays: null, first: null, last: null };
+/** Slot masks per day, Monday first. */
+type Week = number[];
+
+function newClause(): Clause {
+  return { days: 0, hasDays: false, collective: false, times: [], defaultDays: null, first: null, last: null };
 }
 
 const isEmptyClause = (c: Clause): boolean => !c.hasDays && c.times.length === 0;
 
 /** Whether a day item continues clause c or starts a new one. */
-function dayJoins(c: Clause, item: DaysItem, sep: SepLevel | null): boolean {
+function joinsDays(c: Clause, item: DaysItem, sep: SepLevel | null): boolean {
   if (isEmptyClause(c)) return true;
   const collectiveBreak = sep !== null && (c.collective || item.collective);
   if (!c.hasDays) return sep === null; // "6-9pm on Wednesdays", but not "evenings, weekends"
@@ -660,9 +712,15 @@ function dayJoins(c: Clause, item: DaysItem, sep: SepLevel | null): boolean {
 }
 
 /** Whether a time item continues clause c or starts a new one. */
-function timeJoins(c: Clause, item: TimeItem, sep: SepLevel | null): boolean {
-  if (isEmptyClause(c) || !c.hasDays) return true; // "morning or evening"
+function joinsTime(c: Clause, item: TimeItem, sep: SepLevel | null): boolean {
+  if (isEmptyClause(c)) return true;
+  if (!c.hasDays) {
+    // "morning or evening", but "mornings before work, and all day saturday" is two clauses.
+    return sep === null || (!item.allDay && c.defaultDays === null && item.defaultDays === undefined);
+  }
   if (c.times.length === 0) return !(c.collective && sep === 'conj' && !item.allDay); // not "weekends and evenings"
+  if (item.allDay && sep !== null) return false; // "weekday evenings and all day Sunday"
+  if (c.first === 'time' && c.last === 'days' && sep === null) return true; // "at 9:00 on Sunday mornings"
   return c.first === 'days'; // "Saturday mornings and evenings"
 }
 
@@ -672,153 +730,330 @@ function narrows(prev: TimeEntry, next: TimeEntry): boolean {
   return prev.kind === 'period' || (prev.kind === 'open' && next.kind === 'open');
 }
 
-class ClauseBuilder {
-  private readonly clauses: Clause[] = [];
-  private cur = newClause(false);
-  private sep: SepLevel | null = null;
-  private negScope = false;
-  /** A comma inside a negation: only a plain list of days continues it ("except Mon, Tue"). */
-  private negPaused = false;
-
-  build(items: readonly Item[]): Clause[] {
-    for (const item of items) this.add(item);
-    this.close(false);
-    return this.clauses;
-  }
-
-  private close(neg: boolean): void {
-    if (!isEmptyClause(this.cur)) this.clauses.push(this.cur);
-    this.cur = newClause(neg);
-  }
-
-  private add(item: Item): void {
-    switch (item.kind) {
-      case 'unknown':
-        return;
-      case 'sep':
-        this.addSep(item.level);
-        return;
-      case 'neg':
-        this.close(true);
-        this.negScope = true;
-        this.negPaused = false;
-        this.sep = null;
-        return;
-      case 'days':
-      case 'time':
-        this.resolveNegation(item);
-        if (item.kind === 'days') this.addDays(item);
-        else this.addTime(item);
-        this.sep = null;
-    }
-  }
-
-  private addSep(level: SepLevel): void {
-    if (level === 'hard') {
-      this.close(false);
-      this.negScope = false;
-      this.sep = null;
-      return;
-    }
-    this.sep = this.sep === 'conj' || level === 'conj' ? 'conj' : 'soft';
-    if (this.negScope && level === 'soft') this.negPaused = true;
-  }
-
-  private resolveNegation(item: DaysItem | TimeItem): void {
-    if (!this.negScope || !this.negPaused) return;
-    this.negPaused = false;
-    const plainDayList = item.kind === 'days' && !item.collective && this.sep === 'soft';
-    if (plainDayList) return;
-    this.negScope = false;
-    this.close(false);
-  }
-
-  private addDays(item: DaysItem): void {
-    if (!dayJoins(this.cur, item, this.sep)) this.close(this.negScope);
-    const c = this.cur;
-    if (c.neg && this.sep === 'soft' && c.hasDays && c.times.length === 0) c.daysBeforeComma ??= c.days;
+function addToClause(c: Clause, item: DaysItem | TimeItem, sep: SepLevel | null): void {
+  if (item.kind === 'days') {
     c.days |= item.mask;
     c.hasDays = true;
     c.collective ||= item.collective;
     c.first ??= 'days';
     c.last = 'days';
+    return;
   }
-
-  private addTime(item: TimeItem): void {
-    if (!timeJoins(this.cur, item, this.sep)) this.close(this.negScope);
-    const c = this.cur;
-    const prev = c.times[c.times.length - 1];
-    const entry: TimeEntry = { mask: item.mask, kind: item.narrows ?? 'period' };
-    if (this.sep === null && c.last === 'time' && prev && narrows(prev, entry)) {
-      c.times[c.times.length - 1] = { mask: prev.mask & item.mask, kind: entry.kind };
-    } else {
-      c.times.push(entry);
-    }
-    if (item.defaultDays !== undefined) c.defaultDays = (c.defaultDays ?? 0) | item.defaultDays;
-    c.first ??= 'time';
+  const prev = c.times[c.times.length - 1];
+  const entry: TimeEntry = { mask: item.mask, kind: item.narrows ?? 'period' };
+  const qualifiesDays = sep === null && c.first === 'time' && c.last === 'days' && entry.kind === 'period';
+  if (qualifiesDays && c.times.every((t) => (t.mask & item.mask) !== 0)) {
+    // "at 9:00 on Sunday mornings": the period names which part of those days, not more time.
+    c.times = c.times.map((t) => ({ ...t, mask: t.mask & item.mask }));
     c.last = 'time';
+    return;
   }
+  if (sep === null && c.last === 'time' && prev && narrows(prev, entry)) {
+    c.times[c.times.length - 1] = { mask: prev.mask & item.mask, kind: entry.kind };
+  } else {
+    c.times.push(entry);
+  }
+  if (item.defaultDays !== undefined) c.defaultDays = (c.defaultDays ?? 0) | item.defaultDays;
+  c.first ??= 'time';
+  c.last = 'time';
 }
 
-function clauseCells(c: Clause): { days: number; slots: number } {
+function clauseWeek(c: Clause): Week {
+  if (c.broken) return Array.from({ length: DAYS }, () => 0);
   const days = c.hasDays ? c.days : (c.defaultDays ?? ALL_DAYS);
   const slots = c.times.length > 0 ? c.times.reduce((acc, t) => acc | t.mask, 0) : ALL_SLOTS;
-  return { days, slots };
+  return Array.from({ length: DAYS }, (_, d) => (days & (1 << d) ? slots : 0));
 }
 
-function clausesToGrid(clauses: readonly Clause[]): Grid {
-  const on = Array.from({ length: DAYS }, () => 0);
-  const off = Array.from({ length: DAYS }, () => 0);
-  const mark = (target: number[], days: number, slots: number) => {
-    for (let d = 0; d < DAYS; d++) if (days & (1 << d)) target[d] = (target[d] ?? 0) | slots;
-  };
-  for (const c of clauses) if (!c.neg) mark(on, clauseCells(c).days, clauseCells(c).slots);
-  for (const c of clauses) {
-    if (!c.neg) continue;
-    const { days, slots } = clauseCells(c);
-    if (c.daysBeforeComma !== undefined && c.times.length > 0) {
-      // "weeknights except fridays, sat afternoons": Saturday afternoon is not in the
-      // weeknights, so excepting it would remove nothing. Read as meant: the days after the
-      // comma, with their time, are more free time, and the exception keeps its own days whole.
-      const added = days & ~c.daysBeforeComma;
-      let overlaps = false;
-      for (let d = 0; d < DAYS; d++) if (added & (1 << d) && (on[d] ?? 0) & slots) overlaps = true;
-      if (!overlaps) {
-        mark(on, added, slots);
-        mark(off, c.daysBeforeComma, ALL_SLOTS);
-        continue;
+const overlaps = (a: Week, b: Week): boolean => a.some((slots, d) => (slots & (b[d] ?? 0)) !== 0);
+
+class AvailabilityParser {
+  private pos = 0;
+  private readonly positives: Week[] = [];
+  private readonly busy: Week[] = [];
+  /** Text spans of busy parts ("not mondays"): a question when nothing positive is said. */
+  private readonly busySpans: { start: number; end: number }[] = [];
+
+  constructor(private readonly items: readonly Spanned[]) {}
+
+  parse(): { grid: Grid; busyOnly: { start: number; end: number }[] } {
+    while (this.pos < this.items.length) this.sentence();
+    const on = Array.from({ length: DAYS }, (_, d) => this.positives.reduce((acc, w) => acc | (w[d] ?? 0), 0));
+    const off = Array.from({ length: DAYS }, (_, d) => this.busy.reduce((acc, w) => acc | (w[d] ?? 0), 0));
+    const grid = mapGrid((d, s) => ((on[d] ?? 0) & ~(off[d] ?? 0) & (1 << s)) !== 0);
+    const anyPositive = this.positives.some((w) => w.some((slots) => slots !== 0));
+    return { grid, busyOnly: anyPositive ? [] : this.busySpans };
+  }
+
+  private at(i: number): Item | undefined {
+    return this.items[i]?.item;
+  }
+
+  /** Skips separators (below sentence level) and unknown words from i; the combined separator level. */
+  private skipGlue(i: number): { next: number; sep: SepLevel | null } {
+    let sep: SepLevel | null = null;
+    let j = i;
+    for (let item = this.at(j); item; item = this.at(++j)) {
+      if (item.kind === 'unknown') continue;
+      if (item.kind !== 'sep' || item.level === 'hard') break;
+      sep = sep === 'conj' || item.level === 'conj' ? 'conj' : 'soft';
+    }
+    return { next: j, sep };
+  }
+
+  private sentence(): void {
+    const clauses: Week[] = [];
+    let separated = false;
+    let dangling = false;
+    while (this.pos < this.items.length) {
+      const item = this.at(this.pos);
+      if (!item) break;
+      if (item.kind === 'sep') {
+        this.pos++;
+        if (item.level === 'hard') return;
+        separated = true;
+        dangling = false;
+      } else if (item.kind === 'unknown') {
+        this.pos++;
+        if (item.timeWord) {
+          // "weeknights after xyz 8": a time we could not read would have narrowed its clause.
+          const last = clauses[clauses.length - 1];
+          if (last && !separated) last.fill(0);
+          dangling = true;
+        }
+      } else if (item.kind === 'neg') {
+        this.negation(clauses, separated);
+        separated = false;
+        dangling = false;
+      } else {
+        const phrase = this.phrase(true);
+        if (dangling && !separated) phrase.broken = true;
+        dangling = false;
+        const week = clauseWeek(phrase);
+        this.positives.push(week);
+        clauses.push(week);
+        separated = false;
       }
     }
-    mark(off, days, slots);
   }
-  // Exclusions apply to the whole text: "evenings and weekends, but not Sundays".
-  return mapGrid((d, s) => ((on[d] ?? 0) & ~(off[d] ?? 0) & (1 << s)) !== 0);
+
+  /** A phrase from pos; `acrossSeparators` false reads one except-list piece. */
+  private phrase(acrossSeparators: boolean): Clause {
+    const c = newClause();
+    let i = this.pos;
+    for (;;) {
+      const { next, sep } = isEmptyClause(c) ? { next: i, sep: null } : this.skipGlue(i);
+      const item = this.at(next);
+      if (!item || (item.kind !== 'days' && item.kind !== 'time')) break;
+      if (!isEmptyClause(c)) {
+        if (sep !== null && !acrossSeparators) break;
+        const joins = item.kind === 'days' ? joinsDays(c, item, sep) : joinsTime(c, item, sep);
+        if (!joins) break;
+      }
+      // A word we do not know between two times ("from 7 xyz to 9pm") may change how they combine.
+      const clockTime = item.kind === 'time' && item.narrows !== undefined;
+      if (clockTime && c.times.length > 0 && next > i && sep === null) c.broken = true;
+      // "Sunday from xyz 7 to 9pm": a time we could not read sat between the parts.
+      for (let k = i; k < next; k++) {
+        const skipped = this.at(k);
+        if (skipped?.kind === 'unknown' && skipped.lostTime && !isEmptyClause(c)) c.broken = true;
+      }
+      addToClause(c, item, sep);
+      i = next + 1;
+      this.pos = i;
+    }
+    return c;
+  }
+
+  private negation(clauses: Week[], separated: boolean): void {
+    const start = this.items[this.pos]?.start ?? 0;
+    const negAt = this.pos;
+    const neg = this.at(negAt);
+    const work = neg?.kind === 'neg' && neg.work === true;
+    this.pos++;
+    let next = this.pos;
+    while (this.at(next)?.kind === 'unknown') next++;
+    const negated = this.at(next);
+    if (next > this.pos && negated?.kind !== 'days' && negated?.kind !== 'time') {
+      // "whenever it is not raining": a condition we cannot read; its clause stores nothing.
+      const last = clauses[clauses.length - 1];
+      if (last && !separated) last.fill(0);
+      return;
+    }
+    this.pos = next;
+    if (clauses.length === 0) {
+      const c = this.phrase(true);
+      if (isEmptyClause(c)) return;
+      if (work && !c.hasDays) c.defaultDays ??= WEEKDAYS;
+      this.busy.push(clauseWeek(c));
+      this.busySpans.push({ start, end: this.items[this.pos - 1]?.end ?? start });
+      return;
+    }
+    const last = clauses[clauses.length - 1];
+    this.exceptList(separated || !last ? clauses : [last]);
+  }
+
+  /** Takes each piece from the targets; a later piece that takes nothing is left for a new phrase. */
+  private exceptList(targets: Week[]): void {
+    for (let first = true; ; first = false) {
+      const save = this.pos;
+      const { next, sep } = this.skipGlue(this.pos);
+      if (!first && sep === null) return;
+      this.pos = first ? this.pos : next;
+      const c = this.phrase(false);
+      if (isEmptyClause(c)) {
+        this.pos = save;
+        return;
+      }
+      const taken = clauseWeek(c);
+      if (!first && !targets.some((t) => overlaps(t, taken))) {
+        this.pos = save;
+        return;
+      }
+      for (const t of targets) for (let d = 0; d < DAYS; d++) t[d] = (t[d] ?? 0) & ~(taken[d] ?? 0);
+    }
+  }
 }
 
-/** Joins adjacent unknown tokens (fillers between them included) into trimmed fragments. */
-function unknownFragments(text: string, items: readonly Item[]): string[] {
+/** The separator-bounded clause around [start, end), or null when nothing else in it was understood. */
+function clauseAround(text: string, items: readonly Spanned[], start: number, end: number): string | null {
+  let from = 0;
+  let to = text.length;
+  for (const { item, start: s, end: e } of items) {
+    if (item.kind !== 'sep') continue;
+    if (e <= start) from = Math.max(from, e);
+    else if (s >= end) to = Math.min(to, s);
+  }
+  const understood = items.some(
+    ({ item, start: s }) => item.kind !== 'sep' && item.kind !== 'unknown' && s >= from && s < to,
+  );
+  return understood ? text.slice(from, to).trim() : null;
+}
+
+/** Joins adjacent unknown tokens (fillers between them included) into fragments, each with its clause. */
+function unknownFragments(text: string, items: readonly Spanned[]): string[] {
   const fragments: string[] = [];
   let span: { start: number; end: number } | null = null;
   const flush = (): void => {
-    if (span) fragments.push(text.slice(span.start, span.end).trim());
+    if (span) {
+      const fragment = text.slice(span.start, span.end).trim();
+      const clause = clauseAround(text, items, span.start, span.end);
+      if (fragment) fragments.push(clause === null ? fragment : `${fragment} (in "${clause}")`);
+    }
     span = null;
   };
-  for (const item of items) {
+  for (const { item, start, end } of items) {
     if (item.kind !== 'unknown') flush();
-    else if (span) span.end = item.end;
-    else span = { start: item.start, end: item.end };
+    else if (span) span.end = end;
+    else span = { start, end };
   }
   flush();
-  return fragments.filter((f) => f.length > 0);
+  return fragments;
+}
+
+// ---------------------------------------------------------------------------
+// Typos: a word we do not know, close to one we do, is read as that word and reported.
+
+const TYPO_TARGETS: readonly string[] = [
+  ...DAY_FORMS.flatMap((forms) => forms.filter((f) => f.length >= 6)),
+  ...'morning mornings afternoon afternoons evening evenings night nights weekend weekends weekday weekdays weeknight weeknights lunchtime anytime except'.split(
+    ' ',
+  ),
+];
+
+/** Longest typo target plus the largest distance allowed: longer words cannot be typos of one. */
+const MAX_TYPO_LENGTH = 14;
+const rows = [
+  new Int32Array(MAX_TYPO_LENGTH + 1),
+  new Int32Array(MAX_TYPO_LENGTH + 1),
+  new Int32Array(MAX_TYPO_LENGTH + 1),
+];
+
+/**
+ * Optimal string alignment distance (transpositions count 1: "wendesday"), or max + 1 once it
+ * must exceed max. Runs on every unknown word, so it reuses three rows and stops early.
+ */
+function editDistance(a: string, b: string, max: number): number {
+  if (Math.abs(a.length - b.length) > max || a.length > MAX_TYPO_LENGTH || b.length > MAX_TYPO_LENGTH) return max + 1;
+  let [prev2, prev, row] = rows as [Int32Array, Int32Array, Int32Array];
+  for (let j = 0; j <= b.length; j++) prev[j] = j;
+  for (let i = 1; i <= a.length; i++) {
+    row[0] = i;
+    let rowMin = i;
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let v = Math.min((prev[j] ?? 0) + 1, (row[j - 1] ?? 0) + 1, (prev[j - 1] ?? 0) + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) v = Math.min(v, (prev2[j - 2] ?? 0) + 1);
+      row[j] = v;
+      if (v < rowMin) rowMin = v;
+    }
+    if (rowMin > max) return max + 1;
+    [prev2, prev, row] = [prev, row, prev2];
+  }
+  return prev[b.length] ?? max + 1;
+}
+
+function isKnownWord(word: string): boolean {
+  return (
+    DAY_WORDS.has(word) ||
+    FILLERS.has(word) ||
+    RANGE_WORDS.has(word) ||
+    KNOWN_PHRASE_WORDS.has(word) ||
+    NAMED_ENDPOINTS.has(word)
+  );
+}
+
+const KNOWN_PHRASE_WORDS = new Set<string>([
+  ...PHRASES.flatMap((p) => p.words.flat()),
+  ...LEADS.flatMap((l) => l.words.flat()),
+  ...APPROX_WORDS,
+  ...TIME_SUFFIXES,
+]);
+
+/** Replaces misspelt words in place; returns one note per correction. */
+function correctTypos(tokens: Token[]): string[] {
+  const notes: string[] = [];
+  const seen = new Map<string, string | null>();
+  for (const t of tokens) {
+    if (t.kind !== 'word' || t.norm.length < 5 || t.norm.length > MAX_TYPO_LENGTH) continue;
+    if (!/^\p{L}+$/u.test(t.norm) || isKnownWord(t.norm)) continue;
+    let best = seen.get(t.norm);
+    if (best === undefined) {
+      const max = t.norm.length >= 8 ? 2 : 1;
+      let bestDistance = max + 1;
+      best = null;
+      for (const target of TYPO_TARGETS) {
+        const d = editDistance(t.norm, target, max);
+        if (d < bestDistance) {
+          best = target;
+          bestDistance = d;
+        }
+      }
+      seen.set(t.norm, best);
+    }
+    if (best === null) continue;
+    const note = `read "${t.norm}" as "${best}"`;
+    if (!notes.includes(note)) notes.push(note);
+    t.norm = best;
+  }
+  return notes;
 }
 
 function parseUnchecked(text: string): ParseResult {
   const head = text.slice(0, MAX_TEXT_LENGTH);
   roundedTimes = new Set();
   try {
-    const items = new ItemMatcher(tokenize(head)).run();
-    const grid = clausesToGrid(new ClauseBuilder().build(items));
+    const tokens = tokenize(head);
+    const corrected = correctTypos(tokens);
+    const items = new ItemMatcher(tokens).run();
+    const { grid, busyOnly } = new AvailabilityParser(items).parse();
     const unparsed = unknownFragments(head, items);
+    for (const { start, end } of busyOnly) {
+      unparsed.push(
+        `"${head.slice(start, end).trim()}" says only when they are busy, so nothing was stored for it: ` +
+          'ask which days and times they are free',
+      );
+    }
     const overflow = text.slice(MAX_TEXT_LENGTH).trim();
     if (overflow) unparsed.push(overflow.length > 60 ? `${overflow.slice(0, 60)}…` : overflow);
     const rounded = [...roundedTimes]
@@ -827,7 +1062,7 @@ function parseUnchecked(text: string): ParseResult {
         (t) =>
           `${clockText(t)} falls in the hour ${hourText(Math.floor(t))}–${hourText(Math.floor(t) + 1)}, which is counted whole (free time is kept in one-hour slots)`,
       );
-    return { grid, unparsed, rounded };
+    return { grid, unparsed, rounded, corrected };
   } finally {
     roundedTimes = null;
   }
@@ -838,12 +1073,12 @@ function parseUnchecked(text: string): ParseResult {
  * MAX_TEXT_LENGTH characters (the rest is reported as unparsed). Never throws.
  */
 export function parseAvailabilityText(text: string): ParseResult {
-  if (typeof text !== 'string') return { grid: emptyGrid(), unparsed: [], rounded: [] };
+  if (typeof text !== 'string') return { grid: emptyGrid(), unparsed: [], rounded: [], corrected: [] };
   try {
     return parseUnchecked(text);
   } catch {
     // Defensive only: a parser bug must not fail a profile save, so report it all as unparsed.
     const trimmed = text.slice(0, 60).trim();
-    return { grid: emptyGrid(), unparsed: trimmed ? [trimmed] : [], rounded: [] };
+    return { grid: emptyGrid(), unparsed: trimmed ? [trimmed] : [], rounded: [], corrected: [] };
   }
 }

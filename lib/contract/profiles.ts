@@ -251,8 +251,15 @@ export const parseAvailability = defineEndpoint({
   response: z.object({
     grid: gridSchema.describe('7 days (Mon..Sun) x 18 one-hour slots (6am..11pm)'),
     summary: z.string(),
-    unparsed: z.array(z.string()).describe('Fragments not understood: ask the person about these'),
-    normalized: z.array(z.string()).describe('Times rounded to whole hours, one sentence each'),
+    unparsed: z
+      .array(z.string())
+      .describe(
+        'Fragments not understood, each with its clause, and busy-only text ("not mondays") with what to ask: ' +
+          'ask the person about these; nothing was stored for them',
+      ),
+    normalized: z
+      .array(z.string())
+      .describe('Times rounded to whole hours and misspellings read as a word, one sentence each'),
   }),
   errors: ['validation_failed', 'rate_limited'],
   requestExample: { text: 'weeknights except fridays, sat afternoons' },

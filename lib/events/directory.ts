@@ -3,6 +3,8 @@ import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kyse
 import type { Database } from '@/db';
 import type { DB } from '@/db/types';
 import type { EventsFeed, EventsQuery } from '../contract/events';
+import { ACTIVITIES, matchActivity } from '../activities';
+import { activityPhrases } from '../activities/lookup';
 import { geocodeOffline } from '../geo';
 import { normalizeText, splitParts } from '../geo/normalize';
 import { US_STATES, buildQualifierTable, type RegionConstraint } from '../geo/regions';
@@ -106,7 +108,7 @@ function filters(query: EventsQuery, bbox: BoundingBox | null, now: Date): Condi
   if (sources.length > 0) out.push((eb) => eb('source', 'in', sources));
 
   const q = query.q?.trim();
-  if (q) out.push(() => sql<SqlBool>`search @@ websearch_to_tsquery('english', ${q})`);
+  if (q) out.push(textSearch(q));
 
   if (bbox) out.push(inBox(bbox));
   const city = query.city?.trim();
@@ -114,6 +116,22 @@ function filters(query: EventsQuery, bbox: BoundingBox | null, now: Date): Condi
   const region = query.region?.trim();
   if (region) out.push(inRegion(region));
   return out;
+}
+
+/**
+ * Full-text search; a query that names a catalog activity ("climbing") also finds events tagged
+ * with it or mentioning any of its names and aliases ("Bouldering after work").
+ */
+function textSearch(q: string): Condition {
+  const words = sql<SqlBool>`search @@ websearch_to_tsquery('english', ${q})`;
+  const id = matchActivity(q);
+  const activity = id === undefined ? undefined : ACTIVITIES.find((a) => a.id === id);
+  if (!activity) return () => words;
+  const aliases = activityPhrases(activity)
+    .map((phrase) => `"${phrase.replace(/"/g, '')}"`)
+    .join(' or ');
+  return () =>
+    sql<SqlBool>`(${words} or activity_ids && ${sql.val([activity.id])}::text[] or search @@ websearch_to_tsquery('english', ${aliases}))`;
 }
 
 function startsOnOrAfter(bound: DateBound): Condition {

@@ -25,7 +25,7 @@ export const WARNING_ADVICE: Record<keyof typeof warningsSchema.shape, string> =
   activities_suggestions:
     'Always beside `activities_unmatched` (possibly empty): up to 3 close activity ids per unmatched word.',
   availability_unparsed:
-    'Parts of `availability_text` that were not understood: ask the person to say them another way.',
+    'Parts of `availability_text` that were not understood (each with its clause), and busy-only text ("not mondays") with the question to ask; nothing was stored for them: ask the person.',
   normalized:
     'One sentence per thing read differently from how it was sent (e.g. `gender: "woman" was read as female`, 6:30pm counted as the 6pm-7pm hour): confirm them with the person.',
   location_unresolved:

@@ -88,7 +88,7 @@ export function resolveProfileInput(input: ProfileInput, normalized: readonly st
     if (textInAvailability !== null)
       notes.push(`availability: the text ${JSON.stringify(textInAvailability)} was read as availability_text`);
     const text = [input.availability_text, textInAvailability].filter(present).join('; ') || null;
-    const { grid, summary, unparsed, rounded } = resolveAvailability({
+    const { grid, summary, unparsed, rounded, corrected } = resolveAvailability({
       availability_text: text ?? undefined,
       schedule: input.schedule ?? undefined,
       availability: typeof input.availability === 'string' ? undefined : (input.availability ?? undefined),
@@ -97,7 +97,7 @@ export function resolveProfileInput(input: ProfileInput, normalized: readonly st
     columns.schedule = grid ? gridToBits(grid) : null;
     if (summary) warnings.schedule_summary = summary;
     if (unparsed.length > 0) warnings.availability_unparsed = unparsed;
-    notes.push(...rounded.map((r) => `availability_text: ${r}`));
+    notes.push(...[...corrected, ...rounded].map((r) => `availability_text: ${r}`));
   }
   if (notes.length > 0) warnings.normalized = notes;
   const unplacedLocation = warnings.location_unresolved && present(columns.location) ? columns.location : null;
