@@ -9,7 +9,7 @@ import type { PlanRecord } from '@/lib/contract/plans';
 import { PLAN_LIMITS } from '@/lib/contract/limits';
 import { paths } from '@/lib/contract/paths';
 import { planWhen, zonedInstant } from '@/lib/web/plan-time';
-import { fieldFailure, sendJson } from './api-client';
+import { fieldFailure, getJson, sendJson } from './api-client';
 
 export const firstName = (name: string) => name.trim().split(/\s+/)[0] || name;
 
@@ -188,6 +188,11 @@ export function PlanCard({
           onDone={(counter) => {
             setCountering(false);
             onChange(counter);
+            // The plan it replaces has changed too (a proposal is superseded at once).
+            void getJson<{ plan: PlanRecord }>(paths.plan({ planId: plan.id })).then(
+              (read) => onChange(read.plan),
+              () => undefined,
+            );
           }}
         />
       ) : null}

@@ -127,6 +127,9 @@ test('a counter-proposal from the card, the home screen’s Upcoming, and undoin
   await card.getByRole('button', { name: 'Suggest this time' }).click();
   const counter = upcoming.getByRole('article', { name: 'Plan: Hiking' }).filter({ hasText: '15:00–17:00' });
   await expect(counter).toContainText('Waiting for Bea');
+  await expect(upcoming.getByRole('article', { name: 'Plan: Hiking' }).first()).toContainText(
+    'Replaced by another time',
+  );
   const replaced = await request.get(`${baseUrl()}/api/v1/plans/${planId}.json`, { headers: bearer(bea) });
   expect((await replaced.json()).plan.status).toBe('superseded');
 
