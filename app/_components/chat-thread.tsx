@@ -11,6 +11,7 @@
 // carries the buddy's marker, which turns "Sent" into "Seen".
 import { useEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import useSWR, { useSWRConfig } from 'swr';
+import type { PlanRecord } from '@/lib/contract/plans';
 import type { ChatRecord, MessageRecord } from '@/lib/contract/social';
 import { SOCIAL_LIMITS } from '@/lib/contract/limits';
 import { paths } from '@/lib/contract/paths';
@@ -19,9 +20,13 @@ import { mergeMessages } from '@/lib/web/messages';
 import { clockTime, dayKey, dayLabel } from '@/lib/web/time';
 import { ApiCallError, failureText, getJson, sendJson, fieldFailure } from './api-client';
 import { Avatar } from './avatar';
+import { PlanCard, PlanForm, type PlanZones } from './plan-card';
 import { SafetyMenu, type Ended } from './safety-menu';
 
 const POLL_MS = 3_000;
+const PLAN_POLL_MS = 5_000;
+/** The chat's plans that may still change: they are read again when the upcoming list no longer holds them. */
+const PLAN_OPEN = new Set<PlanRecord['status']>(['proposed', 'confirmed']);
 const PAGE = 200;
 
 interface MessagesPage {
@@ -77,12 +82,21 @@ export function ChatThread({
   initialMessages,
   initialBuddyRead,
   menuExtra,
+  initialPlans = [],
+  zones = { reader: null, buddy: null },
+  myName = '',
 }: {
   chat: ChatRecord;
   initialMessages: MessageRecord[];
   initialBuddyRead: string | null;
   menuExtra?: ReactNode;
+  /** The chat's plans: cards placed by time among the messages (they are not messages). */
+  initialPlans?: PlanRecord[];
+  zones?: PlanZones;
+  myName?: string;
 }) {
+  const [plans, setPlans] = useState<readonly PlanRecord[]>(initialPlans);
+  const [proposing, setProposing] = useState(false);
   const [messages, setMessages] = useState<readonly MessageRecord[]>(initialMessages);
   const [buddyRead, setBuddyRead] = useState<string | null>(initialBuddyRead);
   const [draft, setDraft] = useState('');
@@ -110,6 +124,33 @@ export function ChatThread({
       // A 404 means the chat is gone for this person (blocked by them, or hidden).
       if (failure instanceof ApiCallError && failure.failure.status === 404)
         setEnded({ text: `This chat with ${name} is no longer available.` });
+    },
+  });
+
+  // Plans change by the other person's hand too: the upcoming list brings new and open
+  // ones; a known open plan that left it (declined, cancelled, replaced) is read on its own.
+  function mergePlans(incoming: readonly PlanRecord[]) {
+    setPlans((known) => {
+      const byId = new Map(known.map((p) => [p.id, p]));
+      for (const plan of incoming) if (plan.chatId === chat.chatId) byId.set(plan.id, plan);
+      return [...byId.values()];
+    });
+  }
+  useSWR<{ plans: PlanRecord[] }>(ended ? null : `${paths.plans()}?view=upcoming&limit=50`, getJson, {
+    refreshInterval: PLAN_POLL_MS,
+    dedupingInterval: 0,
+    onSuccess: (page) => {
+      mergePlans(page.plans);
+      const listed = new Set(page.plans.map((p) => p.id));
+      const gone = plans.filter((p) => PLAN_OPEN.has(p.status) && !listed.has(p.id));
+      void Promise.all(
+        gone.map((p) =>
+          getJson<{ plan: PlanRecord }>(paths.plan({ planId: p.id })).then(
+            (one) => one.plan,
+            () => null,
+          ),
+        ),
+      ).then((read) => mergePlans(read.filter((p): p is PlanRecord => p !== null)));
     },
   });
 
@@ -158,8 +199,23 @@ export function ChatThread({
   // Messages grouped by the reader's calendar day, each day headed by its date (known
   // only once in the browser: the first render is one group without a heading).
   const days: { key: string; label: string | null; items: ReactNode[] }[] = [];
-  for (const m of messages) {
-    const created = new Date(m.created_at);
+  const timeline = [
+    ...messages.map((m) => ({ at: m.created_at, message: m, plan: null })),
+    ...plans.map((p) => ({ at: p.created_at, message: null, plan: p })),
+  ].sort((a, b) => Date.parse(a.at) - Date.parse(b.at));
+  for (const { at, message: m, plan } of timeline) {
+    const created = new Date(at);
+    if (plan) {
+      const key = now ? dayKey(created) : 'all';
+      if (days.at(-1)?.key !== key) days.push({ key, label: now ? dayLabel(created, now) : null, items: [] });
+      days.at(-1)!.items.push(
+        <li key={`plan-${plan.id}`} className="plan-item">
+          <PlanCard plan={plan} zones={zones} myName={myName} onChange={(p) => mergePlans([p])} />
+        </li>,
+      );
+      continue;
+    }
+    if (!m) continue;
     const key = now ? dayKey(created) : 'all';
     if (days.at(-1)?.key !== key) days.push({ key, label: now ? dayLabel(created, now) : null, items: [] });
     const by = m.agent_name ? `Sent by ${m.agent_name} for ${m.from_me ? 'you' : firstName(name)}` : null;
@@ -219,6 +275,29 @@ export function ChatThread({
           </div>
         ))}
       </div>
+
+      {ended ? null : (
+        <div className="plan-propose">
+          <button
+            type="button"
+            className="button-secondary"
+            aria-expanded={proposing}
+            onClick={() => setProposing((shown) => !shown)}
+          >
+            Propose a plan
+          </button>
+          {proposing ? (
+            <PlanForm
+              chatId={chat.chatId}
+              zone={zones.reader}
+              onDone={(plan) => {
+                mergePlans([plan]);
+                setProposing(false);
+              }}
+            />
+          ) : null}
+        </div>
+      )}
 
       {ended ? (
         <div className="notice notice-ok chat-ended" role="status">

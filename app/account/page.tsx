@@ -9,11 +9,14 @@ import { discoverQuerySchema } from '@/lib/contract/discover';
 import { discover } from '@/lib/discover';
 import { ApiError } from '@/lib/http/errors';
 import { consumeRateLimit } from '@/lib/limits/rate-limits';
+import { inboxPlans } from '@/lib/plans/plans';
+import { zonesOf } from '@/lib/web/plans';
 import { DISCOVER_FIELDS, missingFields, type DiscoverField } from '@/lib/profiles/onboarding';
 import { activityNames } from '@/lib/web/activity-names';
 import { CHECKLIST_LABELS } from '@/lib/web/labels';
 import { Avatar } from '../_components/avatar';
 import { HomeChats, HomeRequests } from '../_components/home-screen';
+import { HomeUpcoming } from '../_components/plan-views';
 
 export const metadata: Metadata = { title: 'Home' };
 
@@ -58,12 +61,15 @@ export default async function AccountPage() {
   const base = config().publicBaseUrl;
   const missing = new Set(missingFields(user));
   const done = DISCOVER_FIELDS.length - missing.size;
-  const [toConfirm, requests, chats, matches] = await Promise.all([
+  const [toConfirm, requests, chats, matches, plans] = await Promise.all([
     listTokensToConfirm(db, user.id),
     listBuddyRequests(db, user.id, {}, base),
     listChats(db, user.id, {}, base),
     missing.size === 0 ? newMatches(user) : Promise.resolve(null),
+    inboxPlans(db, user.id, base),
   ]);
+  const upcoming = [...plans.plans_to_answer, ...(plans.next_plan ? [plans.next_plan] : [])];
+  const buddyZones = await zonesOf(db, [...new Set(upcoming.map((p) => p.buddy.id))]);
   const names = activityNames();
 
   return (
@@ -126,6 +132,12 @@ export default async function AccountPage() {
         </section>
       )}
 
+      <HomeUpcoming
+        next={plans.next_plan}
+        toAnswer={plans.plans_to_answer.slice(0, 3)}
+        zones={{ reader: user.timezone, buddies: Object.fromEntries(buddyZones) }}
+        myName={user.display_name}
+      />
       <HomeRequests initial={requests} activityNames={names} />
       <HomeChats initial={chats} />
 

@@ -7,6 +7,7 @@ import { getChatRecord } from '@/lib/chats/chats';
 import { listMessages } from '@/lib/chats/messages';
 import { config } from '@/lib/config';
 import { ApiError } from '@/lib/http/errors';
+import { chatPlans, zonesOf } from '@/lib/web/plans';
 import { ChatThread } from '@/app/_components/chat-thread';
 import { MuteChat } from '@/app/_components/notifications';
 
@@ -42,6 +43,10 @@ export default async function ChatPage({ params }: Params) {
     query: { mark_read: true },
     baseUrl: config().publicBaseUrl,
   });
+  const [plans, zones] = await Promise.all([
+    chatPlans(getDb(), user.id, chatId, config().publicBaseUrl),
+    zonesOf(getDb(), [chat.buddy.id]),
+  ]);
   const member = await getDb()
     .selectFrom('chat_members')
     .select('muted')
@@ -54,6 +59,9 @@ export default async function ChatPage({ params }: Params) {
       initialMessages={page.messages}
       initialBuddyRead={page.buddy_last_read_message_id}
       menuExtra={<MuteChat chatId={chatId} initiallyMuted={member?.muted === true} />}
+      initialPlans={plans}
+      zones={{ reader: user.timezone, buddy: zones.get(chat.buddy.id) ?? null }}
+      myName={user.display_name}
     />
   );
 }

@@ -1,0 +1,43 @@
+import type { Metadata } from 'next';
+import { notFound } from 'next/navigation';
+import { getDb } from '@/db';
+import { requireSession } from '@/lib/auth/session';
+import { config } from '@/lib/config';
+import { ApiError } from '@/lib/http/errors';
+import { getPlan } from '@/lib/plans/plans';
+import { zonesOf } from '@/lib/web/plans';
+import { PlanDetail } from '@/app/_components/plan-views';
+
+type Params = { params: Promise<{ planId: string }> };
+
+export const metadata: Metadata = { title: 'Plan' };
+
+// One plan, map-free: what, when on each clock, where, who acted, and the answers open to
+// the reader. Someone else's plan, a blocked pair's and a made-up id all look the same.
+export default async function PlanPage({ params }: Params) {
+  const { planId } = await params;
+  const { user } = await requireSession(`/account/plans/${encodeURIComponent(planId)}`);
+  let plan: Awaited<ReturnType<typeof getPlan>>['plan'];
+  try {
+    plan = (await getPlan(getDb(), { viewerId: user.id, planId, baseUrl: config().publicBaseUrl })).plan;
+  } catch (error) {
+    if (error instanceof ApiError && error.code === 'not_found') notFound();
+    throw error;
+  }
+  const zones = await zonesOf(getDb(), [plan.buddy.id]);
+  return (
+    <>
+      <p>
+        <a href={`/account/chats/${encodeURIComponent(plan.chatId)}`}>‹ Chat with {plan.buddy.displayName}</a>
+      </p>
+      <h1>Plan with {plan.buddy.displayName}</h1>
+      <div className="card">
+        <PlanDetail
+          plan={plan}
+          zones={{ reader: user.timezone, buddies: Object.fromEntries(zones) }}
+          myName={user.display_name}
+        />
+      </div>
+    </>
+  );
+}
