@@ -231,6 +231,8 @@ export interface BuddyRequestsTable {
   responder_agent_session_id: string | null;
   created_at: Timestamp;
   responded_at: Date | null;
+  /** The transaction that last set state (xid8, as text): see lib/chats/poll-cursor.ts. */
+  state_xid: Generated<string>;
 }
 
 export interface ConnectionsTable {
@@ -280,6 +282,8 @@ export interface MessagesTable {
   agent_name: string | null;
   agent_session_id: string | null;
   created_at: ColumnType<Date, Date | string, Date | string>;
+  /** The transaction that stored it (xid8, as text): see lib/chats/poll-cursor.ts. */
+  xid: Generated<string>;
 }
 
 export interface BlocksTable {

@@ -18,6 +18,7 @@ import * as m0014 from './0014_idempotency_keys';
 import * as m0015 from './0015_web_push';
 import * as m0016 from './0016_oauth';
 import * as m0017 from './0017_oauth_token_hashes';
+import * as m0022 from './0022_poll_cursor';
 
 export const migrations: Record<string, Migration> = {
   '0001_init': m0001,
@@ -37,4 +38,5 @@ export const migrations: Record<string, Migration> = {
   '0015_web_push': m0015,
   '0016_oauth': m0016,
   '0017_oauth_token_hashes': m0017,
+  '0022_poll_cursor': m0022,
 };
