@@ -66,7 +66,7 @@ describe('/signup-with-ai', () => {
 
 describe('a client that hangs up', () => {
   it('is logged at info as client_aborted, not as an unhandled error', async () => {
-    const { host, port } = new URL(baseUrl());
+    const { hostname: host, port } = new URL(baseUrl());
     const before = fs.readFileSync(SERVER_LOG, 'utf8').length;
     await new Promise<void>((resolve, reject) => {
       const socket = net.connect(Number(port), host, () => {
