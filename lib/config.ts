@@ -2,7 +2,7 @@
 // Read once; domain code receives values as arguments and never reads env itself.
 import os from 'node:os';
 import path from 'node:path';
-import { parseTrustProxy } from './http/client-address';
+import { parseTrustProxy, type TrustProxy } from './http/client-address';
 import type { AttemptLimits, FailureLimits } from './accounts/attempt-limits';
 import type { RateLimitRules } from './limits/rate-limits';
 import { KNOWN_PUSH_SERVICE_HOSTS } from './notifications/push-services';
@@ -29,7 +29,7 @@ export interface Config {
   registrationLimitPerHour: number;
   messageLimitPer10Min: number;
   /** TRUST_PROXY: reverse proxies in front; the client address is the n-th X-Forwarded-For entry from the right (0: the socket). */
-  trustedProxies: number;
+  trustedProxies: TrustProxy;
   smtpUrl: string | undefined;
   mailFrom: string;
   geocoderUrl: string | undefined;

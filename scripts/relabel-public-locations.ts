@@ -1,5 +1,5 @@
 // `npx tsx scripts/relabel-public-locations.ts`: run once after migration 0009 (public
-// points). Labels written before it named the city nearest a person's exact point; this
+// points; migration 0018, which recomputes every public point, relabels by itself). Labels written before it named the city nearest a person's exact point; this
 // relabels them from the public point (lib/profiles/fields.ts, relabelFromPublicPoints).
 // Safe to run again: it changes only labels that differ.
 import path from 'node:path';

@@ -10,7 +10,7 @@ import { createDb, getDb } from '../db';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from '../db/embedded';
 import { migrateToLatest } from '../db/migrate';
 import { loadConfig } from '../lib/config';
-import { clientAddress } from '../lib/http/client-address';
+import { clientAddress, countTrustsPublicPeer, describeTrustProxy } from '../lib/http/client-address';
 import { installClientIpProof, stampClientIp } from '../lib/http/ip';
 import { INTERNAL_ERROR_ENVELOPE } from '../lib/http/errors';
 import { logError, logLine } from '../lib/http/log';
@@ -88,6 +88,8 @@ async function main(): Promise<void> {
     await ensureListener();
 
     installClientIpProof();
+    // Said once: a proxy-less server would otherwise say it on every request.
+    let warnedOfPublicPeer = false;
     const https = cfg.publicBaseUrl.startsWith('https://');
     // Header, request and idle timeouts: a socket that sends nothing is closed (lib/http/server-timeouts.ts).
     server = http.createServer(HTTP_SERVER_TIMEOUTS, (req, res) => {
@@ -111,6 +113,15 @@ async function main(): Promise<void> {
         trustedProxies: cfg.trustedProxies,
       });
       stampClientIp(req.headers, address);
+      if (!warnedOfPublicPeer && countTrustsPublicPeer(cfg.trustedProxies, req.socket.remoteAddress)) {
+        warnedOfPublicPeer = true;
+        logLine({
+          level: 'warn',
+          event: 'trust_proxy_public_peer',
+          message:
+            'TRUST_PROXY is a count, yet a request came straight from a public address: if no proxy is in front, every client chooses the X-Forwarded-For entry its limits count under. Unset TRUST_PROXY, or name the proxies (TRUST_PROXY=10.0.0.0/8, loopback).',
+        });
+      }
       res.on('finish', () => {
         logLine({
           method: req.method,
@@ -154,7 +165,7 @@ async function main(): Promise<void> {
         role,
         url: cfg.publicBaseUrl,
         port: cfg.port,
-        trusted_proxies: cfg.trustedProxies,
+        trusted_proxies: describeTrustProxy(cfg.trustedProxies),
       }),
     );
   } else {

@@ -29,6 +29,8 @@ interface FormValues {
   displayName: string;
   aboutMe: string;
   location: string;
+  /** '' = automatic (follows the location) */
+  timezone: string;
   gender: string;
   birthday: string;
   showAgeByDecade: boolean;
@@ -41,6 +43,7 @@ const FIELD_LABELS: Record<string, string> = {
   displayName: 'Name',
   aboutMe: 'About you',
   location: 'Where you are',
+  timezone: 'Time zone',
   gender: 'Gender',
   birthday: 'Birthday',
   activities: 'Activities',
@@ -54,6 +57,7 @@ function valuesOf(profile: OwnProfile, names: Record<string, string>): FormValue
     displayName: profile.displayName,
     aboutMe: profile.aboutMe ?? '',
     location: profile.location ?? '',
+    timezone: profile.timezone_source === 'person' ? (profile.timezone ?? '') : '',
     gender: profile.gender ?? '',
     birthday: profile.birthday ?? '',
     showAgeByDecade: profile.showAgeByDecade,
@@ -69,6 +73,7 @@ function changes(base: FormValues, next: FormValues): Record<string, unknown> {
   if (next.displayName !== base.displayName) body.displayName = next.displayName;
   if (next.aboutMe !== base.aboutMe) body.aboutMe = orNull(next.aboutMe);
   if (next.location !== base.location) body.location = orNull(next.location);
+  if (next.timezone !== base.timezone) body.timezone = next.timezone || null;
   if (next.gender !== base.gender) body.gender = next.gender || null;
   if (next.birthday !== base.birthday) body.birthday = next.birthday || null;
   if (next.showAgeByDecade !== base.showAgeByDecade) body.showAgeByDecade = next.showAgeByDecade;
@@ -149,9 +154,12 @@ function warningLines(warnings: Record<string, unknown>, names: Record<string, s
 export function ProfileEditor({
   initial,
   activityNames,
+  timezones,
 }: {
   initial: OwnProfile;
   activityNames: Record<string, string>;
+  /** The zone names the API takes, for the time zone picker. */
+  timezones: readonly string[];
 }) {
   const { data, mutate } = useSWR<{ profile: OwnProfile }>(ME, getJson, {
     fallbackData: { profile: initial },
@@ -349,6 +357,30 @@ export function ProfileEditor({
               {profile.public_location ? ` (now: ${profile.public_location})` : ''}.
             </p>
             {fieldError('location')}
+          </div>
+          <div className="field">
+            <label htmlFor="profile-timezone">Time zone</label>
+            <select
+              {...fieldProps('timezone')}
+              value={values.timezone}
+              onChange={(e) => set('timezone', e.target.value)}
+            >
+              <option value="">Automatic, from where you are</option>
+              {(values.timezone && !timezones.includes(values.timezone)
+                ? [values.timezone, ...timezones]
+                : timezones
+              ).map((zone) => (
+                <option key={zone} value={zone}>
+                  {zone.replaceAll('_', ' ')}
+                </option>
+              ))}
+            </select>
+            <p className="help" id="profile-timezone-help">
+              Your free times are in this zone’s local time
+              {profile.timezone ? ` (now: ${profile.timezone.replaceAll('_', ' ')})` : ''}. Automatic follows where you
+              are.
+            </p>
+            {fieldError('timezone')}
           </div>
           <div className="field">
             <label htmlFor="profile-gender">Gender</label>

@@ -28,7 +28,10 @@ function postingsSql(point: { latitude: string; longitude: string }) {
   return { postingColumns, postingsOf, searchable };
 }
 
-async function replacePostingTriggers(db: Kysely<any>, point: { latitude: string; longitude: string }): Promise<void> {
+export async function replacePostingTriggers(
+  db: Kysely<any>,
+  point: { latitude: string; longitude: string },
+): Promise<void> {
   const { postingColumns, postingsOf, searchable } = postingsSql(point);
   await sql`create or replace function discover_postings_on_insert() returns trigger language plpgsql as $$
     begin

@@ -18,6 +18,9 @@ import * as m0014 from './0014_idempotency_keys';
 import * as m0015 from './0015_web_push';
 import * as m0016 from './0016_oauth';
 import * as m0017 from './0017_oauth_token_hashes';
+import * as m0018 from './0018_place_cells';
+import * as m0020 from './0020_time_zones';
+import * as m0021 from './0021_plans';
 import * as m0022 from './0022_poll_cursor';
 
 export const migrations: Record<string, Migration> = {
@@ -38,5 +41,8 @@ export const migrations: Record<string, Migration> = {
   '0015_web_push': m0015,
   '0016_oauth': m0016,
   '0017_oauth_token_hashes': m0017,
+  '0018_place_cells': m0018,
+  '0020_time_zones': m0020,
+  '0021_plans': m0021,
   '0022_poll_cursor': m0022,
 };

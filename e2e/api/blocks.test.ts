@@ -26,7 +26,7 @@ const blockRows = (blocker: string) =>
 
 describe('blocking', () => {
   it('stores the block idempotently, lists it, and unblocks', async () => {
-    const [a, b] = await users(2, 'Blocker');
+    const [a, b] = await users(2, 'Blocker', true);
     for (let i = 0; i < 2; i++) {
       const blocked = await call(social.blockUser, {
         params: { slug: b.slug },
@@ -162,7 +162,7 @@ describe('blocking', () => {
 
 describe('reporting', () => {
   it('stores the report with the chat it happened in, and can block in the same call', async () => {
-    const [a, b] = await users(2, 'Reporter');
+    const [a, b] = await users(2, 'Reporter', true);
     const chatId = await makeBuddies(a, b, 'hi');
     const body = await call(social.reportUser, {
       params: { slug: b.slug },

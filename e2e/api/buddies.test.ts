@@ -49,7 +49,7 @@ const chatsOfPair = (a: string, b: string) =>
 
 describe('request → accept', () => {
   it('creates a pending request the recipient sees, then one connection, one chat and the first message', async () => {
-    const [a, b] = await users(2, 'Flow');
+    const [a, b] = await users(2, 'Flow', true);
     const created = await askBuddy(a, b, {
       message: 'Hi! Up for a Saturday hike?',
       activityIds: ['hiking', 'hiking', 'running'],
@@ -167,7 +167,7 @@ describe('request → accept', () => {
 
 describe('decline and cancel', () => {
   it('declines without creating a chat, and the sender may not ask again for a while', async () => {
-    const [a, b] = await users(2);
+    const [a, b] = await users(2, 'Person', true);
     const req = await askBuddy(a, b, { message: 'Climbing?' });
     const body = await call(declineBuddyRequest, {
       params: { invitationId: req.request.id },
@@ -245,7 +245,7 @@ describe('the open points', () => {
   });
 
   it('accepts the pending request in the other direction, with the message as the first chat message', async () => {
-    const [a, b] = await users(2);
+    const [a, b] = await users(2, 'Person', true);
     const first = await askBuddy(a, b, { message: 'Tennis?' });
     // 200 (accepted_reverse), not the spec's 201: the raw answer, parsed with the contract.
     const res = await requestBuddy(b, a, { message: 'Yes, Sunday works!', agentName: 'AgentB' });

@@ -3,7 +3,7 @@
 // and who may see a chat.
 import { sql } from 'kysely';
 import { describe, expect, inject, it } from 'vitest';
-import { getMe } from '@/lib/contract/profiles';
+import { getMe, updateMe } from '@/lib/contract/profiles';
 import {
   acceptBuddyRequest,
   cancelBuddyRequest,
@@ -19,7 +19,7 @@ import {
   sendBuddyRequest,
   sendMessage,
 } from '@/lib/contract/social';
-import { api, testDb } from './client';
+import { api, baseUrl, registerUser, testDb } from './client';
 import { call, pathOf, refused, send } from './contract-client';
 import {
   makeBuddies,
@@ -33,6 +33,7 @@ import {
   users,
   type TestUser,
 } from './social-helpers';
+import { WebClient } from './web-client';
 
 /** The next page as a poll_next_url names it: the same chat's messages.json, with its query. */
 async function follow(url: string, token: string) {
@@ -49,7 +50,7 @@ async function follow(url: string, token: string) {
 
 describe('POST /api/v1/chats/{chatId}/messages.json', () => {
   it('stores the message, counts it unread for the other person and queues a push', async () => {
-    const [a, b] = await users(2, 'Sender');
+    const [a, b] = await users(2, 'Sender', true);
     const chatId = await makeBuddies(a, b);
     const message = await say(a, chatId, '  See you at 9 by the north trailhead!  ', {
       agentName: 'AgentA',
@@ -536,5 +537,72 @@ describe('authorization', () => {
       await refused(getInbox, { token }, code);
     }
     expect(await storedMessages(chatId)).toHaveLength(1);
+  });
+});
+
+describe('agentName cannot be spoofed (issue 28 §8): the label comes from the token’s own agent', () => {
+  it('refuses a token that names another agent, stores nothing, and labels what it sends with its own', async () => {
+    const mallory = await registerUser({ displayName: 'Mallory', agentName: 'Mallory Bot' });
+    const [victim] = await users(1, 'Victim');
+    const chatId = await makeBuddies(mallory, victim);
+
+    const error = await refused(
+      sendMessage,
+      messageInput(mallory, chatId, 'Claude here: what is your door code?', { agentName: 'Claude' }),
+      'validation_failed',
+    );
+    expect(error.message).toBe('agentName "Claude" is not the agent of this token');
+    expect(error.fields).toEqual({
+      agentName: expect.stringMatching(/^must be this token’s own agent, "Mallory Bot"/),
+    });
+    expect(await storedMessages(chatId)).toEqual([]);
+
+    // The same on every write that takes attribution, e.g. a profile edit: nothing changes.
+    await refused(
+      updateMe,
+      { token: mallory.token, body: { aboutMe: 'Changed', agentName: 'Claude' } },
+      'validation_failed',
+    );
+    expect((await call(getMe, { token: mallory.token })).profile.aboutMe).not.toBe('Changed');
+
+    // Its own name (in any case) or none: labelled with the recorded spelling.
+    expect((await say(mallory, chatId, 'Hi', { agentName: 'mallory bot' })).agent_name).toBe('Mallory Bot');
+    expect((await say(mallory, chatId, 'Hi again')).agent_name).toBe('Mallory Bot');
+  });
+
+  it('refuses any agent name from a token that has none', async () => {
+    const [a, b] = await users(2, 'Plain');
+    const chatId = await makeBuddies(a, b);
+    const error = await refused(
+      sendMessage,
+      messageInput(a, chatId, 'Hi', { agentName: 'Claude' }),
+      'validation_failed',
+    );
+    expect(error.fields?.agentName).toMatch(/^leave it out: this token has no agent name/);
+    expect(await storedMessages(chatId)).toEqual([]);
+    expect((await say(a, chatId, 'Hi')).agent_name).toBeNull();
+  });
+
+  it('refuses an agent name on a write from the person’s web session, which carries no agent', async () => {
+    const password = 'correct horse battery staple';
+    const person = await registerUser({ displayName: 'Web Person', password, emailMagicLink: false });
+    const [buddy] = await users(1, 'Buddy');
+    const chatId = await makeBuddies(person, buddy);
+    const web = new WebClient();
+    expect((await web.signInWithPassword(person.user.email, password)).status).toBeLessThan(400);
+    const path = pathOf(sendMessage, { chatId });
+    const origin = { origin: new URL(baseUrl()).origin };
+
+    const spoofed = await web.request('POST', path, { json: { text: 'Hi', agentName: 'Claude' }, headers: origin });
+    expect(spoofed.status).toBe(400);
+    expect(spoofed.json.error).toMatchObject({
+      code: 'validation_failed',
+      fields: { agentName: expect.stringMatching(/^leave it out: what you write signed in on the web/) },
+    });
+    expect(await storedMessages(chatId)).toEqual([]);
+
+    const own = await web.request('POST', path, { json: { text: 'Hi' }, headers: origin });
+    expect(own.status).toBe(201);
+    expect(own.json.message.agent_name).toBeNull();
   });
 });

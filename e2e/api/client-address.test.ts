@@ -4,12 +4,13 @@
 // writes its own entries to the left, rotating them to dodge per-address limits.
 import fs from 'node:fs';
 import path from 'node:path';
-import { describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { register } from '@/lib/contract/accounts';
 import { listEvents } from '@/lib/contract/events';
 import { freshIp, registerUser, testDb, uniqueEmail } from './client';
 import { call, send } from './contract-client';
 import { WebClient } from './web-client';
+import { startServerProcess, type ServerProcess } from '../support/stack';
 
 const PASSWORD = 'correct horse battery';
 let spoofCounter = 0;
@@ -156,5 +157,74 @@ describe('the stamp reaches every kind of handler', () => {
     expect(log).toContain('"event":"listening"');
     expect(log).toContain('"trusted_proxies":1');
     expect(log).not.toContain('client_ip_unverified');
+    // TRUST_PROXY=1 with the proxy on loopback (as here): no warning of a public peer.
+    expect(log).not.toContain('trust_proxy_public_peer');
+  });
+});
+
+describe('TRUST_PROXY naming the proxies by address', () => {
+  // Two more servers on the same database; the test client reaches both over loopback.
+  let tenNet: ServerProcess;
+  let loopback: ServerProcess;
+  beforeAll(async () => {
+    const shared = { databaseUrl: inject('databaseUrl'), dataDir: inject('dataDir'), args: ['--role=web'] };
+    [tenNet, loopback] = await Promise.all([
+      startServerProcess({ ...shared, env: { TRUST_PROXY: '10.0.0.0/8' } }),
+      startServerProcess({ ...shared, env: { TRUST_PROXY: 'loopback' } }),
+    ]);
+  }, 180_000);
+  afterAll(async () => {
+    await Promise.all([tenNet?.stop(), loopback?.stop()]);
+  });
+
+  it('ignores X-Forwarded-For from a peer that is none of them: spoofed entries do not get past the registration limit', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i++) {
+      // What a client talking to the server directly writes: a new made-up address each time.
+      const res = await send(register, {
+        base: tenNet.baseUrl,
+        ip: spoofed(),
+        body: { email: uniqueEmail('direct'), displayName: 'Direct' },
+      });
+      statuses.push(res.status);
+      if (!res.ok) expect(res.error.code).toBe('rate_limited');
+    }
+    expect(statuses).toEqual([201, 201, 201, 429, 429, 429]);
+    // Counted under the socket's own address; no made-up one stored.
+    expect(await registrationsFrom('127.0.0.1')).toBe(3);
+    const spoofedRows = await testDb()
+      .selectFrom('registrations')
+      .select('ip')
+      .where((eb) => eb.or([eb('ip', 'like', '203.0.113.%'), eb('ip', 'like', '198.51.%')]))
+      .execute();
+    expect(spoofedRows).toEqual([]);
+  });
+
+  it('honours X-Forwarded-For from a named proxy, taking the entry it wrote', async () => {
+    const clients = [freshIp(), freshIp(), freshIp(), freshIp(), freshIp()];
+    for (const real of clients) {
+      // More registrations than one address may make: each client is counted on its own.
+      await call(register, {
+        base: loopback.baseUrl,
+        ip: behindProxy(real),
+        body: { email: uniqueEmail('proxied'), displayName: 'Proxied' },
+      });
+      expect(await registrationsFrom(real)).toBe(1);
+    }
+    // The limit still holds per client behind that proxy.
+    const real = clients[0]!;
+    const statuses: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const res = await send(register, {
+        base: loopback.baseUrl,
+        ip: behindProxy(real),
+        body: { email: uniqueEmail('proxied'), displayName: 'Proxied' },
+      });
+      statuses.push(res.status);
+    }
+    expect(statuses).toEqual([201, 201, 429]);
+    const log = fs.readFileSync(loopback.logFile, 'utf8');
+    expect(log).toContain('"trusted_proxies":"loopback"');
+    expect(log).not.toContain('trust_proxy_public_peer');
   });
 });

@@ -14,7 +14,7 @@ import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { bitsToGrid, countSlots, intersectGrids, parseAvailabilityText } from '@/lib/availability';
 import { register } from '@/lib/contract/accounts';
 import { discover, getOverlap, type DiscoverResponse } from '@/lib/contract/discover';
-import { updateMe } from '@/lib/contract/profiles';
+import { getMe, updateMe } from '@/lib/contract/profiles';
 import { blockUser } from '@/lib/contract/social';
 import { ageOn } from '@/lib/contract/schemas';
 import { cellOf, EARTH_RADIUS_KM } from '@/lib/discover/cells';
@@ -46,7 +46,12 @@ interface PersonSpec {
   showAgeByDecade?: boolean;
   daysAway?: number;
   complete?: boolean;
-  /** 'shared' (default): the spot's common displacement; 'own': the random one registration drew. */
+  /**
+   * 'shared' (default): the spot's common displacement; 'own': the random one registration drew.
+   * Shared means one seed and the gazetteer's kind of point, whose displacement does not depend
+   * on the place cell (private points get one per ~1 km cell, migration 0018), so every
+   * designed distance between these people holds between their public points too.
+   */
   displacement?: 'shared' | 'own';
 }
 
@@ -76,7 +81,11 @@ async function person(spec: PersonSpec): Promise<Person> {
   });
   const user = { ...registered.user, token: registered.auth.token };
   if (spec.displacement !== 'own') {
-    await testDb().updateTable('users').set({ location_seed: SHARED_SEED }).where('id', '=', user.id).execute();
+    await testDb()
+      .updateTable('users')
+      .set({ location_seed: SHARED_SEED, coords_source: 'gazetteer' })
+      .where('id', '=', user.id)
+      .execute();
   }
   if (spec.complete !== false) {
     // The photo upload lives in another module: set the URL, then let PATCH recompute completeness.
@@ -694,7 +703,7 @@ async function postingsInStep(userId: string) {
       (select coalesce(jsonb_agg(jsonb_build_object('activity', a, 'cell', u.discover_cell, 'user_id', u.id,
                 'public_latitude', u.public_latitude, 'public_longitude', u.public_longitude, 'schedule', u.schedule, 'gender', u.gender,
                 'birthday', u.birthday, 'show_age_by_decade', u.show_age_by_decade,
-                'active_day', floor(extract(epoch from u.last_active_at) / 86400)) order by a), '[]')
+                'active_day', floor(extract(epoch from u.last_active_at) / 86400), 'timezone', u.timezone) order by a), '[]')
          from unnest(u.activities) a where u.onboarding_complete) as expected
     from users u where u.id = ${userId}::uuid`.execute(testDb());
   return rows[0] ?? { actual: [], expected: [] };
@@ -734,7 +743,7 @@ describe('discover_postings (the narrow table a search reads) follow every profi
     expect(await found()).toBe(true);
   });
 
-  it('follows activities, place, schedule, gender and age as they are edited', async () => {
+  it('follows activities, place, schedule, gender, age and time zone as they are edited', async () => {
     await patch({ activities: ['chess'] });
     expect(await found({ activities: 'tennis' })).toBe(false);
     expect(await found({ activities: 'chess' })).toBe(true);
@@ -760,6 +769,14 @@ describe('discover_postings (the narrow table a search reads) follow every profi
     expect(await found({ age_max: 40 })).toBe(false);
     await patch({ birthday: '1990-01-01' });
     expect(await found({ age_max: 40 })).toBe(true);
+
+    // Weekends on Tokyo's clock, 18 hours ahead of the finder's (Etc/GMT+9, at sea): of the 36 shared
+    // hours only Saturday noon to midnight is left (Tokyo's Sunday 6am-midnight).
+    const before = (await search(finder, { limit: 50 })).results.find((r) => r.user.id === subject.id);
+    await patch({ timezone: 'Asia/Tokyo' });
+    const after = (await search(finder, { limit: 50 })).results.find((r) => r.user.id === subject.id);
+    expect([before?.overlap_hours, after?.overlap_hours]).toEqual([36, 12]);
+    await patch({ timezone: null });
   });
 
   it('moves the stored day only when the day of the last call changes (touches within a day write nothing)', async () => {
@@ -838,10 +855,11 @@ describe('discover_postings (the narrow table a search reads) follow every profi
     const { rows } = await sql<{ missing: number; extra: number }>`
       with expected as (
         select a as activity, u.discover_cell as cell, u.id as user_id, u.public_latitude, u.public_longitude, u.schedule, u.gender,
-               u.birthday, u.show_age_by_decade, discover_active_day(u.last_active_at) as active_day
+               u.birthday, u.show_age_by_decade, discover_active_day(u.last_active_at) as active_day, u.timezone
         from users u cross join lateral unnest(u.activities) a where u.onboarding_complete
       ), actual as (
-        select activity, cell, user_id, public_latitude, public_longitude, schedule, gender, birthday, show_age_by_decade, active_day
+        select activity, cell, user_id, public_latitude, public_longitude, schedule, gender, birthday, show_age_by_decade, active_day,
+               timezone
         from discover_postings
       )
       select (select count(*) from (select * from expected except select * from actual) m)::int as missing,
@@ -941,5 +959,92 @@ describe('GET /api/v1/discover.json: the same ranking as scoring everyone exactl
       and floor(extract(epoch from (${asOf.toISOString()}::timestamptz - u.last_active_at)) / 86400)
         <> ${dayNumber(asOf)} - discover_active_day(u.last_active_at)`.execute(testDb());
     expect(undecided.rows[0]!.n).toBeGreaterThan(0);
+  });
+});
+
+describe('free together across a border: each person on their own clock', () => {
+  // Elvas (Portugal, Europe/Lisbon) and Badajoz (Spain, Europe/Madrid), 16 km apart and an
+  // hour apart all year. Both are free Saturday 9am-12pm on their own clocks.
+  const elvas: Spot = { latitude: 38.88, longitude: -7.16 };
+  const badajoz: Spot = { latitude: 38.88, longitude: -6.97 };
+  let portuguese: Person;
+  let spanish: Person;
+  let neighbour: Person;
+
+  beforeAll(async () => {
+    const spec = { km: 0, activities: ['petanque'], availability: 'Saturday 9am to 12pm' };
+    portuguese = await person({ name: 'Inês', at: elvas, ...spec });
+    spanish = await person({ name: 'Lucía', at: badajoz, ...spec });
+    neighbour = await person({ name: 'Rui', at: elvas, ...spec, km: 0.5 });
+  });
+
+  it('gives each a zone from their coordinates, shown on me.json', async () => {
+    expect((await call(getMe, { token: portuguese.token })).profile).toMatchObject({
+      timezone: 'Europe/Lisbon',
+      timezone_source: 'coords',
+    });
+    expect((await call(getMe, { token: spanish.token })).profile).toMatchObject({
+      timezone: 'Europe/Madrid',
+      timezone_source: 'coords',
+    });
+  });
+
+  it('shares only the hours both are free, in the reader’s local time (overlap.json)', async () => {
+    const fromLisbon = await call(getOverlap, { params: { slug: spanish.slug }, token: portuguese.token });
+    expect(fromLisbon.overlap.windows).toEqual([{ day: 'sat', start: '09:00', end: '11:00', hours: 2 }]);
+    const fromMadrid = await call(getOverlap, { params: { slug: portuguese.slug }, token: spanish.token });
+    expect(fromMadrid.overlap.windows).toEqual([{ day: 'sat', start: '10:00', end: '12:00', hours: 2 }]);
+    // Same zone, same grid: all three hours.
+    const sameZone = await call(getOverlap, { params: { slug: neighbour.slug }, token: portuguese.token });
+    expect(sameZone.overlap.hours_per_week).toBe(3);
+  });
+
+  it('counts and filters the same hours in Discover', async () => {
+    const results = (await search(portuguese, { activities: 'petanque', limit: 50 })).results;
+    const across = results.find((r) => r.user.id === spanish.id);
+    const beside = results.find((r) => r.user.id === neighbour.id);
+    expect(across).toMatchObject({ overlap_hours: 2, overlap_summary: 'Saturday 9am–11am' });
+    expect(beside).toMatchObject({ overlap_hours: 3 });
+    // The SQL filter shifts too: three shared hours leave out the person across the border.
+    const threeHours = await names(portuguese, [spanish, neighbour], { activities: 'petanque', available: 3 });
+    expect(threeHours).toContain('Rui');
+    expect(threeHours).not.toContain('Lucía');
+  });
+
+  it('keeps a zone the person sets until they clear it, and refuses an unknown one with the closest names', async () => {
+    const set = await call(updateMe, { token: spanish.token, body: { timezone: 'europe/lisbon' } });
+    expect(set.profile).toMatchObject({ timezone: 'Europe/Lisbon', timezone_source: 'person' });
+    expect(set.warnings.normalized).toEqual(['timezone: "europe/lisbon" was read as Europe/Lisbon']);
+    const overlap = await call(getOverlap, { params: { slug: spanish.slug }, token: portuguese.token });
+    expect(overlap.overlap.hours_per_week).toBe(3);
+    const discovered = (await search(portuguese, { activities: 'petanque', available: 3 })).results;
+    expect(discovered.map((r) => r.user.id)).toContain(spanish.id);
+
+    // A move keeps the zone the person named…
+    const moved = await call(updateMe, {
+      token: spanish.token,
+      body: { coords: { latitude: badajoz.latitude + 0.01, longitude: badajoz.longitude } },
+    });
+    expect(moved.profile.timezone).toBe('Europe/Lisbon');
+    // …and null goes back to the zone of the coordinates.
+    const cleared = await call(updateMe, { token: spanish.token, body: { timezone: null } });
+    expect(cleared.profile).toMatchObject({ timezone: 'Europe/Madrid', timezone_source: 'coords' });
+
+    const error = await refused(
+      updateMe,
+      { token: spanish.token, body: { timezone: 'Europe/Madird' } },
+      'validation_failed',
+    );
+    expect(error.fields?.timezone).toMatch(/unknown time zone "Europe\/Madird": did you mean Europe\/Madrid/);
+    const offset = await refused(updateMe, { token: spanish.token, body: { timezone: '+01:00' } }, 'validation_failed');
+    expect(offset.fields?.timezone).toMatch(/IANA time zone name/);
+  });
+
+  it('takes a zone at registration', async () => {
+    const registered = await call(register, {
+      body: { email: uniqueEmail(), displayName: 'Asha', location: 'Open sea', timezone: 'Asia/Kolkata' },
+    });
+    const me = await call(getMe, { token: registered.auth.token });
+    expect(me.profile).toMatchObject({ timezone: 'Asia/Kolkata', timezone_source: 'person' });
   });
 });

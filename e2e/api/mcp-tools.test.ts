@@ -83,11 +83,11 @@ async function use(client: Client, tools: Tool[], name: string, facts: Record<st
 }
 
 describe('tools/list over the SDK client', () => {
-  it('is under 20 KB and 5,000 tokens, with the guide tool', async () => {
+  it('is under 24 KB and 6,000 tokens (raised by issue 29), with the guide tool', async () => {
     const { tools } = await (await connect()).listTools();
     const json = JSON.stringify({ tools });
-    expect(Buffer.byteLength(json)).toBeLessThan(20_000);
-    expect(encode(json).length).toBeLessThan(5_000);
+    expect(Buffer.byteLength(json)).toBeLessThan(24_000);
+    expect(encode(json).length).toBeLessThan(6_000);
     expect(tools.find((t) => t.name === 'get_guide')?.annotations).toEqual({
       readOnlyHint: true,
       openWorldHint: false,

@@ -68,7 +68,7 @@ describe('POST /api/v1/me/photo.json', () => {
     ['png', 'a data URL'],
     ['webp', 'a data URL'],
   ] as [TestFormat, string][])('stores a %s sent as %s, processed to WEBP, and serves it', async (format, form) => {
-    const user = await registerUser();
+    const user = await registerUser({ agentName: 'PhotoBot' });
     const input = await makeImage(format, { width: 2000, height: 1000 });
     const photo = form === 'a data URL' ? dataUrl(input, MIME[format]) : b64(input);
     const body = await upload(user.token, { photo, mimeType: MIME[format], agentName: 'PhotoBot' });

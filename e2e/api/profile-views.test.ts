@@ -90,15 +90,16 @@ describe('GET /api/v1/users/{slug}/profile.json: public and member views', () =>
 });
 
 describe('messages: agent_name and the buddy read marker', () => {
-  it('labels a message with the assistant that sent it: named in the body, else the token’s agent; null for the person', async () => {
+  it('labels a message with the token’s own agent, named in the body or not; null for the person', async () => {
     const ana = await registerUser({ displayName: 'Ana Agent', agentName: 'Claude' });
     const bea = await registerUser({ displayName: 'Bea Human' });
     const chatId = await makeBuddies(ana, bea);
 
     const byToken = await say(ana, chatId, 'Saturday at 9?');
     expect(byToken.agent_name).toBe('Claude');
-    const named = await say(ana, chatId, 'Bringing snacks.', { agentName: 'OtherBot' });
-    expect(named.agent_name).toBe('OtherBot');
+    // Another agent's name is refused (e2e/api/chats.test.ts); its own, in any case, is the recorded one.
+    const named = await say(ana, chatId, 'Bringing snacks.', { agentName: 'CLAUDE' });
+    expect(named.agent_name).toBe('Claude');
     const human = await say(bea, chatId, 'Great!');
     expect(human.agent_name).toBeNull();
 
@@ -107,7 +108,7 @@ describe('messages: agent_name and the buddy read marker', () => {
       const page = await call(listMessages, { params: { chatId }, token: reader.token });
       expect(page.messages.map((m) => [m.text, m.agent_name])).toEqual([
         ['Saturday at 9?', 'Claude'],
-        ['Bringing snacks.', 'OtherBot'],
+        ['Bringing snacks.', 'Claude'],
         ['Great!', null],
       ]);
     }

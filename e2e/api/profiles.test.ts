@@ -72,7 +72,7 @@ describe('GET /api/v1/me.json', () => {
 
 describe('PATCH /api/v1/me.json', () => {
   it('updates only the fields sent and re-canonicalizes plain English', async () => {
-    const user = await registerUser({ aboutMe: 'Before', location: 'Berlin' });
+    const user = await registerUser({ aboutMe: 'Before', location: 'Berlin', agentName: 'PatchBot' });
     const res = await call(updateMe, {
       token: user.token,
       body: {

@@ -9,9 +9,20 @@ export type TestUser = Awaited<ReturnType<typeof registerUser>>;
 /** N of the same type, as a tuple, so `const [a, b] = await users(2)` needs no `!`. */
 export type Tuple<T, N extends number, Acc extends T[] = []> = Acc['length'] extends N ? Acc : Tuple<T, N, [...Acc, T]>;
 
-export async function users<N extends number>(count: N, prefix = 'Person'): Promise<Tuple<TestUser, N>> {
+/** `withAgents`: each registers with the agent name "Agent" + its letter (AgentA, AgentB, …), which its token then carries. */
+export async function users<N extends number>(
+  count: N,
+  prefix = 'Person',
+  withAgents = false,
+): Promise<Tuple<TestUser, N>> {
   const made = await Promise.all(
-    Array.from({ length: count }, (_, i) => registerUser({ displayName: `${prefix} ${String.fromCharCode(65 + i)}` })),
+    Array.from({ length: count }, (_, i) => {
+      const letter = String.fromCharCode(65 + i);
+      return registerUser({
+        displayName: `${prefix} ${letter}`,
+        ...(withAgents ? { agentName: `Agent${letter}` } : {}),
+      });
+    }),
   );
   return made as Tuple<TestUser, N>;
 }

@@ -145,3 +145,26 @@ test('the photo button uploads; examples come from the person’s city and dates
   await expectAccessible(page);
   if (!isDesktop(testInfo)) await screenshot(page, testInfo, 'profile-editor-photo');
 });
+
+test('the time zone follows the place until the person picks one, and Automatic gives it back', async ({
+  page,
+  request,
+}) => {
+  const profile = await openEditor(page, request);
+  const zone = page.getByLabel('Time zone');
+  await expect(zone).toHaveValue('');
+  await expect(page.locator('#profile-timezone-help')).toContainText('Europe/Lisbon');
+  await expectAccessible(page);
+
+  await zone.selectOption('Asia/Kolkata');
+  await page.getByRole('button', { name: 'Save profile' }).click();
+  await expect(page.getByRole('status').filter({ hasText: '✓ Saved' })).toBeVisible();
+  expect(await profile()).toMatchObject({ timezone: 'Asia/Kolkata', timezone_source: 'person' });
+  await page.reload();
+  await expect(zone).toHaveValue('Asia/Kolkata');
+
+  await zone.selectOption('');
+  await page.getByRole('button', { name: 'Save profile' }).click();
+  await expect(page.getByRole('status').filter({ hasText: '✓ Saved' })).toBeVisible();
+  expect(await profile()).toMatchObject({ timezone: 'Europe/Lisbon', timezone_source: 'coords' });
+});

@@ -14,6 +14,7 @@
 // still free.
 import { sql } from 'kysely';
 import type { Database } from '@/db';
+import { cancelPlansOf } from '../plans/cancel';
 import { deleteOtherSessions } from './sessions';
 import { revokeAllAccessTokens } from './tokens';
 
@@ -52,5 +53,7 @@ export async function disableAccount(trx: Database, userId: string, reason: 'not
   const endedSessions = await deleteOtherSessions(trx, { userId, keepSessionId: null });
   // Whoever signed its phone in must not be told about anything any more.
   await trx.deleteFrom('push_tokens').where('user_id', '=', userId).execute();
+  // Nobody should turn up to meet it: its plans are cancelled, showing no reason.
+  await cancelPlansOf(trx, userId);
   return { userId, revokedTokens, endedSessions };
 }

@@ -15,6 +15,7 @@ import {
   labelFromPublicPoint,
   queueGeocodeIfNeeded,
   resolveProfileInput,
+  timezoneColumns,
   type ProfileWarnings,
 } from '../profiles/fields';
 import { profileUrl } from '../profiles/records';
@@ -81,6 +82,7 @@ export async function registerUser(db: Database, body: RegisterBody, ctx: Regist
       const slug = body.slug ?? (await uniqueSlug(trx, body.displayName));
       const values = {
         ...columns,
+        ...timezoneColumns(body, columns, null),
         email: body.email,
         password_hash: passwordHash,
         slug,

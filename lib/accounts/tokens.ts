@@ -18,6 +18,8 @@ export interface TokenOwner {
   tokenId: string;
   userId: string;
   scopes: Scope[];
+  /** The token's recorded agent (agentName at registration, or the OAuth client's name): the only name its writes carry. */
+  agentName: string | null;
   /** The OAuth client this token was issued to (a third party); absent for the person's own bearer tokens. */
   oauthClientId?: string;
 }
@@ -77,7 +79,13 @@ export async function findTokenOwner(db: Database, token: string): Promise<Token
   const row = await db
     .selectFrom('access_tokens')
     .innerJoin('users', 'users.id', 'access_tokens.user_id')
-    .select(['access_tokens.id', 'access_tokens.user_id', 'access_tokens.scopes', 'access_tokens.last_used_at'])
+    .select([
+      'access_tokens.id',
+      'access_tokens.user_id',
+      'access_tokens.scopes',
+      'access_tokens.last_used_at',
+      'access_tokens.agent_name',
+    ])
     .where('access_tokens.token_hash', '=', hash)
     .where('access_tokens.revoked_at', 'is', null)
     .where('users.disabled_at', 'is', null)
@@ -87,6 +95,7 @@ export async function findTokenOwner(db: Database, token: string): Promise<Token
     tokenId: row.id,
     userId: row.user_id,
     scopes: row.scopes.filter((s): s is Scope => (SCOPES as readonly string[]).includes(s)),
+    agentName: row.agent_name,
   };
   let touchedAt = row.last_used_at?.getTime() ?? 0;
   if (Date.now() - touchedAt > TOUCH_EVERY_MS) {
@@ -116,6 +125,7 @@ async function findOauthTokenOwner(db: Database, token: string): Promise<TokenOw
       'access_tokens.user_id',
       'access_tokens.scopes',
       'access_tokens.last_used_at',
+      'access_tokens.agent_name',
       'access_tokens.oauth_client_id',
       'oauth_payloads.payload',
     ])
@@ -135,6 +145,7 @@ async function findOauthTokenOwner(db: Database, token: string): Promise<TokenOw
     tokenId: row.id,
     userId: row.user_id,
     scopes: row.scopes.filter((s): s is Scope => (SCOPES as readonly string[]).includes(s) && granted.includes(s)),
+    agentName: row.agent_name,
     oauthClientId: row.oauth_client_id ?? undefined,
   };
   if (Date.now() - (row.last_used_at?.getTime() ?? 0) > TOUCH_EVERY_MS) await touchTokenUse(db, owner);

@@ -7,6 +7,7 @@ import type { Database } from '@/db';
 import { recordAgentAction, type Attribution } from '../accounts/attribution';
 import type { UserCard } from '../contract/social';
 import { ApiError } from '../http/errors';
+import { cancelPlansOf } from '../plans/cancel';
 import { getUserBySlugOrIdOrThrow } from '../profiles/profile';
 import { toUserCard } from '../profiles/records';
 
@@ -56,7 +57,10 @@ interface BlockChange {
   baseUrl: string;
 }
 
-/** Records that `blockerId` blocks `blockedId` (idempotent), with who did it. */
+/**
+ * Records that `blockerId` blocks `blockedId` (idempotent), with who did it, and cancels
+ * the pair's open and confirmed plans (shown as cancelled, by nobody, for no reason).
+ */
 export async function insertBlock(
   trx: Database,
   { blockerId, blockedId, by }: { blockerId: string; blockedId: string; by: Attribution },
@@ -71,6 +75,7 @@ export async function insertBlock(
     })
     .onConflict((oc) => oc.columns(['blocker_id', 'blocked_id']).doNothing())
     .execute();
+  await cancelPlansOf(trx, blockerId, blockedId);
 }
 
 export async function blockUser(db: Database, { viewerId, slugOrId, by, baseUrl }: BlockChange) {

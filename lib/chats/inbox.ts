@@ -11,6 +11,7 @@ import type { Database } from '@/db';
 import { SOCIAL_LIMITS } from '../contract/social';
 import { notBlockedBy } from '../buddies/blocks';
 import { requestRows } from '../buddies/requests';
+import { inboxPlans } from '../plans/plans';
 import { toBuddyRequest } from '../buddies/records';
 import { byRecentActivity, chatRows, unreadTotals } from './chats';
 import { encodeCursor } from './cursor';
@@ -100,13 +101,13 @@ export async function readInbox(
   viewerId: string,
   position: InboxPosition,
   baseUrl: string,
-  now = new Date(),
+  { now = new Date(), plans: showPlans = true }: { now?: Date; plans?: boolean } = {},
 ) {
   const seen = position.cursor !== undefined ? decodeInboxCursorOrThrow(position.cursor) : undefined;
   const effectiveSince = position.since ?? defaultSince(now);
   const newAfter: NewAfter = seen !== undefined ? { snapshot: seen } : { since: effectiveSince };
   // Repeatable read: every query sees exactly the snapshot the next cursor names.
-  const { snapshot, pending, accepted, chats } = await db
+  const { snapshot, pending, accepted, chats, plans, plansChanged } = await db
     .transaction()
     .setIsolationLevel('repeatable read')
     .setAccessMode('read only')
@@ -120,12 +121,32 @@ export async function readInbox(
       // A snapshot from the future would hide what has not happened yet: never issued here.
       if (!current.issued) throw invalidInboxCursor();
       const queries = inboxQueries(trx, viewerId, effectiveSince, newAfter);
-      const [pendingRows, acceptedRows, chatRows] = await Promise.all([
+      const [pendingRows, acceptedRows, chatRows, planRows, plansChanged] = await Promise.all([
         queries.pending.execute(),
         queries.accepted.execute(),
         queries.chats.execute(),
+        // Plans are buddy:read's: a token without it gets none here either.
+        showPlans ? inboxPlans(trx, viewerId, baseUrl, now) : { plans_to_answer: [], next_plan: null },
+        // Any plan of theirs written since the cursor (plans.xid, migration 0022) wakes the long-poll.
+        showPlans && seen !== undefined
+          ? trx
+              .selectFrom('plans')
+              .select('id')
+              .where((eb) => eb.or([eb('proposer_id', '=', viewerId), eb('recipient_id', '=', viewerId)]))
+              .where(unseen('xid', seen))
+              .limit(1)
+              .execute()
+              .then((rows) => rows.length > 0)
+          : false,
       ]);
-      return { snapshot: current.snapshot, pending: pendingRows, accepted: acceptedRows, chats: chatRows };
+      return {
+        snapshot: current.snapshot,
+        pending: pendingRows,
+        accepted: acceptedRows,
+        chats: chatRows,
+        plans: planRows,
+        plansChanged,
+      };
     });
 
   const serverTime = now.toISOString();
@@ -143,6 +164,8 @@ export async function readInbox(
     })),
     unread_chats_count: Number(chats[0]?.unread_chats ?? 0),
     unread_messages_count: Number(chats[0]?.unread_messages ?? 0),
+    plans_to_answer: plans.plans_to_answer,
+    next_plan: plans.next_plan,
     since: effectiveSince.toISOString(),
     server_time: serverTime,
     cursor,
@@ -155,6 +178,10 @@ export async function readInbox(
   const hasNew =
     !after ||
     inbox.accepted_requests.length > 0 ||
+    plansChanged ||
+    (seen === undefined &&
+      (inbox.plans_to_answer.some((plan) => Date.parse(plan.updated_at) > sinceMs) ||
+        (inbox.next_plan !== null && Date.parse(inbox.next_plan.updated_at) > sinceMs))) ||
     inbox.chats.some((chat) => chat.new_messages.length > 0) ||
     (seen !== undefined
       ? pending.some((row) => row.unseen)

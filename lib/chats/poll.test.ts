@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { deliverNotification, heldCount, subscribe, WAKE_BATCH } from '../realtime/listener';
-import { chatKey, lookUntilChanged, MAX_HELD_POLLS_PER_ACCOUNT, type PollHolder, userKey, versionTag } from './poll';
+import {
+  chatKey,
+  inboxTag,
+  lookUntilChanged,
+  MAX_HELD_POLLS_PER_ACCOUNT,
+  type PollHolder,
+  userKey,
+  versionTag,
+} from './poll';
 
 const anyone = (account = 'a'): PollHolder => ({ account, stillAllowed: async () => {} });
 
@@ -18,6 +26,14 @@ describe('versionTag', () => {
       ]).size,
     ).toBe(5);
     expect(versionTag('inbox', '7', ['u1'])).toBe(base);
+  });
+});
+
+describe('inboxTag', () => {
+  it('differs between tokens that do and do not see plans (buddy:read), and not by other scopes', () => {
+    const withPlans = inboxTag('7', 'u1', ['message:read', 'buddy:read']);
+    expect(inboxTag('7', 'u1', ['message:read'])).not.toBe(withPlans);
+    expect(inboxTag('7', 'u1', ['buddy:read', 'message:read', 'profile:read'])).toBe(withPlans);
   });
 });
 

@@ -50,6 +50,18 @@ export function versionTag(kind: string, version: string, parts: readonly unknow
   return `W/"${kind}-${version}-${hash}"`;
 }
 
+/**
+ * The inbox's tag. Plans in it are buddy:read's, so a token without that scope gets
+ * other answers and other tags (the route and the parked poll in lib/http both use this).
+ */
+export function inboxTag(version: string, userId: string, scopes: readonly string[]): string {
+  return versionTag('inbox', version, [userId, inboxShowsPlans(scopes)]);
+}
+
+export function inboxShowsPlans(scopes: readonly string[]): boolean {
+  return scopes.includes('buddy:read');
+}
+
 export function userKey(userId: string): string {
   return `u:${userId}`;
 }

@@ -237,10 +237,21 @@ export const STATIC_HINTS: Readonly<
     availability_text: fc.constantFrom('weekends', 'weekday evenings', 'Saturday mornings and Wednesday evenings'),
     location: fc.constantFrom('Portland, OR', 'Berlin', 'London, UK'),
     coords: fc.record({ latitude, longitude }),
+    timezone: fc.constantFrom('Europe/Lisbon', 'america/new_york', 'Asia/Kolkata', 'UTC'),
     aboutMe: sentence,
     message: sentence,
     firstMessage: sentence,
     text: sentence,
+    activity: fc.constantFrom('Bouldering', 'hiking', 'Coffee and a walk'),
+    // A plan's place (place.name): a public venue.
+    name: fc.constantFrom('Block Hall', 'Café Central', 'North trailhead'),
+    address: fc.constantFrom('Hauptstraße 1, Vienna', '1 Main St'),
+    // Plans start in the future, at most 90 days ahead (the domain refuses the rest).
+    starts_at: fc
+      .integer({ min: 2, max: 80 * 24 })
+      .map((hours) => new Date(Date.now() + hours * 3_600_000).toISOString()),
+    ends_at: fc.constant(undefined),
+    note: sentence,
     token: fc
       .string({ unit: fc.constantFrom(...'abcdefghijklmnopqrstuvwxyz0123456789'), minLength: 8, maxLength: 22 })
       .map((t) => `ExponentPushToken[${t}]`),

@@ -117,8 +117,8 @@ export const discoverResultSchema = z.object({
     .int()
     .min(1)
     .describe(
-      "Whole km (at least 1) between the two people's public points: each person's point moved 0.7-1.3 km by a fixed secret " +
-        'displacement, so it can be up to about 2.6 km off the true distance, and the same both ways',
+      "Whole km (at least 1) between the two people's public points (each 0.7-1.3 km from the true one, so up to about " +
+        '2.6 km off); the same both ways',
     ),
   last_active: z.enum(['within_a_day', 'within_a_week', 'within_a_month', 'over_a_month']),
   pending_request: z
@@ -195,10 +195,9 @@ export const discover = defineEndpoint({
     'Needs a complete profile; searches are rate-limited, so page with next_cursor instead of repeating a search.',
   description:
     'Complete profiles within radius_km who share one of the activities and are free at least `available` hours a week ' +
-    'when the caller is (or at the times when= names). Only the searched activities count toward the score, and cards list ' +
-    "them first. Never the caller, blocked people or buddies. Ranked by score_breakdown's weighted terms, ties by user id, so " +
-    'next_cursor never repeats or skips anyone. Distances are whole km between public points (each person moved 0.7-1.3 km ' +
-    'in a secret fixed direction); coordinates are never returned.',
+    'when the caller is (or at the times when= names), each on their own clock. Only the searched activities count toward ' +
+    "the score, and cards list them first. Never the caller, blocked people or buddies. Ranked by score_breakdown's weighted " +
+    'terms, ties by user id, so next_cursor never repeats or skips anyone. Coordinates are never returned.',
   query: discoverQuerySchema,
   response: discoverResponseSchema,
   rateLimit: { name: 'discover', by: 'user' },
@@ -242,8 +241,8 @@ export const getOverlap = defineEndpoint({
   summary: 'The weekly free time you share with someone, to propose a time',
   toolHint: 'Use it to propose a time both people are free.',
   description:
-    "The hours free in both the caller's and this person's weekly grid: as a grid, in plain English and as runs (day, start, " +
-    'end) an agent can propose, in local hours. Reveals nothing about where either person is.',
+    "The hours free in both the caller's and this person's weekly grid, each on their own clock (time zone): as a grid, in " +
+    "plain English and as runs (day, start, end) to propose, in the caller's local hours.",
   params: z.object({ slug: singleLine().min(1).max(80) }),
   response: overlapResponseSchema,
   errors: ['not_found', 'cannot_target_self'],

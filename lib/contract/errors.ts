@@ -11,6 +11,10 @@ export const errorEnvelopeSchema = z.object({
     message: z.string().describe('What went wrong, for people'),
     hint: z.string().optional().describe('The next action that fixes it'),
     fields: z.record(z.string(), z.string()).optional().describe('Field name to problem, for validation errors'),
+    plan: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .describe('Plan conflicts (409): the plan as it is now, the same record GET plans/{planId}.json returns'),
   }),
 });
 export type ErrorEnvelope = z.infer<typeof errorEnvelopeSchema>;

@@ -156,8 +156,7 @@ export const listEvents = defineEndpoint({
   summary: 'Local events, filterable by place, date, activity and text',
   toolHint: 'Filter by city, region or near (lat,lon).',
   description:
-    'Events from the built-in directory (imported iCalendar and JSON feeds) or a configured upstream directory ' +
-    '(query forwarded, items passed through). Without date_from, only events not yet over. ' +
+    'Events from the built-in directory or a configured upstream one (query forwarded, items passed through). Without date_from, only events not yet over. ' +
     'Cached about a minute (ETag honoured). 502 upstream_error / 503 upstream_unavailable when the upstream fails. ' +
     'Limited per client address per minute (429 with Retry-After).',
   query: eventsQuerySchema,

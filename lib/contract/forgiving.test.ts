@@ -9,6 +9,7 @@ import {
   listOrCommaText,
   readBirthday,
   splitList,
+  timezoneInputSchema,
 } from './forgiving';
 import { birthdaySchema } from './schemas';
 
@@ -188,5 +189,29 @@ describe('activityListSchema', () => {
     const message = unknown.value.error!.issues[0]!.message;
     expect(message).toMatch(/^unknown activities: "zq0 [^"]*" \(did you mean hiking\?\), "zq1 .*"zq2 [^"]*" \(did/);
     expect(message).not.toContain('zq3');
+  });
+});
+
+describe('timezoneInputSchema', () => {
+  it('keeps an IANA name and fixes its letter case, noting it', () => {
+    expect(parse(timezoneInputSchema, 'Europe/Lisbon')).toMatchObject({
+      value: { success: true, data: 'Europe/Lisbon' },
+      normalized: [],
+    });
+    expect(parse(timezoneInputSchema, 'america/new_york')).toMatchObject({
+      value: { success: true, data: 'America/New_York' },
+      normalized: ['timezone: "america/new_york" was read as America/New_York'],
+    });
+  });
+
+  it('refuses a misspelt zone or an offset, with the closest names', () => {
+    const misspelt = timezoneInputSchema.safeParse('Europe/Lisbn');
+    expect(misspelt.error?.issues[0]?.message).toMatch(
+      /unknown time zone "Europe\/Lisbn": did you mean Europe\/Lisbon/,
+    );
+    const city = timezoneInputSchema.safeParse('Lisbon');
+    expect(city.error?.issues[0]?.message).toMatch(/did you mean Europe\/Lisbon\?/);
+    const offset = timezoneInputSchema.safeParse('+01:00');
+    expect(offset.error?.issues[0]?.message).toMatch(/IANA time zone name such as "Europe\/Lisbon"/);
   });
 });

@@ -5,6 +5,7 @@
 // can confirm it with the person. What stays ambiguous is refused with the exact fix.
 import { z } from 'zod';
 import { canonicalizeActivities } from '../activities/canonicalize';
+import { canonicalTimezone, timezoneSuggestions } from '../geo/timezone';
 import { ApiError } from '../http/errors';
 import { coordsSchema, GENDERS, genderSchema } from './schemas';
 import { singleLine } from './text';
@@ -153,6 +154,30 @@ export const genderInputSchema = documentedAs(
     { error: GENDER_FIX },
   ),
   genderSchema,
+);
+
+export const TIMEZONE_FIX = 'use an IANA time zone name such as "Europe/Lisbon" or "America/New_York"';
+
+/** An IANA zone name in any letter case, or an alias ("US/Eastern"); unknown names get the closest ones. */
+export const timezoneInputSchema = documentedAs(
+  singleLine()
+    .max(64)
+    .transform((text, ctx) => {
+      const zone = canonicalTimezone(text);
+      if (!zone) {
+        const close = timezoneSuggestions(text);
+        const guess = close.length > 0 ? `did you mean ${close.join(', ')}? ` : '';
+        ctx.issues.push({
+          code: 'custom',
+          message: `unknown time zone ${quoted(text)}: ${guess}${TIMEZONE_FIX}`,
+          input: text,
+        });
+        return z.NEVER;
+      }
+      if (zone !== text) note(`timezone: ${quoted(text)} was read as ${zone}`);
+      return zone;
+    }),
+  z.string().max(64),
 );
 
 const MONTH_NAMES = [

@@ -5,6 +5,7 @@ import { eventEndpoints } from './events';
 import { discoverEndpoints } from './discover';
 import { metaEndpoints } from './meta';
 import { photoEndpoints } from './photos';
+import { planEndpoints } from './plans';
 import { profileEndpoints } from './profiles';
 import { signinEndpoints } from './signin';
 import { socialEndpoints } from './social';
@@ -17,6 +18,7 @@ export const endpoints: readonly EndpointSpec[] = [
   ...signinEndpoints,
   ...photoEndpoints,
   ...socialEndpoints,
+  ...planEndpoints,
   ...eventEndpoints,
   ...discoverEndpoints,
 ];

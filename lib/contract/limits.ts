@@ -43,3 +43,26 @@ export const DISCOVER_LIMITS = {
   ageMin: 13,
   ageMax: 120,
 } as const;
+
+/** Plans (issue 29, section 3): sizes and the rules that refuse a plan. */
+export const PLAN_LIMITS = {
+  activity: 80,
+  placeName: 120,
+  placeAddress: 200,
+  eventId: 120,
+  note: 500,
+  cancelReason: 280,
+  /** A plan starts at most this many days ahead. */
+  maxDaysAhead: 90,
+  /** A plan lasts at most this long. */
+  maxDurationHours: 24,
+  /** ends_at when it is left out: this long after starts_at. */
+  defaultDurationHours: 2,
+  /** Open (unanswered, not yet started) proposals one chat may hold at once. */
+  openProposalsPerChat: 3,
+  pageDefault: 20,
+  pageMax: 50,
+} as const;
+
+export const PLAN_STATUSES = ['proposed', 'confirmed', 'superseded', 'declined', 'cancelled', 'expired'] as const;
+export const PLAN_VIEWS = ['to_answer', 'upcoming', 'past'] as const;

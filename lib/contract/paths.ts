@@ -36,6 +36,12 @@ export const API_PATHS = {
   report: '/api/v1/users/{slug}/report.json',
   pushTokens: '/api/v1/me/push_tokens.json',
   webPush: '/api/v1/me/web_push.json',
+  chatPlans: '/api/v1/chats/{chatId}/plans.json',
+  plans: '/api/v1/plans.json',
+  plan: '/api/v1/plans/{planId}.json',
+  acceptPlan: '/api/v1/plans/{planId}/accept.json',
+  declinePlan: '/api/v1/plans/{planId}/decline.json',
+  cancelPlan: '/api/v1/plans/{planId}/cancel.json',
 } as const;
 
 export type PathName = keyof typeof API_PATHS;

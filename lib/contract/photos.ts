@@ -47,8 +47,7 @@ export const uploadPhoto = defineEndpoint({
   summary: 'Upload or replace your profile photo',
   toolHint: 'Send photo as base64 (or a data URL), or photoURL as a public https URL; only a photo the person chose.',
   description:
-    'JPEG, PNG or WEBP, at most 5 MB, checked from the bytes; auto-rotated, stripped of all metadata, at most 1600 px, re-encoded, ' +
-    'with a 256 px thumbnail, replacing the last. Moderated in the background: a VERY_LIKELY adult, violent or racy photo ' +
+    'JPEG, PNG or WEBP, at most 5 MB; stripped of metadata, at most 1600 px, with a 256 px thumbnail, replacing the last. Moderated in the background: a VERY_LIKELY adult, violent or racy photo ' +
     'is deleted. Limited per account per hour (429 with Retry-After); 503 with Retry-After when busy.',
   body: uploadPhotoBodySchema,
   maxBodyBytes: PHOTO_BODY_MAX_BYTES,

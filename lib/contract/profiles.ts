@@ -24,6 +24,7 @@ import {
   coordsInputSchema,
   genderInputSchema,
   listOrCommaText,
+  timezoneInputSchema,
 } from './forgiving';
 import { freeText, singleLine } from './text';
 
@@ -47,11 +48,12 @@ const ownProfileSchema = z.object({
   coords: coordsSchema
     .nullable()
     .describe(
-      'Your exact coordinates: private, shown only to you (your web session or your registration token). Others see only ' +
-        'distances in whole km to a public point 0.7-1.3 km from these, in a direction fixed once and kept secret. ' +
-        'Through an OAuth token (a third-party app) this is that public point, never the exact one',
+      'Your exact point: private, shown only to you (session or registration token). Others see whole-km distances ' +
+        'to a public point 0.7-1.3 km away; an OAuth token (third-party app) gets that public point',
     ),
   coords_source: z.enum(['client', 'gazetteer', 'geocoder']).nullable(),
+  timezone: z.string().nullable().describe('IANA zone of your schedule'),
+  timezone_source: z.enum(['coords', 'person']).nullable().describe('person: you set it; coords: follows location'),
   gender: genderSchema.nullable(),
   birthday: z.string().nullable(),
   age: z.number().int().nullable(),
@@ -116,6 +118,9 @@ export const profileFields = {
     .describe(
       'Exact and private: others see only distances from a point 0.7-1.3 km away. Optional: derived from location',
     ),
+  timezone: timezoneInputSchema
+    .nullish()
+    .describe('IANA zone, e.g. "Europe/Lisbon"; by default (or null) from your location'),
   gender: genderInputSchema.nullish(),
   birthday: birthdayInputSchema(birthdaySchema)
     .nullish()
@@ -162,8 +167,8 @@ export const getMe = defineEndpoint({
   tags: ['profile'],
   summary: 'Read your own profile',
   description:
-    'The full profile of the token owner, including private fields (email, birthday, exact coordinates) and onboarding status. ' +
-    'The exact coordinates are never shown to anyone else nor used for anything others can observe.',
+    'Your full profile, with private fields (email, birthday, exact coordinates) and onboarding status. ' +
+    'Nothing others can observe uses the exact coordinates.',
   response: z.object({ profile: ownProfileSchema }),
 });
 
@@ -178,7 +183,7 @@ export const updateMe = defineEndpoint({
     'Send only the fields to change; activities and availability_text are plain English ("bouldering", "weekday evenings after 6"); null clears a field.',
   description:
     'Send only the fields to change; null clears one; activities and availability replace the stored values. ' +
-    'The profile becomes complete when every Discover field is present. Moving your coordinates is limited per day ' +
+    'Moving your coordinates is limited per day ' +
     '(429 with Retry-After, error.fields names coords or location, nothing stored); unchanged values do not count.',
   body: profileUpdateSchema,
   response: profileWriteResponse,

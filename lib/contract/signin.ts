@@ -30,8 +30,7 @@ export const listTokens = defineEndpoint({
   auth: 'profile:read',
   tags: ['accounts'],
   summary: 'List the access tokens of your account (values are never shown)',
-  description:
-    'Every bearer token the account has handed out, live ones first. Token values are stored only as hashes, so only their metadata is listed.',
+  description: 'Every bearer token of the account, live ones first: metadata only (values are stored as hashes).',
   response: z.object({ tokens: z.array(accessTokenSchema) }),
 });
 
@@ -78,7 +77,7 @@ export const changePassword = defineEndpoint({
   description:
     'Checks currentPassword, then sets newPassword. Signs out every other web session of the account; access tokens keep working ' +
     "unless revokeAllTokens is true, which revokes them all in the same transaction, the caller's included (its next request gets 401). " +
-    'Wrong current passwords count as failed sign-ins (per account and address, per address, and an account-wide backoff): 429 rate_limited with Retry-After.',
+    'Wrong current passwords count as failed sign-ins (429 rate_limited with Retry-After).',
   body: changePasswordBodySchema,
   response: z.object({
     success: z.literal(true),

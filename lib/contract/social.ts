@@ -6,6 +6,7 @@ import { API_PATHS } from './paths';
 import { BUDDY_REQUEST_STATES, REPORT_REASONS, SOCIAL_LIMITS } from './limits';
 import { activityListSchema } from './forgiving';
 import { activityIdsSchema, attributionFields, isoDateTime, userCardSchema } from './schemas';
+import { planSchema } from './plans';
 import { freeText, singleLine } from './text';
 
 export { BUDDY_REQUEST_STATES, REPORT_REASONS, SOCIAL_LIMITS } from './limits';
@@ -175,7 +176,7 @@ export const acceptBuddyRequest = defineEndpoint({
   summary: 'Accept a request sent to you: creates the connection and the chat',
   toolHint: "Only as the person decides; firstMessage (optional) is the person's own words.",
   description:
-    'Only the recipient may accept. In one transaction: the request becomes accepted, the buddy connection and the chat are created, ' +
+    'Only the recipient may accept. In one transaction the buddy connection and chat are created ' +
     'and firstMessage (if given, moderated) is sent. A request that is no longer pending → 409 request_not_pending.',
   params: invitationParams,
   body: acceptBodySchema,
@@ -366,7 +367,8 @@ export const getInbox = defineEndpoint({
     `pending_requests: requests waiting for your answer (newest ${SOCIAL_LIMITS.inboxItems}). ` +
     `accepted_requests: your requests accepted after since (default: the last ${SOCIAL_LIMITS.inboxAcceptedDays} days). ` +
     'chats: chats with unread messages, with the newest unread messages after the cursor (or since). Unread state lasts until you read the chat ' +
-    '(mark_read=1 or POST read.json), so nothing is lost if you miss a poll; dedupe by id.',
+    '(mark_read=1 or POST read.json), so nothing is lost if you miss a poll; dedupe by id. ' +
+    'plans_to_answer and next_plan: see list_plans; a plan change wakes the long-poll.',
   query: z.object({
     since: sinceSchema.optional(),
     cursor: singleLine()
@@ -382,6 +384,8 @@ export const getInbox = defineEndpoint({
     chats: z.array(inboxChatSchema),
     unread_chats_count: z.number().int(),
     unread_messages_count: z.number().int(),
+    plans_to_answer: z.array(planSchema).describe('Proposals waiting for your answer, soonest first'),
+    next_plan: planSchema.nullable().describe('Your next confirmed plan not yet over'),
     since: isoDateTime,
     server_time: isoDateTime.describe('Not part of the ETag'),
     cursor: z.string().describe('What this answer has shown you: pass it back (with wait=25) for what comes next'),

@@ -12,11 +12,13 @@ import {
   cell,
   countSlots,
   emptyGrid,
-  intersectGrids,
+  gridToBits,
   summarizeGrid,
   type Grid,
 } from '../availability';
+import { gridOffsetHours, pairZones, shiftGrid, weeklyOverlap } from '../availability/zoned';
 import type { OverlapResponse } from '../contract/discover';
+import { KNOWN_TIMEZONES } from '../geo/timezone';
 import { ApiError } from '../http/errors';
 import { getUserBySlugOrIdOrThrow, getUserOrThrow } from '../profiles/profile';
 import { toDiscoverCard } from './records';
@@ -34,6 +36,74 @@ const clock = (hour: number) => `${String(hour).padStart(2, '0')}:00`;
 
 export function gridOf(bits: string | null): Grid {
   return bits ? bitsToGrid(bits) : emptyGrid();
+}
+
+/** A person's grid and zone for comparing with someone else's (pairZones: a missing zone borrows the other's). */
+export function zonedPair(
+  reader: Pick<UserRow, 'schedule' | 'timezone'>,
+  other: Pick<UserRow, 'schedule' | 'timezone'>,
+): [{ grid: Grid; timezone: string }, { grid: Grid; timezone: string }] {
+  const [readerZone, otherZone] = pairZones(reader.timezone, other.timezone);
+  return [
+    { grid: gridOf(reader.schedule), timezone: readerZone },
+    { grid: gridOf(other.schedule), timezone: otherZone },
+  ];
+}
+
+/**
+ * The hours free in both weekly grids, in the reader's zone, with this week's offsets
+ * (weeklyOverlap): what Discover and overlap.json call free together.
+ */
+export function freeTogether(
+  reader: Pick<UserRow, 'schedule' | 'timezone'>,
+  other: Pick<UserRow, 'schedule' | 'timezone'>,
+  at: Date,
+): Grid {
+  const [a, b] = zonedPair(reader, other);
+  return weeklyOverlap(a, b, at);
+}
+
+/** Each zone's grid offset in one UTC hour, computed once per hour (offsets change on the hour). */
+let offsetsCache: { hour: number; offsets: Map<string, number> } | null = null;
+function offsetsAt(at: Date): Map<string, number> {
+  const hour = Math.floor(at.getTime() / 3_600_000);
+  if (offsetsCache?.hour !== hour) {
+    const instant = new Date(hour * 3_600_000);
+    offsetsCache = { hour, offsets: new Map(KNOWN_TIMEZONES.map((zone) => [zone, gridOffsetHours(zone, instant)])) };
+  }
+  return offsetsCache.offsets;
+}
+
+/**
+ * The reader's grid as read on each other zone's clock, for SQL that compares it with
+ * each candidate's own grid: `grids` holds one bit(126) text per shift other than none,
+ * and `indexByZone` names the 1-based entry for every known zone whose clock differs
+ * from the reader's this hour. Zones not in it (the reader's own, same-offset ones,
+ * unknown) compare with the reader's grid as it is. A reader without a zone differs from nobody.
+ */
+export function readerGridByZone(
+  readerGrid: Grid,
+  readerZone: string | null,
+  at: Date,
+): { grids: string[]; indexByZone: Record<string, number> } {
+  const grids: string[] = [];
+  const indexByZone: Record<string, number> = {};
+  if (readerZone === null) return { grids, indexByZone };
+  const offsets = offsetsAt(at);
+  const own = offsets.get(readerZone) ?? gridOffsetHours(readerZone, at);
+  const indexByShift = new Map<number, number>();
+  for (const [zone, offset] of offsets) {
+    const shift = offset - own;
+    if (shift === 0) continue;
+    let index = indexByShift.get(shift);
+    if (index === undefined) {
+      grids.push(gridToBits(shiftGrid(readerGrid, shift)));
+      index = grids.length;
+      indexByShift.set(shift, index);
+    }
+    indexByZone[zone] = index;
+  }
+  return { grids, indexByZone };
 }
 
 /** Each maximal run of consecutive free slots, Monday first, as clock times. */
@@ -93,7 +163,7 @@ async function eitherBlocked(db: Database, a: string, b: string): Promise<boolea
  */
 export async function sharedFreeTime(
   db: Database,
-  { viewerId, slugOrId, baseUrl }: { viewerId: string; slugOrId: string; baseUrl: string },
+  { viewerId, slugOrId, baseUrl, now }: { viewerId: string; slugOrId: string; baseUrl: string; now?: Date },
 ): Promise<OverlapResponse> {
   const other: UserRow = await getUserBySlugOrIdOrThrow(db, slugOrId);
   if (other.id === viewerId) {
@@ -107,7 +177,8 @@ export async function sharedFreeTime(
     });
   }
   const caller = await getUserOrThrow(db, viewerId);
-  const grid = intersectGrids(gridOf(caller.schedule), gridOf(other.schedule));
+  // Each on their own clock, shown on the caller's.
+  const grid = freeTogether(caller, other, now ?? new Date());
   const hours = countSlots(grid);
   return {
     user: toDiscoverCard(other, baseUrl),

@@ -16,13 +16,14 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Database } from '@/db';
 import type { Gender, UserRow } from '@/db/types';
-import { gridToBits, intersectGrids } from '../availability';
+import { gridToBits } from '../availability';
+import { pairZones, weeklyOverlap } from '../availability/zoned';
 import type { DiscoverQuery, DiscoverResponse, DiscoverResult } from '../contract/discover';
 import { ApiError, notFound } from '../http/errors';
 import { MISSING_FIELD_ADVICE, missingFields } from '../profiles/onboarding';
 import { EARTH_RADIUS_KM, coveringCells } from './cells';
 import { encodeCursor, filtersFingerprint, readCursorOrThrow } from './cursor';
-import { describeSharedTime, gridOf } from './overlap';
+import { describeSharedTime, gridOf, readerGridByZone } from './overlap';
 import {
   SCORE_ESTIMATE_MARGIN,
   WEIGHTS,
@@ -51,8 +52,11 @@ export interface DiscoverSearch {
   longitude: number;
   radiusKm: number;
   activities: readonly string[];
-  /** The caller's grid as bit(126) text. */
+  /** The caller's grid as bit(126) text, on the caller's clock. */
   scheduleBits: string;
+  /** The same grid on other zones' clocks (readerGridByZone), so each candidate is compared on their own. */
+  shiftedBits: string[];
+  shiftIndexByZone: Record<string, number>;
   minOverlapSlots: number;
   genders: readonly Gender[] | null;
   ageMin: number | null;
@@ -69,6 +73,7 @@ export interface DiscoverSearch {
 
 export interface CandidateRow extends DiscoverCardSource {
   schedule: string;
+  timezone: string | null;
   /** A pending buddy request between the caller and this person, by direction. */
   pending_request: 'sent' | 'received' | null;
   shared_count: number;
@@ -141,8 +146,11 @@ export function discoverQuery(search: DiscoverSearch): RawBuilder<CandidateRow> 
     sql`p.cell = any(${cells}::int[])`,
     sql`p.user_id <> all(${[...search.excludedIds]}::uuid[])`,
   ];
+  // The caller's grid on this candidate's clock: shifted where their zones' offsets differ this week.
+  const callerBits = sql`coalesce((${search.shiftedBits}::bit(126)[])[(${JSON.stringify(search.shiftIndexByZone)}::jsonb
+      ->> p.timezone)::int], ${search.scheduleBits}::bit(126))`;
   if (search.minOverlapSlots > 0) {
-    conditions.push(sql`bit_count(p.schedule & ${search.scheduleBits}::bit(126)) >= ${search.minOverlapSlots}::int`);
+    conditions.push(sql`bit_count(p.schedule & ${callerBits}) >= ${search.minOverlapSlots}::int`);
   }
   if (search.genders) conditions.push(sql`p.gender = any(${[...search.genders]}::text[])`);
   if (search.ageMin !== null || search.ageMax !== null) {
@@ -176,7 +184,7 @@ export function discoverQuery(search: DiscoverSearch): RawBuilder<CandidateRow> 
   return sql<CandidateRow>`
     with people as materialized (
       select p.user_id as id, count(*)::int as shared_count,
-             min(bit_count(p.schedule & ${search.scheduleBits}::bit(126)))::int as overlap_slots,
+             min(bit_count(p.schedule & ${callerBits}))::int as overlap_slots,
              greatest(1, round(${haversineSql(search.latitude, search.longitude, sql`min(p.public_latitude)`, sql`min(p.public_longitude)`)}))::int
                as distance_km,
              ${days.least} as days_least, ${days.most} as days_most
@@ -195,7 +203,7 @@ export function discoverQuery(search: DiscoverSearch): RawBuilder<CandidateRow> 
       order by b.score_low desc, b.id asc offset ${search.limit - 1}::int limit 1
     ), contenders as materialized (
       select u.id, u.slug, u.display_name, u.about_me, u.public_location, u.gender, u.birthday,
-             u.show_age_by_decade, u.activities, u.photo_url, u.schedule,
+             u.show_age_by_decade, u.activities, u.photo_url, u.schedule, u.timezone,
              c.shared_count, c.overlap_slots, c.distance_km,
              greatest(0, floor(extract(epoch from (${search.asOf.toISOString()}::timestamptz - u.last_active_at)) / 86400))::int
                as days_inactive
@@ -264,6 +272,11 @@ function nextUrl(baseUrl: string, query: DiscoverQuery, cursor: string): string 
   return `${baseUrl}${DISCOVER_PATH}?${params.toString()}`;
 }
 
+/** The instant whose UTC offsets a search uses for everyone's weekly grid: the start of its hour. */
+function zonesAt(asOf: Date): Date {
+  return new Date(Math.floor(asOf.getTime() / 3_600_000) * 3_600_000);
+}
+
 /** The SQL inputs for one page of a complete caller's search (also used by the benchmark). */
 export function searchFor(
   caller: UserRow,
@@ -272,6 +285,8 @@ export function searchFor(
   page: { asOf: Date; after: DiscoverSearch['after'] },
 ): DiscoverSearch {
   assertCallerComplete(caller);
+  const grid = query.when ? query.when.grid : gridOf(caller.schedule);
+  const shifted = readerGridByZone(grid, caller.timezone, zonesAt(page.asOf));
   return {
     excludedIds,
     viewerId: caller.id,
@@ -282,7 +297,9 @@ export function searchFor(
     radiusKm: query.radius_km,
     activities: query.activities ?? caller.activities,
     // when= stands in for the caller's own free time, and asks for at least an hour of it.
-    scheduleBits: query.when ? gridToBits(query.when.grid) : caller.schedule!,
+    scheduleBits: gridToBits(grid),
+    shiftedBits: shifted.grids,
+    shiftIndexByZone: shifted.indexByZone,
     minOverlapSlots: query.when ? Math.max(1, query.available) : query.available,
     genders: query.gender ?? null,
     ageMin: query.age_min ?? null,
@@ -345,12 +362,14 @@ export async function discover(
     rows.length > query.limit && last
       ? encodeCursor({ score: last.score, id: last.id, asOf: asOf.getTime(), filters: fingerprint })
       : null;
-  const callerGrid = query.when ? query.when.grid : gridOf(caller.schedule);
+  const reader = {
+    grid: query.when ? query.when.grid : gridOf(caller.schedule),
+    timezone: caller.timezone,
+    activities: caller.activities,
+  };
 
   return {
-    results: page.map((row) =>
-      toResult(row, activities, { grid: callerGrid, activities: caller.activities }, options.baseUrl),
-    ),
+    results: page.map((row) => toResult(row, activities, reader, zonesAt(asOf), options.baseUrl)),
     next_cursor: next,
     next_url: next ? nextUrl(options.baseUrl, query, next) : null,
     search: {
@@ -385,10 +404,17 @@ export function activitiesForSearcher(
 function toResult(
   row: CandidateRow,
   searchedActivities: readonly string[],
-  caller: { grid: ReturnType<typeof gridOf>; activities: readonly string[] },
+  caller: { grid: ReturnType<typeof gridOf>; timezone: string | null; activities: readonly string[] },
+  at: Date,
   baseUrl: string,
 ): DiscoverResult {
-  const shared = intersectGrids(caller.grid, gridOf(row.schedule));
+  // As the SQL counted them, shown on the caller's clock.
+  const [readerZone, otherZone] = pairZones(caller.timezone, row.timezone);
+  const shared = weeklyOverlap(
+    { grid: caller.grid, timezone: readerZone },
+    { grid: gridOf(row.schedule), timezone: otherZone },
+    at,
+  );
   const card = toDiscoverCard(row, baseUrl);
   return {
     user: { ...card, activities: activitiesForSearcher(card.activities, searchedActivities, caller.activities) },

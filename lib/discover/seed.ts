@@ -11,6 +11,7 @@ import { ACTIVITY_IDS, getActivity } from '../activities';
 import { gridToBits, mergeGrids, parseAvailabilityText, type Grid } from '../availability';
 import { largestPlaces, type Place } from '../geo';
 import { seededRandom } from '../seeded-random';
+import { timezoneForPoint } from '../geo/timezone';
 
 // First names by the gender they usually go with, so a profile's name and gender agree
 // ("Rafael W." was once female); non-binary people and those who prefer not to say get a
@@ -384,23 +385,24 @@ async function insertBatch(db: Database, batch: readonly DemoProfile[], password
   const column = <K extends keyof DemoProfile>(key: K) => batch.map((p) => p[key]);
   // text[] of a text[] is not a thing: activities travel as one comma-joined string each.
   const activities = batch.map((p) => p.activities.join(','));
+  const timezones = batch.map((p) => timezoneForPoint(p.latitude, p.longitude));
   await sql`
     insert into users (email, password_hash, slug, display_name, about_me, city, location, home_location, public_location,
                        latitude, longitude, coords_source, gender, birthday, show_age_by_decade, activities,
                        availability_text, schedule, photo_url, onboarding_complete, last_active_at, created_at, updated_at,
-                       agent_name)
+                       agent_name, timezone, timezone_source)
     select t.email, ${passwordHash}, t.slug, t.display_name, t.about_me, null, t.location, t.location, t.public_location,
            t.latitude, t.longitude, 'client', t.gender, t.birthday, t.show_age_by_decade, string_to_array(t.activities, ','),
            t.availability_text, t.schedule::bit(126), t.photo_url, true, t.last_active_at, t.created_at, t.created_at,
-           'seed-demo'
+           'seed-demo', t.timezone, 'coords'
     from unnest(${column('email')}::text[], ${column('slug')}::text[], ${column('display_name')}::text[],
                 ${column('about_me')}::text[], ${column('location')}::text[], ${column('public_location')}::text[],
                 ${column('latitude')}::float8[], ${column('longitude')}::float8[], ${column('gender')}::text[],
                 ${column('birthday')}::date[], ${column('show_age_by_decade')}::boolean[], ${activities}::text[],
                 ${column('availability_text')}::text[], ${column('schedule')}::text[], ${column('photo_url')}::text[],
-                ${column('last_active_at')}::timestamptz[], ${column('created_at')}::timestamptz[])
+                ${column('last_active_at')}::timestamptz[], ${column('created_at')}::timestamptz[], ${timezones}::text[])
       as t(email, slug, display_name, about_me, location, public_location, latitude, longitude, gender, birthday,
-           show_age_by_decade, activities, availability_text, schedule, photo_url, last_active_at, created_at)`.execute(
+           show_age_by_decade, activities, availability_text, schedule, photo_url, last_active_at, created_at, timezone)`.execute(
     db,
   );
 }

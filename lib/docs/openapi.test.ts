@@ -146,9 +146,10 @@ describe('the OpenAPI document', { timeout: 30_000 }, () => {
 
   // Issue 14 §5: the document was ~450 KB (pretty-printed; 217 KB compact) with the error
   // envelopes, cards and parameters copied into every operation.
-  it('is served under 100 KB, with repeated schemas, parameters and error responses shared as components', () => {
+  // Raised to 120 KB by issue 29 (plans) and "Inside the assistant".
+  it('is served under 120 KB, with repeated schemas, parameters and error responses shared as components', () => {
     const served = Buffer.byteLength(openApiJson(endpoints, BASE));
-    expect(served).toBeLessThan(100_000);
+    expect(served).toBeLessThan(120_000);
     const d = doc() as Record<string, any>;
     expect(Object.keys(d.components.schemas).length).toBeGreaterThan(10);
     expect(d.components.responses.Error500).toBeDefined();

@@ -78,7 +78,7 @@ const IDEMPOTENCY_KEY_PARAMETER = {
   in: 'header',
   required: false,
   description:
-    'A new random key per request (draft-ietf-httpapi-idempotency-key-header-06). ' +
+    'A new random key per request. ' +
     'A retry with the same key and request within 24 hours gets the first success again ' +
     '(status, body, `Idempotent-Replayed: true`) with no second effect; a duplicate sent while the first runs ' +
     'waits for it. The same key with another method, path or body ' +

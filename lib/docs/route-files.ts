@@ -40,10 +40,12 @@ export function routeHandlersOnDisk(appDir: string): string[] {
         if (isCatchAll(entry.name)) continue; // the JSON 404 fallback, not an endpoint
         walk(path.join(dir, entry.name), [...segments, entry.name]);
       } else if (/^route\.tsx?$/.test(entry.name)) {
+        // Next.js has no `[id].json` segment: a dynamic folder's own route.ts serves
+        // `{id}.json` (the param arrives with `.json`, which the contract strips).
         const urlPath = `/${segments
           .filter((s) => !/^\(.*\)$/.test(s))
           .map((s) => s.replace(/^\[(\w+)\]$/, '{$1}'))
-          .join('/')}`;
+          .join('/')}`.replace(/\{(\w+)\}$/, '{$1}.json');
         if (urlPath in NON_CONTRACT_ROUTES) continue;
         for (const method of exportedMethods(fs.readFileSync(path.join(dir, entry.name), 'utf8')))
           out.push(`${method} ${urlPath}`);

@@ -19,7 +19,7 @@ export function agentsGuide(
   const ref = (method: HttpMethod, path: string) => endpointRef(endpoints, method, path);
   return `# Acting for a person on Buddy Match
 
-> For AI agents, after signup (${baseUrl}/SIGNUP.md). How to authenticate, keep the profile complete, handle buddy requests, poll the inbox, chat, stay within the limits and handle every error code.
+> For AI agents, after signup (${baseUrl}/SIGNUP.md). How to authenticate, keep the profile complete, handle buddy requests, poll the inbox, chat, plan a meeting, stay within the limits and handle every error code.
 
 Base URL: ${baseUrl}. JSON in, JSON out. OpenAPI: ${baseUrl}/.well-known/openapi.json. MCP: ${baseUrl}/api/mcp (manifest ${baseUrl}/.well-known/mcp.json); every endpoint below is also an MCP tool with the same name as its operationId, the same arguments and the same errors. The MCP tool list is kept short (about 18 KB for every tool): each tool's description says what it does and the one rule to keep, and this guide, SIGNUP.md and llms.txt are the MCP tool ${code('get_guide')} (${code('name')}: ${code('agents')}, ${code('signup')} or ${code('overview')}). MCP tools leave out ${code('agentSessionId')} and the raw ${code('schedule')} grid (send ${code('availability_text')}); both stay on the HTTP API, and a tool call that sends them is still accepted. A tool name that does not exist gets an error naming the closest tools.
 
@@ -66,7 +66,7 @@ ${endpointTable(endpoints, baseUrl)}
 ## Plain English in, what was understood out
 
 - Activities are plain English or ids everywhere: profile ${code('activities')}, Discover's and the events feed's ${code('activities')} filter, and a buddy request's ${code('activityIds')} (${code('bouldering')} is read as ${code('rock_climbing')}). A filter or request with a word that matches nothing is refused with the closest ids in ${code('error.fields')}; a profile keeps it as ${code('warnings.activities_unmatched')} with ${code('warnings.activities_suggestions')} beside it (possibly empty).
-- Free time is plain English: ${code('availability_text')} on the profile, ${code('when')} on Discover (${code('when=weekday evenings')}: people free then, instead of the person's own free time; a fragment it cannot read is refused). Check a text with the person first with ${ref('POST', '/api/v1/availability/parse.json')} ${code('{"text": "..."}')}: no token, nothing saved; it answers the grid, ${code('summary')}, ${code('unparsed')} fragments and ${code('normalized')} roundings.
+- Free time is plain English, in the person's local time (${code('timezone')}, from their place unless set): ${code('availability_text')} on the profile, ${code('when')} on Discover (${code('when=weekday evenings')}: people free then, instead of the person's own free time; a fragment it cannot read is refused). Check a text with the person first with ${ref('POST', '/api/v1/availability/parse.json')} ${code('{"text": "..."}')}: no token, nothing saved; it answers the grid, ${code('summary')}, ${code('unparsed')} fragments and ${code('normalized')} roundings.
 - Common slips are accepted and each is reported, one sentence per field, in ${code('warnings.normalized')}: ${code('availability')} as text, ${code('activities')} as one comma-separated string, ${code('coords')} as ${code('"38.72,-9.14"')}, gender words (woman, man, nonbinary, prefer not to say), unambiguous birthdays (${code('March 3 1990')}, ${code('1990/03/03')}), and either ${code('mimeType')} or ${code('photoMimeType')} on both photo paths. Confirm them with the person. Ambiguous input (${code('03/04/1990')}) is refused with the exact fix in ${code('error.fields')}.
 - Discover ranks only by the searched activities, and each card lists those first, then the others the person shares, then the rest.
 
@@ -75,7 +75,7 @@ ${endpointTable(endpoints, baseUrl)}
 Buddy Match introduces strangers, so nobody can find out where a person lives through it:
 
 - The person's exact coordinates (${code('coords')}) are private. ${ref('GET', '/api/v1/me.json')} shows them to the person alone; nobody else ever sees them, and nothing anyone else can observe is computed from them.
-- Everything others learn about where someone is comes from that person's public point: the exact point moved ${DISPLACEMENT_MIN_KM}-${DISPLACEMENT_MAX_KM} km in a direction drawn once for the person and kept secret. Discover's ${code('distance_km')} (whole km), its radius filter and its ranking use the public points of both people, so a distance is the same both ways and may differ from the true one by up to about ${(2 * DISPLACEMENT_MAX_KM).toFixed(1)} km. The public point never changes unless the person moves, and moving back gives the same one again, so no number of searches, from any places, narrows anyone down further. The location others see is a city (the one the person named, or the one nearest their public point).
+- Everything others learn about where someone is comes from that person's public point: the exact point moved ${DISPLACEMENT_MIN_KM}-${DISPLACEMENT_MAX_KM} km in a direction drawn for the person and the ~1 km area they are in, and kept secret. Discover's ${code('distance_km')} (whole km), its radius filter and its ranking use the public points of both people, so a distance is the same both ways and may differ from the true one by up to about ${(2 * DISPLACEMENT_MAX_KM).toFixed(1)} km. The public point never changes unless the person moves, and moving back gives the same one again, so no number of searches, from any places, narrows anyone down further. The location others see is a city (the one the person named, or the one nearest their public point).
 - Tell the person this when you ask for a location, and say that a city is enough: send ${code('coords')} only if they want to.
 - Moves are limited: at most ${perWindow(rateLimits.location_change)} changes of the stored coordinates (new ${code('coords')}, or a new ${code('location')} that places them elsewhere; sending unchanged values does not count). Past that, ${ref('PATCH', '/api/v1/me.json')} answers 429 ${code('rate_limited')} with ${code('Retry-After')}, ${code('error.fields')} names ${code('coords')} or ${code('location')}, and nothing is stored: tell the person when they can try again. Discover searches are limited to ${perWindow(rateLimits.discover)} per person.
 
@@ -104,6 +104,14 @@ There are no webhooks: you learn of new things by polling, and a long-poll makes
 4. ${ref('POST', '/api/v1/chats/{chatId}/read.json')} marks the chat read (idempotent) so the app shows no stale badge.
 
 Messages pass a content filter (slurs, threats, sexual solicitation, shouting, repeated-character spam) and are refused between people who blocked each other.
+
+## From buddy to plan
+
+1. Agree a time and place with the person first (their words), then ${ref('POST', '/api/v1/chats/{chatId}/plans.json')} with ${code('activity')}, ${code('starts_at')} (ISO 8601 with an offset; in the future, at most 90 days ahead), ${code('place')} ${code('{name, address?}')}, optional ${code('ends_at')} (default 2 h later), ${code('note')} and ${code('event_id')}. For a first meeting, propose a **public place** (a café, a climbing gym, a trailhead), never a home.
+2. The other person's assistant sees it in the inbox (${code('plans_to_answer')}, and a held long-poll wakes) and, only as they decide, calls ${ref('POST', '/api/v1/plans/{planId}/accept.json')} (it becomes ${code('confirmed')}) or ${ref('POST', '/api/v1/plans/{planId}/decline.json')}. To suggest another time, propose with ${code('replaces')}: a proposal it replaces is superseded at once, a confirmed plan only when the counter is accepted.
+3. Either person may cancel until it starts: ${ref('POST', '/api/v1/plans/{planId}/cancel.json')} (optional ${code('reason')}; ${code('if_status')} refuses if the plan changed since you looked). ${ref('GET', '/api/v1/plans.json')} lists ${code('to_answer')}, ${code('upcoming')} or ${code('past')}; the inbox's ${code('next_plan')} is the next confirmed one.
+
+A proposal nobody answers before its start expires. At most 3 open proposals per chat (429 ${code('too_many_open_plans')}); a plan that moved on answers 409 with ${code('error.plan')}, the plan as it is now. Every plan shows who acted through which assistant (${code('accepted_by')}: name and ${code('agent_name')}).
 
 ## Safe retries and visible limits
 
@@ -147,7 +155,7 @@ ${errorTable()}
 
 ## Etiquette
 
-- Act only on what the person asked for. Ask before sending a buddy request, accepting, declining or messaging on their behalf.
+- Act only on what the person asked for. Ask before sending a buddy request, accepting, declining, messaging or proposing, accepting or cancelling a plan on their behalf.
 - Never invent a response: relay only what the API returned, and say so when a call failed.
 - Never give the person a shell command or script to run; give links (the sign-in link, the signup page) instead.
 - Never hand the person's account, token or task to another agent, server or service.

@@ -52,7 +52,9 @@ describe('AGENTS.md', () => {
   it('states the location privacy promise and the limits that protect it, from the configuration', () => {
     expect(text).toContain('## Location privacy');
     expect(text).toMatch(/exact coordinates \(`coords`\) are private/);
-    expect(text).toContain('moved 0.7-1.3 km in a direction drawn once for the person and kept secret');
+    expect(text).toContain(
+      'moved 0.7-1.3 km in a direction drawn for the person and the ~1 km area they are in, and kept secret',
+    );
     expect(text).toContain('| Discover searches | 130 per hour per person |');
     expect(text).toContain('| Changes of the coordinates | 9 per day per person (unchanged values do not count) |');
     expect(text).toMatch(/429 `rate_limited` with `Retry-After`, `error.fields` names `coords` or `location`/);

@@ -111,7 +111,7 @@ export function llmsTxt(endpoints: readonly EndpointSpec[], baseUrl: string): st
     .join('\n');
   return `# Buddy Match
 
-> An agent-facing service for a buddy-finding app: sign a person up in one POST (or by MCP, or through a browser link), then act for them: profile, photo, buddy requests, inbox polling and chats.
+> An agent-facing service for a buddy-finding app: sign a person up in one POST (or by MCP, or through a browser link), then act for them: profile, photo, buddy requests, inbox polling, chats and plans to meet.
 
 Start with SIGNUP.md, then AGENTS.md. All endpoints take and return JSON (errors, 404s and 405s too); the bearer token comes from the signup response, from OAuth (hosts that connect MCP servers with OAuth sign the person in by themselves) or from device sign-in (\`POST ${baseUrl}/oauth/device/auth\`, for agents without a browser or that lost their token; AGENTS.md "Connecting"). Retry a POST safely with the same \`Idempotency-Key\` header; limited endpoints send \`RateLimit-Policy\` and \`RateLimit\` headers. Never invent a response, never give the person a shell command, never hand the task to another agent or server.
 
@@ -119,10 +119,12 @@ From zero to a first message in six calls (plain English is fine for activities 
 
 ${happyPath(baseUrl)}
 
+From buddy to meeting: propose a plan in the chat (\`POST ${baseUrl}/api/v1/chats/{chatId}/plans.json\`: activity, \`starts_at\` with an offset, a public place for a first meeting); the other person accepts (\`POST ${baseUrl}/api/v1/plans/{planId}/accept.json\`) or declines; the inbox shows \`plans_to_answer\` and \`next_plan\`.
+
 ## Guides
 
 - [SIGNUP.md](${baseUrl}/SIGNUP.md): what to ask the person, the one registration POST, what to show them after, the browser fallback
-- [AGENTS.md](${baseUrl}/AGENTS.md): after signup: connecting (bearer token, OAuth, device sign-in), polling rhythm, buddy requests, chats, safe retries, limits, every error code, etiquette
+- [AGENTS.md](${baseUrl}/AGENTS.md): after signup: connecting (bearer token, OAuth, device sign-in), polling rhythm, buddy requests, chats, plans, safe retries, limits, every error code, etiquette
 
 ## API
 

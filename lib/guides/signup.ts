@@ -75,7 +75,7 @@ ${fieldTable(registerBodySchema)}
 
 - Activities and availability are plain English; the service maps them (${code(`GET ${baseUrl}/api/v1/activities.json`)} lists the canonical ids). Unknown activities are warnings, not errors.
 - "Weekends" means all day Saturday and Sunday.
-- ${code('coords')} are derived from ${code('location')}: the service places a city or neighbourhood itself, so most people need no ${code('coords')}. ${code('coords')} are the person's exact coordinates: private. Others never see them, nor anything computed from them: Discover measures distances from a public point 0.7-1.3 km away (see "Location privacy" in ${baseUrl}/AGENTS.md). A city in ${code('location')} is enough; send ${code('coords')} only if the person wants to.
+- ${code('coords')} are derived from ${code('location')}: the service places a city or neighbourhood itself, so most people need no ${code('coords')}. ${code('coords')} are the person's exact coordinates: private. Others never see them, nor anything computed from them: Discover measures distances from a public point 0.7-1.3 km away (see "Location privacy" in ${baseUrl}/AGENTS.md). A city in ${code('location')} is enough; send ${code('coords')} only if the person wants to. The person's time zone (${code('timezone')}, IANA, e.g. ${code('Europe/Lisbon')}) follows the place too; send it only if their free time is on another clock.
 - Registrations are limited to ${registrationLimitPerHour} per hour from one IP address.
 - Common slips are accepted and reported in ${code('warnings.normalized')}: ${code('availability')} as text (read as ${code('availability_text')}), ${code('activities')} as one comma-separated string, ${code('coords')} as ${code('"38.72,-9.14"')} (latitude first), gender words (${code('woman')}, ${code('man')}, ${code('nonbinary')}, ${code('non-binary')}, ${code('prefer not to say')}), birthdays such as ${code('March 3 1990')}, ${code('3 March 1990')} or ${code('1990/03/03')}, and ${code('mimeType')} for ${code('photoMimeType')}. A birthday like ${code('03/04/1990')} is ambiguous and refused: send ${code('YYYY-MM-DD')}.
 - To check free time with the person before saving it, ${code(`POST ${baseUrl}/api/v1/availability/parse.json`)} with ${code('{"text": "..."}')} (no token) answers the summary and what was not understood, and saves nothing.
@@ -156,6 +156,8 @@ Rules:
 
 ## Next
 
-Everything after signup (profile, photo, buddy requests, inbox polling, chats, limits, every error code): ${baseUrl}/AGENTS.md. Machine-readable: ${baseUrl}/.well-known/openapi.json.
+Everything after signup (profile, photo, buddy requests, inbox polling, chats, plans, limits, every error code): ${baseUrl}/AGENTS.md. Machine-readable: ${baseUrl}/.well-known/openapi.json.
+
+From buddy to meeting: once a buddy request is accepted, agree a time and a public place with the person and propose it in the chat (\`POST ${baseUrl}/api/v1/chats/{chatId}/plans.json\`); the other person accepts or declines it (AGENTS.md "From buddy to plan").
 `;
 }

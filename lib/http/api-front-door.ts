@@ -30,7 +30,7 @@ export function answerApiFrontDoor(req: IncomingMessage, res: ServerResponse): b
   // Repeated slashes fold to one (Next.js would answer them with a plain-text 308), and a trailing one goes.
   const path = pathname.replace(/\/{2,}/g, '/').replace(/(?<=.)\/+$/, '');
   if (path !== '/api' && !path.startsWith('/api/')) return false;
-  const specs = endpointsAt(path);
+  const specs = endpointsAt(dotSegmentsResolved(path));
   const method = req.method ?? 'GET';
   if (specs.length) {
     const allow = allowedMethods(specs);
@@ -59,6 +59,19 @@ function bodyLimit(path: string, method: string, specs: readonly EndpointSpec[])
   if (path === '/api/mcp') return MCP_MAX_BODY_BYTES;
   const spec = specs.find((s) => s.method === method);
   return spec ? (spec.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES) : undefined;
+}
+
+/**
+ * The path Next.js routes: dot segments resolved as the WHATWG URL parser does, `%2e` too
+ * (`/api/v1/chats/%2e%2e/plans.json` reaches `/api/v1/plans.json`), so a wrong method is
+ * answered for the endpoint the request would reach, not left to Next.js's empty 405.
+ */
+function dotSegmentsResolved(path: string): string {
+  try {
+    return new URL(path, 'http://localhost').pathname;
+  } catch {
+    return path;
+  }
 }
 
 // The headers next.config.ts gives every other /api answer.

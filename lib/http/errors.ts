@@ -26,6 +26,8 @@ export const ERROR_STATUS = {
   already_buddies: 409,
   request_not_pending: 409,
   request_declined: 409,
+  plan_not_open: 409,
+  plan_superseded: 409,
   signin_link_used: 410,
   signin_link_expired: 410,
   payload_too_large: 413,
@@ -40,6 +42,7 @@ export const ERROR_STATUS = {
   message_blocked_shouting: 422,
   message_blocked_spam: 422,
   rate_limited: 429,
+  too_many_open_plans: 429,
   internal_error: 500,
   upstream_error: 502,
   service_unavailable: 503,
@@ -90,6 +93,12 @@ export const ERROR_ADVICE: Record<ErrorCode, string> = {
     'The request was already accepted, declined or cancelled; read GET /api/v1/buddy_requests.json for its state.',
   request_declined:
     'This person declined your last request recently. Do not send another; suggest someone else to the user.',
+  plan_not_open:
+    'The plan is no longer open to this (answered, cancelled, expired or started); error.plan is the plan as it is now.',
+  plan_superseded:
+    'A counter-proposal replaced this plan; error.plan is the old plan, its superseded_by names the new one to answer.',
+  too_many_open_plans:
+    'This chat already holds 3 open proposals. Wait for answers, or cancel one or name it in replaces to change it.',
   signin_link_used:
     'This sign-in link was already used; each link works once. The user can ask for a new one at /signin.',
   signin_link_expired:
@@ -119,7 +128,7 @@ export const ERROR_ADVICE: Record<ErrorCode, string> = {
 };
 
 export interface ErrorBody {
-  error: { code: ErrorCode; message: string; hint: string; fields?: Record<string, string> };
+  error: { code: ErrorCode; message: string; hint: string; fields?: Record<string, string>; plan?: unknown };
 }
 
 export class ApiError extends Error {
@@ -127,11 +136,13 @@ export class ApiError extends Error {
   readonly hint: string | undefined;
   readonly fields: Record<string, string> | undefined;
   readonly headers: Record<string, string>;
+  /** A plan conflict's plan as it is now (error.plan), so the caller need not read it again. */
+  readonly plan: unknown;
 
   constructor(
     code: ErrorCode,
     message: string,
-    options: { hint?: string; fields?: Record<string, string>; headers?: Record<string, string> } = {},
+    options: { hint?: string; fields?: Record<string, string>; headers?: Record<string, string>; plan?: unknown } = {},
   ) {
     super(message);
     this.name = 'ApiError';
@@ -139,6 +150,7 @@ export class ApiError extends Error {
     this.hint = options.hint;
     this.fields = options.fields;
     this.headers = options.headers ?? {};
+    this.plan = options.plan;
   }
 
   get status(): number {
@@ -153,6 +165,7 @@ export class ApiError extends Error {
         // Every envelope carries a next step: the code's standard advice unless a more specific hint was given.
         hint: this.hint ?? ERROR_ADVICE[this.code],
         ...(this.fields ? { fields: this.fields } : {}),
+        ...(this.plan !== undefined ? { plan: this.plan } : {}),
       },
     };
   }

@@ -11,7 +11,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { getDb } from '@/db';
 import { bearerToken, findTokenOwner } from '../accounts/tokens';
-import { inboxVersion, MAX_HELD_POLLS_PER_ACCOUNT, userKey, versionTag } from '../chats/poll';
+import { inboxTag, inboxVersion, MAX_HELD_POLLS_PER_ACCOUNT, userKey } from '../chats/poll';
 import { getInbox } from '../contract/social';
 import { startHold, subscribe, type Hold, type Subscription } from '../realtime/listener';
 import { API_CONTENT_SECURITY_POLICY, COMMON_SECURITY_HEADERS } from '../web/security-headers';
@@ -80,7 +80,7 @@ async function park(
     for (;;) {
       // Subscribe before looking: a change committed between the look and the wait still wakes it.
       subscription = subscribe([userKey(owner.userId)], hold);
-      const tag = versionTag('inbox', await inboxVersion(db, owner.userId), [owner.userId]);
+      const tag = inboxTag(await inboxVersion(db, owner.userId), owner.userId, owner.scopes);
       if (gone) return subscription.cancel();
       if (!matchesIfNoneMatch(poll.knownTag, tag)) {
         subscription.cancel();

@@ -3,6 +3,7 @@
 import { resourceMetadataUrl } from '../oauth/resources';
 import type { z } from 'zod';
 import { getDb, type Database } from '@/db';
+import { attributedTo } from '../accounts/attribution';
 import { findSession } from '../accounts/sessions';
 import { bearerToken, findTokenOwner, type TokenOwner } from '../accounts/tokens';
 import { readCookie, sessionCookieName, usesSecureCookies } from '../auth/cookies';
@@ -95,6 +96,8 @@ export function errorResponse(error: ApiError): Response {
 }
 
 export function route<S extends EndpointSpec>(spec: S, handler: Handler<S>, options: RouteOptions = {}) {
+  // Bodies with agentName/agentSessionId: their agentName must be the caller's own (attributedTo).
+  const attributed = 'agentName' in ((spec.body as { shape?: object } | undefined)?.shape ?? {});
   return async (request: Request, next: NextContext): Promise<Response> => {
     let claimed: IdempotencyKey | null = null;
     // The RateLimit fields of a limit this call was counted against, for any answer to it.
@@ -142,6 +145,7 @@ export function route<S extends EndpointSpec>(spec: S, handler: Handler<S>, opti
         query: spec.query ? parseOrThrow(spec.query, queryObject(request), 'query') : undefined,
         body: spec.body ? parseOrThrow(spec.body, rawBody, 'body') : undefined,
       }));
+      const checkedBody = attributed && auth ? attributedTo(body as object, auth) : body;
       if (idempotent) {
         // Each new key is a row kept 24 hours: counted per account (per address without one).
         await consumeRateLimit(
@@ -166,7 +170,7 @@ export function route<S extends EndpointSpec>(spec: S, handler: Handler<S>, opti
         auth: auth as HandlerContext<S>['auth'],
         params: params as Out<S['params']>,
         query: query as Out<S['query']>,
-        body: body as Out<S['body']>,
+        body: checkedBody as Out<S['body']>,
         normalized,
         request,
         ip,

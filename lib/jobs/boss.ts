@@ -18,6 +18,8 @@ export const QUEUES = {
   photoDeletion: 'photo-deletion',
   /** Push a notification to a user's devices: a PushJob (lib/notifications/push.ts) */
   push: 'push-notify',
+  /** Every minute: store "expired" on unanswered past proposals, wake inboxes of plans that just ended: {} */
+  plansSweep: 'plans-sweep',
 } as const;
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 
@@ -32,6 +34,7 @@ const QUEUE_POLICIES: Partial<Record<QueueName, QueuePolicy>> = {
   [QUEUES.photoDeletion]: { retryLimit: 12, retryDelay: 30, retryBackoff: true },
   // A stately queue holds at most one waiting and one running job.
   [QUEUES.eventsRefresh]: { policy: 'stately', retryLimit: 3, retryDelay: 60, retryBackoff: false },
+  [QUEUES.plansSweep]: { policy: 'stately', retryLimit: 1, retryDelay: 30, retryBackoff: false },
 };
 
 export type JobHandler = (data: Record<string, unknown>) => Promise<void>;

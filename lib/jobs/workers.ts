@@ -9,7 +9,8 @@ import { deleteRetiredPhotoBlobs, moderatePhoto } from '../photos/moderation';
 import { photoServicesFrom } from '../photos/services';
 import { deliverPush, expoPushProvider, logPushProvider } from '../notifications/push';
 import { loadVapidKeys } from '../notifications/web-push';
-import { QUEUES, registerWorkers, type JobHandler, type QueueName } from './boss';
+import { sweepPlans } from '../plans/plans';
+import { getBoss, QUEUES, registerWorkers, type JobHandler, type QueueName } from './boss';
 
 export async function startWorkers(): Promise<void> {
   const cfg = config();
@@ -46,7 +47,11 @@ export async function startWorkers(): Promise<void> {
       await deleteRetiredPhotoBlobs(getDb(), String(data.photoId), store);
     },
     [QUEUES.push]: async (data) => deliverPush(getDb(), data, push, web),
+    [QUEUES.plansSweep]: async () => {
+      await sweepPlans(getDb());
+    },
   };
   await registerWorkers(handlers);
+  await getBoss().schedule(QUEUES.plansSweep, '* * * * *', {});
   await startEventsDirectory(getDb(), cfg.events);
 }

@@ -93,6 +93,24 @@ const REFINEMENTS: Array<{ method: HttpMethod; path: RegExp; hints: Partial<Hint
     why: 'cuts off another person',
   },
   { method: 'DELETE', path: /block/, hints: { openWorldHint: true }, why: 'lets another person reach you again' },
+  {
+    method: 'POST',
+    path: /^\/api\/v1\/chats\/\{[^}]+\}\/plans\.json$/,
+    hints: { openWorldHint: true },
+    why: 'proposes a meeting to another person (push notification)',
+  },
+  {
+    method: 'POST',
+    path: /^\/api\/v1\/plans\/\{[^}]+\}\/accept\.json$/,
+    hints: { idempotentHint: true, openWorldHint: true },
+    why: 'commits the person to meet someone; accepting twice answers the same confirmed plan',
+  },
+  {
+    method: 'POST',
+    path: /^\/api\/v1\/plans\/\{[^}]+\}\/(decline|cancel)\.json$/,
+    hints: { destructiveHint: true, idempotentHint: true, openWorldHint: true },
+    why: 'ends a plan for both people, for good',
+  },
 ];
 
 export function annotationsFor(spec: Pick<EndpointSpec, 'method' | 'path' | 'summary'>): ToolAnnotations {

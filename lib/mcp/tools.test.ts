@@ -10,7 +10,9 @@ import { isAllowedOrigin } from './origin';
 import { EXCLUDED_FROM_MCP, toolDefinition, toolDefinitions } from './tools';
 
 const appDir = path.resolve(import.meta.dirname, '../../app');
-const routeFile = (spec: EndpointSpec) => path.join(appDir, spec.path.replace(/\{(\w+)\}/g, '[$1]'), 'route.ts');
+// `{id}.json` as the last segment is served by the `[id]` folder's own route.ts (lib/docs/route-files.ts).
+const routeFile = (spec: EndpointSpec) =>
+  path.join(appDir, spec.path.replace(/\{(\w+)\}\.json$/, '[$1]').replace(/\{(\w+)\}/g, '[$1]'), 'route.ts');
 
 describe('MCP tools from the contract', () => {
   it('every contract endpoint except the listed exclusions is a tool answered by its own route handler', async () => {
@@ -154,6 +156,26 @@ describe('annotations', () => {
       destructiveHint: true,
       openWorldHint: true,
     });
+    // Plans reach the other person; accepting twice is the same confirmed plan; decline and cancel end it for good.
+    expect(hints('POST', '/api/v1/chats/{chatId}/plans.json')).toMatchObject({
+      openWorldHint: true,
+      idempotentHint: false,
+    });
+    expect(hints('POST', '/api/v1/plans/{planId}/accept.json')).toMatchObject({
+      idempotentHint: true,
+      destructiveHint: false,
+    });
+    for (const action of ['decline', 'cancel'])
+      expect(hints('POST', `/api/v1/plans/{planId}/${action}.json`)).toMatchObject({ destructiveHint: true });
+    expect(hints('GET', '/api/v1/plans/{planId}.json').readOnlyHint).toBe(true);
+  });
+
+  it('tells a model a date-time by its format, without the long regex zod derives', () => {
+    const propose = toolDefinition(endpoints.find((e) => e.id === 'propose_plan')!);
+    const starts = (propose.inputSchema() as { properties: Record<string, Record<string, unknown>> }).properties
+      .starts_at;
+    expect(starts).toMatchObject({ type: 'string', format: 'date-time' });
+    expect(starts).not.toHaveProperty('pattern');
   });
 });
 

@@ -105,7 +105,7 @@ function describeTool(spec: EndpointSpec): string {
  * The input schema as a model needs it, and no bigger: every type, enum, limit and
  * format stays; what goes is what a model cannot use. A field that may be null says so
  * with a type list instead of an anyOf; deprecated fields, aliases and OMITTED_FROM_TOOLS are left
- * out (the route still takes them); the long patterns zod derives for `email` and `date` go, their `format` says
+ * out (the route still takes them); the long patterns zod derives for `email`, `date` and `date-time` go, their `format` says
  * the same to a model (the route checks them exactly).
  */
 export function compactSchema(node: JsonSchema, nullClears = false): JsonSchema {
@@ -134,7 +134,11 @@ export function compactSchema(node: JsonSchema, nullClears = false): JsonSchema 
     if (kept.length) out.required = kept;
     else delete out.required;
   }
-  if ((out.format === 'email' || out.format === 'date') && typeof out.pattern === 'string') delete out.pattern;
+  if (
+    (out.format === 'email' || out.format === 'date' || out.format === 'date-time') &&
+    typeof out.pattern === 'string'
+  )
+    delete out.pattern;
   // "(default 40, max 100)" repeats what `default` and `maximum` already say.
   if (typeof out.description === 'string' && out.default !== undefined) {
     out.description = out.description.replace(/\s*\(default [^)]*\)/, '');

@@ -17,6 +17,13 @@ export const pushJobSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('message'), recipientId: z.string(), chatId: z.string(), messageId: z.number() }),
   z.object({ kind: z.literal('buddy_request'), recipientId: z.string(), requestId: z.string() }),
   z.object({ kind: z.literal('request_accepted'), recipientId: z.string(), requestId: z.string(), chatId: z.string() }),
+  z.object({
+    kind: z.literal('plan'),
+    recipientId: z.string(),
+    planId: z.string(),
+    chatId: z.string(),
+    event: z.enum(['proposed', 'accepted', 'declined', 'cancelled']),
+  }),
 ]);
 export type PushJob = z.infer<typeof pushJobSchema>;
 
@@ -69,6 +76,7 @@ export async function buildNotification(db: Database, job: PushJob): Promise<Pus
       data: { type: 'message', chatId: job.chatId, messageId: String(job.messageId) },
     };
   }
+  if (job.kind === 'plan') return planNotification(db, job);
   const request = await db
     .selectFrom('buddy_requests as r')
     .innerJoin('users as s', 's.id', 'r.sender_id')
@@ -102,6 +110,37 @@ export async function buildNotification(db: Database, job: PushJob): Promise<Pus
     title: 'Buddy request accepted',
     body: `${request.recipient_name} accepted your buddy request. Say hi!`,
     data: { type: 'request_accepted', requestId: job.requestId, chatId: job.chatId },
+  };
+}
+
+const PLAN_TITLES = {
+  proposed: (name: string) => `${name} proposes a plan`,
+  accepted: (name: string) => `${name} accepted your plan`,
+  declined: (name: string) => `${name} declined your plan`,
+  cancelled: (name: string) => `${name} cancelled a plan`,
+} as const;
+
+/** A plan proposed, accepted, declined or cancelled by the other person (never a block's cancellation). */
+async function planNotification(
+  db: Database,
+  job: Extract<PushJob, { kind: 'plan' }>,
+): Promise<PushNotification | null> {
+  const plan = await db
+    .selectFrom('plans as p')
+    .select(['p.activity', 'p.place_name', 'p.proposer_id', 'p.recipient_id'])
+    .where('p.id', '=', job.planId)
+    .executeTakeFirst();
+  if (!plan) return null;
+  const actorId = plan.proposer_id === job.recipientId ? plan.recipient_id : plan.proposer_id;
+  const actor = await db.selectFrom('users').select('display_name').where('id', '=', actorId).executeTakeFirst();
+  if (!actor) return null;
+  return {
+    kind: job.kind,
+    recipientId: job.recipientId,
+    actorId,
+    title: PLAN_TITLES[job.event](actor.display_name),
+    body: preview(`${plan.activity} at ${plan.place_name}`),
+    data: { type: 'plan', event: job.event, planId: job.planId, chatId: job.chatId },
   };
 }
 

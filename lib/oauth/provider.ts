@@ -205,6 +205,6 @@ async function createProvider(): Promise<Provider> {
   // oidc-provider turns an exception into a 500 page and an event; the event is our log line.
   created.on('server_error', (_ctx, error) => logError('oauth server error', error));
   // Behind TRUST_PROXY proxies the issuer is https while the socket is not.
-  created.proxy = cfg.trustedProxies > 0;
+  created.proxy = cfg.trustedProxies !== 0;
   return created;
 }

@@ -7,6 +7,7 @@ import { enqueue, QUEUES } from '../jobs/boss';
 import { canonicalizeActivities } from '../activities';
 import { gridToBits, resolveAvailability } from '../availability';
 import { geocodeOffline, nearestPlace } from '../geo';
+import { timezoneForCoords } from '../geo/timezone';
 import type { z } from 'zod';
 import type { ProfileUpdate, warningsSchema } from '../contract/profiles';
 
@@ -22,6 +23,8 @@ export type ProfileColumns = Partial<
     | 'latitude'
     | 'longitude'
     | 'coords_source'
+    | 'timezone'
+    | 'timezone_source'
     | 'gender'
     | 'birthday'
     | 'show_age_by_decade'
@@ -101,6 +104,27 @@ export function resolveProfileInput(input: ProfileInput, normalized: readonly st
   return { columns, warnings, unplacedLocation, labelFromPublicPoint: location.labelFromPublicPoint };
 }
 
+type ZoneState = Pick<UserRow, 'latitude' | 'longitude' | 'timezone_source'>;
+
+/**
+ * The zone columns a write leaves. A zone the person names stays until they send null;
+ * otherwise the zone follows the coordinates (derived offline), so a move across a border
+ * moves it too. `current`: the row before the write (null at registration).
+ */
+export function timezoneColumns(
+  input: Pick<ProfileInput, 'timezone'>,
+  columns: ProfileColumns,
+  current: ZoneState | null,
+): Pick<ProfileColumns, 'timezone' | 'timezone_source'> {
+  if (present(input.timezone)) return { timezone: input.timezone, timezone_source: 'person' };
+  const coordsWritten = columns.latitude !== undefined;
+  if (current && input.timezone === undefined && (current.timezone_source === 'person' || !coordsWritten)) return {};
+  const latitude = coordsWritten ? (columns.latitude ?? null) : (current?.latitude ?? null);
+  const longitude = coordsWritten ? (columns.longitude ?? null) : (current?.longitude ?? null);
+  const timezone = timezoneForCoords(latitude, longitude);
+  return { timezone, timezone_source: timezone ? 'coords' : null };
+}
+
 /** Queues the online lookup for a location the gazetteer missed (when GEOCODER_URL is set). */
 export async function queueGeocodeIfNeeded(
   trx: Database,
@@ -113,6 +137,12 @@ export async function queueGeocodeIfNeeded(
   resolved.warnings.location_unresolved +=
     ' An online lookup is queued; GET /api/v1/me.json shows coords once it succeeds.';
 }
+
+/**
+ * 0 for a coordinate within a nanometre of it: PostgreSQL's float8 arithmetic (the public
+ * point, 0009) refuses results that underflow, and 7.4e-323 is a valid latitude on the wire.
+ */
+const flushTiny = (degrees: number) => (Math.abs(degrees) < 1e-12 ? 0 : degrees);
 
 /**
  * location (or the deprecated city) is the person's own label; the public label is
@@ -133,8 +163,8 @@ function resolveLocation(
   }
 
   if (present(input.coords)) {
-    columns.latitude = input.coords.latitude;
-    columns.longitude = input.coords.longitude;
+    columns.latitude = flushTiny(input.coords.latitude);
+    columns.longitude = flushTiny(input.coords.longitude);
     columns.coords_source = 'client';
     // The city the person named; else the one nearest their public point, after the
     // write (the city nearest the exact point would tell which side of a boundary between

@@ -4,7 +4,7 @@ import type { Database } from '@/db';
 import type { UserRow } from '@/db/types';
 import { geocodeRemote } from '../geo';
 import { waitForSlot } from '../jobs/throttle';
-import { labelFromPublicPoint } from './fields';
+import { labelFromPublicPoint, timezoneColumns } from './fields';
 import { missingFields } from './onboarding';
 
 // 10% over Nominatim's 1 request/s, so jitter between our send and its arrival never packs two into one second.
@@ -23,7 +23,8 @@ export async function geocodeProfileLocation(
     const current = await trx.selectFrom('users').selectAll().where('id', '=', userId).forUpdate().executeTakeFirst();
     // The person may have moved or sent coords meanwhile: their newer data wins.
     if (!current || current.location !== label || current.latitude !== null) return;
-    const columns = { latitude: place.latitude, longitude: place.longitude, coords_source: 'geocoder' as const };
+    const placed = { latitude: place.latitude, longitude: place.longitude, coords_source: 'geocoder' as const };
+    const columns = { ...placed, ...timezoneColumns({}, placed, current) };
     const next = { ...current, ...columns } as UserRow;
     const updated = await trx
       .updateTable('users')

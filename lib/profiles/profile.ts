@@ -14,6 +14,7 @@ import {
   labelFromPublicPoint,
   queueGeocodeIfNeeded,
   resolveProfileInput,
+  timezoneColumns,
   type ProfileWarnings,
   type ResolvedProfile,
 } from './fields';
@@ -144,10 +145,11 @@ export async function updateProfile(
       // Another update may have moved them in between: a move is counted exactly once.
       if (!countedMove && movesCoordinates(current, resolved, geocoderEnabled))
         await countLocationChange(db, userId, input, locationChangeLimit);
-      const next = { ...current, ...columns } as UserRow;
+      const written = { ...columns, ...timezoneColumns(input, columns, current) };
+      const next = { ...current, ...written } as UserRow;
       let updated = await trx
         .updateTable('users')
-        .set({ ...columns, onboarding_complete: missingFields(next).length === 0, updated_at: sql`now()` })
+        .set({ ...written, onboarding_complete: missingFields(next).length === 0, updated_at: sql`now()` })
         .where('id', '=', userId)
         .returningAll()
         .executeTakeFirstOrThrow();

@@ -21,6 +21,8 @@ const row: UserRow = {
   latitude: 51.5237,
   longitude: -0.1585,
   coords_source: 'client',
+  timezone: 'Europe/Lisbon',
+  timezone_source: 'coords',
   location_seed: '5b0e1c2d-3f4a-4b5c-8d6e-7f8091a2b3c4',
   public_latitude: 51.5301,
   public_longitude: -0.1712,

@@ -68,6 +68,8 @@ export function toOwnProfile(row: UserRow, baseUrl: string, audience: CoordsAudi
     public_location: row.public_location,
     coords: coordsFor(row, audience),
     coords_source: row.coords_source,
+    timezone: row.timezone,
+    timezone_source: row.timezone_source,
     gender: row.gender,
     birthday: row.birthday,
     ...ageFields(row),

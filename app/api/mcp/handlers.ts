@@ -30,6 +30,12 @@ import * as buddyRequest from '../v1/users/[slug]/buddy_request.json/route';
 import * as block from '../v1/users/[slug]/block.json/route';
 import * as report from '../v1/users/[slug]/report.json/route';
 import * as overlap from '../v1/users/[slug]/overlap.json/route';
+import * as chatPlans from '../v1/chats/[chatId]/plans.json/route';
+import * as plans from '../v1/plans.json/route';
+import * as plan from '../v1/plans/[planId]/route';
+import * as acceptPlan from '../v1/plans/[planId]/accept.json/route';
+import * as declinePlan from '../v1/plans/[planId]/decline.json/route';
+import * as cancelPlan from '../v1/plans/[planId]/cancel.json/route';
 
 export const ROUTE_HANDLERS: Readonly<Record<string, RouteHandler>> = {
   get_signup_instructions: register.GET,
@@ -65,4 +71,10 @@ export const ROUTE_HANDLERS: Readonly<Record<string, RouteHandler>> = {
   exchange_signin_link: signinLink.POST,
   discover: discover.GET,
   get_shared_free_time: overlap.GET,
+  propose_plan: chatPlans.POST,
+  accept_plan: acceptPlan.POST,
+  decline_plan: declinePlan.POST,
+  cancel_plan: cancelPlan.POST,
+  list_plans: plans.GET,
+  get_plan: plan.GET,
 };

@@ -1,5 +1,5 @@
 import { readInbox } from '@/lib/chats/inbox';
-import { inboxVersion, lookUntilChanged, userKey, versionTag } from '@/lib/chats/poll';
+import { inboxShowsPlans, inboxTag, inboxVersion, lookUntilChanged, userKey } from '@/lib/chats/poll';
 import * as social from '@/lib/contract/social';
 import { matchesIfNoneMatch, notModified, taggedReply } from '@/lib/http/conditional';
 import { route } from '@/lib/http/route';
@@ -10,16 +10,17 @@ export const GET = route(social.getInbox, async ({ db, auth, query, baseUrl, req
   const userId = auth.userId;
   const holder = { account: userId, stillAllowed: reauthenticate };
   const knownTag = request.headers.get('if-none-match');
+  const plans = inboxShowsPlans(auth.scopes);
 
   if (knownTag) {
     const { value: version, timedOut } = await lookUntilChanged(
       userKey(userId),
       query.wait,
       () => inboxVersion(db, userId),
-      (v) => !matchesIfNoneMatch(knownTag, versionTag('inbox', v, [userId])),
+      (v) => !matchesIfNoneMatch(knownTag, inboxTag(v, userId, auth.scopes)),
       holder,
     );
-    const tag = versionTag('inbox', version, [userId]);
+    const tag = inboxTag(version, userId, auth.scopes);
     if (timedOut || matchesIfNoneMatch(knownTag, tag)) return notModified(tag);
   }
 
@@ -33,10 +34,10 @@ export const GET = route(social.getInbox, async ({ db, auth, query, baseUrl, req
     continues && !knownTag ? query.wait : undefined,
     async () => {
       const version = await inboxVersion(db, userId);
-      return { version, ...(await readInbox(db, userId, position, baseUrl)) };
+      return { version, ...(await readInbox(db, userId, position, baseUrl, { plans })) };
     },
     ({ hasNew }) => hasNew,
     holder,
   );
-  return taggedReply(value.inbox, versionTag('inbox', value.version, [userId]));
+  return taggedReply(value.inbox, inboxTag(value.version, userId, auth.scopes));
 });

@@ -45,15 +45,11 @@ export const GET = route(social.listMessages, async ({ db, auth, params, query, 
 });
 
 // POST /api/v1/chats/{chatId}/messages.json – send a message (moderated, rate-limited, pushed).
-// A message sent with an assistant's token is that assistant's unless the body names
-// another: the chat labels it "sent by <agent> for <person>" for both people.
+// A message sent with an assistant's token is that assistant's (a body may name no other,
+// lib/accounts/attribution.ts): the chat labels it "sent by <agent> for <person>" for both people.
 export const POST = route(social.sendMessage, async ({ db, auth, params, body }) => {
   const limit = config().messageLimitPer10Min;
-  let by = body;
-  if (!body.agentName && auth.tokenId) {
-    const token = await db.selectFrom('access_tokens').select('agent_name').where('id', '=', auth.tokenId).executeTakeFirst();
-    if (token?.agent_name) by = { ...body, agentName: token.agent_name };
-  }
+  const by = auth.via === 'bearer' && auth.agentName ? { ...body, agentName: auth.agentName } : body;
   const sent = await sendMessage(db, { viewerId: auth.userId, chatId: params.chatId, body: by, limitPer10Min: limit });
   return new Reply(sent, { headers: await messageLimitHeaders(db, { viewerId: auth.userId, chatId: params.chatId, limit }) });
 }, {

@@ -1,0 +1,527 @@
+// Plans (issue 29, section 3) against the real server and PostgreSQL: a plan's life,
+// its refusals, the races between two people answering at once, what the inbox and its
+// long-poll show, blocks and disabled accounts, and the MCP tools through the SDK client.
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { z } from 'zod';
+import { afterAll, describe, expect, it } from 'vitest';
+import { disableAccount } from '@/lib/accounts/disable';
+import * as plans from '@/lib/contract/plans';
+import { blockUser, getInbox } from '@/lib/contract/social';
+import { sweepPlans } from '@/lib/plans/plans';
+import { send as sendRaw } from '../support/fuzz';
+import { api, baseUrl, freshIp, testDb } from './client';
+import { call, callWithHeaders, pathOf, refused, refusedRaw, send } from './contract-client';
+import { makeBuddies, pushJobs, restrictScopes, settledPushJobs, users, type TestUser } from './social-helpers';
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+const inHours = (hours: number) => new Date(Date.now() + hours * HOUR).toISOString();
+
+type ProposeBody = z.input<typeof plans.proposePlanBodySchema>;
+
+async function pair(prefix = 'Plan'): Promise<[TestUser, TestUser, string]> {
+  const [a, b] = await users(2, prefix);
+  return [a, b, await makeBuddies(a, b)];
+}
+
+const proposal = (overrides: Partial<ProposeBody> = {}): ProposeBody => ({
+  activity: 'Bouldering',
+  starts_at: inHours(48),
+  place: { name: 'Block Hall', address: 'Hauptstraße 1' },
+  ...overrides,
+});
+const propose = (by: TestUser, chatId: string, overrides: Partial<ProposeBody> = {}) =>
+  call(plans.proposePlan, { params: { chatId }, token: by.token, body: proposal(overrides) });
+const proposeRaw = (by: TestUser, chatId: string, overrides: Partial<ProposeBody> = {}) =>
+  send(plans.proposePlan, { params: { chatId }, token: by.token, body: proposal(overrides) });
+const answer = (
+  spec: typeof plans.acceptPlan | typeof plans.declinePlan,
+  by: TestUser,
+  planId: string,
+  agentName?: string,
+) => send(spec, { params: { planId }, token: by.token, body: agentName ? { agentName } : {} });
+const cancel = (by: TestUser, planId: string, body: { reason?: string; if_status?: 'proposed' | 'confirmed' } = {}) =>
+  send(plans.cancelPlan, { params: { planId }, token: by.token, body });
+const getPlan = (by: TestUser, planId: string) => call(plans.getPlan, { params: { planId }, token: by.token });
+const stored = (planId: string) =>
+  testDb().selectFrom('plans').selectAll().where('id', '=', planId).executeTakeFirstOrThrow();
+const inboxTag = async (user: TestUser) =>
+  (await callWithHeaders(getInbox, { token: user.token })).headers.get('etag') ?? '';
+
+describe("a plan's life", () => {
+  it('propose → the other sees it to answer → accept (with provenance) → confirmed, next plan, pushes', async () => {
+    const [a, b, chatId] = await pair();
+    const startsAt = inHours(30);
+    const { plan } = await propose(a, chatId, { starts_at: startsAt, note: 'Shoes for rent', agentName: 'Claude' });
+    expect(plan).toMatchObject({
+      status: 'proposed',
+      chatId,
+      from_me: true,
+      activity: 'Bouldering',
+      place: { name: 'Block Hall', address: 'Hauptstraße 1' },
+      note: 'Shoes for rent',
+      replaces: null,
+      sequence: 0,
+      buddy: { id: b.id },
+      proposed_by: { name: 'Plan A', agent_name: 'Claude' },
+      accepted_by: null,
+    });
+    // Any offset in, UTC out; two hours long by default.
+    expect(Date.parse(plan.starts_at)).toBe(Date.parse(startsAt));
+    expect(Date.parse(plan.ends_at) - Date.parse(plan.starts_at)).toBe(2 * HOUR);
+
+    const toAnswer = await call(plans.listPlans, { query: { view: 'to_answer' }, token: b.token });
+    expect(toAnswer.plans.map((p) => p.id)).toEqual([plan.id]);
+    expect(toAnswer.plans[0]).toMatchObject({ from_me: false, buddy: { id: a.id } });
+    expect((await call(plans.listPlans, { query: { view: 'to_answer' }, token: a.token })).plans).toEqual([]);
+    const inboxB = await call(getInbox, { token: b.token });
+    expect(inboxB.plans_to_answer.map((p) => p.id)).toEqual([plan.id]);
+    expect(inboxB.next_plan).toBeNull();
+
+    const accepted = await answer(plans.acceptPlan, b, plan.id, 'Gemini');
+    expect(accepted.ok && accepted.data.plan).toMatchObject({
+      status: 'confirmed',
+      accepted_by: { name: 'Plan B', agent_name: 'Gemini' },
+    });
+    expect(await stored(plan.id)).toMatchObject({
+      status: 'confirmed',
+      acted_by_user: b.id,
+      acted_agent_name: 'Gemini',
+    });
+    // Both see who accepted through which assistant.
+    expect((await getPlan(a, plan.id)).plan.accepted_by).toEqual({ name: 'Plan B', agent_name: 'Gemini' });
+    expect((await call(getInbox, { token: a.token })).next_plan?.id).toBe(plan.id);
+    expect((await call(getInbox, { token: b.token })).plans_to_answer).toEqual([]);
+    expect((await call(plans.listPlans, { token: a.token })).plans.map((p) => p.id)).toEqual([plan.id]);
+
+    const pushed = [...(await pushJobs(b.id)), ...(await pushJobs(a.id))]
+      .map((j) => j.data)
+      .filter((d) => d.kind === 'plan');
+    expect(pushed).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ recipientId: b.id, planId: plan.id, event: 'proposed' }),
+        expect.objectContaining({ recipientId: a.id, planId: plan.id, event: 'accepted' }),
+      ]),
+    );
+    // The worker builds and sends each (the log provider here): none fails.
+    const delivered = (await settledPushJobs(a.id, 2)).filter((j) => j.data.kind === 'plan');
+    expect(delivered.map((j) => j.state)).toEqual(['completed']);
+  });
+
+  it('attributes the action to the agent its token was issued to when the body names none', async () => {
+    const [a, , chatId] = await pair();
+    await testDb().updateTable('access_tokens').set({ agent_name: 'TokenAgent' }).where('user_id', '=', a.id).execute();
+    const { plan } = await propose(a, chatId);
+    expect(plan.proposed_by).toEqual({ name: 'Plan A', agent_name: 'TokenAgent' });
+  });
+
+  it('decline and cancel (with a reason the other person sees); both push', async () => {
+    const [a, b, chatId] = await pair();
+    const first = (await propose(a, chatId)).plan;
+    const declined = await answer(plans.declinePlan, b, first.id);
+    expect(declined.ok && declined.data.plan).toMatchObject({ status: 'declined', declined_by: { name: 'Plan B' } });
+    // Declining twice is the same answer.
+    expect((await answer(plans.declinePlan, b, first.id)).status).toBe(200);
+
+    const second = (await propose(a, chatId)).plan;
+    await answer(plans.acceptPlan, b, second.id);
+    const cancelled = await cancel(b, second.id, { reason: 'Sprained my ankle' });
+    expect(cancelled.ok && cancelled.data.plan).toMatchObject({
+      status: 'cancelled',
+      cancel_reason: 'Sprained my ankle',
+    });
+    expect((await getPlan(a, second.id)).plan).toMatchObject({
+      status: 'cancelled',
+      cancelled_by: { name: 'Plan B', agent_name: null },
+      cancel_reason: 'Sprained my ankle',
+    });
+    const events = (await pushJobs(a.id))
+      .map((j) => j.data)
+      .filter((d) => d.kind === 'plan')
+      .map((d) => d.event);
+    expect(events).toEqual(expect.arrayContaining(['declined', 'cancelled']));
+    expect((await call(plans.listPlans, { query: { view: 'past' }, token: a.token })).plans.map((p) => p.id)).toEqual([
+      second.id,
+      first.id,
+    ]);
+  });
+
+  it('a counter to a proposal supersedes it at once and keeps the calendar uid', async () => {
+    const [a, b, chatId] = await pair();
+    const original = (await propose(a, chatId)).plan;
+    const counter = (await propose(b, chatId, { starts_at: inHours(72), replaces: original.id })).plan;
+    expect(counter).toMatchObject({
+      status: 'proposed',
+      replaces: original.id,
+      calendar_uid: original.calendar_uid,
+      sequence: 1,
+    });
+    expect((await getPlan(a, original.id)).plan).toMatchObject({ status: 'superseded', superseded_by: counter.id });
+    const refusal = await refused(
+      plans.acceptPlan,
+      { params: { planId: original.id }, token: b.token },
+      'plan_superseded',
+    );
+    expect(refusal.plan).toMatchObject({ id: original.id, superseded_by: counter.id });
+    // Now A answers the counter.
+    const accepted = await answer(plans.acceptPlan, a, counter.id);
+    expect(accepted.ok && accepted.data.plan.status).toBe('confirmed');
+  });
+
+  it('a counter to a confirmed plan leaves it confirmed until the counter is accepted', async () => {
+    const [a, b, chatId] = await pair();
+    const original = (await propose(a, chatId)).plan;
+    await answer(plans.acceptPlan, b, original.id);
+    const declinedCounter = (await propose(b, chatId, { starts_at: inHours(50), replaces: original.id })).plan;
+    expect((await getPlan(a, original.id)).plan.status).toBe('confirmed');
+    await answer(plans.declinePlan, a, declinedCounter.id);
+    expect((await getPlan(a, original.id)).plan.status).toBe('confirmed');
+
+    const counter = (await propose(b, chatId, { starts_at: inHours(55), replaces: original.id })).plan;
+    expect(counter.sequence).toBe(2);
+    await answer(plans.acceptPlan, a, counter.id);
+    expect((await getPlan(b, original.id)).plan).toMatchObject({ status: 'superseded', superseded_by: counter.id });
+    expect((await getPlan(b, counter.id)).plan).toMatchObject({
+      status: 'confirmed',
+      calendar_uid: original.calendar_uid,
+    });
+    expect((await call(getInbox, { token: b.token })).next_plan?.id).toBe(counter.id);
+  });
+
+  it('an unanswered proposal expires at its start: shown at once, stored by the sweep, no longer open', async () => {
+    const [a, b, chatId] = await pair();
+    const { plan } = await propose(a, chatId);
+    await testDb()
+      .updateTable('plans')
+      .set({ starts_at: new Date(Date.now() - HOUR), ends_at: new Date(Date.now() + HOUR) })
+      .where('id', '=', plan.id)
+      .execute();
+    expect((await getPlan(b, plan.id)).plan.status).toBe('expired');
+    const late = await refused(plans.acceptPlan, { params: { planId: plan.id }, token: b.token }, 'plan_not_open');
+    expect(late.plan).toMatchObject({ id: plan.id, status: 'expired' });
+    expect((await call(getInbox, { token: b.token })).plans_to_answer).toEqual([]);
+    const tag = await inboxTag(b);
+    await sweepPlans(testDb());
+    expect((await stored(plan.id)).status).toBe('expired');
+    // Storing it woke the inbox.
+    expect((await api('GET', pathOf(getInbox), { token: b.token, headers: { 'if-none-match': tag } })).status).toBe(
+      200,
+    );
+    // An expired proposal does not count against the cap.
+    for (let i = 0; i < 3; i++) await propose(a, chatId, { starts_at: inHours(10 + i) });
+  });
+
+  it('pages through a list with next_cursor, in time order, never repeating', async () => {
+    const [a, b, chatId] = await pair();
+    const ids: string[] = [];
+    for (const hours of [90, 20, 60]) {
+      const { plan } = await propose(a, chatId, { starts_at: inHours(hours) });
+      await answer(plans.acceptPlan, b, plan.id);
+      ids.push(plan.id);
+    }
+    for (const hours of [40, 10]) ids.push((await propose(b, chatId, { starts_at: inHours(hours) })).plan.id);
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    for (let page = 0; page < 5; page++) {
+      const res = await call(plans.listPlans, { query: { view: 'upcoming', limit: 2, cursor }, token: a.token });
+      seen.push(...res.plans.map((p) => p.id));
+      if (!res.next_cursor) break;
+      expect(res.next_url).toContain('cursor=');
+      cursor = res.next_cursor;
+    }
+    const starts = await Promise.all(seen.map(async (id) => Date.parse((await getPlan(a, id)).plan.starts_at)));
+    expect(new Set(seen)).toEqual(new Set(ids));
+    expect(seen).toHaveLength(5);
+    expect([...starts].sort((x, y) => x - y)).toEqual(starts);
+  });
+
+  it('wakes a held inbox long-poll of the other person when a plan is proposed', async () => {
+    const [a, b, chatId] = await pair();
+    const tag = await inboxTag(b);
+    const started = Date.now();
+    const held = api('GET', pathOf(getInbox, {}, { wait: 20 }), { token: b.token, headers: { 'if-none-match': tag } });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const { plan } = await propose(a, chatId);
+    const woke = await held;
+    expect(woke.status).toBe(200);
+    expect(Date.now() - started).toBeLessThan(15_000);
+    expect(woke.body.plans_to_answer.map((p: { id: string }) => p.id)).toEqual([plan.id]);
+  });
+});
+
+describe('refusals', () => {
+  const badTimes: Array<[string, Partial<ProposeBody>, string]> = [
+    ['a start in the past', { starts_at: inHours(-1) }, 'starts_at'],
+    ['a start more than 90 days ahead', { starts_at: new Date(Date.now() + 91 * DAY).toISOString() }, 'starts_at'],
+    ['an end before the start', { starts_at: inHours(10), ends_at: inHours(9) }, 'ends_at'],
+    ['an end more than 24 h after the start', { starts_at: inHours(10), ends_at: inHours(40) }, 'ends_at'],
+    ['a time without an offset', { starts_at: '2030-06-06T10:00:00' }, 'starts_at'],
+  ];
+  it.each(badTimes)('%s → 400 validation_failed naming the field', async (_name, overrides, field) => {
+    const [a, , chatId] = await pair();
+    const res = await api('POST', pathOf(plans.proposePlan, { chatId }), { token: a.token, body: proposal(overrides) });
+    const error = refusedRaw(res, 'validation_failed');
+    expect(Object.keys(error.fields ?? {}).some((f) => f === field || f.endsWith(`.${field}`))).toBe(true);
+    expect(await testDb().selectFrom('plans').select('id').where('chat_id', '=', chatId).execute()).toEqual([]);
+  });
+
+  it('a fourth open proposal in one chat → 429 too_many_open_plans; five at once: exactly three stored', async () => {
+    const [a, b, chatId] = await pair();
+    const results = await Promise.all(
+      [1, 2, 3, 4, 5].map((i) => proposeRaw(i % 2 ? a : b, chatId, { starts_at: inHours(10 + i) })),
+    );
+    expect(results.filter((r) => r.status === 201)).toHaveLength(3);
+    for (const r of results.filter((r) => r.status !== 201)) {
+      expect(r.ok ? null : [r.status, r.error.code]).toEqual([429, 'too_many_open_plans']);
+    }
+    const open = await testDb().selectFrom('plans').select('id').where('chat_id', '=', chatId).execute();
+    expect(open).toHaveLength(3);
+  });
+
+  it('strangers get 404 for a chat or plan that is not theirs, and the proposer cannot accept their own plan', async () => {
+    const [a, b, chatId] = await pair();
+    const [stranger] = await users(1, 'Stranger');
+    const { plan } = await propose(a, chatId);
+    await refused(plans.proposePlan, { params: { chatId }, token: stranger.token, body: proposal() }, 'not_found');
+    await refused(plans.getPlan, { params: { planId: plan.id }, token: stranger.token }, 'not_found');
+    await refused(plans.acceptPlan, { params: { planId: plan.id }, token: stranger.token }, 'not_found');
+    await refused(plans.cancelPlan, { params: { planId: plan.id }, token: stranger.token }, 'not_found');
+    await refused(plans.getPlan, { params: { planId: 'not-a-uuid' }, token: a.token }, 'not_found');
+    await refused(plans.acceptPlan, { params: { planId: plan.id }, token: a.token }, 'forbidden');
+    await refused(plans.declinePlan, { params: { planId: plan.id }, token: a.token }, 'forbidden');
+    const wrongChat = await refused(
+      plans.proposePlan,
+      { params: { chatId: await makeBuddies(a, stranger) }, token: a.token, body: proposal({ replaces: plan.id }) },
+      'not_found',
+    );
+    expect(wrongChat.fields).toHaveProperty('replaces');
+    expect((await stored(plan.id)).status).toBe('proposed');
+    expect((await getPlan(b, plan.id)).plan.status).toBe('proposed');
+  });
+
+  it('GET plans/{planId}.json answers over HTTP with the .json suffix', async () => {
+    const [a, , chatId] = await pair();
+    const { plan } = await propose(a, chatId);
+    const res = await api('GET', `/api/v1/plans/${plan.id}.json`, { token: a.token });
+    expect(res.status).toBe(200);
+    expect(res.body.plan.id).toBe(plan.id);
+  });
+
+  it.each([
+    ['/api/v1/chats/%2e%2e/plans.json', 'POST', 'GET'],
+    ['/api/v1/plans/./accept.json', 'POST', 'GET'],
+  ])(
+    '%s (dot segments reach another plans path): %s → the JSON 405 of the path reached',
+    async (target, method, allow) => {
+      const res = await sendRaw(
+        baseUrl(),
+        { method, target, headers: { 'content-type': 'application/json' }, body: '{}', mutation: 'none' },
+        { 'x-forwarded-for': freshIp() },
+      );
+      expect(res.status).toBe(405);
+      expect(String(res.headers['content-type'])).toMatch(/^application\/json/);
+      expect(JSON.parse(res.text).error.code).toBe('method_not_allowed');
+      expect(String(res.headers.allow)).toContain(allow);
+    },
+  );
+
+  it('a plan that has started cannot be cancelled or countered (409 with the plan as it is)', async () => {
+    const [a, b, chatId] = await pair();
+    const { plan } = await propose(a, chatId);
+    await answer(plans.acceptPlan, b, plan.id);
+    await testDb()
+      .updateTable('plans')
+      .set({ starts_at: new Date(Date.now() - HOUR), ends_at: new Date(Date.now() + HOUR) })
+      .where('id', '=', plan.id)
+      .execute();
+    const refusal = await refused(
+      plans.cancelPlan,
+      { params: { planId: plan.id }, token: a.token, body: {} },
+      'plan_not_open',
+    );
+    expect(refusal.plan).toMatchObject({ id: plan.id, status: 'confirmed' });
+    await refused(
+      plans.proposePlan,
+      { params: { chatId }, token: b.token, body: proposal({ replaces: plan.id }) },
+      'plan_not_open',
+    );
+    expect((await stored(plan.id)).status).toBe('confirmed');
+  });
+
+  it('reading needs buddy:read, acting buddy:write', async () => {
+    const [a, b, chatId] = await pair();
+    const { plan } = await propose(a, chatId);
+    await restrictScopes(b, ['buddy:read']);
+    await refused(plans.acceptPlan, { params: { planId: plan.id }, token: b.token }, 'insufficient_scope');
+    expect((await getPlan(b, plan.id)).plan.id).toBe(plan.id);
+    await restrictScopes(a, ['buddy:write']);
+    await refused(plans.listPlans, { token: a.token }, 'insufficient_scope');
+    expect((await stored(plan.id)).status).toBe('proposed');
+  });
+
+  it('the inbox shows plans only to a token with buddy:read (its tag differs too)', async () => {
+    const [a, b, chatId] = await pair();
+    const { plan } = await propose(a, chatId);
+    const full = await callWithHeaders(getInbox, { token: b.token });
+    expect(full.data.plans_to_answer.map((p) => p.id)).toEqual([plan.id]);
+    await restrictScopes(b, ['message:read']);
+    const narrow = await callWithHeaders(getInbox, { token: b.token });
+    expect(narrow.data.plans_to_answer).toEqual([]);
+    expect(narrow.data.next_plan).toBeNull();
+    expect(narrow.headers.get('etag')).not.toBe(full.headers.get('etag'));
+    const stale = await api('GET', pathOf(getInbox), {
+      token: b.token,
+      headers: { 'if-none-match': full.headers.get('etag') ?? '' },
+    });
+    expect(stale.status).toBe(200);
+  });
+
+  it('a bad cursor → 400 naming it', async () => {
+    const [a] = await users(1);
+    const error = await refused(plans.listPlans, { query: { cursor: 'bogus' }, token: a.token }, 'validation_failed');
+    expect(error.fields).toHaveProperty('cursor');
+  });
+});
+
+describe('blocks and disabled accounts', () => {
+  it('a block cancels the pair’s open and confirmed plans, by nobody, for no reason; then 404 both ways', async () => {
+    const [a, b, chatId] = await pair();
+    const confirmed = (await propose(a, chatId, { starts_at: inHours(20) })).plan;
+    await answer(plans.acceptPlan, b, confirmed.id);
+    const open = (await propose(b, chatId, { starts_at: inHours(30) })).plan;
+    await call(blockUser, { params: { slug: b.slug }, token: a.token });
+    for (const id of [confirmed.id, open.id]) {
+      expect(await stored(id)).toMatchObject({ status: 'cancelled', acted_by_user: null, cancel_reason: null });
+      // The blocked person sees only "cancelled"; the blocker no longer sees the plan at all.
+      expect((await getPlan(b, id)).plan).toMatchObject({
+        status: 'cancelled',
+        cancelled_by: null,
+        cancel_reason: null,
+      });
+      await refused(plans.getPlan, { params: { planId: id }, token: a.token }, 'not_found');
+    }
+    await refused(plans.proposePlan, { params: { chatId }, token: b.token, body: proposal() }, 'not_found');
+    await refused(plans.proposePlan, { params: { chatId }, token: a.token, body: proposal() }, 'not_found');
+    await refused(plans.cancelPlan, { params: { planId: open.id }, token: b.token, body: {} }, 'not_found');
+    // No push tells anyone of a block.
+    const events = (await pushJobs(a.id)).concat(await pushJobs(b.id)).map((j) => j.data.event);
+    expect(events).not.toContain('cancelled');
+  });
+
+  it('a disabled account’s plans are cancelled without a reason', async () => {
+    const [a, b, chatId] = await pair();
+    const { plan } = await propose(a, chatId);
+    await testDb()
+      .transaction()
+      .execute((trx) => disableAccount(trx, a.id, 'not_me'));
+    expect(await stored(plan.id)).toMatchObject({ status: 'cancelled', acted_by_user: null, cancel_reason: null });
+    // A disabled account vanishes for everyone (as if each had blocked it), its plans with it.
+    expect((await call(plans.listPlans, { token: b.token })).plans).toEqual([]);
+    expect((await call(getInbox, { token: b.token })).plans_to_answer).toEqual([]);
+  });
+});
+
+describe('races (parallel requests)', () => {
+  it('two accepts: the first confirms, the second answers 200 with the same confirmed plan', async () => {
+    const [a, b, chatId] = await pair();
+    const { plan } = await propose(a, chatId);
+    const [one, two] = await Promise.all([answer(plans.acceptPlan, b, plan.id), answer(plans.acceptPlan, b, plan.id)]);
+    expect([one.status, two.status]).toEqual([200, 200]);
+    expect(one.ok && two.ok && [one.data.plan.status, two.data.plan.status]).toEqual(['confirmed', 'confirmed']);
+    const accepted = (await pushJobs(a.id)).filter((j) => j.data.event === 'accepted');
+    expect(accepted).toHaveLength(1);
+  });
+
+  it('accept against cancel: whichever commits first wins, the other gets 409 with the plan as it is', async () => {
+    for (let round = 0; round < 4; round++) {
+      const [a, b, chatId] = await pair(`Race${round}`);
+      const { plan } = await propose(a, chatId);
+      const [accepted, cancelled] = await Promise.all([
+        answer(plans.acceptPlan, b, plan.id),
+        cancel(a, plan.id, { if_status: 'proposed' }),
+      ]);
+      const final = (await stored(plan.id)).status;
+      expect([accepted.status, cancelled.status].sort()).toEqual([200, 409]);
+      const loser = accepted.ok ? cancelled : accepted;
+      expect(final).toBe(accepted.ok ? 'confirmed' : 'cancelled');
+      expect(loser.ok ? null : [loser.error.code, (loser.error.plan as { status: string }).status]).toEqual([
+        'plan_not_open',
+        final,
+      ]);
+    }
+  });
+
+  it('counter against accept: a counter to a confirmed plan, or a 409 naming the plan that replaced it', async () => {
+    for (let round = 0; round < 4; round++) {
+      const [a, b, chatId] = await pair(`Counter${round}`);
+      const { plan } = await propose(a, chatId);
+      const [accepted, countered] = await Promise.all([
+        answer(plans.acceptPlan, b, plan.id),
+        proposeRaw(a, chatId, { starts_at: inHours(60), replaces: plan.id }),
+      ]);
+      expect(countered.status).toBe(201);
+      const counter = countered.ok ? countered.data.plan : null;
+      if (accepted.ok) {
+        expect((await stored(plan.id)).status).toBe('confirmed');
+        expect(counter).toMatchObject({ status: 'proposed', replaces: plan.id });
+      } else {
+        expect(accepted.status).toBe(409);
+        expect(accepted.error.code).toBe('plan_superseded');
+        expect(accepted.error.plan).toMatchObject({ id: plan.id, superseded_by: counter?.id });
+        expect(accepted.error.hint).toContain(String(counter?.id));
+      }
+    }
+  });
+});
+
+describe('the MCP tools, through the SDK client', () => {
+  const clients: Client[] = [];
+  afterAll(async () => Promise.all(clients.map((c) => c.close().catch(() => {}))));
+  async function connect(token: string): Promise<Client> {
+    const client = new Client({ name: 'plans-test', version: '1.0.0' });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${baseUrl()}/api/mcp`), {
+        requestInit: { headers: { authorization: `Bearer ${token}`, 'x-forwarded-for': freshIp() } },
+      }),
+    );
+    clients.push(client);
+    return client;
+  }
+  async function tool(client: Client, name: string, args: Record<string, unknown>) {
+    const result = (await client.callTool({ name, arguments: args })) as {
+      isError?: boolean;
+      content: { text?: string }[];
+    };
+    const text = result.content[0]?.text ?? '';
+    expect(result.isError ?? false, `${name}: ${text}`).toBe(false);
+    return JSON.parse(text);
+  }
+
+  it('propose_plan, accept_plan and list_plans; reads are read-only tools', async () => {
+    const [a, b, chatId] = await pair('Mcp');
+    const [ana, ben] = await Promise.all([connect(a.token), connect(b.token)]);
+    const { tools } = await ana.listTools();
+    for (const name of ['propose_plan', 'accept_plan', 'decline_plan', 'cancel_plan', 'list_plans', 'get_plan'])
+      expect(tools.map((t) => t.name)).toContain(name);
+    expect(tools.find((t) => t.name === 'list_plans')?.annotations?.readOnlyHint).toBe(true);
+    expect(tools.find((t) => t.name === 'get_plan')?.annotations?.readOnlyHint).toBe(true);
+    expect(tools.find((t) => t.name === 'propose_plan')?.annotations?.readOnlyHint).toBeUndefined();
+
+    const proposed = await tool(ana, 'propose_plan', {
+      chatId,
+      activity: 'Hiking',
+      starts_at: inHours(26),
+      place: { name: 'North trailhead' },
+      agentName: 'Claude',
+    });
+    expect(proposed.plan).toMatchObject({ status: 'proposed', proposed_by: { agent_name: 'Claude' } });
+    const toAnswer = await tool(ben, 'list_plans', { view: 'to_answer' });
+    expect(toAnswer.plans.map((p: { id: string }) => p.id)).toEqual([proposed.plan.id]);
+    const accepted = await tool(ben, 'accept_plan', { planId: proposed.plan.id, agentName: 'ChatGPT' });
+    expect(accepted.plan).toMatchObject({ status: 'confirmed', accepted_by: { name: 'Mcp B', agent_name: 'ChatGPT' } });
+    const upcoming = await tool(ana, 'list_plans', {});
+    expect(upcoming.plans).toMatchObject([{ id: proposed.plan.id, status: 'confirmed' }]);
+    expect((await tool(ana, 'get_plan', { planId: proposed.plan.id })).plan.id).toBe(proposed.plan.id);
+  });
+});

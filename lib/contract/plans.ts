@@ -1,0 +1,216 @@
+// Plans (issue 29, section 3): a time and place two buddies agree on. Proposed in their
+// chat, answered by the other person, countered by a new plan naming the one it replaces,
+// cancelled by either until it starts. Reading needs buddy:read, acting buddy:write.
+import { z } from 'zod';
+import { defineEndpoint } from './define';
+import { PLAN_LIMITS, PLAN_STATUSES, PLAN_VIEWS } from './limits';
+import { API_PATHS } from './paths';
+import { attributionFields, isoDateTime, userCardSchema } from './schemas';
+import { freeText, singleLine, withTextRule } from './text';
+
+export { PLAN_LIMITS, PLAN_STATUSES, PLAN_VIEWS } from './limits';
+
+// ---------------------------------------------------------------------------
+// Records
+
+const actorSchema = z
+  .object({
+    name: z.string().describe("The person's display name"),
+    agent_name: z.string().nullable().describe('The assistant that acted for them, if any'),
+  })
+  .describe('Who acted, and through which assistant ("Accepted by Claude for Ana")');
+
+export const planSchema = z.object({
+  id: z.string(),
+  chatId: z.string(),
+  status: z.enum(PLAN_STATUSES),
+  activity: z.string(),
+  starts_at: isoDateTime,
+  ends_at: isoDateTime,
+  place: z.object({ name: z.string(), address: z.string().nullable() }),
+  event_id: z.string().nullable(),
+  note: z.string().nullable(),
+  from_me: z.boolean().describe('You proposed it'),
+  buddy: userCardSchema,
+  replaces: z.string().nullable().describe('The plan this one counters'),
+  superseded_by: z.string().nullable().describe('The plan that replaced this one'),
+  calendar_uid: z.string().describe('Shared by every plan of a counter chain'),
+  sequence: z.number().int().describe('Grows with every change along the chain'),
+  proposed_by: actorSchema,
+  accepted_by: actorSchema.nullable(),
+  declined_by: actorSchema.nullable(),
+  cancelled_by: actorSchema.nullable(),
+  cancel_reason: z.string().nullable(),
+  created_at: isoDateTime,
+  updated_at: isoDateTime,
+});
+export type PlanRecord = z.infer<typeof planSchema>;
+
+// ---------------------------------------------------------------------------
+// Inputs
+
+/** Any ISO 8601 date-time with an offset (Z or ±hh:mm). */
+const instant = withTextRule(
+  z.iso.datetime({
+    offset: true,
+    message: 'must be an ISO 8601 date-time with an offset, like 2026-06-06T09:00:00+02:00',
+  }),
+);
+
+/** A plan id; GET plans/{planId}.json arrives with the `.json` still on it. */
+const planParams = z.object({
+  planId: singleLine()
+    .min(1)
+    .max(80)
+    .transform((value) => value.replace(/\.json$/, '')),
+});
+const chatParams = z.object({ chatId: singleLine().min(1).max(80) });
+
+export const proposePlanBodySchema = z.strictObject({
+  activity: singleLine().trim().min(1).max(PLAN_LIMITS.activity).describe('What you will do, e.g. "bouldering"'),
+  starts_at: instant.describe(`In the future, at most ${PLAN_LIMITS.maxDaysAhead} days ahead`),
+  ends_at: instant.nullish().describe(`Default: ${PLAN_LIMITS.defaultDurationHours} h after starts_at`),
+  place: z.strictObject({
+    name: singleLine().trim().min(1).max(PLAN_LIMITS.placeName).describe('A public place for a first meeting'),
+    address: singleLine().trim().max(PLAN_LIMITS.placeAddress).nullish(),
+  }),
+  event_id: singleLine().trim().max(PLAN_LIMITS.eventId).nullish().describe('An event from events.json'),
+  note: freeText().trim().max(PLAN_LIMITS.note).nullish(),
+  replaces: singleLine().max(80).nullish().describe('Counter-proposal: the plan id this one replaces'),
+  ...attributionFields,
+});
+export type ProposePlanBody = z.infer<typeof proposePlanBodySchema>;
+
+const attributionBody = z.strictObject({ ...attributionFields });
+
+export const cancelPlanBodySchema = z.strictObject({
+  reason: freeText().trim().max(PLAN_LIMITS.cancelReason).nullish().describe('Shown to the other person'),
+  if_status: z
+    .enum(['proposed', 'confirmed'])
+    .nullish()
+    .describe('The status you last saw: if the plan has moved on since, 409 with it as it is now'),
+  ...attributionFields,
+});
+export type CancelPlanBody = z.infer<typeof cancelPlanBodySchema>;
+
+const planResponse = z.object({ success: z.literal(true), plan: planSchema });
+
+const STATE_ERRORS = ['not_found', 'forbidden', 'plan_not_open', 'plan_superseded'] as const;
+
+// ---------------------------------------------------------------------------
+// Endpoints
+
+export const proposePlan = defineEndpoint({
+  id: 'propose_plan',
+  method: 'POST',
+  path: API_PATHS.chatPlans,
+  auth: 'buddy:write',
+  tags: ['plans'],
+  summary: 'Propose a time and place to a buddy in your chat',
+  toolHint:
+    'Only what the person agreed to; a public place for a first meeting. replaces= makes it a counter-proposal.',
+  description:
+    'Answers 201 with the plan, status "proposed"; the other person accepts or declines it. ' +
+    'replaces: a proposed plan becomes superseded at once; a confirmed one stays confirmed until this counter is accepted. ' +
+    `Refused: a start in the past or over ${PLAN_LIMITS.maxDaysAhead} days ahead (400 validation_failed), ` +
+    `more than ${PLAN_LIMITS.openProposalsPerChat} open proposals in the chat (429 too_many_open_plans), ` +
+    'replacing a plan that is closed or started (409, error.plan).',
+  params: chatParams,
+  body: proposePlanBodySchema,
+  response: planResponse,
+  status: 201,
+  errors: ['validation_failed', 'not_found', 'plan_not_open', 'plan_superseded', 'too_many_open_plans'],
+  requestExample: {
+    activity: 'Bouldering',
+    starts_at: '2026-06-06T10:00:00+02:00',
+    place: { name: 'Block Hall', address: 'Hauptstraße 1, Vienna' },
+    note: 'Shoes can be rented there.',
+  },
+});
+
+export const acceptPlan = defineEndpoint({
+  id: 'accept_plan',
+  method: 'POST',
+  path: API_PATHS.acceptPlan,
+  auth: 'buddy:write',
+  tags: ['plans'],
+  summary: 'Accept a plan proposed to you: it becomes confirmed',
+  toolHint: 'Only as the person decides.',
+  description:
+    'Only the other person may accept. Accepting twice answers the same confirmed plan. A counter that is accepted ' +
+    'supersedes the plan it replaces. Closed, started or superseded plans → 409 with error.plan.',
+  params: planParams,
+  body: attributionBody,
+  bodyOptional: true,
+  response: planResponse,
+  errors: [...STATE_ERRORS],
+});
+
+export const declinePlan = defineEndpoint({
+  id: 'decline_plan',
+  method: 'POST',
+  path: API_PATHS.declinePlan,
+  auth: 'buddy:write',
+  tags: ['plans'],
+  summary: 'Decline a plan proposed to you',
+  toolHint: 'Only as the person decides; to suggest another time, propose with replaces instead.',
+  params: planParams,
+  body: attributionBody,
+  bodyOptional: true,
+  response: planResponse,
+  errors: [...STATE_ERRORS],
+});
+
+export const cancelPlan = defineEndpoint({
+  id: 'cancel_plan',
+  method: 'POST',
+  path: API_PATHS.cancelPlan,
+  auth: 'buddy:write',
+  tags: ['plans'],
+  summary: 'Cancel a proposed or confirmed plan before it starts',
+  toolHint: 'Only when the person asks.',
+  description: 'Either person, until the start; the reason (optional) is shown to the other person.',
+  params: planParams,
+  body: cancelPlanBodySchema,
+  bodyOptional: true,
+  response: planResponse,
+  errors: ['validation_failed', ...STATE_ERRORS],
+});
+
+export const listPlans = defineEndpoint({
+  id: 'list_plans',
+  method: 'GET',
+  path: API_PATHS.plans,
+  auth: 'buddy:read',
+  tags: ['plans'],
+  summary: 'Your plans: to_answer, upcoming or past',
+  description:
+    'to_answer: proposals waiting for your answer, soonest first. upcoming (default): open and confirmed plans ' +
+    'not yet over, soonest first. past: over or closed (declined, cancelled, superseded, expired), latest first.',
+  query: z.object({
+    view: z.enum(PLAN_VIEWS).optional(),
+    limit: z.coerce.number().int().min(1).max(PLAN_LIMITS.pageMax).optional(),
+    cursor: singleLine().max(200).optional().describe('next_cursor from the previous page'),
+  }),
+  response: z.object({
+    view: z.enum(PLAN_VIEWS),
+    plans: z.array(planSchema),
+    next_cursor: z.string().nullable(),
+    next_url: z.string().nullable(),
+  }),
+  errors: ['validation_failed'],
+});
+
+export const getPlan = defineEndpoint({
+  id: 'get_plan',
+  method: 'GET',
+  path: API_PATHS.plan,
+  auth: 'buddy:read',
+  tags: ['plans'],
+  summary: 'One plan of yours',
+  params: planParams,
+  response: z.object({ plan: planSchema }),
+  errors: ['not_found'],
+});
+
+export const planEndpoints = [proposePlan, acceptPlan, declinePlan, cancelPlan, listPlans, getPlan] as const;

@@ -1,0 +1,88 @@
+// Plan rows as the API shows them: one query shape (the plan, the other person's card,
+// the names of whoever proposed and last acted) and one mapping function.
+import { sql } from 'kysely';
+import type { Database } from '@/db';
+import type { PlanRow, PlanStatus } from '@/db/types';
+import type { PlanRecord } from '../contract/plans';
+import { toUserCard } from '../profiles/records';
+import { isoInstant } from './time';
+
+/** The caller's plans with everything toPlan needs; the other person is `u`. */
+export function planRows(db: Database, viewerId: string) {
+  return db
+    .selectFrom('plans as p')
+    .innerJoin('users as u', (join) =>
+      join.on(sql<boolean>`u.id = case when p.proposer_id = ${viewerId} then p.recipient_id else p.proposer_id end`),
+    )
+    .innerJoin('users as pu', 'pu.id', 'p.proposer_id')
+    .leftJoin('users as au', 'au.id', 'p.acted_by_user')
+    .leftJoin('users as cu', 'cu.id', 'p.accepted_by_user')
+    .where((eb) => eb.or([eb('p.proposer_id', '=', viewerId), eb('p.recipient_id', '=', viewerId)]))
+    .selectAll('p')
+    .select([
+      'u.id as u_id',
+      'u.slug as u_slug',
+      'u.display_name as u_display_name',
+      'u.photo_url as u_photo_url',
+      'u.public_location as u_public_location',
+      'pu.display_name as proposer_name',
+      'au.display_name as actor_name',
+      'cu.display_name as accepter_name',
+    ]);
+}
+
+export type PlanQueryRow = PlanRow & {
+  u_id: string;
+  u_slug: string;
+  u_display_name: string;
+  u_photo_url: string | null;
+  u_public_location: string | null;
+  proposer_name: string;
+  actor_name: string | null;
+  accepter_name: string | null;
+};
+
+/** A proposal nobody answered before its start is expired, whether or not the sweep has stored that yet. */
+export function effectiveStatus(row: Pick<PlanRow, 'status' | 'starts_at'>, now: Date): PlanStatus {
+  return row.status === 'proposed' && new Date(row.starts_at).getTime() <= now.getTime() ? 'expired' : row.status;
+}
+
+export function toPlan(row: PlanQueryRow, viewerId: string, baseUrl: string, now = new Date()): PlanRecord {
+  const status = effectiveStatus(row, now);
+  // The last action's author; null after a block or an account deletion (nothing to reveal).
+  const actor = row.acted_by_user && row.actor_name ? { name: row.actor_name, agent_name: row.acted_agent_name } : null;
+  const lastAction = row.status;
+  return {
+    id: row.id,
+    chatId: row.chat_id,
+    status,
+    activity: row.activity,
+    starts_at: isoInstant(new Date(row.starts_at)),
+    ends_at: isoInstant(new Date(row.ends_at)),
+    place: { name: row.place_name, address: row.place_address },
+    event_id: row.event_id,
+    note: row.note,
+    from_me: row.proposer_id === viewerId,
+    buddy: toUserCard(
+      {
+        id: row.u_id,
+        slug: row.u_slug,
+        display_name: row.u_display_name,
+        photo_url: row.u_photo_url,
+        public_location: row.u_public_location,
+      },
+      baseUrl,
+    ),
+    replaces: row.replaces,
+    superseded_by: row.superseded_by,
+    calendar_uid: row.calendar_uid,
+    sequence: row.sequence,
+    proposed_by: { name: row.proposer_name, agent_name: row.agent_name },
+    accepted_by: row.accepted_by_user ? { name: row.accepter_name ?? '', agent_name: row.accepted_agent_name } : null,
+    declined_by: lastAction === 'declined' ? actor : null,
+    cancelled_by: lastAction === 'cancelled' ? actor : null,
+    cancel_reason: lastAction === 'cancelled' && actor ? row.cancel_reason : null,
+    created_at: isoInstant(new Date(row.created_at)),
+    updated_at: isoInstant(new Date(row.updated_at)),
+  };
+}

@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { resolveProfileInput, timezoneColumns } from './fields';
+
+const lisbon = { latitude: 38.72, longitude: -9.14 };
+const madrid = { latitude: 40.42, longitude: -3.7 };
+
+describe('timezoneColumns', () => {
+  it('derives the zone from coordinates at registration, or names none without them', () => {
+    expect(timezoneColumns({}, { ...lisbon }, null)).toEqual({ timezone: 'Europe/Lisbon', timezone_source: 'coords' });
+    expect(timezoneColumns({}, {}, null)).toEqual({ timezone: null, timezone_source: null });
+  });
+
+  it('keeps a zone the person named, whatever the coordinates', () => {
+    expect(timezoneColumns({ timezone: 'Asia/Tokyo' }, { ...lisbon }, null)).toEqual({
+      timezone: 'Asia/Tokyo',
+      timezone_source: 'person',
+    });
+    expect(timezoneColumns({}, { ...madrid }, { ...lisbon, timezone_source: 'person' })).toEqual({});
+  });
+
+  it('moves a derived zone with the coordinates, and leaves it when they stay', () => {
+    expect(timezoneColumns({}, { ...madrid }, { ...lisbon, timezone_source: 'coords' })).toEqual({
+      timezone: 'Europe/Madrid',
+      timezone_source: 'coords',
+    });
+    expect(timezoneColumns({}, { about_me: 'hi' }, { ...lisbon, timezone_source: 'coords' })).toEqual({});
+    expect(timezoneColumns({}, { latitude: null, longitude: null }, { ...lisbon, timezone_source: 'coords' })).toEqual({
+      timezone: null,
+      timezone_source: null,
+    });
+  });
+
+  it('goes back to the coordinates’ zone when the person clears theirs (null)', () => {
+    expect(timezoneColumns({ timezone: null }, {}, { ...lisbon, timezone_source: 'person' })).toEqual({
+      timezone: 'Europe/Lisbon',
+      timezone_source: 'coords',
+    });
+  });
+});
+
+describe('resolveProfileInput coords', () => {
+  it('reads a coordinate within a nanometre of 0 as 0 (PostgreSQL refuses float8 underflow)', () => {
+    const { columns } = resolveProfileInput({ coords: { latitude: 7.4e-323, longitude: -179.9999999999995 } });
+    expect(columns).toMatchObject({ latitude: 0, longitude: -179.9999999999995 });
+  });
+});
