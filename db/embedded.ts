@@ -139,3 +139,32 @@ export function runningEmbeddedUrl(dir: string, database = 'buddy'): string | un
   }
   return `postgres://postgres:${password}@127.0.0.1:${port}/${database}`;
 }
+
+/**
+ * Whether a running PostgreSQL holds the embedded data directory (its postmaster.pid names a
+ * live process): a second one started on it fails without a message.
+ */
+export function embeddedInUse(dir: string): boolean {
+  let pid: number;
+  try {
+    pid = Number(fs.readFileSync(path.join(dir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+  } catch {
+    return false;
+  }
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: alive, but run as another user (the `postgres` user when started as root).
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+export function embeddedInUseMessage(dir: string): string {
+  return [
+    `The embedded database in ${dir} is in use (by a running \`npm start\` or \`npm run dev\`?).`,
+    'Either stop that server, run this, then start the server again,',
+    'or point both at one PostgreSQL: set DATABASE_URL for the server and for this command.',
+  ].join('\n');
+}

@@ -127,9 +127,20 @@ describe('migrations', () => {
 function expectedKinds(column: CatalogColumn): string[] | 'any' {
   const scalar = (udt: string): string | 'any' => {
     if (
-      ['uuid', 'text', 'varchar', 'bpchar', 'bit', 'varbit', 'numeric', 'cube', 'tsvector', 'inet', 'date'].includes(
-        udt,
-      )
+      [
+        'uuid',
+        'text',
+        'varchar',
+        'bpchar',
+        'bit',
+        'varbit',
+        'numeric',
+        'cube',
+        'tsvector',
+        'inet',
+        'date',
+        'xid8',
+      ].includes(udt)
     ) {
       return 'string';
     }

@@ -234,6 +234,8 @@ export interface BuddyRequestsTable {
   responder_agent_session_id: string | null;
   created_at: Timestamp;
   responded_at: Date | null;
+  /** The transaction that last set state (xid8, as text): see lib/chats/poll-cursor.ts. */
+  state_xid: Generated<string>;
 }
 
 export interface ConnectionsTable {
@@ -283,6 +285,8 @@ export interface MessagesTable {
   agent_name: string | null;
   agent_session_id: string | null;
   created_at: ColumnType<Date, Date | string, Date | string>;
+  /** The transaction that stored it (xid8, as text): see lib/chats/poll-cursor.ts. */
+  xid: Generated<string>;
 }
 
 export interface BlocksTable {
@@ -417,6 +421,8 @@ export interface PlansTable {
   cancel_reason: string | null;
   created_at: Timestamp;
   updated_at: Timestamp;
+  /** The transaction that last wrote it (xid8, as text): see lib/chats/poll-cursor.ts. */
+  xid: Generated<string>;
 }
 
 export interface DB {

@@ -293,7 +293,6 @@ async function main(): Promise<void> {
       let lastReport = 0;
       await seedDemoUsers(db, {
         count: size,
-        baseUrl: 'http://bench',
         passwordHash,
         seed: size,
         batchSize: 5000,

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { sql } from 'kysely';
 import { createDb } from '../db';
-import { startEmbeddedPostgres } from '../db/embedded';
+import { embeddedInUse, embeddedInUseMessage, startEmbeddedPostgres } from '../db/embedded';
 import { migrateToLatest } from '../db/migrate';
 import { generatePassword, hashPassword } from '../lib/accounts/secrets';
 import { loadConfig } from '../lib/config';
@@ -27,9 +27,20 @@ if (!Number.isInteger(count) || count < 1 || !Number.isInteger(batchSize) || bat
 }
 
 const cfg = loadConfig();
-const embedded = cfg.databaseUrl
-  ? undefined
-  : await startEmbeddedPostgres(path.join(cfg.dataDir, 'postgres'), { persistent: true });
+const embeddedDir = path.join(cfg.dataDir, 'postgres');
+if (!cfg.databaseUrl && embeddedInUse(embeddedDir)) {
+  // Starting a second PostgreSQL on these files fails with no message (triggerUncaughtException(undefined)).
+  console.error(embeddedInUseMessage(embeddedDir));
+  process.exit(1);
+}
+let embedded: Awaited<ReturnType<typeof startEmbeddedPostgres>> | undefined;
+try {
+  embedded = cfg.databaseUrl ? undefined : await startEmbeddedPostgres(embeddedDir, { persistent: true });
+} catch (error) {
+  console.error(`Could not start the embedded database in ${embeddedDir}: ${String(error ?? 'no reason given')}`);
+  console.error(embeddedInUseMessage(embeddedDir));
+  process.exit(1);
+}
 const db = createDb(cfg.databaseUrl ?? embedded!.url, 2);
 try {
   await migrateToLatest(db);
@@ -38,7 +49,6 @@ try {
   const inserted = await seedDemoUsers(db, {
     count,
     batchSize,
-    baseUrl: cfg.publicBaseUrl,
     passwordHash: await hashPassword(generatePassword()),
     seed: values.seed === undefined ? undefined : Number(values.seed),
     onProgress: (n) => {

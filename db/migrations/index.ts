@@ -21,6 +21,7 @@ import * as m0017 from './0017_oauth_token_hashes';
 import * as m0018 from './0018_place_cells';
 import * as m0020 from './0020_time_zones';
 import * as m0021 from './0021_plans';
+import * as m0022 from './0022_poll_cursor';
 
 export const migrations: Record<string, Migration> = {
   '0001_init': m0001,
@@ -43,4 +44,5 @@ export const migrations: Record<string, Migration> = {
   '0018_place_cells': m0018,
   '0020_time_zones': m0020,
   '0021_plans': m0021,
+  '0022_poll_cursor': m0022,
 };

@@ -127,7 +127,9 @@ describe('polling', () => {
     const etag = first.headers.get('etag') ?? '';
     expect(etag).toMatch(/^W\/".+"$/);
     expect(first.headers.get('cache-control')).toBe('private, no-cache');
-    expect(first.data.poll_next_url.startsWith(`${inject('baseUrl')}/api/v1/inbox.json?since=`)).toBe(true);
+    // The server's cursor first, and `since` beside it for callers who keep only that (issue 30).
+    expect(first.data.poll_next_url.startsWith(`${inject('baseUrl')}/api/v1/inbox.json?cursor=`)).toBe(true);
+    expect(first.data.poll_next_url).toContain('&since=');
     // One name for the poll link on the inbox and on messages; the old one stays as an alias through v1.
     expect(first.data.next_poll_url).toBe(first.data.poll_next_url);
     expect(first.data.poll_interval_seconds).toBe(30);
@@ -144,8 +146,8 @@ describe('polling', () => {
     const etag2 = changed.headers.get('etag');
     expect(etag2).not.toBe(etag);
 
-    // Following poll_next_url: the first poll after the messages still shows them
-    // (the overlap), then nothing changes and the answer is 304.
+    // Following poll_next_url: the state (unread chats) is answered, then nothing changes
+    // and the answer is 304.
     await new Promise((r) => setTimeout(r, 20));
     const next = await follow(a, relative(changed.data.poll_next_url));
     expect(next.status).toBe(200);

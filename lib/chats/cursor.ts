@@ -27,3 +27,10 @@ export function decodeCursorOrThrow(cursor: string): number {
   }
   return after;
 }
+
+export function cursorAhead(): ApiError {
+  return new ApiError('validation_failed', 'That cursor points past the last message of this chat.', {
+    hint: 'Copy poll_next_url exactly as it was returned, or omit cursor to read the latest messages.',
+    fields: { cursor: 'past the last message: not a cursor this API returned' },
+  });
+}

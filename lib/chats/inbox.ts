@@ -15,19 +15,34 @@ import { inboxPlans } from '../plans/plans';
 import { toBuddyRequest } from '../buddies/records';
 import { byRecentActivity, chatRows, unreadTotals } from './chats';
 import { encodeCursor } from './cursor';
+import { decodeInboxCursorOrThrow, encodeInboxCursor, invalidInboxCursor } from './poll-cursor';
 import { messagesUrl, toChat, toMessage } from './records';
 
 export const POLL_INTERVAL_SECONDS = 30;
-/** poll_next_url starts a little before now, so a write committing during this call is not skipped. */
+/**
+ * The `since` beside the cursor in poll_next_url starts a little before now, so a caller that
+ * keeps only `since` still misses nothing (at the price of repeats); the cursor repeats nothing.
+ */
 export const POLL_OVERLAP_MS = 5_000;
 const DAY_MS = 86_400_000;
 
+/**
+ * What counts as new: after a time (`since`), or not yet visible in the snapshot a poll
+ * cursor carries (exact; lib/chats/poll-cursor.ts).
+ */
+export type NewAfter = { since: Date } | { snapshot: string };
+
+const unseen = (column: string, snapshot: string) =>
+  sql<boolean>`not pg_visible_in_snapshot(${sql.ref(column)}, ${snapshot}::pg_snapshot)`;
+
 /** The inbox's three queries (exported so the benchmark can EXPLAIN exactly what the endpoint runs). */
-export function inboxQueries(db: Database, viewerId: string, effectiveSince: Date) {
+export function inboxQueries(db: Database, viewerId: string, effectiveSince: Date, newAfter?: NewAfter) {
+  const after: NewAfter = newAfter ?? { since: effectiveSince };
   const limit = SOCIAL_LIMITS.inboxItems;
 
   const pendingQuery = requestRows(db, 'r.sender_id')
     .select(sql<number>`count(*) over ()`.as('total'))
+    .select('snapshot' in after ? unseen('r.state_xid', after.snapshot).as('unseen') : sql<boolean>`false`.as('unseen'))
     .where('r.recipient_id', '=', viewerId)
     .where('r.state', '=', 'pending')
     .where(notBlockedBy(viewerId, 'r.sender_id'))
@@ -37,7 +52,7 @@ export function inboxQueries(db: Database, viewerId: string, effectiveSince: Dat
   const acceptedQuery = requestRows(db, 'r.recipient_id')
     .where('r.sender_id', '=', viewerId)
     .where('r.state', '=', 'accepted')
-    .where('r.responded_at', '>', effectiveSince)
+    .where('snapshot' in after ? unseen('r.state_xid', after.snapshot) : sql<boolean>`r.responded_at > ${after.since}`)
     .where(notBlockedBy(viewerId, 'r.recipient_id'))
     .orderBy('r.responded_at', 'desc')
     .limit(limit);
@@ -54,7 +69,7 @@ export function inboxQueries(db: Database, viewerId: string, effectiveSince: Dat
           .whereRef('m.chat_id', '=', 'cm.chat_id')
           .whereRef('m.id', '>', 'cm.last_read_message_id')
           .where('m.sender_id', '<>', viewerId)
-          .where('m.created_at', '>', effectiveSince)
+          .where('snapshot' in after ? unseen('m.xid', after.snapshot) : sql<boolean>`m.created_at > ${after.since}`)
           .orderBy('m.id', 'desc')
           .limit(SOCIAL_LIMITS.inboxMessagesPerChat),
       ).as('new_messages'),
@@ -70,27 +85,75 @@ export function defaultSince(now: Date): Date {
   return new Date(now.getTime() - SOCIAL_LIMITS.inboxAcceptedDays * DAY_MS);
 }
 
+export interface InboxPosition {
+  since?: Date;
+  /** An inbox cursor from poll_next_url: preferred to `since` when both are given. */
+  cursor?: string;
+}
+
+/**
+ * The inbox, read in one snapshot that becomes the next poll's cursor, and whether it holds
+ * anything new after `position` (what a long-poll waits for). State (pending requests and
+ * unread counts) is in every answer; new messages and accepted requests only once.
+ */
 export async function readInbox(
   db: Database,
   viewerId: string,
-  since: Date | undefined,
+  position: InboxPosition,
   baseUrl: string,
   { now = new Date(), plans: showPlans = true }: { now?: Date; plans?: boolean } = {},
 ) {
-  const effectiveSince = since ?? defaultSince(now);
-  const queries = inboxQueries(db, viewerId, effectiveSince);
-  const [pending, accepted, chats, plans] = await Promise.all([
-    queries.pending.execute(),
-    queries.accepted.execute(),
-    queries.chats.execute(),
-    // Plans are buddy:read's: a token without it gets none here either.
-    showPlans ? inboxPlans(db, viewerId, baseUrl, now) : { plans_to_answer: [], next_plan: null },
-  ]);
+  const seen = position.cursor !== undefined ? decodeInboxCursorOrThrow(position.cursor) : undefined;
+  const effectiveSince = position.since ?? defaultSince(now);
+  const newAfter: NewAfter = seen !== undefined ? { snapshot: seen } : { since: effectiveSince };
+  // Repeatable read: every query sees exactly the snapshot the next cursor names.
+  const { snapshot, pending, accepted, chats, plans, plansChanged } = await db
+    .transaction()
+    .setIsolationLevel('repeatable read')
+    .setAccessMode('read only')
+    .execute(async (trx) => {
+      const current = await sql<{ snapshot: string; issued: boolean }>`
+        select pg_current_snapshot()::text as snapshot,
+          ${seen ?? null}::pg_snapshot is null
+          or pg_snapshot_xmax(${seen ?? null}::pg_snapshot) <= pg_snapshot_xmax(pg_current_snapshot()) as issued`
+        .execute(trx)
+        .then((result) => result.rows[0]!);
+      // A snapshot from the future would hide what has not happened yet: never issued here.
+      if (!current.issued) throw invalidInboxCursor();
+      const queries = inboxQueries(trx, viewerId, effectiveSince, newAfter);
+      const [pendingRows, acceptedRows, chatRows, planRows, plansChanged] = await Promise.all([
+        queries.pending.execute(),
+        queries.accepted.execute(),
+        queries.chats.execute(),
+        // Plans are buddy:read's: a token without it gets none here either.
+        showPlans ? inboxPlans(trx, viewerId, baseUrl, now) : { plans_to_answer: [], next_plan: null },
+        // Any plan of theirs written since the cursor (plans.xid, migration 0022) wakes the long-poll.
+        showPlans && seen !== undefined
+          ? trx
+              .selectFrom('plans')
+              .select('id')
+              .where((eb) => eb.or([eb('proposer_id', '=', viewerId), eb('recipient_id', '=', viewerId)]))
+              .where(unseen('xid', seen))
+              .limit(1)
+              .execute()
+              .then((rows) => rows.length > 0)
+          : false,
+      ]);
+      return {
+        snapshot: current.snapshot,
+        pending: pendingRows,
+        accepted: acceptedRows,
+        chats: chatRows,
+        plans: planRows,
+        plansChanged,
+      };
+    });
 
   const serverTime = now.toISOString();
   const nextSince = new Date(now.getTime() - POLL_OVERLAP_MS).toISOString();
-  const pollNextUrl = `${baseUrl}/api/v1/inbox.json?since=${encodeURIComponent(nextSince)}`;
-  return {
+  const cursor = encodeInboxCursor(snapshot);
+  const pollNextUrl = `${baseUrl}/api/v1/inbox.json?cursor=${cursor}&since=${encodeURIComponent(nextSince)}`;
+  const inbox = {
     pending_requests: pending.map((row) => toBuddyRequest(row, viewerId, baseUrl)),
     pending_requests_count: Number(pending[0]?.total ?? 0),
     accepted_requests: accepted.map((row) => toBuddyRequest(row, viewerId, baseUrl)),
@@ -105,10 +168,25 @@ export async function readInbox(
     next_plan: plans.next_plan,
     since: effectiveSince.toISOString(),
     server_time: serverTime,
+    cursor,
     poll_next_url: pollNextUrl,
     next_poll_url: pollNextUrl,
     poll_interval_seconds: POLL_INTERVAL_SECONDS,
   };
+  const after = seen !== undefined || position.since !== undefined;
+  const sinceMs = effectiveSince.getTime();
+  const hasNew =
+    !after ||
+    inbox.accepted_requests.length > 0 ||
+    plansChanged ||
+    (seen === undefined &&
+      (inbox.plans_to_answer.some((plan) => Date.parse(plan.updated_at) > sinceMs) ||
+        (inbox.next_plan !== null && Date.parse(inbox.next_plan.updated_at) > sinceMs))) ||
+    inbox.chats.some((chat) => chat.new_messages.length > 0) ||
+    (seen !== undefined
+      ? pending.some((row) => row.unseen)
+      : inbox.pending_requests.some((request) => Date.parse(request.created_at) > sinceMs));
+  return { inbox, hasNew };
 }
 
 /**
@@ -127,18 +205,4 @@ export async function inboxCounts(
     .select((eb) => eb.fn.countAll<string>().as('n'));
   const [requests, unread] = await Promise.all([pending.executeTakeFirstOrThrow(), unreadTotals(db, viewerId)]);
   return { pending_requests_count: Number(requests.n), unread_chats_count: unread.chats };
-}
-
-type Inbox = Awaited<ReturnType<typeof readInbox>>;
-
-/** Whether an inbox read with `since` holds anything that happened after it (what a long-poll waits for). */
-export function hasNewSince(inbox: Inbox, since: Date): boolean {
-  const after = since.getTime();
-  return (
-    inbox.accepted_requests.length > 0 ||
-    inbox.plans_to_answer.some((plan) => Date.parse(plan.updated_at) > after) ||
-    (inbox.next_plan !== null && Date.parse(inbox.next_plan.updated_at) > after) ||
-    inbox.chats.some((chat) => chat.new_messages.length > 0) ||
-    inbox.pending_requests.some((request) => Date.parse(request.created_at) > after)
-  );
 }

@@ -18,7 +18,7 @@ import { assertTextAllowed } from '../moderation/text';
 import type { PushJob } from '../notifications/push';
 import { blockStatus } from '../buddies/blocks';
 import { chatNotFound, visibleMembership } from './chats';
-import { decodeCursorOrThrow, encodeCursor } from './cursor';
+import { cursorAhead, decodeCursorOrThrow, encodeCursor } from './cursor';
 import { messagesUrl, toMessage } from './records';
 
 export const MESSAGE_WINDOW_MINUTES = 10;
@@ -167,6 +167,9 @@ export async function listMessages(
   const member = await visibleMembership(db, { viewerId, chatId });
   const limit = query.limit ?? SOCIAL_LIMITS.messagesPageDefault;
   const after = query.cursor !== undefined ? decodeCursorOrThrow(query.cursor) : undefined;
+  // A cursor past the chat's last message was never issued: followed, it would skip every
+  // message below it forever.
+  if (after !== undefined && after > Number(member.last_message_id ?? 0)) throw cursorAhead();
 
   let rows: Pick<MessageRow, (typeof messageColumns)[number]>[];
   let hasMore = false;

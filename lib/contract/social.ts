@@ -240,12 +240,22 @@ export const listChats = defineEndpoint({
   auth: 'message:read',
   tags: ['chats'],
   summary: 'Your chats, one per buddy, with last_message and unread_count',
-  description: 'Most recently active first. unread_only=1 keeps only chats with unread messages.',
+  description:
+    'Most recently active first. unread_only=1 keeps only chats with unread messages. ' +
+    'Follow poll_next_url (cursor, with wait=25) to hold until a chat changes; the same cursor answers at once ' +
+    'only when something changed since it was issued.',
   query: z.object({
     unread_only: queryFlag.optional(),
     limit: z.coerce.number().int().min(1).max(500).optional(),
+    cursor: singleLine().max(100).optional().describe('Opaque; copy it from poll_next_url (or the cursor field)'),
+    wait: waitSchema.optional(),
   }),
-  response: z.object({ chats: z.array(chatSchema), total_unread: z.number().int() }),
+  response: z.object({
+    chats: z.array(chatSchema),
+    total_unread: z.number().int(),
+    cursor: z.string().describe('Where this list stands: pass it back (with wait=25) to hold until something changes'),
+    poll_next_url: z.string(),
+  }),
 });
 
 export const listMessages = defineEndpoint({
@@ -333,7 +343,9 @@ export const markChatRead = defineEndpoint({
 export const inboxChatSchema = chatSchema.extend({
   new_messages: z
     .array(messageSchema)
-    .describe(`Newest unread messages after since (at most ${SOCIAL_LIMITS.inboxMessagesPerChat}), oldest first`),
+    .describe(
+      `Newest unread messages after the cursor or since (at most ${SOCIAL_LIMITS.inboxMessagesPerChat}), oldest first`,
+    ),
   unread_url: z.string().describe('Messages from your read marker on: follow it to read every unread message'),
 });
 
@@ -345,16 +357,26 @@ export const getInbox = defineEndpoint({
   tags: ['chats'],
   summary: 'Everything new in one call: pending requests, accepted requests, unread chats with their new messages',
   toolHint:
-    'Long-poll: pass since (from poll_next_url) and wait=25 and call again when it answers; without wait, poll at most every 30 s.',
+    'Long-poll: pass cursor (from the last answer) and wait=25, and call again when it answers: each new message ' +
+    'and request comes exactly once; without wait, poll at most every 30 s.',
   description:
-    'Long-poll: follow poll_next_url with wait=25 and If-None-Match (the last ETag): the answer comes the moment ' +
-    'something is new, or 304 after 25 s; then poll again. Without wait, poll every 30-60 s. ' +
+    'Long-poll: follow poll_next_url with wait=25 (its cursor names what you have seen): the answer comes the moment ' +
+    'something is new, each new message and request exactly once, or after 25 s with nothing new; then follow the new ' +
+    'poll_next_url. If-None-Match (the last ETag) turns the empty answer into a 304. Without wait, poll every 30-60 s. ' +
+    'cursor wins over since when both are given; since alone (ms or ISO) still works, repeating what is newer than it. ' +
     `pending_requests: requests waiting for your answer (newest ${SOCIAL_LIMITS.inboxItems}). ` +
     `accepted_requests: your requests accepted after since (default: the last ${SOCIAL_LIMITS.inboxAcceptedDays} days). ` +
-    'chats: chats with unread messages, with the newest unread messages after since. Unread state lasts until you read the chat ' +
+    'chats: chats with unread messages, with the newest unread messages after the cursor (or since). Unread state lasts until you read the chat ' +
     '(mark_read=1 or POST read.json), so nothing is lost if you miss a poll; dedupe by id. ' +
     'plans_to_answer and next_plan: see list_plans; a plan change wakes the long-poll.',
-  query: z.object({ since: sinceSchema.optional(), wait: waitSchema.optional() }),
+  query: z.object({
+    since: sinceSchema.optional(),
+    cursor: singleLine()
+      .max(8000) // a snapshot lists the transactions in progress: bounded by connections
+      .optional()
+      .describe('Opaque; copy it from poll_next_url (or the cursor field). Preferred to since'),
+    wait: waitSchema.optional(),
+  }),
   response: z.object({
     pending_requests: z.array(buddyRequestSchema),
     pending_requests_count: z.number().int(),
@@ -366,7 +388,8 @@ export const getInbox = defineEndpoint({
     next_plan: planSchema.nullable().describe('Your next confirmed plan not yet over'),
     since: isoDateTime,
     server_time: isoDateTime.describe('Not part of the ETag'),
-    poll_next_url: z.string().describe('The next poll, as on messages.json; not part of the ETag'),
+    cursor: z.string().describe('What this answer has shown you: pass it back (with wait=25) for what comes next'),
+    poll_next_url: z.string().describe('The next poll (cursor and since), as on messages.json; not part of the ETag'),
     next_poll_url: z.string().describe('Deprecated alias of poll_next_url (same URL), kept through API v1'),
     poll_interval_seconds: z.number().int(),
   }),

@@ -5,13 +5,13 @@ import { slugSchema } from '../contract/schemas';
 import { distanceKm } from '../geo';
 import { missingFields } from '../profiles/onboarding';
 import { seededRandom } from '../seeded-random';
-import { demoProfile, seedReference } from './seed';
+import { DEMO_NAME_LISTS, demoProfile, seedReference } from './seed';
 
 const ref = seedReference();
 const now = new Date('2026-06-01T12:00:00Z');
 const people = (seed: number, n: number) => {
   const random = seededRandom(seed);
-  return Array.from({ length: n }, (_, i) => demoProfile(i, 'tst', ref, random, now, 'https://demo.example'));
+  return Array.from({ length: n }, (_, i) => demoProfile(i, 'tst', ref, random, now));
 };
 
 describe('demo population', () => {
@@ -60,5 +60,20 @@ describe('demo population', () => {
       new Set(['male', 'female', 'non_binary', 'prefer_not_to_say']),
     );
     expect(sample.every((p) => p.last_active_at <= now && p.created_at <= p.last_active_at)).toBe(true);
+  });
+
+  it('gives names that agree with the gender ("Rafael W." is never female)', () => {
+    const first = (p: { display_name: string }) => p.display_name.split(' ')[0]!;
+    const feminine = new Set<string>(DEMO_NAME_LISTS.female);
+    const masculine = new Set<string>(DEMO_NAME_LISTS.male);
+    for (const p of sample) {
+      if (p.gender === 'female') expect(masculine.has(first(p)), p.display_name).toBe(false);
+      if (p.gender === 'male') expect(feminine.has(first(p)), p.display_name).toBe(false);
+    }
+    expect(masculine.has('Rafael') && feminine.has('Sofia')).toBe(true);
+  });
+
+  it('stores avatars as paths of this site, never as URLs of the host that seeded them', () => {
+    for (const p of sample.slice(0, 200)) expect(p.photo_url).toMatch(/^\/demo-avatars\/[A-Z]{2}-\d{1,3}\.svg$/);
   });
 });

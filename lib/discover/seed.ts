@@ -1,6 +1,6 @@
 // Demo population for trying Discover and for its benchmark: realistic, complete
 // profiles (names, cities from the offline gazetteer with jitter, activities with a
-// popularity skew, plain-English availability, a generated avatar URL).
+// popularity skew, plain-English availability, a generated avatar path).
 //
 // Profiles are generated in TypeScript from a seeded PRNG (same seed, same people) and
 // inserted in batches with one INSERT … SELECT FROM unnest($1::text[], …) per batch:
@@ -13,104 +13,113 @@ import { largestPlaces, type Place } from '../geo';
 import { seededRandom } from '../seeded-random';
 import { timezoneForPoint } from '../geo/timezone';
 
-const FIRST_NAMES = [
+// First names by the gender they usually go with, so a profile's name and gender agree
+// ("Rafael W." was once female); non-binary people and those who prefer not to say get a
+// name from any list, most often one of the neutral ones.
+const FEMININE_NAMES = [
   'Aaliyah',
-  'Aarav',
   'Abigail',
-  'Adam',
   'Adriana',
-  'Ahmed',
   'Aiko',
-  'Alejandro',
-  'Alex',
   'Amara',
   'Amelia',
   'Ana',
-  'Andre',
   'Anika',
-  'Arjun',
   'Ava',
-  'Ben',
   'Bianca',
-  'Carlos',
-  'Chen',
   'Chloe',
-  'Chidi',
-  'Daniel',
   'Dana',
-  'Diego',
   'Elena',
-  'Eli',
-  'Emeka',
   'Emma',
-  'Ethan',
   'Fatima',
-  'Felix',
   'Freya',
-  'Gabriel',
   'Grace',
   'Hana',
   'Hannah',
-  'Hiro',
-  'Ibrahim',
   'Ines',
-  'Isaac',
   'Isabel',
-  'Jack',
-  'Jamal',
   'Jana',
-  'Javier',
-  'Jin',
-  'Jonas',
   'Julia',
-  'Kai',
   'Kavya',
-  'Kenji',
-  'Kofi',
   'Lara',
   'Leah',
-  'Leo',
-  'Liam',
   'Lina',
-  'Lucas',
-  'Luca',
   'Maya',
-  'Mateo',
   'Mei',
   'Mia',
-  'Miguel',
-  'Mohammed',
   'Nadia',
   'Naomi',
   'Nia',
-  'Nikhil',
-  'Noah',
   'Nora',
   'Olivia',
-  'Omar',
-  'Oscar',
   'Priya',
-  'Rafael',
-  'Ravi',
   'Rosa',
   'Ruby',
-  'Sam',
-  'Samir',
   'Sara',
   'Sofia',
-  'Sven',
-  'Tariq',
   'Tess',
-  'Theo',
-  'Tomas',
   'Uma',
   'Valentina',
-  'Wei',
   'Yara',
-  'Yusuf',
   'Zara',
   'Zoe',
 ] as const;
+
+const MASCULINE_NAMES = [
+  'Aarav',
+  'Adam',
+  'Ahmed',
+  'Alejandro',
+  'Andre',
+  'Arjun',
+  'Ben',
+  'Carlos',
+  'Chidi',
+  'Daniel',
+  'Diego',
+  'Emeka',
+  'Ethan',
+  'Felix',
+  'Gabriel',
+  'Ibrahim',
+  'Isaac',
+  'Jack',
+  'Jamal',
+  'Javier',
+  'Jonas',
+  'Kenji',
+  'Kofi',
+  'Leo',
+  'Liam',
+  'Lucas',
+  'Luca',
+  'Mateo',
+  'Miguel',
+  'Mohammed',
+  'Nikhil',
+  'Noah',
+  'Omar',
+  'Oscar',
+  'Rafael',
+  'Ravi',
+  'Samir',
+  'Sven',
+  'Tariq',
+  'Theo',
+  'Tomas',
+  'Yusuf',
+] as const;
+
+const NEUTRAL_NAMES = ['Alex', 'Chen', 'Eli', 'Hiro', 'Jin', 'Kai', 'Sam', 'Wei'] as const;
+
+/** A first name that fits the gender. */
+export function firstNameFor(gender: string, random: () => number): string {
+  if (gender === 'female') return pick(FEMININE_NAMES, random);
+  if (gender === 'male') return pick(MASCULINE_NAMES, random);
+  return random() < 0.6 ? pick(NEUTRAL_NAMES, random) : pick([...FEMININE_NAMES, ...MASCULINE_NAMES], random);
+}
+
+export const DEMO_NAME_LISTS = { female: FEMININE_NAMES, male: MASCULINE_NAMES, neutral: NEUTRAL_NAMES } as const;
 
 const LAST_INITIALS = 'ABCDEFGHIJKLMNOPRSTVWYZ';
 
@@ -277,15 +286,11 @@ export interface DemoProfile {
 const DAY_MS = 86_400_000;
 
 /** Person number `n` of a run: deterministic for a given PRNG state. */
-export function demoProfile(
-  n: number,
-  tag: string,
-  ref: SeedReference,
-  random: () => number,
-  now: Date,
-  avatarBase: string,
-): DemoProfile {
-  const first = pick(FIRST_NAMES, random);
+export function demoProfile(n: number, tag: string, ref: SeedReference, random: () => number, now: Date): DemoProfile {
+  const roll = random();
+  let acc = 0;
+  const gender = GENDERS.find(([, share]) => (acc += share) >= roll)?.[0] ?? 'prefer_not_to_say';
+  const first = firstNameFor(gender, random);
   const initial = LAST_INITIALS[Math.floor(random() * LAST_INITIALS.length)]!;
   const place = ref.places[pickWeighted(ref.placeWeights, random)]!;
   const distanceKm = Math.abs(gaussian(random)) * place.spreadKm;
@@ -311,9 +316,6 @@ export function demoProfile(
     ref.schedules.set(scheduleKey, schedule);
   }
 
-  const roll = random();
-  let acc = 0;
-  const gender = GENDERS.find(([, share]) => (acc += share) >= roll)?.[0] ?? 'prefer_not_to_say';
   // Ages 18-70, most in their late twenties and thirties.
   const age = Math.round(Math.min(70, Math.max(18, 33 + gaussian(random) * 9)));
   const birthday = new Date(now.getTime() - (age * 365.25 + random() * 364) * DAY_MS).toISOString().slice(0, 10);
@@ -340,7 +342,9 @@ export function demoProfile(
     activities: activityList,
     availability_text: chosen.map((i) => ref.phrases[i]!.text).join(', '),
     schedule,
-    photo_url: `${avatarBase}/demo-avatars/${encodeURIComponent(first[0]! + initial)}-${hue}.svg`,
+    // A path, not a URL: the site's own origin is added when it is shown (lib/profiles/records.ts),
+    // so demo data keeps working on any host or port.
+    photo_url: `/demo-avatars/${encodeURIComponent(first[0]! + initial)}-${hue}.svg`,
     last_active_at: lastActive,
     created_at: created,
   };
@@ -348,8 +352,6 @@ export function demoProfile(
 
 export interface SeedOptions {
   count: number;
-  /** Public origin for the avatar URLs. */
-  baseUrl: string;
   /** Password hash shared by every demo account (of a password nobody knows). */
   passwordHash: string;
   batchSize?: number;
@@ -371,9 +373,7 @@ export async function seedDemoUsers(db: Database, options: SeedOptions): Promise
   let inserted = 0;
   while (inserted < options.count) {
     const size = Math.min(batchSize, options.count - inserted);
-    const batch = Array.from({ length: size }, (_, i) =>
-      demoProfile(inserted + i, tag, ref, random, now, options.baseUrl),
-    );
+    const batch = Array.from({ length: size }, (_, i) => demoProfile(inserted + i, tag, ref, random, now));
     await insertBatch(db, batch, options.passwordHash);
     inserted += size;
     options.onProgress?.(inserted);

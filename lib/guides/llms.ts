@@ -76,8 +76,8 @@ export const HAPPY_PATH: readonly HappyPathStep[] = [
     method: 'GET',
     path: '/api/v1/inbox.json?wait=25',
     auth: true,
-    fields: ['pending_requests[].id', 'accepted_requests[].chatId', 'chats[].new_messages', 'poll_next_url'],
-    why: 'Held until something happens (send If-None-Match with the last ETag, or follow poll_next_url); call again at once.',
+    fields: ['pending_requests[].id', 'accepted_requests[].chatId', 'chats[].new_messages', 'poll_next_url', 'cursor'],
+    why: 'Follow poll_next_url with wait=25 (MCP: pass cursor back): held until something new happens, each new item once.',
   },
   {
     endpoint: 'send_message',

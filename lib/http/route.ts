@@ -10,13 +10,13 @@ import { readCookie, sessionCookieName, usesSecureCookies } from '../auth/cookie
 import { config } from '../config';
 import { collectNormalizations } from '../contract/forgiving';
 import { DEFAULT_MAX_BODY_BYTES, SCOPES, type EndpointSpec, type Scope } from '../contract/define';
-import { consumeRateLimit } from '../limits/rate-limits';
+import { consumeRateLimit, rateLimitState } from '../limits/rate-limits';
 import { readBodyWithin } from './body-limit';
 import { echoed } from './echo';
 import { ApiError, INTERNAL_ERROR_MESSAGE, mapDatabaseError } from './errors';
 import { claim, finish, idempotentRequest, release, storedAnswer, type IdempotencyKey } from './idempotency';
 import { clientIp } from './ip';
-import { logError } from './log';
+import { logError, logLine } from './log';
 import { parseOrThrow } from './validation';
 
 type Out<T> = T extends z.ZodType ? z.output<T> : undefined;
@@ -71,6 +71,17 @@ export interface RouteOptions {
    * that will be refused anyway costs no parsing of a large body.
    */
   beforeParsing?: (ctx: { db: Database; ip: string; request: Request }) => Promise<void>;
+  /**
+   * The RateLimit fields of a limit the handler counts itself (messages per chat), for an
+   * idempotent replay, which runs no handler but answers with the fields like any other.
+   */
+  replayLimitHeaders?: (ctx: { db: Database; userId: string; params: unknown }) => Promise<Record<string, string>>;
+}
+
+/** A stored answer replayed with what is left of the caller's limits now (replays are not counted). */
+function withLimitHeaders(response: Response, headers: Record<string, string>): Response {
+  for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
+  return response;
 }
 
 export function json(body: unknown, status: number, headers: Record<string, string> = {}): Response {
@@ -107,7 +118,18 @@ export function route<S extends EndpointSpec>(spec: S, handler: Handler<S>, opti
       // A retry gets its stored answer before it is counted against any limit.
       if (idempotent) {
         const stored = await storedAnswer(db, idempotent.key, idempotent.fingerprint);
-        if (stored) return stored;
+        if (stored) {
+          // AGENTS.md promises the RateLimit fields on every answer of a limited endpoint: what is left, uncounted.
+          const userLimit =
+            limit?.by === 'user' && auth
+              ? await rateLimitState(db, limit.name, config().rateLimits[limit.name], auth.userId)
+              : {};
+          const own =
+            options.replayLimitHeaders && auth
+              ? await options.replayLimitHeaders({ db, userId: auth.userId, params: await next.params })
+              : {};
+          return withLimitHeaders(stored, { ...limitHeaders, ...userLimit, ...own });
+        }
       }
       if (limit?.by === 'user' && auth) {
         limitHeaders = await consumeRateLimit(db, limit.name, config().rateLimits[limit.name], auth.userId);
@@ -134,7 +156,13 @@ export function route<S extends EndpointSpec>(spec: S, handler: Handler<S>, opti
           NEW_KEYS_HINT,
         );
         const replay = await claim(db, idempotent.key, await idempotent.fingerprint());
-        if (replay) return replay;
+        if (replay) {
+          const own =
+            options.replayLimitHeaders && auth
+              ? await options.replayLimitHeaders({ db, userId: auth.userId, params: await next.params })
+              : {};
+          return withLimitHeaders(replay, { ...limitHeaders, ...own });
+        }
         claimed = idempotent.key;
       }
       const result = await handler({
@@ -173,6 +201,11 @@ export function toApiError(error: unknown, spec?: Pick<EndpointSpec, 'method' | 
   if (error instanceof ApiError) return error;
   const mapped = mapDatabaseError(error);
   if (mapped) return mapped;
+  if (isClientAbort(error)) {
+    // The client went away mid-request: nobody reads this answer, and nothing failed here.
+    logLine({ level: 'info', message: 'client_aborted', ...(spec ? { route: `${spec.method} ${spec.path}` } : {}) });
+    return new ApiError('validation_failed', 'The request ended before its body was complete.');
+  }
   logError('unhandled error', error, spec ? { route: `${spec.method} ${spec.path}` } : {});
   return new ApiError('internal_error', INTERNAL_ERROR_MESSAGE);
 }
@@ -292,4 +325,17 @@ function parseJsonBody(text: string, request: Request, spec: EndpointSpec): unkn
   } catch {
     throw new ApiError('invalid_json', 'The request body is not valid JSON');
   }
+}
+
+/** What Node and undici throw when the client closes the connection before the body is read. */
+function isClientAbort(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const code = (error as { code?: unknown }).code;
+  return (
+    error.name === 'AbortError' ||
+    error.message === 'aborted' ||
+    code === 'ECONNRESET' ||
+    code === 'ERR_STREAM_PREMATURE_CLOSE' ||
+    code === 'UND_ERR_ABORTED'
+  );
 }

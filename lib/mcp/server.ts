@@ -16,7 +16,7 @@ export function serverInstructions(baseUrl: string): string {
     'Start with the register tool (ask the person for their email and name first; never invent details).',
     'Then connect to the account the way this host can: an OAuth host signs the person in by itself when a tool answers 401 (tell them a Buddy Match page will open); a client that sets headers sends "Authorization: Bearer <auth.token>"; anything else uses device sign-in (the register answer and get_guide agents say how).',
     'Show the person auth.mobile_signin_url and auth.generated_password, and repeat warnings.schedule_summary for them to confirm.',
-    'Then long-poll get_inbox (since from poll_next_url, wait=25) while active. Relay only what the tools return.',
+    'Then long-poll get_inbox (cursor from its last answer, wait=25) while active. Relay only what the tools return.',
     `When unsure, call get_guide (signup, agents) or read ${baseUrl}/SIGNUP.md and ${baseUrl}/AGENTS.md.`,
   ].join(' ');
 }

@@ -3,7 +3,7 @@ import type { UserRow } from '@/db/types';
 import { discoverCardSchema } from '../contract/discover';
 import { publicProfileSchema } from '../contract/profiles';
 import { userCardSchema } from '../contract/schemas';
-import { toDiscoverCard, toOwnProfile, toPublicProfile, toUserCard } from './records';
+import { siteUrl, toDiscoverCard, toOwnProfile, toPublicProfile, toUserCard } from './records';
 
 const BASE = 'https://buddy.example';
 
@@ -131,5 +131,16 @@ describe('the public card records', () => {
     const text = JSON.stringify(own);
     for (const secret of ['51.5301', '-0.1712', '5b0e1c2d', 'location_seed', 'public_latitude'])
       expect(text).not.toContain(secret);
+  });
+});
+
+describe('photo URLs stored as paths (demo avatars)', () => {
+  it('are shown on the host serving them now; stored URLs are left alone', () => {
+    expect(siteUrl('/demo-avatars/AB-12.svg', 'https://buddy.example')).toBe(
+      'https://buddy.example/demo-avatars/AB-12.svg',
+    );
+    expect(siteUrl('https://cdn.example/p.jpg', 'https://buddy.example')).toBe('https://cdn.example/p.jpg');
+    expect(siteUrl('//evil.example/p.jpg', 'https://buddy.example')).toBe('//evil.example/p.jpg');
+    expect(siteUrl(null, 'https://buddy.example')).toBeNull();
   });
 });

@@ -77,13 +77,18 @@ export function toOwnProfile(row: UserRow, baseUrl: string, audience: CoordsAudi
     ...activityFields(row),
     availability_text: row.availability_text,
     ...scheduleFields(row),
-    photoURL: row.photo_url,
-    thumbnailURL: row.photo_url ? row.thumbnail_url : null,
+    photoURL: siteUrl(row.photo_url, baseUrl),
+    thumbnailURL: row.photo_url ? siteUrl(row.thumbnail_url, baseUrl) : null,
     profile_url: profileUrl(baseUrl, row.slug),
     onboarding: { complete: missing.length === 0, missing },
     created_at: new Date(row.created_at).toISOString(),
     updated_at: new Date(row.updated_at).toISOString(),
   };
+}
+
+/** A stored path of this site (demo avatars) as a URL on the host serving it now; a URL unchanged. */
+export function siteUrl(stored: string | null, baseUrl: string): string | null {
+  return stored?.startsWith('/') && !stored.startsWith('//') ? `${baseUrl}${stored}` : stored;
 }
 
 // Another person, as others see them: three records, each the one before plus more
@@ -98,7 +103,7 @@ export function toUserCard(row: UserCardSource, baseUrl: string): UserCard {
     id: row.id,
     slug: row.slug,
     displayName: row.display_name,
-    photoURL: row.photo_url,
+    photoURL: siteUrl(row.photo_url, baseUrl),
     location: row.public_location,
     profile_url: profileUrl(baseUrl, row.slug),
   };
@@ -135,7 +140,7 @@ export function toPublicProfile(row: UserRow, baseUrl: string, view: ProfileView
     view,
     ...activityFields(row),
     ...scheduleFields(row),
-    thumbnailURL: row.photo_url ? row.thumbnail_url : null,
+    thumbnailURL: row.photo_url ? siteUrl(row.thumbnail_url, baseUrl) : null,
     discoverable: row.onboarding_complete,
     member_since: new Date(row.created_at).toISOString(),
   };

@@ -6,6 +6,7 @@
 import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode, type RefObject } from 'react';
 import { paths } from '@/lib/contract/paths';
 import type { ProfileWarnings } from '@/lib/profiles/fields';
+import { photoPreview } from '@/lib/web/photo-preview';
 import {
   GENDER_OPTIONS as GENDERS,
   SIGNUP_LINK_PARAMS,
@@ -331,7 +332,9 @@ export function SignupWithAi({
                     ? splitActivities(draft.activities).join(', ')
                     : param === 'gender'
                       ? genderLabel(draft.gender)
-                      : draft[param]}
+                      : param === 'photo'
+                        ? photoShown(draft.photo)
+                        : draft[param]}
                 </dd>
               </div>
             ))}
@@ -865,5 +868,13 @@ function Result({
         )}
       </section>
     </div>
+  );
+}
+
+function photoShown(photo: string) {
+  const preview = photoPreview(photo);
+  if (preview.kind === 'text') return preview.text;
+  return (
+    <img src={preview.src} alt="You, as your assistant prepared it" width={96} height={96} className="photo-thumb" />
   );
 }

@@ -1,4 +1,4 @@
-import { hasNewSince, readInbox } from '@/lib/chats/inbox';
+import { readInbox } from '@/lib/chats/inbox';
 import { inboxShowsPlans, inboxTag, inboxVersion, lookUntilChanged, userKey } from '@/lib/chats/poll';
 import * as social from '@/lib/contract/social';
 import { matchesIfNoneMatch, notModified, taggedReply } from '@/lib/http/conditional';
@@ -24,17 +24,19 @@ export const GET = route(social.getInbox, async ({ db, auth, query, baseUrl, req
     if (timedOut || matchesIfNoneMatch(knownTag, tag)) return notModified(tag);
   }
 
-  // Without a tag, `since` says what is new; the version is read before the inbox, so a
-  // change racing this read gives a tag that is already stale (a harmless extra 200 later).
+  // Without a tag, the cursor (or `since`) says what is new. The version is read before the inbox,
+  // so a change racing this read gives a tag that is already stale (a harmless extra 200 later).
+  const position = { since: query.since, cursor: query.cursor };
+  const continues = query.cursor !== undefined || query.since !== undefined;
   const { value } = await lookUntilChanged(
     userKey(userId),
     // A stale tag is answered at once: the caller is behind.
-    query.since && !knownTag ? query.wait : undefined,
+    continues && !knownTag ? query.wait : undefined,
     async () => {
       const version = await inboxVersion(db, userId);
-      return { version, inbox: await readInbox(db, userId, query.since, baseUrl, { plans }) };
+      return { version, ...(await readInbox(db, userId, position, baseUrl, { plans })) };
     },
-    ({ inbox }) => !query.since || hasNewSince(inbox, query.since),
+    ({ hasNew }) => hasNew,
     holder,
   );
   return taggedReply(value.inbox, inboxTag(value.version, userId, auth.scopes));

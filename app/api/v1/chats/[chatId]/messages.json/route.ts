@@ -52,4 +52,7 @@ export const POST = route(social.sendMessage, async ({ db, auth, params, body })
   const by = auth.via === 'bearer' && auth.agentName ? { ...body, agentName: auth.agentName } : body;
   const sent = await sendMessage(db, { viewerId: auth.userId, chatId: params.chatId, body: by, limitPer10Min: limit });
   return new Reply(sent, { headers: await messageLimitHeaders(db, { viewerId: auth.userId, chatId: params.chatId, limit }) });
+}, {
+  replayLimitHeaders: ({ db, userId, params }) =>
+    messageLimitHeaders(db, { viewerId: userId, chatId: (params as { chatId: string }).chatId, limit: config().messageLimitPer10Min }),
 });
