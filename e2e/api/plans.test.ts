@@ -536,7 +536,7 @@ describe('plan options', () => {
   const localHour = (iso: string, zone: string) =>
     new Intl.DateTimeFormat('en-GB', { timeZone: zone, weekday: 'short', hour: 'numeric', hourCycle: 'h23' })
       .format(new Date(iso))
-      .split(' ');
+      .split(/,? /);
   const options = (by: TestUser, slug: string, query: { activity?: string; days?: number } = {}) =>
     call(plans.planOptions, { params: { slug }, query, token: by.token });
 
@@ -679,5 +679,9 @@ describe('the MCP tools, through the SDK client', () => {
     const upcoming = await tool(ana, 'list_plans', {});
     expect(upcoming.plans).toMatchObject([{ id: proposed.plan.id, status: 'confirmed' }]);
     expect((await tool(ana, 'get_plan', { planId: proposed.plan.id })).plan.id).toBe(proposed.plan.id);
+    expect(await tool(ana, 'plan_options', { slug: b.slug, days: 7 })).toEqual({
+      options: [],
+      none_because: 'No shared free time: your availability is not set',
+    });
   });
 });

@@ -147,7 +147,10 @@ export async function planOptions(
     now = new Date(),
   }: { viewerId: string; slugOrId: string; query: { activity?: string; days?: number }; now?: Date },
 ): Promise<{ options: PlanOption[]; none_because: string | null }> {
-  const other = await getUserBySlugOrIdOrThrow(db, slugOrId).catch(() => null);
+  const other = await getUserBySlugOrIdOrThrow(db, slugOrId).catch((error: unknown) => {
+    if (error instanceof ApiError) return null; // Not found reads the same as not a buddy.
+    throw error;
+  });
   if (!other || other.id === viewerId || !(await areOpenBuddies(db, viewerId, other.id))) throw notFound(slugOrId);
   const caller = await getUserOrThrow(db, viewerId);
   const days = query.days ?? PLAN_LIMITS.optionsDaysDefault;
