@@ -3,14 +3,17 @@
 // long-poll show, blocks and disabled accounts, and the MCP tools through the SDK client.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { sql } from 'kysely';
 import type { z } from 'zod';
 import { afterAll, describe, expect, it } from 'vitest';
 import { disableAccount } from '@/lib/accounts/disable';
 import * as plans from '@/lib/contract/plans';
+import { updateMe } from '@/lib/contract/profiles';
 import { blockUser, getInbox } from '@/lib/contract/social';
 import { sweepPlans } from '@/lib/plans/plans';
 import { send as sendRaw } from '../support/fuzz';
-import { api, baseUrl, freshIp, testDb } from './client';
+import { register } from '@/lib/contract/accounts';
+import { api, baseUrl, freshIp, testDb, uniqueEmail } from './client';
 import { call, callWithHeaders, pathOf, refused, refusedRaw, send } from './contract-client';
 import { makeBuddies, pushJobs, restrictScopes, settledPushJobs, users, type TestUser } from './social-helpers';
 
@@ -107,6 +110,44 @@ describe("a plan's life", () => {
     // The worker builds and sends each (the log provider here): none fails.
     const delivered = (await settledPushJobs(a.id, 2)).filter((j) => j.data.kind === 'plan');
     expect(delivered.map((j) => j.state)).toEqual(['completed']);
+  });
+
+  it('shows every instant in the reader’s zone, and the buddy’s local start where their clock differs', async () => {
+    const [a, b, chatId] = await pair('Zone');
+    await call(updateMe, { token: a.token, body: { timezone: 'Europe/Vienna' } });
+    await call(updateMe, { token: b.token, body: { timezone: 'America/New_York' } });
+    // Proposed with a third zone's offset: any offset is accepted.
+    const startsAt = new Date(Math.ceil((Date.now() + 50 * HOUR) / HOUR) * HOUR);
+    const tokyo = new Date(startsAt.getTime() + 9 * HOUR).toISOString().replace(/\.000Z$/, '+09:00');
+    const { plan } = await propose(a, chatId, { starts_at: tokyo });
+    const offset = (zone: string) =>
+      new Intl.DateTimeFormat('en-US', { timeZone: zone, timeZoneName: 'longOffset' })
+        .formatToParts(startsAt)
+        .find((part) => part.type === 'timeZoneName')!
+        .value.slice(3);
+    const [vienna, newYork] = [offset('Europe/Vienna'), offset('America/New_York')];
+    expect(plan.starts_at.endsWith(vienna)).toBe(true);
+    expect(plan.ends_at.endsWith(vienna)).toBe(true);
+    expect(plan.created_at.endsWith(vienna)).toBe(true);
+    expect(plan.buddy_local_starts_at?.endsWith(newYork)).toBe(true);
+
+    const seenByB = (await getPlan(b, plan.id)).plan;
+    expect(seenByB.starts_at.endsWith(newYork)).toBe(true);
+    expect(seenByB.buddy_local_starts_at?.endsWith(vienna)).toBe(true);
+    for (const shown of [plan.starts_at, plan.buddy_local_starts_at, seenByB.starts_at, seenByB.buddy_local_starts_at])
+      expect(Date.parse(shown ?? '')).toBe(startsAt.getTime());
+    const inbox = await call(getInbox, { token: b.token });
+    expect(inbox.plans_to_answer[0]?.starts_at).toBe(seenByB.starts_at);
+    await answer(plans.acceptPlan, b, plan.id);
+    expect((await call(getInbox, { token: a.token })).next_plan?.starts_at).toBe(plan.starts_at);
+
+    // Same clock: no second time; no zone at all: UTC with Z.
+    const [c, d, sameChat] = await pair('Zone');
+    await call(updateMe, { token: c.token, body: { timezone: 'Europe/Vienna' } });
+    await call(updateMe, { token: d.token, body: { timezone: 'Europe/Berlin' } });
+    expect((await propose(c, sameChat)).plan.buddy_local_starts_at).toBeNull();
+    const [e, , utcChat] = await pair('Zone');
+    expect((await propose(e, utcChat)).plan.starts_at).toMatch(/Z$/);
   });
 
   it('attributes the action to the agent its token was issued to when the body names none', async () => {
@@ -475,6 +516,120 @@ describe('races (parallel requests)', () => {
   });
 });
 
+describe('plan options', () => {
+  // Elvas (Portugal) and Badajoz (Spain): 15 km apart, an hour apart on the clock.
+  const elvas = { latitude: 38.88, longitude: -7.16 };
+  const badajoz = { latitude: 38.88, longitude: -6.97 };
+  const climber = async (name: string, coords: typeof elvas) => {
+    const { user, auth } = await call(register, {
+      body: {
+        email: uniqueEmail(),
+        displayName: name,
+        location: 'Border',
+        coords,
+        activities: ['bouldering', 'hiking'],
+        availability_text: 'Saturday 9am to 12pm',
+      },
+    });
+    return { id: user.id, slug: user.slug, token: auth.token } as TestUser;
+  };
+  const localHour = (iso: string, zone: string) =>
+    new Intl.DateTimeFormat('en-GB', { timeZone: zone, weekday: 'short', hour: 'numeric', hourCycle: 'h23' })
+      .format(new Date(iso))
+      .split(/,? /);
+  const options = (by: TestUser, slug: string, query: { activity?: string; days?: number } = {}) =>
+    call(plans.planOptions, { params: { slug }, query, token: by.token });
+
+  it('gives buddies times inside both people’s free hours across a zone difference, an event first', async () => {
+    const [ines, lucia] = await Promise.all([climber('Inês', elvas), climber('Lucía', badajoz)]);
+    await makeBuddies(ines, lucia);
+    // Shared: Saturday 9-11 in Lisbon = 10-12 in Madrid. A bouldering social in between, in the first hour.
+    const today = new Date();
+    const saturdays = Array.from(
+      { length: 14 },
+      (_, d) => new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), today.getUTCDate() + d, 12)),
+    )
+      .filter((noon) => localHour(noon.toISOString(), 'Europe/Lisbon')[0] === 'Sat')
+      .map((noon) => {
+        const offset = Number(localHour(noon.toISOString(), 'Europe/Lisbon')[1]) - 12;
+        return new Date(noon.getTime() - (3 + offset) * HOUR);
+      })
+      .filter((start) => start.getTime() > Date.now() + 3 * HOUR);
+    const eventStart = saturdays[0]!;
+    const source = `plan-options-${Date.now()}`;
+    const [event] = await testDb()
+      .insertInto('events')
+      .values({
+        source,
+        uid: source,
+        series_uid: source,
+        title: 'Bouldering social',
+        starts_at: eventStart,
+        ends_at: new Date(eventStart.getTime() + HOUR),
+        local_date: eventStart.toISOString().slice(0, 10),
+        venue_name: 'Block Hall',
+        latitude: 38.88,
+        longitude: -7.06,
+        earth_point: sql<string>`ll_to_earth(38.88, -7.06)`,
+        activity_ids: ['rock_climbing'],
+        scraped_at: new Date(),
+      })
+      .returning('id')
+      .execute();
+
+    const fromLisbon = await options(ines, lucia.slug);
+    expect(fromLisbon.options.length).toBeGreaterThan(0);
+    expect(fromLisbon.options[0]).toMatchObject({
+      activity: 'Rock Climbing',
+      place: { name: 'Block Hall' },
+      event_id: event!.id,
+      why: ['Bouldering social at Block Hall'],
+    });
+    expect(fromLisbon.options.length).toBeGreaterThanOrEqual(2);
+    for (const option of fromLisbon.options) {
+      // In the reader's zone, and inside both people's own Saturday 9-12.
+      expect(option.starts_at).toMatch(/T09:00:00\+0[01]:00$/);
+      for (const zone of ['Europe/Lisbon', 'Europe/Madrid']) {
+        const [day, start] = localHour(option.starts_at, zone);
+        const [, end] = localHour(option.ends_at, zone);
+        expect(day).toBe('Sat');
+        expect(Number(start)).toBeGreaterThanOrEqual(9);
+        expect(Number(end)).toBeLessThanOrEqual(12);
+      }
+    }
+    expect(fromLisbon.options[1]?.why).toEqual(["You're both free Saturday 9–11", 'You both like rock climbing']);
+    expect(Date.parse(fromLisbon.options[1]!.ends_at) - Date.parse(fromLisbon.options[1]!.starts_at)).toBe(2 * HOUR);
+
+    const fromMadrid = await options(lucia, ines.slug, { activity: 'hike', days: 30 });
+    expect(fromMadrid.options.every((o) => o.activity === 'Hiking' && /T10:00:00\+0[12]:00$/.test(o.starts_at))).toBe(
+      true,
+    );
+    expect(fromMadrid.options[0]?.why).toEqual(["You're both free Saturday 10–12"]);
+    expect(fromMadrid.options.length).toBeLessThanOrEqual(5);
+  });
+
+  it('a stranger or a blocked buddy gets 404; bad days → 400', async () => {
+    const [a, b, c] = await users(3, 'Opt');
+    await makeBuddies(a, b);
+    expect((await refused(plans.planOptions, { params: { slug: c.slug }, token: a.token }, 'not_found')).code).toBe(
+      'not_found',
+    );
+    expect((await refused(plans.planOptions, { params: { slug: a.slug }, token: a.token }, 'not_found')).code).toBe(
+      'not_found',
+    );
+    const none = await options(a, b.slug);
+    expect(none).toEqual({ options: [], none_because: 'No shared free time: your availability is not set' });
+    for (const days of ['0', '31', 'soon']) {
+      const res = await api('GET', `/api/v1/users/${b.slug}/plan_options.json?days=${days}`, { token: a.token });
+      expect(res.status).toBe(400);
+      expect(res.body.error.code).toBe('validation_failed');
+    }
+    await call(blockUser, { params: { slug: a.slug }, token: b.token });
+    await refused(plans.planOptions, { params: { slug: b.slug }, token: a.token }, 'not_found');
+    await refused(plans.planOptions, { params: { slug: a.slug }, token: b.token }, 'not_found');
+  });
+});
+
 describe('the MCP tools, through the SDK client', () => {
   const clients: Client[] = [];
   afterAll(async () => Promise.all(clients.map((c) => c.close().catch(() => {}))));
@@ -502,6 +657,7 @@ describe('the MCP tools, through the SDK client', () => {
     const [a, b, chatId] = await pair('Mcp');
     const [ana, ben] = await Promise.all([connect(a.token), connect(b.token)]);
     const { tools } = await ana.listTools();
+    expect(tools.find((t) => t.name === 'plan_options')?.annotations?.readOnlyHint).toBe(true);
     for (const name of ['propose_plan', 'accept_plan', 'decline_plan', 'cancel_plan', 'list_plans', 'get_plan'])
       expect(tools.map((t) => t.name)).toContain(name);
     expect(tools.find((t) => t.name === 'list_plans')?.annotations?.readOnlyHint).toBe(true);
@@ -523,5 +679,9 @@ describe('the MCP tools, through the SDK client', () => {
     const upcoming = await tool(ana, 'list_plans', {});
     expect(upcoming.plans).toMatchObject([{ id: proposed.plan.id, status: 'confirmed' }]);
     expect((await tool(ana, 'get_plan', { planId: proposed.plan.id })).plan.id).toBe(proposed.plan.id);
+    expect(await tool(ana, 'plan_options', { slug: b.slug, days: 7 })).toEqual({
+      options: [],
+      none_because: 'No shared free time: your availability is not set',
+    });
   });
 });

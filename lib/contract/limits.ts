@@ -60,6 +60,10 @@ export const PLAN_LIMITS = {
   defaultDurationHours: 2,
   /** Open (unanswered, not yet started) proposals one chat may hold at once. */
   openProposalsPerChat: 3,
+  /** plan_options: how many, and how many days ahead they look (default, most). */
+  options: 5,
+  optionsDaysDefault: 14,
+  optionsDaysMax: 30,
   pageDefault: 20,
   pageMax: 50,
 } as const;

@@ -36,6 +36,7 @@ export const API_PATHS = {
   report: '/api/v1/users/{slug}/report.json',
   pushTokens: '/api/v1/me/push_tokens.json',
   webPush: '/api/v1/me/web_push.json',
+  planOptions: '/api/v1/users/{slug}/plan_options.json',
   chatPlans: '/api/v1/chats/{chatId}/plans.json',
   plans: '/api/v1/plans.json',
   plan: '/api/v1/plans/{planId}.json',

@@ -27,6 +27,7 @@ export const planSchema = z.object({
   activity: z.string(),
   starts_at: isoDateTime,
   ends_at: isoDateTime,
+  buddy_local_starts_at: isoDateTime.nullable().describe("The start on the buddy's clock, where their offset differs"),
   place: z.object({ name: z.string(), address: z.string().nullable() }),
   event_id: z.string().nullable(),
   note: z.string().nullable(),
@@ -213,4 +214,42 @@ export const getPlan = defineEndpoint({
   errors: ['not_found'],
 });
 
-export const planEndpoints = [proposePlan, acceptPlan, declinePlan, cancelPlan, listPlans, getPlan] as const;
+export const planOptionSchema = z.object({
+  starts_at: isoDateTime,
+  ends_at: isoDateTime,
+  activity: z.string(),
+  place: z.object({ name: z.string(), address: z.string().nullable() }).nullable(),
+  event_id: z.string().nullable(),
+  why: z.array(z.string()).describe('Short reasons to tell the person'),
+});
+export type PlanOption = z.infer<typeof planOptionSchema>;
+
+export const planOptions = defineEndpoint({
+  id: 'plan_options',
+  method: 'GET',
+  path: API_PATHS.planOptions,
+  auth: 'buddy:read',
+  tags: ['plans'],
+  summary: 'Up to five times to propose to a buddy',
+  toolHint: 'Start here before propose_plan; offer these to the person.',
+  description:
+    "Drawn from both weekly schedules (each on their own clock), shared activities and events near both. In the caller's " +
+    'zone. Buddies only (else 404).',
+  params: z.object({ slug: singleLine().min(1).max(80) }),
+  query: z.object({
+    activity: singleLine().trim().max(PLAN_LIMITS.activity).optional().describe('Default: shared activities'),
+    days: z.coerce.number().int().min(1).max(PLAN_LIMITS.optionsDaysMax).optional().describe('Default 14'),
+  }),
+  response: z.object({ options: z.array(planOptionSchema), none_because: z.string().nullable() }),
+  errors: ['validation_failed', 'not_found'],
+});
+
+export const planEndpoints = [
+  planOptions,
+  proposePlan,
+  acceptPlan,
+  declinePlan,
+  cancelPlan,
+  listPlans,
+  getPlan,
+] as const;

@@ -14,6 +14,7 @@ export function planRows(db: Database, viewerId: string) {
     .innerJoin('users as u', (join) =>
       join.on(sql<boolean>`u.id = case when p.proposer_id = ${viewerId} then p.recipient_id else p.proposer_id end`),
     )
+    .innerJoin('users as vu', (join) => join.on(sql<boolean>`vu.id = ${viewerId}`))
     .innerJoin('users as pu', 'pu.id', 'p.proposer_id')
     .leftJoin('users as au', 'au.id', 'p.acted_by_user')
     .leftJoin('users as cu', 'cu.id', 'p.accepted_by_user')
@@ -25,6 +26,8 @@ export function planRows(db: Database, viewerId: string) {
       'u.display_name as u_display_name',
       'u.photo_url as u_photo_url',
       'u.public_location as u_public_location',
+      'u.timezone as u_timezone',
+      'vu.timezone as viewer_timezone',
       'pu.display_name as proposer_name',
       'au.display_name as actor_name',
       'cu.display_name as accepter_name',
@@ -37,10 +40,14 @@ export type PlanQueryRow = PlanRow & {
   u_display_name: string;
   u_photo_url: string | null;
   u_public_location: string | null;
+  u_timezone: string | null;
+  viewer_timezone: string | null;
   proposer_name: string;
   actor_name: string | null;
   accepter_name: string | null;
 };
+
+const offsetOf = (iso: string) => (iso.endsWith('Z') ? '+00:00' : iso.slice(-6));
 
 /** A proposal nobody answered before its start is expired, whether or not the sweep has stored that yet. */
 export function effectiveStatus(row: Pick<PlanRow, 'status' | 'starts_at'>, now: Date): PlanStatus {
@@ -52,13 +59,18 @@ export function toPlan(row: PlanQueryRow, viewerId: string, baseUrl: string, now
   // The last action's author; null after a block or an account deletion (nothing to reveal).
   const actor = row.acted_by_user && row.actor_name ? { name: row.actor_name, agent_name: row.acted_agent_name } : null;
   const lastAction = row.status;
+  // Every instant in the reader's zone; the buddy's local start only where their clock reads otherwise.
+  const inZone = (at: Date | string) => isoInstant(new Date(at), row.viewer_timezone);
+  const startsAt = inZone(row.starts_at);
+  const buddyStartsAt = row.u_timezone ? isoInstant(new Date(row.starts_at), row.u_timezone) : null;
   return {
     id: row.id,
     chatId: row.chat_id,
     status,
     activity: row.activity,
-    starts_at: isoInstant(new Date(row.starts_at)),
-    ends_at: isoInstant(new Date(row.ends_at)),
+    starts_at: startsAt,
+    ends_at: inZone(row.ends_at),
+    buddy_local_starts_at: buddyStartsAt && offsetOf(buddyStartsAt) !== offsetOf(startsAt) ? buddyStartsAt : null,
     place: { name: row.place_name, address: row.place_address },
     event_id: row.event_id,
     note: row.note,
@@ -82,7 +94,7 @@ export function toPlan(row: PlanQueryRow, viewerId: string, baseUrl: string, now
     declined_by: lastAction === 'declined' ? actor : null,
     cancelled_by: lastAction === 'cancelled' ? actor : null,
     cancel_reason: lastAction === 'cancelled' && actor ? row.cancel_reason : null,
-    created_at: isoInstant(new Date(row.created_at)),
-    updated_at: isoInstant(new Date(row.updated_at)),
+    created_at: inZone(row.created_at),
+    updated_at: inZone(row.updated_at),
   };
 }

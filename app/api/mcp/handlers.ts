@@ -31,6 +31,7 @@ import * as block from '../v1/users/[slug]/block.json/route';
 import * as report from '../v1/users/[slug]/report.json/route';
 import * as overlap from '../v1/users/[slug]/overlap.json/route';
 import * as chatPlans from '../v1/chats/[chatId]/plans.json/route';
+import * as planOptions from '../v1/users/[slug]/plan_options.json/route';
 import * as plans from '../v1/plans.json/route';
 import * as plan from '../v1/plans/[planId]/route';
 import * as acceptPlan from '../v1/plans/[planId]/accept.json/route';
@@ -75,6 +76,7 @@ export const ROUTE_HANDLERS: Readonly<Record<string, RouteHandler>> = {
   accept_plan: acceptPlan.POST,
   decline_plan: declinePlan.POST,
   cancel_plan: cancelPlan.POST,
+  plan_options: planOptions.GET,
   list_plans: plans.GET,
   get_plan: plan.GET,
 };
