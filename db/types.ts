@@ -389,6 +389,13 @@ export interface InboxVersionsTable {
 export type PlanStatus = 'proposed' | 'confirmed' | 'superseded' | 'declined' | 'cancelled' | 'expired';
 
 /** A plan two buddies agree on (migration 0021). */
+/** A person's private calendar feed: only the hash of its URL's secret is kept. */
+export interface CalendarFeedsTable {
+  user_id: string;
+  secret_hash: Buffer;
+  created_at: Timestamp;
+}
+
 export interface PlansTable {
   id: Generated<string>;
   chat_id: string;
@@ -448,6 +455,7 @@ export interface DB {
   inbox_versions: InboxVersionsTable;
   idempotency_keys: IdempotencyKeysTable;
   plans: PlansTable;
+  calendar_feeds: CalendarFeedsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

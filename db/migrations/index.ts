@@ -20,6 +20,7 @@ import * as m0016 from './0016_oauth';
 import * as m0017 from './0017_oauth_token_hashes';
 import * as m0020 from './0020_time_zones';
 import * as m0021 from './0021_plans';
+import * as m0025 from './0025_calendar_feeds';
 
 export const migrations: Record<string, Migration> = {
   '0001_init': m0001,
@@ -41,4 +42,5 @@ export const migrations: Record<string, Migration> = {
   '0017_oauth_token_hashes': m0017,
   '0020_time_zones': m0020,
   '0021_plans': m0021,
+  '0025_calendar_feeds': m0025,
 };

@@ -64,4 +64,96 @@ export const muteChat = defineEndpoint({
   errors: ['validation_failed', 'not_found'],
 });
 
-export const webAppEndpoints = [subscribeWebPush, unsubscribeWebPush, muteChat] as const;
+// Calendars (issue 29, section 4). The contract speaks JSON, and these answer text/calendar,
+// so they are the web app's (and calendar apps') endpoints; a bearer token with buddy:read
+// may fetch a plan's .ics all the same.
+const ics = z.string().describe('text/calendar (RFC 5545)');
+
+export const planCalendar = defineEndpoint({
+  id: 'plan_calendar',
+  method: 'GET',
+  path: API_PATHS.planCalendar,
+  auth: 'buddy:read',
+  tags: ['plans'],
+  summary: 'One plan as an iCalendar file',
+  params: z.object({
+    planId: singleLine()
+      .min(1)
+      .max(80)
+      .transform((value) => value.replace(/\.ics$/, '')),
+  }),
+  response: ics,
+  errors: ['not_found'],
+});
+
+export const calendarFeedFile = defineEndpoint({
+  id: 'calendar_feed_file',
+  method: 'GET',
+  path: API_PATHS.calendarFeedFile,
+  auth: 'none',
+  tags: ['plans'],
+  summary: 'A person’s private calendar feed (the secret in the path is the credential)',
+  params: z.object({
+    secret: singleLine()
+      .min(1)
+      .max(200)
+      .transform((value) => value.replace(/\.ics$/, '')),
+  }),
+  response: ics,
+  errors: ['not_found'],
+});
+
+const calendarFeedState = z.object({
+  success: z.literal(true),
+  on: z.boolean(),
+  created_at: z.string().nullable(),
+  /** Only in the answer that made it: the secret is stored hashed, so it cannot be shown again. */
+  url: z.string().nullable(),
+  webcal_url: z.string().nullable(),
+});
+
+export const getCalendarFeed = defineEndpoint({
+  id: 'get_calendar_feed',
+  method: 'GET',
+  path: API_PATHS.calendarFeed,
+  auth: 'buddy:read',
+  tags: ['plans'],
+  summary: 'Whether your private calendar feed is on',
+  response: calendarFeedState,
+});
+
+export const rotateCalendarFeed = defineEndpoint({
+  id: 'rotate_calendar_feed',
+  method: 'POST',
+  path: API_PATHS.calendarFeed,
+  auth: 'profile:write',
+  tags: ['plans'],
+  summary: 'Turn the calendar feed on, or give it a new secret URL (the old one stops working)',
+  bodyOptional: true,
+  body: z.object({}),
+  status: 201,
+  response: calendarFeedState,
+});
+
+export const revokeCalendarFeed = defineEndpoint({
+  id: 'revoke_calendar_feed',
+  method: 'DELETE',
+  path: API_PATHS.calendarFeed,
+  auth: 'profile:write',
+  tags: ['plans'],
+  summary: 'Turn the calendar feed off (its URL answers 404)',
+  bodyOptional: true,
+  body: z.object({}),
+  response: calendarFeedState,
+});
+
+export const webAppEndpoints = [
+  subscribeWebPush,
+  unsubscribeWebPush,
+  muteChat,
+  planCalendar,
+  calendarFeedFile,
+  getCalendarFeed,
+  rotateCalendarFeed,
+  revokeCalendarFeed,
+] as const;
