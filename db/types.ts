@@ -396,6 +396,25 @@ export interface CalendarFeedsTable {
   created_at: Timestamp;
 }
 
+/** A reminder waiting for its time (sent_at null) or sent; minutes before the plan's start. */
+export interface PlanRemindersTable {
+  id: Generated<string>;
+  plan_id: string;
+  user_id: string;
+  offset_minutes: number;
+  due_at: Timestamp;
+  sent_at: Timestamp | null;
+}
+
+/** Optional mail a person gets; no row means all on. */
+export interface MailPreferencesTable {
+  user_id: string;
+  reminders: Generated<boolean>;
+  checkins: Generated<boolean>;
+  digests: Generated<boolean>;
+  updated_at: Timestamp;
+}
+
 export interface PlansTable {
   id: Generated<string>;
   chat_id: string;
@@ -456,6 +475,8 @@ export interface DB {
   idempotency_keys: IdempotencyKeysTable;
   plans: PlansTable;
   calendar_feeds: CalendarFeedsTable;
+  plan_reminders: PlanRemindersTable;
+  mail_preferences: MailPreferencesTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -45,6 +45,8 @@ export const API_PATHS = {
   planCalendar: '/api/v1/plans/{planId}.ics',
   calendarFeed: '/api/v1/me/calendar_feed.json',
   calendarFeedFile: '/api/v1/calendar/{secret}.ics',
+  mailPreferences: '/api/v1/me/mail_preferences.json',
+  unsubscribe: '/api/v1/mail/unsubscribe.json',
 } as const;
 
 export type PathName = keyof typeof API_PATHS;

@@ -147,6 +147,43 @@ export const revokeCalendarFeed = defineEndpoint({
   response: calendarFeedState,
 });
 
+// Optional mail (reminders now; check-ins and digests share the model and the unsubscribe).
+const mailPreferences = z.object({ reminders: z.boolean(), checkins: z.boolean(), digests: z.boolean() });
+
+export const getMailPreferences = defineEndpoint({
+  id: 'get_mail_preferences',
+  method: 'GET',
+  path: API_PATHS.mailPreferences,
+  auth: 'profile:read',
+  tags: ['notifications'],
+  summary: 'Which optional mail you get',
+  response: mailPreferences,
+});
+
+export const updateMailPreferences = defineEndpoint({
+  id: 'update_mail_preferences',
+  method: 'PATCH',
+  path: API_PATHS.mailPreferences,
+  auth: 'profile:write',
+  tags: ['notifications'],
+  summary: 'Turn optional mail on or off',
+  body: mailPreferences.partial().strict(),
+  response: mailPreferences,
+  errors: ['validation_failed'],
+});
+
+export const unsubscribeMail = defineEndpoint({
+  id: 'unsubscribe_mail',
+  method: 'POST',
+  path: API_PATHS.unsubscribe,
+  auth: 'none',
+  tags: ['notifications'],
+  summary: 'One-click unsubscribe (RFC 8058): the signed token from a mail turns all optional mail off',
+  query: z.object({ token: singleLine().min(1).max(200) }),
+  response: mailPreferences,
+  errors: ['not_found'],
+});
+
 export const webAppEndpoints = [
   subscribeWebPush,
   unsubscribeWebPush,
@@ -156,4 +193,7 @@ export const webAppEndpoints = [
   getCalendarFeed,
   rotateCalendarFeed,
   revokeCalendarFeed,
+  getMailPreferences,
+  updateMailPreferences,
+  unsubscribeMail,
 ] as const;
