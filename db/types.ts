@@ -402,7 +402,7 @@ export interface PlanRemindersTable {
   plan_id: string;
   user_id: string;
   offset_minutes: number;
-  due_at: Timestamp;
+  due_at: RequiredTimestamp;
   sent_at: Timestamp | null;
 }
 
