@@ -393,6 +393,32 @@ export interface InboxVersionsTable {
 export type PlanStatus = 'proposed' | 'confirmed' | 'superseded' | 'declined' | 'cancelled' | 'expired';
 
 /** A plan two buddies agree on (migration 0021). */
+/** A person's private calendar feed: only the hash of its URL's secret is kept. */
+export interface CalendarFeedsTable {
+  user_id: string;
+  secret_hash: Buffer;
+  created_at: Timestamp;
+}
+
+/** A reminder waiting for its time (sent_at null) or sent; minutes before the plan's start. */
+export interface PlanRemindersTable {
+  id: Generated<string>;
+  plan_id: string;
+  user_id: string;
+  offset_minutes: number;
+  due_at: RequiredTimestamp;
+  sent_at: Timestamp | null;
+}
+
+/** Optional mail a person gets; no row means all on. */
+export interface MailPreferencesTable {
+  user_id: string;
+  reminders: Generated<boolean>;
+  checkins: Generated<boolean>;
+  digests: Generated<boolean>;
+  updated_at: Timestamp;
+}
+
 export interface PlansTable {
   id: Generated<string>;
   chat_id: string;
@@ -454,6 +480,9 @@ export interface DB {
   inbox_versions: InboxVersionsTable;
   idempotency_keys: IdempotencyKeysTable;
   plans: PlansTable;
+  calendar_feeds: CalendarFeedsTable;
+  plan_reminders: PlanRemindersTable;
+  mail_preferences: MailPreferencesTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -61,6 +61,8 @@ export interface Config {
   signinLinkLimits: AttemptLimits;
   /** Per-user and per-client limits counted by lib/limits (429 with Retry-After past them). */
   rateLimits: RateLimitRules;
+  /** PLAN_REMINDER_OFFSETS: minutes before a confirmed plan's start at which both people are reminded. */
+  planReminderOffsets: number[];
 }
 
 export const MODERATION_PROVIDERS = ['local', 'google-vision'] as const;
@@ -130,6 +132,18 @@ function photoProcessingFromEnv(): Config['photoProcessing'] {
   return { concurrency, maxWaiting: intFromEnv('PHOTO_PROCESSING_QUEUE', 4 * concurrency) };
 }
 
+/** PLAN_REMINDER_OFFSETS: "24h,2h" (the default), or minutes ("90m", "5"), before a confirmed plan's start. */
+export function reminderOffsetsFromEnv(raw: string | undefined): number[] {
+  if (raw === undefined || raw.trim() === '') return [24 * 60, 2 * 60];
+  const offsets = raw.split(',').map((part) => {
+    const match = /^\s*(\d+)\s*(h|m)?\s*$/i.exec(part);
+    const value = match ? Number(match[1]) * (match[2]?.toLowerCase() === 'h' ? 60 : 1) : Number.NaN;
+    if (!Number.isInteger(value) || value < 1) throw new Error('PLAN_REMINDER_OFFSETS must be like "24h,2h" or "90m"');
+    return value;
+  });
+  return [...new Set(offsets)].sort((a, b) => b - a);
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = intFromEnv('PORT', 3000);
   const base = (env.PUBLIC_BASE_URL || `http://localhost:${port}`).replace(/\/+$/, '');
@@ -144,6 +158,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smtpUrl: env.SMTP_URL || undefined,
     mailFrom: env.MAIL_FROM || 'no-reply@localhost',
     geocoderUrl: env.GEOCODER_URL || undefined,
+    planReminderOffsets: reminderOffsetsFromEnv(env.PLAN_REMINDER_OFFSETS),
     events: {
       upstreamUrl: upstreamUrlFromEnv(env.EVENTS_UPSTREAM_URL),
       upstreamTimeoutMs: intFromEnv('EVENTS_UPSTREAM_TIMEOUT_MS', 5000),

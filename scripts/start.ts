@@ -13,7 +13,7 @@ import { loadConfig } from '../lib/config';
 import { clientAddress, countTrustsPublicPeer, describeTrustProxy } from '../lib/http/client-address';
 import { installClientIpProof, stampClientIp } from '../lib/http/ip';
 import { INTERNAL_ERROR_ENVELOPE } from '../lib/http/errors';
-import { logError, logLine } from '../lib/http/log';
+import { logError, loggedPath, logLine } from '../lib/http/log';
 import { answerApiFrontDoor } from '../lib/http/api-front-door';
 import { answerHomePage } from '../lib/http/home-front-door';
 import { parkUnchangedInboxPoll } from '../lib/http/poll-front-door';
@@ -125,8 +125,8 @@ async function main(): Promise<void> {
       res.on('finish', () => {
         logLine({
           method: req.method,
-          // The path only: query strings can carry sign-in tokens.
-          path: (req.url ?? '').split('?')[0],
+          // The path only (query strings can carry sign-in tokens), secret segments redacted.
+          path: loggedPath(req.url ?? ''),
           status: res.statusCode,
           duration_ms: Number((process.hrtime.bigint() - started) / 1000n) / 1000,
         });

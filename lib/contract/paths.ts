@@ -43,6 +43,11 @@ export const API_PATHS = {
   acceptPlan: '/api/v1/plans/{planId}/accept.json',
   declinePlan: '/api/v1/plans/{planId}/decline.json',
   cancelPlan: '/api/v1/plans/{planId}/cancel.json',
+  planCalendar: '/api/v1/plans/{planId}.ics',
+  calendarFeed: '/api/v1/me/calendar_feed.json',
+  calendarFeedFile: '/api/v1/calendar/{secret}.ics',
+  mailPreferences: '/api/v1/me/mail_preferences.json',
+  unsubscribe: '/api/v1/mail/unsubscribe.json',
 } as const;
 
 export type PathName = keyof typeof API_PATHS;

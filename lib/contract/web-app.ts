@@ -64,4 +64,136 @@ export const muteChat = defineEndpoint({
   errors: ['validation_failed', 'not_found'],
 });
 
-export const webAppEndpoints = [subscribeWebPush, unsubscribeWebPush, muteChat] as const;
+// Calendars (issue 29, section 4). The contract speaks JSON, and these answer text/calendar,
+// so they are the web app's (and calendar apps') endpoints; a bearer token with buddy:read
+// may fetch a plan's .ics all the same.
+const ics = z.string().describe('text/calendar (RFC 5545)');
+
+export const planCalendar = defineEndpoint({
+  id: 'plan_calendar',
+  method: 'GET',
+  path: API_PATHS.planCalendar,
+  auth: 'buddy:read',
+  tags: ['plans'],
+  summary: 'One plan as an iCalendar file',
+  params: z.object({
+    planId: singleLine()
+      .min(1)
+      .max(80)
+      .transform((value) => value.replace(/\.ics$/, '')),
+  }),
+  response: ics,
+  errors: ['not_found'],
+});
+
+export const calendarFeedFile = defineEndpoint({
+  id: 'calendar_feed_file',
+  method: 'GET',
+  path: API_PATHS.calendarFeedFile,
+  auth: 'none',
+  tags: ['plans'],
+  summary: 'A person’s private calendar feed (the secret in the path is the credential)',
+  params: z.object({
+    secret: singleLine()
+      .min(1)
+      .max(200)
+      .transform((value) => value.replace(/\.ics$/, '')),
+  }),
+  response: ics,
+  errors: ['not_found'],
+});
+
+const calendarFeedState = z.object({
+  success: z.literal(true),
+  on: z.boolean(),
+  created_at: z.string().nullable(),
+  /** Only in the answer that made it: the secret is stored hashed, so it cannot be shown again. */
+  url: z.string().nullable(),
+  webcal_url: z.string().nullable(),
+});
+
+export const getCalendarFeed = defineEndpoint({
+  id: 'get_calendar_feed',
+  method: 'GET',
+  path: API_PATHS.calendarFeed,
+  auth: 'buddy:read',
+  tags: ['plans'],
+  summary: 'Whether your private calendar feed is on',
+  response: calendarFeedState,
+});
+
+export const rotateCalendarFeed = defineEndpoint({
+  id: 'rotate_calendar_feed',
+  method: 'POST',
+  path: API_PATHS.calendarFeed,
+  auth: 'profile:write',
+  tags: ['plans'],
+  summary: 'Turn the calendar feed on, or give it a new secret URL (the old one stops working)',
+  bodyOptional: true,
+  body: z.object({}),
+  status: 201,
+  response: calendarFeedState,
+});
+
+export const revokeCalendarFeed = defineEndpoint({
+  id: 'revoke_calendar_feed',
+  method: 'DELETE',
+  path: API_PATHS.calendarFeed,
+  auth: 'profile:write',
+  tags: ['plans'],
+  summary: 'Turn the calendar feed off (its URL answers 404)',
+  bodyOptional: true,
+  body: z.object({}),
+  response: calendarFeedState,
+});
+
+// Optional mail (reminders now; check-ins and digests share the model and the unsubscribe).
+const mailPreferences = z.object({ reminders: z.boolean(), checkins: z.boolean(), digests: z.boolean() });
+
+export const getMailPreferences = defineEndpoint({
+  id: 'get_mail_preferences',
+  method: 'GET',
+  path: API_PATHS.mailPreferences,
+  auth: 'profile:read',
+  tags: ['notifications'],
+  summary: 'Which optional mail you get',
+  response: mailPreferences,
+});
+
+export const updateMailPreferences = defineEndpoint({
+  id: 'update_mail_preferences',
+  method: 'PATCH',
+  path: API_PATHS.mailPreferences,
+  auth: 'profile:write',
+  tags: ['notifications'],
+  summary: 'Turn optional mail on or off',
+  body: mailPreferences.partial().strict(),
+  response: mailPreferences,
+  errors: ['validation_failed'],
+});
+
+export const unsubscribeMail = defineEndpoint({
+  id: 'unsubscribe_mail',
+  method: 'POST',
+  path: API_PATHS.unsubscribe,
+  auth: 'none',
+  tags: ['notifications'],
+  summary: 'One-click unsubscribe (RFC 8058): the signed token from a mail turns all optional mail off',
+  query: z.object({ token: singleLine().min(1).max(200) }),
+  response: mailPreferences,
+  errors: ['not_found'],
+});
+
+export const webAppEndpoints = [
+  subscribeWebPush,
+  unsubscribeWebPush,
+  muteChat,
+  planCalendar,
+  calendarFeedFile,
+  getCalendarFeed,
+  rotateCalendarFeed,
+  revokeCalendarFeed,
+  getMailPreferences,
+  updateMailPreferences,
+  unsubscribeMail,
+] as const;

@@ -41,14 +41,26 @@ export function routeHandlersOnDisk(appDir: string): string[] {
         walk(path.join(dir, entry.name), [...segments, entry.name]);
       } else if (/^route\.tsx?$/.test(entry.name)) {
         // Next.js has no `[id].json` segment: a dynamic folder's own route.ts serves
-        // `{id}.json` (the param arrives with `.json`, which the contract strips).
-        const urlPath = `/${segments
+        // `{id}.json` (the param arrives with `.json`, which the contract strips), or
+        // `{id}.ics` when its comments name that path (iCalendar), or both.
+        const source = fs.readFileSync(path.join(dir, entry.name), 'utf8');
+        const plain = `/${segments
           .filter((s) => !/^\(.*\)$/.test(s))
           .map((s) => s.replace(/^\[(\w+)\]$/, '{$1}'))
-          .join('/')}`.replace(/\{(\w+)\}$/, '{$1}.json');
-        if (urlPath in NON_CONTRACT_ROUTES) continue;
-        for (const method of exportedMethods(fs.readFileSync(path.join(dir, entry.name), 'utf8')))
-          out.push(`${method} ${urlPath}`);
+          .join('/')}`;
+        const last = /\{(\w+)\}$/.exec(plain)?.[1];
+        const suffixes = !last
+          ? ['']
+          : ['.json', '.ics'].filter((suffix) =>
+              suffix === '.json'
+                ? !source.includes(`{${last}}.ics`) || source.includes(`{${last}}.json`)
+                : source.includes(`{${last}}.ics`),
+            );
+        for (const suffix of suffixes) {
+          const urlPath = plain + suffix;
+          if (urlPath in NON_CONTRACT_ROUTES) continue;
+          for (const method of exportedMethods(source)) out.push(`${method} ${urlPath}`);
+        }
       }
     }
   };

@@ -12,3 +12,13 @@ export function logError(message: string, error: unknown, fields: Record<string,
     `${JSON.stringify({ time: new Date().toISOString(), level: 'error', message, error: err, ...fields })}\n`,
   );
 }
+
+/** Path segments that are credentials (a calendar feed's secret): never written to a log. */
+const SECRET_PATH_SEGMENTS: readonly RegExp[] = [/^(\/api\/v1\/calendar\/)[^/]+/];
+
+/** A request path as logs may show it: no query string (sign-in tokens), no secret segment. */
+export function loggedPath(url: string): string {
+  let path = url.split('?')[0] ?? '';
+  for (const pattern of SECRET_PATH_SEGMENTS) path = path.replace(pattern, '$1[redacted]');
+  return path;
+}

@@ -61,7 +61,10 @@ export class Reply<T> {
 }
 
 type ResponseOf<S extends EndpointSpec> = z.input<S['response']>;
-type Handler<S extends EndpointSpec> = (ctx: HandlerContext<S>) => Promise<ResponseOf<S> | Reply<ResponseOf<S>>>;
+/** A handler answers the endpoint's JSON, or (for a non-JSON answer such as text/calendar) a whole Response. */
+type Handler<S extends EndpointSpec> = (
+  ctx: HandlerContext<S>,
+) => Promise<ResponseOf<S> | Reply<ResponseOf<S>> | Response>;
 type NextContext = { params: Promise<Record<string, string | string[]>> };
 
 export interface RouteOptions {
@@ -183,9 +186,11 @@ export function route<S extends EndpointSpec>(spec: S, handler: Handler<S>, opti
       });
       const defaults = { 'cache-control': 'no-store', ...limitHeaders };
       const response =
-        result instanceof Reply
-          ? json(result.body, result.init.status ?? spec.status ?? 200, { ...defaults, ...result.init.headers })
-          : json(result, spec.status ?? 200, defaults);
+        result instanceof Response
+          ? result
+          : result instanceof Reply
+            ? json(result.body, result.init.status ?? spec.status ?? 200, { ...defaults, ...result.init.headers })
+            : json(result, spec.status ?? 200, defaults);
       return claimed ? await finish(db, claimed, response) : response;
     } catch (error) {
       // A refused or failed request changed nothing: its key is free for a retry.

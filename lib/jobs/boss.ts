@@ -18,8 +18,10 @@ export const QUEUES = {
   photoDeletion: 'photo-deletion',
   /** Push a notification to a user's devices: a PushJob (lib/notifications/push.ts) */
   push: 'push-notify',
-  /** Every minute: store "expired" on unanswered past proposals, wake inboxes of plans that just ended: {} */
+  /** Every minute: store "expired" on unanswered past proposals, wake inboxes of plans that just ended, send due reminders: {} */
   plansSweep: 'plans-sweep',
+  /** Mail one plan reminder, unless turned off: { reminderId } (lib/plans/reminder-mail.ts) */
+  reminderMail: 'mail-plan-reminder',
 } as const;
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 

@@ -10,6 +10,9 @@ import { photoServicesFrom } from '../photos/services';
 import { deliverPush, expoPushProvider, logPushProvider } from '../notifications/push';
 import { loadVapidKeys } from '../notifications/web-push';
 import { sweepPlans } from '../plans/plans';
+import { sendReminderMail } from '../plans/reminder-mail';
+import { sendDueReminders } from '../plans/reminders';
+import { loadUnsubscribeKey } from '../notifications/mail-preferences';
 import { getBoss, QUEUES, registerWorkers, type JobHandler, type QueueName } from './boss';
 
 export async function startWorkers(): Promise<void> {
@@ -49,7 +52,13 @@ export async function startWorkers(): Promise<void> {
     [QUEUES.push]: async (data) => deliverPush(getDb(), data, push, web),
     [QUEUES.plansSweep]: async () => {
       await sweepPlans(getDb());
+      await sendDueReminders(getDb());
     },
+    [QUEUES.reminderMail]: async (data) =>
+      sendReminderMail(getDb(), String(data.reminderId), {
+        ...mail,
+        unsubscribeKey: await loadUnsubscribeKey(getDb()),
+      }),
   };
   await registerWorkers(handlers);
   await getBoss().schedule(QUEUES.plansSweep, '* * * * *', {});

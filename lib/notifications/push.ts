@@ -24,6 +24,13 @@ export const pushJobSchema = z.discriminatedUnion('kind', [
     chatId: z.string(),
     event: z.enum(['proposed', 'accepted', 'declined', 'cancelled']),
   }),
+  z.object({
+    kind: z.literal('plan_reminder'),
+    recipientId: z.string(),
+    planId: z.string(),
+    chatId: z.string(),
+    minutesBefore: z.number(),
+  }),
 ]);
 export type PushJob = z.infer<typeof pushJobSchema>;
 
@@ -77,6 +84,7 @@ export async function buildNotification(db: Database, job: PushJob): Promise<Pus
     };
   }
   if (job.kind === 'plan') return planNotification(db, job);
+  if (job.kind === 'plan_reminder') return reminderNotification(db, job);
   const request = await db
     .selectFrom('buddy_requests as r')
     .innerJoin('users as s', 's.id', 'r.sender_id')
@@ -141,6 +149,30 @@ async function planNotification(
     title: PLAN_TITLES[job.event](actor.display_name),
     body: preview(`${plan.activity} at ${plan.place_name}`),
     data: { type: 'plan', event: job.event, planId: job.planId, chatId: job.chatId },
+  };
+}
+
+/** A confirmed plan starting soon (lib/plans/reminders.ts); nothing once it is no longer confirmed. */
+async function reminderNotification(
+  db: Database,
+  job: Extract<PushJob, { kind: 'plan_reminder' }>,
+): Promise<PushNotification | null> {
+  const plan = await db
+    .selectFrom('plans as p')
+    .select(['p.activity', 'p.place_name', 'p.proposer_id', 'p.recipient_id', 'p.status'])
+    .where('p.id', '=', job.planId)
+    .executeTakeFirst();
+  if (!plan || plan.status !== 'confirmed') return null;
+  const actorId = plan.proposer_id === job.recipientId ? plan.recipient_id : plan.proposer_id;
+  const hours = job.minutesBefore / 60;
+  const lead = Number.isInteger(hours) ? `${hours} hour${hours === 1 ? '' : 's'}` : `${job.minutesBefore} minutes`;
+  return {
+    kind: job.kind,
+    recipientId: job.recipientId,
+    actorId,
+    title: `Your plan starts in ${lead}`,
+    body: preview(`${plan.activity} at ${plan.place_name}`),
+    data: { type: 'plan_reminder', planId: job.planId, chatId: job.chatId },
   };
 }
 

@@ -42,6 +42,18 @@ export async function cancelPlansOf(trx: Database, userId: string, otherId?: str
         .orderBy('sequence')
         .forUpdate(),
     )
-    .executeTakeFirst();
-  return Number(cancelled.numUpdatedRows);
+    .returning('id')
+    .execute();
+  // Their reminders stop (lib/plans/reminders.ts; not imported, which would import blocks back).
+  if (cancelled.length > 0)
+    await trx
+      .deleteFrom('plan_reminders')
+      .where(
+        'plan_id',
+        'in',
+        cancelled.map((row) => row.id),
+      )
+      .where('sent_at', 'is', null)
+      .execute();
+  return cancelled.length;
 }

@@ -25,6 +25,7 @@ import { isUuid } from '../http/validation';
 import { enqueue, QUEUES } from '../jobs/boss';
 import type { PushJob } from '../notifications/push';
 import { effectiveStatus, planRows, type PlanQueryRow, toPlan } from './records';
+import { DEFAULT_REMINDER_OFFSETS, dropReminders, scheduleReminders } from './reminders';
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
@@ -376,7 +377,8 @@ export async function answerPlan(
     by,
     baseUrl,
     now = new Date(),
-  }: PlanTarget & { answer: 'accept' | 'decline'; by: Attribution; now?: Date },
+    reminderOffsets = DEFAULT_REMINDER_OFFSETS,
+  }: PlanTarget & { answer: 'accept' | 'decline'; by: Attribution; now?: Date; reminderOffsets?: readonly number[] },
 ) {
   if (!isUuid(planId)) throw planNotFound();
   await db.transaction().execute(async (trx) => {
@@ -415,7 +417,9 @@ export async function answerPlan(
         .where('id', '=', row.replaces)
         .where('status', 'in', ['proposed', 'confirmed'])
         .execute();
+      await dropReminders(trx, [row.replaces]); // Moved: the old time's reminders go, the new ones follow.
     }
+    if (answer === 'accept') await scheduleReminders(trx, row.id, reminderOffsets, now);
     await recordAgentAction(trx, viewerId, `${answer}_plan`, by);
     await planPush(trx, row, row.proposer_id, answer === 'accept' ? 'accepted' : 'declined');
   });
@@ -455,6 +459,7 @@ export async function cancelPlan(
       })
       .where('id', '=', row.id)
       .execute();
+    await dropReminders(trx, [row.id]);
     await recordAgentAction(trx, viewerId, 'cancel_plan', by);
     const other = row.proposer_id === viewerId ? row.recipient_id : row.proposer_id;
     await planPush(trx, row, other, 'cancelled');

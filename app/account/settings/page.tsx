@@ -5,16 +5,22 @@ import { csrfToken, requireSession } from '@/lib/auth/session';
 import { config } from '@/lib/config';
 import { loadVapidKeys } from '@/lib/notifications/web-push';
 import { NotificationsOptIn } from '@/app/_components/notifications';
+import { CalendarFeed } from '@/app/_components/calendar-feed';
+import { calendarFeedState } from '@/lib/plans/calendar-feed';
+import { MailPreferences } from '@/app/_components/mail-preferences';
+import { mailPreferences } from '@/lib/notifications/mail-preferences';
 
 export const metadata: Metadata = { title: 'Settings' };
 
 // What used to crowd the top of every account page: assistants, password, sign out.
 export default async function SettingsPage() {
   const { user } = await requireSession('/account/settings');
-  const [tokens, csrf, vapid] = await Promise.all([
+  const [tokens, csrf, vapid, feed, mail] = await Promise.all([
     listAccessTokens(getDb(), user.id),
     csrfToken(),
     loadVapidKeys(getDb(), config().vapid, config().publicBaseUrl),
+    calendarFeedState(getDb(), user.id),
+    mailPreferences(getDb(), user.id),
   ]);
   const connected = tokens.filter((t) => t.active).length;
   return (
@@ -49,6 +55,8 @@ export default async function SettingsPage() {
         </li>
       </ul>
       <NotificationsOptIn publicKey={vapid.publicKey} />
+      <CalendarFeed initiallyOn={feed.on} />
+      <MailPreferences initial={mail} />
       <form method="post" action="/auth/signout" className="settings-signout">
         <input type="hidden" name="csrfToken" value={csrf} />
         <input type="hidden" name="callbackUrl" value="/signin?signedOut=1" />

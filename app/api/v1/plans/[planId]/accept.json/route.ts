@@ -1,5 +1,6 @@
 import { withCallerAgent } from '@/lib/accounts/attribution';
 import * as plans from '@/lib/contract/plans';
+import { config } from '@/lib/config';
 import { route } from '@/lib/http/route';
 import { answerPlan } from '@/lib/plans/plans';
 
@@ -11,5 +12,6 @@ export const POST = route(plans.acceptPlan, async ({ db, auth, params, body, bas
     answer: 'accept',
     by: withCallerAgent(auth, body ?? {}),
     baseUrl,
+    reminderOffsets: config().planReminderOffsets,
   }),
 );

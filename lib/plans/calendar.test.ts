@@ -1,0 +1,44 @@
+import ical, { type VEvent } from 'node-ical';
+import { describe, expect, it } from 'vitest';
+import { type CalendarPlan, calendarSequence, plansCalendar } from './calendar';
+
+const plan: CalendarPlan = {
+  calendar_uid: '0b6c1c1e-7a1e-4d55-9d1f-6c1d2f0a9a11',
+  sequence: 0,
+  status: 'confirmed',
+  activity: 'Climbing; then food, maybe\nBEGIN:VALARM',
+  starts_at: '2026-12-01T10:00:00+01:00',
+  ends_at: '2026-12-01T12:00:00+01:00',
+  place_name: `Café "Zum Berg", ${'long name '.repeat(12)}`,
+  place_address: null,
+  other_name: 'Ana Maria Lima',
+};
+
+const parsed = (text: string) =>
+  Object.values(ical.sync.parseICS(text)).filter((c): c is VEvent => c?.type === 'VEVENT');
+
+describe('plansCalendar', () => {
+  it('escapes attacker-chosen text and folds long lines, so nothing can inject a property or component', () => {
+    const text = plansCalendar([plan], { host: 'buddy.example', name: 'Plans' });
+    expect(text.match(/^BEGIN:VALARM/gm)).toHaveLength(2);
+    for (const line of text.split('\r\n')) expect(Buffer.byteLength(line)).toBeLessThanOrEqual(75);
+    const [event] = parsed(text);
+    expect(event?.summary).toBe('Climbing; then food, maybe\nBEGIN:VALARM with Ana');
+    expect(event?.location).toBe(plan.place_name);
+    expect(event?.uid).toBe(`${plan.calendar_uid}@buddy.example`);
+    expect(text).toMatch(/^DTSTART:20261201T090000Z\r$/m);
+  });
+
+  it('gives every change a higher SEQUENCE: confirm, cancel, and each counter step', () => {
+    const steps = [
+      calendarSequence({ sequence: 0, status: 'proposed' }),
+      calendarSequence({ sequence: 0, status: 'confirmed' }),
+      calendarSequence({ sequence: 0, status: 'cancelled' }),
+      calendarSequence({ sequence: 1, status: 'proposed' }),
+      calendarSequence({ sequence: 1, status: 'confirmed' }),
+      calendarSequence({ sequence: 1, status: 'cancelled' }),
+    ];
+    expect([...steps].sort((x, y) => x - y)).toEqual(steps);
+    expect(new Set(steps).size).toBe(steps.length);
+  });
+});

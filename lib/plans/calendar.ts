@@ -1,0 +1,71 @@
+// Plans as iCalendar (RFC 5545, issue 29 section 4): one plan's .ics and a person's feed.
+// ical-generator does the escaping and line folding; this file decides what goes in.
+import ical, { ICalAlarmType, ICalCalendarMethod, ICalEventStatus } from 'ical-generator';
+import type { PlanStatus } from '@/db/types';
+import { firstName } from '../profiles/records';
+
+/** A plan as the calendar needs it; the other person is only ever their first name. */
+export interface CalendarPlan {
+  calendar_uid: string;
+  sequence: number;
+  status: PlanStatus;
+  activity: string;
+  starts_at: Date | string;
+  ends_at: Date | string;
+  place_name: string;
+  place_address: string | null;
+  other_name: string;
+}
+
+/** Reminders a calendar app shows itself, before the start. */
+export const CALENDAR_ALARM_SECONDS = [24 * 3600, 2 * 3600] as const;
+
+// A chain step (a counter) adds 3 and a status change within a step adds 1 (proposed 0,
+// confirmed 1, closed 2), so SEQUENCE grows with every change a calendar must apply:
+// confirm, cancel, and an accepted counter (a new step of the same UID).
+const STAGE: Record<PlanStatus, number> = {
+  proposed: 0,
+  superseded: 0,
+  confirmed: 1,
+  cancelled: 2,
+  declined: 2,
+  expired: 2,
+};
+
+export function calendarSequence(plan: Pick<CalendarPlan, 'sequence' | 'status'>): number {
+  return plan.sequence * 3 + STAGE[plan.status];
+}
+
+function eventStatus(status: PlanStatus): ICalEventStatus {
+  if (status === 'confirmed') return ICalEventStatus.CONFIRMED;
+  if (status === 'proposed' || status === 'superseded') return ICalEventStatus.TENTATIVE;
+  return ICalEventStatus.CANCELLED;
+}
+
+export function planSummary(plan: Pick<CalendarPlan, 'activity' | 'other_name'>): string {
+  return `${plan.activity} with ${firstName(plan.other_name)}`;
+}
+
+/** A VCALENDAR holding one VEVENT per plan; `host` qualifies each UID (RFC 5545 §3.8.4.7). */
+export function plansCalendar(plans: readonly CalendarPlan[], { host, name }: { host: string; name: string }): string {
+  const calendar = ical({ name, prodId: { company: 'Buddy Match', product: 'plans', language: 'EN' } });
+  calendar.method(ICalCalendarMethod.PUBLISH);
+  const stamp = new Date();
+  for (const plan of plans) {
+    const summary = planSummary(plan);
+    const event = calendar.createEvent({
+      id: `${plan.calendar_uid}@${host}`,
+      sequence: calendarSequence(plan),
+      stamp,
+      start: new Date(plan.starts_at),
+      end: new Date(plan.ends_at),
+      summary,
+      location: plan.place_address ? `${plan.place_name}, ${plan.place_address}` : plan.place_name,
+      status: eventStatus(plan.status),
+    });
+    for (const seconds of CALENDAR_ALARM_SECONDS) {
+      event.createAlarm({ type: ICalAlarmType.display, trigger: seconds, description: summary });
+    }
+  }
+  return calendar.toString();
+}
