@@ -162,7 +162,7 @@ async function reminderNotification(
     .select(['p.activity', 'p.place_name', 'p.proposer_id', 'p.recipient_id', 'p.status'])
     .where('p.id', '=', job.planId)
     .executeTakeFirst();
-  if (!plan || plan.status !== 'confirmed') return null;
+  if (plan?.status !== 'confirmed') return null;
   const actorId = plan.proposer_id === job.recipientId ? plan.recipient_id : plan.proposer_id;
   const hours = job.minutesBefore / 60;
   const lead = Number.isInteger(hours) ? `${hours} hour${hours === 1 ? '' : 's'}` : `${job.minutesBefore} minutes`;

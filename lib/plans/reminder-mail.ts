@@ -38,7 +38,7 @@ export async function sendReminderMail(db: Database, reminderId: string, setting
     .select(['r.user_id', 'r.plan_id', 'r.offset_minutes', 'p.status', 'p.starts_at', 'u.email', 'u.timezone'])
     .where('r.id', '=', reminderId)
     .executeTakeFirst();
-  if (!row || row.status !== 'confirmed' || !row.email) return;
+  if (row?.status !== 'confirmed' || !row.email) return;
   if (!(await mailPreferences(db, row.user_id)).reminders) return;
   const unsubscribe = `${settings.baseUrl}/api/v1/mail/unsubscribe.json?token=${unsubscribeToken(settings.unsubscribeKey, row.user_id)}`;
   const when = whenText(new Date(row.starts_at), row.timezone);
