@@ -102,7 +102,7 @@ export const register = defineEndpoint({
   tags: ['accounts'],
   summary: 'Create an account and get a bearer token',
   toolHint:
-    'Ask the person for their email and name first and never invent details; activities and availability_text are plain English. Then show auth.generated_password and auth.mobile_signin_url to the person, repeat warnings.schedule_summary, and send auth.token as the Authorization header for every other tool.',
+    'Ask the person for their email and name first; never invent details. Then show auth.generated_password and auth.mobile_signin_url to the person, repeat warnings.schedule_summary, and send auth.token as the Bearer header.',
   description:
     'Creates the account in one call. Only email and displayName are required; other Discover fields can follow (PATCH /api/v1/me.json). ' +
     'Unknown activities are warnings, not errors. Repeat warnings.schedule_summary to the user to confirm availability. ' +

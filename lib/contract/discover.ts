@@ -140,12 +140,7 @@ export const discoverSuggestionSchema = z.object({
 
 export const discoverResponseSchema = z.object({
   results: z.array(discoverResultSchema),
-  empty_reason: z
-    .string()
-    .optional()
-    .describe(
-      'Only when the first page is empty: why, with counts, e.g. "2 people within 25 km like climbing, but none is free when you are: try available=0."',
-    ),
+  empty_reason: z.string().optional().describe('Only on an empty first page: why, with counts, and what to try'),
   suggestions: z
     .array(discoverSuggestionSchema)
     .optional()

@@ -85,8 +85,8 @@ export const eventsQuerySchema = z
     q: text(200)
       .optional()
       .describe(
-        'Full-text search in title, description, venue and city (web-search syntax: "quoted phrase", -exclude, or); ' +
-          'an activity name or alias ("climbing") also finds events of that activity under any of its names',
+        'Full-text search in title, description, venue and city ("quoted phrase", -exclude, or); ' +
+          'an activity name or alias ("climbing") finds that activity',
       ),
     bbox: singleLine()
       .refine((value) => parseBbox(value) !== null, 'must be minLon,minLat,maxLon,maxLat in degrees')

@@ -18,7 +18,7 @@ const actorSchema = z
     name: z.string().describe("The person's display name"),
     agent_name: z.string().nullable().describe('The assistant that acted for them, if any'),
   })
-  .describe('Who acted, and through which assistant ("Accepted by Claude for Ana")');
+  .describe('Who acted, via which assistant');
 
 export const planSchema = z.object({
   id: z.string(),
@@ -27,7 +27,7 @@ export const planSchema = z.object({
   activity: z.string(),
   starts_at: isoDateTime,
   ends_at: isoDateTime,
-  buddy_local_starts_at: isoDateTime.nullable().describe("The start on the buddy's clock, where their offset differs"),
+  buddy_local_starts_at: isoDateTime.nullable().describe("The start on the buddy's clock, if it differs"),
   place: z.object({ name: z.string(), address: z.string().nullable() }),
   event_id: z.string().nullable(),
   note: z.string().nullable(),
@@ -35,8 +35,8 @@ export const planSchema = z.object({
   buddy: userCardSchema,
   replaces: z.string().nullable().describe('The plan this one counters'),
   superseded_by: z.string().nullable().describe('The plan that replaced this one'),
-  calendar_uid: z.string().describe('Shared by every plan of a counter chain'),
-  sequence: z.number().int().describe('Grows with every change along the chain'),
+  calendar_uid: z.string().describe('Shared along a counter chain'),
+  sequence: z.number().int().describe('Grows with each change'),
   proposed_by: actorSchema,
   accepted_by: actorSchema.nullable(),
   declined_by: actorSchema.nullable(),
@@ -77,7 +77,7 @@ export const proposePlanBodySchema = z.strictObject({
   }),
   event_id: singleLine().trim().max(PLAN_LIMITS.eventId).nullish().describe('An event from events.json'),
   note: freeText().trim().max(PLAN_LIMITS.note).nullish(),
-  replaces: singleLine().max(80).nullish().describe('Counter-proposal: the plan id this one replaces'),
+  replaces: singleLine().max(80).nullish().describe('Plan id this counters'),
   ...attributionFields,
 });
 export type ProposePlanBody = z.infer<typeof proposePlanBodySchema>;
@@ -86,10 +86,7 @@ const attributionBody = z.strictObject({ ...attributionFields });
 
 export const cancelPlanBodySchema = z.strictObject({
   reason: freeText().trim().max(PLAN_LIMITS.cancelReason).nullish().describe('Shown to the other person'),
-  if_status: z
-    .enum(['proposed', 'confirmed'])
-    .nullish()
-    .describe('The status you last saw: if the plan has moved on since, 409 with it as it is now'),
+  if_status: z.enum(['proposed', 'confirmed']).nullish().describe('The status you saw; 409 if it moved on'),
   ...attributionFields,
 });
 export type CancelPlanBody = z.infer<typeof cancelPlanBodySchema>;
@@ -108,11 +105,9 @@ export const proposePlan = defineEndpoint({
   auth: 'buddy:write',
   tags: ['plans'],
   summary: 'Propose a time and place to a buddy in your chat',
-  toolHint:
-    'Only what the person agreed to; a public place for a first meeting. replaces= makes it a counter-proposal.',
+  toolHint: 'Only what the person agreed to; a public place for a first meeting.',
   description:
-    'Answers 201 with the plan, status "proposed"; the other person accepts or declines it. ' +
-    'replaces: a proposed plan becomes superseded at once; a confirmed one stays confirmed until this counter is accepted. ' +
+    'replaces: a proposed plan is superseded at once, a confirmed one when this counter is accepted. ' +
     `Refused: a start in the past or over ${PLAN_LIMITS.maxDaysAhead} days ahead (400 validation_failed), ` +
     `more than ${PLAN_LIMITS.openProposalsPerChat} open proposals in the chat (429 too_many_open_plans), ` +
     'replacing a plan that is closed or started (409, error.plan).',

@@ -115,9 +115,7 @@ export const profileFields = {
   location: singleLine().max(LIMITS.location).nullish(),
   coords: coordsInputSchema
     .nullish()
-    .describe(
-      'Exact and private: others see only distances from a point 0.7-1.3 km away. Optional: derived from location',
-    ),
+    .describe('Exact and private: others see distances from a point about 1 km away. Default: from location'),
   timezone: timezoneInputSchema
     .nullish()
     .describe('IANA zone, e.g. "Europe/Lisbon"; by default (or null) from your location'),

@@ -60,9 +60,7 @@ export const changePasswordBodySchema = z.strictObject({
   revokeAllTokens: z
     .boolean()
     .nullish()
-    .describe(
-      'true: also revoke every access token of the account, the one making this call included ("sign out everywhere and revoke all assistant tokens")',
-    ),
+    .describe('true: also revoke every access token of the account, this one included'),
   ...attributionFields,
 });
 

@@ -253,7 +253,7 @@ export const listChats = defineEndpoint({
   response: z.object({
     chats: z.array(chatSchema),
     total_unread: z.number().int(),
-    cursor: z.string().describe('Where this list stands: pass it back (with wait=25) to hold until something changes'),
+    cursor: z.string().describe('Pass it back with wait=25 to hold until something changes'),
     poll_next_url: z.string(),
   }),
 });
@@ -356,14 +356,10 @@ export const getInbox = defineEndpoint({
   auth: 'message:read',
   tags: ['chats'],
   summary: 'Everything new in one call: pending requests, accepted requests, unread chats with their new messages',
-  toolHint:
-    'Long-poll: pass cursor (from the last answer) and wait=25, and call again when it answers: each new message ' +
-    'and request comes exactly once; without wait, poll at most every 30 s.',
+  toolHint: 'Long-poll: pass the last cursor and wait=25, then call again; each new message and request comes once.',
   description:
-    'Long-poll: follow poll_next_url with wait=25 (its cursor names what you have seen): the answer comes the moment ' +
-    'something is new, each new message and request exactly once, or after 25 s with nothing new; then follow the new ' +
-    'poll_next_url. If-None-Match (the last ETag) turns the empty answer into a 304. Without wait, poll every 30-60 s. ' +
-    'cursor wins over since when both are given; since alone (ms or ISO) still works, repeating what is newer than it. ' +
+    'Long-poll: follow poll_next_url with wait=25: it answers when something is new (each new message and request ' +
+    'once) or after 25 s; If-None-Match makes that a 304. cursor wins over since; since alone (ms or ISO) still works. ' +
     `pending_requests: requests waiting for your answer (newest ${SOCIAL_LIMITS.inboxItems}). ` +
     `accepted_requests: your requests accepted after since (default: the last ${SOCIAL_LIMITS.inboxAcceptedDays} days). ` +
     'chats: chats with unread messages, with the newest unread messages after the cursor (or since). Unread state lasts until you read the chat ' +
@@ -374,7 +370,7 @@ export const getInbox = defineEndpoint({
     cursor: singleLine()
       .max(8000) // a snapshot lists the transactions in progress: bounded by connections
       .optional()
-      .describe('Opaque; copy it from poll_next_url (or the cursor field). Preferred to since'),
+      .describe('Opaque, from poll_next_url or the last answer'),
     wait: waitSchema.optional(),
   }),
   response: z.object({
@@ -389,7 +385,7 @@ export const getInbox = defineEndpoint({
     since: isoDateTime,
     server_time: isoDateTime.describe('Not part of the ETag'),
     cursor: z.string().describe('What this answer has shown you: pass it back (with wait=25) for what comes next'),
-    poll_next_url: z.string().describe('The next poll (cursor and since), as on messages.json; not part of the ETag'),
+    poll_next_url: z.string().describe('The next poll (cursor and since)'),
     next_poll_url: z.string().describe('Deprecated alias of poll_next_url (same URL), kept through API v1'),
     poll_interval_seconds: z.number().int(),
   }),
@@ -439,9 +435,7 @@ export const listBlocks = defineEndpoint({
 });
 
 export const reportBodySchema = z.strictObject({
-  reason: reportReasonInputSchema.describe(
-    `One of ${REPORT_REASONS.join(', ')}; plain words ("their profile looks fake") are read as one, noted in warnings`,
-  ),
+  reason: reportReasonInputSchema.describe(`One of ${REPORT_REASONS.join(', ')}; or plain words, read as one (noted)`),
   text: freeText().trim().max(SOCIAL_LIMITS.reportText).nullish().describe('What happened, in the user’s words'),
   chatId: singleLine().max(80).nullish().describe('The chat it happened in, if any'),
   block: z.boolean().nullish().describe('Also block them (default false)'),
