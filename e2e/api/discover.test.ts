@@ -741,7 +741,7 @@ describe('demo population (npm run seed:demo)', () => {
       const found = await search(caller, { available: 1, limit: 50 });
       expect(found.results.map((r) => r.user.id)).toContain(target.id);
 
-      const avatar = await fetch(target.photo_url!);
+      const avatar = await fetch(new URL(target.photo_url!, inject('baseUrl')));
       expect(avatar.status).toBe(200);
       expect(avatar.headers.get('content-type')).toBe('image/svg+xml');
       expect(await avatar.text()).toContain(`>${target.display_name[0]}`);

@@ -5,7 +5,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { sql } from 'kysely';
 import type { z } from 'zod';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
 import { disableAccount } from '@/lib/accounts/disable';
 import * as plans from '@/lib/contract/plans';
 import { updateMe } from '@/lib/contract/profiles';
@@ -23,8 +23,9 @@ const inHours = (hours: number) => new Date(Date.now() + hours * HOUR).toISOStri
 
 type ProposeBody = z.input<typeof plans.proposePlanBodySchema>;
 
-async function pair(prefix = 'Plan'): Promise<[TestUser, TestUser, string]> {
-  const [a, b] = await users(2, prefix);
+// withAgents: registered with agentName AgentA and AgentB (a token's own agent is the only one its writes may name).
+async function pair(prefix = 'Plan', withAgents = false): Promise<[TestUser, TestUser, string]> {
+  const [a, b] = await users(2, prefix, withAgents);
   return [a, b, await makeBuddies(a, b)];
 }
 
@@ -54,9 +55,9 @@ const inboxTag = async (user: TestUser) =>
 
 describe("a plan's life", () => {
   it('propose → the other sees it to answer → accept (with provenance) → confirmed, next plan, pushes', async () => {
-    const [a, b, chatId] = await pair();
+    const [a, b, chatId] = await pair('Plan', true);
     const startsAt = inHours(30);
-    const { plan } = await propose(a, chatId, { starts_at: startsAt, note: 'Shoes for rent', agentName: 'Claude' });
+    const { plan } = await propose(a, chatId, { starts_at: startsAt, note: 'Shoes for rent', agentName: 'AgentA' });
     expect(plan).toMatchObject({
       status: 'proposed',
       chatId,
@@ -67,7 +68,7 @@ describe("a plan's life", () => {
       replaces: null,
       sequence: 0,
       buddy: { id: b.id },
-      proposed_by: { name: 'Plan A', agent_name: 'Claude' },
+      proposed_by: { name: 'Plan A', agent_name: 'AgentA' },
       accepted_by: null,
     });
     // Any offset in, UTC out; two hours long by default.
@@ -82,18 +83,18 @@ describe("a plan's life", () => {
     expect(inboxB.plans_to_answer.map((p) => p.id)).toEqual([plan.id]);
     expect(inboxB.next_plan).toBeNull();
 
-    const accepted = await answer(plans.acceptPlan, b, plan.id, 'Gemini');
+    const accepted = await answer(plans.acceptPlan, b, plan.id, 'AgentB');
     expect(accepted.ok && accepted.data.plan).toMatchObject({
       status: 'confirmed',
-      accepted_by: { name: 'Plan B', agent_name: 'Gemini' },
+      accepted_by: { name: 'Plan B', agent_name: 'AgentB' },
     });
     expect(await stored(plan.id)).toMatchObject({
       status: 'confirmed',
       acted_by_user: b.id,
-      acted_agent_name: 'Gemini',
+      acted_agent_name: 'AgentB',
     });
     // Both see who accepted through which assistant.
-    expect((await getPlan(a, plan.id)).plan.accepted_by).toEqual({ name: 'Plan B', agent_name: 'Gemini' });
+    expect((await getPlan(a, plan.id)).plan.accepted_by).toEqual({ name: 'Plan B', agent_name: 'AgentB' });
     expect((await call(getInbox, { token: a.token })).next_plan?.id).toBe(plan.id);
     expect((await call(getInbox, { token: b.token })).plans_to_answer).toEqual([]);
     expect((await call(plans.listPlans, { token: a.token })).plans.map((p) => p.id)).toEqual([plan.id]);
@@ -151,10 +152,9 @@ describe("a plan's life", () => {
   });
 
   it('attributes the action to the agent its token was issued to when the body names none', async () => {
-    const [a, , chatId] = await pair();
-    await testDb().updateTable('access_tokens').set({ agent_name: 'TokenAgent' }).where('user_id', '=', a.id).execute();
+    const [a, , chatId] = await pair('Plan', true);
     const { plan } = await propose(a, chatId);
-    expect(plan.proposed_by).toEqual({ name: 'Plan A', agent_name: 'TokenAgent' });
+    expect(plan.proposed_by).toEqual({ name: 'Plan A', agent_name: 'AgentA' });
   });
 
   it('decline and cancel (with a reason the other person sees); both push', async () => {
@@ -557,6 +557,10 @@ describe('plan options', () => {
       .filter((start) => start.getTime() > Date.now() + 3 * HOUR);
     const eventStart = saturdays[0]!;
     const source = `plan-options-${Date.now()}`;
+    // The events feed is shared by every API test file: the event goes when this test ends.
+    onTestFinished(async () => {
+      await testDb().deleteFrom('events').where('source', '=', source).execute();
+    });
     const [event] = await testDb()
       .insertInto('events')
       .values({
@@ -654,7 +658,7 @@ describe('the MCP tools, through the SDK client', () => {
   }
 
   it('propose_plan, accept_plan and list_plans; reads are read-only tools', async () => {
-    const [a, b, chatId] = await pair('Mcp');
+    const [a, b, chatId] = await pair('Mcp', true);
     const [ana, ben] = await Promise.all([connect(a.token), connect(b.token)]);
     const { tools } = await ana.listTools();
     expect(tools.find((t) => t.name === 'plan_options')?.annotations?.readOnlyHint).toBe(true);
@@ -669,13 +673,13 @@ describe('the MCP tools, through the SDK client', () => {
       activity: 'Hiking',
       starts_at: inHours(26),
       place: { name: 'North trailhead' },
-      agentName: 'Claude',
+      agentName: 'AgentA',
     });
-    expect(proposed.plan).toMatchObject({ status: 'proposed', proposed_by: { agent_name: 'Claude' } });
+    expect(proposed.plan).toMatchObject({ status: 'proposed', proposed_by: { agent_name: 'AgentA' } });
     const toAnswer = await tool(ben, 'list_plans', { view: 'to_answer' });
     expect(toAnswer.plans.map((p: { id: string }) => p.id)).toEqual([proposed.plan.id]);
-    const accepted = await tool(ben, 'accept_plan', { planId: proposed.plan.id, agentName: 'ChatGPT' });
-    expect(accepted.plan).toMatchObject({ status: 'confirmed', accepted_by: { name: 'Mcp B', agent_name: 'ChatGPT' } });
+    const accepted = await tool(ben, 'accept_plan', { planId: proposed.plan.id, agentName: 'AgentB' });
+    expect(accepted.plan).toMatchObject({ status: 'confirmed', accepted_by: { name: 'Mcp B', agent_name: 'AgentB' } });
     const upcoming = await tool(ana, 'list_plans', {});
     expect(upcoming.plans).toMatchObject([{ id: proposed.plan.id, status: 'confirmed' }]);
     expect((await tool(ana, 'get_plan', { planId: proposed.plan.id })).plan.id).toBe(proposed.plan.id);
