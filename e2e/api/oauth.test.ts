@@ -438,9 +438,16 @@ describe('client ID metadata documents', () => {
     expect(html).toContain('Buddy Match could not verify this assistant’s app');
     expect(html).toContain('class="site-header"');
     expect(html).not.toContain('oops');
-    const log = fs.readFileSync(`${stack.dataDir}/server.log`, 'utf8');
-    const line = log.split('\n').find((l) => l.includes('"oauth_error_page"') && l.includes(clientId));
-    expect(line, 'one log line names the client and the reason').toBeTruthy();
+    // The server's log reaches the file through a pipe: under load the line may land a moment after the answer.
+    const logLine = () =>
+      fs
+        .readFileSync(`${stack.dataDir}/server.log`, 'utf8')
+        .split('\n')
+        .find((l) => l.includes('"oauth_error_page"') && l.includes(clientId));
+    await expect
+      .poll(logLine, { timeout: 10_000, message: 'one log line names the client and the reason' })
+      .toBeTruthy();
+    const line = logLine();
     expect(JSON.parse(line!.slice(line!.indexOf('{'))).reason).toBeTruthy();
   });
 
