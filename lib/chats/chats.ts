@@ -6,6 +6,7 @@ import type { ChatRecord } from '../contract/social';
 import { ApiError } from '../http/errors';
 import { isUuid } from '../http/validation';
 import { blockStatus, notBlockedBy } from '../buddies/blocks';
+import { JOINED_USER_CARD_COLUMNS } from '../profiles/records';
 import { toChat } from './records';
 
 export const chatNotFound = () =>
@@ -28,11 +29,7 @@ export function chatRows(db: Database, viewerId: string) {
       'cm.last_read_message_id',
       'c.created_at as chat_created_at',
       'c.last_message_at',
-      'u.id as u_id',
-      'u.slug as u_slug',
-      'u.display_name as u_display_name',
-      'u.photo_url as u_photo_url',
-      'u.public_location as u_public_location',
+      ...JOINED_USER_CARD_COLUMNS,
       'lm.id as lm_id',
       'lm.sender_id as lm_sender_id',
       'lm.text as lm_text',
