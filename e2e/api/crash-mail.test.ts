@@ -15,8 +15,8 @@ interface Received {
   at: number;
 }
 
-/** How long the sink holds each mail before it answers 250: long enough to kill the sender mid-send. */
-const SINK_ANSWER_DELAY_MS = 1_500;
+/** How long the sink holds each mail before it answers 250; the kill comes before that timer can fire. */
+const SINK_ANSWER_DELAY_MS = 300;
 
 const inbox: Received[] = [];
 /** Called when the sink has a mail whose sender is still waiting for the answer. */
@@ -74,8 +74,8 @@ describe('a crash while mail is sent', () => {
     const base = server.baseUrl;
     const acknowledged: string[] = [];
     let stop = false;
-    // Four clients register one after another until the kill; only a 201 is a promise kept.
-    const clients = Array.from({ length: 4 }, async () => {
+    // Three clients register one after another until the kill; only a 201 is a promise kept.
+    const clients = Array.from({ length: 3 }, async () => {
       while (!stop) {
         const email = uniqueEmail('crash-mail');
         try {
@@ -98,7 +98,8 @@ describe('a crash while mail is sent', () => {
     server.child.kill('SIGKILL');
     stop = true;
     await Promise.all(clients);
-    await new Promise((r) => server!.child.exitCode !== null || server!.child.once('exit', r));
+    const killed = server.child;
+    if (killed.exitCode === null && killed.signalCode === null) await new Promise((r) => killed.once('exit', r));
     expect(acknowledged).toContain(inFlight);
     expect(acknowledged.length).toBeGreaterThanOrEqual(3);
 

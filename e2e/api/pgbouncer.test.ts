@@ -5,6 +5,7 @@
 // no support for them). Skipped locally without the binary; with CI=true that fails.
 import fs from 'node:fs';
 import path from 'node:path';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { register } from '@/lib/contract/accounts';
 import { discover } from '@/lib/contract/discover';
@@ -120,4 +121,19 @@ describe.skipIf(!binary)(binary ? 'behind PgBouncer in transaction mode' : `skip
     // And it all went through PgBouncer.
     expect(fs.readFileSync(bouncer.logFile, 'utf8')).toMatch(/login attempt: db=\S+ user=\S+/);
   }, 60_000);
+
+  it('this PgBouncer shares server connections, so a named prepared statement would fail here', async () => {
+    const pool = new pg.Pool({ connectionString: bouncer.url, max: 10 });
+    try {
+      const rounds = Array.from({ length: 3 }, () =>
+        Promise.allSettled(
+          Array.from({ length: 20 }, (_, i) => pool.query({ name: 'probe', text: 'select $1::int', values: [i] })),
+        ),
+      );
+      const failures = (await Promise.all(rounds)).flat().filter((r) => r.status === 'rejected');
+      expect(failures.map((f) => String(f.reason))).toContainEqual(expect.stringMatching(/prepared statement "probe"/));
+    } finally {
+      await pool.end();
+    }
+  });
 });
