@@ -3,9 +3,13 @@
 // hour for their link. Here a server of its own (its own database, so no other worker
 // takes its jobs) mails a real SMTP sink that is slow to answer; it is killed mid-send,
 // restarted, and every registration it acknowledged must get its mail within 60 s.
+import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
+import { sql } from 'kysely';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { createDb } from '@/db';
+import { sendOncePerJob } from '@/lib/notifications/mail';
 import { freshDatabaseOn, startServerProcess, type ServerProcess } from '../support/stack';
 import { api, uniqueEmail } from './client';
 
@@ -118,4 +122,28 @@ describe('a crash while mail is sent', () => {
       expect([...ids]).toEqual([expect.stringMatching(/^<[0-9a-f-]{36}@example\.com>$/)]);
     }
   }, 180_000);
+
+  it('a job that finished sending leaves a marker, and a retry of it sends nothing', async () => {
+    const db = createDb(database.url, 1);
+    try {
+      // Every mail job the first test completed is marked by its pg-boss id.
+      const { rows } = await sql<{ unmarked: number; marked: number }>`
+        select count(*) filter (where m.job_id is null)::int as unmarked, count(m.job_id)::int as marked
+        from pgboss.job j left join mail_sends m on m.job_id = j.id
+        where j.name = 'mail-magic-link' and j.state = 'completed'`.execute(db);
+      expect(rows[0]!.unmarked).toBe(0);
+      expect(rows[0]!.marked).toBeGreaterThan(0);
+      const sent = await db.selectFrom('mail_sends').select('job_id').executeTakeFirstOrThrow();
+      const sends: string[] = [];
+      const send = async (messageId: string) => void sends.push(messageId);
+      await sendOncePerJob(db, sent.job_id, 'buddies@example.com', send);
+      expect(sends).toEqual([]);
+      const fresh = randomUUID();
+      await sendOncePerJob(db, fresh, 'buddies@example.com', send);
+      await sendOncePerJob(db, fresh, 'buddies@example.com', send);
+      expect(sends).toEqual([`<${fresh}@example.com>`]);
+    } finally {
+      await db.destroy();
+    }
+  });
 });
