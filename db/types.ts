@@ -451,6 +451,12 @@ export interface PlansTable {
   xid: Generated<string>;
 }
 
+/** One row per mail job that finished sending (pg-boss job id): a retry of it sends nothing. */
+export interface MailSendsTable {
+  job_id: string;
+  sent_at: Timestamp;
+}
+
 export interface DB {
   agent_actions: AgentActionsTable;
   events: EventsTable;
@@ -483,6 +489,7 @@ export interface DB {
   calendar_feeds: CalendarFeedsTable;
   plan_reminders: PlanRemindersTable;
   mail_preferences: MailPreferencesTable;
+  mail_sends: MailSendsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
