@@ -164,8 +164,8 @@ export interface ResizedPixels {
  * The only decode. Resize is the first geometric step, so libvips shrinks a JPEG (and a
  * WEBP) while decoding it. autoOrient applies the EXIF rotation; raw pixels carry no
  * metadata, so EXIF (GPS above all), XMP, IPTC and comments are all dropped here. An
- * sRGB profile is skipped: an sRGB-to-sRGB conversion costs ~40% of the whole pipeline
- * and changes no pixel that matters (SSIM 1.0000 in lib/photos/pipeline-quality.test.ts).
+ * sRGB profile is skipped: converting sRGB to sRGB cost ~40% of the whole pipeline and
+ * changed no pixel (lib/photos/pipeline-quality.test.ts).
  */
 export async function decodeResized(bytes: Buffer, header: Pick<PhotoHeader, 'srgbProfile'>): Promise<ResizedPixels> {
   return sharp(bytes, { ...SHARP_INPUT, ignoreIcc: header.srgbProfile })
