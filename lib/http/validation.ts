@@ -146,7 +146,8 @@ export function validationMessage(fields: Record<string, string>, where: 'body' 
     const unknown = /^unknown (field|parameter)(?: \(did you mean (.+)\?\))?$/.exec(message);
     const guess = unknown?.[2] ? ` (did you mean ${unknown[2]}?)` : '';
     const text = unknown ? `${name} is not a ${unknown[1]} we know: remove it${guess}` : message;
-    const capital = text.charAt(0).toUpperCase() + text.slice(1);
+    // A name is quoted as sent (names are case-sensitive); a message starts with a capital.
+    const capital = unknown ? text : text.charAt(0).toUpperCase() + text.slice(1);
     return /[.!?]$/.test(capital) ? capital : `${capital}.`;
   };
   const shown = entries.slice(0, 3).map(sentence).join(' ');
