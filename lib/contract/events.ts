@@ -40,6 +40,10 @@ export const eventsFeedSchema = z.object({
   events: z.array(eventItemSchema),
   total: z.number().int().describe('Matching events in all pages'),
   scraped_at_max: isoDateTime.nullable().describe('Most recent scraped_at among the matching events'),
+  warnings: z
+    .object({ unknown_parameters: z.record(z.string(), z.string()) })
+    .optional()
+    .describe('Built-in directory: parameters it ignored, each with a did-you-mean'),
 });
 export type EventsFeed = z.infer<typeof eventsFeedSchema>;
 
