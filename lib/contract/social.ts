@@ -241,9 +241,8 @@ export const listChats = defineEndpoint({
   tags: ['chats'],
   summary: 'Your chats, one per buddy, with last_message and unread_count',
   description:
-    'Most recently active first. unread_only=1 keeps only chats with unread messages. ' +
-    'Follow poll_next_url (cursor, with wait=25) to hold until a chat changes; the same cursor answers at once ' +
-    'only when something changed since it was issued.',
+    'Most recently active first; unread_only=1 keeps chats with unread messages. ' +
+    'poll_next_url with wait=25 holds until a chat changes.',
   query: z.object({
     unread_only: queryFlag.optional(),
     limit: z.coerce.number().int().min(1).max(500).optional(),
@@ -267,9 +266,9 @@ export const listMessages = defineEndpoint({
   summary: 'Messages of one chat, oldest first, and a poll_next_url for new ones',
   toolHint: 'Follow poll_next_url (with wait=25 to wait for the next message); mark_read=1 marks what you read.',
   description:
-    'Without since/cursor: the latest `limit`. With since (ms or an ISO date-time): those after it, oldest first. ' +
-    'Following poll_next_url (an opaque cursor) forever yields every message exactly once. buddy_last_read_message_id: their read marker. ' +
-    'mark_read=1 moves your read marker to the last message returned. ' +
+    'Without since/cursor: the latest `limit`; with since (ms or ISO): those after it, oldest first. ' +
+    'poll_next_url yields each message exactly once. buddy_last_read_message_id: their read marker; ' +
+    'mark_read=1 moves yours to the last message returned. ' +
     'wait=25 (with cursor or since) long-polls for the next message.',
   params: chatParams,
   query: z.object({
@@ -358,13 +357,11 @@ export const getInbox = defineEndpoint({
   summary: 'Everything new in one call: pending requests, accepted requests, unread chats with their new messages',
   toolHint: 'Long-poll: pass the last cursor and wait=25, then call again; each new message and request comes once.',
   description:
-    'Long-poll: follow poll_next_url with wait=25: it answers when something is new (each new message and request ' +
-    'once) or after 25 s; If-None-Match makes that a 304. cursor wins over since; since alone (ms or ISO) still works. ' +
-    `pending_requests: requests waiting for your answer (newest ${SOCIAL_LIMITS.inboxItems}). ` +
-    `accepted_requests: your requests accepted after since (default: the last ${SOCIAL_LIMITS.inboxAcceptedDays} days). ` +
-    'chats: chats with unread messages, with the newest unread messages after the cursor (or since). Unread state lasts until you read the chat ' +
-    '(mark_read=1 or POST read.json), so nothing is lost if you miss a poll; dedupe by id. ' +
-    'plans_to_answer and next_plan: see list_plans; a plan change wakes the long-poll.',
+    'Long-poll: follow poll_next_url with wait=25 (AGENTS.md, Polling rhythm); each new message and request comes once. ' +
+    `pending_requests: awaiting your answer (newest ${SOCIAL_LIMITS.inboxItems}). ` +
+    `accepted_requests: yours accepted after since (default: ${SOCIAL_LIMITS.inboxAcceptedDays} days). ` +
+    'chats: unread ones, with their newest unread messages; unread lasts until you read the chat. ' +
+    'plans_to_answer, next_plan: see list_plans; a plan change wakes the poll.',
   query: z.object({
     since: sinceSchema.optional(),
     cursor: singleLine()
