@@ -84,10 +84,7 @@ export const eventsQuerySchema = z
     city: text(120).optional().describe('City name, optionally qualified: Portland or Portland, OR'),
     q: text(200)
       .optional()
-      .describe(
-        'Full-text search in title, description, venue and city ("quoted phrase", -exclude, or); ' +
-          'an activity name or alias ("climbing") finds that activity',
-      ),
+      .describe('Full-text search ("quoted phrase", -exclude, or); an activity name (climbing) finds that activity'),
     bbox: singleLine()
       .refine((value) => parseBbox(value) !== null, 'must be minLon,minLat,maxLon,maxLat in degrees')
       .optional()
@@ -100,7 +97,7 @@ export const eventsQuerySchema = z
     near: singleLine()
       .refine((value) => parsePoint(value) !== null, 'must be lat,lon in degrees')
       .optional()
-      .describe('Reference point lat,lon for sort=distance and distance_km (default: the bbox centre, else the city)'),
+      .describe('lat,lon for sort=distance and distance_km (default: bbox centre, else city)'),
   })
   // Every further parameter is forwarded to the upstream directory untouched.
   .catchall(singleLine().max(2000, 'must be at most 2000 characters'))
@@ -153,6 +150,8 @@ export const listEvents = defineEndpoint({
   method: 'GET',
   path: API_PATHS.events,
   auth: 'none',
+  // reads an upstream events directory when one is configured
+  hints: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   tags: ['events'],
   summary: 'Local events, filterable by place, date, activity and text',
   toolHint: 'Filter by city, region or near (lat,lon).',

@@ -43,6 +43,8 @@ export const uploadPhoto = defineEndpoint({
   method: 'POST',
   path: API_PATHS.photo,
   auth: 'photo:write',
+  // replaces the current photo; photoURL downloads from the web
+  hints: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
   tags: ['profile'],
   summary: 'Upload or replace your profile photo',
   toolHint: 'Send photo as base64 (or a data URL), or photoURL as a public https URL; only a photo the person chose.',
