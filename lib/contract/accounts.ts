@@ -25,12 +25,10 @@ export const registerBodySchema = z.strictObject({
   displayName: singleLine().trim().min(1).max(LIMITS.displayName),
   password: singleLine().min(LIMITS.passwordMin).max(200).nullish(),
   ...profileFields,
-  photo: base64Text().nullish().describe('Inline base64 or data URL; JPEG, PNG or WEBP, at most 5 MB decoded'),
+  photo: base64Text().nullish().describe('Base64 or a data URL; JPEG, PNG or WEBP, at most 5 MB decoded'),
   photoMimeType: photoMimeTypeSchema.nullish(),
   mimeType: photoMimeTypeSchema.nullish().describe('Alias of photoMimeType (the name the photo upload uses)'),
-  photoURL: httpsUrlSchema
-    .nullish()
-    .describe('Alternative to photo: a public https URL the server downloads the photo from'),
+  photoURL: httpsUrlSchema.nullish().describe('Instead of photo: a public https URL to download it from'),
   slug: slugSchema.nullish(),
   emailMagicLink: z.boolean().nullish().describe('false: email only a notice of the new account, not the sign-in link'),
   ...attributionFields,

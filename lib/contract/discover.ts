@@ -68,7 +68,7 @@ export const discoverQuerySchema = z
       .default(DISCOVER_LIMITS.availableDefault)
       .describe('At least this many hours a week both are free (0: any)'),
     when: whenParam.optional(),
-    gender: gendersParam.optional().describe(`Comma-separated genders to include (${GENDERS.join(', ')}); default all`),
+    gender: gendersParam.optional().describe(`Comma-separated: ${GENDERS.join(', ')}; default all`),
     age_min: integerParam(DISCOVER_LIMITS.ageMin, DISCOVER_LIMITS.ageMax)
       .optional()
       .describe('Youngest age to include'),

@@ -77,7 +77,7 @@ export const eventsQuerySchema = z
       field: 'activities',
       form: 'query',
       max: EVENTS_LIMITS.activitiesMax,
-      describe: 'Comma-separated activities, plain English or ids; an event matches when it has any of them',
+      describe: 'Comma-separated, plain English or ids; events with any of them',
     }).optional(),
     date_from: dateParam.optional().describe('Events starting on or after this date (default: events not yet over)'),
     date_to: dateParam.optional().describe('Events starting on or before this date'),

@@ -60,10 +60,7 @@ export const changePasswordBodySchema = z.strictObject({
   newPassword: singleLine()
     .min(LIMITS.passwordMin, `Use at least ${LIMITS.passwordMin} characters for the new password`)
     .max(200),
-  revokeAllTokens: z
-    .boolean()
-    .nullish()
-    .describe('true: also revoke every access token of the account, this one included'),
+  revokeAllTokens: z.boolean().nullish().describe('Also revoke every access token, this one included'),
   ...attributionFields,
 });
 

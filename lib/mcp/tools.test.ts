@@ -6,6 +6,7 @@ import { endpoints, type EndpointSpec } from '../contract';
 import { CLIENT_IP_HEADER, CLIENT_IP_PROOF_HEADER } from '../http/ip';
 import { annotationsFor } from './annotations';
 import { buildRouteRequest } from './call';
+import type { JsonSchema } from '../docs/json-schema';
 import { isAllowedOrigin } from './origin';
 import { EXCLUDED_FROM_MCP, toolDefinition, toolDefinitions } from './tools';
 
@@ -161,6 +162,32 @@ describe('annotations (declared on each contract entry)', () => {
     // Reading is closed-world: nothing leaves the service.
     for (const id of ['discover', 'get_inbox', 'get_public_profile', 'get_plan'])
       expect(hints(id).openWorldHint).toBe(false);
+  });
+
+  it('advertises a query flag as a boolean, which the route reads as the word the call sends', () => {
+    for (const [id, flag] of [
+      ['list_chats', 'unread_only'],
+      ['list_messages', 'mark_read'],
+    ] as const) {
+      const tool = toolDefinition(endpoints.find((e) => e.id === id)!);
+      expect((tool.inputSchema() as { properties: Record<string, unknown> }).properties[flag]).toEqual({
+        type: 'boolean',
+      });
+      expect(tool.spec.query!.safeParse({ [flag]: String(true) }).data, id).toMatchObject({ [flag]: true });
+    }
+  });
+
+  it('leaves out agentName but on register, and no branch of anyOf repeats another or the field', () => {
+    for (const tool of toolDefinitions(endpoints)) {
+      const properties = (tool.inputSchema() as { properties: Record<string, JsonSchema> }).properties;
+      expect('agentName' in properties, tool.name).toBe(tool.name === 'register');
+      for (const [name, property] of Object.entries(properties)) {
+        const branches = (property.anyOf ?? []) as JsonSchema[];
+        expect(new Set(branches.map((b) => JSON.stringify(b))).size, `${tool.name}.${name}`).toBe(branches.length);
+        if (property.description)
+          for (const b of branches) expect(b.description, `${tool.name}.${name}`).toBeUndefined();
+      }
+    }
   });
 
   it('tells a model a date-time by its format, without the long regex zod derives', () => {

@@ -158,7 +158,17 @@ export function compactSchema(node: JsonSchema, nullClears = false): JsonSchema 
     const types = (out.type as string[]).filter((t) => t !== 'null');
     out.type = types.length === 1 ? types[0] : types;
   }
-  return nullableAsTypeList(withoutRepeats(out), nullClears);
+  // Again after null goes: a nullable forgiving field's branches are one level down until then.
+  return withoutRepeats(nullableAsTypeList(withoutRepeats(asBooleanFlag(out)), nullClears));
+}
+
+/** The words a query flag takes (1/0, true/false, yes/no): a model sends a boolean, which the call passes as "true". */
+const FLAG_WORDS = JSON.stringify(['0', '1', 'false', 'no', 'true', 'yes']);
+
+function asBooleanFlag(node: JsonSchema): JsonSchema {
+  if (!Array.isArray(node.enum) || JSON.stringify([...node.enum].sort()) !== FLAG_WORDS) return node;
+  const { enum: _enum, type: _type, ...rest } = node;
+  return { ...rest, type: 'boolean' };
 }
 
 /**
