@@ -666,7 +666,7 @@ describe('the MCP tools, through the SDK client', () => {
       expect(tools.map((t) => t.name)).toContain(name);
     expect(tools.find((t) => t.name === 'list_plans')?.annotations?.readOnlyHint).toBe(true);
     expect(tools.find((t) => t.name === 'get_plan')?.annotations?.readOnlyHint).toBe(true);
-    expect(tools.find((t) => t.name === 'propose_plan')?.annotations?.readOnlyHint).toBeUndefined();
+    expect(tools.find((t) => t.name === 'propose_plan')?.annotations?.readOnlyHint).toBe(false);
 
     const proposed = await tool(ana, 'propose_plan', {
       chatId,
