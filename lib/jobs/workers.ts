@@ -12,6 +12,7 @@ import { loadVapidKeys } from '../notifications/web-push';
 import { sweepPlans } from '../plans/plans';
 import { sendReminderMail } from '../plans/reminder-mail';
 import { sendDueReminders } from '../plans/reminders';
+import { type CheckinMailJob, runCheckins, sendCheckinMail, sendContactMail } from '../plans/checkins';
 import { loadUnsubscribeKey } from '../notifications/mail-preferences';
 import { getBoss, QUEUES, registerWorkers, type JobHandler, type QueueName } from './boss';
 
@@ -29,6 +30,11 @@ export async function startWorkers(): Promise<void> {
       timeoutMs: 10_000,
     },
   };
+  const checkinMailSettings = async () => ({
+    ...mail,
+    unsubscribeKey: await loadUnsubscribeKey(getDb()),
+    answerSeconds: cfg.planCheckin.answerSeconds,
+  });
   const handlers: Record<QueueName, JobHandler> = {
     [QUEUES.magicLinkMail]: async (data) =>
       sendMagicLinkMail(
@@ -53,12 +59,15 @@ export async function startWorkers(): Promise<void> {
     [QUEUES.plansSweep]: async () => {
       await sweepPlans(getDb());
       await sendDueReminders(getDb());
+      await runCheckins(getDb(), cfg.planCheckin);
     },
     [QUEUES.reminderMail]: async (data) =>
       sendReminderMail(getDb(), String(data.reminderId), {
         ...mail,
         unsubscribeKey: await loadUnsubscribeKey(getDb()),
       }),
+    [QUEUES.checkinMail]: async (data) => sendCheckinMail(getDb(), data as CheckinMailJob, await checkinMailSettings()),
+    [QUEUES.contactMail]: async (data) => sendContactMail(getDb(), data as CheckinMailJob, await checkinMailSettings()),
   };
   await registerWorkers(handlers);
   await getBoss().schedule(QUEUES.plansSweep, '* * * * *', {});
