@@ -68,7 +68,10 @@ const sharePath = (planId: string) => `/api/v1/plans/${planId}/share.json`;
 const checkinPath = (planId: string) => `/api/v1/plans/${planId}/checkin.json`;
 /** A session write, from this site's pages (same-origin Origin, as browsers send it). */
 const web = (p: Person, method: string, url: string, json?: unknown) =>
-  p.web.request(method, url, { json: json ?? {}, headers: { origin: new URL(p.web.base || baseUrl()).origin } });
+  p.web.request(method, url, {
+    json: method === 'GET' ? undefined : (json ?? {}),
+    headers: { origin: new URL(p.web.base || baseUrl()).origin },
+  });
 
 async function page(url: string) {
   const res = await fetch(url, { headers: { 'x-forwarded-for': freshIp() } });
