@@ -43,8 +43,8 @@ async function person(base: string, displayName: string): Promise<Person> {
   return { id: res.body.user.id, slug: res.body.user.slug, token: res.body.auth.token, email, web };
 }
 
-/** Two buddies with a confirmed plan starting at `startsAt`. */
-async function planFor(base: string, names: [string, string], startsAt: Date) {
+/** Two buddies with a confirmed plan starting `startsInMs` after it is proposed. */
+async function planFor(base: string, names: [string, string], startsInMs: number) {
   const [a, b] = await Promise.all([person(base, names[0]), person(base, names[1])]);
   const asked = await call(sendBuddyRequest, { params: { slug: b.slug }, token: a.token, base });
   const { chat } = await call(acceptBuddyRequest, { params: { invitationId: asked.request.id }, token: b.token, base });
@@ -54,7 +54,7 @@ async function planFor(base: string, names: [string, string], startsAt: Date) {
     base,
     body: {
       activity: 'Bouldering <b>now</b>',
-      starts_at: startsAt.toISOString(),
+      starts_at: new Date(Date.now() + startsInMs).toISOString(),
       place: { name: 'Block Hall', address: 'Hauptstraße 1, Vienna' },
       note: 'My phone number is 555 0100',
     },
@@ -89,7 +89,7 @@ async function until<T>(what: () => Promise<T> | T, ok: (value: T) => boolean, t
 
 describe('share my plan', () => {
   it('makes a read-only page for a contact: no index, no cache, no referrer, secret kept out of the log; a new link replaces it; revoked it answers 410', async () => {
-    const { a, b, planId } = await planFor(baseUrl(), ['Rita Share', 'Sam Share'], new Date(Date.now() + 48 * HOUR));
+    const { a, b, planId } = await planFor(baseUrl(), ['Rita Share', 'Sam Share'], 48 * HOUR);
     const made = await web(a, 'POST', sharePath(planId), {});
     expect(made.status, made.text).toBe(201);
     expect(made.json).toMatchObject({ shared: true, contact_email: null, checkin: { on: false } });
@@ -145,7 +145,7 @@ describe('share my plan', () => {
   });
 
   it('is the person’s own: a bearer token gets 403, another account and a blocked pair get 404', async () => {
-    const { a, b, planId } = await planFor(baseUrl(), ['Tess Own', 'Uli Own'], new Date(Date.now() + 48 * HOUR));
+    const { a, b, planId } = await planFor(baseUrl(), ['Tess Own', 'Uli Own'], 48 * HOUR);
     const byToken = await api('POST', sharePath(planId), { token: a.token, body: {} });
     expect(byToken.status).toBe(403);
     expect(byToken.body.error.code).toBe('forbidden');
@@ -167,7 +167,7 @@ describe('share my plan', () => {
   });
 
   it('answers 410 from 24 hours after the plan ends', async () => {
-    const { a, planId } = await planFor(baseUrl(), ['Wen Late', 'Xia Late'], new Date(Date.now() + 48 * HOUR));
+    const { a, planId } = await planFor(baseUrl(), ['Wen Late', 'Xia Late'], 48 * HOUR);
     const made = await web(a, 'POST', sharePath(planId), {});
     expect((await page(made.json.url)).status).toBe(200);
     // The plan moved into the past (as time would move it): ended 23 h ago, then 25 h ago.
@@ -191,7 +191,7 @@ describe('share my plan', () => {
   });
 
   it('refuses check-in where no mail is delivered (no SMTP_URL), and says so', async () => {
-    const { a, planId } = await planFor(baseUrl(), ['Yara Nomail', 'Zed Nomail'], new Date(Date.now() + 48 * HOUR));
+    const { a, planId } = await planFor(baseUrl(), ['Yara Nomail', 'Zed Nomail'], 48 * HOUR);
     const refused = await web(a, 'POST', sharePath(planId), { contact_email: 'friend@example.com', checkin: true });
     expect(refused.status).toBe(409);
     expect(refused.json.error.code).toBe('conflict');
@@ -279,7 +279,7 @@ describe('check-in, end to end with SMTP', () => {
 
   it('asks "All good?" by push and mail, then mails the contact once with the page; the contact can stop all mail', async () => {
     const contact = uniqueEmail('contact');
-    const { a, planId } = await planFor(stack.baseUrl, ['Ana Check', 'Ben Check'], new Date(Date.now() + 4 * SECOND));
+    const { a, planId } = await planFor(stack.baseUrl, ['Ana Check', 'Ben Check'], 6 * SECOND);
     const made = await web(a, 'POST', sharePath(planId), { contact_email: contact, checkin: true });
     expect(made.status, made.text).toBe(201);
     expect(made.json.checkin).toMatchObject({ on: true, asked_at: null, contact_mailed: false });
@@ -352,9 +352,10 @@ describe('check-in, end to end with SMTP', () => {
   it('"I\'m fine" stops it: before the question nothing is asked, after it the contact gets nothing', async () => {
     const early = uniqueEmail('contact-early');
     const late = uniqueEmail('contact-late');
-    const start = new Date(Date.now() + 4 * SECOND);
-    const first = await planFor(stack.baseUrl, ['Cleo Fine', 'Dan Fine'], start);
-    const second = await planFor(stack.baseUrl, ['Eva Fine', 'Finn Fine'], start);
+    const [first, second] = await Promise.all([
+      planFor(stack.baseUrl, ['Cleo Fine', 'Dan Fine'], 6 * SECOND),
+      planFor(stack.baseUrl, ['Eva Fine', 'Finn Fine'], 6 * SECOND),
+    ]);
     expect((await web(first.a, 'POST', sharePath(first.planId), { contact_email: early, checkin: true })).status).toBe(
       201,
     );

@@ -44,7 +44,8 @@ function send(
       </StaticDocument>,
     )}`,
   );
-  res.writeHead(status, {
+  // setHeader, not writeHead's object: it replaces the server's defaults (Referrer-Policy) instead of adding to them.
+  const headers: Record<string, string | number> = {
     ...COMMON_SECURITY_HEADERS,
     'content-type': 'text/html; charset=utf-8',
     'content-length': html.length,
@@ -53,7 +54,9 @@ function send(
     'x-robots-tag': 'noindex, nofollow',
     'referrer-policy': 'no-referrer',
     ...(https ? { 'strict-transport-security': HSTS_HEADER } : {}),
-  });
+  };
+  for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+  res.statusCode = status;
   res.end(req.method === 'HEAD' ? undefined : html);
 }
 
