@@ -139,6 +139,8 @@ export function PlanSafety({
               Check-in is on: at {when(c.asks_at, zone)} we ask “All good?”. With no answer within {answerMinutes}{' '}
               minutes we mail your friend the link, once.
             </p>
+          ) : !state.contact_email && mailDelivered && open ? (
+            <p className="muted">For check-in, turn the link off and share again with your friend’s email.</p>
           ) : null}
           <p className="actions">
             {waiting && !c.asked_at ? (
@@ -160,7 +162,17 @@ export function PlanSafety({
               </button>
             ) : null}
             {open ? (
-              <button type="button" className="button-secondary" onClick={() => void share()} disabled={busy}>
+              <button
+                type="button"
+                className="button-secondary"
+                onClick={() =>
+                  void act('POST', paths.planShare({ planId }), {
+                    contact_email: state.contact_email,
+                    checkin: state.checkin.on,
+                  })
+                }
+                disabled={busy}
+              >
                 New link
               </button>
             ) : null}
