@@ -419,6 +419,28 @@ export interface MailPreferencesTable {
   updated_at: Timestamp;
 }
 
+/** A plan shared with a trusted contact (0026): the page's secret hash, and the opt-in check-in. */
+export interface PlanSharesTable {
+  plan_id: string;
+  user_id: string;
+  secret_hash: Buffer;
+  contact_secret_hash: Buffer | null;
+  created_at: Timestamp;
+  revoked_at: Timestamp | null;
+  contact_email: string | null;
+  checkin: Generated<boolean>;
+  checkin_asked_at: Timestamp | null;
+  checkin_fine_at: Timestamp | null;
+  contact_mail: 'sent' | 'rate_limited' | 'suppressed' | null;
+  contact_mail_at: Timestamp | null;
+}
+
+/** An address that is no member's and asked for no more mail (SHA-256 of it, lower-cased). */
+export interface MailSuppressionsTable {
+  email_hash: Buffer;
+  created_at: Timestamp;
+}
+
 export interface PlansTable {
   id: Generated<string>;
   chat_id: string;
@@ -489,6 +511,8 @@ export interface DB {
   calendar_feeds: CalendarFeedsTable;
   plan_reminders: PlanRemindersTable;
   mail_preferences: MailPreferencesTable;
+  plan_shares: PlanSharesTable;
+  mail_suppressions: MailSuppressionsTable;
   mail_sends: MailSendsTable;
 }
 

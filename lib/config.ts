@@ -65,6 +65,17 @@ export interface Config {
   rateLimits: RateLimitRules;
   /** PLAN_REMINDER_OFFSETS: minutes before a confirmed plan's start at which both people are reminded. */
   planReminderOffsets: number[];
+  /** Check-in (issue 29 §6): when "All good?" is asked after a plan's start, how long an answer may take, contact mails per account a day. */
+  planCheckin: PlanCheckinConfig;
+}
+
+export interface PlanCheckinConfig {
+  /** PLAN_CHECKIN_DELAY: after the start. */
+  delaySeconds: number;
+  /** PLAN_CHECKIN_ANSWER_WINDOW: after the question, before the contact is mailed. */
+  answerSeconds: number;
+  /** PLAN_CONTACT_MAIL_LIMIT_PER_DAY: mails to trusted contacts one account may cause in 24 hours. */
+  contactMailsPerDay: number;
 }
 
 export const MODERATION_PROVIDERS = ['local', 'google-vision'] as const;
@@ -156,6 +167,15 @@ export function directDatabaseUrl(env: NodeJS.ProcessEnv = process.env): string 
   return env.DATABASE_DIRECT_URL || env.DATABASE_URL || undefined;
 }
 
+/** A duration like "60m", "1h", "30s", or a bare number of minutes, as seconds. */
+export function durationFromEnv(name: string, raw: string | undefined, fallbackSeconds: number): number {
+  if (raw === undefined || raw.trim() === '') return fallbackSeconds;
+  const match = /^\s*(\d+)\s*(h|m|s)?\s*$/i.exec(raw);
+  if (!match) throw new Error(`${name} must be like "60m", "1h" or "30s"`);
+  const unit = match[2]?.toLowerCase() ?? 'm';
+  return Number(match[1]) * (unit === 'h' ? 3600 : unit === 'm' ? 60 : 1);
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = intFromEnv('PORT', 3000);
   const base = (env.PUBLIC_BASE_URL || `http://localhost:${port}`).replace(/\/+$/, '');
@@ -172,6 +192,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mailFrom: env.MAIL_FROM || 'no-reply@localhost',
     geocoderUrl: env.GEOCODER_URL || undefined,
     planReminderOffsets: reminderOffsetsFromEnv(env.PLAN_REMINDER_OFFSETS),
+    planCheckin: {
+      delaySeconds: durationFromEnv('PLAN_CHECKIN_DELAY', env.PLAN_CHECKIN_DELAY, 60 * 60),
+      answerSeconds: durationFromEnv('PLAN_CHECKIN_ANSWER_WINDOW', env.PLAN_CHECKIN_ANSWER_WINDOW, 30 * 60),
+      contactMailsPerDay: intFromEnv('PLAN_CONTACT_MAIL_LIMIT_PER_DAY', 3),
+    },
     events: {
       upstreamUrl: upstreamUrlFromEnv(env.EVENTS_UPSTREAM_URL),
       upstreamTimeoutMs: intFromEnv('EVENTS_UPSTREAM_TIMEOUT_MS', 5000),

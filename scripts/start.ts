@@ -16,6 +16,7 @@ import { INTERNAL_ERROR_ENVELOPE } from '../lib/http/errors';
 import { logError, loggedPath, logLine } from '../lib/http/log';
 import { answerApiFrontDoor } from '../lib/http/api-front-door';
 import { answerHomePage } from '../lib/http/home-front-door';
+import { answerSharePages } from '../lib/http/share-front-door';
 import { parkUnchangedInboxPoll } from '../lib/http/poll-front-door';
 import { HTTP_SERVER_TIMEOUTS } from '../lib/http/server-timeouts';
 import { answerFromRoute, directRoute } from '../lib/http/route-front-door';
@@ -140,6 +141,8 @@ async function main(): Promise<void> {
       if (answerOauth(req, res)) return;
       // The home page, as plain HTML with no client runtime (see lib/http/home-front-door.tsx).
       if (answerHomePage(req, res, { https })) return;
+      // A shared plan's page and the contact's unsubscribe page, plain HTML too (lib/http/share-front-door.tsx).
+      if (answerSharePages(req, res, { https })) return;
       const toNext = () =>
         handle(req, res).catch((error: unknown) => {
           logError('request failed', error);

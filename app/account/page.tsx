@@ -10,6 +10,7 @@ import { discover } from '@/lib/discover';
 import { ApiError } from '@/lib/http/errors';
 import { consumeRateLimit } from '@/lib/limits/rate-limits';
 import { inboxPlans } from '@/lib/plans/plans';
+import { waitingCheckins } from '@/lib/plans/share';
 import { zonesOf } from '@/lib/web/plans';
 import { DISCOVER_FIELDS, missingFields, type DiscoverField } from '@/lib/profiles/onboarding';
 import { activityNames } from '@/lib/web/activity-names';
@@ -61,12 +62,13 @@ export default async function AccountPage() {
   const base = config().publicBaseUrl;
   const missing = new Set(missingFields(user));
   const done = DISCOVER_FIELDS.length - missing.size;
-  const [toConfirm, requests, chats, matches, plans] = await Promise.all([
+  const [toConfirm, requests, chats, matches, plans, checkins] = await Promise.all([
     listTokensToConfirm(db, user.id),
     listBuddyRequests(db, user.id, {}, base),
     listChats(db, user.id, {}, base),
     missing.size === 0 ? newMatches(user) : Promise.resolve(null),
     inboxPlans(db, user.id, base),
+    waitingCheckins(db, user.id),
   ]);
   const upcoming = [...plans.plans_to_answer, ...(plans.next_plan ? [plans.next_plan] : [])];
   const buddyZones = await zonesOf(db, [...new Set(upcoming.map((p) => p.buddy.id))]);
@@ -75,6 +77,12 @@ export default async function AccountPage() {
   return (
     <>
       <h1>Hi, {user.display_name}</h1>
+      {checkins.map((planId) => (
+        <p key={planId} className="notice notice-warn" role="alert">
+          <strong>All good?</strong> Your check-in is waiting.{' '}
+          <a href={`/account/plans/${encodeURIComponent(planId)}`}>Answer “I’m fine”</a>
+        </p>
+      ))}
       {toConfirm.length > 0 ? (
         // Where a person lands after signing in: the first thing to settle is who else holds access.
         <section className="notice notice-warn" aria-labelledby="confirm-agents-heading">

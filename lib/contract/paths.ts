@@ -44,6 +44,8 @@ export const API_PATHS = {
   declinePlan: '/api/v1/plans/{planId}/decline.json',
   cancelPlan: '/api/v1/plans/{planId}/cancel.json',
   planCalendar: '/api/v1/plans/{planId}.ics',
+  planShare: '/api/v1/plans/{planId}/share.json',
+  planCheckin: '/api/v1/plans/{planId}/checkin.json',
   calendarFeed: '/api/v1/me/calendar_feed.json',
   calendarFeedFile: '/api/v1/calendar/{secret}.ics',
   mailPreferences: '/api/v1/me/mail_preferences.json',

@@ -18,10 +18,14 @@ export const QUEUES = {
   photoDeletion: 'photo-deletion',
   /** Push a notification to a user's devices: a PushJob (lib/notifications/push.ts) */
   push: 'push-notify',
-  /** Every minute: store "expired" on unanswered past proposals, wake inboxes of plans that just ended, send due reminders: {} */
+  /** Every minute: store "expired" on unanswered past proposals, wake inboxes of plans that just ended, send due reminders, run check-ins: {} */
   plansSweep: 'plans-sweep',
   /** Mail one plan reminder, unless turned off: { reminderId } (lib/plans/reminder-mail.ts) */
   reminderMail: 'mail-plan-reminder',
+  /** Ask "All good?" by mail during a shared plan: { planId, userId } (lib/plans/checkins.ts) */
+  checkinMail: 'mail-plan-checkin',
+  /** The one mail to a trusted contact after an unanswered check-in: { planId, userId } */
+  contactMail: 'mail-checkin-contact',
 } as const;
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 
@@ -43,6 +47,8 @@ const QUEUE_POLICIES: Record<QueueName, QueuePolicy> = {
   [QUEUES.magicLinkMail]: MAIL,
   [QUEUES.accountCreatedMail]: MAIL,
   [QUEUES.reminderMail]: MAIL,
+  [QUEUES.checkinMail]: MAIL,
+  [QUEUES.contactMail]: MAIL,
   // A device or push service that does not answer in 10 s is given up on (lib/jobs/workers.ts).
   [QUEUES.push]: { retryLimit: 5, retryDelay: 5, retryBackoff: true, expireInSeconds: 30, batchSize: 2 },
   [QUEUES.geocodeLocation]: { retryLimit: 5, retryDelay: 10, retryBackoff: true, expireInSeconds: 60, batchSize: 5 },

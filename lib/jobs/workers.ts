@@ -12,6 +12,7 @@ import { loadVapidKeys } from '../notifications/web-push';
 import { sweepPlans } from '../plans/plans';
 import { sendReminderMail } from '../plans/reminder-mail';
 import { sendDueReminders } from '../plans/reminders';
+import { type CheckinMailJob, runCheckins, sendCheckinMail, sendContactMail } from '../plans/checkins';
 import { loadUnsubscribeKey } from '../notifications/mail-preferences';
 import { pruneMailSends, sendOncePerJob } from '../notifications/mail';
 import { getBoss, QUEUES, registerWorkers, type JobHandler, type QueueName } from './boss';
@@ -30,6 +31,11 @@ export async function startWorkers(): Promise<void> {
       timeoutMs: 10_000,
     },
   };
+  const checkinMailSettings = async () => ({
+    ...mail,
+    unsubscribeKey: await loadUnsubscribeKey(getDb()),
+    answerSeconds: cfg.planCheckin.answerSeconds,
+  });
   const handlers: Record<QueueName, JobHandler> = {
     // Each mail once per job (a retry after a crash mid-send may repeat it, under the same Message-ID).
     [QUEUES.magicLinkMail]: async (data, jobId) =>
@@ -62,11 +68,24 @@ export async function startWorkers(): Promise<void> {
       await sweepPlans(getDb());
       await sendDueReminders(getDb());
       await pruneMailSends(getDb());
+      await runCheckins(getDb(), cfg.planCheckin);
     },
     [QUEUES.reminderMail]: async (data, jobId) => {
       const settings = { ...mail, unsubscribeKey: await loadUnsubscribeKey(getDb()) };
       await sendOncePerJob(getDb(), jobId, mail.from, (messageId) =>
         sendReminderMail(getDb(), String(data.reminderId), settings, messageId),
+      );
+    },
+    [QUEUES.checkinMail]: async (data, jobId) => {
+      const settings = await checkinMailSettings();
+      await sendOncePerJob(getDb(), jobId, mail.from, (messageId) =>
+        sendCheckinMail(getDb(), data as CheckinMailJob, settings, messageId),
+      );
+    },
+    [QUEUES.contactMail]: async (data, jobId) => {
+      const settings = await checkinMailSettings();
+      await sendOncePerJob(getDb(), jobId, mail.from, (messageId) =>
+        sendContactMail(getDb(), data as CheckinMailJob, settings, messageId),
       );
     },
   };

@@ -5,8 +5,10 @@ import { requireSession } from '@/lib/auth/session';
 import { config } from '@/lib/config';
 import { ApiError } from '@/lib/http/errors';
 import { getPlan } from '@/lib/plans/plans';
+import { shareState } from '@/lib/plans/share';
 import { zonesOf } from '@/lib/web/plans';
 import { PlanDetail } from '@/app/_components/plan-views';
+import { PlanSafety } from '@/app/_components/plan-safety';
 
 type Params = { params: Promise<{ planId: string }> };
 
@@ -25,6 +27,10 @@ export default async function PlanPage({ params }: Params) {
     throw error;
   }
   const zones = await zonesOf(getDb(), [plan.buddy.id]);
+  const cfg = config();
+  const share = await shareState(getDb(), { viewerId: user.id, planId: plan.id }, cfg.planCheckin.delaySeconds);
+  const shareable =
+    (plan.status === 'proposed' || plan.status === 'confirmed') && new Date(plan.ends_at).getTime() > Date.now();
   return (
     <>
       <p>
@@ -38,6 +44,17 @@ export default async function PlanPage({ params }: Params) {
           myName={user.display_name}
         />
       </div>
+      {shareable || share.shared ? (
+        <PlanSafety
+          planId={plan.id}
+          buddyName={plan.buddy.displayName.split(/\s+/)[0] ?? plan.buddy.displayName}
+          initial={share}
+          zone={user.timezone}
+          mailDelivered={Boolean(cfg.smtpUrl)}
+          answerMinutes={Math.max(1, Math.round(cfg.planCheckin.answerSeconds / 60))}
+          open={shareable}
+        />
+      ) : null}
     </>
   );
 }
