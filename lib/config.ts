@@ -63,6 +63,8 @@ export interface Config {
   rateLimits: RateLimitRules;
   /** PLAN_REMINDER_OFFSETS: minutes before a confirmed plan's start at which both people are reminded. */
   planReminderOffsets: number[];
+  /** APP_LINK_URL: the app's scheme or universal link for a sign-in token; unset, no app is offered. */
+  appLinkUrl: string | undefined;
 }
 
 export const MODERATION_PROVIDERS = ['local', 'google-vision'] as const;
@@ -144,6 +146,24 @@ export function reminderOffsetsFromEnv(raw: string | undefined): number[] {
   return [...new Set(offsets)].sort((a, b) => b - a);
 }
 
+/**
+ * APP_LINK_URL: where a phone opens the app with a sign-in token (`buddymatch://signin`,
+ * `https://app.example.com/signin`). Without it the link page offers no app button: a
+ * scheme no installed app answers is an "address is invalid" dead end.
+ */
+export function appLinkUrlFromEnv(raw: string | undefined): string | undefined {
+  if (!raw?.trim()) return undefined;
+  let url: URL;
+  try {
+    url = new URL(raw.trim());
+  } catch {
+    throw new Error('APP_LINK_URL must be an absolute URL, e.g. buddymatch://signin or https://app.example.com/signin');
+  }
+  if (/^(javascript|data|vbscript|file|blob):$/i.test(url.protocol) || url.protocol === 'http:')
+    throw new Error('APP_LINK_URL must be an app scheme or an https universal link');
+  return url.toString();
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = intFromEnv('PORT', 3000);
   const base = (env.PUBLIC_BASE_URL || `http://localhost:${port}`).replace(/\/+$/, '');
@@ -159,6 +179,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mailFrom: env.MAIL_FROM || 'no-reply@localhost',
     geocoderUrl: env.GEOCODER_URL || undefined,
     planReminderOffsets: reminderOffsetsFromEnv(env.PLAN_REMINDER_OFFSETS),
+    appLinkUrl: appLinkUrlFromEnv(env.APP_LINK_URL),
     events: {
       upstreamUrl: upstreamUrlFromEnv(env.EVENTS_UPSTREAM_URL),
       upstreamTimeoutMs: intFromEnv('EVENTS_UPSTREAM_TIMEOUT_MS', 5000),
