@@ -321,7 +321,9 @@ test.describe('on the desktop', () => {
   test('an incomplete profile is told what Discover needs; an unknown chat is a 404', async ({ page, request }) => {
     const ivy = await register(request, { displayName: 'Ivy Incomplete', location: 'Lisbon' });
     await signIn(page, ivy.email, PASSWORD, '/account/discover');
-    await expect(page.getByText('Discover shows complete profiles to complete profiles.')).toBeVisible();
+    await expect(page.getByText('Finish your profile to see people near you')).toBeVisible();
+    // Issue 31: no "For agents: the API index" footer in the signed-in app.
+    await expect(page.getByRole('link', { name: 'the API index' })).toBeHidden();
     await expect(page.getByRole('listitem').filter({ hasText: 'A photo' })).toBeVisible();
     await expect(page.getByRole('link', { name: 'Complete your profile' })).toHaveAttribute('href', '/account/profile');
     await expectAccessible(page);
