@@ -47,7 +47,14 @@ export default async function StartPage({ params }: { params: Params }) {
 
 /** A line break is allowed after each "/" (and before "?" or "&"), so an address wraps between its parts, never mid-word. */
 function breakable(text: string): ReactNode[] {
-  return text.split(/(?<=\/)|(?=[?&])/).flatMap((part, i) => (i === 0 ? [part] : [<wbr key={i} />, part]));
+  const parts = text.split(/(?<=\/)|(?=[?&])/);
+  // The parts of one fixed text never move, so where each one starts is a stable key.
+  let at = 0;
+  return parts.flatMap((part, i) => {
+    const start = at;
+    at += part.length;
+    return i === 0 ? [part] : [<wbr key={start} />, part];
+  });
 }
 
 function copyLabel(text: string): string {
