@@ -201,6 +201,16 @@ test.describe('on the desktop', () => {
     await expect(page.getByText('No chats yet.')).toBeVisible();
     const gone = await page.goto(`${baseUrl()}/account/chats/${chatId}`);
     expect(gone?.status()).toBe(404);
+
+    // Issue 31: Settings lists who she blocked, and unblocks without an assistant.
+    await page.goto(`${baseUrl()}/account/settings`);
+    const blocked = page.getByRole('region', { name: 'Blocked people' });
+    await expect(blocked.getByRole('listitem')).toHaveText([/Bea Pest/]);
+    await expectAccessible(page);
+    await blocked.getByRole('button', { name: 'Unblock Bea Pest' }).click();
+    await expect(blocked.getByRole('status')).toHaveText('Bea Pest is unblocked. They can find you and ask you again.');
+    await expect(blocked.getByRole('listitem')).toHaveCount(0);
+    expect(await query('select 1 from blocks where blocker_id = $1', [ana.id])).toEqual([]);
   });
 
   test('finding and asking a buddy; what a person sees on bad filters', async ({ page, request }) => {
