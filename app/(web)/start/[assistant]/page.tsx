@@ -1,5 +1,5 @@
 import type { Metadata } from 'next';
-import type { ReactNode } from 'react';
+import { breakable } from '@/app/_components/breakable';
 import { CopyButton } from '@/app/_components/copy-button';
 import { notFound } from 'next/navigation';
 import { config } from '@/lib/config';
@@ -43,18 +43,6 @@ export default async function StartPage({ params }: { params: Params }) {
       </p>
     </div>
   );
-}
-
-/** A line break is allowed after each "/" (and before "?" or "&"), so an address wraps between its parts, never mid-word. */
-function breakable(text: string): ReactNode[] {
-  const parts = text.split(/(?<=\/)|(?=[?&])/);
-  // The parts of one fixed text never move, so where each one starts is a stable key.
-  let at = 0;
-  return parts.flatMap((part, i) => {
-    const start = at;
-    at += part.length;
-    return i === 0 ? [part] : [<wbr key={start} />, part];
-  });
 }
 
 function copyLabel(text: string): string {
