@@ -79,7 +79,7 @@ test.describe('the mobile sign-in link', () => {
 
     const link = await outboxLink(user.email);
     await page.goto(link);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Continue' }).click();
     await page.waitForURL('**/account');
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Hi, Ezra Expired');
   });
@@ -249,7 +249,7 @@ test.describe('web signup', () => {
     await expectAccessible(page);
     await screenshot(page, testInfo, 'signup-retry-link-sent');
     await page.goto(await outboxLink(user.email));
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Continue' }).click();
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Hi, Ivy Interrupted');
   });
 });
