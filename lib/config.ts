@@ -65,6 +65,8 @@ export interface Config {
   rateLimits: RateLimitRules;
   /** PLAN_REMINDER_OFFSETS: minutes before a confirmed plan's start at which both people are reminded. */
   planReminderOffsets: number[];
+  /** APP_LINK_URL: the app's scheme or universal link for a sign-in token; unset, no app is offered. */
+  appLinkUrl: string | undefined;
   /** Check-in (issue 29 §6): when "All good?" is asked after a plan's start, how long an answer may take, contact mails per account a day. */
   planCheckin: PlanCheckinConfig;
 }
@@ -176,6 +178,24 @@ export function durationFromEnv(name: string, raw: string | undefined, fallbackS
   return Number(match[1]) * (unit === 'h' ? 3600 : unit === 'm' ? 60 : 1);
 }
 
+/**
+ * APP_LINK_URL: where a phone opens the app with a sign-in token (`buddymatch://signin`,
+ * `https://app.example.com/signin`). Without it the link page offers no app button: a
+ * scheme no installed app answers is an "address is invalid" dead end.
+ */
+export function appLinkUrlFromEnv(raw: string | undefined): string | undefined {
+  if (!raw?.trim()) return undefined;
+  let url: URL;
+  try {
+    url = new URL(raw.trim());
+  } catch {
+    throw new Error('APP_LINK_URL must be an absolute URL, e.g. buddymatch://signin or https://app.example.com/signin');
+  }
+  if (/^(javascript|data|vbscript|file|blob):$/i.test(url.protocol) || url.protocol === 'http:')
+    throw new Error('APP_LINK_URL must be an app scheme or an https universal link');
+  return url.toString();
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = intFromEnv('PORT', 3000);
   const base = (env.PUBLIC_BASE_URL || `http://localhost:${port}`).replace(/\/+$/, '');
@@ -197,6 +217,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       answerSeconds: durationFromEnv('PLAN_CHECKIN_ANSWER_WINDOW', env.PLAN_CHECKIN_ANSWER_WINDOW, 30 * 60),
       contactMailsPerDay: intFromEnv('PLAN_CONTACT_MAIL_LIMIT_PER_DAY', 3),
     },
+    appLinkUrl: appLinkUrlFromEnv(env.APP_LINK_URL),
     events: {
       upstreamUrl: upstreamUrlFromEnv(env.EVENTS_UPSTREAM_URL),
       upstreamTimeoutMs: intFromEnv('EVENTS_UPSTREAM_TIMEOUT_MS', 5000),

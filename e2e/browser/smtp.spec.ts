@@ -73,7 +73,7 @@ test.describe('magic link by SMTP', () => {
 
     await page.setExtraHTTPHeaders({ 'x-forwarded-for': freshIp() });
     await page.goto(link);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Continue' }).click();
     await page.waitForURL(`${stack.baseUrl}/account`);
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Hi, Sasha Smtp');
     await expectAccessible(page);
@@ -89,7 +89,7 @@ test.describe('magic link by SMTP', () => {
     const again = signinLinkIn(second.raw)!;
     expect(again).not.toBe(link);
     await page.goto(again);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Continue' }).click();
     await page.waitForURL(`${stack.baseUrl}/account`);
   });
 });

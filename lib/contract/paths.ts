@@ -8,6 +8,7 @@ export const API_PATHS = {
   health: '/api/health',
   index: '/api/v1/index.json',
   register: '/api/v1/register.json',
+  webSignup: '/api/v1/web/signup.json',
   activities: '/api/v1/activities.json',
   discover: '/api/v1/discover.json',
   overlap: '/api/v1/users/{slug}/overlap.json',

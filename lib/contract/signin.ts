@@ -99,7 +99,7 @@ export const exchangeSigninLink = defineEndpoint({
   summary: 'Trade a single-use sign-in link token for an access token (used by the mobile app)',
   toolHint: 'Only for a link the person gave you; each link works once.',
   description:
-    'The mobile app receives buddymatch://signin?token=<token> from the sign-in page and posts the token here. ' +
+    'The mobile app gets the token in its app link (APP_LINK_URL) from the sign-in page and posts it here. ' +
     'The link is used up; a second use answers 410 signin_link_used, an expired link 410 signin_link_expired.',
   body: z.strictObject({ token: singleLine().min(1).max(200) }),
   response: z.object({

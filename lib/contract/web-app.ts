@@ -3,6 +3,7 @@
 // answered like every endpoint, but left out of what agents read (OpenAPI, the endpoint
 // index, the MCP tools, llms.txt), which keeps those within their size budgets.
 import { z } from 'zod';
+import { register, registerResponseSchema } from './accounts';
 import { defineEndpoint } from './define';
 import { API_PATHS } from './paths';
 import { singleLine } from './text';
@@ -268,7 +269,26 @@ export const answerCheckin = defineEndpoint({
   errors: ['validation_failed', 'not_found', 'forbidden', 'conflict'],
 });
 
+// The person's own signup at /signup: register.json's body and answer without the bearer
+// token, which only an assistant needs (the browser signs in with a session).
+export const webSignup = defineEndpoint({
+  id: 'web_signup',
+  method: 'POST',
+  path: API_PATHS.webSignup,
+  auth: 'none',
+  tags: ['accounts'],
+  summary: 'Create an account from the web signup form (no assistant key)',
+  body: register.body,
+  maxBodyBytes: register.maxBodyBytes,
+  response: registerResponseSchema.extend({
+    auth: registerResponseSchema.shape.auth.omit({ token: true, token_type: true, scopes: true }),
+  }),
+  status: 201,
+  errors: register.errors,
+});
+
 export const webAppEndpoints = [
+  webSignup,
   subscribeWebPush,
   unsubscribeWebPush,
   muteChat,

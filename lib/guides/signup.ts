@@ -144,6 +144,8 @@ ${table(
   SIGNUP_LINK_PARAMS.map((p) => [code(p.param), code(p.field), p.note]),
 )}
 
+The registration field names work too (${code('displayName')} for ${code('name')}); the page shows the person any parameter it does not use.
+
 Example:
 
 ${example}
