@@ -44,6 +44,7 @@ export const API_PATHS = {
   declinePlan: '/api/v1/plans/{planId}/decline.json',
   cancelPlan: '/api/v1/plans/{planId}/cancel.json',
   planCalendar: '/api/v1/plans/{planId}.ics',
+  reviewPlan: '/api/v1/plans/{planId}/review.json',
   calendarFeed: '/api/v1/me/calendar_feed.json',
   calendarFeedFile: '/api/v1/calendar/{secret}.ics',
   mailPreferences: '/api/v1/me/mail_preferences.json',

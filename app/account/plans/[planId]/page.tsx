@@ -4,8 +4,11 @@ import { getDb } from '@/db';
 import { requireSession } from '@/lib/auth/session';
 import { config } from '@/lib/config';
 import { ApiError } from '@/lib/http/errors';
+import { paths } from '@/lib/contract/paths';
 import { getPlan } from '@/lib/plans/plans';
+import { myReview } from '@/lib/plans/reviews';
 import { zonesOf } from '@/lib/web/plans';
+import { PlanReview } from '@/app/_components/plan-review';
 import { PlanDetail } from '@/app/_components/plan-views';
 
 type Params = { params: Promise<{ planId: string }> };
@@ -13,7 +16,8 @@ type Params = { params: Promise<{ planId: string }> };
 export const metadata: Metadata = { title: 'Plan' };
 
 // One plan, map-free: what, when on each clock, where, who acted, and the answers open to
-// the reader. Someone else's plan, a blocked pair's and a made-up id all look the same.
+// the reader; its .ics for the person's calendar; after it, "Did you meet?" (the reader's
+// private answer). Someone else's plan, a blocked pair's and a made-up id all look the same.
 export default async function PlanPage({ params }: Params) {
   const { planId } = await params;
   const { user } = await requireSession(`/account/plans/${encodeURIComponent(planId)}`);
@@ -24,7 +28,11 @@ export default async function PlanPage({ params }: Params) {
     if (error instanceof ApiError && error.code === 'not_found') notFound();
     throw error;
   }
-  const zones = await zonesOf(getDb(), [plan.buddy.id]);
+  const [zones, review] = await Promise.all([zonesOf(getDb(), [plan.buddy.id]), myReview(getDb(), user.id, plan.id)]);
+  const ended = new Date(plan.ends_at).getTime() <= Date.now();
+  const askAfter = new Date(plan.ends_at).getTime() + config().planReviewDelayMinutes * 60_000;
+  const askReview = plan.status === 'confirmed' && (review !== null || askAfter <= Date.now());
+  const calendar = (plan.status === 'confirmed' || plan.status === 'proposed') && !ended;
   return (
     <>
       <p>
@@ -37,7 +45,19 @@ export default async function PlanPage({ params }: Params) {
           zones={{ reader: user.timezone, buddies: Object.fromEntries(zones) }}
           myName={user.display_name}
         />
+        {calendar ? (
+          <p>
+            <a className="button button-secondary" href={paths.planCalendar({ planId: plan.id })} download="plan.ics">
+              Add to calendar
+            </a>
+          </p>
+        ) : null}
       </div>
+      {askReview ? (
+        <div className="card">
+          <PlanReview plan={plan} initial={review} zone={user.timezone} />
+        </div>
+      ) : null}
     </>
   );
 }
