@@ -52,7 +52,7 @@ export function PlanReview({
 
   return (
     <section className="plan-review stack" aria-labelledby={headingId}>
-      <h3 id={headingId}>Did you meet {buddy}?</h3>
+      <h3 id={headingId}>{`Did you meet ${buddy}?`}</h3>
       {changing ? (
         <>
           <p className="muted small">Only you see your answer.</p>
@@ -72,7 +72,7 @@ export function PlanReview({
         </>
       ) : (
         <p role="status">
-          You said {CHOICES.find((c) => c.outcome === outcome)?.said}. Only you see this.{' '}
+          {`You said ${CHOICES.find((c) => c.outcome === outcome)?.said}. Only you see this.`}{' '}
           <button type="button" className="button-secondary" onClick={() => setChanging(true)}>
             Change
           </button>

@@ -44,6 +44,8 @@ export interface RankingInputs {
   distanceKm: number;
   /** Whole days since the candidate was last active. */
   daysInactive: number;
+  /** The candidate's reliability factor (1 unless repeatedly reported absent; lib/plans/reliability.ts). */
+  reliability?: number;
 }
 
 /** Distance as shown and as ranked: whole km, never finer than 1 km. */
@@ -65,8 +67,9 @@ export function scoreTerms(input: RankingInputs): Record<ScoreTerm, number> {
 }
 
 /** Each term's weighted contribution to the score (what a result's score_breakdown shows). */
-export function scoreBreakdown(input: RankingInputs, reliability = 1): Record<ScoreTerm, number> {
+export function scoreBreakdown(input: RankingInputs): Record<ScoreTerm, number> {
   const terms = scoreTerms(input);
+  const reliability = input.reliability ?? 1;
   return {
     activities: round(WEIGHTS.activities * terms.activities * reliability),
     availability: round(WEIGHTS.availability * terms.availability * reliability),
@@ -75,8 +78,9 @@ export function scoreBreakdown(input: RankingInputs, reliability = 1): Record<Sc
   };
 }
 
-export function score(input: RankingInputs, reliability = 1): number {
+export function score(input: RankingInputs): number {
   const terms = scoreTerms(input);
+  const reliability = input.reliability ?? 1;
   const total = (Object.keys(WEIGHTS) as ScoreTerm[]).reduce((sum, term) => sum + WEIGHTS[term] * terms[term], 0);
   return round(total * reliability);
 }

@@ -528,15 +528,13 @@ function toResult(
     last_active: lastActiveLabel(row.days_inactive),
     pending_request: row.pending_request,
     score: Number(row.score),
-    score_breakdown: scoreBreakdown(
-      {
-        sharedActivities: row.shared_count,
-        searchedActivities: searchedActivities.length,
-        overlapSlots: row.overlap_slots,
-        distanceKm: row.distance_km,
-        daysInactive: row.days_inactive,
-      },
-      Number(row.reliability),
-    ),
+    score_breakdown: scoreBreakdown({
+      sharedActivities: row.shared_count,
+      searchedActivities: searchedActivities.length,
+      overlapSlots: row.overlap_slots,
+      distanceKm: row.distance_km,
+      daysInactive: row.days_inactive,
+      reliability: Number(row.reliability),
+    }),
   };
 }
