@@ -17,7 +17,7 @@ export const NO_SHOW_RANK_FACTOR = 0.8;
  * of `asOf`, else 1. `demoted` is the CTE reliabilityDemotedSql defines.
  */
 export function reliabilityFactorSql(id: RawBuilder<string>, demoted: string): RawBuilder<string> {
-  return sql<string>`case when ${id} = any((select ids from ${sql.table(demoted)})) then ${sql.lit(NO_SHOW_RANK_FACTOR)}::numeric else 1::numeric end`;
+  return sql<string>`case when ${id} = any((select ids from ${sql.table(demoted)})::uuid[]) then ${sql.lit(NO_SHOW_RANK_FACTOR)}::numeric else 1::numeric end`;
 }
 
 /** One row, one column `ids`: everyone demoted as of `asOf`. Few people, one index range. */
