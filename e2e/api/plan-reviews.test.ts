@@ -76,7 +76,7 @@ describe('did you meet?', () => {
     expect(await answer(a, planId, 'no_show')).toEqual({ success: true, planId, outcome: 'no_show' });
     const after = await whatBSees(b, a, planId);
     expect(after).toEqual(before);
-    expect(JSON.stringify(after)).not.toMatch(/no_show|didn.t come|review/i);
+    expect(JSON.stringify(after)).not.toMatch(/no_show|didn.t come|outcome/i);
     // Nor does A's own plan record carry it (agents and the other person read the same shape).
     const own = await api('GET', `/api/v1/plans/${planId}.json`, { token: a.token });
     expect(JSON.stringify(own.body)).not.toMatch(/no_show|outcome/);
