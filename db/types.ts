@@ -463,6 +463,12 @@ export interface PlansTable {
   xid: Generated<string>;
 }
 
+/** One row per mail job that finished sending (pg-boss job id): a retry of it sends nothing. */
+export interface MailSendsTable {
+  job_id: string;
+  sent_at: Timestamp;
+}
+
 export interface DB {
   agent_actions: AgentActionsTable;
   events: EventsTable;
@@ -496,6 +502,7 @@ export interface DB {
   plan_reminders: PlanRemindersTable;
   mail_preferences: MailPreferencesTable;
   plan_reviews: PlanReviewsTable;
+  mail_sends: MailSendsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

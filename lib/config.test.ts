@@ -77,3 +77,16 @@ describe('what expensive work may cost', () => {
     });
   });
 });
+
+describe('database connections', () => {
+  it('the direct connection (LISTEN, pg-boss, migrations) is DATABASE_URL unless DATABASE_DIRECT_URL names another', () => {
+    expect(loadConfig({}).databaseDirectUrl).toBeUndefined();
+    expect(loadConfig({ DATABASE_URL: 'postgres://bouncer/db' }).databaseDirectUrl).toBe('postgres://bouncer/db');
+    const behindPooler = loadConfig({ DATABASE_URL: 'postgres://bouncer/db', DATABASE_DIRECT_URL: 'postgres://pg/db' });
+    expect(behindPooler).toMatchObject({ databaseUrl: 'postgres://bouncer/db', databaseDirectUrl: 'postgres://pg/db' });
+  });
+
+  it('refuses a direct URL without DATABASE_URL (the embedded database would be used for the rest)', () => {
+    expect(() => loadConfig({ DATABASE_DIRECT_URL: 'postgres://pg/db' })).toThrow(/DATABASE_DIRECT_URL needs/);
+  });
+});

@@ -25,6 +25,8 @@ export interface Config {
   port: number;
   publicBaseUrl: string;
   databaseUrl: string | undefined;
+  /** DATABASE_DIRECT_URL (default DATABASE_URL): a session connection for LISTEN, pg-boss and migrations, past any pooler. */
+  databaseDirectUrl: string | undefined;
   dataDir: string;
   registrationLimitPerHour: number;
   messageLimitPer10Min: number;
@@ -146,6 +148,16 @@ export function reminderOffsetsFromEnv(raw: string | undefined): number[] {
   return [...new Set(offsets)].sort((a, b) => b - a);
 }
 
+/**
+ * Where LISTEN/NOTIFY, pg-boss and migrations connect: they keep session state (a LISTEN,
+ * advisory locks), which PgBouncer in transaction mode would hand to other clients. Read at
+ * call time, since `npm start` sets DATABASE_URL once the embedded database is up.
+ */
+export function directDatabaseUrl(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  if (env.DATABASE_DIRECT_URL && !env.DATABASE_URL) throw new Error('DATABASE_DIRECT_URL needs DATABASE_URL too');
+  return env.DATABASE_DIRECT_URL || env.DATABASE_URL || undefined;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = intFromEnv('PORT', 3000);
   const base = (env.PUBLIC_BASE_URL || `http://localhost:${port}`).replace(/\/+$/, '');
@@ -153,6 +165,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port,
     publicBaseUrl: base,
     databaseUrl: env.DATABASE_URL || undefined,
+    databaseDirectUrl: directDatabaseUrl(env),
     dataDir: path.resolve(/*turbopackIgnore: true*/ env.DATA_DIR || './.data'),
     registrationLimitPerHour: intFromEnv('REGISTRATION_LIMIT_PER_HOUR', 3),
     messageLimitPer10Min: intFromEnv('MESSAGE_LIMIT_PER_10_MIN', 20),

@@ -9,7 +9,7 @@ import next from 'next';
 import { createDb, getDb } from '../db';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from '../db/embedded';
 import { migrateToLatest } from '../db/migrate';
-import { loadConfig } from '../lib/config';
+import { directDatabaseUrl, loadConfig } from '../lib/config';
 import { clientAddress, countTrustsPublicPeer, describeTrustProxy } from '../lib/http/client-address';
 import { installClientIpProof, stampClientIp } from '../lib/http/ip';
 import { INTERNAL_ERROR_ENVELOPE } from '../lib/http/errors';
@@ -66,14 +66,15 @@ async function main(): Promise<void> {
     process.env.DATABASE_URL = embedded.url;
     logLine({ event: 'embedded_postgres_started', dir: path.join(cfg.dataDir, 'postgres') });
   }
-  const url = process.env.DATABASE_URL!;
-  const migrator = createDb(url, 1);
+  // Migrations and pg-boss hold session state (locks, LISTEN): past any pooler, on DATABASE_DIRECT_URL.
+  const directUrl = directDatabaseUrl()!;
+  const migrator = createDb(directUrl, 1);
   const applied = await migrateToLatest(migrator);
   await migrator.destroy();
   logLine({ event: 'migrated', applied });
 
   // Web processes enqueue jobs (in their own transactions); only workers run them.
-  await startBoss(url);
+  await startBoss(directUrl);
   // Loaded only where workers run: a web instance keeps none of their code (mail, photos, events) in memory.
   if (role !== 'web') await (await import('../lib/jobs/workers')).startWorkers();
 

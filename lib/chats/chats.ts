@@ -5,7 +5,8 @@ import type { Database } from '@/db';
 import type { ChatRecord } from '../contract/social';
 import { ApiError } from '../http/errors';
 import { isUuid } from '../http/validation';
-import { notBlockedBy } from '../buddies/blocks';
+import { blockStatus, notBlockedBy } from '../buddies/blocks';
+import { JOINED_USER_CARD_COLUMNS } from '../profiles/records';
 import { toChat } from './records';
 
 export const chatNotFound = () =>
@@ -28,11 +29,7 @@ export function chatRows(db: Database, viewerId: string) {
       'cm.last_read_message_id',
       'c.created_at as chat_created_at',
       'c.last_message_at',
-      'u.id as u_id',
-      'u.slug as u_slug',
-      'u.display_name as u_display_name',
-      'u.photo_url as u_photo_url',
-      'u.public_location as u_public_location',
+      ...JOINED_USER_CARD_COLUMNS,
       'lm.id as lm_id',
       'lm.sender_id as lm_sender_id',
       'lm.text as lm_text',
@@ -88,6 +85,25 @@ export async function unreadTotals(db: Database, viewerId: string): Promise<{ ch
 }
 
 /** The caller's membership of a chat they may see, or a 404 that does not reveal whether it exists. */
+/**
+ * Locks a chat the viewer belongs to (FOR NO KEY UPDATE on its row), so writes into one chat are serialised:
+ * message limits and the open-plan cap hold under concurrency. Callers decide what each block direction means.
+ */
+export async function lockChatFor(trx: Database, { chatId, viewerId }: { chatId: string; viewerId: string }) {
+  if (!isUuid(chatId)) throw chatNotFound();
+  const chat = await trx
+    .selectFrom('chats as c')
+    .innerJoin('chat_members as cm', 'cm.chat_id', 'c.id')
+    .select(['c.id', 'cm.other_user_id'])
+    .where('c.id', '=', chatId)
+    .where('cm.user_id', '=', viewerId)
+    .forNoKeyUpdate('c')
+    .executeTakeFirst();
+  if (!chat) throw chatNotFound();
+  const blocks = await blockStatus(trx, { viewerId, otherId: chat.other_user_id });
+  return { ...chat, blocks };
+}
+
 export async function visibleMembership(db: Database, { viewerId, chatId }: { viewerId: string; chatId: string }) {
   if (!isUuid(chatId)) throw chatNotFound();
   const member = await db

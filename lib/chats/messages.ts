@@ -16,8 +16,7 @@ import { rateLimitHeaders } from '../limits/rate-limits';
 import { enqueue, QUEUES } from '../jobs/boss';
 import { assertTextAllowed } from '../moderation/text';
 import type { PushJob } from '../notifications/push';
-import { blockStatus } from '../buddies/blocks';
-import { chatNotFound, visibleMembership } from './chats';
+import { chatNotFound, lockChatFor, visibleMembership } from './chats';
 import { cursorAhead, decodeCursorOrThrow, encodeCursor } from './cursor';
 import { messagesUrl, toMessage } from './records';
 
@@ -122,16 +121,8 @@ export async function sendMessage(
   if (!isUuid(chatId)) throw chatNotFound();
   assertTextAllowed(body.text, 'text');
   const message = await db.transaction().execute(async (trx) => {
-    const chat = await trx
-      .selectFrom('chats as c')
-      .innerJoin('chat_members as cm', 'cm.chat_id', 'c.id')
-      .select(['c.id', 'cm.other_user_id'])
-      .where('c.id', '=', chatId)
-      .where('cm.user_id', '=', viewerId)
-      .forNoKeyUpdate('c')
-      .executeTakeFirst();
-    if (!chat) throw chatNotFound();
-    const blocks = await blockStatus(trx, { viewerId, otherId: chat.other_user_id });
+    const chat = await lockChatFor(trx, { chatId, viewerId });
+    const { blocks } = chat;
     if (blocks.byMe) throw chatNotFound();
     if (blocks.byThem) {
       throw new ApiError('chat_unavailable', 'This chat is not accepting messages');

@@ -1,6 +1,6 @@
 // Maps chat and message rows to the API's records (one function per record type).
 import type { ChatRecord, MessageRecord } from '../contract/social';
-import { toUserCard } from '../profiles/records';
+import { type JoinedUserCardSource, toJoinedUserCard } from '../profiles/records';
 
 export interface MessageSource {
   id: number | string;
@@ -38,17 +38,12 @@ export function messagesUrl(
 }
 
 /** One chat as the member sees it: the chat, their marker, the buddy's card and the last message. */
-export interface ChatSource {
+export interface ChatSource extends JoinedUserCardSource {
   chat_id: string;
   unread_count: number;
   last_read_message_id: number;
   chat_created_at: Date;
   last_message_at: Date | null;
-  u_id: string;
-  u_slug: string;
-  u_display_name: string;
-  u_photo_url: string | null;
-  u_public_location: string | null;
   lm_id: number | null;
   lm_sender_id: string | null;
   lm_text: string | null;
@@ -73,16 +68,7 @@ export function toChat(row: ChatSource, viewerId: string, baseUrl: string): Chat
       : null;
   return {
     chatId: row.chat_id,
-    buddy: toUserCard(
-      {
-        id: row.u_id,
-        slug: row.u_slug,
-        display_name: row.u_display_name,
-        photo_url: row.u_photo_url,
-        public_location: row.u_public_location,
-      },
-      baseUrl,
-    ),
+    buddy: toJoinedUserCard(row, baseUrl),
     last_message: lastMessage,
     unread_count: row.unread_count,
     created_at: new Date(row.chat_created_at).toISOString(),

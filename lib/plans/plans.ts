@@ -12,7 +12,7 @@ import type { Database } from '@/db';
 import type { PlanRow } from '@/db/types';
 import { type Attribution, recordAgentAction } from '../accounts/attribution';
 import { blockStatus, notBlockedBy } from '../buddies/blocks';
-import { chatNotFound } from '../chats/chats';
+import { chatNotFound, lockChatFor } from '../chats/chats';
 import {
   PLAN_LIMITS,
   type CancelPlanBody,
@@ -263,16 +263,8 @@ export async function proposePlan(
   const { startsAt, endsAt } = planTimes(body, now);
   const id = await db.transaction().execute(async (trx) => {
     // The chat's row lock serialises proposals in one chat, so the open-proposal cap holds.
-    const chat = await trx
-      .selectFrom('chats as c')
-      .innerJoin('chat_members as cm', 'cm.chat_id', 'c.id')
-      .select(['c.id', 'cm.other_user_id'])
-      .where('c.id', '=', chatId)
-      .where('cm.user_id', '=', viewerId)
-      .forNoKeyUpdate('c')
-      .executeTakeFirst();
-    if (!chat) throw chatNotFound();
-    const blocks = await blockStatus(trx, { viewerId, otherId: chat.other_user_id });
+    const chat = await lockChatFor(trx, { chatId, viewerId });
+    const { blocks } = chat;
     if (blocks.byMe || blocks.byThem) throw chatNotFound();
 
     let replaced: PlanRow | undefined;

@@ -4,7 +4,7 @@ import { sql } from 'kysely';
 import type { Database } from '@/db';
 import type { PlanRow, PlanStatus } from '@/db/types';
 import type { PlanRecord } from '../contract/plans';
-import { toUserCard } from '../profiles/records';
+import { JOINED_USER_CARD_COLUMNS, type JoinedUserCardSource, toJoinedUserCard } from '../profiles/records';
 import { isoInstant } from './time';
 
 /** The caller's plans with everything toPlan needs; the other person is `u`. */
@@ -21,11 +21,7 @@ export function planRows(db: Database, viewerId: string) {
     .where((eb) => eb.or([eb('p.proposer_id', '=', viewerId), eb('p.recipient_id', '=', viewerId)]))
     .selectAll('p')
     .select([
-      'u.id as u_id',
-      'u.slug as u_slug',
-      'u.display_name as u_display_name',
-      'u.photo_url as u_photo_url',
-      'u.public_location as u_public_location',
+      ...JOINED_USER_CARD_COLUMNS,
       'u.timezone as u_timezone',
       'vu.timezone as viewer_timezone',
       'pu.display_name as proposer_name',
@@ -34,18 +30,14 @@ export function planRows(db: Database, viewerId: string) {
     ]);
 }
 
-export type PlanQueryRow = PlanRow & {
-  u_id: string;
-  u_slug: string;
-  u_display_name: string;
-  u_photo_url: string | null;
-  u_public_location: string | null;
-  u_timezone: string | null;
-  viewer_timezone: string | null;
-  proposer_name: string;
-  actor_name: string | null;
-  accepter_name: string | null;
-};
+export type PlanQueryRow = PlanRow &
+  JoinedUserCardSource & {
+    u_timezone: string | null;
+    viewer_timezone: string | null;
+    proposer_name: string;
+    actor_name: string | null;
+    accepter_name: string | null;
+  };
 
 const offsetOf = (iso: string) => (iso.endsWith('Z') ? '+00:00' : iso.slice(-6));
 
@@ -75,16 +67,7 @@ export function toPlan(row: PlanQueryRow, viewerId: string, baseUrl: string, now
     event_id: row.event_id,
     note: row.note,
     from_me: row.proposer_id === viewerId,
-    buddy: toUserCard(
-      {
-        id: row.u_id,
-        slug: row.u_slug,
-        display_name: row.u_display_name,
-        photo_url: row.u_photo_url,
-        public_location: row.u_public_location,
-      },
-      baseUrl,
-    ),
+    buddy: toJoinedUserCard(row, baseUrl),
     replaces: row.replaces,
     superseded_by: row.superseded_by,
     calendar_uid: row.calendar_uid,

@@ -109,6 +109,36 @@ export function toUserCard(row: UserCardSource, baseUrl: string): UserCard {
   };
 }
 
+/** The user-card columns of a joined `users as u`, prefixed so they sit beside another table's columns. */
+export const JOINED_USER_CARD_COLUMNS = [
+  'u.id as u_id',
+  'u.slug as u_slug',
+  'u.display_name as u_display_name',
+  'u.photo_url as u_photo_url',
+  'u.public_location as u_public_location',
+] as const;
+
+export interface JoinedUserCardSource {
+  u_id: string;
+  u_slug: string;
+  u_display_name: string;
+  u_photo_url: string | null;
+  u_public_location: string | null;
+}
+
+export function toJoinedUserCard(row: JoinedUserCardSource, baseUrl: string): UserCard {
+  return toUserCard(
+    {
+      id: row.u_id,
+      slug: row.u_slug,
+      display_name: row.u_display_name,
+      photo_url: row.u_photo_url,
+      public_location: row.u_public_location,
+    },
+    baseUrl,
+  );
+}
+
 export type DiscoverCardSource = UserCardSource &
   Pick<UserRow, 'about_me' | 'gender' | 'birthday' | 'show_age_by_decade' | 'activities'>;
 
