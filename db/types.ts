@@ -410,6 +410,18 @@ export interface PlanRemindersTable {
   sent_at: Timestamp | null;
 }
 
+export type PlanReviewOutcome = 'met' | 'no_show' | 'cancelled';
+
+/** A person's private "did you meet?" answer about a plan; about_id is the other person. */
+export interface PlanReviewsTable {
+  plan_id: string;
+  user_id: string;
+  about_id: string;
+  outcome: PlanReviewOutcome;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+}
+
 /** Optional mail a person gets; no row means all on. */
 export interface MailPreferencesTable {
   user_id: string;
@@ -513,6 +525,7 @@ export interface DB {
   mail_preferences: MailPreferencesTable;
   plan_shares: PlanSharesTable;
   mail_suppressions: MailSuppressionsTable;
+  plan_reviews: PlanReviewsTable;
   mail_sends: MailSendsTable;
 }
 

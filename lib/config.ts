@@ -65,6 +65,8 @@ export interface Config {
   rateLimits: RateLimitRules;
   /** PLAN_REMINDER_OFFSETS: minutes before a confirmed plan's start at which both people are reminded. */
   planReminderOffsets: number[];
+  /** PLAN_REVIEW_DELAY_MIN: minutes after a confirmed plan ends before each person is asked "Did you meet?". */
+  planReviewDelayMinutes: number;
   /** APP_LINK_URL: the app's scheme or universal link for a sign-in token; unset, no app is offered. */
   appLinkUrl: string | undefined;
   /** Check-in (issue 29 §6): when "All good?" is asked after a plan's start, how long an answer may take, contact mails per account a day. */
@@ -218,6 +220,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       contactMailsPerDay: intFromEnv('PLAN_CONTACT_MAIL_LIMIT_PER_DAY', 3),
     },
     appLinkUrl: appLinkUrlFromEnv(env.APP_LINK_URL),
+    planReviewDelayMinutes: intFromEnv('PLAN_REVIEW_DELAY_MIN', 120),
     events: {
       upstreamUrl: upstreamUrlFromEnv(env.EVENTS_UPSTREAM_URL),
       upstreamTimeoutMs: intFromEnv('EVENTS_UPSTREAM_TIMEOUT_MS', 5000),

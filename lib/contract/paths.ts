@@ -47,6 +47,7 @@ export const API_PATHS = {
   planCalendar: '/api/v1/plans/{planId}.ics',
   planShare: '/api/v1/plans/{planId}/share.json',
   planCheckin: '/api/v1/plans/{planId}/checkin.json',
+  reviewPlan: '/api/v1/plans/{planId}/review.json',
   calendarFeed: '/api/v1/me/calendar_feed.json',
   calendarFeedFile: '/api/v1/calendar/{secret}.ics',
   mailPreferences: '/api/v1/me/mail_preferences.json',

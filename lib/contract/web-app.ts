@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { register, registerResponseSchema } from './accounts';
 import { defineEndpoint } from './define';
+import { PLAN_REVIEW_OUTCOMES } from './limits';
 import { API_PATHS } from './paths';
 import { singleLine } from './text';
 
@@ -146,6 +147,20 @@ export const revokeCalendarFeed = defineEndpoint({
   bodyOptional: true,
   body: z.object({}),
   response: calendarFeedState,
+});
+
+// "Did you meet?" (issue 29, section 7): the person's private answer after a plan, never shown to the other.
+export const reviewPlan = defineEndpoint({
+  id: 'review_plan',
+  method: 'POST',
+  path: API_PATHS.reviewPlan,
+  auth: 'buddy:write',
+  tags: ['plans'],
+  summary: 'Say privately whether you met, after a confirmed plan ended',
+  params: z.object({ planId: singleLine().min(1).max(80) }),
+  body: z.strictObject({ outcome: z.enum(PLAN_REVIEW_OUTCOMES) }),
+  response: z.object({ success: z.literal(true), planId: z.string(), outcome: z.enum(PLAN_REVIEW_OUTCOMES) }),
+  errors: ['validation_failed', 'not_found', 'plan_not_open'],
 });
 
 // Optional mail (reminders now; check-ins and digests share the model and the unsubscribe).
@@ -293,6 +308,7 @@ export const webAppEndpoints = [
   unsubscribeWebPush,
   muteChat,
   planCalendar,
+  reviewPlan,
   calendarFeedFile,
   getCalendarFeed,
   rotateCalendarFeed,
