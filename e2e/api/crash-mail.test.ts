@@ -4,12 +4,11 @@
 // takes its jobs) mails a real SMTP sink that is slow to answer; it is killed mid-send,
 // restarted, and every registration it acknowledged must get its mail within 60 s.
 import { randomUUID } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
 import { sql } from 'kysely';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createDb } from '@/db';
 import { sendOncePerJob } from '@/lib/notifications/mail';
+import { startSmtpSink, type SmtpSink } from '../support/smtp-sink';
 import { freshDatabaseOn, startServerProcess, type ServerProcess } from '../support/stack';
 import { api, uniqueEmail } from './client';
 
@@ -25,33 +24,21 @@ const SINK_ANSWER_DELAY_MS = 300;
 const inbox: Received[] = [];
 /** Called when the sink has a mail whose sender is still waiting for the answer. */
 let onMailInFlight: (() => void) | undefined;
-let sink: SMTPServer;
+let sink: SmtpSink | undefined;
 let database: { url: string; drop: () => Promise<void> };
 let server: ServerProcess | undefined;
 let env: Record<string, string>;
 
 beforeAll(async () => {
-  sink = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (c: Buffer) => chunks.push(c));
-      stream.on('end', () => {
-        const raw = Buffer.concat(chunks).toString('utf8');
-        const messageId = /^Message-ID:\s*(\S+)/im.exec(raw)?.[1] ?? '';
-        for (const r of session.envelope.rcptTo) inbox.push({ to: r.address, messageId, at: Date.now() });
-        onMailInFlight?.();
-        setTimeout(() => callback(), SINK_ANSWER_DELAY_MS);
-      });
-    },
+  sink = await startSmtpSink(async (mail) => {
+    const messageId = /^Message-ID:\s*(\S+)/im.exec(mail.raw)?.[1] ?? '';
+    for (const to of mail.to) inbox.push({ to, messageId, at: mail.at });
+    onMailInFlight?.();
+    await new Promise((resolve) => setTimeout(resolve, SINK_ANSWER_DELAY_MS));
   });
-  await new Promise<void>((resolve) => sink.listen(0, '127.0.0.1', resolve));
-  const port = (sink.server.address() as AddressInfo).port;
   database = await freshDatabaseOn(inject('databaseUrl'));
   env = {
-    SMTP_URL: `smtp://127.0.0.1:${port}`,
+    SMTP_URL: sink.url,
     MAIL_FROM: 'buddies@example.com',
     REGISTRATION_LIMIT_PER_HOUR: '1000',
   };
@@ -59,7 +46,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await server?.stop();
-  await new Promise<void>((resolve) => (sink ? sink.close(() => resolve()) : resolve()));
+  await sink?.close();
   await database?.drop();
 }, 60_000);
 

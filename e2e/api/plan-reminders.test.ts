@@ -4,13 +4,12 @@
 // default offsets (24h,2h), so a plan 2 hours and a few seconds ahead is reminded within
 // about a minute: nothing sleeps for hours.
 import fs from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { sql } from 'kysely';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import * as plans from '@/lib/contract/plans';
 import { acceptBuddyRequest, sendBuddyRequest } from '@/lib/contract/social';
+import { startSmtpSink, type SmtpSink } from '../support/smtp-sink';
 import { startStack, type Stack } from '../support/stack';
 import { api, registerUser, testDb, uniqueEmail } from './client';
 import { call, send } from './contract-client';
@@ -194,31 +193,13 @@ describe('plan reminders', () => {
 // (PLAN_REMINDER_OFFSETS=2m), so a plan proposed 2.5 minutes ahead is reminded within a
 // minute and a half of the sweep.
 describe('plan reminders by SMTP', () => {
-  let sink: SMTPServer;
+  let sink: SmtpSink | undefined;
   let stack: Stack;
-  const received: { to: string[]; raw: string }[] = [];
 
   beforeAll(async () => {
-    sink = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ['STARTTLS'],
-      logger: false,
-      onData(stream, session, callback) {
-        const chunks: Buffer[] = [];
-        stream.on('data', (c: Buffer) => chunks.push(c));
-        stream.on('end', () => {
-          received.push({
-            to: session.envelope.rcptTo.map((r) => r.address),
-            raw: Buffer.concat(chunks).toString('utf8'),
-          });
-          callback();
-        });
-      },
-    });
-    await new Promise<void>((resolve) => sink.listen(0, '127.0.0.1', resolve));
-    const port = (sink.server.address() as AddressInfo).port;
+    sink = await startSmtpSink();
     stack = await startStack({
-      SMTP_URL: `smtp://127.0.0.1:${port}`,
+      SMTP_URL: sink.url,
       MAIL_FROM: 'buddies@example.com',
       PLAN_REMINDER_OFFSETS: '2m',
     });
@@ -226,7 +207,7 @@ describe('plan reminders by SMTP', () => {
 
   afterAll(async () => {
     await stack?.stop();
-    await new Promise<void>((resolve) => (sink ? sink.close(() => resolve()) : resolve()));
+    await sink?.close();
   });
 
   it('a confirmed plan’s reminder reaches both people through SMTP, fixed wording with one-click unsubscribe', {
@@ -259,7 +240,7 @@ describe('plan reminders by SMTP', () => {
     await call(plans.acceptPlan, { base, params: { planId: plan.id }, token: b.token, body: {} });
 
     const reminders = () =>
-      received.filter((m) => /^Subject: Reminder: your Buddy Match plan is in 2 minutes/m.test(m.raw));
+      (sink?.mails ?? []).filter((m) => /^Subject: Reminder: your Buddy Match plan is in 2 minutes/m.test(m.raw));
     const deadline = Date.now() + 180_000;
     while (reminders().length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 500));
     const mails = reminders();

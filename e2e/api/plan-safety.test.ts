@@ -8,14 +8,13 @@
 // job its schedule queues, so nothing waits a minute.
 import fs from 'node:fs';
 import { sql } from 'kysely';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import PgBoss from 'pg-boss';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createDb, type Database } from '@/db';
 import * as plans from '@/lib/contract/plans';
 import { acceptBuddyRequest, sendBuddyRequest } from '@/lib/contract/social';
+import { startSmtpSink, type SmtpSink } from '../support/smtp-sink';
 import { startStack, type Stack } from '../support/stack';
 import { api, baseUrl, freshIp, testDb, uniqueEmail } from './client';
 import { call, send } from './contract-client';
@@ -204,11 +203,6 @@ describe('share my plan', () => {
   });
 });
 
-interface Received {
-  to: string[];
-  raw: string;
-}
-
 const decode = (raw: string) =>
   raw
     .replace(/=\r?\n/g, '')
@@ -216,32 +210,16 @@ const decode = (raw: string) =>
     .replace(/\r\n/g, '\n');
 
 describe('check-in, end to end with SMTP', () => {
-  let sink: SMTPServer;
+  let sink: SmtpSink | undefined;
   let stack: Stack;
   let boss: PgBoss;
-  const inbox: Received[] = [];
+  // Quoted-printable undone, so links and words can be matched whole.
+  const inbox = () => (sink?.mails ?? []).map((m) => ({ to: m.to, raw: decode(m.raw) }));
 
   beforeAll(async () => {
-    sink = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ['STARTTLS'],
-      logger: false,
-      onData(stream, session, callback) {
-        const chunks: Buffer[] = [];
-        stream.on('data', (c: Buffer) => chunks.push(c));
-        stream.on('end', () => {
-          inbox.push({
-            to: session.envelope.rcptTo.map((r) => r.address),
-            raw: decode(Buffer.concat(chunks).toString()),
-          });
-          callback();
-        });
-      },
-    });
-    await new Promise<void>((resolve) => sink.listen(0, '127.0.0.1', resolve));
-    const port = (sink.server.address() as AddressInfo).port;
+    sink = await startSmtpSink();
     stack = await startStack({
-      SMTP_URL: `smtp://127.0.0.1:${port}`,
+      SMTP_URL: sink.url,
       PLAN_CHECKIN_DELAY: '0',
       PLAN_CHECKIN_ANSWER_WINDOW: '6s',
     });
@@ -253,13 +231,13 @@ describe('check-in, end to end with SMTP', () => {
     await boss?.stop({ graceful: false });
     await stackDbs.get(stack?.databaseUrl)?.destroy();
     await stack?.stop();
-    await new Promise<void>((resolve) => (sink ? sink.close(() => resolve()) : resolve()));
+    await sink?.close();
   });
 
   /** The sweep now, as its every-minute schedule would queue it (a stately queue: one at a time). */
   const sweep = () => boss.send('plans-sweep', {});
   const mailsTo = (email: string, subject: RegExp) =>
-    inbox.filter((m) => m.to.includes(email) && subject.test(/^Subject: (.*)$/m.exec(m.raw)?.[1] ?? ''));
+    inbox().filter((m) => m.to.includes(email) && subject.test(/^Subject: (.*)$/m.exec(m.raw)?.[1] ?? ''));
   const shareRow = (planId: string, userId: string) =>
     testDbFor(stack)
       .selectFrom('plan_shares')
