@@ -5,22 +5,8 @@
 // "I'm fine" stops it at any time.
 import { useId, useState } from 'react';
 import { paths } from '@/lib/contract/paths';
+import type { ShareState } from '@/lib/contract/web-app';
 import { fieldFailure, sendJson } from './api-client';
-
-export interface ShareState {
-  shared: boolean;
-  url: string | null;
-  created_at: string | null;
-  expires_at: string | null;
-  contact_email: string | null;
-  checkin: {
-    on: boolean;
-    asks_at: string | null;
-    asked_at: string | null;
-    fine_at: string | null;
-    contact_mailed: boolean;
-  };
-}
 
 function when(iso: string | null, zone: string | null): string {
   if (!iso) return '';
@@ -94,6 +80,15 @@ export function PlanSafety({
 
   const c = state.checkin;
   const waiting = state.shared && c.on && !c.fine_at;
+  const fineButton = (
+    <button
+      type="button"
+      onClick={() => void act('POST', paths.planCheckin({ planId }), { fine: true })}
+      disabled={busy}
+    >
+      I’m fine
+    </button>
+  );
   return (
     <section className="card stack" aria-labelledby="safety-heading">
       <h2 id="safety-heading">Share with a friend</h2>
@@ -103,15 +98,7 @@ export function PlanSafety({
             <strong>All good?</strong> Tell us you’re fine, or we mail your friend this plan’s page
             {c.contact_mailed ? ' (we already did)' : ''}.
           </p>
-          <p>
-            <button
-              type="button"
-              onClick={() => void act('POST', paths.planCheckin({ planId }), { fine: true })}
-              disabled={busy}
-            >
-              I’m fine
-            </button>
-          </p>
+          <p>{fineButton}</p>
         </div>
       ) : null}
       {state.shared ? (
@@ -143,15 +130,7 @@ export function PlanSafety({
             <p className="muted">For check-in, turn the link off and share again with your friend’s email.</p>
           ) : null}
           <p className="actions">
-            {waiting && !c.asked_at ? (
-              <button
-                type="button"
-                onClick={() => void act('POST', paths.planCheckin({ planId }), { fine: true })}
-                disabled={busy}
-              >
-                I’m fine
-              </button>
-            ) : null}
+            {waiting && !c.asked_at ? fineButton : null}
             {!c.on && !c.fine_at && state.contact_email && mailDelivered && open ? (
               <button
                 type="button"

@@ -206,7 +206,7 @@ export const unsubscribeMail = defineEndpoint({
 // to an address, nor answer "I'm fine" for the person.
 const planIdParams = z.object({ planId: singleLine().min(1).max(80) });
 
-const shareState = z.object({
+export const shareState = z.object({
   success: z.literal(true),
   shared: z.boolean(),
   /** Only in the answer that made it: the secret is stored hashed. */
@@ -216,12 +216,14 @@ const shareState = z.object({
   contact_email: z.string().nullable(),
   checkin: z.object({
     on: z.boolean(),
+    /** When "All good?" is (or was) asked. */
     asks_at: z.string().nullable(),
     asked_at: z.string().nullable(),
     fine_at: z.string().nullable(),
     contact_mailed: z.boolean(),
   }),
 });
+export type ShareState = z.infer<typeof shareState>;
 
 export const getPlanShare = defineEndpoint({
   id: 'get_plan_share',

@@ -11,6 +11,7 @@ import type { Database } from '@/db';
 import type { PlanRow } from '@/db/types';
 import { randomSecret, sha256 } from '../accounts/secrets';
 import { blockStatus } from '../buddies/blocks';
+import type { ShareState } from '../contract/web-app';
 import { ApiError } from '../http/errors';
 import { isUuid } from '../http/validation';
 import { isSuppressed } from '../notifications/mail-preferences';
@@ -25,24 +26,6 @@ export const SHARE_KEPT_HOURS = 24;
 const HOUR_MS = 3_600_000;
 
 export const sharePagePath = (secret: string) => `/share/${secret}`;
-
-export interface ShareState {
-  success: true;
-  shared: boolean;
-  /** Only in the answer that made it: the secret is stored hashed. */
-  url: string | null;
-  created_at: string | null;
-  expires_at: string | null;
-  contact_email: string | null;
-  checkin: {
-    on: boolean;
-    /** When "All good?" is (or was) asked. */
-    asks_at: string | null;
-    asked_at: string | null;
-    fine_at: string | null;
-    contact_mailed: boolean;
-  };
-}
 
 interface Target {
   viewerId: string;
