@@ -62,12 +62,6 @@ test('a pushed message shows a notification, and tapping it opens the chat', asy
     );
   });
 
-  const payload = { title: 'Push Writer', body: 'See you at 9!', url: `/account/chats/${chatId}`, tag: chatId };
-  await cdp.send('ServiceWorker.deliverPushMessage', {
-    origin: baseUrl(),
-    registrationId: registrations.get(`${baseUrl()}/`)!,
-    data: JSON.stringify(payload),
-  });
   const shown = () =>
     page.evaluate(async () =>
       (await (await navigator.serviceWorker.ready).getNotifications()).map((n) => ({
@@ -77,6 +71,30 @@ test('a pushed message shows a notification, and tapping it opens the chat', asy
         data: n.data as unknown,
       })),
     );
+  // Chromium's DevTools push delivery drops its delivery status (ServiceWorkerHandler::DeliverPushMessage
+  // binds an empty callback), so a push lost while the worker starts is silent; about 1 in 25 is, at
+  // either push of this test. A real push service redelivers what the browser did not acknowledge; so
+  // does this stand-in, and the tag folds a redelivered push into the one notification.
+  const push = async (payload: { title: string; body: string; url: string; tag: string }) => {
+    for (let attempt = 1; attempt <= 3; attempt++) {
+      await cdp.send('ServiceWorker.deliverPushMessage', {
+        origin: baseUrl(),
+        registrationId: registrations.get(`${baseUrl()}/`)!,
+        data: JSON.stringify(payload),
+      });
+      const arrived = await expect
+        .poll(async () => (await shown()).some((n) => n.tag === payload.tag), { timeout: 4_000 })
+        .toBe(true)
+        .then(() => true)
+        .catch(() => false);
+      if (arrived) {
+        if (attempt > 1) testInfo.annotations.push({ type: 'push redelivered', description: `attempt ${attempt}` });
+        return;
+      }
+    }
+  };
+
+  await push({ title: 'Push Writer', body: 'See you at 9!', url: `/account/chats/${chatId}`, tag: chatId });
   await expect
     .poll(shown, { timeout: 10_000 })
     .toEqual([{ title: 'Push Writer', body: 'See you at 9!', tag: chatId, data: { url: `/account/chats/${chatId}` } }]);
@@ -105,11 +123,7 @@ test('a pushed message shows a notification, and tapping it opens the chat', asy
   await screenshot(page, testInfo, 'chat-opened-from-notification');
 
   // A payload pointing elsewhere is kept on this site.
-  await cdp.send('ServiceWorker.deliverPushMessage', {
-    origin: baseUrl(),
-    registrationId: registrations.get(`${baseUrl()}/`)!,
-    data: JSON.stringify({ title: 'x', body: 'y', url: 'https://evil.example/', tag: 'evil' }),
-  });
+  await push({ title: 'x', body: 'y', url: 'https://evil.example/', tag: 'evil' });
   await expect
     .poll(async () => (await shown()).find((n) => n.tag === 'evil')?.data, { timeout: 10_000 })
     .toEqual({ url: '/account' });
