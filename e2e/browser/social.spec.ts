@@ -329,6 +329,8 @@ test.describe('on the desktop', () => {
   });
 
   test('an incomplete profile is told what Discover needs; an unknown chat is a 404', async ({ page, request }) => {
+    // A registration, axe and three page loads: over 30 s on a busy machine.
+    test.setTimeout(60_000);
     const ivy = await register(request, { displayName: 'Ivy Incomplete', location: 'Lisbon' });
     await signIn(page, ivy.email, PASSWORD, '/account/discover');
     // Issue 31 §2: a teaser instead of an empty page (Lisbon has people from other tests, so the count varies).
