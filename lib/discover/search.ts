@@ -264,7 +264,7 @@ export async function matchCounts(db: Database, search: DiscoverSearch, radii: r
  * The caller's row, with everyone they must not see (themselves, people blocked either
  * way, buddies), in one round trip.
  */
-async function loadCaller(db: Database, viewerId: string): Promise<{ caller: UserRow; excludedIds: string[] }> {
+export async function loadCaller(db: Database, viewerId: string): Promise<{ caller: UserRow; excludedIds: string[] }> {
   const row = await db
     .selectFrom('users')
     .selectAll()
