@@ -163,24 +163,24 @@ function AddToHomeScreen() {
       </ol>
       <svg
         className="install-picture"
-        viewBox="0 0 240 96"
-        width="240"
+        viewBox="0 0 264 96"
+        width="264"
         height="96"
         role="img"
         aria-label="Safari’s Share button, then Add to Home Screen in the list that opens"
       >
-        <rect x="1" y="1" width="238" height="94" rx="12" fill="#f2f2f7" stroke="#c7c7cc" />
+        <rect x="1" y="1" width="262" height="94" rx="12" fill="#f2f2f7" stroke="#c7c7cc" />
         <rect x="12" y="30" width="36" height="36" rx="8" fill="#fff" stroke="#007aff" strokeWidth="2" />
         <g fill="none" stroke="#007aff" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round">
           <path d="M24 44h-2v14h16V44h-2M30 50V36m-4 4 4-4 4 4" />
           <path d="M56 48h16m-5-5 5 5-5 5" />
         </g>
-        <rect x="80" y="28" width="150" height="40" rx="8" fill="#fff" stroke="#c7c7cc" />
+        <rect x="80" y="28" width="174" height="40" rx="8" fill="#fff" stroke="#c7c7cc" />
         <text x="90" y="53" fontSize="12" fontFamily="system-ui, sans-serif" fill="#1c1c1e">
           Add to Home Screen
         </text>
-        <rect x="202" y="38" width="20" height="20" rx="4" fill="none" stroke="#1c1c1e" strokeWidth="1.5" />
-        <path d="M212 42v12m-6-6h12" stroke="#1c1c1e" strokeWidth="1.5" strokeLinecap="round" />
+        <rect x="224" y="38" width="20" height="20" rx="4" fill="none" stroke="#1c1c1e" strokeWidth="1.5" />
+        <path d="M234 42v12m-6-6h12" stroke="#1c1c1e" strokeWidth="1.5" strokeLinecap="round" />
       </svg>
       <p>Until then, we mail you what you missed, at most once an hour (see Mail, below).</p>
     </div>

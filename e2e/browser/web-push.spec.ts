@@ -9,6 +9,7 @@ import {
   expect,
   expectAccessible,
   freshIp,
+  isDesktop,
   register,
   screenshot,
   signIn,
@@ -154,6 +155,7 @@ test.describe('on an iPhone', () => {
     page,
     request,
   }, testInfo) => {
+    test.skip(isDesktop(testInfo), 'an iPhone has one size');
     const me = await register(request, { displayName: 'Iris Phone' });
     await signIn(page, me.email, undefined, '/account/settings');
     const section = page.getByRole('region', { name: 'Notifications on this device' });
