@@ -491,6 +491,14 @@ export interface MailSendsTable {
   sent_at: Timestamp;
 }
 
+/** A person's mail digest (0030): when the waiting one is due, when the last went, the newest item it counted. */
+export interface MailDigestsTable {
+  user_id: string;
+  due_at: Date | null;
+  last_sent_at: Date | null;
+  covered_until: Date | null;
+}
+
 export interface DB {
   agent_actions: AgentActionsTable;
   events: EventsTable;
@@ -527,6 +535,7 @@ export interface DB {
   mail_suppressions: MailSuppressionsTable;
   plan_reviews: PlanReviewsTable;
   mail_sends: MailSendsTable;
+  mail_digests: MailDigestsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -69,6 +69,8 @@ export interface Config {
   planReviewDelayMinutes: number;
   /** APP_LINK_URL: the app's scheme or universal link for a sign-in token; unset, no app is offered. */
   appLinkUrl: string | undefined;
+  /** MAIL_DIGEST_DELAY: after a message or request no push reached, before its mail digest (digests stay an hour apart). */
+  mailDigestDelaySeconds: number;
   /** Check-in (issue 29 §6): when "All good?" is asked after a plan's start, how long an answer may take, contact mails per account a day. */
   planCheckin: PlanCheckinConfig;
 }
@@ -220,6 +222,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       contactMailsPerDay: intFromEnv('PLAN_CONTACT_MAIL_LIMIT_PER_DAY', 3),
     },
     appLinkUrl: appLinkUrlFromEnv(env.APP_LINK_URL),
+    mailDigestDelaySeconds: durationFromEnv('MAIL_DIGEST_DELAY', env.MAIL_DIGEST_DELAY, 10 * 60),
     planReviewDelayMinutes: intFromEnv('PLAN_REVIEW_DELAY_MIN', 120),
     events: {
       upstreamUrl: upstreamUrlFromEnv(env.EVENTS_UPSTREAM_URL),
