@@ -54,7 +54,8 @@ export async function deleteAccount(
   return { deleted: true };
 }
 
-async function isFreshSession(db: Database, sessionId: string): Promise<boolean> {
+/** Whether this web session began within FRESH_SIGNIN_SECONDS (the settings page says so). */
+export async function isFreshSession(db: Database, sessionId: string): Promise<boolean> {
   const row = await db
     .selectFrom('sessions')
     .select('id')
