@@ -62,8 +62,9 @@ describe('Download my data', () => {
       token: me.token,
       body: { photo: (await makeFlatImage('png', '#aa5500')).toString('base64') },
     });
-    const chatId = await makeBuddies(me, buddy, 'Hello Bo');
-    await say(buddy, chatId, 'Hi Ema, Saturday?');
+    // The buddy's acceptance carries the first message.
+    const chatId = await makeBuddies(me, buddy, 'Hi Ema, Saturday?');
+    await say(me, chatId, 'Saturday works');
     await askBuddy(asker, me, { message: 'Climb with me?' });
     const outChat = await makeBuddies(buddy, stranger, 'Between Bo and Sy only');
 
@@ -93,16 +94,18 @@ describe('Download my data', () => {
     const chat = data.chats.find((c: any) => c.chatId === chatId);
     expect(chat.with).toEqual({ slug: buddy.slug, displayName: 'Buddy Bo' });
     expect(chat.messages.map((m: any) => [m.from_me, m.text])).toEqual([
-      [true, 'Hello Bo'],
       [false, 'Hi Ema, Saturday?'],
+      [true, 'Saturday works'],
     ]);
     expect(data.plans).toEqual([]);
-    // Registration and the photo upload were made by EmaBot: its token and its actions.
+    // EmaBot registered the person: its token and its recorded action.
     expect(data.assistants.tokens[0]).toMatchObject({
       agent_name: 'EmaBot',
       scopes: expect.arrayContaining(['profile:read']),
     });
-    expect(data.assistants.actions.map((a: any) => a.action)).toContain('upload_photo');
+    expect(data.assistants.actions).toContainEqual(
+      expect.objectContaining({ action: 'register', agent_name: 'EmaBot' }),
+    );
 
     // Nothing private of anyone else, and nothing of chats the person is not in.
     const text = JSON.stringify(data);
@@ -129,19 +132,25 @@ describe('Download my data', () => {
 describe('Delete my account', () => {
   it('takes everything away at once: token, sign-in, profile, Discover, requests, photo; the chat stays, from “a deleted member”; the email is free', async () => {
     const spot = openSea();
-    const [gone, viewer] = await Promise.all([completePerson('Going Gil', spot), completePerson('Staying Sue', spot)]);
+    // Discover never shows buddies, so a third person, not connected to Gil, looks for him there.
+    const [gone, viewer, seer] = await Promise.all([
+      completePerson('Going Gil', spot),
+      completePerson('Staying Sue', spot),
+      completePerson('Seeking Sam', spot),
+    ]);
     const [asker, asked] = await Promise.all([
       registerUser({ displayName: 'Asker Ann' }),
       registerUser({ displayName: 'Asked Abe' }),
     ]);
-    const chatId = await makeBuddies(gone, viewer, 'Meet at the pier');
+    const chatId = await makeBuddies(gone, viewer, 'Nice to meet you');
+    await say(gone, chatId, 'Meet at the pier');
     await askBuddy(asker, gone, { message: 'Hike?' });
     const sent = await askBuddy(gone, asked, { message: 'Or me to you' });
     const web = new WebClient();
     expect(pathOf((await web.signInWithPassword(gone.email, PASSWORD)).location)).toBe('/account');
 
     // Before: all of it is there.
-    const found = await call(discover, { token: viewer.token, query: { radius_km: 50, limit: 50 } });
+    const found = await call(discover, { token: seer.token, query: { radius_km: 50, limit: 50 } });
     expect(found.results.map((r) => r.user.id)).toContain(gone.id);
     expect((await fetch(gone.photo.photoURL)).status).toBe(200);
 
@@ -167,7 +176,7 @@ describe('Delete my account', () => {
     await refused(getPublicProfile, { params: { slug: gone.slug } }, 'not_found');
     await refused(getPublicProfile, { params: { slug: gone.id } }, 'not_found');
     expect((await fetch(`${baseUrl()}/u/${gone.slug}`)).status).toBe(404);
-    const after = await call(discover, { token: viewer.token, query: { radius_km: 50, limit: 50 } });
+    const after = await call(discover, { token: seer.token, query: { radius_km: 50, limit: 50 } });
     expect(after.results.map((r) => r.user.id)).not.toContain(gone.id);
     for (const other of [asker, asked]) {
       const requests = await call(listBuddyRequests, { token: other.token });
@@ -183,7 +192,10 @@ describe('Delete my account', () => {
     expect(chat?.buddy.displayName).toBe('a deleted member');
     expect(chat?.buddy.photoURL ?? null).toBeNull();
     const thread = await call(listMessages, { params: { chatId }, token: viewer.token });
-    expect(thread.messages.map((m) => [m.from_me, m.text])).toEqual([[false, 'Meet at the pier']]);
+    expect(thread.messages.map((m) => [m.from_me, m.text])).toEqual([
+      [true, 'Nice to meet you'],
+      [false, 'Meet at the pier'],
+    ]);
     const write = await send(sendMessage, { params: { chatId }, token: viewer.token, body: { text: 'Hello?' } });
     expect(write.ok).toBe(false);
 
