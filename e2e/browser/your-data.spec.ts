@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import { baseUrl, expect, expectAccessible, PASSWORD, register, signIn, test } from './support';
 
 test('Settings: download my data, then delete my account with the password', async ({ page, request }) => {
+  test.slow(); // a download, axe and a deletion, on a machine that may be busy
   const user = await register(request, { displayName: 'Dana Departing' });
   await signIn(page, user.email, PASSWORD, '/account/settings');
   const section = page.getByRole('region', { name: 'Your data' });
