@@ -9,6 +9,9 @@ type RequiredTimestamp = ColumnType<Date, Date | string, Date | string>;
 
 export type Gender = 'male' | 'female' | 'non_binary' | 'prefer_not_to_say';
 
+/** 'not_me': disowned by the mailbox's owner; 'deleted': deleted by the person (migration 0029). */
+export type DisabledReason = 'not_me' | 'deleted';
+
 export interface UsersTable {
   id: Generated<string>;
   email: string;
@@ -63,7 +66,7 @@ export interface UsersTable {
   email_verified_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
   /** Set when the mailbox's owner disowned the account ("This wasn't me", migration 0010); it is then hidden and inert. */
   disabled_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
-  disabled_reason: ColumnType<'not_me' | null, 'not_me' | null | undefined, 'not_me' | null>;
+  disabled_reason: ColumnType<DisabledReason | null, DisabledReason | null | undefined, DisabledReason | null>;
 }
 
 export interface AccessTokensTable {

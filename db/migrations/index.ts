@@ -26,6 +26,7 @@ import * as m0025 from './0025_calendar_feeds';
 import * as m0026 from './0026_plan_shares';
 import * as m0027 from './0027_plan_reviews';
 import * as m0028 from './0028_mail_sends';
+import * as m0029 from './0029_account_deletion';
 import * as m0030 from './0030_mail_digests';
 
 export const migrations: Record<string, Migration> = {
@@ -54,5 +55,6 @@ export const migrations: Record<string, Migration> = {
   '0026_plan_shares': m0026,
   '0027_plan_reviews': m0027,
   '0028_mail_sends': m0028,
+  '0029_account_deletion': m0029,
   '0030_mail_digests': m0030,
 };

@@ -22,6 +22,7 @@ export const API_PATHS = {
   tokens: '/api/v1/me/tokens.json',
   revokeToken: '/api/v1/me/tokens/{tokenId}/revoke.json',
   password: '/api/v1/me/password.json',
+  exportData: '/api/v1/me/export.json',
   signinLink: '/api/v1/signin/link.json',
   buddyRequest: '/api/v1/users/{slug}/buddy_request.json',
   buddyRequests: '/api/v1/buddy_requests.json',

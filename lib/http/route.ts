@@ -358,3 +358,17 @@ export function personOnly(auth: Caller): string {
   }
   return auth.userId;
 }
+
+/**
+ * For reads of everything at once (the data export): the web session, or a token holding
+ * every scope, so a narrowed token cannot read past its scopes through the export.
+ */
+export function fullAccessOnly(auth: Caller): string {
+  const missing = SCOPES.filter((scope) => !auth.scopes.includes(scope));
+  if (missing.length > 0) {
+    throw new ApiError('insufficient_scope', `This needs a full-access token; this one lacks ${missing.join(', ')}`, {
+      hint: 'The person can download their data in Settings on the web.',
+    });
+  }
+  return auth.userId;
+}
