@@ -110,6 +110,12 @@ function isConnectionError(error: unknown): boolean {
   );
 }
 
+/** A standby cancels a read whose rows its replay must remove: the read is fine on the primary. */
+function isRecoveryConflict(error: unknown): boolean {
+  const code = (error as { code?: string } | null)?.code;
+  return code === '40001' && error instanceof Error && /conflict with recovery/i.test(error.message);
+}
+
 function markDown(replica: Replica, error: unknown): void {
   if (replica.state !== 'down') {
     const reason = error instanceof Error ? error.message : String(error);
@@ -152,10 +158,11 @@ function replicaDb(replica: Replica, url: string): Database {
           try {
             return await client.query(text, values);
           } catch (error) {
-            if (!isConnectionError(error)) throw error;
-            markDown(replica, error);
-            released = true;
-            client.release(true);
+            if (isConnectionError(error)) {
+              markDown(replica, error);
+              released = true;
+              client.release(true);
+            } else if (!isRecoveryConflict(error)) throw error;
             return onPrimary(text, values);
           }
         },
