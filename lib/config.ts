@@ -27,6 +27,10 @@ export interface Config {
   databaseUrl: string | undefined;
   /** DATABASE_DIRECT_URL (default DATABASE_URL): a session connection for LISTEN, pg-boss and migrations, past any pooler. */
   databaseDirectUrl: string | undefined;
+  /** DATABASE_READ_URLS: streaming replicas for reads that tolerate lag (db/replicas.ts). */
+  databaseReadUrls: string[];
+  /** DATABASE_READ_MAX_LAG_SECONDS: a replica further behind than this is skipped. */
+  replicaMaxLagSeconds: number;
   dataDir: string;
   registrationLimitPerHour: number;
   messageLimitPer10Min: number;
@@ -208,6 +212,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicBaseUrl: base,
     databaseUrl: env.DATABASE_URL || undefined,
     databaseDirectUrl: directDatabaseUrl(env),
+    databaseReadUrls: listFromEnv(env.DATABASE_READ_URLS),
+    replicaMaxLagSeconds: intFromEnv('DATABASE_READ_MAX_LAG_SECONDS', 5),
     dataDir: path.resolve(/*turbopackIgnore: true*/ env.DATA_DIR || './.data'),
     registrationLimitPerHour: intFromEnv('REGISTRATION_LIMIT_PER_HOUR', 3),
     messageLimitPer10Min: intFromEnv('MESSAGE_LIMIT_PER_10_MIN', 20),

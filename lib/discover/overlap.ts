@@ -20,7 +20,7 @@ import { gridOffsetHours, pairZones, shiftGrid, weeklyOverlap } from '../availab
 import type { OverlapResponse } from '../contract/discover';
 import { KNOWN_TIMEZONES } from '../geo/timezone';
 import { ApiError } from '../http/errors';
-import { getUserBySlugOrIdOrThrow, getUserOrThrow } from '../profiles/profile';
+import { getActiveUserOrThrow, getUserOrThrow } from '../profiles/profile';
 import { toDiscoverCard } from './records';
 
 export const NO_SHARED_TIME = 'No shared free time';
@@ -163,9 +163,16 @@ async function eitherBlocked(db: Database, a: string, b: string): Promise<boolea
  */
 export async function sharedFreeTime(
   db: Database,
-  { viewerId, slugOrId, baseUrl, now }: { viewerId: string; slugOrId: string; baseUrl: string; now?: Date },
+  {
+    viewerId,
+    slugOrId,
+    baseUrl,
+    now,
+    reads = db,
+  }: { viewerId: string; slugOrId: string; baseUrl: string; now?: Date; reads?: Database },
 ): Promise<OverlapResponse> {
-  const other: UserRow = await getUserBySlugOrIdOrThrow(db, slugOrId);
+  // The other person may come from a replica; the caller and blocks always from the primary.
+  const other: UserRow = await getActiveUserOrThrow(db, reads, slugOrId);
   if (other.id === viewerId) {
     throw new ApiError('cannot_target_self', 'That is you: shared free time needs another person', {
       hint: "Use the other person's slug, e.g. from a discover result.",

@@ -3,6 +3,7 @@
 import { resourceMetadataUrl } from '../oauth/resources';
 import type { z } from 'zod';
 import { getDb, type Database } from '@/db';
+import { noteWrite } from '@/db/replicas';
 import { attributedTo } from '../accounts/attribution';
 import { findSession } from '../accounts/sessions';
 import { bearerToken, findTokenOwner, type TokenOwner } from '../accounts/tokens';
@@ -185,6 +186,10 @@ export function route<S extends EndpointSpec>(spec: S, handler: Handler<S>, opti
           if (again.userId !== auth.userId || again.tokenId !== auth.tokenId) throw revokedWhileHeld();
         },
       });
+      // A person's own lag-tolerant reads wait for a replica that has replayed this (db/replicas.ts).
+      if (auth && spec.method !== 'GET') {
+        await noteWrite(db, auth.userId).catch((e: unknown) => logError('read-your-writes mark failed', e));
+      }
       const defaults = { 'cache-control': 'no-store', ...limitHeaders };
       const response =
         result instanceof Response
