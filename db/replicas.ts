@@ -67,7 +67,7 @@ export function parseLsn(text: string): bigint {
 function routing(): RoutingState {
   if (!holder.__buddyReplicas) {
     const created: RoutingState = {
-      replicas: config().databaseReadUrls.map((url, i) => ({
+      replicas: config().databaseReadUrls.map((_, i) => ({
         name: `replica-${i + 1}`,
         db: null as unknown as Database,
         state: 'unknown',
