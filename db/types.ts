@@ -491,6 +491,17 @@ export interface MailSendsTable {
   sent_at: Timestamp;
 }
 
+/** A single-use confirmation of one exact action, spent by a person's tap in an MCP Apps view (issue 32 §2). */
+export interface PersonConfirmationsTable {
+  token_hash: string;
+  user_id: string;
+  action: string;
+  payload_hash: string;
+  created_at: Timestamp;
+  expires_at: RequiredTimestamp;
+  used_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+}
+
 export interface DB {
   agent_actions: AgentActionsTable;
   events: EventsTable;
@@ -527,6 +538,7 @@ export interface DB {
   mail_suppressions: MailSuppressionsTable;
   plan_reviews: PlanReviewsTable;
   mail_sends: MailSendsTable;
+  person_confirmations: PersonConfirmationsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -20,7 +20,8 @@ describe('tools/list', () => {
     expect(Buffer.byteLength(json)).toBeLessThan(MAX_BYTES);
     expect(encode(json).length).toBeLessThan(MAX_TOKENS);
     expect(tools.map((t) => t.name)).toContain('get_guide');
-    expect(tools).toHaveLength(endpoints.filter((e) => !['get_health', 'get_index'].includes(e.id)).length + 1);
+    // + get_guide and confirm_buddy_request (app-only, issue 32 §2)
+    expect(tools).toHaveLength(endpoints.filter((e) => !['get_health', 'get_index'].includes(e.id)).length + 2);
   });
 
   // Issue 32 §3: directories reject a tool without all four hints, and a hint left out means
