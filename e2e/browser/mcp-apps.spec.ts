@@ -56,7 +56,7 @@ async function showView(
 ): Promise<Array<{ name: string; arguments: Record<string, unknown> }>> {
   const calls: Array<{ name: string; arguments: Record<string, unknown> }> = [];
   const { contents } = await client.readResource({ uri });
-  const view = contents[0] as { text: string; _meta: { ui: { csp: { resourceDomains: string[] } } } };
+  const view = contents[0] as unknown as { text: string; _meta: { ui: { csp: { resourceDomains: string[] } } } };
   await page.exposeFunction('hostCallTool', async (params: { name: string; arguments?: Record<string, unknown> }) => {
     calls.push({ name: params.name, arguments: params.arguments ?? {} });
     return client.callTool({ name: params.name, arguments: params.arguments ?? {} });
