@@ -502,6 +502,17 @@ export interface MailDigestsTable {
   covered_until: Date | null;
 }
 
+/** A single-use confirmation of one exact action, spent by a person's tap in an MCP Apps view (issue 32 §2). */
+export interface PersonConfirmationsTable {
+  token_hash: string;
+  user_id: string;
+  action: string;
+  payload_hash: string;
+  created_at: Timestamp;
+  expires_at: RequiredTimestamp;
+  used_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+}
+
 export interface DB {
   agent_actions: AgentActionsTable;
   events: EventsTable;
@@ -539,6 +550,7 @@ export interface DB {
   plan_reviews: PlanReviewsTable;
   mail_sends: MailSendsTable;
   mail_digests: MailDigestsTable;
+  person_confirmations: PersonConfirmationsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -21,6 +21,12 @@ function pushProviderFromEnv(raw: string | undefined): Config['pushProvider'] {
   throw new Error('PUSH_PROVIDER must be log or expo');
 }
 
+function personConfirmFromEnv(raw: string | undefined): Config['mcpRequirePersonConfirm'] {
+  if (raw === undefined || raw === '' || raw === 'ui-hosts') return 'ui-hosts';
+  if (raw === 'never') return 'never';
+  throw new Error('MCP_REQUIRE_PERSON_CONFIRM must be never or ui-hosts');
+}
+
 export interface Config {
   port: number;
   publicBaseUrl: string;
@@ -42,6 +48,8 @@ export interface Config {
   events: EventsConfig;
   /** Vercel Blob token; when unset photos are stored under DATA_DIR/blobs and served by the app. */
   blobReadWriteToken: string | undefined;
+  /** MCP_REQUIRE_PERSON_CONFIRM: whether a host that renders MCP Apps views must have a person tap Send (issue 32 §2). */
+  mcpRequirePersonConfirm: 'never' | 'ui-hosts';
   moderationProvider: ModerationProviderName;
   googleVisionApiKey: string | undefined;
   googleVisionEndpoint: string;
@@ -241,6 +249,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       sample: env.EVENTS_SAMPLE !== '0',
     },
     blobReadWriteToken: env.BLOB_READ_WRITE_TOKEN || undefined,
+    mcpRequirePersonConfirm: personConfirmFromEnv(env.MCP_REQUIRE_PERSON_CONFIRM),
     moderationProvider: moderationProviderFromEnv(env),
     googleVisionApiKey: env.GOOGLE_VISION_API_KEY || undefined,
     googleVisionEndpoint: env.GOOGLE_VISION_ENDPOINT || 'https://vision.googleapis.com/v1/images:annotate',

@@ -243,7 +243,7 @@ function revokedWhileHeld(): ApiError {
   });
 }
 
-async function authenticate(db: Database, request: Request, scope: string): Promise<Caller> {
+export async function authenticate(db: Database, request: Request, scope: string): Promise<Caller> {
   const header = request.headers.get('authorization') ?? '';
   const token = bearerToken(header);
   // RFC 9728 §5.1: every challenge names the metadata that leads an OAuth client to sign in.

@@ -6,6 +6,7 @@ import { wellFormed } from '../contract/text';
 import { CLIENT_IP_HEADERS } from '../http/ip';
 import type { ToolDefinition } from './tools';
 import { connectText } from '../guides/connecting';
+import { errorResponse, toApiError } from '../http/route';
 
 /** A Next.js App Router route handler, as exported by app/api/v1/**\/route.ts. */
 export type RouteHandler = (
@@ -94,6 +95,11 @@ function errorResult(status: number, envelope: ErrorEnvelope, response: Response
   };
 }
 
+/** A failure outside a route handler (the MCP-only confirm steps) as the same tool error a route's gives. */
+export async function apiErrorResult(error: unknown): Promise<ToolResult> {
+  return resultOfResponse(undefined, errorResponse(toApiError(error)), '');
+}
+
 export async function callRoute(
   tool: ToolDefinition,
   handler: RouteHandler,
@@ -103,6 +109,14 @@ export async function callRoute(
 ): Promise<ToolResult> {
   const { request, params } = buildRouteRequest(tool, args, incoming, baseUrl);
   const response = await handler(request, { params: Promise.resolve(params) });
+  return resultOfResponse(tool, response, baseUrl);
+}
+
+async function resultOfResponse(
+  tool: ToolDefinition | undefined,
+  response: Response,
+  baseUrl: string,
+): Promise<ToolResult> {
   const text = await response.text();
   let parsed: unknown = null;
   try {
@@ -120,7 +134,7 @@ export async function callRoute(
   }
   const content: ToolResult['content'] = [{ type: 'text', text: text || 'null' }];
   // A new account: how this host goes on acting for the person depends on the host.
-  if (tool.spec.id === 'register')
+  if (tool?.spec.id === 'register')
     content.push({
       type: 'text',
       text: `Next, connect to the new account the way your host can:\n${connectText(baseUrl)}`,

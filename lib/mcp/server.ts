@@ -1,12 +1,20 @@
 // The MCP server behind /api/mcp: registers one tool per contract endpoint on an
 // McpServer (SDK v2, via mcp-handler) and answers each call through the route handler.
-import type { McpServer, StandardSchemaWithJSON } from '@modelcontextprotocol/server';
+import {
+  CLIENT_CAPABILITIES_META_KEY,
+  type McpServer,
+  type StandardSchemaWithJSON,
+} from '@modelcontextprotocol/server';
 import { API_VERSION } from '../docs/index-document';
+import { config } from '../config';
 import { callRoute, type RouteHandler } from './call';
 import { GUIDE_TOOL, guideResult } from './guide-tool';
 import type { AgentEndpointSpec } from '../contract/define';
 import type { ToolAnnotations } from './annotations';
 import { toolDefinitions, type ToolDefinition } from './tools';
+import type { JsonSchema } from '../docs/json-schema';
+import { CONFIRM_ARGUMENT, CONFIRM_TOOL, SEND_TOOL, confirmSend, needsPerson, prepareSend } from './confirm-tool';
+import { VIEW_MIME_TYPE, VIEWS, viewCsp, viewHtml, viewOfTool } from './views/registry';
 
 export const MCP_SERVER_NAME = 'buddy-match';
 
@@ -46,6 +54,21 @@ export interface AdvertisedTool {
   description: string;
   inputSchema: Record<string, unknown>;
   annotations: ToolAnnotations;
+  _meta?: { ui: { resourceUri: string; visibility?: readonly string[] } };
+}
+
+/** `_meta.ui` for a tool shown in a view (MCP Apps); hosts without views ignore it. */
+function uiMeta(name: string): Pick<AdvertisedTool, '_meta'> {
+  const view = viewOfTool(name);
+  return view ? { _meta: { ui: { resourceUri: view.uri } } } : {};
+}
+
+/** send_buddy_request takes `confirm` over MCP only (issue 32 §2); the REST body is unchanged. */
+function toolInputSchema(tool: ToolDefinition, target?: string): JsonSchema {
+  const schema = tool.inputSchema(target);
+  if (tool.name !== SEND_TOOL) return schema;
+  const properties = { ...(schema.properties as Record<string, JsonSchema>), confirm: CONFIRM_ARGUMENT };
+  return { ...schema, properties };
 }
 
 export function advertisedTools(endpoints: readonly AgentEndpointSpec[]): AdvertisedTool[] {
@@ -55,9 +78,11 @@ export function advertisedTools(endpoints: readonly AgentEndpointSpec[]): Advert
     ...toolDefinitions(endpoints).map((tool) => ({
       name: tool.name,
       description: tool.description,
-      inputSchema: tool.inputSchema(),
+      inputSchema: toolInputSchema(tool),
       annotations: tool.annotations,
+      ...uiMeta(tool.name),
     })),
+    { ...CONFIRM_TOOL, inputSchema: CONFIRM_TOOL.inputSchema },
   ];
 }
 
@@ -80,15 +105,62 @@ export function registerTools(
   for (const tool of tools) {
     const handler = handlers[tool.name];
     if (!handler) throw new Error(`No route handler for the MCP tool ${tool.name}: add it to app/api/mcp/handlers.ts`);
+    const call =
+      tool.name === SEND_TOOL
+        ? async (args: Record<string, unknown>, capabilities: unknown) => {
+            const { confirm, ...rest } = args;
+            if (needsPerson(confirm, capabilities)) return prepareSend(rest, incoming);
+            return callRoute(tool, handler, rest, incoming, baseUrl);
+          }
+        : async (args: Record<string, unknown>) => callRoute(tool, handler, args, incoming, baseUrl);
     server.registerTool(
       tool.name,
       {
         // No title: hosts show the name (get_inbox), and tools/list stays small.
         description: tool.description,
-        inputSchema: advertisedSchema((target) => tool.inputSchema(target)),
+        inputSchema: advertisedSchema((target) => toolInputSchema(tool, target)),
         annotations: tool.annotations,
+        ...uiMeta(tool.name),
       },
-      async (args) => callRoute(tool, handler, args, incoming, baseUrl),
+      // The host's capabilities: the request's own (2026-07-28 envelope), else what initialize declared.
+      async (args, ctx) =>
+        call(
+          args,
+          (ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[CLIENT_CAPABILITIES_META_KEY] ??
+            server.server.getClientCapabilities(),
+        ),
+    );
+  }
+  const sendTool = tools.find((tool) => tool.name === SEND_TOOL);
+  const sendHandler = handlers[SEND_TOOL];
+  if (sendTool && sendHandler)
+    server.registerTool(
+      CONFIRM_TOOL.name,
+      {
+        description: CONFIRM_TOOL.description,
+        inputSchema: advertisedSchema(() => CONFIRM_TOOL.inputSchema),
+        annotations: CONFIRM_TOOL.annotations,
+        _meta: CONFIRM_TOOL._meta,
+      },
+      async (args) => confirmSend(sendTool, sendHandler, args, incoming, baseUrl),
+    );
+  registerViews(server, baseUrl);
+}
+
+/** Each view as a ui:// resource (resources/list, resources/read), with the CSP it needs. */
+export function registerViews(server: McpServer, baseUrl: string): void {
+  const csp = viewCsp(baseUrl, Boolean(config().blobReadWriteToken));
+  for (const view of VIEWS) {
+    const ui = { csp, prefersBorder: true };
+    server.registerResource(
+      view.name,
+      view.uri,
+      { title: view.title, mimeType: VIEW_MIME_TYPE, _meta: { ui } },
+      async () => {
+        const html = viewHtml(view);
+        if (!html) throw new Error(`The ${view.name} view is not built: run npm run build`);
+        return { contents: [{ uri: view.uri, mimeType: VIEW_MIME_TYPE, text: html, _meta: { ui } }] };
+      },
     );
   }
 }

@@ -21,7 +21,8 @@ describe('tools/list', () => {
     expect(Buffer.byteLength(json)).toBeLessThan(MAX_BYTES);
     expect(encode(json).length).toBeLessThan(MAX_TOKENS);
     expect(tools.map((t) => t.name)).toContain('get_guide');
-    expect(tools).toHaveLength(endpoints.filter((e) => !(e.id in EXCLUDED_FROM_MCP)).length + 1);
+    // + get_guide and confirm_buddy_request (app-only, issue 32 §2)
+    expect(tools).toHaveLength(endpoints.filter((e) => !(e.id in EXCLUDED_FROM_MCP)).length + 2);
   });
 
   // Issue 32 §3: directories reject a tool without all four hints, and a hint left out means
