@@ -62,6 +62,19 @@ describe('MCP Apps views', () => {
     expect(JSON.parse(result.content[0]!.text!).request.state).toBe('pending');
     expect(result._meta).toBeUndefined();
   });
+
+  it('refuses a confirm it does not know instead of sending without the person', async () => {
+    const [from, to] = await users(2, 'Unsure');
+    const client = await connect(from.token);
+    const result = await callTool(client, 'send_buddy_request', { slug: to.slug, confirm: 'yes' });
+    expect(result.isError).toBe(true);
+    expect(JSON.parse(result.content[0]!.text!).error).toMatchObject({
+      code: 'validation_failed',
+      fields: { confirm: 'Expected "person"' },
+    });
+    const sent = await testDb().selectFrom('buddy_requests').select('id').where('sender_id', '=', from.id).execute();
+    expect(sent).toEqual([]);
+  });
 });
 
 describe('person confirmation of send_buddy_request (issue 32 §2)', () => {

@@ -7,7 +7,8 @@ import {
 } from '@modelcontextprotocol/server';
 import { API_VERSION } from '../docs/index-document';
 import { config } from '../config';
-import { callRoute, type RouteHandler } from './call';
+import { apiErrorResult, callRoute, type RouteHandler } from './call';
+import { ApiError } from '../http/errors';
 import { GUIDE_TOOL, guideResult } from './guide-tool';
 import type { AgentEndpointSpec } from '../contract/define';
 import type { ToolAnnotations } from './annotations';
@@ -109,6 +110,13 @@ export function registerTools(
       tool.name === SEND_TOOL
         ? async (args: Record<string, unknown>, capabilities: unknown) => {
             const { confirm, ...rest } = args;
+            // Never dropped silently: a confirm this server does not know is refused, not ignored.
+            if (confirm !== undefined && confirm !== 'person')
+              return apiErrorResult(
+                new ApiError('validation_failed', 'confirm must be "person" or left out', {
+                  fields: { confirm: 'Expected "person"' },
+                }),
+              );
             if (needsPerson(confirm, capabilities)) return prepareSend(rest, incoming);
             return callRoute(tool, handler, rest, incoming, baseUrl);
           }
