@@ -195,12 +195,19 @@ function AskButton({ result, name }: { result: DiscoverResult; name: string }) {
 
 export type DiscoverView = 'list' | 'photos';
 
-/** "Ben" from "Ben Photo": rows name people as people do. */
-const firstNameOf = (displayName: string) => displayName.trim().split(/\s+/)[0] || displayName;
-
-function SharedChips({ result, activityNames }: { result: DiscoverResult; activityNames: Record<string, string> }) {
+function SharedChips({
+  result,
+  activityNames,
+  own,
+}: {
+  result: DiscoverResult;
+  activityNames: Record<string, string>;
+  own: readonly string[];
+}) {
+  // A searched activity that is not on one's own profile is theirs, not shared.
+  const shared = result.shared_activities.every((id) => own.includes(id));
   return (
-    <ul className="chips match-chips" aria-label="You both like">
+    <ul className="chips match-chips" aria-label={shared ? 'You both like' : 'Likes'}>
       {result.shared_activities.map((id) => (
         <li key={id}>{activityNames[id] ?? id}</li>
       ))}
@@ -220,16 +227,19 @@ function FreeTogether({ result }: { result: DiscoverResult }) {
 function ResultCard({
   result,
   activityNames,
+  own,
   view,
 }: {
   result: DiscoverResult;
   activityNames: Record<string, string>;
+  own: readonly string[];
   view: DiscoverView;
 }) {
   const { user } = result;
-  const name = firstNameOf(user.displayName);
+  // The name as the person wrote it (usually a first name and an initial): first names alone would repeat.
+  const name = user.displayName;
   // Approximate on purpose: measured between public points, never exact ones.
-  const facts = [ageText(user), `${result.distance_km} km away`].filter(Boolean).join(' · ');
+  const facts = [ageText(user), `about ${result.distance_km} km away`].filter(Boolean).join(' · ');
   const heading = (
     <h3>
       <a className="card-link" href={`/u/${encodeURIComponent(user.slug)}`}>
@@ -252,7 +262,7 @@ function ResultCard({
               {heading}
               <span>{facts}</span>
             </div>
-            <SharedChips result={result} activityNames={activityNames} />
+            <SharedChips result={result} activityNames={activityNames} own={own} />
           </div>
         </div>
         <p className="muted small">
@@ -271,7 +281,7 @@ function ResultCard({
           {heading}
           <span className="muted">{facts}</span>
         </div>
-        <SharedChips result={result} activityNames={activityNames} />
+        <SharedChips result={result} activityNames={activityNames} own={own} />
         <FreeTogether result={result} />
       </div>
       {actions}
@@ -558,7 +568,13 @@ export function DiscoverSearch({
         {results.length > 0 ? (
           <ol className={`plain-list matches matches-${view}`} aria-label="Matches, best first">
             {results.map((result) => (
-              <ResultCard key={result.user.id} result={result} activityNames={activityNames} view={view} />
+              <ResultCard
+                key={result.user.id}
+                result={result}
+                activityNames={activityNames}
+                own={ownActivities}
+                view={view}
+              />
             ))}
           </ol>
         ) : null}
