@@ -402,6 +402,15 @@ export function DiscoverSearch({
         <p className="match-count" role="status">
           {loading && results.length === 0 ? 'Searching…' : error ? '' : matchCount(results.length, hasMore)}
         </p>
+        <button
+          type="button"
+          className="button-secondary filters-toggle"
+          aria-expanded={showFilters}
+          aria-controls="discover-filters"
+          onClick={() => setFiltersOpen(!showFilters)}
+        >
+          Filters ({filterCount})
+        </button>
         <fieldset className="view-switch">
           <legend className="visually-hidden">Show people as</legend>
           {(['list', 'photos'] as const).map((v) => (
@@ -416,15 +425,6 @@ export function DiscoverSearch({
             </button>
           ))}
         </fieldset>
-        <button
-          type="button"
-          className="button-secondary filters-toggle"
-          aria-expanded={showFilters}
-          aria-controls="discover-filters"
-          onClick={() => setFiltersOpen(!showFilters)}
-        >
-          Filters ({filterCount})
-        </button>
       </div>
       <form
         id="discover-filters"
