@@ -141,6 +141,27 @@ function explainNoSharedTime(caller: UserRow, other: UserRow): string {
   return NO_SHARED_TIME;
 }
 
+/**
+ * Free together with each of several people, for a list such as the Requests page: hours
+ * a week and in words, by user id (people not found are left out).
+ */
+export async function freeTogetherWithEach(
+  db: Database,
+  reader: Pick<UserRow, 'schedule' | 'timezone'>,
+  otherIds: readonly string[],
+  at = new Date(),
+): Promise<Record<string, { hours: number; summary: string }>> {
+  const ids = [...new Set(otherIds)];
+  if (ids.length === 0) return {};
+  const others = await db.selectFrom('users').select(['id', 'schedule', 'timezone']).where('id', 'in', ids).execute();
+  return Object.fromEntries(
+    others.map((other) => {
+      const grid = freeTogether(reader, other, at);
+      return [other.id, { hours: countSlots(grid), summary: describeSharedTime(grid) }];
+    }),
+  );
+}
+
 /** Whether either of the two has blocked the other. */
 async function eitherBlocked(db: Database, a: string, b: string): Promise<boolean> {
   const row = await db

@@ -185,7 +185,10 @@ function minutes(seconds: number): string {
   return m === 1 ? 'a minute' : `${m} minutes`;
 }
 
-/** `continueTo`: a path on this site the new account's sign-in link goes on to (an assistant's consent screen). */
+/**
+ * `continueTo`: a path on this site the new account's sign-in link goes on to (an assistant's
+ * consent screen, or with `connectName` the profile of the person they came to meet).
+ */
 export function SignupWithAi({
   title,
   intro,
@@ -193,6 +196,7 @@ export function SignupWithAi({
   unusedParams = [],
   ownSignup = false,
   continueTo,
+  connectName,
   activityNames = {},
 }: {
   /** The page's heading until the account exists (then it welcomes the person). */
@@ -204,6 +208,8 @@ export function SignupWithAi({
   /** The person's own signup (/signup): no assistant key is created, only the browser's session. */
   ownSignup?: boolean;
   continueTo?: string;
+  /** "Join to connect": the first name of the person whose profile continueTo is. */
+  connectName?: string;
   /** Activity id → name, to show suggestions as names ("did you mean Craft beer?"). */
   activityNames?: Record<string, string>;
 }) {
@@ -217,6 +223,7 @@ export function SignupWithAi({
         unusedParams={unusedParams}
         ownSignup={ownSignup}
         continueTo={continueTo}
+        connectName={connectName}
         activityNames={activityNames}
         onView={setView}
       />
@@ -229,6 +236,7 @@ function SignupFlow({
   unusedParams,
   ownSignup,
   continueTo,
+  connectName,
   activityNames,
   onView,
 }: {
@@ -236,6 +244,7 @@ function SignupFlow({
   unusedParams: readonly UnusedParam[];
   ownSignup: boolean;
   continueTo?: string;
+  connectName?: string;
   activityNames: Record<string, string>;
   onView: (view: View) => void;
 }) {
@@ -314,7 +323,15 @@ function SignupFlow({
   }
 
   if (view.name === 'done')
-    return <Result result={view.result} headingRef={focusRef} continueTo={continueTo} activityNames={activityNames} />;
+    return (
+      <Result
+        result={view.result}
+        headingRef={focusRef}
+        continueTo={continueTo}
+        connectName={connectName}
+        activityNames={activityNames}
+      />
+    );
 
   if (view.name === 'already') {
     return (
@@ -739,14 +756,23 @@ function Result({
   result,
   headingRef,
   continueTo,
+  connectName,
   activityNames,
 }: {
   result: RegisterResult;
   headingRef: RefObject<HTMLElement | null>;
   continueTo?: string;
+  connectName?: string;
   activityNames: Record<string, string>;
 }) {
   const { auth, warnings, onboarding, user } = result;
+  const next = connectName
+    ? { heading: `Say hi to ${connectName}`, button: `Ask ${connectName} to be buddies`, afterwards: '' }
+    : {
+        heading: 'Connect your assistant',
+        button: 'Continue to your assistant',
+        afterwards: 'Then approve the assistant on the next page. ',
+      };
   // The new account is signed in on this browser at once; the sign-in link stays for the phone.
   const [signedIn, setSignedIn] = useState<'pending' | 'yes' | 'no'>('pending');
   useEffect(() => {
@@ -794,24 +820,24 @@ function Result({
 
       {continueTo && signedIn === 'yes' ? (
         <section className="card stack" aria-labelledby="continue-heading">
-          <h2 id="continue-heading">Connect your assistant</h2>
+          <h2 id="continue-heading">{next.heading}</h2>
           <a className="button button-big" href={continueTo}>
-            Continue to your assistant
+            {next.button}
           </a>
-          <p className="small muted">Then approve the assistant on the next page. Save your password below first.</p>
+          <p className="small muted">{next.afterwards}Save your password below first.</p>
         </section>
       ) : null}
 
       {auth.mobile_signin_url && continueTo && signedIn === 'no' ? (
         <section className="card stack" aria-labelledby="continue-heading">
-          <h2 id="continue-heading">Connect your assistant</h2>
+          <h2 id="continue-heading">{next.heading}</h2>
           <a
             className="button button-big"
             href={`${auth.mobile_signin_url}&${new URLSearchParams({ callbackUrl: continueTo })}`}
           >
             Sign in and continue
           </a>
-          <p className="small muted">Then approve the assistant on the next page. Save your password below first.</p>
+          <p className="small muted">{next.afterwards}Save your password below first.</p>
         </section>
       ) : null}
 
