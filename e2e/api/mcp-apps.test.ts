@@ -68,7 +68,8 @@ describe('MCP Apps views', () => {
     const client = await connect(from.token);
     const result = await callTool(client, 'send_buddy_request', { slug: to.slug, confirm: 'yes' });
     expect(result.isError).toBe(true);
-    expect(JSON.parse(result.content[0]!.text!).error).toMatchObject({
+    expect(textOf(result)).toMatch(/^Error 400 validation_failed: confirm must be "person"/);
+    expect(JSON.parse(result.content[1]!.text!).error).toMatchObject({
       code: 'validation_failed',
       fields: { confirm: 'Expected "person"' },
     });
