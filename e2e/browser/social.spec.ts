@@ -78,7 +78,9 @@ test('requests, Discover and chats read well and are accessible', async ({ page,
   await expectAccessible(page);
   await screenshot(page, testInfo, 'chat');
 
-  await menu.getByRole('link', { name: 'Chats' }).click();
+  // An open thread fills the screen without the tab bar (issue 31 §3): its back link leads out.
+  await expect(menu).toBeHidden();
+  await page.getByRole('link', { name: 'All chats' }).click();
   await expect(page.getByRole('list', { name: 'Your chats' })).toContainText('You: Yes! 9am at the trailhead?');
   await expectAccessible(page);
   await screenshot(page, testInfo, 'chats');
@@ -150,12 +152,14 @@ test.describe('on the desktop', () => {
     await expect(chat).toContainText('Ping!');
     expect(await stillSameWindow(page)).toBe(true);
 
-    // Opening the chat reads it: the list and the menu no longer count it.
+    // Opening the chat reads it: back on the list (the open thread has no tab bar), neither the list
+    // nor the menu counts it.
     await chat.getByRole('link').click();
     await expect(page.getByRole('log')).toContainText('Ping!');
     const menu = page.getByRole('navigation', { name: 'Account' });
+    await expect(menu).toBeHidden();
+    await page.getByRole('link', { name: 'All chats' }).click();
     await expect(menu.getByRole('link', { name: /^Chats/ })).not.toContainText('unread', { timeout: 10_000 });
-    await menu.getByRole('link', { name: /^Chats/ }).click();
     await expect(page.getByRole('list', { name: 'Your chats' })).not.toContainText('unread');
   });
 
