@@ -72,7 +72,7 @@ test('Discover teases a profile without a photo; "Add a photo" completes it and 
 }, testInfo) => {
   test.setTimeout(90_000);
   // A town of each project's own, used by no other spec, so the count is exact: five hikers there.
-  const location = isDesktop(testInfo) ? 'Viseu' : 'Leiria';
+  const location = isDesktop(testInfo) ? 'Castelo Branco' : 'Chaves';
   for (const name of ['Ana', 'Bea', 'Cai', 'Dora', 'Eli']) await completePerson(request, `${name} Hikes`, { location });
   const newcomer = await register(request, {
     displayName: 'Nina Newcomer',
