@@ -14,8 +14,8 @@ import { getPublicProfile, updateMe } from '@/lib/contract/profiles';
 import { blockUser } from '@/lib/contract/social';
 import { postgres15Bin, startReplicatedPostgres, type ReplicatedPostgres } from '../support/pg-replica';
 import { type ServerProcess, startServerProcess } from '../support/stack';
-import { uniqueEmail } from './client';
 import { call } from './contract-client';
+import { profileAtSea } from './social-helpers';
 
 const bin = postgres15Bin();
 const MISSING = 'PostgreSQL 15 binaries are missing (apt-get install postgresql-15; .ci/run installs it)';
@@ -89,20 +89,7 @@ describe.skipIf(!bin)(bin ? 'reads on a streaming replica' : `skipped: ${MISSING
   const at = { latitude: -30 + Math.random() * 5, longitude: -100 + Math.random() * 5 };
 
   async function person(name: string, kmNorth: number) {
-    const registered = await call(register, {
-      base,
-      body: {
-        email: uniqueEmail('replica'),
-        displayName: name,
-        aboutMe: `I am ${name}`,
-        location: 'Open sea',
-        coords: { latitude: at.latitude + kmNorth / 111, longitude: at.longitude },
-        gender: 'female',
-        birthday: '1990-06-15',
-        activities: ['tennis', 'hiking'],
-        availability_text: 'weekends',
-      },
-    });
+    const registered = await call(register, { base, body: profileAtSea('replica', name, at, kmNorth) });
     await primary.query('update users set photo_url = $1 where id = $2', [
       `https://example.com/${registered.user.slug}.jpg`,
       registered.user.id,
