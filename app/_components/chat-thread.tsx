@@ -140,9 +140,10 @@ export function ChatThread({
       if (page.messages.some((m) => !m.from_me)) void refresh(INBOX_URL);
     },
     onError: (failure) => {
-      // A 404 means the chat is gone for this person (blocked by them, or hidden).
+      // A 404 means the chat is gone for this person (blocked by them, or hidden). A poll
+      // that left before this person blocked answers 404 after it: the first reason stays.
       if (failure instanceof ApiCallError && failure.failure.status === 404)
-        setEnded({ text: `This chat with ${name} is no longer available.` });
+        setEnded((known) => known ?? { text: `This chat with ${name} is no longer available.` });
     },
   });
 
@@ -261,7 +262,7 @@ export function ChatThread({
       setDraft('');
       toBottom();
     } else if (result.error.code === 'chat_unavailable' || result.error.status === 404) {
-      setEnded({ text: result.error.message });
+      setEnded((known) => known ?? { text: result.error.message });
     } else {
       setSendError(fieldFailure(result.error, 'text'));
     }
