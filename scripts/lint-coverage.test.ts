@@ -14,7 +14,7 @@ function filesBiomeProcesses(): Set<string> {
     { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] },
   );
   const listed = out.split('Files processed:')[1]?.split('VERBOSE')[0] ?? '';
-  return new Set([...listed.matchAll(/^\s+- (.+)$/gm)].map((m) => m[1].trim()));
+  return new Set([...listed.matchAll(/^\s+- (.+)$/gm)].map((m) => (m[1] ?? '').trim()));
 }
 
 test('Biome checks every git-tracked .ts and .tsx file, route files included', () => {
