@@ -1,10 +1,6 @@
 // The MCP server behind /api/mcp: registers one tool per contract endpoint on an
 // McpServer (SDK v2, via mcp-handler) and answers each call through the route handler.
-import {
-  CLIENT_CAPABILITIES_META_KEY,
-  type McpServer,
-  type StandardSchemaWithJSON,
-} from '@modelcontextprotocol/server';
+import type { McpServer, StandardSchemaWithJSON } from '@modelcontextprotocol/server';
 import { API_VERSION } from '../docs/index-document';
 import { config } from '../config';
 import { apiErrorResult, callRoute, type RouteHandler } from './call';
@@ -15,6 +11,7 @@ import type { ToolAnnotations } from './annotations';
 import { toolDefinitions, type ToolDefinition } from './tools';
 import type { JsonSchema } from '../docs/json-schema';
 import { CONFIRM_ARGUMENT, CONFIRM_TOOL, SEND_TOOL, confirmSend, needsPerson, prepareSend } from './confirm-tool';
+import { callerCapabilities } from './person-confirm';
 import { VIEW_MIME_TYPE, VIEWS, viewCsp, viewHtml, viewOfTool } from './views/registry';
 
 export const MCP_SERVER_NAME = 'buddy-match';
@@ -130,13 +127,7 @@ export function registerTools(
         annotations: tool.annotations,
         ...uiMeta(tool.name),
       },
-      // The host's capabilities: the request's own (2026-07-28 envelope), else what initialize declared.
-      async (args, ctx) =>
-        call(
-          args,
-          (ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[CLIENT_CAPABILITIES_META_KEY] ??
-            server.server.getClientCapabilities(),
-        ),
+      async (args, ctx) => call(args, callerCapabilities(ctx.mcpReq.envelope, server.server.getClientCapabilities())),
     );
   }
   const sendTool = tools.find((tool) => tool.name === SEND_TOOL);
