@@ -4,6 +4,9 @@
 // JPEG (blurred noise: a worst case for the encoder) and on the real photos in
 // lib/photos/fixtures. For each: CPU per step, the whole pipeline's CPU and wall time, and
 // the pipeline as it was before issue 34 (lib/photos/pipeline-before.ts) on the same input.
+// Two floors beside them: decoding the input alone at 1/8 scale (the entropy decoding that no
+// resize setting avoids; most of a progressive JPEG's cost), and what the photo's background
+// moderation job (the offline 'local' provider) spends on the stored WEBP afterwards.
 //   npm run bench:photo            (5 timed runs of each after one warm-up; BENCH_RUNS=n)
 // The inputs are made or read first in this process; the measuring runs in a fresh child
 // so its peak RSS (VmHWM) reflects processing only.
@@ -13,6 +16,7 @@ import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { cutThumbnail, decodeResized, encodeImage, PHOTO_LIMITS, processPhoto, readHeader } from '../lib/photos/image';
+import { LocalImageProvider } from '../lib/moderation/images';
 import { decodeInlinePhoto } from '../lib/photos/input';
 import { processPhotoAsBefore } from '../lib/photos/pipeline-before';
 import { FIXTURE_PHOTOS, readFixturePhoto } from '../lib/photos/test-photos';
@@ -80,6 +84,8 @@ async function measureOne(name: string, bytes: Buffer) {
     decode_resize: [],
     encode_webp: [],
     thumbnail: [],
+    floor_decode_eighth: [],
+    moderation_job: [],
   };
   const total = { cpu: [] as number[], wall: [] as number[] };
   const before = { cpu: [] as number[], wall: [] as number[] };
@@ -98,6 +104,13 @@ async function measureOne(name: string, bytes: Buffer) {
     const image = await timed(() => encodeImage(pixels.value));
     const thumbnail = await timed(() => cutThumbnail(pixels.value));
     const old = await timed(() => processPhotoAsBefore(decodeInlinePhoto(base64, 'image/jpeg').bytes));
+    const eighth = await timed(() =>
+      sharp(bytes, { ignoreIcc: true })
+        .resize({ width: 600, height: 600, fit: 'inside', kernel: 'nearest' })
+        .raw()
+        .toBuffer(),
+    );
+    const moderation = await timed(() => new LocalImageProvider().check(whole.value.image.data));
     if (run === 0) continue; // warms up libvips
     total.cpu.push(whole.cpu);
     total.wall.push(whole.wall);
@@ -109,6 +122,8 @@ async function measureOne(name: string, bytes: Buffer) {
       decode_resize: pixels,
       encode_webp: image,
       thumbnail,
+      floor_decode_eighth: eighth,
+      moderation_job: moderation,
     }))
       steps[step]!.push(cpu);
     output = {
@@ -147,6 +162,19 @@ async function measure(file: string): Promise<void> {
     limits: PHOTO_LIMITS,
   };
   process.stdout.write(`${JSON.stringify({ results, ...summary }, null, 2)}\n`);
+  // The same, one line per photo: what an upload costs now and before, and what that allows.
+  const cores = os.availableParallelism();
+  process.stdout.write(`\nCPU per photo (load average ${summary.load_average_1m}, ${cores} cores):\n`);
+  for (const { input, cpu_ms, cpu_ms_per_step } of results) {
+    const perSecond = (ms: number) => ((cores * 1000) / ms).toFixed(1);
+    const withJob = cpu_ms.now + cpu_ms_per_step.moderation_job!;
+    process.stdout.write(
+      `  ${input.split(':')[0]}: before ${cpu_ms.before} ms, now ${cpu_ms.now} ms ` +
+        `(${perSecond(cpu_ms.before)} -> ${perSecond(cpu_ms.now)} photos/s on ${cores} cores by CPU; ` +
+        `with the moderation job ${withJob} ms, ${perSecond(withJob)}/s); ` +
+        `decode floor at 1/8 scale ${cpu_ms_per_step.floor_decode_eighth} ms\n`,
+    );
+  }
 }
 
 async function main(): Promise<void> {

@@ -55,6 +55,27 @@ describe('LocalImageProvider', () => {
     expect(tiny.notes).not.toContain('blank: a single flat colour');
   });
 
+  // Noise of a known deviation, kept exactly by PNG: blank is judged per channel as sharp's stats() did.
+  it.each([
+    [1, true],
+    [4, false],
+  ])('calls an image with a deviation of %i blank: %s', async (sigma, blank) => {
+    const png = await sharp({
+      create: {
+        width: 200,
+        height: 100,
+        channels: 3,
+        background: '#000',
+        noise: { type: 'gaussian', mean: 128, sigma },
+      },
+    })
+      .png()
+      .toBuffer();
+    const deviations = (await sharp(png).stats()).channels.map((channel) => channel.stdev);
+    expect(deviations.every((stdev) => stdev < 2)).toBe(blank);
+    expect((await provider.check(png)).notes.includes('blank: a single flat colour')).toBe(blank);
+  });
+
   it('fails on bytes that are not an image', async () => {
     await expect(provider.check(Buffer.from('nope'))).rejects.toThrow();
   });

@@ -51,12 +51,12 @@ export class LocalImageProvider implements ImageModerationProvider {
 
   private async inspect(image: Buffer): Promise<ImageVerdict> {
     const notes = ['local provider: not a safety check (no content or face analysis offline)'];
-    const { width = 0, height = 0 } = await sharp(image).metadata();
-    const stats = await sharp(image).stats();
+    const { data, info } = await sharp(image).raw().toBuffer({ resolveWithObject: true });
+    const { width, height } = info;
     notes.push(`decoded ${width}x${height}`);
     if (Math.min(width, height) < MIN_USEFUL_EDGE) notes.push(`small: shorter edge under ${MIN_USEFUL_EDGE} px`);
-    const colour = stats.channels.slice(0, 3);
-    if (colour.every((channel) => channel.stdev < BLANK_STDEV)) notes.push('blank: a single flat colour');
+    if (colourDeviations(data, info.channels).every((stdev) => stdev < BLANK_STDEV))
+      notes.push('blank: a single flat colour');
     return {
       provider: this.name,
       safetyChecked: false,
@@ -69,6 +69,28 @@ export class LocalImageProvider implements ImageModerationProvider {
       notes,
     };
   }
+}
+
+/**
+ * The sample standard deviation of each colour channel (alpha aside), over pixels decoded once.
+ * sharp's stats() would decode again and compute much more (entropy, sharpness, dominant
+ * colour): on a stored 1600 px photo, about 140 ms of CPU against about 90.
+ */
+function colourDeviations(pixels: Buffer, channels: number): number[] {
+  const colours = Math.min(channels, 3);
+  const sums = new Float64Array(colours);
+  const squares = new Float64Array(colours);
+  for (let offset = 0; offset < pixels.length; offset += channels) {
+    for (let channel = 0; channel < colours; channel++) {
+      const value = pixels[offset + channel]!;
+      sums[channel]! += value;
+      squares[channel]! += value * value;
+    }
+  }
+  const count = pixels.length / channels;
+  return Array.from(sums, (sum, channel) =>
+    count > 1 ? Math.sqrt(Math.max(0, squares[channel]! - (sum * sum) / count) / (count - 1)) : 0,
+  );
 }
 
 interface VisionAnnotateResponse {

@@ -22,6 +22,8 @@ describe('decodeInlinePhoto', () => {
     ['a data URL with parameters', `data:image/png;name=me.png;base64,${b64}`, 'image/png'],
     ['MIME-wrapped base64', b64.replace(/(.{4})/g, '$1\r\n'), null],
     ['URL-safe base64', bytes.toString('base64url'), null],
+    ['URL-safe base64 with padding', `${bytes.toString('base64url')}==`, null],
+    ['base64 without its padding', b64.replace(/=+$/, ''), null],
   ])('decodes %s', (_name, input, declared) => {
     const result = decodeInlinePhoto(input, undefined);
     expect(result.bytes.equals(bytes)).toBe(true);
