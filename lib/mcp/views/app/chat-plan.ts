@@ -119,7 +119,11 @@ function compose(
 export async function renderChat(kit: Kit, result: Result): Promise<void> {
   const answer = kit.resultJson(result);
   const prepared = preparedOf(result);
-  const chatId = String(prepared?.payload.chatId ?? answer?.chatId ?? kit.toolInput.chatId ?? '');
+  // list_messages answers chatId; send_message the message, which names its chat.
+  const sentMessage = answer?.message as Json | undefined;
+  const chatId = String(
+    prepared?.payload.chatId ?? answer?.chatId ?? sentMessage?.chatId ?? kit.toolInput.chatId ?? '',
+  );
   if ((result.isError && !prepared) || !chatId) {
     kit.root.replaceChildren(kit.status(kit.errorText(result), true));
     return;
@@ -127,7 +131,7 @@ export async function renderChat(kit: Kit, result: Result): Promise<void> {
   const buddy = await buddyOf(kit, chatId);
   const list = kit.el('ol', { className: 'msgs' });
   list.setAttribute('aria-label', `Messages with ${buddy}`);
-  const messages = (answer?.messages as Json[] | undefined) ?? (answer?.message ? [answer.message as Json] : []);
+  const messages = (answer?.messages as Json[] | undefined) ?? (sentMessage ? [sentMessage] : []);
   for (const message of messages) list.append(messageItem(kit, message, buddy));
   const slot = kit.el('div', { className: 'list' });
   kit.root.replaceChildren(kit.el('h1', { textContent: `Chat with ${buddy}` }), list, slot);
