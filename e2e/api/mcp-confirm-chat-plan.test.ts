@@ -93,7 +93,7 @@ describe('person confirmation of the first message in a chat (issue 32 §2)', ()
     expect(await storedMessages(chatId)).toHaveLength(2);
   });
 
-  it('refuses a confirmation past its 15 minutes, and prepares nothing for a chat that is not yours', async () => {
+  it('refuses a confirmation past its 15 minutes; a tap on a chat not yours fails like the route (404)', async () => {
     const [ana, ben, eve] = await users(3, 'LateMsg');
     const chatId = await makeBuddies(ana, ben);
     const model = await connect(ana);
@@ -108,7 +108,7 @@ describe('person confirmation of the first message in a chat (issue 32 §2)', ()
     expect(await storedMessages(chatId)).toEqual([]);
     await testDb().deleteFrom('person_confirmations').where('user_id', '=', ana.id).execute();
 
-    // Eve's tap on Ana's chat would fail anyway: the route answers 404 when she confirms.
+    // Eve may prepare a message to Ana's chat, but her tap goes through the route, which answers 404.
     const eves = await connect(eve);
     const prepared = confirmationOf(await callTool(eves, 'send_message', { ...payload, confirm: 'person' }));
     const tap = await callTool(eves, 'confirm_action', { ...payload, kind: 'send_message', token: prepared.token });
