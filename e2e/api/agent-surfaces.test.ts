@@ -98,11 +98,7 @@ describe('the MCP server at /api/mcp', () => {
     // Every contract endpoint but the excluded ones, the guide tool, and the app-only tool a person's
     // tap in an MCP Apps view calls (issue 32 §2).
     expect(tools.map((t) => t.name).sort()).toEqual(
-      [
-        ...endpoints.filter((e) => !(e.id in EXCLUDED_FROM_MCP)).map((e) => e.id),
-        'get_guide',
-        'confirm_buddy_request',
-      ].sort(),
+      [...endpoints.filter((e) => !(e.id in EXCLUDED_FROM_MCP)).map((e) => e.id), 'get_guide', 'confirm_action'].sort(),
     );
     const register = tools.find((t) => t.name === 'register')!;
     expect(register.inputSchema).toMatchObject({ type: 'object', required: ['email', 'displayName'] });

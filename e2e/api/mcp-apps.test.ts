@@ -33,7 +33,13 @@ describe('MCP Apps views', () => {
     const client = await connect(person.token);
     const { resources } = await client.listResources();
     const views = resources.filter((r) => r.uri.startsWith('ui://'));
-    expect(views.map((v) => v.uri).sort()).toEqual(['ui://bm/people', 'ui://bm/requests', 'ui://bm/send']);
+    expect(views.map((v) => v.uri).sort()).toEqual([
+      'ui://bm/chat',
+      'ui://bm/people',
+      'ui://bm/plan',
+      'ui://bm/requests',
+      'ui://bm/send',
+    ]);
     const origin = new URL(baseUrl()).origin;
     for (const view of views) {
       expect(view.mimeType).toBe('text/html;profile=mcp-app');
@@ -50,7 +56,9 @@ describe('MCP Apps views', () => {
     const meta = (name: string) => tools.find((t) => t.name === name)?._meta as any;
     expect(meta('discover')?.ui).toEqual({ resourceUri: 'ui://bm/people' });
     expect(meta('list_buddy_requests')?.ui).toEqual({ resourceUri: 'ui://bm/requests' });
-    expect(meta('confirm_buddy_request')?.ui).toEqual({ resourceUri: 'ui://bm/send', visibility: ['app'] });
+    expect(meta('list_messages')?.ui).toEqual({ resourceUri: 'ui://bm/chat' });
+    expect(meta('accept_plan')?.ui).toEqual({ resourceUri: 'ui://bm/plan' });
+    expect(meta('confirm_action')?.ui).toEqual({ visibility: ['app'] });
     expect(meta('get_inbox')).toBeUndefined();
   });
 
@@ -99,7 +107,7 @@ describe('person confirmation of send_buddy_request (issue 32 §2)', () => {
 
     // The model calling the app-only tool itself: it has no token, and a guessed one is no better.
     for (const args of [payload, { ...payload, token: 'x'.repeat(43) }]) {
-      const refused = await callTool(model, 'confirm_buddy_request', args);
+      const refused = await callTool(model, 'confirm_action', { ...args, kind: 'send_buddy_request' });
       expect(refused.isError, textOf(refused)).toBe(true);
       expect(textOf(refused)).toContain('forbidden');
     }
@@ -109,22 +117,38 @@ describe('person confirmation of send_buddy_request (issue 32 §2)', () => {
       { ...payload, slug: stranger.slug },
       { ...payload, activityIds: ['hiking'] },
     ]) {
-      const refused = await callTool(model, 'confirm_buddy_request', { ...altered, token: confirmation.token });
+      const refused = await callTool(model, 'confirm_action', {
+        kind: 'send_buddy_request',
+        ...altered,
+        token: confirmation.token,
+      });
       expect(refused.isError, textOf(refused)).toBe(true);
     }
     // Another account holding the token.
     const other = await connect(stranger.token);
-    const stolen = await callTool(other, 'confirm_buddy_request', { ...payload, token: confirmation.token });
+    const stolen = await callTool(other, 'confirm_action', {
+      kind: 'send_buddy_request',
+      ...payload,
+      token: confirmation.token,
+    });
     expect(stolen.isError, textOf(stolen)).toBe(true);
     expect(await received(recipient.token)).toEqual([]);
 
     // The person's tap: exactly what was shown, once.
-    const tap = await callTool(model, 'confirm_buddy_request', { ...payload, token: confirmation.token });
+    const tap = await callTool(model, 'confirm_action', {
+      kind: 'send_buddy_request',
+      ...payload,
+      token: confirmation.token,
+    });
     expect(tap.isError ?? false, textOf(tap)).toBe(false);
     expect(JSON.parse(tap.content[0]!.text!).request.message).toBe(payload.message);
     expect((await received(recipient.token)).map((r) => r.message)).toEqual([payload.message]);
 
-    const replay = await callTool(model, 'confirm_buddy_request', { ...payload, token: confirmation.token });
+    const replay = await callTool(model, 'confirm_action', {
+      kind: 'send_buddy_request',
+      ...payload,
+      token: confirmation.token,
+    });
     expect(replay.isError, textOf(replay)).toBe(true);
     expect(textOf(replay)).toContain('used, expired, or changed');
   });
@@ -140,7 +164,7 @@ describe('person confirmation of send_buddy_request (issue 32 §2)', () => {
       .set({ expires_at: new Date(Date.now() - 1000) })
       .where('user_id', '=', asker.id)
       .execute();
-    const late = await callTool(model, 'confirm_buddy_request', { ...payload, token });
+    const late = await callTool(model, 'confirm_action', { kind: 'send_buddy_request', ...payload, token });
     expect(late.isError, textOf(late)).toBe(true);
     expect(await received(recipient.token)).toEqual([]);
     await testDb().deleteFrom('person_confirmations').where('user_id', '=', asker.id).execute();

@@ -9,6 +9,8 @@ type CallToolParams = { name: string; arguments?: Record<string, unknown> };
 declare global {
   interface Window {
     hostCallTool(params: CallToolParams): Promise<Record<string, unknown>>;
+    /** Links the view asks the host to open (ui/open-link), for the test to read. */
+    openedLinks: string[];
     startView(options: {
       html: string;
       imageOrigins: string[];
@@ -30,9 +32,14 @@ window.startView = async ({ html, imageOrigins, input, result, theme }) => {
   const bridge = new AppBridge(
     null,
     { name: 'buddy-match-test-host', version: '1.0.0' },
-    { serverTools: {} },
+    { serverTools: {}, openLinks: {} },
     { hostContext: { theme, displayMode: 'inline' } },
   );
+  window.openedLinks = [];
+  bridge.onopenlink = async ({ url }) => {
+    window.openedLinks.push(url);
+    return {};
+  };
   bridge.oncalltool = async (params) => (await window.hostCallTool(params)) as never;
   bridge.onsizechange = ({ height }) => {
     if (height) iframe.style.height = `${height}px`;

@@ -108,7 +108,7 @@ test('People nearby and Requests in an MCP Apps host: photo cards, a request the
   await screenshot(page, testInfo, 'mcp-view-people');
   await card.getByRole('button', { name: 'Send' }).click();
   await expect(card.getByText('Request sent to Ben.')).toBeVisible();
-  expect(calls.map((c) => c.name)).toEqual(['send_buddy_request', 'confirm_buddy_request']);
+  expect(calls.map((c) => c.name)).toEqual(['send_buddy_request', 'confirm_action']);
   expect(calls[0]!.arguments).toMatchObject({ slug: ben.slug, message: 'Trail on Saturday?', confirm: 'person' });
   const sent = await request.get(`${baseUrl()}/api/v1/buddy_requests.json`, { headers: bearer(ben) });
   const received = (await sent.json()).received as Array<{ message: string; invitationId: string }>;

@@ -203,7 +203,7 @@ export const discover = defineEndpoint({
   hints: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   tags: ['discover'],
   summary: 'Find buddies nearby who share activities and free time',
-  toolHint: 'Needs a complete profile; searches are rate-limited: page with cursor, never repeat a search.',
+  toolHint: 'Needs a complete profile; rate-limited: page with cursor, never repeat a search.',
   description:
     'Complete profiles within radius_km who share one of the activities and are free at least `available` hours a week ' +
     'when the caller is (or at the times when= names), each on their own clock. Only the searched activities count toward ' +

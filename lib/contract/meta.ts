@@ -71,7 +71,7 @@ export const listActivities = defineEndpoint({
   auth: 'none',
   hints: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   tags: ['meta'],
-  summary: 'Canonical activity ids (use them in profile activities and buddy request activityIds)',
+  summary: 'Canonical activity ids (for profile activities and request activityIds)',
   response: z.object({ activities: z.array(activitySchema), total: z.number().int() }),
 });
 

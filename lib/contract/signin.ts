@@ -96,7 +96,7 @@ export const exchangeSigninLink = defineEndpoint({
   // adds a token; the link works once
   hints: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   tags: ['accounts'],
-  summary: 'Trade a single-use sign-in link token for an access token (used by the mobile app)',
+  summary: 'Trade a single-use sign-in link token for an access token',
   toolHint: 'Only for a link the person gave you; each link works once.',
   description:
     'The mobile app gets the token in its app link (APP_LINK_URL) from the sign-in page and posts it here. ' +

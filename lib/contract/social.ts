@@ -178,7 +178,7 @@ export const acceptBuddyRequest = defineEndpoint({
   // opens a chat with another person and may message them
   hints: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   tags: ['buddies'],
-  summary: 'Accept a request sent to you: creates the connection and the chat',
+  summary: 'Accept a request sent to you: creates the chat',
   toolHint: "Only as the person decides; firstMessage (optional) is the person's own words.",
   description:
     'Only the recipient may accept. In one transaction the buddy connection and chat are created ' +
@@ -271,7 +271,7 @@ export const listMessages = defineEndpoint({
   hints: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   tags: ['chats'],
   summary: 'Messages of one chat, oldest first, and a poll_next_url for new ones',
-  toolHint: 'For new ones pass the last cursor (wait=25 holds for the next); mark_read=1 marks what you read.',
+  toolHint: 'For new ones pass the last cursor (wait=25 holds); mark_read=1 marks them read.',
   description:
     'Without since/cursor: the latest `limit`; with since (ms or ISO): those after it, oldest first; ' +
     'cursor=older_cursor: the page before. ' +
@@ -315,7 +315,7 @@ export const sendMessage = defineEndpoint({
   // messages another person (push notification)
   hints: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   tags: ['chats'],
-  summary: 'Send a message (1-4000 characters); the other person gets a push notification',
+  summary: 'Send a message (1-4000 characters); the buddy is notified',
   toolHint: 'Send only what the person wrote or approved.',
   description:
     'Moderated (slurs, threats, sexual solicitation, shouting, repeated-character spam → 422 naming the rule; the message is not stored). ' +
@@ -368,7 +368,7 @@ export const getInbox = defineEndpoint({
   auth: 'message:read',
   hints: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   tags: ['chats'],
-  summary: 'Everything new in one call: pending requests, accepted requests, unread chats with their new messages',
+  summary: 'Everything new in one call: requests, accepted requests, unread chats with new messages',
   toolHint: 'Long-poll: pass the last cursor and wait=25, then call again; each new message and request comes once.',
   description:
     'Long-poll: follow poll_next_url with wait=25 (AGENTS.md, Polling rhythm); each new message and request comes once. ' +

@@ -1,89 +1,150 @@
-// The app-only tool behind a person's Send tap (issue 32 §2), and the prepare step of
-// send_buddy_request. MCP Apps hosts hide an app-only tool (`_meta.ui.visibility: ["app"]`)
-// from the model and let only the view call it; the server does not rely on that: the tool
-// needs a token that only the view was given, bound to the caller and the exact payload.
+// The app-only tool behind a person's tap (issue 32 §2), and the prepare step of the
+// actions that reach another human: a buddy request, the first message in a chat, accepting
+// a plan. MCP Apps hosts hide an app-only tool (`_meta.ui.visibility: ["app"]`) from the
+// model and let only the view call it; the server does not rely on that: the tool needs a
+// token that only the view was given, bound to the caller, the kind and the exact payload.
+import { sql } from 'kysely';
 import { getDb } from '@/db';
 import { authenticate } from '../http/route';
 import { ApiError } from '../http/errors';
 import { config } from '../config';
 import { apiErrorResult, callRoute, type RouteHandler, type ToolResult } from './call';
-import { CONFIRMATION_META_KEY, declaresUi, prepareConfirmation, spendConfirmation } from './person-confirm';
+import {
+  CONFIRMATION_META_KEY,
+  type ConfirmAction,
+  declaresUi,
+  prepareConfirmation,
+  spendConfirmation,
+} from './person-confirm';
 import type { ToolDefinition } from './tools';
-import { viewOfTool } from './views/registry';
 
-export const SEND_TOOL = 'send_buddy_request';
+/** What each kind needs: its payload's required fields and the token scope of the action itself. */
+export const CONFIRMABLE: Readonly<Record<ConfirmAction, { required: readonly string[]; scope: string }>> = {
+  send_buddy_request: { required: ['slug'], scope: 'buddy:write' },
+  send_message: { required: ['chatId', 'text'], scope: 'message:write' },
+  accept_plan: { required: ['planId'], scope: 'buddy:write' },
+};
+
+export const isConfirmable = (name: string): name is ConfirmAction => Object.hasOwn(CONFIRMABLE, name);
 
 export const CONFIRM_TOOL = {
-  name: 'confirm_buddy_request',
-  description: "Sends a prepared buddy request on a person's tap.",
-  // Open: the view sends back the prepared payload whole (slug, message, activityIds); the token binds it.
+  name: 'confirm_action',
+  description: "Does a prepared action on a person's tap.",
+  // Open: the view sends back the prepared payload whole; the token binds it.
   inputSchema: {
     type: 'object',
-    properties: { token: { type: 'string' }, slug: { type: 'string' } },
-    required: ['token'],
+    properties: { kind: { type: 'string' }, token: { type: 'string' } },
+    required: ['kind', 'token'],
   },
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
-  _meta: { ui: { resourceUri: viewOfTool(SEND_TOOL)?.uri ?? '', visibility: ['app'] } },
+  _meta: { ui: { visibility: ['app'] } },
 } as const;
 
-/** The argument send_buddy_request takes over MCP only: the REST endpoint is unchanged. */
-export const CONFIRM_ARGUMENT = { type: 'string', enum: ['person'], description: 'A person taps Send' };
+/** The argument the confirmable tools take over MCP only: the REST endpoints are unchanged. */
+export const CONFIRM_ARGUMENT = { type: 'string', enum: ['person'] };
 
-/** Whether this call must wait for a person: asked for, or the host renders views and the operator requires it. */
+/**
+ * Whether the operator's rule asks this host for a person's tap: the host renders views and
+ * MCP_REQUIRE_PERSON_CONFIRM is ui-hosts. (`confirm: "person"` asks for it in any host.)
+ */
 export function needsPerson(confirm: unknown, requestCapabilities: unknown): boolean {
   if (confirm === 'person') return true;
   return config().mcpRequirePersonConfirm === 'ui-hosts' && declaresUi(requestCapabilities);
 }
 
-async function callerId(incoming: Request): Promise<string> {
-  const caller = await authenticate(getDb(), incoming, 'buddy:write');
-  return caller.userId;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * Whether the caller has sent nothing in this chat yet (their first message needs the tap).
+ * A chat that is not theirs is no first message here: the route answers it with 404.
+ */
+async function isFirstMessage(incoming: Request, chatId: unknown): Promise<boolean> {
+  if (typeof chatId !== 'string' || !UUID.test(chatId)) return false;
+  const { userId } = await authenticate(getDb(), incoming, CONFIRMABLE.send_message.scope);
+  const row = await getDb()
+    .selectFrom('chat_members')
+    .select(
+      sql<boolean>`exists (select 1 from messages m where m.chat_id = chat_members.chat_id and m.sender_id = ${userId})`.as(
+        'sent',
+      ),
+    )
+    .where('chat_id', '=', chatId)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+  return row !== undefined && !row.sent;
 }
 
-/** send_buddy_request with a person to confirm: nothing is sent; the view gets the token. */
-export async function prepareSend(args: Record<string, unknown>, incoming: Request): Promise<ToolResult> {
+/** Whether this call of a confirmable tool waits for a person. */
+export async function waitsForPerson(
+  kind: ConfirmAction,
+  confirm: unknown,
+  capabilities: unknown,
+  args: Record<string, unknown>,
+  incoming: Request,
+): Promise<boolean> {
+  if (!needsPerson(confirm, capabilities)) return false;
+  if (confirm === 'person' || kind !== 'send_message') return true;
+  return isFirstMessage(incoming, args.chatId);
+}
+
+const WAITING: Record<ConfirmAction, string> = {
+  send_buddy_request: 'Not sent yet: the person sees this request in the view and taps Send or edits it.',
+  send_message: 'Not sent yet: the person sees this message in the view and taps Send or edits it.',
+  accept_plan: 'Not accepted yet: the person sees this plan in the view and taps Accept.',
+};
+
+/**
+ * A confirmable tool with a person to confirm: nothing happens; the view gets the token.
+ * `shown` is what the view shows beside the payload (accept_plan: the plan itself).
+ */
+export async function prepareAction(
+  kind: ConfirmAction,
+  args: Record<string, unknown>,
+  incoming: Request,
+  shown?: Record<string, unknown>,
+): Promise<ToolResult> {
   try {
-    if (typeof args.slug !== 'string' || args.slug === '')
-      throw new ApiError('validation_failed', 'slug is required', { fields: { slug: 'Required' } });
-    const userId = await callerId(incoming);
-    const { token, expiresAt } = await prepareConfirmation(getDb(), userId, SEND_TOOL, args);
-    const summary = {
-      status: 'awaiting_person',
-      payload: args,
-      expires_at: expiresAt.toISOString(),
-    };
+    const missing = CONFIRMABLE[kind].required.filter((key) => typeof args[key] !== 'string' || args[key] === '');
+    if (missing.length)
+      throw new ApiError('validation_failed', `${missing.join(', ')} required`, {
+        fields: Object.fromEntries(missing.map((key) => [key, 'Required'])),
+      });
+    const { userId } = await authenticate(getDb(), incoming, CONFIRMABLE[kind].scope);
+    const { token, expiresAt } = await prepareConfirmation(getDb(), userId, kind, args);
+    const expires_at = expiresAt.toISOString();
     return {
       content: [
-        {
-          type: 'text',
-          text: 'Not sent yet: the person sees this request in the view and taps Send or edits it. Do not send it again.',
-        },
-        { type: 'text', text: JSON.stringify(summary) },
+        { type: 'text', text: `${WAITING[kind]} Do not do it again.` },
+        { type: 'text', text: JSON.stringify({ status: 'awaiting_person', kind, payload: args, expires_at }) },
       ],
-      _meta: { [CONFIRMATION_META_KEY]: { token, expires_at: summary.expires_at, payload: args } },
+      _meta: { [CONFIRMATION_META_KEY]: { kind, token, expires_at, payload: args, ...shown } },
     };
   } catch (error) {
     return apiErrorResult(error);
   }
 }
 
-/** The person's tap: spends the confirmation for exactly this payload, then sends through the route. */
-export async function confirmSend(
-  sendTool: ToolDefinition,
-  handler: RouteHandler,
+/** The person's tap: spends the confirmation for exactly this kind and payload, then acts through the route. */
+export async function confirmAction(
+  tools: ReadonlyMap<string, { tool: ToolDefinition; handler: RouteHandler }>,
   args: Record<string, unknown>,
   incoming: Request,
   baseUrl: string,
 ): Promise<ToolResult> {
   try {
-    const { token, ...payload } = args;
-    const userId = await callerId(incoming);
-    const spent = typeof token === 'string' && (await spendConfirmation(getDb(), userId, SEND_TOOL, token, payload));
-    if (!spent)
-      throw new ApiError('forbidden', 'No confirmation for this request: it was used, expired, or changed', {
-        hint: 'Only the person can send it, with Send in the view; prepare it again with confirm: "person".',
+    const { kind, token, ...payload } = args;
+    const target = typeof kind === 'string' && isConfirmable(kind) ? tools.get(kind) : undefined;
+    const scope = target ? CONFIRMABLE[kind as ConfirmAction].scope : 'buddy:write';
+    const { userId } = await authenticate(getDb(), incoming, scope);
+    const spent =
+      target !== undefined &&
+      typeof token === 'string' &&
+      (await spendConfirmation(getDb(), userId, kind as ConfirmAction, token, payload));
+    if (!spent || !target)
+      throw new ApiError('forbidden', 'No confirmation for this action: it was used, expired, or changed', {
+        hint: 'Only the person can confirm it, in the view; prepare it again with confirm: "person".',
       });
-    return await callRoute(sendTool, handler, payload, incoming, baseUrl);
+    return await callRoute(target.tool, target.handler, payload, incoming, baseUrl);
   } catch (error) {
     return apiErrorResult(error);
   }

@@ -5,8 +5,8 @@ import { renderAgentsGuide, renderLlmsTxt, renderSignupGuide } from '../guides';
 import type { ToolResult } from './call';
 
 export const GUIDES = {
-  signup: { render: renderSignupGuide, about: 'what to ask the person, how to register' },
-  agents: { render: renderAgentsGuide, about: 'after signup: polling, plans, limits, every error code' },
+  signup: { render: renderSignupGuide, about: 'what to ask, how to register' },
+  agents: { render: renderAgentsGuide, about: 'polling, plans, confirmations, limits, errors' },
   overview: { render: renderLlmsTxt, about: 'the service in brief' },
 } as const;
 export type GuideName = keyof typeof GUIDES;

@@ -13,7 +13,8 @@ export const CONFIRMATION_META_KEY = 'buddy-match/confirmation';
 /** The MCP Apps extension id a host declares in its capabilities. */
 export const UI_EXTENSION_ID = 'io.modelcontextprotocol/ui';
 
-export type ConfirmAction = 'send_buddy_request';
+/** The kinds of action a person confirms: the tool that does it. */
+export type ConfirmAction = 'send_buddy_request' | 'send_message' | 'accept_plan';
 
 /** The payload as the person saw it: keys sorted, undefined dropped, so the same action always hashes the same. */
 export function canonicalPayload(payload: Record<string, unknown>): string {

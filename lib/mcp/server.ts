@@ -10,8 +10,15 @@ import type { AgentEndpointSpec } from '../contract/define';
 import type { ToolAnnotations } from './annotations';
 import { toolDefinitions, type ToolDefinition } from './tools';
 import type { JsonSchema } from '../docs/json-schema';
-import { CONFIRM_ARGUMENT, CONFIRM_TOOL, SEND_TOOL, confirmSend, needsPerson, prepareSend } from './confirm-tool';
-import { callerCapabilities } from './person-confirm';
+import {
+  CONFIRM_ARGUMENT,
+  CONFIRM_TOOL,
+  confirmAction,
+  isConfirmable,
+  prepareAction,
+  waitsForPerson,
+} from './confirm-tool';
+import { callerCapabilities, type ConfirmAction } from './person-confirm';
 import { VIEW_MIME_TYPE, VIEWS, viewCsp, viewHtml, viewOfTool } from './views/registry';
 
 export const MCP_SERVER_NAME = 'buddy-match';
@@ -52,7 +59,7 @@ export interface AdvertisedTool {
   description: string;
   inputSchema: Record<string, unknown>;
   annotations: ToolAnnotations;
-  _meta?: { ui: { resourceUri: string; visibility?: readonly string[] } };
+  _meta?: { ui: { resourceUri?: string; visibility?: readonly string[] } };
 }
 
 /** `_meta.ui` for a tool shown in a view (MCP Apps); hosts without views ignore it. */
@@ -61,10 +68,10 @@ function uiMeta(name: string): Pick<AdvertisedTool, '_meta'> {
   return view ? { _meta: { ui: { resourceUri: view.uri } } } : {};
 }
 
-/** send_buddy_request takes `confirm` over MCP only (issue 32 §2); the REST body is unchanged. */
+/** The confirmable tools take `confirm` over MCP only (issue 32 §2); the REST bodies are unchanged. */
 function toolInputSchema(tool: ToolDefinition, target?: string): JsonSchema {
   const schema = tool.inputSchema(target);
-  if (tool.name !== SEND_TOOL) return schema;
+  if (!isConfirmable(tool.name)) return schema;
   const properties = { ...(schema.properties as Record<string, JsonSchema>), confirm: CONFIRM_ARGUMENT };
   return { ...schema, properties };
 }
@@ -100,24 +107,18 @@ export function registerTools(
     },
     async (args) => guideResult(args),
   );
+  const routes = new Map<string, { tool: ToolDefinition; handler: RouteHandler }>();
   for (const tool of tools) {
     const handler = handlers[tool.name];
     if (!handler) throw new Error(`No route handler for the MCP tool ${tool.name}: add it to app/api/mcp/handlers.ts`);
-    const call =
-      tool.name === SEND_TOOL
-        ? async (args: Record<string, unknown>, capabilities: unknown) => {
-            const { confirm, ...rest } = args;
-            // Never dropped silently: a confirm this server does not know is refused, not ignored.
-            if (confirm !== undefined && confirm !== 'person')
-              return apiErrorResult(
-                new ApiError('validation_failed', 'confirm must be "person" or left out', {
-                  fields: { confirm: 'Expected "person"' },
-                }),
-              );
-            if (needsPerson(confirm, capabilities)) return prepareSend(rest, incoming);
-            return callRoute(tool, handler, rest, incoming, baseUrl);
-          }
-        : async (args: Record<string, unknown>) => callRoute(tool, handler, args, incoming, baseUrl);
+    routes.set(tool.name, { tool, handler });
+  }
+  for (const { tool, handler } of routes.values()) {
+    const kind = isConfirmable(tool.name) ? tool.name : undefined;
+    const call = kind
+      ? (args: Record<string, unknown>, capabilities: unknown) =>
+          callConfirmable(kind, args, capabilities, { tool, handler }, routes, incoming, baseUrl)
+      : async (args: Record<string, unknown>) => callRoute(tool, handler, args, incoming, baseUrl);
     server.registerTool(
       tool.name,
       {
@@ -130,20 +131,54 @@ export function registerTools(
       async (args, ctx) => call(args, callerCapabilities(ctx.mcpReq.envelope, server.server.getClientCapabilities())),
     );
   }
-  const sendTool = tools.find((tool) => tool.name === SEND_TOOL);
-  const sendHandler = handlers[SEND_TOOL];
-  if (sendTool && sendHandler)
-    server.registerTool(
-      CONFIRM_TOOL.name,
-      {
-        description: CONFIRM_TOOL.description,
-        inputSchema: advertisedSchema(() => CONFIRM_TOOL.inputSchema),
-        annotations: CONFIRM_TOOL.annotations,
-        _meta: CONFIRM_TOOL._meta,
-      },
-      async (args) => confirmSend(sendTool, sendHandler, args, incoming, baseUrl),
-    );
+  server.registerTool(
+    CONFIRM_TOOL.name,
+    {
+      description: CONFIRM_TOOL.description,
+      inputSchema: advertisedSchema(() => CONFIRM_TOOL.inputSchema),
+      annotations: CONFIRM_TOOL.annotations,
+      _meta: CONFIRM_TOOL._meta,
+    },
+    async (args) => confirmAction(routes, args, incoming, baseUrl),
+  );
   registerViews(server, baseUrl);
+}
+
+/**
+ * A tool whose action reaches another human (issue 32 §2): done at once, or prepared for a
+ * person's tap when asked (`confirm: "person"`) or when the operator's rule requires it.
+ */
+async function callConfirmable(
+  kind: ConfirmAction,
+  args: Record<string, unknown>,
+  capabilities: unknown,
+  own: { tool: ToolDefinition; handler: RouteHandler },
+  routes: ReadonlyMap<string, { tool: ToolDefinition; handler: RouteHandler }>,
+  incoming: Request,
+  baseUrl: string,
+) {
+  const { confirm, ...rest } = args;
+  // Never dropped silently: a confirm this server does not know is refused, not ignored.
+  if (confirm !== undefined && confirm !== 'person')
+    return apiErrorResult(
+      new ApiError('validation_failed', 'confirm must be "person" or left out', {
+        fields: { confirm: 'Expected "person"' },
+      }),
+    );
+  try {
+    if (!(await waitsForPerson(kind, confirm, capabilities, rest, incoming)))
+      return callRoute(own.tool, own.handler, rest, incoming, baseUrl);
+  } catch (error) {
+    return apiErrorResult(error);
+  }
+  // The view shows the plan the person accepts, read as they may read it (404 when it is not theirs).
+  const getPlan = routes.get('get_plan');
+  if (kind === 'accept_plan' && getPlan && typeof rest.planId === 'string') {
+    const read = await callRoute(getPlan.tool, getPlan.handler, { planId: rest.planId }, incoming, baseUrl);
+    if (read.isError) return read;
+    return prepareAction(kind, rest, incoming, JSON.parse(read.content[0]?.text ?? '{}'));
+  }
+  return prepareAction(kind, rest, incoming);
 }
 
 /** Each view as a ui:// resource (resources/list, resources/read), with the CSP it needs. */

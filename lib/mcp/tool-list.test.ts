@@ -21,7 +21,7 @@ describe('tools/list', () => {
     expect(Buffer.byteLength(json)).toBeLessThan(MAX_BYTES);
     expect(encode(json).length).toBeLessThan(MAX_TOKENS);
     expect(tools.map((t) => t.name)).toContain('get_guide');
-    // + get_guide and confirm_buddy_request (app-only, issue 32 §2)
+    // + get_guide and confirm_action (app-only, issue 32 §2)
     expect(tools).toHaveLength(endpoints.filter((e) => !(e.id in EXCLUDED_FROM_MCP)).length + 2);
   });
 

@@ -19,6 +19,8 @@ export const VIEWS: readonly ViewSpec[] = [
   { name: 'people', uri: 'ui://bm/people', title: 'People nearby', tools: ['discover'] },
   { name: 'requests', uri: 'ui://bm/requests', title: 'Buddy requests', tools: ['list_buddy_requests'] },
   { name: 'send', uri: 'ui://bm/send', title: 'Send a buddy request', tools: ['send_buddy_request'] },
+  { name: 'chat', uri: 'ui://bm/chat', title: 'Chat', tools: ['list_messages', 'send_message'] },
+  { name: 'plan', uri: 'ui://bm/plan', title: 'Plan', tools: ['get_plan', 'list_plans', 'accept_plan'] },
 ];
 
 /** The view a tool's result is shown in, if any. */

@@ -9,6 +9,7 @@ import {
   applyHostStyleVariables,
   type McpUiHostContext,
 } from '@modelcontextprotocol/ext-apps';
+import { type Kit, renderChat, renderPlan } from './chat-plan';
 
 type Json = Record<string, unknown>;
 type Result = { content?: Array<{ type: string; text?: string }>; isError?: boolean; _meta?: Json };
@@ -124,7 +125,7 @@ function showConfirm(slot: HTMLElement, prepared: Prepared, who: string): void {
   const edit = el('button', { type: 'button', className: 'secondary', textContent: 'Edit' });
   send.addEventListener('click', async () => {
     send.disabled = edit.disabled = true;
-    const result = await call('confirm_buddy_request', { ...payload, token: prepared.token });
+    const result = await call('confirm_action', { ...payload, kind: 'send_buddy_request', token: prepared.token });
     slot.replaceChildren(result.isError ? status(errorText(result), true) : sentNote(resultJson(result), who));
   });
   edit.addEventListener('click', () => noteForm(slot, payload, who));
@@ -290,7 +291,16 @@ function renderSend(result: Result): void {
   else slot.append(result.isError ? status(errorText(result), true) : sentNote(resultJson(result), slug));
 }
 
+function kit(): Kit {
+  const openLink = (url: string) => void app.openLink({ url });
+  return { root, el, call, status, resultJson, errorText, openLink, toolInput };
+}
+
 function render(result: Result): void {
+  if (view === 'chat' || view === 'plan') {
+    void (view === 'chat' ? renderChat(kit(), result) : renderPlan(kit(), result));
+    return;
+  }
   if (view === 'send') {
     renderSend(result);
     return;
