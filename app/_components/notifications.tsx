@@ -1,18 +1,10 @@
 'use client';
 
-// "Notifications on this device" on /account: registers the service worker (public/sw.js)
-// on every account page, and turns Web Push on or off for this browser.
+// "Notifications on this device" in Settings: turns Web Push on or off for this browser
+// (the service worker itself is registered by service-worker.tsx on every account page).
 import { useEffect, useState } from 'react';
 import { paths } from '@/lib/contract/paths';
 import { sendJson } from './api-client';
-
-/** Registers the service worker once the page has loaded (offline page, push display). */
-export function ServiceWorker() {
-  useEffect(() => {
-    if ('serviceWorker' in navigator) navigator.serviceWorker.register('/sw.js').catch(() => undefined);
-  }, []);
-  return null;
-}
 
 type State = 'checking' | 'unsupported' | 'install' | 'denied' | 'off' | 'on' | 'working';
 

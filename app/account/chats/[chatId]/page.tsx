@@ -63,6 +63,7 @@ export default async function ChatPage({ params }: Params) {
       initialPlans={plans}
       zones={{ reader: user.timezone, buddy: zones.get(chat.buddy.id) ?? null }}
       myName={user.display_name}
+      person={user.id}
     />
   );
 }
