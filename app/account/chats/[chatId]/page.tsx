@@ -9,7 +9,7 @@ import { config } from '@/lib/config';
 import { ApiError } from '@/lib/http/errors';
 import { chatPlans, zonesOf } from '@/lib/web/plans';
 import { ChatThread } from '@/app/_components/chat-thread';
-import { MuteChat } from '@/app/_components/notifications';
+import { MuteChat } from '@/app/_components/mute-chat';
 
 type Params = { params: Promise<{ chatId: string }> };
 
