@@ -162,9 +162,9 @@ try {
   await save(phone, 'discover-phone');
 
   const desktop = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-  await desktop.goto(`${stack.baseUrl}/start`);
+  await desktop.goto(`${stack.baseUrl}/start/claude`);
   await desktop.getByRole('heading', { level: 1 }).first().waitFor();
-  await save(desktop, 'start-desktop');
+  await save(desktop, 'start-claude-desktop');
   await browser.close();
   console.log(`Saved to ${outDir}`);
 } finally {
