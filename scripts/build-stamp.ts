@@ -11,6 +11,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import * as esbuild from 'esbuild';
+import { precompressStatic, STATIC_DIR } from '../lib/http/static-front-door';
 import { buildViews } from '../lib/mcp/views/build';
 import { VIEWS, VIEWS_OUT_DIR } from '../lib/mcp/views/registry';
 
@@ -151,7 +152,12 @@ async function bundleServerIfNeeded(root: string): Promise<void> {
 
 /** Next.js's build and the server bundle, each only when its sources changed; `serverOnly` skips Next's (workers). */
 export async function buildIfNeeded(root: string, { serverOnly = false } = {}): Promise<void> {
-  if (!serverOnly) await buildViewsIfNeeded(root, buildNextIfNeeded(root));
+  if (!serverOnly) {
+    const built = buildNextIfNeeded(root);
+    // Brotli copies of the scripts and styles, served by lib/http/static-front-door.ts.
+    if (built) process.stdout.write(`Brotli: ${await precompressStatic(path.join(root, STATIC_DIR))} files\n`);
+    await buildViewsIfNeeded(root, built);
+  }
   await bundleServerIfNeeded(root);
 }
 

@@ -17,6 +17,7 @@ import { logError, loggedPath, logLine } from '../lib/http/log';
 import { answerApiFrontDoor } from '../lib/http/api-front-door';
 import { answerHomePage } from '../lib/http/home-front-door';
 import { answerSharePages } from '../lib/http/share-front-door';
+import { answerBrotliStatic, STATIC_DIR } from '../lib/http/static-front-door';
 import { parkUnchangedInboxPoll } from '../lib/http/poll-front-door';
 import { HTTP_SERVER_TIMEOUTS } from '../lib/http/server-timeouts';
 import { answerFromRoute, directRoute } from '../lib/http/route-front-door';
@@ -87,6 +88,7 @@ async function main(): Promise<void> {
     const app = next({ dev: false, dir: root, port: cfg.port, hostname: '0.0.0.0' });
     await app.prepare();
     const handle = app.getRequestHandler();
+    const staticDir = path.join(root, STATIC_DIR);
     await ensureListener();
 
     installClientIpProof();
@@ -143,6 +145,8 @@ async function main(): Promise<void> {
       if (answerHomePage(req, res, { https })) return;
       // A shared plan's page and the contact's unsubscribe page, plain HTML too (lib/http/share-front-door.tsx).
       if (answerSharePages(req, res, { https })) return;
+      // The app's scripts and styles, brotli-compressed at build time (lib/http/static-front-door.ts).
+      if (answerBrotliStatic(req, res, staticDir)) return;
       const toNext = () =>
         handle(req, res).catch((error: unknown) => {
           logError('request failed', error);

@@ -4,7 +4,7 @@ import type { currentSession } from '@/lib/auth/session';
 import { inboxCounts } from '@/lib/chats/inbox';
 import { ACCOUNT_TABS } from '@/lib/web/account-nav';
 import { AccountBar, FocusFromHash } from './account-nav';
-import { ServiceWorker } from './notifications';
+import { ServiceWorker } from './service-worker';
 
 // The signed-in app around a page: the bar (brand, tabs, the person's photo) with the
 // inbox counts as of this request. It takes the place of the site header (globals.css
@@ -27,7 +27,7 @@ export async function AccountChrome({ session, children }: { session: Session; c
       />
       <div className="account-page">{children}</div>
       <FocusFromHash />
-      <ServiceWorker />
+      <ServiceWorker person={user.id} />
     </div>
   );
 }

@@ -1,10 +1,12 @@
 'use client';
 // The person's chats, most recent first, with unread badges; GET /api/v1/chats.json
 // every 10 s keeps it current while the tab is visible.
+import { useEffect } from 'react';
 import useSWR from 'swr';
 import { paths } from '@/lib/contract/paths';
 import type { ChatRecord } from '@/lib/contract/social';
 import { getJson } from './api-client';
+import { keepForOffline } from './offline-copy';
 import { Avatar } from './avatar';
 import { RefreshProblem } from './fields';
 import { TimeAgo } from './time-ago';
@@ -27,9 +29,11 @@ export function UnreadBadge({ count, noun }: { count: number; noun: string }) {
   );
 }
 
-export function ChatList({ initial }: { initial: ChatLists }) {
+/** `person`: the signed-in person's id, for the offline copy of the list (offline-copy.ts). */
+export function ChatList({ initial, person }: { initial: ChatLists; person: string }) {
   const { data, error } = useSWR<ChatLists>(CHATS_URL, getJson, { fallbackData: initial, refreshInterval: REFRESH_MS });
   const { chats } = data ?? initial;
+  useEffect(() => keepForOffline(person, { kind: 'chats', chats }), [person, chats]);
   return (
     <>
       <RefreshProblem error={error} />

@@ -13,6 +13,7 @@
 // mark_read=1 moves the read marker as the person sees messages; each page also
 // carries the buddy's marker, which turns "Sent" into "Seen".
 import { useCallback, useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import dynamic from 'next/dynamic';
 import useSWR, { useSWRConfig } from 'swr';
 import type { PlanRecord } from '@/lib/contract/plans';
 import type { ChatRecord, MessageRecord } from '@/lib/contract/social';
@@ -23,8 +24,14 @@ import { mergeMessages } from '@/lib/web/messages';
 import { clockTime, dayKey, dayLabel } from '@/lib/web/time';
 import { ApiCallError, failureText, getJson, sendJson, fieldFailure } from './api-client';
 import { Avatar } from './avatar';
-import { PlanCard, PlanForm, type PlanZones } from './plan-card';
+import { keepForOffline } from './offline-copy';
+import type { PlanZones } from './plan-card';
 import { SafetyMenu, type Ended } from './safety-menu';
+
+// Plans load with the chat only when it has some, and the composer when it is opened: most
+// chat views show neither, so their code stays out of the thread's JavaScript (js-budget.spec).
+const PlanCard = dynamic(() => import('./plan-card').then((m) => m.PlanCard));
+const PlanForm = dynamic(() => import('./plan-card').then((m) => m.PlanForm), { ssr: false });
 
 const POLL_MS = 3_000;
 const PLAN_POLL_MS = 5_000;
@@ -94,6 +101,7 @@ export function ChatThread({
   initialPlans = [],
   zones = { reader: null, buddy: null },
   myName = '',
+  person = '',
 }: {
   chat: ChatRecord;
   initialMessages: MessageRecord[];
@@ -105,6 +113,8 @@ export function ChatThread({
   initialPlans?: PlanRecord[];
   zones?: PlanZones;
   myName?: string;
+  /** The signed-in person's id: the offline copy of this thread is theirs alone (offline-copy.ts). */
+  person?: string;
 }) {
   const [plans, setPlans] = useState<readonly PlanRecord[]>(initialPlans);
   const [proposing, setProposing] = useState(false);
@@ -127,6 +137,10 @@ export function ChatThread({
   const coarse = useCoarsePointer();
   const now = useNow();
   const { mutate: refresh } = useSWRConfig();
+
+  useEffect(() => {
+    if (person) keepForOffline(person, { kind: 'thread', chatId: chat.chatId, buddy: name, messages });
+  }, [person, chat.chatId, name, messages]);
 
   // The key moves on as messages arrive, so a full page (has_more) is followed at once.
   const { error } = useSWR<MessagesPage>(ended ? null : pollUrl(chat.chatId, messages), getJson, {

@@ -1,18 +1,10 @@
 'use client';
 
-// "Notifications on this device" on /account: registers the service worker (public/sw.js)
-// on every account page, and turns Web Push on or off for this browser.
+// "Notifications on this device" in Settings: turns Web Push on or off for this browser
+// (the service worker itself is registered by service-worker.tsx on every account page).
 import { useEffect, useState } from 'react';
 import { paths } from '@/lib/contract/paths';
 import { sendJson } from './api-client';
-
-/** Registers the service worker once the page has loaded (offline page, push display). */
-export function ServiceWorker() {
-  useEffect(() => {
-    if ('serviceWorker' in navigator) navigator.serviceWorker.register('/sw.js').catch(() => undefined);
-  }, []);
-  return null;
-}
 
 type State = 'checking' | 'unsupported' | 'install' | 'denied' | 'off' | 'on' | 'working';
 
@@ -199,39 +191,5 @@ function ShareIcon() {
         strokeLinejoin="round"
       />
     </svg>
-  );
-}
-
-/** Mute or unmute one chat's notifications (every device: the app and each browser). */
-export function MuteChat({ chatId, initiallyMuted }: { chatId: string; initiallyMuted: boolean }) {
-  const [muted, setMuted] = useState(initiallyMuted);
-  const [busy, setBusy] = useState(false);
-  const [problem, setProblem] = useState<string | null>(null);
-
-  async function toggle() {
-    setBusy(true);
-    setProblem(null);
-    const result = await sendJson<{ muted: boolean }>('POST', paths.mute({ chatId }), { muted: !muted });
-    if (result.ok) setMuted(result.data.muted);
-    else setProblem(result.error.message);
-    setBusy(false);
-  }
-
-  return (
-    <p className="actions small">
-      <span className="muted">
-        {muted ? 'Notifications for this chat are off.' : 'You get notifications for this chat.'}
-      </span>
-      <button
-        type="button"
-        className="button-secondary"
-        onClick={() => void toggle()}
-        disabled={busy}
-        aria-pressed={muted}
-      >
-        {muted ? 'Unmute' : 'Mute notifications'}
-      </button>
-      {problem ? <span role="alert">{problem}</span> : null}
-    </p>
   );
 }

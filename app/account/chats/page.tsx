@@ -13,7 +13,7 @@ export default async function ChatsPage() {
   return (
     <>
       <h1>Chats</h1>
-      <ChatList initial={initial} />
+      <ChatList initial={initial} person={user.id} />
     </>
   );
 }

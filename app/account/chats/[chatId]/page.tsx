@@ -9,7 +9,7 @@ import { config } from '@/lib/config';
 import { ApiError } from '@/lib/http/errors';
 import { chatPlans, zonesOf } from '@/lib/web/plans';
 import { ChatThread } from '@/app/_components/chat-thread';
-import { MuteChat } from '@/app/_components/notifications';
+import { MuteChat } from '@/app/_components/mute-chat';
 
 type Params = { params: Promise<{ chatId: string }> };
 
@@ -63,6 +63,7 @@ export default async function ChatPage({ params }: Params) {
       initialPlans={plans}
       zones={{ reader: user.timezone, buddy: zones.get(chat.buddy.id) ?? null }}
       myName={user.display_name}
+      person={user.id}
     />
   );
 }
