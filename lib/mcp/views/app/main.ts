@@ -1,4 +1,4 @@
-// The MCP Apps views, one script for all (the page's data-view picks one), built with the
+// The MCP Apps views, one script built once per view (BM_VIEW picks the view), built with the
 // SDK's App class: it speaks to the host over postMessage, gets the tool's input and
 // result, follows the host's theme and reports its size. Every action goes back through
 // the host as a tool call (callServerTool), so it carries the person's own connection.
@@ -13,10 +13,15 @@ import {
 type Json = Record<string, unknown>;
 type Result = { content?: Array<{ type: string; text?: string }>; isError?: boolean; _meta?: Json };
 
+/**
+ * The view's name, fixed when it is built (lib/mcp/views/build.ts): compare BM_VIEW itself,
+ * not a copy, so the other views' code drops out of each view's bundle.
+ */
+declare const BM_VIEW: string;
+
 const CONFIRMATION_META_KEY = 'buddy-match/confirmation';
 const root = document.getElementById('root') as HTMLElement;
-const view = document.body.dataset.view ?? '';
-const app = new App({ name: `buddy-match-${view}`, version: '1' }, {}, { autoResize: true });
+const app = new App({ name: `buddy-match-${BM_VIEW}`, version: '1' }, {}, { autoResize: true });
 let toolInput: Json = {};
 
 function el<K extends keyof HTMLElementTagNameMap>(
@@ -291,7 +296,7 @@ function renderSend(result: Result): void {
 }
 
 function render(result: Result): void {
-  if (view === 'send') {
+  if (BM_VIEW === 'send') {
     renderSend(result);
     return;
   }
@@ -300,8 +305,8 @@ function render(result: Result): void {
     root.replaceChildren(status(errorText(result), true));
     return;
   }
-  if (view === 'people') renderPeople(answer);
-  else if (view === 'requests') renderRequests(answer);
+  if (BM_VIEW === 'people') renderPeople(answer);
+  else if (BM_VIEW === 'requests') renderRequests(answer);
 }
 
 function followHost(context: McpUiHostContext | undefined): void {
