@@ -10,8 +10,7 @@ import {
   type McpUiHostContext,
 } from '@modelcontextprotocol/ext-apps';
 
-type Json = Record<string, unknown>;
-type Result = { content?: Array<{ type: string; text?: string }>; isError?: boolean; _meta?: Json };
+import { avatar, chips, el, errorText, firstName, type Json, type Result, resultJson, status, words } from './dom';
 
 /**
  * The view's name, fixed when it is built (lib/mcp/views/build.ts): compare BM_VIEW itself,
@@ -24,64 +23,12 @@ const root = document.getElementById('root') as HTMLElement;
 const app = new App({ name: `buddy-match-${BM_VIEW}`, version: '1' }, {}, { autoResize: true });
 let toolInput: Json = {};
 
-function el<K extends keyof HTMLElementTagNameMap>(
-  tag: K,
-  props: Partial<HTMLElementTagNameMap[K]> & { className?: string } = {},
-  ...children: Array<Node | string | null | undefined>
-): HTMLElementTagNameMap[K] {
-  const node = Object.assign(document.createElement(tag), props);
-  for (const child of children) if (child != null) node.append(child);
-  return node;
-}
-
-const words = (id: string) => id.replace(/_/g, ' ');
-const firstName = (name: string) => name.trim().split(/\s+/)[0] ?? name;
-
-/** The JSON the tool answered with: the first text block that parses as an object. */
-function resultJson(result: Result): Json | null {
-  for (const block of result.content ?? []) {
-    if (block.type !== 'text' || !block.text) continue;
-    try {
-      const value = JSON.parse(block.text);
-      if (value && typeof value === 'object') return value as Json;
-    } catch {}
-  }
-  return null;
-}
-
-function errorText(result: Result): string {
-  return result.content?.find((b) => b.type === 'text')?.text?.split('\n')[0] ?? 'Something went wrong';
-}
-
 async function call(name: string, args: Json): Promise<Result> {
   try {
     return (await app.callServerTool({ name, arguments: args })) as Result;
   } catch (error) {
     return { isError: true, content: [{ type: 'text', text: error instanceof Error ? error.message : String(error) }] };
   }
-}
-
-function status(text: string, isError = false): HTMLElement {
-  return el('p', {
-    className: isError ? 'status error' : 'status',
-    textContent: text,
-    role: isError ? 'alert' : 'status',
-  });
-}
-
-function avatar(user: Json): HTMLElement {
-  const name = String(user.displayName ?? '');
-  if (typeof user.photoURL === 'string' && user.photoURL)
-    return el('img', { src: user.photoURL, alt: `Photo of ${firstName(name)}`, width: 64, height: 64 });
-  return el('div', { className: 'ph', ariaHidden: 'true', textContent: firstName(name).charAt(0).toUpperCase() });
-}
-
-function chips(ids: unknown, label: string): HTMLElement | null {
-  if (!Array.isArray(ids) || ids.length === 0) return null;
-  const list = el('ul', { className: 'chips' });
-  list.setAttribute('aria-label', label);
-  for (const id of ids) list.append(el('li', { textContent: words(String(id)) }));
-  return list;
 }
 
 // --- Send: what will be sent, exactly, with Send and Edit (issue 32 §2) ---
