@@ -33,7 +33,12 @@ describe('MCP Apps views', () => {
     const client = await connect(person.token);
     const { resources } = await client.listResources();
     const views = resources.filter((r) => r.uri.startsWith('ui://'));
-    expect(views.map((v) => v.uri).sort()).toEqual(['ui://bm/people', 'ui://bm/requests', 'ui://bm/send']);
+    expect(views.map((v) => v.uri).sort()).toEqual([
+      'ui://bm/people',
+      'ui://bm/profile',
+      'ui://bm/requests',
+      'ui://bm/send',
+    ]);
     const origin = new URL(baseUrl()).origin;
     for (const view of views) {
       expect(view.mimeType).toBe('text/html;profile=mcp-app');
@@ -50,6 +55,8 @@ describe('MCP Apps views', () => {
     const meta = (name: string) => tools.find((t) => t.name === name)?._meta as any;
     expect(meta('discover')?.ui).toEqual({ resourceUri: 'ui://bm/people' });
     expect(meta('list_buddy_requests')?.ui).toEqual({ resourceUri: 'ui://bm/requests' });
+    expect(meta('get_public_profile')?.ui).toEqual({ resourceUri: 'ui://bm/profile' });
+    expect(meta('get_my_profile')?.ui).toEqual({ resourceUri: 'ui://bm/profile' });
     expect(meta('confirm_buddy_request')?.ui).toEqual({ resourceUri: 'ui://bm/send', visibility: ['app'] });
     expect(meta('get_inbox')).toBeUndefined();
   });

@@ -368,7 +368,7 @@ export const getInbox = defineEndpoint({
   auth: 'message:read',
   hints: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   tags: ['chats'],
-  summary: 'Everything new in one call: pending requests, accepted requests, unread chats with their new messages',
+  summary: 'Everything new in one call: pending and accepted requests, unread chats with their new messages',
   toolHint: 'Long-poll: pass the last cursor and wait=25, then call again; each new message and request comes once.',
   description:
     'Long-poll: follow poll_next_url with wait=25 (AGENTS.md, Polling rhythm); each new message and request comes once. ' +

@@ -19,6 +19,7 @@ export const VIEWS: readonly ViewSpec[] = [
   { name: 'people', uri: 'ui://bm/people', title: 'People nearby', tools: ['discover'] },
   { name: 'requests', uri: 'ui://bm/requests', title: 'Buddy requests', tools: ['list_buddy_requests'] },
   { name: 'send', uri: 'ui://bm/send', title: 'Send a buddy request', tools: ['send_buddy_request'] },
+  { name: 'profile', uri: 'ui://bm/profile', title: 'Profile', tools: ['get_public_profile', 'get_my_profile'] },
 ];
 
 /** The view a tool's result is shown in, if any. */
