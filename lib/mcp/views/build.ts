@@ -99,14 +99,27 @@ export function viewPage(name: string, title: string, script: string, css: strin
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${title}</title><style>${css}</style></head><body data-view="${name}"><main id="root" aria-live="polite"></main><script>${safeScript}</script></body></html>`;
 }
 
+/** view.css, then the view's own `<name>.css` when there is one, minified. */
+async function viewCss(root: string, view: string): Promise<string> {
+  const sheets = ['view.css', `${view}.css`]
+    .map((file) => path.join(root, 'lib/mcp/views/app', file))
+    .filter((file) => fs.existsSync(file))
+    .map((file) => fs.readFileSync(file, 'utf8'));
+  const { code } = await esbuild.transform(sheets.join('\n'), { loader: 'css', minify: true });
+  return code.trim();
+}
+
 export async function buildViews(root: string): Promise<Array<{ name: string; bytes: number; gzipped: number }>> {
-  const source = fs.readFileSync(path.join(root, 'lib/mcp/views/app/view.css'), 'utf8');
-  const { code: css } = await esbuild.transform(source, { loader: 'css', minify: true });
   const out = path.join(root, VIEWS_OUT_DIR);
   fs.mkdirSync(out, { recursive: true });
   const sizes = [];
   for (const view of VIEWS) {
-    const html = viewPage(view.name, view.title, await bundleViewScript(root, view.name), css.trim());
+    const html = viewPage(
+      view.name,
+      view.title,
+      await bundleViewScript(root, view.name),
+      await viewCss(root, view.name),
+    );
     const temporary = path.join(out, `${view.name}.html.${process.pid}.tmp`);
     fs.writeFileSync(temporary, html);
     fs.renameSync(temporary, path.join(out, `${view.name}.html`));
