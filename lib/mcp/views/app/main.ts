@@ -10,6 +10,7 @@ import {
   type McpUiHostContext,
 } from '@modelcontextprotocol/ext-apps';
 
+import { renderProfile } from './profile';
 import { avatar, chips, el, errorText, firstName, type Json, type Result, resultJson, status, words } from './dom';
 
 /**
@@ -254,6 +255,7 @@ function render(result: Result): void {
   }
   if (BM_VIEW === 'people') renderPeople(answer);
   else if (BM_VIEW === 'requests') renderRequests(answer);
+  else if (BM_VIEW === 'profile') renderProfile(root, answer, call);
 }
 
 function followHost(context: McpUiHostContext | undefined): void {
