@@ -74,7 +74,9 @@ test('Profile in an MCP Apps host: a buddy’s photo, activities and free time; 
     { name: 'update_my_profile', arguments: { availability_text: 'weekday evenings' } },
   ]);
   await expectAccessible(ownPage);
-  // Usable at the host's width: nothing scrolls sideways.
+  // Usable at the host's width (360 px on the phone): nothing scrolls sideways.
+  const width = await ownPage.locator('iframe').evaluate((iframe: HTMLIFrameElement) => iframe.clientWidth);
+  expect(width).toBeLessThanOrEqual(isDesktop(testInfo) ? 1280 : 360);
   const overflow = await view.locator('html').evaluate((html) => html.scrollWidth - html.clientWidth);
   expect(overflow).toBeLessThanOrEqual(0);
   await screenshot(ownPage, testInfo, 'mcp-view-profile');

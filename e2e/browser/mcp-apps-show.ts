@@ -31,7 +31,7 @@ async function hostPage(): Promise<string> {
       logLevel: 'warning',
     })
   ).outputFiles[0]!.text;
-  return `<!doctype html><html lang="en"><head><title>Test host</title></head><body><script>${hostScript.replaceAll('</script', '<\\/script')}</script></body></html>`;
+  return `<!doctype html><html lang="en"><head><meta name="viewport" content="width=device-width,initial-scale=1"><title>Test host</title></head><body><script>${hostScript.replaceAll('</script', '<\\/script')}</script></body></html>`;
 }
 
 /** Loads `uri` for `client`'s person with `result`; returns the tool calls the view makes, as they reach the server. */

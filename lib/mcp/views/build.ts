@@ -1,7 +1,7 @@
-// Bundles the MCP Apps views at build time (npm run build, after next build): one script,
-// built with the SDK's App class, inlined into one self-contained HTML page per view, so a
+// Bundles the MCP Apps views at build time (npm run build, after next build): one script per
+// view, built with the SDK's App class, inlined into one self-contained HTML page per view, so a
 // view loads no code from anywhere at run time. Each view stays under 60 KB gzipped
-// (issue 32; e2e/api/mcp-views-size.test.ts reads them through resources/read to hold it).
+// (issue 32; e2e/api/mcp-apps.test.ts reads them through resources/read to hold it).
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -33,9 +33,10 @@ async function unavailableModule(file: string, what: string): Promise<string> {
 
 /**
  * The SDK's App as a view runs it, less what a view never runs. As published, App brings
- * ~100 KB gzipped of the v2 protocol layer and zod; these steps take ~50 KB off. Each one
- * throws at build time when an SDK update no longer matches it, and the views' browser
- * tests (e2e/browser/mcp-apps*.spec.ts) run the result in a host built on AppBridge.
+ * ~100 KB gzipped of the v2 protocol layer and zod; these steps take ~50 KB off. Steps 2-3
+ * throw at build time when ext-apps no longer matches them, the size test (e2e/api/mcp-apps.test.ts)
+ * catches the others, and the views' browser tests (e2e/browser/mcp-apps*.spec.ts) run the
+ * result in a host built on AppBridge.
  */
 const leanSdk: esbuild.Plugin = {
   name: LEAN,
