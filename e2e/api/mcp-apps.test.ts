@@ -4,6 +4,7 @@
 // app-only tool, a replay, an altered payload, another account's token and an expired one.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { gzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { api, baseUrl, freshIp, testDb } from './client';
 import { users } from './social-helpers';
@@ -37,6 +38,7 @@ describe('MCP Apps views', () => {
       'ui://bm/chat',
       'ui://bm/people',
       'ui://bm/plan',
+      'ui://bm/profile',
       'ui://bm/requests',
       'ui://bm/send',
     ]);
@@ -58,8 +60,36 @@ describe('MCP Apps views', () => {
     expect(meta('list_buddy_requests')?.ui).toEqual({ resourceUri: 'ui://bm/requests' });
     expect(meta('list_messages')?.ui).toEqual({ resourceUri: 'ui://bm/chat' });
     expect(meta('accept_plan')?.ui).toEqual({ resourceUri: 'ui://bm/plan' });
+    expect(meta('get_public_profile')?.ui).toEqual({ resourceUri: 'ui://bm/profile' });
+    expect(meta('get_my_profile')?.ui).toEqual({ resourceUri: 'ui://bm/profile' });
     expect(meta('confirm_action')?.ui).toEqual({ visibility: ['app'] });
     expect(meta('get_inbox')).toBeUndefined();
+  });
+
+  // Issue 32: views are small. Read as a host reads them, so the budget holds for what is served.
+  it('serves each view under 60 KB gzipped', async () => {
+    const [person] = await users(1, 'Sizer');
+    const client = await connect(person.token);
+    const views = (await client.listResources()).resources.filter((r) => r.uri.startsWith('ui://'));
+    expect(views.length).toBeGreaterThan(0);
+    for (const view of views) {
+      const { contents } = await client.readResource({ uri: view.uri });
+      const html = (contents[0] as { text: string }).text;
+      expect(gzipSync(html).length, `${view.uri} gzipped`).toBeLessThan(60 * 1024);
+    }
+  });
+
+  it('gives a host without views the profiles as before: the JSON answer, no _meta', async () => {
+    const [me, other] = await users(2, 'Profiled');
+    const client = await connect(me.token);
+    const theirs = await callTool(client, 'get_public_profile', { slug: other.slug });
+    const mine = await callTool(client, 'get_my_profile', {});
+    for (const result of [theirs, mine]) {
+      expect(result.isError ?? false, textOf(result)).toBe(false);
+      expect(result._meta).toBeUndefined();
+    }
+    expect(JSON.parse(theirs.content[0]!.text!).profile.slug).toBe(other.slug);
+    expect(JSON.parse(mine.content[0]!.text!).profile).toMatchObject({ slug: me.slug, email: expect.any(String) });
   });
 
   it('gives a host without views the same result as before: send_buddy_request without confirm sends', async () => {

@@ -2,75 +2,8 @@
 // (mcp-apps-host.ts) loads each view in a sandboxed iframe under the CSP the view declares,
 // feeds it a real tool result from the running server, and the person's taps go back as
 // tool calls to that server. Asserted: what reached the server, and axe on each view.
-import path from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { Page } from '@playwright/test';
-import * as esbuild from 'esbuild';
-import {
-  baseUrl,
-  bearer,
-  completePerson,
-  expect,
-  expectAccessible,
-  freshIp,
-  isDesktop,
-  screenshot,
-  test,
-  type Registered,
-} from './support';
-
-type ToolResult = Record<string, unknown> & { content: Array<{ type: string; text?: string }> };
-
-async function mcpClient(user: Registered): Promise<Client> {
-  const client = new Client({ name: 'mcp-apps-host', version: '1.0.0' });
-  const headers = { ...bearer(user), 'x-forwarded-for': freshIp() };
-  await client.connect(
-    new StreamableHTTPClientTransport(new URL(`${baseUrl()}/api/mcp`), { requestInit: { headers } }),
-  );
-  return client;
-}
-
-let hostScript: string | undefined;
-async function hostPage(): Promise<string> {
-  hostScript ??= (
-    await esbuild.build({
-      entryPoints: [path.join(import.meta.dirname, 'mcp-apps-host.ts')],
-      bundle: true,
-      format: 'iife',
-      write: false,
-      logLevel: 'warning',
-    })
-  ).outputFiles[0]!.text;
-  return `<!doctype html><html lang="en"><head><title>Test host</title></head><body><script>${hostScript.replaceAll('</script', '<\\/script')}</script></body></html>`;
-}
-
-/** Loads `uri` for `client`'s person with `result`; returns the tool calls the view makes, as they reach the server. */
-async function showView(
-  page: Page,
-  client: Client,
-  uri: string,
-  input: Record<string, unknown>,
-  result: ToolResult,
-  theme: 'light' | 'dark',
-): Promise<Array<{ name: string; arguments: Record<string, unknown> }>> {
-  const calls: Array<{ name: string; arguments: Record<string, unknown> }> = [];
-  const { contents } = await client.readResource({ uri });
-  const view = contents[0] as unknown as { text: string; _meta: { ui: { csp: { resourceDomains: string[] } } } };
-  await page.exposeFunction('hostCallTool', async (params: { name: string; arguments?: Record<string, unknown> }) => {
-    calls.push({ name: params.name, arguments: params.arguments ?? {} });
-    return client.callTool({ name: params.name, arguments: params.arguments ?? {} });
-  });
-  await page.setContent(await hostPage());
-  await page.evaluate((options) => window.startView(options), {
-    html: view.text,
-    imageOrigins: view._meta.ui.csp.resourceDomains,
-    input,
-    result,
-    theme,
-  });
-  return calls;
-}
+import { mcpClient, showView, type ToolResult } from './mcp-apps-show';
+import { baseUrl, bearer, completePerson, expect, expectAccessible, isDesktop, screenshot, test } from './support';
 
 test('People nearby and Requests in an MCP Apps host: photo cards, a request the person reviews and sends, accept with a first message', async ({
   page,

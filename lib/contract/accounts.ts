@@ -28,7 +28,7 @@ export const registerBodySchema = z.strictObject({
   photo: base64Text().nullish().describe('Base64 or a data URL; JPEG, PNG or WEBP, at most 5 MB decoded'),
   photoMimeType: photoMimeTypeSchema.nullish(),
   mimeType: photoMimeTypeSchema.nullish().describe('Alias of photoMimeType (the name the photo upload uses)'),
-  photoURL: httpsUrlSchema.nullish().describe('Instead of photo: a public https URL to download it from'),
+  photoURL: httpsUrlSchema.nullish().describe('Instead of photo: its public https URL'),
   slug: slugSchema.nullish(),
   emailMagicLink: z.boolean().nullish().describe('false: email only a notice of the new account, not the sign-in link'),
   ...attributionFields,

@@ -24,7 +24,7 @@ const activitiesParam = activityListSchema({
   field: 'activities',
   form: 'query',
   max: DISCOVER_LIMITS.activitiesMax,
-  describe: 'Comma-separated, plain English or ids; people with any of them. Default: your own activities',
+  describe: 'Comma-separated, plain English or ids; people with any of them; default: yours',
 });
 
 /** Free time in plain English, read as availability_text is; a fragment not understood is refused (a filter must not widen). */
@@ -62,21 +62,19 @@ export const discoverQuerySchema = z
       .min(1)
       .max(DISCOVER_LIMITS.radiusKmMax)
       .default(DISCOVER_LIMITS.radiusKmDefault)
-      .describe('Search radius in km, between public points'),
+      .describe('Radius in km, between public points'),
     activities: activitiesParam.optional(),
     available: integerParam(0, DISCOVER_LIMITS.slotsPerWeek)
       .default(DISCOVER_LIMITS.availableDefault)
-      .describe('At least this many hours a week both are free (0: any)'),
+      .describe('Min hours a week both are free (0: any)'),
     when: whenParam.optional(),
     gender: gendersParam.optional().describe(`Comma-separated: ${GENDERS.join(', ')}; default all`),
-    age_min: integerParam(DISCOVER_LIMITS.ageMin, DISCOVER_LIMITS.ageMax)
-      .optional()
-      .describe('Youngest age to include'),
-    age_max: integerParam(DISCOVER_LIMITS.ageMin, DISCOVER_LIMITS.ageMax).optional().describe('Oldest age to include'),
+    age_min: integerParam(DISCOVER_LIMITS.ageMin, DISCOVER_LIMITS.ageMax).optional().describe('Minimum age'),
+    age_max: integerParam(DISCOVER_LIMITS.ageMin, DISCOVER_LIMITS.ageMax).optional().describe('Maximum age'),
     limit: integerParam(1, DISCOVER_LIMITS.limitMax)
       .default(DISCOVER_LIMITS.limitDefault)
       .describe(`Results per page (default ${DISCOVER_LIMITS.limitDefault}, max ${DISCOVER_LIMITS.limitMax})`),
-    cursor: singleLine().max(400).optional().describe('next_cursor from the previous page, with the same filters'),
+    cursor: singleLine().max(400).optional().describe('next_cursor of the last page; same filters'),
   })
   .refine((q) => q.age_min === undefined || q.age_max === undefined || q.age_min <= q.age_max, {
     message: 'The youngest age can’t be above the oldest',

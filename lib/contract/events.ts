@@ -76,7 +76,7 @@ export const eventsQuerySchema = z
       .max(EVENTS_LIMITS.maxOffset, `must be at most ${EVENTS_LIMITS.maxOffset}`)
       .default(0)
       .describe('Events to skip (default 0)'),
-    region: text(120).optional().describe('State, province or country: a name or code (Oregon, OR, DE, Germany)'),
+    region: text(120).optional().describe('State, province or country, by name or code (Oregon, OR, DE)'),
     activities: activityListSchema({
       field: 'activities',
       form: 'query',
@@ -85,7 +85,7 @@ export const eventsQuerySchema = z
     }).optional(),
     date_from: dateParam.optional().describe('Events starting on or after this date (default: events not yet over)'),
     date_to: dateParam.optional().describe('Events starting on or before this date'),
-    city: text(120).optional().describe('City name, optionally qualified: Portland or Portland, OR'),
+    city: text(120).optional().describe('City, optionally with its region: Portland, OR'),
     q: text(200)
       .optional()
       .describe('Full-text search ("quoted phrase", -exclude, or); an activity name (climbing) finds that activity'),

@@ -21,6 +21,7 @@ export const VIEWS: readonly ViewSpec[] = [
   { name: 'send', uri: 'ui://bm/send', title: 'Send a buddy request', tools: ['send_buddy_request'] },
   { name: 'chat', uri: 'ui://bm/chat', title: 'Chat', tools: ['list_messages', 'send_message'] },
   { name: 'plan', uri: 'ui://bm/plan', title: 'Plan', tools: ['get_plan', 'list_plans', 'accept_plan'] },
+  { name: 'profile', uri: 'ui://bm/profile', title: 'Profile', tools: ['get_public_profile', 'get_my_profile'] },
 ];
 
 /** The view a tool's result is shown in, if any. */

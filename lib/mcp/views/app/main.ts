@@ -1,4 +1,4 @@
-// The MCP Apps views, one script for all (the page's data-view picks one), built with the
+// The MCP Apps views, one script built once per view (BM_VIEW picks the view), built with the
 // SDK's App class: it speaks to the host over postMessage, gets the tool's input and
 // result, follows the host's theme and reports its size. Every action goes back through
 // the host as a tool call (callServerTool), so it carries the person's own connection.
@@ -11,43 +11,19 @@ import {
 } from '@modelcontextprotocol/ext-apps';
 import { type Kit, renderChat, renderPlan } from './chat-plan';
 
-type Json = Record<string, unknown>;
-type Result = { content?: Array<{ type: string; text?: string }>; isError?: boolean; _meta?: Json };
+import { renderProfile } from './profile';
+import { avatar, chips, el, errorText, firstName, type Json, type Result, resultJson, status, words } from './dom';
+
+/**
+ * The view's name, fixed when it is built (lib/mcp/views/build.ts): compare BM_VIEW itself,
+ * not a copy, so the other views' code drops out of each view's bundle.
+ */
+declare const BM_VIEW: string;
 
 const CONFIRMATION_META_KEY = 'buddy-match/confirmation';
 const root = document.getElementById('root') as HTMLElement;
-const view = document.body.dataset.view ?? '';
-const app = new App({ name: `buddy-match-${view}`, version: '1' }, {}, { autoResize: true });
+const app = new App({ name: `buddy-match-${BM_VIEW}`, version: '1' }, {}, { autoResize: true });
 let toolInput: Json = {};
-
-function el<K extends keyof HTMLElementTagNameMap>(
-  tag: K,
-  props: Partial<HTMLElementTagNameMap[K]> & { className?: string } = {},
-  ...children: Array<Node | string | null | undefined>
-): HTMLElementTagNameMap[K] {
-  const node = Object.assign(document.createElement(tag), props);
-  for (const child of children) if (child != null) node.append(child);
-  return node;
-}
-
-const words = (id: string) => id.replace(/_/g, ' ');
-const firstName = (name: string) => name.trim().split(/\s+/)[0] ?? name;
-
-/** The JSON the tool answered with: the first text block that parses as an object. */
-function resultJson(result: Result): Json | null {
-  for (const block of result.content ?? []) {
-    if (block.type !== 'text' || !block.text) continue;
-    try {
-      const value = JSON.parse(block.text);
-      if (value && typeof value === 'object') return value as Json;
-    } catch {}
-  }
-  return null;
-}
-
-function errorText(result: Result): string {
-  return result.content?.find((b) => b.type === 'text')?.text?.split('\n')[0] ?? 'Something went wrong';
-}
 
 async function call(name: string, args: Json): Promise<Result> {
   try {
@@ -55,29 +31,6 @@ async function call(name: string, args: Json): Promise<Result> {
   } catch (error) {
     return { isError: true, content: [{ type: 'text', text: error instanceof Error ? error.message : String(error) }] };
   }
-}
-
-function status(text: string, isError = false): HTMLElement {
-  return el('p', {
-    className: isError ? 'status error' : 'status',
-    textContent: text,
-    role: isError ? 'alert' : 'status',
-  });
-}
-
-function avatar(user: Json): HTMLElement {
-  const name = String(user.displayName ?? '');
-  if (typeof user.photoURL === 'string' && user.photoURL)
-    return el('img', { src: user.photoURL, alt: `Photo of ${firstName(name)}`, width: 64, height: 64 });
-  return el('div', { className: 'ph', ariaHidden: 'true', textContent: firstName(name).charAt(0).toUpperCase() });
-}
-
-function chips(ids: unknown, label: string): HTMLElement | null {
-  if (!Array.isArray(ids) || ids.length === 0) return null;
-  const list = el('ul', { className: 'chips' });
-  list.setAttribute('aria-label', label);
-  for (const id of ids) list.append(el('li', { textContent: words(String(id)) }));
-  return list;
 }
 
 // --- Send: what will be sent, exactly, with Send and Edit (issue 32 §2) ---
@@ -297,11 +250,15 @@ function kit(): Kit {
 }
 
 function render(result: Result): void {
-  if (view === 'chat' || view === 'plan') {
-    void (view === 'chat' ? renderChat(kit(), result) : renderPlan(kit(), result));
+  if (BM_VIEW === 'chat') {
+    void renderChat(kit(), result);
     return;
   }
-  if (view === 'send') {
+  if (BM_VIEW === 'plan') {
+    void renderPlan(kit(), result);
+    return;
+  }
+  if (BM_VIEW === 'send') {
     renderSend(result);
     return;
   }
@@ -310,8 +267,9 @@ function render(result: Result): void {
     root.replaceChildren(status(errorText(result), true));
     return;
   }
-  if (view === 'people') renderPeople(answer);
-  else if (view === 'requests') renderRequests(answer);
+  if (BM_VIEW === 'people') renderPeople(answer);
+  else if (BM_VIEW === 'requests') renderRequests(answer);
+  else if (BM_VIEW === 'profile') renderProfile(root, answer, call);
 }
 
 function followHost(context: McpUiHostContext | undefined): void {
