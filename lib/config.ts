@@ -4,11 +4,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseTrustProxy, type TrustProxy } from './http/client-address';
 import type { AttemptLimits, FailureLimits } from './accounts/attempt-limits';
-import type { RateLimitRules } from './limits/rate-limits';
+import { RATE_LIMIT_NAMES, type RateLimitRules } from './limits/rate-limits';
+import { limitsFromEnv, type LimitRule, type Limits } from './limits/rules';
 import { KNOWN_PUSH_SERVICE_HOSTS } from './notifications/push-services';
 
-function intFromEnv(name: string, fallback: number): number {
-  const raw = process.env[name];
+function intFromEnv(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
   if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a non-negative integer`);
@@ -38,8 +39,6 @@ export interface Config {
   /** DATABASE_READ_MAX_LAG_SECONDS: a replica further behind than this is skipped. */
   replicaMaxLagSeconds: number;
   dataDir: string;
-  registrationLimitPerHour: number;
-  messageLimitPer10Min: number;
   /** TRUST_PROXY: reverse proxies in front; the client address is the n-th X-Forwarded-For entry from the right (0: the socket). */
   trustedProxies: TrustProxy;
   smtpUrl: string | undefined;
@@ -73,7 +72,9 @@ export interface Config {
   signinFailureLimits: FailureLimits;
   /** "Email me a sign-in link" requests allowed per address and per client IP in a rolling window. */
   signinLinkLimits: AttemptLimits;
-  /** Per-user and per-client limits counted by lib/limits (429 with Retry-After past them). */
+  /** Every limit on how often someone may do something (lib/limits/rules.ts declares them). */
+  limits: Limits;
+  /** The limits counted by lib/limits/rate-limits (429 with Retry-After past them): part of `limits`. */
   rateLimits: RateLimitRules;
   /** PLAN_REMINDER_OFFSETS: minutes before a confirmed plan's start at which both people are reminded. */
   planReminderOffsets: number[];
@@ -92,8 +93,8 @@ export interface PlanCheckinConfig {
   delaySeconds: number;
   /** PLAN_CHECKIN_ANSWER_WINDOW: after the question, before the contact is mailed. */
   answerSeconds: number;
-  /** PLAN_CONTACT_MAIL_LIMIT_PER_DAY: mails to trusted contacts one account may cause in 24 hours. */
-  contactMailsPerDay: number;
+  /** Mails to trusted contacts one account may cause in a rolling window (limits.plan_contact_mails). */
+  contactMails: LimitRule;
 }
 
 export const MODERATION_PROVIDERS = ['local', 'google-vision'] as const;
@@ -157,10 +158,10 @@ export function listFromEnv(raw: string | undefined): string[] {
 
 // One sharp job per core keeps every core busy; a few jobs per core may wait (each holds
 // at most a 5 MB decoded upload), and past that a request is told to come back later.
-function photoProcessingFromEnv(): Config['photoProcessing'] {
-  const concurrency = intFromEnv('PHOTO_PROCESSING_CONCURRENCY', os.availableParallelism());
+function photoProcessingFromEnv(env: NodeJS.ProcessEnv): Config['photoProcessing'] {
+  const concurrency = intFromEnv(env, 'PHOTO_PROCESSING_CONCURRENCY', os.availableParallelism());
   if (concurrency < 1) throw new Error('PHOTO_PROCESSING_CONCURRENCY must be at least 1');
-  return { concurrency, maxWaiting: intFromEnv('PHOTO_PROCESSING_QUEUE', 4 * concurrency) };
+  return { concurrency, maxWaiting: intFromEnv(env, 'PHOTO_PROCESSING_QUEUE', 4 * concurrency) };
 }
 
 /** PLAN_REMINDER_OFFSETS: "24h,2h" (the default), or minutes ("90m", "5"), before a confirmed plan's start. */
@@ -213,7 +214,8 @@ export function appLinkUrlFromEnv(raw: string | undefined): string | undefined {
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const port = intFromEnv('PORT', 3000);
+  const port = intFromEnv(env, 'PORT', 3000);
+  const limits = limitsFromEnv(env);
   const base = (env.PUBLIC_BASE_URL || `http://localhost:${port}`).replace(/\/+$/, '');
   return {
     port,
@@ -221,10 +223,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: env.DATABASE_URL || undefined,
     databaseDirectUrl: directDatabaseUrl(env),
     databaseReadUrls: listFromEnv(env.DATABASE_READ_URLS),
-    replicaMaxLagSeconds: intFromEnv('DATABASE_READ_MAX_LAG_SECONDS', 5),
+    replicaMaxLagSeconds: intFromEnv(env, 'DATABASE_READ_MAX_LAG_SECONDS', 5),
     dataDir: path.resolve(/*turbopackIgnore: true*/ env.DATA_DIR || './.data'),
-    registrationLimitPerHour: intFromEnv('REGISTRATION_LIMIT_PER_HOUR', 3),
-    messageLimitPer10Min: intFromEnv('MESSAGE_LIMIT_PER_10_MIN', 20),
     trustedProxies: parseTrustProxy(env.TRUST_PROXY),
     smtpUrl: env.SMTP_URL || undefined,
     mailFrom: env.MAIL_FROM || 'no-reply@localhost',
@@ -233,19 +233,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     planCheckin: {
       delaySeconds: durationFromEnv('PLAN_CHECKIN_DELAY', env.PLAN_CHECKIN_DELAY, 60 * 60),
       answerSeconds: durationFromEnv('PLAN_CHECKIN_ANSWER_WINDOW', env.PLAN_CHECKIN_ANSWER_WINDOW, 30 * 60),
-      contactMailsPerDay: intFromEnv('PLAN_CONTACT_MAIL_LIMIT_PER_DAY', 3),
+      contactMails: limits.plan_contact_mails,
     },
     appLinkUrl: appLinkUrlFromEnv(env.APP_LINK_URL),
     mailDigestDelaySeconds: durationFromEnv('MAIL_DIGEST_DELAY', env.MAIL_DIGEST_DELAY, 10 * 60),
-    planReviewDelayMinutes: intFromEnv('PLAN_REVIEW_DELAY_MIN', 120),
+    planReviewDelayMinutes: intFromEnv(env, 'PLAN_REVIEW_DELAY_MIN', 120),
     events: {
       upstreamUrl: upstreamUrlFromEnv(env.EVENTS_UPSTREAM_URL),
-      upstreamTimeoutMs: intFromEnv('EVENTS_UPSTREAM_TIMEOUT_MS', 5000),
-      cacheSeconds: intFromEnv('EVENTS_CACHE_SECONDS', 60),
-      cacheMaxBytes: intFromEnv('EVENTS_CACHE_MAX_MB', 32) * 1024 * 1024,
+      upstreamTimeoutMs: intFromEnv(env, 'EVENTS_UPSTREAM_TIMEOUT_MS', 5000),
+      cacheSeconds: intFromEnv(env, 'EVENTS_CACHE_SECONDS', 60),
+      cacheMaxBytes: intFromEnv(env, 'EVENTS_CACHE_MAX_MB', 32) * 1024 * 1024,
       feeds: listFromEnv(env.EVENTS_FEEDS),
       refreshCron: env.EVENTS_REFRESH_CRON || '7 * * * *',
-      horizonDays: intFromEnv('EVENTS_HORIZON_DAYS', 90),
+      horizonDays: intFromEnv(env, 'EVENTS_HORIZON_DAYS', 90),
       sample: env.EVENTS_SAMPLE !== '0',
     },
     blobReadWriteToken: env.BLOB_READ_WRITE_TOKEN || undefined,
@@ -253,7 +253,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     moderationProvider: moderationProviderFromEnv(env),
     googleVisionApiKey: env.GOOGLE_VISION_API_KEY || undefined,
     googleVisionEndpoint: env.GOOGLE_VISION_ENDPOINT || 'https://vision.googleapis.com/v1/images:annotate',
-    photoProcessing: photoProcessingFromEnv(),
+    photoProcessing: photoProcessingFromEnv(env),
     photoFetchAllowLoopbackPorts: portsFromEnv('PHOTO_FETCH_ALLOW_LOOPBACK_PORTS', env),
     pushProvider: pushProviderFromEnv(env.PUSH_PROVIDER),
     vapid: {
@@ -269,52 +269,24 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     expoAccessToken: env.EXPO_ACCESS_TOKEN || undefined,
     authSecret: env.AUTH_SECRET || undefined,
     signinFailureLimits: {
-      // Per account *from one client address*: a stranger's failures pause only the stranger.
-      perAccountFromIp: intFromEnv('SIGNIN_FAILURE_LIMIT_PER_ACCOUNT', 5),
-      perIp: intFromEnv('SIGNIN_FAILURE_LIMIT_PER_IP', 20),
-      windowSeconds: 15 * 60,
+      perAccountFromIp: limits.signin_failures_per_account.points,
+      perIp: limits.signin_failures_per_ip.points,
+      windowSeconds: limits.signin_failures_per_ip.windowSeconds,
       backoff: {
-        after: intFromEnv('SIGNIN_FAILURE_BACKOFF_AFTER', 20),
-        windowSeconds: 24 * 3600,
+        after: limits.signin_failures_before_backoff.points,
+        windowSeconds: limits.signin_failures_before_backoff.windowSeconds,
         firstPauseSeconds: 60,
-        maxPauseSeconds: intFromEnv('SIGNIN_FAILURE_BACKOFF_MAX_MINUTES', 60) * 60,
+        maxPauseSeconds: intFromEnv(env, 'SIGNIN_FAILURE_BACKOFF_MAX_MINUTES', 60) * 60,
       },
       knownAddressSeconds: 30 * 24 * 3600,
     },
     signinLinkLimits: {
-      perAccount: intFromEnv('SIGNIN_LINK_LIMIT_PER_ACCOUNT', 5),
-      perIp: intFromEnv('SIGNIN_LINK_LIMIT_PER_IP', 20),
-      windowSeconds: 3600,
+      perAccount: limits.signin_links_per_account.points,
+      perIp: limits.signin_links_per_ip.points,
+      windowSeconds: limits.signin_links_per_ip.windowSeconds,
     },
-    rateLimits: {
-      discover: { points: intFromEnv('DISCOVER_LIMIT_PER_HOUR', 120), windowSeconds: 3600, what: 'Discover searches' },
-      location_change: {
-        points: intFromEnv('LOCATION_CHANGE_LIMIT_PER_DAY', 10),
-        windowSeconds: 86400,
-        what: 'changes of your location',
-      },
-      photo_upload: {
-        points: intFromEnv('PHOTO_UPLOAD_LIMIT_PER_HOUR', 10),
-        windowSeconds: 3600,
-        what: 'photo uploads',
-      },
-      events: {
-        points: intFromEnv('EVENTS_LIMIT_PER_MINUTE', 120),
-        windowSeconds: 60,
-        what: 'events feed requests from your network',
-      },
-      availability_parse: {
-        points: intFromEnv('AVAILABILITY_PARSE_LIMIT_PER_MINUTE', 60),
-        windowSeconds: 60,
-        what: 'availability checks from your network',
-      },
-      // Each new key is a row kept 24 h: 3,000 keys from one token once stored 1,501 (issue 28).
-      idempotency_keys: {
-        points: intFromEnv('IDEMPOTENCY_KEY_LIMIT_PER_HOUR', 120),
-        windowSeconds: 3600,
-        what: 'new Idempotency-Keys',
-      },
-    },
+    limits,
+    rateLimits: Object.fromEntries(RATE_LIMIT_NAMES.map((name) => [name, limits[name]])) as RateLimitRules,
   };
 }
 

@@ -195,8 +195,9 @@ const CASES: Case[] = [
     body: { text: 'See you at the trailhead at nine?' },
     domain: async (w) => {
       const body = parse(social.sendMessage.body, { text: 'See you at the trailhead at nine?' });
-      const sent = await sendMessage(w.db, { viewerId: w.me.id, chatId: w.chatId, body, limitPer10Min: 1e9 });
-      return { sent, headers: await messageLimitHeaders(w.db, { viewerId: w.me.id, chatId: w.chatId, limit: 1e9 }) };
+      const rule = { ...config().limits.messages, points: 1e9 };
+      const sent = await sendMessage(w.db, { viewerId: w.me.id, chatId: w.chatId, body, messageLimit: rule });
+      return { sent, headers: await messageLimitHeaders(w.db, { viewerId: w.me.id, chatId: w.chatId, rule }) };
     },
   },
   {

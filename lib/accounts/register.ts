@@ -7,7 +7,8 @@ import type { Scope } from '../contract/define';
 import { eitherName } from '../contract/forgiving';
 import { ApiError, isUniqueViolation, uniqueConflict } from '../http/errors';
 import { enqueue, QUEUES } from '../jobs/boss';
-import { consumeRateLimit, inWords, rateLimitHeaders, type RateLimitRule } from '../limits/rate-limits';
+import { consumeRateLimit, inWords, rateLimitHeaders, windowUnit, type RateLimitRule } from '../limits/rate-limits';
+import type { LimitRule } from '../limits/rules';
 import { attachPhoto, preparePhoto, withStoredPhoto, type PhotoInput, type StoredPhoto } from '../photos/photos';
 import type { PhotoServices } from '../photos/services';
 import { missingFields, nextActionForUser } from '../profiles/onboarding';
@@ -28,8 +29,8 @@ import { uniqueSlug } from './slug';
 export interface RegisterContext {
   ip: string;
   baseUrl: string;
-  /** Successful registrations allowed per IP per rolling hour. */
-  limitPerHour: number;
+  /** Successful registrations allowed per IP in a rolling window (limits.registrations). */
+  registrationLimit: LimitRule;
   /** Photos processed at registration, counted per client address (failures too). */
   photoUploadLimit: RateLimitRule;
   /** GEOCODER_URL is set: locations the gazetteer misses get an online lookup. */
@@ -53,8 +54,6 @@ function photoInputOf(body: RegisterBody, notes: string[]): PhotoInput | null {
   return null;
 }
 
-const HOUR_MS = 3600_000;
-
 /** POST /api/v1/register.json: the account and the caller's (an assistant's) bearer token. */
 export async function registerUser(db: Database, body: RegisterBody, ctx: RegisterContext) {
   const { token, ...rest } = await createAccount(db, body, ctx, true);
@@ -76,7 +75,7 @@ export async function registerPersonOnWeb(db: Database, body: RegisterBody, ctx:
 async function createAccount(db: Database, body: RegisterBody, ctx: RegisterContext, withAssistantKey: boolean) {
   // Cheap checks first: an address at its limit costs no argon2 hash, no photo download
   // and no decoding (the route runs this check before reading the body, too).
-  await precheckRegistrationLimit(db, ctx.ip, ctx.limitPerHour);
+  await precheckRegistrationLimit(db, ctx.ip, ctx.registrationLimit);
   await refuseKnownConflicts(db, body);
   const notes = [...ctx.normalized];
   const photoInput = photoInputOf(body, notes);
@@ -196,13 +195,13 @@ async function retryGeneratedSlugRace<T>(attempt: () => Promise<T>, slugGenerate
 }
 
 /**
- * At most `limitPerHour` successful registrations per IP in any rolling hour. The
+ * At most `registrationLimit.points` successful registrations per IP in any rolling window. The
  * advisory lock serialises concurrent registrations from one IP, so the count is
  * exact across any number of app instances.
  */
 async function enforceRegistrationLimit(trx: Database, db: Database, ctx: RegisterContext): Promise<void> {
   await sql`select pg_advisory_xact_lock(hashtextextended(${`register:${ctx.ip}`}, 0))`.execute(trx);
-  await refuseIfOverLimit(trx, ctx.ip, ctx.limitPerHour, db);
+  await refuseIfOverLimit(trx, ctx.ip, ctx.registrationLimit, db);
 }
 
 /**
@@ -211,65 +210,64 @@ async function enforceRegistrationLimit(trx: Database, db: Database, ctx: Regist
  * indexed count, or from memory once refused. Without the lock, parallel requests may
  * all pass it; the exact check in the transaction then holds the limit.
  */
-export async function precheckRegistrationLimit(db: Database, ip: string, limitPerHour: number): Promise<void> {
-  const until = refusedUntil(db).get(`${limitPerHour}:${ip}`);
+export async function precheckRegistrationLimit(db: Database, ip: string, rule: LimitRule): Promise<void> {
+  const key = refusalKey(rule, ip);
+  const until = refusedUntil(db).get(key);
   if (until !== undefined) {
-    if (until > Date.now()) throw registrationLimited(limitPerHour, until);
-    refusedUntil(db).delete(`${limitPerHour}:${ip}`);
+    if (until > Date.now()) throw registrationLimited(rule, until);
+    refusedUntil(db).delete(key);
   }
-  await refuseIfOverLimit(db, ip, limitPerHour, db);
+  await refuseIfOverLimit(db, ip, rule, db);
 }
 
-/** `memory`: the database whose remembered refusals this one joins (not a transaction). */
-async function refuseIfOverLimit(
-  executor: Database,
-  ip: string,
-  limitPerHour: number,
-  memory: Database,
-): Promise<void> {
-  const recent = await executor
+/** Keyed by the rule too, so a changed configuration (tests) does not inherit old refusals. */
+const refusalKey = (rule: LimitRule, ip: string) => `${rule.points}:${rule.windowSeconds}:${ip}`;
+
+/** Registrations from `ip` within the rule's rolling window, and when the oldest of them was made. */
+function recentRegistrations(executor: Database, ip: string, rule: LimitRule) {
+  return executor
     .selectFrom('registrations')
     .select((eb) => [eb.fn.countAll<number>().as('count'), eb.fn.min('created_at').as('oldest')])
     .where('ip', '=', ip)
-    .where('created_at', '>', sql<Date>`now() - interval '1 hour'`)
+    .where('created_at', '>', sql<Date>`now() - make_interval(secs => ${rule.windowSeconds})`)
     .executeTakeFirstOrThrow();
-  if (Number(recent.count) >= limitPerHour) {
+}
+
+/** `memory`: the database whose remembered refusals this one joins (not a transaction). */
+async function refuseIfOverLimit(executor: Database, ip: string, rule: LimitRule, memory: Database): Promise<void> {
+  const recent = await recentRegistrations(executor, ip, rule);
+  if (Number(recent.count) >= rule.points) {
     const oldest = recent.oldest ? new Date(recent.oldest).getTime() : Date.now();
-    const until = oldest + HOUR_MS;
-    rememberRefusal(memory, `${limitPerHour}:${ip}`, until);
-    throw registrationLimited(limitPerHour, until);
+    const until = oldest + rule.windowSeconds * 1000;
+    rememberRefusal(memory, refusalKey(rule, ip), until);
+    throw registrationLimited(rule, until);
   }
 }
 
-function registrationLimited(limitPerHour: number, until: number): ApiError {
+function registrationLimited(rule: LimitRule, until: number): ApiError {
   const retryAfter = Math.max(1, Math.ceil((until - Date.now()) / 1000));
   return new ApiError(
     'rate_limited',
-    `At most ${limitPerHour} registrations per hour from one IP address. Try again in ${inWords(retryAfter)}.`,
+    `At most ${rule.points} registrations per ${windowUnit(rule.windowSeconds)} from one IP address. Try again in ${inWords(retryAfter)}.`,
     {
-      headers: { 'retry-after': String(retryAfter), ...registrationRateLimit(limitPerHour, 0, retryAfter) },
+      headers: {
+        'retry-after': String(retryAfter),
+        ...rateLimitHeaders('registrations', rule, 0, retryAfter),
+      },
     },
   );
 }
 
-const registrationRateLimit = (limitPerHour: number, remaining: number, resetSeconds: number) =>
-  rateLimitHeaders('registrations', { points: limitPerHour, windowSeconds: HOUR_MS / 1000 }, remaining, resetSeconds);
-
-/** The RateLimit fields after a registration: what this address has left in its rolling hour. */
-export async function registrationLimitHeaders(db: Database, ip: string, limitPerHour: number) {
-  const recent = await db
-    .selectFrom('registrations')
-    .select((eb) => [eb.fn.countAll<number>().as('count'), eb.fn.min('created_at').as('oldest')])
-    .where('ip', '=', ip)
-    .where('created_at', '>', sql<Date>`now() - interval '1 hour'`)
-    .executeTakeFirstOrThrow();
+/** The RateLimit fields after a registration: what this address has left in its rolling window. */
+export async function registrationLimitHeaders(db: Database, ip: string, rule: LimitRule) {
+  const recent = await recentRegistrations(db, ip, rule);
   const oldest = recent.oldest ? new Date(recent.oldest).getTime() : Date.now();
-  const resetSeconds = (oldest + HOUR_MS - Date.now()) / 1000;
-  return registrationRateLimit(limitPerHour, limitPerHour - Number(recent.count), resetSeconds);
+  const resetSeconds = (oldest + rule.windowSeconds * 1000 - Date.now()) / 1000;
+  return rateLimitHeaders('registrations', rule, rule.points - Number(recent.count), resetSeconds);
 }
 
-// An address at its limit stays there until its oldest counted registration is an hour
-// old (the count only grows meanwhile), so a refusal can be remembered until then and a
+// An address at its limit stays there until its oldest counted registration leaves the
+// window (the count only grows meanwhile), so a refusal can be remembered until then and a
 // flood of refused signups costs no database round trip. Bounded, oldest first out.
 const MAX_REMEMBERED_REFUSALS = 10_000;
 const refusals = new WeakMap<Database, Map<string, number>>();

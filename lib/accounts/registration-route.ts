@@ -21,21 +21,21 @@ export async function replyToRegistration<T>(
   register: (db: Database, body: RegisterBody, ctx: RegisterContext) => Promise<T>,
 ): Promise<Reply<T>> {
   const cfg = config();
-  const limitPerHour = cfg.registrationLimitPerHour;
+  const registrationLimit = cfg.limits.registrations;
   const registered = await register(db, body, {
     ip,
     baseUrl,
-    limitPerHour,
+    registrationLimit,
     photoUploadLimit: cfg.rateLimits.photo_upload,
     geocoderEnabled: !!cfg.geocoderUrl,
     photos: photoServicesFrom(cfg),
     normalized,
   });
-  return new Reply(registered, { headers: await registrationLimitHeaders(db, ip, limitPerHour) });
+  return new Reply(registered, { headers: await registrationLimitHeaders(db, ip, registrationLimit) });
 }
 
 /** An address at its limit is refused before its (up to 7 MB) body is even read. */
 export const registrationPrecheck = {
   beforeParsing: ({ db, ip }: { db: Database; ip: string }) =>
-    precheckRegistrationLimit(db, ip, config().registrationLimitPerHour),
+    precheckRegistrationLimit(db, ip, config().limits.registrations),
 };

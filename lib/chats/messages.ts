@@ -12,15 +12,14 @@ import type { Attribution } from '../accounts/attribution';
 import { SOCIAL_LIMITS, type MessageRecord, type SendMessageBody } from '../contract/social';
 import { ApiError, ERROR_ADVICE } from '../http/errors';
 import { isUuid } from '../http/validation';
-import { rateLimitHeaders } from '../limits/rate-limits';
+import { rateLimitHeaders, windowUnit } from '../limits/rate-limits';
+import type { LimitRule } from '../limits/rules';
 import { enqueue, QUEUES } from '../jobs/boss';
 import { assertTextAllowed } from '../moderation/text';
 import type { PushJob } from '../notifications/push';
 import { chatNotFound, lockChatFor, visibleMembership } from './chats';
 import { cursorAhead, decodeCursorOrThrow, encodeCursor, encodeOlderCursor } from './cursor';
 import { messagesUrl, toMessage } from './records';
-
-export const MESSAGE_WINDOW_MINUTES = 10;
 
 export interface NewMessage {
   chatId: string;
@@ -63,49 +62,60 @@ export async function insertMessage(trx: Database, input: NewMessage): Promise<M
 }
 
 /** This sender's messages in this chat within the rolling window, and seconds until the oldest leaves it. */
-async function messageWindow(executor: Database, { chatId, senderId }: { chatId: string; senderId: string }) {
+async function messageWindow(
+  executor: Database,
+  { chatId, senderId, windowSeconds }: { chatId: string; senderId: string; windowSeconds: number },
+) {
   const recent = await executor
     .selectFrom('messages')
     .select((eb) => [
       eb.fn.countAll<number>().as('count'),
-      sql<number>`ceil(extract(epoch from min(created_at) + make_interval(mins => ${MESSAGE_WINDOW_MINUTES}) - clock_timestamp()))`.as(
+      sql<number>`ceil(extract(epoch from min(created_at) + make_interval(secs => ${windowSeconds}) - clock_timestamp()))`.as(
         'retry_after',
       ),
     ])
     .where('chat_id', '=', chatId)
     .where('sender_id', '=', senderId)
-    .where('created_at', '>', sql<Date>`clock_timestamp() - make_interval(mins => ${MESSAGE_WINDOW_MINUTES})`)
+    .where('created_at', '>', sql<Date>`clock_timestamp() - make_interval(secs => ${windowSeconds})`)
     .executeTakeFirstOrThrow();
-  const resetSeconds = Math.max(1, Number(recent.retry_after) || MESSAGE_WINDOW_MINUTES * 60);
+  const resetSeconds = Math.max(1, Number(recent.retry_after) || windowSeconds);
   return { count: Number(recent.count), resetSeconds };
 }
 
-const messageRateLimit = (limit: number, remaining: number, resetSeconds: number) =>
-  rateLimitHeaders('messages', { points: limit, windowSeconds: MESSAGE_WINDOW_MINUTES * 60 }, remaining, resetSeconds);
+const messageRateLimit = (rule: LimitRule, remaining: number, resetSeconds: number) =>
+  rateLimitHeaders('messages', rule, remaining, resetSeconds);
 
 /** The RateLimit fields after a send: what this sender has left in this chat. */
 export async function messageLimitHeaders(
   db: Database,
-  { viewerId, chatId, limit }: { viewerId: string; chatId: string; limit: number },
+  { viewerId, chatId, rule }: { viewerId: string; chatId: string; rule: LimitRule },
 ) {
-  const { count, resetSeconds } = await messageWindow(db, { chatId, senderId: viewerId });
-  return messageRateLimit(limit, limit - count, resetSeconds);
+  const { count, resetSeconds } = await messageWindow(db, {
+    chatId,
+    senderId: viewerId,
+    windowSeconds: rule.windowSeconds,
+  });
+  return messageRateLimit(rule, rule.points - count, resetSeconds);
 }
 
 /**
- * At most `limit` messages from one sender in one chat in any rolling window.
+ * At most `rule.points` messages from one sender in one chat in any rolling window.
  * Runs under the chat row lock, so parallel sends are counted one after another.
  */
 async function enforceMessageLimit(
   trx: Database,
-  { chatId, senderId, limit }: { chatId: string; senderId: string; limit: number },
+  { chatId, senderId, rule }: { chatId: string; senderId: string; rule: LimitRule },
 ): Promise<void> {
-  const { count, resetSeconds } = await messageWindow(trx, { chatId, senderId });
-  if (count >= limit) {
-    throw new ApiError('rate_limited', `At most ${limit} messages per ${MESSAGE_WINDOW_MINUTES} minutes in one chat`, {
-      hint: `${ERROR_ADVICE.rate_limited} Your buddy has not answered much yet; give them time.`,
-      headers: { 'retry-after': String(resetSeconds), ...messageRateLimit(limit, 0, resetSeconds) },
-    });
+  const { count, resetSeconds } = await messageWindow(trx, { chatId, senderId, windowSeconds: rule.windowSeconds });
+  if (count >= rule.points) {
+    throw new ApiError(
+      'rate_limited',
+      `At most ${rule.points} messages per ${windowUnit(rule.windowSeconds)} in one chat`,
+      {
+        hint: `${ERROR_ADVICE.rate_limited} Your buddy has not answered much yet; give them time.`,
+        headers: { 'retry-after': String(resetSeconds), ...messageRateLimit(rule, 0, resetSeconds) },
+      },
+    );
   }
 }
 
@@ -115,8 +125,8 @@ export async function sendMessage(
     viewerId,
     chatId,
     body,
-    limitPer10Min,
-  }: { viewerId: string; chatId: string; body: SendMessageBody; limitPer10Min: number },
+    messageLimit,
+  }: { viewerId: string; chatId: string; body: SendMessageBody; messageLimit: LimitRule },
 ): Promise<{ success: true; message: MessageRecord }> {
   if (!isUuid(chatId)) throw chatNotFound();
   assertTextAllowed(body.text, 'text');
@@ -127,7 +137,7 @@ export async function sendMessage(
     if (blocks.byThem) {
       throw new ApiError('chat_unavailable', 'This chat is not accepting messages');
     }
-    await enforceMessageLimit(trx, { chatId, senderId: viewerId, limit: limitPer10Min });
+    await enforceMessageLimit(trx, { chatId, senderId: viewerId, rule: messageLimit });
     const row = await insertMessage(trx, {
       chatId,
       senderId: viewerId,

@@ -5,6 +5,7 @@ import { SCOPES, type EndpointSpec, type HttpMethod } from '../contract/define';
 import { DISPLACEMENT_MAX_KM, DISPLACEMENT_MIN_KM } from '../discover/public-point';
 import { IDEMPOTENCY_TTL_SECONDS } from '../http/idempotency';
 import { perWindow } from '../limits/rate-limits';
+import { LIMIT_NAMES, LIMIT_RULES, type LimitDeclaration, type Limits } from '../limits/rules';
 import { LIMITS } from '../contract/schemas';
 import { TEXT_RULE_IN_WORDS } from '../contract/text';
 import { SCOPE_DESCRIPTIONS } from '../docs/openapi';
@@ -12,10 +13,7 @@ import { code, endpointRef, endpointTable, errorTable, fieldLimitRows, table } f
 import type { GuideContext } from './signup';
 import { connectWays } from './connecting';
 
-export function agentsGuide(
-  endpoints: readonly EndpointSpec[],
-  { baseUrl, registrationLimitPerHour, messageLimitPer10Min, rateLimits }: GuideContext,
-): string {
+export function agentsGuide(endpoints: readonly EndpointSpec[], { baseUrl, limits }: GuideContext): string {
   const ref = (method: HttpMethod, path: string) => endpointRef(endpoints, method, path);
   return `# Acting for a person on Buddy Match
 
@@ -80,7 +78,7 @@ Buddy Match introduces strangers, so nobody can find out where a person lives th
 - The person's exact coordinates (${code('coords')}) are private. ${ref('GET', '/api/v1/me.json')} shows them to the person alone; nobody else ever sees them, and nothing anyone else can observe is computed from them.
 - Everything others learn about where someone is comes from that person's public point: the exact point moved ${DISPLACEMENT_MIN_KM}-${DISPLACEMENT_MAX_KM} km in a direction drawn for the person and the ~1 km area they are in, and kept secret. Discover's ${code('distance_km')} (whole km), its radius filter and its ranking use the public points of both people, so a distance is the same both ways and may differ from the true one by up to about ${(2 * DISPLACEMENT_MAX_KM).toFixed(1)} km. The public point never changes unless the person moves, and moving back gives the same one again, so no number of searches, from any places, narrows anyone down further. The location others see is a city (the one the person named, or the one nearest their public point).
 - Tell the person this when you ask for a location, and say that a city is enough: send ${code('coords')} only if they want to.
-- Moves are limited: at most ${perWindow(rateLimits.location_change)} changes of the stored coordinates (new ${code('coords')}, or a new ${code('location')} that places them elsewhere; sending unchanged values does not count). Past that, ${ref('PATCH', '/api/v1/me.json')} answers 429 ${code('rate_limited')} with ${code('Retry-After')}, ${code('error.fields')} names ${code('coords')} or ${code('location')}, and nothing is stored: tell the person when they can try again. Discover searches are limited to ${perWindow(rateLimits.discover)} per person.
+- Moves are limited: at most ${perWindow(limits.location_change)} changes of the stored coordinates (new ${code('coords')}, or a new ${code('location')} that places them elsewhere; sending unchanged values does not count). Past that, ${ref('PATCH', '/api/v1/me.json')} answers 429 ${code('rate_limited')} with ${code('Retry-After')}, ${code('error.fields')} names ${code('coords')} or ${code('location')}, and nothing is stored: tell the person when they can try again. Discover searches are limited to ${perWindow(limits.discover)} per person.
 
 ## Polling rhythm
 
@@ -120,7 +118,7 @@ Times come in the reader's zone; ${code('buddy_local_starts_at')} is the buddy's
 ## Safe retries and visible limits
 
 - **Retry a POST safely** with an ${code('Idempotency-Key')} header (draft-ietf-httpapi-idempotency-key-header-06): a new random UUID for each action, and the same key when you retry that action after a timeout, a dropped connection or a 5xx. For ${IDEMPOTENCY_TTL_SECONDS / 3600} hours a retry with the same key and the same request (method, path and body) gets the first answer again, status and body, with ${code('Idempotent-Replayed: true')}, and nothing happens twice: no second message, buddy request or account. A retry sent while the first is still running waits for it. The same key with a different request answers 422 ${code('idempotency_key_reused')}: a new action needs a new key. Keys belong to your token (to your IP address for the registration POST). Only successes are kept: after a 4xx or 5xx, fix the request if needed and send it again; the same key works.
-- **Pace yourself** with the IETF RateLimit fields (draft-ietf-httpapi-ratelimit-headers-09), which every limited endpoint sends on every answer, success or not: ${code(`RateLimit-Policy: "messages";q=${messageLimitPer10Min};w=600`)} (q calls per w seconds) and ${code(`RateLimit: "messages";r=${messageLimitPer10Min - 1};t=540`)} (r calls left; the window resets in t seconds). When r is 0, wait t seconds; a 429 also carries ${code('Retry-After')}. Policies: ${['registrations', 'messages', 'discover', 'location_change', 'photo_upload', 'events'].map(code).join(', ')}.
+- **Pace yourself** with the IETF RateLimit fields (draft-ietf-httpapi-ratelimit-headers-09), which every limited endpoint sends on every answer, success or not: ${code(`RateLimit-Policy: "messages";q=${limits.messages.points};w=${limits.messages.windowSeconds}`)} (q calls per w seconds) and ${code(`RateLimit: "messages";r=${limits.messages.points - 1};t=${limits.messages.windowSeconds - 60}`)} (r calls left; the window resets in t seconds). When r is 0, wait t seconds; a 429 also carries ${code('Retry-After')}. Policies: ${rateLimitPolicies().map(code).join(', ')}.
 - **Every /api answer is JSON.** A method the path does not take answers 405 ${code('method_not_allowed')} with an ${code('Allow')} header and the right methods in ${code('error.hint')}. A trailing slash is served as the path without it. An unknown path answers 404 ${code('not_found')} naming the closest endpoints (${code('GET /api/v1/inbox')}: "Did you mean \`GET /api/v1/inbox.json\`?"). ${code('OPTIONS')} answers 204 with ${code('Allow')}; ${code('HEAD')} works wherever GET does.
 
 ## Limits
@@ -128,17 +126,7 @@ Times come in the reader's zone; ${code('buddy_local_starts_at')} is the buddy's
 ${table(
   ['Limit', 'Value'],
   [
-    ['Registrations', `${registrationLimitPerHour} per hour per IP address`],
-    ['Messages', `${messageLimitPer10Min} per 10 minutes per chat`],
-    ['Discover searches', `${perWindow(rateLimits.discover)} per person`],
-    [
-      'Changes of the coordinates',
-      `${perWindow(rateLimits.location_change)} per person (unchanged values do not count)`,
-    ],
-    ['Photo uploads', `${perWindow(rateLimits.photo_upload)} per account (uploads and new photoURLs)`],
-    ['Events feed', `${perWindow(rateLimits.events)} per client address`],
-    ['Availability checks (parse.json)', `${perWindow(rateLimits.availability_parse)} per client address`],
-    ['New Idempotency-Keys', `${perWindow(rateLimits.idempotency_keys)} per account (retries do not count)`],
+    ...limitRows(limits),
     ['Inbox polling', 'every 30-60 seconds while active'],
     ['Photo', `${LIMITS.photoBytes / 1024 / 1024} MB; JPEG, PNG or WEBP`],
     ['Minimum age', `${LIMITS.minimumAge} years`],
@@ -166,4 +154,22 @@ ${errorTable()}
 - Keep the token secret; never show it, log it or put it in a link.
 - Be kind and brief in messages; no spam, no repeated messages when there is no answer.
 `;
+}
+
+/** The limits table's rows, one per limit an agent can meet (LIMIT_RULES' `guide`), in declaration order. */
+function limitRows(limits: Limits): string[][] {
+  return LIMIT_NAMES.flatMap((name) => {
+    const rule: LimitDeclaration = LIMIT_RULES[name];
+    if (!rule.guide) return [];
+    const note = rule.guide.note ? ` (${rule.guide.note})` : '';
+    return [[rule.guide.label, `${perWindow(limits[name])} ${rule.per}${note}`]];
+  });
+}
+
+/** The RateLimit-Policy names an agent can see. */
+function rateLimitPolicies(): string[] {
+  return LIMIT_NAMES.flatMap((name) => {
+    const rule: LimitDeclaration = LIMIT_RULES[name];
+    return rule.policy ? [rule.policy] : [];
+  });
 }

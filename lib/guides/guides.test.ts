@@ -9,20 +9,22 @@ import { agentsGuide } from './agents';
 import { HAPPY_PATH, llmsTxt } from './llms';
 import { toJsonSchema, type JsonSchema } from '../docs/json-schema';
 import { signupGuide } from './signup';
+import { limitsFromEnv } from '../limits/rules';
 
-const rule = (points: number, windowSeconds: number, what: string) => ({ points, windowSeconds, what });
+// Read through the limits table from an environment, as the running configuration is.
 const ctx = {
   baseUrl: 'https://buddy.example',
-  registrationLimitPerHour: 7,
-  messageLimitPer10Min: 11,
-  rateLimits: {
-    discover: rule(130, 3600, 'Discover searches'),
-    location_change: rule(9, 86_400, 'changes of your location'),
-    photo_upload: rule(13, 3600, 'photo uploads'),
-    events: rule(17, 60, 'events feed requests'),
-    availability_parse: rule(19, 60, 'availability checks'),
-    idempotency_keys: rule(23, 3600, 'new Idempotency-Keys'),
-  },
+  limits: limitsFromEnv({
+    REGISTRATION_LIMIT_PER_HOUR: '7',
+    MESSAGE_LIMIT_PER_10_MIN: '11',
+    DISCOVER_LIMIT_PER_HOUR: '130',
+    LOCATION_CHANGE_LIMIT_PER_DAY: '9',
+    PHOTO_UPLOAD_LIMIT_PER_HOUR: '13',
+    EVENTS_LIMIT_PER_MINUTE: '17',
+    AVAILABILITY_PARSE_LIMIT_PER_MINUTE: '19',
+    IDEMPOTENCY_KEY_LIMIT_PER_HOUR: '23',
+    PLAN_CONTACT_MAIL_LIMIT_PER_DAY: '2',
+  }),
 };
 
 describe('AGENTS.md', () => {

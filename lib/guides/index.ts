@@ -9,9 +9,7 @@ export function guideContext(): GuideContext {
   const cfg = config();
   return {
     baseUrl: cfg.publicBaseUrl,
-    registrationLimitPerHour: cfg.registrationLimitPerHour,
-    messageLimitPer10Min: cfg.messageLimitPer10Min,
-    rateLimits: cfg.rateLimits,
+    limits: cfg.limits,
   };
 }
 

@@ -5,17 +5,16 @@ import { REGISTER_EXAMPLE, REGISTER_RESPONSE_EXAMPLE, register, registerBodySche
 import type { warningsSchema } from '../contract/profiles';
 import { LIMITS } from '../contract/schemas';
 import { errorCodesFor, httpOnlyErrorCodes } from '../docs/openapi';
-import type { RateLimitRules } from '../limits/rate-limits';
+import { perWindow } from '../limits/rate-limits';
+import type { Limits } from '../limits/rules';
 import { DISCOVER_FIELDS } from '../profiles/onboarding';
 import { SIGNUP_LINK_PARAMS, signupLink } from '../signup-link';
 import { code, errorTable, fieldTable, table } from './markdown';
 
 export interface GuideContext {
   baseUrl: string;
-  registrationLimitPerHour: number;
-  messageLimitPer10Min: number;
-  /** The per-user and per-client limits (config().rateLimits). */
-  rateLimits: RateLimitRules;
+  /** Every limit as configured (config().limits, declared in lib/limits/rules.ts). */
+  limits: Limits;
 }
 
 /** What to do with each warning key: typed by the schema, so a new key cannot go undocumented. */
@@ -32,7 +31,7 @@ export const WARNING_ADVICE: Record<keyof typeof warningsSchema.shape, string> =
     'The location could not be placed on the map: ask for a nearby city, or send `coords`. Until then, Discover cannot measure distances.',
 };
 
-export function signupGuide({ baseUrl, registrationLimitPerHour }: GuideContext): string {
+export function signupGuide({ baseUrl, limits }: GuideContext): string {
   const example = signupLink(baseUrl, {
     email: 'sam@example.com',
     name: 'Sam',
@@ -76,7 +75,7 @@ ${fieldTable(registerBodySchema)}
 - Activities and availability are plain English; the service maps them (${code(`GET ${baseUrl}/api/v1/activities.json`)} lists the canonical ids). Unknown activities are warnings, not errors.
 - "Weekends" means all day Saturday and Sunday.
 - ${code('coords')} are derived from ${code('location')}: the service places a city or neighbourhood itself, so most people need no ${code('coords')}. ${code('coords')} are the person's exact coordinates: private. Others never see them, nor anything computed from them: Discover measures distances from a public point 0.7-1.3 km away (see "Location privacy" in ${baseUrl}/AGENTS.md). A city in ${code('location')} is enough; send ${code('coords')} only if the person wants to. The person's time zone (${code('timezone')}, IANA, e.g. ${code('Europe/Lisbon')}) follows the place too; send it only if their free time is on another clock.
-- Registrations are limited to ${registrationLimitPerHour} per hour from one IP address.
+- Registrations are limited to ${perWindow(limits.registrations)} from one IP address.
 - Common slips are accepted and reported in ${code('warnings.normalized')}: ${code('availability')} as text (read as ${code('availability_text')}), ${code('activities')} as one comma-separated string, ${code('coords')} as ${code('"38.72,-9.14"')} (latitude first), gender words (${code('woman')}, ${code('man')}, ${code('nonbinary')}, ${code('non-binary')}, ${code('prefer not to say')}), birthdays such as ${code('March 3 1990')}, ${code('3 March 1990')} or ${code('1990/03/03')}, and ${code('mimeType')} for ${code('photoMimeType')}. A birthday like ${code('03/04/1990')} is ambiguous and refused: send ${code('YYYY-MM-DD')}.
 - To check free time with the person before saving it, ${code(`POST ${baseUrl}/api/v1/availability/parse.json`)} with ${code('{"text": "..."}')} (no token) answers the summary and what was not understood, and saves nothing.
 - Only ever use the person's own email address. The service writes to it at every signup (the sign-in link, or with ${code('emailMagicLink: false')} a notice without one), and that email carries a "This wasn't me" link that disables the account and every token for good.

@@ -6,24 +6,18 @@ import type pg from 'pg';
 import { RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible';
 import { poolOf, type Database } from '@/db';
 import { ApiError, ERROR_ADVICE } from '../http/errors';
+import { LIMIT_NAMES, LIMIT_RULES, type LimitName, type LimitRule } from './rules';
 
-export interface RateLimitRule {
-  /** Calls allowed per window. */
-  points: number;
-  windowSeconds: number;
-  /** What is counted, for the refusal: "Discover searches". */
-  what: string;
-}
+/** A limit counted here: calls per window and what is counted (declared in ./rules). */
+export type RateLimitRule = LimitRule;
 
-export const RATE_LIMIT_NAMES = [
-  'discover',
-  'location_change',
-  'photo_upload',
-  'events',
-  'availability_parse',
-  'idempotency_keys',
-] as const;
-export type RateLimitName = (typeof RATE_LIMIT_NAMES)[number];
+/** The limits counted by this module, as declared in LIMIT_RULES. */
+export type RateLimitName = {
+  [K in LimitName]: (typeof LIMIT_RULES)[K]['mechanism'] extends 'rate_limits' ? K : never;
+}[LimitName];
+export const RATE_LIMIT_NAMES = LIMIT_NAMES.filter(
+  (name): name is RateLimitName => LIMIT_RULES[name].mechanism === 'rate_limits',
+);
 export type RateLimitRules = Record<RateLimitName, RateLimitRule>;
 
 const limiters = new WeakMap<Database, Map<string, RateLimiterPostgres>>();
@@ -78,9 +72,14 @@ export function windowInWords(seconds: number): string {
   return inWords(seconds);
 }
 
+/** "hour", "day", "10 minutes": a window after "per". */
+export function windowUnit(seconds: number): string {
+  return windowInWords(seconds).replace(/^an? /, '');
+}
+
 /** "120 per hour", "10 per day": a rule as the refusals and the guides state it. */
 export function perWindow(rule: Pick<RateLimitRule, 'points' | 'windowSeconds'>): string {
-  return `${rule.points} per ${windowInWords(rule.windowSeconds).replace(/^an? /, '')}`;
+  return `${rule.points} per ${windowUnit(rule.windowSeconds)}`;
 }
 
 /**

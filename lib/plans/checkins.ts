@@ -99,7 +99,7 @@ export async function runCheckins(
   return { asked, escalated };
 }
 
-/** Once per share, and at most PLAN_CONTACT_MAIL_LIMIT_PER_DAY per account, never to a suppressed address. */
+/** Once per share, and at most limits.plan_contact_mails per account, never to a suppressed address. */
 async function contactMailOutcome(
   trx: Database,
   userId: string,
@@ -113,9 +113,9 @@ async function contactMailOutcome(
     .select((eb) => eb.fn.countAll<string>().as('n'))
     .where('user_id', '=', userId)
     .where('contact_mail', '=', 'sent')
-    .where('contact_mail_at', '>', new Date(now.getTime() - 24 * 3_600_000))
+    .where('contact_mail_at', '>', new Date(now.getTime() - cfg.contactMails.windowSeconds * 1000))
     .executeTakeFirstOrThrow();
-  return Number(recent.n) >= cfg.contactMailsPerDay ? 'rate_limited' : 'sent';
+  return Number(recent.n) >= cfg.contactMails.points ? 'rate_limited' : 'sent';
 }
 
 export interface CheckinMailSettings extends MailSettings {

@@ -12,7 +12,7 @@ export const GET = route(
   async ({ baseUrl }) =>
     new Reply(
       buildSignupInstructions(baseUrl, {
-        registrationsPerHour: config().registrationLimitPerHour,
+        registrationsPerHour: config().limits.registrations.points,
         photoUploadsPerHour: config().rateLimits.photo_upload.points,
       }),
       { headers: { 'cache-control': 'public, max-age=300' } },

@@ -69,16 +69,16 @@ export const GET = route(social.listMessages, async ({ db, auth, params, query, 
 export const POST = route(
   social.sendMessage,
   async ({ db, auth, params, body }) => {
-    const limit = config().messageLimitPer10Min;
+    const rule = config().limits.messages;
     const by = auth.via === 'bearer' && auth.agentName ? { ...body, agentName: auth.agentName } : body;
     const sent = await sendMessage(db, {
       viewerId: auth.userId,
       chatId: params.chatId,
       body: by,
-      limitPer10Min: limit,
+      messageLimit: rule,
     });
     return new Reply(sent, {
-      headers: await messageLimitHeaders(db, { viewerId: auth.userId, chatId: params.chatId, limit }),
+      headers: await messageLimitHeaders(db, { viewerId: auth.userId, chatId: params.chatId, rule }),
     });
   },
   {
@@ -86,7 +86,7 @@ export const POST = route(
       messageLimitHeaders(db, {
         viewerId: userId,
         chatId: (params as { chatId: string }).chatId,
-        limit: config().messageLimitPer10Min,
+        rule: config().limits.messages,
       }),
   },
 );
