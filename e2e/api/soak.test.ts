@@ -41,5 +41,5 @@ describe.skipIf(!bin)(bin ? 'a one-minute soak' : `skipped: ${MISSING}`, () => {
     expect(report.heldPolls, summary).toBeGreaterThan(0);
     for (const [name, growth] of Object.entries(report.rssGrowth))
       expect(growth, `${name} RSS\n${summary}`).toBeLessThanOrEqual(RSS_GROWTH_LIMIT);
-  }, 150_000);
+  }, 240_000);
 });
