@@ -124,6 +124,10 @@ async function startAppProcess(options: {
     stdio: ['ignore', out, out],
   });
   fs.closeSync(out);
+  // If this process ends first (a test's timeout), the server must not outlive it.
+  const orphanGuard = () => child.kill('SIGKILL');
+  process.once('exit', orphanGuard);
+  child.once('exit', () => process.off('exit', orphanGuard));
   const deadline = Date.now() + 300_000;
   for (;;) {
     if (child.exitCode !== null)
