@@ -273,6 +273,10 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
     await Promise.all(processes.map(stopProcess));
     for (const pool of monitors) await pool.end().catch(() => {});
     await cluster.stop();
+    // The servers' logs outlive the run (an error's stack is there); the data does not.
+    const logs = path.join(root, 'test-results', 'soak');
+    fs.mkdirSync(logs, { recursive: true });
+    for (const proc of processes) fs.copyFileSync(proc.logFile, path.join(logs, path.basename(proc.logFile)));
     fs.rmSync(options.dir, { recursive: true, force: true });
   }
 }
