@@ -3,8 +3,8 @@
 // It fails on any error (a 429 too: the load keeps within the configured limits), on any lost
 // write (rows on the primary and on the caught-up replica against what was acknowledged), and
 // on RSS growth over 20% from just after the warm-up to the end.
-// Meant for about 80 s on a quiet machine (start-up, the minute, the checks; not yet timed on one):
-// the timeout allows for a loaded one (at load 28 on 2 cores the stack alone took 82 s to start).
+// About 95 s (`npm run soak -- --minutes 1` took 94 s at load 7.5, the stack up in 18 s): the
+// timeout allows for a loaded machine (at load 28 on 2 cores the stack alone took 82 s to start).
 // Skipped locally without the PostgreSQL 15 binaries; with CI=true that fails.
 import path from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
