@@ -148,10 +148,10 @@ async function main(): Promise<void> {
             res.end(JSON.stringify(INTERNAL_ERROR_ENVELOPE));
           }
         });
-      // The hottest agent reads skip Next.js's pipeline (lib/http/route-front-door.ts);
+      // Every contract route is answered by its handler without Next.js's pipeline (lib/http/route-front-door.ts);
       // an unchanged inbox long-poll waits here, not in a route (lib/http/poll-front-door.ts).
       const direct = directRoute(req);
-      const toRoute = direct ? () => void answerFromRoute(req, res, direct) : () => void toNext();
+      const toRoute = direct ? () => void answerFromRoute(req, res, direct, () => void toNext()) : () => void toNext();
       if (parkUnchangedInboxPoll(req, res, toRoute)) return;
       toRoute();
     });
