@@ -410,6 +410,18 @@ export interface PlanRemindersTable {
   sent_at: Timestamp | null;
 }
 
+export type PlanReviewOutcome = 'met' | 'no_show' | 'cancelled';
+
+/** A person's private "did you meet?" answer about a plan; about_id is the other person. */
+export interface PlanReviewsTable {
+  plan_id: string;
+  user_id: string;
+  about_id: string;
+  outcome: PlanReviewOutcome;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+}
+
 /** Optional mail a person gets; no row means all on. */
 export interface MailPreferencesTable {
   user_id: string;
@@ -417,6 +429,28 @@ export interface MailPreferencesTable {
   checkins: Generated<boolean>;
   digests: Generated<boolean>;
   updated_at: Timestamp;
+}
+
+/** A plan shared with a trusted contact (0026): the page's secret hash, and the opt-in check-in. */
+export interface PlanSharesTable {
+  plan_id: string;
+  user_id: string;
+  secret_hash: Buffer;
+  contact_secret_hash: Buffer | null;
+  created_at: Timestamp;
+  revoked_at: Timestamp | null;
+  contact_email: string | null;
+  checkin: Generated<boolean>;
+  checkin_asked_at: Timestamp | null;
+  checkin_fine_at: Timestamp | null;
+  contact_mail: 'sent' | 'rate_limited' | 'suppressed' | null;
+  contact_mail_at: Timestamp | null;
+}
+
+/** An address that is no member's and asked for no more mail (SHA-256 of it, lower-cased). */
+export interface MailSuppressionsTable {
+  email_hash: Buffer;
+  created_at: Timestamp;
 }
 
 export interface PlansTable {
@@ -451,6 +485,12 @@ export interface PlansTable {
   xid: Generated<string>;
 }
 
+/** One row per mail job that finished sending (pg-boss job id): a retry of it sends nothing. */
+export interface MailSendsTable {
+  job_id: string;
+  sent_at: Timestamp;
+}
+
 export interface DB {
   agent_actions: AgentActionsTable;
   events: EventsTable;
@@ -483,6 +523,10 @@ export interface DB {
   calendar_feeds: CalendarFeedsTable;
   plan_reminders: PlanRemindersTable;
   mail_preferences: MailPreferencesTable;
+  plan_shares: PlanSharesTable;
+  mail_suppressions: MailSuppressionsTable;
+  plan_reviews: PlanReviewsTable;
+  mail_sends: MailSendsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { loadConfig as load } from './config';
+import { appSigninUrl } from './accounts/app-signin';
 
 const loadConfig = (vars: Record<string, string>) => load(vars as NodeJS.ProcessEnv);
 
@@ -75,5 +76,34 @@ describe('what expensive work may cost', () => {
     withEnv({ PHOTO_PROCESSING_CONCURRENCY: value }, () => {
       expect(() => loadConfig({})).toThrow(/PHOTO_PROCESSING_CONCURRENCY/);
     });
+  });
+});
+
+describe('database connections', () => {
+  it('the direct connection (LISTEN, pg-boss, migrations) is DATABASE_URL unless DATABASE_DIRECT_URL names another', () => {
+    expect(loadConfig({}).databaseDirectUrl).toBeUndefined();
+    expect(loadConfig({ DATABASE_URL: 'postgres://bouncer/db' }).databaseDirectUrl).toBe('postgres://bouncer/db');
+    const behindPooler = loadConfig({ DATABASE_URL: 'postgres://bouncer/db', DATABASE_DIRECT_URL: 'postgres://pg/db' });
+    expect(behindPooler).toMatchObject({ databaseUrl: 'postgres://bouncer/db', databaseDirectUrl: 'postgres://pg/db' });
+  });
+
+  it('refuses a direct URL without DATABASE_URL (the embedded database would be used for the rest)', () => {
+    expect(() => loadConfig({ DATABASE_DIRECT_URL: 'postgres://pg/db' })).toThrow(/DATABASE_DIRECT_URL needs/);
+  });
+});
+
+describe('APP_LINK_URL (issue 31 §1)', () => {
+  it('offers no app unless one is named, and takes an app scheme or an https universal link', () => {
+    expect(loadConfig({}).appLinkUrl).toBeUndefined();
+    expect(loadConfig({ APP_LINK_URL: 'buddymatch://signin' }).appLinkUrl).toBe('buddymatch://signin');
+    expect(loadConfig({ APP_LINK_URL: 'https://app.example.com/signin' }).appLinkUrl).toBe(
+      'https://app.example.com/signin',
+    );
+    expect(appSigninUrl('buddymatch://signin', 'bm_sl_a+b')).toBe('buddymatch://signin?token=bm_sl_a%2Bb');
+  });
+
+  it('refuses what is not an app link', () => {
+    for (const bad of ['signin', 'javascript:alert(1)', 'http://app.example.com/signin', 'data:text/html,x'])
+      expect(() => loadConfig({ APP_LINK_URL: bad }), bad).toThrow(/APP_LINK_URL/);
   });
 });

@@ -25,6 +25,8 @@ export interface Config {
   port: number;
   publicBaseUrl: string;
   databaseUrl: string | undefined;
+  /** DATABASE_DIRECT_URL (default DATABASE_URL): a session connection for LISTEN, pg-boss and migrations, past any pooler. */
+  databaseDirectUrl: string | undefined;
   dataDir: string;
   registrationLimitPerHour: number;
   messageLimitPer10Min: number;
@@ -63,6 +65,21 @@ export interface Config {
   rateLimits: RateLimitRules;
   /** PLAN_REMINDER_OFFSETS: minutes before a confirmed plan's start at which both people are reminded. */
   planReminderOffsets: number[];
+  /** PLAN_REVIEW_DELAY_MIN: minutes after a confirmed plan ends before each person is asked "Did you meet?". */
+  planReviewDelayMinutes: number;
+  /** APP_LINK_URL: the app's scheme or universal link for a sign-in token; unset, no app is offered. */
+  appLinkUrl: string | undefined;
+  /** Check-in (issue 29 §6): when "All good?" is asked after a plan's start, how long an answer may take, contact mails per account a day. */
+  planCheckin: PlanCheckinConfig;
+}
+
+export interface PlanCheckinConfig {
+  /** PLAN_CHECKIN_DELAY: after the start. */
+  delaySeconds: number;
+  /** PLAN_CHECKIN_ANSWER_WINDOW: after the question, before the contact is mailed. */
+  answerSeconds: number;
+  /** PLAN_CONTACT_MAIL_LIMIT_PER_DAY: mails to trusted contacts one account may cause in 24 hours. */
+  contactMailsPerDay: number;
 }
 
 export const MODERATION_PROVIDERS = ['local', 'google-vision'] as const;
@@ -144,6 +161,43 @@ export function reminderOffsetsFromEnv(raw: string | undefined): number[] {
   return [...new Set(offsets)].sort((a, b) => b - a);
 }
 
+/**
+ * Where LISTEN/NOTIFY, pg-boss and migrations connect: they keep session state (a LISTEN,
+ * advisory locks), which PgBouncer in transaction mode would hand to other clients. Read at
+ * call time, since `npm start` sets DATABASE_URL once the embedded database is up.
+ */
+export function directDatabaseUrl(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  if (env.DATABASE_DIRECT_URL && !env.DATABASE_URL) throw new Error('DATABASE_DIRECT_URL needs DATABASE_URL too');
+  return env.DATABASE_DIRECT_URL || env.DATABASE_URL || undefined;
+}
+
+/** A duration like "60m", "1h", "30s", or a bare number of minutes, as seconds. */
+export function durationFromEnv(name: string, raw: string | undefined, fallbackSeconds: number): number {
+  if (raw === undefined || raw.trim() === '') return fallbackSeconds;
+  const match = /^\s*(\d+)\s*(h|m|s)?\s*$/i.exec(raw);
+  if (!match) throw new Error(`${name} must be like "60m", "1h" or "30s"`);
+  const unit = match[2]?.toLowerCase() ?? 'm';
+  return Number(match[1]) * (unit === 'h' ? 3600 : unit === 'm' ? 60 : 1);
+}
+
+/**
+ * APP_LINK_URL: where a phone opens the app with a sign-in token (`buddymatch://signin`,
+ * `https://app.example.com/signin`). Without it the link page offers no app button: a
+ * scheme no installed app answers is an "address is invalid" dead end.
+ */
+export function appLinkUrlFromEnv(raw: string | undefined): string | undefined {
+  if (!raw?.trim()) return undefined;
+  let url: URL;
+  try {
+    url = new URL(raw.trim());
+  } catch {
+    throw new Error('APP_LINK_URL must be an absolute URL, e.g. buddymatch://signin or https://app.example.com/signin');
+  }
+  if (/^(javascript|data|vbscript|file|blob):$/i.test(url.protocol) || url.protocol === 'http:')
+    throw new Error('APP_LINK_URL must be an app scheme or an https universal link');
+  return url.toString();
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = intFromEnv('PORT', 3000);
   const base = (env.PUBLIC_BASE_URL || `http://localhost:${port}`).replace(/\/+$/, '');
@@ -151,6 +205,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port,
     publicBaseUrl: base,
     databaseUrl: env.DATABASE_URL || undefined,
+    databaseDirectUrl: directDatabaseUrl(env),
     dataDir: path.resolve(/*turbopackIgnore: true*/ env.DATA_DIR || './.data'),
     registrationLimitPerHour: intFromEnv('REGISTRATION_LIMIT_PER_HOUR', 3),
     messageLimitPer10Min: intFromEnv('MESSAGE_LIMIT_PER_10_MIN', 20),
@@ -159,6 +214,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mailFrom: env.MAIL_FROM || 'no-reply@localhost',
     geocoderUrl: env.GEOCODER_URL || undefined,
     planReminderOffsets: reminderOffsetsFromEnv(env.PLAN_REMINDER_OFFSETS),
+    planCheckin: {
+      delaySeconds: durationFromEnv('PLAN_CHECKIN_DELAY', env.PLAN_CHECKIN_DELAY, 60 * 60),
+      answerSeconds: durationFromEnv('PLAN_CHECKIN_ANSWER_WINDOW', env.PLAN_CHECKIN_ANSWER_WINDOW, 30 * 60),
+      contactMailsPerDay: intFromEnv('PLAN_CONTACT_MAIL_LIMIT_PER_DAY', 3),
+    },
+    appLinkUrl: appLinkUrlFromEnv(env.APP_LINK_URL),
+    planReviewDelayMinutes: intFromEnv('PLAN_REVIEW_DELAY_MIN', 120),
     events: {
       upstreamUrl: upstreamUrlFromEnv(env.EVENTS_UPSTREAM_URL),
       upstreamTimeoutMs: intFromEnv('EVENTS_UPSTREAM_TIMEOUT_MS', 5000),

@@ -6,6 +6,7 @@ import {
   draftFromQuery,
   normalizeGender,
   paramForField,
+  readQuery,
   registrationBody,
   signupLink,
 } from './signup-link';
@@ -45,6 +46,35 @@ describe('the signup-with-ai link', () => {
     );
     expect(body).toEqual({ email: 'a@b.co', displayName: 'A', photo: 'data:image/png;base64,AAAA', gender: 'robot' });
     expect(draftFromQuery({ email: ['first@x.co', 'second@x.co'] }).email).toBe('first@x.co');
+  });
+
+  it('reads the API’s field names too, and lists every value it does not use (issue 31 §8)', () => {
+    const { draft, unused } = readQuery({
+      email: 'a@b.co',
+      displayName: 'Ana',
+      aboutMe: 'Runner.',
+      availability_text: 'weekends',
+      activities: ['hiking', 'chess'],
+      name: 'Ana',
+      about: 'Swimmer.',
+      favouriteColour: 'teal',
+      callbackUrl: '/oauth/consent',
+    });
+    expect(draft).toMatchObject({
+      email: 'a@b.co',
+      name: 'Ana',
+      about: 'Swimmer.',
+      availability: 'weekends',
+      activities: 'hiking, chess',
+    });
+    expect(unused).toEqual([
+      { name: 'aboutMe', value: 'Runner.' },
+      { name: 'favouriteColour', value: 'teal' },
+    ]);
+    const many = readQuery(Object.fromEntries(Array.from({ length: 25 }, (_, i) => [`x${i}`, 'y'.repeat(500)])));
+    expect(many.unused).toHaveLength(21);
+    expect(many.unused[0]!.value).toHaveLength(100);
+    expect(many.unused[20]).toEqual({ name: 'and 5 more', value: '' });
   });
 
   it('maps API field errors back to link parameters', () => {

@@ -31,16 +31,61 @@ export const EMPTY_DRAFT: SignupDraft = Object.fromEntries(
 ) as SignupDraft;
 
 const MAX_PARAM_CHARS = 8 * 1024 * 1024;
+const MAX_UNUSED_SHOWN = 20;
+
+/** Query names the page reads for itself, not details of the person. */
+const PAGE_PARAMS = new Set(['callbackUrl']);
+
+const valuesOf = (raw: string | string[] | undefined): string[] =>
+  (Array.isArray(raw) ? raw : raw === undefined ? [] : [raw]).map((value) => value.slice(0, MAX_PARAM_CHARS).trim());
 
 /** Reads the link's query (as Next.js hands it over) into the form state. */
 export function draftFromQuery(query: Record<string, string | string[] | undefined>): SignupDraft {
+  return readQuery(query).draft;
+}
+
+/** A parameter of the link the page does not use: shown to the person, never dropped silently. */
+export interface UnusedParam {
+  name: string;
+  value: string;
+}
+
+/**
+ * The form state, and every query value it does not hold: unknown names, a repeated
+ * parameter's later values, and an API-named alias whose value differs from the link's
+ * own name. Repeated activities are joined, since they are a list anyway.
+ */
+export function readQuery(query: Record<string, string | string[] | undefined>): {
+  draft: SignupDraft;
+  unused: UnusedParam[];
+} {
   const draft = { ...EMPTY_DRAFT };
-  for (const { param } of SIGNUP_LINK_PARAMS) {
-    const raw = query[param];
-    const value = Array.isArray(raw) ? raw[0] : raw;
-    if (typeof value === 'string') draft[param] = value.slice(0, MAX_PARAM_CHARS).trim();
+  const unused: UnusedParam[] = [];
+  const known = new Set<string>(PAGE_PARAMS);
+  // Each parameter by the link's own name, then by the API's field name an assistant that
+  // read SIGNUP.md may send instead (displayName, aboutMe, availability_text…).
+  for (const { param, field } of SIGNUP_LINK_PARAMS) {
+    for (const name of new Set<string>([param, field])) {
+      known.add(name);
+      const values = valuesOf(query[name]).filter((value) => value !== '');
+      if (param === 'activities' && values.length > 1) values.splice(0, values.length, values.join(', '));
+      for (const value of values) {
+        if (draft[param] === '') draft[param] = value;
+        else if (draft[param] !== value) unused.push({ name, value });
+      }
+    }
   }
-  return draft;
+  for (const [name, raw] of Object.entries(query)) {
+    if (known.has(name)) continue;
+    for (const value of valuesOf(raw)) unused.push({ name, value });
+  }
+  // Shown on the page (and serialised into it): short, and a bounded list.
+  const shown = unused.slice(0, MAX_UNUSED_SHOWN).map(({ name, value }) => ({
+    name: name.slice(0, 60),
+    value: value.length > 100 ? `${value.slice(0, 99)}…` : value,
+  }));
+  if (unused.length > MAX_UNUSED_SHOWN) shown.push({ name: `and ${unused.length - MAX_UNUSED_SHOWN} more`, value: '' });
+  return { draft, unused: shown };
 }
 
 const GENDER_ALIASES: Record<string, string> = {

@@ -1,16 +1,21 @@
-// Benchmark of the photo pipeline (not a test): a ~5 MB 4000x3000 JPEG goes through
-// what an upload does — base64 decode, magic-byte and pixel checks, sharp (rotate,
-// strip, resize to 1600, WEBP, thumbnail) — and we report time and peak memory.
-//   npm run bench:photo            (5 timed runs after one warm-up)
-// The image is made first in this process; the measuring runs in a fresh child so
-// its peak RSS (VmHWM) reflects processing only.
+// Benchmark of the photo pipeline (not a test): what an upload does — base64 decode,
+// magic-byte and pixel checks, sharp (one decode to rotated, resized pixels without
+// metadata; the WEBP and the thumbnail encoded from them) — on a synthetic ~5 MB 4000x3000
+// JPEG (blurred noise: a worst case for the encoder) and on the real photos in
+// lib/photos/fixtures. For each: CPU per step, the whole pipeline's CPU and wall time, and
+// the pipeline as it was before issue 34 (lib/photos/pipeline-before.ts) on the same input.
+//   npm run bench:photo            (5 timed runs of each after one warm-up; BENCH_RUNS=n)
+// The inputs are made or read first in this process; the measuring runs in a fresh child
+// so its peak RSS (VmHWM) reflects processing only.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
+import { cutThumbnail, decodeResized, encodeImage, PHOTO_LIMITS, processPhoto, readHeader } from '../lib/photos/image';
 import { decodeInlinePhoto } from '../lib/photos/input';
-import { PHOTO_LIMITS, processPhoto } from '../lib/photos/image';
+import { processPhotoAsBefore } from '../lib/photos/pipeline-before';
+import { FIXTURE_PHOTOS, readFixturePhoto } from '../lib/photos/test-photos';
 
 const WIDTH = 4000;
 const HEIGHT = 3000;
@@ -56,62 +61,92 @@ function peakRssMb(): number {
   return kb / 1024;
 }
 
-async function measure(file: string): Promise<void> {
-  const base64 = fs.readFileSync(file).toString('base64');
-  const baseline = process.memoryUsage().rss / 1024 / 1024;
-  const times: number[] = [];
-  const cpuTimes: number[] = [];
-  let sampledPeak = 0;
-  const sampler = setInterval(() => {
-    sampledPeak = Math.max(sampledPeak, process.memoryUsage().rss / 1024 / 1024);
-  }, 2);
-  let last: Awaited<ReturnType<typeof processPhoto>> | undefined;
+/** CPU (all threads: libvips works off the main thread) and wall milliseconds of one call. */
+async function timed<T>(fn: () => Promise<T> | T): Promise<{ cpu: number; wall: number; value: T }> {
+  const started = performance.now();
+  const cpuBefore = process.cpuUsage();
+  const value = await fn();
+  const cpu = process.cpuUsage(cpuBefore);
+  return { cpu: (cpu.user + cpu.system) / 1000, wall: performance.now() - started, value };
+}
+
+const median = (values: number[]) => Math.round([...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!);
+
+async function measureOne(name: string, bytes: Buffer) {
+  const base64 = bytes.toString('base64');
+  const steps: Record<string, number[]> = {
+    base64: [],
+    header: [],
+    decode_resize: [],
+    encode_webp: [],
+    thumbnail: [],
+  };
+  const total = { cpu: [] as number[], wall: [] as number[] };
+  const before = { cpu: [] as number[], wall: [] as number[] };
+  let output = { bytes: 0, width: 0, height: 0, thumbnail_bytes: 0 };
+  let outputBefore = 0;
   for (let run = 0; run <= RUNS; run++) {
-    const started = process.hrtime.bigint();
-    const cpuBefore = process.cpuUsage();
-    const { bytes, declaredType } = decodeInlinePhoto(base64, 'image/jpeg');
-    last = await processPhoto(bytes, declaredType);
-    const ms = Number(process.hrtime.bigint() - started) / 1e6;
-    const cpu = process.cpuUsage(cpuBefore);
-    if (run > 0) {
-      // run 0 warms up libvips
-      times.push(ms);
-      cpuTimes.push((cpu.user + cpu.system) / 1000);
-    }
+    // The whole pipeline as an upload runs it (the two encodes side by side).
+    const whole = await timed(() => {
+      const { bytes: decoded, declaredType } = decodeInlinePhoto(base64, 'image/jpeg');
+      return processPhoto(decoded, declaredType);
+    });
+    // Each step alone, one after another, for where the CPU goes.
+    const b64 = await timed(() => decodeInlinePhoto(base64, 'image/jpeg'));
+    const header = await timed(() => readHeader(b64.value.bytes));
+    const pixels = await timed(() => decodeResized(b64.value.bytes, header.value));
+    const image = await timed(() => encodeImage(pixels.value));
+    const thumbnail = await timed(() => cutThumbnail(pixels.value));
+    const old = await timed(() => processPhotoAsBefore(decodeInlinePhoto(base64, 'image/jpeg').bytes));
+    if (run === 0) continue; // warms up libvips
+    total.cpu.push(whole.cpu);
+    total.wall.push(whole.wall);
+    before.cpu.push(old.cpu);
+    before.wall.push(old.wall);
+    for (const [step, { cpu }] of Object.entries({
+      base64: b64,
+      header,
+      decode_resize: pixels,
+      encode_webp: image,
+      thumbnail,
+    }))
+      steps[step]!.push(cpu);
+    output = {
+      bytes: whole.value.image.data.length,
+      width: whole.value.image.width,
+      height: whole.value.image.height,
+      thumbnail_bytes: whole.value.thumbnail.data.length,
+    };
+    outputBefore = old.value.image.data.length;
   }
-  clearInterval(sampler);
-  times.sort((a, b) => a - b);
-  cpuTimes.sort((a, b) => a - b);
-  const result = {
-    input: {
-      bytes: Buffer.byteLength(base64, 'base64'),
-      width: last!.original.width,
-      height: last!.original.height,
-      base64_chars: base64.length,
-    },
-    output: {
-      image: { bytes: last!.image.data.length, width: last!.image.width, height: last!.image.height },
-      thumbnail_bytes: last!.thumbnail.data.length,
-    },
-    runs: times.length,
-    ms: {
-      median: Math.round(times[Math.floor(times.length / 2)]!),
-      min: Math.round(times[0]!),
-      max: Math.round(times.at(-1)!),
-    },
+  const original = await sharp(bytes).metadata();
+  return {
+    input: `${name}: ${original.width}x${original.height} (${(((original.width ?? 0) * (original.height ?? 0)) / 1e6).toFixed(1)} MP), ${bytes.length} bytes`,
+    cpu_ms_per_step: Object.fromEntries(Object.entries(steps).map(([step, values]) => [step, median(values)])),
+    cpu_ms: { now: median(total.cpu), before: median(before.cpu) },
+    wall_ms: { now: median(total.wall), before: median(before.wall) },
+    output: { ...output, bytes_before: outputBefore },
+  };
+}
+
+async function measure(file: string): Promise<void> {
+  const inputs: [string, Buffer][] = [
+    ['synthetic noise', fs.readFileSync(file)],
+    ...Object.values(FIXTURE_PHOTOS).map((name): [string, Buffer] => [name, readFixturePhoto(name)]),
+  ];
+  const baseline = process.memoryUsage().rss / 1024 / 1024;
+  const results = [];
+  for (const [name, bytes] of inputs) results.push(await measureOne(name, bytes));
+  const summary = {
+    runs: RUNS,
     // CPU time (all threads) is less sensitive than wall time to other load on the machine.
-    cpu_ms_median: Math.round(cpuTimes[Math.floor(cpuTimes.length / 2)]!),
     load_average_1m: Number(os.loadavg()[0]!.toFixed(1)),
-    rss_mb: {
-      before: Math.round(baseline),
-      peak_sampled: Math.round(sampledPeak),
-      peak_vmhwm: Math.round(peakRssMb()),
-    },
+    rss_mb: { before: Math.round(baseline), peak_vmhwm: Math.round(peakRssMb()) },
     cpus: os.cpus().length,
     sharp_concurrency: sharp.concurrency(),
     limits: PHOTO_LIMITS,
   };
-  process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+  process.stdout.write(`${JSON.stringify({ results, ...summary }, null, 2)}\n`);
 }
 
 async function main(): Promise<void> {

@@ -9,13 +9,14 @@ import next from 'next';
 import { createDb, getDb } from '../db';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from '../db/embedded';
 import { migrateToLatest } from '../db/migrate';
-import { loadConfig } from '../lib/config';
+import { directDatabaseUrl, loadConfig } from '../lib/config';
 import { clientAddress, countTrustsPublicPeer, describeTrustProxy } from '../lib/http/client-address';
 import { installClientIpProof, stampClientIp } from '../lib/http/ip';
 import { INTERNAL_ERROR_ENVELOPE } from '../lib/http/errors';
 import { logError, loggedPath, logLine } from '../lib/http/log';
 import { answerApiFrontDoor } from '../lib/http/api-front-door';
 import { answerHomePage } from '../lib/http/home-front-door';
+import { answerSharePages } from '../lib/http/share-front-door';
 import { parkUnchangedInboxPoll } from '../lib/http/poll-front-door';
 import { HTTP_SERVER_TIMEOUTS } from '../lib/http/server-timeouts';
 import { answerFromRoute, directRoute } from '../lib/http/route-front-door';
@@ -66,14 +67,15 @@ async function main(): Promise<void> {
     process.env.DATABASE_URL = embedded.url;
     logLine({ event: 'embedded_postgres_started', dir: path.join(cfg.dataDir, 'postgres') });
   }
-  const url = process.env.DATABASE_URL!;
-  const migrator = createDb(url, 1);
+  // Migrations and pg-boss hold session state (locks, LISTEN): past any pooler, on DATABASE_DIRECT_URL.
+  const directUrl = directDatabaseUrl()!;
+  const migrator = createDb(directUrl, 1);
   const applied = await migrateToLatest(migrator);
   await migrator.destroy();
   logLine({ event: 'migrated', applied });
 
   // Web processes enqueue jobs (in their own transactions); only workers run them.
-  await startBoss(url);
+  await startBoss(directUrl);
   // Loaded only where workers run: a web instance keeps none of their code (mail, photos, events) in memory.
   if (role !== 'web') await (await import('../lib/jobs/workers')).startWorkers();
 
@@ -139,6 +141,8 @@ async function main(): Promise<void> {
       if (answerOauth(req, res)) return;
       // The home page, as plain HTML with no client runtime (see lib/http/home-front-door.tsx).
       if (answerHomePage(req, res, { https })) return;
+      // A shared plan's page and the contact's unsubscribe page, plain HTML too (lib/http/share-front-door.tsx).
+      if (answerSharePages(req, res, { https })) return;
       const toNext = () =>
         handle(req, res).catch((error: unknown) => {
           logError('request failed', error);

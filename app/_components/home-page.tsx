@@ -1,5 +1,6 @@
 import { config } from '@/lib/config';
 import { ASSISTANTS, assistantPrompt, mcpUrl, startGuide } from '@/lib/web/start-guides';
+import { breakable } from './breakable';
 
 // The home page: what Buddy Match does, and three ways in (your assistant, this site,
 // an MCP client). Rendered to static HTML by lib/http/home-front-door.tsx: nothing here needs JavaScript.
@@ -37,7 +38,7 @@ export function HomePage() {
           before it sends anything.
         </p>
         <figure className="copy-figure" aria-label="Prompt for your assistant">
-          <pre className="copy-block">{assistantPrompt(baseUrl)}</pre>
+          <pre className="copy-block">{breakable(assistantPrompt(baseUrl))}</pre>
         </figure>
         <p>Step by step for:</p>
         <ul className="start-links">
@@ -69,7 +70,7 @@ export function HomePage() {
             token to copy.
           </p>
           <figure className="copy-figure" aria-label="MCP server URL">
-            <pre className="copy-block">{mcpUrl(baseUrl)}</pre>
+            <pre className="copy-block">{breakable(mcpUrl(baseUrl))}</pre>
           </figure>
           <p className="small muted">
             Agents: <a href="/llms.txt">llms.txt</a>, <a href="/SIGNUP.md">SIGNUP.md</a>,{' '}

@@ -215,25 +215,29 @@ function localClock(iso: string, zone: string | null): string {
 
 /**
  * Propose a plan, or (with `replaces`) suggest another time for one: a counter-proposal
- * that names the plan it replaces. The date and time are read in the person's own zone.
+ * that names the plan it replaces. With `like`, a new plan starts from an old one's
+ * activity and place ("Plan again?"). The date and time are read in the person's own zone.
  */
 export function PlanForm({
   chatId,
   zone,
   replaces,
+  like,
   onDone,
 }: {
   chatId: string;
   zone: string | null;
   replaces?: PlanRecord;
+  like?: Pick<PlanRecord, 'activity' | 'place'>;
   onDone: (plan: PlanRecord) => void;
 }) {
   const id = useId();
-  const [activity, setActivity] = useState(replaces?.activity ?? '');
+  const start = replaces ?? like;
+  const [activity, setActivity] = useState(start?.activity ?? '');
   const [date, setDate] = useState(replaces ? localDate(replaces.starts_at, zone) : '');
   const [time, setTime] = useState(replaces ? localClock(replaces.starts_at, zone) : '');
-  const [placeName, setPlaceName] = useState(replaces?.place.name ?? '');
-  const [address, setAddress] = useState(replaces?.place.address ?? '');
+  const [placeName, setPlaceName] = useState(start?.place.name ?? '');
+  const [address, setAddress] = useState(start?.place.address ?? '');
   const [note, setNote] = useState('');
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);

@@ -88,7 +88,7 @@ export function SafetyMenu({
           // biome-ignore lint/a11y/useSemanticElements: a question and two buttons, not form fields to wrap in a fieldset
           <div className="notice notice-warn" role="group" aria-label={`Confirm blocking ${name}`}>
             <p>
-              Block {name}? {blockNote} They aren’t told. You can unblock later through your assistant.
+              Block {name}? {blockNote} They aren’t told. You can unblock them in Settings.
             </p>
             <div className="actions">
               <button type="button" className="button-danger" disabled={busy} onClick={() => void block()}>

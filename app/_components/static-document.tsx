@@ -11,6 +11,7 @@ export function StaticDocument({
   nonce,
   css,
   alternate,
+  robots,
   children,
 }: {
   title: string;
@@ -18,6 +19,8 @@ export function StaticDocument({
   css: string;
   /** A version for agents, linked before the stylesheet (which is most of the page's bytes). */
   alternate?: { href: string; type: string };
+  /** e.g. "noindex, nofollow" for a page whose URL is a secret. */
+  robots?: string;
   children: ReactNode;
 }) {
   return (
@@ -28,7 +31,7 @@ export function StaticDocument({
         <meta name="theme-color" content={SITE.themeColor} />
         <title>{title}</title>
         {alternate && <link rel="alternate" type={alternate.type} href={alternate.href} />}
-        <meta name="description" content={SITE.description} />
+        {robots ? <meta name="robots" content={robots} /> : <meta name="description" content={SITE.description} />}
         <link rel="icon" href="/favicon.ico" sizes="32x32" type="image/x-icon" />
         <link rel="icon" href="/icon.svg" sizes="any" type="image/svg+xml" />
         <link rel="apple-touch-icon" href="/apple-icon.png" sizes="180x180" type="image/png" />

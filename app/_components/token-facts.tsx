@@ -5,8 +5,18 @@ import type { AccessTokenRecord } from '@/lib/accounts/tokens';
 import { SCOPES } from '@/lib/contract/define';
 import { LocalTime } from './local-time';
 
+/** How a connection was made, in plain words (not the stored label, "registration"). */
+export function connectionKind(t: Pick<AccessTokenRecord, 'label'>): string {
+  if (t.label === 'Connected with OAuth') return 'Connected with OAuth';
+  if (t.label === 'registration') return 'Key given when it created your account';
+  if (t.label === 'mobile app') return 'Signed in to the mobile app';
+  return t.label ?? 'Access key';
+}
+
+/** "ChatGPT (key given when it created your account)"; a token without an agent is named by how it was made. */
 export function tokenTitle(t: Pick<AccessTokenRecord, 'agentName' | 'label'>): string {
-  return [t.agentName, t.label].filter(Boolean).join(' · ') || 'Unnamed token';
+  const kind = connectionKind(t);
+  return t.agentName ? `${t.agentName} (${kind.charAt(0).toLowerCase()}${kind.slice(1)})` : kind;
 }
 
 export function TokenFacts({ token: t }: { token: AccessTokenRecord }) {

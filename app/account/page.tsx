@@ -10,12 +10,15 @@ import { discover } from '@/lib/discover';
 import { ApiError } from '@/lib/http/errors';
 import { consumeRateLimit } from '@/lib/limits/rate-limits';
 import { inboxPlans } from '@/lib/plans/plans';
+import { waitingCheckins } from '@/lib/plans/share';
+import { plansToReview } from '@/lib/plans/reviews';
 import { zonesOf } from '@/lib/web/plans';
 import { DISCOVER_FIELDS, missingFields, type DiscoverField } from '@/lib/profiles/onboarding';
 import { activityNames } from '@/lib/web/activity-names';
 import { CHECKLIST_LABELS } from '@/lib/web/labels';
 import { Avatar } from '../_components/avatar';
 import { HomeChats, HomeRequests } from '../_components/home-screen';
+import { HomeReviews } from '../_components/plan-review';
 import { HomeUpcoming } from '../_components/plan-views';
 
 export const metadata: Metadata = { title: 'Home' };
@@ -61,12 +64,14 @@ export default async function AccountPage() {
   const base = config().publicBaseUrl;
   const missing = new Set(missingFields(user));
   const done = DISCOVER_FIELDS.length - missing.size;
-  const [toConfirm, requests, chats, matches, plans] = await Promise.all([
+  const [toConfirm, requests, chats, matches, plans, checkins, toReview] = await Promise.all([
     listTokensToConfirm(db, user.id),
     listBuddyRequests(db, user.id, {}, base),
     listChats(db, user.id, {}, base),
     missing.size === 0 ? newMatches(user) : Promise.resolve(null),
     inboxPlans(db, user.id, base),
+    waitingCheckins(db, user.id),
+    plansToReview(db, { viewerId: user.id, baseUrl: base, delayMinutes: config().planReviewDelayMinutes }),
   ]);
   const upcoming = [...plans.plans_to_answer, ...(plans.next_plan ? [plans.next_plan] : [])];
   const buddyZones = await zonesOf(db, [...new Set(upcoming.map((p) => p.buddy.id))]);
@@ -75,6 +80,12 @@ export default async function AccountPage() {
   return (
     <>
       <h1>Hi, {user.display_name}</h1>
+      {checkins.map((planId) => (
+        <p key={planId} className="notice notice-warn" role="alert">
+          <strong>All good?</strong> Your check-in is waiting.{' '}
+          <a href={`/account/plans/${encodeURIComponent(planId)}`}>Answer “I’m fine”</a>
+        </p>
+      ))}
       {toConfirm.length > 0 ? (
         // Where a person lands after signing in: the first thing to settle is who else holds access.
         <section className="notice notice-warn" aria-labelledby="confirm-agents-heading">
@@ -138,6 +149,7 @@ export default async function AccountPage() {
         zones={{ reader: user.timezone, buddies: Object.fromEntries(buddyZones) }}
         myName={user.display_name}
       />
+      <HomeReviews plans={toReview} zone={user.timezone} />
       <HomeRequests initial={requests} activityNames={names} />
       <HomeChats initial={chats} />
 

@@ -23,6 +23,9 @@ import * as m0020 from './0020_time_zones';
 import * as m0021 from './0021_plans';
 import * as m0022 from './0022_poll_cursor';
 import * as m0025 from './0025_calendar_feeds';
+import * as m0026 from './0026_plan_shares';
+import * as m0027 from './0027_plan_reviews';
+import * as m0028 from './0028_mail_sends';
 
 export const migrations: Record<string, Migration> = {
   '0001_init': m0001,
@@ -47,4 +50,7 @@ export const migrations: Record<string, Migration> = {
   '0021_plans': m0021,
   '0022_poll_cursor': m0022,
   '0025_calendar_feeds': m0025,
+  '0026_plan_shares': m0026,
+  '0027_plan_reviews': m0027,
+  '0028_mail_sends': m0028,
 };

@@ -56,9 +56,10 @@ describe('GET /.well-known/openapi.json', () => {
       .sort();
     expect(served).toEqual(endpoints.map((e) => `${e.method} ${e.path}`).sort());
     const deref = (await dereference(structuredClone(res.body))) as Record<string, any>;
-    expect(
-      deref.paths['/api/v1/me.json'].get.responses['401'].content['application/json'].schema.properties.error.required,
-    ).toEqual(['code', 'message']);
+    // 401 is the route wrapper's: the `default` response, which names its status and code.
+    const fallback = deref.paths['/api/v1/me.json'].get.responses.default;
+    expect(fallback.description).toContain('401 unauthorized');
+    expect(fallback.content['application/json'].schema.properties.error.required).toEqual(['code', 'message']);
   });
 
   it('answers a CORS preflight', async () => {
@@ -103,13 +104,30 @@ describe('the MCP server at /api/mcp', () => {
     expect(Object.keys(register.inputSchema.properties ?? {})).toEqual(
       expect.arrayContaining(['email', 'activities', 'availability_text', 'photo']),
     );
-    expect(register.annotations).toEqual({ destructiveHint: false });
+    // All four hints on every tool, as the contract entry declares them (issue 32 §3).
+    expect(register.annotations).toEqual({
+      readOnlyHint: false,
+      destructiveHint: false,
+      idempotentHint: false,
+      openWorldHint: true,
+    });
     const me = tools.find((t) => t.name === 'get_my_profile')!;
-    // Only hints that differ from the MCP defaults are sent (readOnly false, destructive true, idempotent false, openWorld true).
-    expect(me.annotations).toEqual({ readOnlyHint: true, openWorldHint: false });
+    expect(me.annotations).toEqual({
+      readOnlyHint: true,
+      destructiveHint: false,
+      idempotentHint: true,
+      openWorldHint: false,
+    });
+    for (const tool of tools) {
+      const hints = tool.annotations as Record<string, unknown>;
+      for (const name of ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'])
+        expect(typeof hints[name], `${tool.name} ${name}`).toBe('boolean');
+    }
     // No output schemas: results are the endpoint's JSON as text (issue 16: they were half of tools/list).
     expect(tools.every((t) => t.outputSchema === undefined)).toBe(true);
     expect(tools.find((t) => t.name === 'update_my_profile')!.annotations).toEqual({
+      readOnlyHint: false,
+      destructiveHint: true,
       idempotentHint: true,
       openWorldHint: false,
     });

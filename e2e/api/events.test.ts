@@ -205,11 +205,72 @@ describe('query validation', () => {
     expect(error.headers.get('cache-control')).toBe('no-store');
   });
 
-  it('ignores unknown parameters in built-in mode', async () => {
+  it('answers unknown parameters in built-in mode, with a warning naming each and a did-you-mean', async () => {
     // Raw: parameters the contract does not name, on purpose.
-    const res = await api('GET', `${listEvents.path}?limit=1&lang=de&page_token=xyz`);
+    const res = await api('GET', `${listEvents.path}?limit=1&lang=de&activity=climbing`);
     expect(res.status).toBe(200);
-    expect(listEvents.response.parse(res.body).events).toHaveLength(1);
+    const body = listEvents.response.parse(res.body);
+    expect(body.events).toHaveLength(1);
+    expect(body.warnings).toEqual({
+      unknown_parameters: { lang: 'unknown parameter', activity: 'unknown parameter (did you mean activities?)' },
+    });
+    // Documented parameters alone carry no warnings.
+    expect((await feed('limit=1')).warnings).toBeUndefined();
+  });
+});
+
+describe('q on the built-in directory understands activities (issue 36)', () => {
+  const source = 'e2e-activities-q';
+  const row = (uid: string, title: string, extra: { activity_ids?: string[]; categories?: string[] }) => ({
+    source,
+    uid,
+    series_uid: uid,
+    title,
+    description: null,
+    starts_at: at(6, 19),
+    ends_at: at(6, 22),
+    timezone: 'Etc/UTC',
+    local_date: ymd(at(6)),
+    venue_name: null,
+    venue_address: null,
+    city: null,
+    region: null,
+    country: null,
+    latitude: null,
+    longitude: null,
+    url: null,
+    scraped_at: today,
+    ...extra,
+  });
+  beforeAll(async () => {
+    await testDb()
+      .insertInto('events')
+      .values([
+        // The catalog lists "catan" as an alias of Board Games.
+        row('catan', 'Catan night', {}),
+        // Only the event's own categories say it is board games.
+        row('categories', 'Strategy evening', { categories: ['Board games'] }),
+        // Only the directory's activity tag does.
+        row('tagged', 'Tuesday club', { activity_ids: ['board_games'] }),
+        row('bouldering', 'Bouldering after work', {}),
+        row('quiz', 'Thursdays at the Arms', { categories: ['Trivia'] }),
+      ])
+      .execute();
+  });
+  afterAll(async () => {
+    await testDb().deleteFrom('events').where('source', '=', source).execute();
+  });
+
+  it.each([
+    ['board games', ['Catan night', 'Strategy evening', 'Tuesday club']],
+    ['boardgame', ['Catan night', 'Strategy evening', 'Tuesday club']],
+    ['climbing', ['Bouldering after work']],
+    ['pub quiz', ['Thursdays at the Arms']],
+    ['strategy', ['Strategy evening']],
+    ['chess', []],
+  ])('q=%s finds %j', async (q, expected) => {
+    const res = await feed(new URLSearchParams({ sources: source, q }).toString());
+    expect(titles(res.events).sort()).toEqual([...expected].sort());
   });
 });
 
@@ -666,6 +727,7 @@ describe('proxy mode (EVENTS_UPSTREAM_URL)', () => {
       sort: 'distance',
       near: '45.5,-122.6',
       lang: 'de',
+      activity: 'climbing',
       'page token': 'a b&c',
       tag: 'forward',
     });

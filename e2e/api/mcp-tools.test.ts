@@ -90,6 +90,8 @@ describe('tools/list over the SDK client', () => {
     expect(encode(json).length).toBeLessThan(6_000);
     expect(tools.find((t) => t.name === 'get_guide')?.annotations).toEqual({
       readOnlyHint: true,
+      destructiveHint: false,
+      idempotentHint: true,
       openWorldHint: false,
     });
   });

@@ -521,7 +521,7 @@ describe('device sign-in (RFC 8628)', () => {
     expect(posted.status).toBe(303);
     const interaction = new URL(posted.headers.get('location')!, base);
     const consentPage = await browser.fetch(interaction.pathname);
-    expect((await consentPage.text()).replace(/<!-- -->/g, '')).toContain('Connect Your assistant (device sign-in)?');
+    expect((await consentPage.text()).replace(/<!-- -->/g, '')).toContain('Connect your assistant?');
     const allowed = await browser.fetch(`${interaction.pathname}/confirm`, {
       method: 'POST',
       headers: { origin: base },

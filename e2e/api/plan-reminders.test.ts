@@ -6,8 +6,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { sql } from 'kysely';
-import { describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import * as plans from '@/lib/contract/plans';
+import { acceptBuddyRequest, sendBuddyRequest } from '@/lib/contract/social';
+import { startSmtpSink, type SmtpSink } from '../support/smtp-sink';
+import { startStack, type Stack } from '../support/stack';
 import { api, registerUser, testDb, uniqueEmail } from './client';
 import { call, send } from './contract-client';
 import { makeBuddies, pushJobs, type TestUser } from './social-helpers';
@@ -182,5 +185,73 @@ describe('plan reminders', () => {
     expect((await reminders(plan.id)).length).toBe(2);
     expect((await cancel(b, plan.id)).status).toBe(200);
     expect(await reminders(plan.id)).toEqual([]);
+  });
+});
+
+// The same path through a real SMTP conversation: a stack of its own, whose mail goes to an
+// smtp-server sink started here, with a reminder 2 minutes before the start
+// (PLAN_REMINDER_OFFSETS=2m), so a plan proposed 2.5 minutes ahead is reminded within a
+// minute and a half of the sweep.
+describe('plan reminders by SMTP', () => {
+  let sink: SmtpSink | undefined;
+  let stack: Stack;
+
+  beforeAll(async () => {
+    sink = await startSmtpSink();
+    stack = await startStack({
+      SMTP_URL: sink.url,
+      MAIL_FROM: 'buddies@example.com',
+      PLAN_REMINDER_OFFSETS: '2m',
+    });
+  }, 120_000);
+
+  afterAll(async () => {
+    await stack?.stop();
+    await sink?.close();
+  });
+
+  it('a confirmed plan’s reminder reaches both people through SMTP, fixed wording with one-click unsubscribe', {
+    timeout: 240_000,
+  }, async () => {
+    const base = stack.baseUrl;
+    const person = async (displayName: string) => {
+      const email = uniqueEmail('smtp-remind');
+      const res = await api('POST', '/api/v1/register.json', { base, body: { email, displayName } });
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+      return { email, slug: res.body.user.slug as string, token: res.body.auth.token as string };
+    };
+    const [a, b] = [await person('Tess Smtp'), await person('Uma Smtp')];
+    const asked = await call(sendBuddyRequest, { base, params: { slug: b.slug }, token: a.token, body: {} });
+    const { chat } = await call(acceptBuddyRequest, {
+      base,
+      params: { invitationId: asked.request.id },
+      token: b.token,
+    });
+    const { plan } = await call(plans.proposePlan, {
+      base,
+      params: { chatId: chat.chatId },
+      token: a.token,
+      body: {
+        activity: 'Evil activity https://evil.example',
+        starts_at: new Date(Date.now() + 150_000).toISOString(),
+        place: { name: 'Click here https://evil.example' },
+      },
+    });
+    await call(plans.acceptPlan, { base, params: { planId: plan.id }, token: b.token, body: {} });
+
+    const reminders = () =>
+      (sink?.mails ?? []).filter((m) => /^Subject: Reminder: your Buddy Match plan is in 2 minutes/m.test(m.raw));
+    const deadline = Date.now() + 180_000;
+    while (reminders().length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 500));
+    const mails = reminders();
+    expect(mails.flatMap((m) => m.to).sort()).toEqual([a.email, b.email].sort());
+    for (const { raw } of mails) {
+      expect(raw).toMatch(/^From: buddies@example\.com/m);
+      expect(raw).toMatch(/^List-Unsubscribe-Post: List-Unsubscribe=One-Click$/m);
+      expect(raw).toMatch(/^List-Unsubscribe:\s*<http/m);
+      const text = raw.replace(/=\r?\n/g, '');
+      expect(text).toContain('Your plan with your buddy starts');
+      expect(text).not.toMatch(/evil|Click here|Tess|Uma/);
+    }
   });
 });

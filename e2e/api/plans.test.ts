@@ -657,7 +657,7 @@ describe('the MCP tools, through the SDK client', () => {
     return JSON.parse(text);
   }
 
-  it('propose_plan, accept_plan and list_plans; reads are read-only tools', async () => {
+  it('plan_options, propose_plan, accept_plan and list_plans; reads are read-only tools', async () => {
     const [a, b, chatId] = await pair('Mcp', true);
     const [ana, ben] = await Promise.all([connect(a.token), connect(b.token)]);
     const { tools } = await ana.listTools();
@@ -666,15 +666,34 @@ describe('the MCP tools, through the SDK client', () => {
       expect(tools.map((t) => t.name)).toContain(name);
     expect(tools.find((t) => t.name === 'list_plans')?.annotations?.readOnlyHint).toBe(true);
     expect(tools.find((t) => t.name === 'get_plan')?.annotations?.readOnlyHint).toBe(true);
-    expect(tools.find((t) => t.name === 'propose_plan')?.annotations?.readOnlyHint).toBeUndefined();
+    expect(tools.find((t) => t.name === 'propose_plan')?.annotations?.readOnlyHint).toBe(false);
+
+    expect(await tool(ana, 'plan_options', { slug: b.slug, days: 7 })).toEqual({
+      options: [],
+      none_because: 'No shared free time: your availability is not set',
+    });
+    // Both free on Saturdays and both hiking: the options are real times to propose from.
+    for (const who of [a, b]) {
+      const res = await api('PATCH', '/api/v1/me.json', {
+        token: who.token,
+        body: { activities: ['hiking'], availability_text: 'Saturdays 9-17' },
+      });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+    }
+    const { options } = await tool(ana, 'plan_options', { slug: b.slug, days: 14 });
+    expect(options.length).toBeGreaterThan(0);
+    const [option] = options as { starts_at: string; activity: string; why: string[] }[];
+    expect(new Date(option!.starts_at).getUTCDay()).toBe(6);
+    expect(option!.activity).toMatch(/hiking/i);
 
     const proposed = await tool(ana, 'propose_plan', {
       chatId,
-      activity: 'Hiking',
-      starts_at: inHours(26),
+      activity: option!.activity,
+      starts_at: option!.starts_at,
       place: { name: 'North trailhead' },
       agentName: 'AgentA',
     });
+    expect(Date.parse(proposed.plan.starts_at)).toBe(Date.parse(option!.starts_at));
     expect(proposed.plan).toMatchObject({ status: 'proposed', proposed_by: { agent_name: 'AgentA' } });
     const toAnswer = await tool(ben, 'list_plans', { view: 'to_answer' });
     expect(toAnswer.plans.map((p: { id: string }) => p.id)).toEqual([proposed.plan.id]);
@@ -683,9 +702,5 @@ describe('the MCP tools, through the SDK client', () => {
     const upcoming = await tool(ana, 'list_plans', {});
     expect(upcoming.plans).toMatchObject([{ id: proposed.plan.id, status: 'confirmed' }]);
     expect((await tool(ana, 'get_plan', { planId: proposed.plan.id })).plan.id).toBe(proposed.plan.id);
-    expect(await tool(ana, 'plan_options', { slug: b.slug, days: 7 })).toEqual({
-      options: [],
-      none_because: 'No shared free time: your availability is not set',
-    });
   });
 });

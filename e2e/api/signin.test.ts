@@ -693,3 +693,33 @@ describe('security headers', () => {
     expect(await head.text()).toBe('');
   });
 });
+
+describe('the person’s own web signup (issue 31 §5)', () => {
+  it('creates the account and no bearer token; register.json still hands the assistant one', async () => {
+    const email = uniqueEmail('web-own');
+    const res = await api('POST', '/api/v1/web/signup.json', { body: { email, displayName: 'Wen Web' } });
+    expect(res.status).toBe(201);
+    expect(Object.keys(res.body.auth).sort()).toEqual([
+      'emailed_magic_link',
+      'generated_password',
+      'mobile_signin_expires_in_seconds',
+      'mobile_signin_url',
+    ]);
+    const user = await testDb().selectFrom('users').select('id').where('email', '=', email).executeTakeFirstOrThrow();
+    expect(await testDb().selectFrom('access_tokens').select('id').where('user_id', '=', user.id).execute()).toEqual(
+      [],
+    );
+    // The same email again is the same 409 as register.json.
+    const again = await api('POST', '/api/v1/web/signup.json', { body: { email, displayName: 'Wen Again' } });
+    expect(again.status).toBe(409);
+
+    const byAssistant = await registerUser();
+    const keys = await testDb()
+      .selectFrom('access_tokens')
+      .select('label')
+      .where('user_id', '=', byAssistant.id)
+      .execute();
+    expect(keys).toEqual([{ label: 'registration' }]);
+    expect((await api('GET', '/api/v1/me.json', { token: byAssistant.token })).status).toBe(200);
+  });
+});

@@ -8,7 +8,11 @@ import { baseUrl, freshIp } from './client';
 
 export class WebClient {
   readonly cookies = new Map<string, string>();
-  constructor(readonly ip: string = freshIp()) {}
+  /** `base`: a stack the test started itself (default: the shared one). */
+  constructor(
+    readonly ip: string = freshIp(),
+    readonly base: string = '',
+  ) {}
 
   cookieHeader(): string {
     return [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
@@ -29,7 +33,7 @@ export class WebClient {
       body = JSON.stringify(options.json);
       headers['content-type'] = 'application/json';
     }
-    const res = await fetch(`${baseUrl()}${path}`, { method, headers, body, redirect: 'manual' });
+    const res = await fetch(`${this.base || baseUrl()}${path}`, { method, headers, body, redirect: 'manual' });
     for (const line of res.headers.getSetCookie()) {
       const [pair, ...attributes] = line.split(';');
       const eq = pair!.indexOf('=');

@@ -141,6 +141,54 @@ for (const assistant of ASSISTANTS) {
   });
 }
 
+test('issue 31 §7: the start page copies the prompt, opens the assistant with it typed in, and keeps commands for developers', async ({
+  page,
+  context,
+}) => {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base() });
+  await page.goto(`${base()}/start/claude`);
+  const prompt = (await page.locator('pre.copy-block').first().textContent())!;
+  expect(prompt).toMatch(/^Sign me up for Buddy Match/);
+  await page.getByRole('button', { name: 'Copy the prompt' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Copied.' })).toBeVisible();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(prompt);
+  await expect(page.getByRole('link', { name: 'Open Claude with this typed in' })).toHaveAttribute(
+    'href',
+    `https://claude.ai/new?${new URLSearchParams({ q: prompt })}`,
+  );
+
+  // Claude Code's commands wait under "For developers".
+  const command = page.getByText('claude mcp add --transport http buddy-match', { exact: false }).first();
+  await expect(command).toBeHidden();
+  await page.getByText('For developers').click();
+  await expect(command).toBeVisible();
+  await expectAccessible(page);
+
+  // A long address on a narrow phone wrapped as "api/mc p": now it breaks only after a "/".
+  await page.goto(`${base()}/start/chatgpt`);
+  await expect(page.getByRole('link', { name: 'Open ChatGPT with this typed in' })).toHaveAttribute(
+    'href',
+    `https://chatgpt.com/?${new URLSearchParams({ q: prompt })}`,
+  );
+  const address = page.locator('pre.copy-block').filter({ hasText: /\/api\/mcp$/ });
+  const brokenWords = await address.evaluate((pre) => {
+    // As narrow as a long host name makes it on a phone: the address no longer fits on one line.
+    Object.assign((pre as HTMLElement).style, { boxSizing: 'content-box', width: `${pre.textContent!.length - 3}ch` });
+    const broken: string[] = [];
+    const walker = document.createTreeWalker(pre, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      for (const word of (node.textContent ?? '').matchAll(/[A-Za-z]+/g)) {
+        const range = document.createRange();
+        range.setStart(node, word.index);
+        range.setEnd(node, word.index + word[0].length);
+        if (new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size > 1) broken.push(word[0]);
+      }
+    }
+    return broken;
+  });
+  expect(brokenWords).toEqual([]);
+});
+
 test('an unknown assistant page is a 404', async ({ page }) => {
   const response = await page.goto(`${base()}/start/siri`);
   expect(response?.status()).toBe(404);
@@ -172,12 +220,22 @@ test('/signup creates an account from plain English and shows how it was underst
 
   const [row] = await testDb()
     .selectFrom('users')
-    .select(['display_name', 'activities', 'availability_text'])
+    .select(['id', 'display_name', 'activities', 'availability_text'])
     .where('email', '=', email)
     .execute();
   expect(row).toEqual({
+    id: expect.any(String),
     display_name: 'Ana',
     activities: ['hiking', 'rock_climbing'],
     availability_text: 'weeknights except fridays, sat 9:30am-noon',
   });
+  // Issue 31 §5: her own signup made no assistant key, so nothing asks her "who can act for you".
+  // (It used to mint the 'registration' token an assistant gets from register.json.)
+  expect(await testDb().selectFrom('access_tokens').select('id').where('user_id', '=', row!.id).execute()).toEqual([]);
+  await expect(page.getByTestId('browser-signin')).toHaveText('You’re signed in on this browser.', ANSWER);
+  // Issue 31 §1: "Open Buddy Match" opens the app.
+  await page.getByRole('link', { name: 'Open Buddy Match' }).click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Hi, Ana');
+  await expect(page.getByRole('region', { name: 'Check who can act for you' })).toHaveCount(0);
+  await expectAccessible(page);
 });

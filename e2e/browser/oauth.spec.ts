@@ -415,7 +415,7 @@ test('issue 30: an emailed link asked for on the way to consent comes back to Al
     const other = await browser.newContext({ extraHTTPHeaders: { 'x-forwarded-for': freshIp() } });
     const otherPage = await other.newPage();
     await otherPage.goto(`${first}&callbackUrl=${encodeURIComponent(consentPath)}`);
-    await otherPage.getByRole('button', { name: 'Sign in' }).click();
+    await otherPage.getByRole('button', { name: 'Continue' }).click();
     await otherPage.waitForURL(`${baseUrl()}/account`);
     await expect(otherPage.getByRole('heading', { level: 1 })).toHaveText('Hi, Linda Link');
     await other.close();
@@ -425,7 +425,7 @@ test('issue 30: an emailed link asked for on the way to consent comes back to Al
     await page.getByRole('button', { name: 'Email me a sign-in link' }).click();
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Check your email');
     await page.goto(await outboxLink(person.email, new Set([first])));
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Continue' }).click();
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Connect Link Assistant?');
     expect(new URL(page.url()).pathname).toBe(consentPath);
     await screenshot(page, testInfo, 'oauth-consent-after-emailed-link');

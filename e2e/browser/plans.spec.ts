@@ -3,6 +3,7 @@
 // own browser, accepts it and both see it confirmed; times read on each person's clock
 // (and the other's where it differs); the plan page cancels it, undoing what an
 // assistant did; the home screen's Upcoming block shows the next plan.
+import fs from 'node:fs';
 import type { APIRequestContext, Browser, TestInfo } from '@playwright/test';
 import {
   baseUrl,
@@ -146,6 +147,10 @@ test('a counter-proposal from the card, the home screen’s Upcoming, and undoin
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Plan with Bea Helped');
   const detail = page.getByRole('article', { name: 'Plan: Hiking' });
   await expect(detail).toContainText('Trailhead café');
+  // Add to calendar downloads this plan's own .ics.
+  const download = page.waitForEvent('download');
+  await page.getByRole('link', { name: 'Add to calendar' }).click();
+  expect(await (await download).path().then((file) => fs.readFileSync(file, 'utf8'))).toMatch(/^BEGIN:VCALENDAR/);
   await expectAccessible(page);
   await screenshot(page, testInfo, 'plan-page');
   await detail.getByRole('button', { name: 'Cancel plan' }).click();

@@ -80,8 +80,8 @@ test('a link built by an agent shows what will be sent, creates the account on o
 
   await page.getByRole('button', { name: 'Create my account' }).click();
   await expect(page.getByRole('heading', { name: 'Your account is ready' })).toBeFocused(ANSWER);
-  const signin = page.getByRole('link', { name: 'Open Buddy Match' });
-  await expect(signin).toHaveAttribute('href', new RegExp(`^${base().replace(/[.:/]/g, '\\$&')}/signin/link\\?token=`));
+  // Issue 31 §8: the page's heading no longer offers to create the account.
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Welcome to Buddy Match');
   await expect(page.getByLabel('Sign-in link')).toHaveValue(/\/signin\/link\?token=/);
   await expect(page.getByRole('textbox', { name: 'Password' })).toHaveValue(/^\w{5}-\w{5}-\w{5}-\w{5}$/);
   await expect(page.getByText('shown only this once')).toBeVisible();
@@ -97,6 +97,8 @@ test('a link built by an agent shows what will be sent, creates the account on o
 
   // The browser is signed in to the new account, and the phone's sign-in link is left unused.
   await expect(page.getByTestId('browser-signin')).toHaveText('You’re signed in on this browser.', ANSWER);
+  // Issue 31 §1: signed in here, "Open Buddy Match" opens the app, not the sign-in link page again.
+  await expect(page.getByRole('link', { name: 'Open Buddy Match' })).toHaveAttribute('href', '/account');
   const me = await page.request.get(`${base()}/api/v1/me.json`);
   expect(me.status()).toBe(200);
   expect((await me.json()).profile.email).toBe(email);
@@ -107,6 +109,35 @@ test('a link built by an agent shows what will be sent, creates the account on o
   const rows = await usersWithEmail(email);
   expect(rows).toHaveLength(1);
   expect(rows[0]).toMatchObject({ display_name: 'Robin', agent_name: 'BrowserTestAgent', activities: ['hiking'] });
+  // The assistant's signup keeps its key (SPEC 2.1: register.json answers auth.token).
+  const keys = await testDb()
+    .selectFrom('access_tokens')
+    .select(['label', 'agent_name'])
+    .where('user_id', '=', rows[0]!.id)
+    .execute();
+  expect(keys).toEqual([{ label: 'registration', agent_name: 'BrowserTestAgent' }]);
+});
+
+test('issue 31 §8: the API’s own field names are read too, and a parameter the page does not know is shown', async ({
+  page,
+}) => {
+  await page.setExtraHTTPHeaders({ 'x-forwarded-for': freshIp() });
+  const query = new URLSearchParams({
+    email: uniqueEmail('api-names'),
+    displayName: 'Dana',
+    aboutMe: 'Cellist, new in town.',
+    availability_text: 'Sunday afternoons',
+    favouriteColour: 'teal',
+  });
+  await page.goto(`${base()}/signup-with-ai?${query}`);
+  const review = page.getByRole('region', { name: 'Check what will be sent' });
+  await expect(review.locator('dd[data-field="name"]')).toHaveText('Dana');
+  await expect(review.locator('dd[data-field="about"]')).toHaveText('Cellist, new in town.');
+  await expect(review.locator('dd[data-field="availability"]')).toHaveText('Sunday afternoons');
+  await expect(page.getByRole('region', { name: 'Not used from your assistant’s link' })).toContainText(
+    'favouriteColour: teal',
+  );
+  await expectAccessible(page);
 });
 
 test('HTML and script in the name are shown and stored as text, never run', async ({ page }) => {

@@ -1,53 +1,30 @@
 // The emailed magic link through a real SMTP conversation: a second stack sends its
 // mail to an smtp-server sink started here, and the test signs in with what arrived.
-import { SMTPServer } from 'smtp-server';
-import type { AddressInfo } from 'node:net';
+import { type SinkMail, type SmtpSink, startSmtpSink } from '../support/smtp-sink';
 import { startStack, type Stack } from '../support/stack';
 import { expect, expectAccessible, freshIp, isDesktop, notMeLinkIn, register, signinLinkIn, test } from './support';
 
-interface Received {
-  to: string[];
-  raw: string;
-}
-
 test.describe('magic link by SMTP', () => {
   test.describe.configure({ timeout: 180_000 });
-  let sink: SMTPServer;
+  let sink: SmtpSink | undefined;
   let stack: Stack;
-  const inbox: Received[] = [];
+  const inbox = (): SinkMail[] => sink?.mails ?? [];
 
   test.beforeAll(async ({}, testInfo) => {
     if (!isDesktop(testInfo)) return;
-    sink = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ['STARTTLS'],
-      logger: false,
-      onData(stream, session, callback) {
-        const chunks: Buffer[] = [];
-        stream.on('data', (c: Buffer) => chunks.push(c));
-        stream.on('end', () => {
-          inbox.push({
-            to: session.envelope.rcptTo.map((r) => r.address),
-            raw: Buffer.concat(chunks).toString('utf8'),
-          });
-          callback();
-        });
-      },
-    });
-    await new Promise<void>((resolve) => sink.listen(0, '127.0.0.1', resolve));
-    const port = (sink.server.address() as AddressInfo).port;
-    stack = await startStack({ SMTP_URL: `smtp://127.0.0.1:${port}`, MAIL_FROM: 'buddies@example.com' });
+    sink = await startSmtpSink();
+    stack = await startStack({ SMTP_URL: sink.url, MAIL_FROM: 'buddies@example.com' });
   });
 
   test.afterAll(async () => {
     await stack?.stop();
-    await new Promise<void>((resolve) => (sink ? sink.close(() => resolve()) : resolve()));
+    await sink?.close();
   });
 
-  async function mailTo(email: string, skip = 0): Promise<Received> {
+  async function mailTo(email: string, skip = 0): Promise<SinkMail> {
     const deadline = Date.now() + 30_000;
     while (Date.now() < deadline) {
-      const found = inbox.filter((m) => m.to.includes(email));
+      const found = inbox().filter((m) => m.to.includes(email));
       if (found.length > skip) return found[skip]!;
       await new Promise((r) => setTimeout(r, 200));
     }
@@ -73,7 +50,7 @@ test.describe('magic link by SMTP', () => {
 
     await page.setExtraHTTPHeaders({ 'x-forwarded-for': freshIp() });
     await page.goto(link);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Continue' }).click();
     await page.waitForURL(`${stack.baseUrl}/account`);
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Hi, Sasha Smtp');
     await expectAccessible(page);
@@ -89,7 +66,7 @@ test.describe('magic link by SMTP', () => {
     const again = signinLinkIn(second.raw)!;
     expect(again).not.toBe(link);
     await page.goto(again);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Continue' }).click();
     await page.waitForURL(`${stack.baseUrl}/account`);
   });
 });

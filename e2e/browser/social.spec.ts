@@ -201,6 +201,16 @@ test.describe('on the desktop', () => {
     await expect(page.getByText('No chats yet.')).toBeVisible();
     const gone = await page.goto(`${baseUrl()}/account/chats/${chatId}`);
     expect(gone?.status()).toBe(404);
+
+    // Issue 31: Settings lists who she blocked, and unblocks without an assistant.
+    await page.goto(`${baseUrl()}/account/settings`);
+    const blocked = page.getByRole('region', { name: 'Blocked people' });
+    await expect(blocked.getByRole('listitem')).toHaveText([/Bea Pest/]);
+    await expectAccessible(page);
+    await blocked.getByRole('button', { name: 'Unblock Bea Pest' }).click();
+    await expect(blocked.getByRole('status')).toHaveText('Bea Pest is unblocked. They can find you and ask you again.');
+    await expect(blocked.getByRole('listitem')).toHaveCount(0);
+    expect(await query('select 1 from blocks where blocker_id = $1', [ana.id])).toEqual([]);
   });
 
   test('finding and asking a buddy; what a person sees on bad filters', async ({ page, request }) => {
@@ -321,7 +331,9 @@ test.describe('on the desktop', () => {
   test('an incomplete profile is told what Discover needs; an unknown chat is a 404', async ({ page, request }) => {
     const ivy = await register(request, { displayName: 'Ivy Incomplete', location: 'Lisbon' });
     await signIn(page, ivy.email, PASSWORD, '/account/discover');
-    await expect(page.getByText('Discover shows complete profiles to complete profiles.')).toBeVisible();
+    await expect(page.getByText('Finish your profile to see people near you')).toBeVisible();
+    // Issue 31: no "For agents: the API index" footer in the signed-in app.
+    await expect(page.getByRole('link', { name: 'the API index' })).toBeHidden();
     await expect(page.getByRole('listitem').filter({ hasText: 'A photo' })).toBeVisible();
     await expect(page.getByRole('link', { name: 'Complete your profile' })).toHaveAttribute('href', '/account/profile');
     await expectAccessible(page);

@@ -130,15 +130,17 @@ test.describe('on the desktop', () => {
     const prompt = page.getByRole('region', { name: 'Do you know these assistants?' });
     const items = prompt.getByRole('list', { name: 'Assistants to confirm' }).getByRole('listitem');
     await expect(items).toHaveCount(2);
-    const helper = items.filter({ has: page.getByRole('heading', { name: 'HelperBot · registration' }) });
-    const app = items.filter({ has: page.getByRole('heading', { name: 'mobile app' }) });
+    const helper = items.filter({
+      has: page.getByRole('heading', { name: 'HelperBot (key given when it created your account)' }),
+    });
+    const app = items.filter({ has: page.getByRole('heading', { name: 'Signed in to the mobile app' }) });
     await expect(helper).toContainText('Full access');
     await expect(helper).toContainText('Last used');
     await expect(app).toContainText('Created');
     await expectAccessible(page);
     await screenshot(page, testInfo, 'confirm-assistants');
 
-    await app.getByRole('button', { name: /^Revoke mobile app/ }).click();
+    await app.getByRole('button', { name: /^Revoke Signed in to the mobile app/ }).click();
     await expect(items).toHaveCount(1);
     expect((await me(request, appToken)).status()).toBe(401);
     expect((await me(request, user.token)).status()).toBe(200);

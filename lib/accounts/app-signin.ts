@@ -1,16 +1,16 @@
-// The mobile app's half of a sign-in link: the sign-in page hands the app
-// buddymatch://signin?token=…, and the app trades the token for a bearer token here.
+// The mobile app's half of a sign-in link: where an operator names the app (APP_LINK_URL),
+// the sign-in page hands it <APP_LINK_URL>?token=…, and the app trades the token for a bearer token here.
 import type { Database } from '@/db';
 import { ApiError } from '../http/errors';
 import { profileUrl } from '../profiles/records';
 import { consumeSigninLink } from './signin-links';
 import { mintAccessToken } from './tokens';
 
-export const APP_SIGNIN_SCHEME = 'buddymatch';
-
-/** The deep link the sign-in page offers on phones. */
-export function appSigninUrl(token: string): string {
-  return `${APP_SIGNIN_SCHEME}://signin?token=${encodeURIComponent(token)}`;
+/** The deep link the sign-in page offers on phones: the configured app link with the token added. */
+export function appSigninUrl(appLinkUrl: string, token: string): string {
+  const url = new URL(appLinkUrl);
+  url.searchParams.set('token', token);
+  return url.toString();
 }
 
 export async function exchangeSigninLink(db: Database, token: string, baseUrl: string) {

@@ -28,6 +28,7 @@ export async function sendMagicLinkMail(
   userId: string,
   settings: AccountMailSettings,
   occasion: SigninMailOccasion = 'request',
+  messageId?: string,
 ): Promise<void> {
   const to = await liveRecipient(db, userId);
   if (!to) return; // deleted or disabled since: nothing to send
@@ -40,13 +41,14 @@ export async function sendMagicLinkMail(
     notMeUrl: notMe.url,
     notMeDays: days(notMe.expiresInSeconds),
   });
-  await sendMail({ to, ...mail }, settings);
+  await sendMail({ to, ...mail, messageId }, settings);
 }
 
 export async function sendAccountCreatedNotice(
   db: Database,
   userId: string,
   settings: AccountMailSettings,
+  messageId?: string,
 ): Promise<void> {
   const to = await liveRecipient(db, userId);
   if (!to) return;
@@ -56,5 +58,5 @@ export async function sendAccountCreatedNotice(
     notMeUrl: notMe.url,
     notMeDays: days(NOT_ME_LINK_TTL_SECONDS),
   });
-  await sendMail({ to, ...mail }, settings);
+  await sendMail({ to, ...mail, messageId }, settings);
 }

@@ -55,7 +55,25 @@ function photoInputOf(body: RegisterBody, notes: string[]): PhotoInput | null {
 
 const HOUR_MS = 3600_000;
 
+/** POST /api/v1/register.json: the account and the caller's (an assistant's) bearer token. */
 export async function registerUser(db: Database, body: RegisterBody, ctx: RegisterContext) {
+  const { token, ...rest } = await createAccount(db, body, ctx, true);
+  return toRegisterResponse(rest.row, { ...rest, token: token! });
+}
+
+/**
+ * The person's own web signup (/signup): the same account, but no bearer token, since
+ * the browser signs in with a session. A key nobody holds would only alarm them on
+ * Connected assistants ("someone may have signed up with your email").
+ */
+export async function registerPersonOnWeb(db: Database, body: RegisterBody, ctx: RegisterContext) {
+  const { row, ...rest } = await createAccount(db, body, ctx, false);
+  const { auth, ...response } = toRegisterResponse(row, { ...rest, token: { token: '', scopes: [] } });
+  const { token: _token, token_type: _type, scopes: _scopes, ...withoutKey } = auth;
+  return { ...response, auth: withoutKey };
+}
+
+async function createAccount(db: Database, body: RegisterBody, ctx: RegisterContext, withAssistantKey: boolean) {
   // Cheap checks first: an address at its limit costs no argon2 hash, no photo download
   // and no decoding (the route runs this check before reading the body, too).
   await precheckRegistrationLimit(db, ctx.ip, ctx.limitPerHour);
@@ -113,11 +131,13 @@ export async function registerUser(db: Database, body: RegisterBody, ctx: Regist
               .executeTakeFirstOrThrow()
           : user;
       await trx.insertInto('registrations').values({ ip: ctx.ip, user_id: user.id }).execute();
-      const token = await mintAccessToken(trx, user.id, {
-        label: 'registration',
-        agentName: body.agentName,
-        agentSessionId: body.agentSessionId,
-      });
+      const token = withAssistantKey
+        ? await mintAccessToken(trx, user.id, {
+            label: 'registration',
+            agentName: body.agentName,
+            agentSessionId: body.agentSessionId,
+          })
+        : null;
       const link = await createSigninLink(trx, user.id, 'mobile', ctx.baseUrl);
       // The emailed link is a separate single-use link minted by the mail job, so the
       // job's payload holds no secret and using one link does not burn the other. Without
@@ -133,15 +153,15 @@ export async function registerUser(db: Database, body: RegisterBody, ctx: Regist
     return retryGeneratedSlugRace(() => attempt(passwordHash), body.slug == null);
   });
 
-  return toRegisterResponse(result.row, {
-    token: result.token.token,
-    scopes: result.token.scopes,
+  return {
+    row: result.row,
+    token: result.token,
     generatedPassword,
     link: result.link,
     emailed: wantsEmail,
     warnings,
     baseUrl: ctx.baseUrl,
-  });
+  };
 }
 
 /**
@@ -270,8 +290,7 @@ function rememberRefusal(db: Database, key: string, until: number): void {
 function toRegisterResponse(
   row: UserRow,
   parts: {
-    token: string;
-    scopes: Scope[];
+    token: { token: string; scopes: Scope[] };
     generatedPassword: string | null;
     link: { url: string; expiresInSeconds: number };
     emailed: boolean;
@@ -285,9 +304,9 @@ function toRegisterResponse(
     success: true as const,
     user: { id: row.id, email: row.email, slug: row.slug, profile_url: profileUrl(parts.baseUrl, row.slug) },
     auth: {
-      token: parts.token,
+      token: parts.token.token,
       token_type: 'Bearer' as const,
-      scopes: parts.scopes,
+      scopes: parts.token.scopes,
       generated_password: parts.generatedPassword,
       mobile_signin_url: parts.link.url,
       mobile_signin_expires_in_seconds: parts.link.expiresInSeconds,

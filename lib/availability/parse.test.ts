@@ -154,6 +154,27 @@ const CASES: readonly (readonly [string, readonly Block[]])[] = [
   ['weekends except sunday, mon evenings', [at([SAT], 6, 24), at([MON], 17, 24)]],
   ['every evening except mon, tue evenings', [at([WED, THU, FRI, SAT, SUN], 17, 24)]],
   ['weekends except saturday mornings, sunday evenings', [at([SAT], 12, 24), at([SUN], 6, 17)]],
+  // Issue 36's last twelve misreads, each as a rule.
+  // A range after a comma or in brackets states the period's hours; a point there is an example.
+  ['Saturday afternoons, 2 to 4', [at([SAT], 14, 16)]],
+  ['evenings (6pm-11pm)', [at(EVERY_DAY, 18, 23)]],
+  ['early evenings (like 5pm)', [at(EVERY_DAY, 17, 20)]],
+  // Seven is evening unless it says am; eight to eleven stay morning.
+  ['at 7:30', [at(EVERY_DAY, 19, 20)]],
+  ['Sat 7am', [at([SAT], 7, 8)]],
+  ['Monday 7-10', [at([MON], 19, 22)]],
+  ['Saturday 8-10', [at([SAT], 8, 10)]],
+  // Numbers in words, with am/pm or o'clock, and "starting … ending" ranges.
+  ['starting at two pm and ending at eight pm', [at(EVERY_DAY, 14, 20)]],
+  ["Sundays at seven o'clock", [at([SUN], 19, 20)]],
+  // Days in brackets after a day set name which of them.
+  ['weekdays (Mon, Wed)', [at([MON, WED], 6, 24)]],
+  // "all day" before a list of days does not swallow a later day's own time.
+  ['all day saturday and sunday morning', [at([SAT], 6, 24), at([SUN], 6, 12)]],
+  // "other nights" are the days not already named.
+  ["Tuesdays after 7, I'm busy other nights", [at([TUE], 19, 24)]],
+  ['weekends, not other days', [at(WEEKEND, 6, 24)]],
+  ['early each morning or late every night', [at(EVERY_DAY, 6, 9), at(EVERY_DAY, 20, 24)]],
 ];
 
 describe('parseAvailabilityText: phrases', () => {
@@ -223,6 +244,13 @@ describe('parseAvailabilityText: unparsed fragments', () => {
     // Issue 36: a fragment comes back with the clause it came from when that clause said more.
     ['2 evenings a week', [at(EVERY_DAY, 17, 24)], ['2 (in "2 evenings a week")']],
     ['Every other Sunday', [at([SUN], 6, 24)], ['other (in "Every other Sunday")']],
+    // An aside in brackets is reported and the clause reads on past it.
+    [
+      'most Mondays (apart from Bank holidays) 8-10pm',
+      [at([MON], 20, 22)],
+      ['Bank holidays (in "most Mondays (apart from Bank holidays) 8-10pm")'],
+    ],
+    ['at two', NONE, ['two']],
     ['tonight and tomorrow', NONE, ['tonight', 'tomorrow']],
     // Issue 36: "after church" narrows Sunday in a way we cannot read; storing all Sunday would widen it.
     ['after church on Sundays', NONE, ['after church (in "after church on Sundays")']],

@@ -20,9 +20,14 @@
  *  - Busy times with no free time at all ("not mondays") store nothing and ask.
  *  - Times round outward to whole slots (a start of 9:30 uses the 9:00 slot, an end of
  *    9:30 includes it) and clamp to 6am-midnight.
- *  - Bare hours guess am/pm: 7-11 → am, 12 → noon, 1-6 → pm; "after N" reads 1-9 as pm;
+ *  - Bare hours guess am/pm: 8-11 → am, 12 → noon, 1-7 → pm; "after N" reads 1-9 as pm;
  *    in a range the other end's am/pm wins ("7 to 10pm" = 19-22, "10-2" = 10am-2pm).
- *  - A bare number with no am/pm, minutes or preposition is not a time ("2 evenings").
+ *  - A bare number with no am/pm, minutes or preposition is not a time ("2 evenings"); numbers
+ *    in words are times only with am/pm or o'clock ("two pm").
+ *  - A clock range after a comma or in brackets states the hours of the period before it
+ *    ("afternoons, 4:00 to 6:00"); a bracket with nothing placeable is an aside, reported,
+ *    and the clause reads on past it ("Mondays (apart from Bank holidays) 8-10pm").
+ *  - "other nights" are the days no clause so far named as free.
  * Anything not understood is reported in `unparsed`, and every time off the hour in
  * `rounded` (with the hour counted for it); the parser never throws.
  */
@@ -158,7 +163,38 @@ function numberToken(
   return { kind: 'num', norm, start, end, clock: { hour, minute, meridiem, clock24 } };
 }
 
+const NUMBER_WORDS = new Map(
+  'one two three four five six seven eight nine ten eleven twelve'
+    .split(' ')
+    .map((w, i): [string, number] => [w, i + 1]),
+);
+
+/** "two pm", "eight o'clock": a number in words is a time only with am/pm or o'clock after it. */
+function numberWordToken(word: Token, next: Token | undefined): (TokBase & { kind: 'num'; clock: Clock }) | null {
+  const hour = NUMBER_WORDS.get(word.norm);
+  if (hour === undefined || next?.kind !== 'word') return null;
+  const meridiem = next.norm === 'am' ? 'am' : next.norm === 'pm' ? 'pm' : null;
+  if (!meridiem && next.norm !== "o'clock" && next.norm !== 'oclock') return null;
+  return {
+    kind: 'num',
+    norm: `${word.norm} ${next.norm}`,
+    start: word.start,
+    end: meridiem ? next.end : word.end,
+    clock: { hour, minute: 0, meridiem, clock24: false },
+  };
+}
+
 function tokenize(text: string): Token[] {
+  const tokens = tokenizeRaw(text);
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i];
+    const merged = t?.kind === 'word' ? numberWordToken(t, tokens[i + 1]) : null;
+    if (merged) tokens.splice(i, merged.clock.meridiem ? 2 : 1, merged);
+  }
+  return tokens;
+}
+
+function tokenizeRaw(text: string): Token[] {
   const tokens: Token[] = [];
   for (const m of text.matchAll(TOKEN_RE)) {
     const raw = m[0];
@@ -189,6 +225,8 @@ interface DaysItem {
   mask: number;
   /** "weekends", "every day"…: a complete day set that should not absorb later days. */
   collective: boolean;
+  /** "other nights": every day the text has not already named as free. */
+  others?: boolean;
 }
 interface TimeItem {
   kind: 'time';
@@ -200,6 +238,8 @@ interface TimeItem {
    * other ("after 6pm before 9pm").
    */
   narrows?: 'open' | 'fixed';
+  /** A clock range ("4:00 to 6:00"), which states a period's hours, unlike a point ("like 5 p.m."). */
+  range?: boolean;
   /** Days implied when the clause names none ("after work" → weekdays). */
   defaultDays?: number;
 }
@@ -208,7 +248,7 @@ type Item =
   | TimeItem
   /** `work`: "I work 9-5" — busy hours without days mean weekdays. */
   | { kind: 'neg'; except: boolean; work?: boolean }
-  | { kind: 'sep'; level: SepLevel }
+  | { kind: 'sep'; level: SepLevel; bracket?: 'open' | 'close' }
   /**
    * `timeWord`: a time preposition left without its time ("after" in "after church");
    * `lostTime`: that, or a number that could not be read as a time.
@@ -227,6 +267,8 @@ const NEG: Item = { kind: 'neg', except: false };
 const EXCEPT: Item = { kind: 'neg', except: true };
 const WORK: Item = { kind: 'neg', except: false, work: true };
 const ALL_DAY = timeItem(ALL_SLOTS, { allDay: true });
+/** "busy other nights": the days not named free so far (resolved by the grammar). */
+const OTHER_DAYS: DaysItem = { kind: 'days', mask: ALL_DAYS, collective: true, others: true };
 
 // ---------------------------------------------------------------------------
 // Vocabulary
@@ -246,6 +288,13 @@ const DAY_WORDS = new Map<string, number>(
 
 const RANGE_WORDS = new Set(['to', 'till', 'til', 'until', 'through', 'thru']);
 const APPROX_WORDS = new Set(['around', 'about', 'approximately', 'approx', 'roughly', 'like']);
+/** "starting at two pm and ending at eight pm": the words that lead to a range's end. */
+const RANGE_CONNECTORS = [
+  'and ending|finishing at',
+  'ending|finishing at',
+  'and ending|finishing',
+  'and going until|till|to',
+].map((spec) => spec.split(' ').map((w) => w.split('|')));
 const TIME_SUFFIXES = new Set(['ish', "o'clock", 'oclock', 'h', 'hr', 'hrs']);
 
 /** Words that carry no scheduling meaning; skipped silently rather than reported. */
@@ -294,6 +343,8 @@ const PHRASES: readonly Phrase[] = [
   phrase('all week long', [daysItem(ALL_DAYS)]),
   phrase('7|seven days a|per week', [daysItem(ALL_DAYS)]),
   phrase('weekend|weekends|wkend|wkends|wknd|wknds', [daysItem(WEEKEND)]),
+  phrase('other', [OTHER_DAYS]),
+  phrase('all other', [OTHER_DAYS]),
   phrase('week end|ends', [daysItem(WEEKEND)]),
   phrase('weekday|weekdays|wkday|wkdays|workday|workdays', [daysItem(WEEKDAYS)]),
   phrase('m f', [daysItem(WEEKDAYS)]), // "M-F"; the dash is skipped by matchWords
@@ -322,6 +373,12 @@ const PHRASES: readonly Phrase[] = [
   phrase('evening|evenings|eve|eves|night|nights|nite|nites|nighttime|nighttimes|evenin', [timeItem(EVENING)]),
   phrase('after dark', [timeItem(EVENING)]),
   phrase('early morning|mornings', [timeItem(hoursMask(6, 9))]),
+  // "early each morning", "late at night": the modifier still narrows the period across a filler.
+  phrase('early each|every|most morning|mornings', [timeItem(hoursMask(6, 9))]),
+  phrase('early in the morning|mornings', [timeItem(hoursMask(6, 9))]),
+  phrase('late each|every|most evening|evenings|night|nights', [timeItem(hoursMask(20, 24))]),
+  phrase('late in the evening|evenings|night', [timeItem(hoursMask(20, 24))]),
+  phrase('late at night', [timeItem(hoursMask(20, 24))]),
   phrase('late morning|mornings', [timeItem(hoursMask(9, 12))]),
   phrase('early afternoon|afternoons', [timeItem(hoursMask(12, 14))]),
   phrase('late afternoon|afternoons', [timeItem(hoursMask(15, 17))]),
@@ -421,11 +478,14 @@ function explicitHour(e: Endpoint, role: 'start' | 'end'): number | null {
   return null;
 }
 
-/** Guesses a lone bare hour: 7-11 am, 12 noon, 1-6 pm; after "after", 1-9 pm. */
+/**
+ * Guesses a lone bare hour: 8-11 am, 12 noon, 1-7 pm; after "after", 1-9 pm. Seven is evening:
+ * people arranging to meet write "at 7:30" for the evening and "7am" when they mean the morning.
+ */
 function guessHour(clock: Clock, bias: 'after' | 'default'): number {
   const { hour, minute } = clock;
   if (hour === 12) return 12 + minute / 60;
-  const pm = bias === 'after' ? hour <= 9 : hour <= 6;
+  const pm = bias === 'after' ? hour <= 9 : hour <= 7;
   return hour + (pm ? 12 : 0) + minute / 60;
 }
 
@@ -507,9 +567,17 @@ class ItemMatcher {
   private matchAt(i: number): Match {
     const t = this.toks[i];
     if (!t) return { items: [], next: i + 1 };
-    if (t.kind === 'sep') return { items: [{ kind: 'sep', level: t.level }], next: i + 1 };
+    if (t.kind === 'sep') {
+      const bracket =
+        t.norm === '(' || t.norm === '[' ? 'open' : t.norm === ')' || t.norm === ']' ? 'close' : undefined;
+      return { items: [{ kind: 'sep', level: t.level, ...(bracket && { bracket }) }], next: i + 1 };
+    }
     if (t.kind === 'dash') return { items: [], next: i + 1 };
-    const matched = this.matchTime(i) ?? this.matchDays(i) ?? this.matchAmPm(i) ?? this.matchPhrase(i);
+    // "every other Monday": fortnightly does not fit a weekly grid, so "other" is reported, not read as days.
+    const fortnightly = t.norm === 'other' && this.word(i - 1) === 'every';
+    const matched = fortnightly
+      ? null
+      : (this.matchTime(i) ?? this.matchDays(i) ?? this.matchAmPm(i) ?? this.matchPhrase(i));
     if (matched) return matched;
     if (t.kind === 'word' && FILLERS.has(t.norm)) return { items: [], next: i + 1 };
     const timeWord = TIME_LEAD_WORDS.has(t.norm) || RANGE_WORDS.has(t.norm);
@@ -599,12 +667,17 @@ class ItemMatcher {
     return { endpoint, next: j };
   }
 
-  private isRangeSep(i: number, lead: Lead): boolean {
+  /** Where the end of a range starts after `i`: "-", "to", "and" after "between", "and ending at". */
+  private matchRangeConnector(i: number): number | null {
+    for (const spec of RANGE_CONNECTORS) {
+      const next = this.matchWords(i, spec);
+      if (next !== null) return next;
+    }
     const t = this.tok(i);
-    if (!t) return false;
-    if (t.kind === 'dash') return true;
-    if (lead === 'between' && (t.norm === 'and' || t.norm === '&')) return true;
-    return t.kind === 'word' && RANGE_WORDS.has(t.norm);
+    if (!t) return null;
+    if (t.kind === 'dash') return i + 1;
+    if (this.lastLead === 'between' && (t.norm === 'and' || t.norm === '&')) return i + 1;
+    return t.kind === 'word' && RANGE_WORDS.has(t.norm) ? i + 1 : null;
   }
 
   /** "onwards", "or later": turns a point into an open-ended start. */
@@ -615,17 +688,22 @@ class ItemMatcher {
     return null;
   }
 
+  /** The lead of the time being matched ("between" lets "and" join a range). */
+  private lastLead: Lead = 'none';
+
   private matchTime(i: number): Match | null {
     const { lead, next: afterLead } = this.matchLead(i);
+    this.lastLead = lead;
     const a = this.matchEndpoint(afterLead);
     if (!a) return null;
     let next = a.next;
 
-    if (lead !== 'before' && this.isRangeSep(next, lead)) {
-      const b = this.matchEndpoint(next + 1);
+    const connector = lead === 'before' ? null : this.matchRangeConnector(next);
+    if (connector !== null) {
+      const b = this.matchEndpoint(connector);
       if (b) {
         const [start, end] = rangeHours(a.endpoint, b.endpoint);
-        return { items: [timeItem(hoursMask(start, end), { narrows: 'fixed' })], next: b.next };
+        return { items: [timeItem(hoursMask(start, end), { narrows: 'fixed', range: true })], next: b.next };
       }
     }
 
@@ -678,6 +756,8 @@ class ItemMatcher {
 interface TimeEntry {
   mask: number;
   kind: 'period' | 'open' | 'fixed';
+  allDay?: boolean;
+  range?: boolean;
 }
 
 interface Clause {
@@ -740,7 +820,7 @@ function addToClause(c: Clause, item: DaysItem | TimeItem, sep: SepLevel | null)
     return;
   }
   const prev = c.times[c.times.length - 1];
-  const entry: TimeEntry = { mask: item.mask, kind: item.narrows ?? 'period' };
+  const entry: TimeEntry = { mask: item.mask, kind: item.narrows ?? 'period', allDay: item.allDay, range: item.range };
   const qualifiesDays = sep === null && c.first === 'time' && c.last === 'days' && entry.kind === 'period';
   if (qualifiesDays && c.times.every((t) => (t.mask & item.mask) !== 0)) {
     // "at 9:00 on Sunday mornings": the period names which part of those days, not more time.
@@ -748,8 +828,13 @@ function addToClause(c: Clause, item: DaysItem | TimeItem, sep: SepLevel | null)
     c.last = 'time';
     return;
   }
-  if (sep === null && c.last === 'time' && prev && narrows(prev, entry)) {
-    c.times[c.times.length - 1] = { mask: prev.mask & item.mask, kind: entry.kind };
+  // A clock time right after a period, or after a comma or bracket ("afternoons, 4:00 to 6:00",
+  // "in the evening (4:00 PM until 11:00 PM)"), says when in it; a range states its hours outright.
+  // After a comma a point is an example ("early evenings (like 5 p.m.)"), not the whole of the period.
+  const narrowing = sep === null || (sep === 'soft' && entry.kind !== 'fixed') || (sep === 'soft' && entry.range);
+  if (narrowing && c.last === 'time' && prev && narrows(prev, entry)) {
+    const stated = prev.kind === 'period' && entry.range === true;
+    c.times[c.times.length - 1] = { mask: stated ? item.mask : prev.mask & item.mask, kind: entry.kind };
   } else {
     c.times.push(entry);
   }
@@ -787,6 +872,13 @@ class AvailabilityParser {
 
   private at(i: number): Item | undefined {
     return this.items[i]?.item;
+  }
+
+  /** Days some clause so far says are free ("other nights" are the rest). */
+  private namedDays(): number {
+    let days = 0;
+    for (const week of this.positives) for (let d = 0; d < DAYS; d++) if (week[d]) days |= 1 << d;
+    return days;
   }
 
   /** Skips separators (below sentence level) and unknown words from i; the combined separator level. */
@@ -843,10 +935,14 @@ class AvailabilityParser {
     let i = this.pos;
     for (;;) {
       const { next, sep } = isEmptyClause(c) ? { next: i, sep: null } : this.skipGlue(i);
-      const item = this.at(next);
-      if (!item || (item.kind !== 'days' && item.kind !== 'time')) break;
+      const found = this.at(next);
+      if (!found || (found.kind !== 'days' && found.kind !== 'time')) break;
+      const item = found.kind === 'days' && found.others ? { ...found, mask: ALL_DAYS & ~this.namedDays() } : found;
       if (!isEmptyClause(c)) {
         if (sep !== null && !acrossSeparators) break;
+        // "all day saturday and sunday morning": a day with its own time after it is a clause of its own.
+        const allDayList = c.first === 'time' && c.times.length > 0 && c.times.every((t) => t.allDay);
+        if (item.kind === 'days' && sep !== null && allDayList && this.at(next + 1)?.kind === 'time') break;
         const joins = item.kind === 'days' ? joinsDays(c, item, sep) : joinsTime(c, item, sep);
         if (!joins) break;
       }
@@ -913,6 +1009,52 @@ class AvailabilityParser {
       for (const t of targets) for (let d = 0; d < DAYS; d++) t[d] = (t[d] ?? 0) & ~(taken[d] ?? 0);
     }
   }
+}
+
+/**
+ * Brackets that add nothing to the grid are asides: "most Mondays (apart from Bank holidays) 8-10pm"
+ * reads on as "Mondays 8-10pm", the aside's words reported. Days in brackets after a day set name
+ * which of them: "two 9:00 to 5:00 workdays (Sat, Sun)" are Saturday and Sunday.
+ */
+function resolveBrackets(items: readonly Spanned[]): Spanned[] {
+  const out: Spanned[] = [];
+  for (let i = 0; i < items.length; i++) {
+    const open = items[i];
+    if (!open) continue;
+    if (open.item.kind !== 'sep' || open.item.bracket !== 'open') {
+      out.push(open);
+      continue;
+    }
+    let close = i + 1;
+    while (close < items.length && !isBracket(items[close]?.item, 'close') && !isBracket(items[close]?.item, 'open'))
+      close++;
+    const inside = items.slice(i + 1, close);
+    if (!isBracket(items[close]?.item, 'close')) {
+      out.push(open);
+      continue;
+    }
+    const meaningful = inside.filter(({ item }) => item.kind === 'days' || item.kind === 'time');
+    const before = out[out.length - 1];
+    if (meaningful.length === 0) {
+      // An aside: its unknown words stay (and are reported); its negation has nothing to negate.
+      out.push(...inside.filter(({ item }) => item.kind === 'unknown'));
+      i = close;
+    } else if (
+      before?.item.kind === 'days' &&
+      before.item.collective &&
+      !before.item.others &&
+      inside.every(({ item }) => item.kind === 'days' || (item.kind === 'sep' && item.level !== 'hard'))
+    ) {
+      const named = meaningful.reduce((acc, { item }) => acc | (item.kind === 'days' ? item.mask : 0), 0);
+      out[out.length - 1] = { ...before, item: { ...before.item, mask: named, collective: false } };
+      i = close;
+    } else out.push(open);
+  }
+  return out;
+}
+
+function isBracket(item: Item | undefined, side: 'open' | 'close'): boolean {
+  return item?.kind === 'sep' && item.bracket === side;
 }
 
 /** The separator-bounded clause around [start, end), or null when nothing else in it was understood. */
@@ -1045,7 +1187,7 @@ function parseUnchecked(text: string): ParseResult {
   try {
     const tokens = tokenize(head);
     const corrected = correctTypos(tokens);
-    const items = new ItemMatcher(tokens).run();
+    const items = resolveBrackets(new ItemMatcher(tokens).run());
     const { grid, busyOnly } = new AvailabilityParser(items).parse();
     const unparsed = unknownFragments(head, items);
     for (const { start, end } of busyOnly) {

@@ -25,17 +25,12 @@ export const registerBodySchema = z.strictObject({
   displayName: singleLine().trim().min(1).max(LIMITS.displayName),
   password: singleLine().min(LIMITS.passwordMin).max(200).nullish(),
   ...profileFields,
-  photo: base64Text().nullish().describe('Inline base64 or data URL; JPEG, PNG or WEBP, at most 5 MB decoded'),
+  photo: base64Text().nullish().describe('Base64 or a data URL; JPEG, PNG or WEBP, at most 5 MB decoded'),
   photoMimeType: photoMimeTypeSchema.nullish(),
   mimeType: photoMimeTypeSchema.nullish().describe('Alias of photoMimeType (the name the photo upload uses)'),
-  photoURL: httpsUrlSchema
-    .nullish()
-    .describe('Alternative to photo: a public https URL the server downloads the photo from'),
+  photoURL: httpsUrlSchema.nullish().describe('Instead of photo: a public https URL to download it from'),
   slug: slugSchema.nullish(),
-  emailMagicLink: z
-    .boolean()
-    .nullish()
-    .describe('Default true: email the sign-in link; false: email only a notice of the new account'),
+  emailMagicLink: z.boolean().nullish().describe('false: email only a notice of the new account, not the sign-in link'),
   ...attributionFields,
 });
 export type RegisterBody = z.infer<typeof registerBodySchema>;
@@ -99,10 +94,13 @@ export const register = defineEndpoint({
   method: 'POST',
   path: API_PATHS.register,
   auth: 'none',
+  // emails the person a sign-in link; a second call is a second account or email_taken
+  hints: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   tags: ['accounts'],
   summary: 'Create an account and get a bearer token',
   toolHint:
-    'Ask the person for their email and name first; never invent details. Then show auth.generated_password and auth.mobile_signin_url to the person, repeat warnings.schedule_summary, and send auth.token as the Bearer header.',
+    'Ask the person for email and name first; never invent details. Show them auth.generated_password and ' +
+    'auth.mobile_signin_url, repeat warnings.schedule_summary, and send auth.token as the Bearer header.',
   description:
     'Creates the account in one call. Only email and displayName are required; other Discover fields can follow (PATCH /api/v1/me.json). ' +
     'Unknown activities are warnings, not errors. Repeat warnings.schedule_summary to the user to confirm availability. ' +

@@ -17,6 +17,22 @@ export type Scope = (typeof SCOPES)[number];
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 
+/**
+ * What the MCP tool does to the world, as ToolAnnotations hints (MCP schema 2025-11-25, the same
+ * in 2025-06-18). All four are required: hosts and directories reject a tool without them, and a
+ * hint left to its default (destructive and open-world) would claim more than most tools do.
+ */
+export interface ToolHints {
+  /** Changes nothing. destructiveHint and idempotentHint still say what a repeat would do. */
+  readOnlyHint: boolean;
+  /** May overwrite or end something (a photo, a plan, a token) rather than only add. */
+  destructiveHint: boolean;
+  /** A second call with the same arguments has no further effect. */
+  idempotentHint: boolean;
+  /** Reaches beyond this service's own data: another person, an email, an upstream. */
+  openWorldHint: boolean;
+}
+
 export interface EndpointSpec {
   /** Stable operation id; also the MCP tool name where one exists. */
   id: string;
@@ -34,6 +50,8 @@ export interface EndpointSpec {
    */
   toolHint?: string;
   tags: readonly string[];
+  /** The MCP tool's annotations; every endpoint of the agents' table declares all four. */
+  hints?: ToolHints;
   params?: z.ZodObject;
   query?: z.ZodObject;
   body?: z.ZodType;
@@ -60,6 +78,9 @@ export interface EndpointSpec {
   example?: unknown;
   requestExample?: unknown;
 }
+
+/** An endpoint of the agents' API (OpenAPI, the index, MCP): its tool hints are required. */
+export type AgentEndpointSpec = EndpointSpec & { hints: ToolHints };
 
 export function defineEndpoint<const S extends EndpointSpec>(spec: S): S {
   return spec;

@@ -47,7 +47,7 @@ const whenParam = singleLine()
     }
     return { text, grid, summary: summarizeGrid(grid) };
   })
-  .describe('Only people free then, in plain English ("weekday evenings"), instead of your own free time');
+  .describe('Only people free then, in plain English ("weekday evenings"); default: your free time');
 
 const gendersParam = singleLine()
   .max(200)
@@ -66,9 +66,9 @@ export const discoverQuerySchema = z
     activities: activitiesParam.optional(),
     available: integerParam(0, DISCOVER_LIMITS.slotsPerWeek)
       .default(DISCOVER_LIMITS.availableDefault)
-      .describe("Only people free at least this many one-hour slots a week when you are free too (0 = don't filter)"),
+      .describe('At least this many hours a week both are free (0: any)'),
     when: whenParam.optional(),
-    gender: gendersParam.optional().describe(`Comma-separated genders to include (${GENDERS.join(', ')}); default all`),
+    gender: gendersParam.optional().describe(`Comma-separated: ${GENDERS.join(', ')}; default all`),
     age_min: integerParam(DISCOVER_LIMITS.ageMin, DISCOVER_LIMITS.ageMax)
       .optional()
       .describe('Youngest age to include'),
@@ -200,10 +200,10 @@ export const discover = defineEndpoint({
   method: 'GET',
   path: API_PATHS.discover,
   auth: 'profile:read',
+  hints: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   tags: ['discover'],
   summary: 'Find buddies nearby who share activities and free time',
-  toolHint:
-    'Needs a complete profile; searches are rate-limited, so page with next_cursor instead of repeating a search.',
+  toolHint: 'Needs a complete profile; searches are rate-limited: page with cursor, never repeat a search.',
   description:
     'Complete profiles within radius_km who share one of the activities and are free at least `available` hours a week ' +
     'when the caller is (or at the times when= names), each on their own clock. Only the searched activities count toward ' +
@@ -248,9 +248,9 @@ export const getOverlap = defineEndpoint({
   method: 'GET',
   path: API_PATHS.overlap,
   auth: 'profile:read',
+  hints: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   tags: ['discover'],
   summary: 'The weekly free time you share with someone, to propose a time',
-  toolHint: 'Use it to propose a time both people are free.',
   description:
     "The hours free in both the caller's and this person's weekly grid, each on their own clock (time zone): as a grid, in " +
     "plain English and as runs (day, start, end) to propose, in the caller's local hours.",

@@ -40,6 +40,10 @@ export const eventsFeedSchema = z.object({
   events: z.array(eventItemSchema),
   total: z.number().int().describe('Matching events in all pages'),
   scraped_at_max: isoDateTime.nullable().describe('Most recent scraped_at among the matching events'),
+  warnings: z
+    .object({ unknown_parameters: z.record(z.string(), z.string()) })
+    .optional()
+    .describe('Built-in directory: parameters it ignored, each with a did-you-mean'),
 });
 export type EventsFeed = z.infer<typeof eventsFeedSchema>;
 
@@ -77,17 +81,14 @@ export const eventsQuerySchema = z
       field: 'activities',
       form: 'query',
       max: EVENTS_LIMITS.activitiesMax,
-      describe: 'Comma-separated activities, plain English or ids; an event matches when it has any of them',
+      describe: 'Comma-separated, plain English or ids; events with any of them',
     }).optional(),
     date_from: dateParam.optional().describe('Events starting on or after this date (default: events not yet over)'),
     date_to: dateParam.optional().describe('Events starting on or before this date'),
     city: text(120).optional().describe('City name, optionally qualified: Portland or Portland, OR'),
     q: text(200)
       .optional()
-      .describe(
-        'Full-text search in title, description, venue and city ("quoted phrase", -exclude, or); ' +
-          'an activity name or alias ("climbing") finds that activity',
-      ),
+      .describe('Full-text search ("quoted phrase", -exclude, or); an activity name (climbing) finds that activity'),
     bbox: singleLine()
       .refine((value) => parseBbox(value) !== null, 'must be minLon,minLat,maxLon,maxLat in degrees')
       .optional()
@@ -100,7 +101,7 @@ export const eventsQuerySchema = z
     near: singleLine()
       .refine((value) => parsePoint(value) !== null, 'must be lat,lon in degrees')
       .optional()
-      .describe('Reference point lat,lon for sort=distance and distance_km (default: the bbox centre, else the city)'),
+      .describe('lat,lon for sort=distance and distance_km (default: bbox centre, else city)'),
   })
   // Every further parameter is forwarded to the upstream directory untouched.
   .catchall(singleLine().max(2000, 'must be at most 2000 characters'))
@@ -153,6 +154,8 @@ export const listEvents = defineEndpoint({
   method: 'GET',
   path: API_PATHS.events,
   auth: 'none',
+  // reads an upstream events directory when one is configured
+  hints: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   tags: ['events'],
   summary: 'Local events, filterable by place, date, activity and text',
   toolHint: 'Filter by city, region or near (lat,lon).',

@@ -1,6 +1,6 @@
 // The contract table: every endpoint of the service, declared once.
 import { accountEndpoints } from './accounts';
-import type { EndpointSpec } from './define';
+import type { AgentEndpointSpec, EndpointSpec } from './define';
 import { eventEndpoints } from './events';
 import { discoverEndpoints } from './discover';
 import { metaEndpoints } from './meta';
@@ -11,7 +11,8 @@ import { signinEndpoints } from './signin';
 import { socialEndpoints } from './social';
 import { webAppEndpoints } from './web-app';
 
-export const endpoints: readonly EndpointSpec[] = [
+// AgentEndpointSpec: an entry without its four MCP tool hints does not compile.
+export const endpoints: readonly AgentEndpointSpec[] = [
   ...metaEndpoints,
   ...accountEndpoints,
   ...profileEndpoints,

@@ -70,3 +70,5 @@ export const PLAN_LIMITS = {
 
 export const PLAN_STATUSES = ['proposed', 'confirmed', 'superseded', 'declined', 'cancelled', 'expired'] as const;
 export const PLAN_VIEWS = ['to_answer', 'upcoming', 'past'] as const;
+/** "Did you meet?": yes, they didn't come, we cancelled. */
+export const PLAN_REVIEW_OUTCOMES = ['met', 'no_show', 'cancelled'] as const;

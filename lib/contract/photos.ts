@@ -9,12 +9,8 @@ import { base64Text } from './text';
 export const PHOTO_BODY_MAX_BYTES = REGISTER_MAX_BODY_BYTES;
 
 export const uploadPhotoBodySchema = z.strictObject({
-  photo: base64Text()
-    .min(1)
-    .describe('Bare base64 or a data URL (data:image/jpeg;base64,...). JPEG, PNG or WEBP, at most 5 MB decoded.'),
-  mimeType: photoMimeTypeSchema
-    .nullish()
-    .describe('Optional; when given it must match the bytes (and the data URL type)'),
+  photo: base64Text().min(1).describe('Base64 or a data URL; JPEG, PNG or WEBP, at most 5 MB decoded'),
+  mimeType: photoMimeTypeSchema.nullish().describe('If given, it must match the bytes'),
   photoMimeType: photoMimeTypeSchema.nullish().describe('Alias of mimeType (the name registration uses)'),
   ...attributionFields,
 });
@@ -43,6 +39,8 @@ export const uploadPhoto = defineEndpoint({
   method: 'POST',
   path: API_PATHS.photo,
   auth: 'photo:write',
+  // replaces the current photo; photoURL downloads from the web
+  hints: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
   tags: ['profile'],
   summary: 'Upload or replace your profile photo',
   toolHint: 'Send photo as base64 (or a data URL), or photoURL as a public https URL; only a photo the person chose.',

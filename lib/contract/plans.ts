@@ -103,6 +103,8 @@ export const proposePlan = defineEndpoint({
   method: 'POST',
   path: API_PATHS.chatPlans,
   auth: 'buddy:write',
+  // proposes a meeting to another person (push notification)
+  hints: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   tags: ['plans'],
   summary: 'Propose a time and place to a buddy in your chat',
   toolHint: 'Only what the person agreed to; a public place for a first meeting.',
@@ -129,6 +131,8 @@ export const acceptPlan = defineEndpoint({
   method: 'POST',
   path: API_PATHS.acceptPlan,
   auth: 'buddy:write',
+  // commits the person to meet someone; accepting twice answers the same confirmed plan
+  hints: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   tags: ['plans'],
   summary: 'Accept a plan proposed to you: it becomes confirmed',
   toolHint: 'Only as the person decides.',
@@ -147,6 +151,8 @@ export const declinePlan = defineEndpoint({
   method: 'POST',
   path: API_PATHS.declinePlan,
   auth: 'buddy:write',
+  // ends a plan for both people, for good
+  hints: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
   tags: ['plans'],
   summary: 'Decline a plan proposed to you',
   toolHint: 'Only as the person decides; to suggest another time, propose with replaces instead.',
@@ -162,6 +168,8 @@ export const cancelPlan = defineEndpoint({
   method: 'POST',
   path: API_PATHS.cancelPlan,
   auth: 'buddy:write',
+  // ends a plan for both people, for good
+  hints: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
   tags: ['plans'],
   summary: 'Cancel a proposed or confirmed plan before it starts',
   toolHint: 'Only when the person asks.',
@@ -178,6 +186,7 @@ export const listPlans = defineEndpoint({
   method: 'GET',
   path: API_PATHS.plans,
   auth: 'buddy:read',
+  hints: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   tags: ['plans'],
   summary: 'Your plans: to_answer, upcoming or past',
   description:
@@ -202,6 +211,7 @@ export const getPlan = defineEndpoint({
   method: 'GET',
   path: API_PATHS.plan,
   auth: 'buddy:read',
+  hints: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   tags: ['plans'],
   summary: 'One plan of yours',
   params: planParams,
@@ -224,6 +234,7 @@ export const planOptions = defineEndpoint({
   method: 'GET',
   path: API_PATHS.planOptions,
   auth: 'buddy:read',
+  hints: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   tags: ['plans'],
   summary: 'Up to five times to propose to a buddy',
   toolHint: 'Start here before propose_plan; offer these to the person.',

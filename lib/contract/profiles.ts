@@ -115,10 +115,8 @@ export const profileFields = {
   location: singleLine().max(LIMITS.location).nullish(),
   coords: coordsInputSchema
     .nullish()
-    .describe('Exact and private: others see distances from a point about 1 km away. Default: from location'),
-  timezone: timezoneInputSchema
-    .nullish()
-    .describe('IANA zone, e.g. "Europe/Lisbon"; by default (or null) from your location'),
+    .describe('Exact and private (others see a point ~1 km off); default: from location'),
+  timezone: timezoneInputSchema.nullish().describe('IANA zone, e.g. "Europe/Lisbon"; default: from location'),
   gender: genderInputSchema.nullish(),
   birthday: birthdayInputSchema(birthdaySchema)
     .nullish()
@@ -143,9 +141,7 @@ export const profileUpdateSchema = z.strictObject({
   ...profileFields,
   photoURL: httpsUrlSchema
     .nullish()
-    .describe(
-      'Public https URL of a new photo (checked like an upload, counted against the hourly photo limit); null removes the photo',
-    ),
+    .describe('Public https URL of a new photo (counted like an upload); null removes it'),
   ...attributionFields,
 });
 export type ProfileUpdate = z.infer<typeof profileUpdateSchema>;
@@ -162,6 +158,7 @@ export const getMe = defineEndpoint({
   method: 'GET',
   path: API_PATHS.me,
   auth: 'profile:read',
+  hints: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   tags: ['profile'],
   summary: 'Read your own profile',
   description:
@@ -175,10 +172,11 @@ export const updateMe = defineEndpoint({
   method: 'PATCH',
   path: API_PATHS.me,
   auth: 'profile:write',
+  // overwrites the fields sent; the same values again change nothing
+  hints: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   tags: ['profile'],
   summary: 'Update your profile (partial)',
-  toolHint:
-    'Send only the fields to change; activities and availability_text are plain English ("bouldering", "weekday evenings after 6"); null clears a field.',
+  toolHint: 'Send only the fields to change; activities and availability_text in plain English; null clears a field.',
   description:
     'Send only the fields to change; null clears one; activities and availability replace the stored values. ' +
     'Moving your coordinates is limited per day ' +
@@ -198,6 +196,7 @@ export const getOnboarding = defineEndpoint({
   method: 'GET',
   path: API_PATHS.complete,
   auth: 'profile:read',
+  hints: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   tags: ['profile'],
   summary: 'Which onboarding fields are still missing',
   response: onboardingSchema.extend({ next_action_for_user: z.string() }),
@@ -208,6 +207,8 @@ export const completeOnboarding = defineEndpoint({
   method: 'POST',
   path: API_PATHS.complete,
   auth: 'profile:write',
+  // confirming a complete profile twice changes nothing
+  hints: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   tags: ['profile'],
   summary: 'Mark onboarding complete (only when nothing is missing)',
   description:
@@ -223,6 +224,7 @@ export const getPublicProfile = defineEndpoint({
   method: 'GET',
   path: API_PATHS.profile,
   auth: 'none',
+  hints: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   tags: ['profile'],
   summary: "Read someone's profile by slug or user id",
   description: 'No token: view "public" (first name; no age, gender, grid). A token: "member" (unless blocked).',
@@ -236,6 +238,8 @@ export const parseAvailability = defineEndpoint({
   method: 'POST',
   path: API_PATHS.parseAvailability,
   auth: 'none',
+  // a POST that stores nothing: it only reads the text
+  hints: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   tags: ['profile'],
   summary: 'Read plain-English free time as the service would, without saving it',
   toolHint: 'Confirm summary (and ask about unparsed) with the person before saving availability_text.',

@@ -68,7 +68,8 @@ export const attributionFields = {
 
 export const gridSchema = z.array(z.array(z.boolean()).length(18)).length(7);
 
-export const isoDateTime = z.string().describe('ISO 8601 date-time');
+/** An answer's moment: RFC 3339 (ISO 8601) with an offset; `format` says so in one word. */
+export const isoDateTime = z.string().meta({ format: 'date-time' });
 
 export const onboardingSchema = z.object({
   complete: z.boolean(),

@@ -28,6 +28,7 @@ export const listTokens = defineEndpoint({
   method: 'GET',
   path: API_PATHS.tokens,
   auth: 'profile:read',
+  hints: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   tags: ['accounts'],
   summary: 'List the access tokens of your account (values are never shown)',
   description: 'Every bearer token of the account, live ones first: metadata only (values are stored as hashes).',
@@ -39,6 +40,8 @@ export const revokeToken = defineEndpoint({
   method: 'POST',
   path: API_PATHS.revokeToken,
   auth: 'profile:write',
+  // the token stops working for good; revoking it again returns it unchanged
+  hints: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   tags: ['accounts'],
   summary: 'Revoke one access token',
   toolHint: 'Only when the person asks; a revoked token stops working at once.',
@@ -57,10 +60,7 @@ export const changePasswordBodySchema = z.strictObject({
   newPassword: singleLine()
     .min(LIMITS.passwordMin, `Use at least ${LIMITS.passwordMin} characters for the new password`)
     .max(200),
-  revokeAllTokens: z
-    .boolean()
-    .nullish()
-    .describe('true: also revoke every access token of the account, this one included'),
+  revokeAllTokens: z.boolean().nullish().describe('Also revoke every access token, this one included'),
   ...attributionFields,
 });
 
@@ -69,6 +69,8 @@ export const changePassword = defineEndpoint({
   method: 'POST',
   path: API_PATHS.password,
   auth: 'profile:write',
+  // replaces the password and signs out other sessions; the old password fails a second call
+  hints: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   tags: ['accounts'],
   summary: 'Change the password (needs the current one)',
   toolHint: 'Only when the person asks; it signs out every other token.',
@@ -91,11 +93,13 @@ export const exchangeSigninLink = defineEndpoint({
   method: 'POST',
   path: API_PATHS.signinLink,
   auth: 'none',
+  // adds a token; the link works once
+  hints: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   tags: ['accounts'],
   summary: 'Trade a single-use sign-in link token for an access token (used by the mobile app)',
   toolHint: 'Only for a link the person gave you; each link works once.',
   description:
-    'The mobile app receives buddymatch://signin?token=<token> from the sign-in page and posts the token here. ' +
+    'The mobile app gets the token in its app link (APP_LINK_URL) from the sign-in page and posts it here. ' +
     'The link is used up; a second use answers 410 signin_link_used, an expired link 410 signin_link_expired.',
   body: z.strictObject({ token: singleLine().min(1).max(200) }),
   response: z.object({

@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { defineEndpoint } from './define';
 import { API_PATHS } from './paths';
-import { BUDDY_REQUEST_STATES, REPORT_REASONS, SOCIAL_LIMITS } from './limits';
+import { BUDDY_REQUEST_STATES, SOCIAL_LIMITS } from './limits';
 import { activityListSchema, reportReasonInputSchema } from './forgiving';
 import { activityIdsSchema, attributionFields, isoDateTime, userCardSchema } from './schemas';
 import { planSchema } from './plans';
@@ -112,6 +112,8 @@ export const sendBuddyRequest = defineEndpoint({
   method: 'POST',
   path: API_PATHS.buddyRequest,
   auth: 'buddy:write',
+  // reaches another person
+  hints: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   tags: ['buddies'],
   summary: 'Ask someone (slug or user id) to be buddies',
   toolHint: 'Only when the person asked you to.',
@@ -152,6 +154,7 @@ export const listBuddyRequests = defineEndpoint({
   method: 'GET',
   path: API_PATHS.buddyRequests,
   auth: 'buddy:read',
+  hints: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   tags: ['buddies'],
   summary: 'Your sent and received buddy requests',
   description: 'Newest first, at most 100 of each; `state` filters both lists.',
@@ -172,6 +175,8 @@ export const acceptBuddyRequest = defineEndpoint({
   method: 'POST',
   path: API_PATHS.acceptRequest,
   auth: 'buddy:write',
+  // opens a chat with another person and may message them
+  hints: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   tags: ['buddies'],
   summary: 'Accept a request sent to you: creates the connection and the chat',
   toolHint: "Only as the person decides; firstMessage (optional) is the person's own words.",
@@ -198,6 +203,8 @@ export const declineBuddyRequest = defineEndpoint({
   method: 'POST',
   path: API_PATHS.declineRequest,
   auth: 'buddy:write',
+  // answers another person's request for good
+  hints: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
   tags: ['buddies'],
   summary: 'Decline a request sent to you (no chat is created)',
   toolHint: 'Only as the person decides; the sender may not ask again for 30 days.',
@@ -213,6 +220,8 @@ export const cancelBuddyRequest = defineEndpoint({
   method: 'POST',
   path: API_PATHS.cancelRequest,
   auth: 'buddy:write',
+  // withdraws a request from another person's inbox for good
+  hints: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
   tags: ['buddies'],
   summary: 'Withdraw a pending request you sent',
   params: invitationParams,
@@ -226,24 +235,19 @@ export const cancelBuddyRequest = defineEndpoint({
 // Chats and messages
 
 /** Long-poll: hold the request until something new arrives, at most this many seconds. */
-const waitSchema = z.coerce
-  .number()
-  .int()
-  .min(1)
-  .max(25)
-  .describe('Long-poll: hold up to this many seconds until something new arrives');
+const waitSchema = z.coerce.number().int().min(1).max(25).describe('Long-poll: seconds to hold for something new');
 
 export const listChats = defineEndpoint({
   id: 'list_chats',
   method: 'GET',
   path: API_PATHS.chats,
   auth: 'message:read',
+  hints: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   tags: ['chats'],
   summary: 'Your chats, one per buddy, with last_message and unread_count',
   description:
-    'Most recently active first. unread_only=1 keeps only chats with unread messages. ' +
-    'Follow poll_next_url (cursor, with wait=25) to hold until a chat changes; the same cursor answers at once ' +
-    'only when something changed since it was issued.',
+    'Most recently active first; unread_only=1 keeps chats with unread messages. ' +
+    'poll_next_url with wait=25 holds until a chat changes.',
   query: z.object({
     unread_only: queryFlag.optional(),
     limit: z.coerce.number().int().min(1).max(500).optional(),
@@ -263,13 +267,15 @@ export const listMessages = defineEndpoint({
   method: 'GET',
   path: API_PATHS.messages,
   auth: 'message:read',
+  // mark_read=1 moves the read marker, to the same place on a repeat
+  hints: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   tags: ['chats'],
   summary: 'Messages of one chat, oldest first, and a poll_next_url for new ones',
-  toolHint: 'Follow poll_next_url (with wait=25 to wait for the next message); mark_read=1 marks what you read.',
+  toolHint: 'For new ones pass the last cursor (wait=25 holds for the next); mark_read=1 marks what you read.',
   description:
-    'Without since/cursor: the latest `limit`. With since (ms or an ISO date-time): those after it, oldest first. ' +
-    'Following poll_next_url (an opaque cursor) forever yields every message exactly once. buddy_last_read_message_id: their read marker. ' +
-    'mark_read=1 moves your read marker to the last message returned. ' +
+    'Without since/cursor: the latest `limit`; with since (ms or ISO): those after it, oldest first. ' +
+    'poll_next_url yields each message exactly once. buddy_last_read_message_id: their read marker; ' +
+    'mark_read=1 moves yours to the last message returned. ' +
     'wait=25 (with cursor or since) long-polls for the next message.',
   params: chatParams,
   query: z.object({
@@ -304,6 +310,8 @@ export const sendMessage = defineEndpoint({
   method: 'POST',
   path: API_PATHS.messages,
   auth: 'message:write',
+  // messages another person (push notification)
+  hints: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   tags: ['chats'],
   summary: 'Send a message (1-4000 characters); the other person gets a push notification',
   toolHint: 'Send only what the person wrote or approved.',
@@ -323,6 +331,8 @@ export const markChatRead = defineEndpoint({
   method: 'POST',
   path: API_PATHS.read,
   auth: 'message:write',
+  // only the caller's read marker
+  hints: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   tags: ['chats'],
   summary: 'Mark everything in the chat as read (idempotent)',
   params: chatParams,
@@ -354,17 +364,16 @@ export const getInbox = defineEndpoint({
   method: 'GET',
   path: API_PATHS.inbox,
   auth: 'message:read',
+  hints: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   tags: ['chats'],
   summary: 'Everything new in one call: pending requests, accepted requests, unread chats with their new messages',
   toolHint: 'Long-poll: pass the last cursor and wait=25, then call again; each new message and request comes once.',
   description:
-    'Long-poll: follow poll_next_url with wait=25: it answers when something is new (each new message and request ' +
-    'once) or after 25 s; If-None-Match makes that a 304. cursor wins over since; since alone (ms or ISO) still works. ' +
-    `pending_requests: requests waiting for your answer (newest ${SOCIAL_LIMITS.inboxItems}). ` +
-    `accepted_requests: your requests accepted after since (default: the last ${SOCIAL_LIMITS.inboxAcceptedDays} days). ` +
-    'chats: chats with unread messages, with the newest unread messages after the cursor (or since). Unread state lasts until you read the chat ' +
-    '(mark_read=1 or POST read.json), so nothing is lost if you miss a poll; dedupe by id. ' +
-    'plans_to_answer and next_plan: see list_plans; a plan change wakes the long-poll.',
+    'Long-poll: follow poll_next_url with wait=25 (AGENTS.md, Polling rhythm); each new message and request comes once. ' +
+    `pending_requests: awaiting your answer (newest ${SOCIAL_LIMITS.inboxItems}). ` +
+    `accepted_requests: yours accepted after since (default: ${SOCIAL_LIMITS.inboxAcceptedDays} days). ` +
+    'chats: unread ones, with their newest unread messages; unread lasts until you read the chat. ' +
+    'plans_to_answer, next_plan: see list_plans; a plan change wakes the poll.',
   query: z.object({
     since: sinceSchema.optional(),
     cursor: singleLine()
@@ -399,6 +408,8 @@ export const blockUser = defineEndpoint({
   method: 'POST',
   path: API_PATHS.block,
   auth: 'buddy:write',
+  // cuts off another person
+  hints: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
   tags: ['safety'],
   summary: 'Block someone: no requests or messages either way; they vanish from your lists',
   toolHint: 'Only when the person asks.',
@@ -415,6 +426,8 @@ export const unblockUser = defineEndpoint({
   method: 'DELETE',
   path: API_PATHS.block,
   auth: 'buddy:write',
+  // removes the block: another person can reach you again
+  hints: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
   tags: ['safety'],
   summary: 'Unblock someone (idempotent)',
   params: slugParams,
@@ -429,13 +442,14 @@ export const listBlocks = defineEndpoint({
   method: 'GET',
   path: API_PATHS.blocks,
   auth: 'buddy:read',
+  hints: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   tags: ['safety'],
   summary: 'The people you have blocked',
   response: z.object({ blocked: z.array(userCardSchema.extend({ blocked_at: isoDateTime })) }),
 });
 
 export const reportBodySchema = z.strictObject({
-  reason: reportReasonInputSchema.describe(`One of ${REPORT_REASONS.join(', ')}; or plain words, read as one (noted)`),
+  reason: reportReasonInputSchema.describe('One of the listed reasons, or plain words read as one (noted)'),
   text: freeText().trim().max(SOCIAL_LIMITS.reportText).nullish().describe('What happened, in the user’s words'),
   chatId: singleLine().max(80).nullish().describe('The chat it happened in, if any'),
   block: z.boolean().nullish().describe('Also block them (default false)'),
@@ -448,9 +462,11 @@ export const reportUser = defineEndpoint({
   method: 'POST',
   path: API_PATHS.report,
   auth: 'buddy:write',
+  // adds a report for moderators
+  hints: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   tags: ['safety'],
   summary: 'Report someone to the moderators (optionally blocking them too)',
-  toolHint: 'Only when the person asks; set block to true to block at the same time.',
+  toolHint: 'Only when the person asks.',
   params: slugParams,
   body: reportBodySchema,
   response: z.object({
@@ -486,6 +502,8 @@ export const registerPushToken = defineEndpoint({
   method: 'POST',
   path: API_PATHS.pushTokens,
   auth: 'profile:write',
+  // registering the same token again changes nothing
+  hints: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   tags: ['notifications'],
   summary: "Register this device's Expo push token for notifications",
   description:
@@ -508,6 +526,7 @@ export const deletePushToken = defineEndpoint({
   method: 'DELETE',
   path: API_PATHS.pushTokens,
   auth: 'profile:write',
+  hints: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   tags: ['notifications'],
   summary: 'Stop notifications to a device (idempotent)',
   body: z.strictObject({ token: singleLine().trim().min(1).max(SOCIAL_LIMITS.pushToken), ...attributionFields }),

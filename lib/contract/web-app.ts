@@ -3,7 +3,9 @@
 // answered like every endpoint, but left out of what agents read (OpenAPI, the endpoint
 // index, the MCP tools, llms.txt), which keeps those within their size budgets.
 import { z } from 'zod';
+import { register, registerResponseSchema } from './accounts';
 import { defineEndpoint } from './define';
+import { PLAN_REVIEW_OUTCOMES } from './limits';
 import { API_PATHS } from './paths';
 import { singleLine } from './text';
 
@@ -147,6 +149,20 @@ export const revokeCalendarFeed = defineEndpoint({
   response: calendarFeedState,
 });
 
+// "Did you meet?" (issue 29, section 7): the person's private answer after a plan, never shown to the other.
+export const reviewPlan = defineEndpoint({
+  id: 'review_plan',
+  method: 'POST',
+  path: API_PATHS.reviewPlan,
+  auth: 'buddy:write',
+  tags: ['plans'],
+  summary: 'Say privately whether you met, after a confirmed plan ended',
+  params: z.object({ planId: singleLine().min(1).max(80) }),
+  body: z.strictObject({ outcome: z.enum(PLAN_REVIEW_OUTCOMES) }),
+  response: z.object({ success: z.literal(true), planId: z.string(), outcome: z.enum(PLAN_REVIEW_OUTCOMES) }),
+  errors: ['validation_failed', 'not_found', 'plan_not_open'],
+});
+
 // Optional mail (reminders now; check-ins and digests share the model and the unsubscribe).
 const mailPreferences = z.object({ reminders: z.boolean(), checkins: z.boolean(), digests: z.boolean() });
 
@@ -179,16 +195,122 @@ export const unsubscribeMail = defineEndpoint({
   auth: 'none',
   tags: ['notifications'],
   summary: 'One-click unsubscribe (RFC 8058): the signed token from a mail turns all optional mail off',
+  description: 'A trusted contact’s token (not a member) suppresses that address instead.',
   query: z.object({ token: singleLine().min(1).max(200) }),
   response: mailPreferences,
   errors: ['not_found'],
 });
 
+// A safety net for meeting a stranger (issue 29, section 6): the person's own, from the web
+// app with their session only (a bearer token gets 403): an assistant must not send a plan
+// to an address, nor answer "I'm fine" for the person.
+const planIdParams = z.object({ planId: singleLine().min(1).max(80) });
+
+export const shareState = z.object({
+  success: z.literal(true),
+  shared: z.boolean(),
+  /** Only in the answer that made it: the secret is stored hashed. */
+  url: z.string().nullable(),
+  created_at: z.string().nullable(),
+  expires_at: z.string().nullable(),
+  contact_email: z.string().nullable(),
+  checkin: z.object({
+    on: z.boolean(),
+    /** When "All good?" is (or was) asked. */
+    asks_at: z.string().nullable(),
+    asked_at: z.string().nullable(),
+    fine_at: z.string().nullable(),
+    contact_mailed: z.boolean(),
+  }),
+});
+export type ShareState = z.infer<typeof shareState>;
+
+export const getPlanShare = defineEndpoint({
+  id: 'get_plan_share',
+  method: 'GET',
+  path: API_PATHS.planShare,
+  auth: 'buddy:read',
+  tags: ['plans'],
+  summary: 'Whether you shared a plan with a trusted contact, and its check-in',
+  params: planIdParams,
+  response: shareState,
+  errors: ['not_found', 'forbidden'],
+});
+
+export const sharePlan = defineEndpoint({
+  id: 'share_plan',
+  method: 'POST',
+  path: API_PATHS.planShare,
+  auth: 'buddy:write',
+  tags: ['plans'],
+  summary: 'Make a read-only page of a plan for a trusted contact (a new link replaces the old)',
+  params: planIdParams,
+  body: z.strictObject({
+    contact_email: singleLine()
+      .trim()
+      .max(254)
+      .email({ message: 'Enter a valid email address, like sam@example.com' })
+      .nullish(),
+    checkin: z.boolean().nullish(),
+  }),
+  bodyOptional: true,
+  status: 201,
+  response: shareState,
+  errors: ['validation_failed', 'not_found', 'forbidden', 'conflict', 'plan_not_open'],
+});
+
+export const revokePlanShare = defineEndpoint({
+  id: 'revoke_plan_share',
+  method: 'DELETE',
+  path: API_PATHS.planShare,
+  auth: 'buddy:write',
+  tags: ['plans'],
+  summary: 'Turn a share link off (it answers 410) and stop check-in',
+  params: planIdParams,
+  body: z.object({}),
+  bodyOptional: true,
+  response: shareState,
+  errors: ['not_found', 'forbidden'],
+});
+
+export const answerCheckin = defineEndpoint({
+  id: 'answer_checkin',
+  method: 'POST',
+  path: API_PATHS.planCheckin,
+  auth: 'buddy:write',
+  tags: ['plans'],
+  summary: 'Check-in on or off, or "I\'m fine" (stops it for good)',
+  params: planIdParams,
+  body: z.strictObject({ on: z.boolean().nullish(), fine: z.literal(true).nullish() }),
+  response: shareState,
+  errors: ['validation_failed', 'not_found', 'forbidden', 'conflict'],
+});
+
+// The person's own signup at /signup: register.json's body and answer without the bearer
+// token, which only an assistant needs (the browser signs in with a session).
+export const webSignup = defineEndpoint({
+  id: 'web_signup',
+  method: 'POST',
+  path: API_PATHS.webSignup,
+  auth: 'none',
+  tags: ['accounts'],
+  summary: 'Create an account from the web signup form (no assistant key)',
+  body: register.body,
+  maxBodyBytes: register.maxBodyBytes,
+  response: registerResponseSchema.extend({
+    auth: registerResponseSchema.shape.auth.omit({ token: true, token_type: true, scopes: true }),
+  }),
+  status: 201,
+  errors: register.errors,
+});
+
 export const webAppEndpoints = [
+  webSignup,
   subscribeWebPush,
   unsubscribeWebPush,
   muteChat,
   planCalendar,
+  reviewPlan,
   calendarFeedFile,
   getCalendarFeed,
   rotateCalendarFeed,
@@ -196,4 +318,8 @@ export const webAppEndpoints = [
   getMailPreferences,
   updateMailPreferences,
   unsubscribeMail,
+  getPlanShare,
+  sharePlan,
+  revokePlanShare,
+  answerCheckin,
 ] as const;

@@ -149,3 +149,21 @@ describe('daysInactiveBounds', () => {
     expect(exact >= bounds.least && exact <= bounds.most).toBe(true);
   });
 });
+
+describe('reliability (repeated no-show reports)', () => {
+  it('scales the score and every term of its breakdown, so the breakdown still adds up to the score', () => {
+    const full = {
+      ...base,
+      sharedActivities: 1,
+      searchedActivities: 1,
+      overlapSlots: 10,
+      distanceKm: 5,
+      daysInactive: 0,
+    };
+    expect(score(full)).toBe(0.9);
+    expect(score({ ...full, reliability: 0.8 })).toBe(0.72);
+    const terms = scoreBreakdown({ ...full, reliability: 0.8 });
+    expect(terms).toEqual({ activities: 0.32, availability: 0.24, distance: 0.08, recent_activity: 0.08 });
+    expect(Object.values(terms).reduce((a, b) => a + b, 0)).toBeCloseTo(0.72, 4);
+  });
+});

@@ -10,7 +10,10 @@
  *   distance        = 1 / (1 + km / 5)                     km rounded to whole km, at least 1
  *   recent_activity = 1 / (1 + days / 7)                   whole days since last seen, at the search's start
  *
- * Each term is in [0, 1], so the score is in [0, 1], rounded to 4 decimals. Ties (equal
+ * Each term is in [0, 1], so the score is in [0, 1], rounded to 4 decimals. It is then
+ * multiplied by a reliability factor, 1 for nearly everyone and lower for people several
+ * others reported absent from plans (lib/plans/reviews.ts); the factor is never shown,
+ * though the score and its breakdown are scaled by it. Ties (equal
  * rounded scores) are broken by user id, so the order is total and paging is stable.
  * The distance term uses the same rounded kilometres the result shows: a score never
  * reveals a distance finer than the 1 km the API promises.
@@ -41,6 +44,8 @@ export interface RankingInputs {
   distanceKm: number;
   /** Whole days since the candidate was last active. */
   daysInactive: number;
+  /** The candidate's reliability factor (1 unless repeatedly reported absent; lib/plans/reliability.ts). */
+  reliability?: number;
 }
 
 /** Distance as shown and as ranked: whole km, never finer than 1 km. */
@@ -64,18 +69,20 @@ export function scoreTerms(input: RankingInputs): Record<ScoreTerm, number> {
 /** Each term's weighted contribution to the score (what a result's score_breakdown shows). */
 export function scoreBreakdown(input: RankingInputs): Record<ScoreTerm, number> {
   const terms = scoreTerms(input);
+  const reliability = input.reliability ?? 1;
   return {
-    activities: round(WEIGHTS.activities * terms.activities),
-    availability: round(WEIGHTS.availability * terms.availability),
-    distance: round(WEIGHTS.distance * terms.distance),
-    recent_activity: round(WEIGHTS.recent_activity * terms.recent_activity),
+    activities: round(WEIGHTS.activities * terms.activities * reliability),
+    availability: round(WEIGHTS.availability * terms.availability * reliability),
+    distance: round(WEIGHTS.distance * terms.distance * reliability),
+    recent_activity: round(WEIGHTS.recent_activity * terms.recent_activity * reliability),
   };
 }
 
 export function score(input: RankingInputs): number {
   const terms = scoreTerms(input);
+  const reliability = input.reliability ?? 1;
   const total = (Object.keys(WEIGHTS) as ScoreTerm[]).reduce((sum, term) => sum + WEIGHTS[term] * terms[term], 0);
-  return round(total);
+  return round(total * reliability);
 }
 
 /** SQL expressions (integer-valued) for the inputs of one candidate row. */
@@ -108,8 +115,13 @@ function formulaSql(
  * arithmetic (numeric), so equal inputs always give equal scores and the
  * (score, id) keyset of the cursor compares exactly.
  */
-export function scoreSql(columns: RankingSqlInputs, searchedActivities: number): RawBuilder<string> {
-  return sql<string>`round(${formulaSql(columns, searchedActivities, 'numeric')}, ${sql.lit(SCORE_DECIMALS)})`;
+export function scoreSql(
+  columns: RankingSqlInputs,
+  searchedActivities: number,
+  reliability: RawBuilder<unknown> = sql`1`,
+): RawBuilder<string> {
+  const formula = formulaSql(columns, searchedActivities, 'numeric');
+  return sql<string>`round(${formula} * ${reliability}::numeric, ${sql.lit(SCORE_DECIMALS)})`;
 }
 
 /**
@@ -122,8 +134,12 @@ export const SCORE_ESTIMATE_MARGIN = 0.0001;
  * The formula in float8, unrounded: several times cheaper per row than numeric, for
  * bounding scores (± SCORE_ESTIMATE_MARGIN) before the exact ones are computed.
  */
-export function scoreEstimateSql(columns: RankingSqlInputs, searchedActivities: number): RawBuilder<number> {
-  return formulaSql(columns, searchedActivities, 'float8');
+export function scoreEstimateSql(
+  columns: RankingSqlInputs,
+  searchedActivities: number,
+  reliability: RawBuilder<unknown> = sql`1`,
+): RawBuilder<number> {
+  return sql<number>`(${formulaSql(columns, searchedActivities, 'float8')} * ${reliability}::float8)`;
 }
 
 const DAY_MS = 86_400_000;

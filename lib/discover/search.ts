@@ -34,6 +34,7 @@ import {
   scoreEstimateSql,
   scoreSql,
 } from './ranking';
+import { reliabilityDemotedSql, reliabilityFactorSql } from '../plans/reliability';
 import { toDiscoverCard, type DiscoverCardSource } from './records';
 
 export const DISCOVER_PATH = '/api/v1/discover.json';
@@ -80,6 +81,8 @@ export interface CandidateRow extends DiscoverCardSource {
   overlap_slots: number;
   distance_km: number;
   days_inactive: number;
+  /** The reliability factor (numeric text): "1" unless repeatedly reported absent. Never shown. */
+  reliability: string;
   /** Exact decimal text from numeric, e.g. "0.7825". */
   score: string;
 }
@@ -154,13 +157,18 @@ export function discoverQuery(search: DiscoverSearch): RawBuilder<CandidateRow> 
   // after the cursor. The users rows are fetched one by one by primary key (LIMIT 1 keeps
   // the lateral subquery a parameterized index lookup), and the pending-request flag is
   // looked up for the page's rows only, through the one-pending-request-per-pair index.
+  const reliability = sql`c.reliability`;
   return sql<CandidateRow>`
-    with people as materialized (${matchingPeople(search)}), bounded as materialized (
-      select c.id, c.shared_count, c.overlap_slots, c.distance_km,
-             ${scoreEstimateSql(inputs(sql<number>`c.days_most`), activities.length)} - ${margin} as score_low,
-             ${scoreEstimateSql(inputs(sql<number>`c.days_least`), activities.length)} + ${margin} as score_high
-      from people c
+    with people as materialized (${matchingPeople(search)}),
+    demoted as materialized (${reliabilityDemotedSql(search.asOf)}),
+    reliable as materialized (
+      select c.*, ${reliabilityFactorSql(sql`c.id`, 'demoted')} as reliability from people c
       where c.distance_km <= ${search.radiusKm}::float8
+    ), bounded as materialized (
+      select c.id, c.shared_count, c.overlap_slots, c.distance_km, c.reliability,
+             ${scoreEstimateSql(inputs(sql<number>`c.days_most`), activities.length, reliability)} - ${margin} as score_low,
+             ${scoreEstimateSql(inputs(sql<number>`c.days_least`), activities.length, reliability)} + ${margin} as score_high
+      from reliable c
     ), threshold as (
       select b.score_low, b.id from bounded b
       where ${afterCursor(sql`b.score_high`, sql`b.id`, search.after, 'float8')}
@@ -168,7 +176,7 @@ export function discoverQuery(search: DiscoverSearch): RawBuilder<CandidateRow> 
     ), contenders as materialized (
       select u.id, u.slug, u.display_name, u.about_me, u.public_location, u.gender, u.birthday,
              u.show_age_by_decade, u.activities, u.photo_url, u.schedule, u.timezone,
-             c.shared_count, c.overlap_slots, c.distance_km,
+             c.shared_count, c.overlap_slots, c.distance_km, c.reliability,
              greatest(0, floor(extract(epoch from (${search.asOf.toISOString()}::timestamptz - u.last_active_at)) / 86400))::int
                as days_inactive
       from bounded c
@@ -177,7 +185,8 @@ export function discoverQuery(search: DiscoverSearch): RawBuilder<CandidateRow> 
         and not exists (select from threshold t
           where t.score_low > c.score_high or (t.score_low = c.score_high and t.id < c.id))
     ), ranked as materialized (
-      select c.*, ${scoreSql(inputs(sql<number>`c.days_inactive`), activities.length)} as score from contenders c
+      select c.*, ${scoreSql(inputs(sql<number>`c.days_inactive`), activities.length, reliability)} as score
+      from contenders c
     ), page as (
       select r.* from ranked r where ${afterCursor(sql`r.score`, sql`r.id`, search.after)}
       order by r.score desc, r.id asc limit ${search.limit}::int
@@ -525,6 +534,7 @@ function toResult(
       overlapSlots: row.overlap_slots,
       distanceKm: row.distance_km,
       daysInactive: row.days_inactive,
+      reliability: Number(row.reliability),
     }),
   };
 }

@@ -37,15 +37,15 @@ export function toJsonSchema(schema: z.ZodType, io: SchemaIo, target: SchemaTarg
 }
 
 /**
- * zod spells out `format: date` as a 330-character leap-year regex; in OpenAPI the format
- * (RFC 3339 full-date) says the same, and the route checks it exactly.
+ * zod spells out `format: date` (and `date-time`) as a leap-year regex of hundreds of characters;
+ * in OpenAPI the format (RFC 3339 full-date, date-time) says the same, and the route checks it exactly.
  */
 function dropDatePatterns<T>(node: T): T {
   if (Array.isArray(node)) return node.map(dropDatePatterns) as T;
   if (!node || typeof node !== 'object') return node;
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(node)) out[key] = dropDatePatterns(value);
-  if (out.format === 'date' && typeof out.pattern === 'string') delete out.pattern;
+  if ((out.format === 'date' || out.format === 'date-time') && typeof out.pattern === 'string') delete out.pattern;
   return out as T;
 }
 

@@ -7,7 +7,7 @@ import type { JsonSchema } from './json-schema';
 type Node = Record<string, unknown>;
 
 /** Shorter schemas are left inline: a $ref (about 40 characters) saves nothing on them. */
-const MIN_SHARED_LENGTH = 80;
+const MIN_SHARED_LENGTH = 50;
 /** What one reference costs, roughly: `{"$ref":"#/components/schemas/"}` plus a name. */
 const REF_COST = 45;
 

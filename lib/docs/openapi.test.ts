@@ -7,7 +7,15 @@ import { allEndpoints, endpoints } from '../contract';
 import { webAppEndpoints } from '../contract/web-app';
 import { register } from '../contract/accounts';
 import { ERROR_ADVICE, ERROR_STATUS } from '../http/errors';
-import { buildOpenApi, errorCodesFor, openApiJson, operationFor, type OpenApiOperation } from './openapi';
+import {
+  buildOpenApi,
+  errorCodesFor,
+  httpOnlyErrorCodes,
+  openApiJson,
+  operationFor,
+  type OpenApiOperation,
+  WRAPPER_ERROR_CODES,
+} from './openapi';
 import { routeHandlersOnDisk } from './route-files';
 
 const BASE = 'https://buddy.example';
@@ -75,27 +83,39 @@ describe('the OpenAPI document', { timeout: 30_000 }, () => {
     }
   });
 
-  it('documents an error envelope for each status an endpoint can answer with', async () => {
+  it('documents every code an endpoint can answer with, under its status or the wrapper default', async () => {
     // Error responses are shared components: read them through their $refs.
     const dereferenced = (await dereference(structuredClone(doc()) as never)) as unknown as ReturnType<typeof doc>;
+    const envelope = (dereferenced as Record<string, any>).components.schemas.ErrorEnvelope;
     for (const op of Object.values(dereferenced.paths).flatMap((methods) => Object.values(methods))) {
       const spec = endpoints.find((e) => e.id === op.operationId)!;
-      const statuses = new Set(errorCodesFor(spec).map((c) => String(ERROR_STATUS[c])));
-      expect(statuses.has('500')).toBe(true);
-      if (spec.auth !== 'none') expect([...statuses]).toEqual(expect.arrayContaining(['401', '403']));
-      if (spec.body || spec.query || spec.params) expect(statuses.has('400')).toBe(true);
-      for (const status of statuses) {
-        const media = (op.responses[status] as { content: Record<string, Media> }).content['application/json']!;
-        expect(media.schema).toEqual((dereferenced as Record<string, any>).components.schemas.ErrorEnvelope);
-        for (const code of errorCodesFor(spec).filter((c) => String(ERROR_STATUS[c]) === status)) {
-          expect(media.examples![code]!.value).toMatchObject({ error: { code, hint: ERROR_ADVICE[code] } });
-        }
+      const codes = new Set([...errorCodesFor(spec), ...httpOnlyErrorCodes(spec)]);
+      expect(codes.has('internal_error')).toBe(true);
+      if (spec.auth !== 'none')
+        expect([...codes]).toEqual(expect.arrayContaining(['unauthorized', 'insufficient_scope']));
+      if (spec.body || spec.query || spec.params) expect(codes.has('validation_failed')).toBe(true);
+      const responses = op.responses as Record<string, { description: string; content: Record<string, Media> }>;
+      expect(responses.default, spec.id).toBeDefined();
+      for (const code of codes) {
+        const status = String(ERROR_STATUS[code]);
+        // An endpoint's own codes have their status; the wrapper's may fall to default, which names the status.
+        if (!WRAPPER_ERROR_CODES.has(code)) expect(responses[status], `${spec.id} ${code}`).toBeDefined();
+        const response = responses[status] ?? responses.default!;
+        if (!responses[status]) expect(response.description).toMatch(new RegExp(`${status} [a-z_, ]*\\b${code}\\b`));
+        const media = response.content['application/json']!;
+        expect(media.schema).toEqual(envelope);
+        expect(media.examples![code]!.value, `${spec.id} ${code}`).toMatchObject({
+          error: { code, hint: ERROR_ADVICE[code] },
+        });
+      }
+      // Nothing beyond the declared statuses and default.
+      const declared = new Set([...codes].map((c) => String(ERROR_STATUS[c])));
+      for (const key of Object.keys(responses).filter((k) => !k.startsWith('2') && k !== 'default')) {
+        expect(declared.has(key), `${spec.id} ${key}`).toBe(true);
       }
     }
     const registerOp = dereferenced.paths[register.path]!.post!;
-    expect(Object.keys(registerOp.responses)).toEqual(
-      expect.arrayContaining(['201', '400', '409', '413', '415', '429', '500']),
-    );
+    expect(Object.keys(registerOp.responses)).toEqual(expect.arrayContaining(['201', '409', '429', 'default']));
   });
 
   it('has examples that are valid against their own schemas', async () => {
@@ -124,7 +144,29 @@ describe('the OpenAPI document', { timeout: 30_000 }, () => {
         }
       }
     }
+    // Answer examples are shown on /docs, not served here: they must still fit the served schemas.
+    for (const spec of endpoints.filter((e) => e.example !== undefined)) {
+      const op = dereferenced.paths[spec.path]![spec.method.toLowerCase()] as Record<string, any>;
+      const check = ajv.compile(op.responses[String(spec.status ?? 200)].content['application/json'].schema);
+      expect(check(spec.example), `${spec.id}: ${JSON.stringify(check.errors)}`).toBe(true);
+      checked += 1;
+    }
     expect(checked).toBeGreaterThan(endpoints.length);
+  });
+
+  it('lets a nullable object be null or the whole object, and nothing in between', async () => {
+    const dereferenced = (await dereference(structuredClone(doc()) as never)) as unknown as Record<string, any>;
+    const inbox = dereferenced.paths['/api/v1/inbox.json'].get.responses['200'].content['application/json'].schema;
+    const nextPlan = openApiAjv().compile(inbox.properties.next_plan);
+    expect(nextPlan(null)).toBe(true);
+    expect(nextPlan({ id: 'p1' })).toBe(false);
+    const plan =
+      dereferenced.components.schemas[
+        Object.keys(dereferenced.components.schemas).find((name) =>
+          JSON.stringify(dereferenced.components.schemas[name]).includes('calendar_uid'),
+        )!
+      ];
+    expect(inbox.properties.next_plan.oneOf[0]).toEqual(plan);
   });
 
   it('rejects an example that breaks its schema (the example check can fail)', async () => {
@@ -147,14 +189,15 @@ describe('the OpenAPI document', { timeout: 30_000 }, () => {
   });
 
   // Issue 14 §5: the document was ~450 KB (pretty-printed; 217 KB compact) with the error
-  // envelopes, cards and parameters copied into every operation.
-  // Raised to 120 KB by issue 29 (plans) and "Inside the assistant".
-  it('is served under 120 KB, with repeated schemas, parameters and error responses shared as components', () => {
+  // envelopes, cards and parameters copied into every operation. Issue 29 asks for under 100 KB
+  // with plans; it was 119.6 KB before the wrapper's errors went to one `default` response.
+  it('is served under 100 KB, with repeated schemas, parameters and error responses shared as components', () => {
     const served = Buffer.byteLength(openApiJson(endpoints, BASE));
-    expect(served).toBeLessThan(120_000);
+    expect(served).toBeLessThan(100_000);
     const d = doc() as Record<string, any>;
     expect(Object.keys(d.components.schemas).length).toBeGreaterThan(10);
-    expect(d.components.responses.Error500).toBeDefined();
+    expect(d.components.responses.Error).toBeDefined();
+    expect(d.components.responses.Error404).toBeDefined();
     expect(d.components.parameters.IdempotencyKey).toMatchObject({ name: 'Idempotency-Key', in: 'header' });
     // No copy of a shared schema is left inline.
     const text = JSON.stringify(d.paths);

@@ -78,11 +78,8 @@ const IDEMPOTENCY_KEY_PARAMETER = {
   in: 'header',
   required: false,
   description:
-    'A new random key per request. ' +
-    'A retry with the same key and request within 24 hours gets the first success again ' +
-    '(status, body, `Idempotent-Replayed: true`) with no second effect; a duplicate sent while the first runs ' +
-    'waits for it. The same key with another method, path or body ' +
-    'gets 422 `idempotency_key_reused`. Refusals and failures are not stored: retrying one runs it again.',
+    'A new random key per action: a retry with the same key and request within 24 hours gets the first success ' +
+    'again, with no second effect (AGENTS.md, Safe retries).',
   schema: { type: 'string', minLength: 1, maxLength: 255 },
 };
 
@@ -103,45 +100,94 @@ export function httpOnlyErrorCodes(spec: EndpointSpec): ErrorCode[] {
 }
 
 /**
- * Each error response lives once in components.responses, named by its status and codes,
- * and each code's example and advice once in components.examples: operations only refer
- * to them (the document was ~450 KB with a copy in every operation).
+ * Codes the shared route wrapper answers with for any endpoint of a kind (authentication,
+ * parsing, body limits, Idempotency-Key, 500): their statuses are the operation's `default`
+ * response, the `Error` component, which lists them once. Listed on every operation they were
+ * about 200 references, a tenth of the document. Rate limits stay explicit: their 429 has headers.
+ */
+export const WRAPPER_ERROR_CODES: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
+  'invalid_json',
+  'validation_failed',
+  'unauthorized',
+  'insufficient_scope',
+  'idempotency_key_in_use',
+  'payload_too_large',
+  'unsupported_media_type',
+  'idempotency_key_reused',
+  'internal_error',
+]);
+
+/**
+ * An operation's error responses: its own codes (`spec.errors`, rate limits) under their
+ * statuses, and `default` for the wrapper's. Each status's response lives once in
+ * components.responses and holds every code any operation answers with under that status
+ * (an operation with its own 409 answers the wrapper's 409 there too); which codes are an
+ * operation's own is `errorCodesFor`, which /docs lists per endpoint.
  */
 function errorResponses(spec: EndpointSpec, components: Components): Record<string, unknown> {
-  const byStatus = new Map<number, ErrorCode[]>();
   const codes = new Set([...errorCodesFor(spec), ...httpOnlyErrorCodes(spec)]);
-  for (const code of ERROR_CODES.filter((c) => codes.has(c))) {
+  const explicit = new Set([...codes].filter((code) => !WRAPPER_ERROR_CODES.has(code)).map((c) => ERROR_STATUS[c]));
+  for (const code of codes) {
     const status = ERROR_STATUS[code];
-    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+    const key = explicit.has(status) ? status : 'default';
+    components.codesByStatus.set(key, new Set([...(components.codesByStatus.get(key) ?? []), code]));
   }
+  return {
+    ...Object.fromEntries(
+      [...explicit]
+        .sort((a, b) => a - b)
+        .map((status) => [String(status), { $ref: `#/components/responses/Error${status}` }]),
+    ),
+    default: { $ref: '#/components/responses/Error' },
+  };
+}
+
+/** "400 invalid_json, validation_failed; 401 unauthorized": which status each code comes with. */
+function statusesInWords(codes: readonly ErrorCode[]): string {
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of codes) byStatus.set(ERROR_STATUS[code], [...(byStatus.get(ERROR_STATUS[code]) ?? []), code]);
+  return [...byStatus].map(([status, list]) => `${status} ${list.join(', ')}`).join('; ');
+}
+
+/**
+ * The shared error responses. A code in more than one (the wrapper's, under `default` and
+ * an operation's own status) has its example once in components.examples.
+ */
+function sharedErrorResponses(components: Components): Pick<OpenApiComponents, 'responses' | 'examples'> {
+  const keys = [...components.codesByStatus.keys()].sort((a, b) =>
+    a === 'default' ? 1 : b === 'default' ? -1 : a - b,
+  );
+  const uses = new Map<ErrorCode, number>();
+  for (const codes of components.codesByStatus.values())
+    for (const code of codes) uses.set(code, (uses.get(code) ?? 0) + 1);
   const responses: Record<string, unknown> = {};
-  for (const [status, codes] of [...byStatus].sort(([a], [b]) => a - b)) {
-    // Named by status, numbered in order of first use; the examples' keys are the codes.
-    const signature = `${status}:${codes.join(',')}`;
-    let name = components.names.get(signature);
-    if (!name) {
-      const count = [...components.names.keys()].filter((k) => k.startsWith(`${status}:`)).length;
-      name = count ? `Error${status}_${count + 1}` : `Error${status}`;
-      components.names.set(signature, name);
-      components.responses[name] = {
-        description: STATUS_TEXT[status] ?? 'Error',
-        ...(status === 429
-          ? { headers: sharedHeaders(['Retry-After', ...Object.keys(RATE_LIMIT_HEADERS)]) }
-          : status === 503
-            ? { headers: sharedHeaders(['Retry-After']) }
-            : {}),
-        content: {
-          'application/json': {
-            schema: { $ref: '#/components/schemas/ErrorEnvelope' },
-            examples: Object.fromEntries(codes.map((code) => [code, { $ref: `#/components/examples/${code}` }])),
-          },
+  const examples: Record<string, unknown> = {};
+  for (const key of keys) {
+    const codes = ERROR_CODES.filter((code) => components.codesByStatus.get(key)!.has(code));
+    const example = (code: ErrorCode) => {
+      if ((uses.get(code) ?? 0) < 2) return { value: exampleError(code) };
+      examples[code] = { value: exampleError(code) };
+      return { $ref: `#/components/examples/${code}` };
+    };
+    responses[key === 'default' ? 'Error' : `Error${key}`] = {
+      description:
+        key === 'default'
+          ? `Any other error the route wrapper answers for any operation: ${statusesInWords(codes)}`
+          : (STATUS_TEXT[key] ?? 'Error'),
+      ...(key === 429
+        ? { headers: sharedHeaders(['Retry-After', ...Object.keys(RATE_LIMIT_HEADERS)]) }
+        : key === 503
+          ? { headers: sharedHeaders(['Retry-After']) }
+          : {}),
+      content: {
+        'application/json': {
+          schema: { $ref: '#/components/schemas/ErrorEnvelope' },
+          examples: Object.fromEntries(codes.map((code) => [code, example(code)])),
         },
-      };
-      for (const code of codes) components.examples[code] ??= { value: exampleError(code) };
-    }
-    responses[String(status)] = { $ref: `#/components/responses/${name}` };
+      },
+    };
   }
-  return responses;
+  return { responses, examples };
 }
 
 const STATUS_TEXT: Record<number, string> = {
@@ -162,34 +208,13 @@ const STATUS_TEXT: Record<number, string> = {
   503: 'Service Unavailable',
 };
 
-/** An example only one response uses is written in place: a $ref would cost more than it saves. */
-function inlineSingleUseExamples(components: Components): void {
-  type ErrorResponse = { content: { 'application/json': { examples: Record<string, unknown> } } };
-  const responses = Object.values(components.responses) as ErrorResponse[];
-  const uses = new Map<string, number>();
-  for (const response of responses) {
-    for (const code of Object.keys(response.content['application/json'].examples)) {
-      uses.set(code, (uses.get(code) ?? 0) + 1);
-    }
-  }
-  for (const response of responses) {
-    const examples = response.content['application/json'].examples;
-    for (const code of Object.keys(examples)) {
-      if (uses.get(code) === 1) {
-        examples[code] = components.examples[code];
-        delete components.examples[code];
-      }
-    }
-  }
-}
-
 const sharedHeaders = (names: string[]) =>
   Object.fromEntries(names.map((n) => [n, { $ref: `#/components/headers/${n}` }]));
 
+type OpenApiComponents = { responses: Record<string, unknown>; examples: Record<string, unknown> };
+
 interface Components {
-  names: Map<string, string>;
-  responses: Record<string, unknown>;
-  examples: Record<string, unknown>;
+  codesByStatus: Map<number | 'default', Set<ErrorCode>>;
 }
 
 /**
@@ -221,9 +246,23 @@ function forResponses(schema: JsonSchema): JsonSchema {
       if (key === 'additionalProperties' && value === false) continue;
       out[key] = open(value);
     }
-    return out as T;
+    return nullableObjectAsOneOf(out) as T;
   };
   return open(withoutSafeIntegerBounds(schema));
+}
+
+/** The null branch of a nullable object: OpenAPI 3.0.3's way to allow null beside a $ref. */
+const NULL_OBJECT = { type: 'object', nullable: true, enum: [null] };
+
+/**
+ * A nullable object (a plan, or null) as `oneOf: [the object, null]`, so the object itself
+ * is the same schema as where it is never null and is shared as one component (3.0.3 lets
+ * `nullable` widen only the `type` beside it, so a $ref cannot be made nullable otherwise).
+ */
+function nullableObjectAsOneOf(node: Record<string, unknown>): Record<string, unknown> {
+  if (node.type !== 'object' || node.nullable !== true || !node.properties) return node;
+  const { nullable: _nullable, description, ...object } = node;
+  return { ...(description === undefined ? {} : { description }), oneOf: [object, NULL_OBJECT] };
 }
 
 function parameters(spec: EndpointSpec): unknown[] {
@@ -252,7 +291,7 @@ function parameters(spec: EndpointSpec): unknown[] {
 
 export function operationFor(
   spec: EndpointSpec,
-  components: Components = { names: new Map(), responses: {}, examples: {} },
+  components: Components = { codesByStatus: new Map() },
 ): OpenApiOperation {
   const status = String(spec.status ?? 200);
   // Who may call it is structured data (security, x-required-scope), not repeated in prose.
@@ -287,8 +326,9 @@ export function operationFor(
           : {}),
         content: {
           'application/json': {
+            // The answer's example is on /docs (app/(web)/docs): every field is described here,
+            // and the examples were 4 KB of a document kept under 100 KB. Request examples stay.
             schema: forResponses(toJsonSchema(spec.response, 'output')),
-            ...(spec.example !== undefined ? { example: spec.example } : {}),
           },
         },
       },
@@ -310,14 +350,13 @@ export function operationFor(
 
 export function buildOpenApi(endpoints: readonly EndpointSpec[], baseUrl: string): OpenApiDocument {
   const paths: OpenApiDocument['paths'] = {};
-  const shared: Components = { names: new Map(), responses: {}, examples: {} };
+  const shared: Components = { codesByStatus: new Map() };
   for (const spec of endpoints) {
     paths[spec.path] ??= {};
     paths[spec.path]![spec.method.toLowerCase()] = operationFor(spec, shared);
   }
   const schemas: Record<string, JsonSchema> = { ErrorEnvelope: toJsonSchema(errorEnvelopeSchema, 'output') };
   const sharedParameters: Record<string, Record<string, unknown>> = { IdempotencyKey: IDEMPOTENCY_KEY_PARAMETER };
-  inlineSingleUseExamples(shared);
   shareSchemas(paths, schemas);
   shareParameters(paths, sharedParameters);
   const requestBodies: Record<string, Record<string, unknown>> = {};
@@ -358,9 +397,8 @@ export function buildOpenApi(endpoints: readonly EndpointSpec[], baseUrl: string
       schemas,
       parameters: sharedParameters,
       requestBodies,
-      responses: shared.responses,
+      ...sharedErrorResponses(shared),
       headers: { ...RETRY_AFTER, ...RATE_LIMIT_HEADERS },
-      examples: shared.examples,
     },
   };
 }

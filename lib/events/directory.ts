@@ -119,11 +119,14 @@ function filters(query: EventsQuery, bbox: BoundingBox | null, now: Date): Condi
 }
 
 /**
- * Full-text search; a query that names a catalog activity ("climbing") also finds events tagged
- * with it or mentioning any of its names and aliases ("Bouldering after work").
+ * Full-text search over the text and the event's own categories; a query that names a catalog
+ * activity ("climbing", "board games") also finds events tagged with it, or whose text or
+ * categories mention any of its names and aliases ("Bouldering after work", "Catan night" in "Game night").
  */
 function textSearch(q: string): Condition {
-  const words = sql<SqlBool>`search @@ websearch_to_tsquery('english', ${q})`;
+  const inCategories = (query: string) =>
+    sql<SqlBool>`to_tsvector('english', array_to_string(categories, ' ')) @@ websearch_to_tsquery('english', ${query})`;
+  const words = sql<SqlBool>`(search @@ websearch_to_tsquery('english', ${q}) or ${inCategories(q)})`;
   const id = matchActivity(q);
   const activity = id === undefined ? undefined : ACTIVITIES.find((a) => a.id === id);
   if (!activity) return () => words;
@@ -131,7 +134,7 @@ function textSearch(q: string): Condition {
     .map((phrase) => `"${phrase.replace(/"/g, '')}"`)
     .join(' or ');
   return () =>
-    sql<SqlBool>`(${words} or activity_ids && ${sql.val([activity.id])}::text[] or search @@ websearch_to_tsquery('english', ${aliases}))`;
+    sql<SqlBool>`(${words} or activity_ids && ${sql.val([activity.id])}::text[] or search @@ websearch_to_tsquery('english', ${aliases}) or ${inCategories(aliases)})`;
 }
 
 function startsOnOrAfter(bound: DateBound): Condition {

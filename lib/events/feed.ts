@@ -1,7 +1,8 @@
 // GET /api/v1/events.json and the MCP events tool: one entry point for both modes.
 import type { Database } from '@/db';
-import type { EventsFeed, EventsQuery } from '../contract/events';
+import { EVENTS_QUERY_KEYS, type EventsFeed, type EventsQuery } from '../contract/events';
 import { etagOf } from '../http/conditional';
+import { unknownNameFields } from '../http/validation';
 import { searchDirectory } from './directory';
 import { fetchUpstreamFeed, STALE_WHILE_REVALIDATE_SECONDS, type UpstreamSettings } from './upstream';
 
@@ -29,7 +30,10 @@ export async function eventsFeed(db: Database, query: EventsQuery, settings: Fee
       cacheControl: `public, max-age=${answer.maxAgeSeconds}, stale-while-revalidate=${STALE_WHILE_REVALIDATE_SECONDS}`,
     };
   }
-  const body = await searchDirectory(db, query);
+  const body: EventsFeed = await searchDirectory(db, query);
+  // The built-in directory has no upstream to forward further parameters to: say so rather than ignore them.
+  const unknown = unknownNameFields(Object.keys(query), EVENTS_QUERY_KEYS, 'parameter');
+  if (Object.keys(unknown).length > 0) body.warnings = { unknown_parameters: unknown };
   return {
     body,
     etag: etagOf(JSON.stringify(body)),

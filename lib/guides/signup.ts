@@ -144,6 +144,8 @@ ${table(
   SIGNUP_LINK_PARAMS.map((p) => [code(p.param), code(p.field), p.note]),
 )}
 
+The registration field names work too (${code('displayName')} for ${code('name')}); the page shows the person any parameter it does not use.
+
 Example:
 
 ${example}
@@ -158,6 +160,6 @@ Rules:
 
 Everything after signup (profile, photo, buddy requests, inbox polling, chats, plans, limits, every error code): ${baseUrl}/AGENTS.md. Machine-readable: ${baseUrl}/.well-known/openapi.json.
 
-From buddy to meeting: once a buddy request is accepted, get times both are free (\`GET ${baseUrl}/api/v1/users/{slug}/plan_options.json\`), agree a time and a public place with the person and propose it in the chat (\`POST ${baseUrl}/api/v1/chats/{chatId}/plans.json\`); the other person accepts or declines it (AGENTS.md "From buddy to plan").
+From buddy to meeting: once a buddy request is accepted, get times both are free (\`GET ${baseUrl}/api/v1/users/{slug}/plan_options.json\`), agree a time and a public place with the person and propose it in the chat (\`POST ${baseUrl}/api/v1/chats/{chatId}/plans.json\`); the other person accepts (\`POST ${baseUrl}/api/v1/plans/{planId}/accept.json\`) or declines it, and then both get reminders and a calendar file (AGENTS.md "From buddy to plan").
 `;
 }

@@ -7,5 +7,8 @@ describe('loggedPath', () => {
     expect(loggedPath('/api/v1/calendar/bm_cal_s3cret-_x.ics')).toBe('/api/v1/calendar/[redacted]');
     expect(loggedPath('/api/v1/calendar/bm_cal_s3cret.ics?x=1')).toBe('/api/v1/calendar/[redacted]');
     expect(loggedPath('/api/v1/plans/abc.ics')).toBe('/api/v1/plans/abc.ics');
+    expect(loggedPath('/share/bm_sh_s3cret')).toBe('/share/[redacted]');
+    expect(loggedPath('/share/bm_sh_s3cret/x?y=1')).toBe('/share/[redacted]/x');
+    expect(loggedPath('/mail/stop?token=c.abc.def')).toBe('/mail/stop');
   });
 });

@@ -13,8 +13,8 @@ export function logError(message: string, error: unknown, fields: Record<string,
   );
 }
 
-/** Path segments that are credentials (a calendar feed's secret): never written to a log. */
-const SECRET_PATH_SEGMENTS: readonly RegExp[] = [/^(\/api\/v1\/calendar\/)[^/]+/];
+/** Path segments that are credentials (a calendar feed's secret, a shared plan's): never written to a log. */
+const SECRET_PATH_SEGMENTS: readonly RegExp[] = [/^(\/api\/v1\/calendar\/)[^/]+/, /^(\/share\/)[^/]+/];
 
 /** A request path as logs may show it: no query string (sign-in tokens), no secret segment. */
 export function loggedPath(url: string): string {

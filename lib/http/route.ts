@@ -17,7 +17,7 @@ import { ApiError, INTERNAL_ERROR_MESSAGE, mapDatabaseError } from './errors';
 import { claim, finish, idempotentRequest, release, storedAnswer, type IdempotencyKey } from './idempotency';
 import { clientIp } from './ip';
 import { logError, logLine } from './log';
-import { parseOrThrow } from './validation';
+import { parseOrThrow, refuseUnknownQuery } from './validation';
 
 type Out<T> = T extends z.ZodType ? z.output<T> : undefined;
 
@@ -138,6 +138,7 @@ export function route<S extends EndpointSpec>(spec: S, handler: Handler<S>, opti
         limitHeaders = await consumeRateLimit(db, limit.name, config().rateLimits[limit.name], auth.userId);
       }
       if (options.beforeParsing) await options.beforeParsing({ db, ip, request });
+      if (spec.path.startsWith('/api/v1/')) refuseUnknownQuery(spec.query, new URL(request.url).searchParams);
       const rawParams = spec.params ? await next.params : undefined;
       const rawBody = spec.body ? parseJsonBody(await readBody(), request, spec) : undefined;
       const {
@@ -343,4 +344,17 @@ function isClientAbort(error: unknown): boolean {
     code === 'ERR_STREAM_PREMATURE_CLOSE' ||
     code === 'UND_ERR_ABORTED'
   );
+}
+
+/**
+ * For what only the person may do, in the web app with their session (sharing a plan with
+ * a contact, answering a check-in): an assistant's bearer token is refused with 403.
+ */
+export function personOnly(auth: Caller): string {
+  if (auth.via !== 'session') {
+    throw new ApiError('forbidden', 'Only the person can do this, signed in on the web', {
+      hint: 'Sharing a plan and check-ins are the person’s own: ask them to use the plan page in the web app.',
+    });
+  }
+  return auth.userId;
 }

@@ -18,40 +18,116 @@ export const QUEUES = {
   photoDeletion: 'photo-deletion',
   /** Push a notification to a user's devices: a PushJob (lib/notifications/push.ts) */
   push: 'push-notify',
-  /** Every minute: store "expired" on unanswered past proposals, wake inboxes of plans that just ended, send due reminders: {} */
+  /** Every minute: store "expired" on unanswered past proposals, wake inboxes of plans that just ended, send due reminders, run check-ins: {} */
   plansSweep: 'plans-sweep',
   /** Mail one plan reminder, unless turned off: { reminderId } (lib/plans/reminder-mail.ts) */
   reminderMail: 'mail-plan-reminder',
+  /** Ask "All good?" by mail during a shared plan: { planId, userId } (lib/plans/checkins.ts) */
+  checkinMail: 'mail-plan-checkin',
+  /** The one mail to a trusted contact after an unanswered check-in: { planId, userId } */
+  contactMail: 'mail-checkin-contact',
 } as const;
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 
-type QueuePolicy = Omit<PgBoss.Queue, 'name'>;
-const DEFAULT_POLICY: QueuePolicy = { retryLimit: 5, retryDelay: 10, retryBackoff: true };
 /**
- * Queues whose failures come from outside services retry longer: a moderation
- * provider outage of hours must not lose a verdict (30 s doubling with jitter, 12 retries over ~1.5-3 days).
+ * A queue's pg-boss options plus how many jobs a worker takes at once. pg-boss retries a job left
+ * `active` (its worker killed) only once `expireInSeconds` has passed and its maintenance has run,
+ * so each queue's expiry fits its work: seconds for mail and push, more for photos and imports.
+ * A batch that outlives the expiry is failed whole, so batch × a job's worst time stays under it.
  */
-const QUEUE_POLICIES: Partial<Record<QueueName, QueuePolicy>> = {
-  [QUEUES.photoModeration]: { retryLimit: 12, retryDelay: 30, retryBackoff: true, expireInSeconds: 300 },
-  [QUEUES.photoDeletion]: { retryLimit: 12, retryDelay: 30, retryBackoff: true },
-  // A stately queue holds at most one waiting and one running job.
-  [QUEUES.eventsRefresh]: { policy: 'stately', retryLimit: 3, retryDelay: 60, retryBackoff: false },
-  [QUEUES.plansSweep]: { policy: 'stately', retryLimit: 1, retryDelay: 30, retryBackoff: false },
+type QueuePolicy = Omit<PgBoss.Queue, 'name'> & {
+  expireInSeconds: number;
+  batchSize: number;
+  /** Run a batch's jobs side by side (independent sends), so a batch takes one job's worst time, not the sum. */
+  parallel?: boolean;
 };
 
-export type JobHandler = (data: Record<string, unknown>) => Promise<void>;
+/** How often pg-boss looks for expired jobs (its default, 120 s, would add up to two minutes to a crash). */
+export const MAINTENANCE_INTERVAL_SECONDS = 10;
+
+// Mail: a send has 15 s at most (lib/notifications/mail.ts) and a batch's sends run side by side, so a
+// batch fits in 20 s; a job killed mid-send is retried ~20-40 s later, and carries the same Message-ID.
+// (A worker fetches every 0.5 s: a batch of 10 keeps up with 20 mails a second per instance.)
+const MAIL: QueuePolicy = {
+  retryLimit: 5,
+  retryDelay: 5,
+  retryBackoff: true,
+  expireInSeconds: 20,
+  batchSize: 10,
+  parallel: true,
+};
+const QUEUE_POLICIES: Record<QueueName, QueuePolicy> = {
+  [QUEUES.magicLinkMail]: MAIL,
+  [QUEUES.accountCreatedMail]: MAIL,
+  [QUEUES.reminderMail]: MAIL,
+  [QUEUES.checkinMail]: MAIL,
+  [QUEUES.contactMail]: MAIL,
+  // A device or push service that does not answer in 10 s is given up on (lib/jobs/workers.ts); side by
+  // side, 20 a batch fit in 30 s, and every message and request makes one, so the queue must keep up.
+  [QUEUES.push]: {
+    retryLimit: 5,
+    retryDelay: 5,
+    retryBackoff: true,
+    expireInSeconds: 30,
+    batchSize: 20,
+    parallel: true,
+  },
+  [QUEUES.geocodeLocation]: { retryLimit: 5, retryDelay: 10, retryBackoff: true, expireInSeconds: 60, batchSize: 5 },
+  // Outside services fail for hours: 30 s doubling with jitter, 12 retries over ~1.5-3 days, lose no verdict.
+  [QUEUES.photoModeration]: {
+    retryLimit: 12,
+    retryDelay: 30,
+    retryBackoff: true,
+    expireInSeconds: 300,
+    batchSize: 5,
+  },
+  [QUEUES.photoDeletion]: { retryLimit: 12, retryDelay: 30, retryBackoff: true, expireInSeconds: 120, batchSize: 10 },
+  // A stately queue holds at most one waiting and one running job. A feed import may take minutes.
+  [QUEUES.eventsRefresh]: {
+    policy: 'stately',
+    retryLimit: 3,
+    retryDelay: 60,
+    retryBackoff: false,
+    expireInSeconds: 900,
+    batchSize: 1,
+  },
+  [QUEUES.plansSweep]: {
+    policy: 'stately',
+    retryLimit: 1,
+    retryDelay: 30,
+    retryBackoff: false,
+    expireInSeconds: 120,
+    batchSize: 1,
+  },
+};
+
+/** The queue options pg-boss stores (without this app's batch size). */
+export function queueOptions(name: QueueName): Omit<PgBoss.Queue, 'name'> {
+  const { batchSize: _batchSize, parallel: _parallel, ...options } = QUEUE_POLICIES[name];
+  return options;
+}
+
+/** A job's handler; `jobId` stays the same across retries, so a send can be keyed on it. */
+export type JobHandler = (data: Record<string, unknown>, jobId: string) => Promise<void>;
 
 const holder = globalThis as unknown as { __buddyBoss?: PgBoss };
 
 export async function startBoss(connectionString: string): Promise<PgBoss> {
   if (holder.__buddyBoss) return holder.__buddyBoss;
-  const boss = new PgBoss({ connectionString, schema: 'pgboss', max: 4 });
+  const boss = new PgBoss({
+    connectionString,
+    schema: 'pgboss',
+    max: 4,
+    maintenanceIntervalSeconds: MAINTENANCE_INTERVAL_SECONDS,
+  });
   boss.on('error', (error) =>
     process.stderr.write(`${JSON.stringify({ level: 'error', message: 'job queue', error: String(error) })}\n`),
   );
   await boss.start();
   for (const name of Object.values(QUEUES)) {
-    await boss.createQueue(name, { name, ...(QUEUE_POLICIES[name] ?? DEFAULT_POLICY) });
+    // createQueue leaves an existing queue as it is, so a changed policy is written by updateQueue.
+    await boss.createQueue(name, { name, ...queueOptions(name) });
+    await boss.updateQueue(name, { name, ...queueOptions(name) });
   }
   holder.__buddyBoss = boss;
   return boss;
@@ -89,14 +165,17 @@ export async function enqueue(trx: Kysely<any>, queue: QueueName, data: Record<s
 export async function registerWorkers(handlers: Record<QueueName, JobHandler>): Promise<void> {
   const boss = getBoss();
   for (const [queue, handler] of Object.entries(handlers) as [QueueName, JobHandler][]) {
-    await boss.work<Record<string, unknown>>(queue, { pollingIntervalSeconds: 0.5, batchSize: 20 }, async (jobs) => {
-      for (const job of jobs) {
-        try {
-          await handler(job.data);
-        } catch (error) {
-          await boss.fail(queue, job.id, { message: error instanceof Error ? error.message : String(error) });
-        }
+    const { batchSize, parallel } = QUEUE_POLICIES[queue];
+    const run = async (job: PgBoss.Job<Record<string, unknown>>) => {
+      try {
+        await handler(job.data, job.id);
+      } catch (error) {
+        await boss.fail(queue, job.id, { message: error instanceof Error ? error.message : String(error) });
       }
+    };
+    await boss.work<Record<string, unknown>>(queue, { pollingIntervalSeconds: 0.5, batchSize }, async (jobs) => {
+      if (parallel) await Promise.all(jobs.map(run));
+      else for (const job of jobs) await run(job);
     });
   }
 }

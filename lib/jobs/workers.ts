@@ -12,7 +12,9 @@ import { loadVapidKeys } from '../notifications/web-push';
 import { sweepPlans } from '../plans/plans';
 import { sendReminderMail } from '../plans/reminder-mail';
 import { sendDueReminders } from '../plans/reminders';
+import { type CheckinMailJob, runCheckins, sendCheckinMail, sendContactMail } from '../plans/checkins';
 import { loadUnsubscribeKey } from '../notifications/mail-preferences';
+import { pruneMailSends, sendOncePerJob } from '../notifications/mail';
 import { getBoss, QUEUES, registerWorkers, type JobHandler, type QueueName } from './boss';
 
 export async function startWorkers(): Promise<void> {
@@ -29,15 +31,27 @@ export async function startWorkers(): Promise<void> {
       timeoutMs: 10_000,
     },
   };
+  const checkinMailSettings = async () => ({
+    ...mail,
+    unsubscribeKey: await loadUnsubscribeKey(getDb()),
+    answerSeconds: cfg.planCheckin.answerSeconds,
+  });
   const handlers: Record<QueueName, JobHandler> = {
-    [QUEUES.magicLinkMail]: async (data) =>
-      sendMagicLinkMail(
-        getDb(),
-        String(data.userId),
-        mail,
-        data.occasion === 'registration' ? 'registration' : 'request',
+    // Each mail once per job (a retry after a crash mid-send may repeat it, under the same Message-ID).
+    [QUEUES.magicLinkMail]: async (data, jobId) =>
+      sendOncePerJob(getDb(), jobId, mail.from, (messageId) =>
+        sendMagicLinkMail(
+          getDb(),
+          String(data.userId),
+          mail,
+          data.occasion === 'registration' ? 'registration' : 'request',
+          messageId,
+        ),
       ),
-    [QUEUES.accountCreatedMail]: async (data) => sendAccountCreatedNotice(getDb(), String(data.userId), mail),
+    [QUEUES.accountCreatedMail]: async (data, jobId) =>
+      sendOncePerJob(getDb(), jobId, mail.from, (messageId) =>
+        sendAccountCreatedNotice(getDb(), String(data.userId), mail, messageId),
+      ),
     [QUEUES.geocodeLocation]: async (data) => {
       if (cfg.geocoderUrl)
         await geocodeProfileLocation(getDb(), String(data.userId), String(data.label), cfg.geocoderUrl);
@@ -53,12 +67,27 @@ export async function startWorkers(): Promise<void> {
     [QUEUES.plansSweep]: async () => {
       await sweepPlans(getDb());
       await sendDueReminders(getDb());
+      await pruneMailSends(getDb());
+      await runCheckins(getDb(), cfg.planCheckin);
     },
-    [QUEUES.reminderMail]: async (data) =>
-      sendReminderMail(getDb(), String(data.reminderId), {
-        ...mail,
-        unsubscribeKey: await loadUnsubscribeKey(getDb()),
-      }),
+    [QUEUES.reminderMail]: async (data, jobId) => {
+      const settings = { ...mail, unsubscribeKey: await loadUnsubscribeKey(getDb()) };
+      await sendOncePerJob(getDb(), jobId, mail.from, (messageId) =>
+        sendReminderMail(getDb(), String(data.reminderId), settings, messageId),
+      );
+    },
+    [QUEUES.checkinMail]: async (data, jobId) => {
+      const settings = await checkinMailSettings();
+      await sendOncePerJob(getDb(), jobId, mail.from, (messageId) =>
+        sendCheckinMail(getDb(), data as CheckinMailJob, settings, messageId),
+      );
+    },
+    [QUEUES.contactMail]: async (data, jobId) => {
+      const settings = await checkinMailSettings();
+      await sendOncePerJob(getDb(), jobId, mail.from, (messageId) =>
+        sendContactMail(getDb(), data as CheckinMailJob, settings, messageId),
+      );
+    },
   };
   await registerWorkers(handlers);
   await getBoss().schedule(QUEUES.plansSweep, '* * * * *', {});

@@ -2,6 +2,7 @@
 // (fixed windows, one row per key in rate_limits, 0008) so they hold across every app
 // instance. A key over its limit is also remembered in memory until its window ends, so
 // a flood of refused calls costs this instance no database round trip at all.
+import type pg from 'pg';
 import { RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible';
 import { poolOf, type Database } from '@/db';
 import { ApiError, ERROR_ADVICE } from '../http/errors';
@@ -27,6 +28,17 @@ export type RateLimitRules = Record<RateLimitName, RateLimitRule>;
 
 const limiters = new WeakMap<Database, Map<string, RateLimiterPostgres>>();
 
+/**
+ * The library names its prepared statements, and a named statement lives on one server
+ * connection: behind PgBouncer in transaction mode the next query may land on another, where
+ * it does not exist (README, Deployment). Unnamed, each query is parsed where it runs.
+ */
+function unnamedStatements(pool: pg.Pool): Pick<pg.Pool, 'query'> {
+  return {
+    query: ((config: pg.QueryConfig) => pool.query({ text: config.text, values: config.values })) as pg.Pool['query'],
+  };
+}
+
 function limiterFor(db: Database, name: RateLimitName, rule: RateLimitRule): RateLimiterPostgres {
   let byName = limiters.get(db);
   if (!byName) limiters.set(db, (byName = new Map()));
@@ -35,7 +47,7 @@ function limiterFor(db: Database, name: RateLimitName, rule: RateLimitRule): Rat
   let limiter = byName.get(id);
   if (!limiter) {
     limiter = new RateLimiterPostgres({
-      storeClient: poolOf(db),
+      storeClient: unnamedStatements(poolOf(db)),
       storeType: 'pool',
       tableName: 'rate_limits',
       tableCreated: true,

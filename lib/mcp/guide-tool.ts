@@ -5,9 +5,9 @@ import { renderAgentsGuide, renderLlmsTxt, renderSignupGuide } from '../guides';
 import type { ToolResult } from './call';
 
 export const GUIDES = {
-  signup: { render: renderSignupGuide, about: 'what to ask the person and how to register them' },
-  agents: { render: renderAgentsGuide, about: 'after signup: polling, requests, chats, limits, every error code' },
-  overview: { render: renderLlmsTxt, about: 'the service in brief, with every endpoint' },
+  signup: { render: renderSignupGuide, about: 'what to ask the person, how to register' },
+  agents: { render: renderAgentsGuide, about: 'after signup: polling, plans, limits, every error code' },
+  overview: { render: renderLlmsTxt, about: 'the service in brief' },
 } as const;
 export type GuideName = keyof typeof GUIDES;
 
@@ -25,7 +25,7 @@ export const GUIDE_TOOL = {
     required: ['name'],
     additionalProperties: false,
   },
-  annotations: { readOnlyHint: true, openWorldHint: false },
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
 } as const;
 
 export function guideResult(args: Record<string, unknown>): ToolResult {

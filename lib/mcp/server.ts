@@ -4,8 +4,8 @@ import type { McpServer, StandardSchemaWithJSON } from '@modelcontextprotocol/se
 import { API_VERSION } from '../docs/index-document';
 import { callRoute, type RouteHandler } from './call';
 import { GUIDE_TOOL, guideResult } from './guide-tool';
-import type { EndpointSpec } from '../contract/define';
-import { advertisedAnnotations } from './annotations';
+import type { AgentEndpointSpec } from '../contract/define';
+import type { ToolAnnotations } from './annotations';
 import { toolDefinitions, type ToolDefinition } from './tools';
 
 export const MCP_SERVER_NAME = 'buddy-match';
@@ -45,10 +45,10 @@ export interface AdvertisedTool {
   name: string;
   description: string;
   inputSchema: Record<string, unknown>;
-  annotations: ReturnType<typeof advertisedAnnotations>;
+  annotations: ToolAnnotations;
 }
 
-export function advertisedTools(endpoints: readonly EndpointSpec[]): AdvertisedTool[] {
+export function advertisedTools(endpoints: readonly AgentEndpointSpec[]): AdvertisedTool[] {
   const guide: AdvertisedTool = { ...GUIDE_TOOL, inputSchema: GUIDE_TOOL.inputSchema };
   return [
     guide,
@@ -56,7 +56,7 @@ export function advertisedTools(endpoints: readonly EndpointSpec[]): AdvertisedT
       name: tool.name,
       description: tool.description,
       inputSchema: tool.inputSchema(),
-      annotations: advertisedAnnotations(tool.annotations),
+      annotations: tool.annotations,
     })),
   ];
 }
@@ -86,7 +86,7 @@ export function registerTools(
         // No title: hosts show the name (get_inbox), and tools/list stays small.
         description: tool.description,
         inputSchema: advertisedSchema((target) => tool.inputSchema(target)),
-        annotations: advertisedAnnotations(tool.annotations),
+        annotations: tool.annotations,
       },
       async (args) => callRoute(tool, handler, args, incoming, baseUrl),
     );

@@ -3,11 +3,12 @@
 import { encode } from 'gpt-tokenizer/encoding/o200k_base';
 import { describe, expect, it } from 'vitest';
 import { endpoints } from '../contract';
-import { advertisedAnnotations, annotationsFor } from './annotations';
+import { HINT_NAMES } from './annotations';
 import { advertisedTools } from './server';
 import { closestToolNames, unknownToolAnswer } from './unknown-tool';
 
-// Raised from 20 KB (and 5,000 tokens) by issue 29, which adds the plan tools.
+// Raised from 20 KB (and 5,000 tokens) by issue 29, which adds the plan tools; since issue 32 §3 every
+// tool carries all four annotation hints (3.6 KB).
 const MAX_BYTES = 24_000;
 const MAX_TOKENS = 6_000;
 
@@ -22,18 +23,14 @@ describe('tools/list', () => {
     expect(tools).toHaveLength(endpoints.filter((e) => !['get_health', 'get_index'].includes(e.id)).length + 1);
   });
 
-  it('sends only the annotations that differ from the MCP defaults, so what they imply stays true', () => {
-    const defaults = { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true };
-    for (const spec of endpoints) {
-      const full = annotationsFor(spec);
-      const sent = advertisedAnnotations(full);
-      const implied = { ...defaults, ...sent };
-      expect(implied.readOnlyHint, spec.id).toBe(full.readOnlyHint);
-      expect(implied.openWorldHint, spec.id).toBe(full.openWorldHint);
-      if (!full.readOnlyHint) {
-        expect(implied.destructiveHint, spec.id).toBe(full.destructiveHint);
-        expect(implied.idempotentHint, spec.id).toBe(full.idempotentHint);
-      }
+  // Issue 32 §3: directories reject a tool without all four hints, and a hint left out means
+  // its default (destructive, open-world), which would claim more than most tools do.
+  it('gives every tool all four annotation hints, as booleans the contract declares', () => {
+    for (const tool of tools) {
+      expect(Object.keys(tool.annotations), tool.name).toEqual([...HINT_NAMES]);
+      for (const name of HINT_NAMES) expect(typeof tool.annotations[name], `${tool.name} ${name}`).toBe('boolean');
+      const spec = endpoints.find((e) => e.id === tool.name);
+      if (spec) expect(tool.annotations, tool.name).toEqual(spec.hints);
     }
   });
 });

@@ -6,6 +6,7 @@ import { endpoints, type EndpointSpec } from '../contract';
 import { CLIENT_IP_HEADER, CLIENT_IP_PROOF_HEADER } from '../http/ip';
 import { annotationsFor } from './annotations';
 import { buildRouteRequest } from './call';
+import type { JsonSchema } from '../docs/json-schema';
 import { isAllowedOrigin } from './origin';
 import { EXCLUDED_FROM_MCP, toolDefinition, toolDefinitions } from './tools';
 
@@ -118,64 +119,75 @@ describe('MCP tools from the contract', () => {
   });
 });
 
-describe('annotations', () => {
-  const hints = (method: EndpointSpec['method'], p: string) => annotationsFor({ method, path: p, summary: 's' });
+describe('annotations (declared on each contract entry)', () => {
+  const hints = (id: string) => annotationsFor(endpoints.find((e) => e.id === id)!);
 
   it('marks every GET read-only and idempotent, except reading messages that can mark them read', () => {
-    const plainReads = endpoints.filter((e) => e.method === 'GET' && e.path !== '/api/v1/chats/{chatId}/messages.json');
+    const plainReads = endpoints.filter((e) => e.method === 'GET' && e.id !== 'list_messages');
     for (const spec of plainReads)
       expect(annotationsFor(spec), spec.id).toMatchObject({ readOnlyHint: true, idempotentHint: true });
-    expect(hints('GET', '/api/v1/chats/{chatId}/messages.json')).toMatchObject({
-      readOnlyHint: false,
-      destructiveHint: false,
-      idempotentHint: true,
-    });
+    expect(hints('list_messages')).toMatchObject({ readOnlyHint: false, destructiveHint: false, idempotentHint: true });
+    // A POST that stores nothing is read-only too.
+    expect(hints('parse_availability')).toMatchObject({ readOnlyHint: true, openWorldHint: false });
   });
 
-  it('marks DELETE and PATCH destructive and idempotent, plain POSTs neither', () => {
-    expect(hints('DELETE', '/api/v1/anything.json')).toMatchObject({
-      readOnlyHint: false,
-      destructiveHint: true,
-      idempotentHint: true,
-    });
-    expect(hints('PATCH', '/api/v1/me.json')).toMatchObject({
-      destructiveHint: true,
-      idempotentHint: true,
-      openWorldHint: false,
-    });
-    expect(hints('POST', '/api/v1/something.json')).toMatchObject({
-      destructiveHint: false,
-      idempotentHint: false,
-      openWorldHint: false,
-    });
+  it('marks what overwrites or ends something destructive, and what only adds not', () => {
+    for (const id of [
+      'update_my_profile',
+      'delete_push_token',
+      'revoke_access_token',
+      'change_password',
+      'upload_photo',
+    ])
+      expect(hints(id).destructiveHint, id).toBe(true);
+    for (const id of ['register', 'send_message', 'send_buddy_request', 'propose_plan', 'report_user'])
+      expect(hints(id), id).toMatchObject({ destructiveHint: false, idempotentHint: false });
+    // Every write that is not read-only says whether a repeat does more.
+    for (const spec of endpoints.filter((e) => e.method !== 'GET'))
+      expect(typeof hints(spec.id).idempotentHint).toBe('boolean');
   });
 
   it('marks what reaches other people or upstreams as open-world, and the justified POSTs idempotent', () => {
-    expect(hints('POST', '/api/v1/register.json')).toMatchObject({ openWorldHint: true, idempotentHint: false });
-    expect(hints('POST', '/api/v1/users/{slug}/buddy_request.json').openWorldHint).toBe(true);
-    expect(hints('POST', '/api/v1/chats/{chatId}/messages.json').openWorldHint).toBe(true);
-    expect(hints('GET', '/api/v1/events.json')).toMatchObject({ openWorldHint: true, readOnlyHint: true });
-    expect(hints('POST', '/api/v1/chats/{chatId}/read.json')).toMatchObject({
-      idempotentHint: true,
-      openWorldHint: false,
-    });
-    expect(hints('POST', '/api/v1/me/complete.json').idempotentHint).toBe(true);
-    expect(hints('POST', '/api/v1/buddy_requests/{invitationId}/decline.json')).toMatchObject({
-      destructiveHint: true,
-      openWorldHint: true,
-    });
+    expect(hints('register')).toMatchObject({ openWorldHint: true, idempotentHint: false });
+    expect(hints('send_buddy_request').openWorldHint).toBe(true);
+    expect(hints('send_message').openWorldHint).toBe(true);
+    expect(hints('list_events')).toMatchObject({ openWorldHint: true, readOnlyHint: true });
+    expect(hints('mark_chat_read')).toMatchObject({ idempotentHint: true, openWorldHint: false });
+    expect(hints('complete_onboarding').idempotentHint).toBe(true);
+    expect(hints('decline_buddy_request')).toMatchObject({ destructiveHint: true, openWorldHint: true });
     // Plans reach the other person; accepting twice is the same confirmed plan; decline and cancel end it for good.
-    expect(hints('POST', '/api/v1/chats/{chatId}/plans.json')).toMatchObject({
-      openWorldHint: true,
-      idempotentHint: false,
-    });
-    expect(hints('POST', '/api/v1/plans/{planId}/accept.json')).toMatchObject({
-      idempotentHint: true,
-      destructiveHint: false,
-    });
-    for (const action of ['decline', 'cancel'])
-      expect(hints('POST', `/api/v1/plans/{planId}/${action}.json`)).toMatchObject({ destructiveHint: true });
-    expect(hints('GET', '/api/v1/plans/{planId}.json').readOnlyHint).toBe(true);
+    expect(hints('propose_plan')).toMatchObject({ openWorldHint: true, idempotentHint: false });
+    expect(hints('accept_plan')).toMatchObject({ idempotentHint: true, destructiveHint: false });
+    for (const id of ['decline_plan', 'cancel_plan']) expect(hints(id)).toMatchObject({ destructiveHint: true });
+    // Reading is closed-world: nothing leaves the service.
+    for (const id of ['discover', 'get_inbox', 'get_public_profile', 'get_plan'])
+      expect(hints(id).openWorldHint).toBe(false);
+  });
+
+  it('advertises a query flag as a boolean, which the route reads as the word the call sends', () => {
+    for (const [id, flag] of [
+      ['list_chats', 'unread_only'],
+      ['list_messages', 'mark_read'],
+    ] as const) {
+      const tool = toolDefinition(endpoints.find((e) => e.id === id)!);
+      expect((tool.inputSchema() as { properties: Record<string, unknown> }).properties[flag]).toEqual({
+        type: 'boolean',
+      });
+      expect(tool.spec.query!.safeParse({ [flag]: String(true) }).data, id).toMatchObject({ [flag]: true });
+    }
+  });
+
+  it('leaves out agentName but on register, and no branch of anyOf repeats another or the field', () => {
+    for (const tool of toolDefinitions(endpoints)) {
+      const properties = (tool.inputSchema() as { properties: Record<string, JsonSchema> }).properties;
+      expect('agentName' in properties, tool.name).toBe(tool.name === 'register');
+      for (const [name, property] of Object.entries(properties)) {
+        const branches = (property.anyOf ?? []) as JsonSchema[];
+        expect(new Set(branches.map((b) => JSON.stringify(b))).size, `${tool.name}.${name}`).toBe(branches.length);
+        if (property.description)
+          for (const b of branches) expect(b.description, `${tool.name}.${name}`).toBeUndefined();
+      }
+    }
   });
 
   it('tells a model a date-time by its format, without the long regex zod derives', () => {

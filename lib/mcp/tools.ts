@@ -3,7 +3,7 @@
 // output schema: results are the endpoint's JSON as text, and a schema of every answer
 // tripled the size of tools/list, which hosts put in every conversation's context. Endpoints added to the table become tools by
 // themselves (their route handler still has to be listed in app/api/mcp/handlers.ts).
-import type { EndpointSpec } from '../contract/define';
+import type { AgentEndpointSpec, EndpointSpec } from '../contract/define';
 import { toJsonSchema, type JsonSchema, type SchemaTarget } from '../docs/json-schema';
 import { annotationsFor, type ToolAnnotations } from './annotations';
 
@@ -28,7 +28,7 @@ export interface ToolDefinition {
   name: string;
   title: string;
   description: string;
-  spec: EndpointSpec;
+  spec: AgentEndpointSpec;
   annotations: ToolAnnotations;
   /** Where each declared argument goes in the HTTP request. */
   places: Readonly<Record<string, ArgumentPlace>>;
@@ -48,6 +48,15 @@ interface Merged {
   schema: JsonSchema;
   places: Record<string, ArgumentPlace>;
   bodyAsArgument: boolean;
+}
+
+/**
+ * A path parameter is an id the model copies from an earlier answer: its length bounds
+ * (1-80) tell it nothing, and cost 30 bytes on each of 20 tools. The route still checks them.
+ */
+function pathIdForTools(property: JsonSchema): JsonSchema {
+  const { minLength: _min, maxLength: _max, ...rest } = property;
+  return rest;
 }
 
 /** params + query + body as one object schema; a name used twice is a contract bug. */
@@ -77,7 +86,12 @@ function mergeInput(spec: EndpointSpec, target: MergeTarget): Merged {
     if (!isObjectSchema(json)) throw new Error(`${spec.id}: ${place} schema must be an object`);
     const requiredHere = new Set((json.required ?? []) as string[]);
     for (const [name, property] of Object.entries(json.properties))
-      add(name, property, place, place === 'path' || requiredHere.has(name));
+      add(
+        name,
+        place === 'path' ? pathIdForTools(property) : property,
+        place,
+        place === 'path' || requiredHere.has(name),
+      );
   }
   // Open, though the route refuses unknown fields: the tool leaves out fields the route
   // takes (OMITTED_FROM_TOOLS, deprecated ones), and a host that validates arguments
@@ -144,7 +158,37 @@ export function compactSchema(node: JsonSchema, nullClears = false): JsonSchema 
     const types = (out.type as string[]).filter((t) => t !== 'null');
     out.type = types.length === 1 ? types[0] : types;
   }
-  return nullableAsTypeList(out, nullClears);
+  // Again after null goes: a nullable forgiving field's branches are one level down until then.
+  return withoutRepeats(nullableAsTypeList(withoutRepeats(asBooleanFlag(out)), nullClears));
+}
+
+/** The words a query flag takes (1/0, true/false, yes/no): a model sends a boolean, which the call passes as "true". */
+const FLAG_WORDS = JSON.stringify(['0', '1', 'false', 'no', 'true', 'yes']);
+
+function asBooleanFlag(node: JsonSchema): JsonSchema {
+  if (!Array.isArray(node.enum) || JSON.stringify([...node.enum].sort()) !== FLAG_WORDS) return node;
+  const { enum: _enum, type: _type, ...rest } = node;
+  return { ...rest, type: 'boolean' };
+}
+
+/**
+ * What a branch of anyOf repeats goes: a branch identical to another (a forgiving field whose
+ * documented form is itself text), and a branch's description when the field has its own.
+ */
+function withoutRepeats(node: JsonSchema): JsonSchema {
+  if (!Array.isArray(node.anyOf)) return node;
+  const seen = new Set<string>();
+  const branches: JsonSchema[] = [];
+  for (const branch of node.anyOf as JsonSchema[]) {
+    const { description, ...rest } = branch;
+    const kept = typeof node.description === 'string' || description === undefined ? rest : branch;
+    const text = JSON.stringify(kept);
+    if (!seen.has(text)) branches.push(kept);
+    seen.add(text);
+  }
+  if (branches.length > 1) return { ...node, anyOf: branches };
+  const { anyOf: _anyOf, ...rest } = node;
+  return { ...rest, ...branches[0] };
 }
 
 /**
@@ -166,13 +210,25 @@ function nullableAsTypeList(node: JsonSchema, nullClears: boolean): JsonSchema {
   return { ...rest, ...other, type: [other.type, 'null'] };
 }
 
+/**
+ * agentName names the token's own agent, and a write without it carries that agent already
+ * (lib/accounts/attribution.ts): on every tool but register (where it names the agent) it only
+ * repeats the token, 44 bytes on each of 20 tools. A call that sends it anyway is still taken.
+ */
+function withoutRepeatedAgentName(spec: EndpointSpec, schema: JsonSchema): JsonSchema {
+  const properties = schema.properties as Record<string, JsonSchema> | undefined;
+  if (spec.id === 'register' || !properties?.agentName) return schema;
+  const { agentName: _agentName, ...rest } = properties;
+  return { ...schema, properties: rest };
+}
+
 /** get_inbox → "Get inbox". */
 export function toolTitle(id: string): string {
   const words = id.replace(/_/g, ' ');
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
-export function toolDefinition(spec: EndpointSpec): ToolDefinition {
+export function toolDefinition(spec: AgentEndpointSpec): ToolDefinition {
   const cache = new Map<string, unknown>();
   const memo = <T>(key: string, make: () => T): T => {
     if (!cache.has(key)) cache.set(key, make());
@@ -189,12 +245,15 @@ export function toolDefinition(spec: EndpointSpec): ToolDefinition {
     bodyAsArgument: base.bodyAsArgument,
     inputSchema: (target) =>
       memo(`in:${asTarget(target)}`, () =>
-        compactSchema(mergeInput(spec, asTarget(target)).schema, spec.method === 'PATCH'),
+        withoutRepeatedAgentName(
+          spec,
+          compactSchema(mergeInput(spec, asTarget(target)).schema, spec.method === 'PATCH'),
+        ),
       ),
   };
 }
 
 /** The tools for a contract table: every endpoint except the excluded ones. */
-export function toolDefinitions(endpoints: readonly EndpointSpec[]): ToolDefinition[] {
+export function toolDefinitions(endpoints: readonly AgentEndpointSpec[]): ToolDefinition[] {
   return endpoints.filter((spec) => !(spec.id in EXCLUDED_FROM_MCP)).map(toolDefinition);
 }

@@ -60,3 +60,63 @@ export async function setMailPreferences(
     .execute();
   return next;
 }
+
+// ---------------------------------------------------------------------------
+// Addresses that are not members (a trusted contact, issue 29 §6): they have no settings
+// page, so their unsubscribe link suppresses the address itself. The token names only the
+// address's hash (never the address, which would reach browser histories), signed with
+// the same key; suppressions keep only that hash.
+
+const CONTACT_PREFIX = 'c.';
+
+export const addressHash = (email: string) =>
+  crypto.createHash('sha256').update(email.trim().toLowerCase(), 'utf8').digest();
+
+const contactMac = (key: string, hash: string) =>
+  crypto.createHmac('sha256', key).update(`suppress:${hash}`).digest('base64url');
+
+export function contactUnsubscribeToken(key: string, email: string): string {
+  const hash = addressHash(email).toString('base64url');
+  return `${CONTACT_PREFIX}${hash}.${contactMac(key, hash)}`;
+}
+
+/** The address hash a contact token was made for, or null (a member's token, or a forgery). */
+export function contactTokenAddress(key: string, token: string): Buffer | null {
+  if (!token.startsWith(CONTACT_PREFIX)) return null;
+  const [hash, given] = token.slice(CONTACT_PREFIX.length).split('.');
+  if (!hash || !given) return null;
+  const expected = Buffer.from(contactMac(key, hash));
+  const actual = Buffer.from(given);
+  if (actual.length !== expected.length || !crypto.timingSafeEqual(actual, expected)) return null;
+  const bytes = Buffer.from(hash, 'base64url');
+  return bytes.length === 32 ? bytes : null;
+}
+
+export async function suppressAddress(db: Database, hash: Buffer): Promise<void> {
+  await db
+    .insertInto('mail_suppressions')
+    .values({ email_hash: hash })
+    .onConflict((oc) => oc.column('email_hash').doNothing())
+    .execute();
+}
+
+export async function isSuppressed(db: Database, email: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('mail_suppressions')
+    .select('created_at')
+    .where('email_hash', '=', addressHash(email))
+    .executeTakeFirst();
+  return Boolean(row);
+}
+
+/** What an unsubscribe link does: a member's optional mail all off, or a contact's address suppressed; null for a forgery. */
+export async function unsubscribeEverything(db: Database, key: string, token: string): Promise<MailPreferences | null> {
+  const none = { reminders: false, checkins: false, digests: false };
+  const address = contactTokenAddress(key, token);
+  if (address) {
+    await suppressAddress(db, address);
+    return none;
+  }
+  const userId = unsubscribeTokenOwner(key, token);
+  return userId ? setMailPreferences(db, userId, none) : null;
+}

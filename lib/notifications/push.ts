@@ -31,6 +31,7 @@ export const pushJobSchema = z.discriminatedUnion('kind', [
     chatId: z.string(),
     minutesBefore: z.number(),
   }),
+  z.object({ kind: z.literal('plan_checkin'), recipientId: z.string(), planId: z.string(), chatId: z.string() }),
 ]);
 export type PushJob = z.infer<typeof pushJobSchema>;
 
@@ -85,6 +86,7 @@ export async function buildNotification(db: Database, job: PushJob): Promise<Pus
   }
   if (job.kind === 'plan') return planNotification(db, job);
   if (job.kind === 'plan_reminder') return reminderNotification(db, job);
+  if (job.kind === 'plan_checkin') return checkinNotification(db, job);
   const request = await db
     .selectFrom('buddy_requests as r')
     .innerJoin('users as s', 's.id', 'r.sender_id')
@@ -173,6 +175,29 @@ async function reminderNotification(
     title: `Your plan starts in ${lead}`,
     body: preview(`${plan.activity} at ${plan.place_name}`),
     data: { type: 'plan_reminder', planId: job.planId, chatId: job.chatId },
+  };
+}
+
+/** "All good?" during a shared plan (lib/plans/checkins.ts); nothing once answered, revoked or cancelled. */
+async function checkinNotification(
+  db: Database,
+  job: Extract<PushJob, { kind: 'plan_checkin' }>,
+): Promise<PushNotification | null> {
+  const row = await db
+    .selectFrom('plan_shares as s')
+    .innerJoin('plans as p', 'p.id', 's.plan_id')
+    .select(['p.proposer_id', 'p.recipient_id', 'p.status', 's.checkin_fine_at', 's.revoked_at'])
+    .where('s.plan_id', '=', job.planId)
+    .where('s.user_id', '=', job.recipientId)
+    .executeTakeFirst();
+  if (row?.status !== 'confirmed' || row.checkin_fine_at || row.revoked_at) return null;
+  return {
+    kind: job.kind,
+    recipientId: job.recipientId,
+    actorId: row.proposer_id === job.recipientId ? row.recipient_id : row.proposer_id,
+    title: 'All good?',
+    body: 'Your check-in: tap to tell us you are fine.',
+    data: { type: 'plan_checkin', planId: job.planId },
   };
 }
 

@@ -88,7 +88,8 @@ export function endpointProblem(
 
 /** Where a click on the notification leads in the web app. */
 export function openPath(notification: PushNotification): string {
-  const { chatId } = notification.data;
+  const { chatId, planId } = notification.data;
+  if (notification.kind === 'plan_checkin' && planId) return `/account/plans/${encodeURIComponent(planId)}`;
   if (chatId) return `/account/chats/${encodeURIComponent(chatId)}`;
   return '/account/requests';
 }

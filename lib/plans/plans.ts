@@ -26,6 +26,7 @@ import { enqueue, QUEUES } from '../jobs/boss';
 import type { PushJob } from '../notifications/push';
 import { effectiveStatus, planRows, type PlanQueryRow, toPlan } from './records';
 import { DEFAULT_REMINDER_OFFSETS, dropReminders, scheduleReminders } from './reminders';
+import { moveShares } from './share';
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
@@ -352,6 +353,8 @@ export async function proposePlan(
             : eb.and([eb('replaces', '=', replaced.id), eb('id', '<>', inserted.id)]),
         )
         .execute();
+      // A proposal replaced at once takes its share links (and check-in) along to the counter.
+      if (replaced.status === 'proposed') await moveShares(trx, replaced.id, inserted.id);
     }
     await recordAgentAction(trx, viewerId, 'propose_plan', by);
     await planPush(trx, { id: inserted.id, chat_id: chatId }, chat.other_user_id, 'proposed');
@@ -410,6 +413,7 @@ export async function answerPlan(
         .where('status', 'in', ['proposed', 'confirmed'])
         .execute();
       await dropReminders(trx, [row.replaces]); // Moved: the old time's reminders go, the new ones follow.
+      await moveShares(trx, row.replaces, row.id); // and its share links show the new time
     }
     if (answer === 'accept') await scheduleReminders(trx, row.id, reminderOffsets, now);
     await recordAgentAction(trx, viewerId, `${answer}_plan`, by);

@@ -30,7 +30,12 @@ function leadText(minutes: number): string {
 }
 
 /** Sends one reminder's mail, unless the plan is no longer confirmed or the person turned reminder mail off. */
-export async function sendReminderMail(db: Database, reminderId: string, settings: ReminderMailSettings) {
+export async function sendReminderMail(
+  db: Database,
+  reminderId: string,
+  settings: ReminderMailSettings,
+  messageId?: string,
+) {
   const row = await db
     .selectFrom('plan_reminders as r')
     .innerJoin('plans as p', 'p.id', 'r.plan_id')
@@ -59,6 +64,7 @@ export async function sendReminderMail(db: Database, reminderId: string, setting
         'List-Unsubscribe': `<${unsubscribe}>`,
         'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
       },
+      messageId,
     },
     settings,
   );

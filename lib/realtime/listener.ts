@@ -6,6 +6,7 @@
 // State lives on globalThis: Next bundles this module into several chunks, and all
 // of them (and scripts/start.ts, for the shutdown drain) must share one listener.
 import pg from 'pg';
+import { directDatabaseUrl } from '../config';
 
 export const POLL_CHANNEL = 'buddy_poll';
 const RECONNECT_DELAY_MS = 1_000;
@@ -78,7 +79,8 @@ export function wakeInBatches(wakes: readonly Wake[], reason: WakeReason, from =
 
 async function connect(): Promise<void> {
   const s = state();
-  const url = process.env.DATABASE_URL;
+  // A LISTEN is session state: it needs its own server connection, never one behind a transaction pooler.
+  const url = directDatabaseUrl();
   if (!url || s.stopped) return;
   const client = new pg.Client({ connectionString: url, application_name: 'buddy-poll-listener' });
   client.on('notification', (message) => {

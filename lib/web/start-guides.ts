@@ -12,6 +12,8 @@ export interface StartStep {
   text: string;
   /** Something to copy (a prompt, a URL, a command), shown as code. */
   copy?: string;
+  /** A link that opens the assistant with `copy` already typed in, where it takes one. */
+  openIn?: { label: string; href: string };
 }
 
 export interface StartGuide {
@@ -20,6 +22,19 @@ export interface StartGuide {
   steps: StartStep[];
   /** For people who set up tools themselves. */
   advanced?: { title: string; steps: StartStep[] };
+  /** Commands and raw addresses, collapsed under "For developers". */
+  developers?: StartStep[];
+}
+
+/**
+ * The assistants' own "new chat with this text typed in" addresses. Claude documents
+ * claude.ai/new?q= (support.claude.com/en/articles/14729294, its desktop link mirrors the
+ * web address); chatgpt.com/?q= is the form "Open in ChatGPT" buttons use. Either way the
+ * person still reads the prompt and presses send.
+ */
+export function prefilledChatUrl(assistant: 'chatgpt' | 'claude', prompt: string): string {
+  const base = assistant === 'chatgpt' ? 'https://chatgpt.com/' : 'https://claude.ai/new';
+  return `${base}?${new URLSearchParams({ q: prompt })}`;
 }
 
 export function assistantPrompt(baseUrl: string, wish = 'find someone to go hiking with on Saturday mornings'): string {
@@ -31,8 +46,15 @@ export function assistantPrompt(baseUrl: string, wish = 'find someone to go hiki
 
 export const mcpUrl = (baseUrl: string) => `${baseUrl}/api/mcp`;
 
-const chatSteps = (baseUrl: string, product: string): StartStep[] => [
-  { text: `Open a new chat in ${product} and paste this, changing the wish to yours:`, copy: assistantPrompt(baseUrl) },
+const chatSteps = (baseUrl: string, assistant: 'chatgpt' | 'claude', product: string): StartStep[] => [
+  {
+    text: `Open a new chat in ${product} and paste this, changing the wish to yours:`,
+    copy: assistantPrompt(baseUrl),
+    openIn: {
+      label: `Open ${product} with this typed in`,
+      href: prefilledChatUrl(assistant, assistantPrompt(baseUrl)),
+    },
+  },
   {
     text:
       `${product} asks for your details, then gives you a link to a Buddy Match page with them filled in (in a normal chat it cannot ` +
@@ -62,7 +84,7 @@ export function startGuide(assistant: Assistant, baseUrl: string): StartGuide {
         name: 'ChatGPT',
         intro:
           'ChatGPT reads the Buddy Match instructions and prepares your signup; you check it and create the account with one button.',
-        steps: chatSteps(baseUrl, 'ChatGPT'),
+        steps: chatSteps(baseUrl, 'chatgpt', 'ChatGPT'),
         advanced: { title: 'Let ChatGPT act for you: connect Buddy Match', steps: connectorSteps(baseUrl, 'ChatGPT') },
       };
     case 'claude':
@@ -70,27 +92,24 @@ export function startGuide(assistant: Assistant, baseUrl: string): StartGuide {
         name: 'Claude',
         intro:
           'Claude reads the Buddy Match instructions and prepares your signup; you check it and create the account with one button.',
-        steps: chatSteps(baseUrl, 'Claude'),
-        advanced: {
-          title: 'Let Claude act for you: connect Buddy Match',
-          steps: [
-            ...connectorSteps(baseUrl, 'Claude'),
-            {
-              text: 'Claude Code instead: add the server, and sign in when a Buddy Match page opens (or sign up through the register tool first and add the token):',
-            },
-            {
-              text: 'Add the Buddy Match MCP server:',
-              copy: `claude mcp add --transport http buddy-match ${mcpUrl(baseUrl)}`,
-            },
-            {
-              text: 'Ask Claude to sign you up: the register tool needs no token. It answers with your token (auth.token).',
-            },
-            {
-              text: 'Add the server again with the token, so Claude can act for you (profile, Discover, requests, chats):',
-              copy: `claude mcp add --transport http buddy-match ${mcpUrl(baseUrl)} --header "Authorization: Bearer <auth.token>"`,
-            },
-          ],
-        },
+        steps: chatSteps(baseUrl, 'claude', 'Claude'),
+        advanced: { title: 'Let Claude act for you: connect Buddy Match', steps: connectorSteps(baseUrl, 'Claude') },
+        developers: [
+          {
+            text: 'Claude Code: add the server, and sign in when a Buddy Match page opens (or sign up through the register tool first and add the token).',
+          },
+          {
+            text: 'Add the Buddy Match MCP server:',
+            copy: `claude mcp add --transport http buddy-match ${mcpUrl(baseUrl)}`,
+          },
+          {
+            text: 'Ask Claude to sign you up: the register tool needs no token. It answers with your token (auth.token).',
+          },
+          {
+            text: 'Add the server again with the token, so Claude can act for you (profile, Discover, requests, chats):',
+            copy: `claude mcp add --transport http buddy-match ${mcpUrl(baseUrl)} --header "Authorization: Bearer <auth.token>"`,
+          },
+        ],
       };
     case 'other':
       return {
@@ -104,19 +123,16 @@ export function startGuide(assistant: Assistant, baseUrl: string): StartGuide {
           },
           { text: 'Save the password and open the sign-in link it shows.' },
         ],
-        advanced: {
-          title: 'MCP clients and custom agents',
-          steps: [
-            {
-              text: 'MCP server (Streamable HTTP). The register tool needs no token. Clients with OAuth sign the person in by themselves; others send Authorization: Bearer <auth.token>, or use device sign-in (AGENTS.md, "Connecting").',
-              copy: mcpUrl(baseUrl),
-            },
-            {
-              text: 'HTTP agents: the six calls from signup to a first message are at the top of',
-              copy: `${baseUrl}/llms.txt`,
-            },
-          ],
-        },
+        developers: [
+          {
+            text: 'MCP server (Streamable HTTP). The register tool needs no token. Clients with OAuth sign the person in by themselves; others send Authorization: Bearer <auth.token>, or use device sign-in (AGENTS.md, "Connecting").',
+            copy: mcpUrl(baseUrl),
+          },
+          {
+            text: 'HTTP agents: the six calls from signup to a first message are at the top of',
+            copy: `${baseUrl}/llms.txt`,
+          },
+        ],
       };
   }
 }

@@ -1,5 +1,5 @@
 import type { Metadata } from 'next';
-import { draftFromQuery } from '@/lib/signup-link';
+import { readQuery } from '@/lib/signup-link';
 import { activityNames } from '@/lib/web/activity-names';
 import { safeReturnPath } from '@/lib/web/return-path';
 import { SignupWithAi } from './signup-with-ai';
@@ -15,13 +15,18 @@ type SearchParams = Promise<Record<string, string | string[] | undefined>>;
 // GET /signup-with-ai?email=…&name=… – the browser fallback for agents that cannot POST
 export default async function SignupWithAiPage({ searchParams }: { searchParams: SearchParams }) {
   const search = await searchParams;
-  const draft = draftFromQuery(search);
+  const { draft, unused } = readQuery(search);
   // From an assistant's consent screen: after signing up, the browser goes back there.
   const continueTo = search.callbackUrl ? safeReturnPath(search.callbackUrl, '') || undefined : undefined;
   return (
     <div className="narrow">
-      <h1>Create your Buddy Match account</h1>
-      <SignupWithAi initialDraft={draft} continueTo={continueTo} activityNames={activityNames()} />
+      <SignupWithAi
+        title="Create your Buddy Match account"
+        initialDraft={draft}
+        unusedParams={unused}
+        continueTo={continueTo}
+        activityNames={activityNames()}
+      />
       <noscript>
         <div className="notice notice-error">
           <p>

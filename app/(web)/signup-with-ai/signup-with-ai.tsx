@@ -16,6 +16,7 @@ import {
   splitActivities,
   type SignupDraft,
   type SignupParam,
+  type UnusedParam,
 } from '@/lib/signup-link';
 
 interface RegisterResult {
@@ -185,14 +186,57 @@ function minutes(seconds: number): string {
 
 /** `continueTo`: a path on this site the new account's sign-in link goes on to (an assistant's consent screen). */
 export function SignupWithAi({
+  title,
+  intro,
   initialDraft,
+  unusedParams = [],
+  ownSignup = false,
   continueTo,
   activityNames = {},
 }: {
+  /** The page's heading until the account exists (then it welcomes the person). */
+  title: string;
+  intro?: ReactNode;
   initialDraft: SignupDraft;
+  /** Parameters of the assistant's link this page does not use, shown rather than dropped silently. */
+  unusedParams?: readonly UnusedParam[];
+  /** The person's own signup (/signup): no assistant key is created, only the browser's session. */
+  ownSignup?: boolean;
   continueTo?: string;
   /** Activity id → name, to show suggestions as names ("did you mean Craft beer?"). */
   activityNames?: Record<string, string>;
+}) {
+  const [view, setView] = useState<View | null>(null);
+  return (
+    <>
+      <h1>{view?.name === 'done' ? 'Welcome to Buddy Match' : title}</h1>
+      {view?.name === 'done' ? null : intro}
+      <SignupFlow
+        initialDraft={initialDraft}
+        unusedParams={unusedParams}
+        ownSignup={ownSignup}
+        continueTo={continueTo}
+        activityNames={activityNames}
+        onView={setView}
+      />
+    </>
+  );
+}
+
+function SignupFlow({
+  initialDraft,
+  unusedParams,
+  ownSignup,
+  continueTo,
+  activityNames,
+  onView,
+}: {
+  initialDraft: SignupDraft;
+  unusedParams: readonly UnusedParam[];
+  ownSignup: boolean;
+  continueTo?: string;
+  activityNames: Record<string, string>;
+  onView: (view: View) => void;
 }) {
   const [draft, setDraft] = useState<SignupDraft>({
     ...initialDraft,
@@ -200,6 +244,7 @@ export function SignupWithAi({
   });
   const hasRequired = initialDraft.email !== '' && initialDraft.name !== '';
   const [view, setView] = useState<View>(hasRequired ? { name: 'review' } : { name: 'edit' });
+  useEffect(() => onView(view), [view, onView]);
   const [problem, setProblem] = useState<Problem | null>(null);
   const [submitting, setSubmitting] = useState(false);
   const [ready, setReady] = useState(false);
@@ -233,7 +278,7 @@ export function SignupWithAi({
     try {
       let response: Response;
       try {
-        response = await fetch(paths.register(), {
+        response = await fetch(ownSignup ? paths.webSignup() : paths.register(), {
           method: 'POST',
           headers: { 'content-type': 'application/json', accept: 'application/json' },
           body: JSON.stringify(registrationBody(draft)),
@@ -303,6 +348,7 @@ export function SignupWithAi({
 
   return (
     <div className="stack">
+      {unusedParams.length ? <UnusedParamsNotice params={unusedParams} /> : null}
       {problem ? <ProblemNotice problem={problem} focusRef={focusRef} onRetry={() => void submit()} /> : null}
 
       {view.name === 'review' ? (
@@ -566,6 +612,23 @@ function Field({ param, label, hint, error, required, children }: FieldProps) {
   );
 }
 
+function UnusedParamsNotice({ params }: { params: readonly UnusedParam[] }) {
+  return (
+    <section className="notice notice-warn" aria-labelledby="unused-heading" data-testid="unused-params">
+      <h2 id="unused-heading">Not used from your assistant’s link</h2>
+      <p>This page doesn’t know these details, so they will not be sent. Add them later if they matter:</p>
+      <ul>
+        {params.map(({ name, value }) => (
+          <li key={`${name}=${value}`}>
+            <strong>{name}</strong>
+            {value ? `: ${value}` : ''}
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
 function ProblemNotice({
   problem,
   focusRef,
@@ -763,12 +826,13 @@ function Result({
 
       {auth.mobile_signin_url && !continueTo ? (
         <section className="card stack" aria-labelledby="signin-heading">
-          <h2 id="signin-heading">Sign in to the app</h2>
-          <a className="button button-big" href={auth.mobile_signin_url}>
+          <h2 id="signin-heading">Start using Buddy Match</h2>
+          {/* Signed in here, the app is this site; otherwise the sign-in link signs this browser in. */}
+          <a className="button button-big" href={signedIn === 'yes' ? '/account' : auth.mobile_signin_url}>
             Open Buddy Match
           </a>
           <p className="small muted">
-            On a computer? Copy the link and open it on your phone. It works once
+            On your phone too? Copy the sign-in link and open it there. It works once
             {expiresMinutes ? ` and expires in about ${expiresMinutes} minutes` : ''}.
           </p>
           <CopyField id="signin-url" label="Sign-in link" value={auth.mobile_signin_url} />

@@ -11,7 +11,7 @@ export const metadata: Metadata = {
 };
 
 // GET /signup – the web signup for people without an assistant: the same form, rules and
-// warnings as /signup-with-ai (one POST /api/v1/register.json), starting empty.
+// warnings as /signup-with-ai, starting empty; its POST (/api/v1/web/signup.json) makes no assistant key.
 export default async function SignupPage({
   searchParams,
 }: {
@@ -22,12 +22,19 @@ export default async function SignupPage({
   const continueTo = callbackUrl ? safeReturnPath(callbackUrl, '') || undefined : undefined;
   return (
     <div className="narrow">
-      <h1>Sign up</h1>
-      <p className="muted">
-        Write in your own words: activities like &quot;hiking, board games&quot; and free time like &quot;weekday
-        evenings after 6&quot;. We show you how we understood them.
-      </p>
-      <SignupWithAi initialDraft={draftFromQuery({})} continueTo={continueTo} activityNames={activityNames()} />
+      <SignupWithAi
+        title="Sign up"
+        intro={
+          <p className="muted">
+            Write in your own words: activities like &quot;hiking, board games&quot; and free time like &quot;weekday
+            evenings after 6&quot;. We show you how we understood them.
+          </p>
+        }
+        ownSignup
+        initialDraft={draftFromQuery({})}
+        continueTo={continueTo}
+        activityNames={activityNames()}
+      />
       <noscript>
         <div className="notice notice-error">
           <p>This form needs JavaScript. Turn it on, or ask your assistant to sign you up.</p>

@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 import { getDb } from '@/db';
 import { ConfirmAssistants } from '@/app/_components/confirm-assistants';
 import { LocalTime } from '@/app/_components/local-time';
-import { TokenFacts } from '@/app/_components/token-facts';
+import { connectionKind, TokenFacts } from '@/app/_components/token-facts';
 import {
   describeAgentAction,
   describeAgentCounts,
@@ -14,14 +14,6 @@ import { requireSession } from '@/lib/auth/session';
 import { keepTokenAction, revokeTokenAction } from './actions';
 
 export const metadata: Metadata = { title: 'Connected assistants' };
-
-/** How a connection was made, in plain words. */
-function connectionKind(t: AccessTokenRecord): string {
-  if (t.label === 'Connected with OAuth') return 'Connected with OAuth';
-  if (t.label === 'registration') return 'Key given when it created your account';
-  if (t.label === 'mobile app') return 'Signed in to the mobile app';
-  return t.label ?? 'Access key';
-}
 
 interface Assistant {
   key: string;

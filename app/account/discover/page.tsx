@@ -23,7 +23,7 @@ export default async function DiscoverPage() {
       <>
         <h1>Find buddies</h1>
         <div className="notice notice-warn">
-          <p>Discover shows complete profiles to complete profiles. Still missing from yours:</p>
+          <p>Finish your profile to see people near you (they see you then, too). Still missing:</p>
           <ul>
             {missing.map((field) => (
               <li key={field}>{CHECKLIST_LABELS[field].label}</li>

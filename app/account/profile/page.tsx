@@ -14,7 +14,9 @@ export default async function ProfilePage() {
   return (
     <>
       <h1>Your profile</h1>
-      <p className="muted">Changes here are the same as your agent’s: both go through one set of rules.</p>
+      <p className="muted">
+        What you save here is what other members see. If an assistant helps you, it can change it too.
+      </p>
       <ProfileEditor initial={profile} activityNames={activityNames()} timezones={SELECTABLE_TIMEZONES} />
     </>
   );

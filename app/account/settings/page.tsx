@@ -9,18 +9,21 @@ import { CalendarFeed } from '@/app/_components/calendar-feed';
 import { calendarFeedState } from '@/lib/plans/calendar-feed';
 import { MailPreferences } from '@/app/_components/mail-preferences';
 import { mailPreferences } from '@/lib/notifications/mail-preferences';
+import { BlockedPeople } from '@/app/_components/blocked-people';
+import { listBlocks } from '@/lib/buddies/blocks';
 
 export const metadata: Metadata = { title: 'Settings' };
 
 // What used to crowd the top of every account page: assistants, password, sign out.
 export default async function SettingsPage() {
   const { user } = await requireSession('/account/settings');
-  const [tokens, csrf, vapid, feed, mail] = await Promise.all([
+  const [tokens, csrf, vapid, feed, mail, blocks] = await Promise.all([
     listAccessTokens(getDb(), user.id),
     csrfToken(),
     loadVapidKeys(getDb(), config().vapid, config().publicBaseUrl),
     calendarFeedState(getDb(), user.id),
     mailPreferences(getDb(), user.id),
+    listBlocks(getDb(), user.id, config().publicBaseUrl),
   ]);
   const connected = tokens.filter((t) => t.active).length;
   return (
@@ -57,6 +60,9 @@ export default async function SettingsPage() {
       <NotificationsOptIn publicKey={vapid.publicKey} />
       <CalendarFeed initiallyOn={feed.on} />
       <MailPreferences initial={mail} />
+      <BlockedPeople
+        initial={blocks.blocked.map(({ slug, displayName, location }) => ({ slug, displayName, location }))}
+      />
       <form method="post" action="/auth/signout" className="settings-signout">
         <input type="hidden" name="csrfToken" value={csrf} />
         <input type="hidden" name="callbackUrl" value="/signin?signedOut=1" />

@@ -2,6 +2,7 @@ import type { Metadata } from 'next';
 import { headers } from 'next/headers';
 import { getDb } from '@/db';
 import { appSigninUrl } from '@/lib/accounts/app-signin';
+import { config } from '@/lib/config';
 import { inspectSigninLink } from '@/lib/accounts/signin-links';
 import { csrfToken, pendingConsentUid } from '@/lib/auth/session';
 import { signinReturnPath } from '@/lib/oauth/pending-authorization';
@@ -9,7 +10,7 @@ import { EmailLinkForm } from '@/app/_components/signin-forms';
 
 export const metadata: Metadata = { title: 'Sign-in link', robots: { index: false, follow: false } };
 
-/** Phones get the app's deep link first (the user-agent, or Chromium's mobile client hint). */
+/** Phones may also get the app's deep link (the user-agent, or Chromium's mobile client hint). */
 function isPhone(h: Headers): boolean {
   return h.get('sec-ch-ua-mobile') === '?1' || /Android|iPhone|iPad|iPod|Mobile/i.test(h.get('user-agent') ?? '');
 }
@@ -61,7 +62,10 @@ export default async function SigninLinkPage({
     );
   }
 
-  const phone = isPhone(await headers());
+  // An app button only where an operator named the app: a scheme no installed app answers
+  // is a dead end ("address is invalid"), so "Continue" in the browser is always the main way.
+  const appLinkUrl = config().appLinkUrl;
+  const offerApp = appLinkUrl !== undefined && isPhone(await headers());
   // Back to an assistant's consent step only in the browser that left it to sign in
   // (its pending-authorization cookie), never because the link says so.
   const callbackUrl = signinReturnPath(search.callbackUrl, await pendingConsentUid());
@@ -76,20 +80,19 @@ export default async function SigninLinkPage({
         {minutes === 1 ? '' : 's'}.
       </p>
       <div className="stack">
-        {phone ? (
-          <>
-            <a className="button" href={appSigninUrl(token)}>
-              Open in the Buddy Match app
-            </a>
-            <p className="muted">No app on this phone? Sign in here in the browser instead:</p>
-          </>
-        ) : null}
         <form method="post" action={action}>
           <input type="hidden" name="csrfToken" value={csrf} />
-          <button type="submit" className={phone ? 'button-secondary' : undefined}>
-            {phone ? 'Continue in this browser' : 'Sign in'}
+          <button type="submit" className="button-big">
+            Continue
           </button>
         </form>
+        {offerApp ? (
+          <p>
+            <a className="button button-secondary" href={appSigninUrl(appLinkUrl, token)}>
+              Open in the Buddy Match app instead
+            </a>
+          </p>
+        ) : null}
       </div>
     </div>
   );

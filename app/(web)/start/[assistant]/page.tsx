@@ -1,4 +1,6 @@
 import type { Metadata } from 'next';
+import { breakable } from '@/app/_components/breakable';
+import { CopyButton } from '@/app/_components/copy-button';
 import { notFound } from 'next/navigation';
 import { config } from '@/lib/config';
 import { ASSISTANTS, startGuide, type Assistant, type StartStep } from '@/lib/web/start-guides';
@@ -29,6 +31,12 @@ export default async function StartPage({ params }: { params: Params }) {
           <Steps steps={guide.advanced.steps} />
         </section>
       ) : null}
+      {guide.developers ? (
+        <details className="card">
+          <summary>For developers</summary>
+          <Steps steps={guide.developers} />
+        </details>
+      ) : null}
       <p className="muted">
         No assistant at hand? <a href="/signup">Sign up on this site</a>. Already a member?{' '}
         <a href="/signin">Sign in</a>.
@@ -37,13 +45,31 @@ export default async function StartPage({ params }: { params: Params }) {
   );
 }
 
+function copyLabel(text: string): string {
+  if (/^https?:\/\/\S+$/.test(text)) return 'Copy the address';
+  if (text.startsWith('claude ')) return 'Copy the command';
+  return 'Copy the prompt';
+}
+
 function Steps({ steps }: { steps: StartStep[] }) {
   return (
     <ol className="steps">
       {steps.map((step) => (
         <li key={step.text}>
           <p>{step.text}</p>
-          {step.copy ? <pre className="copy-block">{step.copy}</pre> : null}
+          {step.copy ? (
+            <>
+              <pre className="copy-block">{breakable(step.copy)}</pre>
+              <p className="actions">
+                <CopyButton text={step.copy} label={copyLabel(step.copy)} />
+                {step.openIn ? (
+                  <a className="button" href={step.openIn.href} target="_blank" rel="noopener noreferrer">
+                    {step.openIn.label}
+                  </a>
+                ) : null}
+              </p>
+            </>
+          ) : null}
         </li>
       ))}
     </ol>

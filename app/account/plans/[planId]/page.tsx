@@ -4,16 +4,22 @@ import { getDb } from '@/db';
 import { requireSession } from '@/lib/auth/session';
 import { config } from '@/lib/config';
 import { ApiError } from '@/lib/http/errors';
+import { paths } from '@/lib/contract/paths';
 import { getPlan } from '@/lib/plans/plans';
+import { shareState } from '@/lib/plans/share';
+import { myReview } from '@/lib/plans/reviews';
 import { zonesOf } from '@/lib/web/plans';
+import { PlanReview } from '@/app/_components/plan-review';
 import { PlanDetail } from '@/app/_components/plan-views';
+import { PlanSafety } from '@/app/_components/plan-safety';
 
 type Params = { params: Promise<{ planId: string }> };
 
 export const metadata: Metadata = { title: 'Plan' };
 
 // One plan, map-free: what, when on each clock, where, who acted, and the answers open to
-// the reader. Someone else's plan, a blocked pair's and a made-up id all look the same.
+// the reader; its .ics for the person's calendar; after it, "Did you meet?" (the reader's
+// private answer). Someone else's plan, a blocked pair's and a made-up id all look the same.
 export default async function PlanPage({ params }: Params) {
   const { planId } = await params;
   const { user } = await requireSession(`/account/plans/${encodeURIComponent(planId)}`);
@@ -24,7 +30,17 @@ export default async function PlanPage({ params }: Params) {
     if (error instanceof ApiError && error.code === 'not_found') notFound();
     throw error;
   }
-  const zones = await zonesOf(getDb(), [plan.buddy.id]);
+  const cfg = config();
+  const [zones, review, share] = await Promise.all([
+    zonesOf(getDb(), [plan.buddy.id]),
+    myReview(getDb(), user.id, plan.id),
+    shareState(getDb(), { viewerId: user.id, planId: plan.id }, cfg.planCheckin.delaySeconds),
+  ]);
+  const ended = new Date(plan.ends_at).getTime() <= Date.now();
+  // Share, check-in and the calendar file are for a plan still ahead (or under way).
+  const shareable = (plan.status === 'proposed' || plan.status === 'confirmed') && !ended;
+  const askAfter = new Date(plan.ends_at).getTime() + cfg.planReviewDelayMinutes * 60_000;
+  const askReview = plan.status === 'confirmed' && (review !== null || askAfter <= Date.now());
   return (
     <>
       <p>
@@ -37,7 +53,30 @@ export default async function PlanPage({ params }: Params) {
           zones={{ reader: user.timezone, buddies: Object.fromEntries(zones) }}
           myName={user.display_name}
         />
+        {shareable ? (
+          <p>
+            <a className="button button-secondary" href={paths.planCalendar({ planId: plan.id })} download="plan.ics">
+              Add to calendar
+            </a>
+          </p>
+        ) : null}
       </div>
+      {shareable || share.shared ? (
+        <PlanSafety
+          planId={plan.id}
+          buddyName={plan.buddy.displayName.split(/\s+/)[0] ?? plan.buddy.displayName}
+          initial={share}
+          zone={user.timezone}
+          mailDelivered={Boolean(cfg.smtpUrl)}
+          answerMinutes={Math.max(1, Math.round(cfg.planCheckin.answerSeconds / 60))}
+          open={shareable}
+        />
+      ) : null}
+      {askReview ? (
+        <div className="card">
+          <PlanReview plan={plan} initial={review} zone={user.timezone} />
+        </div>
+      ) : null}
     </>
   );
 }

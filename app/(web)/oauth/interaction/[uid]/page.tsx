@@ -3,6 +3,7 @@ import { getDb } from '@/db';
 import { currentSession } from '@/lib/auth/session';
 import type { ClientTrust } from '@/lib/oauth/client-trust';
 import { loadConsentRequest, SCOPE_WORDS } from '@/lib/oauth/consent';
+import { DEVICE_CLIENT_ID } from '@/lib/oauth/resources';
 
 /**
  * Who is asking, as far as Buddy Match can tell: verified only when a known assistant's own
@@ -48,16 +49,19 @@ export default async function ConsentPage({ params }: { params: Promise<{ uid: s
       </div>
     );
   }
+  // Device sign-in has no client name of its own: "Connect Your assistant (device sign-in)?" read as a bug.
+  const device = request.clientId === DEVICE_CLIENT_ID;
+  const who = device ? 'The assistant that showed you the code' : request.clientName;
   if (!session) {
     // The authorize page is also the signup page: an assistant may bring someone new.
     // Both go through lib/oauth/interaction.ts startSigninFor, which marks this browser
     // as signing in for this request, so any sign-in comes back here.
     return (
       <div className="narrow stack">
-        <h1>Connect {request.clientName} to Buddy Match</h1>
+        <h1>{device ? 'Connect your assistant to Buddy Match' : `Connect ${request.clientName} to Buddy Match`}</h1>
         <p>
-          <strong>{request.clientName}</strong> asks to act for you on Buddy Match, the app for finding people to do
-          things with. Sign in, or create your account, then approve it.
+          <strong>{who}</strong> asks to act for you on Buddy Match, the app for finding people to do things with. Sign
+          in, or create your account, then approve it.
         </p>
         <ClientIdentity name={request.clientName} trust={request.trust} />
         <div className="actions">
@@ -73,11 +77,11 @@ export default async function ConsentPage({ params }: { params: Promise<{ uid: s
   }
   return (
     <div className="narrow stack">
-      <h1>Connect {request.clientName}?</h1>
+      <h1>{device ? 'Connect your assistant?' : `Connect ${request.clientName}?`}</h1>
       <ClientIdentity name={request.clientName} trust={request.trust} />
       <p>
-        <strong>{request.clientName}</strong> asks to act for you, <strong>{session.user.display_name}</strong> (
-        {session.user.email}), on Buddy Match. It will be able to:
+        <strong>{who}</strong> asks to act for you, <strong>{session.user.display_name}</strong> ({session.user.email}),
+        on Buddy Match. It will be able to:
       </p>
       <ul aria-label="What it will be able to do">
         {request.scopes.map((scope) => (

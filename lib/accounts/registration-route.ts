@@ -1,0 +1,41 @@
+// What register.json and the web signup (/signup) share around their domain call: the
+// configured limits and services, the precheck before the body is read, and the
+// RateLimit headers on the answer.
+import type { Database } from '@/db';
+import type { RegisterBody } from '../contract/accounts';
+import { config } from '../config';
+import { Reply } from '../http/route';
+import { photoServicesFrom } from '../photos/services';
+import { precheckRegistrationLimit, type RegisterContext, registrationLimitHeaders } from './register';
+
+interface RegistrationCall {
+  db: Database;
+  body: RegisterBody;
+  ip: string;
+  baseUrl: string;
+  normalized: readonly string[];
+}
+
+export async function replyToRegistration<T>(
+  { db, body, ip, baseUrl, normalized }: RegistrationCall,
+  register: (db: Database, body: RegisterBody, ctx: RegisterContext) => Promise<T>,
+): Promise<Reply<T>> {
+  const cfg = config();
+  const limitPerHour = cfg.registrationLimitPerHour;
+  const registered = await register(db, body, {
+    ip,
+    baseUrl,
+    limitPerHour,
+    photoUploadLimit: cfg.rateLimits.photo_upload,
+    geocoderEnabled: !!cfg.geocoderUrl,
+    photos: photoServicesFrom(cfg),
+    normalized,
+  });
+  return new Reply(registered, { headers: await registrationLimitHeaders(db, ip, limitPerHour) });
+}
+
+/** An address at its limit is refused before its (up to 7 MB) body is even read. */
+export const registrationPrecheck = {
+  beforeParsing: ({ db, ip }: { db: Database; ip: string }) =>
+    precheckRegistrationLimit(db, ip, config().registrationLimitPerHour),
+};
