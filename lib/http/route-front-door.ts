@@ -5,12 +5,13 @@
 // limits and errors, from lib/http/route.ts); what is skipped is Next's routing and its
 // conversion of each request and response, which cost a read more than its SQL did
 // (npm run bench:endpoints). The headers next.config.ts gives every /api response are
-// added here, so both paths answer byte for byte alike. A path no route module here
+// added here, and Next's server's gzip (lib/http/compress.ts), so both paths answer alike. A path no route module here
 // serves (the .ics files, a plan by id, MCP, unknown paths), HEAD and OPTIONS stay Next's.
 import { Readable } from 'node:stream';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { API_PATHS } from '../contract/paths';
 import { API_CONTENT_SECURITY_POLICY, COMMON_SECURITY_HEADERS } from '../web/security-headers';
+import { compressedAnswer } from './compress';
 import { templatePattern } from './endpoint-paths';
 import { INTERNAL_ERROR_ENVELOPE } from './errors';
 import { logError } from './log';
@@ -63,6 +64,10 @@ export const ROUTE_MODULES: Record<string, () => Promise<RouteModule>> = {
   [API_PATHS.calendarFeed]: () => import('@/app/api/v1/me/calendar_feed.json/route'),
   [API_PATHS.mailPreferences]: () => import('@/app/api/v1/me/mail_preferences.json/route'),
   [API_PATHS.unsubscribe]: () => import('@/app/api/v1/mail/unsubscribe.json/route'),
+  [API_PATHS.webSignup]: () => import('@/app/api/v1/web/signup.json/route'),
+  [API_PATHS.planShare]: () => import('@/app/api/v1/plans/[planId]/share.json/route'),
+  [API_PATHS.planCheckin]: () => import('@/app/api/v1/plans/[planId]/checkin.json/route'),
+  [API_PATHS.reviewPlan]: () => import('@/app/api/v1/plans/[planId]/review.json/route'),
 };
 
 interface DirectRoute {
@@ -126,7 +131,16 @@ export async function answerFromRoute(
     // A method the contract has but the module does not export (none today) is Next's to answer.
     if (typeof handler !== 'function') return orElse();
     const response = await (handler as RouteHandler)(toRequest(req), { params: Promise.resolve(params) });
-    const body = Buffer.from(await response.arrayBuffer());
+    const { body, headers: encoding } = await compressedAnswer(
+      { method: req.method, acceptEncoding: req.headers['accept-encoding'] },
+      {
+        contentType: response.headers.get('content-type'),
+        cacheControl: response.headers.get('cache-control'),
+        contentEncoding: response.headers.get('content-encoding'),
+        vary: response.headers.get('vary'),
+      },
+      Buffer.from(await response.arrayBuffer()),
+    );
     if (res.destroyed) return;
     res.statusCode = response.status;
     for (const [key, value] of Object.entries(COMMON_SECURITY_HEADERS)) res.setHeader(key, value);
@@ -134,6 +148,7 @@ export async function answerFromRoute(
     response.headers.forEach((value, key) => {
       if (key !== 'set-cookie') res.setHeader(key, value);
     });
+    for (const [key, value] of Object.entries(encoding)) res.setHeader(key, value);
     const cookies = response.headers.getSetCookie();
     if (cookies.length > 0) res.setHeader('set-cookie', cookies);
     if (body.length > 0 || response.status !== 304) res.setHeader('content-length', body.length);
