@@ -1,8 +1,8 @@
 // The MCP server behind /api/mcp: registers one tool per contract endpoint on an
-// McpServer (SDK v2, via mcp-handler) and answers each call through the route handler.
+// McpServer (SDK v2) and answers each call through the route handler.
 import type { McpServer, StandardSchemaWithJSON } from '@modelcontextprotocol/server';
 import { API_VERSION } from '../docs/index-document';
-import { callRoute, type RouteHandler } from './call';
+import { callRoute, type IncomingCall, type RouteHandler, type ToolResult } from './call';
 import { GUIDE_TOOL, guideResult } from './guide-tool';
 import type { AgentEndpointSpec } from '../contract/define';
 import type { ToolAnnotations } from './annotations';
@@ -61,36 +61,55 @@ export function advertisedTools(endpoints: readonly AgentEndpointSpec[]): Advert
   ];
 }
 
-export function registerTools(
-  server: McpServer,
+/** A tool's registration, built once per process: only the McpServer it goes on is per exchange. */
+export interface PreparedTool {
+  name: string;
+  config: { description: string; inputSchema: ReturnType<typeof advertisedSchema>; annotations: ToolAnnotations };
+  call: (args: Record<string, unknown>, incoming: IncomingCall | undefined, baseUrl: string) => Promise<ToolResult>;
+}
+
+export function prepareTools(
   tools: readonly ToolDefinition[],
   handlers: Readonly<Record<string, RouteHandler>>,
-  incoming: Request,
-  baseUrl: string,
-): void {
-  server.registerTool(
-    GUIDE_TOOL.name,
-    {
+): PreparedTool[] {
+  const guide: PreparedTool = {
+    name: GUIDE_TOOL.name,
+    config: {
       description: GUIDE_TOOL.description,
       inputSchema: advertisedSchema(() => GUIDE_TOOL.inputSchema),
       annotations: GUIDE_TOOL.annotations,
     },
-    async (args) => guideResult(args),
-  );
-  for (const tool of tools) {
-    const handler = handlers[tool.name];
-    if (!handler) throw new Error(`No route handler for the MCP tool ${tool.name}: add it to app/api/mcp/handlers.ts`);
-    server.registerTool(
-      tool.name,
-      {
+    call: async (args) => guideResult(args),
+  };
+  return [
+    guide,
+    ...tools.map((tool): PreparedTool => {
+      const handler = handlers[tool.name];
+      if (!handler)
+        throw new Error(`No route handler for the MCP tool ${tool.name}: add it to app/api/mcp/handlers.ts`);
+      return {
+        name: tool.name,
         // No title: hosts show the name (get_inbox), and tools/list stays small.
-        description: tool.description,
-        inputSchema: advertisedSchema((target) => tool.inputSchema(target)),
-        annotations: tool.annotations,
-      },
-      async (args) => callRoute(tool, handler, args, incoming, baseUrl),
-    );
-  }
+        config: {
+          description: tool.description,
+          inputSchema: advertisedSchema((target) => tool.inputSchema(target)),
+          annotations: tool.annotations,
+        },
+        call: (args, incoming, baseUrl) => callRoute(tool, handler, args, incoming, baseUrl),
+      };
+    }),
+  ];
+}
+
+/** Puts the prepared tools on this exchange's server, each call carrying the exchange's MCP request. */
+export function registerTools(
+  server: McpServer,
+  prepared: readonly PreparedTool[],
+  incoming: IncomingCall | undefined,
+  baseUrl: string,
+): void {
+  for (const tool of prepared)
+    server.registerTool(tool.name, tool.config, async (args) => tool.call(args, incoming, baseUrl));
 }
 
 export const MCP_VERSION = API_VERSION;
