@@ -640,10 +640,10 @@ async function compareMcp(t: Targets): Promise<void> {
     }
   }
   const row = (mode: 'rest' | 'mcp') => ({
-    p50: percentile(times[mode]!, 50),
-    p99: percentile(times[mode]!, 99),
+    p50: Number(percentile(times[mode]!, 50).toFixed(1)),
+    p99: Number(percentile(times[mode]!, 99).toFixed(1)),
     'cpu/call': Number((cpu[mode]! / (READ_CALLS * ROUNDS)).toFixed(2)),
-    rps: Math.round(rps[mode]!),
+    rps: Number(rps[mode]!.toFixed(1)),
   });
   const table = { 'GET inbox.json': row('rest'), 'tools/call get_inbox': row('mcp') };
   console.table(table);
