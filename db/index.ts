@@ -17,8 +17,8 @@ export type Database = Kysely<DB>;
 const registry = globalThis as unknown as { __buddyPools?: WeakMap<Database, pg.Pool> };
 const pools = (registry.__buddyPools ??= new WeakMap<Database, pg.Pool>());
 
-export function createDb(connectionString: string, max = 10): Database {
-  const pool = new pg.Pool({ connectionString, max });
+export function createDb(connectionString: string, max = 10, options: pg.PoolConfig = {}): Database {
+  const pool = new pg.Pool({ connectionString, max, ...options });
   // An idle connection that PostgreSQL closes (a restart, a failover, pg_terminate_backend)
   // is reported here; pg drops it and connects again when next needed. Unheard, the event
   // was an uncaught exception, and a worker process exited on it.

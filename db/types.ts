@@ -9,6 +9,9 @@ type RequiredTimestamp = ColumnType<Date, Date | string, Date | string>;
 
 export type Gender = 'male' | 'female' | 'non_binary' | 'prefer_not_to_say';
 
+/** 'not_me': disowned by the mailbox's owner; 'deleted': deleted by the person (migration 0029). */
+export type DisabledReason = 'not_me' | 'deleted';
+
 export interface UsersTable {
   id: Generated<string>;
   email: string;
@@ -63,7 +66,7 @@ export interface UsersTable {
   email_verified_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
   /** Set when the mailbox's owner disowned the account ("This wasn't me", migration 0010); it is then hidden and inert. */
   disabled_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
-  disabled_reason: ColumnType<'not_me' | null, 'not_me' | null | undefined, 'not_me' | null>;
+  disabled_reason: ColumnType<DisabledReason | null, DisabledReason | null | undefined, DisabledReason | null>;
 }
 
 export interface AccessTokensTable {
@@ -491,6 +494,25 @@ export interface MailSendsTable {
   sent_at: Timestamp;
 }
 
+/** A person's mail digest (0030): when the waiting one is due, when the last went, the newest item it counted. */
+export interface MailDigestsTable {
+  user_id: string;
+  due_at: Date | null;
+  last_sent_at: Date | null;
+  covered_until: Date | null;
+}
+
+/** A single-use confirmation of one exact action, spent by a person's tap in an MCP Apps view (issue 32 §2). */
+export interface PersonConfirmationsTable {
+  token_hash: string;
+  user_id: string;
+  action: string;
+  payload_hash: string;
+  created_at: Timestamp;
+  expires_at: RequiredTimestamp;
+  used_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+}
+
 export interface DB {
   agent_actions: AgentActionsTable;
   events: EventsTable;
@@ -527,6 +549,8 @@ export interface DB {
   mail_suppressions: MailSuppressionsTable;
   plan_reviews: PlanReviewsTable;
   mail_sends: MailSendsTable;
+  mail_digests: MailDigestsTable;
+  person_confirmations: PersonConfirmationsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -87,6 +87,14 @@ describe('database connections', () => {
     expect(behindPooler).toMatchObject({ databaseUrl: 'postgres://bouncer/db', databaseDirectUrl: 'postgres://pg/db' });
   });
 
+  it('DATABASE_READ_URLS lists the replicas (none by default)', () => {
+    expect(loadConfig({}).databaseReadUrls).toEqual([]);
+    expect(loadConfig({ DATABASE_READ_URLS: 'postgres://r1/db, postgres://r2/db' }).databaseReadUrls).toEqual([
+      'postgres://r1/db',
+      'postgres://r2/db',
+    ]);
+  });
+
   it('refuses a direct URL without DATABASE_URL (the embedded database would be used for the rest)', () => {
     expect(() => loadConfig({ DATABASE_DIRECT_URL: 'postgres://pg/db' })).toThrow(/DATABASE_DIRECT_URL needs/);
   });

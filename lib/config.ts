@@ -21,12 +21,22 @@ function pushProviderFromEnv(raw: string | undefined): Config['pushProvider'] {
   throw new Error('PUSH_PROVIDER must be log or expo');
 }
 
+function personConfirmFromEnv(raw: string | undefined): Config['mcpRequirePersonConfirm'] {
+  if (raw === undefined || raw === '' || raw === 'ui-hosts') return 'ui-hosts';
+  if (raw === 'never') return 'never';
+  throw new Error('MCP_REQUIRE_PERSON_CONFIRM must be never or ui-hosts');
+}
+
 export interface Config {
   port: number;
   publicBaseUrl: string;
   databaseUrl: string | undefined;
   /** DATABASE_DIRECT_URL (default DATABASE_URL): a session connection for LISTEN, pg-boss and migrations, past any pooler. */
   databaseDirectUrl: string | undefined;
+  /** DATABASE_READ_URLS: streaming replicas for reads that tolerate lag (db/replicas.ts). */
+  databaseReadUrls: string[];
+  /** DATABASE_READ_MAX_LAG_SECONDS: a replica further behind than this is skipped. */
+  replicaMaxLagSeconds: number;
   dataDir: string;
   registrationLimitPerHour: number;
   messageLimitPer10Min: number;
@@ -38,6 +48,8 @@ export interface Config {
   events: EventsConfig;
   /** Vercel Blob token; when unset photos are stored under DATA_DIR/blobs and served by the app. */
   blobReadWriteToken: string | undefined;
+  /** MCP_REQUIRE_PERSON_CONFIRM: whether a host that renders MCP Apps views must have a person tap Send (issue 32 §2). */
+  mcpRequirePersonConfirm: 'never' | 'ui-hosts';
   moderationProvider: ModerationProviderName;
   googleVisionApiKey: string | undefined;
   googleVisionEndpoint: string;
@@ -69,6 +81,8 @@ export interface Config {
   planReviewDelayMinutes: number;
   /** APP_LINK_URL: the app's scheme or universal link for a sign-in token; unset, no app is offered. */
   appLinkUrl: string | undefined;
+  /** MAIL_DIGEST_DELAY: after a message or request no push reached, before its mail digest (digests stay an hour apart). */
+  mailDigestDelaySeconds: number;
   /** Check-in (issue 29 §6): when "All good?" is asked after a plan's start, how long an answer may take, contact mails per account a day. */
   planCheckin: PlanCheckinConfig;
 }
@@ -206,6 +220,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicBaseUrl: base,
     databaseUrl: env.DATABASE_URL || undefined,
     databaseDirectUrl: directDatabaseUrl(env),
+    databaseReadUrls: listFromEnv(env.DATABASE_READ_URLS),
+    replicaMaxLagSeconds: intFromEnv('DATABASE_READ_MAX_LAG_SECONDS', 5),
     dataDir: path.resolve(/*turbopackIgnore: true*/ env.DATA_DIR || './.data'),
     registrationLimitPerHour: intFromEnv('REGISTRATION_LIMIT_PER_HOUR', 3),
     messageLimitPer10Min: intFromEnv('MESSAGE_LIMIT_PER_10_MIN', 20),
@@ -220,6 +236,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       contactMailsPerDay: intFromEnv('PLAN_CONTACT_MAIL_LIMIT_PER_DAY', 3),
     },
     appLinkUrl: appLinkUrlFromEnv(env.APP_LINK_URL),
+    mailDigestDelaySeconds: durationFromEnv('MAIL_DIGEST_DELAY', env.MAIL_DIGEST_DELAY, 10 * 60),
     planReviewDelayMinutes: intFromEnv('PLAN_REVIEW_DELAY_MIN', 120),
     events: {
       upstreamUrl: upstreamUrlFromEnv(env.EVENTS_UPSTREAM_URL),
@@ -232,6 +249,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       sample: env.EVENTS_SAMPLE !== '0',
     },
     blobReadWriteToken: env.BLOB_READ_WRITE_TOKEN || undefined,
+    mcpRequirePersonConfirm: personConfirmFromEnv(env.MCP_REQUIRE_PERSON_CONFIRM),
     moderationProvider: moderationProviderFromEnv(env),
     googleVisionApiKey: env.GOOGLE_VISION_API_KEY || undefined,
     googleVisionEndpoint: env.GOOGLE_VISION_ENDPOINT || 'https://vision.googleapis.com/v1/images:annotate',

@@ -11,6 +11,8 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import * as esbuild from 'esbuild';
+import { buildViews } from '../lib/mcp/views/build';
+import { VIEWS, VIEWS_OUT_DIR } from '../lib/mcp/views/registry';
 
 const SOURCES = ['app', 'lib', 'db', 'public', 'proxy.ts', 'next.config.ts', 'package-lock.json', 'tsconfig.json'];
 
@@ -39,11 +41,12 @@ function fingerprintOf(root: string, files: readonly string[]): string {
     .digest('hex');
 }
 
-function buildNextIfNeeded(root: string): void {
+/** True when it built (next build empties .next, so the MCP views are built again after it). */
+function buildNextIfNeeded(root: string): boolean {
   const stampFile = path.join(root, '.next', 'source-fingerprint');
   const fingerprint = fingerprintOf(root, SOURCES);
   const built = fs.existsSync(path.join(root, '.next', 'BUILD_ID'));
-  if (built && fs.readFileSync(stampFile, { encoding: 'utf8', flag: 'a+' }) === fingerprint) return;
+  if (built && fs.readFileSync(stampFile, { encoding: 'utf8', flag: 'a+' }) === fingerprint) return false;
   process.stdout.write('Building the app (next build)…\n');
   const result = spawnSync(process.execPath, [path.join(root, 'node_modules/next/dist/bin/next'), 'build'], {
     cwd: root,
@@ -52,6 +55,15 @@ function buildNextIfNeeded(root: string): void {
   });
   if (result.status !== 0) throw new Error('next build failed');
   fs.writeFileSync(stampFile, fingerprint);
+  return true;
+}
+
+/** The MCP Apps views (lib/mcp/views), bundled into .next/mcp-views beside the app's build; prints their sizes. */
+async function buildViewsIfNeeded(root: string, force: boolean): Promise<void> {
+  const missing = VIEWS.some((view) => !fs.existsSync(path.join(root, VIEWS_OUT_DIR, `${view.name}.html`)));
+  if (!force && !missing) return;
+  for (const { name, gzipped } of await buildViews(root))
+    process.stdout.write(`MCP view ${name}: ${(gzipped / 1024).toFixed(1)} KB gzipped\n`);
 }
 
 /**
@@ -139,7 +151,7 @@ async function bundleServerIfNeeded(root: string): Promise<void> {
 
 /** Next.js's build and the server bundle, each only when its sources changed; `serverOnly` skips Next's (workers). */
 export async function buildIfNeeded(root: string, { serverOnly = false } = {}): Promise<void> {
-  if (!serverOnly) buildNextIfNeeded(root);
+  if (!serverOnly) await buildViewsIfNeeded(root, buildNextIfNeeded(root));
   await bundleServerIfNeeded(root);
 }
 

@@ -24,6 +24,12 @@ export interface RequestLists {
   received: BuddyRequestRecord[];
 }
 
+/** Free together with someone, as the Requests page computes it (keyed by user id). */
+export interface FreeTogetherWords {
+  hours: number;
+  summary: string;
+}
+
 export type Outcome = { tone: 'ok' | 'error'; text: string; chatId?: string | null };
 
 /** What answering a request did, in the words both the Requests page and the home screen use. */
@@ -43,9 +49,11 @@ const STATE_WORDS: Record<BuddyRequestRecord['state'], string> = {
 function RequestSummary({
   request,
   activityNames,
+  together,
 }: {
   request: BuddyRequestRecord;
   activityNames: Record<string, string>;
+  together?: FreeTogetherWords;
 }) {
   const { user } = request;
   return (
@@ -61,6 +69,12 @@ function RequestSummary({
             <li key={id}>{activityNames[id] ?? id}</li>
           ))}
         </ul>
+      ) : null}
+      {together ? (
+        <p className="match-free">
+          <span className="match-label">Free together:</span> {together.summary}
+          {together.hours > 0 ? ` · ${together.hours} h a week` : ''}
+        </p>
       ) : null}
     </PersonHeading>
   );
@@ -80,10 +94,12 @@ function OutcomeNotice({ outcome }: { outcome: Outcome | undefined }) {
 function ReceivedRequest({
   request,
   activityNames,
+  together,
   onDone,
 }: {
   request: BuddyRequestRecord;
   activityNames: Record<string, string>;
+  together?: FreeTogetherWords;
   onDone: (outcome: Outcome) => Promise<void>;
 }) {
   const [firstMessage, setFirstMessage] = useState('');
@@ -112,7 +128,7 @@ function ReceivedRequest({
 
   return (
     <li className="card">
-      <RequestSummary request={request} activityNames={activityNames} />
+      <RequestSummary request={request} activityNames={activityNames} together={together} />
       <form className="stack" onSubmit={(event) => void answer('accept', event)} aria-label={`Answer ${name}`}>
         <TextAreaField
           id={fieldId}
@@ -138,10 +154,12 @@ function ReceivedRequest({
 function SentRequest({
   request,
   activityNames,
+  together,
   onDone,
 }: {
   request: BuddyRequestRecord;
   activityNames: Record<string, string>;
+  together?: FreeTogetherWords;
   onDone: (outcome: Outcome) => Promise<void>;
 }) {
   const [busy, setBusy] = useState(false);
@@ -157,7 +175,7 @@ function SentRequest({
   }
   return (
     <li className="card">
-      <RequestSummary request={request} activityNames={activityNames} />
+      <RequestSummary request={request} activityNames={activityNames} together={together} />
       <div className="actions">
         <span className="tag">Waiting for their answer</span>
         <button
@@ -177,9 +195,12 @@ function SentRequest({
 export function BuddyRequests({
   initial,
   activityNames,
+  freeTogether = {},
 }: {
   initial: RequestLists;
   activityNames: Record<string, string>;
+  /** By user id, for the people in open requests when the page was drawn. */
+  freeTogether?: Record<string, FreeTogetherWords>;
 }) {
   const { data, error, mutate } = useSWR<RequestLists>(REQUESTS_URL, getJson, {
     fallbackData: initial,
@@ -214,7 +235,13 @@ export function BuddyRequests({
         ) : (
           <ul className="plain-list" aria-label="Requests waiting for your answer">
             {waiting.map((r) => (
-              <ReceivedRequest key={r.id} request={r} activityNames={activityNames} onDone={done} />
+              <ReceivedRequest
+                key={r.id}
+                request={r}
+                activityNames={activityNames}
+                together={freeTogether[r.user.id]}
+                onDone={done}
+              />
             ))}
           </ul>
         )}
@@ -231,7 +258,13 @@ export function BuddyRequests({
         ) : (
           <ul className="plain-list" aria-label="Requests you sent">
             {asked.map((r) => (
-              <SentRequest key={r.id} request={r} activityNames={activityNames} onDone={done} />
+              <SentRequest
+                key={r.id}
+                request={r}
+                activityNames={activityNames}
+                together={freeTogether[r.user.id]}
+                onDone={done}
+              />
             ))}
           </ul>
         )}

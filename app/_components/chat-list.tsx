@@ -49,7 +49,10 @@ export function ChatList({ initial }: { initial: ChatLists }) {
   );
 }
 
-/** One chat in a list: photo, name with its unread badge, the last words, and when. */
+/**
+ * One chat in a list: photo, name with its unread badge and when, and under them the last
+ * words across the whole row, cut with an ellipsis at its end (issue 31).
+ */
 export function ChatRow({ chat }: { chat: ChatRecord }) {
   return (
     <li className={chat.unread_count > 0 ? 'unread' : undefined}>
@@ -59,14 +62,14 @@ export function ChatRow({ chat }: { chat: ChatRecord }) {
           <span className="chat-list-name">
             {chat.buddy.displayName} <UnreadBadge count={chat.unread_count} noun="message" />
           </span>
+          <span className="chat-list-time muted">
+            <TimeAgo value={chat.last_activity_at} />
+          </span>
           <span className="chat-list-preview">
             {chat.last_message
               ? `${chat.last_message.from_me ? 'You: ' : ''}${chat.last_message.text}`
               : 'No messages yet: say hello.'}
           </span>
-        </span>
-        <span className="chat-list-time muted">
-          <TimeAgo value={chat.last_activity_at} />
         </span>
       </a>
     </li>

@@ -1,15 +1,18 @@
 'use client';
-// One chat, full screen and live. The header (photo, name linking to the profile, a ⋯
-// menu with mute, block and report) sticks to the top, the message box and its send
-// button to the bottom, and the page opens scrolled to the newest message, so on a
-// phone the box is in the first screenful. New messages arrive by polling GET
+// One chat, full screen and live (issue 31 §3). The thread fills the viewport without the
+// app's bar: the header (back link, photo, name linking to the profile, a ⋯ menu with
+// mute, block and report) on top, the message box at the bottom, and between them the
+// messages scroll on their own. It opens at the newest message and stays there while
+// the reader is at the bottom (a send, a new message, the box growing); scrolling up
+// near the top loads the page before with the API's older_cursor, keeping in place
+// what the reader sees. New messages arrive by polling GET
 // .../messages.json?since=… every 3 s while the tab is visible (SWR pauses when it is
 // hidden), never by reloading the page. `since` is the newest message's created_at_ms
 // minus 1 ms: messages can share a millisecond, so the overlap re-reads that
 // millisecond and merging by id drops the repeats, and nothing is ever skipped.
 // mark_read=1 moves the read marker as the person sees messages; each page also
 // carries the buddy's marker, which turns "Sent" into "Seen".
-import { useEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import useSWR, { useSWRConfig } from 'swr';
 import type { PlanRecord } from '@/lib/contract/plans';
 import type { ChatRecord, MessageRecord } from '@/lib/contract/social';
@@ -28,10 +31,15 @@ const PLAN_POLL_MS = 5_000;
 /** The chat's plans that may still change: they are read again when the upcoming list no longer holds them. */
 const PLAN_OPEN = new Set<PlanRecord['status']>(['proposed', 'confirmed']);
 const PAGE = 200;
+const OLDER_PAGE = 50;
+/** Within this many pixels of an end counts as at it: the bottom to follow new messages, the top to load older ones. */
+const NEAR_BOTTOM_PX = 80;
+const NEAR_TOP_PX = 400;
 
 interface MessagesPage {
   messages: MessageRecord[];
   has_more: boolean;
+  older_cursor: string | null;
   buddy_last_read_message_id: string | null;
 }
 
@@ -81,6 +89,7 @@ export function ChatThread({
   chat,
   initialMessages,
   initialBuddyRead,
+  initialOlder = null,
   menuExtra,
   initialPlans = [],
   zones = { reader: null, buddy: null },
@@ -89,6 +98,8 @@ export function ChatThread({
   chat: ChatRecord;
   initialMessages: MessageRecord[];
   initialBuddyRead: string | null;
+  /** The first page's older_cursor: where scrolling up continues (null: the chat starts here). */
+  initialOlder?: string | null;
   menuExtra?: ReactNode;
   /** The chat's plans: cards placed by time among the messages (they are not messages). */
   initialPlans?: PlanRecord[];
@@ -103,7 +114,15 @@ export function ChatThread({
   const [sendError, setSendError] = useState<string | null>(null);
   const [sending, setSending] = useState(false);
   const [ended, setEnded] = useState<Ended>(null);
-  const bottom = useRef<HTMLDivElement>(null);
+  const [older, setOlder] = useState<string | null>(initialOlder);
+  const [olderState, setOlderState] = useState<'idle' | 'loading' | 'failed'>('idle');
+  const list = useRef<HTMLDivElement>(null);
+  const content = useRef<HTMLDivElement>(null);
+  const box = useRef<HTMLTextAreaElement>(null);
+  /** The reader is at the newest message: what arrives or grows keeps them there. */
+  const atBottom = useRef(true);
+  /** scrollHeight before older messages were prepended, to keep the reader's place. */
+  const heightBeforeOlder = useRef<number | null>(null);
   const name = chat.buddy.displayName;
   const coarse = useCoarsePointer();
   const now = useNow();
@@ -121,9 +140,10 @@ export function ChatThread({
       if (page.messages.some((m) => !m.from_me)) void refresh(INBOX_URL);
     },
     onError: (failure) => {
-      // A 404 means the chat is gone for this person (blocked by them, or hidden).
+      // A 404 means the chat is gone for this person (blocked by them, or hidden). A poll
+      // that left before this person blocked answers 404 after it: the first reason stays.
       if (failure instanceof ApiCallError && failure.failure.status === 404)
-        setEnded({ text: `This chat with ${name} is no longer available.` });
+        setEnded((known) => known ?? { text: `This chat with ${name} is no longer available.` });
     },
   });
 
@@ -154,17 +174,77 @@ export function ChatThread({
     },
   });
 
-  // Open at the newest message; follow new ones unless the reader scrolled up to read.
-  const count = messages.length;
-  const opened = useRef(false);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when a message arrives (count), reading the DOM, not React state
+  const toBottom = useCallback(() => {
+    const el = list.current;
+    if (el) el.scrollTop = el.scrollHeight;
+    atBottom.current = true;
+  }, []);
+
+  // Older messages went in above: move down by what they added, so the reader's place stays put
+  // (done here rather than by the browser's scroll anchoring, which Safari lacks).
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when messages change, reading the DOM
+  useLayoutEffect(() => {
+    const el = list.current;
+    const before = heightBeforeOlder.current;
+    if (!el || before === null) return;
+    heightBeforeOlder.current = null;
+    el.scrollTop += el.scrollHeight - before;
+  }, [messages]);
+
+  // Open at the newest message, and stay there while at the bottom whenever the thread's
+  // content or its window changes size: a message arrives or is sent, the box grows or
+  // shrinks, date headings appear, the phone's keyboard opens.
+  useLayoutEffect(() => {
+    toBottom();
+    const observer = new ResizeObserver(() => {
+      if (atBottom.current) toBottom();
+    });
+    for (const el of [list.current, content.current]) if (el) observer.observe(el);
+    return () => observer.disconnect();
+  }, [toBottom]);
+
+  // A ref, not state: scroll events come faster than renders, and one page is fetched at a time.
+  const loadingOlder = useRef(false);
+  const loadOlder = useCallback(async () => {
+    if (older === null || loadingOlder.current) return;
+    loadingOlder.current = true;
+    setOlderState('loading');
+    try {
+      const page = await getJson<MessagesPage>(
+        `${paths.messages({ chatId: chat.chatId })}?cursor=${encodeURIComponent(older)}&limit=${OLDER_PAGE}`,
+      );
+      if (page.messages.length > 0) heightBeforeOlder.current = list.current?.scrollHeight ?? null;
+      setMessages((known) => mergeMessages(known, page.messages));
+      setOlder(page.older_cursor);
+      setOlderState('idle');
+    } catch {
+      setOlderState('failed');
+    } finally {
+      loadingOlder.current = false;
+    }
+  }, [chat.chatId, older]);
+
+  function onScroll() {
+    const el = list.current;
+    if (!el) return;
+    atBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < NEAR_BOTTOM_PX;
+    if (el.scrollTop < NEAR_TOP_PX && olderState === 'idle') void loadOlder();
+  }
+
+  // A first page too short to scroll cannot be scrolled up: it fetches the next one itself.
   useEffect(() => {
-    const end = bottom.current;
-    if (!end) return;
-    const fromBottom = document.documentElement.scrollHeight - window.scrollY - window.innerHeight;
-    if (!opened.current || fromBottom < 240) end.scrollIntoView({ block: 'end' });
-    opened.current = true;
-  }, [count]);
+    const el = list.current;
+    if (el && older !== null && olderState === 'idle' && el.scrollHeight <= el.clientHeight) void loadOlder();
+  }, [older, olderState, loadOlder]);
+
+  // The box grows with its text; CSS caps it at about six lines, after which it scrolls.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the text changes, measuring the DOM
+  useLayoutEffect(() => {
+    const el = box.current;
+    if (!el) return;
+    el.style.height = 'auto';
+    el.style.height = `${el.scrollHeight + el.offsetHeight - el.clientHeight}px`;
+  }, [draft]);
 
   async function send(event?: { preventDefault(): void }) {
     event?.preventDefault();
@@ -176,11 +256,13 @@ export function ChatThread({
     });
     setSending(false);
     if (result.ok) {
+      // Whatever was being read, what was just sent is shown.
+      atBottom.current = true;
       setMessages((known) => mergeMessages(known, [result.data.message]));
       setDraft('');
-      bottom.current?.scrollIntoView({ block: 'end' });
+      toBottom();
     } else if (result.error.code === 'chat_unavailable' || result.error.status === 404) {
-      setEnded({ text: result.error.message });
+      setEnded((known) => known ?? { text: result.error.message });
     } else {
       setSendError(fieldFailure(result.error, 'text'));
     }
@@ -266,14 +348,37 @@ export function ChatThread({
         </div>
       ) : null}
 
-      <div className="messages" role="log" aria-label={`Messages with ${name}`}>
-        {messages.length === 0 ? <p className="muted empty">No messages yet. Say hello!</p> : null}
-        {days.map((day) => (
-          <div key={day.key} className="day-group">
-            {day.label ? <h2 className="day-separator">{day.label}</h2> : null}
-            <ol>{day.items}</ol>
-          </div>
-        ))}
+      <div
+        className="messages"
+        role="log"
+        aria-label={`Messages with ${name}`}
+        ref={list}
+        onScroll={onScroll}
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must take focus to scroll by keyboard (axe scrollable-region-focusable)
+        tabIndex={0}
+      >
+        <div className="messages-content" ref={content}>
+          {older !== null ? (
+            <p className="messages-older">
+              {olderState === 'loading' ? (
+                <span role="status">Loading older messages…</span>
+              ) : (
+                <button type="button" className="button-secondary" onClick={() => void loadOlder()}>
+                  {olderState === 'failed' ? 'Couldn’t load older messages. Try again' : 'Show older messages'}
+                </button>
+              )}
+            </p>
+          ) : messages.length > 0 ? (
+            <p className="messages-older muted small">The start of your chat with {name}</p>
+          ) : null}
+          {messages.length === 0 ? <p className="muted empty">No messages yet. Say hello!</p> : null}
+          {days.map((day) => (
+            <div key={day.key} className="day-group">
+              {day.label ? <h2 className="day-separator">{day.label}</h2> : null}
+              <ol>{day.items}</ol>
+            </div>
+          ))}
+        </div>
       </div>
 
       {ended ? null : (
@@ -311,6 +416,7 @@ export function ChatThread({
             Message to {name}
           </label>
           <textarea
+            ref={box}
             id="message-text"
             value={draft}
             rows={1}
@@ -338,7 +444,6 @@ export function ChatThread({
           )}
         </form>
       )}
-      <div ref={bottom} className="chat-end" />
     </div>
   );
 }

@@ -3,10 +3,12 @@
 // results with why each one matches, "Show more" through next_cursor, and a buddy
 // request from each card (POST .../buddy_request.json, the agents' call).
 // Built for a phone: how many match comes first, the filters sit behind a "Filters (N)"
-// button (always open on wide screens, by CSS), and each card is one big link to the
-// person's profile (a stretched link on the name: nothing interactive is nested in it)
-// with the request button above it.
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+// button (open on wide screens, in a sidebar from 64rem, by CSS), and people come as
+// compact rows, several to a screen (or, switched, as full-width photo cards). Each row
+// is one big link to the person's profile (a stretched link on the name: nothing
+// interactive is nested in it) with the request button above it. Any catalog activity
+// can be searched, not only the person's own (the API's activities filter takes any).
+import { useEffect, useMemo, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import useSWRInfinite from 'swr/infinite';
 import type { DiscoverResponse, DiscoverResult } from '@/lib/contract/discover';
 import { DISCOVER_LIMITS, SOCIAL_LIMITS } from '@/lib/contract/limits';
@@ -108,12 +110,11 @@ function AgeField(props: {
 
 type Asked = { text: string; chatId?: string | null } | { error: string };
 
-function AskButton({ result }: { result: DiscoverResult }) {
+function AskButton({ result, name }: { result: DiscoverResult; name: string }) {
   const [open, setOpen] = useState(false);
   const [message, setMessage] = useState('');
   const [busy, setBusy] = useState(false);
   const [asked, setAsked] = useState<Asked | null>(null);
-  const name = result.user.displayName;
   const fieldId = `ask-${result.user.id}`;
 
   async function ask(event: FormEvent) {
@@ -151,15 +152,21 @@ function AskButton({ result }: { result: DiscoverResult }) {
   if (result.pending_request === 'sent') return <span className="tag">Request sent</span>;
   if (result.pending_request === 'received') {
     return (
-      <p>
-        <span className="tag tag-ok">{name} asked you</span> <a href="/account/requests">Answer in Buddy requests</a>
-      </p>
+      <a className="tag tag-ok" href="/account/requests">
+        {name} asked you: answer
+      </a>
     );
   }
   if (!open) {
     return (
-      <button type="button" onClick={() => setOpen(true)}>
-        Ask {name} to be buddies
+      // Short on screen, whole to a screen reader ("Ask" starts the name: label in name).
+      <button
+        type="button"
+        className="ask-button"
+        aria-label={`Ask ${name} to be buddies`}
+        onClick={() => setOpen(true)}
+      >
+        Ask
       </button>
     );
   }
@@ -186,40 +193,98 @@ function AskButton({ result }: { result: DiscoverResult }) {
   );
 }
 
-function ResultCard({ result, activityNames }: { result: DiscoverResult; activityNames: Record<string, string> }) {
-  const { user } = result;
-  // Approximate on purpose: measured between public points, never exact ones.
-  const facts = [ageText(user), user.location, `about ${result.distance_km} km away`].filter(Boolean).join(' · ');
-  const sharedId = `shared-${user.id}`;
+export type DiscoverView = 'list' | 'photos';
+
+function SharedChips({
+  result,
+  activityNames,
+  own,
+}: {
+  result: DiscoverResult;
+  activityNames: Record<string, string>;
+  own: readonly string[];
+}) {
+  // A searched activity that is not on one's own profile is theirs, not shared.
+  const shared = result.shared_activities.every((id) => own.includes(id));
   return (
-    <li className="card match-card">
-      <Avatar name={user.displayName} photoURL={user.photoURL} />
-      <div className="match-body">
-        <h3>
-          <a className="card-link" href={`/u/${encodeURIComponent(user.slug)}`}>
-            {user.displayName}
-          </a>
-        </h3>
-        <p className="muted">
-          {facts} · {LAST_ACTIVE_WORDS[result.last_active]}
-        </p>
-        {user.aboutMe ? <p className="quote">{user.aboutMe}</p> : null}
-        <p className="match-label" id={sharedId}>
-          You both like
-        </p>
-        <ul className="chips match-chips" aria-labelledby={sharedId}>
-          {result.shared_activities.map((id) => (
-            <li key={id}>{activityNames[id] ?? id}</li>
-          ))}
-        </ul>
-        <p className="match-free">
-          <span className="match-label">Free together:</span> {result.overlap_summary}
-          {result.overlap_hours > 0 ? ` (${result.overlap_hours} h a week)` : ''}
-        </p>
-        <div className="match-actions">
-          <AskButton result={result} />
+    <ul className="chips match-chips" aria-label={shared ? 'You both like' : 'Likes'}>
+      {result.shared_activities.map((id) => (
+        <li key={id}>{activityNames[id] ?? id}</li>
+      ))}
+    </ul>
+  );
+}
+
+function FreeTogether({ result }: { result: DiscoverResult }) {
+  return (
+    <p className="match-free">
+      <span className="match-label">Free together:</span> {result.overlap_summary}
+      {result.overlap_hours > 0 ? ` · ${result.overlap_hours} h a week` : ''}
+    </p>
+  );
+}
+
+function ResultCard({
+  result,
+  activityNames,
+  own,
+  view,
+}: {
+  result: DiscoverResult;
+  activityNames: Record<string, string>;
+  own: readonly string[];
+  view: DiscoverView;
+}) {
+  const { user } = result;
+  // The name as the person wrote it (usually a first name and an initial): first names alone would repeat.
+  const name = user.displayName;
+  // Approximate on purpose: measured between public points, never exact ones.
+  const facts = [ageText(user), `about ${result.distance_km} km away`].filter(Boolean).join(' · ');
+  const heading = (
+    <h3>
+      <a className="card-link" href={`/u/${encodeURIComponent(user.slug)}`}>
+        {name}
+      </a>
+    </h3>
+  );
+  const actions = (
+    <div className="match-actions">
+      <AskButton result={result} name={name} />
+    </div>
+  );
+  if (view === 'photos') {
+    return (
+      <li className="card match-photo">
+        <div className="match-frame">
+          <Avatar name={user.displayName} photoURL={user.photoURL} />
+          <div className="match-overlay">
+            <div className="match-line">
+              {heading}
+              <span>{facts}</span>
+            </div>
+            <SharedChips result={result} activityNames={activityNames} own={own} />
+          </div>
         </div>
+        <p className="muted small">
+          {user.location} · {LAST_ACTIVE_WORDS[result.last_active]}
+        </p>
+        <FreeTogether result={result} />
+        {actions}
+      </li>
+    );
+  }
+  return (
+    <li className="card match-row">
+      <Avatar name={user.displayName} photoURL={user.photoURL} size="small" />
+      <div className="match-body">
+        <div className="match-line">
+          {heading}
+          <span className="muted">{facts}</span>
+        </div>
+        <SharedChips result={result} activityNames={activityNames} own={own} />
+        <FreeTogether result={result} />
       </div>
+      {actions}
     </li>
   );
 }
@@ -255,7 +320,15 @@ export function DiscoverSearch({
   const [filters, setFilters] = useState<DiscoverFilters>(defaults);
   const [formError, setFormError] = useState<string | null>(null);
   const [filtersOpen, setFiltersOpen] = useState(false);
+  const [view, setView] = useState<DiscoverView>('list');
+  // Activities searched that are not on the person's profile, and the one being typed.
+  const [otherActivities, setOtherActivities] = useState<string[]>([]);
+  const [activityDraft, setActivityDraft] = useState('');
   const searchedDefaults = filters === defaults;
+  const nameToId = useMemo(
+    () => new Map(Object.entries(activityNames).map(([id, name]) => [name.toLowerCase(), id])),
+    [activityNames],
+  );
 
   const { data, error, size, setSize, isValidating } = useSWRInfinite<DiscoverResponse>(
     (index, previous: DiscoverResponse | null) => {
@@ -286,15 +359,35 @@ export function DiscoverSearch({
     setForm((f) => ({ ...f, [list]: on ? [...f[list], value] : f[list].filter((v) => v !== value) }));
   }
 
+  /** Ticks the typed activity (a catalog name, else the words as typed: the API reads plain English). */
+  function addOnEnter(event: KeyboardEvent<HTMLInputElement>) {
+    if (event.key !== 'Enter') return;
+    event.preventDefault(); // Enter adds the activity; the Search button searches
+    addActivity(form);
+  }
+
+  function addActivity(current: DiscoverFilters): DiscoverFilters {
+    const words = activityDraft.trim();
+    if (words === '') return current;
+    const id = nameToId.get(words.toLowerCase()) ?? words;
+    setActivityDraft('');
+    if (!ownActivities.includes(id) && !otherActivities.includes(id)) setOtherActivities((list) => [...list, id]);
+    const next = current.activities.includes(id) ? current : { ...current, activities: [...current.activities, id] };
+    setForm(next);
+    return next;
+  }
+
   function search(event: FormEvent) {
     event.preventDefault();
     searched.current = true;
-    if (form.activities.length === 0) {
+    // Words left in the activity box are meant to be searched too.
+    const submitted = addActivity(form);
+    if (submitted.activities.length === 0) {
       setFormError('Choose at least one activity.');
       return;
     }
     setFormError(null);
-    setFilters({ ...form });
+    setFilters({ ...submitted });
     setFiltersOpen(false);
     void setSize(1);
   }
@@ -304,7 +397,7 @@ export function DiscoverSearch({
   const filterCount = activeFilterCount(filters);
 
   return (
-    <>
+    <div className="discover-layout">
       <div className="discover-top">
         <p className="match-count" role="status">
           {loading && results.length === 0 ? 'Searching…' : error ? '' : matchCount(results.length, hasMore)}
@@ -318,6 +411,20 @@ export function DiscoverSearch({
         >
           Filters ({filterCount})
         </button>
+        <fieldset className="view-switch">
+          <legend className="visually-hidden">Show people as</legend>
+          {(['list', 'photos'] as const).map((v) => (
+            <button
+              key={v}
+              type="button"
+              className="button-secondary"
+              aria-pressed={view === v}
+              onClick={() => setView(v)}
+            >
+              {v === 'list' ? 'List' : 'Photos'}
+            </button>
+          ))}
+        </fieldset>
       </div>
       <form
         id="discover-filters"
@@ -329,7 +436,7 @@ export function DiscoverSearch({
         <fieldset aria-describedby={formError ? 'activities-error' : undefined}>
           <legend>Activities</legend>
           <div className="choice-row">
-            {ownActivities.map((id) => (
+            {[...ownActivities, ...otherActivities].map((id) => (
               <label key={id} className="checkbox">
                 <input
                   type="checkbox"
@@ -345,9 +452,28 @@ export function DiscoverSearch({
               {formError ?? errors.activities}
             </p>
           ) : null}
-          <p className="help">
-            From your profile; <a href="/account/profile">change your activities</a> to search for others.
-          </p>
+          <div className="field activity-add">
+            <label htmlFor="discover-activity">Any other activity</label>
+            <div className="inline-field">
+              <input
+                id="discover-activity"
+                list="discover-activity-names"
+                value={activityDraft}
+                autoComplete="off"
+                onChange={(e) => setActivityDraft(e.target.value)}
+                onKeyDown={addOnEnter}
+              />
+              <button type="button" className="button-secondary" onClick={() => addActivity(form)}>
+                Add
+              </button>
+            </div>
+            <datalist id="discover-activity-names">
+              {Object.values(activityNames).map((name) => (
+                <option key={name} value={name} />
+              ))}
+            </datalist>
+          </div>
+          <p className="help">Yours are listed; add any other to find people who like it.</p>
         </fieldset>
         <div className="filter-grid">
           <div className="field">
@@ -440,9 +566,15 @@ export function DiscoverSearch({
           <p className="muted">Nobody matches yet. Try a wider distance, “Any time”, or more activities.</p>
         ) : null}
         {results.length > 0 ? (
-          <ol className="plain-list" aria-label="Matches, best first">
+          <ol className={`plain-list matches matches-${view}`} aria-label="Matches, best first">
             {results.map((result) => (
-              <ResultCard key={result.user.id} result={result} activityNames={activityNames} />
+              <ResultCard
+                key={result.user.id}
+                result={result}
+                activityNames={activityNames}
+                own={ownActivities}
+                view={view}
+              />
             ))}
           </ol>
         ) : null}
@@ -459,6 +591,6 @@ export function DiscoverSearch({
           </p>
         ) : null}
       </section>
-    </>
+    </div>
   );
 }

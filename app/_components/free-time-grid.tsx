@@ -17,44 +17,50 @@ export function FreeTimeGrid({ text, onChange }: { text: string; onChange: (text
   const grid = useMemo(() => gridFromText(text), [text]);
   const parts = partsOfDay(grid);
   return (
-    <table className="free-grid">
-      <caption>Tap the parts of the week you’re usually free</caption>
-      <thead>
-        <tr>
-          <td />
-          {PERIOD_NAMES.map((period) => (
-            <th key={period} scope="col">
-              {PART_WORDS[period]}
-              <span className="hours">{hoursOf(period)}</span>
-            </th>
-          ))}
-        </tr>
-      </thead>
-      <tbody>
-        {DAY_NAMES.map((day, d) => (
-          <tr key={day}>
-            <th scope="row">
-              <abbr title={day}>{day.slice(0, 3)}</abbr>
-            </th>
-            {PERIOD_NAMES.map((period, p) => {
-              const state = parts[d]![p]!;
-              return (
-                <td key={period}>
-                  <button
-                    type="button"
-                    className={`free-cell free-cell-${state}`}
-                    aria-pressed={state === 'free' ? true : state === 'some' ? 'mixed' : false}
-                    aria-label={`${day} ${period}`}
-                    onClick={() => onChange(textFromGrid(togglePart(grid, d, period)))}
-                  >
-                    <span aria-hidden="true">{state === 'free' ? '✓' : state === 'some' ? '½' : ''}</span>
-                  </button>
-                </td>
-              );
-            })}
+    <div className="free-grid-wrap">
+      <table className="free-grid" aria-describedby="free-grid-key">
+        <caption>Tap the parts of the week you’re usually free</caption>
+        <thead>
+          <tr>
+            <td />
+            {PERIOD_NAMES.map((period) => (
+              <th key={period} scope="col">
+                {PART_WORDS[period]}
+                <span className="hours">{hoursOf(period)}</span>
+              </th>
+            ))}
           </tr>
-        ))}
-      </tbody>
-    </table>
+        </thead>
+        <tbody>
+          {DAY_NAMES.map((day, d) => (
+            <tr key={day}>
+              <th scope="row">
+                <abbr title={day}>{day.slice(0, 3)}</abbr>
+              </th>
+              {PERIOD_NAMES.map((period, p) => {
+                const state = parts[d]![p]!;
+                return (
+                  <td key={period}>
+                    <button
+                      type="button"
+                      className={`free-cell free-cell-${state}`}
+                      aria-pressed={state === 'free' ? true : state === 'some' ? 'mixed' : false}
+                      aria-label={`${day} ${period}`}
+                      onClick={() => onChange(textFromGrid(togglePart(grid, d, period)))}
+                    >
+                      <span aria-hidden="true">{state === 'free' ? '✓' : state === 'some' ? '½' : ''}</span>
+                    </button>
+                  </td>
+                );
+              })}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {/* What the marks mean, said once under the week. */}
+      <p className="help" id="free-grid-key">
+        ✓ free then · ½ free for part of it (tap to make it all) · empty: not free
+      </p>
+    </div>
   );
 }

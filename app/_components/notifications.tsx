@@ -14,7 +14,23 @@ export function ServiceWorker() {
   return null;
 }
 
-type State = 'checking' | 'unsupported' | 'denied' | 'off' | 'on' | 'working';
+type State = 'checking' | 'unsupported' | 'install' | 'denied' | 'off' | 'on' | 'working';
+
+/** iPhone or iPad (iPadOS says it is a Mac, but one with a touch screen): every browser there is Safari's WebKit. */
+function isIos(): boolean {
+  return (
+    /\b(iPhone|iPad|iPod)\b/.test(navigator.userAgent) ||
+    (navigator.platform === 'MacIntel' && navigator.maxTouchPoints > 1)
+  );
+}
+
+/** Opened from the Home Screen (Safari sets navigator.standalone; the manifest asks for display-mode standalone). */
+function isInstalled(): boolean {
+  return (
+    (navigator as Navigator & { standalone?: boolean }).standalone === true ||
+    window.matchMedia('(display-mode: standalone)').matches
+  );
+}
 
 const keyBytes = (base64url: string) => {
   const base64 = base64url
@@ -29,6 +45,11 @@ export function NotificationsOptIn({ publicKey }: { publicKey: string }) {
   const [problem, setProblem] = useState<string | null>(null);
 
   useEffect(() => {
+    // iOS has Web Push only for a site added to the Home Screen (16.4 and later), in any of its browsers.
+    if (isIos() && !isInstalled()) {
+      setState('install');
+      return;
+    }
     if (!('serviceWorker' in navigator) || !('PushManager' in window) || !('Notification' in window)) {
       setState('unsupported');
       return;
@@ -86,8 +107,12 @@ export function NotificationsOptIn({ publicKey }: { publicKey: string }) {
     <section className="card stack" aria-labelledby="notifications-heading">
       <h2 id="notifications-heading">Notifications on this device</h2>
       {state === 'unsupported' ? (
-        <p>This browser cannot show notifications. The app, or another browser, can.</p>
+        <p>
+          This browser cannot show notifications. Instead, we mail you what you missed, at most once an hour (see Mail,
+          below).
+        </p>
       ) : null}
+      {state === 'install' ? <AddToHomeScreen /> : null}
       {state === 'denied' ? (
         <p>Notifications are blocked for this site. Allow them in your browser’s site settings, then come back.</p>
       ) : null}
@@ -119,6 +144,61 @@ export function NotificationsOptIn({ publicKey }: { publicKey: string }) {
         ) : null}
       </p>
     </section>
+  );
+}
+
+/** The iPhone's way to notifications: Share, then Add to Home Screen, pictured as Safari shows them. */
+function AddToHomeScreen() {
+  return (
+    <div className="stack">
+      <p>On iPhone and iPad, notifications work once Buddy Match is on your Home Screen:</p>
+      <ol className="install-steps">
+        <li>
+          Tap <strong>Share</strong> <ShareIcon /> (in Safari’s toolbar, or in your browser’s menu).
+        </li>
+        <li>
+          Choose <strong>Add to Home Screen</strong>, then <strong>Add</strong>.
+        </li>
+        <li>Open Buddy Match from your Home Screen, come back here and turn notifications on.</li>
+      </ol>
+      <svg
+        className="install-picture"
+        viewBox="0 0 264 96"
+        width="264"
+        height="96"
+        role="img"
+        aria-label="Safari’s Share button, then Add to Home Screen in the list that opens"
+      >
+        <rect x="1" y="1" width="262" height="94" rx="12" fill="#f2f2f7" stroke="#c7c7cc" />
+        <rect x="12" y="30" width="36" height="36" rx="8" fill="#fff" stroke="#007aff" strokeWidth="2" />
+        <g fill="none" stroke="#007aff" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round">
+          <path d="M24 44h-2v14h16V44h-2M30 50V36m-4 4 4-4 4 4" />
+          <path d="M56 48h16m-5-5 5 5-5 5" />
+        </g>
+        <rect x="80" y="28" width="174" height="40" rx="8" fill="#fff" stroke="#c7c7cc" />
+        <text x="90" y="53" fontSize="12" fontFamily="system-ui, sans-serif" fill="#1c1c1e">
+          Add to Home Screen
+        </text>
+        <rect x="224" y="38" width="20" height="20" rx="4" fill="none" stroke="#1c1c1e" strokeWidth="1.5" />
+        <path d="M234 42v12m-6-6h12" stroke="#1c1c1e" strokeWidth="1.5" strokeLinecap="round" />
+      </svg>
+      <p>Until then, we mail you what you missed, at most once an hour (see Mail, below).</p>
+    </div>
+  );
+}
+
+function ShareIcon() {
+  return (
+    <svg viewBox="0 0 20 20" width="16" height="16" aria-hidden="true" className="inline-icon">
+      <path
+        d="M7 8H5v10h10V8h-2M10 12V2M7 5l3-3 3 3"
+        fill="none"
+        stroke="currentColor"
+        strokeWidth="1.6"
+        strokeLinecap="round"
+        strokeLinejoin="round"
+      />
+    </svg>
   );
 }
 

@@ -8,7 +8,14 @@ import { paths } from '@/lib/contract/paths';
 const TYPES = ['image/jpeg', 'image/png', 'image/webp'];
 const MAX_BYTES = 5 * 1024 * 1024;
 
-function readAsDataUrl(file: File): Promise<string> {
+/** Why a chosen file cannot be the photo (the API's own limits, said before sending), or null. */
+export function photoFileProblem(file: File): string | null {
+  if (!TYPES.includes(file.type)) return 'Choose a JPEG, PNG or WebP image.';
+  if (file.size > MAX_BYTES) return 'That image is larger than 5 MB. Choose a smaller one.';
+  return null;
+}
+
+export function readAsDataUrl(file: File): Promise<string> {
   return new Promise((resolve, reject) => {
     const reader = new FileReader();
     reader.onload = () => resolve(String(reader.result));
@@ -21,10 +28,12 @@ export function PhotoUpload({
   currentUrl,
   name,
   onUploaded,
+  saveLabel = 'Upload this photo',
 }: {
   currentUrl: string | null;
   name: string;
   onUploaded: () => void;
+  saveLabel?: string;
 }) {
   const [file, setFile] = useState<File | null>(null);
   const [preview, setPreview] = useState<string | null>(null);
@@ -42,12 +51,9 @@ export function PhotoUpload({
   function choose(selected: File | undefined) {
     setMessage(null);
     if (!selected) return;
-    if (!TYPES.includes(selected.type)) {
-      setMessage({ tone: 'error', text: 'Choose a JPEG, PNG or WebP image.' });
-      return;
-    }
-    if (selected.size > MAX_BYTES) {
-      setMessage({ tone: 'error', text: 'That image is larger than 5 MB. Choose a smaller one.' });
+    const problem = photoFileProblem(selected);
+    if (problem) {
+      setMessage({ tone: 'error', text: problem });
       return;
     }
     setFile(selected);
@@ -117,7 +123,7 @@ export function PhotoUpload({
       {file ? (
         <div className="actions">
           <button type="button" onClick={() => void upload()} disabled={busy}>
-            {busy ? 'Uploading…' : 'Upload this photo'}
+            {busy ? 'Uploading…' : saveLabel}
           </button>
           <button
             type="button"

@@ -14,9 +14,20 @@ const BLOCKED_EVENT = 'buddy-match:blocked';
 
 type Notice = { tone: 'ok' | 'error'; text: string } | null;
 
-export function ProfileActions({ initial, name, slug }: { initial: Standing; name: string; slug: string }) {
+export function ProfileActions({
+  initial,
+  name,
+  slug,
+  offer = false,
+}: {
+  initial: Standing;
+  name: string;
+  slug: string;
+  /** Came here to ask (after "Join to connect"): the request form starts open. */
+  offer?: boolean;
+}) {
   const [standing, setStanding] = useState<Standing>(initial);
-  const [asking, setAsking] = useState(false);
+  const [asking, setAsking] = useState(offer);
   const [note, setNote] = useState('');
   const [busy, setBusy] = useState(false);
   const [notice, setNotice] = useState<Notice>(null);

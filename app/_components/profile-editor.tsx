@@ -462,14 +462,15 @@ export function ProfileEditor({
                   onChange={(e) => set('availability_text', e.target.value)}
                 />
                 <p className="help" id="profile-availability_text-help">
-                  Tap the week or say it in plain words: “weekends and Wednesday evenings”. Tapping rewrites the words
-                  in ours. Now: {profile.schedule_summary}.
+                  Tap the week, or write it your way: “weekends and Wednesday evenings”. When you tap, these words
+                  change to match the week. Now: {profile.schedule_summary}.
                 </p>
               </div>
             </div>
             {fieldError('availability_text')}
           </div>
-          <div className="actions">
+          {/* On a phone it stays in view above the tab bar, so Save is never a long scroll away. */}
+          <div className="actions profile-save">
             <button type="submit" disabled={saving}>
               {saving ? 'Saving…' : 'Save profile'}
             </button>

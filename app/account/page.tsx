@@ -36,6 +36,9 @@ const FIELD_ANCHORS: Record<DiscoverField, string> = {
   photo: 'photo-file',
 };
 
+/** The photo has its own one-step page (issue 31 §2), which comes back here. */
+const ADD_PHOTO = '/account/photo?return=%2Faccount';
+
 const MATCHES_SHOWN = 10;
 
 type UserRow = Awaited<ReturnType<typeof requireSession>>['user'];
@@ -131,7 +134,7 @@ export default async function AccountPage() {
                     {isDone ? (
                       <strong>{label}</strong>
                     ) : (
-                      <a href={`/account/profile#${FIELD_ANCHORS[field]}`}>{label}</a>
+                      <a href={field === 'photo' ? ADD_PHOTO : `/account/profile#${FIELD_ANCHORS[field]}`}>{label}</a>
                     )}{' '}
                     <span className="visually-hidden">{isDone ? '(done)' : '(missing)'}</span>
                     {isDone ? null : <span className="muted"> — {CHECKLIST_LABELS[field].help}</span>}

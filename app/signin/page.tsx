@@ -67,6 +67,11 @@ export default async function SigninPage({ searchParams }: { searchParams: Promi
   return (
     <div className="narrow">
       <h1>Sign in</h1>
+      {search.deleted !== undefined && !issue ? (
+        <div className="notice notice-ok" role="status">
+          <p>Your account is deleted. Thank you for being here.</p>
+        </div>
+      ) : null}
       {search.signedOut !== undefined && !issue ? (
         <div className="notice notice-ok" role="status">
           <p>You’re signed out.</p>

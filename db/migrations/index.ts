@@ -26,6 +26,9 @@ import * as m0025 from './0025_calendar_feeds';
 import * as m0026 from './0026_plan_shares';
 import * as m0027 from './0027_plan_reviews';
 import * as m0028 from './0028_mail_sends';
+import * as m0029 from './0029_account_deletion';
+import * as m0030 from './0030_mail_digests';
+import * as m0031 from './0031_person_confirmations';
 
 export const migrations: Record<string, Migration> = {
   '0001_init': m0001,
@@ -53,4 +56,7 @@ export const migrations: Record<string, Migration> = {
   '0026_plan_shares': m0026,
   '0027_plan_reviews': m0027,
   '0028_mail_sends': m0028,
+  '0029_account_deletion': m0029,
+  '0030_mail_digests': m0030,
+  '0031_person_confirmations': m0031,
 };

@@ -43,7 +43,7 @@ const registerTyped = (ip: string) => sendTyped(registerSpec, { ip, body: newPer
 
 describe('§1 a method the path does not take: 405 with Allow and the envelope', () => {
   it.each([
-    ['PUT', '/api/v1/me.json', 'GET, HEAD, OPTIONS, PATCH', ['GET', 'PATCH']],
+    ['PUT', '/api/v1/me.json', 'DELETE, GET, HEAD, OPTIONS, PATCH', ['GET', 'PATCH', 'DELETE']],
     ['GET', '/api/v1/me/photo.json', 'OPTIONS, POST', ['POST']],
     ['DELETE', '/api/v1/register.json', 'GET, HEAD, OPTIONS, POST', ['GET', 'POST']],
     ['PATCH', '/api/v1/users/someone/profile.json', 'GET, HEAD, OPTIONS', ['GET']],
@@ -78,7 +78,7 @@ describe('§1 a method the path does not take: 405 with Allow and the envelope',
     expect(head.headers.get('allow')).toBe('OPTIONS, POST');
     const options = await api('OPTIONS', '/api/v1/me.json');
     expect(options.status).toBe(204);
-    expect(options.headers.get('allow')).toBe('GET, HEAD, OPTIONS, PATCH');
+    expect(options.headers.get('allow')).toBe('DELETE, GET, HEAD, OPTIONS, PATCH');
   });
 });
 

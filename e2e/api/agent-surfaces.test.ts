@@ -95,9 +95,14 @@ describe('the MCP server at /api/mcp', () => {
     expect(client.getServerVersion()).toMatchObject({ name: 'buddy-match', version: '1.0.0' });
     expect(client.getInstructions()).toMatch(/register tool/);
     const { tools } = await client.listTools();
-    // Every contract endpoint but the excluded ones, and the guide tool.
+    // Every contract endpoint but the excluded ones, the guide tool, and the app-only tool a person's
+    // tap in an MCP Apps view calls (issue 32 §2).
     expect(tools.map((t) => t.name).sort()).toEqual(
-      [...endpoints.filter((e) => !(e.id in EXCLUDED_FROM_MCP)).map((e) => e.id), 'get_guide'].sort(),
+      [
+        ...endpoints.filter((e) => !(e.id in EXCLUDED_FROM_MCP)).map((e) => e.id),
+        'get_guide',
+        'confirm_buddy_request',
+      ].sort(),
     );
     const register = tools.find((t) => t.name === 'register')!;
     expect(register.inputSchema).toMatchObject({ type: 'object', required: ['email', 'displayName'] });

@@ -270,6 +270,46 @@ describe('GET /api/v1/chats/{chatId}/messages.json', () => {
     expect(seen).toEqual(stored);
   });
 
+  it('older_cursor pages back to the first message, each once, and never waits', async () => {
+    const [a, b] = await users(2, 'Back');
+    const chatId = await makeBuddies(a, b);
+    await sql`
+      insert into messages (chat_id, sender_id, text, created_at)
+      select ${chatId}::uuid, ${a.id}::uuid, 'old ' || g, now() - (200 - g) * interval '1 second'
+      from generate_series(1, 120) g`.execute(testDb());
+    await sql`update chats set last_message_id = (select max(id) from messages where chat_id = ${chatId}::uuid),
+              last_message_at = (select max(created_at) from messages where chat_id = ${chatId}::uuid) where id = ${chatId}::uuid`.execute(
+      testDb(),
+    );
+    let page = await call(listMessages, { params: { chatId }, query: { limit: 50 }, token: b.token });
+    const seen = page.messages.map((m) => m.text);
+    while (page.older_cursor !== null) {
+      const cursor = page.older_cursor;
+      page = await call(listMessages, { params: { chatId }, query: { cursor, limit: 50 }, token: b.token });
+      // Newer messages follow every older page; its poll_next_url continues right after it.
+      expect(page.has_more).toBe(true);
+      seen.unshift(...page.messages.map((m) => m.text));
+    }
+    expect(seen).toEqual(Array.from({ length: 120 }, (_, i) => `old ${i + 1}`));
+    expect(page.messages).toHaveLength(20);
+    const after = await follow(page.poll_next_url, b.token);
+    expect(after.messages[0]?.text).toBe('old 21');
+
+    // A page before the first message is empty at once, even with wait.
+    const firstId = Number(page.messages[0]?.id);
+    const cursor = Buffer.from(`o1:${firstId}`).toString('base64url');
+    const started = Date.now();
+    const none = await call(listMessages, { params: { chatId }, query: { cursor, wait: 25 }, token: b.token });
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(none).toMatchObject({ messages: [], older_cursor: null });
+    expect(new URL(none.poll_next_url).searchParams.get('cursor')).toBe(
+      Buffer.from(`m1:${firstId - 1}`).toString('base64url'),
+    );
+    // One past the last message was never issued.
+    const past = Buffer.from(`o1:${Number(after.messages.at(-1)?.id) + 1000}`).toString('base64url');
+    await refused(listMessages, { params: { chatId }, query: { cursor: past }, token: b.token }, 'validation_failed');
+  });
+
   it('since splits exactly at a millisecond shared by several messages', async () => {
     const [a, b] = await users(2);
     const chatId = await makeBuddies(a, b);

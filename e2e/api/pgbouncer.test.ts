@@ -13,8 +13,9 @@ import { updateMe } from '@/lib/contract/profiles';
 import { acceptBuddyRequest, getInbox, listMessages, sendBuddyRequest, sendMessage } from '@/lib/contract/social';
 import { type PgBouncer, pgbouncerBinary, startPgBouncer } from '../support/pgbouncer';
 import { type ServerProcess, startServerProcess } from '../support/stack';
-import { testDb, uniqueEmail } from './client';
+import { testDb } from './client';
 import { call, callWithHeaders } from './contract-client';
+import { profileAtSea } from './social-helpers';
 
 const binary = pgbouncerBinary();
 const MISSING = 'pgbouncer is not installed (apt-get install pgbouncer; .ci/run installs it)';
@@ -52,20 +53,7 @@ describe.skipIf(!binary)(binary ? 'behind PgBouncer in transaction mode' : `skip
   const at = { latitude: -50 + Math.random() * 10, longitude: -140 + Math.random() * 10 };
 
   async function person(name: string, kmNorth: number) {
-    const registered = await call(register, {
-      base,
-      body: {
-        email: uniqueEmail('bouncer'),
-        displayName: name,
-        aboutMe: `I am ${name}`,
-        location: 'Open sea',
-        coords: { latitude: at.latitude + kmNorth / 111, longitude: at.longitude },
-        gender: 'female',
-        birthday: '1990-06-15',
-        activities: ['tennis', 'hiking'],
-        availability_text: 'weekends',
-      },
-    });
+    const registered = await call(register, { base, body: profileAtSea('bouncer', name, at, kmNorth) });
     // The photo upload is another module's test: set the URL, then let the edit recompute completeness.
     await testDb()
       .updateTable('users')

@@ -147,3 +147,31 @@ function decodeURIComponentSafe(value: string): string {
     return value;
   }
 }
+
+// Issue 31: "Join to connect" carries the person through signup as connect=<slug>. Signup
+// goes on to whatever it was given (continueTo, a client prop in the page's payload), so
+// the attack is a crafted signup link: connect= or callbackUrl= naming another site.
+describe('signup remembers whom to connect with, never another site', () => {
+  /** Every continueTo the signup page hands its form (flight data escapes its quotes). */
+  const continueTargets = (html: string) =>
+    [...html.matchAll(/\\?"continueTo\\?":\\?"([^"\\]*)/g)].map((m) => m[1] ?? '').filter((v) => v !== '$undefined');
+
+  it.each(ATTACKS)('connect=%s offers no way on', async (_name, query) => {
+    for (const param of ['connect', 'callbackUrl']) {
+      const page = await new WebClient().request('GET', `/signup?${param}=${query}`);
+      expect(page.status).toBe(200);
+      for (const target of continueTargets(page.text)) {
+        expect(target, `${param}=${query}`).toMatch(/^\/(?![/\\])/);
+        expect(new URL(target, baseUrl()).origin).toBe(new URL(baseUrl()).origin);
+      }
+      if (param === 'connect') expect(continueTargets(page.text)).toEqual([]);
+    }
+  });
+
+  it('connect=<a member’s slug> goes on to their profile with the request offered', async () => {
+    const maya = await registerUser({ displayName: 'Maya Target' });
+    const page = await new WebClient().request('GET', `/signup?connect=${maya.user.slug}`);
+    expect(continueTargets(page.text)).toContain(`/u/${maya.user.slug}?connect=1`);
+    expect(page.text).toContain('then ask Maya to be buddies');
+  });
+});

@@ -1,7 +1,7 @@
 // Shared steps for the buddies, chats, inbox and blocks API tests.
 import { sql } from 'kysely';
 import { acceptBuddyRequest, sendBuddyRequest, sendMessage } from '@/lib/contract/social';
-import { api, registerUser, testDb, updateTokens } from './client';
+import { api, registerUser, testDb, uniqueEmail, updateTokens } from './client';
 import { call, send as sendTyped, type CallInput } from './contract-client';
 
 export type TestUser = Awaited<ReturnType<typeof registerUser>>;
@@ -134,4 +134,27 @@ export async function settledPushJobs(recipientId: string, expected: number, tim
     if (Date.now() > deadline) return jobs;
     await new Promise((r) => setTimeout(r, 200));
   }
+}
+
+/**
+ * A registration body complete but for the photo, placed `kmNorth` of a point at sea (where no
+ * other test's people live): for the tests that start their own stack (PgBouncer, replicas).
+ */
+export function profileAtSea(
+  emailTag: string,
+  name: string,
+  at: { latitude: number; longitude: number },
+  kmNorth: number,
+) {
+  return {
+    email: uniqueEmail(emailTag),
+    displayName: name,
+    aboutMe: `I am ${name}`,
+    location: 'Open sea',
+    coords: { latitude: at.latitude + kmNorth / 111, longitude: at.longitude },
+    gender: 'female',
+    birthday: '1990-06-15',
+    activities: ['tennis', 'hiking'],
+    availability_text: 'weekends',
+  };
 }

@@ -149,12 +149,12 @@ test('a signed-out visitor sees first name, photo, city and activities, and Join
   const html = await page.content();
   for (const secret of ['Stranger', 'Danger', '1990']) expect(html).not.toContain(secret);
   const join = page.getByRole('link', { name: 'Join to connect' });
-  await expect(join).toHaveAttribute('href', '/signup');
+  await expect(join).toHaveAttribute('href', `/signup?connect=${jo.slug}`);
   await expect(page.getByRole('button', { name: 'Ask to be buddies' })).toHaveCount(0);
   await expectAccessible(page);
   await screenshot(page, testInfo, 'profile-signed-out');
   await join.click();
-  await expect(page).toHaveURL(/\/signup$/);
+  await expect(page).toHaveURL(/\/signup\?connect=/);
 });
 
 test('a signed-in viewer gets one main button for where they stand: ask, withdraw, answer, message', async ({

@@ -1,7 +1,7 @@
 // Discover around photos (issue 17 §6), at phone and desktop width: how many match comes
-// first, photos of at least 96 px, each card one link to the public profile with the
-// request button still its own control, shared activities as chips, and on a phone the
-// filters behind "Filters (N)".
+// first, photos of at least 96 px in the Photos view, each card one link to the public
+// profile with the request button still its own control, shared activities as chips, on a
+// phone the filters behind "Filters (N)", on a desktop beside the people (issue 31 §6).
 import type { Locator } from '@playwright/test';
 import {
   baseUrl,
@@ -53,7 +53,10 @@ test('Discover is built around photos: count first, 96 px photos, one link per c
   if (isDesktop(testInfo)) {
     await expect(toggle).toBeHidden();
     await expect(filters).toBeVisible();
-    expect(await top(count)).toBeLessThan(await top(filters));
+    // A sidebar: left of the people, not above them.
+    const [f, c] = [(await filters.boundingBox())!, (await cards.first().boundingBox())!];
+    expect(f.x + f.width).toBeLessThanOrEqual(c.x);
+    expect(f.y).toBeLessThan(c.y);
   } else {
     await expect(filters).toBeHidden();
     await expect(toggle).toHaveText('Filters (3)');
@@ -66,7 +69,9 @@ test('Discover is built around photos: count first, 96 px photos, one link per c
     expect(await top(cards.first())).toBeLessThan(844);
   }
 
-  // Photos of at least 96 px, really loaded.
+  // Photos of at least 96 px, really loaded, in the Photos view.
+  await page.getByRole('button', { name: 'Photos' }).click();
+  await expect(page.getByRole('button', { name: 'Photos' })).toHaveAttribute('aria-pressed', 'true');
   const benCard = cards.filter({ has: page.getByRole('heading', { name: 'Ben Photo' }) });
   const photo = benCard.locator('img');
   await expect(photo).toHaveCount(1);
@@ -103,6 +108,7 @@ test('Discover is built around photos: count first, 96 px photos, one link per c
     await page.screenshot({ path: 'test-results/screenshots/discover-phone.png', fullPage: false });
   }
   await screenshot(page, testInfo, 'discover-photos');
+  await page.getByRole('button', { name: 'List' }).click();
 
   // Filters: on a phone behind the toggle; searching narrows, and the count follows.
   if (!isDesktop(testInfo)) {

@@ -128,6 +128,7 @@ test('signup: bad input is said in words, focus on the summary', async ({ page }
   await page.goto(`${baseUrl()}/signup`);
   await page.getByLabel('Email (required)').fill('sam@');
   await page.getByLabel('Birthday').fill(young());
+  await page.getByText('Or use a link to a photo').click();
   await page.getByLabel('Photo link').fill('ftp://example.com/me.jpg');
   await page.getByRole('button', { name: 'Create my account' }).click();
   const summary = page.getByRole('main').getByRole('alert');

@@ -159,10 +159,15 @@ test('the home screen: tab bar with real badges, request cards, unread chats and
   expect((await inboxCounts(request, nia)).requests).toBe(0);
   await expect(page.getByRole('link', { name: 'Say hello' })).toHaveAttribute('href', /^\/account\/chats\//);
 
-  // Opening the unread chat from the home screen; the Chats tab is marked as where we are.
+  // Opening the unread chat from the home screen: the thread fills the screen (issue 31 §3), so the
+  // tab bar steps aside; back on the chats list the Chats tab is the current page, its badge gone.
   await unread.getByRole('link').click();
   await page.waitForURL(`**/account/chats/${chatId}`);
-  await expect(tabs.getByRole('link', { name: /^Chats/ })).toHaveAttribute('aria-current', 'true');
+  await expect(tabs).toBeHidden();
+  await expect(page.getByText('See you at the trailhead at 9?')).toBeVisible();
+  await page.getByRole('link', { name: 'All chats' }).click();
+  await page.waitForURL('**/account/chats');
+  await expect(tabs.getByRole('link', { name: /^Chats/ })).toHaveAttribute('aria-current', 'page');
   await expect(tabs.getByRole('link', { name: /^Chats/ })).toHaveAccessibleName('Chats', { timeout: 10_000 });
 });
 

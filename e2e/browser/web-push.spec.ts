@@ -3,12 +3,13 @@
 // without a connection; a chat can be muted. There is no push service offline, so the
 // push is delivered through the Chrome DevTools Protocol (ServiceWorker.deliverPushMessage),
 // the way Chromium's own push service would hand it to the worker.
-import type { APIRequestContext } from '@playwright/test';
+import { type APIRequestContext, devices } from '@playwright/test';
 import {
   baseUrl,
   expect,
   expectAccessible,
   freshIp,
+  isDesktop,
   register,
   screenshot,
   signIn,
@@ -62,12 +63,6 @@ test('a pushed message shows a notification, and tapping it opens the chat', asy
     );
   });
 
-  const payload = { title: 'Push Writer', body: 'See you at 9!', url: `/account/chats/${chatId}`, tag: chatId };
-  await cdp.send('ServiceWorker.deliverPushMessage', {
-    origin: baseUrl(),
-    registrationId: registrations.get(`${baseUrl()}/`)!,
-    data: JSON.stringify(payload),
-  });
   const shown = () =>
     page.evaluate(async () =>
       (await (await navigator.serviceWorker.ready).getNotifications()).map((n) => ({
@@ -77,6 +72,30 @@ test('a pushed message shows a notification, and tapping it opens the chat', asy
         data: n.data as unknown,
       })),
     );
+  // Chromium's DevTools push delivery drops its delivery status (ServiceWorkerHandler::DeliverPushMessage
+  // binds an empty callback), so a push lost while the worker starts is silent; about 1 in 25 is, at
+  // either push of this test. A real push service redelivers what the browser did not acknowledge; so
+  // does this stand-in, and the tag folds a redelivered push into the one notification.
+  const push = async (payload: { title: string; body: string; url: string; tag: string }) => {
+    for (let attempt = 1; attempt <= 3; attempt++) {
+      await cdp.send('ServiceWorker.deliverPushMessage', {
+        origin: baseUrl(),
+        registrationId: registrations.get(`${baseUrl()}/`)!,
+        data: JSON.stringify(payload),
+      });
+      const arrived = await expect
+        .poll(async () => (await shown()).some((n) => n.tag === payload.tag), { timeout: 4_000 })
+        .toBe(true)
+        .then(() => true)
+        .catch(() => false);
+      if (arrived) {
+        if (attempt > 1) testInfo.annotations.push({ type: 'push redelivered', description: `attempt ${attempt}` });
+        return;
+      }
+    }
+  };
+
+  await push({ title: 'Push Writer', body: 'See you at 9!', url: `/account/chats/${chatId}`, tag: chatId });
   await expect
     .poll(shown, { timeout: 10_000 })
     .toEqual([{ title: 'Push Writer', body: 'See you at 9!', tag: chatId, data: { url: `/account/chats/${chatId}` } }]);
@@ -105,11 +124,7 @@ test('a pushed message shows a notification, and tapping it opens the chat', asy
   await screenshot(page, testInfo, 'chat-opened-from-notification');
 
   // A payload pointing elsewhere is kept on this site.
-  await cdp.send('ServiceWorker.deliverPushMessage', {
-    origin: baseUrl(),
-    registrationId: registrations.get(`${baseUrl()}/`)!,
-    data: JSON.stringify({ title: 'x', body: 'y', url: 'https://evil.example/', tag: 'evil' }),
-  });
+  await push({ title: 'x', body: 'y', url: 'https://evil.example/', tag: 'evil' });
   await expect
     .poll(async () => (await shown()).find((n) => n.tag === 'evil')?.data, { timeout: 10_000 })
     .toEqual({ url: '/account' });
@@ -143,4 +158,33 @@ test('without a connection an account page shows the offline page', async ({ pag
   await page.context().setOffline(false);
   await page.getByRole('link', { name: 'Try again' }).click();
   await expect(page.getByRole('heading', { level: 1 })).not.toHaveText('You’re offline');
+});
+
+// iOS has Web Push only for a site on the Home Screen: in the browser, Settings says how to get
+// there (with a picture) instead of a dead end; once opened from the Home Screen, the switch is back.
+test.describe('on an iPhone', () => {
+  test.use({ userAgent: devices['iPhone 13'].userAgent, viewport: { width: 390, height: 844 } });
+
+  test('Settings shows Share → Add to Home Screen in the browser, and the switch from the Home Screen', async ({
+    page,
+    request,
+  }, testInfo) => {
+    test.skip(isDesktop(testInfo), 'an iPhone has one size');
+    const me = await register(request, { displayName: 'Iris Phone' });
+    await signIn(page, me.email, undefined, '/account/settings');
+    const section = page.getByRole('region', { name: 'Notifications on this device' });
+    await expect(section.getByText('Add to Home Screen').first()).toBeVisible();
+    await expect(section.getByRole('img', { name: /Share button, then Add to Home Screen/ })).toBeVisible();
+    await expect(section.getByText(/we mail you what you missed/)).toBeVisible();
+    await expect(section.getByRole('button', { name: 'Turn on notifications' })).toHaveCount(0);
+    await expect(section).not.toContainText('another browser');
+    await expectAccessible(page);
+    await screenshot(page, testInfo, 'iphone-settings-add-to-home-screen');
+
+    // Opened from the Home Screen, Safari says navigator.standalone: push can be turned on there.
+    await page.addInitScript(() => Object.defineProperty(navigator, 'standalone', { value: true }));
+    await page.reload();
+    await expect(section.getByRole('button', { name: 'Turn on notifications' })).toBeVisible();
+    await expect(section.getByText('Add to Home Screen')).toHaveCount(0);
+  });
 });

@@ -14,6 +14,7 @@
 // still free.
 import { sql } from 'kysely';
 import type { Database } from '@/db';
+import type { DisabledReason } from '@/db/types';
 import { cancelPlansOf } from '../plans/cancel';
 import { deleteOtherSessions } from './sessions';
 import { revokeAllAccessTokens } from './tokens';
@@ -25,7 +26,7 @@ export interface DisabledAccount {
 }
 
 /** Disables an account. Call inside a transaction, so it happens entirely or not at all. */
-export async function disableAccount(trx: Database, userId: string, reason: 'not_me'): Promise<DisabledAccount> {
+export async function disableAccount(trx: Database, userId: string, reason: DisabledReason): Promise<DisabledAccount> {
   await trx
     .updateTable('users')
     .set({

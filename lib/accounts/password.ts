@@ -101,6 +101,31 @@ export async function signInWithPassword(
   return user;
 }
 
+/**
+ * Checks the account's current password, counted like a sign-in (a wrong one is a failed
+ * attempt; while a limit holds even the right one is refused with 429). Throws wrong_password.
+ */
+export async function confirmPassword(
+  db: Database,
+  userId: string,
+  password: string,
+  ctx: { ip: string; limits: FailureLimits; field: string },
+): Promise<void> {
+  const current = await db.selectFrom('users').select(['email']).where('id', '=', userId).executeTakeFirst();
+  if (!current) throw new ApiError('not_found', 'User not found');
+  const key = accountKey(current.email);
+  const user = await reserveAttempt(db, key, ctx.ip, ctx.limits, false, (trx) =>
+    trx.selectFrom('users').select(['password_hash']).where('id', '=', userId).executeTakeFirstOrThrow(),
+  );
+  const ok = password.length <= MAX_PASSWORD_LENGTH && (await verifyPassword(user.password_hash, password));
+  if (!ok) {
+    throw new ApiError('wrong_password', 'The password is not correct', {
+      fields: { [ctx.field]: 'That is not your current password' },
+    });
+  }
+  await db.transaction().execute((trx) => recordPasswordSuccess(trx, key, ctx.ip, ctx.limits));
+}
+
 export interface PasswordChange extends Attribution {
   currentPassword: string;
   newPassword: string;

@@ -36,6 +36,16 @@ export function notBlockedBy(viewerId: string, otherUserColumn: string): Express
     and not exists (select 1 from users d where d.id = ${other} and d.disabled_at is not null))`;
 }
 
+/**
+ * notBlockedBy for chats: a deleted account (lib/accounts/delete.ts) stays, so the other
+ * person keeps the conversation, from "a deleted member"; blockStatus still refuses writing to it.
+ */
+export function chatNotHiddenFrom(viewerId: string, otherUserColumn: string): Expression<SqlBool> {
+  const other = sql.ref(otherUserColumn);
+  return sql<SqlBool>`(not exists (select 1 from blocks b where b.blocker_id = ${viewerId} and b.blocked_id = ${other})
+    and not exists (select 1 from users d where d.id = ${other} and d.disabled_reason = 'not_me'))`;
+}
+
 /** The user a path's slug or id names; 404 if none, 400 if it is the caller. */
 export async function resolveOtherUser(
   db: Database,

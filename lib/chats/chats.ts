@@ -5,7 +5,7 @@ import type { Database } from '@/db';
 import type { ChatRecord } from '../contract/social';
 import { ApiError } from '../http/errors';
 import { isUuid } from '../http/validation';
-import { blockStatus, notBlockedBy } from '../buddies/blocks';
+import { blockStatus, chatNotHiddenFrom } from '../buddies/blocks';
 import { JOINED_USER_CARD_COLUMNS } from '../profiles/records';
 import { toChat } from './records';
 
@@ -14,7 +14,7 @@ export const chatNotFound = () =>
     hint: 'List your chats with GET /api/v1/chats.json; only the two buddies can see a chat.',
   });
 
-/** The member's view of their chats, hiding chats with people they blocked. */
+/** The member's view of their chats, hiding chats with people they blocked (a deleted member's stay). */
 export function chatRows(db: Database, viewerId: string) {
   return db
     .selectFrom('chat_members as cm')
@@ -22,7 +22,7 @@ export function chatRows(db: Database, viewerId: string) {
     .innerJoin('users as u', 'u.id', 'cm.other_user_id')
     .leftJoin('messages as lm', 'lm.id', 'c.last_message_id')
     .where('cm.user_id', '=', viewerId)
-    .where(notBlockedBy(viewerId, 'cm.other_user_id'))
+    .where(chatNotHiddenFrom(viewerId, 'cm.other_user_id'))
     .select([
       'cm.chat_id',
       'cm.unread_count',
@@ -79,7 +79,7 @@ export async function unreadTotals(db: Database, viewerId: string): Promise<{ ch
     ])
     .where('cm.user_id', '=', viewerId)
     .where('cm.unread_count', '>', 0)
-    .where(notBlockedBy(viewerId, 'cm.other_user_id'))
+    .where(chatNotHiddenFrom(viewerId, 'cm.other_user_id'))
     .executeTakeFirstOrThrow();
   return { chats: Number(row.chats), messages: Number(row.messages) };
 }
@@ -122,7 +122,7 @@ export async function visibleMembership(db: Database, { viewerId, chatId }: { vi
     ])
     .where('cm.chat_id', '=', chatId)
     .where('cm.user_id', '=', viewerId)
-    .where(notBlockedBy(viewerId, 'cm.other_user_id'))
+    .where(chatNotHiddenFrom(viewerId, 'cm.other_user_id'))
     .executeTakeFirst();
   if (!member) throw chatNotFound();
   return member;

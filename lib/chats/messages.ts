@@ -17,7 +17,7 @@ import { enqueue, QUEUES } from '../jobs/boss';
 import { assertTextAllowed } from '../moderation/text';
 import type { PushJob } from '../notifications/push';
 import { chatNotFound, lockChatFor, visibleMembership } from './chats';
-import { cursorAhead, decodeCursorOrThrow, encodeCursor } from './cursor';
+import { cursorAhead, decodeCursorOrThrow, encodeCursor, encodeOlderCursor } from './cursor';
 import { messagesUrl, toMessage } from './records';
 
 export const MESSAGE_WINDOW_MINUTES = 10;
@@ -157,14 +157,17 @@ export async function listMessages(
 ) {
   const member = await visibleMembership(db, { viewerId, chatId });
   const limit = query.limit ?? SOCIAL_LIMITS.messagesPageDefault;
-  const after = query.cursor !== undefined ? decodeCursorOrThrow(query.cursor) : undefined;
+  const cursor = query.cursor !== undefined ? decodeCursorOrThrow(query.cursor) : undefined;
+  const after = cursor && 'after' in cursor ? cursor.after : undefined;
+  const before = cursor && 'before' in cursor ? cursor.before : undefined;
   // A cursor past the chat's last message was never issued: followed, it would skip every
   // message below it forever.
-  if (after !== undefined && after > Number(member.last_message_id ?? 0)) throw cursorAhead();
+  if ((after ?? before ?? 0) > Number(member.last_message_id ?? 0)) throw cursorAhead();
 
   let rows: Pick<MessageRow, (typeof messageColumns)[number]>[];
   let hasMore = false;
-  if (after !== undefined || query.since !== undefined) {
+  let olderExists = false;
+  if (before === undefined && (after !== undefined || query.since !== undefined)) {
     // Forward paging: the oldest messages after the cursor / since, one extra to know if more follow.
     let forward = db.selectFrom('messages').select(messageColumns).where('chat_id', '=', chatId);
     if (after !== undefined) forward = forward.where('id', '>', after);
@@ -175,17 +178,30 @@ export async function listMessages(
       .execute();
     hasMore = rows.length > limit;
     rows = rows.slice(0, limit);
-  } else {
-    // First look at a chat: the latest page, shown oldest first.
-    rows = (
-      await db
+    // Polls mostly come back empty: only a page with messages asks whether older ones exist.
+    const first = rows[0];
+    olderExists =
+      first !== undefined &&
+      (await db
         .selectFrom('messages')
-        .select(messageColumns)
+        .select('id')
         .where('chat_id', '=', chatId)
-        .orderBy('id', 'desc')
-        .limit(limit)
-        .execute()
-    ).reverse();
+        .where('id', '<', first.id)
+        .limit(1)
+        .executeTakeFirst()) !== undefined;
+  } else {
+    // First look at a chat (the latest page), or older_cursor (the page before a message):
+    // newest first with one extra to know if older ones exist, shown oldest first.
+    let backward = db.selectFrom('messages').select(messageColumns).where('chat_id', '=', chatId);
+    if (before !== undefined) backward = backward.where('id', '<', before);
+    rows = await backward
+      .orderBy('id', 'desc')
+      .limit(limit + 1)
+      .execute();
+    olderExists = rows.length > limit;
+    rows = rows.slice(0, limit).reverse();
+    // Newer messages follow a page before a message (that message, at least).
+    hasMore = before !== undefined && rows.length > 0;
   }
 
   const last = rows.at(-1);
@@ -198,8 +214,8 @@ export async function listMessages(
   const carry = { limit: query.limit, mark_read: query.mark_read ? 1 : undefined };
   const nextQuery = last
     ? { cursor: encodeCursor(last.id), ...carry }
-    : after !== undefined
-      ? { cursor: encodeCursor(after), ...carry }
+    : after !== undefined || before !== undefined
+      ? { cursor: encodeCursor(after ?? (before ?? 1) - 1), ...carry }
       : query.since !== undefined
         ? { since: query.since.getTime(), ...carry }
         : { cursor: encodeCursor(0), ...carry };
@@ -211,6 +227,7 @@ export async function listMessages(
     buddy_last_read_message_id:
       member.buddy_last_read_message_id > 0 ? String(member.buddy_last_read_message_id) : null,
     has_more: hasMore,
+    older_cursor: olderExists && rows[0] ? encodeOlderCursor(rows[0].id) : null,
     poll_next_url: messagesUrl(baseUrl, chatId, nextQuery),
   };
 }

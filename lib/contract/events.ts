@@ -158,7 +158,6 @@ export const listEvents = defineEndpoint({
   hints: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   tags: ['events'],
   summary: 'Local events, filterable by place, date, activity and text',
-  toolHint: 'Filter by city, region or near (lat,lon).',
   description:
     'Events from the built-in directory or a configured upstream one (query forwarded, items passed through). Without date_from, only events not yet over. ' +
     'Cached about a minute (ETag honoured). 502 upstream_error / 503 upstream_unavailable when the upstream fails. ' +

@@ -110,4 +110,38 @@ export const exchangeSigninLink = defineEndpoint({
   errors: ['validation_failed', 'not_found', 'signin_link_used', 'signin_link_expired'],
 });
 
-export const signinEndpoints = [listTokens, revokeToken, changePassword, exchangeSigninLink] as const;
+// Art. 20 and Art. 17 (issue 31). Not MCP tools (lib/mcp/tools.ts); the README's "Your data" has the details.
+export const exportMyData = defineEndpoint({
+  id: 'export_my_data',
+  method: 'GET',
+  path: API_PATHS.exportData,
+  auth: 'profile:read',
+  hints: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  tags: ['accounts'],
+  summary: 'Download all your data as one JSON file (web session or full-access token)',
+  response: z.looseObject({ format: z.literal('buddy-match-export/1'), exported_at: isoDateTime }),
+  errors: ['insufficient_scope'],
+});
+
+export const deleteMyAccount = defineEndpoint({
+  id: 'delete_my_account',
+  method: 'DELETE',
+  path: API_PATHS.me,
+  auth: 'profile:write',
+  hints: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+  tags: ['accounts'],
+  summary: 'Delete your account for good (password, or a web sign-in in the last 10 minutes)',
+  body: z.strictObject({ password: freeText().max(200).nullish() }),
+  bodyOptional: true,
+  response: z.object({ success: z.literal(true), deleted: z.literal(true) }),
+  errors: ['wrong_password', 'rate_limited'],
+});
+
+export const signinEndpoints = [
+  listTokens,
+  revokeToken,
+  changePassword,
+  exchangeSigninLink,
+  exportMyData,
+  deleteMyAccount,
+] as const;

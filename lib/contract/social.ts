@@ -273,7 +273,8 @@ export const listMessages = defineEndpoint({
   summary: 'Messages of one chat, oldest first, and a poll_next_url for new ones',
   toolHint: 'For new ones pass the last cursor (wait=25 holds for the next); mark_read=1 marks what you read.',
   description:
-    'Without since/cursor: the latest `limit`; with since (ms or ISO): those after it, oldest first. ' +
+    'Without since/cursor: the latest `limit`; with since (ms or ISO): those after it, oldest first; ' +
+    'cursor=older_cursor: the page before. ' +
     'poll_next_url yields each message exactly once. buddy_last_read_message_id: their read marker; ' +
     'mark_read=1 moves yours to the last message returned. ' +
     'wait=25 (with cursor or since) long-polls for the next message.',
@@ -281,7 +282,7 @@ export const listMessages = defineEndpoint({
   query: z.object({
     limit: z.coerce.number().int().min(1).max(SOCIAL_LIMITS.messagesPageMax).optional(),
     since: sinceSchema.optional(),
-    cursor: singleLine().max(100).optional().describe('Opaque; copy it from poll_next_url'),
+    cursor: singleLine().max(100).optional().describe('Opaque; from poll_next_url or older_cursor'),
     mark_read: queryFlag.optional(),
     wait: waitSchema.optional(),
   }),
@@ -291,6 +292,7 @@ export const listMessages = defineEndpoint({
     unread_count: z.number().int(),
     buddy_last_read_message_id: z.string().nullable(),
     has_more: z.boolean().describe('More messages follow this page already: fetch poll_next_url now'),
+    older_cursor: z.string().nullable().describe('Pass as cursor for the page before this one; null if none is older'),
     poll_next_url: z.string(),
   }),
   errors: ['not_found', 'validation_failed'],

@@ -304,8 +304,31 @@ export const webSignup = defineEndpoint({
   errors: register.errors,
 });
 
+// Discover's stand-in for a profile that is not complete yet (issue 31 §2): a rounded count, never who.
+export const discoverTeaser = defineEndpoint({
+  id: 'discover_teaser',
+  method: 'GET',
+  path: API_PATHS.discoverTeaser,
+  auth: 'profile:read',
+  tags: ['discover'],
+  summary: 'How many people near an incomplete profile like what it likes (rounded; no one named)',
+  response: z.object({
+    complete: z.boolean(),
+    missing: z.array(z.string()),
+    nearby: z
+      .object({
+        at_least: z.number().int().describe('0, or rounded down to a multiple of 5, at most 100'),
+        radius_km: z.number(),
+        activities: z.array(z.string()),
+      })
+      .nullable(),
+  }),
+  rateLimit: { name: 'discover', by: 'user' },
+});
+
 export const webAppEndpoints = [
   webSignup,
+  discoverTeaser,
   subscribeWebPush,
   unsubscribeWebPush,
   muteChat,

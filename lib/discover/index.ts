@@ -10,7 +10,7 @@ export {
   type CandidateRow,
   type DiscoverSearch,
 } from './search';
-export { sharedFreeTime, sharedWindows, describeSharedTime, NO_SHARED_TIME } from './overlap';
+export { sharedFreeTime, sharedWindows, describeSharedTime, freeTogetherWithEach, NO_SHARED_TIME } from './overlap';
 export { toDiscoverCard } from './records';
 export * from './ranking';
 export { decodeCursor, encodeCursor, filtersFingerprint } from './cursor';

@@ -20,7 +20,7 @@ import { gridOffsetHours, pairZones, shiftGrid, weeklyOverlap } from '../availab
 import type { OverlapResponse } from '../contract/discover';
 import { KNOWN_TIMEZONES } from '../geo/timezone';
 import { ApiError } from '../http/errors';
-import { getUserBySlugOrIdOrThrow, getUserOrThrow } from '../profiles/profile';
+import { getActiveUserOrThrow, getUserOrThrow } from '../profiles/profile';
 import { toDiscoverCard } from './records';
 
 export const NO_SHARED_TIME = 'No shared free time';
@@ -141,6 +141,27 @@ function explainNoSharedTime(caller: UserRow, other: UserRow): string {
   return NO_SHARED_TIME;
 }
 
+/**
+ * Free together with each of several people, for a list such as the Requests page: hours
+ * a week and in words, by user id (people not found are left out).
+ */
+export async function freeTogetherWithEach(
+  db: Database,
+  reader: Pick<UserRow, 'schedule' | 'timezone'>,
+  otherIds: readonly string[],
+  at = new Date(),
+): Promise<Record<string, { hours: number; summary: string }>> {
+  const ids = [...new Set(otherIds)];
+  if (ids.length === 0) return {};
+  const others = await db.selectFrom('users').select(['id', 'schedule', 'timezone']).where('id', 'in', ids).execute();
+  return Object.fromEntries(
+    others.map((other) => {
+      const grid = freeTogether(reader, other, at);
+      return [other.id, { hours: countSlots(grid), summary: describeSharedTime(grid) }];
+    }),
+  );
+}
+
 /** Whether either of the two has blocked the other. */
 async function eitherBlocked(db: Database, a: string, b: string): Promise<boolean> {
   const row = await db
@@ -163,9 +184,16 @@ async function eitherBlocked(db: Database, a: string, b: string): Promise<boolea
  */
 export async function sharedFreeTime(
   db: Database,
-  { viewerId, slugOrId, baseUrl, now }: { viewerId: string; slugOrId: string; baseUrl: string; now?: Date },
+  {
+    viewerId,
+    slugOrId,
+    baseUrl,
+    now,
+    reads = db,
+  }: { viewerId: string; slugOrId: string; baseUrl: string; now?: Date; reads?: Database },
 ): Promise<OverlapResponse> {
-  const other: UserRow = await getUserBySlugOrIdOrThrow(db, slugOrId);
+  // The other person may come from a replica; the caller and blocks always from the primary.
+  const other: UserRow = await getActiveUserOrThrow(db, reads, slugOrId);
   if (other.id === viewerId) {
     throw new ApiError('cannot_target_self', 'That is you: shared free time needs another person', {
       hint: "Use the other person's slug, e.g. from a discover result.",

@@ -264,7 +264,7 @@ export async function matchCounts(db: Database, search: DiscoverSearch, radii: r
  * The caller's row, with everyone they must not see (themselves, people blocked either
  * way, buddies), in one round trip.
  */
-async function loadCaller(db: Database, viewerId: string): Promise<{ caller: UserRow; excludedIds: string[] }> {
+export async function loadCaller(db: Database, viewerId: string): Promise<{ caller: UserRow; excludedIds: string[] }> {
   const row = await db
     .selectFrom('users')
     .selectAll()
@@ -360,6 +360,11 @@ export interface DiscoverOptions {
   baseUrl: string;
   /** The clock (tests and the benchmark may pin it). */
   now?: Date;
+  /**
+   * Where the ranked search and the empty-answer counts run: a replica (db/replicas.ts) or
+   * `db`. The caller, blocks and buddies are always read from `db`, the primary.
+   */
+  reads?: Database;
 }
 
 export async function discover(
@@ -388,9 +393,10 @@ export async function discover(
     asOf,
     after: cursor ? { score: cursor.score, id: cursor.id } : null,
   });
-  const { rows } = await discoverQuery(search).execute(db);
+  const reads = options.reads ?? db;
+  const { rows } = await discoverQuery(search).execute(reads);
 
-  const page = rows.slice(0, query.limit);
+  const page = await stillActive(db, reads, rows.slice(0, query.limit));
   const last = page[page.length - 1];
   const next =
     rows.length > query.limit && last
@@ -404,7 +410,7 @@ export async function discover(
   // An empty first page says why and what would find someone (issue 30 §3).
   const empty =
     page.length === 0 && !cursor
-      ? await explainEmpty(db, { caller, excludedIds, query, asOf, baseUrl: options.baseUrl })
+      ? await explainEmpty(reads, { caller, excludedIds, query, asOf, baseUrl: options.baseUrl })
       : {};
 
   return {
@@ -423,6 +429,26 @@ export async function discover(
       ranking: RANKING_IN_WORDS,
     },
   };
+}
+
+/**
+ * A page read from a replica, less anyone disabled or deleted since the replica's snapshot:
+ * they vanish at once, as blocks do (those are left out by the primary's exclusion list).
+ */
+async function stillActive(db: Database, reads: Database, page: CandidateRow[]): Promise<CandidateRow[]> {
+  if (reads === db || page.length === 0) return page;
+  const active = await db
+    .selectFrom('users')
+    .select('id')
+    .where(
+      'id',
+      'in',
+      page.map((row) => row.id),
+    )
+    .where('disabled_at', 'is', null)
+    .execute();
+  const ids = new Set(active.map((row) => row.id));
+  return page.filter((row) => ids.has(row.id));
 }
 
 /** The wider circles an empty answer counts in, up to the largest radius a search takes. */

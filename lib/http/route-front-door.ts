@@ -68,6 +68,8 @@ export const ROUTE_MODULES: Record<string, () => Promise<RouteModule>> = {
   [API_PATHS.planShare]: () => import('@/app/api/v1/plans/[planId]/share.json/route'),
   [API_PATHS.planCheckin]: () => import('@/app/api/v1/plans/[planId]/checkin.json/route'),
   [API_PATHS.reviewPlan]: () => import('@/app/api/v1/plans/[planId]/review.json/route'),
+  [API_PATHS.exportData]: () => import('@/app/api/v1/me/export.json/route'),
+  [API_PATHS.discoverTeaser]: () => import('@/app/api/v1/web/discover_teaser.json/route'),
 };
 
 interface DirectRoute {

@@ -3,6 +3,7 @@
 import { resourceMetadataUrl } from '../oauth/resources';
 import type { z } from 'zod';
 import { getDb, type Database } from '@/db';
+import { noteWrite } from '@/db/replicas';
 import { attributedTo } from '../accounts/attribution';
 import { findSession } from '../accounts/sessions';
 import { bearerToken, findTokenOwner, type TokenOwner } from '../accounts/tokens';
@@ -219,6 +220,10 @@ export function route<S extends EndpointSpec>(spec: S, handler: Handler<S>, opti
           if (again.userId !== auth.userId || again.tokenId !== auth.tokenId) throw revokedWhileHeld();
         },
       });
+      // A person's own lag-tolerant reads wait for a replica that has replayed this (db/replicas.ts).
+      if (auth && spec.method !== 'GET') {
+        await noteWrite(db, auth.userId).catch((e: unknown) => logError('read-your-writes mark failed', e));
+      }
       const defaults = { 'cache-control': 'no-store', ...limitHeaders };
       const answer: Response | JsonAnswer =
         result instanceof Response
@@ -300,7 +305,7 @@ function revokedWhileHeld(): ApiError {
   });
 }
 
-async function authenticate(db: Database, request: RouteRequest, scope: string): Promise<Caller> {
+export async function authenticate(db: Database, request: RouteRequest, scope: string): Promise<Caller> {
   const header = request.headers.get('authorization') ?? '';
   const token = bearerToken(header);
   // RFC 9728 §5.1: every challenge names the metadata that leads an OAuth client to sign in.
@@ -410,6 +415,20 @@ export function personOnly(auth: Caller): string {
   if (auth.via !== 'session') {
     throw new ApiError('forbidden', 'Only the person can do this, signed in on the web', {
       hint: 'Sharing a plan and check-ins are the person’s own: ask them to use the plan page in the web app.',
+    });
+  }
+  return auth.userId;
+}
+
+/**
+ * For reads of everything at once (the data export): the web session, or a token holding
+ * every scope, so a narrowed token cannot read past its scopes through the export.
+ */
+export function fullAccessOnly(auth: Caller): string {
+  const missing = SCOPES.filter((scope) => !auth.scopes.includes(scope));
+  if (missing.length > 0) {
+    throw new ApiError('insufficient_scope', `This needs a full-access token; this one lacks ${missing.join(', ')}`, {
+      hint: 'The person can download their data in Settings on the web.',
     });
   }
   return auth.userId;

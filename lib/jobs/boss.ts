@@ -26,6 +26,8 @@ export const QUEUES = {
   checkinMail: 'mail-plan-checkin',
   /** The one mail to a trusted contact after an unanswered check-in: { planId, userId } */
   contactMail: 'mail-checkin-contact',
+  /** Mail a person no push reaches what waits for them, at most hourly: { userId } (lib/notifications/digest.ts) */
+  digestMail: 'mail-digest',
 } as const;
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 
@@ -62,6 +64,7 @@ const QUEUE_POLICIES: Record<QueueName, QueuePolicy> = {
   [QUEUES.reminderMail]: MAIL,
   [QUEUES.checkinMail]: MAIL,
   [QUEUES.contactMail]: MAIL,
+  [QUEUES.digestMail]: MAIL,
   // A device or push service that does not answer in 10 s is given up on (lib/jobs/workers.ts); side by
   // side, 20 a batch fit in 30 s, and every message and request makes one, so the queue must keep up.
   [QUEUES.push]: {
@@ -145,9 +148,15 @@ export async function stopBoss(): Promise<void> {
 }
 
 /** Enqueues inside the caller's transaction: the job exists if and only if the transaction commits. */
-// biome-ignore lint/suspicious/noExplicitAny: any schema's transaction will do; pg-boss writes its own tables
-export async function enqueue(trx: Kysely<any>, queue: QueueName, data: Record<string, unknown>): Promise<void> {
+export async function enqueue(
+  // biome-ignore lint/suspicious/noExplicitAny: any schema's transaction will do; pg-boss writes its own tables
+  trx: Kysely<any>,
+  queue: QueueName,
+  data: Record<string, unknown>,
+  when: { startAfter?: Date } = {},
+): Promise<void> {
   await getBoss().send(queue, data, {
+    ...when,
     db: {
       executeSql: async (text: string, values: unknown[]) => {
         const result = await trx.executeQuery(CompiledQuery.raw(text, values));

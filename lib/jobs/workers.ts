@@ -15,6 +15,7 @@ import { sendDueReminders } from '../plans/reminders';
 import { type CheckinMailJob, runCheckins, sendCheckinMail, sendContactMail } from '../plans/checkins';
 import { loadUnsubscribeKey } from '../notifications/mail-preferences';
 import { pruneMailSends, sendOncePerJob } from '../notifications/mail';
+import { type DigestJob, scheduleDigest, sendDigestMail } from '../notifications/digest';
 import { getBoss, QUEUES, registerWorkers, type JobHandler, type QueueName } from './boss';
 
 export async function startWorkers(): Promise<void> {
@@ -63,7 +64,13 @@ export async function startWorkers(): Promise<void> {
     [QUEUES.photoDeletion]: async (data) => {
       await deleteRetiredPhotoBlobs(getDb(), String(data.photoId), store);
     },
-    [QUEUES.push]: async (data) => deliverPush(getDb(), data, push, web),
+    [QUEUES.push]: async (data) => {
+      const delivered = await deliverPush(getDb(), data, push, web);
+      // Nobody's device heard of a new message or request: it goes into their mail digest.
+      const kind = delivered?.notification.kind;
+      if (delivered?.devices === 0 && (kind === 'message' || kind === 'buddy_request'))
+        await scheduleDigest(getDb(), delivered.notification.recipientId, cfg.mailDigestDelaySeconds);
+    },
     [QUEUES.plansSweep]: async () => {
       await sweepPlans(getDb());
       await sendDueReminders(getDb());
@@ -86,6 +93,12 @@ export async function startWorkers(): Promise<void> {
       const settings = await checkinMailSettings();
       await sendOncePerJob(getDb(), jobId, mail.from, (messageId) =>
         sendContactMail(getDb(), data as CheckinMailJob, settings, messageId),
+      );
+    },
+    [QUEUES.digestMail]: async (data, jobId) => {
+      const settings = { ...mail, unsubscribeKey: await loadUnsubscribeKey(getDb()) };
+      await sendOncePerJob(getDb(), jobId, mail.from, (messageId) =>
+        sendDigestMail(getDb(), data as unknown as DigestJob, settings, messageId),
       );
     },
   };

@@ -7,6 +7,7 @@ import { CLIENT_IP_HEADERS } from '../http/ip';
 import type { ContractRoute, JsonAnswer } from '../http/route';
 import type { ToolDefinition } from './tools';
 import { connectText } from '../guides/connecting';
+import { errorResponse, toApiError } from '../http/route';
 
 /** A Next.js App Router route handler, as exported by app/api/v1/**\/route.ts. */
 export type RouteHandler = (
@@ -146,6 +147,11 @@ async function answerOf(
   });
 }
 
+/** A failure outside a route handler (the MCP-only confirm steps) as the same tool error a route's gives. */
+export async function apiErrorResult(error: unknown): Promise<ToolResult> {
+  return resultOfResponse(undefined, errorResponse(toApiError(error)), '');
+}
+
 export async function callRoute(
   tool: ToolDefinition,
   handler: RouteHandler,
@@ -155,7 +161,14 @@ export async function callRoute(
 ): Promise<ToolResult> {
   const answer = await answerOf(tool, handler, args, incoming, baseUrl);
   if (!(answer instanceof Response)) return resultOf(tool, answer, baseUrl);
-  const response = answer;
+  return resultOfResponse(tool, answer, baseUrl);
+}
+
+async function resultOfResponse(
+  tool: ToolDefinition | undefined,
+  response: Response,
+  baseUrl: string,
+): Promise<ToolResult> {
   const text = await response.text();
   let parsed: unknown = null;
   try {
@@ -187,10 +200,10 @@ function resultOf(tool: ToolDefinition, answer: JsonAnswer, baseUrl: string): To
   return successResult(tool, answer.value === undefined ? 'null' : JSON.stringify(answer.value), baseUrl);
 }
 
-function successResult(tool: ToolDefinition, text: string, baseUrl: string): ToolResult {
+function successResult(tool: ToolDefinition | undefined, text: string, baseUrl: string): ToolResult {
   const content: ToolResult['content'] = [{ type: 'text', text }];
   // A new account: how this host goes on acting for the person depends on the host.
-  if (tool.spec.id === 'register')
+  if (tool?.spec.id === 'register')
     content.push({
       type: 'text',
       text: `Next, connect to the new account the way your host can:\n${connectText(baseUrl)}`,

@@ -1,12 +1,21 @@
 // The MCP server behind /api/mcp: registers one tool per contract endpoint on an
 // McpServer (SDK v2) and answers each call through the route handler.
-import type { McpServer, StandardSchemaWithJSON } from '@modelcontextprotocol/server';
+import {
+  CLIENT_CAPABILITIES_META_KEY,
+  type McpServer,
+  type StandardSchemaWithJSON,
+} from '@modelcontextprotocol/server';
 import { API_VERSION } from '../docs/index-document';
-import { callRoute, type IncomingCall, type RouteHandler, type ToolResult } from './call';
+import { config } from '../config';
+import { apiErrorResult, callRoute, type IncomingCall, type RouteHandler, type ToolResult } from './call';
+import { ApiError } from '../http/errors';
 import { GUIDE_TOOL, guideResult } from './guide-tool';
 import type { AgentEndpointSpec } from '../contract/define';
 import type { ToolAnnotations } from './annotations';
 import { toolDefinitions, type ToolDefinition } from './tools';
+import type { JsonSchema } from '../docs/json-schema';
+import { CONFIRM_ARGUMENT, CONFIRM_TOOL, SEND_TOOL, confirmSend, needsPerson, prepareSend } from './confirm-tool';
+import { VIEW_MIME_TYPE, VIEWS, viewCsp, viewHtml, viewOfTool } from './views/registry';
 
 export const MCP_SERVER_NAME = 'buddy-match';
 
@@ -46,6 +55,21 @@ export interface AdvertisedTool {
   description: string;
   inputSchema: Record<string, unknown>;
   annotations: ToolAnnotations;
+  _meta?: { ui: { resourceUri: string; visibility?: readonly string[] } };
+}
+
+/** `_meta.ui` for a tool shown in a view (MCP Apps); hosts without views ignore it. */
+function uiMeta(name: string): Pick<AdvertisedTool, '_meta'> {
+  const view = viewOfTool(name);
+  return view ? { _meta: { ui: { resourceUri: view.uri } } } : {};
+}
+
+/** send_buddy_request takes `confirm` over MCP only (issue 32 §2); the REST body is unchanged. */
+function toolInputSchema(tool: ToolDefinition, target?: string): JsonSchema {
+  const schema = tool.inputSchema(target);
+  if (tool.name !== SEND_TOOL) return schema;
+  const properties = { ...(schema.properties as Record<string, JsonSchema>), confirm: CONFIRM_ARGUMENT };
+  return { ...schema, properties };
 }
 
 export function advertisedTools(endpoints: readonly AgentEndpointSpec[]): AdvertisedTool[] {
@@ -55,17 +79,46 @@ export function advertisedTools(endpoints: readonly AgentEndpointSpec[]): Advert
     ...toolDefinitions(endpoints).map((tool) => ({
       name: tool.name,
       description: tool.description,
-      inputSchema: tool.inputSchema(),
+      inputSchema: toolInputSchema(tool),
       annotations: tool.annotations,
+      ...uiMeta(tool.name),
     })),
+    { ...CONFIRM_TOOL, inputSchema: CONFIRM_TOOL.inputSchema },
   ];
 }
 
 /** A tool's registration, built once per process: only the McpServer it goes on is per exchange. */
 export interface PreparedTool {
   name: string;
-  config: { description: string; inputSchema: ReturnType<typeof advertisedSchema>; annotations: ToolAnnotations };
-  call: (args: Record<string, unknown>, incoming: IncomingCall | undefined, baseUrl: string) => Promise<ToolResult>;
+  config: {
+    description: string;
+    inputSchema: ReturnType<typeof advertisedSchema>;
+    annotations: ToolAnnotations;
+    _meta?: Record<string, unknown>;
+  };
+  /** `capabilities`: the host's, for the tools that act differently when it renders views. */
+  call: (
+    args: Record<string, unknown>,
+    incoming: IncomingCall | undefined,
+    baseUrl: string,
+    capabilities: () => unknown,
+  ) => Promise<ToolResult>;
+}
+
+/** send_buddy_request over MCP: a person's tap first when asked for or when the host renders views. */
+function sendCall(tool: ToolDefinition, handler: RouteHandler): PreparedTool['call'] {
+  return async (args, incoming, baseUrl, capabilities) => {
+    const { confirm, ...rest } = args;
+    // Never dropped silently: a confirm this server does not know is refused, not ignored.
+    if (confirm !== undefined && confirm !== 'person')
+      return apiErrorResult(
+        new ApiError('validation_failed', 'confirm must be "person" or left out', {
+          fields: { confirm: 'Expected "person"' },
+        }),
+      );
+    if (needsPerson(confirm, capabilities())) return prepareSend(rest, incoming);
+    return callRoute(tool, handler, rest, incoming, baseUrl);
+  };
 }
 
 export function prepareTools(
@@ -81,7 +134,7 @@ export function prepareTools(
     },
     call: async (args) => guideResult(args),
   };
-  return [
+  const prepared = [
     guide,
     ...tools.map((tool): PreparedTool => {
       const handler = handlers[tool.name];
@@ -92,16 +145,34 @@ export function prepareTools(
         // No title: hosts show the name (get_inbox), and tools/list stays small.
         config: {
           description: tool.description,
-          inputSchema: advertisedSchema((target) => tool.inputSchema(target)),
+          inputSchema: advertisedSchema((target) => toolInputSchema(tool, target)),
           annotations: tool.annotations,
+          ...uiMeta(tool.name),
         },
-        call: (args, incoming, baseUrl) => callRoute(tool, handler, args, incoming, baseUrl),
+        call:
+          tool.name === SEND_TOOL
+            ? sendCall(tool, handler)
+            : (args, incoming, baseUrl) => callRoute(tool, handler, args, incoming, baseUrl),
       };
     }),
   ];
+  const sendTool = tools.find((tool) => tool.name === SEND_TOOL);
+  const sendHandler = handlers[SEND_TOOL];
+  if (sendTool && sendHandler)
+    prepared.push({
+      name: CONFIRM_TOOL.name,
+      config: {
+        description: CONFIRM_TOOL.description,
+        inputSchema: advertisedSchema(() => CONFIRM_TOOL.inputSchema),
+        annotations: CONFIRM_TOOL.annotations,
+        _meta: CONFIRM_TOOL._meta,
+      },
+      call: (args, incoming, baseUrl) => confirmSend(sendTool, sendHandler, args, incoming, baseUrl),
+    });
+  return prepared;
 }
 
-/** Puts the prepared tools on this exchange's server, each call carrying the exchange's MCP request. */
+/** Puts the prepared tools and the views on this exchange's server, each call carrying the exchange's MCP request. */
 export function registerTools(
   server: McpServer,
   prepared: readonly PreparedTool[],
@@ -109,7 +180,36 @@ export function registerTools(
   baseUrl: string,
 ): void {
   for (const tool of prepared)
-    server.registerTool(tool.name, tool.config, async (args) => tool.call(args, incoming, baseUrl));
+    server.registerTool(tool.name, tool.config, async (args, ctx) =>
+      tool.call(
+        args,
+        incoming,
+        baseUrl,
+        // The host's capabilities: the request's own (2026-07-28 envelope), else what initialize declared.
+        () =>
+          (ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[CLIENT_CAPABILITIES_META_KEY] ??
+          server.server.getClientCapabilities(),
+      ),
+    );
+  registerViews(server, baseUrl);
+}
+
+/** Each view as a ui:// resource (resources/list, resources/read), with the CSP it needs. */
+export function registerViews(server: McpServer, baseUrl: string): void {
+  const csp = viewCsp(baseUrl, Boolean(config().blobReadWriteToken));
+  for (const view of VIEWS) {
+    const ui = { csp, prefersBorder: true };
+    server.registerResource(
+      view.name,
+      view.uri,
+      { title: view.title, mimeType: VIEW_MIME_TYPE, _meta: { ui } },
+      async () => {
+        const html = viewHtml(view);
+        if (!html) throw new Error(`The ${view.name} view is not built: run npm run build`);
+        return { contents: [{ uri: view.uri, mimeType: VIEW_MIME_TYPE, text: html, _meta: { ui } }] };
+      },
+    );
+  }
 }
 
 export const MCP_VERSION = API_VERSION;

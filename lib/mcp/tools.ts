@@ -20,6 +20,8 @@ export const OMITTED_FROM_TOOLS: Readonly<Record<string, string>> = {
 export const EXCLUDED_FROM_MCP: Readonly<Record<string, string>> = {
   get_health: 'an operator liveness probe, not something an agent does for a person',
   get_index: 'lists the HTTP endpoints; an MCP client gets the same from tools/list',
+  export_my_data: 'the person downloads their own data from Settings; a model needs none of it at once',
+  delete_my_account: 'irreversible and the person’s own decision, made in Settings or with their password',
 };
 
 export type ArgumentPlace = 'path' | 'query' | 'body';

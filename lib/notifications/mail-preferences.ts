@@ -29,6 +29,18 @@ export function unsubscribeToken(key: string, userId: string): string {
   return `${userId}.${mac(key, userId)}`;
 }
 
+/**
+ * The headers of every optional mail: RFC 8058 one-click unsubscribe. A mail client POSTs
+ * `List-Unsubscribe=One-Click` to the URL (app/api/v1/mail/unsubscribe.json), with no cookie,
+ * so the signed token in it names whom to unsubscribe.
+ */
+export function oneClickUnsubscribeHeaders(baseUrl: string, token: string): Record<string, string> {
+  return {
+    'List-Unsubscribe': `<${baseUrl}/api/v1/mail/unsubscribe.json?token=${token}>`,
+    'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+  };
+}
+
 /** The person a token was made for, or null for anything else. */
 export function unsubscribeTokenOwner(key: string, token: string): string | null {
   const [userId, given] = token.split('.');

@@ -271,36 +271,40 @@ export function expoPushProvider(accessToken: string | undefined): PushProvider 
   };
 }
 
-/** The worker's job: build, check the recipient still wants it, send, forget dead tokens. */
+/**
+ * The worker's job: build, check the recipient still wants it, send, forget dead tokens.
+ * Returns the notification and how many devices it was for (0: the person has no push, so
+ * the caller may mail a digest instead), or null when it was not to be sent at all.
+ */
 export async function deliverPush(
   db: Database,
   data: unknown,
   provider: PushProvider,
   web?: { vapid: VapidKeys; policy: WebPushPolicy },
-): Promise<void> {
+): Promise<{ notification: PushNotification; devices: number } | null> {
   const job = pushJobSchema.parse(data);
   const notification = await buildNotification(db, job);
-  if (!notification) return;
+  if (!notification) return null;
   const blocked = await db
     .selectFrom('blocks')
     .select('blocker_id')
     .where('blocker_id', '=', notification.recipientId)
     .where('blocked_id', '=', notification.actorId)
     .executeTakeFirst();
-  if (blocked) return;
+  if (blocked) return null;
   if (
     notification.data.chatId &&
     (await chatMuted(db, { chatId: notification.data.chatId, userId: notification.recipientId }))
   )
-    return;
-  if (web) await deliverWebPush(db, notification, web.vapid, web.policy);
+    return null;
+  const browsers = web ? await deliverWebPush(db, notification, web.vapid, web.policy) : 0;
   const tokens = await db
     .selectFrom('push_tokens')
     .select('token')
     .where('user_id', '=', notification.recipientId)
     .orderBy('last_seen_at', 'desc')
     .execute();
-  if (tokens.length === 0 && provider.name !== 'log') return;
+  if (tokens.length === 0 && provider.name !== 'log') return { notification, devices: browsers };
   const result = await provider.send(
     tokens.map((t) => t.token),
     notification,
@@ -308,6 +312,7 @@ export async function deliverPush(
   if (result.invalidTokens.length > 0) {
     await db.deleteFrom('push_tokens').where('token', 'in', result.invalidTokens).execute();
   }
+  return { notification, devices: browsers + tokens.length - result.invalidTokens.length };
 }
 
 /** The recipient muted this chat: nothing is pushed for it (unread counts still move). */

@@ -145,18 +145,19 @@ export async function sendWebPush(
  * Every web subscription of the recipient gets the notification; subscriptions the push
  * service has forgotten are deleted. Logs carry counts, never endpoints or text.
  */
+/** Pushes to the person's browsers; how many subscriptions are still alive. */
 export async function deliverWebPush(
   db: Database,
   notification: PushNotification,
   vapid: VapidKeys,
   policy: WebPushPolicy,
-): Promise<void> {
+): Promise<number> {
   const subscriptions = await db
     .selectFrom('web_push_subscriptions')
     .select(['id', 'endpoint', 'p256dh', 'auth'])
     .where('user_id', '=', notification.recipientId)
     .execute();
-  if (subscriptions.length === 0) return;
+  if (subscriptions.length === 0) return 0;
   const payload = webPushPayload(notification);
   const results = await Promise.allSettled(subscriptions.map((s) => sendWebPush(s, payload, vapid, policy)));
   const gone = subscriptions.filter(
@@ -183,4 +184,5 @@ export async function deliverWebPush(
   });
   // A push service that is down: the job is retried (the ones that went through are resent; the tag collapses them).
   if (failed.length > 0 && failed.length === subscriptions.length) throw (failed[0] as PromiseRejectedResult).reason;
+  return subscriptions.length - gone.length;
 }

@@ -23,4 +23,5 @@ export function resourceMetadataUrl(baseUrl: string, resourcePath: '' | '/api/mc
 
 /** The pre-registered public client for device sign-in (RFC 8628); see lib/oauth/provider.ts. */
 export const DEVICE_CLIENT_ID = 'buddy-match-device';
-export const DEVICE_CLIENT_NAME = 'Your assistant (device sign-in)';
+/** Its name wherever a client's name shows ("Connected assistants", the device pages): words, not jargon. */
+export const DEVICE_CLIENT_NAME = 'An assistant with a sign-in code';

@@ -17,6 +17,7 @@ import {
   contactUnsubscribeToken,
   isSuppressed,
   mailPreferences,
+  oneClickUnsubscribeHeaders,
   unsubscribeToken,
 } from '../notifications/mail-preferences';
 import type { PushJob } from '../notifications/push';
@@ -141,7 +142,6 @@ export async function sendCheckinMail(
     .executeTakeFirst();
   if (!row?.email || row.checkin_fine_at || row.revoked_at) return;
   if (!(await mailPreferences(db, job.userId)).checkins) return;
-  const unsubscribe = `${settings.baseUrl}/api/v1/mail/unsubscribe.json?token=${unsubscribeToken(settings.unsubscribeKey, job.userId)}`;
   await sendMail(
     {
       to: row.email,
@@ -158,7 +158,7 @@ export async function sendCheckinMail(
         '',
         `Stop check-in mail: ${settings.baseUrl}/account/settings`,
       ].join('\n'),
-      headers: { 'List-Unsubscribe': `<${unsubscribe}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
+      headers: oneClickUnsubscribeHeaders(settings.baseUrl, unsubscribeToken(settings.unsubscribeKey, job.userId)),
       messageId,
     },
     settings,
@@ -192,7 +192,6 @@ export async function sendContactMail(
     .where('user_id', '=', job.userId)
     .execute();
   const token = contactUnsubscribeToken(settings.unsubscribeKey, row.contact_email);
-  const oneClick = `${settings.baseUrl}/api/v1/mail/unsubscribe.json?token=${token}`;
   await sendMail(
     {
       to: row.contact_email,
@@ -214,7 +213,7 @@ export async function sendContactMail(
         'We send this mail once for this plan, and no other mail unless someone names you again.',
         `Never receive mail from Buddy Match at this address: ${settings.baseUrl}/mail/stop?token=${token}`,
       ].join('\n'),
-      headers: { 'List-Unsubscribe': `<${oneClick}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
+      headers: oneClickUnsubscribeHeaders(settings.baseUrl, token),
       messageId,
     },
     settings,

@@ -9,7 +9,7 @@ import { sharedIntervals, type Interval } from '../availability/zoned';
 import { PLAN_LIMITS, type PlanOption } from '../contract/plans';
 import { zonedPair } from '../discover/overlap';
 import { ApiError } from '../http/errors';
-import { getUserBySlugOrIdOrThrow, getUserOrThrow } from '../profiles/profile';
+import { getActiveUserOrThrow, getUserOrThrow } from '../profiles/profile';
 import { isoInstant } from './time';
 
 const HOUR_MS = 3_600_000;
@@ -145,9 +145,17 @@ export async function planOptions(
     slugOrId,
     query,
     now = new Date(),
-  }: { viewerId: string; slugOrId: string; query: { activity?: string; days?: number }; now?: Date },
+    reads = db,
+  }: {
+    viewerId: string;
+    slugOrId: string;
+    query: { activity?: string; days?: number };
+    now?: Date;
+    /** A replica for the other person and the events (db/replicas.ts); the caller and buddies from `db`. */
+    reads?: Database;
+  },
 ): Promise<{ options: PlanOption[]; none_because: string | null }> {
-  const other = await getUserBySlugOrIdOrThrow(db, slugOrId).catch((error: unknown) => {
+  const other = await getActiveUserOrThrow(db, reads, slugOrId).catch((error: unknown) => {
     if (error instanceof ApiError) return null; // Not found reads the same as not a buddy.
     throw error;
   });
@@ -171,7 +179,7 @@ export async function planOptions(
   }
 
   const activities = chooseActivities(query.activity, caller, other);
-  const events = await eventCandidates(db, caller, other, activities.ids, intervals, from, to);
+  const events = await eventCandidates(reads, caller, other, activities.ids, intervals, from, to);
   // Free blocks: longer first on weekends, then weekdays; earlier first among equals.
   const zoneForDays = zone ?? mine.timezone;
   const blocks = [...intervals].sort(

@@ -3,7 +3,7 @@
 // in the recipient's own zone, and links to the plan on this site, where the rest is shown.
 import type { Database } from '@/db';
 import { type MailSettings, sendMail } from '../notifications/mail';
-import { mailPreferences, unsubscribeToken } from '../notifications/mail-preferences';
+import { mailPreferences, oneClickUnsubscribeHeaders, unsubscribeToken } from '../notifications/mail-preferences';
 
 export interface ReminderMailSettings extends MailSettings {
   baseUrl: string;
@@ -45,7 +45,6 @@ export async function sendReminderMail(
     .executeTakeFirst();
   if (row?.status !== 'confirmed' || !row.email) return;
   if (!(await mailPreferences(db, row.user_id)).reminders) return;
-  const unsubscribe = `${settings.baseUrl}/api/v1/mail/unsubscribe.json?token=${unsubscribeToken(settings.unsubscribeKey, row.user_id)}`;
   const when = whenText(new Date(row.starts_at), row.timezone);
   await sendMail(
     {
@@ -60,10 +59,7 @@ export async function sendReminderMail(
         '',
         `Stop reminder mail: ${settings.baseUrl}/account/settings`,
       ].join('\n'),
-      headers: {
-        'List-Unsubscribe': `<${unsubscribe}>`,
-        'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
-      },
+      headers: oneClickUnsubscribeHeaders(settings.baseUrl, unsubscribeToken(settings.unsubscribeKey, row.user_id)),
       messageId,
     },
     settings,

@@ -51,6 +51,22 @@ export async function getUserBySlugOrIdOrThrow(db: Database, slugOrId: string): 
   return row;
 }
 
+/**
+ * getUserBySlugOrIdOrThrow on `reads` (a replica, which may be a little behind), confirmed
+ * on `db` (the primary) when they differ: a disabled or deleted account vanishes at once.
+ */
+export async function getActiveUserOrThrow(db: Database, reads: Database, slugOrId: string): Promise<UserRow> {
+  const row = await getUserBySlugOrIdOrThrow(reads, slugOrId);
+  if (reads === db) return row;
+  const live = await db
+    .selectFrom('users')
+    .select('id')
+    .where('id', '=', row.id)
+    .where('disabled_at', 'is', null)
+    .executeTakeFirst();
+  return live ? row : getUserBySlugOrIdOrThrow(db, slugOrId);
+}
+
 export interface UpdateResult {
   row: UserRow;
   warnings: ProfileWarnings;

@@ -7,6 +7,7 @@ import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode, typ
 import { paths } from '@/lib/contract/paths';
 import type { ProfileWarnings } from '@/lib/profiles/fields';
 import { photoPreview } from '@/lib/web/photo-preview';
+import { photoFileProblem, readAsDataUrl } from '@/app/_components/photo-upload';
 import {
   GENDER_OPTIONS as GENDERS,
   SIGNUP_LINK_PARAMS,
@@ -184,7 +185,10 @@ function minutes(seconds: number): string {
   return m === 1 ? 'a minute' : `${m} minutes`;
 }
 
-/** `continueTo`: a path on this site the new account's sign-in link goes on to (an assistant's consent screen). */
+/**
+ * `continueTo`: a path on this site the new account's sign-in link goes on to (an assistant's
+ * consent screen, or with `connectName` the profile of the person they came to meet).
+ */
 export function SignupWithAi({
   title,
   intro,
@@ -192,6 +196,7 @@ export function SignupWithAi({
   unusedParams = [],
   ownSignup = false,
   continueTo,
+  connectName,
   activityNames = {},
 }: {
   /** The page's heading until the account exists (then it welcomes the person). */
@@ -203,6 +208,8 @@ export function SignupWithAi({
   /** The person's own signup (/signup): no assistant key is created, only the browser's session. */
   ownSignup?: boolean;
   continueTo?: string;
+  /** "Join to connect": the first name of the person whose profile continueTo is. */
+  connectName?: string;
   /** Activity id → name, to show suggestions as names ("did you mean Craft beer?"). */
   activityNames?: Record<string, string>;
 }) {
@@ -216,6 +223,7 @@ export function SignupWithAi({
         unusedParams={unusedParams}
         ownSignup={ownSignup}
         continueTo={continueTo}
+        connectName={connectName}
         activityNames={activityNames}
         onView={setView}
       />
@@ -228,6 +236,7 @@ function SignupFlow({
   unusedParams,
   ownSignup,
   continueTo,
+  connectName,
   activityNames,
   onView,
 }: {
@@ -235,6 +244,7 @@ function SignupFlow({
   unusedParams: readonly UnusedParam[];
   ownSignup: boolean;
   continueTo?: string;
+  connectName?: string;
   activityNames: Record<string, string>;
   onView: (view: View) => void;
 }) {
@@ -313,7 +323,15 @@ function SignupFlow({
   }
 
   if (view.name === 'done')
-    return <Result result={view.result} headingRef={focusRef} continueTo={continueTo} activityNames={activityNames} />;
+    return (
+      <Result
+        result={view.result}
+        headingRef={focusRef}
+        continueTo={continueTo}
+        connectName={connectName}
+        activityNames={activityNames}
+      />
+    );
 
   if (view.name === 'already') {
     return (
@@ -532,21 +550,11 @@ function SignupFlow({
               />
             )}
           </Field>
-          <Field
-            param="photo"
-            label="Photo link"
-            hint="Optional: a public https link to a photo of you."
+          <SignupPhoto
+            photo={draft.photo}
             error={fieldErrors.photo}
-          >
-            {(props) => (
-              <input
-                {...props}
-                type="url"
-                value={draft.photo}
-                onChange={(e) => setDraft({ ...draft, photo: e.target.value })}
-              />
-            )}
-          </Field>
+            onChange={(photo) => setDraft((current) => ({ ...current, photo }))}
+          />
           <button type="submit" className="button-big" disabled={!ready || submitting} aria-busy={submitting}>
             {submitting ? 'Creating your account…' : 'Create my account'}
           </button>
@@ -748,14 +756,23 @@ function Result({
   result,
   headingRef,
   continueTo,
+  connectName,
   activityNames,
 }: {
   result: RegisterResult;
   headingRef: RefObject<HTMLElement | null>;
   continueTo?: string;
+  connectName?: string;
   activityNames: Record<string, string>;
 }) {
   const { auth, warnings, onboarding, user } = result;
+  const next = connectName
+    ? { heading: `Say hi to ${connectName}`, button: `Ask ${connectName} to be buddies`, afterwards: '' }
+    : {
+        heading: 'Connect your assistant',
+        button: 'Continue to your assistant',
+        afterwards: 'Then approve the assistant on the next page. ',
+      };
   // The new account is signed in on this browser at once; the sign-in link stays for the phone.
   const [signedIn, setSignedIn] = useState<'pending' | 'yes' | 'no'>('pending');
   useEffect(() => {
@@ -803,24 +820,24 @@ function Result({
 
       {continueTo && signedIn === 'yes' ? (
         <section className="card stack" aria-labelledby="continue-heading">
-          <h2 id="continue-heading">Connect your assistant</h2>
+          <h2 id="continue-heading">{next.heading}</h2>
           <a className="button button-big" href={continueTo}>
-            Continue to your assistant
+            {next.button}
           </a>
-          <p className="small muted">Then approve the assistant on the next page. Save your password below first.</p>
+          <p className="small muted">{next.afterwards}Save your password below first.</p>
         </section>
       ) : null}
 
       {auth.mobile_signin_url && continueTo && signedIn === 'no' ? (
         <section className="card stack" aria-labelledby="continue-heading">
-          <h2 id="continue-heading">Connect your assistant</h2>
+          <h2 id="continue-heading">{next.heading}</h2>
           <a
             className="button button-big"
             href={`${auth.mobile_signin_url}&${new URLSearchParams({ callbackUrl: continueTo })}`}
           >
             Sign in and continue
           </a>
-          <p className="small muted">Then approve the assistant on the next page. Save your password below first.</p>
+          <p className="small muted">{next.afterwards}Save your password below first.</p>
         </section>
       ) : null}
 
@@ -940,5 +957,106 @@ function photoShown(photo: string) {
   if (preview.kind === 'text') return preview.text;
   return (
     <img src={preview.src} alt="You, as your assistant prepared it" width={96} height={96} className="photo-thumb" />
+  );
+}
+
+/**
+ * The photo: taken with the camera or chosen from the files (a phone offers both for
+ * accept="image/*"), shown before anything is sent, and sent inline with the signup, so it
+ * goes through the same photo pipeline as an upload. A public link still works, for a photo
+ * already online (or one an assistant's link carries).
+ */
+function SignupPhoto({ photo, error, onChange }: { photo: string; error?: string; onChange: (photo: string) => void }) {
+  const [problem, setProblem] = useState<string | null>(null);
+  const input = useRef<HTMLInputElement>(null);
+  const isFile = photo.startsWith('data:');
+  const preview = isFile ? photoPreview(photo) : null;
+  const shown = problem ?? error;
+
+  async function choose(file: File | undefined) {
+    setProblem(null);
+    if (!file) return;
+    const refused = photoFileProblem(file);
+    if (refused) {
+      setProblem(refused);
+      if (input.current) input.current.value = '';
+      return;
+    }
+    try {
+      onChange(await readAsDataUrl(file));
+    } catch {
+      setProblem('Could not read that file. Choose another photo.');
+    }
+  }
+
+  return (
+    <fieldset
+      id={isFile ? 'field-photo' : undefined}
+      className="field signup-photo"
+      aria-describedby={shown ? 'field-photo-error' : undefined}
+    >
+      <legend>Photo</legend>
+      <div className="photo-upload">
+        {preview?.kind === 'image' ? (
+          <img className="photo-preview" src={preview.src} alt="You, as others will see you" width={96} height={96} />
+        ) : (
+          <p className="muted">No photo yet.</p>
+        )}
+        <div className="stack">
+          <input
+            ref={input}
+            id="field-photo-file"
+            className="visually-hidden photo-input"
+            type="file"
+            accept="image/*"
+            aria-describedby="field-photo-help"
+            onChange={(e) => void choose(e.target.files?.[0])}
+          />
+          <label htmlFor="field-photo-file" className="button button-secondary photo-button">
+            {isFile ? 'Choose another photo' : 'Take or choose a photo'}
+          </label>
+          {isFile ? (
+            <button
+              type="button"
+              className="button-secondary"
+              onClick={() => {
+                onChange('');
+                if (input.current) input.current.value = '';
+              }}
+            >
+              Remove photo
+            </button>
+          ) : null}
+        </div>
+      </div>
+      <p className="help" id="field-photo-help">
+        Optional, and you can add it later: without one, nobody sees you in Discover. JPEG, PNG or WebP, up to 5 MB.
+      </p>
+      {isFile ? null : (
+        <details open={photo !== ''}>
+          <summary>Or use a link to a photo</summary>
+          <div className="field">
+            <label htmlFor="field-photo">Photo link</label>
+            <input
+              id="field-photo"
+              name="photo"
+              type="url"
+              aria-describedby="field-photo-link-help"
+              aria-invalid={error ? true : undefined}
+              value={photo}
+              onChange={(e) => onChange(e.target.value)}
+            />
+            <p className="help" id="field-photo-link-help">
+              A public https link to a photo of you.
+            </p>
+          </div>
+        </details>
+      )}
+      {shown ? (
+        <p className="error" id="field-photo-error" role={problem ? 'alert' : undefined}>
+          {shown}
+        </p>
+      ) : null}
+    </fieldset>
   );
 }

@@ -1,4 +1,7 @@
 import type { Metadata } from 'next';
+import { getDb } from '@/db';
+import { findUserBySlugOrId } from '@/lib/profiles/profile';
+import { firstName } from '@/lib/profiles/records';
 import { draftFromQuery } from '@/lib/signup-link';
 import { activityNames } from '@/lib/web/activity-names';
 import { safeReturnPath } from '@/lib/web/return-path';
@@ -17,15 +20,26 @@ export default async function SignupPage({
 }: {
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
+  const search = await searchParams;
+  // "Join to connect" on a profile: connect names the person (a slug, never a path), so
+  // after signing up the page goes on to their profile with the request offered.
+  const wanted =
+    typeof search.connect === 'string' ? await findUserBySlugOrId(getDb(), search.connect.slice(0, 80)) : null;
+  const connect = wanted ? { name: firstName(wanted.display_name), slug: wanted.slug } : null;
   // From an assistant's consent screen: after signing up, the sign-in link goes back there.
-  const callbackUrl = (await searchParams).callbackUrl;
-  const continueTo = callbackUrl ? safeReturnPath(callbackUrl, '') || undefined : undefined;
+  const callbackUrl = search.callbackUrl;
+  const continueTo = connect
+    ? `/u/${encodeURIComponent(connect.slug)}?connect=1`
+    : callbackUrl
+      ? safeReturnPath(callbackUrl, '') || undefined
+      : undefined;
   return (
     <div className="narrow">
       <SignupWithAi
         title="Sign up"
         intro={
           <p className="muted">
+            {connect ? `Create your account, then ask ${connect.name} to be buddies. ` : null}
             Write in your own words: activities like &quot;hiking, board games&quot; and free time like &quot;weekday
             evenings after 6&quot;. We show you how we understood them.
           </p>
@@ -33,6 +47,7 @@ export default async function SignupPage({
         ownSignup
         initialDraft={draftFromQuery({})}
         continueTo={continueTo}
+        connectName={connect?.name}
         activityNames={activityNames()}
       />
       <noscript>

@@ -6,9 +6,10 @@ import { discoverQuerySchema } from '@/lib/contract/discover';
 import { discover } from '@/lib/discover';
 import { ApiError } from '@/lib/http/errors';
 import { consumeRateLimit } from '@/lib/limits/rate-limits';
+import { discoverTeaser, type DiscoverTeaser } from '@/lib/discover/teaser';
 import { missingFields } from '@/lib/profiles/onboarding';
 import { activityNames } from '@/lib/web/activity-names';
-import { CHECKLIST_LABELS } from '@/lib/web/labels';
+import { activityName, CHECKLIST_LABELS } from '@/lib/web/labels';
 import { DiscoverSearch, type DiscoverFilters } from '@/app/_components/discover-search';
 
 export const metadata: Metadata = { title: 'Find buddies' };
@@ -17,30 +18,8 @@ export const metadata: Metadata = { title: 'Find buddies' };
 // (the same domain call as GET /api/v1/discover.json); the form searches again from the browser.
 export default async function DiscoverPage() {
   const { user } = await requireSession('/account/discover');
-  const missing = missingFields(user);
-  if (missing.length > 0) {
-    return (
-      <>
-        <h1>Find buddies</h1>
-        <div className="notice notice-warn">
-          <p>Finish your profile to see people near you (they see you then, too). Still missing:</p>
-          <ul>
-            {missing.map((field) => (
-              <li key={field}>{CHECKLIST_LABELS[field].label}</li>
-            ))}
-          </ul>
-        </div>
-        <p>
-          <a className="button" href="/account/profile">
-            Complete your profile
-          </a>
-        </p>
-      </>
-    );
-  }
-
-  // The first page is a Discover search like any other: it counts against the person's
-  // limit (the same counter as GET /api/v1/discover.json), so pages cannot bypass it.
+  // Every visit is a Discover search like any other, the teaser's count too: it counts
+  // against the person's limit (the same counter as GET /api/v1/discover.json), so pages cannot bypass it.
   try {
     await consumeRateLimit(getDb(), 'discover', config().rateLimits.discover, user.id);
   } catch (error) {
@@ -52,6 +31,15 @@ export default async function DiscoverPage() {
           <p>{error.message}</p>
           <p>Searches are limited so that nobody can use them to work out where people live.</p>
         </div>
+      </>
+    );
+  }
+
+  if (missingFields(user).length > 0) {
+    return (
+      <>
+        <h1>Find buddies</h1>
+        <Teaser teaser={await discoverTeaser(getDb(), user.id)} />
       </>
     );
   }
@@ -84,5 +72,67 @@ export default async function DiscoverPage() {
         work out where anyone lives.
       </p>
     </>
+  );
+}
+
+const ADD_PHOTO = `/account/photo?${new URLSearchParams({ return: '/account/discover' })}`;
+const TEASER_ACTIVITIES_NAMED = 3;
+const orList = new Intl.ListFormat('en', { type: 'disjunction' });
+
+/** "Hiking" → "hiking" mid-sentence; "TV series" stays as it is. */
+function inSentence(id: string): string {
+  const name = activityName(id);
+  return /^[A-Z][a-z]/.test(name) ? name.charAt(0).toLowerCase() + name.slice(1) : name;
+}
+
+/**
+ * What an incomplete profile sees instead of people: how many are near (a rounded count,
+ * no one named), and the one step that lets them say hi. Rendered on the server: no JavaScript.
+ */
+function Teaser({ teaser }: { teaser: DiscoverTeaser }) {
+  const needsPhoto = teaser.missing.includes('photo');
+  const others = teaser.missing.filter((field) => field !== 'photo');
+  const count = teaser.nearby?.at_least ?? 0;
+  const named = (teaser.nearby?.activities ?? []).slice(0, TEASER_ACTIVITIES_NAMED).map(inSentence);
+  const what = named.length > 0 ? `like ${orList.format(named)}` : 'are looking for buddies';
+  const photoOnly = needsPhoto && others.length === 0;
+  const heading =
+    count > 0
+      ? `At least ${count} people near you ${what}. ${photoOnly ? 'Add a photo to say hi.' : 'Finish your profile to say hi.'}`
+      : photoOnly
+        ? 'Add a photo so people near you can find you and say hi.'
+        : 'Finish your profile to see people near you.';
+  return (
+    <section className="card stack discover-teaser" aria-labelledby="teaser-heading">
+      <h2 id="teaser-heading" data-testid="discover-teaser">
+        {heading}
+      </h2>
+      <p className="muted">
+        You see them, and they see you, once your profile is complete. Counts are rounded, and nobody is named until
+        then.
+      </p>
+      {needsPhoto ? (
+        <p>
+          <a className="button button-big" href={ADD_PHOTO}>
+            Add a photo
+          </a>
+        </p>
+      ) : null}
+      {others.length > 0 ? (
+        <div>
+          <p>{needsPhoto ? 'Also still missing:' : 'Still missing:'}</p>
+          <ul>
+            {others.map((field) => (
+              <li key={field}>{CHECKLIST_LABELS[field].label}</li>
+            ))}
+          </ul>
+          <p>
+            <a className={needsPhoto ? 'button button-secondary' : 'button'} href="/account/profile">
+              Complete your profile
+            </a>
+          </p>
+        </div>
+      ) : null}
+    </section>
   );
 }

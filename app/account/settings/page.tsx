@@ -11,19 +11,22 @@ import { MailPreferences } from '@/app/_components/mail-preferences';
 import { mailPreferences } from '@/lib/notifications/mail-preferences';
 import { BlockedPeople } from '@/app/_components/blocked-people';
 import { listBlocks } from '@/lib/buddies/blocks';
+import { YourData } from '@/app/_components/your-data';
+import { isFreshSession } from '@/lib/accounts/delete';
 
 export const metadata: Metadata = { title: 'Settings' };
 
 // What used to crowd the top of every account page: assistants, password, sign out.
 export default async function SettingsPage() {
-  const { user } = await requireSession('/account/settings');
-  const [tokens, csrf, vapid, feed, mail, blocks] = await Promise.all([
+  const { user, session } = await requireSession('/account/settings');
+  const [tokens, csrf, vapid, feed, mail, blocks, freshSignin] = await Promise.all([
     listAccessTokens(getDb(), user.id),
     csrfToken(),
     loadVapidKeys(getDb(), config().vapid, config().publicBaseUrl),
     calendarFeedState(getDb(), user.id),
     mailPreferences(getDb(), user.id),
     listBlocks(getDb(), user.id, config().publicBaseUrl),
+    isFreshSession(getDb(), session.sessionId),
   ]);
   const connected = tokens.filter((t) => t.active).length;
   return (
@@ -63,6 +66,7 @@ export default async function SettingsPage() {
       <BlockedPeople
         initial={blocks.blocked.map(({ slug, displayName, location }) => ({ slug, displayName, location }))}
       />
+      <YourData freshSignin={freshSignin} />
       <form method="post" action="/auth/signout" className="settings-signout">
         <input type="hidden" name="csrfToken" value={csrf} />
         <input type="hidden" name="callbackUrl" value="/signin?signedOut=1" />

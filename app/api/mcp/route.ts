@@ -6,6 +6,7 @@ import type { IncomingCall } from '@/lib/mcp/call';
 import { rejectForeignOrigin } from '@/lib/mcp/origin';
 import { mcpAuthChallenge } from '@/lib/mcp/auth-challenge';
 import { GUIDE_TOOL } from '@/lib/mcp/guide-tool';
+import { CONFIRM_TOOL } from '@/lib/mcp/confirm-tool';
 import { toolDefinitions } from '@/lib/mcp/tools';
 import { unknownToolAnswer } from '@/lib/mcp/unknown-tool';
 import { readBodyWithin } from '@/lib/http/body-limit';
@@ -15,7 +16,7 @@ import { MCP_MAX_BODY_BYTES } from '@/lib/mcp/body-limit';
 import { ROUTE_HANDLERS } from './handlers';
 
 const tools = toolDefinitions(endpoints);
-const toolNames = [GUIDE_TOOL.name, ...tools.map((tool) => tool.name)];
+const toolNames = [GUIDE_TOOL.name, ...tools.map((tool) => tool.name), CONFIRM_TOOL.name];
 
 const preparedTools = prepareTools(tools, ROUTE_HANDLERS);
 

@@ -10,12 +10,14 @@ import { findUserBySlugOrId } from '@/lib/profiles/profile';
 import { firstName, toPublicProfile } from '@/lib/profiles/records';
 import { profileViewFor, standingWith } from '@/lib/profiles/viewer';
 import { availabilityTable, PERIOD_HEADINGS } from '@/lib/web/availability-table';
+import { AccountChrome } from '@/app/_components/account-chrome';
 import { Avatar } from '@/app/_components/avatar';
 import { ProfileActions, ProfileSafetyMenu } from '@/app/_components/profile-actions';
 import { ScrollTable } from '@/app/_components/scroll-table';
 import { activityName, ageText, formatMonth, GENDER_LABELS } from '@/lib/web/labels';
 
 type Params = { params: Promise<{ slug: string }> };
+type PageProps = Params & { searchParams: Promise<Record<string, string | string[] | undefined>> };
 
 // One lookup per request, shared by the metadata and the page. Only the profile record
 // (the same one GET /api/v1/users/{slug}/profile.json returns) reaches the page: the
@@ -70,12 +72,15 @@ export async function generateMetadata({ params }: Params): Promise<Metadata> {
   };
 }
 
-export default async function PublicProfilePage({ params }: Params) {
+export default async function PublicProfilePage({ params, searchParams }: PageProps) {
   const { slug } = await params;
+  // From "Join to connect" (through signup or sign-in): offer the request at once.
+  const offerRequest = (await searchParams).connect === '1';
   const row = await loadRow(slug);
   if (!row) notFound();
   // Profile links may use the user id; the slug is the canonical address.
-  if (safeDecode(slug) !== row.slug) permanentRedirect(`/u/${encodeURIComponent(row.slug)}`);
+  if (safeDecode(slug) !== row.slug)
+    permanentRedirect(`/u/${encodeURIComponent(row.slug)}${offerRequest ? '?connect=1' : ''}`);
 
   const db = getDb();
   const session = await currentSession();
@@ -97,7 +102,7 @@ export default async function PublicProfilePage({ params }: Params) {
   const hasSchedule = schedule?.some((day) => day.some(Boolean));
   const table = availabilityTable(hasSchedule && schedule ? schedule : emptyGrid());
 
-  return (
+  const page = (
     <article>
       <header className="profile-head">
         <Avatar name={profile.displayName} photoURL={profile.photoURL} alt={`Photo of ${profile.displayName}`} />
@@ -115,14 +120,16 @@ export default async function PublicProfilePage({ params }: Params) {
       </header>
 
       {standing ? (
-        <ProfileActions initial={standing} name={short} slug={profile.slug} />
+        <ProfileActions initial={standing} name={short} slug={profile.slug} offer={offerRequest} />
       ) : (
         <div className="profile-action stack">
-          <a className="button button-big" href="/signup">
+          {/* Both ways in remember who: signup by slug, sign-in by a return path it checks. */}
+          <a className="button button-big" href={`/signup?${new URLSearchParams({ connect: profile.slug })}`}>
             Join to connect
           </a>
           <p className="muted small">
-            Already a member? <a href={`/signin?callbackUrl=${encodeURIComponent(`/u/${profile.slug}`)}`}>Sign in</a> to
+            Already a member?{' '}
+            <a href={`/signin?${new URLSearchParams({ callbackUrl: `/u/${profile.slug}?connect=1` })}`}>Sign in</a> to
             see more and ask {short} to be buddies.
           </p>
         </div>
@@ -215,4 +222,6 @@ export default async function PublicProfilePage({ params }: Params) {
       <p className="muted">Member since {formatMonth(profile.member_since)}.</p>
     </article>
   );
+  // A member reading a profile stays in the app: its bar and tabs, as on their own pages.
+  return session ? <AccountChrome session={session}>{page}</AccountChrome> : page;
 }

@@ -58,6 +58,7 @@ export default async function ChatPage({ params }: Params) {
       chat={chat}
       initialMessages={page.messages}
       initialBuddyRead={page.buddy_last_read_message_id}
+      initialOlder={page.older_cursor}
       menuExtra={<MuteChat chatId={chatId} initiallyMuted={member?.muted === true} />}
       initialPlans={plans}
       zones={{ reader: user.timezone, buddy: zones.get(chat.buddy.id) ?? null }}

@@ -1,6 +1,8 @@
 import type { Database } from '@/db';
 import { config } from '@/lib/config';
+import { deleteAccount } from '@/lib/accounts/delete';
 import * as profiles from '@/lib/contract/profiles';
+import * as signin from '@/lib/contract/signin';
 import { Reply, route } from '@/lib/http/route';
 import { mergeRateLimitHeaders, rateLimitState } from '@/lib/limits/rate-limits';
 import { photoServicesFrom } from '@/lib/photos/services';
@@ -27,6 +29,17 @@ export const PATCH = route(profiles.updateMe, async ({ db, auth, body, baseUrl, 
   const updated = { success: true as const, profile: toOwnProfile(row, baseUrl, coordsAudience(auth)), onboarding, warnings };
   return new Reply(updated, { headers: await profileRateLimits(db, auth.userId) });
 });
+
+// DELETE /api/v1/me.json – delete the account for good (password, or a fresh web sign-in)
+export const DELETE = route(signin.deleteMyAccount, async ({ db, auth, body, ip }) => ({
+  success: true as const,
+  ...(await deleteAccount(
+    db,
+    auth.userId,
+    { password: body.password, sessionId: auth.via === 'session' ? auth.sessionId : null },
+    { ip, limits: config().signinFailureLimits },
+  )),
+}));
 
 /** The two limits a profile update may count against: moves of the coordinates and new photoURLs. */
 async function profileRateLimits(db: Database, userId: string) {

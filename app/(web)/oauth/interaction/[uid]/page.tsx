@@ -10,7 +10,14 @@ import { DEVICE_CLIENT_ID } from '@/lib/oauth/resources';
  * host publishes the client (its metadata document); every other client is marked
  * unverified, louder when its name claims a known assistant or this service (issue 28).
  */
-function ClientIdentity({ name, trust }: { name: string; trust: ClientTrust }) {
+function ClientIdentity({ name, trust, device }: { name: string; trust: ClientTrust; device: boolean }) {
+  if (device)
+    return (
+      <p>
+        <span className="badge-unverified">Unverified</span> Buddy Match cannot tell which assistant or app asked for
+        this code.
+      </p>
+    );
   if (trust.verified)
     return (
       <p>
@@ -49,7 +56,7 @@ export default async function ConsentPage({ params }: { params: Promise<{ uid: s
       </div>
     );
   }
-  // Device sign-in has no client name of its own: "Connect Your assistant (device sign-in)?" read as a bug.
+  // Device sign-in has no client name of its own: the page speaks of "your assistant" and the code.
   const device = request.clientId === DEVICE_CLIENT_ID;
   const who = device ? 'The assistant that showed you the code' : request.clientName;
   if (!session) {
@@ -63,7 +70,7 @@ export default async function ConsentPage({ params }: { params: Promise<{ uid: s
           <strong>{who}</strong> asks to act for you on Buddy Match, the app for finding people to do things with. Sign
           in, or create your account, then approve it.
         </p>
-        <ClientIdentity name={request.clientName} trust={request.trust} />
+        <ClientIdentity name={request.clientName} trust={request.trust} device={device} />
         <div className="actions">
           <a className="button" href={`${here}/signin`}>
             Sign in
@@ -78,7 +85,7 @@ export default async function ConsentPage({ params }: { params: Promise<{ uid: s
   return (
     <div className="narrow stack">
       <h1>{device ? 'Connect your assistant?' : `Connect ${request.clientName}?`}</h1>
-      <ClientIdentity name={request.clientName} trust={request.trust} />
+      <ClientIdentity name={request.clientName} trust={request.trust} device={device} />
       <p>
         <strong>{who}</strong> asks to act for you, <strong>{session.user.display_name}</strong> ({session.user.email}),
         on Buddy Match. It will be able to:

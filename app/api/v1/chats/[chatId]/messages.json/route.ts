@@ -1,4 +1,5 @@
 import { visibleMembership } from '@/lib/chats/chats';
+import { isOlderCursor } from '@/lib/chats/cursor';
 import { listMessages, messageLimitHeaders, sendMessage } from '@/lib/chats/messages';
 import { chatKey, lookUntilChanged, versionTag } from '@/lib/chats/poll';
 import { config } from '@/lib/config';
@@ -27,8 +28,8 @@ export const GET = route(social.listMessages, async ({ db, auth, params, query, 
     if (timedOut || matchesIfNoneMatch(knownTag, tagOf(member))) return notModified(tagOf(member));
   }
 
-  // Only a page that continues from somewhere (cursor or since) can be "nothing new yet".
-  const continues = pageQuery.cursor !== undefined || pageQuery.since !== undefined;
+  // Only a page that continues from somewhere (cursor or since) can be "nothing new yet"; an older page never is.
+  const continues = (pageQuery.cursor !== undefined || pageQuery.since !== undefined) && !isOlderCursor(pageQuery.cursor);
   const { value } = await lookUntilChanged(
     chatKey(params.chatId),
     continues && !knownTag ? wait : undefined,
