@@ -5,12 +5,15 @@
 // limits and errors, from lib/http/route.ts); what is skipped is Next's routing and its
 // conversion of each request and response, which cost a read more than its SQL did
 // (npm run bench:endpoints). The headers next.config.ts gives every /api response are
-// added here, and Next's server's gzip (lib/http/compress.ts), so both paths answer alike. A path no route module here
-// serves (the .ics files, a plan by id, MCP, unknown paths), HEAD and OPTIONS stay Next's.
+// added here, and Next's server's gzip (lib/http/compress.ts), so both paths answer alike. /api/mcp is
+// answered here too (its event streams are passed on as they come). A path no route module
+// here serves (the .ics files, a plan by id, unknown paths), HEAD and OPTIONS stay Next's.
 import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { API_PATHS } from '../contract/paths';
 import { API_CONTENT_SECURITY_POLICY, COMMON_SECURITY_HEADERS } from '../web/security-headers';
+import { closeAfterAnswer } from './body-limit';
 import { compressedAnswer } from './compress';
 import { templatePattern } from './endpoint-paths';
 import { INTERNAL_ERROR_ENVELOPE } from './errors';
@@ -78,10 +81,15 @@ interface DirectRoute {
   module?: RouteModule;
 }
 
+/** Route modules served here that are not contract paths: the MCP server (a tool call cost Next's pipeline twice over). */
+const OTHER_MODULES: Record<string, () => Promise<RouteModule>> = {
+  '/api/mcp': () => import('@/app/api/mcp/route'),
+};
+
 /** Static paths first, by a map lookup; templated ones by their patterns. */
 const EXACT = new Map<string, DirectRoute>();
 const TEMPLATED: DirectRoute[] = [];
-for (const [path, load] of Object.entries(ROUTE_MODULES)) {
+for (const [path, load] of Object.entries({ ...ROUTE_MODULES, ...OTHER_MODULES })) {
   const route = { pattern: templatePattern(path), load };
   if (path.includes('{')) TEMPLATED.push(route);
   else EXACT.set(path, route);
@@ -133,6 +141,10 @@ export async function answerFromRoute(
     // A method the contract has but the module does not export (none today) is Next's to answer.
     if (typeof handler !== 'function') return orElse();
     const response = await (handler as RouteHandler)(toRequest(req), { params: Promise.resolve(params) });
+    if (res.destroyed) return;
+    // A body the route left unread (or refused part way) would be read as the next request.
+    if (!req.complete) refuseRest(req, res);
+    if (isEventStream(response)) return await streamAnswer(res, response);
     const { body, headers: encoding } = await compressedAnswer(
       { method: req.method, acceptEncoding: req.headers['accept-encoding'] },
       {
@@ -144,31 +156,100 @@ export async function answerFromRoute(
       Buffer.from(await response.arrayBuffer()),
     );
     if (res.destroyed) return;
-    res.statusCode = response.status;
-    for (const [key, value] of Object.entries(COMMON_SECURITY_HEADERS)) res.setHeader(key, value);
-    res.setHeader('content-security-policy', API_CONTENT_SECURITY_POLICY);
-    response.headers.forEach((value, key) => {
-      if (key !== 'set-cookie') res.setHeader(key, value);
-    });
+    setAnswerHeaders(res, response);
     for (const [key, value] of Object.entries(encoding)) res.setHeader(key, value);
-    const cookies = response.headers.getSetCookie();
-    if (cookies.length > 0) res.setHeader('set-cookie', cookies);
     if (body.length > 0 || response.status !== 304) res.setHeader('content-length', body.length);
-    // A body the route left unread would be read as the next request: the connection ends with this answer.
-    if (!req.complete) res.setHeader('connection', 'close');
     res.end(body);
   } catch (error) {
     logError('request failed', error);
     if (!res.headersSent && !res.destroyed) {
+      if (!req.complete) refuseRest(req, res);
       res.writeHead(500, {
         ...COMMON_SECURITY_HEADERS,
         'content-security-policy': API_CONTENT_SECURITY_POLICY,
         'content-type': 'application/json',
-        ...(req.complete ? {} : { connection: 'close' }),
       });
       res.end(JSON.stringify(INTERNAL_ERROR_ENVELOPE));
     }
   }
+}
+
+/** The body's unread rest is no route's any more: thrown away, and the connection ends with the answer. */
+function refuseRest(req: IncomingMessage, res: ServerResponse): void {
+  stopFeeding.get(req)?.();
+  closeAfterAnswer(req, res);
+}
+
+function setAnswerHeaders(res: ServerResponse, response: Response): void {
+  res.statusCode = response.status;
+  for (const [key, value] of Object.entries(COMMON_SECURITY_HEADERS)) res.setHeader(key, value);
+  res.setHeader('content-security-policy', API_CONTENT_SECURITY_POLICY);
+  response.headers.forEach((value, key) => {
+    if (key !== 'set-cookie') res.setHeader(key, value);
+  });
+  const cookies = response.headers.getSetCookie();
+  if (cookies.length > 0) res.setHeader('set-cookie', cookies);
+}
+
+function isEventStream(response: Response): boolean {
+  return response.body !== null && /^\s*text\/event-stream\b/i.test(response.headers.get('content-type') ?? '');
+}
+
+/** An event stream (MCP's SSE answers) is passed on as it comes, never buffered or gzipped. */
+async function streamAnswer(res: ServerResponse, response: Response): Promise<void> {
+  setAnswerHeaders(res, response);
+  res.flushHeaders();
+  try {
+    await pipeline(Readable.fromWeb(response.body as import('node:stream/web').ReadableStream<Uint8Array>), res);
+  } catch {
+    // The client went away mid-stream: the pipeline ended both sides.
+  }
+}
+
+/**
+ * The request's body as a web stream. Unlike Readable.toWeb, a reader that stops early (a
+ * body over its limit) does not destroy the socket, which would lose the answer: the rest
+ * of the body is left for closeAfterAnswer to read and throw away.
+ */
+/** How to stop feeding each request's body stream: once answered, an unread rest is thrown away. */
+const stopFeeding = new WeakMap<IncomingMessage, () => void>();
+
+function bodyStream(req: IncomingMessage): ReadableStream<Uint8Array> {
+  let settled = false;
+  const stop = () => {
+    settled = true;
+    req.off('data', onData);
+  };
+  stopFeeding.set(req, stop);
+  let onData: (chunk: Buffer) => void = () => {};
+  return new ReadableStream<Uint8Array>(
+    {
+      start(controller) {
+        onData = (chunk: Buffer) => {
+          if (settled) return;
+          controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+          if ((controller.desiredSize ?? 0) <= 0) req.pause();
+        };
+        req.on('data', onData);
+        req.once('end', () => {
+          if (!settled) controller.close();
+          stop();
+        });
+        // The client went away before its body was complete (the route reads it as an abort).
+        const abort = () => {
+          if (!settled) controller.error(Object.assign(new Error('aborted'), { code: 'ECONNRESET' }));
+          stop();
+        };
+        req.once('aborted', abort);
+        req.once('error', abort);
+      },
+      pull() {
+        req.resume();
+      },
+      cancel: stop,
+    },
+    { highWaterMark: 64 * 1024, size: (chunk) => chunk.byteLength },
+  );
 }
 
 function toRequest(req: IncomingMessage): Request {
@@ -186,6 +267,6 @@ function toRequest(req: IncomingMessage): Request {
   return new Request(`http://localhost${req.url ?? '/'}`, {
     method,
     headers,
-    ...(hasBody ? { body: Readable.toWeb(req) as ReadableStream<Uint8Array>, duplex: 'half' } : {}),
+    ...(hasBody ? { body: bodyStream(req), duplex: 'half' } : {}),
   } as RequestInit);
 }
