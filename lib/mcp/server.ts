@@ -172,14 +172,21 @@ export function prepareTools(
   return prepared;
 }
 
-/** Puts the prepared tools and the views on this exchange's server, each call carrying the exchange's MCP request. */
+/**
+ * Puts the prepared tools and the views on this exchange's server, each call carrying the
+ * exchange's MCP request. An exchange that calls one tool (`calls`) gets that tool alone: a
+ * stateless server answers that one message and is gone, and registering all 43 on it cost
+ * every call.
+ */
 export function registerTools(
   server: McpServer,
   prepared: readonly PreparedTool[],
   incoming: IncomingCall | undefined,
   baseUrl: string,
+  calls?: string,
 ): void {
-  for (const tool of prepared)
+  const only = calls === undefined ? undefined : prepared.find((tool) => tool.name === calls);
+  for (const tool of only ? [only] : prepared)
     server.registerTool(tool.name, tool.config, async (args, ctx) =>
       tool.call(
         args,
@@ -191,7 +198,7 @@ export function registerTools(
           server.server.getClientCapabilities(),
       ),
     );
-  registerViews(server, baseUrl);
+  if (!only) registerViews(server, baseUrl);
 }
 
 /** Each view as a ui:// resource (resources/list, resources/read), with the CSP it needs. */

@@ -20,8 +20,9 @@ const toolNames = [GUIDE_TOOL.name, ...tools.map((tool) => tool.name), CONFIRM_T
 
 const preparedTools = prepareTools(tools, ROUTE_HANDLERS);
 
-/** Each request's body size, for the tool calls the SDK makes while answering it (by the request it is given). */
-const bodySizes = new WeakMap<Request, number>();
+/** What each request's exchange needs to know of it (by the request the SDK is given): its body size, and the tool it calls. */
+const exchanges = new WeakMap<Request, { bodyBytes: number; calls?: string }>();
+const instructions = serverInstructions(config().publicBaseUrl);
 
 /**
  * The MCP handler, made once per process: the SDK builds a fresh McpServer for each
@@ -29,15 +30,13 @@ const bodySizes = new WeakMap<Request, number>();
  */
 const mcpHandler = createMcpHandler(
   ({ requestInfo }) => {
-    const server = new McpServer(
-      { name: MCP_SERVER_NAME, version: MCP_VERSION },
-      { instructions: serverInstructions(config().publicBaseUrl) },
-    );
+    const server = new McpServer({ name: MCP_SERVER_NAME, version: MCP_VERSION }, { instructions });
+    const exchange = requestInfo && exchanges.get(requestInfo);
     const incoming: IncomingCall | undefined = requestInfo && {
       request: requestInfo,
-      bodyBytes: bodySizes.get(requestInfo) ?? Number.POSITIVE_INFINITY,
+      bodyBytes: exchange?.bodyBytes ?? Number.POSITIVE_INFINITY,
     };
-    registerTools(server, preparedTools, incoming, config().publicBaseUrl);
+    registerTools(server, preparedTools, incoming, config().publicBaseUrl, exchange?.calls);
     return server;
   },
   { legacy: 'stateless' },
@@ -67,6 +66,12 @@ function parsedMessage(body: Buffer): unknown {
   }
 }
 
+/** The tool a single tools/call names: its exchange's server needs that tool alone. */
+function calledTool(message: unknown): string | undefined {
+  const call = message as { method?: unknown; params?: { name?: unknown } } | undefined;
+  return call?.method === 'tools/call' && typeof call.params?.name === 'string' ? call.params.name : undefined;
+}
+
 // POST/GET/DELETE /api/mcp – the MCP server (Streamable HTTP, stateless)
 async function handle(incoming: Request): Promise<Response> {
   let request = incoming;
@@ -81,8 +86,12 @@ async function handle(incoming: Request): Promise<Response> {
     const headers = new Headers(incoming.headers);
     headers.delete('content-length');
     headers.delete('transfer-encoding');
-    // The SDK reads the message from parsedBody; the body stays for when it is not JSON.
-    request = new Request(incoming.url, { method: 'POST', headers, body: new Uint8Array(body) });
+    // The SDK reads the message from parsedBody; the body is passed on only when it is not JSON.
+    request = new Request(incoming.url, {
+      method: 'POST',
+      headers,
+      ...(message === undefined ? { body: new Uint8Array(body) } : {}),
+    });
   }
   const baseUrl = config().publicBaseUrl;
   const rejected = rejectForeignOrigin(request, baseUrl);
@@ -91,7 +100,7 @@ async function handle(incoming: Request): Promise<Response> {
   if (challenge) return challenge;
   const unknownTool = unknownToolAnswer(message, toolNames);
   if (unknownTool) return unknownTool;
-  bodySizes.set(request, bodyBytes);
+  exchanges.set(request, { bodyBytes, calls: calledTool(message) });
   return mcpHandler.fetch(request, message === undefined ? {} : { parsedBody: message });
 }
 
