@@ -12,7 +12,7 @@
 // Options: --quick (fewer calls and shorter loads: a few minutes on a busy machine);
 // env BENCH_ROUNDS, BENCH_CALLS, BENCH_SECONDS, BENCH_CONNECTIONS override either preset.
 // --mcp instead compares a tools/call of get_inbox with GET inbox.json on the same server (issue 32 §4).
-// --profile=<case> (e.g. --profile="GET me") instead loads that one endpoint for 5 × BENCH_SECONDS
+// --profile=<case> (e.g. --profile="GET me", or "tools/call get_inbox") instead loads that one endpoint for 5 × BENCH_SECONDS
 // on a server run with `node --cpu-prof`, and prints where its CPU went (scripts/cpu-profile.ts).
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -570,18 +570,21 @@ function report(): Record<string, string | number>[] {
 
 /** Loads one read on the profiled server, stops it (the profile is written at exit) and sums the profile up. */
 async function profileOne(world: World, server: { child: { pid?: number }; stop: () => Promise<void> }, dir: string) {
+  const mcp = PROFILE_CASE === MCP_CASE;
   const c = CASES.find((one) => one.name === PROFILE_CASE);
-  if (!c || c.write) throw new Error(`--profile takes a read: ${CASES.filter((x) => !x.write).map((x) => x.name)}`);
+  if (!mcp && (!c || c.write))
+    throw new Error(`--profile takes a read or "${MCP_CASE}": ${CASES.filter((x) => !x.write).map((x) => x.name)}`);
   const before = processCpuMs(server.child.pid!);
   const result = await autocannon({
-    url: `${world.baseUrl}${c.path(world)}`,
+    url: mcp ? `${world.baseUrl}/api/mcp` : `${world.baseUrl}${c!.path(world)}`,
     connections: CONNECTIONS,
     duration: SECONDS * 5,
-    headers: { authorization: `Bearer ${world.me.token}` },
+    headers: { authorization: `Bearer ${world.me.token}`, ...(mcp ? MCP_HEADERS : {}) },
+    ...(mcp ? { method: 'POST' as const, body: JSON.stringify(MCP_GET_INBOX) } : {}),
   });
   const cpu = (processCpuMs(server.child.pid!) - before) / Math.max(1, result.requests.total);
   process.stdout.write(
-    `${c.name} under load: ${Math.round(result.requests.average)} req/s, p50 ${result.latency.p50} ms, ` +
+    `${PROFILE_CASE} under load: ${Math.round(result.requests.average)} req/s, p50 ${result.latency.p50} ms, ` +
       `${cpu.toFixed(2)} ms CPU per request (with the profiler on), non-2xx ${result.non2xx}\n`,
   );
   await server.stop();
@@ -601,6 +604,8 @@ async function profileOne(world: World, server: { child: { pid?: number }; stop:
 
 // ---- MCP: tools/call get_inbox against GET inbox.json (issue 32 §4) -----------------------
 
+/** `--profile="tools/call get_inbox"` profiles the MCP call of the --mcp comparison. */
+const MCP_CASE = 'tools/call get_inbox';
 const MCP_HEADERS = { accept: 'application/json, text/event-stream', 'content-type': 'application/json' };
 const MCP_GET_INBOX = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_inbox', arguments: {} } };
 
