@@ -4,6 +4,7 @@
 // only (the result's `_meta`, which hosts give the view, not the model). The person's tap
 // calls an app-only tool with the token and the payload it showed; anything else is refused.
 import { createHash, randomBytes } from 'node:crypto';
+import { CLIENT_CAPABILITIES_META_KEY } from '@modelcontextprotocol/server';
 import type { Database } from '@/db';
 
 export const CONFIRMATION_TTL_MS = 15 * 60 * 1000;
@@ -91,4 +92,16 @@ export function declaresUi(capabilities: unknown): boolean {
   const extensions = (capabilities as { extensions?: Record<string, { mimeTypes?: unknown }> } | undefined)?.extensions;
   const ui = extensions?.[UI_EXTENSION_ID];
   return Array.isArray(ui?.mimeTypes) && ui.mimeTypes.includes('text/html;profile=mcp-app');
+}
+
+/**
+ * The calling host's client capabilities, where this instance can see them. A 2026-07-28
+ * request carries them in its own `_meta` envelope, so whichever instance answers knows
+ * whether the host renders views. A 2025 request has only what `initialize` declared, and
+ * this server is stateless: the tools/call after it arrives with none, so there the
+ * person confirms only when the model asks (`confirm: "person"`).
+ */
+export function callerCapabilities(envelope: unknown, initialized: unknown): unknown {
+  const declared = (envelope as Record<string, unknown> | undefined)?.[CLIENT_CAPABILITIES_META_KEY];
+  return declared ?? initialized;
 }

@@ -1,10 +1,6 @@
 // The MCP server behind /api/mcp: registers one tool per contract endpoint on an
 // McpServer (SDK v2) and answers each call through the route handler.
-import {
-  CLIENT_CAPABILITIES_META_KEY,
-  type McpServer,
-  type StandardSchemaWithJSON,
-} from '@modelcontextprotocol/server';
+import type { McpServer, StandardSchemaWithJSON } from '@modelcontextprotocol/server';
 import { API_VERSION } from '../docs/index-document';
 import { config } from '../config';
 import { apiErrorResult, callRoute, type IncomingCall, type RouteHandler, type ToolResult } from './call';
@@ -15,6 +11,7 @@ import type { ToolAnnotations } from './annotations';
 import { toolDefinitions, type ToolDefinition } from './tools';
 import type { JsonSchema } from '../docs/json-schema';
 import { CONFIRM_ARGUMENT, CONFIRM_TOOL, SEND_TOOL, confirmSend, needsPerson, prepareSend } from './confirm-tool';
+import { callerCapabilities } from './person-confirm';
 import { VIEW_MIME_TYPE, VIEWS, viewCsp, viewHtml, viewOfTool } from './views/registry';
 
 export const MCP_SERVER_NAME = 'buddy-match';
@@ -188,14 +185,8 @@ export function registerTools(
   const only = calls === undefined ? undefined : prepared.find((tool) => tool.name === calls);
   for (const tool of only ? [only] : prepared)
     server.registerTool(tool.name, tool.config, async (args, ctx) =>
-      tool.call(
-        args,
-        incoming,
-        baseUrl,
-        // The host's capabilities: the request's own (2026-07-28 envelope), else what initialize declared.
-        () =>
-          (ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[CLIENT_CAPABILITIES_META_KEY] ??
-          server.server.getClientCapabilities(),
+      tool.call(args, incoming, baseUrl, () =>
+        callerCapabilities(ctx.mcpReq.envelope, server.server.getClientCapabilities()),
       ),
     );
   if (!only) registerViews(server, baseUrl);

@@ -26,7 +26,12 @@ export const PATCH = route(profiles.updateMe, async ({ db, auth, body, baseUrl, 
   });
   const missing = missingFields(row);
   const onboarding = { complete: missing.length === 0, missing };
-  const updated = { success: true as const, profile: toOwnProfile(row, baseUrl, coordsAudience(auth)), onboarding, warnings };
+  const updated = {
+    success: true as const,
+    profile: toOwnProfile(row, baseUrl, coordsAudience(auth)),
+    onboarding,
+    warnings,
+  };
   return new Reply(updated, { headers: await profileRateLimits(db, auth.userId) });
 });
 

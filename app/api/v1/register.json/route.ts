@@ -7,14 +7,16 @@ import { buildSignupInstructions } from '@/lib/docs/index-document';
 import { Reply, route } from '@/lib/http/route';
 
 // GET /api/v1/register.json – signup instructions and the body's JSON Schema
-export const GET = route(meta.getRegisterInstructions, async ({ baseUrl }) =>
-  new Reply(
-    buildSignupInstructions(baseUrl, {
-      registrationsPerHour: config().registrationLimitPerHour,
-      photoUploadsPerHour: config().rateLimits.photo_upload.points,
-    }),
-    { headers: { 'cache-control': 'public, max-age=300' } },
-  ),
+export const GET = route(
+  meta.getRegisterInstructions,
+  async ({ baseUrl }) =>
+    new Reply(
+      buildSignupInstructions(baseUrl, {
+        registrationsPerHour: config().registrationLimitPerHour,
+        photoUploadsPerHour: config().rateLimits.photo_upload.points,
+      }),
+      { headers: { 'cache-control': 'public, max-age=300' } },
+    ),
 );
 
 // POST /api/v1/register.json – create an account

@@ -13,5 +13,11 @@ export const POST = route(photos.uploadPhoto, async ({ db, auth, body, normalize
   const { photo, user } = await saveUploadedPhoto(db, auth.userId, { ...body, mimeType }, photoServicesFrom(config()));
   const { complete, missing, next_action_for_user } = onboardingStatus(user);
   const warnings = notes.length > 0 ? { normalized: notes } : {};
-  return { success: true as const, photo: toPhotoRecord(photo), onboarding: { complete, missing }, warnings, next_action_for_user };
+  return {
+    success: true as const,
+    photo: toPhotoRecord(photo),
+    onboarding: { complete, missing },
+    warnings,
+    next_action_for_user,
+  };
 });

@@ -9,4 +9,6 @@ export const POST = route(social.registerPushToken, async ({ db, auth, body }) =
 });
 
 // DELETE /api/v1/me/push_tokens.json – stop push notifications to a device
-export const DELETE = route(social.deletePushToken, async ({ db, auth, body }) => deletePushToken(db, auth.userId, body.token));
+export const DELETE = route(social.deletePushToken, async ({ db, auth, body }) =>
+  deletePushToken(db, auth.userId, body.token),
+);

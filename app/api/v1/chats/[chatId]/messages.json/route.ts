@@ -12,9 +12,21 @@ import { Reply, route } from '@/lib/http/route';
 export const GET = route(social.listMessages, async ({ db, auth, params, query, baseUrl, request, reauthenticate }) => {
   const { wait, ...pageQuery } = query;
   const holder = { account: auth.userId, stillAllowed: reauthenticate };
-  const pageParts = [auth.userId, params.chatId, pageQuery.limit ?? null, pageQuery.since?.getTime() ?? null, pageQuery.cursor ?? null, pageQuery.mark_read ?? false];
+  const pageParts = [
+    auth.userId,
+    params.chatId,
+    pageQuery.limit ?? null,
+    pageQuery.since?.getTime() ?? null,
+    pageQuery.cursor ?? null,
+    pageQuery.mark_read ?? false,
+  ];
   const tagOf = (member: Awaited<ReturnType<typeof visibleMembership>>) =>
-    versionTag('messages', String(member.last_message_id ?? 0), [...pageParts, member.unread_count, String(member.last_read_message_id), String(member.buddy_last_read_message_id)]);
+    versionTag('messages', String(member.last_message_id ?? 0), [
+      ...pageParts,
+      member.unread_count,
+      String(member.last_read_message_id),
+      String(member.buddy_last_read_message_id),
+    ]);
 
   const knownTag = request.headers.get('if-none-match');
   if (knownTag) {
@@ -29,31 +41,52 @@ export const GET = route(social.listMessages, async ({ db, auth, params, query, 
   }
 
   // Only a page that continues from somewhere (cursor or since) can be "nothing new yet"; an older page never is.
-  const continues = (pageQuery.cursor !== undefined || pageQuery.since !== undefined) && !isOlderCursor(pageQuery.cursor);
+  const continues =
+    (pageQuery.cursor !== undefined || pageQuery.since !== undefined) && !isOlderCursor(pageQuery.cursor);
   const { value } = await lookUntilChanged(
     chatKey(params.chatId),
     continues && !knownTag ? wait : undefined,
     async () => {
       const member = await visibleMembership(db, { viewerId: auth.userId, chatId: params.chatId });
-      return { member, page: await listMessages(db, { viewerId: auth.userId, chatId: params.chatId, query: pageQuery, baseUrl }) };
+      return {
+        member,
+        page: await listMessages(db, { viewerId: auth.userId, chatId: params.chatId, query: pageQuery, baseUrl }),
+      };
     },
     ({ page }) => page.messages.length > 0,
     holder,
   );
   // A page that marked messages read changed the marker: tag the state after it.
-  const member = pageQuery.mark_read ? await visibleMembership(db, { viewerId: auth.userId, chatId: params.chatId }) : value.member;
+  const member = pageQuery.mark_read
+    ? await visibleMembership(db, { viewerId: auth.userId, chatId: params.chatId })
+    : value.member;
   return taggedReply(value.page, tagOf(member));
 });
 
 // POST /api/v1/chats/{chatId}/messages.json – send a message (moderated, rate-limited, pushed).
 // A message sent with an assistant's token is that assistant's (a body may name no other,
 // lib/accounts/attribution.ts): the chat labels it "sent by <agent> for <person>" for both people.
-export const POST = route(social.sendMessage, async ({ db, auth, params, body }) => {
-  const limit = config().messageLimitPer10Min;
-  const by = auth.via === 'bearer' && auth.agentName ? { ...body, agentName: auth.agentName } : body;
-  const sent = await sendMessage(db, { viewerId: auth.userId, chatId: params.chatId, body: by, limitPer10Min: limit });
-  return new Reply(sent, { headers: await messageLimitHeaders(db, { viewerId: auth.userId, chatId: params.chatId, limit }) });
-}, {
-  replayLimitHeaders: ({ db, userId, params }) =>
-    messageLimitHeaders(db, { viewerId: userId, chatId: (params as { chatId: string }).chatId, limit: config().messageLimitPer10Min }),
-});
+export const POST = route(
+  social.sendMessage,
+  async ({ db, auth, params, body }) => {
+    const limit = config().messageLimitPer10Min;
+    const by = auth.via === 'bearer' && auth.agentName ? { ...body, agentName: auth.agentName } : body;
+    const sent = await sendMessage(db, {
+      viewerId: auth.userId,
+      chatId: params.chatId,
+      body: by,
+      limitPer10Min: limit,
+    });
+    return new Reply(sent, {
+      headers: await messageLimitHeaders(db, { viewerId: auth.userId, chatId: params.chatId, limit }),
+    });
+  },
+  {
+    replayLimitHeaders: ({ db, userId, params }) =>
+      messageLimitHeaders(db, {
+        viewerId: userId,
+        chatId: (params as { chatId: string }).chatId,
+        limit: config().messageLimitPer10Min,
+      }),
+  },
+);

@@ -5,5 +5,10 @@ import { route } from '@/lib/http/route';
 
 // GET /api/v1/users/{slug}/overlap.json – the weekly free time the caller shares with this person
 export const GET = route(discover.getOverlap, async ({ db, auth, params, baseUrl }) =>
-  sharedFreeTime(db, { viewerId: auth.userId, slugOrId: params.slug, baseUrl, reads: await lagTolerantDb(auth.userId) }),
+  sharedFreeTime(db, {
+    viewerId: auth.userId,
+    slugOrId: params.slug,
+    baseUrl,
+    reads: await lagTolerantDb(auth.userId),
+  }),
 );
