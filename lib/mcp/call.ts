@@ -125,7 +125,8 @@ async function answerOf(
   incoming: IncomingCall | undefined,
   baseUrl: string,
 ): Promise<Response | JsonAnswer> {
-  const direct = (handler as Partial<ContractRoute>).call;
+  // Own property only: every function has Function.prototype.call (a plan by id's handler is a plain function).
+  const direct = Object.hasOwn(handler, 'call') ? (handler as unknown as ContractRoute).call : undefined;
   if (!direct) {
     const { request, params } = buildRouteRequest(tool, args, incoming?.request, baseUrl);
     return handler(request, { params: Promise.resolve(params) });
