@@ -11,7 +11,8 @@
 //
 // Options: --quick (fewer calls and shorter loads: a few minutes on a busy machine);
 // env BENCH_ROUNDS, BENCH_CALLS, BENCH_SECONDS, BENCH_CONNECTIONS override either preset.
-// --profile=<case> (e.g. --profile="GET me") instead loads that one endpoint for 5 × BENCH_SECONDS
+// --mcp instead compares a tools/call of get_inbox with GET inbox.json on the same server (issue 32 §4).
+// --profile=<case> (e.g. --profile="GET me", or "tools/call get_inbox") instead loads that one endpoint for 5 × BENCH_SECONDS
 // on a server run with `node --cpu-prof`, and prints where its CPU went (scripts/cpu-profile.ts).
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -53,6 +54,8 @@ import { type Profile, register, seed, seedBackground } from './bench-seed';
 import { buildIfNeeded } from './build-stamp';
 
 const QUICK = process.argv.includes('--quick');
+/** Only the MCP comparison: tools/call get_inbox against GET inbox.json (issue 32 §4). */
+const MCP_ONLY = process.argv.includes('--mcp');
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? (QUICK ? 2 : 3));
 const READ_CALLS = Number(process.env.BENCH_CALLS ?? (QUICK ? 100 : 300));
 const WRITE_CALLS = Math.max(10, Math.round(READ_CALLS / 3));
@@ -274,7 +277,13 @@ const CASES: Case[] = [
 const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
 
 /** One request on the keep-alive connection: its status and the whole body read. */
-function send(url: string, method: string, token: string, body: unknown): Promise<{ status: number; text: string }> {
+function send(
+  url: string,
+  method: string,
+  token: string,
+  body: unknown,
+  extraHeaders: Record<string, string> = {},
+): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
     const payload = body === undefined ? undefined : JSON.stringify(body);
     const req = http.request(
@@ -284,6 +293,7 @@ function send(url: string, method: string, token: string, body: unknown): Promis
         agent,
         headers: {
           authorization: `Bearer ${token}`,
+          ...extraHeaders,
           ...(payload ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } : {}),
         },
       },
@@ -561,18 +571,21 @@ function report(): Record<string, string | number>[] {
 
 /** Loads one read on the profiled server, stops it (the profile is written at exit) and sums the profile up. */
 async function profileOne(world: World, server: { child: { pid?: number }; stop: () => Promise<void> }, dir: string) {
+  const mcp = PROFILE_CASE === MCP_CASE;
   const c = CASES.find((one) => one.name === PROFILE_CASE);
-  if (!c || c.write) throw new Error(`--profile takes a read: ${CASES.filter((x) => !x.write).map((x) => x.name)}`);
+  if (!mcp && (!c || c.write))
+    throw new Error(`--profile takes a read or "${MCP_CASE}": ${CASES.filter((x) => !x.write).map((x) => x.name)}`);
   const before = processCpuMs(server.child.pid!);
   const result = await autocannon({
-    url: `${world.baseUrl}${c.path(world)}`,
+    url: mcp ? `${world.baseUrl}/api/mcp` : `${world.baseUrl}${c!.path(world)}`,
     connections: CONNECTIONS,
     duration: SECONDS * 5,
-    headers: { authorization: `Bearer ${world.me.token}` },
+    headers: { authorization: `Bearer ${world.me.token}`, ...(mcp ? MCP_HEADERS : {}) },
+    ...(mcp ? { method: 'POST' as const, body: JSON.stringify(MCP_GET_INBOX) } : {}),
   });
   const cpu = (processCpuMs(server.child.pid!) - before) / Math.max(1, result.requests.total);
   process.stdout.write(
-    `${c.name} under load: ${Math.round(result.requests.average)} req/s, p50 ${result.latency.p50} ms, ` +
+    `${PROFILE_CASE} under load: ${Math.round(result.requests.average)} req/s, p50 ${result.latency.p50} ms, ` +
       `${cpu.toFixed(2)} ms CPU per request (with the profiler on), non-2xx ${result.non2xx}\n`,
   );
   await server.stop();
@@ -588,6 +601,67 @@ async function profileOne(world: World, server: { child: { pid?: number }; stop:
   console.table(selfShares(profile).map(([where, share]) => ({ 'self time in': where, share: pct(share) })));
   console.table(inclusiveShares(profile).map(([part, share]) => ({ 'inclusive time of': part, share: pct(share) })));
   process.stdout.write(`Profile kept at ${kept} (open it in Chrome DevTools, or scripts/cpu-profile-summary.ts)\n`);
+}
+
+// ---- MCP: tools/call get_inbox against GET inbox.json (issue 32 §4) -----------------------
+
+/** `--profile="tools/call get_inbox"` profiles the MCP call of the --mcp comparison. */
+const MCP_CASE = 'tools/call get_inbox';
+const MCP_HEADERS = { accept: 'application/json, text/event-stream', 'content-type': 'application/json' };
+const MCP_GET_INBOX = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_inbox', arguments: {} } };
+
+/** Both over HTTP on the same server, turn about: sequential p50/p99 and CPU per call, then rps under load. */
+async function compareMcp(t: Targets): Promise<void> {
+  const modes = {
+    rest: { url: `${t.world.baseUrl}/api/v1/inbox.json`, method: 'GET', body: undefined, headers: {} },
+    mcp: { url: `${t.world.baseUrl}/api/mcp`, method: 'POST', body: MCP_GET_INBOX, headers: MCP_HEADERS },
+  } as const;
+  const times: Record<string, number[]> = { rest: [], mcp: [] };
+  const cpu: Record<string, number> = { rest: 0, mcp: 0 };
+  const rps: Record<string, number> = { rest: 0, mcp: 0 };
+  for (let round = 0; round <= ROUNDS; round++) {
+    const order = round % 2 ? (['mcp', 'rest'] as const) : (['rest', 'mcp'] as const);
+    for (const mode of order) {
+      const m = modes[mode];
+      const before = processCpuMs(t.serverPid);
+      for (let i = 0; i < READ_CALLS; i++) {
+        const started = performance.now();
+        const res = await send(m.url, m.method, t.world.me.token, m.body, m.headers);
+        if (res.status !== 200 || (mode === 'mcp' && res.text.includes('"isError":true')))
+          throw new Error(`${mode}: ${res.status} ${res.text.slice(0, 200)}`);
+        if (round > 0) times[mode]!.push(performance.now() - started);
+      }
+      if (round === 0) continue; // warm-up
+      cpu[mode]! += processCpuMs(t.serverPid) - before;
+      const result = await autocannon({
+        url: m.url,
+        method: m.method,
+        connections: CONNECTIONS,
+        duration: SECONDS,
+        headers: { authorization: `Bearer ${t.world.me.token}`, ...m.headers },
+        ...(m.body ? { body: JSON.stringify(m.body) } : {}),
+      });
+      if (result.non2xx > 0) process.stdout.write(`non-2xx under load for ${mode}: ${result.non2xx}\n`);
+      rps[mode] = Math.max(rps[mode]!, result.requests.average);
+    }
+  }
+  const row = (mode: 'rest' | 'mcp') => ({
+    p50: Number(percentile(times[mode]!, 50).toFixed(1)),
+    p99: Number(percentile(times[mode]!, 99).toFixed(1)),
+    'cpu/call': Number((cpu[mode]! / (READ_CALLS * ROUNDS)).toFixed(2)),
+    rps: Number(rps[mode]!.toFixed(1)),
+  });
+  const table = { 'GET inbox.json': row('rest'), 'tools/call get_inbox': row('mcp') };
+  console.table(table);
+  const ratio = (rps.mcp! / rps.rest!).toFixed(2);
+  const p50Ratio = (percentile(times.rest!, 50) / percentile(times.mcp!, 50)).toFixed(2);
+  process.stdout.write(
+    `tools/call : REST throughput ratio ${ratio} (p50 ratio ${p50Ratio}), load ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}\n`,
+  );
+  process.stdout.write(`\nJSON: ${JSON.stringify({ mcp: table, ratio, p50Ratio, load: os.loadavg() })}\n`);
 }
 
 async function main(): Promise<void> {
@@ -631,6 +705,10 @@ async function main(): Promise<void> {
     // The domain functions that enqueue jobs (a message's notification) need the queue, as the server has it.
     await startBoss(database.url);
     cleanups.push(() => stopBoss());
+    if (MCP_ONLY) {
+      await compareMcp({ world, serverPid: server.child.pid!, floorUrl: '', floorPid: 0, postmasterPid: 0 });
+      return;
+    }
     const cases = await captureStatements(db, world, logFile);
     for (const c of CASES) {
       const sessions = cases[c.name]!;

@@ -20,7 +20,7 @@ import { answerSharePages } from '../lib/http/share-front-door';
 import { answerBrotliStatic, STATIC_DIR } from '../lib/http/static-front-door';
 import { parkUnchangedInboxPoll } from '../lib/http/poll-front-door';
 import { HTTP_SERVER_TIMEOUTS } from '../lib/http/server-timeouts';
-import { answerFromRoute, directRoute } from '../lib/http/route-front-door';
+import { answerFromRoute, directRoute, ROUTE_MODULES } from '../lib/http/route-front-door';
 import { answerOauth } from '../lib/oauth/front-door';
 import { answerBadRequestTarget, answerClientError, originForm, pinToPublicOrigin } from '../lib/http/request-target';
 import { sendSecurityHeaders } from '../lib/http/default-headers';
@@ -87,6 +87,11 @@ async function main(): Promise<void> {
     configureNextFromBuild();
     const app = next({ dev: false, dir: root, port: cfg.port, hostname: '0.0.0.0' });
     await app.prepare();
+    // The routes the direct door serves are loaded before the first request: loading one on
+    // first use (MCP's, with the SDK and every tool, most) held the event loop for seconds under
+    // load, so /api/health waited, and a keep-alive socket whose timer ran out meanwhile was
+    // closed with a request already sent on it (ECONNRESET in one-request-dos).
+    await Promise.all([...Object.values(ROUTE_MODULES).map((load) => load()), import('../app/api/mcp/route')]);
     const handle = app.getRequestHandler();
     const staticDir = path.join(root, STATIC_DIR);
     await ensureListener();
@@ -156,10 +161,10 @@ async function main(): Promise<void> {
             res.end(JSON.stringify(INTERNAL_ERROR_ENVELOPE));
           }
         });
-      // The hottest agent reads skip Next.js's pipeline (lib/http/route-front-door.ts);
+      // Every contract route is answered by its handler without Next.js's pipeline (lib/http/route-front-door.ts);
       // an unchanged inbox long-poll waits here, not in a route (lib/http/poll-front-door.ts).
       const direct = directRoute(req);
-      const toRoute = direct ? () => void answerFromRoute(req, res, direct) : () => void toNext();
+      const toRoute = direct ? () => void answerFromRoute(req, res, direct, () => void toNext()) : () => void toNext();
       if (parkUnchangedInboxPoll(req, res, toRoute)) return;
       toRoute();
     });

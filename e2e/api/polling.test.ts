@@ -420,7 +420,7 @@ describe('graceful shutdown', () => {
   }, 120_000);
 });
 
-describe("the polled reads skip Next.js's pipeline (lib/http/route-front-door.ts)", () => {
+describe("contract routes skip Next.js's pipeline (lib/http/route-front-door.ts)", () => {
   const API_HEADERS = {
     'content-security-policy': "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
     'x-content-type-options': 'nosniff',
@@ -460,8 +460,28 @@ describe("the polled reads skip Next.js's pipeline (lib/http/route-front-door.ts
     const unknownChat = await api('GET', `/api/v1/chats/${crypto.randomUUID()}/messages.json`, { token: me.token });
     expect([unknownChat.status, unknownChat.body.error.code]).toEqual([404, 'not_found']);
     expectApiHeaders(unknownChat, 'unknown chat 404');
-    // The control: a read Next.js still serves carries its router's Vary, so the check above can fail.
-    expect((await api('GET', '/api/v1/me/blocks.json', { token: me.token })).headers.get('vary')).toMatch(/\brsc\b/);
+    // The control: a read Next.js still serves (a plan by id) carries its router's Vary, so the check above can fail.
+    const plan = await api('GET', `/api/v1/plans/${crypto.randomUUID()}.json`, { token: me.token });
+    expect(plan.headers.get('vary')).toMatch(/\brsc\b/);
+  });
+
+  it("gzips a large answer as Next.js's server does, and says Vary: Accept-Encoding on a small one", async () => {
+    const [me] = await users(1);
+    // fetch asks for gzip and hands back the decoded body.
+    const index = await api('GET', '/api/v1/index.json', { token: me.token });
+    expect(index.status).toBe(200);
+    expect(index.headers.get('content-encoding')).toBe('gzip');
+    expect(index.headers.get('vary')).toMatch(/\bAccept-Encoding\b/);
+    expect(index.body).toHaveProperty('endpoints');
+    const plain = await api('GET', '/api/v1/index.json', {
+      token: me.token,
+      headers: { 'accept-encoding': 'identity' },
+    });
+    expect(plain.headers.get('content-encoding')).toBeNull();
+    expect(plain.body).toEqual(index.body);
+    const small = await api('GET', '/api/v1/me/blocks.json', { token: me.token });
+    expect([small.headers.get('content-encoding'), small.headers.get('vary')]).toEqual([null, 'Accept-Encoding']);
+    expectApiHeaders(index, 'index 200');
   });
 
   it('decodes a percent-encoded chat id as Next.js decodes a segment, and refuses a broken one with 400', async () => {

@@ -16,7 +16,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { DEFAULT_MAX_BODY_BYTES, type EndpointSpec } from '../contract/define';
 import { MCP_MAX_BODY_BYTES } from '../mcp/body-limit';
-import { declaresMoreThan, discardRefusedBody, payloadTooLarge } from './body-limit';
+import { closeAfterAnswer, declaresMoreThan, hasBody, payloadTooLarge } from './body-limit';
 import { echoed } from './echo';
 import { allowedMethods, endpointsAt } from './endpoint-paths';
 import { ApiError } from './errors';
@@ -36,18 +36,19 @@ export function answerApiFrontDoor(req: IncomingMessage, res: ServerResponse): b
     const allow = allowedMethods(specs);
     if (!allow.includes(method)) {
       const { body, headers } = methodNotAllowed(method, path, specs, allow);
+      // The body is refused unread: the connection ends with the answer.
+      if (hasBody(req)) closeAfterAnswer(req, res);
       res.writeHead(405, headers);
       res.end(method === 'HEAD' ? undefined : body);
-      discardRefusedBody(req);
       return true;
     }
   }
   const limit = bodyLimit(path, method, specs);
   if (limit !== undefined && declaresMoreThan(req.headers['content-length'], limit)) {
     const body = JSON.stringify(payloadTooLarge(limit).toBody());
+    closeAfterAnswer(req, res);
     res.writeHead(413, { ...API_HEADERS, 'content-length': Buffer.byteLength(body), 'cache-control': 'no-store' });
     res.end(body);
-    discardRefusedBody(req);
     return true;
   }
   if (path !== pathname) req.url = path + target.slice(target.indexOf(pathname) + pathname.length);

@@ -2,7 +2,8 @@
 // Content-Length over the limit is refused before a byte is read, and a chunked body is
 // counted as it arrives and refused the moment it passes the limit, before it is parsed. Contract endpoints take their limit from the
 // table (maxBodyBytes, 64 KB by default); /api/mcp's is in lib/mcp/body-limit.ts.
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import { ApiError } from './errors';
 
 export const payloadTooLarge = (limit: number) =>
@@ -35,25 +36,38 @@ export async function readBodyWithin(request: Request, limit: number): Promise<B
 }
 
 /**
- * A refused body (405, 413) is read and thrown away, never parsed, so the client gets the answer: a
- * socket closed while the client still sends resets, and the answer is lost (undici
- * reported EPIPE for a 2 MB PUT; RFC 9112 §9.6 on closing connections). Past a bound in
- * bytes or time the socket goes; a body read in full leaves the connection for the next
- * request.
+ * An answer given before the request's body was read in full (a 405 or 413 from a front
+ * door, a route that refused its body part way): the answer says `Connection: close`, so no
+ * client sends another request on this socket, and the rest of the body is read and thrown
+ * away, never parsed (RFC 9112 §9.6). Node would end and then destroy the socket as soon as
+ * such an answer is written: bytes the client is still sending then meet a reset, which can
+ * reach the client before the answer it has not read yet (undici reported EPIPE for a 2 MB
+ * PUT). So the server only half-closes, and destroys the socket when the client closes it or
+ * past a bound in bytes or time. Call it before the answer's head is written.
  */
 const LINGER_MAX_BYTES = 16 * 1024 * 1024;
 const LINGER_MAX_MS = 5_000;
 
-export function discardRefusedBody(req: IncomingMessage): void {
+export function closeAfterAnswer(req: IncomingMessage, res: ServerResponse): void {
+  if (!res.headersSent) res.setHeader('connection', 'close');
+  const socket = req.socket;
+  // Called by Node once the answer is written (for `Connection: close`): the FIN goes, reading goes on.
+  socket.destroySoon = function halfClose(this: Socket) {
+    if (this.writable) this.end();
+  };
   let seen = 0;
-  const cut = () => req.socket.destroy();
+  const cut = () => socket.destroy();
   const timer = setTimeout(cut, LINGER_MAX_MS);
   timer.unref();
+  socket.once('close', () => clearTimeout(timer));
   req.on('data', (chunk: Buffer) => {
     seen += chunk.length;
     if (seen > LINGER_MAX_BYTES) cut();
   });
-  req.once('end', () => clearTimeout(timer));
-  req.once('close', () => clearTimeout(timer));
   req.resume();
+}
+
+/** True when the request carries a body (declared or chunked), read or not. */
+export function hasBody(req: IncomingMessage): boolean {
+  return Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined;
 }

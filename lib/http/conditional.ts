@@ -31,7 +31,7 @@ export interface ConditionalOptions<T> {
 
 /** 200 with the body, or 304 without one when the caller already holds this version. */
 export function conditionalReply<T extends Record<string, unknown>>(
-  request: Request,
+  request: Pick<Request, 'headers'>,
   body: T,
   options: ConditionalOptions<T> = {},
 ): Reply<T> {

@@ -106,7 +106,12 @@ function sortKeys(value: unknown): unknown {
  * address), with the request's fingerprint computed once when first needed; null for
  * other methods and POSTs without the header.
  */
-export function idempotentRequest(request: Request, caller: Caller | null, ip: string, body: () => Promise<string>) {
+export function idempotentRequest(
+  request: Pick<Request, 'method' | 'headers' | 'url'>,
+  caller: Caller | null,
+  ip: string,
+  body: () => Promise<string>,
+) {
   if (request.method !== 'POST') return null;
   const value = parseIdempotencyKey(request.headers.get(IDEMPOTENCY_HEADER));
   if (value === null) return null;

@@ -12,7 +12,7 @@ import { config } from '../config';
 import { collectNormalizations } from '../contract/forgiving';
 import { DEFAULT_MAX_BODY_BYTES, SCOPES, type EndpointSpec, type Scope } from '../contract/define';
 import { consumeRateLimit, rateLimitState } from '../limits/rate-limits';
-import { readBodyWithin } from './body-limit';
+import { payloadTooLarge, readBodyWithin } from './body-limit';
 import { echoed } from './echo';
 import { ApiError, INTERNAL_ERROR_MESSAGE, mapDatabaseError } from './errors';
 import { claim, finish, idempotentRequest, release, storedAnswer, type IdempotencyKey } from './idempotency';
@@ -21,6 +21,34 @@ import { logError, logLine } from './log';
 import { parseOrThrow, refuseUnknownQuery } from './validation';
 
 type Out<T> = T extends z.ZodType ? z.output<T> : undefined;
+
+/** What route() reads of a request: an HTTP Request, or an MCP tool call's stand-in for one. */
+export type RouteRequest = Pick<Request, 'method' | 'headers' | 'url'>;
+
+/**
+ * One call of a route, from either caller: the HTTP request (its body still unread), or an
+ * MCP tool call whose arguments are already parsed (lib/mcp/call.ts), so nothing is
+ * serialised into a Request and parsed again. Both go through the same checks.
+ */
+export interface RouteCall {
+  request: RouteRequest;
+  query: URLSearchParams;
+  params: () => Promise<Record<string, string | string[]>>;
+  /** The body's text, read within the endpoint's limit; or the parsed body and an upper bound of its size. */
+  body: { text: () => Promise<string> } | { parsed: unknown; bytesAtMost: number };
+}
+
+/** An answer still as a value: the HTTP caller serialises it once, an MCP caller hands it on. */
+export interface JsonAnswer {
+  status: number;
+  headers: Record<string, string>;
+  value: unknown;
+}
+
+/** A route handler as Next.js calls it, with the same route for callers that hold parsed input. */
+export type ContractRoute = ((request: Request, next: NextContext) => Promise<Response>) & {
+  call: (call: RouteCall) => Promise<Response | JsonAnswer>;
+};
 
 const NEW_KEYS_HINT =
   'A new Idempotency-Key is for a new action; a retry reuses its key and is not counted. ' +
@@ -42,7 +70,7 @@ export interface HandlerContext<S extends EndpointSpec> {
   body: Out<S['body']>;
   /** What parsing read differently from how it was written (forgiving input), for warnings.normalized. */
   normalized: string[];
-  request: Request;
+  request: RouteRequest;
   ip: string;
   baseUrl: string;
   /**
@@ -74,7 +102,7 @@ export interface RouteOptions {
    * authentication and before the path, query or body is read or parsed, so a caller
    * that will be refused anyway costs no parsing of a large body.
    */
-  beforeParsing?: (ctx: { db: Database; ip: string; request: Request }) => Promise<void>;
+  beforeParsing?: (ctx: { db: Database; ip: string; request: RouteRequest }) => Promise<void>;
   /**
    * The RateLimit fields of a limit the handler counts itself (messages per chat), for an
    * idempotent replay, which runs no handler but answers with the fields like any other.
@@ -99,10 +127,11 @@ export function errorResponse(error: ApiError): Response {
   return json(error.toBody(), error.status, { 'cache-control': 'no-store', ...error.headers });
 }
 
-export function route<S extends EndpointSpec>(spec: S, handler: Handler<S>, options: RouteOptions = {}) {
+export function route<S extends EndpointSpec>(spec: S, handler: Handler<S>, options: RouteOptions = {}): ContractRoute {
   // Bodies with agentName/agentSessionId: their agentName must be the caller's own (attributedTo).
   const attributed = 'agentName' in ((spec.body as { shape?: object } | undefined)?.shape ?? {});
-  return async (request: Request, next: NextContext): Promise<Response> => {
+  const maxBodyBytes = spec.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const call = async ({ request, query: searchParams, params: readParams, body: source }: RouteCall) => {
     let claimed: IdempotencyKey | null = null;
     // The RateLimit fields of a limit this call was counted against, for any answer to it.
     let limitHeaders: Record<string, string> = {};
@@ -117,7 +146,8 @@ export function route<S extends EndpointSpec>(spec: S, handler: Handler<S>, opti
       const auth = spec.auth === 'none' ? null : await authenticate(db, request, spec.auth);
       // The body is read once, when first needed (a retry's fingerprint, or parsing).
       let bodyText: Promise<string> | undefined;
-      const readBody = () => (bodyText ??= readBodyText(request, spec));
+      const readBody = () =>
+        (bodyText ??= 'text' in source ? source.text() : Promise.resolve(JSON.stringify(source.parsed ?? {})));
       const idempotent = idempotentRequest(request, auth, ip, spec.body ? readBody : async () => '');
       // A retry gets its stored answer before it is counted against any limit.
       if (idempotent) {
@@ -130,7 +160,7 @@ export function route<S extends EndpointSpec>(spec: S, handler: Handler<S>, opti
               : {};
           const own =
             options.replayLimitHeaders && auth
-              ? await options.replayLimitHeaders({ db, userId: auth.userId, params: await next.params })
+              ? await options.replayLimitHeaders({ db, userId: auth.userId, params: await readParams() })
               : {};
           return withLimitHeaders(stored, { ...limitHeaders, ...userLimit, ...own });
         }
@@ -139,15 +169,19 @@ export function route<S extends EndpointSpec>(spec: S, handler: Handler<S>, opti
         limitHeaders = await consumeRateLimit(db, limit.name, config().rateLimits[limit.name], auth.userId);
       }
       if (options.beforeParsing) await options.beforeParsing({ db, ip, request });
-      if (spec.path.startsWith('/api/v1/')) refuseUnknownQuery(spec.query, new URL(request.url).searchParams);
-      const rawParams = spec.params ? await next.params : undefined;
-      const rawBody = spec.body ? parseJsonBody(await readBody(), request, spec) : undefined;
+      if (spec.path.startsWith('/api/v1/')) refuseUnknownQuery(spec.query, searchParams);
+      const rawParams = spec.params ? await readParams() : undefined;
+      const rawBody = !spec.body
+        ? undefined
+        : 'text' in source
+          ? parseJsonBody(await readBody(), request, spec)
+          : await parsedWithin(source, maxBodyBytes);
       const {
         value: { params, query, body },
         normalized,
       } = collectNormalizations(() => ({
         params: spec.params ? parseOrThrow(spec.params, rawParams, 'path') : undefined,
-        query: spec.query ? parseOrThrow(spec.query, queryObject(request), 'query') : undefined,
+        query: spec.query ? parseOrThrow(spec.query, Object.fromEntries(searchParams), 'query') : undefined,
         body: spec.body ? parseOrThrow(spec.body, rawBody, 'body') : undefined,
       }));
       const checkedBody = attributed && auth ? attributedTo(body as object, auth) : body;
@@ -164,7 +198,7 @@ export function route<S extends EndpointSpec>(spec: S, handler: Handler<S>, opti
         if (replay) {
           const own =
             options.replayLimitHeaders && auth
-              ? await options.replayLimitHeaders({ db, userId: auth.userId, params: await next.params })
+              ? await options.replayLimitHeaders({ db, userId: auth.userId, params: await readParams() })
               : {};
           return withLimitHeaders(replay, { ...limitHeaders, ...own });
         }
@@ -191,21 +225,49 @@ export function route<S extends EndpointSpec>(spec: S, handler: Handler<S>, opti
         await noteWrite(db, auth.userId).catch((e: unknown) => logError('read-your-writes mark failed', e));
       }
       const defaults = { 'cache-control': 'no-store', ...limitHeaders };
-      const response =
+      const answer: Response | JsonAnswer =
         result instanceof Response
           ? result
           : result instanceof Reply
-            ? json(result.body, result.init.status ?? spec.status ?? 200, { ...defaults, ...result.init.headers })
-            : json(result, spec.status ?? 200, defaults);
-      return claimed ? await finish(db, claimed, response) : response;
+            ? {
+                status: result.init.status ?? spec.status ?? 200,
+                headers: { ...defaults, ...result.init.headers },
+                value: result.body,
+              }
+            : { status: spec.status ?? 200, headers: defaults, value: result };
+      return claimed ? await finish(db, claimed, toResponse(answer)) : answer;
     } catch (error) {
       // A refused or failed request changed nothing: its key is free for a retry.
       if (claimed) await release(getDb(), claimed).catch((e: unknown) => logError('idempotency release failed', e));
       const apiError = toApiError(error, spec);
       const headers = { 'cache-control': 'no-store', ...limitHeaders, ...apiError.headers };
-      return json(apiError.toBody(), apiError.status, headers);
+      return { status: apiError.status, headers, value: apiError.toBody() } satisfies JsonAnswer;
     }
   };
+  const http = async (request: Request, next: NextContext): Promise<Response> =>
+    toResponse(
+      await call({
+        request,
+        query: new URL(request.url).searchParams,
+        params: () => next.params,
+        body: { text: () => readBodyText(request, maxBodyBytes) },
+      }),
+    );
+  return Object.assign(http, { call });
+}
+
+export function toResponse(answer: Response | JsonAnswer): Response {
+  return answer instanceof Response ? answer : json(answer.value, answer.status, answer.headers);
+}
+
+/**
+ * A body parsed by the caller (an MCP tool's arguments), held to the endpoint's byte limit
+ * as if it had been sent: measured only when its bound is over the limit.
+ */
+async function parsedWithin(source: { parsed: unknown; bytesAtMost: number }, limit: number): Promise<unknown> {
+  if (source.bytesAtMost > limit && Buffer.byteLength(JSON.stringify(source.parsed ?? {})) > limit)
+    throw payloadTooLarge(limit);
+  return source.parsed;
 }
 
 export function toApiError(error: unknown, spec?: Pick<EndpointSpec, 'method' | 'path'>): ApiError {
@@ -227,7 +289,7 @@ export function toApiError(error: unknown, spec?: Pick<EndpointSpec, 'method' | 
  * anyone may). A bearer token that is present but invalid or revoked is refused (401) as
  * on any other endpoint, never read as "no credentials".
  */
-export async function optionalCaller(db: Database, request: Request, scope: Scope): Promise<Caller | null> {
+export async function optionalCaller(db: Database, request: RouteRequest, scope: Scope): Promise<Caller | null> {
   if (!request.headers.get('authorization')) return sessionCaller(db, request);
   try {
     return await authenticate(db, request, scope);
@@ -243,7 +305,7 @@ function revokedWhileHeld(): ApiError {
   });
 }
 
-export async function authenticate(db: Database, request: Request, scope: string): Promise<Caller> {
+export async function authenticate(db: Database, request: RouteRequest, scope: string): Promise<Caller> {
   const header = request.headers.get('authorization') ?? '';
   const token = bearerToken(header);
   // RFC 9728 §5.1: every challenge names the metadata that leads an OAuth client to sign in.
@@ -278,7 +340,7 @@ export async function authenticate(db: Database, request: Request, scope: string
  * cookie must come from our own pages: browsers always send Origin on such requests,
  * and a cross-site one (CSRF) carries another origin.
  */
-async function sessionCaller(db: Database, request: Request): Promise<Caller | null> {
+async function sessionCaller(db: Database, request: RouteRequest): Promise<Caller | null> {
   const { publicBaseUrl } = config();
   const token = readCookie(request.headers.get('cookie'), sessionCookieName(usesSecureCookies(publicBaseUrl)));
   if (!token) return null;
@@ -305,18 +367,12 @@ async function sessionCaller(db: Database, request: Request): Promise<Caller | n
   };
 }
 
-function queryObject(request: Request): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [key, value] of new URL(request.url).searchParams) out[key] = value;
-  return out;
-}
-
 /** Reads at most the endpoint's byte limit, so an oversized body never fills memory. */
-async function readBodyText(request: Request, spec: EndpointSpec): Promise<string> {
-  return (await readBodyWithin(request, spec.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES)).toString('utf8');
+async function readBodyText(request: Request, limit: number): Promise<string> {
+  return (await readBodyWithin(request, limit)).toString('utf8');
 }
 
-function parseJsonBody(text: string, request: Request, spec: EndpointSpec): unknown {
+function parseJsonBody(text: string, request: RouteRequest, spec: EndpointSpec): unknown {
   if (text.trim() === '') {
     if (spec.bodyOptional) return {};
     throw new ApiError('validation_failed', 'A JSON body is required', {

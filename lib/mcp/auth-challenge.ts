@@ -35,6 +35,7 @@ function challenge(baseUrl: string, params: Record<string, string>, message: str
 
 export async function mcpAuthChallenge(
   request: Request,
+  parsed: unknown,
   tools: readonly ToolDefinition[],
   baseUrl: string,
 ): Promise<Response | null> {
@@ -45,12 +46,7 @@ export async function mcpAuthChallenge(
     return challenge(baseUrl, { error: 'invalid_token' }, 'Invalid, expired or revoked bearer token');
   }
   if (request.method !== 'POST') return null;
-  let message: { method?: unknown; params?: { name?: unknown } };
-  try {
-    message = (await request.clone().json()) as typeof message;
-  } catch {
-    return null; // The SDK answers malformed JSON itself.
-  }
+  const message = parsed as { method?: unknown; params?: { name?: unknown } } | undefined;
   if (!message || typeof message !== 'object' || message.method !== 'tools/call') return null;
   const tool = tools.find((t) => t.name === message.params?.name);
   if (!tool || tool.spec.auth === 'none') return null;

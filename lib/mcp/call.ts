@@ -4,6 +4,7 @@
 import type { ErrorEnvelope } from '../contract/errors';
 import { wellFormed } from '../contract/text';
 import { CLIENT_IP_HEADERS } from '../http/ip';
+import type { ContractRoute, JsonAnswer } from '../http/route';
 import type { ToolDefinition } from './tools';
 import { connectText } from '../guides/connecting';
 import { errorResponse, toApiError } from '../http/route';
@@ -37,6 +38,47 @@ export function buildRouteRequest(
   incoming: Request | undefined,
   baseUrl: string,
 ) {
+  const { params, query, body } = placeArguments(tool, args);
+  // The URL is for show (the handler reads `params`, where the contract refuses a lone
+  // surrogate by name); encodeURIComponent would throw on one.
+  const path = tool.spec.path.replace(/\{(\w+)\}/g, (_m, name: string) =>
+    encodeURIComponent(wellFormed(params[name] ?? '')),
+  );
+  const origin = incoming ? new URL(incoming.url).origin : baseUrl;
+  const search = query.toString();
+  const url = `${origin}${path}${search ? `?${search}` : ''}`;
+  const headers = forwardedHeaders(incoming);
+  const init: RequestInit = { method: tool.spec.method, headers };
+  if (body !== undefined) {
+    headers.set('content-type', 'application/json');
+    init.body = JSON.stringify(body);
+  }
+  return { request: new Request(url, init), params };
+}
+
+function isEnvelope(value: unknown): value is ErrorEnvelope {
+  const error = (value as { error?: { code?: unknown; message?: unknown } } | null)?.error;
+  return typeof error?.code === 'string' && typeof error.message === 'string';
+}
+
+/** The error envelope as words an agent can act on, plus the envelope itself as JSON. */
+function errorResult(status: number, envelope: ErrorEnvelope, retryAfter: string | null | undefined): ToolResult {
+  const { code, message, hint, fields } = envelope.error;
+  const lines = [`Error ${status} ${code}: ${message}`];
+  if (hint) lines.push(`What to do: ${hint}`);
+  for (const [field, problem] of Object.entries(fields ?? {})) lines.push(`- ${field}: ${problem}`);
+  if (retryAfter) lines.push(`Retry after ${retryAfter} seconds.`);
+  return {
+    content: [
+      { type: 'text', text: lines.join('\n') },
+      { type: 'text', text: JSON.stringify(envelope) },
+    ],
+    isError: true,
+  };
+}
+
+/** A tool's arguments where its endpoint takes them: path, query and body. */
+function placeArguments(tool: ToolDefinition, args: Record<string, unknown>) {
   const params: Record<string, string> = {};
   const query = new URLSearchParams();
   let body: Record<string, unknown> | unknown = {};
@@ -51,48 +93,59 @@ export function buildRouteRequest(
     } else if (tool.bodyAsArgument && name === 'body') body = value;
     else (body as Record<string, unknown>)[name] = value;
   }
-  // The URL is for show (the handler reads `params`, where the contract refuses a lone
-  // surrogate by name); encodeURIComponent would throw on one.
-  const path = tool.spec.path.replace(/\{(\w+)\}/g, (_m, name: string) =>
-    encodeURIComponent(wellFormed(params[name] ?? '')),
-  );
-  const origin = incoming ? new URL(incoming.url).origin : baseUrl;
-  const search = query.toString();
-  const url = `${origin}${path}${search ? `?${search}` : ''}`;
+  return { params, query, body: hasBody ? body : undefined };
+}
 
+/** The headers of the MCP request the tool's call carries into the route (auth, client address). */
+function forwardedHeaders(incoming: Request | undefined): Headers {
   const headers = new Headers({ accept: 'application/json' });
   for (const name of FORWARDED_HEADERS) {
     const value = incoming?.headers.get(name);
     if (value) headers.set(name, value);
   }
-  const init: RequestInit = { method: tool.spec.method, headers };
-  if (hasBody) {
-    headers.set('content-type', 'application/json');
-    init.body = JSON.stringify(body);
+  return headers;
+}
+
+/** What a tool call needs of its MCP request: the request itself, and the size of its body. */
+export interface IncomingCall {
+  request: Request;
+  bodyBytes: number;
+}
+
+/**
+ * Calls the tool's route with its arguments as they are: the route's own checks (auth,
+ * limits, the byte limit, zod parsing) run on them, with no Request built and no JSON
+ * serialised and parsed again in between. A handler that is not a contract route (a plan
+ * by id, which picks JSON or iCalendar) is called over a Request as before.
+ */
+async function answerOf(
+  tool: ToolDefinition,
+  handler: RouteHandler,
+  args: Record<string, unknown>,
+  incoming: IncomingCall | undefined,
+  baseUrl: string,
+): Promise<Response | JsonAnswer> {
+  // Own property only: every function has Function.prototype.call (a plan by id's handler is a plain function).
+  const direct = Object.hasOwn(handler, 'call') ? (handler as unknown as ContractRoute).call : undefined;
+  if (!direct) {
+    const { request, params } = buildRouteRequest(tool, args, incoming?.request, baseUrl);
+    return handler(request, { params: Promise.resolve(params) });
   }
-  return { request: new Request(url, init), params };
-}
-
-function isEnvelope(value: unknown): value is ErrorEnvelope {
-  const error = (value as { error?: { code?: unknown; message?: unknown } } | null)?.error;
-  return typeof error?.code === 'string' && typeof error.message === 'string';
-}
-
-/** The error envelope as words an agent can act on, plus the envelope itself as JSON. */
-function errorResult(status: number, envelope: ErrorEnvelope, response: Response): ToolResult {
-  const { code, message, hint, fields } = envelope.error;
-  const lines = [`Error ${status} ${code}: ${message}`];
-  if (hint) lines.push(`What to do: ${hint}`);
-  for (const [field, problem] of Object.entries(fields ?? {})) lines.push(`- ${field}: ${problem}`);
-  const retryAfter = response.headers.get('retry-after');
-  if (retryAfter) lines.push(`Retry after ${retryAfter} seconds.`);
-  return {
-    content: [
-      { type: 'text', text: lines.join('\n') },
-      { type: 'text', text: JSON.stringify(envelope) },
-    ],
-    isError: true,
+  const { params, query, body } = placeArguments(tool, args);
+  // Read by the route only for an Idempotency-Key, which a tool call never forwards.
+  const request = {
+    method: tool.spec.method,
+    headers: forwardedHeaders(incoming?.request),
+    url: baseUrl + tool.spec.path,
   };
+  if (body !== undefined) request.headers.set('content-type', 'application/json');
+  return direct({
+    request,
+    query,
+    params: async () => params,
+    // The arguments came inside the MCP body: its size bounds theirs.
+    body: { parsed: body, bytesAtMost: incoming?.bodyBytes ?? Number.POSITIVE_INFINITY },
+  });
 }
 
 /** A failure outside a route handler (the MCP-only confirm steps) as the same tool error a route's gives. */
@@ -104,12 +157,12 @@ export async function callRoute(
   tool: ToolDefinition,
   handler: RouteHandler,
   args: Record<string, unknown>,
-  incoming: Request | undefined,
+  incoming: IncomingCall | undefined,
   baseUrl: string,
 ): Promise<ToolResult> {
-  const { request, params } = buildRouteRequest(tool, args, incoming, baseUrl);
-  const response = await handler(request, { params: Promise.resolve(params) });
-  return resultOfResponse(tool, response, baseUrl);
+  const answer = await answerOf(tool, handler, args, incoming, baseUrl);
+  if (!(answer instanceof Response)) return resultOf(tool, answer, baseUrl);
+  return resultOfResponse(tool, answer, baseUrl);
 }
 
 async function resultOfResponse(
@@ -130,9 +183,26 @@ async function resultOfResponse(
       : ({
           error: { code: 'internal_error', message: `Unexpected ${response.status} response` },
         } satisfies ErrorEnvelope);
-    return errorResult(response.status, envelope, response);
+    return errorResult(response.status, envelope, response.headers.get('retry-after'));
   }
-  const content: ToolResult['content'] = [{ type: 'text', text: text || 'null' }];
+  return successResult(tool, text || 'null', baseUrl);
+}
+
+/** A route's answer as a tool result, serialised once. */
+function resultOf(tool: ToolDefinition, answer: JsonAnswer, baseUrl: string): ToolResult {
+  if (answer.status < 200 || answer.status > 299) {
+    const envelope = isEnvelope(answer.value)
+      ? answer.value
+      : ({
+          error: { code: 'internal_error', message: `Unexpected ${answer.status} response` },
+        } satisfies ErrorEnvelope);
+    return errorResult(answer.status, envelope, answer.headers['retry-after']);
+  }
+  return successResult(tool, answer.value === undefined ? 'null' : JSON.stringify(answer.value), baseUrl);
+}
+
+function successResult(tool: ToolDefinition | undefined, text: string, baseUrl: string): ToolResult {
+  const content: ToolResult['content'] = [{ type: 'text', text }];
   // A new account: how this host goes on acting for the person depends on the host.
   if (tool?.spec.id === 'register')
     content.push({

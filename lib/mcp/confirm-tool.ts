@@ -8,7 +8,7 @@ import { getDb } from '@/db';
 import { authenticate } from '../http/route';
 import { ApiError } from '../http/errors';
 import { config } from '../config';
-import { apiErrorResult, callRoute, type RouteHandler, type ToolResult } from './call';
+import { apiErrorResult, callRoute, type IncomingCall, type RouteHandler, type ToolResult } from './call';
 import {
   CONFIRMATION_META_KEY,
   type ConfirmAction,
@@ -52,15 +52,20 @@ export function needsPerson(confirm: unknown, requestCapabilities: unknown): boo
   return config().mcpRequirePersonConfirm === 'ui-hosts' && declaresUi(requestCapabilities);
 }
 
+/** The caller of a tool call; with no MCP request there is no Authorization either, so the usual 401. */
+function caller(incoming: IncomingCall | undefined, scope: string) {
+  return authenticate(getDb(), incoming?.request ?? { method: 'POST', headers: new Headers(), url: '' }, scope);
+}
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * Whether the caller has sent nothing in this chat yet (their first message needs the tap).
  * A chat that is not theirs is no first message here: the route answers it with 404.
  */
-async function isFirstMessage(incoming: Request, chatId: unknown): Promise<boolean> {
+async function isFirstMessage(incoming: IncomingCall | undefined, chatId: unknown): Promise<boolean> {
   if (typeof chatId !== 'string' || !UUID.test(chatId)) return false;
-  const { userId } = await authenticate(getDb(), incoming, CONFIRMABLE.send_message.scope);
+  const { userId } = await caller(incoming, CONFIRMABLE.send_message.scope);
   const row = await getDb()
     .selectFrom('chat_members')
     .select(
@@ -80,7 +85,7 @@ export async function waitsForPerson(
   confirm: unknown,
   capabilities: unknown,
   args: Record<string, unknown>,
-  incoming: Request,
+  incoming: IncomingCall | undefined,
 ): Promise<boolean> {
   if (!needsPerson(confirm, capabilities)) return false;
   if (confirm === 'person' || kind !== 'send_message') return true;
@@ -100,7 +105,7 @@ const WAITING: Record<ConfirmAction, string> = {
 export async function prepareAction(
   kind: ConfirmAction,
   args: Record<string, unknown>,
-  incoming: Request,
+  incoming: IncomingCall | undefined,
   shown?: Record<string, unknown>,
 ): Promise<ToolResult> {
   try {
@@ -109,7 +114,7 @@ export async function prepareAction(
       throw new ApiError('validation_failed', `${missing.join(', ')} required`, {
         fields: Object.fromEntries(missing.map((key) => [key, 'Required'])),
       });
-    const { userId } = await authenticate(getDb(), incoming, CONFIRMABLE[kind].scope);
+    const { userId } = await caller(incoming, CONFIRMABLE[kind].scope);
     const { token, expiresAt } = await prepareConfirmation(getDb(), userId, kind, args);
     const expires_at = expiresAt.toISOString();
     return {
@@ -128,14 +133,14 @@ export async function prepareAction(
 export async function confirmAction(
   tools: ReadonlyMap<string, { tool: ToolDefinition; handler: RouteHandler }>,
   args: Record<string, unknown>,
-  incoming: Request,
+  incoming: IncomingCall | undefined,
   baseUrl: string,
 ): Promise<ToolResult> {
   try {
     const { kind, token, ...payload } = args;
     const target = typeof kind === 'string' && isConfirmable(kind) ? tools.get(kind) : undefined;
     const scope = target ? CONFIRMABLE[kind as ConfirmAction].scope : 'buddy:write';
-    const { userId } = await authenticate(getDb(), incoming, scope);
+    const { userId } = await caller(incoming, scope);
     const spent =
       target !== undefined &&
       typeof token === 'string' &&

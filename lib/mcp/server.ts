@@ -1,9 +1,9 @@
 // The MCP server behind /api/mcp: registers one tool per contract endpoint on an
-// McpServer (SDK v2, via mcp-handler) and answers each call through the route handler.
+// McpServer (SDK v2) and answers each call through the route handler.
 import type { McpServer, StandardSchemaWithJSON } from '@modelcontextprotocol/server';
 import { API_VERSION } from '../docs/index-document';
 import { config } from '../config';
-import { apiErrorResult, callRoute, type RouteHandler } from './call';
+import { apiErrorResult, callRoute, type IncomingCall, type RouteHandler, type ToolResult } from './call';
 import { ApiError } from '../http/errors';
 import { GUIDE_TOOL, guideResult } from './guide-tool';
 import type { AgentEndpointSpec } from '../contract/define';
@@ -91,94 +91,132 @@ export function advertisedTools(endpoints: readonly AgentEndpointSpec[]): Advert
   ];
 }
 
-export function registerTools(
-  server: McpServer,
+/** A tool's registration, built once per process: only the McpServer it goes on is per exchange. */
+export interface PreparedTool {
+  name: string;
+  config: {
+    description: string;
+    inputSchema: ReturnType<typeof advertisedSchema>;
+    annotations: ToolAnnotations;
+    _meta?: Record<string, unknown>;
+  };
+  /** `capabilities`: the host's, for the tools that act differently when it renders views. */
+  call: (
+    args: Record<string, unknown>,
+    incoming: IncomingCall | undefined,
+    baseUrl: string,
+    capabilities: () => unknown,
+  ) => Promise<ToolResult>;
+}
+
+type Routes = ReadonlyMap<string, { tool: ToolDefinition; handler: RouteHandler }>;
+
+/**
+ * A tool whose action reaches another human (issue 32 §2): done at once, or prepared for a
+ * person's tap when asked (`confirm: "person"`) or when the operator's rule requires it.
+ */
+function confirmableCall(
+  kind: ConfirmAction,
+  own: { tool: ToolDefinition; handler: RouteHandler },
+  routes: Routes,
+): PreparedTool['call'] {
+  return async (args, incoming, baseUrl, capabilities) => {
+    const { confirm, ...rest } = args;
+    // Never dropped silently: a confirm this server does not know is refused, not ignored.
+    if (confirm !== undefined && confirm !== 'person')
+      return apiErrorResult(
+        new ApiError('validation_failed', 'confirm must be "person" or left out', {
+          fields: { confirm: 'Expected "person"' },
+        }),
+      );
+    try {
+      if (!(await waitsForPerson(kind, confirm, capabilities(), rest, incoming)))
+        return callRoute(own.tool, own.handler, rest, incoming, baseUrl);
+    } catch (error) {
+      return apiErrorResult(error);
+    }
+    // The view shows the plan the person accepts, read as they may read it (404 when it is not theirs).
+    const getPlan = routes.get('get_plan');
+    if (kind === 'accept_plan' && getPlan && typeof rest.planId === 'string') {
+      const read = await callRoute(getPlan.tool, getPlan.handler, { planId: rest.planId }, incoming, baseUrl);
+      if (read.isError) return read;
+      return prepareAction(kind, rest, incoming, JSON.parse(read.content[0]?.text ?? '{}'));
+    }
+    return prepareAction(kind, rest, incoming);
+  };
+}
+
+export function prepareTools(
   tools: readonly ToolDefinition[],
   handlers: Readonly<Record<string, RouteHandler>>,
-  incoming: Request,
-  baseUrl: string,
-): void {
-  server.registerTool(
-    GUIDE_TOOL.name,
-    {
+): PreparedTool[] {
+  const guide: PreparedTool = {
+    name: GUIDE_TOOL.name,
+    config: {
       description: GUIDE_TOOL.description,
       inputSchema: advertisedSchema(() => GUIDE_TOOL.inputSchema),
       annotations: GUIDE_TOOL.annotations,
     },
-    async (args) => guideResult(args),
-  );
+    call: async (args) => guideResult(args),
+  };
   const routes = new Map<string, { tool: ToolDefinition; handler: RouteHandler }>();
   for (const tool of tools) {
     const handler = handlers[tool.name];
     if (!handler) throw new Error(`No route handler for the MCP tool ${tool.name}: add it to app/api/mcp/handlers.ts`);
     routes.set(tool.name, { tool, handler });
   }
-  for (const { tool, handler } of routes.values()) {
-    const kind = isConfirmable(tool.name) ? tool.name : undefined;
-    const call = kind
-      ? (args: Record<string, unknown>, capabilities: unknown) =>
-          callConfirmable(kind, args, capabilities, { tool, handler }, routes, incoming, baseUrl)
-      : async (args: Record<string, unknown>) => callRoute(tool, handler, args, incoming, baseUrl);
-    server.registerTool(
-      tool.name,
-      {
+  const prepared: PreparedTool[] = [
+    guide,
+    ...[...routes.values()].map(
+      ({ tool, handler }): PreparedTool => ({
+        name: tool.name,
         // No title: hosts show the name (get_inbox), and tools/list stays small.
-        description: tool.description,
-        inputSchema: advertisedSchema((target) => toolInputSchema(tool, target)),
-        annotations: tool.annotations,
-        ...uiMeta(tool.name),
-      },
-      async (args, ctx) => call(args, callerCapabilities(ctx.mcpReq.envelope, server.server.getClientCapabilities())),
-    );
-  }
-  server.registerTool(
-    CONFIRM_TOOL.name,
+        config: {
+          description: tool.description,
+          inputSchema: advertisedSchema((target) => toolInputSchema(tool, target)),
+          annotations: tool.annotations,
+          ...uiMeta(tool.name),
+        },
+        call: isConfirmable(tool.name)
+          ? confirmableCall(tool.name, { tool, handler }, routes)
+          : (args, incoming, baseUrl) => callRoute(tool, handler, args, incoming, baseUrl),
+      }),
+    ),
     {
-      description: CONFIRM_TOOL.description,
-      inputSchema: advertisedSchema(() => CONFIRM_TOOL.inputSchema),
-      annotations: CONFIRM_TOOL.annotations,
-      _meta: CONFIRM_TOOL._meta,
+      name: CONFIRM_TOOL.name,
+      config: {
+        description: CONFIRM_TOOL.description,
+        inputSchema: advertisedSchema(() => CONFIRM_TOOL.inputSchema),
+        annotations: CONFIRM_TOOL.annotations,
+        _meta: CONFIRM_TOOL._meta,
+      },
+      call: (args, incoming, baseUrl) => confirmAction(routes, args, incoming, baseUrl),
     },
-    async (args) => confirmAction(routes, args, incoming, baseUrl),
-  );
-  registerViews(server, baseUrl);
+  ];
+  return prepared;
 }
 
 /**
- * A tool whose action reaches another human (issue 32 §2): done at once, or prepared for a
- * person's tap when asked (`confirm: "person"`) or when the operator's rule requires it.
+ * Puts the prepared tools and the views on this exchange's server, each call carrying the
+ * exchange's MCP request. An exchange that calls one tool (`calls`) gets that tool alone: a
+ * stateless server answers that one message and is gone, and registering all 43 on it cost
+ * every call.
  */
-async function callConfirmable(
-  kind: ConfirmAction,
-  args: Record<string, unknown>,
-  capabilities: unknown,
-  own: { tool: ToolDefinition; handler: RouteHandler },
-  routes: ReadonlyMap<string, { tool: ToolDefinition; handler: RouteHandler }>,
-  incoming: Request,
+export function registerTools(
+  server: McpServer,
+  prepared: readonly PreparedTool[],
+  incoming: IncomingCall | undefined,
   baseUrl: string,
-) {
-  const { confirm, ...rest } = args;
-  // Never dropped silently: a confirm this server does not know is refused, not ignored.
-  if (confirm !== undefined && confirm !== 'person')
-    return apiErrorResult(
-      new ApiError('validation_failed', 'confirm must be "person" or left out', {
-        fields: { confirm: 'Expected "person"' },
-      }),
+  calls?: string,
+): void {
+  const only = calls === undefined ? undefined : prepared.find((tool) => tool.name === calls);
+  for (const tool of only ? [only] : prepared)
+    server.registerTool(tool.name, tool.config, async (args, ctx) =>
+      tool.call(args, incoming, baseUrl, () =>
+        callerCapabilities(ctx.mcpReq.envelope, server.server.getClientCapabilities()),
+      ),
     );
-  try {
-    if (!(await waitsForPerson(kind, confirm, capabilities, rest, incoming)))
-      return callRoute(own.tool, own.handler, rest, incoming, baseUrl);
-  } catch (error) {
-    return apiErrorResult(error);
-  }
-  // The view shows the plan the person accepts, read as they may read it (404 when it is not theirs).
-  const getPlan = routes.get('get_plan');
-  if (kind === 'accept_plan' && getPlan && typeof rest.planId === 'string') {
-    const read = await callRoute(getPlan.tool, getPlan.handler, { planId: rest.planId }, incoming, baseUrl);
-    if (read.isError) return read;
-    return prepareAction(kind, rest, incoming, JSON.parse(read.content[0]?.text ?? '{}'));
-  }
-  return prepareAction(kind, rest, incoming);
+  if (!only) registerViews(server, baseUrl);
 }
 
 /** Each view as a ui:// resource (resources/list, resources/read), with the CSP it needs. */

@@ -56,12 +56,11 @@ describe('unknownToolAnswer for a huge name (issue 28: 4 MB stalled the server f
   const names = advertisedTools(endpoints).map((t) => t.name);
   it('answers at once and quotes at most 80 characters of the name', async () => {
     const name = `get_inbox${'x'.repeat(4_000_000)}`;
-    const request = new Request('http://localhost/api/mcp', {
-      method: 'POST',
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: {} } }),
-    });
+    const message = JSON.parse(
+      JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: {} } }),
+    );
     const started = performance.now();
-    const answer = await unknownToolAnswer(request, names);
+    const answer = unknownToolAnswer(message, names);
     expect(performance.now() - started).toBeLessThan(1_000);
     const text = await answer!.text();
     expect(text.length).toBeLessThan(2_000);

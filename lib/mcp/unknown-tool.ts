@@ -37,14 +37,8 @@ interface JsonRpcCall {
 }
 
 /** The JSON-RPC error answer for a tools/call of an unknown tool, or null for anything else. */
-export async function unknownToolAnswer(request: Request, names: readonly string[]): Promise<Response | null> {
-  if (request.method !== 'POST') return null;
-  let message: JsonRpcCall;
-  try {
-    message = (await request.clone().json()) as JsonRpcCall;
-  } catch {
-    return null; // The SDK answers malformed JSON itself.
-  }
+export function unknownToolAnswer(parsed: unknown, names: readonly string[]): Response | null {
+  const message = parsed as JsonRpcCall | undefined;
   if (!message || typeof message !== 'object' || message.method !== 'tools/call') return null;
   const name = message.params?.name;
   if (typeof name !== 'string' || names.includes(name)) return null;

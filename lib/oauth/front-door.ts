@@ -10,7 +10,7 @@ import { sql } from 'kysely';
 import { getDb } from '@/db';
 import { SCOPES } from '../contract/define';
 import { config } from '../config';
-import { discardRefusedBody } from '../http/body-limit';
+import { closeAfterAnswer } from '../http/body-limit';
 import { echoed } from '../http/echo';
 import { INTERNAL_ERROR_ENVELOPE } from '../http/errors';
 import { logError } from '../http/log';
@@ -63,13 +63,13 @@ function readSmallBody(req: IncomingMessage, res: ServerResponse, then: (text: s
     }
     refused = true;
     req.off('data', onData);
+    closeAfterAnswer(req, res);
     sendJson(
       res,
       413,
       { error: 'invalid_request', error_description: `The request body exceeds ${OAUTH_MAX_BODY_BYTES} bytes` },
       { 'cache-control': 'no-store' },
     );
-    discardRefusedBody(req);
   };
   req.on('data', onData);
   req.on('end', () => {
