@@ -386,6 +386,47 @@ describe('GET /api/v1/chats/{chatId}/messages.json', () => {
     expect(changed.headers.get('etag')).not.toBe(etag);
   });
 
+  it('never answers 304 over a message that arrived while a mark_read page was being answered', async () => {
+    const [a, b] = await users(2);
+    const chatId = await makeBuddies(a, b, 'hi');
+    // Bea's message lands inside Ana's request, after her page was read (when it marks it read),
+    // as one sent at that moment from another connection would.
+    const slip = `slip_${chatId.replaceAll('-', '')}`;
+    await sql
+      .raw(
+        `create function ${slip}() returns trigger language plpgsql as $$ begin
+           if not exists (select 1 from messages where chat_id = '${chatId}' and text = 'slipped in') then
+             insert into messages (chat_id, sender_id, text, created_at) values ('${chatId}', '${b.id}', 'slipped in', now());
+             update chats set last_message_id = (select max(id) from messages where chat_id = '${chatId}'),
+               last_message_at = now() where id = '${chatId}';
+           end if;
+           return null;
+         end $$`,
+      )
+      .execute(testDb());
+    await sql
+      .raw(
+        `create trigger ${slip} after update of last_read_message_id on chat_members
+         for each row when (new.chat_id = '${chatId}') execute function ${slip}()`,
+      )
+      .execute(testDb());
+    try {
+      const query = { since: 0, mark_read: 1 } as const;
+      const first = await send(listMessages, { params: { chatId }, query, token: a.token });
+      if (!first.ok) throw new Error(first.error.message);
+      expect(first.data.messages.map((m) => m.text)).not.toContain('slipped in');
+      const next = await api('GET', pathOf(listMessages, { chatId }, query), {
+        token: a.token,
+        headers: { 'if-none-match': first.headers.get('etag') ?? '' },
+      });
+      expect(next.status).toBe(200);
+      expect(next.body.messages.map((m: { text: string }) => m.text)).toContain('slipped in');
+    } finally {
+      await sql.raw(`drop trigger if exists ${slip} on chat_members`).execute(testDb());
+      await sql.raw(`drop function if exists ${slip}()`).execute(testDb());
+    }
+  });
+
   it.each([
     ['limit=0', 'limit'],
     ['limit=201', 'limit'],

@@ -56,11 +56,10 @@ export const GET = route(social.listMessages, async ({ db, auth, params, query, 
     ({ page }) => page.messages.length > 0,
     holder,
   );
-  // A page that marked messages read changed the marker: tag the state after it.
-  const member = pageQuery.mark_read
-    ? await visibleMembership(db, { viewerId: auth.userId, chatId: params.chatId })
-    : value.member;
-  return taggedReply(value.page, tagOf(member));
+  // Tagged with the state read before the page, never after it: a message that arrives while this
+  // page is answered would otherwise be in the tag but not in the body, and every later poll would
+  // get 304 without it. (A page that marked messages read costs one more 200 on the next poll.)
+  return taggedReply(value.page, tagOf(value.member));
 });
 
 // POST /api/v1/chats/{chatId}/messages.json – send a message (moderated, rate-limited, pushed).
