@@ -152,12 +152,12 @@ try {
     { message: 'Coast path from Cascais on Sunday?' },
     eva.auth.token,
   );
-  const saturday = new Date(Date.now() + 3 * 86_400_000);
-  saturday.setUTCHours(8, 40, 0, 0);
+  const inThreeDays = new Date(Date.now() + 3 * 86_400_000);
+  inThreeDays.setUTCHours(8, 40, 0, 0);
   await call(
     'POST',
     `/api/v1/chats/${accepted.chat.chatId}/plans.json`,
-    { activity: 'Hiking', starts_at: saturday.toISOString(), place: { name: 'Rossio station' } },
+    { activity: 'Hiking', starts_at: inThreeDays.toISOString(), place: { name: 'Rossio station' } },
     bea.auth.token,
   );
   const assistant = await mcpClient(ana.auth, stack.baseUrl);

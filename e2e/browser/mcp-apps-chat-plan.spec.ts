@@ -3,17 +3,14 @@
 // back as tool calls, and what reached the server. A first message and accepting a plan go
 // through the person confirmation: nothing happens before the tap. Axe on each view; the
 // phone run is 360 px wide.
-import path from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { APIRequestContext, Page } from '@playwright/test';
-import * as esbuild from 'esbuild';
+import { mcpClient, showView as showInHost, type ToolResult } from './mcp-apps-show';
 import {
   baseUrl,
   bearer,
   expect,
   expectAccessible,
-  freshIp,
   isDesktop,
   makeBuddies,
   register,
@@ -23,51 +20,11 @@ import {
   type Registered,
 } from './support';
 
-type ToolResult = Record<string, unknown> & { content: Array<{ type: string; text?: string }> };
-type Call = { name: string; arguments: Record<string, unknown> };
-
-async function mcpClient(user: Registered): Promise<Client> {
-  const client = new Client({ name: 'mcp-apps-host', version: '1.0.0' });
-  const headers = { ...bearer(user), 'x-forwarded-for': freshIp() };
-  await client.connect(
-    new StreamableHTTPClientTransport(new URL(`${baseUrl()}/api/mcp`), { requestInit: { headers } }),
-  );
-  return client;
-}
-
-let hostScript: string | undefined;
-async function hostPage(): Promise<string> {
-  hostScript ??= (
-    await esbuild.build({
-      entryPoints: [path.join(import.meta.dirname, 'mcp-apps-host.ts')],
-      bundle: true,
-      format: 'iife',
-      write: false,
-      logLevel: 'warning',
-    })
-  ).outputFiles[0]!.text;
-  return `<!doctype html><html lang="en"><head><title>Test host</title></head><body><script>${hostScript.replaceAll('</script', '<\\/script')}</script></body></html>`;
-}
-
 /** Loads the view `uri` with a real `tool` result; returns the tool calls the view makes, as they reach the server. */
 async function showView(page: Page, client: Client, uri: string, tool: string, input: Record<string, unknown>) {
   const result = (await client.callTool({ name: tool, arguments: input })) as ToolResult;
-  const calls: Call[] = [];
-  const { contents } = await client.readResource({ uri });
-  const view = contents[0] as unknown as { text: string; _meta: { ui: { csp: { resourceDomains: string[] } } } };
-  await page.exposeFunction('hostCallTool', async (params: { name: string; arguments?: Record<string, unknown> }) => {
-    calls.push({ name: params.name, arguments: params.arguments ?? {} });
-    return client.callTool({ name: params.name, arguments: params.arguments ?? {} });
-  });
-  await page.setContent(await hostPage());
   const theme: 'light' | 'dark' = page.viewportSize()!.width > 600 ? 'light' : 'dark';
-  await page.evaluate((options) => window.startView(options), {
-    html: view.text,
-    imageOrigins: view._meta.ui.csp.resourceDomains,
-    input,
-    result,
-    theme,
-  });
+  const calls = await showInHost(page, client, uri, input, result, theme);
   await expect(page.frameLocator('iframe').locator('html')).toHaveAttribute('data-theme', theme);
   return calls;
 }
