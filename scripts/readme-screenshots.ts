@@ -35,9 +35,14 @@ async function call<T>(method: string, urlPath: string, body: unknown, token?: s
 }
 
 type Registered = { user: { slug: string; email: string }; auth: { token: string } };
-const person = (displayName: string, email: string, aboutMe: string) =>
+/** `agentName`: the token is that assistant's, so what it writes is labelled "Sent by Claude for Bea". */
+const person = (displayName: string, email: string, aboutMe: string, agentName?: string) =>
   call<Registered>('POST', '/api/v1/register.json', {
+    agentName,
     email,
+    // Discover shows people only to, and only with, complete profiles.
+    gender: 'female',
+    birthday: '1993-05-14',
     displayName,
     password: PASSWORD,
     emailMagicLink: false,
@@ -70,6 +75,7 @@ try {
     'Bea',
     'bea@example.com',
     'New in Lisbon. Climbing twice a week, hiking when it is not too hot.',
+    'Claude',
   );
   const asked = await call<{ request: { id: string } }>(
     'POST',
@@ -80,7 +86,7 @@ try {
   const accepted = await call<{ chat: { chatId: string } }>(
     'POST',
     `/api/v1/buddy_requests/${asked.request.id}/accept.json`,
-    { firstMessage: 'Yes! The Monserrate trail?', agentName: 'Claude' },
+    { firstMessage: 'Yes! The Monserrate trail?' },
     ana.auth.token,
   );
   const chat = `/api/v1/chats/${accepted.chat.chatId}/messages.json`;
@@ -89,7 +95,7 @@ try {
     ['Works for me. I will bring oranges.', ana],
     ['See you at the platform!', bea],
   ] as const) {
-    await call('POST', chat, { text, agentName: 'Claude' }, from.auth.token);
+    await call('POST', chat, { text }, from.auth.token);
   }
 
   // Three more people nearby, each with a photo (a coloured disc with initials), so Discover has faces.
@@ -138,7 +144,7 @@ try {
   await phone.getByText('See you at the platform!').waitFor();
   await saveScreenshot(phone, 'chat-phone.png');
   await phone.goto(`${stack.baseUrl}/account/discover`);
-  await phone.getByRole('link', { name: /Carla/ }).first().waitFor();
+  await phone.getByRole('heading', { name: /Carla/ }).first().waitFor();
   await saveScreenshot(phone, 'discover-phone.png');
   await phone.goto(`${stack.baseUrl}/u/${carla.user.slug}`);
   await phone.getByRole('heading', { name: /Carla/ }).first().waitFor();
