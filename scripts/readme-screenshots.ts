@@ -63,7 +63,7 @@ function portrait(initial: string, hue: number): Promise<Buffer> {
   return sharp(Buffer.from(svg)).jpeg({ quality: 85 }).toBuffer();
 }
 
-/** The page as it shows, as a palette PNG: a third of Chromium's size, no visible difference at README scale. */
+/** The page as it shows, as a palette PNG: far smaller than Chromium's own, no visible difference at README scale. */
 async function saveScreenshot(page: Page, name: string): Promise<void> {
   const png = await page.screenshot();
   await sharp(png).png({ palette: true, compressionLevel: 9, effort: 10 }).toFile(path.join(outDir, name));
