@@ -153,7 +153,9 @@ describe(`MCP ${MODERN} through a round-robin of two instances`, () => {
     expect(json(prepared).status).toBe('awaiting_person');
     const confirmation = prepared._meta?.['buddy-match/confirmation'];
     expect(confirmation?.payload).toEqual(payload);
-    const tapped = json(await call(host, 'confirm_buddy_request', { ...payload, token: confirmation.token }));
+    const tapped = json(
+      await call(host, 'confirm_action', { ...payload, kind: 'send_buddy_request', token: confirmation.token }),
+    );
     expect(tapped.request.message).toBe(payload.message);
 
     // The recipient's host (no views) reads it and answers: a write on whichever instance comes up.
@@ -169,6 +171,20 @@ describe(`MCP ${MODERN} through a round-robin of two instances`, () => {
     const sent = json(await call(plainHost, 'send_buddy_request', { slug: recipient.slug }));
     expect(sent.request.state).toBe('pending');
 
+    // The recipient in a host with views: their first message in the new chat waits for the tap
+    // (no `confirm` asked for: the envelope declared views); the next one goes at once.
+    const recipientHost = await modern(recipient.token, UI);
+    const first = { chatId: accepted.chat.chatId, text: 'Sunday works, 10am at the wall?' };
+    const waiting = await call(recipientHost, 'send_message', first);
+    expect(json(waiting).status).toBe('awaiting_person');
+    const messageToken = waiting._meta?.['buddy-match/confirmation']?.token;
+    const firstSent = json(
+      await call(recipientHost, 'confirm_action', { ...first, kind: 'send_message', token: messageToken }),
+    );
+    expect(firstSent.message.text).toBe(first.text);
+    const next = json(await call(recipientHost, 'send_message', { chatId: first.chatId, text: 'Bring chalk.' }));
+    expect(next.message.text).toBe('Bring chalk.');
+
     const taken = expectAlternating(from);
     expect(taken.map((h) => h.method)).toEqual([
       'server/discover',
@@ -180,6 +196,10 @@ describe(`MCP ${MODERN} through a round-robin of two instances`, () => {
       'tools/call',
       'tools/call',
       'server/discover',
+      'tools/call',
+      'server/discover',
+      'tools/call',
+      'tools/call',
       'tools/call',
     ]);
     expect(new Set(taken.map((h) => h.backend))).toEqual(new Set([0, 1]));

@@ -20,7 +20,7 @@ import {
   type Registered,
 } from './support';
 
-/** Loads the view `uri` with a real `tool` result; returns the tool calls the view makes, as they reach the server. */
+/** Shows `uri` with a real `tool` result in the test host (mcp-apps-show.ts); returns the tool calls the view makes. */
 async function showView(page: Page, client: Client, uri: string, tool: string, input: Record<string, unknown>) {
   const result = (await client.callTool({ name: tool, arguments: input })) as ToolResult;
   const theme: 'light' | 'dark' = page.viewportSize()!.width > 600 ? 'light' : 'dark';
