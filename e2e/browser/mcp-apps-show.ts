@@ -1,7 +1,7 @@
 // Shows an MCP Apps view in the test host (mcp-apps-host.ts) for the browser specs of the
 // views: an MCP client for a person, and showView, which reads the view through
 // resources/read, loads it with a real tool result and answers its tool calls from the
-// running server.
+// running server. scripts/readme-screenshots.ts uses it too, on its own stack (`url`).
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -11,12 +11,10 @@ import { baseUrl, bearer, freshIp, type Registered } from './support';
 
 export type ToolResult = Record<string, unknown> & { content: Array<{ type: string; text?: string }> };
 
-export async function mcpClient(user: Registered): Promise<Client> {
+export async function mcpClient(user: Pick<Registered, 'token'>, url = baseUrl()): Promise<Client> {
   const client = new Client({ name: 'mcp-apps-host', version: '1.0.0' });
   const headers = { ...bearer(user), 'x-forwarded-for': freshIp() };
-  await client.connect(
-    new StreamableHTTPClientTransport(new URL(`${baseUrl()}/api/mcp`), { requestInit: { headers } }),
-  );
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${url}/api/mcp`), { requestInit: { headers } }));
   return client;
 }
 

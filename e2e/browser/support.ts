@@ -178,7 +178,7 @@ export const isDesktop = (testInfo: TestInfo) => testInfo.project.name === 'desk
 // People and their doings through the agents' API, shared by the social, Discover,
 // navigation and chat specs.
 
-export const bearer = (user: Registered) => ({ authorization: `Bearer ${user.token}` });
+export const bearer = (user: Pick<Registered, 'token'>) => ({ authorization: `Bearer ${user.token}` });
 
 /** A plain square PNG as a data URL: a photo that passes moderation. */
 export async function pngDataUrl(hue: number, size = 96): Promise<string> {
