@@ -8,30 +8,15 @@ import path from 'node:path';
 import { chromium, devices, type Page } from '@playwright/test';
 import sharp from 'sharp';
 import { startStack } from '../e2e/support/stack';
+import { type Registered, stackCaller } from './stack-call';
 import { findChromium } from './chromium';
 
 const root = path.resolve(import.meta.dirname, '..');
 const outDir = path.resolve(process.argv[2] ?? path.join(root, 'docs', 'screenshots', 'issue-31', 'after'));
 const PASSWORD = 'issue-31-screenshots-password';
 const stack = await startStack();
-let address = 0;
+const call = stackCaller(stack.baseUrl);
 
-async function call<T>(method: string, urlPath: string, body: unknown, token?: string): Promise<T> {
-  address += 1;
-  const res = await fetch(`${stack.baseUrl}${urlPath}`, {
-    method,
-    headers: {
-      'content-type': 'application/json',
-      'x-forwarded-for': `10.9.0.${address}`,
-      ...(token ? { authorization: `Bearer ${token}` } : {}),
-    },
-    body: JSON.stringify(body),
-  });
-  if (!res.ok) throw new Error(`${method} ${urlPath}: ${res.status} ${await res.text()}`);
-  return (await res.json()) as T;
-}
-
-type Registered = { user: { slug: string; email: string }; auth: { token: string } };
 const person = (displayName: string, email: string, aboutMe: string, emailMagicLink = false) =>
   call<Registered>('POST', '/api/v1/register.json', {
     email,

@@ -10,6 +10,7 @@ import { chromium, type Page } from '@playwright/test';
 import sharp from 'sharp';
 import { mcpClient, showView, type ToolResult } from '../e2e/browser/mcp-apps-show';
 import { startStack } from '../e2e/support/stack';
+import { type Registered, stackCaller } from './stack-call';
 import { VIEWS, VIEWS_OUT_DIR } from '../lib/mcp/views/registry';
 import { findChromium } from './chromium';
 
@@ -17,24 +18,8 @@ const root = path.resolve(import.meta.dirname, '..');
 const outDir = path.join(root, 'e2e', 'screenshots');
 const PASSWORD = 'readme-screenshots-password';
 const stack = await startStack();
-let address = 0;
+const call = stackCaller(stack.baseUrl);
 
-async function call<T>(method: string, urlPath: string, body: unknown, token?: string): Promise<T> {
-  address += 1;
-  const res = await fetch(`${stack.baseUrl}${urlPath}`, {
-    method,
-    headers: {
-      'content-type': 'application/json',
-      'x-forwarded-for': `10.9.0.${address}`,
-      ...(token ? { authorization: `Bearer ${token}` } : {}),
-    },
-    body: JSON.stringify(body),
-  });
-  if (!res.ok) throw new Error(`${method} ${urlPath}: ${res.status} ${await res.text()}`);
-  return (await res.json()) as T;
-}
-
-type Registered = { user: { slug: string; email: string }; auth: { token: string } };
 /** `agentName`: the token is that assistant's, so what it writes is labelled "Sent by Claude for Bea". */
 const person = (displayName: string, email: string, aboutMe: string, agentName?: string) =>
   call<Registered>('POST', '/api/v1/register.json', {
