@@ -8,7 +8,7 @@ import path from 'node:path';
 import { chromium, devices, type Page } from '@playwright/test';
 import sharp from 'sharp';
 import { startStack } from '../e2e/support/stack';
-import { type Registered, stackCaller } from './stack-call';
+import { portrait, type Registered, stackCaller } from './stack-call';
 import { findChromium } from './chromium';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -30,17 +30,6 @@ const person = (displayName: string, email: string, aboutMe: string, emailMagicL
     activities: ['hiking', 'rock climbing', 'coffee'],
     availability_text: 'Saturday mornings and Wednesday evenings',
   });
-
-/** A 640 px JPEG portrait stand-in: a disc of colour with an initial. */
-function portrait(initial: string, hue: number): Promise<Buffer> {
-  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="640" height="640">
-    <rect width="640" height="640" fill="hsl(${hue},45%,88%)"/>
-    <circle cx="320" cy="260" r="130" fill="hsl(${hue},40%,55%)"/>
-    <rect x="130" y="420" width="380" height="260" rx="190" fill="hsl(${hue},40%,45%)"/>
-    <text x="320" y="300" font-family="sans-serif" font-size="120" text-anchor="middle" fill="#fff">${initial}</text>
-  </svg>`;
-  return sharp(Buffer.from(svg)).jpeg({ quality: 85 }).toBuffer();
-}
 
 /** A PNG of few colours: a small file for the repository. */
 async function save(page: Page, name: string): Promise<void> {

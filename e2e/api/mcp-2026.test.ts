@@ -108,6 +108,19 @@ const call = async (client: ModernClient | LegacyClient, name: string, args: Rec
 /** The result's JSON (a prepared request leads with a sentence for the model, then its JSON). */
 const json = (result: Result) => JSON.parse(result.content.find((c) => c.text?.startsWith('{'))?.text ?? 'null');
 
+/** A JSON-RPC POST through the round-robin, written by hand: for what a client library would not send. */
+const rawPost = (body: unknown, headers: Record<string, string>) =>
+  fetch(proxyUrl, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'x-forwarded-for': freshIp(),
+      ...headers,
+    },
+    body: JSON.stringify(body),
+  });
+
 /**
  * The hops since `from`: each on the other instance than the one before, with no session, and
  * answered 2xx (a 2025 client's GET for a standing stream gets 405: this server keeps none).
@@ -207,16 +220,7 @@ describe(`MCP ${MODERN} through a round-robin of two instances`, () => {
 
   it('answers per the schema what a client gets wrong: an unknown version, a missing envelope, GET', async () => {
     const post = async (body: unknown, headers: Record<string, string>) => {
-      const res = await fetch(proxyUrl, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-          'x-forwarded-for': freshIp(),
-          ...headers,
-        },
-        body: JSON.stringify(body),
-      });
+      const res = await rawPost(body, headers);
       return { status: res.status, body: (await res.json()) as { error?: { code: number; data?: any } } };
     };
     const envelope = (version: string) => ({
@@ -279,16 +283,7 @@ describe('2025-06-18 and 2025-11-25 through the same round-robin', () => {
   it('2025-06-18: initialize answers that version, and a call with its header is served by the other instance', async () => {
     const from = hops.length;
     const rpc = async (body: unknown, version?: string) => {
-      const res = await fetch(proxyUrl, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-          'x-forwarded-for': freshIp(),
-          ...(version ? { 'mcp-protocol-version': version } : {}),
-        },
-        body: JSON.stringify(body),
-      });
+      const res = await rawPost(body, version ? { 'mcp-protocol-version': version } : {});
       const text = await res.text();
       // Legacy answers may come as one SSE event.
       return JSON.parse(text.startsWith('{') ? text : (text.match(/^data: (.*)$/m)?.[1] ?? 'null'));
