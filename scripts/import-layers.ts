@@ -81,11 +81,11 @@ export interface Import {
 
 /** Static imports, `export … from` and dynamic `import()`, as TypeScript's own scanner finds them. */
 export function importsOf(source: string): Import[] {
-  const lineStarts = ts.computeLineStarts(source);
-  return ts.preProcessFile(source, true, true).importedFiles.map((ref) => ({
-    specifier: ref.fileName,
-    line: ts.computeLineAndCharacterOfPosition(lineStarts, ref.pos).line + 1,
-  }));
+  const lineStarts = [0, ...[...source.matchAll(/\n/g)].map((match) => (match.index ?? 0) + 1)];
+  const lineOf = (pos: number) => lineStarts.findLastIndex((start) => start <= pos) + 1;
+  return ts
+    .preProcessFile(source, true, true)
+    .importedFiles.map((ref) => ({ specifier: ref.fileName, line: lineOf(ref.pos) }));
 }
 
 const EXTENSIONS = ['', '.ts', '.tsx', '.mjs', '.js', '/index.ts', '/index.tsx'];
