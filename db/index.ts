@@ -2,7 +2,7 @@
 // separate server bundles and hot reloads share it instead of opening more pools.
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
-import { logError } from '@/lib/http/log';
+import { logError } from '@/lib/core/log';
 import type { DB } from './types';
 
 // DATE stays a 'YYYY-MM-DD' string: a birthday has no timezone.

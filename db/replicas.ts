@@ -16,7 +16,7 @@
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { config } from '@/lib/config';
-import { logError, logLine } from '@/lib/http/log';
+import { logError, logLine } from '@/lib/core/log';
 import { ensureListener, listenerHealth, onNotification, POLL_CHANNEL } from '@/lib/realtime/listener';
 import { getDb, poolOf, type Database } from './index';
 import type { DB } from './types';

@@ -7,7 +7,7 @@ import { listChats } from '@/lib/chats/chats';
 import { config } from '@/lib/config';
 import { discoverQuerySchema } from '@/lib/contract/discover';
 import { discover } from '@/lib/discover';
-import { ApiError } from '@/lib/http/errors';
+import { ApiError } from '@/lib/core/errors';
 import { consumeRateLimit } from '@/lib/limits/rate-limits';
 import { inboxPlans } from '@/lib/plans/plans';
 import { waitingCheckins } from '@/lib/plans/share';

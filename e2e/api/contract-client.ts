@@ -6,7 +6,7 @@ import type { z } from 'zod';
 import type { EndpointSpec } from '@/lib/contract/define';
 import { errorEnvelopeSchema, type ErrorEnvelope } from '@/lib/contract/errors';
 import { fill } from '@/lib/contract/paths';
-import { ERROR_STATUS, type ErrorCode } from '@/lib/http/errors';
+import { ERROR_STATUS, type ErrorCode } from '@/lib/core/errors';
 import { api, type ApiResponse } from './client';
 
 type InputOf<T> = T extends z.ZodType ? z.input<T> : never;

@@ -15,7 +15,7 @@ import { createDb, type Database } from '@/db';
 import { register as registerSpec } from '@/lib/contract/accounts';
 import { uploadPhoto } from '@/lib/contract/photos';
 import { getMe, getPublicProfile, updateMe } from '@/lib/contract/profiles';
-import type { ErrorCode } from '@/lib/http/errors';
+import type { ErrorCode } from '@/lib/core/errors';
 import { startBlobApiStandIn, type BlobApiStandIn } from '@/lib/photos/test-blob-api';
 import { makeFlatImage, makeImage, makeJpegOfSize, makeJpegWithGps, readGps } from '@/lib/photos/test-images';
 import { startStack, type Stack } from '../support/stack';

@@ -8,7 +8,7 @@ import { register } from '@/lib/contract/accounts';
 import { getIndex } from '@/lib/contract/meta';
 import { uploadPhoto } from '@/lib/contract/photos';
 import { getMe, getPublicProfile, ownProfileSchema, publicProfileSchema, updateMe } from '@/lib/contract/profiles';
-import type { ErrorCode } from '@/lib/http/errors';
+import type { ErrorCode } from '@/lib/core/errors';
 import {
   MIME,
   makeFlatImage,

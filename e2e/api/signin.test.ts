@@ -6,7 +6,7 @@ import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { getMe, ownProfileSchema } from '@/lib/contract/profiles';
 import { changePassword, exchangeSigninLink, listTokens, revokeToken } from '@/lib/contract/signin';
-import type { ErrorCode } from '@/lib/http/errors';
+import type { ErrorCode } from '@/lib/core/errors';
 import { api, baseUrl, freshIp, registerUser, testDb, uniqueEmail, updateTokens } from './client';
 import { call, pathOf as pathOfSpec, refused, refusedRaw, send } from './contract-client';
 import { pathOf, WebClient } from './web-client';

@@ -1,7 +1,7 @@
 // The mobile app's half of a sign-in link: where an operator names the app (APP_LINK_URL),
 // the sign-in page hands it <APP_LINK_URL>?token=…, and the app trades the token for a bearer token here.
 import type { Database } from '@/db';
-import { ApiError } from '../http/errors';
+import { ApiError } from '../core/errors';
 import { profileUrl } from '../profiles/records';
 import { consumeSigninLink } from './signin-links';
 import { mintAccessToken } from './tokens';

@@ -17,7 +17,7 @@
 import { sql } from 'kysely';
 import type { Database } from '@/db';
 import type { AuthAttemptsTable } from '@/db/types';
-import { ApiError } from '../http/errors';
+import { ApiError } from '../core/errors';
 import { inWords } from '../limits/rate-limits';
 
 export type AttemptKind = AuthAttemptsTable['kind'];

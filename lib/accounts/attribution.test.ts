@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '@/lib/http/errors';
+import { ApiError } from '@/lib/core/errors';
 import { attributedTo, type Writer } from './attribution';
 
 const claude: Writer = { via: 'bearer', agentName: 'Claude' };

@@ -1,6 +1,6 @@
 // Agent attribution: optional agentName/agentSessionId on writes, recorded per action.
 import type { Database } from '@/db';
-import { ApiError } from '@/lib/http/errors';
+import { ApiError } from '@/lib/core/errors';
 
 export interface Attribution {
   agentName?: string | null;

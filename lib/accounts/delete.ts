@@ -13,7 +13,7 @@
 // The row itself stays (a tombstone) so chats, plans and reports keep a valid member.
 import { sql } from 'kysely';
 import type { Database } from '@/db';
-import { ApiError } from '../http/errors';
+import { ApiError } from '../core/errors';
 import { detachPhoto } from '../photos/photos';
 import { accountKey, type FailureLimits } from './attempt-limits';
 import { disableAccount } from './disable';

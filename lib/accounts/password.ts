@@ -5,7 +5,7 @@ import { sql } from 'kysely';
 import { forgetCachedOwners } from './token-cache';
 import type { Database } from '@/db';
 import type { UserRow } from '@/db/types';
-import { ApiError } from '../http/errors';
+import { ApiError } from '../core/errors';
 import { recordAgentAction, type Attribution } from './attribution';
 import {
   accountKey,

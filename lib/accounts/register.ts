@@ -5,7 +5,7 @@ import type { UserRow } from '@/db/types';
 import type { RegisterBody } from '../contract/accounts';
 import type { Scope } from '../contract/define';
 import { eitherName } from '../contract/forgiving';
-import { ApiError, isUniqueViolation, uniqueConflict } from '../http/errors';
+import { ApiError, isUniqueViolation, uniqueConflict } from '../core/errors';
 import { enqueue, QUEUES } from '../jobs/boss';
 import { consumeRateLimit, inWords, rateLimitHeaders, windowUnit, type RateLimitRule } from '../limits/rate-limits';
 import type { LimitRule } from '../limits/rules';

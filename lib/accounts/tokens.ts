@@ -4,7 +4,7 @@ import type { Selectable } from 'kysely';
 import type { Database } from '@/db';
 import type { AccessTokensTable } from '@/db/types';
 import { SCOPES, type Scope } from '../contract/define';
-import { ApiError } from '../http/errors';
+import { ApiError } from '../core/errors';
 import { isUuid } from '../http/validation';
 import { randomSecret, sha256 } from './secrets';
 import { cachedTokenOwner, forgetCachedOwners, rememberTokenOwner, tokenCacheMark } from './token-cache';

@@ -23,9 +23,9 @@ import { createSession, deleteSession, newSessionToken, SESSION_MAX_AGE_SECONDS 
 import { SIGNIN_LINK_TTL_SECONDS } from '../accounts/signin-links';
 import { config } from '../config';
 import { isCleanText } from '../contract/text';
-import { ApiError } from '../http/errors';
+import { ApiError } from '../core/errors';
 import { clientIp } from '../http/ip';
-import { logError, logLine } from '../http/log';
+import { logError, logLine } from '../core/log';
 import { kyselyAdapter } from './adapter';
 import { noteRefusal } from './refusal-note';
 import { readCookie, sessionCookieName, usesSecureCookies } from './cookies';

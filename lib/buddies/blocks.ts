@@ -6,7 +6,7 @@ import { sql, type Expression, type SqlBool } from 'kysely';
 import type { Database } from '@/db';
 import { recordAgentAction, type Attribution } from '../accounts/attribution';
 import type { UserCard } from '../contract/social';
-import { ApiError } from '../http/errors';
+import { ApiError } from '../core/errors';
 import { cancelPlansOf } from '../plans/cancel';
 import { getUserBySlugOrIdOrThrow } from '../profiles/profile';
 import { toUserCard } from '../profiles/records';

@@ -2,7 +2,7 @@
 import type { Database } from '@/db';
 import { recordAgentAction } from '../accounts/attribution';
 import type { ReportBody } from '../contract/social';
-import { ApiError } from '../http/errors';
+import { ApiError } from '../core/errors';
 import { isUuid } from '../http/validation';
 import { blockStatus, insertBlock, resolveOtherUser } from './blocks';
 

@@ -18,7 +18,7 @@ import {
   type BuddyRequestRecord,
   type ChatRecord,
 } from '../contract/social';
-import { ApiError, ERROR_ADVICE } from '../http/errors';
+import { ApiError, ERROR_ADVICE } from '../core/errors';
 import { isUuid } from '../http/validation';
 import { enqueue, QUEUES } from '../jobs/boss';
 import { assertTextAllowed } from '../moderation/text';

@@ -3,7 +3,7 @@
 import { sql } from 'kysely';
 import type { Database } from '@/db';
 import type { ChatRecord } from '../contract/social';
-import { ApiError } from '../http/errors';
+import { ApiError } from '../core/errors';
 import { isUuid } from '../http/validation';
 import { blockStatus, chatNotHiddenFrom } from '../buddies/blocks';
 import { JOINED_USER_CARD_COLUMNS } from '../profiles/records';

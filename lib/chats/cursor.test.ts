@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../http/errors';
+import { ApiError } from '../core/errors';
 import { decodeCursor, decodeCursorOrThrow, encodeCursor, encodeOlderCursor, isOlderCursor } from './cursor';
 
 describe('message cursors', () => {

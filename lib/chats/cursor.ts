@@ -3,7 +3,7 @@
 // Message ids in a chat are committed in increasing order (inserts hold the chat row
 // lock), so following cursors yields no gaps and no duplicates even when many messages
 // share a millisecond.
-import { ApiError } from '../http/errors';
+import { ApiError } from '../core/errors';
 
 const VERSION = 'm1';
 const OLDER = 'o1';

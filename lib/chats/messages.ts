@@ -10,7 +10,7 @@ import type { Database } from '@/db';
 import type { MessageRow } from '@/db/types';
 import type { Attribution } from '../accounts/attribution';
 import { SOCIAL_LIMITS, type MessageRecord, type SendMessageBody } from '../contract/social';
-import { ApiError, ERROR_ADVICE } from '../http/errors';
+import { ApiError, ERROR_ADVICE } from '../core/errors';
 import { isUuid } from '../http/validation';
 import { rateLimitHeaders, windowUnit } from '../limits/rate-limits';
 import type { LimitRule } from '../limits/rules';

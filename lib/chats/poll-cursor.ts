@@ -4,7 +4,7 @@
 // that snapshot (messages.xid, buddy_requests.state_xid; migration 0022). Unlike ids or
 // timestamps, which are taken before commit and so commit out of order, this never
 // repeats a row and never skips one, whatever commits while a poll runs.
-import { ApiError } from '../http/errors';
+import { ApiError } from '../core/errors';
 
 const PREFIX = 'i1:';
 /** A snapshot lists the transactions running when it was taken: bounded by connections. */

@@ -1,7 +1,7 @@
 // The shape of one endpoint declaration. The table built from these drives the
 // route handlers, OpenAPI, the endpoint index and the MCP tools.
 import type { z } from 'zod';
-import type { ErrorCode } from '../http/errors';
+import type { ErrorCode } from '../core/errors';
 import type { RateLimitName } from '../limits/rate-limits';
 
 export const SCOPES = [

@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { canonicalizeActivities } from '../activities/canonicalize';
 import { canonicalTimezone, timezoneSuggestions } from '../geo/timezone';
-import { ApiError } from '../http/errors';
+import { ApiError } from '../core/errors';
 import { REPORT_REASONS } from './limits';
 import { coordsSchema, GENDERS, genderSchema } from './schemas';
 import { singleLine } from './text';

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { allEndpoints } from '.';
-import { ApiError } from '../http/errors';
+import { ApiError } from '../core/errors';
 import { issuesToFields, parseOrThrow } from '../http/validation';
 import { fieldMessage } from './human-errors';
 import { registerBodySchema } from './accounts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../http/errors';
+import { ApiError } from '../core/errors';
 import { decodeCursor, encodeCursor, filtersFingerprint, readCursorOrThrow, type DiscoverCursor } from './cursor';
 
 const cursor: DiscoverCursor = {

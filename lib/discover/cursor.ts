@@ -4,7 +4,7 @@
 // against a different search and silently skip people).
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { ApiError } from '../http/errors';
+import { ApiError } from '../core/errors';
 
 export interface DiscoverCursor {
   /** Score of the last result returned, as the exact decimal string from SQL. */

@@ -19,7 +19,7 @@ import type { Gender, UserRow } from '@/db/types';
 import { gridToBits } from '../availability';
 import { pairZones, weeklyOverlap } from '../availability/zoned';
 import { DISCOVER_LIMITS, type DiscoverQuery, type DiscoverResponse, type DiscoverResult } from '../contract/discover';
-import { ApiError, notFound } from '../http/errors';
+import { ApiError, notFound } from '../core/errors';
 import { MISSING_FIELD_ADVICE, missingFields } from '../profiles/onboarding';
 import { EARTH_RADIUS_KM, coveringCells } from './cells';
 import { encodeCursor, filtersFingerprint, readCursorOrThrow } from './cursor';

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { allEndpoints, endpoints } from '../contract';
 import { webAppEndpoints } from '../contract/web-app';
 import { register } from '../contract/accounts';
-import { ERROR_ADVICE, ERROR_STATUS } from '../http/errors';
+import { ERROR_ADVICE, ERROR_STATUS } from '../core/errors';
 import {
   buildOpenApi,
   errorCodesFor,

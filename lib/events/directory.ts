@@ -8,7 +8,7 @@ import { activityPhrases } from '../activities/lookup';
 import { geocodeOffline } from '../geo';
 import { normalizeText, splitParts } from '../geo/normalize';
 import { US_STATES, buildQualifierTable, type RegionConstraint } from '../geo/regions';
-import { ApiError } from '../http/errors';
+import { ApiError } from '../core/errors';
 import {
   bboxCenter,
   parseBbox,

@@ -1,7 +1,7 @@
 // Keeping the built-in directory filled: the sample at start, EVENTS_FEEDS on a schedule.
 import type { Database } from '@/db';
 import type { EventsConfig } from '../config';
-import { logError, logLine } from '../http/log';
+import { logError, logLine } from '../core/log';
 import { getBoss, QUEUES } from '../jobs/boss';
 import { maintainSample, refreshDirectory } from './import';
 

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '@/lib/net/free-port';
 import { eventsQuerySchema } from '../contract/events';
-import { ApiError } from '../http/errors';
+import { ApiError } from '../core/errors';
 import {
   CACHE_ENTRY_OVERHEAD_BYTES,
   fetchUpstreamFeed,

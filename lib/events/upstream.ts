@@ -5,8 +5,8 @@
 import { LRUCache } from 'lru-cache';
 import { EVENTS_QUERY_KEYS, upstreamFeedSchema, type EventsQuery, type UpstreamFeed } from '../contract/events';
 import { etagOf } from '../http/conditional';
-import { ApiError } from '../http/errors';
-import { logLine } from '../http/log';
+import { ApiError } from '../core/errors';
+import { logLine } from '../core/log';
 import { readTextLimited } from './read-limited';
 
 export interface UpstreamSettings {

@@ -3,7 +3,7 @@ import { endpoints } from '../contract';
 import { registerBodySchema } from '../contract/accounts';
 import { warningsSchema } from '../contract/profiles';
 import { LIMITS } from '../contract/schemas';
-import { ERROR_ADVICE, ERROR_STATUS } from '../http/errors';
+import { ERROR_ADVICE, ERROR_STATUS } from '../core/errors';
 import { SIGNUP_LINK_PARAMS } from '../signup-link';
 import { agentsGuide } from './agents';
 import { HAPPY_PATH, llmsTxt } from './llms';

@@ -19,7 +19,7 @@ import { MCP_MAX_BODY_BYTES } from '../mcp/body-limit';
 import { closeAfterAnswer, declaresMoreThan, hasBody, payloadTooLarge } from './body-limit';
 import { echoed } from './echo';
 import { allowedMethods, endpointsAt } from './endpoint-paths';
-import { ApiError } from './errors';
+import { ApiError } from '../core/errors';
 import { API_CONTENT_SECURITY_POLICY, COMMON_SECURITY_HEADERS } from '../web/security-headers';
 import { targetPath } from './request-target';
 

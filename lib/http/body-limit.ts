@@ -4,7 +4,7 @@
 // table (maxBodyBytes, 64 KB by default); /api/mcp's is in lib/mcp/body-limit.ts.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { ApiError } from './errors';
+import { ApiError } from '../core/errors';
 
 export const payloadTooLarge = (limit: number) =>
   new ApiError('payload_too_large', `The request body exceeds ${limit} bytes`);

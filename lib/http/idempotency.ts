@@ -12,7 +12,7 @@
 import { createCipheriv, createDecipheriv, createHash, createHmac, hkdfSync, randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Database } from '@/db';
-import { ApiError } from './errors';
+import { ApiError } from '../core/errors';
 import type { Caller } from './route';
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key';

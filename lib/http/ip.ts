@@ -11,7 +11,7 @@
 // one warning is logged.
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
-import { logLine } from './log';
+import { logLine } from '../core/log';
 
 export const CLIENT_IP_HEADER = 'x-buddy-client-ip';
 export const CLIENT_IP_PROOF_HEADER = 'x-buddy-client-ip-proof';

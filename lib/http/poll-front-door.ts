@@ -16,7 +16,7 @@ import { getInbox } from '../contract/social';
 import { startHold, subscribe, type Hold, type Subscription } from '../realtime/listener';
 import { API_CONTENT_SECURITY_POLICY, COMMON_SECURITY_HEADERS } from '../web/security-headers';
 import { matchesIfNoneMatch, tagHeaders } from './conditional';
-import { logError } from './log';
+import { logError } from '../core/log';
 
 const INBOX_PATH = getInbox.path;
 const READ_SCOPE = getInbox.auth;

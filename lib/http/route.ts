@@ -14,10 +14,10 @@ import { DEFAULT_MAX_BODY_BYTES, SCOPES, type EndpointSpec, type Scope } from '.
 import { consumeRateLimit, rateLimitState } from '../limits/rate-limits';
 import { payloadTooLarge, readBodyWithin } from './body-limit';
 import { echoed } from './echo';
-import { ApiError, INTERNAL_ERROR_MESSAGE, mapDatabaseError } from './errors';
+import { ApiError, INTERNAL_ERROR_MESSAGE, mapDatabaseError } from '../core/errors';
 import { claim, finish, idempotentRequest, release, storedAnswer, type IdempotencyKey } from './idempotency';
 import { clientIp } from './ip';
-import { logError, logLine } from './log';
+import { logError, logLine } from '../core/log';
 import { parseOrThrow, refuseUnknownQuery } from './validation';
 
 type Out<T> = T extends z.ZodType ? z.output<T> : undefined;

@@ -22,7 +22,7 @@ import { type SharedPlanView, sharedPlan } from '../plans/share';
 import { span, zonePlace } from '../web/plan-time';
 import { siteStylesheet } from '../web/inline-stylesheet';
 import { COMMON_SECURITY_HEADERS, HSTS_HEADER, pageContentSecurityPolicy } from '../web/security-headers';
-import { logError } from './log';
+import { logError } from '../core/log';
 import { targetPath } from './request-target';
 
 const SHARE_PATH = /^\/share\/([^/]+)$/;

@@ -3,7 +3,7 @@
 // the caller most likely meant.
 import { echoed } from './echo';
 import { closestEndpoints } from './endpoint-paths';
-import { ApiError, ERROR_ADVICE } from './errors';
+import { ApiError, ERROR_ADVICE } from '../core/errors';
 import { errorResponse } from './route';
 
 export function unknownEndpoint(request: Request): Response {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { eventsQuerySchema, EVENTS_QUERY_KEYS } from '../contract/events';
-import { ApiError } from './errors';
+import { ApiError } from '../core/errors';
 import { closestName, refuseUnknownQuery, takesFurtherKeys, unknownNameFields } from './validation';
 
 describe('closestName', () => {

@@ -2,7 +2,7 @@
 import type { z } from 'zod';
 import { editDistance } from '../activities/similarity';
 import { fieldMessage } from '../contract/human-errors';
-import { ApiError } from './errors';
+import { ApiError } from '../core/errors';
 
 export function issuesToFields(issues: readonly z.core.$ZodIssue[], prefix = ''): Record<string, string> {
   const fields: Record<string, string> = {};

@@ -5,7 +5,7 @@
 import type pg from 'pg';
 import { RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible';
 import { poolOf, type Database } from '@/db';
-import { ApiError, ERROR_ADVICE } from '../http/errors';
+import { ApiError, ERROR_ADVICE } from '../core/errors';
 import { LIMIT_NAMES, LIMIT_RULES, type LimitName, type LimitRule } from './rules';
 
 /** A limit counted here: calls per window and what is counted (declared in ./rules). */

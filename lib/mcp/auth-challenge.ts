@@ -15,7 +15,7 @@
 import { getDb } from '@/db';
 import { bearerToken, findTokenOwner } from '../accounts/tokens';
 import { SCOPES } from '../contract/define';
-import { ERROR_ADVICE } from '../http/errors';
+import { ERROR_ADVICE } from '../core/errors';
 import { resourceMetadataUrl } from '../oauth/resources';
 import type { ToolDefinition } from './tools';
 

@@ -6,7 +6,7 @@
 import { sql } from 'kysely';
 import { getDb } from '@/db';
 import { authenticate } from '../http/route';
-import { ApiError } from '../http/errors';
+import { ApiError } from '../core/errors';
 import { config } from '../config';
 import { apiErrorResult, callRoute, type IncomingCall, type RouteHandler, type ToolResult } from './call';
 import {

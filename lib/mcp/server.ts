@@ -4,7 +4,7 @@ import type { McpServer, StandardSchemaWithJSON } from '@modelcontextprotocol/se
 import { API_VERSION } from '../docs/index-document';
 import { config } from '../config';
 import { apiErrorResult, callRoute, type IncomingCall, type RouteHandler, type ToolResult } from './call';
-import { ApiError } from '../http/errors';
+import { ApiError } from '../core/errors';
 import { GUIDE_TOOL, guideResult } from './guide-tool';
 import type { AgentEndpointSpec } from '../contract/define';
 import type { ToolAnnotations } from './annotations';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../http/errors';
+import { ApiError } from '../core/errors';
 import { assertTextAllowed, moderateText, type ModerationRule } from './text';
 
 const ruleOf = (text: string): ModerationRule | null => {

@@ -7,7 +7,7 @@
 // other rules are explicit patterns, each written to leave everyday figures of
 // speech alone ("I'd kill for a coffee", "shoot me a text").
 import { englishDataset, englishRecommendedTransformers, RegExpMatcher, DataSet } from 'obscenity';
-import { ApiError, ERROR_ADVICE, type ErrorCode } from '../http/errors';
+import { ApiError, ERROR_ADVICE, type ErrorCode } from '../core/errors';
 
 export type ModerationRule = 'profanity' | 'threat' | 'solicitation' | 'shouting' | 'spam';
 

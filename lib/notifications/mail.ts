@@ -5,7 +5,7 @@ import path from 'node:path';
 import { sql } from 'kysely';
 import nodemailer from 'nodemailer';
 import type { Database } from '@/db';
-import { logLine } from '../http/log';
+import { logLine } from '../core/log';
 
 export interface MailMessage {
   to: string;

@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import { Expo } from 'expo-server-sdk';
 import type { Database } from '@/db';
 import type { PushTokenBody } from '../contract/social';
-import { ApiError } from '../http/errors';
+import { ApiError } from '../core/errors';
 
 /** Devices kept per user; registering one more forgets the least recently seen. */
 export const MAX_DEVICES_PER_USER = 10;

@@ -10,7 +10,7 @@
 import { Expo, type ExpoPushMessage } from 'expo-server-sdk';
 import { z } from 'zod';
 import type { Database } from '@/db';
-import { logLine } from '../http/log';
+import { logLine } from '../core/log';
 import { deliverWebPush, type VapidKeys, type WebPushPolicy } from './web-push';
 
 export const pushJobSchema = z.discriminatedUnion('kind', [

@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import type { Database } from '@/db';
 import type { z } from 'zod';
 import type { webPushSubscriptionSchema } from '../contract/web-app';
-import { ApiError, notFound } from '../http/errors';
+import { ApiError, notFound } from '../core/errors';
 import { endpointProblem, type WebPushPolicy } from './web-push';
 
 /** Each is POSTed to (with retries) on every notification: enough for a phone, a laptop and a few more. */

@@ -8,7 +8,7 @@ import { sql } from 'kysely';
 import type { Adapter, AdapterPayload } from 'oidc-provider';
 import { getDb } from '@/db';
 import { config } from '../config';
-import { logLine } from '../http/log';
+import { logLine } from '../core/log';
 import { fetchClientMetadataDocument, isClientMetadataDocumentId } from './client-metadata';
 import { hashesStoredId, storedOauthId } from './stored-id';
 

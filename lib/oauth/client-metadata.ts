@@ -8,7 +8,7 @@ import http from 'node:http';
 import https from 'node:https';
 import { z } from 'zod';
 import { assertAllowedUrl, ForbiddenTarget, guardedLookup } from '../photos/fetch-url';
-import { logLine } from '../http/log';
+import { logLine } from '../core/log';
 
 const MAX_BYTES = 64 * 1024;
 const TIMEOUT_MS = 5_000;

@@ -10,7 +10,7 @@ import { readCookie, sessionCookieName, usesSecureCookies } from '../auth/cookie
 import type { Scope } from '../contract/define';
 import { requestedApiScopes } from './scopes';
 import { config } from '../config';
-import { logLine } from '../http/log';
+import { logLine } from '../core/log';
 import { COMMON_SECURITY_HEADERS } from '../web/security-headers';
 import { whenGrantRevoked } from './adapter';
 import { oauthProvider } from './provider';

@@ -12,7 +12,7 @@ import { SCOPES } from '../contract/define';
 import { config } from '../config';
 import { PostgresAdapter } from './adapter';
 import { loadOauthSigningKey } from './keys';
-import { logError, logLine } from '../http/log';
+import { logError, logLine } from '../core/log';
 import { DEVICE_CLIENT_ID, DEVICE_CLIENT_NAME, isOwnResource, oauthResources } from './resources';
 import { renderOauthErrorPage, successSource, userCodeConfirmSource, userCodeInputSource } from './device-pages';
 import { checkClientMetadata, guardedHttpOptions, UNRECOGNIZED_FETCHED_FIELDS } from './client-rules';

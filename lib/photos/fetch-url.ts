@@ -9,8 +9,8 @@ import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import net from 'node:net';
-import { ApiError } from '../http/errors';
-import { isLoopbackAddress, isNonPublicAddress } from './address-policy';
+import { ApiError } from '../core/errors';
+import { isLoopbackAddress, isNonPublicAddress } from '../core/address-policy';
 import { photoTooLarge } from './input';
 
 export interface FetchPolicy {

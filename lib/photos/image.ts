@@ -5,7 +5,7 @@
 import icc from 'icc';
 import sharp, { type OutputInfo, type Sharp, type WebpOptions } from 'sharp';
 import { LIMITS } from '../contract/schemas';
-import { ApiError } from '../http/errors';
+import { ApiError } from '../core/errors';
 import { photoTooLarge, type PhotoMimeType } from './input';
 import type { ProcessingQueue } from './processing-queue';
 

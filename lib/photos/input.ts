@@ -2,7 +2,7 @@
 // from the encoded length before anything is decoded, so an oversized photo never
 // costs a second buffer.
 import { LIMITS, type PHOTO_MIME_TYPES } from '../contract/schemas';
-import { ApiError } from '../http/errors';
+import { ApiError } from '../core/errors';
 
 export type PhotoMimeType = (typeof PHOTO_MIME_TYPES)[number];
 

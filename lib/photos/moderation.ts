@@ -3,7 +3,7 @@
 // handler that throws is retried with backoff, and both are safe to run twice.
 import { sql } from 'kysely';
 import type { Database } from '@/db';
-import { logLine } from '../http/log';
+import { logLine } from '../core/log';
 import { enqueue, QUEUES } from '../jobs/boss';
 import { decideAction, type ImageModerationProvider } from '../moderation/images';
 import { detachPhoto } from './photos';

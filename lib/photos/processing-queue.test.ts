@@ -1,6 +1,6 @@
 // The cap on concurrent sharp jobs: a queue with a bounded line, never a crash.
 import { describe, expect, it, vi } from 'vitest';
-import { ApiError } from '../http/errors';
+import { ApiError } from '../core/errors';
 import { LocalImageProvider } from '../moderation/images';
 import { processPhoto } from './image';
 import { ProcessingQueue, processingQueue } from './processing-queue';

@@ -9,8 +9,8 @@
 // Each copy keeps its own class around it, so the 503 it throws is an ApiError of the
 // caller's own module graph (instanceof holds in the route wrapper).
 import pLimit, { type LimitFunction } from 'p-limit';
-import { ApiError } from '../http/errors';
-import { logLine } from '../http/log';
+import { ApiError } from '../core/errors';
+import { logLine } from '../core/log';
 
 export interface ProcessingLimits {
   /** Jobs running at once. */

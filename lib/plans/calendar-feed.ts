@@ -5,7 +5,7 @@ import { sql } from 'kysely';
 import type { Database } from '@/db';
 import { randomSecret, sha256 } from '../accounts/secrets';
 import { notBlockedBy } from '../buddies/blocks';
-import { ApiError } from '../http/errors';
+import { ApiError } from '../core/errors';
 import { isUuid } from '../http/validation';
 import { type CalendarPlan, plansCalendar } from './calendar';
 import { planNotFound } from './plans';

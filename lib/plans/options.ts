@@ -8,7 +8,7 @@ import { getActivity, matchActivity } from '../activities';
 import { sharedIntervals, type Interval } from '../availability/zoned';
 import { PLAN_LIMITS, type PlanOption } from '../contract/plans';
 import { zonedPair } from '../discover/overlap';
-import { ApiError } from '../http/errors';
+import { ApiError } from '../core/errors';
 import { getActiveUserOrThrow, getUserOrThrow } from '../profiles/profile';
 import { isoInstant } from './time';
 

@@ -20,7 +20,7 @@ import {
   type ProposePlanBody,
   type PLAN_VIEWS,
 } from '../contract/plans';
-import { ApiError } from '../http/errors';
+import { ApiError } from '../core/errors';
 import { isUuid } from '../http/validation';
 import { enqueue, QUEUES } from '../jobs/boss';
 import type { PushJob } from '../notifications/push';

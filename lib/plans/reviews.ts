@@ -9,7 +9,7 @@ import { sql } from 'kysely';
 import type { Database } from '@/db';
 import type { PlanReviewOutcome } from '@/db/types';
 import type { PlanRecord } from '../contract/plans';
-import { ApiError } from '../http/errors';
+import { ApiError } from '../core/errors';
 import { getPlan } from './plans';
 import { planRows, toPlan, type PlanQueryRow } from './records';
 

@@ -12,7 +12,7 @@ import type { PlanRow } from '@/db/types';
 import { randomSecret, sha256 } from '../accounts/secrets';
 import { blockStatus } from '../buddies/blocks';
 import type { ShareState } from '../contract/web-app';
-import { ApiError } from '../http/errors';
+import { ApiError } from '../core/errors';
 import { isUuid } from '../http/validation';
 import { isSuppressed } from '../notifications/mail-preferences';
 import { firstName, toUserCard } from '../profiles/records';

@@ -4,7 +4,7 @@ import type { Database } from '@/db';
 import type { UserRow } from '@/db/types';
 import { recordAgentAction } from '../accounts/attribution';
 import type { ProfileUpdate } from '../contract/profiles';
-import { ApiError, notFound } from '../http/errors';
+import { ApiError, notFound } from '../core/errors';
 import { isUuid } from '../http/validation';
 import { consumeRateLimit, inWords, windowInWords, type RateLimitRule } from '../limits/rate-limits';
 import { attachPhoto, detachPhoto, preparePhoto, withStoredPhoto, type StoredPhoto } from '../photos/photos';

@@ -7,7 +7,7 @@
 import { disableAccountWithNotMeLink, NOT_ME_PAGE_PATH } from '../accounts/not-me-links';
 import { config } from '../config';
 import { getDb } from '@/db';
-import { logLine } from '../http/log';
+import { logLine } from '../core/log';
 
 const MAX_FORM_BYTES = 4 * 1024;
 

@@ -5,7 +5,7 @@ import { config } from '@/lib/config';
 import { endpoints, SCOPES, type EndpointSpec } from '@/lib/contract';
 import { fieldRows, type FieldRow } from '@/lib/docs/json-schema';
 import { errorCodesFor, SCOPE_DESCRIPTIONS } from '@/lib/docs/openapi';
-import { ERROR_ADVICE, ERROR_STATUS, type ErrorCode } from '@/lib/http/errors';
+import { ERROR_ADVICE, ERROR_STATUS, type ErrorCode } from '@/lib/core/errors';
 import { EXCLUDED_FROM_MCP } from '@/lib/mcp/tools';
 
 export const metadata: Metadata = {

@@ -7,7 +7,7 @@ import { revalidatePath } from 'next/cache';
 import { getDb } from '@/db';
 import { confirmAccessToken, revokeAccessToken } from '@/lib/accounts/tokens';
 import { requireSession } from '@/lib/auth/session';
-import { ApiError } from '@/lib/http/errors';
+import { ApiError } from '@/lib/core/errors';
 
 /**
  * A token id that is not one of this account's (a forged or stale form, or one revoked

@@ -4,7 +4,7 @@ import { requireSession } from '@/lib/auth/session';
 import { config } from '@/lib/config';
 import { discoverQuerySchema } from '@/lib/contract/discover';
 import { discover } from '@/lib/discover';
-import { ApiError } from '@/lib/http/errors';
+import { ApiError } from '@/lib/core/errors';
 import { consumeRateLimit } from '@/lib/limits/rate-limits';
 import { discoverTeaser, type DiscoverTeaser } from '@/lib/discover/teaser';
 import { missingFields } from '@/lib/profiles/onboarding';

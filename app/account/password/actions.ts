@@ -5,7 +5,7 @@ import { changePassword } from '@/lib/accounts/password';
 import { requireSession } from '@/lib/auth/session';
 import { config } from '@/lib/config';
 import { changePasswordBodySchema } from '@/lib/contract/signin';
-import { ApiError } from '@/lib/http/errors';
+import { ApiError } from '@/lib/core/errors';
 import { clientIpFromHeaders } from '@/lib/http/ip';
 import { issuesToFields } from '@/lib/http/validation';
 

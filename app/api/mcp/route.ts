@@ -10,7 +10,7 @@ import { CONFIRM_TOOL } from '@/lib/mcp/confirm-tool';
 import { toolDefinitions } from '@/lib/mcp/tools';
 import { unknownToolAnswer } from '@/lib/mcp/unknown-tool';
 import { readBodyWithin } from '@/lib/http/body-limit';
-import { ApiError } from '@/lib/http/errors';
+import { ApiError } from '@/lib/core/errors';
 import { errorResponse } from '@/lib/http/route';
 import { MCP_MAX_BODY_BYTES } from '@/lib/mcp/body-limit';
 import { ROUTE_HANDLERS } from './handlers';

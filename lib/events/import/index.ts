@@ -4,7 +4,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Database } from '@/db';
-import { logLine } from '@/lib/http/log';
+import { logLine } from '@/lib/core/log';
 import { readTextLimited } from '../read-limited';
 import type { ImportWindow, ParsedFeed } from './draft';
 import { looksLikeICalendar, parseICalendar } from './ics';

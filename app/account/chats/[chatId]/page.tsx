@@ -6,7 +6,7 @@ import { currentSession, requireSession } from '@/lib/auth/session';
 import { getChatRecord } from '@/lib/chats/chats';
 import { listMessages } from '@/lib/chats/messages';
 import { config } from '@/lib/config';
-import { ApiError } from '@/lib/http/errors';
+import { ApiError } from '@/lib/core/errors';
 import { chatPlans, zonesOf } from '@/lib/web/plans';
 import { ChatThread } from '@/app/_components/chat-thread';
 import { MuteChat } from '@/app/_components/mute-chat';

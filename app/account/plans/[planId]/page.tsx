@@ -3,7 +3,7 @@ import { notFound } from 'next/navigation';
 import { getDb } from '@/db';
 import { requireSession } from '@/lib/auth/session';
 import { config } from '@/lib/config';
-import { ApiError } from '@/lib/http/errors';
+import { ApiError } from '@/lib/core/errors';
 import { paths } from '@/lib/contract/paths';
 import { getPlan } from '@/lib/plans/plans';
 import { shareState } from '@/lib/plans/share';

@@ -1,5 +1,5 @@
 import * as webApp from '@/lib/contract/web-app';
-import { ApiError } from '@/lib/http/errors';
+import { ApiError } from '@/lib/core/errors';
 import { route } from '@/lib/http/route';
 import { loadUnsubscribeKey, unsubscribeEverything } from '@/lib/notifications/mail-preferences';
 
