@@ -12,7 +12,7 @@ import { migrateToLatest } from '../db/migrate';
 import { directDatabaseUrl, loadConfig } from '../lib/config';
 import { clientAddress, countTrustsPublicPeer, describeTrustProxy } from '../lib/http/client-address';
 import { installClientIpProof, stampClientIp } from '../lib/http/ip';
-import { INTERNAL_ERROR_ENVELOPE } from '../lib/core/errors';
+import { INTERNAL_ERROR_ENVELOPE } from '../lib/http/error-response';
 import { logError, loggedPath, logLine } from '../lib/core/log';
 import { answerApiFrontDoor } from '../lib/http/api-front-door';
 import { answerHomePage } from '../lib/http/home-front-door';

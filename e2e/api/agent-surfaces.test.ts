@@ -353,7 +353,7 @@ describe('the guides', () => {
     const agents = (await api('GET', '/AGENTS.md')).body as string;
     const llms = (await api('GET', '/llms.txt')).body as string;
     for (const spec of endpoints) expect(agents.includes(spec.path) || llms.includes(spec.path), spec.path).toBe(true);
-    for (const code of Object.keys((await import('@/lib/core/errors')).ERROR_STATUS))
+    for (const code of Object.keys((await import('@/lib/http/error-response')).ERROR_STATUS))
       expect(agents).toContain(`\`${code}\``);
   });
 });

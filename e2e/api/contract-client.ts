@@ -6,7 +6,8 @@ import type { z } from 'zod';
 import type { EndpointSpec } from '@/lib/contract/define';
 import { errorEnvelopeSchema, type ErrorEnvelope } from '@/lib/contract/errors';
 import { fill } from '@/lib/contract/paths';
-import { ERROR_STATUS, type ErrorCode } from '@/lib/core/errors';
+import type { ErrorCode } from '@/lib/core/errors';
+import { ERROR_STATUS } from '@/lib/http/error-response';
 import { api, type ApiResponse } from './client';
 
 type InputOf<T> = T extends z.ZodType ? z.input<T> : never;

@@ -18,7 +18,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { endpoints, type EndpointSpec } from '@/lib/contract';
 import { arbitraryFromJsonSchema, STATIC_HINTS, TINY_PNG_BASE64 } from '@/lib/contract/arbitraries';
 import { mintAccessToken } from '@/lib/accounts/tokens';
-import { ERROR_STATUS } from '@/lib/core/errors';
+import { ERROR_STATUS } from '@/lib/http/error-response';
 import { toolDefinitions } from '@/lib/mcp/tools';
 import {
   answerProblem,

@@ -10,7 +10,7 @@ import { sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { updateMe } from '@/lib/contract/profiles';
 import { sendMessage } from '@/lib/contract/social';
-import { ERROR_STATUS } from '@/lib/core/errors';
+import { ERROR_STATUS } from '@/lib/http/error-response';
 import { encodeCursor, filtersFingerprint } from '@/lib/discover/cursor';
 import { importFeedText } from '@/lib/events/import';
 import { api, baseUrl, freshIp, registerUser, testDb, TINY_PNG_BASE64, uniqueEmail, type ApiResponse } from './client';

@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import type { EndpointSpec } from '@/lib/contract';
 import { arbitraryFromJsonSchema, lengthLimits, requestJsonSchema, STATIC_HINTS } from '@/lib/contract/arbitraries';
 import type { JsonSchema } from '@/lib/docs/json-schema';
-import { ERROR_STATUS } from '@/lib/core/errors';
+import { ERROR_STATUS } from '@/lib/http/error-response';
 
 // ---------------------------------------------------------------------------
 // Hostile values

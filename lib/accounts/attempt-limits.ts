@@ -276,6 +276,6 @@ export class AttemptRefused extends ApiError {
     readonly refusal: Refusal,
     message: string,
   ) {
-    super('rate_limited', message, { headers: { 'retry-after': String(refusal.retryAfterSeconds) } });
+    super('rate_limited', message, { retryAfterSeconds: refusal.retryAfterSeconds });
   }
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '@/lib/core/errors';
 import { attributedTo, type Writer } from './attribution';
+import { errorStatus } from '../http/error-response';
 
 const claude: Writer = { via: 'bearer', agentName: 'Claude' };
 const unnamed: Writer = { via: 'bearer', agentName: null };
@@ -47,7 +48,7 @@ describe('attributedTo', () => {
     }
     const error = refusal(() => attributedTo({ agentName }, writer));
     expect(error.code).toBe('validation_failed');
-    expect(error.status).toBe(400);
+    expect(errorStatus(error)).toBe(400);
     expect(Object.keys(error.fields ?? {})).toEqual(['agentName']);
     expect(error.fields?.agentName).toMatch(reason);
   });

@@ -250,10 +250,8 @@ function registrationLimited(rule: LimitRule, until: number): ApiError {
     'rate_limited',
     `At most ${rule.points} registrations per ${windowUnit(rule.windowSeconds)} from one IP address. Try again in ${inWords(retryAfter)}.`,
     {
-      headers: {
-        'retry-after': String(retryAfter),
-        ...rateLimitHeaders('registrations', rule, 0, retryAfter),
-      },
+      retryAfterSeconds: retryAfter,
+      rateLimit: { policy: 'registrations', points: rule.points, windowSeconds: rule.windowSeconds },
     },
   );
 }

@@ -113,7 +113,8 @@ async function enforceMessageLimit(
       `At most ${rule.points} messages per ${windowUnit(rule.windowSeconds)} in one chat`,
       {
         hint: `${ERROR_ADVICE.rate_limited} Your buddy has not answered much yet; give them time.`,
-        headers: { 'retry-after': String(resetSeconds), ...messageRateLimit(rule, 0, resetSeconds) },
+        retryAfterSeconds: resetSeconds,
+        rateLimit: { policy: 'messages', points: rule.points, windowSeconds: rule.windowSeconds },
       },
     );
   }

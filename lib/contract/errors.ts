@@ -1,9 +1,9 @@
 // The error envelope every endpoint answers with on failure (SPEC 7), as a schema,
 // so OpenAPI, the MCP tools and the guides describe exactly what the routes send.
 import { z } from 'zod';
-import { ERROR_ADVICE, ERROR_STATUS, type ErrorCode } from '../core/errors';
+import { ERROR_ADVICE, ERROR_CODES, type ErrorCode } from '../core/errors';
 
-export const ERROR_CODES = Object.keys(ERROR_STATUS) as [ErrorCode, ...ErrorCode[]];
+export { ERROR_CODES };
 
 export const errorEnvelopeSchema = z.object({
   error: z.object({

@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError, ERROR_ADVICE, ERROR_STATUS, type ErrorCode, uniqueConflict } from './errors';
+import { ApiError, ERROR_ADVICE, ERROR_CODES, uniqueConflict } from './errors';
+import { errorBody } from '../http/error-response';
 
 describe('ApiError hints', () => {
   it('an error thrown without a hint answers with its code’s standard advice', () => {
-    for (const code of Object.keys(ERROR_STATUS) as ErrorCode[]) {
+    for (const code of ERROR_CODES) {
       const error = new ApiError(code, 'message');
       expect(error.hint).toBeUndefined();
-      expect(error.toBody().error.hint).toBe(ERROR_ADVICE[code]);
+      expect(errorBody(error).error.hint).toBe(ERROR_ADVICE[code]);
     }
   });
 
@@ -16,17 +17,17 @@ describe('ApiError hints', () => {
       hint: ERROR_ADVICE.photo_invalid,
       fields: { photo: 'bad' },
     });
-    expect(implicit.toBody()).toEqual(explicit.toBody());
+    expect(errorBody(implicit)).toEqual(errorBody(explicit));
   });
 
   it('a specific hint replaces the advice', () => {
-    expect(new ApiError('not_found', 'Chat not found', { hint: 'List your chats.' }).toBody().error.hint).toBe(
+    expect(errorBody(new ApiError('not_found', 'Chat not found', { hint: 'List your chats.' })).error.hint).toBe(
       'List your chats.',
     );
   });
 
   it('unique violations answer with the advice and the field', () => {
-    expect(uniqueConflict('users_email_lower_key').toBody()).toEqual({
+    expect(errorBody(uniqueConflict('users_email_lower_key'))).toEqual({
       error: {
         code: 'email_taken',
         message: 'An account with this email already exists',
@@ -34,7 +35,7 @@ describe('ApiError hints', () => {
         fields: { email: 'already registered' },
       },
     });
-    expect(uniqueConflict('users_slug_key').toBody().error).toMatchObject({
+    expect(errorBody(uniqueConflict('users_slug_key')).error).toMatchObject({
       code: 'slug_taken',
       hint: ERROR_ADVICE.slug_taken,
     });

@@ -1,55 +1,56 @@
-// The error envelope and the one table from stable error code to HTTP status.
-// Codes are part of the public contract: agents branch on them, so never rename one.
+// The application error: a stable code, a message, a next step. No HTTP here: lib/http/error-response.ts maps
+// each code to a status and builds the envelope and headers. Codes are part of the public contract: agents branch
+// on them, so never rename one.
 
-export const ERROR_STATUS = {
-  invalid_json: 400,
-  validation_failed: 400,
-  photo_invalid: 400,
-  photo_unsupported_format: 400,
-  photo_type_mismatch: 400,
-  photo_too_many_pixels: 400,
-  photo_url_forbidden: 400,
-  photo_fetch_failed: 400,
-  cannot_target_self: 400,
-  unauthorized: 401,
-  insufficient_scope: 403,
-  forbidden: 403,
-  recipient_unavailable: 403,
-  chat_unavailable: 403,
-  wrong_password: 403,
-  not_found: 404,
-  method_not_allowed: 405,
-  conflict: 409,
-  idempotency_key_in_use: 409,
-  email_taken: 409,
-  slug_taken: 409,
-  already_buddies: 409,
-  request_not_pending: 409,
-  request_declined: 409,
-  plan_not_open: 409,
-  plan_superseded: 409,
-  signin_link_used: 410,
-  signin_link_expired: 410,
-  payload_too_large: 413,
-  photo_too_large: 413,
-  unsupported_media_type: 415,
-  headers_too_large: 431,
-  onboarding_incomplete: 422,
-  idempotency_key_reused: 422,
-  message_blocked_profanity: 422,
-  message_blocked_threat: 422,
-  message_blocked_solicitation: 422,
-  message_blocked_shouting: 422,
-  message_blocked_spam: 422,
-  rate_limited: 429,
-  too_many_open_plans: 429,
-  internal_error: 500,
-  upstream_error: 502,
-  service_unavailable: 503,
-  upstream_unavailable: 503,
-} as const;
+export const ERROR_CODES = [
+  'invalid_json',
+  'validation_failed',
+  'photo_invalid',
+  'photo_unsupported_format',
+  'photo_type_mismatch',
+  'photo_too_many_pixels',
+  'photo_url_forbidden',
+  'photo_fetch_failed',
+  'cannot_target_self',
+  'unauthorized',
+  'insufficient_scope',
+  'forbidden',
+  'recipient_unavailable',
+  'chat_unavailable',
+  'wrong_password',
+  'not_found',
+  'method_not_allowed',
+  'conflict',
+  'idempotency_key_in_use',
+  'email_taken',
+  'slug_taken',
+  'already_buddies',
+  'request_not_pending',
+  'request_declined',
+  'plan_not_open',
+  'plan_superseded',
+  'signin_link_used',
+  'signin_link_expired',
+  'payload_too_large',
+  'photo_too_large',
+  'unsupported_media_type',
+  'headers_too_large',
+  'onboarding_incomplete',
+  'idempotency_key_reused',
+  'message_blocked_profanity',
+  'message_blocked_threat',
+  'message_blocked_solicitation',
+  'message_blocked_shouting',
+  'message_blocked_spam',
+  'rate_limited',
+  'too_many_open_plans',
+  'internal_error',
+  'upstream_error',
+  'service_unavailable',
+  'upstream_unavailable',
+] as const;
 
-export type ErrorCode = keyof typeof ERROR_STATUS;
+export type ErrorCode = (typeof ERROR_CODES)[number];
 
 /** What each code means and what the caller should do, for the guides and OpenAPI. */
 export const ERROR_ADVICE: Record<ErrorCode, string> = {
@@ -127,53 +128,47 @@ export const ERROR_ADVICE: Record<ErrorCode, string> = {
   upstream_unavailable: 'An upstream service could not be reached. Retry after the Retry-After header.',
 };
 
-export interface ErrorBody {
-  error: { code: ErrorCode; message: string; hint: string; fields?: Record<string, string>; plan?: unknown };
+/** The quota a rate_limited refusal ran into; the transport states it in the RateLimit fields. */
+export interface RefusedQuota {
+  policy: string;
+  points: number;
+  windowSeconds: number;
+}
+
+export interface ApiErrorOptions {
+  hint?: string;
+  fields?: Record<string, string>;
+  /** A plan conflict's plan as it is now (error.plan), so the caller need not read it again. */
+  plan?: unknown;
+  /** When a retry may succeed (rate limits, a busy service). */
+  retryAfterSeconds?: number;
+  rateLimit?: RefusedQuota;
 }
 
 export class ApiError extends Error {
   readonly code: ErrorCode;
   readonly hint: string | undefined;
   readonly fields: Record<string, string> | undefined;
-  readonly headers: Record<string, string>;
-  /** A plan conflict's plan as it is now (error.plan), so the caller need not read it again. */
   readonly plan: unknown;
+  readonly retryAfterSeconds: number | undefined;
+  readonly rateLimit: RefusedQuota | undefined;
 
-  constructor(
-    code: ErrorCode,
-    message: string,
-    options: { hint?: string; fields?: Record<string, string>; headers?: Record<string, string>; plan?: unknown } = {},
-  ) {
+  constructor(code: ErrorCode, message: string, options: ApiErrorOptions = {}) {
     super(message);
     this.name = 'ApiError';
     this.code = code;
     this.hint = options.hint;
     this.fields = options.fields;
-    this.headers = options.headers ?? {};
     this.plan = options.plan;
+    this.retryAfterSeconds = options.retryAfterSeconds;
+    this.rateLimit = options.rateLimit;
   }
 
-  get status(): number {
-    return ERROR_STATUS[this.code];
-  }
-
-  toBody(): ErrorBody {
-    return {
-      error: {
-        code: this.code,
-        message: this.message,
-        // Every envelope carries a next step: the code's standard advice unless a more specific hint was given.
-        hint: this.hint ?? ERROR_ADVICE[this.code],
-        ...(this.fields ? { fields: this.fields } : {}),
-        ...(this.plan !== undefined ? { plan: this.plan } : {}),
-      },
-    };
+  /** The next step: the code's standard advice unless a more specific hint was given. */
+  get advice(): string {
+    return this.hint ?? ERROR_ADVICE[this.code];
   }
 }
-
-export const INTERNAL_ERROR_MESSAGE = 'Something went wrong on our side';
-/** What the node:http server answers when a request fails outside route() (which adds the hint). */
-export const INTERNAL_ERROR_ENVELOPE = { error: { code: 'internal_error', message: INTERNAL_ERROR_MESSAGE } } as const;
 
 export const notFound = (what: string) => new ApiError('not_found', `${what} not found`);
 

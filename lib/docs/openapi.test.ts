@@ -6,7 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { allEndpoints, endpoints } from '../contract';
 import { webAppEndpoints } from '../contract/web-app';
 import { register } from '../contract/accounts';
-import { ERROR_ADVICE, ERROR_STATUS } from '../core/errors';
+import { ERROR_ADVICE } from '../core/errors';
+import { ERROR_STATUS } from '../http/error-response';
 import {
   buildOpenApi,
   errorCodesFor,

@@ -4,7 +4,8 @@
 import { SCOPES, type EndpointSpec } from '../contract/define';
 import { ERROR_CODES, errorEnvelopeSchema, exampleError } from '../contract/errors';
 import { TEXT_RULE_IN_WORDS } from '../contract/text';
-import { ERROR_STATUS, type ErrorCode } from '../core/errors';
+import type { ErrorCode } from '../core/errors';
+import { ERROR_STATUS } from '../http/error-response';
 import { API_NAME, API_VERSION } from './index-document';
 import { shareParameters, shareRequestBodies, shareSchemas } from './openapi-components';
 import { toJsonSchema, type JsonSchema } from './json-schema';

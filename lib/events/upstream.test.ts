@@ -13,6 +13,7 @@ import {
   upstreamRequestUrl,
   type UpstreamSettings,
 } from './upstream';
+import { errorHeaders, errorStatus } from '../http/error-response';
 
 type Behaviour = (req: http.IncomingMessage, res: http.ServerResponse, hits: number) => void;
 
@@ -180,9 +181,9 @@ describe('fetchUpstreamFeed', () => {
     behaviours.set('status', (_req, res) => sendJson(res, { error: 'busy' }, 503, { 'retry-after': '120' }));
     const error = await apiError(fetchUpstreamFeed(settings(), query({ test: 'status' })));
     expect(error.code).toBe('upstream_error');
-    expect(error.status).toBe(502);
+    expect(errorStatus(error)).toBe(502);
     expect(error.message).toBe('The events upstream answered HTTP 503');
-    expect(error.headers['retry-after']).toBe('120');
+    expect(errorHeaders(error)['retry-after']).toBe('120');
     // Errors are not cached: the next call asks again.
     await apiError(fetchUpstreamFeed(settings(), query({ test: 'status' })));
     expect(hitsFor('status')).toBe(2);
@@ -220,9 +221,9 @@ describe('fetchUpstreamFeed', () => {
     const closed = `http://127.0.0.1:${await freePort()}/events`;
     const error = await apiError(fetchUpstreamFeed(settings({ url: closed }), query({ test: 'closed' })));
     expect(error.code).toBe('upstream_unavailable');
-    expect(error.status).toBe(503);
+    expect(errorStatus(error)).toBe(503);
     expect(error.message).toMatch(/ECONNREFUSED/);
-    expect(error.headers['retry-after']).toBe('30');
+    expect(errorHeaders(error)['retry-after']).toBe('30');
   });
 
   it.each([

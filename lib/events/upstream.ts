@@ -27,7 +27,7 @@ export interface UpstreamAnswer {
 /** After turning stale an answer may be served this long while it is being refreshed (or the upstream is down). */
 export const STALE_WHILE_REVALIDATE_SECONDS = 300;
 const MAX_BODY_BYTES = 10 * 1024 * 1024;
-const RETRY_AFTER_SECONDS = '30';
+const RETRY_AFTER_SECONDS = 30;
 /**
  * Counted per entry on top of its JSON: the parsed object's headers, the key and the
  * cache's bookkeeping, so a flood of distinct tiny answers is bounded too.
@@ -131,7 +131,7 @@ async function fetchAnswer(settings: UpstreamSettings, key: string, cancelled?: 
       await response.body?.cancel().catch(() => {});
       const retryAfter = response.headers.get('retry-after');
       throw new ApiError('upstream_error', `The events upstream answered HTTP ${response.status}`, {
-        headers: retryAfter && /^\d{1,6}$/.test(retryAfter.trim()) ? { 'retry-after': retryAfter.trim() } : {},
+        retryAfterSeconds: retryAfter && /^\d{1,6}$/.test(retryAfter.trim()) ? Number(retryAfter.trim()) : undefined,
       });
     }
     const text = await readTextLimited(response, MAX_BODY_BYTES, () =>
@@ -174,7 +174,7 @@ function malformed(what: string): ApiError {
 
 function unavailable(message: string): ApiError {
   return new ApiError('upstream_unavailable', message, {
-    headers: { 'retry-after': RETRY_AFTER_SECONDS },
+    retryAfterSeconds: RETRY_AFTER_SECONDS,
   });
 }
 

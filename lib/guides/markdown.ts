@@ -2,7 +2,8 @@
 import type { z } from 'zod';
 import type { EndpointSpec, HttpMethod } from '../contract/define';
 import { describeLimits, fieldRows, toJsonSchema, type JsonSchema } from '../docs/json-schema';
-import { ERROR_ADVICE, ERROR_STATUS, type ErrorCode } from '../core/errors';
+import { ERROR_ADVICE, type ErrorCode } from '../core/errors';
+import { ERROR_STATUS } from '../http/error-response';
 import { EXCLUDED_FROM_MCP } from '../mcp/tools';
 
 const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\s*\n\s*/g, ' ');

@@ -20,6 +20,7 @@ import { closeAfterAnswer, declaresMoreThan, hasBody, payloadTooLarge } from './
 import { echoed } from './echo';
 import { allowedMethods, endpointsAt } from './endpoint-paths';
 import { ApiError } from '../core/errors';
+import { errorBody } from './error-response';
 import { API_CONTENT_SECURITY_POLICY, COMMON_SECURITY_HEADERS } from '../web/security-headers';
 import { targetPath } from './request-target';
 
@@ -45,7 +46,7 @@ export function answerApiFrontDoor(req: IncomingMessage, res: ServerResponse): b
   }
   const limit = bodyLimit(path, method, specs);
   if (limit !== undefined && declaresMoreThan(req.headers['content-length'], limit)) {
-    const body = JSON.stringify(payloadTooLarge(limit).toBody());
+    const body = JSON.stringify(errorBody(payloadTooLarge(limit)));
     closeAfterAnswer(req, res);
     res.writeHead(413, { ...API_HEADERS, 'content-length': Buffer.byteLength(body), 'cache-control': 'no-store' });
     res.end(body);
@@ -90,7 +91,7 @@ function methodNotAllowed(method: string, path: string, specs: readonly Endpoint
     hint: `Use ${uses}. Every endpoint is listed at /api/v1/index.json.`,
     fields: { method: `one of ${methods.join(', ')}` },
   });
-  const body = JSON.stringify(error.toBody());
+  const body = JSON.stringify(errorBody(error));
   return {
     body,
     headers: {

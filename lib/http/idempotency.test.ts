@@ -68,7 +68,7 @@ describe('the Idempotency-Key header', () => {
       error = e;
     }
     expect(error).toBeInstanceOf(ApiError);
-    expect((error as ApiError).status).toBe(400);
+    expect((error as ApiError).code).toBe('validation_failed');
     expect((error as ApiError).fields).toHaveProperty('Idempotency-Key');
   });
 });

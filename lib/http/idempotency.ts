@@ -267,6 +267,6 @@ function reusedKey(): ApiError {
 
 function keyInUse(): ApiError {
   return new ApiError('idempotency_key_in_use', 'A request with this Idempotency-Key is still being processed', {
-    headers: { 'retry-after': '1' },
+    retryAfterSeconds: 1,
   });
 }

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ERROR_STATUS } from '../core/errors';
+import { ERROR_STATUS } from './error-response';
 import {
   answerBadRequestTarget,
   answerClientError,

@@ -9,7 +9,8 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { API_CONTENT_SECURITY_POLICY } from '../web/security-headers';
-import { ERROR_ADVICE, ERROR_STATUS, type ErrorBody, type ErrorCode } from '../core/errors';
+import { ERROR_ADVICE, type ErrorCode } from '../core/errors';
+import { ERROR_STATUS, type ErrorBody } from './error-response';
 
 // Cc: C0 controls, DEL, C1 controls.
 const CONTROL = /[\u0000-\u001F\u007F-\u009F]/;

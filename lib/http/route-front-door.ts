@@ -16,7 +16,7 @@ import { API_CONTENT_SECURITY_POLICY, COMMON_SECURITY_HEADERS } from '../web/sec
 import { closeAfterAnswer } from './body-limit';
 import { compressedAnswer } from './compress';
 import { templatePattern } from './endpoint-paths';
-import { INTERNAL_ERROR_ENVELOPE } from '../core/errors';
+import { INTERNAL_ERROR_ENVELOPE } from './error-response';
 import { logError } from '../core/log';
 
 type RouteHandler = (request: Request, context: { params: Promise<Record<string, string>> }) => Promise<Response>;

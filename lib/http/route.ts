@@ -14,7 +14,8 @@ import { DEFAULT_MAX_BODY_BYTES, SCOPES, type EndpointSpec, type Scope } from '.
 import { consumeRateLimit, rateLimitState } from '../limits/rate-limits';
 import { payloadTooLarge, readBodyWithin } from './body-limit';
 import { echoed } from './echo';
-import { ApiError, INTERNAL_ERROR_MESSAGE, mapDatabaseError } from '../core/errors';
+import { ApiError, mapDatabaseError } from '../core/errors';
+import { ChallengeError, errorBody, errorHeaders, errorStatus, INTERNAL_ERROR_MESSAGE } from './error-response';
 import { claim, finish, idempotentRequest, release, storedAnswer, type IdempotencyKey } from './idempotency';
 import { clientIp } from './ip';
 import { logError, logLine } from '../core/log';
@@ -124,7 +125,7 @@ export function json(body: unknown, status: number, headers: Record<string, stri
 }
 
 export function errorResponse(error: ApiError): Response {
-  return json(error.toBody(), error.status, { 'cache-control': 'no-store', ...error.headers });
+  return json(errorBody(error), errorStatus(error), { 'cache-control': 'no-store', ...errorHeaders(error) });
 }
 
 export function route<S extends EndpointSpec>(spec: S, handler: Handler<S>, options: RouteOptions = {}): ContractRoute {
@@ -240,8 +241,8 @@ export function route<S extends EndpointSpec>(spec: S, handler: Handler<S>, opti
       // A refused or failed request changed nothing: its key is free for a retry.
       if (claimed) await release(getDb(), claimed).catch((e: unknown) => logError('idempotency release failed', e));
       const apiError = toApiError(error, spec);
-      const headers = { 'cache-control': 'no-store', ...limitHeaders, ...apiError.headers };
-      return { status: apiError.status, headers, value: apiError.toBody() } satisfies JsonAnswer;
+      const headers = { 'cache-control': 'no-store', ...limitHeaders, ...errorHeaders(apiError) };
+      return { status: errorStatus(apiError), headers, value: errorBody(apiError) } satisfies JsonAnswer;
     }
   };
   const http = async (request: Request, next: NextContext): Promise<Response> =>
@@ -300,8 +301,8 @@ export async function optionalCaller(db: Database, request: RouteRequest, scope:
 }
 
 function revokedWhileHeld(): ApiError {
-  return new ApiError('unauthorized', 'Invalid or revoked bearer token', {
-    headers: { 'www-authenticate': `Bearer realm="api", error="invalid_token"` },
+  return new ChallengeError('unauthorized', 'Invalid or revoked bearer token', {
+    'www-authenticate': `Bearer realm="api", error="invalid_token"`,
   });
 }
 
@@ -316,19 +317,17 @@ export async function authenticate(db: Database, request: RouteRequest, scope: s
     if (session) return session;
   }
   if (!token) {
-    throw new ApiError('unauthorized', 'Missing bearer token', {
-      headers: { 'www-authenticate': `Bearer realm="api", ${metadata}` },
+    throw new ChallengeError('unauthorized', 'Missing bearer token', {
+      'www-authenticate': `Bearer realm="api", ${metadata}`,
     });
   }
   const owner = await findTokenOwner(db, token);
   if (!owner) {
-    throw new ApiError('unauthorized', 'Invalid or revoked bearer token', {
-      headers: challenge('invalid_token'),
-    });
+    throw new ChallengeError('unauthorized', 'Invalid or revoked bearer token', challenge('invalid_token'));
   }
   if (!owner.scopes.includes(scope as TokenOwner['scopes'][number])) {
-    throw new ApiError('insufficient_scope', `This token lacks the ${scope} scope`, {
-      headers: { 'www-authenticate': `Bearer realm="api", error="insufficient_scope", scope="${scope}", ${metadata}` },
+    throw new ChallengeError('insufficient_scope', `This token lacks the ${scope} scope`, {
+      'www-authenticate': `Bearer realm="api", error="insufficient_scope", scope="${scope}", ${metadata}`,
     });
   }
   return { ...owner, via: 'bearer' };

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { inWords, rateLimitedError } from './rate-limits';
+import { errorBody, errorHeaders, errorStatus } from '../http/error-response';
 
 describe('rate limit refusals', () => {
   it.each([
@@ -16,9 +17,9 @@ describe('rate limit refusals', () => {
 
   it('says the limit, when to come back, and carries Retry-After', () => {
     const error = rateLimitedError({ points: 120, windowSeconds: 3600, what: 'Discover searches' }, 840);
-    expect(error.status).toBe(429);
+    expect(errorStatus(error)).toBe(429);
     expect(error.message).toBe('Too many Discover searches: at most 120 per hour. Try again in 14 minutes.');
-    expect(error.headers['retry-after']).toBe('840');
-    expect(error.toBody().error.hint).toMatch(/Retry-After/);
+    expect(errorHeaders(error)['retry-after']).toBe('840');
+    expect(errorBody(error).error.hint).toMatch(/Retry-After/);
   });
 });

@@ -110,10 +110,8 @@ export function rateLimitedError(
     `Too many ${rule.what}: at most ${perWindow(rule)}. Try again in ${inWords(retryAfterSeconds)}.`,
     {
       hint: hint ?? ERROR_ADVICE.rate_limited,
-      headers: {
-        'retry-after': String(retryAfterSeconds),
-        ...(policy ? rateLimitHeaders(policy, rule, 0, retryAfterSeconds) : {}),
-      },
+      retryAfterSeconds,
+      ...(policy ? { rateLimit: { policy, points: rule.points, windowSeconds: rule.windowSeconds } } : {}),
     },
   );
 }

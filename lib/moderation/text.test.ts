@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../core/errors';
 import { assertTextAllowed, moderateText, type ModerationRule } from './text';
+import { errorStatus } from '../http/error-response';
 
 const ruleOf = (text: string): ModerationRule | null => {
   const verdict = moderateText(text);
@@ -117,7 +118,7 @@ describe('assertTextAllowed', () => {
     } catch (error) {
       expect(error).toBeInstanceOf(ApiError);
       const e = error as ApiError;
-      expect(e.status).toBe(422);
+      expect(errorStatus(e)).toBe(422);
       expect(e.code).toBe('message_blocked_solicitation');
       expect(e.fields).toEqual({ message: expect.stringMatching(/solicitation/) });
       expect(e.hint).toBeTruthy();

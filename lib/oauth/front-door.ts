@@ -12,7 +12,7 @@ import { SCOPES } from '../contract/define';
 import { config } from '../config';
 import { closeAfterAnswer } from '../http/body-limit';
 import { echoed } from '../http/echo';
-import { INTERNAL_ERROR_ENVELOPE } from '../core/errors';
+import { INTERNAL_ERROR_ENVELOPE } from '../http/error-response';
 import { logError } from '../core/log';
 import { targetPath } from '../http/request-target';
 import { API_CONTENT_SECURITY_POLICY, COMMON_SECURITY_HEADERS } from '../web/security-headers';

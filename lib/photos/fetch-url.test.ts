@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorOf } from '../http/test-helpers';
 import { fetchPhotoUrl, type FetchPolicy } from './fetch-url';
 import { makeImage } from './test-images';
+import { errorBody, errorStatus } from '../http/error-response';
 
 function listen(handler: http.RequestListener): Promise<{ server: http.Server; port: number; hits: string[] }> {
   const hits: string[] = [];
@@ -96,7 +97,7 @@ describe('fetchPhotoUrl with the test allowance for one loopback port', () => {
     const to = encodeURIComponent(target(other.port));
     const error = await errorOf(fetchPhotoUrl(`http://127.0.0.1:${images.port}/redirect?to=${to}`, policy));
     expect(error.code).toBe('photo_url_forbidden');
-    expect(error.status).toBe(400);
+    expect(errorStatus(error)).toBe(400);
     expect(error.fields).toHaveProperty('photoURL');
     expect(other.hits.length).toBe(hitsBefore);
   });
@@ -126,7 +127,7 @@ describe('fetchPhotoUrl with the test allowance for one loopback port', () => {
   it('stops reading a body without length once it passes the cap', async () => {
     const error = await errorOf(fetchPhotoUrl(`http://127.0.0.1:${images.port}/huge-streamed`, policy));
     expect(error.code).toBe('photo_too_large');
-    expect(error.status).toBe(413);
+    expect(errorStatus(error)).toBe(413);
   });
 
   it('gives up at the deadline', async () => {
@@ -170,7 +171,7 @@ describe('fetchPhotoUrl with the production policy', () => {
   ])('refuses %s', async (_name, url) => {
     const error = await errorOf(fetchPhotoUrl(url, production));
     expect(error.code).toBe('photo_url_forbidden');
-    expect(error.toBody().error.hint).toMatch(/https/);
+    expect(errorBody(error).error.hint).toMatch(/https/);
   });
 
   it('does not contact a loopback server even when the port is real', async () => {

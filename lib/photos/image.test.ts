@@ -11,6 +11,7 @@ import {
   readGps,
   type TestFormat,
 } from './test-images';
+import { errorStatus } from '../http/error-response';
 
 const FORMATS: TestFormat[] = ['jpeg', 'png', 'webp'];
 
@@ -125,7 +126,7 @@ describe('processPhoto', () => {
     const big = await makeJpegOfSize(PHOTO_LIMITS.maxBytes + 1);
     const error = await errorOf(processPhoto(big, 'image/jpeg'));
     expect(error.code).toBe('photo_too_large');
-    expect(error.status).toBe(413);
+    expect(errorStatus(error)).toBe(413);
   });
 
   describe('decompression bombs', () => {

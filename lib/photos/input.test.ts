@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../core/errors';
 import { decodeInlinePhoto } from './input';
+import { errorStatus } from '../http/error-response';
 
 const bytes = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3, 4, 5]);
 const b64 = bytes.toString('base64');
@@ -45,7 +46,7 @@ describe('decodeInlinePhoto', () => {
   ])('refuses %s', (_name, input, code) => {
     const error = errorOf(() => decodeInlinePhoto(input, undefined, 'photo'));
     expect(error.code).toBe(code);
-    expect(error.status).toBe(400);
+    expect(errorStatus(error)).toBe(400);
     expect(error.fields).toHaveProperty('photo');
   });
 
@@ -60,7 +61,7 @@ describe('decodeInlinePhoto', () => {
     const justOver = 'A'.repeat(Math.ceil(((max + 1) * 4) / 3) + 4);
     const error = errorOf(() => decodeInlinePhoto(justOver, undefined, 'photo', max));
     expect(error.code).toBe('photo_too_large');
-    expect(error.status).toBe(413);
+    expect(errorStatus(error)).toBe(413);
     const exactly = Buffer.alloc(max).toString('base64');
     expect(decodeInlinePhoto(exactly, undefined, 'photo', max).bytes.length).toBe(max);
   });

@@ -5,6 +5,7 @@ import { LocalImageProvider } from '../moderation/images';
 import { processPhoto } from './image';
 import { ProcessingQueue, processingQueue } from './processing-queue';
 import { makeImage } from './test-images';
+import { errorBody, errorHeaders, errorStatus } from '../http/error-response';
 
 /** A job that runs until released, recording how many ran at once. */
 function gate() {
@@ -49,10 +50,10 @@ describe('ProcessingQueue', () => {
       expect(error).toBeInstanceOf(ApiError);
       const apiError = error as ApiError;
       expect(apiError.code).toBe('service_unavailable');
-      expect(apiError.status).toBe(503);
-      expect(Number(apiError.headers['retry-after'])).toBeGreaterThanOrEqual(1);
-      expect(Number(apiError.headers['retry-after'])).toBeLessThanOrEqual(60);
-      expect(apiError.toBody().error.hint).toMatch(/again in \d+ seconds?/);
+      expect(errorStatus(apiError)).toBe(503);
+      expect(Number(errorHeaders(apiError)['retry-after'])).toBeGreaterThanOrEqual(1);
+      expect(Number(errorHeaders(apiError)['retry-after'])).toBeLessThanOrEqual(60);
+      expect(errorBody(apiError).error.hint).toMatch(/again in \d+ seconds?/);
     }
     // Once the line has room again, work is accepted.
     expect(await queue.run(async () => 'later')).toBe('later');

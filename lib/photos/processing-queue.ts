@@ -91,7 +91,7 @@ export class ProcessingQueue {
       return Promise.reject(
         new ApiError('service_unavailable', 'The server is busy processing other photos; nothing was stored', {
           hint: `Send the photo again in ${retryAfter} second${retryAfter === 1 ? '' : 's'} (the Retry-After header).`,
-          headers: { 'retry-after': String(retryAfter) },
+          retryAfterSeconds: retryAfter,
         }),
       );
     }

@@ -119,11 +119,12 @@ async function countLocationChange(
     await consumeRateLimit(db, 'location_change', rule, userId, hint);
   } catch (error) {
     if (!(error instanceof ApiError) || error.code !== 'rate_limited') throw error;
-    const retryAfter = Number(error.headers['retry-after']);
+    const retryAfter = error.retryAfterSeconds ?? 0;
     const problem = `not changed: at most ${rule.points} changes ${window}; try again in ${inWords(retryAfter)}`;
     throw new ApiError(error.code, error.message, {
       hint: error.hint,
-      headers: error.headers,
+      retryAfterSeconds: error.retryAfterSeconds,
+      rateLimit: error.rateLimit,
       fields: { [field]: problem },
     });
   }

@@ -5,7 +5,8 @@ import { config } from '@/lib/config';
 import { endpoints, SCOPES, type EndpointSpec } from '@/lib/contract';
 import { fieldRows, type FieldRow } from '@/lib/docs/json-schema';
 import { errorCodesFor, SCOPE_DESCRIPTIONS } from '@/lib/docs/openapi';
-import { ERROR_ADVICE, ERROR_STATUS, type ErrorCode } from '@/lib/core/errors';
+import { ERROR_ADVICE, type ErrorCode } from '@/lib/core/errors';
+import { ERROR_STATUS } from '@/lib/http/error-response';
 import { EXCLUDED_FROM_MCP } from '@/lib/mcp/tools';
 
 export const metadata: Metadata = {
