@@ -15,11 +15,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
-import { cutThumbnail, decodeResized, encodeImage, PHOTO_LIMITS, processPhoto, readHeader } from '../lib/photos/image';
-import { LocalImageProvider } from '../lib/moderation/images';
-import { decodeInlinePhoto } from '../lib/photos/input';
-import { processPhotoAsBefore } from '../lib/photos/pipeline-before';
-import { FIXTURE_PHOTOS, readFixturePhoto } from '../lib/photos/test-photos';
+import { cutThumbnail, decodeResized, encodeImage, PHOTO_LIMITS, processPhoto, readHeader } from '@/lib/photos/image';
+import { LocalImageProvider } from '@/lib/moderation/images';
+import { decodeInlinePhoto } from '@/lib/photos/input';
+import { processPhotoAsBefore } from '@/e2e/support/photos/pipeline-before';
+import { FIXTURE_PHOTOS, readFixturePhoto } from '@/e2e/support/photos/test-photos';
 
 const WIDTH = 4000;
 const HEIGHT = 3000;

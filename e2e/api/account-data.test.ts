@@ -10,7 +10,7 @@ import { uploadPhoto } from '@/lib/contract/photos';
 import { getMe, getPublicProfile } from '@/lib/contract/profiles';
 import { deleteMyAccount, exportMyData } from '@/lib/contract/signin';
 import { listBuddyRequests, listChats, listMessages, sendMessage } from '@/lib/contract/social';
-import { makeFlatImage } from '@/lib/photos/test-images';
+import { makeFlatImage } from '@/e2e/support/photos/test-images';
 import { waitFor } from '../support/wait';
 import { baseUrl, registerUser, testDb, uniqueEmail, updateTokens } from './client';
 import { call, pathOf as contractPath, refused, send } from './contract-client';

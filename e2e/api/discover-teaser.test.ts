@@ -8,7 +8,7 @@ import { uploadPhoto } from '@/lib/contract/photos';
 import { getMe } from '@/lib/contract/profiles';
 import { blockUser } from '@/lib/contract/social';
 import { discoverTeaser } from '@/lib/contract/web-app';
-import { makeImage } from '@/lib/photos/test-images';
+import { makeImage } from '@/e2e/support/photos/test-images';
 import { registerUser } from './client';
 import { call, refused } from './contract-client';
 

@@ -8,7 +8,7 @@ import { listEvents } from '@/lib/contract/events';
 import { uploadPhoto } from '@/lib/contract/photos';
 import { parseAvailability, updateMe } from '@/lib/contract/profiles';
 import { sendBuddyRequest } from '@/lib/contract/social';
-import { makeImage } from '@/lib/photos/test-images';
+import { makeImage } from '@/e2e/support/photos/test-images';
 import { api, freshIp, registerUser, testDb, uniqueEmail } from './client';
 import { call, type CallInput, callWithHeaders, pathOf, refused, refusedRaw, send } from './contract-client';
 

@@ -16,7 +16,7 @@ import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { endpoints, type EndpointSpec } from '@/lib/contract';
-import { arbitraryFromJsonSchema, STATIC_HINTS, TINY_PNG_BASE64 } from '@/lib/contract/arbitraries';
+import { arbitraryFromJsonSchema, STATIC_HINTS, TINY_PNG_BASE64 } from '@/e2e/support/contract/arbitraries';
 import { mintAccessToken } from '@/lib/accounts/tokens';
 import { ERROR_STATUS } from '@/lib/http/error-response';
 import { toolDefinitions } from '@/lib/mcp/tools';

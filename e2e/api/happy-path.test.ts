@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { register } from '@/lib/contract/accounts';
 import { uploadPhoto } from '@/lib/contract/photos';
 import { acceptBuddyRequest, getInbox, sendBuddyRequest, sendMessage } from '@/lib/contract/social';
-import { makeImage } from '@/lib/photos/test-images';
+import { makeImage } from '@/e2e/support/photos/test-images';
 import { api, baseUrl, registerUser, testDb, uniqueEmail } from './client';
 import { call as callSpec } from './contract-client';
 

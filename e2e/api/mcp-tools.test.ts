@@ -8,7 +8,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { encode } from 'gpt-tokenizer/encoding/o200k_base';
 import { afterAll, describe, expect, it } from 'vitest';
-import { makeImage } from '@/lib/photos/test-images';
+import { makeImage } from '@/e2e/support/photos/test-images';
 import { baseUrl, freshIp, testDb, uniqueEmail } from './client';
 
 type Tool = Awaited<ReturnType<Client['listTools']>>['tools'][number];

@@ -14,7 +14,7 @@ import { register } from '@/lib/contract/accounts';
 import { errorEnvelopeSchema } from '@/lib/contract/errors';
 import { uploadPhoto } from '@/lib/contract/photos';
 import { getMe, updateMe } from '@/lib/contract/profiles';
-import { makeFlatImage, makeImage, makeJpegOfSize } from '@/lib/photos/test-images';
+import { makeFlatImage, makeImage, makeJpegOfSize } from '@/e2e/support/photos/test-images';
 import { startStack, type Stack } from '../support/stack';
 import { waitFor } from '../support/wait';
 import { api as sharedApi, freshIp, uniqueEmail } from './client';

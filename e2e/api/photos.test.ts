@@ -18,7 +18,7 @@ import {
   makePixelBomb,
   readGps,
   type TestFormat,
-} from '@/lib/photos/test-images';
+} from '@/e2e/support/photos/test-images';
 import { waitFor } from '../support/wait';
 import { api, baseUrl, registerUser, testDb, uniqueEmail, updateTokens } from './client';
 import { call, type CallInput, pathOf, refused, refusedRaw, send } from './contract-client';

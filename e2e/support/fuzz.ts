@@ -4,7 +4,12 @@
 import http from 'node:http';
 import fc from 'fast-check';
 import type { EndpointSpec } from '@/lib/contract';
-import { arbitraryFromJsonSchema, lengthLimits, requestJsonSchema, STATIC_HINTS } from '@/lib/contract/arbitraries';
+import {
+  arbitraryFromJsonSchema,
+  lengthLimits,
+  requestJsonSchema,
+  STATIC_HINTS,
+} from '@/e2e/support/contract/arbitraries';
 import type { JsonSchema } from '@/lib/docs/json-schema';
 import { ERROR_STATUS } from '@/lib/http/error-response';
 

@@ -15,7 +15,7 @@ import {
   SLOTS,
   subtractGrids,
 } from './grid';
-import { at, gridOf, SAT, seededRandom, SUN, WEEKEND } from './test-helpers';
+import { at, gridOf, SAT, seededRandom, SUN, WEEKEND } from '@/e2e/support/availability/test-helpers';
 
 describe('grid constants', () => {
   it('is 7 days x 18 slots with Monday first', () => {

@@ -6,7 +6,7 @@ import {
   scheduleFromInput,
   scheduleInputSchema,
 } from './schedule';
-import { at, gridOf, MON, SAT, SUN, WED } from './test-helpers';
+import { at, gridOf, MON, SAT, SUN, WED } from '@/e2e/support/availability/test-helpers';
 
 const rows = (days: number, slots: number, value: unknown = false): unknown[][] =>
   Array.from({ length: days }, () => Array.from({ length: slots }, () => value));

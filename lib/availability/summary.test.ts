@@ -16,7 +16,7 @@ import {
   WEEKDAYS,
   WEEKEND,
   type Block,
-} from './test-helpers';
+} from '@/e2e/support/availability/test-helpers';
 
 describe('summarizeGrid', () => {
   it.each([

@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeFlatImage, makeImage } from '../photos/test-images';
+import { makeFlatImage, makeImage } from '@/e2e/support/photos/test-images';
 import { decideAction, GoogleVisionProvider, LocalImageProvider, type ImageVerdict, type Likelihood } from './images';
 
 const verdict = (

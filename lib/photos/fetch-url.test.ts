@@ -3,9 +3,9 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { errorOf } from '../http/test-helpers';
+import { errorOf } from '@/e2e/support/http/test-helpers';
 import { fetchPhotoUrl, type FetchPolicy } from './fetch-url';
-import { makeImage } from './test-images';
+import { makeImage } from '@/e2e/support/photos/test-images';
 import { errorBody, errorStatus } from '../http/error-response';
 
 function listen(handler: http.RequestListener): Promise<{ server: http.Server; port: number; hits: string[] }> {

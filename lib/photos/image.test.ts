@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { errorOf } from '../http/test-helpers';
+import { errorOf } from '@/e2e/support/http/test-helpers';
 import { PHOTO_LIMITS, processPhoto, sniffImageType } from './image';
 import {
   MIME,
@@ -10,7 +10,7 @@ import {
   makePixelBomb,
   readGps,
   type TestFormat,
-} from './test-images';
+} from '@/e2e/support/photos/test-images';
 import { errorStatus } from '../http/error-response';
 
 const FORMATS: TestFormat[] = ['jpeg', 'png', 'webp'];

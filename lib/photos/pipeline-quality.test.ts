@@ -3,8 +3,8 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { decodeResized, PHOTO_LIMITS, processPhoto, readHeader } from './image';
-import { processPhotoAsBefore } from './pipeline-before';
-import { FIXTURE_PHOTOS, readFixturePhoto, ssimOf } from './test-photos';
+import { processPhotoAsBefore } from '@/e2e/support/photos/pipeline-before';
+import { FIXTURE_PHOTOS, readFixturePhoto, ssimOf } from '@/e2e/support/photos/test-photos';
 
 const THUMBNAIL = {
   width: PHOTO_LIMITS.thumbnailEdge,

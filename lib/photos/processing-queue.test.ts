@@ -4,7 +4,7 @@ import { ApiError } from '../core/errors';
 import { LocalImageProvider } from '../moderation/images';
 import { processPhoto } from './image';
 import { ProcessingQueue, processingQueue } from './processing-queue';
-import { makeImage } from './test-images';
+import { makeImage } from '@/e2e/support/photos/test-images';
 import { errorBody, errorHeaders, errorStatus } from '../http/error-response';
 
 /** A job that runs until released, recording how many ran at once. */

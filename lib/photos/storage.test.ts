@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { localBlobResponse, type BlobServingState } from './serve';
-import { startBlobApiStandIn, type BlobApiStandIn } from './test-blob-api';
+import { startBlobApiStandIn, type BlobApiStandIn } from '@/e2e/support/photos/test-blob-api';
 import { createBlobStore, isValidBlobKey, LocalBlobStore, newPhotoKeys, VercelBlobStore } from './storage';
 
 describe('blob keys', () => {

@@ -3,7 +3,7 @@
 // It decoded twice (the upload, then its own WEBP for the thumbnail), converted every
 // embedded ICC profile, and encoded at libwebp's default effort 4.
 import sharp from 'sharp';
-import { PHOTO_LIMITS, type ProcessedImage } from './image';
+import { PHOTO_LIMITS, type ProcessedImage } from '@/lib/photos/image';
 
 const SHARP_INPUT = { limitInputPixels: PHOTO_LIMITS.maxInputPixels, failOn: 'error', pages: 1 } as const;
 

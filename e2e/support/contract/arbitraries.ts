@@ -11,10 +11,10 @@
 // `hints` are for: realistic values by field name, mixed with the derived ones.
 import fc from 'fast-check';
 import type { z } from 'zod';
-import { ACTIVITIES, ACTIVITY_IDS } from '../activities';
-import { toJsonSchema, type JsonSchema } from '../docs/json-schema';
-import { REPORT_REASONS } from './limits';
-import { GENDERS } from './schemas';
+import { ACTIVITIES, ACTIVITY_IDS } from '@/lib/activities';
+import { toJsonSchema, type JsonSchema } from '@/lib/docs/json-schema';
+import { REPORT_REASONS } from '@/lib/contract/limits';
+import { GENDERS } from '@/lib/contract/schemas';
 
 export interface ArbitraryOptions {
   /** Values to prefer for a property of this name (anywhere in the input). */

@@ -4,7 +4,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
-import { endpoints } from '.';
+import { endpoints } from '@/lib/contract';
 import { arbitraryFromJsonSchema, requestJsonSchema, STATIC_HINTS } from './arbitraries';
 
 const parts = endpoints.flatMap((spec) =>

@@ -13,7 +13,7 @@ export const FIXTURE_PHOTOS = {
 } as const;
 
 export function readFixturePhoto(name: string): Buffer {
-  return fs.readFileSync(path.join(import.meta.dirname, 'fixtures', name));
+  return fs.readFileSync(path.join(import.meta.dirname, '../../../lib/photos/fixtures', name));
 }
 
 async function pixels(image: Buffer | Sharp) {

@@ -1,5 +1,5 @@
 // Test-only: never imported by the app.
-import { ApiError } from '../core/errors';
+import { ApiError } from '@/lib/core/errors';
 
 /** The ApiError a promise rejects with; anything else (or no rejection) fails the test. */
 export async function errorOf(promise: Promise<unknown>): Promise<ApiError> {

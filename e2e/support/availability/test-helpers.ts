@@ -1,6 +1,6 @@
 // Shared builders for the availability tests (not part of the public API).
-import { emptyGrid, fillSlots, FIRST_HOUR, type Grid } from './grid';
-import { seededRandom } from '../seeded-random';
+import { emptyGrid, fillSlots, FIRST_HOUR, type Grid } from '@/lib/availability/grid';
+import { seededRandom } from '@/lib/seeded-random';
 
 export const MON = 0,
   TUE = 1,
