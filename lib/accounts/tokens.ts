@@ -5,7 +5,7 @@ import type { Database } from '@/db';
 import type { AccessTokensTable } from '@/db/types';
 import { SCOPES, type Scope } from '../contract/define';
 import { ApiError } from '../core/errors';
-import { isUuid } from '../http/validation';
+import { isUuid } from '../contract/validation';
 import { randomSecret, sha256 } from './secrets';
 import { cachedTokenOwner, forgetCachedOwners, rememberTokenOwner, tokenCacheMark } from './token-cache';
 import { config } from '../config';

@@ -29,7 +29,7 @@ import { logError, logLine } from '../core/log';
 import { kyselyAdapter } from './adapter';
 import { noteRefusal } from './refusal-note';
 import { readCookie, sessionCookieName, usesSecureCookies } from './cookies';
-import { safeRedirectUrl } from '../web/return-path';
+import { safeRedirectUrl } from '../http/return-path';
 import { loadAuthSecret } from './secret';
 
 export const AUTH_BASE_PATH = '/auth';

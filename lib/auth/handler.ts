@@ -4,7 +4,7 @@
 import type { Refusal } from '../accounts/attempt-limits';
 import { config } from '../config';
 import { pendingAuthorizationUid, signinReturnPath } from '../oauth/pending-authorization';
-import { safeRedirectUrl } from '../web/return-path';
+import { safeRedirectUrl } from '../http/return-path';
 import { usesSecureCookies } from './cookies';
 import { AUTH_BASE_PATH, runAuth } from './config';
 import { collectRefusal } from './refusal-note';

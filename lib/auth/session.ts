@@ -6,7 +6,7 @@ import { cache } from 'react';
 import { getDb } from '@/db';
 import { findSession } from '../accounts/sessions';
 import { config } from '../config';
-import { safeReturnPath } from '../web/return-path';
+import { safeReturnPath } from '../http/return-path';
 import { sessionCookieName, usesSecureCookies } from './cookies';
 import { pendingAuthorizationCookieName } from '../oauth/pending-authorization';
 import { loadConsentRequest } from '../oauth/consent';

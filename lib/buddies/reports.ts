@@ -3,7 +3,7 @@ import type { Database } from '@/db';
 import { recordAgentAction } from '../accounts/attribution';
 import type { ReportBody } from '../contract/social';
 import { ApiError } from '../core/errors';
-import { isUuid } from '../http/validation';
+import { isUuid } from '../contract/validation';
 import { blockStatus, insertBlock, resolveOtherUser } from './blocks';
 
 export async function reportUser(

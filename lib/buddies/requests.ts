@@ -19,7 +19,7 @@ import {
   type ChatRecord,
 } from '../contract/social';
 import { ApiError, ERROR_ADVICE } from '../core/errors';
-import { isUuid } from '../http/validation';
+import { isUuid } from '../contract/validation';
 import { enqueue, QUEUES } from '../jobs/boss';
 import { assertTextAllowed } from '../moderation/text';
 import type { PushJob } from '../notifications/push';

@@ -4,7 +4,7 @@ import { sql } from 'kysely';
 import type { Database } from '@/db';
 import type { ChatRecord } from '../contract/social';
 import { ApiError } from '../core/errors';
-import { isUuid } from '../http/validation';
+import { isUuid } from '../contract/validation';
 import { blockStatus, chatNotHiddenFrom } from '../buddies/blocks';
 import { JOINED_USER_CARD_COLUMNS } from '../profiles/records';
 import { toChat } from './records';

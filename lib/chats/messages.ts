@@ -11,7 +11,7 @@ import type { MessageRow } from '@/db/types';
 import type { Attribution } from '../accounts/attribution';
 import { SOCIAL_LIMITS, type MessageRecord, type SendMessageBody } from '../contract/social';
 import { ApiError, ERROR_ADVICE } from '../core/errors';
-import { isUuid } from '../http/validation';
+import { isUuid } from '../contract/validation';
 import { rateLimitHeaders, windowUnit } from '../limits/rate-limits';
 import type { LimitRule } from '../limits/rules';
 import { enqueue, QUEUES } from '../jobs/boss';

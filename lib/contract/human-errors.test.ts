@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { allEndpoints } from '.';
 import { ApiError } from '../core/errors';
-import { issuesToFields, parseOrThrow } from '../http/validation';
+import { issuesToFields, parseOrThrow } from './validation';
 import { fieldMessage } from './human-errors';
 import { registerBodySchema } from './accounts';
 import { discoverQuerySchema } from './discover';

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { endpoints } from '.';
-import { issuesToFields } from '../http/validation';
+import { issuesToFields } from './validation';
 import { FREE_TEXT_RULE, SINGLE_LINE_RULE } from './text';
 
 type Def = Record<string, any> & { type: string; checks?: unknown[] };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { issuesToFields } from '../http/validation';
+import { issuesToFields } from './validation';
 import { freeText, sanitizeText, singleLine, textProblem, wellFormed } from './text';
 
 describe('textProblem', () => {

@@ -2,7 +2,7 @@
 import type { Database } from '@/db';
 import { EVENTS_QUERY_KEYS, type EventsFeed, type EventsQuery } from '../contract/events';
 import { etagOf } from '../http/conditional';
-import { unknownNameFields } from '../http/validation';
+import { unknownNameFields } from '../contract/validation';
 import { searchDirectory } from './directory';
 import { fetchUpstreamFeed, STALE_WHILE_REVALIDATE_SECONDS, type UpstreamSettings } from './upstream';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { eventsQuerySchema } from '../contract/events';
-import { issuesToFields } from '../http/validation';
+import { issuesToFields } from '../contract/validation';
 import { bboxCenter, parseBbox, parseDateBound, parseList, parsePoint } from './params';
 
 describe('parseBbox', () => {

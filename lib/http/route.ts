@@ -19,7 +19,7 @@ import { ChallengeError, errorBody, errorHeaders, errorStatus, INTERNAL_ERROR_ME
 import { claim, finish, idempotentRequest, release, storedAnswer, type IdempotencyKey } from './idempotency';
 import { clientIp } from './ip';
 import { logError, logLine } from '../core/log';
-import { parseOrThrow, refuseUnknownQuery } from './validation';
+import { parseOrThrow, refuseUnknownQuery } from '../contract/validation';
 
 type Out<T> = T extends z.ZodType ? z.output<T> : undefined;
 

@@ -4,7 +4,7 @@
 // (RFC 8058 one-click, so a mail client's "Unsubscribe" button works without a page).
 import crypto from 'node:crypto';
 import type { Database } from '@/db';
-import { isUuid } from '../http/validation';
+import { isUuid } from '../contract/validation';
 
 export const MAIL_KINDS = ['reminders', 'checkins', 'digests'] as const;
 export type MailKind = (typeof MAIL_KINDS)[number];

@@ -5,7 +5,7 @@
 // kind of sign-in comes back to the consent step. A return to a consent step is honoured
 // only in the browser whose cookie names it: a link alone (mailed, or sent by someone
 // else) never carries a person into another's consent.
-import { DEFAULT_RETURN_PATH, safeReturnPath } from '../web/return-path';
+import { DEFAULT_RETURN_PATH, safeReturnPath } from '../http/return-path';
 import { readCookie } from '../auth/cookies';
 
 const INTERACTION_PATH = /^\/oauth\/interaction\/([\w-]{1,100})$/;

@@ -6,7 +6,7 @@ import type { Database } from '@/db';
 import { randomSecret, sha256 } from '../accounts/secrets';
 import { notBlockedBy } from '../buddies/blocks';
 import { ApiError } from '../core/errors';
-import { isUuid } from '../http/validation';
+import { isUuid } from '../contract/validation';
 import { type CalendarPlan, plansCalendar } from './calendar';
 import { planNotFound } from './plans';
 import { effectiveStatus, planRows, type PlanQueryRow } from './records';

@@ -21,7 +21,7 @@ import {
   type PLAN_VIEWS,
 } from '../contract/plans';
 import { ApiError } from '../core/errors';
-import { isUuid } from '../http/validation';
+import { isUuid } from '../contract/validation';
 import { enqueue, QUEUES } from '../jobs/boss';
 import type { PushJob } from '../notifications/push';
 import { effectiveStatus, planRows, type PlanQueryRow, toPlan } from './records';

@@ -13,7 +13,7 @@ import { randomSecret, sha256 } from '../accounts/secrets';
 import { blockStatus } from '../buddies/blocks';
 import type { ShareState } from '../contract/web-app';
 import { ApiError } from '../core/errors';
-import { isUuid } from '../http/validation';
+import { isUuid } from '../contract/validation';
 import { isSuppressed } from '../notifications/mail-preferences';
 import { firstName, toUserCard } from '../profiles/records';
 import { planNotFound } from './plans';

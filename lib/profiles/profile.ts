@@ -5,7 +5,7 @@ import type { UserRow } from '@/db/types';
 import { recordAgentAction } from '../accounts/attribution';
 import type { ProfileUpdate } from '../contract/profiles';
 import { ApiError, notFound } from '../core/errors';
-import { isUuid } from '../http/validation';
+import { isUuid } from '../contract/validation';
 import { consumeRateLimit, inWords, windowInWords, type RateLimitRule } from '../limits/rate-limits';
 import { attachPhoto, detachPhoto, preparePhoto, withStoredPhoto, type StoredPhoto } from '../photos/photos';
 import type { PhotoServices } from '../photos/services';

@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import { readQuery } from '@/lib/signup-link';
 import { activityNames } from '@/lib/web/activity-names';
-import { safeReturnPath } from '@/lib/web/return-path';
+import { safeReturnPath } from '@/lib/http/return-path';
 import { SignupWithAi } from './signup-with-ai';
 
 export const metadata: Metadata = {

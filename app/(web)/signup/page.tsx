@@ -4,7 +4,7 @@ import { findUserBySlugOrId } from '@/lib/profiles/profile';
 import { firstName } from '@/lib/profiles/records';
 import { draftFromQuery } from '@/lib/signup-link';
 import { activityNames } from '@/lib/web/activity-names';
-import { safeReturnPath } from '@/lib/web/return-path';
+import { safeReturnPath } from '@/lib/http/return-path';
 import { SignupWithAi } from '../signup-with-ai/signup-with-ai';
 
 export const metadata: Metadata = {

@@ -7,7 +7,7 @@ import { config } from '@/lib/config';
 import { changePasswordBodySchema } from '@/lib/contract/signin';
 import { ApiError } from '@/lib/core/errors';
 import { clientIpFromHeaders } from '@/lib/http/ip';
-import { issuesToFields } from '@/lib/http/validation';
+import { issuesToFields } from '@/lib/contract/validation';
 
 export interface PasswordFormState {
   ok: boolean;

@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
 import { requireSession } from '@/lib/auth/session';
-import { safeReturnPath } from '@/lib/web/return-path';
+import { safeReturnPath } from '@/lib/http/return-path';
 import { AddPhotoStep } from '@/app/_components/add-photo-step';
 
 export const metadata: Metadata = { title: 'Add a photo' };

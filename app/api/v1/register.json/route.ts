@@ -1,5 +1,5 @@
 import { registerUser } from '@/lib/accounts/register';
-import { registrationPrecheck, replyToRegistration } from '@/lib/accounts/registration-route';
+import { registrationPrecheck, replyToRegistration } from '@/app/api/registration-route';
 import { config } from '@/lib/config';
 import * as accounts from '@/lib/contract/accounts';
 import * as meta from '@/lib/contract/meta';

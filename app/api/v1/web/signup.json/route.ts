@@ -1,5 +1,5 @@
 import { registerPersonOnWeb } from '@/lib/accounts/register';
-import { registrationPrecheck, replyToRegistration } from '@/lib/accounts/registration-route';
+import { registrationPrecheck, replyToRegistration } from '@/app/api/registration-route';
 import * as webApp from '@/lib/contract/web-app';
 import { route } from '@/lib/http/route';
 

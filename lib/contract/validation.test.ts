@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { eventsQuerySchema, EVENTS_QUERY_KEYS } from '../contract/events';
+import { eventsQuerySchema, EVENTS_QUERY_KEYS } from './events';
 import { ApiError } from '../core/errors';
 import { closestName, refuseUnknownQuery, takesFurtherKeys, unknownNameFields } from './validation';
 

@@ -1,7 +1,7 @@
 // zod issues → the envelope's `fields` map (one message per failing field).
 import type { z } from 'zod';
 import { editDistance } from '../activities/similarity';
-import { fieldMessage } from '../contract/human-errors';
+import { fieldMessage } from './human-errors';
 import { ApiError } from '../core/errors';
 
 export function issuesToFields(issues: readonly z.core.$ZodIssue[], prefix = ''): Record<string, string> {

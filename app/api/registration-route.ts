@@ -2,11 +2,11 @@
 // configured limits and services, the precheck before the body is read, and the
 // RateLimit headers on the answer.
 import type { Database } from '@/db';
-import type { RegisterBody } from '../contract/accounts';
-import { config } from '../config';
-import { Reply } from '../http/route';
-import { photoServicesFrom } from '../photos/services';
-import { precheckRegistrationLimit, type RegisterContext, registrationLimitHeaders } from './register';
+import type { RegisterBody } from '@/lib/contract/accounts';
+import { config } from '@/lib/config';
+import { Reply } from '@/lib/http/route';
+import { photoServicesFrom } from '@/lib/photos/services';
+import { precheckRegistrationLimit, type RegisterContext, registrationLimitHeaders } from '@/lib/accounts/register';
 
 interface RegistrationCall {
   db: Database;
