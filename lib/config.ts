@@ -6,7 +6,9 @@ import { parseTrustProxy, type TrustProxy } from './http/client-address';
 import type { AttemptLimits, FailureLimits } from './accounts/attempt-limits';
 import { RATE_LIMIT_NAMES, type RateLimitRules } from './limits/rate-limits';
 import { limitsFromEnv, type LimitRule, type Limits } from './limits/rules';
+import type { EventsConfig } from './events/jobs';
 import { KNOWN_PUSH_SERVICE_HOSTS } from './notifications/push-services';
+import type { PlanCheckinConfig } from './plans/checkins';
 
 function intFromEnv(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
   const raw = env[name];
@@ -88,15 +90,6 @@ export interface Config {
   planCheckin: PlanCheckinConfig;
 }
 
-export interface PlanCheckinConfig {
-  /** PLAN_CHECKIN_DELAY: after the start. */
-  delaySeconds: number;
-  /** PLAN_CHECKIN_ANSWER_WINDOW: after the question, before the contact is mailed. */
-  answerSeconds: number;
-  /** Mails to trusted contacts one account may cause in a rolling window (limits.plan_contact_mails). */
-  contactMails: LimitRule;
-}
-
 export const MODERATION_PROVIDERS = ['local', 'google-vision'] as const;
 export type ModerationProviderName = (typeof MODERATION_PROVIDERS)[number];
 
@@ -119,23 +112,6 @@ function portsFromEnv(name: string, env: NodeJS.ProcessEnv): number[] {
       throw new Error(`${name} must be a comma-separated list of ports`);
     return port;
   });
-}
-
-export interface EventsConfig {
-  /** Proxy mode when set: the feed is fetched from this URL with the caller's query appended. */
-  upstreamUrl: string | undefined;
-  upstreamTimeoutMs: number;
-  /** How long an identical upstream query is served from memory before it is revalidated. */
-  cacheSeconds: number;
-  /** Upper bound of the in-memory answer cache, in bytes of upstream JSON (EVENTS_CACHE_MAX_MB). */
-  cacheMaxBytes: number;
-  /** iCalendar/JSON feeds (URLs or paths) the refresh job imports into the built-in directory. */
-  feeds: string[];
-  refreshCron: string;
-  /** How far ahead recurring events are expanded into occurrences. */
-  horizonDays: number;
-  /** Import the bundled sample calendar while the directory has no other events. */
-  sample: boolean;
 }
 
 function upstreamUrlFromEnv(raw: string | undefined): string | undefined {

@@ -1,9 +1,26 @@
 // Keeping the built-in directory filled: the sample at start, EVENTS_FEEDS on a schedule.
 import type { Database } from '@/db';
-import type { EventsConfig } from '../config';
 import { logError, logLine } from '../core/log';
 import { getBoss, QUEUES } from '../jobs/boss';
 import { maintainSample, refreshDirectory } from './import';
+
+/** The events settings, read from the environment by lib/config.ts. */
+export interface EventsConfig {
+  /** Proxy mode when set: the feed is fetched from this URL with the caller's query appended. */
+  upstreamUrl: string | undefined;
+  upstreamTimeoutMs: number;
+  /** How long an identical upstream query is served from memory before it is revalidated. */
+  cacheSeconds: number;
+  /** Upper bound of the in-memory answer cache, in bytes of upstream JSON (EVENTS_CACHE_MAX_MB). */
+  cacheMaxBytes: number;
+  /** iCalendar/JSON feeds (URLs or paths) the refresh job imports into the built-in directory. */
+  feeds: string[];
+  refreshCron: string;
+  /** How far ahead recurring events are expanded into occurrences. */
+  horizonDays: number;
+  /** Import the bundled sample calendar while the directory has no other events. */
+  sample: boolean;
+}
 
 /** At server start. In proxy mode the directory is unused, so nothing is imported or scheduled. */
 export async function startEventsDirectory(db: Database, events: EventsConfig): Promise<void> {

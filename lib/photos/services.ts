@@ -1,5 +1,4 @@
 // What the photo domain needs from the outside world, built once from the config.
-import type { Config } from '../config';
 import type { FetchPolicy } from './fetch-url';
 import { PHOTO_LIMITS } from './image';
 import { processingQueue, type ProcessingQueue } from './processing-queue';
@@ -15,9 +14,15 @@ export interface PhotoServices {
 export const PHOTO_FETCH_TIMEOUT_MS = 10_000;
 export const PHOTO_FETCH_MAX_REDIRECTS = 3;
 
-const cache = new WeakMap<Config, PhotoServices>();
+/** The settings photos are built from (lib/config.ts reads them from the environment). */
+export type PhotoSettings = Parameters<typeof createBlobStore>[0] & {
+  photoFetchAllowLoopbackPorts: readonly number[];
+  photoProcessing: Parameters<typeof processingQueue>[0];
+};
 
-export function photoServicesFrom(cfg: Config): PhotoServices {
+const cache = new WeakMap<PhotoSettings, PhotoServices>();
+
+export function photoServicesFrom(cfg: PhotoSettings): PhotoServices {
   let services = cache.get(cfg);
   if (!services) {
     services = {

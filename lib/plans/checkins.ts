@@ -10,7 +10,6 @@
 import { sql } from 'kysely';
 import type { Database } from '@/db';
 import { randomSecret, sha256 } from '../accounts/secrets';
-import type { PlanCheckinConfig } from '../config';
 import { enqueue, QUEUES } from '../jobs/boss';
 import { type MailSettings, sendMail } from '../notifications/mail';
 import {
@@ -22,6 +21,17 @@ import {
 } from '../notifications/mail-preferences';
 import type { PushJob } from '../notifications/push';
 import { SHARE_KEPT_HOURS, SHARE_PREFIX, sharePagePath } from './share';
+import type { LimitRule } from '../limits/rules';
+
+/** The check-in settings, read from the environment by lib/config.ts. */
+export interface PlanCheckinConfig {
+  /** PLAN_CHECKIN_DELAY: after the start. */
+  delaySeconds: number;
+  /** PLAN_CHECKIN_ANSWER_WINDOW: after the question, before the contact is mailed. */
+  answerSeconds: number;
+  /** Mails to trusted contacts one account may cause in a rolling window (limits.plan_contact_mails). */
+  contactMails: LimitRule;
+}
 
 export interface CheckinMailJob extends Record<string, unknown> {
   planId: string;
