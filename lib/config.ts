@@ -5,7 +5,7 @@ import path from 'node:path';
 import { parseTrustProxy, type TrustProxy } from './http/client-address';
 import type { AttemptLimits, FailureLimits } from './accounts/attempt-limits';
 import { RATE_LIMIT_NAMES, type RateLimitRules } from './limits/rate-limits';
-import { limitsFromEnv, type LimitRule, type Limits } from './limits/rules';
+import { limitsFromEnv, type Limits } from './limits/rules';
 import type { EventsConfig } from './events/jobs';
 import { KNOWN_PUSH_SERVICE_HOSTS } from './notifications/push-services';
 import type { PlanCheckinConfig } from './plans/checkins';
