@@ -1,5 +1,5 @@
 import type { NextConfig } from 'next';
-import { API_CONTENT_SECURITY_POLICY, COMMON_SECURITY_HEADERS } from './lib/web/security-headers';
+import { API_CONTENT_SECURITY_POLICY, COMMON_SECURITY_HEADERS } from './lib/http/security-headers';
 
 const common = Object.entries(COMMON_SECURITY_HEADERS).map(([key, value]) => ({ key, value }));
 

@@ -9,7 +9,7 @@ import { csrfTokenFor } from '@/lib/auth/config';
 import { readCookie, sessionCookieName, usesSecureCookies } from '@/lib/auth/cookies';
 import { CSRF_TOKEN_HEADER } from '@/lib/auth/session';
 import { config as appConfig } from '@/lib/config';
-import { HSTS_HEADER, pageContentSecurityPolicy } from '@/lib/web/security-headers';
+import { HSTS_HEADER, pageContentSecurityPolicy } from '@/lib/http/security-headers';
 
 const FORM_PAGES = /^\/(signin|account)(\/|$)/;
 /** Pages whose URL carries a secret: no caching anywhere, no indexing. */

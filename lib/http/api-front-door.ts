@@ -21,7 +21,7 @@ import { echoed } from './echo';
 import { allowedMethods, endpointsAt } from './endpoint-paths';
 import { ApiError } from '../core/errors';
 import { errorBody } from './error-response';
-import { API_CONTENT_SECURITY_POLICY, COMMON_SECURITY_HEADERS } from '../web/security-headers';
+import { API_CONTENT_SECURITY_POLICY, COMMON_SECURITY_HEADERS } from './security-headers';
 import { targetPath } from './request-target';
 
 /** True when it answered; otherwise it may have rewritten req.url (a trailing slash dropped). */

@@ -5,7 +5,7 @@
 // (proxy.ts's nonce CSP, a secret page's Referrer-Policy) must win, and Next.js drops a
 // route's header when one of that name is already set.
 import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
-import { API_CONTENT_SECURITY_POLICY, COMMON_SECURITY_HEADERS, HSTS_HEADER } from '../web/security-headers';
+import { API_CONTENT_SECURITY_POLICY, COMMON_SECURITY_HEADERS, HSTS_HEADER } from './security-headers';
 
 type WriteHead = ServerResponse['writeHead'];
 

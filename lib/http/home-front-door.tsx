@@ -13,7 +13,7 @@ import { renderLlmsTxt } from '@/lib/guides';
 import { SITE } from '@/app/_components/site-chrome';
 import { StaticDocument } from '@/app/_components/static-document';
 import { siteStylesheet } from '../web/inline-stylesheet';
-import { COMMON_SECURITY_HEADERS, HSTS_HEADER, pageContentSecurityPolicy } from '../web/security-headers';
+import { COMMON_SECURITY_HEADERS, HSTS_HEADER, pageContentSecurityPolicy } from './security-headers';
 import { targetPath } from './request-target';
 
 /**

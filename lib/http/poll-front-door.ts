@@ -14,7 +14,7 @@ import { bearerToken, findTokenOwner } from '../accounts/tokens';
 import { inboxTag, inboxVersion, MAX_HELD_POLLS_PER_ACCOUNT, userKey } from '../chats/poll';
 import { getInbox } from '../contract/social';
 import { startHold, subscribe, type Hold, type Subscription } from '../realtime/listener';
-import { API_CONTENT_SECURITY_POLICY, COMMON_SECURITY_HEADERS } from '../web/security-headers';
+import { API_CONTENT_SECURITY_POLICY, COMMON_SECURITY_HEADERS } from './security-headers';
 import { matchesIfNoneMatch, tagHeaders } from './conditional';
 import { logError } from '../core/log';
 

@@ -8,7 +8,7 @@
 // here: the JSON error envelope under /api and /.well-known, a short text elsewhere.
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { API_CONTENT_SECURITY_POLICY } from '../web/security-headers';
+import { API_CONTENT_SECURITY_POLICY } from './security-headers';
 import { ERROR_ADVICE, type ErrorCode } from '../core/errors';
 import { ERROR_STATUS, type ErrorBody } from './error-response';
 

@@ -21,7 +21,7 @@ import { loadUnsubscribeKey, unsubscribeEverything } from '../notifications/mail
 import { type SharedPlanView, sharedPlan } from '../plans/share';
 import { span, zonePlace } from '../web/plan-time';
 import { siteStylesheet } from '../web/inline-stylesheet';
-import { COMMON_SECURITY_HEADERS, HSTS_HEADER, pageContentSecurityPolicy } from '../web/security-headers';
+import { COMMON_SECURITY_HEADERS, HSTS_HEADER, pageContentSecurityPolicy } from './security-headers';
 import { logError } from '../core/log';
 import { targetPath } from './request-target';
 

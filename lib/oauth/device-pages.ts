@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import type { KoaContextWithOIDC } from 'oidc-provider';
 import { config } from '../config';
 import { siteStylesheet } from '../web/inline-stylesheet';
-import { pageContentSecurityPolicy } from '../web/security-headers';
+import { pageContentSecurityPolicy } from '../http/security-headers';
 
 export const escapeHtml = (text: string) =>
   text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');

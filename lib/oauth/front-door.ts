@@ -15,7 +15,7 @@ import { echoed } from '../http/echo';
 import { INTERNAL_ERROR_ENVELOPE } from '../http/error-response';
 import { logError } from '../core/log';
 import { targetPath } from '../http/request-target';
-import { API_CONTENT_SECURITY_POLICY, COMMON_SECURITY_HEADERS } from '../web/security-headers';
+import { API_CONTENT_SECURITY_POLICY, COMMON_SECURITY_HEADERS } from '../http/security-headers';
 import { finishInteraction, startSigninFor } from './interaction';
 import { OAUTH_ROUTES, oauthProvider } from './provider';
 import { DEVICE_CLIENT_ID, oauthResources } from './resources';

@@ -11,7 +11,7 @@ import type { Scope } from '../contract/define';
 import { requestedApiScopes } from './scopes';
 import { config } from '../config';
 import { logLine } from '../core/log';
-import { COMMON_SECURITY_HEADERS } from '../web/security-headers';
+import { COMMON_SECURITY_HEADERS } from '../http/security-headers';
 import { whenGrantRevoked } from './adapter';
 import { oauthProvider } from './provider';
 import { consentPath, pendingAuthorizationCookie } from './pending-authorization';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { pageContentSecurityPolicy } from './security-headers';
+import { pageContentSecurityPolicy } from '../http/security-headers';
 
 describe('pageContentSecurityPolicy', () => {
   it('allows scripts only by nonce, never inline, and forbids framing', () => {
