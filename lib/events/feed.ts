@@ -1,7 +1,7 @@
 // GET /api/v1/events.json and the MCP events tool: one entry point for both modes.
 import type { Database } from '@/db';
 import { EVENTS_QUERY_KEYS, type EventsFeed, type EventsQuery } from '../contract/events';
-import { etagOf } from '../http/conditional';
+import { etagOf } from '../core/etag';
 import { unknownNameFields } from '../contract/validation';
 import { searchDirectory } from './directory';
 import { fetchUpstreamFeed, STALE_WHILE_REVALIDATE_SECONDS, type UpstreamSettings } from './upstream';

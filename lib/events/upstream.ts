@@ -4,7 +4,7 @@
 // The cache is bounded in bytes, not entries: a thousand 10 MB answers would be 10 GB.
 import { LRUCache } from 'lru-cache';
 import { EVENTS_QUERY_KEYS, upstreamFeedSchema, type EventsQuery, type UpstreamFeed } from '../contract/events';
-import { etagOf } from '../http/conditional';
+import { etagOf } from '../core/etag';
 import { ApiError } from '../core/errors';
 import { logLine } from '../core/log';
 import { readTextLimited } from './read-limited';

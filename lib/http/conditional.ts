@@ -1,25 +1,10 @@
 // ETags and conditional GETs for polled and cacheable JSON responses: an unchanged
 // answer costs the client a 304 with no body.
-import { createHash } from 'node:crypto';
+import { etagOf, matchesIfNoneMatch } from '../core/etag';
 import { Reply } from './route';
 
-/**
- * A strong tag of exact bytes (a JSON string), or a weak one (W/) of a value whose
- * serialisation may differ in fields that do not matter (see volatileKeys below).
- */
-export function etagOf(value: unknown, options: { weak?: boolean } = {}): string {
-  const text = typeof value === 'string' ? value : JSON.stringify(value);
-  const hash = createHash('sha256').update(text).digest('base64url').slice(0, 32);
-  return options.weak ? `W/"${hash}"` : `"${hash}"`;
-}
-
-/** True when an If-None-Match header lists this tag (weak comparison, as RFC 9110 asks for GET). */
-export function matchesIfNoneMatch(header: string | null, etag: string): boolean {
-  if (!header) return false;
-  if (header.trim() === '*') return true;
-  const bare = (tag: string) => tag.trim().replace(/^W\//, '');
-  return header.split(',').some((tag) => bare(tag) === bare(etag));
-}
+// The routes and doors take the tags from here with the replies that carry them.
+export { etagOf, matchesIfNoneMatch };
 
 export interface ConditionalOptions<T> {
   /** A tag computed by the caller (e.g. of the upstream bytes); else a weak tag of the body. */

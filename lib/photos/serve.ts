@@ -6,7 +6,7 @@
 //   - rejected, replaced, cleared or unknown: 404 with no-store at once, even while its
 //     file still waits for the photo-deletion job.
 import type { Database } from '@/db';
-import { matchesIfNoneMatch } from '../http/conditional';
+import { matchesIfNoneMatch } from '../core/etag';
 import {
   BLOB_CACHE_SECONDS,
   contentTypeForKey,
