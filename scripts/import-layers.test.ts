@@ -12,8 +12,9 @@ import {
   trackedSources,
 } from './import-layers';
 
-const MAX_UPWARD_IMPORTS = 42;
-const MAX_FOLDER_CIRCLES = 1;
+const MAX_UPWARD_IMPORTS = 15;
+// One circle still joins 28 folders (lib's domains import each other); cutting them is issue 35's next step.
+const MAX_FOLDERS_IN_CIRCLES = 28;
 
 describe('the import graph of the production code', () => {
   const report = analyse(trackedSources(path.resolve(import.meta.dirname, '..')));
@@ -22,8 +23,9 @@ describe('the import graph of the production code', () => {
     expect(report.upward.length, describeReport(report)).toBeLessThanOrEqual(MAX_UPWARD_IMPORTS);
   });
 
-  it(`has at most ${MAX_FOLDER_CIRCLES} circles between folders`, () => {
-    expect(report.folderCycles.length, describeReport(report)).toBeLessThanOrEqual(MAX_FOLDER_CIRCLES);
+  it(`has at most ${MAX_FOLDERS_IN_CIRCLES} folders inside circles`, () => {
+    const inCircles = report.folderCycles.flat().length;
+    expect(inCircles, describeReport(report)).toBeLessThanOrEqual(MAX_FOLDERS_IN_CIRCLES);
   });
 
   it('puts every production file on a floor', () => {
