@@ -3,7 +3,7 @@
 // metadata; the WEBP and the thumbnail encoded from them) — on a synthetic ~5 MB 4000x3000
 // JPEG (blurred noise: a worst case for the encoder) and on the real photos in
 // lib/photos/fixtures. For each: CPU per step, the whole pipeline's CPU and wall time, and
-// the pipeline as it was before issue 34 (lib/photos/pipeline-before.ts) on the same input.
+// the pipeline as it was before issue 34 (e2e/support/photos/pipeline-before.ts) on the same input.
 // Two floors beside them: decoding the input alone at 1/8 scale (the entropy decoding that no
 // resize setting avoids; most of a progressive JPEG's cost), and what the photo's background
 // moderation job (the offline 'local' provider) spends on the stored WEBP afterwards.

@@ -22,7 +22,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     db,
   );
 
-  // Same name as before, so a 23505 on it still maps to email_taken (lib/http/errors.ts).
+  // Same name as before, so a 23505 on it still maps to email_taken (lib/core/errors.ts).
   await sql`drop index users_email_lower_key`.execute(db);
   await sql`create unique index users_email_lower_key on users (lower(email)) where disabled_at is null`.execute(db);
 

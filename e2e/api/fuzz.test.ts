@@ -1,10 +1,10 @@
 // Property-based fuzzing of the whole contract against the real server: for every
-// endpoint, valid requests generated from its schemas (lib/contract/arbitraries.ts), then
+// endpoint, valid requests generated from its schemas (e2e/support/contract/arbitraries.ts), then
 // mutated (wrong types, boundary lengths, NUL and control characters, lone surrogates,
 // huge numbers, extra and missing fields, bad path segments and percent-encoding, broken
 // bodies, bad Authorization headers), sent over HTTP with a valid bearer token and
 // without. Every answer must be < 500 and, when >= 400, the error envelope with a code
-// from lib/http/errors.ts (e2e/support/fuzz.ts: answerProblem). The MCP endpoint gets
+// from lib/http/error-response.ts (e2e/support/fuzz.ts: answerProblem). The MCP endpoint gets
 // the same treatment through tools/call.
 //
 // In `npm test` it runs a fixed seed and FUZZ_RUNS (default 30) requests per endpoint.

@@ -765,7 +765,7 @@ export function answerProblem(response: WireResponse, baseUrl: string, target = 
   const code = error.code as keyof typeof ERROR_STATUS;
   if (!(code in ERROR_STATUS)) return `unknown error code ${String(code)}`;
   if (ERROR_STATUS[code] !== status)
-    return `code ${code} is ${ERROR_STATUS[code]} in lib/http/errors.ts but came with ${status}`;
+    return `code ${code} is ${ERROR_STATUS[code]} in lib/http/error-response.ts but came with ${status}`;
   if (typeof error.message !== 'string' || error.message === '') return `code ${code} without a message`;
   if (typeof error.hint !== 'string' || error.hint === '') return `code ${code} without a hint`;
   if (

@@ -1,4 +1,4 @@
-// Setup for the unit tests: the JSON log lines that code under test writes (lib/http/log.ts)
+// Setup for the unit tests: the JSON log lines that code under test writes (lib/core/log.ts)
 // go to test-results/server.log, tagged "unit", like the servers' lines, not between the
 // test results. A test that watches stdout itself (vi.spyOn) still sees every write.
 import fs from 'node:fs';

@@ -55,7 +55,7 @@ export async function handleAuthRequest(request: Request): Promise<Response> {
 const CALLBACK_URL_COOKIE = /^(__Secure-)?authjs\.callback-url$/;
 
 /**
- * Every callbackUrl passes the site's return path rule (lib/web/return-path.ts), and a
+ * Every callbackUrl passes the site's return path rule (lib/http/return-path.ts), and a
  * consent step only in the browser whose pending-authorization cookie names it
  * (lib/oauth/pending-authorization.ts): a link or form made by someone else cannot carry
  * this browser into their assistant's consent. The answer is absolute on `origin`.

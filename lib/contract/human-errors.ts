@@ -5,7 +5,7 @@
 //    ("can be at most 60 characters", "is required"), so it reads even where no field
 //    name is at hand. It is a pure function of the issue, so fieldMessage recognises its
 //    words by computing them again (no shared state: a bundler may load this module twice);
-//  - fieldMessage() (used by lib/http/validation.ts for error.fields) puts the field in
+//  - fieldMessage() (used by lib/contract/validation.ts for error.fields) puts the field in
 //    words in front ("Name can be at most 60 characters"), or says the whole sentence for
 //    the common cases ("Enter your name").
 // Messages a schema sets itself ("You need to be 13 or older") are kept as written.

@@ -9,7 +9,7 @@ import webpush from 'web-push';
 import type { Database } from '@/db';
 import { logLine } from '../core/log';
 import { isLoopbackAddress } from '../core/address-policy';
-import { assertAllowedUrl, ForbiddenTarget, guardedLookup } from '../photos/fetch-url';
+import { assertAllowedUrl, ForbiddenTarget, guardedLookup } from '../core/outbound-guard';
 import { isAllowedPushHost } from './push-services';
 import type { PushNotification } from './push';
 

@@ -7,7 +7,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import { z } from 'zod';
-import { assertAllowedUrl, ForbiddenTarget, guardedLookup } from '../photos/fetch-url';
+import { assertAllowedUrl, ForbiddenTarget, guardedLookup } from '../core/outbound-guard';
 import { logLine } from '../core/log';
 
 const MAX_BYTES = 64 * 1024;

@@ -7,7 +7,7 @@
 //   device grant, and no client may pass for this service by its name.
 import type { lookup } from 'node:dns';
 import { errors } from 'oidc-provider';
-import { assertAllowedUrl, ForbiddenTarget, guardedLookup } from '../photos/fetch-url';
+import { assertAllowedUrl, ForbiddenTarget, guardedLookup } from '../core/outbound-guard';
 import { imitatesService } from './client-trust';
 import { DEVICE_CLIENT_ID } from './resources';
 

@@ -1,28 +1,17 @@
-// Fetching a photoURL on the caller's behalf is a server-side request forgery risk,
-// so every hop is checked: https on port 443 only, no credentials in the URL, the
-// host resolved here and every address it resolves to must be public (the socket
-// connects to exactly the address that was checked, so DNS rebinding cannot slip
-// in between), redirects re-checked the same way, one 10 s deadline for the whole
-// fetch and the size cap enforced while streaming.
-import dns from 'node:dns';
+// Fetching a photoURL on the caller's behalf is a server-side request forgery risk, so every hop passes the
+// outbound guard (lib/core/outbound-guard.ts: https on 443, public addresses only, no DNS rebinding), redirects
+// are re-checked the same way, one 10 s deadline covers the whole fetch and the size cap holds while streaming.
 import http from 'node:http';
 import https from 'node:https';
-import type { LookupFunction } from 'node:net';
-import net from 'node:net';
 import { ApiError } from '../core/errors';
-import { isLoopbackAddress, isNonPublicAddress } from '../core/address-policy';
+import { assertAllowedUrl, ForbiddenTarget, guardedLookup, type OutboundPolicy } from '../core/outbound-guard';
 import { photoTooLarge } from './input';
 
-export interface FetchPolicy {
-  /** Test only: loopback ports that may be fetched, over http too. Empty in production. */
-  allowLoopbackPorts: readonly number[];
+export interface FetchPolicy extends OutboundPolicy {
   timeoutMs: number;
   maxBytes: number;
   maxRedirects: number;
 }
-
-/** A URL or address the server must not contact (the message says why). */
-export class ForbiddenTarget extends Error {}
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
@@ -36,50 +25,6 @@ function fetchFailed(field: string, reason: string): ApiError {
   return new ApiError('photo_fetch_failed', `Could not download photoURL: ${reason}`, {
     fields: { [field]: reason },
   });
-}
-
-function effectivePort(url: URL): number {
-  if (url.port) return Number(url.port);
-  return url.protocol === 'https:' ? 443 : 80;
-}
-
-/** Throws ForbiddenTarget unless `address` may be contacted for `url`. */
-function assertAllowedAddress(address: string, url: URL, policy: Pick<FetchPolicy, 'allowLoopbackPorts'>): void {
-  if (isLoopbackAddress(address) && policy.allowLoopbackPorts.includes(effectivePort(url))) return;
-  if (isNonPublicAddress(address))
-    throw new ForbiddenTarget(`${url.hostname} is or resolves to a private, loopback, link-local or reserved address`);
-  if (url.protocol !== 'https:' || effectivePort(url) !== 443)
-    throw new ForbiddenTarget('only https URLs on port 443 are fetched');
-}
-
-/** The checks that need no DNS: scheme, port, credentials, literal addresses. */
-export function assertAllowedUrl(url: URL, policy: Pick<FetchPolicy, 'allowLoopbackPorts'>): void {
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new ForbiddenTarget('only https URLs are fetched');
-  if (url.username || url.password) throw new ForbiddenTarget('URLs with credentials are not fetched');
-  const port = effectivePort(url);
-  const testException = policy.allowLoopbackPorts.includes(port);
-  if (!testException && (url.protocol !== 'https:' || port !== 443))
-    throw new ForbiddenTarget('only https URLs on port 443 are fetched');
-  const host = url.hostname.replace(/^\[|\]$/g, '');
-  if (net.isIP(host)) assertAllowedAddress(host, url, policy);
-}
-
-/** A dns lookup for the socket that refuses the connection unless every resolved address is allowed. */
-export function guardedLookup(url: URL, policy: Pick<FetchPolicy, 'allowLoopbackPorts'>): LookupFunction {
-  return (hostname, options, callback) => {
-    dns.lookup(hostname, { all: true, verbatim: true, family: options.family }, (error, addresses) => {
-      if (error) return callback(error, '', 4);
-      try {
-        if (addresses.length === 0) throw new ForbiddenTarget(`${hostname} has no address`);
-        for (const entry of addresses) assertAllowedAddress(entry.address, url, policy);
-      } catch (refusal) {
-        return callback(refusal as NodeJS.ErrnoException, '', 4);
-      }
-      if (options.all) return (callback as unknown as (e: null, a: dns.LookupAddress[]) => void)(null, addresses);
-      const first = addresses[0]!;
-      callback(null, first.address, first.family);
-    });
-  };
 }
 
 interface Hop {
