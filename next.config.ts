@@ -7,7 +7,7 @@ const nextConfig: NextConfig = {
   poweredByHeader: false,
   reactStrictMode: true,
   // We handle trailing slashes: /api paths are served without the slash (JSON, never
-  // Next.js's plain-text 308; lib/http/api-front-door.ts), pages keep a 308 (proxy.ts).
+  // Next.js's plain-text 308; server/doors/api.ts), pages keep a 308 (proxy.ts).
   skipTrailingSlashRedirect: true,
   // Native and heavy server packages load from node_modules at run time, not bundled.
   serverExternalPackages: [

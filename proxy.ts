@@ -2,7 +2,7 @@
 // request's CSP header and puts it on its scripts), and, on pages with sign-in or account
 // forms, this browser's Auth.js CSRF token. /auth paths only get the trailing-slash
 // redirect. /api never comes here: its 405s and trailing slashes are answered in the
-// node:http server (lib/http/api-front-door.ts), which costs a poll nothing.
+// node:http server (server/doors/api.ts), which costs a poll nothing.
 import { randomBytes } from 'node:crypto';
 import { NextResponse, type NextRequest } from 'next/server';
 import { csrfTokenFor } from '@/lib/auth/config';

@@ -230,7 +230,7 @@ describe('long-poll', () => {
   });
 });
 
-describe('unchanged inbox long-polls wait in the server, outside Next.js (lib/http/poll-front-door.ts)', () => {
+describe('unchanged inbox long-polls wait in the server, outside Next.js (server/doors/poll.ts)', () => {
   const securityHeaders = [
     'x-content-type-options',
     'referrer-policy',
@@ -324,7 +324,7 @@ describe('across instances', () => {
   it('an instance runs as npm start runs it: bundled, on plain node, configured from the build', async () => {
     const pid = second.child.pid!;
     const commandLine = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
-    expect(commandLine.slice(1, 3)).toEqual([path.resolve('scripts/serve.mjs'), '--role=web']);
+    expect(commandLine.slice(1, 3)).toEqual([path.resolve('server/serve.mjs'), '--role=web']);
     // No TypeScript loader (tsx) in the serving process, and no SWC compiler: Next.js read
     // the build's resolved config instead of compiling next.config.ts (25 MB resident).
     expect(commandLine.join(' ')).not.toContain('tsx');
@@ -420,7 +420,7 @@ describe('graceful shutdown', () => {
   }, 120_000);
 });
 
-describe("contract routes skip Next.js's pipeline (lib/http/route-front-door.ts)", () => {
+describe("contract routes skip Next.js's pipeline (server/doors/route.ts)", () => {
   const API_HEADERS = {
     'content-security-policy': "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
     'x-content-type-options': 'nosniff',

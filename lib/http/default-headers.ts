@@ -1,5 +1,5 @@
 // The security headers every answer carries, whoever writes it: Next.js (which also gets
-// them from next.config.ts), our own doors in scripts/start.ts, and oidc-provider's pages
+// them from next.config.ts), our own doors in server/doors/, and oidc-provider's pages
 // (/oauth/device and its error pages had none, issue 28). They are filled in as the
 // headers go out and only where the answer set none itself, because a page's own values
 // (proxy.ts's nonce CSP, a secret page's Referrer-Policy) must win, and Next.js drops a

@@ -1,4 +1,4 @@
-// Wires each queue to its domain handler. Started by the server process (scripts/start.ts).
+// Wires each queue to its domain handler. Started by the server process (server/start.ts).
 import { getDb } from '@/db';
 import { sendAccountCreatedNotice, sendMagicLinkMail } from '../accounts/magic-link-mail';
 import { config } from '../config';

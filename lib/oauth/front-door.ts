@@ -1,4 +1,4 @@
-// What the node:http server (scripts/start.ts) answers for OAuth before Next.js:
+// What the node:http server (server/start.ts) answers for OAuth before Next.js:
 // - protected resource metadata (RFC 9728) for the service, /api/mcp and /api/v1;
 // - /.well-known/oauth-authorization-server (RFC 8414) and /.well-known/openid-configuration;
 // - oidc-provider's endpoints under /oauth (authorize, token, register, revoke, device…);

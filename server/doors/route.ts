@@ -1,5 +1,5 @@
 // Every /api/v1 route in the contract table is answered by its own route handler straight
-// from the node:http server (scripts/start.ts), without Next.js's request pipeline around
+// from the node:http server (server/start.ts), without Next.js's request pipeline around
 // it: one way for all of them, found by the contract path (issue 34; issue 13 began with
 // the polled reads). The handler is the same module Next.js serves (the same auth, parsing,
 // limits and errors, from lib/http/route.ts); what is skipped is Next's routing and its
@@ -11,20 +11,20 @@
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { API_PATHS } from '../contract/paths';
-import { API_CONTENT_SECURITY_POLICY, COMMON_SECURITY_HEADERS } from '../web/security-headers';
-import { closeAfterAnswer } from './body-limit';
-import { compressedAnswer } from './compress';
-import { templatePattern } from './endpoint-paths';
-import { INTERNAL_ERROR_ENVELOPE } from './errors';
-import { logError } from './log';
+import { API_PATHS } from '@/lib/contract/paths';
+import { API_CONTENT_SECURITY_POLICY, COMMON_SECURITY_HEADERS } from '@/lib/web/security-headers';
+import { closeAfterAnswer } from '@/lib/http/body-limit';
+import { compressedAnswer } from '@/lib/http/compress';
+import { templatePattern } from '@/lib/http/endpoint-paths';
+import { INTERNAL_ERROR_ENVELOPE } from '@/lib/http/errors';
+import { logError } from '@/lib/http/log';
 
 type RouteHandler = (request: Request, context: { params: Promise<Record<string, string>> }) => Promise<Response>;
 type RouteModule = Partial<Record<string, unknown>>;
 
 /**
  * The route module of each contract path whose folder under app/ is the path itself
- * (`{name}` as `[name]`); lib/http/route-front-door.test.ts checks that none is missing.
+ * (`{name}` as `[name]`); server/doors/route.test.ts checks that none is missing.
  */
 export const ROUTE_MODULES: Record<string, () => Promise<RouteModule>> = {
   [API_PATHS.health]: () => import('@/app/api/health/route'),

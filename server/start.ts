@@ -1,7 +1,7 @@
 // The server process: start the embedded database unless DATABASE_URL is set, migrate,
 // then serve Next.js and the job workers in this one process. `--role=web` serves only,
 // `--role=worker` runs only the job workers (both need DATABASE_URL). `npm start` runs it
-// bundled, on plain node, after building what is out of date (scripts/serve.mjs).
+// bundled, on plain node, after building what is out of date (server/serve.mjs).
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
@@ -14,13 +14,13 @@ import { clientAddress, countTrustsPublicPeer, describeTrustProxy } from '../lib
 import { installClientIpProof, stampClientIp } from '../lib/http/ip';
 import { INTERNAL_ERROR_ENVELOPE } from '../lib/http/errors';
 import { logError, loggedPath, logLine } from '../lib/http/log';
-import { answerApiFrontDoor } from '../lib/http/api-front-door';
-import { answerHomePage } from '../lib/http/home-front-door';
-import { answerSharePages } from '../lib/http/share-front-door';
-import { answerBrotliStatic, STATIC_DIR } from '../lib/http/static-front-door';
-import { parkUnchangedInboxPoll } from '../lib/http/poll-front-door';
-import { HTTP_SERVER_TIMEOUTS } from '../lib/http/server-timeouts';
-import { answerFromRoute, directRoute, ROUTE_MODULES } from '../lib/http/route-front-door';
+import { answerApiFrontDoor } from './doors/api';
+import { answerHomePage } from './doors/home';
+import { answerSharePages } from './doors/share';
+import { answerBrotliStatic, STATIC_DIR } from './doors/static';
+import { parkUnchangedInboxPoll } from './doors/poll';
+import { HTTP_SERVER_TIMEOUTS } from './timeouts';
+import { answerFromRoute, directRoute, ROUTE_MODULES } from './doors/route';
 import { answerOauth } from '../lib/oauth/front-door';
 import { answerBadRequestTarget, answerClientError, originForm, pinToPublicOrigin } from '../lib/http/request-target';
 import { sendSecurityHeaders } from '../lib/http/default-headers';
@@ -100,7 +100,7 @@ async function main(): Promise<void> {
     // Said once: a proxy-less server would otherwise say it on every request.
     let warnedOfPublicPeer = false;
     const https = cfg.publicBaseUrl.startsWith('https://');
-    // Header, request and idle timeouts: a socket that sends nothing is closed (lib/http/server-timeouts.ts).
+    // Header, request and idle timeouts: a socket that sends nothing is closed (server/timeouts.ts).
     server = http.createServer(HTTP_SERVER_TIMEOUTS, (req, res) => {
       const started = process.hrtime.bigint();
       inFlight += 1;
@@ -146,11 +146,11 @@ async function main(): Promise<void> {
       if (answerApiFrontDoor(req, res)) return;
       // OAuth for assistants: metadata, oidc-provider's endpoints, the consent form's answer.
       if (answerOauth(req, res)) return;
-      // The home page, as plain HTML with no client runtime (see lib/http/home-front-door.tsx).
+      // The home page, as plain HTML with no client runtime (see server/doors/home.tsx).
       if (answerHomePage(req, res, { https })) return;
-      // A shared plan's page and the contact's unsubscribe page, plain HTML too (lib/http/share-front-door.tsx).
+      // A shared plan's page and the contact's unsubscribe page, plain HTML too (server/doors/share.tsx).
       if (answerSharePages(req, res, { https })) return;
-      // The app's scripts and styles, brotli-compressed at build time (lib/http/static-front-door.ts).
+      // The app's scripts and styles, brotli-compressed at build time (server/doors/static.ts).
       if (answerBrotliStatic(req, res, staticDir)) return;
       const toNext = () =>
         handle(req, res).catch((error: unknown) => {
@@ -161,8 +161,8 @@ async function main(): Promise<void> {
             res.end(JSON.stringify(INTERNAL_ERROR_ENVELOPE));
           }
         });
-      // Every contract route is answered by its handler without Next.js's pipeline (lib/http/route-front-door.ts);
-      // an unchanged inbox long-poll waits here, not in a route (lib/http/poll-front-door.ts).
+      // Every contract route is answered by its handler without Next.js's pipeline (server/doors/route.ts);
+      // an unchanged inbox long-poll waits here, not in a route (server/doors/poll.ts).
       const direct = directRoute(req);
       const toRoute = direct ? () => void answerFromRoute(req, res, direct, () => void toNext()) : () => void toNext();
       if (parkUnchangedInboxPoll(req, res, toRoute)) return;

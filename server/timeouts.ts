@@ -1,4 +1,4 @@
-// The node:http server's clocks (scripts/start.ts). 28,500 sockets that never sent a byte
+// The node:http server's clocks (server/start.ts). 28,500 sockets that never sent a byte
 // were once kept open until the process ran out of file descriptors (issue 28); Node's
 // defaults (headers 60 s, request 300 s, checked every 30 s) were too patient for that.
 //

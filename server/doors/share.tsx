@@ -3,7 +3,7 @@
 // the unsubscribe page that link in a contact mail opens (GET shows a button, POST does it,
 // so a mail scanner that follows links unsubscribes nobody).
 //
-// Answered in the node:http server (scripts/start.ts), as the home page is: plain HTML from
+// Answered in the node:http server (server/start.ts), as the home page is: plain HTML from
 // React with no script at all, and a real 410 once the link is revoked or the plan is over,
 // which an App Router page cannot answer. The URL is a credential: never cached
 // (no-store), never indexed (X-Robots-Tag and meta robots), never sent on as a Referer
@@ -16,14 +16,14 @@ import type { ReactNode } from 'react';
 import { getDb } from '@/db';
 import { Avatar } from '@/app/_components/avatar';
 import { StaticDocument } from '@/app/_components/static-document';
-import { config } from '../config';
-import { loadUnsubscribeKey, unsubscribeEverything } from '../notifications/mail-preferences';
-import { type SharedPlanView, sharedPlan } from '../plans/share';
-import { span, zonePlace } from '../web/plan-time';
-import { siteStylesheet } from '../web/inline-stylesheet';
-import { COMMON_SECURITY_HEADERS, HSTS_HEADER, pageContentSecurityPolicy } from '../web/security-headers';
-import { logError } from './log';
-import { targetPath } from './request-target';
+import { config } from '@/lib/config';
+import { loadUnsubscribeKey, unsubscribeEverything } from '@/lib/notifications/mail-preferences';
+import { type SharedPlanView, sharedPlan } from '@/lib/plans/share';
+import { span, zonePlace } from '@/lib/web/plan-time';
+import { siteStylesheet } from '@/lib/web/inline-stylesheet';
+import { COMMON_SECURITY_HEADERS, HSTS_HEADER, pageContentSecurityPolicy } from '@/lib/web/security-headers';
+import { logError } from '@/lib/http/log';
+import { targetPath } from '@/lib/http/request-target';
 
 const SHARE_PATH = /^\/share\/([^/]+)$/;
 const STOP_PATH = '/mail/stop';

@@ -1,14 +1,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { allEndpoints } from '../contract';
-import { ROUTE_MODULES } from './route-front-door';
+import { allEndpoints } from '@/lib/contract';
+import { ROUTE_MODULES } from './route';
 
 const root = path.resolve(import.meta.dirname, '../..');
 /** The route file Next.js serves a contract path from, when its folder is the path itself. */
 const routeFileOf = (template: string) => path.join(root, 'app', template.replace(/\{(\w+)\}/g, '[$1]'), 'route.ts');
 
-describe('the direct route door (lib/http/route-front-door.ts)', () => {
+describe('the direct route door (server/doors/route.ts)', () => {
   it('answers every contract path whose route folder is the path, and only those', () => {
     const served = [...new Set(allEndpoints.map((spec) => spec.path))].filter((p) => fs.existsSync(routeFileOf(p)));
     expect(Object.keys(ROUTE_MODULES).sort()).toEqual(served.sort());

@@ -1,6 +1,6 @@
 // `npm start` (and start:web, start:worker): builds what is out of date, then serves.
 // This file is plain JavaScript so the server runs on plain `node`: the build (Next.js's,
-// and scripts/start.ts bundled by esbuild, scripts/build-stamp.ts) runs in a short-lived
+// and server/start.ts bundled by esbuild, scripts/build-stamp.ts) runs in a short-lived
 // TypeScript process, then the bundled server is imported into this one, which keeps
 // the signals, the exit code and the memory of a single process.
 import { spawnSync } from 'node:child_process';

@@ -1,4 +1,4 @@
-// GET / – the home page, answered in the node:http server (scripts/start.ts) before
+// GET / – the home page, answered in the node:http server (server/start.ts) before
 // Next.js sees the request, as plain HTML rendered by React. Any App Router page loads
 // Next.js's client runtime (about 130 KB of script, measured) even when it has nothing
 // to hydrate; the home page needs no script at all, so it is rendered here, where
@@ -12,9 +12,9 @@ import { HomePage } from '@/app/_components/home-page';
 import { renderLlmsTxt } from '@/lib/guides';
 import { SITE } from '@/app/_components/site-chrome';
 import { StaticDocument } from '@/app/_components/static-document';
-import { siteStylesheet } from '../web/inline-stylesheet';
-import { COMMON_SECURITY_HEADERS, HSTS_HEADER, pageContentSecurityPolicy } from '../web/security-headers';
-import { targetPath } from './request-target';
+import { siteStylesheet } from '@/lib/web/inline-stylesheet';
+import { COMMON_SECURITY_HEADERS, HSTS_HEADER, pageContentSecurityPolicy } from '@/lib/web/security-headers';
+import { targetPath } from '@/lib/http/request-target';
 
 /**
  * The inline stylesheet is most of the page (28 KB before the body): a fetcher that keeps

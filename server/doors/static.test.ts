@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { brotliDecompressSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { acceptsBrotli, answerBrotliStatic, precompressStatic } from './static-front-door';
+import { acceptsBrotli, answerBrotliStatic, precompressStatic } from './static';
 
 describe('acceptsBrotli', () => {
   it('reads Accept-Encoding, including q=0 refusals', () => {

@@ -1,4 +1,4 @@
-// Unchanged inbox long-polls wait here, in the node:http server (scripts/start.ts), not
+// Unchanged inbox long-polls wait here, in the node:http server (server/start.ts), not
 // inside a Next.js route (issue 13). Held in a route, a poll kept its Request, streams,
 // async context and promise chain alive: about 20 KB each (npm run bench:poll). Held
 // here it keeps its socket and one subscription.
@@ -10,13 +10,13 @@
 // headers, after checking the token again (a revocation while waiting is refused).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { getDb } from '@/db';
-import { bearerToken, findTokenOwner } from '../accounts/tokens';
-import { inboxTag, inboxVersion, MAX_HELD_POLLS_PER_ACCOUNT, userKey } from '../chats/poll';
-import { getInbox } from '../contract/social';
-import { startHold, subscribe, type Hold, type Subscription } from '../realtime/listener';
-import { API_CONTENT_SECURITY_POLICY, COMMON_SECURITY_HEADERS } from '../web/security-headers';
-import { matchesIfNoneMatch, tagHeaders } from './conditional';
-import { logError } from './log';
+import { bearerToken, findTokenOwner } from '@/lib/accounts/tokens';
+import { inboxTag, inboxVersion, MAX_HELD_POLLS_PER_ACCOUNT, userKey } from '@/lib/chats/poll';
+import { getInbox } from '@/lib/contract/social';
+import { startHold, subscribe, type Hold, type Subscription } from '@/lib/realtime/listener';
+import { API_CONTENT_SECURITY_POLICY, COMMON_SECURITY_HEADERS } from '@/lib/web/security-headers';
+import { matchesIfNoneMatch, tagHeaders } from '@/lib/http/conditional';
+import { logError } from '@/lib/http/log';
 
 const INBOX_PATH = getInbox.path;
 const READ_SCOPE = getInbox.auth;

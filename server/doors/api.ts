@@ -9,19 +9,19 @@
 //   next.config.ts turns that off for the trailing slash).
 // HEAD (on GET paths) and OPTIONS (204 with Allow) stay Next.js's own answers.
 //
-// It runs in the node:http server (scripts/start.ts), not in proxy.ts: a Next.js proxy
+// It runs in the node:http server (server/start.ts), not in proxy.ts: a Next.js proxy
 // on /api cost every poll about a third of its throughput (npm run bench:poll), and
 // this needs only the method and the path, never the body, so a wrong method with a
 // large body is refused unread too.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { DEFAULT_MAX_BODY_BYTES, type EndpointSpec } from '../contract/define';
-import { MCP_MAX_BODY_BYTES } from '../mcp/body-limit';
-import { closeAfterAnswer, declaresMoreThan, hasBody, payloadTooLarge } from './body-limit';
-import { echoed } from './echo';
-import { allowedMethods, endpointsAt } from './endpoint-paths';
-import { ApiError } from './errors';
-import { API_CONTENT_SECURITY_POLICY, COMMON_SECURITY_HEADERS } from '../web/security-headers';
-import { targetPath } from './request-target';
+import { DEFAULT_MAX_BODY_BYTES, type EndpointSpec } from '@/lib/contract/define';
+import { MCP_MAX_BODY_BYTES } from '@/lib/mcp/body-limit';
+import { closeAfterAnswer, declaresMoreThan, hasBody, payloadTooLarge } from '@/lib/http/body-limit';
+import { echoed } from '@/lib/http/echo';
+import { allowedMethods, endpointsAt } from '@/lib/http/endpoint-paths';
+import { ApiError } from '@/lib/http/errors';
+import { API_CONTENT_SECURITY_POLICY, COMMON_SECURITY_HEADERS } from '@/lib/web/security-headers';
+import { targetPath } from '@/lib/http/request-target';
 
 /** True when it answered; otherwise it may have rewritten req.url (a trailing slash dropped). */
 export function answerApiFrontDoor(req: IncomingMessage, res: ServerResponse): boolean {

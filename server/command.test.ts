@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { SERVER_NODE_ARGS, SERVER_SCRIPT } from './server-command';
+import { SERVER_NODE_ARGS, SERVER_SCRIPT } from './command';
 
 const pkg = JSON.parse(fs.readFileSync(path.resolve(import.meta.dirname, '..', 'package.json'), 'utf8')) as {
   scripts: Record<string, string>;
