@@ -78,7 +78,7 @@ async function main(): Promise<void> {
   // Web processes enqueue jobs (in their own transactions); only workers run them.
   await startBoss(directUrl);
   // Loaded only where workers run: a web instance keeps none of their code (mail, photos, events) in memory.
-  if (role !== 'web') await (await import('../lib/jobs/workers')).startWorkers();
+  if (role !== 'web') await (await import('./workers')).startWorkers();
 
   let server: http.Server | undefined;
   let inFlight = 0;

@@ -1,22 +1,22 @@
 // Wires each queue to its domain handler. Started by the server process (server/start.ts).
 import { getDb } from '@/db';
-import { sendAccountCreatedNotice, sendMagicLinkMail } from '../accounts/magic-link-mail';
-import { config } from '../config';
-import { geocodeProfileLocation } from '../profiles/geocode-job';
-import { runEventsRefresh, startEventsDirectory } from '../events/jobs';
-import { createImageModerationProvider } from '../moderation/images';
-import { deleteRetiredPhotoBlobs, moderatePhoto } from '../photos/moderation';
-import { photoServicesFrom } from '../photos/services';
-import { deliverPush, expoPushProvider, logPushProvider } from '../notifications/push';
-import { loadVapidKeys } from '../notifications/web-push';
-import { sweepPlans } from '../plans/plans';
-import { sendReminderMail } from '../plans/reminder-mail';
-import { sendDueReminders } from '../plans/reminders';
-import { type CheckinMailJob, runCheckins, sendCheckinMail, sendContactMail } from '../plans/checkins';
-import { loadUnsubscribeKey } from '../notifications/mail-preferences';
-import { pruneMailSends, sendOncePerJob } from '../notifications/mail';
-import { type DigestJob, scheduleDigest, sendDigestMail } from '../notifications/digest';
-import { getBoss, QUEUES, registerWorkers, type JobHandler, type QueueName } from './boss';
+import { sendAccountCreatedNotice, sendMagicLinkMail } from '@/lib/accounts/magic-link-mail';
+import { config } from '@/lib/config';
+import { geocodeProfileLocation } from '@/lib/profiles/geocode-job';
+import { runEventsRefresh, startEventsDirectory } from '@/lib/events/jobs';
+import { createImageModerationProvider } from '@/lib/moderation/images';
+import { deleteRetiredPhotoBlobs, moderatePhoto } from '@/lib/photos/moderation';
+import { photoServicesFrom } from '@/lib/photos/services';
+import { deliverPush, expoPushProvider, logPushProvider } from '@/lib/notifications/push';
+import { loadVapidKeys } from '@/lib/notifications/web-push';
+import { sweepPlans } from '@/lib/plans/plans';
+import { sendReminderMail } from '@/lib/plans/reminder-mail';
+import { sendDueReminders } from '@/lib/plans/reminders';
+import { type CheckinMailJob, runCheckins, sendCheckinMail, sendContactMail } from '@/lib/plans/checkins';
+import { loadUnsubscribeKey } from '@/lib/notifications/mail-preferences';
+import { pruneMailSends, sendOncePerJob } from '@/lib/notifications/mail';
+import { type DigestJob, scheduleDigest, sendDigestMail } from '@/lib/notifications/digest';
+import { getBoss, QUEUES, registerWorkers, type JobHandler, type QueueName } from '@/lib/jobs/boss';
 
 export async function startWorkers(): Promise<void> {
   const cfg = config();
