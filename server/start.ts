@@ -14,15 +14,11 @@ import { clientAddress, countTrustsPublicPeer, describeTrustProxy } from '../lib
 import { installClientIpProof, stampClientIp } from '../lib/http/ip';
 import { INTERNAL_ERROR_ENVELOPE } from '../lib/http/errors';
 import { logError, loggedPath, logLine } from '../lib/http/log';
-import { answerApiFrontDoor } from './doors/api';
-import { answerHomePage } from './doors/home';
-import { answerSharePages } from './doors/share';
-import { answerBrotliStatic, STATIC_DIR } from './doors/static';
-import { parkUnchangedInboxPoll } from './doors/poll';
+import { doors, enter } from './doors';
+import { STATIC_DIR } from './doors/static';
 import { HTTP_SERVER_TIMEOUTS } from './timeouts';
-import { answerFromRoute, directRoute, ROUTE_MODULES } from './doors/route';
-import { answerOauth } from '../lib/oauth/front-door';
-import { answerBadRequestTarget, answerClientError, originForm, pinToPublicOrigin } from '../lib/http/request-target';
+import { ROUTE_MODULES } from './doors/route';
+import { answerClientError, originForm, pinToPublicOrigin } from '../lib/http/request-target';
 import { sendSecurityHeaders } from '../lib/http/default-headers';
 import { startBoss, stopBoss } from '../lib/jobs/boss';
 import { drainWaiters, ensureListener, heldCount, stopListener } from '../lib/realtime/listener';
@@ -93,13 +89,13 @@ async function main(): Promise<void> {
     // closed with a request already sent on it (ECONNRESET in one-request-dos).
     await Promise.all([...Object.values(ROUTE_MODULES).map((load) => load()), import('../app/api/mcp/route')]);
     const handle = app.getRequestHandler();
-    const staticDir = path.join(root, STATIC_DIR);
     await ensureListener();
 
     installClientIpProof();
     // Said once: a proxy-less server would otherwise say it on every request.
     let warnedOfPublicPeer = false;
     const https = cfg.publicBaseUrl.startsWith('https://');
+    const doorList = doors({ https, staticDir: path.join(root, STATIC_DIR) });
     // Header, request and idle timeouts: a socket that sends nothing is closed (server/timeouts.ts).
     server = http.createServer(HTTP_SERVER_TIMEOUTS, (req, res) => {
       const started = process.hrtime.bigint();
@@ -107,7 +103,8 @@ async function main(): Promise<void> {
       res.on('close', () => {
         inFlight -= 1;
       });
-      // Every answer, whoever writes it, carries the security headers (lib/http/default-headers.ts).
+      // Every answer, whoever writes it (a door, Next.js, oidc-provider), carries the security
+      // headers: set here, once; an answer sets only what it needs otherwise (a page's nonce CSP).
       sendSecurityHeaders(res, { https });
       // Only the path of the request line, and only our own host and scheme, reach any code
       // (an absolute-form target or a forwarded host is never used to build a link).
@@ -140,19 +137,8 @@ async function main(): Promise<void> {
           duration_ms: Number((process.hrtime.bigint() - started) / 1000n) / 1000,
         });
       });
-      // A path Next.js could not decode (malformed percent-encoding) gets a 400, not a 500.
-      if (answerBadRequestTarget(req, res)) return;
-      // Wrong methods and trailing slashes under /api, from the contract table (no body read).
-      if (answerApiFrontDoor(req, res)) return;
-      // OAuth for assistants: metadata, oidc-provider's endpoints, the consent form's answer.
-      if (answerOauth(req, res)) return;
-      // The home page, as plain HTML with no client runtime (see server/doors/home.tsx).
-      if (answerHomePage(req, res, { https })) return;
-      // A shared plan's page and the contact's unsubscribe page, plain HTML too (server/doors/share.tsx).
-      if (answerSharePages(req, res, { https })) return;
-      // The app's scripts and styles, brotli-compressed at build time (server/doors/static.ts).
-      if (answerBrotliStatic(req, res, staticDir)) return;
-      const toNext = () =>
+      // The doors in their order (server/doors/index.ts); what none answers is Next.js's.
+      enter(doorList, req, res, () => {
         handle(req, res).catch((error: unknown) => {
           logError('request failed', error);
           if (!res.headersSent) {
@@ -161,12 +147,7 @@ async function main(): Promise<void> {
             res.end(JSON.stringify(INTERNAL_ERROR_ENVELOPE));
           }
         });
-      // Every contract route is answered by its handler without Next.js's pipeline (server/doors/route.ts);
-      // an unchanged inbox long-poll waits here, not in a route (server/doors/poll.ts).
-      const direct = directRoute(req);
-      const toRoute = direct ? () => void answerFromRoute(req, res, direct, () => void toNext()) : () => void toNext();
-      if (parkUnchangedInboxPoll(req, res, toRoute)) return;
-      toRoute();
+      });
     });
     server.on('clientError', answerClientError);
     // A deep accept queue: agents reconnect in bursts (after a deploy, every held poll
