@@ -1,8 +1,7 @@
 import type { NextConfig } from 'next';
-import { API_CONTENT_SECURITY_POLICY, COMMON_SECURITY_HEADERS } from './lib/web/security-headers';
 
-const common = Object.entries(COMMON_SECURITY_HEADERS).map(([key, value]) => ({ key, value }));
-
+// No headers() here: the server sets the security headers on every answer, Next.js's included
+// (server/start.ts, lib/http/default-headers.ts), and proxy.ts gives pages their nonce CSP.
 const nextConfig: NextConfig = {
   poweredByHeader: false,
   reactStrictMode: true,
@@ -25,14 +24,6 @@ const nextConfig: NextConfig = {
     'zod',
   ],
   typescript: { tsconfigPath: './tsconfig.json' },
-  async headers() {
-    return [
-      { source: '/:path*', headers: common },
-      // Pages get a nonce CSP from proxy.ts; JSON and the Auth.js endpoints need none of it.
-      { source: '/api/:path*', headers: [{ key: 'Content-Security-Policy', value: API_CONTENT_SECURITY_POLICY }] },
-      { source: '/auth/:path*', headers: [{ key: 'Content-Security-Policy', value: API_CONTENT_SECURITY_POLICY }] },
-    ];
-  },
 };
 
 export default nextConfig;

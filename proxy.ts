@@ -9,7 +9,7 @@ import { csrfTokenFor } from '@/lib/auth/config';
 import { readCookie, sessionCookieName, usesSecureCookies } from '@/lib/auth/cookies';
 import { CSRF_TOKEN_HEADER } from '@/lib/auth/session';
 import { config as appConfig } from '@/lib/config';
-import { HSTS_HEADER, pageContentSecurityPolicy } from '@/lib/web/security-headers';
+import { pageContentSecurityPolicy } from '@/lib/web/security-headers';
 
 const FORM_PAGES = /^\/(signin|account)(\/|$)/;
 /** Pages whose URL carries a secret: no caching anywhere, no indexing. */
@@ -52,7 +52,6 @@ export async function proxy(request: NextRequest) {
 
   const response = NextResponse.next({ request: { headers: requestHeaders } });
   response.headers.set('content-security-policy', csp);
-  if (https) response.headers.set('strict-transport-security', HSTS_HEADER);
   for (const cookie of setCookies) response.headers.append('set-cookie', cookie);
   if (SECRET_URL_PAGES.test(path)) {
     // same-origin, not no-referrer: the token never leaves in a Referer, yet the confirm form's

@@ -15,7 +15,6 @@ import { echoed } from '../http/echo';
 import { INTERNAL_ERROR_ENVELOPE } from '../http/errors';
 import { logError } from '../http/log';
 import { targetPath } from '../http/request-target';
-import { API_CONTENT_SECURITY_POLICY, COMMON_SECURITY_HEADERS } from '../web/security-headers';
 import { finishInteraction, startSigninFor } from './interaction';
 import { OAUTH_ROUTES, oauthProvider } from './provider';
 import { DEVICE_CLIENT_ID, oauthResources } from './resources';
@@ -36,10 +35,9 @@ function protectedResourceMetadata(baseUrl: string, resource: string) {
 
 function sendJson(res: ServerResponse, status: number, body: unknown, extra: Record<string, string> = {}): void {
   const text = JSON.stringify(body);
+  // The security headers (the API's CSP among them) are the server's, on every answer (server/start.ts).
   res.writeHead(status, {
-    ...COMMON_SECURITY_HEADERS,
     'content-type': 'application/json; charset=utf-8',
-    'content-security-policy': API_CONTENT_SECURITY_POLICY,
     'cache-control': 'public, max-age=300',
     'access-control-allow-origin': '*',
     ...extra,

@@ -20,7 +20,6 @@ import { closeAfterAnswer, declaresMoreThan, hasBody, payloadTooLarge } from '@/
 import { echoed } from '@/lib/http/echo';
 import { allowedMethods, endpointsAt } from '@/lib/http/endpoint-paths';
 import { ApiError } from '@/lib/http/errors';
-import { API_CONTENT_SECURITY_POLICY, COMMON_SECURITY_HEADERS } from '@/lib/web/security-headers';
 import { targetPath } from '@/lib/http/request-target';
 
 /** True when it answered; otherwise it may have rewritten req.url (a trailing slash dropped). */
@@ -75,12 +74,8 @@ function dotSegmentsResolved(path: string): string {
   }
 }
 
-// The headers next.config.ts gives every other /api answer.
-const API_HEADERS = {
-  ...COMMON_SECURITY_HEADERS,
-  'content-security-policy': API_CONTENT_SECURITY_POLICY,
-  'content-type': 'application/json; charset=utf-8',
-};
+// The security headers (the API's CSP among them) are the server's, set for every answer (server/start.ts).
+const API_HEADERS = { 'content-type': 'application/json; charset=utf-8' };
 
 function methodNotAllowed(method: string, path: string, specs: readonly EndpointSpec[], allow: string[]) {
   const methods = specs.map((s) => s.method);

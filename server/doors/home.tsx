@@ -3,7 +3,8 @@
 // Next.js's client runtime (about 130 KB of script, measured) even when it has nothing
 // to hydrate; the home page needs no script at all, so it is rendered here, where
 // react-dom/server is available (the App Router refuses it in route handlers). Same
-// chrome, stylesheet and security headers as every page; other methods go on to Next.js.
+// chrome and stylesheet as every page, and the server's security headers with this page's
+// nonce CSP; other methods go on to Next.js.
 import { randomBytes } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -13,7 +14,7 @@ import { renderLlmsTxt } from '@/lib/guides';
 import { SITE } from '@/app/_components/site-chrome';
 import { StaticDocument } from '@/app/_components/static-document';
 import { siteStylesheet } from '@/lib/web/inline-stylesheet';
-import { COMMON_SECURITY_HEADERS, HSTS_HEADER, pageContentSecurityPolicy } from '@/lib/web/security-headers';
+import { pageContentSecurityPolicy } from '@/lib/web/security-headers';
 import { targetPath } from '@/lib/http/request-target';
 
 /**
@@ -68,7 +69,6 @@ export function answerHomePage(req: IncomingMessage, res: ServerResponse, option
   const body = gzip ? gzipSync(text) : text;
   if (markdown) {
     res.writeHead(200, {
-      ...COMMON_SECURITY_HEADERS,
       'content-type': 'text/markdown; charset=utf-8',
       'content-length': body.length,
       ...(gzip ? { 'content-encoding': 'gzip' } : {}),
@@ -76,13 +76,11 @@ export function answerHomePage(req: IncomingMessage, res: ServerResponse, option
       'content-security-policy': "default-src 'none'",
       'cache-control': 'public, max-age=300',
       link: AGENT_LINK_HEADER,
-      ...(options.https ? { 'strict-transport-security': HSTS_HEADER } : {}),
     });
     res.end(req.method === 'HEAD' ? undefined : body);
     return true;
   }
   res.writeHead(200, {
-    ...COMMON_SECURITY_HEADERS,
     'content-type': 'text/html; charset=utf-8',
     'content-length': body.length,
     ...(gzip ? { 'content-encoding': 'gzip' } : {}),
@@ -91,7 +89,6 @@ export function answerHomePage(req: IncomingMessage, res: ServerResponse, option
     'content-security-policy': pageContentSecurityPolicy(nonce, options.https),
     // Each answer carries its own nonce: no shared cache may keep it.
     'cache-control': 'private, no-cache',
-    ...(options.https ? { 'strict-transport-security': HSTS_HEADER } : {}),
   });
   res.end(req.method === 'HEAD' ? undefined : body);
   return true;

@@ -14,7 +14,6 @@ import { bearerToken, findTokenOwner } from '@/lib/accounts/tokens';
 import { inboxTag, inboxVersion, MAX_HELD_POLLS_PER_ACCOUNT, userKey } from '@/lib/chats/poll';
 import { getInbox } from '@/lib/contract/social';
 import { startHold, subscribe, type Hold, type Subscription } from '@/lib/realtime/listener';
-import { API_CONTENT_SECURITY_POLICY, COMMON_SECURITY_HEADERS } from '@/lib/web/security-headers';
 import { matchesIfNoneMatch, tagHeaders } from '@/lib/http/conditional';
 import { logError } from '@/lib/http/log';
 
@@ -110,9 +109,7 @@ async function park(
 
 function answerNotModified(res: ServerResponse, etag: string, closing: boolean): void {
   res.writeHead(304, {
-    // The headers next.config.ts and the route (notModified) give the route's own 304.
-    ...COMMON_SECURITY_HEADERS,
-    'content-security-policy': API_CONTENT_SECURITY_POLICY,
+    // The headers the route's own 304 (notModified) carries; the security headers are the server's.
     ...tagHeaders(etag),
     ...(closing ? { connection: 'close' } : {}),
   });

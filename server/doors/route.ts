@@ -4,15 +4,14 @@
 // the polled reads). The handler is the same module Next.js serves (the same auth, parsing,
 // limits and errors, from lib/http/route.ts); what is skipped is Next's routing and its
 // conversion of each request and response, which cost a read more than its SQL did
-// (npm run bench:endpoints). The headers next.config.ts gives every /api response are
-// added here, and Next's server's gzip (lib/http/compress.ts), so both paths answer alike. /api/mcp is
+// (npm run bench:endpoints). Next's server's gzip is added here (lib/http/compress.ts), and
+// the server sets the security headers on every answer, so both paths answer alike. /api/mcp is
 // answered here too (its event streams are passed on as they come). A path no route module
 // here serves (the .ics files, a plan by id, unknown paths), HEAD and OPTIONS stay Next's.
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { API_PATHS } from '@/lib/contract/paths';
-import { API_CONTENT_SECURITY_POLICY, COMMON_SECURITY_HEADERS } from '@/lib/web/security-headers';
 import { closeAfterAnswer } from '@/lib/http/body-limit';
 import { compressedAnswer } from '@/lib/http/compress';
 import { templatePattern } from '@/lib/http/endpoint-paths';
@@ -164,11 +163,7 @@ export async function answerFromRoute(
     logError('request failed', error);
     if (!res.headersSent && !res.destroyed) {
       if (!req.complete) refuseRest(req, res);
-      res.writeHead(500, {
-        ...COMMON_SECURITY_HEADERS,
-        'content-security-policy': API_CONTENT_SECURITY_POLICY,
-        'content-type': 'application/json',
-      });
+      res.writeHead(500, { 'content-type': 'application/json' });
       res.end(JSON.stringify(INTERNAL_ERROR_ENVELOPE));
     }
   }
@@ -182,8 +177,6 @@ function refuseRest(req: IncomingMessage, res: ServerResponse): void {
 
 function setAnswerHeaders(res: ServerResponse, response: Response): void {
   res.statusCode = response.status;
-  for (const [key, value] of Object.entries(COMMON_SECURITY_HEADERS)) res.setHeader(key, value);
-  res.setHeader('content-security-policy', API_CONTENT_SECURITY_POLICY);
   response.headers.forEach((value, key) => {
     if (key !== 'set-cookie') res.setHeader(key, value);
   });

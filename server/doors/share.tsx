@@ -21,7 +21,7 @@ import { loadUnsubscribeKey, unsubscribeEverything } from '@/lib/notifications/m
 import { type SharedPlanView, sharedPlan } from '@/lib/plans/share';
 import { span, zonePlace } from '@/lib/web/plan-time';
 import { siteStylesheet } from '@/lib/web/inline-stylesheet';
-import { COMMON_SECURITY_HEADERS, HSTS_HEADER, pageContentSecurityPolicy } from '@/lib/web/security-headers';
+import { pageContentSecurityPolicy } from '@/lib/web/security-headers';
 import { logError } from '@/lib/http/log';
 import { targetPath } from '@/lib/http/request-target';
 
@@ -44,16 +44,14 @@ function send(
       </StaticDocument>,
     )}`,
   );
-  // setHeader, not writeHead's object: it replaces the server's defaults (Referrer-Policy) instead of adding to them.
+  // The server's security headers, but for this page's own CSP and Referrer-Policy (set here, so they win).
   const headers: Record<string, string | number> = {
-    ...COMMON_SECURITY_HEADERS,
     'content-type': 'text/html; charset=utf-8',
     'content-length': html.length,
     'content-security-policy': pageContentSecurityPolicy(nonce, https),
     'cache-control': 'no-store',
     'x-robots-tag': 'noindex, nofollow',
     'referrer-policy': 'no-referrer',
-    ...(https ? { 'strict-transport-security': HSTS_HEADER } : {}),
   };
   for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
   res.statusCode = status;
