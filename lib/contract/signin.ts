@@ -110,7 +110,8 @@ export const exchangeSigninLink = defineEndpoint({
   errors: ['validation_failed', 'not_found', 'signin_link_used', 'signin_link_expired'],
 });
 
-// Art. 20 and Art. 17 (issue 31). Not MCP tools (lib/mcp/tools.ts); the README's "Your data" has the details.
+// Art. 20 and Art. 17 (issue 31). Not MCP tools (lib/mcp/tools.ts); "Your data" in
+// docs/decisions/accounts-and-profiles.md has the details.
 export const exportMyData = defineEndpoint({
   id: 'export_my_data',
   method: 'GET',
