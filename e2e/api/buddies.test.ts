@@ -7,7 +7,7 @@ import {
   declineBuddyRequest,
   listBuddyRequests,
   sendBuddyRequest,
-} from '@/lib/contract/social';
+} from '@/lib/contract/buddies';
 import { testDb } from './client';
 import { call, refused, send } from './contract-client';
 import {

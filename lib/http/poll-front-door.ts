@@ -12,7 +12,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { getDb } from '@/db';
 import { bearerToken, findTokenOwner } from '../accounts/tokens';
 import { inboxTag, inboxVersion, MAX_HELD_POLLS_PER_ACCOUNT, userKey } from '../chats/poll';
-import { getInbox } from '../contract/social';
+import { getInbox } from '../contract/inbox';
 import { startHold, subscribe, type Hold, type Subscription } from '../realtime/listener';
 import { API_CONTENT_SECURITY_POLICY, COMMON_SECURITY_HEADERS } from '../web/security-headers';
 import { matchesIfNoneMatch, tagHeaders } from './conditional';
