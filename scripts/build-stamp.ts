@@ -14,6 +14,7 @@ import * as esbuild from 'esbuild';
 import { precompressStatic, STATIC_DIR } from '../server/doors/static';
 import { buildViews } from '../lib/mcp/views/build';
 import { VIEWS, VIEWS_OUT_DIR } from '../lib/mcp/views/registry';
+import { writeRouteModules } from './route-modules';
 
 const SOURCES = ['app', 'lib', 'db', 'public', 'proxy.ts', 'next.config.ts', 'package-lock.json', 'tsconfig.json'];
 
@@ -152,6 +153,8 @@ async function bundleServerIfNeeded(root: string): Promise<void> {
 
 /** Next.js's build and the server bundle, each only when its sources changed; `serverOnly` skips Next's (workers). */
 export async function buildIfNeeded(root: string, { serverOnly = false } = {}): Promise<void> {
+  // Before the fingerprints: a new contract path's route module is part of both builds.
+  if (writeRouteModules(root)) process.stdout.write('app/api/route-modules.ts written from the contract\n');
   if (!serverOnly) {
     const built = buildNextIfNeeded(root);
     // Brotli copies of the scripts and styles, served by server/doors/static.ts.

@@ -4,7 +4,7 @@
 //
 // No V8 memory flags by default. A smaller young generation saves memory but costs
 // throughput: with NODE_OPTIONS=--max-semi-space-size=8 (V8's default is 16) full and
-// unchanged inbox polls ran 17% and 21% slower, for at most 16 MB (README, Deployment).
+// unchanged inbox polls ran 17% and 21% slower, for at most 16 MB (docs/deployment.md).
 export const SERVER_NODE_ARGS: readonly string[] = [];
 
 /** What `node` runs: it builds what is out of date, then runs the bundled server/start.ts. */

@@ -11,15 +11,6 @@ import { describe, expect, it } from 'vitest';
 const root = path.resolve(import.meta.dirname, '..');
 const appDir = path.join(root, 'app');
 
-/**
- * Imports of app/ not yet gone, each with the change that removes it. An entry that no longer
- * imports app/ fails the test too, so the list only shrinks.
- */
-const NOT_YET_GONE: Record<string, string> = {
-  // The MCP handler list becomes derived from the contract (issue 35, item 5).
-  'lib/mcp/tools.test.ts': '@/app/api/mcp/handlers',
-};
-
 /** Does this import specifier, written in `file`, name a module under app/? */
 function namesApp(file: string, specifier: string): boolean {
   if (specifier === '@/app' || specifier.startsWith('@/app/')) return true;
@@ -68,13 +59,6 @@ describe('lib/ never imports app/', () => {
   it('holds for every git-tracked module under lib/', () => {
     expect(libModules.length).toBeGreaterThan(100);
     const found = libModules.flatMap((file) => appImportsIn(file, fs.readFileSync(path.join(root, file), 'utf8')));
-    const unexpected = found.filter((hit) => !Object.keys(NOT_YET_GONE).some((file) => hit.startsWith(`${file}:`)));
-    expect(unexpected, 'lib/ imports app/: move the code that needs app/ to server/, or pass it in').toEqual([]);
-    for (const [file, specifier] of Object.entries(NOT_YET_GONE)) {
-      expect(
-        found.some((hit) => hit.startsWith(`${file}:`) && hit.endsWith(` ${specifier}`)),
-        `${file} is clean now: drop it from NOT_YET_GONE`,
-      ).toBe(true);
-    }
+    expect(found, 'lib/ imports app/: move the code that needs app/ to server/, or pass it in').toEqual([]);
   });
 });

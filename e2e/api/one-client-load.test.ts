@@ -2,7 +2,8 @@
 // answered, the newest kept), and sockets that send nothing, or half a request, are closed.
 import net from 'node:net';
 import { describe, expect, inject, it } from 'vitest';
-import { getInbox, listMessages } from '@/lib/contract/social';
+import { listMessages } from '@/lib/contract/chats';
+import { getInbox } from '@/lib/contract/inbox';
 import { MAX_HELD_POLLS_PER_ACCOUNT } from '@/lib/chats/poll';
 import { HTTP_SERVER_TIMEOUTS } from '@/server/timeouts';
 import { api, type ApiResponse } from './client';

@@ -7,16 +7,10 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { getMe, updateMe } from '@/lib/contract/profiles';
 import { listTokens, revokeToken } from '@/lib/contract/signin';
-import {
-  blockUser,
-  cancelBuddyRequest,
-  declineBuddyRequest,
-  getInbox,
-  listChats,
-  listMessages,
-  markChatRead,
-  unblockUser,
-} from '@/lib/contract/social';
+import { cancelBuddyRequest, declineBuddyRequest } from '@/lib/contract/buddies';
+import { listChats, listMessages, markChatRead } from '@/lib/contract/chats';
+import { getInbox } from '@/lib/contract/inbox';
+import { blockUser, unblockUser } from '@/lib/contract/safety';
 import { api, testDb, updateTokens } from './client';
 import { call, callWithHeaders, pathOf, refused, refusedRaw } from './contract-client';
 import { acceptRequest, askBuddy, makeBuddies, say, type TestUser, users } from './social-helpers';

@@ -9,7 +9,7 @@ import { createRequire } from 'node:module';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb, type Database } from '@/db';
-import { sendBuddyRequest } from '@/lib/contract/social';
+import { sendBuddyRequest } from '@/lib/contract/buddies';
 import { muteChat, subscribeWebPush, unsubscribeWebPush } from '@/lib/contract/web-app';
 import { freePort } from '@/lib/net/free-port';
 import { MAX_BROWSERS_PER_USER } from '@/lib/notifications/web-push-subscriptions';

@@ -5,7 +5,7 @@
 import { sql, type Expression, type SqlBool } from 'kysely';
 import type { Database } from '@/db';
 import { recordAgentAction, type Attribution } from '../accounts/attribution';
-import type { UserCard } from '../contract/social';
+import type { UserCard } from '../contract/schemas';
 import { ApiError } from '../http/errors';
 import { cancelPlansOf } from '../plans/cancel';
 import { getUserBySlugOrIdOrThrow } from '../profiles/profile';

@@ -12,7 +12,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { getDb } from '@/db';
 import { bearerToken, findTokenOwner } from '@/lib/accounts/tokens';
 import { inboxTag, inboxVersion, MAX_HELD_POLLS_PER_ACCOUNT, userKey } from '@/lib/chats/poll';
-import { getInbox } from '@/lib/contract/social';
+import { getInbox } from '@/lib/contract/inbox';
 import { startHold, subscribe, type Hold, type Subscription } from '@/lib/realtime/listener';
 import { matchesIfNoneMatch, tagHeaders } from '@/lib/http/conditional';
 import { logError } from '@/lib/http/log';

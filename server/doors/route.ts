@@ -11,68 +11,21 @@
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { API_PATHS } from '@/lib/contract/paths';
 import { closeAfterAnswer } from '@/lib/http/body-limit';
 import { compressedAnswer } from '@/lib/http/compress';
 import { templatePattern } from '@/lib/http/endpoint-paths';
 import { INTERNAL_ERROR_ENVELOPE } from '@/lib/http/errors';
 import { logError } from '@/lib/http/log';
+import { ROUTE_MODULES } from '@/app/api/route-modules';
 
 type RouteHandler = (request: Request, context: { params: Promise<Record<string, string>> }) => Promise<Response>;
 type RouteModule = Partial<Record<string, unknown>>;
 
 /**
  * The route module of each contract path whose folder under app/ is the path itself
- * (`{name}` as `[name]`); server/doors/route.test.ts checks that none is missing.
+ * (`{name}` as `[name]`), generated from the contract (scripts/route-modules.ts).
  */
-export const ROUTE_MODULES: Record<string, () => Promise<RouteModule>> = {
-  [API_PATHS.health]: () => import('@/app/api/health/route'),
-  [API_PATHS.index]: () => import('@/app/api/v1/index.json/route'),
-  [API_PATHS.register]: () => import('@/app/api/v1/register.json/route'),
-  [API_PATHS.activities]: () => import('@/app/api/v1/activities.json/route'),
-  [API_PATHS.discover]: () => import('@/app/api/v1/discover.json/route'),
-  [API_PATHS.overlap]: () => import('@/app/api/v1/users/[slug]/overlap.json/route'),
-  [API_PATHS.events]: () => import('@/app/api/v1/events.json/route'),
-  [API_PATHS.me]: () => import('@/app/api/v1/me.json/route'),
-  [API_PATHS.photo]: () => import('@/app/api/v1/me/photo.json/route'),
-  [API_PATHS.complete]: () => import('@/app/api/v1/me/complete.json/route'),
-  [API_PATHS.profile]: () => import('@/app/api/v1/users/[slug]/profile.json/route'),
-  [API_PATHS.parseAvailability]: () => import('@/app/api/v1/availability/parse.json/route'),
-  [API_PATHS.tokens]: () => import('@/app/api/v1/me/tokens.json/route'),
-  [API_PATHS.revokeToken]: () => import('@/app/api/v1/me/tokens/[tokenId]/revoke.json/route'),
-  [API_PATHS.password]: () => import('@/app/api/v1/me/password.json/route'),
-  [API_PATHS.signinLink]: () => import('@/app/api/v1/signin/link.json/route'),
-  [API_PATHS.buddyRequest]: () => import('@/app/api/v1/users/[slug]/buddy_request.json/route'),
-  [API_PATHS.buddyRequests]: () => import('@/app/api/v1/buddy_requests.json/route'),
-  [API_PATHS.acceptRequest]: () => import('@/app/api/v1/buddy_requests/[invitationId]/accept.json/route'),
-  [API_PATHS.declineRequest]: () => import('@/app/api/v1/buddy_requests/[invitationId]/decline.json/route'),
-  [API_PATHS.cancelRequest]: () => import('@/app/api/v1/buddy_requests/[invitationId]/cancel.json/route'),
-  [API_PATHS.chats]: () => import('@/app/api/v1/chats.json/route'),
-  [API_PATHS.messages]: () => import('@/app/api/v1/chats/[chatId]/messages.json/route'),
-  [API_PATHS.read]: () => import('@/app/api/v1/chats/[chatId]/read.json/route'),
-  [API_PATHS.mute]: () => import('@/app/api/v1/chats/[chatId]/mute.json/route'),
-  [API_PATHS.inbox]: () => import('@/app/api/v1/inbox.json/route'),
-  [API_PATHS.block]: () => import('@/app/api/v1/users/[slug]/block.json/route'),
-  [API_PATHS.blocks]: () => import('@/app/api/v1/me/blocks.json/route'),
-  [API_PATHS.report]: () => import('@/app/api/v1/users/[slug]/report.json/route'),
-  [API_PATHS.pushTokens]: () => import('@/app/api/v1/me/push_tokens.json/route'),
-  [API_PATHS.webPush]: () => import('@/app/api/v1/me/web_push.json/route'),
-  [API_PATHS.planOptions]: () => import('@/app/api/v1/users/[slug]/plan_options.json/route'),
-  [API_PATHS.chatPlans]: () => import('@/app/api/v1/chats/[chatId]/plans.json/route'),
-  [API_PATHS.plans]: () => import('@/app/api/v1/plans.json/route'),
-  [API_PATHS.acceptPlan]: () => import('@/app/api/v1/plans/[planId]/accept.json/route'),
-  [API_PATHS.declinePlan]: () => import('@/app/api/v1/plans/[planId]/decline.json/route'),
-  [API_PATHS.cancelPlan]: () => import('@/app/api/v1/plans/[planId]/cancel.json/route'),
-  [API_PATHS.calendarFeed]: () => import('@/app/api/v1/me/calendar_feed.json/route'),
-  [API_PATHS.mailPreferences]: () => import('@/app/api/v1/me/mail_preferences.json/route'),
-  [API_PATHS.unsubscribe]: () => import('@/app/api/v1/mail/unsubscribe.json/route'),
-  [API_PATHS.webSignup]: () => import('@/app/api/v1/web/signup.json/route'),
-  [API_PATHS.planShare]: () => import('@/app/api/v1/plans/[planId]/share.json/route'),
-  [API_PATHS.planCheckin]: () => import('@/app/api/v1/plans/[planId]/checkin.json/route'),
-  [API_PATHS.reviewPlan]: () => import('@/app/api/v1/plans/[planId]/review.json/route'),
-  [API_PATHS.exportData]: () => import('@/app/api/v1/me/export.json/route'),
-  [API_PATHS.discoverTeaser]: () => import('@/app/api/v1/web/discover_teaser.json/route'),
-};
+export { ROUTE_MODULES };
 
 interface DirectRoute {
   pattern: RegExp;

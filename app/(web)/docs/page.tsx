@@ -6,7 +6,7 @@ import { endpoints, SCOPES, type EndpointSpec } from '@/lib/contract';
 import { fieldRows, type FieldRow } from '@/lib/docs/json-schema';
 import { errorCodesFor, SCOPE_DESCRIPTIONS } from '@/lib/docs/openapi';
 import { ERROR_ADVICE, ERROR_STATUS, type ErrorCode } from '@/lib/http/errors';
-import { EXCLUDED_FROM_MCP } from '@/lib/mcp/tools';
+import { isMcpTool } from '@/lib/mcp/tools';
 
 export const metadata: Metadata = {
   title: 'API reference · Buddy Match',
@@ -89,7 +89,7 @@ function breakablePath(path: string) {
 }
 
 function Endpoint({ spec }: { spec: EndpointSpec }) {
-  const toolName = spec.id in EXCLUDED_FROM_MCP ? null : spec.id;
+  const toolName = isMcpTool(spec) ? spec.id : null;
   return (
     <section className="card stack" id={anchor(spec)} aria-labelledby={`${anchor(spec)}-h`}>
       <div>
