@@ -44,6 +44,20 @@ export async function eitherBlocked(db: Database, a: string, b: string): Promise
   return row !== undefined;
 }
 
+/** Whether `blockerId` has blocked `blockedId` (one way: what a notification for `blockedId`'s act checks). */
+export async function hasBlocked(
+  db: Database,
+  { blockerId, blockedId }: { blockerId: string; blockedId: string },
+): Promise<boolean> {
+  const row = await db
+    .selectFrom('blocks')
+    .select('blocker_id')
+    .where('blocker_id', '=', blockerId)
+    .where('blocked_id', '=', blockedId)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 /** A WHERE condition for lists: keeps rows whose other person the viewer has not blocked and who is not disabled. */
 export function notBlockedBy(viewerId: string, otherUserColumn: string): Expression<SqlBool> {
   const other = sql.ref(otherUserColumn);
