@@ -1,13 +1,12 @@
 import type { NextConfig } from 'next';
-import { API_CONTENT_SECURITY_POLICY, COMMON_SECURITY_HEADERS } from './lib/http/security-headers';
 
-const common = Object.entries(COMMON_SECURITY_HEADERS).map(([key, value]) => ({ key, value }));
-
+// No headers() here: the server sets the security headers on every answer, Next.js's included
+// (server/start.ts, lib/http/default-headers.ts), and proxy.ts gives pages their nonce CSP.
 const nextConfig: NextConfig = {
   poweredByHeader: false,
   reactStrictMode: true,
   // We handle trailing slashes: /api paths are served without the slash (JSON, never
-  // Next.js's plain-text 308; lib/http/api-front-door.ts), pages keep a 308 (proxy.ts).
+  // Next.js's plain-text 308; server/doors/api.ts), pages keep a 308 (proxy.ts).
   skipTrailingSlashRedirect: true,
   // Native and heavy server packages load from node_modules at run time, not bundled.
   serverExternalPackages: [
@@ -25,14 +24,6 @@ const nextConfig: NextConfig = {
     'zod',
   ],
   typescript: { tsconfigPath: './tsconfig.json' },
-  async headers() {
-    return [
-      { source: '/:path*', headers: common },
-      // Pages get a nonce CSP from proxy.ts; JSON and the Auth.js endpoints need none of it.
-      { source: '/api/:path*', headers: [{ key: 'Content-Security-Policy', value: API_CONTENT_SECURITY_POLICY }] },
-      { source: '/auth/:path*', headers: [{ key: 'Content-Security-Policy', value: API_CONTENT_SECURITY_POLICY }] },
-    ];
-  },
 };
 
 export default nextConfig;

@@ -2,14 +2,14 @@
 // request's CSP header and puts it on its scripts), and, on pages with sign-in or account
 // forms, this browser's Auth.js CSRF token. /auth paths only get the trailing-slash
 // redirect. /api never comes here: its 405s and trailing slashes are answered in the
-// node:http server (lib/http/api-front-door.ts), which costs a poll nothing.
+// node:http server (server/doors/api.ts), which costs a poll nothing.
 import { randomBytes } from 'node:crypto';
 import { NextResponse, type NextRequest } from 'next/server';
 import { csrfTokenFor } from '@/lib/auth/config';
 import { readCookie, sessionCookieName, usesSecureCookies } from '@/lib/auth/cookies';
 import { CSRF_TOKEN_HEADER } from '@/lib/auth/session';
 import { config as appConfig } from '@/lib/config';
-import { HSTS_HEADER, pageContentSecurityPolicy } from '@/lib/http/security-headers';
+import { pageContentSecurityPolicy } from '@/lib/http/security-headers';
 
 const FORM_PAGES = /^\/(signin|account)(\/|$)/;
 /** Pages whose URL carries a secret: no caching anywhere, no indexing. */
@@ -52,7 +52,6 @@ export async function proxy(request: NextRequest) {
 
   const response = NextResponse.next({ request: { headers: requestHeaders } });
   response.headers.set('content-security-policy', csp);
-  if (https) response.headers.set('strict-transport-security', HSTS_HEADER);
   for (const cookie of setCookies) response.headers.append('set-cookie', cookie);
   if (SECRET_URL_PAGES.test(path)) {
     // same-origin, not no-referrer: the token never leaves in a Referer, yet the confirm form's

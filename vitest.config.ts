@@ -11,7 +11,13 @@ export default defineConfig({
         resolve: { alias },
         test: {
           name: 'unit',
-          include: ['lib/**/*.test.ts', 'db/**/*.test.ts', 'scripts/**/*.test.ts', 'e2e/support/**/*.test.ts'],
+          include: [
+            'lib/**/*.test.ts',
+            'db/**/*.test.ts',
+            'scripts/**/*.test.ts',
+            'server/**/*.test.ts',
+            'e2e/support/**/*.test.ts',
+          ],
           setupFiles: ['e2e/support/unit-logs.ts'],
           environment: 'node',
         },

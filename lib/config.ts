@@ -10,7 +10,7 @@ import type { EventsConfig } from './events/jobs';
 import { KNOWN_PUSH_SERVICE_HOSTS } from './notifications/push-services';
 import type { PlanCheckinConfig } from './plans/checkins';
 
-function intFromEnv(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+function intFromEnv(env: NodeJS.ProcessEnv, name: ConfigVariableName, fallback: number): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
@@ -103,7 +103,7 @@ function moderationProviderFromEnv(env: NodeJS.ProcessEnv): ModerationProviderNa
   return provider;
 }
 
-function portsFromEnv(name: string, env: NodeJS.ProcessEnv): number[] {
+function portsFromEnv(name: ConfigVariableName, env: NodeJS.ProcessEnv): number[] {
   const raw = env[name];
   if (!raw) return [];
   return raw.split(',').map((part) => {
@@ -271,3 +271,271 @@ export function config(): Config {
   cached ??= loadConfig();
   return cached;
 }
+
+/** One environment variable as docs/configuration.md shows it (`npm run docs:config` writes that file from here). */
+export interface ConfigVariable {
+  name: string;
+  /** The default as a reader would say it. */
+  default: string;
+  /** What it sets, in a sentence or two. */
+  description: string;
+  /** Longer notes, shown below the tables. */
+  details?: string;
+  /** Read by the test runner and its tools, not by the service. */
+  tests?: true;
+}
+
+/**
+ * Every variable the service and its test runner read, but the limits (LIMIT_RULES in
+ * lib/limits/rules.ts declares those). loadConfig's readers take their names from here, so
+ * a variable read without a declaration does not compile.
+ */
+export const CONFIG_VARIABLES = [
+  { name: 'PORT', default: '3000', description: 'HTTP port.' },
+  {
+    name: 'PUBLIC_BASE_URL',
+    default: '`http://localhost:$PORT`',
+    description:
+      'Origin of every absolute link the service returns (profile_url, mobile_signin_url, poll_next_url, OpenAPI servers, MCP manifest, guides).',
+  },
+  { name: 'DATABASE_URL', default: 'embedded PostgreSQL', description: 'An existing PostgreSQL 14+ server.' },
+  {
+    name: 'DATABASE_DIRECT_URL',
+    default: '`DATABASE_URL`',
+    description:
+      'A direct (session) connection for LISTEN/NOTIFY, pg-boss and migrations, when `DATABASE_URL` goes through a transaction pooler such as PgBouncer (see [Deployment](deployment.md#deployment)).',
+  },
+  {
+    name: 'DATABASE_READ_URLS',
+    default: '—',
+    description:
+      "Streaming replicas (comma-separated) for reads that tolerate lag: Discover, profiles, overlap, plan options, the events directory; a reader's own writes and blocks always hold (see [Deployment](deployment.md#deployment)).",
+  },
+  {
+    name: 'DATABASE_READ_MAX_LAG_SECONDS',
+    default: '5',
+    description: 'A replica further behind than this is skipped (reads go to the primary) until it catches up.',
+  },
+  { name: 'DATA_DIR', default: '`./.data`', description: 'Embedded database, local photos, mail outbox.' },
+  {
+    name: 'AUTH_SECRET',
+    default: 'generated once, kept in PostgreSQL',
+    description: 'Secret of the web sign-in (Auth.js CSRF cookie); set it to pin or rotate it.',
+  },
+  {
+    name: 'SIGNIN_FAILURE_BACKOFF_MAX_MINUTES',
+    default: '60',
+    description: 'Longest account-wide pause of password sign-in (1, 2, 4, … minutes up to this).',
+  },
+  {
+    name: 'TRUST_PROXY',
+    default: 'unset (0: none)',
+    description:
+      'How many reverse proxies stand in front, or their addresses; unset or `0`: `X-Forwarded-For` is ignored.',
+    details:
+      "`n` ≥ 1: the client address is the `n`-th `X-Forwarded-For` entry **from the right** (`1`: the right-most, what your nearest proxy saw; see [Decisions → General](decisions/general.md)). Unset or `0`: the header is ignored. Or the proxies' addresses, comma-separated, as `proxy-addr` reads them: IPs, CIDRs (`10.0.0.0/8`), `loopback`, `linklocal`, `uniquelocal`; then the header is read only when the socket peer is one of them, right to left while each hop is one of them (the safer form). Anything else (e.g. `true`) stops the server at startup. The count form logs one `trust_proxy_public_peer` warning when a request comes straight from a public address (no proxy in front?). The `listening` log line shows `trusted_proxies`. This supersedes RUNTIME.md's \"the left-most address\": that entry is the client's own, so it let anyone dodge every per-address limit with one header.",
+  },
+  { name: 'SMTP_URL', default: 'unset: the outbox under `DATA_DIR/mail`', description: 'Mail delivery (`smtp://…`).' },
+  { name: 'MAIL_FROM', default: '`no-reply@localhost`', description: 'Sender address.' },
+  {
+    name: 'MAIL_DIGEST_DELAY',
+    default: '`10m`',
+    description:
+      'After a new message or buddy request that reached no push (app or browser), when its mail digest goes; digests stay at least an hour apart. `1h`, `10m`, `30s`, or minutes.',
+  },
+  {
+    name: 'PLAN_REMINDER_OFFSETS',
+    default: '`24h,2h`',
+    description:
+      "Before a confirmed plan's start, when both people get a reminder (push, and mail unless turned off); hours (`24h`) or minutes (`90m`, `5`).",
+  },
+  {
+    name: 'PLAN_CHECKIN_DELAY',
+    default: '`60m`',
+    description:
+      'After a shared plan\'s start, when a person who turned check-in on is asked "All good?" (push, mail, the web app); `1h`, `60m`, `30s`, or minutes.',
+  },
+  {
+    name: 'PLAN_CHECKIN_ANSWER_WINDOW',
+    default: '`30m`',
+    description:
+      'How long "All good?" waits for "I\'m fine" before the trusted contact gets the one mail with the plan\'s page (same format).',
+  },
+  {
+    name: 'PLAN_REVIEW_DELAY_MIN',
+    default: '`120`',
+    description: 'Minutes after a confirmed plan ends before each person is asked "Did you meet?" (web app).',
+  },
+  {
+    name: 'GEOCODER_URL',
+    default: 'unset: offline gazetteer only',
+    description:
+      'Nominatim-compatible search endpoint for places the gazetteer misses (rate-limited to 1 request per second).',
+  },
+  {
+    name: 'EVENTS_UPSTREAM_URL',
+    default: 'unset: the built-in directory',
+    description:
+      'Proxy the events feed to this upstream endpoint: the service appends the query string and expects `{events, total, scraped_at_max}` back.',
+  },
+  {
+    name: 'EVENTS_UPSTREAM_TIMEOUT_MS',
+    default: '5000',
+    description: 'Upstream deadline (connection, headers and body).',
+  },
+  {
+    name: 'EVENTS_CACHE_SECONDS',
+    default: '60',
+    description: 'How long an identical upstream query is answered from memory.',
+  },
+  {
+    name: 'EVENTS_CACHE_MAX_MB',
+    default: '32',
+    description:
+      'Upper bound of that cache, in MiB of upstream JSON (see [Decisions → Events feed](decisions/events-feed.md)); `0` turns the cache off.',
+  },
+  {
+    name: 'EVENTS_FEEDS',
+    default: 'unset',
+    description:
+      'iCalendar/JSON feeds (URLs or paths, space- or comma-separated, `name=url` to name one) imported by the refresh job.',
+  },
+  {
+    name: 'EVENTS_REFRESH_CRON',
+    default: '`7 * * * *`',
+    description: 'When the refresh job runs (pg-boss cron, UTC).',
+  },
+  { name: 'EVENTS_HORIZON_DAYS', default: '90', description: 'How far ahead recurring events are expanded.' },
+  { name: 'EVENTS_SAMPLE', default: 'on', description: '`0` turns the bundled sample calendar off (and removes it).' },
+  {
+    name: 'BLOB_READ_WRITE_TOKEN',
+    default: 'unset: photos under `DATA_DIR/blobs`, served by the app',
+    description: 'Vercel Blob token: photos go to Vercel Blob.',
+  },
+  {
+    name: 'MCP_REQUIRE_PERSON_CONFIRM',
+    default: '`ui-hosts`',
+    description:
+      'Whether a host that renders MCP Apps views must have the person tap Send: `ui-hosts` or `never`. The REST API is unaffected.',
+    details:
+      '`ui-hosts`: over MCP, a buddy request, the first message in a chat and accepting a plan from a host that declares MCP Apps views (`io.modelcontextprotocol/ui`) in the request\'s capabilities wait for the person\'s tap in the view; `never`: only when the model asks (`confirm: "person"`).',
+  },
+  {
+    name: 'MODERATION_PROVIDER',
+    default: '`local`',
+    description:
+      '`google-vision`: every photo is checked by the Cloud Vision `images:annotate` API, SAFE_SEARCH_DETECTION and FACE_DETECTION (needs `GOOGLE_VISION_API_KEY`).',
+  },
+  { name: 'GOOGLE_VISION_API_KEY', default: 'unset', description: 'Cloud Vision key.' },
+  {
+    name: 'GOOGLE_VISION_ENDPOINT',
+    default: '`https://vision.googleapis.com/v1/images:annotate`',
+    description: 'Cloud Vision endpoint, overridable for a local stand-in.',
+  },
+  {
+    name: 'PHOTO_PROCESSING_CONCURRENCY',
+    default: 'the number of cores (`os.availableParallelism()`)',
+    description: 'Sharp jobs (decode, resize, encode; the local moderation check) running at once in one process.',
+  },
+  {
+    name: 'PHOTO_PROCESSING_QUEUE',
+    default: '4 × the concurrency',
+    description:
+      'Photo requests that may wait for a sharp slot; one more gets 503 `service_unavailable` with `Retry-After`.',
+  },
+  {
+    name: 'PHOTO_FETCH_ALLOW_LOOPBACK_PORTS',
+    default: 'unset',
+    description:
+      '**Tests only**: comma-separated loopback ports a `photoURL` may be fetched from (over http too). Never set it in production.',
+  },
+  {
+    name: 'PUSH_PROVIDER',
+    default: '`log`',
+    description: '`log` writes one line per push (no text, no token); `expo` sends through the Expo push API.',
+  },
+  {
+    name: 'EXPO_ACCESS_TOKEN',
+    default: 'unset',
+    description: 'Expo access token, when push security is enabled for the project.',
+  },
+  {
+    name: 'VAPID_PUBLIC_KEY',
+    default: 'generated once, kept in PostgreSQL',
+    description:
+      "The Web Push key pair's public half (RFC 8292); set both halves to pin them. Changing them invalidates every browser's subscription.",
+  },
+  {
+    name: 'VAPID_PRIVATE_KEY',
+    default: 'generated once, kept in PostgreSQL',
+    description: "The Web Push key pair's private half; set with `VAPID_PUBLIC_KEY`.",
+  },
+  {
+    name: 'VAPID_SUBJECT',
+    default: '`PUBLIC_BASE_URL` when https, else `mailto:push@<host>`',
+    description: 'The contact push services see in the VAPID token.',
+  },
+  {
+    name: 'WEB_PUSH_ALLOW_LOOPBACK_PORTS',
+    default: 'unset',
+    description: '**Tests only**: loopback ports a Web Push endpoint may use, over http too.',
+  },
+  {
+    name: 'WEB_PUSH_ALLOWED_HOSTS',
+    default: "the browsers' push services",
+    description:
+      "Hosts a Web Push endpoint may be at, space- or comma-separated, `*.example.com` for any name under it; replaces the default `fcm.googleapis.com`, `updates.push.services.mozilla.com`, `*.push.apple.com`, `*.notify.windows.com` (name a new browser's push service here).",
+  },
+  {
+    name: 'APP_LINK_URL',
+    default: 'unset: no app button',
+    description:
+      "The app's scheme or https universal link for a sign-in token (`buddymatch://signin`); `/signin/link` offers it on phones as `?token=…`.",
+  },
+  {
+    name: 'OAUTH_CLIENT_METADATA_ALLOW_LOOPBACK_PORTS',
+    default: 'unset',
+    description:
+      '**Tests only**: loopback ports an OAuth client ID metadata document may be fetched from (http, or https with a self-signed certificate).',
+  },
+  {
+    name: 'CHROMIUM_PATH',
+    default: 'unset: `/usr/bin/chromium`',
+    description:
+      "The Chromium the browser tests drive; with none, `npm test` installs Debian's `chromium` as root with apt, or says how to get one.",
+    tests: true,
+  },
+  {
+    name: 'PGBOUNCER_PATH',
+    default: 'unset: `/usr/sbin/pgbouncer`',
+    description: '`pgbouncer` for `e2e/api/pgbouncer.test.ts` (skipped without it, failed when `CI=true`).',
+    tests: true,
+  },
+  {
+    name: 'PG15_BIN',
+    default: 'unset: `/usr/lib/postgresql/15/bin`',
+    description:
+      "Debian's PostgreSQL 15 binaries for `e2e/api/read-replicas.test.ts` and `e2e/api/soak.test.ts` (skipped without them, failed when `CI=true`).",
+    tests: true,
+  },
+  {
+    name: 'FUZZ_SEED',
+    default: 'random with `npm run fuzz`; 20261123 in `npm test`',
+    description: "`npm run fuzz`'s seed; it prints the seed, so `FUZZ_SEED=<seed> npm run fuzz` replays a failure.",
+    tests: true,
+  },
+  {
+    name: 'FUZZ_RUNS',
+    default: '300 with `npm run fuzz`; 30 in `npm test`',
+    description: 'Fuzzed requests per endpoint.',
+    tests: true,
+  },
+  {
+    name: 'FUZZ_MCP_RUNS',
+    default: 'a quarter of `FUZZ_RUNS`, at least 2',
+    description: 'Fuzzed calls per MCP tool.',
+    tests: true,
+  },
+] as const satisfies readonly ConfigVariable[];
+
+export type ConfigVariableName = (typeof CONFIG_VARIABLES)[number]['name'];

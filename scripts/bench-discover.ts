@@ -28,7 +28,7 @@ import { discoverQuerySchema, type DiscoverQuery } from '../lib/contract/discove
 import { discover, discoverQuery, distanceSql, searchForCaller } from '../lib/discover';
 import { seedDemoUsers, seedReference, type DemoPlace } from '../lib/discover/seed';
 import { distanceKm } from '../lib/geo';
-import { serverArgs } from './server-command';
+import { serverArgs } from '../server/command';
 
 const { values } = parseArgs({
   options: {

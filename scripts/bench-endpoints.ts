@@ -36,7 +36,8 @@ import * as discoverSpec from '../lib/contract/discover';
 import * as eventsSpec from '../lib/contract/events';
 import * as plansSpec from '../lib/contract/plans';
 import * as profilesSpec from '../lib/contract/profiles';
-import * as social from '../lib/contract/social';
+import * as buddies from '../lib/contract/buddies';
+import * as chats from '../lib/contract/chats';
 import * as discovery from '../lib/discover';
 import { gridToBits, parseAvailabilityText } from '../lib/availability';
 import { eventsFeed, feedSettings } from '../lib/events/feed';
@@ -136,7 +137,7 @@ const CASES: Case[] = [
     method: 'GET',
     path: (w) => `/api/v1/chats/${w.chatId}/messages.json`,
     domain: async (w) => {
-      const query = parse(social.listMessages.query, {});
+      const query = parse(chats.listMessages.query, {});
       const member = await visibleMembership(w.db, { viewerId: w.me.id, chatId: w.chatId });
       const page = await listMessages(w.db, { viewerId: w.me.id, chatId: w.chatId, query, baseUrl: baseUrlOf(w) });
       return { member, page };
@@ -197,7 +198,7 @@ const CASES: Case[] = [
     path: (w) => `/api/v1/chats/${w.chatId}/messages.json`,
     body: { text: 'See you at the trailhead at nine?' },
     domain: async (w) => {
-      const body = parse(social.sendMessage.body, { text: 'See you at the trailhead at nine?' });
+      const body = parse(chats.sendMessage.body, { text: 'See you at the trailhead at nine?' });
       const rule = { ...config().limits.messages, points: 1e9 };
       const sent = await sendMessage(w.db, { viewerId: w.me.id, chatId: w.chatId, body, messageLimit: rule });
       return { sent, headers: await messageLimitHeaders(w.db, { viewerId: w.me.id, chatId: w.chatId, rule }) };
@@ -213,7 +214,7 @@ const CASES: Case[] = [
       createBuddyRequest(w.db, {
         viewerId: w.me.id,
         slugOrId: w.strangerId,
-        body: parse(social.sendBuddyRequest.body, { message: 'Fancy a hike on Saturday?' }),
+        body: parse(buddies.sendBuddyRequest.body, { message: 'Fancy a hike on Saturday?' }),
         baseUrl: w.baseUrl,
       }),
     reset: async (w) => {
@@ -232,7 +233,7 @@ const CASES: Case[] = [
       acceptBuddyRequest(w.db, {
         viewerId: w.me.id,
         requestId: w.requestId,
-        body: parse(social.acceptBuddyRequest.body, {}),
+        body: parse(buddies.acceptBuddyRequest.body, {}),
         baseUrl: w.baseUrl,
       }),
     reset: async (w) => {

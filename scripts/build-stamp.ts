@@ -1,7 +1,7 @@
 // "Builds if needed": a fingerprint of the sources is stored beside the build, and
 // `npm start` rebuilds only when it differs (or when there is no build yet). Two builds:
 //   - Next.js's (`next build`), fingerprinted over the app's sources;
-//   - the server process itself (scripts/start.ts and what it imports), bundled into
+//   - the server process itself (server/start.ts and what it imports), bundled into
 //     plain JavaScript with esbuild, fingerprinted over the files that went into it.
 //     `npm start` runs that bundle on plain `node`: TypeScript compiled while serving
 //     (tsx) kept a loader thread and a second copy of every module's source alive,
@@ -11,15 +11,16 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import * as esbuild from 'esbuild';
-import { precompressStatic, STATIC_DIR } from '../lib/http/static-front-door';
+import { precompressStatic, STATIC_DIR } from '../server/doors/static';
 import { buildViews } from '../lib/mcp/views/build';
 import { VIEWS, VIEWS_OUT_DIR } from '../lib/mcp/views/registry';
+import { writeRouteModules } from './route-modules';
 
 const SOURCES = ['app', 'lib', 'db', 'public', 'proxy.ts', 'next.config.ts', 'package-lock.json', 'tsconfig.json'];
 
-/** Where `npm start` finds the bundled server (scripts/serve.mjs imports it). */
+/** Where `npm start` finds the bundled server (server/serve.mjs imports it). */
 const SERVER_BUNDLE = '.next/server-process/start.mjs';
-const SERVER_ENTRY = 'scripts/start.ts';
+const SERVER_ENTRY = 'server/start.ts';
 const SERVER_STAMP = '.next/server-process/fingerprint.json';
 
 function walk(file: string, out: string[]): void {
@@ -152,9 +153,11 @@ async function bundleServerIfNeeded(root: string): Promise<void> {
 
 /** Next.js's build and the server bundle, each only when its sources changed; `serverOnly` skips Next's (workers). */
 export async function buildIfNeeded(root: string, { serverOnly = false } = {}): Promise<void> {
+  // Before the fingerprints: a new contract path's route module is part of both builds.
+  if (writeRouteModules(root)) process.stdout.write('app/api/route-modules.ts written from the contract\n');
   if (!serverOnly) {
     const built = buildNextIfNeeded(root);
-    // Brotli copies of the scripts and styles, served by lib/http/static-front-door.ts.
+    // Brotli copies of the scripts and styles, served by server/doors/static.ts.
     if (built) process.stdout.write(`Brotli: ${await precompressStatic(path.join(root, STATIC_DIR))} files\n`);
     await buildViewsIfNeeded(root, built);
   }

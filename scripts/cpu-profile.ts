@@ -34,7 +34,7 @@ export const REQUEST_PARTS: readonly [string, RegExp][] = [
   ['Next.js route module (AppRouteRouteModule)', /^(handle|do|execute)$/],
   ['proxy.ts (middleware)', /^(proxy|runMiddleware|adapter)$/],
   [
-    'the doors before Next (start.ts)',
+    'the doors before Next (server/doors)',
     /^(answerApiFrontDoor|answerOauth|answerHomePage|answerBadRequestTarget|directRoute|parkUnchangedInboxPoll)$/,
   ],
   ['our route wrapper (route())', /^route$/],

@@ -1,5 +1,5 @@
 // `npm run screenshots`: the README's pictures, taken from the real app in Debian's
-// Chromium on a throwaway stack (fresh database, `scripts/start.ts`): the home page on a
+// Chromium on a throwaway stack (fresh database, `server/start.ts`): the home page on a
 // desktop, Discover, a chat and a profile on a 390 px phone, and the six MCP Apps views
 // in a host built on the SDK's AppBridge, each fed a real tool result (the host of the
 // views' browser tests, e2e/browser/mcp-apps-show.ts). Rerun it when those pages change.

@@ -26,7 +26,7 @@ import pg from 'pg';
 import sharp from 'sharp';
 import { postgres15Bin, startReplicatedPostgres } from '../e2e/support/pg-replica';
 import { freePort } from '../lib/net/free-port';
-import { serverArgs } from './server-command';
+import { serverArgs } from '../server/command';
 
 const root = path.resolve(import.meta.dirname, '..');
 

@@ -5,7 +5,7 @@
 // message, one chat per pair) are the API's.
 import { useState, type FormEvent } from 'react';
 import useSWR, { useSWRConfig } from 'swr';
-import type { BuddyRequestRecord } from '@/lib/contract/social';
+import type { BuddyRequestRecord } from '@/lib/contract/buddies';
 import { SOCIAL_LIMITS } from '@/lib/contract/limits';
 import { paths } from '@/lib/contract/paths';
 import { INBOX_URL } from '@/lib/web/account-nav';

@@ -4,7 +4,7 @@
 import { useEffect } from 'react';
 import useSWR from 'swr';
 import { paths } from '@/lib/contract/paths';
-import type { ChatRecord } from '@/lib/contract/social';
+import type { ChatRecord } from '@/lib/contract/chats';
 import { getJson } from './api-client';
 import { keepForOffline } from './offline-copy';
 import { Avatar } from './avatar';

@@ -16,7 +16,7 @@ import { useCallback, useEffect, useLayoutEffect, useRef, useState, type Keyboar
 import dynamic from 'next/dynamic';
 import useSWR, { useSWRConfig } from 'swr';
 import type { PlanRecord } from '@/lib/contract/plans';
-import type { ChatRecord, MessageRecord } from '@/lib/contract/social';
+import type { ChatRecord, MessageRecord } from '@/lib/contract/chats';
 import { SOCIAL_LIMITS } from '@/lib/contract/limits';
 import { paths } from '@/lib/contract/paths';
 import { INBOX_URL } from '@/lib/web/account-nav';

@@ -3,7 +3,7 @@ import { ASSISTANTS, assistantPrompt, mcpUrl, startGuide } from '@/lib/web/start
 import { breakable } from './breakable';
 
 // The home page: what Buddy Match does, and three ways in (your assistant, this site,
-// an MCP client). Rendered to static HTML by lib/http/home-front-door.tsx: nothing here needs JavaScript.
+// an MCP client). Rendered to static HTML by server/doors/home.tsx: nothing here needs JavaScript.
 export function HomePage() {
   const baseUrl = config().publicBaseUrl;
   return (

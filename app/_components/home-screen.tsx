@@ -7,7 +7,7 @@
 import { useState } from 'react';
 import useSWR, { useSWRConfig } from 'swr';
 import { paths } from '@/lib/contract/paths';
-import type { BuddyRequestRecord } from '@/lib/contract/social';
+import type { BuddyRequestRecord } from '@/lib/contract/buddies';
 import { INBOX_URL } from '@/lib/web/account-nav';
 import { getJson, sendJson } from './api-client';
 import { Avatar } from './avatar';

@@ -1,7 +1,7 @@
 // Hands what a page shows to the service worker (public/sw.js), which keeps it for the
 // offline page: the signed-in person's chats list and the threads they opened, as last seen.
 // `person` is the signed-in person's id: the worker keeps one person's copy only.
-import type { ChatRecord, MessageRecord } from '@/lib/contract/social';
+import type { ChatRecord, MessageRecord } from '@/lib/contract/chats';
 
 type OfflineCopy =
   | { kind: 'person' }

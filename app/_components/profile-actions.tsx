@@ -5,7 +5,8 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { SOCIAL_LIMITS } from '@/lib/contract/limits';
 import { paths } from '@/lib/contract/paths';
-import type { BuddyRequestRecord, ChatRecord } from '@/lib/contract/social';
+import type { BuddyRequestRecord } from '@/lib/contract/buddies';
+import type { ChatRecord } from '@/lib/contract/chats';
 import type { Standing } from '@/lib/profiles/viewer';
 import { fieldFailure, sendJson } from './api-client';
 import { SafetyMenu } from './safety-menu';

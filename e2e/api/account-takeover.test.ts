@@ -13,17 +13,10 @@ import { register } from '@/lib/contract/accounts';
 import { discover, getOverlap } from '@/lib/contract/discover';
 import { getMe, getPublicProfile, updateMe } from '@/lib/contract/profiles';
 import { changePassword, exchangeSigninLink, listTokens } from '@/lib/contract/signin';
-import {
-  acceptBuddyRequest,
-  blockUser,
-  getInbox,
-  listBlocks,
-  listBuddyRequests,
-  listChats,
-  listMessages,
-  sendBuddyRequest,
-  sendMessage,
-} from '@/lib/contract/social';
+import { acceptBuddyRequest, listBuddyRequests, sendBuddyRequest } from '@/lib/contract/buddies';
+import { listChats, listMessages, sendMessage } from '@/lib/contract/chats';
+import { getInbox } from '@/lib/contract/inbox';
+import { blockUser, listBlocks } from '@/lib/contract/safety';
 import { api, baseUrl, registerUser, testDb, uniqueEmail } from './client';
 import { call, refused } from './contract-client';
 import { askBuddy, makeBuddies, messageInput, say } from './social-helpers';

@@ -10,7 +10,7 @@ import { listEvents } from '@/lib/contract/events';
 import { listActivities } from '@/lib/contract/meta';
 import { uploadPhoto } from '@/lib/contract/photos';
 import { getMe, updateMe } from '@/lib/contract/profiles';
-import { markChatRead, sendMessage } from '@/lib/contract/social';
+import { markChatRead, sendMessage } from '@/lib/contract/chats';
 import { api, baseUrl, freshIp, registerUser, testDb, uniqueEmail } from './client';
 import { call, refused, send as sendTyped, type CallResult } from './contract-client';
 import { makeBuddies, storedMessages, users } from './social-helpers';

@@ -8,7 +8,7 @@ import { endpoints, type HttpMethod } from '@/lib/contract';
 import { register, registerResponseSchema } from '@/lib/contract/accounts';
 import { errorEnvelopeSchema } from '@/lib/contract/errors';
 import { getPublicProfile, ownProfileSchema } from '@/lib/contract/profiles';
-import { EXCLUDED_FROM_MCP } from '@/lib/mcp/tools';
+import { isMcpTool } from '@/lib/mcp/tools';
 import { api, baseUrl, freshIp, registerUser, testDb, uniqueEmail } from './client';
 import { call as callApi, refused } from './contract-client';
 
@@ -85,7 +85,7 @@ describe('GET /.well-known/mcp.json', () => {
       authentication: { type: 'bearer' },
     });
     const tools = (res.body.tools as Array<{ name: string; annotations: Record<string, boolean> }>).map((t) => t.name);
-    expect(tools).toEqual([...endpoints.filter((e) => !(e.id in EXCLUDED_FROM_MCP)).map((e) => e.id), 'get_guide']);
+    expect(tools).toEqual([...endpoints.filter(isMcpTool).map((e) => e.id), 'get_guide']);
   });
 });
 
@@ -98,7 +98,7 @@ describe('the MCP server at /api/mcp', () => {
     // Every contract endpoint but the excluded ones, the guide tool, and the app-only tool a person's
     // tap in an MCP Apps view calls (issue 32 §2).
     expect(tools.map((t) => t.name).sort()).toEqual(
-      [...endpoints.filter((e) => !(e.id in EXCLUDED_FROM_MCP)).map((e) => e.id), 'get_guide', 'confirm_action'].sort(),
+      [...endpoints.filter(isMcpTool).map((e) => e.id), 'get_guide', 'confirm_action'].sort(),
     );
     const register = tools.find((t) => t.name === 'register')!;
     expect(register.inputSchema).toMatchObject({ type: 'object', required: ['email', 'displayName'] });

@@ -2,7 +2,10 @@
 // and messages; the blocked person vanishes from the blocker's lists and is told
 // no more than necessary.
 import { describe, expect, it } from 'vitest';
-import * as social from '@/lib/contract/social';
+import * as buddies from '@/lib/contract/buddies';
+import * as chats from '@/lib/contract/chats';
+import * as inbox from '@/lib/contract/inbox';
+import * as safety from '@/lib/contract/safety';
 import { call, pathOf, refused } from './contract-client';
 import { api, testDb } from './client';
 import {
@@ -18,9 +21,9 @@ import {
 } from './social-helpers';
 
 const block = (who: TestUser, whom: TestUser) =>
-  call(social.blockUser, { params: { slug: whom.slug }, token: who.token });
+  call(safety.blockUser, { params: { slug: whom.slug }, token: who.token });
 const unblock = (who: TestUser, whom: TestUser) =>
-  call(social.unblockUser, { params: { slug: whom.slug }, token: who.token });
+  call(safety.unblockUser, { params: { slug: whom.slug }, token: who.token });
 const blockRows = (blocker: string) =>
   testDb().selectFrom('blocks').selectAll().where('blocker_id', '=', blocker).execute();
 
@@ -28,7 +31,7 @@ describe('blocking', () => {
   it('stores the block idempotently, lists it, and unblocks', async () => {
     const [a, b] = await users(2, 'Blocker', true);
     for (let i = 0; i < 2; i++) {
-      const blocked = await call(social.blockUser, {
+      const blocked = await call(safety.blockUser, {
         params: { slug: b.slug },
         body: { agentName: 'AgentA' },
         token: a.token,
@@ -36,15 +39,15 @@ describe('blocking', () => {
       expect(blocked).toMatchObject({ blocked: true, user: { id: b.id, displayName: 'Blocker B' } });
     }
     expect(await blockRows(a.id)).toMatchObject([{ blocked_id: b.id, agent_name: 'AgentA' }]);
-    const list = await call(social.listBlocks, { token: a.token });
+    const list = await call(safety.listBlocks, { token: a.token });
     expect(list.blocked.map((u) => u.id)).toEqual([b.id]);
     for (let i = 0; i < 2; i++) {
-      expect((await call(social.unblockUser, { params: { slug: b.slug }, token: a.token })).blocked).toBe(false);
+      expect((await call(safety.unblockUser, { params: { slug: b.slug }, token: a.token })).blocked).toBe(false);
     }
     expect(await blockRows(a.id)).toEqual([]);
   });
 
-  it.each([social.blockUser, social.unblockUser])(
+  it.each([safety.blockUser, safety.unblockUser])(
     '$method refuses to block yourself and unknown people',
     async (spec) => {
       const [a] = await users(1);
@@ -57,12 +60,12 @@ describe('blocking', () => {
     const [a, b] = await users(2);
     await block(a, b);
     const fromBlocked = await refused(
-      social.sendBuddyRequest,
+      buddies.sendBuddyRequest,
       { params: { slug: a.slug }, token: b.token, body: { message: 'hi?' } },
       'recipient_unavailable',
     );
     const fromBlocker = await refused(
-      social.sendBuddyRequest,
+      buddies.sendBuddyRequest,
       { params: { slug: b.slug }, token: a.token, body: { message: 'hi?' } },
       'recipient_unavailable',
     );
@@ -80,15 +83,19 @@ describe('blocking', () => {
     const [a, b] = await users(2);
     const req = await askBuddy(b, a);
     await block(a, b);
-    expect((await call(social.listBuddyRequests, { token: a.token })).received).toEqual([]);
-    expect((await call(social.getInbox, { token: a.token })).pending_requests).toEqual([]);
-    await refused(social.acceptBuddyRequest, { params: { invitationId: req.request.id }, token: a.token }, 'not_found');
+    expect((await call(buddies.listBuddyRequests, { token: a.token })).received).toEqual([]);
+    expect((await call(inbox.getInbox, { token: a.token })).pending_requests).toEqual([]);
+    await refused(
+      buddies.acceptBuddyRequest,
+      { params: { invitationId: req.request.id }, token: a.token },
+      'not_found',
+    );
     // The sender still sees it pending: they are not told.
-    const sent = (await call(social.listBuddyRequests, { token: b.token })).sent;
+    const sent = (await call(buddies.listBuddyRequests, { token: b.token })).sent;
     expect(sent).toMatchObject([{ id: req.request.id, state: 'pending' }]);
     // Unblocking brings it back.
     await unblock(a, b);
-    expect((await call(social.listBuddyRequests, { token: a.token })).received).toHaveLength(1);
+    expect((await call(buddies.listBuddyRequests, { token: a.token })).received).toHaveLength(1);
   });
 
   it('refuses to let the recipient of a block accept a request from the blocker', async () => {
@@ -96,7 +103,7 @@ describe('blocking', () => {
     const req = await askBuddy(a, b);
     await block(a, b);
     const input = { params: { invitationId: req.request.id }, token: b.token, body: { firstMessage: 'yes!' } };
-    await refused(social.acceptBuddyRequest, input, 'recipient_unavailable');
+    await refused(buddies.acceptBuddyRequest, input, 'recipient_unavailable');
     expect(
       await testDb().selectFrom('connections').select('id').where('user_a', 'in', [a.id, b.id]).execute(),
     ).toHaveLength(0);
@@ -108,25 +115,25 @@ describe('blocking', () => {
     await say(b, chatId, 'unread before the block');
     await block(a, b);
 
-    await refused(social.sendMessage, messageInput(b, chatId, 'are you there?'), 'chat_unavailable');
-    await refused(social.sendMessage, messageInput(a, chatId, 'bye'), 'not_found');
+    await refused(chats.sendMessage, messageInput(b, chatId, 'are you there?'), 'chat_unavailable');
+    await refused(chats.sendMessage, messageInput(a, chatId, 'bye'), 'not_found');
     expect((await storedMessages(chatId)).map((m) => m.text)).toEqual(['hi', 'unread before the block']);
     expect((await memberRow(chatId, a.id)).unread_count).toBe(2);
 
     // Gone from the blocker's chats, inbox and message reads…
-    expect(await call(social.listChats, { token: a.token })).toMatchObject({ chats: [], total_unread: 0 });
-    const inboxA = await call(social.getInbox, { token: a.token });
+    expect(await call(chats.listChats, { token: a.token })).toMatchObject({ chats: [], total_unread: 0 });
+    const inboxA = await call(inbox.getInbox, { token: a.token });
     expect(inboxA).toMatchObject({ chats: [], unread_messages_count: 0, unread_chats_count: 0 });
-    await refused(social.listMessages, { params: { chatId }, token: a.token }, 'not_found');
-    await refused(social.markChatRead, { params: { chatId }, token: a.token }, 'not_found');
+    await refused(chats.listMessages, { params: { chatId }, token: a.token }, 'not_found');
+    await refused(chats.markChatRead, { params: { chatId }, token: a.token }, 'not_found');
     // …while the blocked person still sees the chat as it was.
-    const chatsB = (await call(social.listChats, { token: b.token })).chats;
+    const chatsB = (await call(chats.listChats, { token: b.token })).chats;
     expect(chatsB.map((c) => c.chatId)).toEqual([chatId]);
-    await call(social.listMessages, { params: { chatId }, token: b.token });
+    await call(chats.listMessages, { params: { chatId }, token: b.token });
 
     // Unblocking restores the chat for both.
     await unblock(a, b);
-    expect((await call(social.listChats, { token: a.token })).chats).toHaveLength(1);
+    expect((await call(chats.listChats, { token: a.token })).chats).toHaveLength(1);
     await say(b, chatId, 'hello again');
     await say(a, chatId, 'hi again');
   });
@@ -136,26 +143,26 @@ describe('blocking', () => {
     const chatId = await makeBuddies(a, b);
     await block(a, b);
     await block(b, a);
-    await refused(social.sendMessage, messageInput(a, chatId, 'x y z'), 'not_found');
-    await refused(social.sendMessage, messageInput(b, chatId, 'x y z'), 'not_found');
+    await refused(chats.sendMessage, messageInput(a, chatId, 'x y z'), 'not_found');
+    await refused(chats.sendMessage, messageInput(b, chatId, 'x y z'), 'not_found');
     await unblock(a, b);
-    await refused(social.sendMessage, messageInput(a, chatId, 'x y z'), 'chat_unavailable');
+    await refused(chats.sendMessage, messageInput(a, chatId, 'x y z'), 'chat_unavailable');
     expect(await storedMessages(chatId)).toHaveLength(0);
   });
 
   it('needs buddy:write to block and buddy:read to list blocks', async () => {
     const [a, b] = await users(2);
     await restrictScopes(a, ['profile:read', 'buddy:read']);
-    await refused(social.blockUser, { params: { slug: b.slug }, token: a.token }, 'insufficient_scope');
-    await refused(social.unblockUser, { params: { slug: b.slug }, token: a.token }, 'insufficient_scope');
+    await refused(safety.blockUser, { params: { slug: b.slug }, token: a.token }, 'insufficient_scope');
+    await refused(safety.unblockUser, { params: { slug: b.slug }, token: a.token }, 'insufficient_scope');
     await refused(
-      social.reportUser,
+      safety.reportUser,
       { params: { slug: b.slug }, token: a.token, body: { reason: 'spam' } },
       'insufficient_scope',
     );
-    await call(social.listBlocks, { token: a.token });
+    await call(safety.listBlocks, { token: a.token });
     await restrictScopes(a, ['profile:read']);
-    await refused(social.listBlocks, { token: a.token }, 'insufficient_scope');
+    await refused(safety.listBlocks, { token: a.token }, 'insufficient_scope');
     expect(await blockRows(a.id)).toEqual([]);
   });
 });
@@ -164,7 +171,7 @@ describe('reporting', () => {
   it('stores the report with the chat it happened in, and can block in the same call', async () => {
     const [a, b] = await users(2, 'Reporter', true);
     const chatId = await makeBuddies(a, b, 'hi');
-    const body = await call(social.reportUser, {
+    const body = await call(safety.reportUser, {
       params: { slug: b.slug },
       token: a.token,
       body: { reason: 'harassment', text: 'Kept messaging after I said no.', chatId, block: true, agentName: 'AgentA' },
@@ -189,7 +196,7 @@ describe('reporting', () => {
 
   it('reports without blocking', async () => {
     const [a, b] = await users(2);
-    const res = await call(social.reportUser, {
+    const res = await call(safety.reportUser, {
       params: { slug: b.id },
       token: a.token,
       body: { reason: 'fake_profile' },
@@ -207,7 +214,7 @@ describe('reporting', () => {
   ])('refuses %s with 400', async (_name, body, field) => {
     const [a, b] = await users(2);
     // Raw: some bodies break the type on purpose (no reason, an unknown one).
-    const res = await api('POST', pathOf(social.reportUser, { slug: b.slug }), { token: a.token, body });
+    const res = await api('POST', pathOf(safety.reportUser, { slug: b.slug }), { token: a.token, body });
     expect(res.status).toBe(400);
     expect(res.body.error.fields).toHaveProperty(field);
     expect(await testDb().selectFrom('reports').select('id').where('reporter_id', '=', a.id).execute()).toHaveLength(0);
@@ -217,7 +224,7 @@ describe('reporting', () => {
     const [a, b, c] = await users(3);
     const chatBC = await makeBuddies(b, c);
     await refused(
-      social.reportUser,
+      safety.reportUser,
       { params: { slug: b.slug }, token: a.token, body: { reason: 'spam', chatId: chatBC } },
       'validation_failed',
     );
@@ -226,7 +233,7 @@ describe('reporting', () => {
   it('refuses to report yourself', async () => {
     const [a] = await users(1);
     await refused(
-      social.reportUser,
+      safety.reportUser,
       { params: { slug: a.slug }, token: a.token, body: { reason: 'spam' } },
       'cannot_target_self',
     );

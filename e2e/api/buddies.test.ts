@@ -1,5 +1,5 @@
 // Buddy requests (SPEC 3.2) against the real server and database: every
-// transition, the open points decided in the README, concurrency and authorization.
+// transition, the open points decided in docs/decisions/buddies-chats-and-inbox.md, concurrency and authorization.
 import { describe, expect, it } from 'vitest';
 import {
   acceptBuddyRequest,
@@ -7,7 +7,7 @@ import {
   declineBuddyRequest,
   listBuddyRequests,
   sendBuddyRequest,
-} from '@/lib/contract/social';
+} from '@/lib/contract/buddies';
 import { testDb } from './client';
 import { call, refused, send } from './contract-client';
 import {

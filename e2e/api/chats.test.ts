@@ -8,17 +8,13 @@ import {
   acceptBuddyRequest,
   cancelBuddyRequest,
   declineBuddyRequest,
-  deletePushToken,
-  getInbox,
   listBuddyRequests,
-  listChats,
-  listMessages,
-  markChatRead,
-  registerPushToken,
-  reportUser,
   sendBuddyRequest,
-  sendMessage,
-} from '@/lib/contract/social';
+} from '@/lib/contract/buddies';
+import { listChats, listMessages, markChatRead, sendMessage } from '@/lib/contract/chats';
+import { deletePushToken, registerPushToken } from '@/lib/contract/devices';
+import { getInbox } from '@/lib/contract/inbox';
+import { reportUser } from '@/lib/contract/safety';
 import { api, baseUrl, registerUser, testDb } from './client';
 import { call, pathOf, refused, send } from './contract-client';
 import {

@@ -4,7 +4,7 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { describe, expect, inject, it } from 'vitest';
-import { serverArgs } from '@/scripts/server-command';
+import { serverArgs } from '@/server/command';
 import { testDb } from './client';
 
 const root = path.resolve(import.meta.dirname, '../..');

@@ -6,7 +6,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { afterAll, describe, expect, it } from 'vitest';
-import * as social from '@/lib/contract/social';
+import * as safety from '@/lib/contract/safety';
 import { api, baseUrl, freshIp, registerUser, testDb, uniqueEmail } from './client';
 import { call } from './contract-client';
 
@@ -74,7 +74,7 @@ describe('a guessed path', () => {
 describe('a report in plain words', () => {
   it('is read as the reason it names, said back in warnings, and stored as that reason', async () => {
     const [a, b] = [await registerUser(), await registerUser()];
-    const res = await call(social.reportUser, {
+    const res = await call(safety.reportUser, {
       params: { slug: b.slug },
       token: a.token,
       body: { reason: 'Their profile looks fake' },
@@ -87,7 +87,7 @@ describe('a report in plain words', () => {
       .executeTakeFirstOrThrow();
     expect(row.reason).toBe('fake_profile');
     // The enum itself: no note.
-    const plain = await call(social.reportUser, { params: { slug: b.slug }, token: a.token, body: { reason: 'spam' } });
+    const plain = await call(safety.reportUser, { params: { slug: b.slug }, token: a.token, body: { reason: 'spam' } });
     expect(plain.warnings).toBeUndefined();
   });
 });

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { discover } from '@/lib/contract/discover';
 import { uploadPhoto } from '@/lib/contract/photos';
 import { getMe } from '@/lib/contract/profiles';
-import { blockUser } from '@/lib/contract/social';
+import { blockUser } from '@/lib/contract/safety';
 import { discoverTeaser } from '@/lib/contract/web-app';
 import { makeImage } from '@/e2e/support/photos/test-images';
 import { registerUser } from './client';

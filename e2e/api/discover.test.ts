@@ -15,7 +15,7 @@ import { bitsToGrid, countSlots, intersectGrids, parseAvailabilityText } from '@
 import { register } from '@/lib/contract/accounts';
 import { discover, getOverlap, type DiscoverResponse } from '@/lib/contract/discover';
 import { getMe, updateMe } from '@/lib/contract/profiles';
-import { blockUser } from '@/lib/contract/social';
+import { blockUser } from '@/lib/contract/safety';
 import { ageOn } from '@/lib/contract/schemas';
 import { cellOf, EARTH_RADIUS_KM } from '@/lib/discover/cells';
 import { decodeCursor } from '@/lib/discover/cursor';

@@ -7,7 +7,7 @@ import { discover } from '@/lib/contract/discover';
 import { listEvents } from '@/lib/contract/events';
 import { uploadPhoto } from '@/lib/contract/photos';
 import { parseAvailability, updateMe } from '@/lib/contract/profiles';
-import { sendBuddyRequest } from '@/lib/contract/social';
+import { sendBuddyRequest } from '@/lib/contract/buddies';
 import { makeImage } from '@/e2e/support/photos/test-images';
 import { api, freshIp, registerUser, testDb, uniqueEmail } from './client';
 import { call, type CallInput, callWithHeaders, pathOf, refused, refusedRaw, send } from './contract-client';

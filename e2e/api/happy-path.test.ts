@@ -4,7 +4,9 @@
 import { describe, expect, it } from 'vitest';
 import { register } from '@/lib/contract/accounts';
 import { uploadPhoto } from '@/lib/contract/photos';
-import { acceptBuddyRequest, getInbox, sendBuddyRequest, sendMessage } from '@/lib/contract/social';
+import { acceptBuddyRequest, sendBuddyRequest } from '@/lib/contract/buddies';
+import { sendMessage } from '@/lib/contract/chats';
+import { getInbox } from '@/lib/contract/inbox';
 import { makeImage } from '@/e2e/support/photos/test-images';
 import { api, baseUrl, registerUser, testDb, uniqueEmail } from './client';
 import { call as callSpec } from './contract-client';

@@ -3,7 +3,10 @@
 import { sql } from 'kysely';
 import { describe, expect, inject, it } from 'vitest';
 import { inboxCounts } from '@/lib/chats/inbox';
-import { blockUser, declineBuddyRequest, getInbox, listMessages, markChatRead } from '@/lib/contract/social';
+import { declineBuddyRequest } from '@/lib/contract/buddies';
+import { listMessages, markChatRead } from '@/lib/contract/chats';
+import { getInbox } from '@/lib/contract/inbox';
+import { blockUser } from '@/lib/contract/safety';
 import { api, registerUser, testDb } from './client';
 import { call, type CallInput, callWithHeaders, refused } from './contract-client';
 import {

@@ -5,7 +5,8 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb, type Database } from '@/db';
-import { acceptBuddyRequest, sendBuddyRequest, sendMessage } from '@/lib/contract/social';
+import { acceptBuddyRequest, sendBuddyRequest } from '@/lib/contract/buddies';
+import { sendMessage } from '@/lib/contract/chats';
 import { muteChat } from '@/lib/contract/web-app';
 import { startSmtpSink, type SmtpSink } from '../support/smtp-sink';
 import { startStack, type Stack } from '../support/stack';

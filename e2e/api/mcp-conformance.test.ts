@@ -17,7 +17,7 @@ const suite = path.join(process.cwd(), 'node_modules/@modelcontextprotocol/confo
 
 const APPLICABLE = ['server-initialize', 'ping', 'tools-list', 'dns-rebinding-protection'];
 
-/** Kept in step with the README's "MCP conformance" paragraph. */
+/** Kept in step with the "MCP conformance" paragraph of docs/api.md. */
 const NOT_APPLICABLE: Record<string, string> = {
   'tools-call-simple-text': "calls the reference server's own test tools",
   'tools-call-image': "calls the reference server's own test tools",

@@ -9,7 +9,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { updateMe } from '@/lib/contract/profiles';
-import { sendMessage } from '@/lib/contract/social';
+import { sendMessage } from '@/lib/contract/chats';
 import { ERROR_STATUS } from '@/lib/http/error-response';
 import { encodeCursor, filtersFingerprint } from '@/lib/discover/cursor';
 import { importFeedText } from '@/lib/events/import';

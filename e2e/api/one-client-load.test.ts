@@ -2,9 +2,10 @@
 // answered, the newest kept), and sockets that send nothing, or half a request, are closed.
 import net from 'node:net';
 import { describe, expect, inject, it } from 'vitest';
-import { getInbox, listMessages } from '@/lib/contract/social';
+import { listMessages } from '@/lib/contract/chats';
+import { getInbox } from '@/lib/contract/inbox';
 import { MAX_HELD_POLLS_PER_ACCOUNT } from '@/lib/chats/poll';
-import { HTTP_SERVER_TIMEOUTS } from '@/lib/http/server-timeouts';
+import { HTTP_SERVER_TIMEOUTS } from '@/server/timeouts';
 import { api, type ApiResponse } from './client';
 import { call, callWithHeaders, pathOf } from './contract-client';
 import { makeBuddies, say, users } from './social-helpers';
@@ -76,7 +77,7 @@ describe(`held long-polls of one account (at most ${MAX_HELD_POLLS_PER_ACCOUNT})
   });
 });
 
-describe('sockets that send nothing, or half a request, are closed (lib/http/server-timeouts.ts)', () => {
+describe('sockets that send nothing, or half a request, are closed (server/timeouts.ts)', () => {
   const { headersTimeout, connectionsCheckingInterval } = HTTP_SERVER_TIMEOUTS;
   const closesWithin = headersTimeout + connectionsCheckingInterval + 3_000;
 

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import ical, { type VEvent } from 'node-ical';
 import { describe, expect, it } from 'vitest';
 import * as plans from '@/lib/contract/plans';
-import { blockUser } from '@/lib/contract/social';
+import { blockUser } from '@/lib/contract/safety';
 import { SERVER_LOG } from '../support/server-log';
 import { api, registerUser } from './client';
 import { call, send } from './contract-client';

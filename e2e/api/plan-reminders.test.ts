@@ -8,7 +8,7 @@ import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import * as plans from '@/lib/contract/plans';
-import { acceptBuddyRequest, sendBuddyRequest } from '@/lib/contract/social';
+import { acceptBuddyRequest, sendBuddyRequest } from '@/lib/contract/buddies';
 import { startSmtpSink, type SmtpSink } from '../support/smtp-sink';
 import { startStack, type Stack } from '../support/stack';
 import { api, registerUser, testDb, uniqueEmail } from './client';

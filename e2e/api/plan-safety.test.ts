@@ -13,7 +13,7 @@ import PgBoss from 'pg-boss';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createDb, type Database } from '@/db';
 import * as plans from '@/lib/contract/plans';
-import { acceptBuddyRequest, sendBuddyRequest } from '@/lib/contract/social';
+import { acceptBuddyRequest, sendBuddyRequest } from '@/lib/contract/buddies';
 import { startSmtpSink, type SmtpSink } from '../support/smtp-sink';
 import { startStack, type Stack } from '../support/stack';
 import { api, baseUrl, freshIp, testDb, uniqueEmail } from './client';

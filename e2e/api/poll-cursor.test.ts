@@ -8,7 +8,8 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { afterAll, describe, expect, it } from 'vitest';
 import { encodeCursor } from '@/lib/chats/cursor';
 import { encodeInboxCursor } from '@/lib/chats/poll-cursor';
-import { getInbox, listChats, listMessages } from '@/lib/contract/social';
+import { listChats, listMessages } from '@/lib/contract/chats';
+import { getInbox } from '@/lib/contract/inbox';
 import { api, baseUrl, freshIp } from './client';
 import { call, refused } from './contract-client';
 import { askBuddy, acceptRequest, makeBuddies, say, type TestUser, users } from './social-helpers';

@@ -7,16 +7,10 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { getMe, updateMe } from '@/lib/contract/profiles';
 import { listTokens, revokeToken } from '@/lib/contract/signin';
-import {
-  blockUser,
-  cancelBuddyRequest,
-  declineBuddyRequest,
-  getInbox,
-  listChats,
-  listMessages,
-  markChatRead,
-  unblockUser,
-} from '@/lib/contract/social';
+import { cancelBuddyRequest, declineBuddyRequest } from '@/lib/contract/buddies';
+import { listChats, listMessages, markChatRead } from '@/lib/contract/chats';
+import { getInbox } from '@/lib/contract/inbox';
+import { blockUser, unblockUser } from '@/lib/contract/safety';
 import { api, testDb, updateTokens } from './client';
 import { call, callWithHeaders, pathOf, refused, refusedRaw } from './contract-client';
 import { acceptRequest, askBuddy, makeBuddies, say, type TestUser, users } from './social-helpers';
@@ -230,7 +224,7 @@ describe('long-poll', () => {
   });
 });
 
-describe('unchanged inbox long-polls wait in the server, outside Next.js (lib/http/poll-front-door.ts)', () => {
+describe('unchanged inbox long-polls wait in the server, outside Next.js (server/doors/poll.ts)', () => {
   const securityHeaders = [
     'x-content-type-options',
     'referrer-policy',
@@ -324,7 +318,7 @@ describe('across instances', () => {
   it('an instance runs as npm start runs it: bundled, on plain node, configured from the build', async () => {
     const pid = second.child.pid!;
     const commandLine = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
-    expect(commandLine.slice(1, 3)).toEqual([path.resolve('scripts/serve.mjs'), '--role=web']);
+    expect(commandLine.slice(1, 3)).toEqual([path.resolve('server/serve.mjs'), '--role=web']);
     // No TypeScript loader (tsx) in the serving process, and no SWC compiler: Next.js read
     // the build's resolved config instead of compiling next.config.ts (25 MB resident).
     expect(commandLine.join(' ')).not.toContain('tsx');
@@ -420,7 +414,7 @@ describe('graceful shutdown', () => {
   }, 120_000);
 });
 
-describe("contract routes skip Next.js's pipeline (lib/http/route-front-door.ts)", () => {
+describe("contract routes skip Next.js's pipeline (server/doors/route.ts)", () => {
   const API_HEADERS = {
     'content-security-policy': "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
     'x-content-type-options': 'nosniff',

@@ -3,7 +3,8 @@
 // buddy's read marker behind "Seen"), against the real server and database.
 import { describe, expect, it } from 'vitest';
 import { getPublicProfile, publicProfileSchema } from '@/lib/contract/profiles';
-import { blockUser, listChats, listMessages } from '@/lib/contract/social';
+import { listChats, listMessages } from '@/lib/contract/chats';
+import { blockUser } from '@/lib/contract/safety';
 import { api, registerUser, updateTokens } from './client';
 import { call, callWithHeaders, pathOf, refused } from './contract-client';
 import { makeBuddies, say } from './social-helpers';

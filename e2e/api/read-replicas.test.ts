@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { register } from '@/lib/contract/accounts';
 import { discover } from '@/lib/contract/discover';
 import { getPublicProfile, updateMe } from '@/lib/contract/profiles';
-import { blockUser } from '@/lib/contract/social';
+import { blockUser } from '@/lib/contract/safety';
 import { postgres15Bin, startReplicatedPostgres, type ReplicatedPostgres } from '../support/pg-replica';
 import { type ServerProcess, startServerProcess } from '../support/stack';
 import { call } from './contract-client';

@@ -658,7 +658,7 @@ describe('security headers', () => {
     expect(json.headers.get('x-content-type-options')).toBe('nosniff');
   });
 
-  // The home page is answered by the node:http server itself (lib/http/home-front-door.tsx),
+  // The home page is answered by the node:http server itself (server/doors/home.tsx),
   // not by Next.js and proxy.ts: it must carry the same headers all the same.
   it('sends the same headers on the static home page, whose only inline content is its nonce-tagged stylesheet', async () => {
     const home = await fetch(`${baseUrl()}/?ref=somewhere`);

@@ -1,6 +1,7 @@
 // Shared steps for the buddies, chats, inbox and blocks API tests.
 import { sql } from 'kysely';
-import { acceptBuddyRequest, sendBuddyRequest, sendMessage } from '@/lib/contract/social';
+import { acceptBuddyRequest, sendBuddyRequest } from '@/lib/contract/buddies';
+import { sendMessage } from '@/lib/contract/chats';
 import { api, registerUser, testDb, uniqueEmail, updateTokens } from './client';
 import { call, send as sendTyped, type CallInput } from './contract-client';
 

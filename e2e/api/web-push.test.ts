@@ -7,9 +7,10 @@ import crypto from 'node:crypto';
 import http from 'node:http';
 import { createRequire } from 'node:module';
 import { sql } from 'kysely';
+import PgBoss from 'pg-boss';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb, type Database } from '@/db';
-import { sendBuddyRequest } from '@/lib/contract/social';
+import { sendBuddyRequest } from '@/lib/contract/buddies';
 import { muteChat, subscribeWebPush, unsubscribeWebPush } from '@/lib/contract/web-app';
 import { freePort } from '@/lib/net/free-port';
 import { MAX_BROWSERS_PER_USER } from '@/lib/notifications/web-push-subscriptions';
@@ -272,6 +273,44 @@ describe('Web Push to a stand-in push service', () => {
     expect(await db.selectFrom('web_push_subscriptions').select('id').where('user_id', '=', me.id).execute()).toEqual(
       [],
     );
+  });
+
+  it('drops a push whose recipient has blocked its sender since it was queued', { timeout: 60_000 }, async () => {
+    const alex = await register('Alex Blocked');
+    const blair = await register('Blair Blocking');
+    const phone = browser(port, 'blocking');
+    await call(subscribeWebPush, { token: blair.token, body: phone.subscription, base: base() });
+    const toPhone = () => deliveries.filter((d) => d.path === '/push/blocking');
+    const ask = { params: { slug: blair.slug }, token: alex.token, body: { message: 'Coffee?' }, base: base() };
+    const { request } = await call(sendBuddyRequest, ask);
+    await expect.poll(() => toPhone().length, { timeout: 20_000 }).toBe(1);
+
+    // Blair blocks Alex (the row alone: the request stays), then the same push is queued again, as a retry would be.
+    await db.insertInto('blocks').values({ blocker_id: blair.id, blocked_id: alex.id }).execute();
+    const boss = new PgBoss({
+      connectionString: stack.databaseUrl,
+      schema: 'pgboss',
+      supervise: false,
+      schedule: false,
+    });
+    await boss.start();
+    try {
+      const jobId = await boss.send('push-notify', {
+        kind: 'buddy_request',
+        recipientId: blair.id,
+        requestId: request.id,
+      });
+      const state = async () =>
+        (
+          await sql<{ state: string }>`select state::text as state from pgboss.job where id = ${jobId}::uuid`.execute(
+            db,
+          )
+        ).rows[0]?.state;
+      await expect.poll(state, { timeout: 20_000 }).toBe('completed');
+    } finally {
+      await boss.stop({ graceful: false });
+    }
+    expect(toPhone()).toHaveLength(1);
   });
 
   it('mutes only chats the caller is in', async () => {

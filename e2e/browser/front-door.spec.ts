@@ -64,7 +64,7 @@ test('the home page is accessible and fits the screen', async ({ page }, testInf
 // Lighthouse-style budgets from Chromium's own performance timing, on a cold page (a new
 // context, so nothing is cached): first contentful paint under 1 s on this machine, and
 // under 100 KB of JavaScript over the wire (transfer sizes: what the browser downloaded).
-// The home page is plain HTML with no client runtime (lib/http/home-front-door.tsx), so
+// The home page is plain HTML with no client runtime (server/doors/home.tsx), so
 // its JavaScript is 0 bytes; the budget still counts every script it might gain.
 test('the home page holds its budgets: first paint under 1 s and under 100 KB of JavaScript', async ({
   browser,

@@ -3,7 +3,7 @@
 // Issue 31 asks for 120 KB; this holds the line where it stands (130 KB) so it can only go down.
 // Next.js and React alone are 113 KB (brotli) on every App Router page, and the account
 // layout's SWR and bar 8 KB more: the next cut is SWR or a lighter runtime, not page code.
-// Brotli for built scripts (lib/http/static-front-door.ts), plan code loaded only when a chat
+// Brotli for built scripts (server/doors/static.ts), plan code loaded only when a chat
 // has plans, and notification settings out of the thread brought them from ~149 KB (gzip).
 import type { Page, Response } from '@playwright/test';
 import { expect, isDesktop, makeBuddies, register, sendChatMessage, signIn, test } from './support';

@@ -1,13 +1,13 @@
 // Starts the real service for API and browser tests: a real PostgreSQL (embedded,
 // or a fresh database on DATABASE_URL's server) and the server as a child process,
-// exactly as `npm start` runs it (scripts/serve.mjs).
+// exactly as `npm start` runs it (server/serve.mjs).
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { freePort } from '@/lib/net/free-port';
-import { serverArgs } from '@/scripts/server-command';
+import { serverArgs } from '@/server/command';
 import { noteInServerLog, pipeToServerLog } from './server-log';
 
 export interface Stack {
@@ -101,7 +101,7 @@ export interface ServerProcess {
 }
 
 /**
- * One more `scripts/start.ts` on an existing database: a second instance (wake-ups
+ * One more `server/start.ts` on an existing database: a second instance (wake-ups
  * across instances) or a server a test may SIGTERM (graceful shutdown).
  */
 export async function startServerProcess(options: {

@@ -16,7 +16,7 @@ export const EXPORT_FORMAT = 'buddy-match-export/1' as const;
 
 const iso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
 
-/** The person's data export; see the README's "Your data" for the shape. */
+/** The person's data export; see "Your data" in docs/decisions/accounts-and-profiles.md for the shape. */
 export async function exportAccountData(db: Database, userId: string, baseUrl: string) {
   const user = await getUserOrThrow(db, userId);
   const [photos, requests, chats, messages, plans, blocks, reports, tokens, actions, mail] = await Promise.all([

@@ -5,7 +5,7 @@
 import { sql, type Expression, type SqlBool } from 'kysely';
 import type { Database } from '@/db';
 import { recordAgentAction, type Attribution } from '../accounts/attribution';
-import type { UserCard } from '../contract/social';
+import type { UserCard } from '../contract/schemas';
 import { ApiError } from '../core/errors';
 import { cancelPlansOf } from '../plans/cancel';
 import { getUserBySlugOrIdOrThrow } from '../profiles/profile';
@@ -27,6 +27,35 @@ export async function blockStatus(
         or exists (select 1 from users where id = ${other} and disabled_at is not null) as by_me,
       exists (select 1 from blocks where blocker_id = ${other} and blocked_id = ${viewerId}) as by_them`.execute(db);
   return { byMe: rows[0]!.by_me, byThem: rows[0]!.by_them };
+}
+
+/** Whether either of the two has blocked the other. */
+export async function eitherBlocked(db: Database, a: string, b: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('blocks')
+    .select('blocker_id')
+    .where((eb) =>
+      eb.or([
+        eb.and([eb('blocker_id', '=', a), eb('blocked_id', '=', b)]),
+        eb.and([eb('blocker_id', '=', b), eb('blocked_id', '=', a)]),
+      ]),
+    )
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** Whether `blockerId` has blocked `blockedId` (one way: what a notification for `blockedId`'s act checks). */
+export async function hasBlocked(
+  db: Database,
+  { blockerId, blockedId }: { blockerId: string; blockedId: string },
+): Promise<boolean> {
+  const row = await db
+    .selectFrom('blocks')
+    .select('blocker_id')
+    .where('blocker_id', '=', blockerId)
+    .where('blocked_id', '=', blockedId)
+    .executeTakeFirst();
+  return row !== undefined;
 }
 
 /** A WHERE condition for lists: keeps rows whose other person the viewer has not blocked and who is not disabled. */

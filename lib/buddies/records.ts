@@ -1,6 +1,6 @@
 // Maps buddy request rows (with the other person's card) to the API record.
 import type { BuddyRequestRow } from '@/db/types';
-import type { BuddyRequestRecord } from '../contract/social';
+import type { BuddyRequestRecord } from '../contract/buddies';
 import { toUserCard, type UserCardSource } from '../profiles/records';
 
 export type BuddyRequestSource = Pick<

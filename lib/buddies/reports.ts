@@ -1,7 +1,7 @@
 // Reports to the moderators, optionally blocking the reported person in the same transaction.
 import type { Database } from '@/db';
 import { recordAgentAction } from '../accounts/attribution';
-import type { ReportBody } from '../contract/social';
+import type { ReportBody } from '../contract/safety';
 import { ApiError } from '../core/errors';
 import { isUuid } from '../contract/validation';
 import { blockStatus, insertBlock, resolveOtherUser } from './blocks';

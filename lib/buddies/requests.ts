@@ -11,13 +11,9 @@ import { jsonBuildObject } from 'kysely/helpers/postgres';
 import type { Database } from '@/db';
 import type { BuddyRequestRow, BuddyRequestState, MessageRow } from '@/db/types';
 import { recordAgentAction, type Attribution } from '../accounts/attribution';
-import {
-  SOCIAL_LIMITS,
-  type AcceptBody,
-  type BuddyRequestBody,
-  type BuddyRequestRecord,
-  type ChatRecord,
-} from '../contract/social';
+import type { AcceptBody, BuddyRequestBody, BuddyRequestRecord } from '../contract/buddies';
+import type { ChatRecord } from '../contract/chats';
+import { SOCIAL_LIMITS } from '../contract/limits';
 import { ApiError, ERROR_ADVICE } from '../core/errors';
 import { isUuid } from '../contract/validation';
 import { enqueue, QUEUES } from '../jobs/boss';

@@ -2,7 +2,7 @@
 // two participants can see or touch one (anyone else gets a 404).
 import { sql } from 'kysely';
 import type { Database } from '@/db';
-import type { ChatRecord } from '../contract/social';
+import type { ChatRecord } from '../contract/chats';
 import { ApiError } from '../core/errors';
 import { isUuid } from '../contract/validation';
 import { blockStatus, chatNotHiddenFrom } from '../buddies/blocks';

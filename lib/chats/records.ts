@@ -1,5 +1,5 @@
 // Maps chat and message rows to the API's records (one function per record type).
-import type { ChatRecord, MessageRecord } from '../contract/social';
+import type { ChatRecord, MessageRecord } from '../contract/chats';
 import { type JoinedUserCardSource, toJoinedUserCard } from '../profiles/records';
 
 export interface MessageSource {

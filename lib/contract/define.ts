@@ -52,6 +52,11 @@ export interface EndpointSpec {
   tags: readonly string[];
   /** The MCP tool's annotations; every endpoint of the agents' table declares all four. */
   hints?: ToolHints;
+  /**
+   * Left out of MCP, with the reason; every other endpoint of the agents' table is a tool.
+   * Read by lib/mcp/tools.ts alone: OpenAPI and tools/list never carry it.
+   */
+  mcp?: { exposed: false; why: string };
   params?: z.ZodObject;
   query?: z.ZodObject;
   body?: z.ZodType;

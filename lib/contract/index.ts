@@ -1,14 +1,18 @@
 // The contract table: every endpoint of the service, declared once.
 import { accountEndpoints } from './accounts';
+import { buddyEndpoints } from './buddies';
+import { chatEndpoints } from './chats';
 import type { AgentEndpointSpec, EndpointSpec } from './define';
 import { eventEndpoints } from './events';
 import { discoverEndpoints } from './discover';
+import { deviceEndpoints } from './devices';
+import { inboxEndpoints } from './inbox';
 import { metaEndpoints } from './meta';
 import { photoEndpoints } from './photos';
 import { planEndpoints } from './plans';
 import { profileEndpoints } from './profiles';
+import { safetyEndpoints } from './safety';
 import { signinEndpoints } from './signin';
-import { socialEndpoints } from './social';
 import { webAppEndpoints } from './web-app';
 
 // AgentEndpointSpec: an entry without its four MCP tool hints does not compile.
@@ -18,7 +22,11 @@ export const endpoints: readonly AgentEndpointSpec[] = [
   ...profileEndpoints,
   ...signinEndpoints,
   ...photoEndpoints,
-  ...socialEndpoints,
+  ...buddyEndpoints,
+  ...inboxEndpoints,
+  ...chatEndpoints,
+  ...safetyEndpoints,
+  ...deviceEndpoints,
   ...planEndpoints,
   ...eventEndpoints,
   ...discoverEndpoints,

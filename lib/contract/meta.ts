@@ -9,6 +9,7 @@ export const getIndex = defineEndpoint({
   path: API_PATHS.index,
   auth: 'none',
   hints: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  mcp: { exposed: false, why: 'lists the HTTP endpoints; an MCP client gets the same from tools/list' },
   tags: ['meta'],
   summary: 'Machine-readable list of every endpoint',
   response: z.object({
@@ -81,6 +82,7 @@ export const getHealth = defineEndpoint({
   path: API_PATHS.health,
   auth: 'none',
   hints: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  mcp: { exposed: false, why: 'an operator liveness probe, not something an agent does for a person' },
   tags: ['meta'],
   summary: 'Liveness and database check',
   response: z.object({ ok: z.boolean(), db: z.enum(['up', 'down']) }),

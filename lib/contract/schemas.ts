@@ -94,3 +94,21 @@ export const userCardSchema = z
   })
   .describe("The other person's public card; GET their profile.json for more");
 export type UserCard = z.infer<typeof userCardSchema>;
+
+// ---------------------------------------------------------------------------
+// Shared by the social endpoints (buddies, chats, safety, devices)
+
+export const slugParams = z.object({ slug: singleLine().min(1).max(80) });
+
+export const successTrue = z.literal(true);
+
+export const attributionBody = z.strictObject({ ...attributionFields });
+
+/** A moderated text (request message, first message, chat message) refused by one of the rules. */
+export const MODERATION_ERRORS = [
+  'message_blocked_profanity',
+  'message_blocked_threat',
+  'message_blocked_solicitation',
+  'message_blocked_shouting',
+  'message_blocked_spam',
+] as const;

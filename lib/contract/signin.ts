@@ -110,13 +110,15 @@ export const exchangeSigninLink = defineEndpoint({
   errors: ['validation_failed', 'not_found', 'signin_link_used', 'signin_link_expired'],
 });
 
-// Art. 20 and Art. 17 (issue 31). Not MCP tools (lib/mcp/tools.ts); the README's "Your data" has the details.
+// Art. 20 and Art. 17 (issue 31). Not MCP tools (lib/mcp/tools.ts); "Your data" in
+// docs/decisions/accounts-and-profiles.md has the details.
 export const exportMyData = defineEndpoint({
   id: 'export_my_data',
   method: 'GET',
   path: API_PATHS.exportData,
   auth: 'profile:read',
   hints: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  mcp: { exposed: false, why: 'the person downloads their own data from Settings; a model needs none of it at once' },
   tags: ['accounts'],
   summary: 'Download all your data as one JSON file (web session or full-access token)',
   response: z.looseObject({ format: z.literal('buddy-match-export/1'), exported_at: isoDateTime }),
@@ -129,6 +131,7 @@ export const deleteMyAccount = defineEndpoint({
   path: API_PATHS.me,
   auth: 'profile:write',
   hints: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+  mcp: { exposed: false, why: 'irreversible and the person’s own decision, made in Settings or with their password' },
   tags: ['accounts'],
   summary: 'Delete your account for good (password, or a web sign-in in the last 10 minutes)',
   body: z.strictObject({ password: freeText().max(200).nullish() }),

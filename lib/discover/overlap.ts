@@ -19,6 +19,7 @@ import {
 import { gridOffsetHours, pairZones, shiftGrid, weeklyOverlap } from '../availability/zoned';
 import type { OverlapResponse } from '../contract/discover';
 import { KNOWN_TIMEZONES } from '../geo/timezone';
+import { eitherBlocked } from '../buddies/blocks';
 import { ApiError } from '../core/errors';
 import { getActiveUserOrThrow, getUserOrThrow } from '../profiles/profile';
 import { toDiscoverCard } from './records';
@@ -160,21 +161,6 @@ export async function freeTogetherWithEach(
       return [other.id, { hours: countSlots(grid), summary: describeSharedTime(grid) }];
     }),
   );
-}
-
-/** Whether either of the two has blocked the other. */
-async function eitherBlocked(db: Database, a: string, b: string): Promise<boolean> {
-  const row = await db
-    .selectFrom('blocks')
-    .select('blocker_id')
-    .where((eb) =>
-      eb.or([
-        eb.and([eb('blocker_id', '=', a), eb('blocked_id', '=', b)]),
-        eb.and([eb('blocker_id', '=', b), eb('blocked_id', '=', a)]),
-      ]),
-    )
-    .executeTakeFirst();
-  return row !== undefined;
 }
 
 /**

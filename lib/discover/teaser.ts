@@ -1,6 +1,6 @@
 // What Discover shows a profile that is not complete yet (issue 31 §2): not the people, only
 // how many complete profiles near the caller's public point like what they like, rounded
-// down so that a count cannot tell whether any one person is there (README, Security model).
+// down so that a count cannot tell whether any one person is there (docs/security.md).
 import type { Database } from '@/db';
 import { emptyGrid, gridToBits } from '../availability';
 import { ACTIVITY_IDS } from '../activities';

@@ -4,7 +4,7 @@ import type { EndpointSpec, HttpMethod } from '../contract/define';
 import { describeLimits, fieldRows, toJsonSchema, type JsonSchema } from '../docs/json-schema';
 import { ERROR_ADVICE, type ErrorCode } from '../core/errors';
 import { ERROR_STATUS } from '../http/error-response';
-import { EXCLUDED_FROM_MCP } from '../mcp/tools';
+import { isMcpTool } from '../mcp/tools';
 
 const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\s*\n\s*/g, ' ');
 
@@ -26,7 +26,7 @@ export function fieldTable(schema: z.ZodType): string {
 /** `METHOD path` plus the MCP tool that does the same, when the endpoint is in the contract. */
 export function endpointRef(endpoints: readonly EndpointSpec[], method: HttpMethod, path: string): string {
   const spec = endpoints.find((e) => e.method === method && e.path === path);
-  const tool = spec && !(spec.id in EXCLUDED_FROM_MCP) ? ` (MCP tool ${code(spec.id)})` : '';
+  const tool = spec && isMcpTool(spec) ? ` (MCP tool ${code(spec.id)})` : '';
   return `${code(`${method} ${path}`)}${tool}`;
 }
 
@@ -38,7 +38,7 @@ export function endpointTable(endpoints: readonly EndpointSpec[], baseUrl: strin
       e.method,
       `[${e.path}](${baseUrl}${e.path})`,
       e.auth === 'none' ? 'none' : `bearer (${e.auth})`,
-      e.id in EXCLUDED_FROM_MCP ? '–' : code(e.id),
+      isMcpTool(e) ? code(e.id) : '–',
       e.summary,
     ]),
   );

@@ -1,5 +1,5 @@
 // Which address a request comes from, as the key every per-address limit counts under.
-// Pure functions; scripts/start.ts applies them to each request (lib/http/ip.ts stamps
+// Pure functions; server/start.ts applies them to each request (lib/http/ip.ts stamps
 // the result), so they are the only place a client address is ever derived.
 import net from 'node:net';
 import proxyaddr from 'proxy-addr';

@@ -1,5 +1,5 @@
 // The gzip Next.js's server gives its answers (the `compression` middleware in its
-// router), for answers our own doors write from a whole body (lib/http/route-front-door.ts):
+// router), for answers our own doors write from a whole body (server/doors/route.ts):
 // the same rules, so a route answers alike whichever door serves it. Types worth
 // compressing say Vary: Accept-Encoding; bodies of 1 KB or more are gzipped when the
 // client accepts gzip, unless Cache-Control says no-transform.

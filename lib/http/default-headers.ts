@@ -1,9 +1,10 @@
-// The security headers every answer carries, whoever writes it: Next.js (which also gets
-// them from next.config.ts), our own doors in scripts/start.ts, and oidc-provider's pages
-// (/oauth/device and its error pages had none, issue 28). They are filled in as the
-// headers go out and only where the answer set none itself, because a page's own values
-// (proxy.ts's nonce CSP, a secret page's Referrer-Policy) must win, and Next.js drops a
-// route's header when one of that name is already set.
+// The security headers every answer carries, whoever writes it: Next.js, our own doors in
+// server/doors/, and oidc-provider's pages (/oauth/device and its error pages had none,
+// issue 28). The one place they are set: server/start.ts calls this first for each request,
+// and nothing else adds them. They are filled in as the headers go out and only where the
+// answer set none itself, because a page's own values (proxy.ts's nonce CSP, a secret
+// page's Referrer-Policy) must win, and Next.js drops a route's header when one of that
+// name is already set.
 import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { API_CONTENT_SECURITY_POLICY, COMMON_SECURITY_HEADERS, HSTS_HEADER } from './security-headers';
 

@@ -1,4 +1,4 @@
-// The client address, stamped onto every request by our HTTP server (scripts/start.ts)
+// The client address, stamped onto every request by our HTTP server (server/start.ts)
 // and read by route handlers, Auth.js callbacks, server components and server actions.
 //
 // A header alone proves nothing: a client can send x-buddy-client-ip itself, and if the
@@ -45,20 +45,20 @@ function warnOnce(reason: string): void {
     level: 'warn',
     event: 'client_ip_unverified',
     reason,
-    effect: `requests without a proven client address share one "${UNVERIFIED_CLIENT}" bucket for every per-address limit; serve the app with npm start (scripts/start.ts)`,
+    effect: `requests without a proven client address share one "${UNVERIFIED_CLIENT}" bucket for every per-address limit; serve the app with npm start (server/start.ts)`,
   });
 }
 
 function verified(headers: Pick<Headers, 'get'>): string {
   const proof = holder[PROOF];
   if (!proof) {
-    warnOnce('this process was not started by scripts/start.ts, so no request carries a proven client address');
+    warnOnce('this process was not started by server/start.ts, so no request carries a proven client address');
     return UNVERIFIED_CLIENT;
   }
   const address = headers.get(CLIENT_IP_HEADER);
   const sent = Buffer.from(headers.get(CLIENT_IP_PROOF_HEADER) ?? '', 'base64url');
   if (!address || sent.length !== proof.length || !timingSafeEqual(sent, proof)) {
-    warnOnce('a request reached the app without the client address stamp of scripts/start.ts');
+    warnOnce('a request reached the app without the client address stamp of server/start.ts');
     return UNVERIFIED_CLIENT;
   }
   return address;

@@ -1,4 +1,4 @@
-// Requests our HTTP server (scripts/start.ts) answers itself, before Next.js sees them:
+// Requests our HTTP server (server/start.ts) answers itself, before Next.js sees them:
 // paths that cannot be decoded, and requests Node's HTTP parser refuses.
 //
 // The request target is checked before Next.js routes it. Next decodes path segments with decodeURIComponent, which throws on

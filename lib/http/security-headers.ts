@@ -1,6 +1,6 @@
 // Security headers. Pages get a per-request nonce CSP from proxy.ts (Next.js puts the
-// nonce on its own scripts); the API and /auth get a CSP that allows nothing, from
-// next.config.ts. The remaining headers are the same everywhere.
+// nonce on its own scripts); every other answer gets a CSP that allows nothing. The server
+// sets them all on every answer (lib/http/default-headers.ts), pages' CSP aside.
 
 export function pageContentSecurityPolicy(nonce: string, https: boolean): string {
   return [

@@ -65,7 +65,7 @@ const QUEUE_POLICIES: Record<QueueName, QueuePolicy> = {
   [QUEUES.checkinMail]: MAIL,
   [QUEUES.contactMail]: MAIL,
   [QUEUES.digestMail]: MAIL,
-  // A device or push service that does not answer in 10 s is given up on (lib/jobs/workers.ts); side by
+  // A device or push service that does not answer in 10 s is given up on (server/workers.ts); side by
   // side, 20 a batch fit in 30 s, and every message and request makes one, so the queue must keep up.
   [QUEUES.push]: {
     retryLimit: 5,

@@ -25,7 +25,7 @@ const limiters = new WeakMap<Database, Map<string, RateLimiterPostgres>>();
 /**
  * The library names its prepared statements, and a named statement lives on one server
  * connection: behind PgBouncer in transaction mode the next query may land on another, where
- * it does not exist (README, Deployment). Unnamed, each query is parsed where it runs.
+ * it does not exist (docs/deployment.md). Unnamed, each query is parsed where it runs.
  */
 function unnamedStatements(pool: pg.Pool): Pick<pg.Pool, 'query'> {
   return {

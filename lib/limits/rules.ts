@@ -2,8 +2,8 @@
 // environment variable that changes it, its default, its window, what it counts, who it
 // counts per, how it is counted, and the sentence the guides show. Configuration reads the
 // environment through it (lib/config.ts), the counters take their rule from it, and
-// AGENTS.md renders its limits table from it. `rules.test.ts` fails when a limit is
-// declared anywhere else.
+// AGENTS.md and docs/configuration.md render their limits tables from it. `rules.test.ts`
+// fails when a limit is declared anywhere else.
 
 /** How a limit is counted: which code enforces it. */
 export type LimitMechanism =
@@ -15,7 +15,7 @@ export type LimitMechanism =
   | 'auth_attempts';
 
 export interface LimitDeclaration {
-  /** The environment variable that sets `points` (RUNTIME.md and README Configuration). */
+  /** The environment variable that sets `points` (RUNTIME.md and docs/configuration.md). */
   env: string;
   /** Calls allowed per window when the variable is unset. */
   points: number;
@@ -27,6 +27,8 @@ export interface LimitDeclaration {
   mechanism: LimitMechanism;
   /** The policy name in the RateLimit-Policy field, for limits that send the IETF fields. */
   policy?: string;
+  /** The sentence docs/configuration.md shows for it (`npm run docs:config`). */
+  doc: string;
   /** The row of AGENTS.md's limits table; absent for limits an agent never meets (sign-in by password). */
   guide?: { label: string; note?: string };
 }
@@ -43,6 +45,7 @@ export const LIMIT_RULES = {
     what: 'registrations',
     per: 'per IP address',
     mechanism: 'rows',
+    doc: 'Successful registrations per client address per rolling hour.',
     policy: 'registrations',
     guide: { label: 'Registrations' },
   },
@@ -53,6 +56,7 @@ export const LIMIT_RULES = {
     what: 'messages in one chat',
     per: 'per chat',
     mechanism: 'rows',
+    doc: 'Messages per sender per chat per rolling 10 minutes.',
     policy: 'messages',
     guide: { label: 'Messages', note: 'from one sender' },
   },
@@ -63,6 +67,7 @@ export const LIMIT_RULES = {
     what: 'Discover searches',
     per: 'per person',
     mechanism: 'rate_limits',
+    doc: 'Discover searches per person per hour (API, MCP and `/account/discover` together).',
     policy: 'discover',
     guide: { label: 'Discover searches' },
   },
@@ -73,6 +78,7 @@ export const LIMIT_RULES = {
     what: 'changes of your location',
     per: 'per person',
     mechanism: 'rate_limits',
+    doc: "Moves of one's own point per person per day: `PATCH /api/v1/me.json` with `coords` that differ from the stored ones, or a `location` that places the person elsewhere (through the gazetteer, or the geocoding job it queues). Counted before any write; unchanged values, clearing, registration and the geocoding job's own write do not count. Past it: 429 with `Retry-After`, `error.fields` naming the field that would have moved it, nothing stored.",
     policy: 'location_change',
     guide: { label: 'Changes of the coordinates', note: 'unchanged values do not count' },
   },
@@ -83,6 +89,7 @@ export const LIMIT_RULES = {
     what: 'photo uploads',
     per: 'per account',
     mechanism: 'rate_limits',
+    doc: 'Photos processed per account per hour (uploads and _new_ `photoURL`s in PATCH; the current `photoURL` sent back is not counted), and per client address for photos sent at registration, failed ones included.',
     policy: 'photo_upload',
     guide: { label: 'Photo uploads', note: 'uploads and new photoURLs' },
   },
@@ -93,6 +100,7 @@ export const LIMIT_RULES = {
     what: 'events feed requests from your network',
     per: 'per client address',
     mechanism: 'rate_limits',
+    doc: '`events.json` calls per client address per minute.',
     policy: 'events',
     guide: { label: 'Events feed' },
   },
@@ -103,6 +111,7 @@ export const LIMIT_RULES = {
     what: 'availability checks from your network',
     per: 'per client address',
     mechanism: 'rate_limits',
+    doc: '`availability/parse.json` calls per client address per minute.',
     policy: 'availability_parse',
     guide: { label: 'Availability checks (parse.json)' },
   },
@@ -114,6 +123,7 @@ export const LIMIT_RULES = {
     what: 'new Idempotency-Keys',
     per: 'per account',
     mechanism: 'rate_limits',
+    doc: 'New `Idempotency-Key`s per account (per client address without one) per hour; past it a POST with a new key is a 429 with `Retry-After` (retries of a stored key are not counted; a POST without the header still runs).',
     policy: 'idempotency_keys',
     guide: { label: 'New Idempotency-Keys', note: 'retries do not count' },
   },
@@ -124,6 +134,7 @@ export const LIMIT_RULES = {
     what: 'sign-in links for one email address',
     per: 'per email address',
     mechanism: 'auth_attempts',
+    doc: '"Email me a sign-in link" requests per email address in a rolling hour; past it, the person is told when to ask again.',
     guide: { label: 'Emailed sign-in links' },
   },
   signin_links_per_ip: {
@@ -133,6 +144,7 @@ export const LIMIT_RULES = {
     what: 'sign-in links from your network',
     per: 'per client address',
     mechanism: 'auth_attempts',
+    doc: '"Email me a sign-in link" requests per client address in a rolling hour; past it, the person is told when to ask again.',
     guide: { label: 'Emailed sign-in links' },
   },
   // Per account *from one client address*: a stranger's failures pause only the stranger.
@@ -143,6 +155,7 @@ export const LIMIT_RULES = {
     what: 'failed passwords for one account from your network',
     per: 'per account and client address',
     mechanism: 'auth_attempts',
+    doc: 'Failed passwords for one account **from one client address** in a rolling 15 minutes (it used to be per account from anywhere, which let a stranger lock the owner out).',
   },
   signin_failures_per_ip: {
     env: 'SIGNIN_FAILURE_LIMIT_PER_IP',
@@ -151,6 +164,7 @@ export const LIMIT_RULES = {
     what: 'failed passwords from your network',
     per: 'per client address',
     mechanism: 'auth_attempts',
+    doc: 'Failed passwords from one client address, whatever the accounts, in a rolling 15 minutes.',
   },
   // Past these failures from anywhere, each further one pauses password sign-in of the
   // account (SIGNIN_FAILURE_BACKOFF_MAX_MINUTES caps the pause).
@@ -161,6 +175,7 @@ export const LIMIT_RULES = {
     what: 'failed passwords for one account',
     per: 'per account',
     mechanism: 'auth_attempts',
+    doc: 'Failures of one account from all addresses within 24 hours at which the account-wide backoff starts (`SIGNIN_FAILURE_BACKOFF_MAX_MINUTES` caps the pause).',
   },
   plan_contact_mails: {
     env: 'PLAN_CONTACT_MAIL_LIMIT_PER_DAY',
@@ -169,6 +184,7 @@ export const LIMIT_RULES = {
     what: 'mails to trusted contacts',
     per: 'per account',
     mechanism: 'rows',
+    doc: 'Mails to trusted contacts one account may cause in 24 hours; past it the mail is withheld (recorded as `rate_limited`).',
     guide: { label: 'Mails to a trusted contact (check-in)' },
   },
 } as const satisfies Record<string, LimitDeclaration>;

@@ -15,6 +15,9 @@ export type RouteHandler = (
   context: { params: Promise<Record<string, string | string[]>> },
 ) => Promise<Response>;
 
+/** The route handler, loaded on the first call (the route modules are imported lazily: app/api/route-modules.ts). */
+export type LoadRouteHandler = () => Promise<RouteHandler>;
+
 export interface ToolResult {
   [key: string]: unknown;
   content: Array<{ type: 'text'; text: string }>;
@@ -155,12 +158,12 @@ export async function apiErrorResult(error: unknown): Promise<ToolResult> {
 
 export async function callRoute(
   tool: ToolDefinition,
-  handler: RouteHandler,
+  loadHandler: LoadRouteHandler,
   args: Record<string, unknown>,
   incoming: IncomingCall | undefined,
   baseUrl: string,
 ): Promise<ToolResult> {
-  const answer = await answerOf(tool, handler, args, incoming, baseUrl);
+  const answer = await answerOf(tool, await loadHandler(), args, incoming, baseUrl);
   if (!(answer instanceof Response)) return resultOf(tool, answer, baseUrl);
   return resultOfResponse(tool, answer, baseUrl);
 }

@@ -8,7 +8,7 @@ import { getDb } from '@/db';
 import { authenticate } from '../http/route';
 import { ApiError } from '../core/errors';
 import { config } from '../config';
-import { apiErrorResult, callRoute, type IncomingCall, type RouteHandler, type ToolResult } from './call';
+import { apiErrorResult, callRoute, type IncomingCall, type LoadRouteHandler, type ToolResult } from './call';
 import {
   CONFIRMATION_META_KEY,
   type ConfirmAction,
@@ -131,7 +131,7 @@ export async function prepareAction(
 
 /** The person's tap: spends the confirmation for exactly this kind and payload, then acts through the route. */
 export async function confirmAction(
-  tools: ReadonlyMap<string, { tool: ToolDefinition; handler: RouteHandler }>,
+  tools: ReadonlyMap<string, { tool: ToolDefinition; loadHandler: LoadRouteHandler }>,
   args: Record<string, unknown>,
   incoming: IncomingCall | undefined,
   baseUrl: string,
@@ -149,7 +149,7 @@ export async function confirmAction(
       throw new ApiError('forbidden', 'No confirmation for this action: it was used, expired, or changed', {
         hint: 'Only the person can confirm it, in the view; prepare it again with confirm: "person".',
       });
-    return await callRoute(target.tool, target.handler, payload, incoming, baseUrl);
+    return await callRoute(target.tool, target.loadHandler, payload, incoming, baseUrl);
   } catch (error) {
     return apiErrorResult(error);
   }

@@ -3,7 +3,14 @@
 import type { McpServer, StandardSchemaWithJSON } from '@modelcontextprotocol/server';
 import { API_VERSION } from '../docs/index-document';
 import { config } from '../config';
-import { apiErrorResult, callRoute, type IncomingCall, type RouteHandler, type ToolResult } from './call';
+import {
+  apiErrorResult,
+  callRoute,
+  type IncomingCall,
+  type LoadRouteHandler,
+  type RouteHandler,
+  type ToolResult,
+} from './call';
 import { ApiError } from '../core/errors';
 import { GUIDE_TOOL, guideResult } from './guide-tool';
 import type { AgentEndpointSpec } from '../contract/define';
@@ -109,17 +116,14 @@ export interface PreparedTool {
   ) => Promise<ToolResult>;
 }
 
-type Routes = ReadonlyMap<string, { tool: ToolDefinition; handler: RouteHandler }>;
+type ToolRoute = { tool: ToolDefinition; loadHandler: LoadRouteHandler };
+type Routes = ReadonlyMap<string, ToolRoute>;
 
 /**
  * A tool whose action reaches another human (issue 32 §2): done at once, or prepared for a
  * person's tap when asked (`confirm: "person"`) or when the operator's rule requires it.
  */
-function confirmableCall(
-  kind: ConfirmAction,
-  own: { tool: ToolDefinition; handler: RouteHandler },
-  routes: Routes,
-): PreparedTool['call'] {
+function confirmableCall(kind: ConfirmAction, own: ToolRoute, routes: Routes): PreparedTool['call'] {
   return async (args, incoming, baseUrl, capabilities) => {
     const { confirm, ...rest } = args;
     // Never dropped silently: a confirm this server does not know is refused, not ignored.
@@ -131,14 +135,14 @@ function confirmableCall(
       );
     try {
       if (!(await waitsForPerson(kind, confirm, capabilities(), rest, incoming)))
-        return callRoute(own.tool, own.handler, rest, incoming, baseUrl);
+        return callRoute(own.tool, own.loadHandler, rest, incoming, baseUrl);
     } catch (error) {
       return apiErrorResult(error);
     }
     // The view shows the plan the person accepts, read as they may read it (404 when it is not theirs).
     const getPlan = routes.get('get_plan');
     if (kind === 'accept_plan' && getPlan && typeof rest.planId === 'string') {
-      const read = await callRoute(getPlan.tool, getPlan.handler, { planId: rest.planId }, incoming, baseUrl);
+      const read = await callRoute(getPlan.tool, getPlan.loadHandler, { planId: rest.planId }, incoming, baseUrl);
       if (read.isError) return read;
       return prepareAction(kind, rest, incoming, JSON.parse(read.content[0]?.text ?? '{}'));
     }
@@ -146,10 +150,22 @@ function confirmableCall(
   };
 }
 
-export function prepareTools(
-  tools: readonly ToolDefinition[],
-  handlers: Readonly<Record<string, RouteHandler>>,
-): PreparedTool[] {
+/** Contract path → its route module, loaded when first needed (app/api/route-modules.ts, generated from the contract). */
+export type RouteModuleLoaders = Readonly<Record<string, () => Promise<Partial<Record<string, unknown>>>>>;
+
+/** The tool's own route handler: the export named by its method, of the module its contract path names. */
+export function routeHandlerLoader(tool: ToolDefinition, modules: RouteModuleLoaders): LoadRouteHandler {
+  const { path, method } = tool.spec;
+  const load = modules[path];
+  if (!load) throw new Error(`No route module for the MCP tool ${tool.name} (${path}): run npm run build`);
+  return async () => {
+    const handler = (await load())[method];
+    if (typeof handler !== 'function') throw new Error(`The route module of ${path} exports no ${method}`);
+    return handler as RouteHandler;
+  };
+}
+
+export function prepareTools(tools: readonly ToolDefinition[], modules: RouteModuleLoaders): PreparedTool[] {
   const guide: PreparedTool = {
     name: GUIDE_TOOL.name,
     config: {
@@ -159,16 +175,12 @@ export function prepareTools(
     },
     call: async (args) => guideResult(args),
   };
-  const routes = new Map<string, { tool: ToolDefinition; handler: RouteHandler }>();
-  for (const tool of tools) {
-    const handler = handlers[tool.name];
-    if (!handler) throw new Error(`No route handler for the MCP tool ${tool.name}: add it to app/api/mcp/handlers.ts`);
-    routes.set(tool.name, { tool, handler });
-  }
+  const routes = new Map<string, ToolRoute>();
+  for (const tool of tools) routes.set(tool.name, { tool, loadHandler: routeHandlerLoader(tool, modules) });
   const prepared: PreparedTool[] = [
     guide,
     ...[...routes.values()].map(
-      ({ tool, handler }): PreparedTool => ({
+      ({ tool, loadHandler }): PreparedTool => ({
         name: tool.name,
         // No title: hosts show the name (get_inbox), and tools/list stays small.
         config: {
@@ -178,8 +190,8 @@ export function prepareTools(
           ...uiMeta(tool.name),
         },
         call: isConfirmable(tool.name)
-          ? confirmableCall(tool.name, { tool, handler }, routes)
-          : (args, incoming, baseUrl) => callRoute(tool, handler, args, incoming, baseUrl),
+          ? confirmableCall(tool.name, { tool, loadHandler }, routes)
+          : (args, incoming, baseUrl) => callRoute(tool, loadHandler, args, incoming, baseUrl),
       }),
     ),
     {

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { endpoints } from '../contract';
 import { HINT_NAMES } from './annotations';
 import { advertisedTools } from './server';
-import { EXCLUDED_FROM_MCP } from './tools';
+import { isMcpTool } from './tools';
 import { closestToolNames, unknownToolAnswer } from './unknown-tool';
 
 // Raised from 20 KB (and 5,000 tokens) by issue 29, which adds the plan tools; since issue 32 §3 every
@@ -22,7 +22,7 @@ describe('tools/list', () => {
     expect(encode(json).length).toBeLessThan(MAX_TOKENS);
     expect(tools.map((t) => t.name)).toContain('get_guide');
     // + get_guide and confirm_action (app-only, issue 32 §2)
-    expect(tools).toHaveLength(endpoints.filter((e) => !(e.id in EXCLUDED_FROM_MCP)).length + 2);
+    expect(tools).toHaveLength(endpoints.filter(isMcpTool).length + 2);
   });
 
   // Issue 32 §3: directories reject a tool without all four hints, and a hint left out means

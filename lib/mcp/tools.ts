@@ -2,7 +2,8 @@
 // the endpoint id, the input schema is its path params + query + body merged. No
 // output schema: results are the endpoint's JSON as text, and a schema of every answer
 // tripled the size of tools/list, which hosts put in every conversation's context. Endpoints added to the table become tools by
-// themselves (their route handler still has to be listed in app/api/mcp/handlers.ts).
+// themselves, answered by their route module from app/api/route-modules.ts (generated); an entry that
+// should not be a tool says so, and why, in its `mcp` field.
 import type { AgentEndpointSpec, EndpointSpec } from '../contract/define';
 import { toJsonSchema, type JsonSchema, type SchemaTarget } from '../docs/json-schema';
 import { annotationsFor, type ToolAnnotations } from './annotations';
@@ -16,13 +17,8 @@ export const OMITTED_FROM_TOOLS: Readonly<Record<string, string>> = {
   schedule: 'the raw 7x18 grid; availability_text says the same in plain English, which is what a model should send',
 };
 
-/** Contract endpoints that are deliberately not tools, with the reason. */
-export const EXCLUDED_FROM_MCP: Readonly<Record<string, string>> = {
-  get_health: 'an operator liveness probe, not something an agent does for a person',
-  get_index: 'lists the HTTP endpoints; an MCP client gets the same from tools/list',
-  export_my_data: 'the person downloads their own data from Settings; a model needs none of it at once',
-  delete_my_account: 'irreversible and the person’s own decision, made in Settings or with their password',
-};
+/** Every endpoint is a tool unless its contract entry says why not (`mcp: { exposed: false, why }`). */
+export const isMcpTool = (spec: Pick<EndpointSpec, 'mcp'>): boolean => spec.mcp?.exposed !== false;
 
 export type ArgumentPlace = 'path' | 'query' | 'body';
 
@@ -255,7 +251,7 @@ export function toolDefinition(spec: AgentEndpointSpec): ToolDefinition {
   };
 }
 
-/** The tools for a contract table: every endpoint except the excluded ones. */
+/** The tools for a contract table: every endpoint but those left out of MCP. */
 export function toolDefinitions(endpoints: readonly AgentEndpointSpec[]): ToolDefinition[] {
-  return endpoints.filter((spec) => !(spec.id in EXCLUDED_FROM_MCP)).map(toolDefinition);
+  return endpoints.filter(isMcpTool).map(toolDefinition);
 }

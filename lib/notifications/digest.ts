@@ -101,7 +101,7 @@ export async function digestNews(db: Database, userId: string, since: Date | nul
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
-/** Counts only: the README's security model keeps text another person chose (names, messages) out of mail. */
+/** Counts only: docs/security.md keeps text another person chose (names, messages) out of mail. */
 export function digestText(news: DigestNews, baseUrl: string): { subject: string; lines: string[] } {
   const parts: string[] = [];
   const lines: string[] = [];

@@ -2,7 +2,7 @@
 import { sql } from 'kysely';
 import { Expo } from 'expo-server-sdk';
 import type { Database } from '@/db';
-import type { PushTokenBody } from '../contract/social';
+import type { PushTokenBody } from '../contract/devices';
 import { ApiError } from '../core/errors';
 
 /** Devices kept per user; registering one more forgets the least recently seen. */

@@ -10,6 +10,7 @@
 import { Expo, type ExpoPushMessage } from 'expo-server-sdk';
 import { z } from 'zod';
 import type { Database } from '@/db';
+import { hasBlocked } from '../buddies/blocks';
 import { logLine } from '../core/log';
 import { deliverWebPush, type VapidKeys, type WebPushPolicy } from './web-push';
 
@@ -285,13 +286,7 @@ export async function deliverPush(
   const job = pushJobSchema.parse(data);
   const notification = await buildNotification(db, job);
   if (!notification) return null;
-  const blocked = await db
-    .selectFrom('blocks')
-    .select('blocker_id')
-    .where('blocker_id', '=', notification.recipientId)
-    .where('blocked_id', '=', notification.actorId)
-    .executeTakeFirst();
-  if (blocked) return null;
+  if (await hasBlocked(db, { blockerId: notification.recipientId, blockedId: notification.actorId })) return null;
   if (
     notification.data.chatId &&
     (await chatMuted(db, { chatId: notification.data.chatId, userId: notification.recipientId }))

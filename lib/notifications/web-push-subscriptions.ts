@@ -1,9 +1,9 @@
-// The browsers a person turned notifications on in (/account), and their per-chat mutes.
+// The browsers a person turned notifications on in (/account).
 import { sql } from 'kysely';
 import type { Database } from '@/db';
 import type { z } from 'zod';
 import type { webPushSubscriptionSchema } from '../contract/web-app';
-import { ApiError, notFound } from '../core/errors';
+import { ApiError } from '../core/errors';
 import { endpointProblem, type WebPushPolicy } from './web-push';
 
 /** Each is POSTed to (with retries) on every notification: enough for a phone, a laptop and a few more. */
@@ -64,17 +64,4 @@ export async function unsubscribeWebPush(db: Database, userId: string, endpoint:
     .where('endpoint', '=', endpoint)
     .executeTakeFirst();
   return Number(result.numDeletedRows) > 0;
-}
-
-export async function setChatMuted(
-  db: Database,
-  { userId, chatId, muted }: { userId: string; chatId: string; muted: boolean },
-): Promise<void> {
-  const result = await db
-    .updateTable('chat_members')
-    .set({ muted })
-    .where('chat_id', '=', chatId)
-    .where('user_id', '=', userId)
-    .executeTakeFirst();
-  if (Number(result.numUpdatedRows) === 0) throw notFound('Chat');
 }

@@ -1,4 +1,4 @@
-// What the node:http server (scripts/start.ts) answers for OAuth before Next.js:
+// What the node:http server (server/start.ts) answers for OAuth before Next.js:
 // - protected resource metadata (RFC 9728) for the service, /api/mcp and /api/v1;
 // - /.well-known/oauth-authorization-server (RFC 8414) and /.well-known/openid-configuration;
 // - oidc-provider's endpoints under /oauth (authorize, token, register, revoke, device…);
@@ -15,7 +15,6 @@ import { echoed } from '../http/echo';
 import { INTERNAL_ERROR_ENVELOPE } from '../http/error-response';
 import { logError } from '../core/log';
 import { targetPath } from '../http/request-target';
-import { API_CONTENT_SECURITY_POLICY, COMMON_SECURITY_HEADERS } from '../http/security-headers';
 import { finishInteraction, startSigninFor } from './interaction';
 import { OAUTH_ROUTES, oauthProvider } from './provider';
 import { DEVICE_CLIENT_ID, oauthResources } from './resources';
@@ -36,10 +35,9 @@ function protectedResourceMetadata(baseUrl: string, resource: string) {
 
 function sendJson(res: ServerResponse, status: number, body: unknown, extra: Record<string, string> = {}): void {
   const text = JSON.stringify(body);
+  // The security headers (the API's CSP among them) are the server's, on every answer (server/start.ts).
   res.writeHead(status, {
-    ...COMMON_SECURITY_HEADERS,
     'content-type': 'application/json; charset=utf-8',
-    'content-security-policy': API_CONTENT_SECURITY_POLICY,
     'cache-control': 'public, max-age=300',
     'access-control-allow-origin': '*',
     ...extra,

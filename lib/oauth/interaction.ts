@@ -11,7 +11,6 @@ import type { Scope } from '../contract/define';
 import { requestedApiScopes } from './scopes';
 import { config } from '../config';
 import { logLine } from '../core/log';
-import { COMMON_SECURITY_HEADERS } from '../http/security-headers';
 import { whenGrantRevoked } from './adapter';
 import { oauthProvider } from './provider';
 import { consentPath, pendingAuthorizationCookie } from './pending-authorization';
@@ -57,7 +56,6 @@ whenGrantRevoked(async (grantId) => {
 function handBack(res: ServerResponse, resumeUrl: string, heading: string): void {
   const href = resumeUrl.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
   res.writeHead(200, {
-    ...COMMON_SECURITY_HEADERS,
     'content-type': 'text/html; charset=utf-8',
     'content-security-policy': "default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
     'cache-control': 'no-store',

@@ -167,7 +167,7 @@ async function createProvider(): Promise<Provider> {
         charset: 'base-20',
         mask: '****-****',
         // Where and when the code was asked for, shown on the confirmation page: the address
-        // our server stamped (scripts/start.ts), never a header the requester could choose.
+        // our server stamped (server/start.ts), never a header the requester could choose.
         deviceInfo: (ctx) => ({
           ip: clientIpFromHeaders({ get: (name: string) => ctx.get(name) || null }),
           requestedAt: new Date().toISOString(),

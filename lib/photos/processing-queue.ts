@@ -4,7 +4,7 @@
 // uploads exhaust memory. Requests wait in a bounded line; past it they are refused
 // at once with 503 and Retry-After instead of piling up their bodies in memory.
 //
-// The web routes (Next's bundle) and the job workers (scripts/start.ts) load this
+// The web routes (Next's bundle) and the job workers (server/start.ts) load this
 // module separately, so the queue's state lives on globalThis: one cap per process.
 // Each copy keeps its own class around it, so the 503 it throws is an ApiError of the
 // caller's own module graph (instanceof holds in the route wrapper).

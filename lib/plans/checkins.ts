@@ -4,7 +4,7 @@
 // gets ONE mail with the plan's page. Each step marks its row in the transaction that
 // queues its jobs, so a crash loses nothing and nothing is sent twice.
 //
-// Mail holds fixed wording only (the README's security model keeps text anyone chose out
+// Mail holds fixed wording only (the security model, docs/security.md, keeps text anyone chose out
 // of mail: no names, activity or place), and the contact mail, to an address that is no
 // member's, carries an unsubscribe that suppresses the address itself.
 import { sql } from 'kysely';

@@ -1,6 +1,6 @@
 // Discover's penalty for repeated no-shows (issue 29, section 7), from the private
 // "did you meet?" answers (plan_reviews, 0027). Kept apart from the plan code so the
-// Discover query imports only this. Never shown: see README, Decisions, Plans.
+// Discover query imports only this. Never shown: see docs/decisions/plans.md.
 import { sql, type RawBuilder } from 'kysely';
 
 const DAY_MS = 86_400_000;

@@ -1,4 +1,4 @@
-// The reminder mail (issue 29 §5). Fixed wording only: the README's security model keeps
+// The reminder mail (issue 29 §5). Fixed wording only: the security model (docs/security.md) keeps
 // text another person chose (activity, place, their name) out of mail, so it says when,
 // in the recipient's own zone, and links to the plan on this site, where the rest is shown.
 import type { Database } from '@/db';

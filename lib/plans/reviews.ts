@@ -4,7 +4,7 @@
 // to review while it is confirmed, ended long enough ago, and the reader has not answered.
 // Answers are the reader's alone: nothing another person reads (plans, inbox, profile,
 // Discover results) carries them. Repeated no-show reports lower a person in Discover
-// (reliability.ts), unseen: see README, Decisions, Plans.
+// (reliability.ts), unseen: see docs/decisions/plans.md.
 import { sql } from 'kysely';
 import type { Database } from '@/db';
 import type { PlanReviewOutcome } from '@/db/types';

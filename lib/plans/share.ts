@@ -237,7 +237,7 @@ export async function moveShares(trx: Database, fromPlanId: string, toPlanId: st
 }
 
 // ---------------------------------------------------------------------------
-// The page (lib/http/share-front-door.tsx renders it)
+// The page (server/doors/share.tsx renders it)
 
 export interface SharedPlanView {
   sharerFirstName: string;

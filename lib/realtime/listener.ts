@@ -4,7 +4,7 @@
 // commit to every instance listening, so wake-ups and revocations cross instances.
 //
 // State lives on globalThis: Next bundles this module into several chunks, and all
-// of them (and scripts/start.ts, for the shutdown drain) must share one listener.
+// of them (and server/start.ts, for the shutdown drain) must share one listener.
 import pg from 'pg';
 import { directDatabaseUrl } from '../config';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { MessageRecord } from '../contract/social';
+import type { MessageRecord } from '../contract/chats';
 import { mergeMessages } from './messages';
 
 const message = (id: number): MessageRecord => ({

@@ -1,5 +1,5 @@
 // Merging polled chat messages into what a page already shows.
-import type { MessageRecord } from '../contract/social';
+import type { MessageRecord } from '../contract/chats';
 
 /**
  * Adds the messages not seen yet, in id order (ids grow within a chat). Polls overlap

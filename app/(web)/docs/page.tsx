@@ -7,7 +7,7 @@ import { fieldRows, type FieldRow } from '@/lib/docs/json-schema';
 import { errorCodesFor, SCOPE_DESCRIPTIONS } from '@/lib/docs/openapi';
 import { ERROR_ADVICE, type ErrorCode } from '@/lib/core/errors';
 import { ERROR_STATUS } from '@/lib/http/error-response';
-import { EXCLUDED_FROM_MCP } from '@/lib/mcp/tools';
+import { isMcpTool } from '@/lib/mcp/tools';
 
 export const metadata: Metadata = {
   title: 'API reference · Buddy Match',
@@ -90,7 +90,7 @@ function breakablePath(path: string) {
 }
 
 function Endpoint({ spec }: { spec: EndpointSpec }) {
-  const toolName = spec.id in EXCLUDED_FROM_MCP ? null : spec.id;
+  const toolName = isMcpTool(spec) ? spec.id : null;
   return (
     <section className="card stack" id={anchor(spec)} aria-labelledby={`${anchor(spec)}-h`}>
       <div>

@@ -13,12 +13,13 @@ import { readBodyWithin } from '@/lib/http/body-limit';
 import { ApiError } from '@/lib/core/errors';
 import { errorResponse } from '@/lib/http/route';
 import { MCP_MAX_BODY_BYTES } from '@/lib/mcp/body-limit';
-import { ROUTE_HANDLERS } from './handlers';
+import { ROUTE_MODULES, SUFFIXED_ROUTE_MODULES } from '../route-modules';
 
 const tools = toolDefinitions(endpoints);
 const toolNames = [GUIDE_TOOL.name, ...tools.map((tool) => tool.name), CONFIRM_TOOL.name];
 
-const preparedTools = prepareTools(tools, ROUTE_HANDLERS);
+// Each tool answers through its own route's handler (a plan by id's is a suffixed path).
+const preparedTools = prepareTools(tools, { ...ROUTE_MODULES, ...SUFFIXED_ROUTE_MODULES });
 
 /** What each request's exchange needs to know of it (by the request the SDK is given): its body size, and the tool it calls. */
 const exchanges = new WeakMap<Request, { bodyBytes: number; calls?: string }>();

@@ -1,14 +1,14 @@
 import { listChats } from '@/lib/chats/chats';
 import { inboxVersion, lookUntilChanged, userKey, versionTag } from '@/lib/chats/poll';
 import { decodeVersionCursor, encodeVersionCursor } from '@/lib/chats/poll-cursor';
-import * as social from '@/lib/contract/social';
+import * as chats from '@/lib/contract/chats';
 import { matchesIfNoneMatch, notModified, taggedReply } from '@/lib/http/conditional';
 import { route } from '@/lib/http/route';
 
 // GET /api/v1/chats.json – one entry per buddy with last_message and unread_count.
 // The person's inbox version also moves with every chat change, so an unchanged list is one lookup (304),
 // and a cursor (that version) with wait= holds until it moves.
-export const GET = route(social.listChats, async ({ db, auth, query, baseUrl, request, reauthenticate }) => {
+export const GET = route(chats.listChats, async ({ db, auth, query, baseUrl, request, reauthenticate }) => {
   const userId = auth.userId;
   const seen = query.cursor !== undefined ? decodeVersionCursor(query.cursor) : undefined;
   const { value: version } = await lookUntilChanged(

@@ -1,12 +1,12 @@
 import { readInbox } from '@/lib/chats/inbox';
 import { inboxShowsPlans, inboxTag, inboxVersion, lookUntilChanged, userKey } from '@/lib/chats/poll';
-import * as social from '@/lib/contract/social';
+import * as inbox from '@/lib/contract/inbox';
 import { matchesIfNoneMatch, notModified, taggedReply } from '@/lib/http/conditional';
 import { route } from '@/lib/http/route';
 
 // GET /api/v1/inbox.json – pending and accepted requests, unread chats and new messages.
 // An unchanged poll (If-None-Match) costs one version lookup; wait= holds it until something changes.
-export const GET = route(social.getInbox, async ({ db, auth, query, baseUrl, request, reauthenticate }) => {
+export const GET = route(inbox.getInbox, async ({ db, auth, query, baseUrl, request, reauthenticate }) => {
   const userId = auth.userId;
   const holder = { account: userId, stillAllowed: reauthenticate };
   const knownTag = request.headers.get('if-none-match');

@@ -1,11 +1,11 @@
 import { withCallerAgent } from '@/lib/accounts/attribution';
 import { acceptBuddyRequest } from '@/lib/buddies/requests';
-import * as social from '@/lib/contract/social';
+import * as buddies from '@/lib/contract/buddies';
 import { route } from '@/lib/http/route';
 
 // POST /api/v1/buddy_requests/{invitationId}/accept.json – accept: connection, chat and first message
 // The first message is the token's agent's, as a send_message from the same token is (issue 30).
-export const POST = route(social.acceptBuddyRequest, async ({ db, auth, params, body, baseUrl }) =>
+export const POST = route(buddies.acceptBuddyRequest, async ({ db, auth, params, body, baseUrl }) =>
   acceptBuddyRequest(db, {
     viewerId: auth.userId,
     requestId: params.invitationId,

@@ -1,8 +1,8 @@
 import { declineBuddyRequest } from '@/lib/buddies/requests';
-import * as social from '@/lib/contract/social';
+import * as buddies from '@/lib/contract/buddies';
 import { route } from '@/lib/http/route';
 
 // POST /api/v1/buddy_requests/{invitationId}/decline.json – decline a request sent to the caller
-export const POST = route(social.declineBuddyRequest, async ({ db, auth, params, body, baseUrl }) =>
+export const POST = route(buddies.declineBuddyRequest, async ({ db, auth, params, body, baseUrl }) =>
   declineBuddyRequest(db, { viewerId: auth.userId, requestId: params.invitationId, by: body, baseUrl }),
 );

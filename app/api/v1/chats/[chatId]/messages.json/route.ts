@@ -3,13 +3,13 @@ import { isOlderCursor } from '@/lib/chats/cursor';
 import { listMessages, messageLimitHeaders, sendMessage } from '@/lib/chats/messages';
 import { chatKey, lookUntilChanged, versionTag } from '@/lib/chats/poll';
 import { config } from '@/lib/config';
-import * as social from '@/lib/contract/social';
+import * as chats from '@/lib/contract/chats';
 import { matchesIfNoneMatch, notModified, taggedReply } from '@/lib/http/conditional';
 import { Reply, route } from '@/lib/http/route';
 
 // GET /api/v1/chats/{chatId}/messages.json – a page of messages and the poll_next_url after it.
 // An unchanged page (If-None-Match) costs the membership lookup alone; wait= holds an empty page.
-export const GET = route(social.listMessages, async ({ db, auth, params, query, baseUrl, request, reauthenticate }) => {
+export const GET = route(chats.listMessages, async ({ db, auth, params, query, baseUrl, request, reauthenticate }) => {
   const { wait, ...pageQuery } = query;
   const holder = { account: auth.userId, stillAllowed: reauthenticate };
   const pageParts = [
@@ -66,7 +66,7 @@ export const GET = route(social.listMessages, async ({ db, auth, params, query, 
 // A message sent with an assistant's token is that assistant's (a body may name no other,
 // lib/accounts/attribution.ts): the chat labels it "sent by <agent> for <person>" for both people.
 export const POST = route(
-  social.sendMessage,
+  chats.sendMessage,
   async ({ db, auth, params, body }) => {
     const rule = config().limits.messages;
     const by = auth.via === 'bearer' && auth.agentName ? { ...body, agentName: auth.agentName } : body;

@@ -1,6 +1,6 @@
 import * as webApp from '@/lib/contract/web-app';
 import { route } from '@/lib/http/route';
-import { setChatMuted } from '@/lib/notifications/web-push-subscriptions';
+import { setChatMuted } from '@/lib/chats/mute';
 
 // POST /api/v1/chats/{chatId}/mute.json – mute or unmute one chat's notifications
 export const POST = route(webApp.muteChat, async ({ db, auth, params, body }) => {
