@@ -13,8 +13,8 @@ import {
 } from './import-layers';
 
 const MAX_UPWARD_IMPORTS = 15;
-// One circle still joins 28 folders (lib's domains import each other); cutting them is issue 35's next step.
-const MAX_FOLDERS_IN_CIRCLES = 28;
+// Three circles still join 25 folders (lib's domains import each other); cutting them is issue 35's next step.
+const MAX_FOLDERS_IN_CIRCLES = 25;
 
 describe('the import graph of the production code', () => {
   const report = analyse(trackedSources(path.resolve(import.meta.dirname, '..')));
