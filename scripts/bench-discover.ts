@@ -4,7 +4,12 @@
 // in the densest seeded city and in a sparse one (radius 25 km, two activities,
 // overlap >= 2 hours), with the EXPLAIN (ANALYZE, BUFFERS) plan of each.
 //
-//   npm run bench:discover -- [--users 1000000] [--baseline 10000] [--iterations 200] [--no-http]
+//   npm run bench:discover -- [--users 1000000] [--baseline 10000] [--iterations 200] [--no-http] [--seeder sql|ts]
+//
+// The populations are generated inside PostgreSQL (scripts/bench-discover-seed.ts: 2M in
+// minutes); `--seeder ts` uses the demo seeder (lib/discover/seed.ts) instead, as before.
+// PostgreSQL's CPU per search is read from /proc around a run of searches made alone
+// (the postmaster and its backends: scripts/bench-cpu.ts), so Linux only.
 //
 // It is a script, not a test: it needs minutes and most of a small machine.
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -28,6 +33,8 @@ import { discoverQuerySchema, type DiscoverQuery } from '../lib/contract/discove
 import { discover, discoverQuery, distanceSql, searchForCaller } from '../lib/discover';
 import { seedDemoUsers, seedReference, type DemoPlace } from '../lib/discover/seed';
 import { distanceKm } from '../lib/geo';
+import { postgresCpuMs, postmasterPidOf } from './bench-cpu';
+import { seedDemoUsersInSql } from './bench-discover-seed';
 import { serverArgs } from './server-command';
 
 const { values } = parseArgs({
@@ -36,6 +43,7 @@ const { values } = parseArgs({
     baseline: { type: 'string', default: '10000' },
     iterations: { type: 'string', default: '200' },
     'no-http': { type: 'boolean', default: false },
+    seeder: { type: 'string', default: 'sql' },
   },
 });
 const TOTAL = Number(values.users);
@@ -43,6 +51,7 @@ const BASELINE = Number(values.baseline);
 const ITERATIONS = Number(values.iterations);
 const WARMUP = Math.max(5, Math.round(ITERATIONS / 10));
 const HTTP = !values['no-http'];
+const SEEDER = values.seeder;
 const root = path.resolve(import.meta.dirname, '..');
 
 // The benchmark searches: two activities, overlap >= 2 hours, 25 km.
@@ -236,8 +245,37 @@ interface Round {
     load: number;
     inProcess: Stats;
     http: Stats | null;
+    cpu: CpuPerSearch | null;
     plan: string;
   }[];
+}
+
+interface CpuPerSearch {
+  /** PostgreSQL's CPU per in-process Discover call (every statement of it), ms. */
+  ms: number;
+  calls: number;
+  load: number;
+}
+
+/**
+ * PostgreSQL's CPU per Discover call: all its processes' CPU time around `calls` calls made
+ * one after another with nothing else running on it. The clock ticks at 10 ms, so a few
+ * hundred calls make the figure good to a few percent.
+ */
+async function postgresCpuPerSearch(
+  postmasterPid: number | null,
+  db: Database,
+  callers: readonly Caller[],
+  calls: number,
+): Promise<CpuPerSearch | null> {
+  if (postmasterPid === null || process.platform !== 'linux') return null;
+  const load = os.loadavg()[0]!;
+  const before = postgresCpuMs(postmasterPid);
+  for (let i = 0; i < calls; i++) {
+    const caller = callers[i % callers.length]!;
+    await discover(db, caller.id, caller.query, { baseUrl: 'http://bench' });
+  }
+  return { ms: (postgresCpuMs(postmasterPid) - before) / calls, calls, load: (load + os.loadavg()[0]!) / 2 };
 }
 
 /** One population in its own database of the benchmark's server. */
@@ -253,6 +291,7 @@ interface Population {
 async function main(): Promise<void> {
   if (!(TOTAL >= BASELINE && BASELINE >= 1 && ITERATIONS >= 10))
     throw new Error('Need --users >= --baseline >= 1 and --iterations >= 10');
+  if (SEEDER !== 'sql' && SEEDER !== 'ts') throw new Error('--seeder is sql or ts');
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'buddy-bench-'));
   fs.chmodSync(dataDir, 0o755);
   log(`Fresh embedded PostgreSQL in ${dataDir}`);
@@ -291,18 +330,17 @@ async function main(): Promise<void> {
       const started = Date.now();
       log(`Seeding ${size.toLocaleString('en')} demo users…`);
       let lastReport = 0;
-      await seedDemoUsers(db, {
-        count: size,
-        passwordHash,
-        seed: size,
-        batchSize: 5000,
-        onProgress: (n) => {
-          if (Date.now() - lastReport > 15_000) {
-            lastReport = Date.now();
-            log(`  ${n.toLocaleString('en')} (${((Date.now() - started) / 1000).toFixed(0)} s)`);
-          }
-        },
-      });
+      const onProgress = (n: number) => {
+        if (Date.now() - lastReport > 15_000) {
+          lastReport = Date.now();
+          log(
+            `  ${n.toLocaleString('en')} (${((Date.now() - started) / 1000).toFixed(0)} s, load ${os.loadavg()[0]!.toFixed(1)})`,
+          );
+        }
+      };
+      if (SEEDER === 'ts')
+        await seedDemoUsers(db, { count: size, passwordHash, seed: size, batchSize: 5000, onProgress });
+      else await seedDemoUsersInSql(db, { count: size, passwordHash, seed: size, onProgress });
       const seedSeconds = (Date.now() - started) / 1000;
       // Autovacuum does this in production (inserts alone trigger it since PostgreSQL 13);
       // run at once here so the postings' visibility map lets the search stay index-only.
@@ -339,6 +377,10 @@ async function main(): Promise<void> {
             })),
           )
         : null;
+      // One population at a time, so each one's CPU is its own.
+      const cpu: (CpuPerSearch | null)[] = [];
+      for (const p of populations)
+        cpu.push(await postgresCpuPerSearch(postmasterPidOf(dataDir), p.db, p.callers[label], ITERATIONS));
       for (const [i, population] of populations.entries()) {
         const plan = await explain(population.db, population.callers[label][0]!);
         rounds[i]!.cities.push({
@@ -348,12 +390,14 @@ async function main(): Promise<void> {
           load,
           inProcess: local[i]!,
           http: http?.[i] ?? null,
+          cpu: cpu[i] ?? null,
           plan,
         });
         log(
           `  ${population.size.toLocaleString('en')}, ${label} (${place.label}, ${nearby[i]!.toLocaleString('en')} people within 25 km): ` +
             `in-process p95 ${ms(local[i]!.p95)}` +
-            (http ? `, HTTP p95 ${ms(http[i]!.p95)}` : ''),
+            (http ? `, HTTP p95 ${ms(http[i]!.p95)}` : '') +
+            (cpu[i] ? `, PostgreSQL CPU ${ms(cpu[i]!.ms)} per search` : ''),
         );
       }
     }
@@ -391,16 +435,17 @@ function report(rounds: Round[]): void {
     `the populations measured turn about, call by call. Seeding: ${rounds.map((r) => `${r.population.toLocaleString('en')} in ${r.seedSeconds.toFixed(1)} s`).join(', ')}.\n`,
   );
   log(
-    '| population | caller | people within 25 km | results | in-process p50 / p95 / p99 | HTTP p50 / p95 / p99 | load |',
+    '| population | caller | people within 25 km | results | in-process p50 / p95 / p99 | HTTP p50 / p95 / p99 | load | PostgreSQL CPU per search (load) |',
   );
-  log('|---|---|---|---|---|---|---|');
+  log('|---|---|---|---|---|---|---|---|');
   for (const round of rounds) {
     for (const city of round.cities) {
       const local = city.inProcess;
       const http = city.http ? `${ms(city.http.p50)} / ${ms(city.http.p95)} / ${ms(city.http.p99)}` : 'not measured';
       log(
         `| ${round.population.toLocaleString('en')} | ${city.label}: ${city.place} | ${city.nearby.toLocaleString('en')} | ` +
-          `${local.results.toFixed(1)} | ${ms(local.p50)} / ${ms(local.p95)} / ${ms(local.p99)} | ${http} | ${city.load.toFixed(1)} |`,
+          `${local.results.toFixed(1)} | ${ms(local.p50)} / ${ms(local.p95)} / ${ms(local.p99)} | ${http} | ${city.load.toFixed(1)} | ` +
+          `${city.cpu ? `${ms(city.cpu.ms)} (${city.cpu.load.toFixed(1)})` : 'not measured'} |`,
       );
     }
   }
