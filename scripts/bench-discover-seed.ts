@@ -124,7 +124,7 @@ export async function seedDemoUsersInSql(db: Database, options: SqlSeedOptions):
       await restoreIndexes(conn, indexes);
       await sql`drop table seed_places, seed_personas`.execute(conn);
     }
-    await checkPublicPoints(conn, 5000);
+    await checkPublicPoints(conn, 1000);
     return inserted;
   });
 }

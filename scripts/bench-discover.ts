@@ -253,6 +253,8 @@ interface Round {
 interface CpuPerSearch {
   /** PostgreSQL's CPU per in-process Discover call (every statement of it), ms. */
   ms: number;
+  /** Of which the ranked search alone (what DATABASE_READ_URLS sends to a replica), ms. */
+  rankedMs: number;
   calls: number;
   load: number;
 }
@@ -275,7 +277,16 @@ async function postgresCpuPerSearch(
     const caller = callers[i % callers.length]!;
     await discover(db, caller.id, caller.query, { baseUrl: 'http://bench' });
   }
-  return { ms: (postgresCpuMs(postmasterPid) - before) / calls, calls, load: (load + os.loadavg()[0]!) / 2 };
+  const whole = postgresCpuMs(postmasterPid) - before;
+  const searches = await Promise.all(
+    callers.map(async (c) =>
+      discoverQuery(await searchForCaller(db, c.id, c.query, { asOf: new Date(), after: null })),
+    ),
+  );
+  const rankedBefore = postgresCpuMs(postmasterPid);
+  for (let i = 0; i < calls; i++) await searches[i % searches.length]!.execute(db);
+  const ranked = postgresCpuMs(postmasterPid) - rankedBefore;
+  return { ms: whole / calls, rankedMs: ranked / calls, calls, load: (load + os.loadavg()[0]!) / 2 };
 }
 
 /** One population in its own database of the benchmark's server. */
@@ -397,7 +408,7 @@ async function main(): Promise<void> {
           `  ${population.size.toLocaleString('en')}, ${label} (${place.label}, ${nearby[i]!.toLocaleString('en')} people within 25 km): ` +
             `in-process p95 ${ms(local[i]!.p95)}` +
             (http ? `, HTTP p95 ${ms(http[i]!.p95)}` : '') +
-            (cpu[i] ? `, PostgreSQL CPU ${ms(cpu[i]!.ms)} per search` : ''),
+            (cpu[i] ? `, PostgreSQL CPU ${ms(cpu[i]!.ms)} per search (ranked query ${ms(cpu[i]!.rankedMs)})` : ''),
         );
       }
     }
@@ -435,7 +446,7 @@ function report(rounds: Round[]): void {
     `the populations measured turn about, call by call. Seeding: ${rounds.map((r) => `${r.population.toLocaleString('en')} in ${r.seedSeconds.toFixed(1)} s`).join(', ')}.\n`,
   );
   log(
-    '| population | caller | people within 25 km | results | in-process p50 / p95 / p99 | HTTP p50 / p95 / p99 | load | PostgreSQL CPU per search (load) |',
+    '| population | caller | people within 25 km | results | in-process p50 / p95 / p99 | HTTP p50 / p95 / p99 | load | PostgreSQL CPU per search / ranked query alone (load) |',
   );
   log('|---|---|---|---|---|---|---|---|');
   for (const round of rounds) {
@@ -445,7 +456,7 @@ function report(rounds: Round[]): void {
       log(
         `| ${round.population.toLocaleString('en')} | ${city.label}: ${city.place} | ${city.nearby.toLocaleString('en')} | ` +
           `${local.results.toFixed(1)} | ${ms(local.p50)} / ${ms(local.p95)} / ${ms(local.p99)} | ${http} | ${city.load.toFixed(1)} | ` +
-          `${city.cpu ? `${ms(city.cpu.ms)} (${city.cpu.load.toFixed(1)})` : 'not measured'} |`,
+          `${city.cpu ? `${ms(city.cpu.ms)} / ${ms(city.cpu.rankedMs)} (${city.cpu.load.toFixed(1)})` : 'not measured'} |`,
       );
     }
   }
