@@ -1,10 +1,10 @@
 // `npm run bench:discover`: Discover at scale. A fresh embedded PostgreSQL is seeded with
-// a baseline population (10,000) and the full one (1,000,000), in two databases, and both
-// are measured turn about: p50/p95/p99 of the domain call in process and over HTTP, for callers
+// a baseline population (10,000) and the full one (1,000,000, or several), one database each,
+// and all are measured turn about: p50/p95/p99 of the domain call in process and over HTTP, for callers
 // in the densest seeded city and in a sparse one (radius 25 km, two activities,
 // overlap >= 2 hours), with the EXPLAIN (ANALYZE, BUFFERS) plan of each.
 //
-//   npm run bench:discover -- [--users 1000000] [--baseline 10000] [--iterations 200] [--no-http] [--seeder sql|ts]
+//   npm run bench:discover -- [--users 1000000[,2000000…]] [--baseline 10000] [--iterations 200] [--no-http] [--seeder sql|ts]
 //
 // The populations are generated inside PostgreSQL (scripts/bench-discover-seed.ts: 2M in
 // minutes); `--seeder ts` uses the demo seeder (lib/discover/seed.ts) instead, as before.
@@ -46,7 +46,8 @@ const { values } = parseArgs({
     seeder: { type: 'string', default: 'sql' },
   },
 });
-const TOTAL = Number(values.users);
+// One population or several (--users 1000000,2000000), each in its own database.
+const TOTALS = values.users.split(',').map(Number);
 const BASELINE = Number(values.baseline);
 const ITERATIONS = Number(values.iterations);
 const WARMUP = Math.max(5, Math.round(ITERATIONS / 10));
@@ -300,8 +301,8 @@ interface Population {
 }
 
 async function main(): Promise<void> {
-  if (!(TOTAL >= BASELINE && BASELINE >= 1 && ITERATIONS >= 10))
-    throw new Error('Need --users >= --baseline >= 1 and --iterations >= 10');
+  if (!(TOTALS.every((total) => total >= BASELINE) && BASELINE >= 1 && ITERATIONS >= 10))
+    throw new Error('Need every --users >= --baseline >= 1 and --iterations >= 10');
   if (SEEDER !== 'sql' && SEEDER !== 'ts') throw new Error('--seeder is sql or ts');
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'buddy-bench-'));
   fs.chmodSync(dataDir, 0o755);
@@ -328,7 +329,7 @@ async function main(): Promise<void> {
     // The two populations live in two databases of one server and are measured turn
     // about, call by call: on a shared machine whose load swings from minute to minute,
     // measuring one after the other would compare the load as much as the populations.
-    const sizes = BASELINE === TOTAL ? [TOTAL] : [BASELINE, TOTAL];
+    const sizes = [...new Set([BASELINE, ...TOTALS])].sort((a, b) => a - b);
     for (const [i, size] of sizes.entries()) {
       const url = i === 0 ? database.url : await createDatabase(database.url, `buddy_${size}`);
       const db = connect(url);
@@ -460,14 +461,19 @@ function report(rounds: Round[]): void {
       );
     }
   }
-  const [small, large] = [rounds[0], rounds[rounds.length - 1]];
-  if (small && large && small !== large) {
-    log('\nGrowth (p95 at the full population / p95 at the baseline):');
-    for (const city of large.cities) {
-      const base = small.cities.find((c) => c.label === city.label);
-      if (!base) continue;
-      const ratio = (a: Stats | null, b: Stats | null) => (a && b ? `${(a.p95 / b.p95).toFixed(2)}x` : 'n/a');
-      log(`  ${city.label}: in-process ${ratio(city.inProcess, base.inProcess)}, HTTP ${ratio(city.http, base.http)}`);
+  const small = rounds[0];
+  if (small && rounds.length > 1) {
+    log('\nGrowth (p95 at each population / p95 at the baseline):');
+    for (const large of rounds.slice(1)) {
+      for (const city of large.cities) {
+        const base = small.cities.find((c) => c.label === city.label);
+        if (!base) continue;
+        const ratio = (a: Stats | null, b: Stats | null) => (a && b ? `${(a.p95 / b.p95).toFixed(2)}x` : 'n/a');
+        log(
+          `  ${large.population.toLocaleString('en')}, ${city.label}: in-process ${ratio(city.inProcess, base.inProcess)}, ` +
+            `HTTP ${ratio(city.http, base.http)}`,
+        );
+      }
     }
   }
   for (const round of rounds) {
