@@ -4,7 +4,11 @@
 // in the densest seeded city and in a sparse one (radius 25 km, two activities,
 // overlap >= 2 hours), with the EXPLAIN (ANALYZE, BUFFERS) plan of each.
 //
-//   npm run bench:discover -- [--users 1000000[,2000000…]] [--baseline 10000] [--iterations 200] [--no-http] [--seeder sql|ts]
+//   npm run bench:discover -- [--users 1000000[,2000000…]] [--baseline 10000] [--iterations 200] [--no-http]
+//     [--seeder sql|ts] [--grow]
+//
+// --grow (with --no-http) seeds one database from size to size and measures each as it is
+// reached: 2M rows of seeding for 1M and 2M instead of 3M.
 //
 // The populations are generated inside PostgreSQL (scripts/bench-discover-seed.ts: 2M in
 // minutes); `--seeder ts` uses the demo seeder (lib/discover/seed.ts) instead, as before.
@@ -44,6 +48,7 @@ const { values } = parseArgs({
     iterations: { type: 'string', default: '200' },
     'no-http': { type: 'boolean', default: false },
     seeder: { type: 'string', default: 'sql' },
+    grow: { type: 'boolean', default: false },
   },
 });
 // One population or several (--users 1000000,2000000), each in its own database.
@@ -53,6 +58,9 @@ const ITERATIONS = Number(values.iterations);
 const WARMUP = Math.max(5, Math.round(ITERATIONS / 10));
 const HTTP = !values['no-http'];
 const SEEDER = values.seeder;
+// One database grown from size to size, measured at each (HTTP is not measured): a third less
+// seeding for 1M and 2M, at the price of measuring the sizes one after the other.
+const GROW = values.grow;
 const root = path.resolve(import.meta.dirname, '..');
 
 // The benchmark searches: two activities, overlap >= 2 hours, 25 km.
@@ -304,6 +312,7 @@ async function main(): Promise<void> {
   if (!(TOTALS.every((total) => total >= BASELINE) && BASELINE >= 1 && ITERATIONS >= 10))
     throw new Error('Need every --users >= --baseline >= 1 and --iterations >= 10');
   if (SEEDER !== 'sql' && SEEDER !== 'ts') throw new Error('--seeder is sql or ts');
+  if (GROW && HTTP) throw new Error('--grow measures in process only: add --no-http');
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'buddy-bench-'));
   fs.chmodSync(dataDir, 0o755);
   log(`Fresh embedded PostgreSQL in ${dataDir}`);
@@ -330,17 +339,20 @@ async function main(): Promise<void> {
     // about, call by call: on a shared machine whose load swings from minute to minute,
     // measuring one after the other would compare the load as much as the populations.
     const sizes = [...new Set([BASELINE, ...TOTALS])].sort((a, b) => a - b);
+    const grown: Round[] = [];
     for (const [i, size] of sizes.entries()) {
-      const url = i === 0 ? database.url : await createDatabase(database.url, `buddy_${size}`);
-      const db = connect(url);
-      await migrateToLatest(db);
+      const previous = GROW ? populations[populations.length - 1] : undefined;
+      const url = i === 0 || previous ? database.url : await createDatabase(database.url, `buddy_${size}`);
+      const db = previous?.db ?? connect(url);
+      if (!previous) await migrateToLatest(db);
       if (i === 0) log((await sql<{ v: string }>`select version() as v`.execute(db)).rows[0]!.v);
-      const callers = {
+      const callers = previous?.callers ?? {
         dense: await createCallers(db, dense, 'dense', passwordHash, 'http://bench'),
         sparse: await createCallers(db, sparse, 'sparse', passwordHash, 'http://bench'),
       };
+      const count = size - (previous?.size ?? 0);
       const started = Date.now();
-      log(`Seeding ${size.toLocaleString('en')} demo users…`);
+      log(`Seeding ${count.toLocaleString('en')} demo users${previous ? ` (to ${size.toLocaleString('en')})` : ''}…`);
       let lastReport = 0;
       const onProgress = (n: number) => {
         if (Date.now() - lastReport > 15_000) {
@@ -350,9 +362,8 @@ async function main(): Promise<void> {
           );
         }
       };
-      if (SEEDER === 'ts')
-        await seedDemoUsers(db, { count: size, passwordHash, seed: size, batchSize: 5000, onProgress });
-      else await seedDemoUsersInSql(db, { count: size, passwordHash, seed: size, onProgress });
+      if (SEEDER === 'ts') await seedDemoUsers(db, { count, passwordHash, seed: size, batchSize: 5000, onProgress });
+      else await seedDemoUsersInSql(db, { count, passwordHash, seed: size, onProgress });
       const seedSeconds = (Date.now() - started) / 1000;
       // Autovacuum does this in production (inserts alone trigger it since PostgreSQL 13);
       // run at once here so the postings' visibility map lets the search stay index-only.
@@ -360,66 +371,80 @@ async function main(): Promise<void> {
       await sql`vacuum analyze discover_postings`.execute(db);
       log(`Seeded ${size.toLocaleString('en')} in ${seedSeconds.toFixed(1)} s (+ vacuum analyze)`);
       populations.push({ size, url, db, callers, seedSeconds });
+      if (GROW) {
+        // Each size measured as soon as it exists (and reported, in case a later size takes too long).
+        grown.push(...(await measure([populations[populations.length - 1]!], dataDir, { dense, sparse })));
+        report(grown);
+      }
     }
+    if (GROW) return;
     if (HTTP) {
       log('Starting the app servers (builds first if the sources changed)…');
       for (const population of populations) population.server = await startServer(population.url, dataDir);
     }
 
-    const rounds: Round[] = populations.map((p) => ({ population: p.size, seedSeconds: p.seedSeconds, cities: [] }));
-    for (const [label, place] of [
-      ['dense', dense],
-      ['sparse', sparse],
-    ] as const) {
-      const nearby = await Promise.all(populations.map((p) => peopleWithin(p.db, place, 25)));
-      // The machine is shared: the 1-minute load average says how busy it was.
-      const load = os.loadavg()[0]!;
-      const local = await measureTurnAbout(
-        populations.map((p) => ({
-          callers: p.callers[label],
-          call: async (caller: Caller) =>
-            (await discover(p.db, caller.id, caller.query, { baseUrl: 'http://bench' })).results.length,
-        })),
-      );
-      const http = HTTP
-        ? await measureTurnAbout(
-            populations.map((p) => ({
-              callers: p.callers[label],
-              call: (caller: Caller) => httpCall(p.server!.baseUrl, caller),
-            })),
-          )
-        : null;
-      // One population at a time, so each one's CPU is its own.
-      const cpu: (CpuPerSearch | null)[] = [];
-      for (const p of populations)
-        cpu.push(await postgresCpuPerSearch(postmasterPidOf(dataDir), p.db, p.callers[label], ITERATIONS));
-      for (const [i, population] of populations.entries()) {
-        const plan = await explain(population.db, population.callers[label][0]!);
-        rounds[i]!.cities.push({
-          label,
-          place: place.label,
-          nearby: nearby[i]!,
-          load,
-          inProcess: local[i]!,
-          http: http?.[i] ?? null,
-          cpu: cpu[i] ?? null,
-          plan,
-        });
-        log(
-          `  ${population.size.toLocaleString('en')}, ${label} (${place.label}, ${nearby[i]!.toLocaleString('en')} people within 25 km): ` +
-            `in-process p95 ${ms(local[i]!.p95)}` +
-            (http ? `, HTTP p95 ${ms(http[i]!.p95)}` : '') +
-            (cpu[i] ? `, PostgreSQL CPU ${ms(cpu[i]!.ms)} per search (ranked query ${ms(cpu[i]!.rankedMs)})` : ''),
-        );
-      }
-    }
-    report(rounds);
+    report(await measure(populations, dataDir, { dense, sparse }));
   } finally {
     for (const population of populations) await population.server?.stop();
     for (const pool of pools) await pool.end().catch(() => {});
     await database.stop();
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
+}
+
+async function measure(
+  populations: Population[],
+  dataDir: string,
+  { dense, sparse }: { dense: DemoPlace; sparse: DemoPlace },
+): Promise<Round[]> {
+  const rounds: Round[] = populations.map((p) => ({ population: p.size, seedSeconds: p.seedSeconds, cities: [] }));
+  for (const [label, place] of [
+    ['dense', dense],
+    ['sparse', sparse],
+  ] as const) {
+    const nearby = await Promise.all(populations.map((p) => peopleWithin(p.db, place, 25)));
+    // The machine is shared: the 1-minute load average says how busy it was.
+    const load = os.loadavg()[0]!;
+    const local = await measureTurnAbout(
+      populations.map((p) => ({
+        callers: p.callers[label],
+        call: async (caller: Caller) =>
+          (await discover(p.db, caller.id, caller.query, { baseUrl: 'http://bench' })).results.length,
+      })),
+    );
+    const http = HTTP
+      ? await measureTurnAbout(
+          populations.map((p) => ({
+            callers: p.callers[label],
+            call: (caller: Caller) => httpCall(p.server!.baseUrl, caller),
+          })),
+        )
+      : null;
+    // One population at a time, so each one's CPU is its own.
+    const cpu: (CpuPerSearch | null)[] = [];
+    for (const p of populations)
+      cpu.push(await postgresCpuPerSearch(postmasterPidOf(dataDir), p.db, p.callers[label], ITERATIONS));
+    for (const [i, population] of populations.entries()) {
+      const plan = await explain(population.db, population.callers[label][0]!);
+      rounds[i]!.cities.push({
+        label,
+        place: place.label,
+        nearby: nearby[i]!,
+        load,
+        inProcess: local[i]!,
+        http: http?.[i] ?? null,
+        cpu: cpu[i] ?? null,
+        plan,
+      });
+      log(
+        `  ${population.size.toLocaleString('en')}, ${label} (${place.label}, ${nearby[i]!.toLocaleString('en')} people within 25 km): ` +
+          `in-process p95 ${ms(local[i]!.p95)}` +
+          (http ? `, HTTP p95 ${ms(http[i]!.p95)}` : '') +
+          (cpu[i] ? `, PostgreSQL CPU ${ms(cpu[i]!.ms)} per search (ranked query ${ms(cpu[i]!.rankedMs)})` : ''),
+      );
+    }
+  }
+  return rounds;
 }
 
 async function createDatabase(serverUrl: string, name: string): Promise<string> {
@@ -444,7 +469,7 @@ function report(rounds: Round[]): void {
     `cycling over ${SEARCHES.length} callers per city with different activity pairs and schedules; ${os.cpus().length} CPUs;`,
   );
   log(
-    `the populations measured turn about, call by call. Seeding: ${rounds.map((r) => `${r.population.toLocaleString('en')} in ${r.seedSeconds.toFixed(1)} s`).join(', ')}.\n`,
+    `${GROW ? 'one database grown and measured at each size' : 'the populations measured turn about, call by call'}. Seeding: ${rounds.map((r) => `${r.population.toLocaleString('en')} in ${r.seedSeconds.toFixed(1)} s`).join(', ')}.\n`,
   );
   log(
     '| population | caller | people within 25 km | results | in-process p50 / p95 / p99 | HTTP p50 / p95 / p99 | load | PostgreSQL CPU per search / ranked query alone (load) |',
