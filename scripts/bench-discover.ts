@@ -13,7 +13,7 @@
 // The populations are generated inside PostgreSQL (scripts/bench-discover-seed.ts: 2M in
 // minutes); `--seeder ts` uses the demo seeder (lib/discover/seed.ts) instead, as before.
 // PostgreSQL's CPU per search is read from /proc around a run of searches made alone
-// (the postmaster and its backends: scripts/bench-cpu.ts), so Linux only.
+// (the client backends' CPU time, scripts/bench-cpu.ts), so Linux only.
 //
 // It is a script, not a test: it needs minutes and most of a small machine.
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -37,7 +37,7 @@ import { discoverQuerySchema, type DiscoverQuery } from '../lib/contract/discove
 import { discover, discoverQuery, distanceSql, searchForCaller } from '../lib/discover';
 import { seedDemoUsers, seedReference, type DemoPlace } from '../lib/discover/seed';
 import { distanceKm } from '../lib/geo';
-import { postgresCpuMs, postmasterPidOf } from './bench-cpu';
+import { processCpuMs } from './bench-cpu';
 import { seedDemoUsersInSql } from './bench-discover-seed';
 import { serverArgs } from './server-command';
 
@@ -268,33 +268,55 @@ interface CpuPerSearch {
   load: number;
 }
 
+/** CPU ms of the server's client backends (the connections that run the searches), by pid. */
+async function backendCpuMs(db: Database): Promise<Map<number, number>> {
+  const { rows } = await sql<{ pid: number }>`
+    select pid from pg_stat_activity where backend_type = 'client backend'`.execute(db);
+  const cpu = new Map<number, number>();
+  for (const { pid } of rows) {
+    try {
+      cpu.set(pid, processCpuMs(pid));
+    } catch {
+      // ended meanwhile
+    }
+  }
+  return cpu;
+}
+
+/** CPU the client backends used between two readings (a backend new since the first counts whole). */
+function spent(before: Map<number, number>, after: Map<number, number>): number {
+  let total = 0;
+  for (const [pid, ms] of after) total += ms - (before.get(pid) ?? 0);
+  return total;
+}
+
 /**
- * PostgreSQL's CPU per Discover call: all its processes' CPU time around `calls` calls made
- * one after another with nothing else running on it. The clock ticks at 10 ms, so a few
- * hundred calls make the figure good to a few percent.
+ * PostgreSQL's CPU per Discover call: the CPU time of the client backends around `calls`
+ * calls made one after another (background processes such as the checkpointer and
+ * autovacuum, busy after seeding, are left out). The clock ticks at 10 ms, so a few hundred
+ * calls make the figure good to a few percent.
  */
 async function postgresCpuPerSearch(
-  postmasterPid: number | null,
   db: Database,
   callers: readonly Caller[],
   calls: number,
 ): Promise<CpuPerSearch | null> {
-  if (postmasterPid === null || process.platform !== 'linux') return null;
+  if (process.platform !== 'linux') return null;
   const load = os.loadavg()[0]!;
-  const before = postgresCpuMs(postmasterPid);
+  const before = await backendCpuMs(db);
   for (let i = 0; i < calls; i++) {
     const caller = callers[i % callers.length]!;
     await discover(db, caller.id, caller.query, { baseUrl: 'http://bench' });
   }
-  const whole = postgresCpuMs(postmasterPid) - before;
+  const whole = spent(before, await backendCpuMs(db));
   const searches = await Promise.all(
     callers.map(async (c) =>
       discoverQuery(await searchForCaller(db, c.id, c.query, { asOf: new Date(), after: null })),
     ),
   );
-  const rankedBefore = postgresCpuMs(postmasterPid);
+  const rankedBefore = await backendCpuMs(db);
   for (let i = 0; i < calls; i++) await searches[i % searches.length]!.execute(db);
-  const ranked = postgresCpuMs(postmasterPid) - rankedBefore;
+  const ranked = spent(rankedBefore, await backendCpuMs(db));
   return { ms: whole / calls, rankedMs: ranked / calls, calls, load: (load + os.loadavg()[0]!) / 2 };
 }
 
@@ -369,11 +391,13 @@ async function main(): Promise<void> {
       // run at once here so the postings' visibility map lets the search stay index-only.
       await sql`vacuum analyze users`.execute(db);
       await sql`vacuum analyze discover_postings`.execute(db);
+      // The seeding's dirty pages written now, not by a checkpoint in the middle of the timings.
+      await sql`checkpoint`.execute(db);
       log(`Seeded ${size.toLocaleString('en')} in ${seedSeconds.toFixed(1)} s (+ vacuum analyze)`);
       populations.push({ size, url, db, callers, seedSeconds });
       if (GROW) {
         // Each size measured as soon as it exists (and reported, in case a later size takes too long).
-        grown.push(...(await measure([populations[populations.length - 1]!], dataDir, { dense, sparse })));
+        grown.push(...(await measure([populations[populations.length - 1]!], { dense, sparse })));
         report(grown);
       }
     }
@@ -383,7 +407,7 @@ async function main(): Promise<void> {
       for (const population of populations) population.server = await startServer(population.url, dataDir);
     }
 
-    report(await measure(populations, dataDir, { dense, sparse }));
+    report(await measure(populations, { dense, sparse }));
   } finally {
     for (const population of populations) await population.server?.stop();
     for (const pool of pools) await pool.end().catch(() => {});
@@ -394,7 +418,6 @@ async function main(): Promise<void> {
 
 async function measure(
   populations: Population[],
-  dataDir: string,
   { dense, sparse }: { dense: DemoPlace; sparse: DemoPlace },
 ): Promise<Round[]> {
   const rounds: Round[] = populations.map((p) => ({ population: p.size, seedSeconds: p.seedSeconds, cities: [] }));
@@ -422,8 +445,7 @@ async function measure(
       : null;
     // One population at a time, so each one's CPU is its own.
     const cpu: (CpuPerSearch | null)[] = [];
-    for (const p of populations)
-      cpu.push(await postgresCpuPerSearch(postmasterPidOf(dataDir), p.db, p.callers[label], ITERATIONS));
+    for (const p of populations) cpu.push(await postgresCpuPerSearch(p.db, p.callers[label], ITERATIONS));
     for (const [i, population] of populations.entries()) {
       const plan = await explain(population.db, population.callers[label][0]!);
       rounds[i]!.cities.push({
