@@ -24,12 +24,14 @@
 //    own definitions after it (one sort each instead of millions of random inserts).
 import { sql } from 'kysely';
 import type { Database } from '../db';
-import { demoProfile, seedReference } from '../lib/discover/seed';
+import { type DemoPlace, demoProfile, seedReference } from '../lib/discover/seed';
 import { timezoneForPoint } from '../lib/geo/timezone';
 import { seededRandom } from '../lib/seeded-random';
 
 export interface SqlSeedOptions {
   count: number;
+  /** Only these places (weighted by population), e.g. one metro; all the gazetteer's largest by default. */
+  places?: readonly DemoPlace[];
   passwordHash: string;
   /** Same seed, same population (personas from the PRNG, the rest from PostgreSQL's setseed). */
   seed?: number;
@@ -52,6 +54,9 @@ export async function seedDemoUsersInSql(db: Database, options: SqlSeedOptions):
   const chunk = options.chunk ?? 100_000;
   const personaCount = Math.min(options.personas ?? 65_536, Math.max(1000, options.count));
   const ref = seedReference();
+  const allPlaces = options.places ?? ref.places;
+  let weight = 0;
+  const placeWeights = options.places ? options.places.map((p) => (weight += p.population)) : [...ref.placeWeights];
   const random = seededRandom(seed);
 
   // Temporary tables live in one session: everything runs on one connection.
@@ -61,11 +66,11 @@ export async function seedDemoUsersInSql(db: Database, options: SqlSeedOptions):
       lon_scale float8 not null, location text not null, public_location text not null, timezone text not null)`.execute(
       conn,
     );
-    for (let from = 0; from < ref.places.length; from += REFERENCE_BATCH) {
-      const places = ref.places.slice(from, from + REFERENCE_BATCH);
+    for (let from = 0; from < allPlaces.length; from += REFERENCE_BATCH) {
+      const places = allPlaces.slice(from, from + REFERENCE_BATCH);
       const column = <T>(f: (p: (typeof places)[number], i: number) => T) => places.map((p, i) => f(p, from + i));
       await sql`insert into seed_places
-        select * from unnest(${column((_, i) => ref.placeWeights[i]!)}::float8[], ${column((p) => p.latitude)}::float8[],
+        select * from unnest(${column((_, i) => placeWeights[i]!)}::float8[], ${column((p) => p.latitude)}::float8[],
           ${column((p) => p.longitude)}::float8[], ${column((p) => p.spreadKm)}::float8[],
           ${column((p) => 111.32 * Math.max(0.05, Math.cos((p.latitude * Math.PI) / 180)))}::float8[],
           ${column((p) => (p.region ? `${p.name}, ${p.region}` : `${p.name}, ${p.country}`))}::text[],
@@ -74,7 +79,7 @@ export async function seedDemoUsersInSql(db: Database, options: SqlSeedOptions):
       );
     }
     await sql`create index on seed_places (cum)`.execute(conn);
-    const totalWeight = ref.placeWeights[ref.placeWeights.length - 1]!;
+    const totalWeight = placeWeights[placeWeights.length - 1]!;
 
     await sql`create temporary table seed_personas (
       i int primary key, slug_prefix text not null, display_name text not null, about_me text not null,

@@ -5,8 +5,10 @@
 // overlap >= 2 hours), with the EXPLAIN (ANALYZE, BUFFERS) plan of each.
 //
 //   npm run bench:discover -- [--users 1000000[,2000000…]] [--baseline 10000] [--iterations 200] [--no-http]
-//     [--seeder sql|ts] [--grow]
+//     [--seeder sql|ts] [--grow] [--metro]
 //
+// --metro puts every profile in the densest city (Shanghai, its usual ~12 km spread): a metro
+// of N profiles rather than N spread over 5,000 cities.
 // --grow (with --no-http) seeds one database from size to size and measures each as it is
 // reached: 2M rows of seeding for 1M and 2M instead of 3M.
 //
@@ -49,6 +51,7 @@ const { values } = parseArgs({
     'no-http': { type: 'boolean', default: false },
     seeder: { type: 'string', default: 'sql' },
     grow: { type: 'boolean', default: false },
+    metro: { type: 'boolean', default: false },
   },
 });
 // One population or several (--users 1000000,2000000), each in its own database.
@@ -61,6 +64,8 @@ const SEEDER = values.seeder;
 // One database grown from size to size, measured at each (HTTP is not measured): a third less
 // seeding for 1M and 2M, at the price of measuring the sizes one after the other.
 const GROW = values.grow;
+// Everyone in the densest city (its usual spread, ~12 km): "2M profiles in one metro".
+const METRO = values.metro;
 const root = path.resolve(import.meta.dirname, '..');
 
 // The benchmark searches: two activities, overlap >= 2 hours, 25 km.
@@ -334,6 +339,7 @@ async function main(): Promise<void> {
   if (!(TOTALS.every((total) => total >= BASELINE) && BASELINE >= 1 && ITERATIONS >= 10))
     throw new Error('Need every --users >= --baseline >= 1 and --iterations >= 10');
   if (SEEDER !== 'sql' && SEEDER !== 'ts') throw new Error('--seeder is sql or ts');
+  if (METRO && SEEDER !== 'sql') throw new Error('--metro needs the SQL seeder');
   if (GROW && HTTP) throw new Error('--grow measures in process only: add --no-http');
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'buddy-bench-'));
   fs.chmodSync(dataDir, 0o755);
@@ -385,7 +391,14 @@ async function main(): Promise<void> {
         }
       };
       if (SEEDER === 'ts') await seedDemoUsers(db, { count, passwordHash, seed: size, batchSize: 5000, onProgress });
-      else await seedDemoUsersInSql(db, { count, passwordHash, seed: size, onProgress });
+      else
+        await seedDemoUsersInSql(db, {
+          count,
+          passwordHash,
+          seed: size,
+          onProgress,
+          places: METRO ? [dense] : undefined,
+        });
       const seedSeconds = (Date.now() - started) / 1000;
       // Autovacuum does this in production (inserts alone trigger it since PostgreSQL 13);
       // run at once here so the postings' visibility map lets the search stay index-only.
