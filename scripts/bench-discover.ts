@@ -1,10 +1,21 @@
 // `npm run bench:discover`: Discover at scale. A fresh embedded PostgreSQL is seeded with
-// a baseline population (10,000) and the full one (1,000,000), in two databases, and both
-// are measured turn about: p50/p95/p99 of the domain call in process and over HTTP, for callers
+// a baseline population (10,000) and the full one (1,000,000, or several), one database each,
+// and all are measured turn about: p50/p95/p99 of the domain call in process and over HTTP, for callers
 // in the densest seeded city and in a sparse one (radius 25 km, two activities,
 // overlap >= 2 hours), with the EXPLAIN (ANALYZE, BUFFERS) plan of each.
 //
-//   npm run bench:discover -- [--users 1000000] [--baseline 10000] [--iterations 200] [--no-http]
+//   npm run bench:discover -- [--users 1000000[,2000000…]] [--baseline 10000] [--iterations 200] [--no-http]
+//     [--seeder sql|ts] [--grow] [--metro]
+//
+// --metro puts every profile in the densest city (Shanghai, its usual ~12 km spread): a metro
+// of N profiles rather than N spread over 5,000 cities.
+// --grow (with --no-http) seeds one database from size to size and measures each as it is
+// reached: 2M rows of seeding for 1M and 2M instead of 3M.
+//
+// The populations are generated inside PostgreSQL (scripts/bench-discover-seed.ts: 2M in
+// minutes); `--seeder ts` uses the demo seeder (lib/discover/seed.ts) instead, as before.
+// PostgreSQL's CPU per search is read from /proc around a run of searches made alone
+// (the client backends' CPU time, scripts/bench-cpu.ts), so Linux only.
 //
 // It is a script, not a test: it needs minutes and most of a small machine.
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -29,6 +40,8 @@ import { discover, discoverQuery, distanceSql, searchForCaller } from '../lib/di
 import { seedDemoUsers, seedReference, type DemoPlace } from '../lib/discover/seed';
 import { distanceKm } from '../lib/geo';
 import { serverArgs } from '../server/command';
+import { processCpuMs } from './bench-cpu';
+import { seedDemoUsersInSql } from './bench-discover-seed';
 
 const { values } = parseArgs({
   options: {
@@ -36,13 +49,23 @@ const { values } = parseArgs({
     baseline: { type: 'string', default: '10000' },
     iterations: { type: 'string', default: '200' },
     'no-http': { type: 'boolean', default: false },
+    seeder: { type: 'string', default: 'sql' },
+    grow: { type: 'boolean', default: false },
+    metro: { type: 'boolean', default: false },
   },
 });
-const TOTAL = Number(values.users);
+// One population or several (--users 1000000,2000000), each in its own database.
+const TOTALS = values.users.split(',').map(Number);
 const BASELINE = Number(values.baseline);
 const ITERATIONS = Number(values.iterations);
 const WARMUP = Math.max(5, Math.round(ITERATIONS / 10));
 const HTTP = !values['no-http'];
+const SEEDER = values.seeder;
+// One database grown from size to size, measured at each (HTTP is not measured): a third less
+// seeding for 1M and 2M, at the price of measuring the sizes one after the other.
+const GROW = values.grow;
+// Everyone in the densest city (its usual spread, ~12 km): "2M profiles in one metro".
+const METRO = values.metro;
 const root = path.resolve(import.meta.dirname, '..');
 
 // The benchmark searches: two activities, overlap >= 2 hours, 25 km.
@@ -236,8 +259,70 @@ interface Round {
     load: number;
     inProcess: Stats;
     http: Stats | null;
+    cpu: CpuPerSearch | null;
     plan: string;
   }[];
+}
+
+interface CpuPerSearch {
+  /** PostgreSQL's CPU per in-process Discover call (every statement of it), ms. */
+  ms: number;
+  /** Of which the ranked search alone (what DATABASE_READ_URLS sends to a replica), ms. */
+  rankedMs: number;
+  calls: number;
+  load: number;
+}
+
+/** CPU ms of the server's client backends (the connections that run the searches), by pid. */
+async function backendCpuMs(db: Database): Promise<Map<number, number>> {
+  const { rows } = await sql<{ pid: number }>`
+    select pid from pg_stat_activity where backend_type = 'client backend'`.execute(db);
+  const cpu = new Map<number, number>();
+  for (const { pid } of rows) {
+    try {
+      cpu.set(pid, processCpuMs(pid));
+    } catch {
+      // ended meanwhile
+    }
+  }
+  return cpu;
+}
+
+/** CPU the client backends used between two readings (a backend new since the first counts whole). */
+function spent(before: Map<number, number>, after: Map<number, number>): number {
+  let total = 0;
+  for (const [pid, ms] of after) total += ms - (before.get(pid) ?? 0);
+  return total;
+}
+
+/**
+ * PostgreSQL's CPU per Discover call: the CPU time of the client backends around `calls`
+ * calls made one after another (background processes such as the checkpointer and
+ * autovacuum, busy after seeding, are left out). The clock ticks at 10 ms, so a few hundred
+ * calls make the figure good to a few percent.
+ */
+async function postgresCpuPerSearch(
+  db: Database,
+  callers: readonly Caller[],
+  calls: number,
+): Promise<CpuPerSearch | null> {
+  if (process.platform !== 'linux') return null;
+  const load = os.loadavg()[0]!;
+  const before = await backendCpuMs(db);
+  for (let i = 0; i < calls; i++) {
+    const caller = callers[i % callers.length]!;
+    await discover(db, caller.id, caller.query, { baseUrl: 'http://bench' });
+  }
+  const whole = spent(before, await backendCpuMs(db));
+  const searches = await Promise.all(
+    callers.map(async (c) =>
+      discoverQuery(await searchForCaller(db, c.id, c.query, { asOf: new Date(), after: null })),
+    ),
+  );
+  const rankedBefore = await backendCpuMs(db);
+  for (let i = 0; i < calls; i++) await searches[i % searches.length]!.execute(db);
+  const ranked = spent(rankedBefore, await backendCpuMs(db));
+  return { ms: whole / calls, rankedMs: ranked / calls, calls, load: (load + os.loadavg()[0]!) / 2 };
 }
 
 /** One population in its own database of the benchmark's server. */
@@ -251,8 +336,11 @@ interface Population {
 }
 
 async function main(): Promise<void> {
-  if (!(TOTAL >= BASELINE && BASELINE >= 1 && ITERATIONS >= 10))
-    throw new Error('Need --users >= --baseline >= 1 and --iterations >= 10');
+  if (!(TOTALS.every((total) => total >= BASELINE) && BASELINE >= 1 && ITERATIONS >= 10))
+    throw new Error('Need every --users >= --baseline >= 1 and --iterations >= 10');
+  if (SEEDER !== 'sql' && SEEDER !== 'ts') throw new Error('--seeder is sql or ts');
+  if (METRO && SEEDER !== 'sql') throw new Error('--metro needs the SQL seeder');
+  if (GROW && HTTP) throw new Error('--grow measures in process only: add --no-http');
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'buddy-bench-'));
   fs.chmodSync(dataDir, 0o755);
   log(`Fresh embedded PostgreSQL in ${dataDir}`);
@@ -278,92 +366,120 @@ async function main(): Promise<void> {
     // The two populations live in two databases of one server and are measured turn
     // about, call by call: on a shared machine whose load swings from minute to minute,
     // measuring one after the other would compare the load as much as the populations.
-    const sizes = BASELINE === TOTAL ? [TOTAL] : [BASELINE, TOTAL];
+    const sizes = [...new Set([BASELINE, ...TOTALS])].sort((a, b) => a - b);
+    const grown: Round[] = [];
     for (const [i, size] of sizes.entries()) {
-      const url = i === 0 ? database.url : await createDatabase(database.url, `buddy_${size}`);
-      const db = connect(url);
-      await migrateToLatest(db);
+      const previous = GROW ? populations[populations.length - 1] : undefined;
+      const url = i === 0 || previous ? database.url : await createDatabase(database.url, `buddy_${size}`);
+      const db = previous?.db ?? connect(url);
+      if (!previous) await migrateToLatest(db);
       if (i === 0) log((await sql<{ v: string }>`select version() as v`.execute(db)).rows[0]!.v);
-      const callers = {
+      const callers = previous?.callers ?? {
         dense: await createCallers(db, dense, 'dense', passwordHash, 'http://bench'),
         sparse: await createCallers(db, sparse, 'sparse', passwordHash, 'http://bench'),
       };
+      const count = size - (previous?.size ?? 0);
       const started = Date.now();
-      log(`Seeding ${size.toLocaleString('en')} demo users…`);
+      log(`Seeding ${count.toLocaleString('en')} demo users${previous ? ` (to ${size.toLocaleString('en')})` : ''}…`);
       let lastReport = 0;
-      await seedDemoUsers(db, {
-        count: size,
-        passwordHash,
-        seed: size,
-        batchSize: 5000,
-        onProgress: (n) => {
-          if (Date.now() - lastReport > 15_000) {
-            lastReport = Date.now();
-            log(`  ${n.toLocaleString('en')} (${((Date.now() - started) / 1000).toFixed(0)} s)`);
-          }
-        },
-      });
+      const onProgress = (n: number) => {
+        if (Date.now() - lastReport > 15_000) {
+          lastReport = Date.now();
+          log(
+            `  ${n.toLocaleString('en')} (${((Date.now() - started) / 1000).toFixed(0)} s, load ${os.loadavg()[0]!.toFixed(1)})`,
+          );
+        }
+      };
+      if (SEEDER === 'ts') await seedDemoUsers(db, { count, passwordHash, seed: size, batchSize: 5000, onProgress });
+      else
+        await seedDemoUsersInSql(db, {
+          count,
+          passwordHash,
+          seed: size,
+          onProgress,
+          places: METRO ? [dense] : undefined,
+        });
       const seedSeconds = (Date.now() - started) / 1000;
       // Autovacuum does this in production (inserts alone trigger it since PostgreSQL 13);
       // run at once here so the postings' visibility map lets the search stay index-only.
       await sql`vacuum analyze users`.execute(db);
       await sql`vacuum analyze discover_postings`.execute(db);
+      // The seeding's dirty pages written now, not by a checkpoint in the middle of the timings.
+      await sql`checkpoint`.execute(db);
       log(`Seeded ${size.toLocaleString('en')} in ${seedSeconds.toFixed(1)} s (+ vacuum analyze)`);
       populations.push({ size, url, db, callers, seedSeconds });
+      if (GROW) {
+        // Each size measured as soon as it exists (and reported, in case a later size takes too long).
+        grown.push(...(await measure([populations[populations.length - 1]!], { dense, sparse })));
+        report(grown);
+      }
     }
+    if (GROW) return;
     if (HTTP) {
       log('Starting the app servers (builds first if the sources changed)…');
       for (const population of populations) population.server = await startServer(population.url, dataDir);
     }
 
-    const rounds: Round[] = populations.map((p) => ({ population: p.size, seedSeconds: p.seedSeconds, cities: [] }));
-    for (const [label, place] of [
-      ['dense', dense],
-      ['sparse', sparse],
-    ] as const) {
-      const nearby = await Promise.all(populations.map((p) => peopleWithin(p.db, place, 25)));
-      // The machine is shared: the 1-minute load average says how busy it was.
-      const load = os.loadavg()[0]!;
-      const local = await measureTurnAbout(
-        populations.map((p) => ({
-          callers: p.callers[label],
-          call: async (caller: Caller) =>
-            (await discover(p.db, caller.id, caller.query, { baseUrl: 'http://bench' })).results.length,
-        })),
-      );
-      const http = HTTP
-        ? await measureTurnAbout(
-            populations.map((p) => ({
-              callers: p.callers[label],
-              call: (caller: Caller) => httpCall(p.server!.baseUrl, caller),
-            })),
-          )
-        : null;
-      for (const [i, population] of populations.entries()) {
-        const plan = await explain(population.db, population.callers[label][0]!);
-        rounds[i]!.cities.push({
-          label,
-          place: place.label,
-          nearby: nearby[i]!,
-          load,
-          inProcess: local[i]!,
-          http: http?.[i] ?? null,
-          plan,
-        });
-        log(
-          `  ${population.size.toLocaleString('en')}, ${label} (${place.label}, ${nearby[i]!.toLocaleString('en')} people within 25 km): ` +
-            `in-process p95 ${ms(local[i]!.p95)}` +
-            (http ? `, HTTP p95 ${ms(http[i]!.p95)}` : ''),
-        );
-      }
-    }
-    report(rounds);
+    report(await measure(populations, { dense, sparse }));
   } finally {
     for (const population of populations) await population.server?.stop();
     for (const pool of pools) await pool.end().catch(() => {});
     await database.stop();
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
+}
+
+async function measure(
+  populations: Population[],
+  { dense, sparse }: { dense: DemoPlace; sparse: DemoPlace },
+): Promise<Round[]> {
+  const rounds: Round[] = populations.map((p) => ({ population: p.size, seedSeconds: p.seedSeconds, cities: [] }));
+  for (const [label, place] of [
+    ['dense', dense],
+    ['sparse', sparse],
+  ] as const) {
+    const nearby = await Promise.all(populations.map((p) => peopleWithin(p.db, place, 25)));
+    // The machine is shared: the 1-minute load average says how busy it was.
+    const load = os.loadavg()[0]!;
+    const local = await measureTurnAbout(
+      populations.map((p) => ({
+        callers: p.callers[label],
+        call: async (caller: Caller) =>
+          (await discover(p.db, caller.id, caller.query, { baseUrl: 'http://bench' })).results.length,
+      })),
+    );
+    const http = HTTP
+      ? await measureTurnAbout(
+          populations.map((p) => ({
+            callers: p.callers[label],
+            call: (caller: Caller) => httpCall(p.server!.baseUrl, caller),
+          })),
+        )
+      : null;
+    // One population at a time, so each one's CPU is its own.
+    const cpu: (CpuPerSearch | null)[] = [];
+    for (const p of populations) cpu.push(await postgresCpuPerSearch(p.db, p.callers[label], ITERATIONS));
+    for (const [i, population] of populations.entries()) {
+      const plan = await explain(population.db, population.callers[label][0]!);
+      rounds[i]!.cities.push({
+        label,
+        place: place.label,
+        nearby: nearby[i]!,
+        load,
+        inProcess: local[i]!,
+        http: http?.[i] ?? null,
+        cpu: cpu[i] ?? null,
+        plan,
+      });
+      log(
+        `  ${population.size.toLocaleString('en')}, ${label} (${place.label}, ${nearby[i]!.toLocaleString('en')} people within 25 km): ` +
+          `in-process p95 ${ms(local[i]!.p95)}` +
+          (http ? `, HTTP p95 ${ms(http[i]!.p95)}` : '') +
+          (cpu[i] ? `, PostgreSQL CPU ${ms(cpu[i]!.ms)} per search (ranked query ${ms(cpu[i]!.rankedMs)})` : ''),
+      );
+    }
+  }
+  return rounds;
 }
 
 async function createDatabase(serverUrl: string, name: string): Promise<string> {
@@ -388,30 +504,36 @@ function report(rounds: Round[]): void {
     `cycling over ${SEARCHES.length} callers per city with different activity pairs and schedules; ${os.cpus().length} CPUs;`,
   );
   log(
-    `the populations measured turn about, call by call. Seeding: ${rounds.map((r) => `${r.population.toLocaleString('en')} in ${r.seedSeconds.toFixed(1)} s`).join(', ')}.\n`,
+    `${GROW ? 'one database grown and measured at each size' : 'the populations measured turn about, call by call'}. Seeding: ${rounds.map((r) => `${r.population.toLocaleString('en')} in ${r.seedSeconds.toFixed(1)} s`).join(', ')}.\n`,
   );
   log(
-    '| population | caller | people within 25 km | results | in-process p50 / p95 / p99 | HTTP p50 / p95 / p99 | load |',
+    '| population | caller | people within 25 km | results | in-process p50 / p95 / p99 | HTTP p50 / p95 / p99 | load | PostgreSQL CPU per search / ranked query alone (load) |',
   );
-  log('|---|---|---|---|---|---|---|');
+  log('|---|---|---|---|---|---|---|---|');
   for (const round of rounds) {
     for (const city of round.cities) {
       const local = city.inProcess;
       const http = city.http ? `${ms(city.http.p50)} / ${ms(city.http.p95)} / ${ms(city.http.p99)}` : 'not measured';
       log(
         `| ${round.population.toLocaleString('en')} | ${city.label}: ${city.place} | ${city.nearby.toLocaleString('en')} | ` +
-          `${local.results.toFixed(1)} | ${ms(local.p50)} / ${ms(local.p95)} / ${ms(local.p99)} | ${http} | ${city.load.toFixed(1)} |`,
+          `${local.results.toFixed(1)} | ${ms(local.p50)} / ${ms(local.p95)} / ${ms(local.p99)} | ${http} | ${city.load.toFixed(1)} | ` +
+          `${city.cpu ? `${ms(city.cpu.ms)} / ${ms(city.cpu.rankedMs)} (${city.cpu.load.toFixed(1)})` : 'not measured'} |`,
       );
     }
   }
-  const [small, large] = [rounds[0], rounds[rounds.length - 1]];
-  if (small && large && small !== large) {
-    log('\nGrowth (p95 at the full population / p95 at the baseline):');
-    for (const city of large.cities) {
-      const base = small.cities.find((c) => c.label === city.label);
-      if (!base) continue;
-      const ratio = (a: Stats | null, b: Stats | null) => (a && b ? `${(a.p95 / b.p95).toFixed(2)}x` : 'n/a');
-      log(`  ${city.label}: in-process ${ratio(city.inProcess, base.inProcess)}, HTTP ${ratio(city.http, base.http)}`);
+  const small = rounds[0];
+  if (small && rounds.length > 1) {
+    log('\nGrowth (p95 at each population / p95 at the baseline):');
+    for (const large of rounds.slice(1)) {
+      for (const city of large.cities) {
+        const base = small.cities.find((c) => c.label === city.label);
+        if (!base) continue;
+        const ratio = (a: Stats | null, b: Stats | null) => (a && b ? `${(a.p95 / b.p95).toFixed(2)}x` : 'n/a');
+        log(
+          `  ${large.population.toLocaleString('en')}, ${city.label}: in-process ${ratio(city.inProcess, base.inProcess)}, ` +
+            `HTTP ${ratio(city.http, base.http)}`,
+        );
+      }
     }
   }
   for (const round of rounds) {
