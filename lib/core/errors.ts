@@ -197,5 +197,29 @@ export function mapDatabaseError(error: unknown): ApiError | undefined {
     const make = error.constraint ? UNIQUE_CONSTRAINT_ERRORS[error.constraint] : undefined;
     return make ? make() : new ApiError('conflict', 'This conflicts with an existing record');
   }
+  if (isTransientDatabaseError(error))
+    return new ApiError('service_unavailable', 'The database is busy or briefly unavailable; nothing was changed', {
+      retryAfterSeconds: 1,
+    });
   return undefined;
+}
+
+/**
+ * SQLSTATEs after which the same request may well succeed a moment later, its transaction
+ * having been rolled back whole: serialization failure, deadlock, lock or statement
+ * timeout, too many connections, the server shutting down or starting, and the
+ * connection-exception class (08).
+ */
+const TRANSIENT_SQLSTATES = new Set(['40001', '40P01', '55P03', '57014', '53300', '57P01', '57P02', '57P03']);
+// A refused socket is the database not listening (a reset may be the client leaving: route.ts);
+// node-postgres's own pool and client errors carry no code, only these messages.
+const TRANSIENT_DRIVER_MESSAGE = /^(Connection terminated|timeout exceeded when trying to connect)/;
+
+/** A database that is busy or briefly away: a 503 with Retry-After, never a 500. */
+export function isTransientDatabaseError(error: unknown): boolean {
+  const e = error as { code?: unknown; message?: unknown } | null;
+  if (!e || typeof e !== 'object') return false;
+  if (typeof e.code === 'string')
+    return TRANSIENT_SQLSTATES.has(e.code) || e.code.startsWith('08') || e.code === 'ECONNREFUSED';
+  return error instanceof Error && TRANSIENT_DRIVER_MESSAGE.test(error.message);
 }

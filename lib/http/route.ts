@@ -274,7 +274,12 @@ async function parsedWithin(source: { parsed: unknown; bytesAtMost: number }, li
 export function toApiError(error: unknown, spec?: Pick<EndpointSpec, 'method' | 'path'>): ApiError {
   if (error instanceof ApiError) return error;
   const mapped = mapDatabaseError(error);
-  if (mapped) return mapped;
+  if (mapped) {
+    // A busy or absent database is answered 503, but an operator must still see it.
+    if (mapped.code === 'service_unavailable')
+      logError('database busy or unavailable', error, spec ? { route: `${spec.method} ${spec.path}` } : {});
+    return mapped;
+  }
   if (isClientAbort(error)) {
     // The client went away mid-request: nobody reads this answer, and nothing failed here.
     logLine({ level: 'info', message: 'client_aborted', ...(spec ? { route: `${spec.method} ${spec.path}` } : {}) });
