@@ -2,7 +2,7 @@
 // Read once; domain code receives values as arguments and never reads env itself.
 import os from 'node:os';
 import path from 'node:path';
-import { parseTrustProxy, type TrustProxy } from './http/client-address';
+import { parseTrustProxy, type TrustProxy } from './core/client-address';
 import type { AttemptLimits, FailureLimits } from './accounts/attempt-limits';
 import { RATE_LIMIT_NAMES, type RateLimitRules } from './limits/rate-limits';
 import { limitsFromEnv, type Limits } from './limits/rules';
