@@ -6,7 +6,7 @@ import type { AccessTokensTable } from '@/db/types';
 import { SCOPES, type Scope } from '../contract/define';
 import { ApiError } from '../core/errors';
 import { isUuid } from '../contract/validation';
-import { randomSecret, sha256 } from './secrets';
+import { randomSecret, sha256 } from '../core/secrets';
 import type { TokenOwner } from './token-owner';
 import { cachedTokenOwner, forgetCachedOwners, rememberTokenOwner, tokenCacheMark } from './token-cache';
 import { isOwnResource } from './oauth-resources';
