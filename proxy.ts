@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { NextResponse, type NextRequest } from 'next/server';
 import { csrfTokenFor } from '@/lib/auth/config';
-import { readCookie, sessionCookieName, usesSecureCookies } from '@/lib/auth/cookies';
+import { readCookie, sessionCookieName, usesSecureCookies } from '@/lib/http/cookies';
 import { CSRF_TOKEN_HEADER } from '@/lib/auth/session';
 import { config as appConfig } from '@/lib/config';
 import { pageContentSecurityPolicy } from '@/lib/http/security-headers';

@@ -15,10 +15,10 @@
 // several chunks that must share one view of the replicas.
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
-import { config } from '@/lib/config';
 import { logError, logLine } from '@/lib/core/log';
 import { ensureListener, listenerHealth, onNotification, POLL_CHANNEL } from '@/lib/realtime/listener';
 import { getDb, poolOf, type Database } from './index';
+import { databaseReadUrls, replicaMaxLagSeconds } from '@/lib/core/database-env';
 import type { DB } from './types';
 
 /** How often a replica's position and lag are read again (lazily, on the next routed read). */
@@ -53,6 +53,8 @@ interface RoutingState {
   next: number;
   /** Lag-tolerant reads that went to the primary, by why. */
   primaryReads: { no_replica: number; own_write: number; listener_down: number };
+  /** DATABASE_READ_MAX_LAG_SECONDS, read once with the replica list. */
+  maxLagSeconds: number;
 }
 
 const holder = globalThis as unknown as { __buddyReplicas?: RoutingState };
@@ -66,8 +68,9 @@ export function parseLsn(text: string): bigint {
 
 function routing(): RoutingState {
   if (!holder.__buddyReplicas) {
+    const readUrls = databaseReadUrls();
     const created: RoutingState = {
-      replicas: config().databaseReadUrls.map((_, i) => ({
+      replicas: readUrls.map((_, i) => ({
         name: `replica-${i + 1}`,
         db: null as unknown as Database,
         state: 'unknown',
@@ -83,8 +86,9 @@ function routing(): RoutingState {
       listenerEpoch: -1,
       next: 0,
       primaryReads: { no_replica: 0, own_write: 0, listener_down: 0 },
+      maxLagSeconds: replicaMaxLagSeconds(),
     };
-    config().databaseReadUrls.forEach((url, i) => {
+    readUrls.forEach((url, i) => {
       created.replicas[i]!.db = replicaDb(created.replicas[i]!, url);
     });
     holder.__buddyReplicas = created;
@@ -226,7 +230,7 @@ async function check(replica: Replica, maxLagSeconds: number): Promise<void> {
 
 /** Reads the replicas' positions again when the last look is older than CHECK_INTERVAL_MS. */
 async function refresh(state: RoutingState): Promise<void> {
-  const maxLag = config().replicaMaxLagSeconds;
+  const maxLag = state.maxLagSeconds;
   const due = state.replicas.filter((r) => Date.now() - r.checkedAt >= CHECK_INTERVAL_MS && !r.checking);
   for (const replica of due) {
     replica.checking = check(replica, maxLag).finally(() => {

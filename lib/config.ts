@@ -2,7 +2,8 @@
 // Read once; domain code receives values as arguments and never reads env itself.
 import os from 'node:os';
 import path from 'node:path';
-import { parseTrustProxy, type TrustProxy } from './http/client-address';
+import { databaseReadUrls, directDatabaseUrl, replicaMaxLagSeconds } from '@/lib/core/database-env';
+import { parseTrustProxy, type TrustProxy } from './core/client-address';
 import type { AttemptLimits, FailureLimits } from './accounts/attempt-limits';
 import { RATE_LIMIT_NAMES, type RateLimitRules } from './limits/rate-limits';
 import { limitsFromEnv, type Limits } from './limits/rules';
@@ -152,15 +153,7 @@ export function reminderOffsetsFromEnv(raw: string | undefined): number[] {
   return [...new Set(offsets)].sort((a, b) => b - a);
 }
 
-/**
- * Where LISTEN/NOTIFY, pg-boss and migrations connect: they keep session state (a LISTEN,
- * advisory locks), which PgBouncer in transaction mode would hand to other clients. Read at
- * call time, since `npm start` sets DATABASE_URL once the embedded database is up.
- */
-export function directDatabaseUrl(env: NodeJS.ProcessEnv = process.env): string | undefined {
-  if (env.DATABASE_DIRECT_URL && !env.DATABASE_URL) throw new Error('DATABASE_DIRECT_URL needs DATABASE_URL too');
-  return env.DATABASE_DIRECT_URL || env.DATABASE_URL || undefined;
-}
+export { directDatabaseUrl } from '@/lib/core/database-env';
 
 /** A duration like "60m", "1h", "30s", or a bare number of minutes, as seconds. */
 export function durationFromEnv(name: string, raw: string | undefined, fallbackSeconds: number): number {
@@ -198,8 +191,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicBaseUrl: base,
     databaseUrl: env.DATABASE_URL || undefined,
     databaseDirectUrl: directDatabaseUrl(env),
-    databaseReadUrls: listFromEnv(env.DATABASE_READ_URLS),
-    replicaMaxLagSeconds: intFromEnv(env, 'DATABASE_READ_MAX_LAG_SECONDS', 5),
+    databaseReadUrls: databaseReadUrls(env),
+    replicaMaxLagSeconds: replicaMaxLagSeconds(env),
     dataDir: path.resolve(/*turbopackIgnore: true*/ env.DATA_DIR || './.data'),
     trustedProxies: parseTrustProxy(env.TRUST_PROXY),
     smtpUrl: env.SMTP_URL || undefined,

@@ -32,7 +32,7 @@ import type { DB } from '../db/types';
 import { startEmbeddedPostgres } from '../db/embedded';
 import { freePort } from '../lib/net/free-port';
 import { migrateToLatest } from '../db/migrate';
-import { generatePassword, hashPassword } from '../lib/accounts/secrets';
+import { generatePassword, hashPassword } from '../lib/core/secrets';
 import { mintAccessToken } from '../lib/accounts/tokens';
 import { gridToBits, parseAvailabilityText } from '../lib/availability';
 import { discoverQuerySchema, type DiscoverQuery } from '../lib/contract/discover';

@@ -8,7 +8,7 @@ import { sql } from 'kysely';
 import { createDb } from '../db';
 import { embeddedInUse, embeddedInUseMessage, startEmbeddedPostgres } from '../db/embedded';
 import { migrateToLatest } from '../db/migrate';
-import { generatePassword, hashPassword } from '../lib/accounts/secrets';
+import { generatePassword, hashPassword } from '../lib/core/secrets';
 import { loadConfig } from '../lib/config';
 import { seedDemoUsers } from '../lib/discover/seed';
 

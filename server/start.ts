@@ -10,7 +10,7 @@ import { createDb, getDb } from '../db';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from '../db/embedded';
 import { migrateToLatest } from '../db/migrate';
 import { directDatabaseUrl, loadConfig } from '../lib/config';
-import { clientAddress, countTrustsPublicPeer, describeTrustProxy } from '../lib/http/client-address';
+import { clientAddress, countTrustsPublicPeer, describeTrustProxy } from '../lib/core/client-address';
 import { installClientIpProof, stampClientIp } from '../lib/http/ip';
 import { INTERNAL_ERROR_ENVELOPE } from '../lib/http/error-response';
 import { logError, loggedPath, logLine } from '../lib/core/log';

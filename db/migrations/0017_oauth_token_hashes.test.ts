@@ -1,5 +1,5 @@
 // Migration 0017 on a scratch database: tokens stored in plain text by 0016's adapter are
-// rehashed exactly as lib/oauth/stored-id.ts names them now, so they keep working, and
+// rehashed exactly as lib/accounts/oauth-stored-id.ts names them now, so they keep working, and
 // their jti copy is gone; rows that are not credentials are left alone.
 import fs from 'node:fs';
 import os from 'node:os';
@@ -8,7 +8,7 @@ import { Kysely, Migrator, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startTestDatabase } from '@/e2e/support/stack';
-import { storedOauthId } from '@/lib/oauth/stored-id';
+import { storedOauthId } from '@/lib/accounts/oauth-stored-id';
 import { migrations } from './index';
 
 let dataDir: string;

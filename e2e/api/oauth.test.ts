@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb, type Database } from '@/db';
 import { freePort } from '@/lib/net/free-port';
-import { storedOauthId } from '@/lib/oauth/stored-id';
+import { storedOauthId } from '@/lib/accounts/oauth-stored-id';
 import { startStack, type Stack } from '../support/stack';
 import { freshIp, uniqueEmail } from './client';
 

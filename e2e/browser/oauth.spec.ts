@@ -17,7 +17,7 @@ import type {
 } from '@modelcontextprotocol/sdk/shared/auth.js';
 import selfsigned from 'selfsigned';
 import { createDb } from '@/db';
-import { storedOauthId } from '@/lib/oauth/stored-id';
+import { storedOauthId } from '@/lib/accounts/oauth-stored-id';
 import {
   baseUrl,
   expect,

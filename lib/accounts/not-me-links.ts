@@ -9,7 +9,7 @@ import { sql } from 'kysely';
 import { forgetCachedOwners } from './token-cache';
 import type { Database } from '@/db';
 import { disableAccount, type DisabledAccount } from './disable';
-import { randomSecret, sha256 } from './secrets';
+import { randomSecret, sha256 } from '../core/secrets';
 
 export const NOT_ME_LINK_TTL_SECONDS = 30 * 24 * 3600;
 export const NOT_ME_LINK_PREFIX = 'bm_nm_';

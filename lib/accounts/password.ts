@@ -6,7 +6,7 @@ import { forgetCachedOwners } from './token-cache';
 import type { Database } from '@/db';
 import type { UserRow } from '@/db/types';
 import { ApiError } from '../core/errors';
-import { recordAgentAction, type Attribution } from './attribution';
+import { recordAgentAction, type Attribution } from '../attribution/attribution';
 import {
   accountKey,
   AttemptRefused,
@@ -17,7 +17,7 @@ import {
   recordPasswordSuccess,
   type FailureLimits,
 } from './attempt-limits';
-import { generatePassword, hashPassword, verifyPassword } from './secrets';
+import { generatePassword, hashPassword, verifyPassword } from '../core/secrets';
 import { deleteOtherSessions } from './sessions';
 import { revokeAllAccessTokens } from './tokens';
 

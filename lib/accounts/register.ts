@@ -20,8 +20,8 @@ import {
   type ProfileWarnings,
 } from '../profiles/fields';
 import { profileUrl } from '../profiles/records';
-import { recordAgentAction } from './attribution';
-import { generatePassword, hashPassword } from './secrets';
+import { recordAgentAction } from '../attribution/attribution';
+import { generatePassword, hashPassword } from '../core/secrets';
 import { createSigninLink } from './signin-links';
 import { mintAccessToken } from './tokens';
 import { uniqueSlug } from './slug';

@@ -4,7 +4,7 @@
 import { sql } from 'kysely';
 import type { Database } from '@/db';
 import type { UserRow } from '@/db/types';
-import { randomSecret, sha256 } from './secrets';
+import { randomSecret, sha256 } from '../core/secrets';
 
 export const SESSION_TOKEN_PREFIX = 'bm_ss_';
 /** Sessions last 30 days from sign-in; signing out or changing the password ends them sooner. */

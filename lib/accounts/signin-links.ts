@@ -1,7 +1,7 @@
 // Single-use sign-in links (the inline mobile_signin_url and the emailed magic link).
 import { sql } from 'kysely';
 import type { Database } from '@/db';
-import { randomSecret, sha256 } from './secrets';
+import { randomSecret, sha256 } from '../core/secrets';
 
 export const SIGNIN_LINK_TTL_SECONDS = 3600;
 export const SIGNIN_LINK_PREFIX = 'bm_sl_';

@@ -6,7 +6,7 @@
 // empties it, since notifications sent while it was down are lost.
 import { LRUCache } from 'lru-cache';
 import { ensureListener, listenerHealth, onNotification } from '../realtime/listener';
-import type { TokenOwner } from './tokens';
+import type { TokenOwner } from './token-owner';
 
 const TTL_MS = 30_000;
 const MAX_ENTRIES = 50_000;

@@ -6,23 +6,15 @@ import type { AccessTokensTable } from '@/db/types';
 import { SCOPES, type Scope } from '../contract/define';
 import { ApiError } from '../core/errors';
 import { isUuid } from '../contract/validation';
-import { randomSecret, sha256 } from './secrets';
+import { randomSecret, sha256 } from '../core/secrets';
+import type { TokenOwner } from './token-owner';
 import { cachedTokenOwner, forgetCachedOwners, rememberTokenOwner, tokenCacheMark } from './token-cache';
-import { config } from '../config';
-import { isOwnResource } from '../oauth/resources';
-import { storedOauthId } from '../oauth/stored-id';
+import { isOwnResource } from './oauth-resources';
+import { storedOauthId } from './oauth-stored-id';
 
 export const ACCESS_TOKEN_PREFIX = 'bm_at_';
 
-export interface TokenOwner {
-  tokenId: string;
-  userId: string;
-  scopes: Scope[];
-  /** The token's recorded agent (agentName at registration, or the OAuth client's name): the only name its writes carry. */
-  agentName: string | null;
-  /** The OAuth client this token was issued to (a third party); absent for the person's own bearer tokens. */
-  oauthClientId?: string;
-}
+export type { TokenOwner } from './token-owner';
 
 export async function mintAccessToken(
   db: Database,
@@ -59,11 +51,12 @@ export function bearerToken(header: string | null | undefined): string | undefin
 /**
  * The owner of a live token, or null. Served from the in-process cache while the
  * revocation listener is up (lib/accounts/token-cache.ts). Touches last_used_at (and
- * the user's last_active_at) at most once a minute to keep reads cheap.
+ * the user's last_active_at) at most once a minute to keep reads cheap. An OAuth token must have been issued
+ * for this service, whose address (publicBaseUrl) the caller hands in: lib/http/bearer.ts findTokenOwner.
  */
-export async function findTokenOwner(db: Database, token: string): Promise<TokenOwner | null> {
+export async function lookUpTokenOwner(db: Database, token: string, publicBaseUrl: string): Promise<TokenOwner | null> {
   if (token.length > 200) return null;
-  if (!token.startsWith(ACCESS_TOKEN_PREFIX)) return findOauthTokenOwner(db, token);
+  if (!token.startsWith(ACCESS_TOKEN_PREFIX)) return findOauthTokenOwner(db, token, publicBaseUrl);
   const hash = sha256(token);
   const hashKey = hash.toString('base64url');
   const cached = cachedTokenOwner(hashKey);
@@ -114,7 +107,7 @@ const TOUCH_EVERY_MS = 60_000;
  * scopes are what both the token and the connection allow. Not cached: an OAuth token
  * expires within the hour, and its check is one indexed join.
  */
-async function findOauthTokenOwner(db: Database, token: string): Promise<TokenOwner | null> {
+async function findOauthTokenOwner(db: Database, token: string, publicBaseUrl: string): Promise<TokenOwner | null> {
   if (!/^[\w-]{20,100}$/.test(token)) return null;
   const row = await db
     .selectFrom('oauth_payloads')
@@ -138,8 +131,7 @@ async function findOauthTokenOwner(db: Database, token: string): Promise<TokenOw
   if (!row) return null;
   const payload = row.payload as { aud?: string | string[]; scope?: string; accountId?: string };
   const audiences = Array.isArray(payload.aud) ? payload.aud : payload.aud ? [payload.aud] : [];
-  if (payload.accountId !== row.user_id || !audiences.some((aud) => isOwnResource(config().publicBaseUrl, aud)))
-    return null;
+  if (payload.accountId !== row.user_id || !audiences.some((aud) => isOwnResource(publicBaseUrl, aud))) return null;
   const granted = (payload.scope ?? '').split(' ');
   const owner: TokenOwner = {
     tokenId: row.id,

@@ -28,7 +28,7 @@ import { clientIp } from '../http/ip';
 import { logError, logLine } from '../core/log';
 import { kyselyAdapter } from './adapter';
 import { noteRefusal } from './refusal-note';
-import { readCookie, sessionCookieName, usesSecureCookies } from './cookies';
+import { readCookie, sessionCookieName, usesSecureCookies } from '../http/cookies';
 import { safeRedirectUrl } from '../http/return-path';
 import { loadAuthSecret } from './secret';
 

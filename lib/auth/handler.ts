@@ -5,7 +5,7 @@ import type { Refusal } from '../accounts/attempt-limits';
 import { config } from '../config';
 import { pendingAuthorizationUid, signinReturnPath } from '../oauth/pending-authorization';
 import { safeRedirectUrl } from '../http/return-path';
-import { usesSecureCookies } from './cookies';
+import { usesSecureCookies } from '../http/cookies';
 import { AUTH_BASE_PATH, runAuth } from './config';
 import { collectRefusal } from './refusal-note';
 

@@ -7,7 +7,7 @@ import { getDb } from '@/db';
 import { findSession } from '../accounts/sessions';
 import { config } from '../config';
 import { safeReturnPath } from '../http/return-path';
-import { sessionCookieName, usesSecureCookies } from './cookies';
+import { sessionCookieName, usesSecureCookies } from '../http/cookies';
 import { pendingAuthorizationCookieName } from '../oauth/pending-authorization';
 import { loadConsentRequest } from '../oauth/consent';
 

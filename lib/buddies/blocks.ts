@@ -4,7 +4,7 @@
 // hide it from all lists and refuse every request, answer and message that involves it.
 import { sql, type Expression, type SqlBool } from 'kysely';
 import type { Database } from '@/db';
-import { recordAgentAction, type Attribution } from '../accounts/attribution';
+import { recordAgentAction, type Attribution } from '../attribution/attribution';
 import type { UserCard } from '../contract/schemas';
 import { ApiError } from '../core/errors';
 import { cancelPlansOf } from '../plans/cancel';

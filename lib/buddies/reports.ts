@@ -1,6 +1,6 @@
 // Reports to the moderators, optionally blocking the reported person in the same transaction.
 import type { Database } from '@/db';
-import { recordAgentAction } from '../accounts/attribution';
+import { recordAgentAction } from '../attribution/attribution';
 import type { ReportBody } from '../contract/safety';
 import { ApiError } from '../core/errors';
 import { isUuid } from '../contract/validation';

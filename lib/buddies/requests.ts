@@ -10,7 +10,7 @@ import { sql } from 'kysely';
 import { jsonBuildObject } from 'kysely/helpers/postgres';
 import type { Database } from '@/db';
 import type { BuddyRequestRow, BuddyRequestState, MessageRow } from '@/db/types';
-import { recordAgentAction, type Attribution } from '../accounts/attribution';
+import { recordAgentAction, type Attribution } from '../attribution/attribution';
 import type { AcceptBody, BuddyRequestBody, BuddyRequestRecord } from '../contract/buddies';
 import type { ChatRecord } from '../contract/chats';
 import { SOCIAL_LIMITS } from '../contract/limits';

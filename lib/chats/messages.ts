@@ -8,7 +8,7 @@
 import { sql } from 'kysely';
 import type { Database } from '@/db';
 import type { MessageRow } from '@/db/types';
-import type { Attribution } from '../accounts/attribution';
+import type { Attribution } from '../attribution/attribution';
 import type { MessageRecord, SendMessageBody } from '../contract/chats';
 import { SOCIAL_LIMITS } from '../contract/limits';
 import { ApiError, ERROR_ADVICE } from '../core/errors';

@@ -1,7 +1,7 @@
 // How an assistant connects to a person's account, per kind of host. One text for the
 // register tool's answer, the MCP server instructions, AGENTS.md, SIGNUP.md and
 // llms.txt, so no surface tells a model to do what its host cannot.
-import { DEVICE_CLIENT_ID } from '../oauth/resources';
+import { DEVICE_CLIENT_ID } from '../accounts/oauth-resources';
 
 export interface ConnectWay {
   /** Which hosts this is for. */

@@ -13,7 +13,7 @@ import { createCipheriv, createDecipheriv, createHash, createHmac, hkdfSync, ran
 import { sql } from 'kysely';
 import type { Database } from '@/db';
 import { ApiError } from '../core/errors';
-import type { Caller } from './route';
+import type { Caller } from './caller';
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
 export const IDEMPOTENCY_TTL_SECONDS = 24 * 3600;

@@ -1,4 +1,4 @@
-// proxy-addr ships no types; only compile() is used (lib/http/client-address.ts).
+// proxy-addr ships no types; only compile() is used (lib/core/client-address.ts).
 declare module 'proxy-addr' {
   function proxyaddr(req: unknown, trust: (address: string, hop: number) => boolean): string;
   namespace proxyaddr {

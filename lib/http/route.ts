@@ -1,13 +1,15 @@
 // The one wrapper every route handler goes through: authenticate, parse, call the
 // domain, and turn any failure into the error envelope.
-import { resourceMetadataUrl } from '../oauth/resources';
+import { resourceMetadataUrl } from '../accounts/oauth-resources';
 import type { z } from 'zod';
 import { getDb, type Database } from '@/db';
 import { noteWrite } from '@/db/replicas';
-import { attributedTo } from '../accounts/attribution';
+import { attributedTo } from '../attribution/attribution';
 import { findSession } from '../accounts/sessions';
-import { bearerToken, findTokenOwner, type TokenOwner } from '../accounts/tokens';
-import { readCookie, sessionCookieName, usesSecureCookies } from '../auth/cookies';
+import type { TokenOwner } from '../accounts/tokens';
+import { bearerToken, findTokenOwner } from './bearer';
+import type { Caller } from './caller';
+import { readCookie, sessionCookieName, usesSecureCookies } from './cookies';
 import { config } from '../config';
 import { collectNormalizations } from '../contract/forgiving';
 import { DEFAULT_MAX_BODY_BYTES, SCOPES, type EndpointSpec, type Scope } from '../contract/define';
@@ -55,13 +57,7 @@ const NEW_KEYS_HINT =
   'A new Idempotency-Key is for a new action; a retry reuses its key and is not counted. ' +
   'Wait for Retry-After, or send this request without the header (it is then not protected against a double send).';
 
-/**
- * Who is calling: an agent with a bearer token, or a person in the web app with a
- * session cookie (who may do everything a full-scope token may).
- */
-export type Caller =
-  | (TokenOwner & { via: 'bearer' })
-  | { via: 'session'; userId: string; scopes: Scope[]; sessionId: string; tokenId: null };
+export type { Caller } from './caller';
 
 export interface HandlerContext<S extends EndpointSpec> {
   db: Database;

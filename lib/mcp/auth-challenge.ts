@@ -13,10 +13,10 @@
 //   signup instructions, activities, events, public profiles) work without a token, and a
 //   valid token never meets a 401 here.
 import { getDb } from '@/db';
-import { bearerToken, findTokenOwner } from '../accounts/tokens';
+import { bearerToken, findTokenOwner } from '../http/bearer';
 import { SCOPES } from '../contract/define';
 import { ERROR_ADVICE } from '../core/errors';
-import { resourceMetadataUrl } from '../oauth/resources';
+import { resourceMetadataUrl } from '../accounts/oauth-resources';
 import type { ToolDefinition } from './tools';
 
 function challenge(baseUrl: string, params: Record<string, string>, message: string): Response {

@@ -4,7 +4,7 @@ import { API_VERSION } from '../docs/index-document';
 import { MCP_SERVER_NAME } from './server';
 import { GUIDE_TOOL } from './guide-tool';
 import type { ToolDefinition } from './tools';
-import { DEVICE_CLIENT_ID, resourceMetadataUrl } from '../oauth/resources';
+import { DEVICE_CLIENT_ID, resourceMetadataUrl } from '../accounts/oauth-resources';
 
 export function buildMcpManifest(tools: readonly ToolDefinition[], baseUrl: string) {
   return {

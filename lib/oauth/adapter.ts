@@ -10,7 +10,7 @@ import { getDb } from '@/db';
 import { config } from '../config';
 import { logLine } from '../core/log';
 import { fetchClientMetadataDocument, isClientMetadataDocumentId } from './client-metadata';
-import { hashesStoredId, storedOauthId } from './stored-id';
+import { hashesStoredId, storedOauthId } from '../accounts/oauth-stored-id';
 
 /** What the grant revocation hook is told (the access_tokens row follows the grant). */
 type GrantRevoked = (grantId: string) => Promise<void>;

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import got from 'got';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkClientMetadata, DEVICE_GRANT, guardedHttpOptions } from './client-rules';
-import { DEVICE_CLIENT_ID } from './resources';
+import { DEVICE_CLIENT_ID } from '../accounts/oauth-resources';
 
 /** oidc-provider's error: the code in message, the reason in error_description. */
 function refusal(metadata: Record<string, unknown>, registering: boolean): string | null {

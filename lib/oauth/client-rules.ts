@@ -9,7 +9,7 @@ import type { lookup } from 'node:dns';
 import { errors } from 'oidc-provider';
 import { assertAllowedUrl, ForbiddenTarget, guardedLookup } from '../core/outbound-guard';
 import { imitatesService } from './client-trust';
-import { DEVICE_CLIENT_ID } from './resources';
+import { DEVICE_CLIENT_ID } from '../accounts/oauth-resources';
 
 export const DEVICE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
 

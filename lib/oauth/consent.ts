@@ -2,7 +2,7 @@
 // goes afterwards. Read from oidc-provider's stored interaction and client.
 import type { Database } from '@/db';
 import type { Scope } from '../contract/define';
-import { DEVICE_CLIENT_ID, DEVICE_CLIENT_NAME } from './resources';
+import { DEVICE_CLIENT_ID, DEVICE_CLIENT_NAME } from '../accounts/oauth-resources';
 import { requestedApiScopes } from './scopes';
 import { type ClientTrust, clientTrust } from './client-trust';
 

@@ -17,7 +17,7 @@ import { logError } from '../core/log';
 import { targetPath } from '../http/request-target';
 import { finishInteraction, startSigninFor } from './interaction';
 import { OAUTH_ROUTES, oauthProvider } from './provider';
-import { DEVICE_CLIENT_ID, oauthResources } from './resources';
+import { DEVICE_CLIENT_ID, oauthResources } from '../accounts/oauth-resources';
 import { PREFILLED_CODE_HEADER } from './device-pages';
 
 const PRM_PREFIX = '/.well-known/oauth-protected-resource';

@@ -4,9 +4,9 @@
 // to the assistant with a code. "Deny" answers the assistant with access_denied.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { getDb, type Database } from '@/db';
-import { randomSecret, sha256 } from '../accounts/secrets';
+import { randomSecret, sha256 } from '../core/secrets';
 import { findSession } from '../accounts/sessions';
-import { readCookie, sessionCookieName, usesSecureCookies } from '../auth/cookies';
+import { readCookie, sessionCookieName, usesSecureCookies } from '../http/cookies';
 import type { Scope } from '../contract/define';
 import { requestedApiScopes } from './scopes';
 import { config } from '../config';

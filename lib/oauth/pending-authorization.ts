@@ -6,7 +6,7 @@
 // only in the browser whose cookie names it: a link alone (mailed, or sent by someone
 // else) never carries a person into another's consent.
 import { DEFAULT_RETURN_PATH, safeReturnPath } from '../http/return-path';
-import { readCookie } from '../auth/cookies';
+import { readCookie } from '../http/cookies';
 
 const INTERACTION_PATH = /^\/oauth\/interaction\/([\w-]{1,100})$/;
 

@@ -13,7 +13,7 @@ import { config } from '../config';
 import { PostgresAdapter } from './adapter';
 import { loadOauthSigningKey } from './keys';
 import { logError, logLine } from '../core/log';
-import { DEVICE_CLIENT_ID, DEVICE_CLIENT_NAME, isOwnResource, oauthResources } from './resources';
+import { DEVICE_CLIENT_ID, DEVICE_CLIENT_NAME, isOwnResource, oauthResources } from '../accounts/oauth-resources';
 import { renderOauthErrorPage, successSource, userCodeConfirmSource, userCodeInputSource } from './device-pages';
 import { checkClientMetadata, guardedHttpOptions, UNRECOGNIZED_FETCHED_FIELDS } from './client-rules';
 import { clientIpFromHeaders } from '../http/ip';

@@ -5,7 +5,7 @@
 import { sql } from 'kysely';
 import type { Database } from '@/db';
 import type { PhotoRow, PhotoSource, PhotoStatus, UserRow } from '@/db/types';
-import { recordAgentAction, type Attribution } from '../accounts/attribution';
+import { recordAgentAction, type Attribution } from '../attribution/attribution';
 import type { PhotoRecord, UploadPhotoBody } from '../contract/photos';
 import { notFound } from '../core/errors';
 import { logError } from '../core/log';

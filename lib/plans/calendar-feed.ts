@@ -3,7 +3,7 @@
 // stored as a SHA-256 hash (as bearer tokens are), so it is shown once, when made.
 import { sql } from 'kysely';
 import type { Database } from '@/db';
-import { randomSecret, sha256 } from '../accounts/secrets';
+import { randomSecret, sha256 } from '../core/secrets';
 import { notBlockedBy } from '../buddies/blocks';
 import { ApiError } from '../core/errors';
 import { isUuid } from '../contract/validation';

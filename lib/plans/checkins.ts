@@ -9,7 +9,7 @@
 // member's, carries an unsubscribe that suppresses the address itself.
 import { sql } from 'kysely';
 import type { Database } from '@/db';
-import { randomSecret, sha256 } from '../accounts/secrets';
+import { randomSecret, sha256 } from '../core/secrets';
 import { enqueue, QUEUES } from '../jobs/boss';
 import { type MailSettings, sendMail } from '../notifications/mail';
 import {

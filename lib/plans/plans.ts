@@ -10,7 +10,7 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Database } from '@/db';
 import type { PlanRow } from '@/db/types';
-import { type Attribution, recordAgentAction } from '../accounts/attribution';
+import { type Attribution, recordAgentAction } from '../attribution/attribution';
 import { blockStatus, notBlockedBy } from '../buddies/blocks';
 import { chatNotFound, lockChatFor } from '../chats/chats';
 import {

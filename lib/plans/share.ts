@@ -9,7 +9,7 @@
 import { sql } from 'kysely';
 import type { Database } from '@/db';
 import type { PlanRow } from '@/db/types';
-import { randomSecret, sha256 } from '../accounts/secrets';
+import { randomSecret, sha256 } from '../core/secrets';
 import { blockStatus } from '../buddies/blocks';
 import type { ShareState } from '../contract/web-app';
 import { ApiError } from '../core/errors';

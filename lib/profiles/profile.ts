@@ -2,7 +2,7 @@
 import { sql } from 'kysely';
 import type { Database } from '@/db';
 import type { UserRow } from '@/db/types';
-import { recordAgentAction } from '../accounts/attribution';
+import { recordAgentAction } from '../attribution/attribution';
 import type { ProfileUpdate } from '../contract/profiles';
 import { ApiError, notFound } from '../core/errors';
 import { isUuid } from '../contract/validation';

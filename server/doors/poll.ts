@@ -10,7 +10,7 @@
 // headers, after checking the token again (a revocation while waiting is refused).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { getDb } from '@/db';
-import { bearerToken, findTokenOwner } from '@/lib/accounts/tokens';
+import { bearerToken, findTokenOwner } from '@/lib/http/bearer';
 import { inboxTag, inboxVersion, MAX_HELD_POLLS_PER_ACCOUNT, userKey } from '@/lib/chats/poll';
 import { getInbox } from '@/lib/contract/inbox';
 import { startHold, subscribe, type Hold, type Subscription } from '@/lib/realtime/listener';

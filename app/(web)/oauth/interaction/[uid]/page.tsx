@@ -3,7 +3,7 @@ import { getDb } from '@/db';
 import { currentSession } from '@/lib/auth/session';
 import type { ClientTrust } from '@/lib/oauth/client-trust';
 import { loadConsentRequest, SCOPE_WORDS } from '@/lib/oauth/consent';
-import { DEVICE_CLIENT_ID } from '@/lib/oauth/resources';
+import { DEVICE_CLIENT_ID } from '@/lib/accounts/oauth-resources';
 
 /**
  * Who is asking, as far as Buddy Match can tell: verified only when a known assistant's own

@@ -1,4 +1,4 @@
-import { withCallerAgent } from '@/lib/accounts/attribution';
+import { withCallerAgent } from '@/lib/attribution/attribution';
 import { acceptBuddyRequest } from '@/lib/buddies/requests';
 import * as buddies from '@/lib/contract/buddies';
 import { route } from '@/lib/http/route';

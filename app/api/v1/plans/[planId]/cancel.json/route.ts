@@ -1,4 +1,4 @@
-import { withCallerAgent } from '@/lib/accounts/attribution';
+import { withCallerAgent } from '@/lib/attribution/attribution';
 import * as plans from '@/lib/contract/plans';
 import { route } from '@/lib/http/route';
 import { cancelPlan } from '@/lib/plans/plans';
