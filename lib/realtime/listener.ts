@@ -6,7 +6,7 @@
 // State lives on globalThis: Next bundles this module into several chunks, and all
 // of them (and server/start.ts, for the shutdown drain) must share one listener.
 import pg from 'pg';
-import { directDatabaseUrl } from '../config';
+import { directDatabaseUrl } from '../core/direct-database-url';
 
 export const POLL_CHANNEL = 'buddy_poll';
 const RECONNECT_DELAY_MS = 1_000;
