@@ -1,7 +1,13 @@
 'use client';
 import { useActionState, useEffect } from 'react';
-import type { PasswordFormState } from '../account/password/actions';
 import { ErrorSummary, SavedNotice, useFocusAfterSubmit } from './fields';
+
+/** What the password form's server action answers (app/account/password/actions.ts). */
+export interface PasswordFormState {
+  ok: boolean;
+  message: string | null;
+  fields: Record<string, string>;
+}
 
 type Action = (state: PasswordFormState, data: FormData) => Promise<PasswordFormState>;
 

@@ -6,7 +6,7 @@
  *    named periods of grid.ts.
  */
 import { z } from 'zod';
-import { singleLine } from '../contract/text';
+import { singleLine } from '../core/text-rule';
 import { DAY_KEYS, DAYS, emptyGrid, fillSlots, mapGrid, PERIODS, SLOTS, type Grid } from './grid';
 
 /** Keys of the map form: day 0-6, underscore, slot 0-17, no leading zeros. */

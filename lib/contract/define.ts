@@ -54,7 +54,7 @@ export interface EndpointSpec {
   hints?: ToolHints;
   /**
    * Left out of MCP, with the reason; every other endpoint of the agents' table is a tool.
-   * Read by lib/mcp/tools.ts alone: OpenAPI and tools/list never carry it.
+   * Read through isMcpTool below: OpenAPI and tools/list never carry it.
    */
   mcp?: { exposed: false; why: string };
   params?: z.ZodObject;
@@ -83,6 +83,9 @@ export interface EndpointSpec {
   example?: unknown;
   requestExample?: unknown;
 }
+
+/** Every endpoint is a tool unless its contract entry says why not (`mcp: { exposed: false, why }`). */
+export const isMcpTool = (spec: Pick<EndpointSpec, 'mcp'>): boolean => spec.mcp?.exposed !== false;
 
 /** An endpoint of the agents' API (OpenAPI, the index, MCP): its tool hints are required. */
 export type AgentEndpointSpec = EndpointSpec & { hints: ToolHints };

@@ -1,7 +1,7 @@
 // The events feed (SPEC section 4, GET /api/v1/events.json): a read-only list of local
 // events, served from the built-in directory or proxied to EVENTS_UPSTREAM_URL.
 import { z } from 'zod';
-import { boundEnd, boundStart, parseBbox, parseDateBound, parsePoint } from '../events/params';
+import { boundEnd, boundStart, parseBbox, parseDateBound, parsePoint } from './event-params';
 import { activityListSchema } from './forgiving';
 import { defineEndpoint } from './define';
 import { API_PATHS } from './paths';

@@ -18,7 +18,7 @@ import {
   type BoundingBox,
   type DateBound,
   type Point,
-} from './params';
+} from '../contract/event-params';
 import { toEventItem } from './records';
 
 type Where = ExpressionBuilder<DB, 'events'>;

@@ -1,10 +1,9 @@
 // Small Markdown builders and contract-derived tables shared by the guides.
 import type { z } from 'zod';
-import type { EndpointSpec, HttpMethod } from '../contract/define';
+import { isMcpTool, type EndpointSpec, type HttpMethod } from '../contract/define';
 import { describeLimits, fieldRows, toJsonSchema, type JsonSchema } from '../docs/json-schema';
 import { ERROR_ADVICE, type ErrorCode } from '../core/errors';
 import { ERROR_STATUS } from '../http/error-response';
-import { isMcpTool } from '../mcp/tools';
 
 const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\s*\n\s*/g, ' ');
 

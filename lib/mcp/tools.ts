@@ -4,7 +4,7 @@
 // tripled the size of tools/list, which hosts put in every conversation's context. Endpoints added to the table become tools by
 // themselves, answered by their route module from app/api/route-modules.ts (generated); an entry that
 // should not be a tool says so, and why, in its `mcp` field.
-import type { AgentEndpointSpec, EndpointSpec } from '../contract/define';
+import { isMcpTool, type AgentEndpointSpec, type EndpointSpec } from '../contract/define';
 import { toJsonSchema, type JsonSchema, type SchemaTarget } from '../docs/json-schema';
 import { annotationsFor, type ToolAnnotations } from './annotations';
 
@@ -17,8 +17,8 @@ export const OMITTED_FROM_TOOLS: Readonly<Record<string, string>> = {
   schedule: 'the raw 7x18 grid; availability_text says the same in plain English, which is what a model should send',
 };
 
-/** Every endpoint is a tool unless its contract entry says why not (`mcp: { exposed: false, why }`). */
-export const isMcpTool = (spec: Pick<EndpointSpec, 'mcp'>): boolean => spec.mcp?.exposed !== false;
+/** The rule lives beside the contract's `mcp` field, so the guides read it without importing MCP. */
+export { isMcpTool };
 
 export type ArgumentPlace = 'path' | 'query' | 'body';
 

@@ -4,7 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import type { KoaContextWithOIDC } from 'oidc-provider';
 import { config } from '../config';
-import { siteStylesheet } from '../web/inline-stylesheet';
+import { siteStylesheet } from '../http/inline-stylesheet';
 import { pageContentSecurityPolicy } from '../http/security-headers';
 
 export const escapeHtml = (text: string) =>

@@ -13,7 +13,7 @@ import { HomePage } from '@/app/_components/home-page';
 import { renderLlmsTxt } from '@/lib/guides';
 import { SITE } from '@/app/_components/site-chrome';
 import { StaticDocument } from '@/app/_components/static-document';
-import { siteStylesheet } from '@/lib/web/inline-stylesheet';
+import { siteStylesheet } from '@/lib/http/inline-stylesheet';
 import { pageContentSecurityPolicy } from '@/lib/http/security-headers';
 import { targetPath } from '@/lib/http/request-target';
 

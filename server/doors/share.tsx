@@ -20,7 +20,7 @@ import { config } from '@/lib/config';
 import { loadUnsubscribeKey, unsubscribeEverything } from '@/lib/notifications/mail-preferences';
 import { type SharedPlanView, sharedPlan } from '@/lib/plans/share';
 import { span, zonePlace } from '@/lib/web/plan-time';
-import { siteStylesheet } from '@/lib/web/inline-stylesheet';
+import { siteStylesheet } from '@/lib/http/inline-stylesheet';
 import { pageContentSecurityPolicy } from '@/lib/http/security-headers';
 import { logError } from '@/lib/core/log';
 import { targetPath } from '@/lib/http/request-target';

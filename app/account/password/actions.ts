@@ -6,14 +6,11 @@ import { requireSession } from '@/lib/auth/session';
 import { config } from '@/lib/config';
 import { changePasswordBodySchema } from '@/lib/contract/signin';
 import { ApiError } from '@/lib/core/errors';
+import type { PasswordFormState } from '@/app/_components/password-form';
 import { clientIpFromHeaders } from '@/lib/http/ip';
 import { issuesToFields } from '@/lib/contract/validation';
 
-export interface PasswordFormState {
-  ok: boolean;
-  message: string | null;
-  fields: Record<string, string>;
-}
+export type { PasswordFormState };
 
 // Same rules as POST /api/v1/me/password.json: the contract's schema, the same domain call.
 export async function changePasswordAction(

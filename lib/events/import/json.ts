@@ -2,7 +2,7 @@
 // so the feed's own output (or an upstream's) can be imported as it is.
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { parseDateBound } from '../params';
+import { parseDateBound } from '@/lib/contract/event-params';
 import { LIMITS, clip, cleanList, httpUrl, type EventDraft, type ImportWindow, type ParsedFeed } from './draft';
 import { addDays, isTimeZone, localDateOf, utcMidnight } from './time';
 

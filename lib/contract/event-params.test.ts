@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { eventsQuerySchema } from '../contract/events';
 import { issuesToFields } from '../contract/validation';
-import { bboxCenter, parseBbox, parseDateBound, parseList, parsePoint } from './params';
+import { bboxCenter, parseBbox, parseDateBound, parseList, parsePoint } from './event-params';
 
 describe('parseBbox', () => {
   it('reads minLon,minLat,maxLon,maxLat', () => {
