@@ -210,7 +210,7 @@ function nullableAsTypeList(node: JsonSchema, nullClears: boolean): JsonSchema {
 
 /**
  * agentName names the token's own agent, and a write without it carries that agent already
- * (lib/accounts/attribution.ts): on every tool but register (where it names the agent) it only
+ * (lib/attribution/attribution.ts): on every tool but register (where it names the agent) it only
  * repeats the token, 44 bytes on each of 20 tools. A call that sends it anyway is still taken.
  */
 function withoutRepeatedAgentName(spec: EndpointSpec, schema: JsonSchema): JsonSchema {

@@ -64,7 +64,7 @@ export const GET = route(chats.listMessages, async ({ db, auth, params, query, b
 
 // POST /api/v1/chats/{chatId}/messages.json – send a message (moderated, rate-limited, pushed).
 // A message sent with an assistant's token is that assistant's (a body may name no other,
-// lib/accounts/attribution.ts): the chat labels it "sent by <agent> for <person>" for both people.
+// lib/attribution/attribution.ts): the chat labels it "sent by <agent> for <person>" for both people.
 export const POST = route(
   chats.sendMessage,
   async ({ db, auth, params, body }) => {
