@@ -23,7 +23,7 @@ import {
 import { ApiError } from '../core/errors';
 import { isUuid } from '../contract/validation';
 import { enqueue, QUEUES } from '../jobs/boss';
-import type { PushJob } from '../notifications/push';
+import type { PushJob } from '../notifications/push-job';
 import { effectiveStatus, planRows, type PlanQueryRow, toPlan } from './records';
 import { DEFAULT_REMINDER_OFFSETS, dropReminders, scheduleReminders } from './reminders';
 import { moveShares } from './share';
