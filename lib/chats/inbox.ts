@@ -9,7 +9,7 @@ import { sql } from 'kysely';
 import { jsonArrayFrom } from 'kysely/helpers/postgres';
 import type { Database } from '@/db';
 import { SOCIAL_LIMITS } from '../contract/limits';
-import { notBlockedBy } from '../buddies/blocks';
+import { notBlockedBy } from '../blocks/status';
 import { requestRows } from '../buddies/requests';
 import { inboxPlans } from '../plans/plans';
 import { toBuddyRequest } from '../buddies/records';

@@ -19,7 +19,7 @@ import {
 import { gridOffsetHours, pairZones, shiftGrid, weeklyOverlap } from '../availability/zoned';
 import type { OverlapResponse } from '../contract/discover';
 import { KNOWN_TIMEZONES } from '../geo/timezone';
-import { eitherBlocked } from '../buddies/blocks';
+import { eitherBlocked } from '../blocks/status';
 import { ApiError } from '../core/errors';
 import { getActiveUserOrThrow, getUserOrThrow } from '../profiles/profile';
 import { toDiscoverCard } from './records';

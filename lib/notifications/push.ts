@@ -9,7 +9,7 @@
 // two buddies and a token lets anyone push to that phone.
 import { Expo, type ExpoPushMessage } from 'expo-server-sdk';
 import type { Database } from '@/db';
-import { hasBlocked } from '../buddies/blocks';
+import { hasBlocked } from '../blocks/status';
 import { logLine } from '../core/log';
 import { type PushJob, type PushNotification, pushJobSchema } from './push-job';
 import { deliverWebPush, type VapidKeys, type WebPushPolicy } from './web-push';

@@ -4,7 +4,7 @@
 import { sql } from 'kysely';
 import type { Database } from '@/db';
 import { randomSecret, sha256 } from '../accounts/secrets';
-import { notBlockedBy } from '../buddies/blocks';
+import { notBlockedBy } from '../blocks/status';
 import { ApiError } from '../core/errors';
 import { isUuid } from '../contract/validation';
 import { type CalendarPlan, plansCalendar } from './calendar';

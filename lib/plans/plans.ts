@@ -11,7 +11,7 @@ import { sql } from 'kysely';
 import type { Database } from '@/db';
 import type { PlanRow } from '@/db/types';
 import { type Attribution, recordAgentAction } from '../accounts/attribution';
-import { blockStatus, notBlockedBy } from '../buddies/blocks';
+import { blockStatus, notBlockedBy } from '../blocks/status';
 import { chatNotFound, lockChatFor } from '../chats/chats';
 import {
   PLAN_LIMITS,

@@ -10,7 +10,7 @@ import { sql } from 'kysely';
 import type { Database } from '@/db';
 import type { PlanRow } from '@/db/types';
 import { randomSecret, sha256 } from '../accounts/secrets';
-import { blockStatus } from '../buddies/blocks';
+import { blockStatus } from '../blocks/status';
 import type { ShareState } from '../contract/web-app';
 import { ApiError } from '../core/errors';
 import { isUuid } from '../contract/validation';
