@@ -24,7 +24,7 @@ import { ApiError } from '../core/errors';
 import { isUuid } from '../contract/validation';
 import { enqueue, QUEUES } from '../jobs/boss';
 import type { PushJob } from '../notifications/push-job';
-import { effectiveStatus, planRows, type PlanQueryRow, toPlan } from './records';
+import { effectiveStatus, planNotFound, planRows, type PlanQueryRow, toPlan } from './records';
 import { DEFAULT_REMINDER_OFFSETS, dropReminders, scheduleReminders } from './reminders';
 import { moveShares } from './share';
 
@@ -32,11 +32,6 @@ const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
 
 export type PlanView = (typeof PLAN_VIEWS)[number];
-
-export const planNotFound = () =>
-  new ApiError('not_found', 'Plan not found', {
-    hint: 'List your plans with GET /api/v1/plans.json; only the two buddies can see a plan.',
-  });
 
 // ---------------------------------------------------------------------------
 // Reading

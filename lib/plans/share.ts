@@ -16,8 +16,7 @@ import { ApiError } from '../core/errors';
 import { isUuid } from '../contract/validation';
 import { isSuppressed } from '../notifications/mail-preferences';
 import { firstName, toUserCard } from '../profiles/records';
-import { planNotFound } from './plans';
-import { effectiveStatus } from './records';
+import { effectiveStatus, planNotFound } from './records';
 import { isoInstant } from './time';
 
 export const SHARE_PREFIX = 'bm_sh_';
