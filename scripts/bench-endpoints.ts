@@ -28,7 +28,7 @@ import pg from 'pg';
 import { startServerProcess } from '../e2e/support/stack';
 import { acceptBuddyRequest, createBuddyRequest, listBuddyRequests } from '../lib/buddies/requests';
 import { listChats, visibleMembership } from '../lib/chats/chats';
-import { readInbox } from '../lib/chats/inbox';
+import { readInbox } from '../lib/inbox/inbox';
 import { listMessages, messageLimitHeaders, sendMessage } from '../lib/chats/messages';
 import { inboxVersion } from '../lib/chats/poll';
 import { config } from '../lib/config';

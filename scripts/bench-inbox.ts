@@ -11,7 +11,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { sql } from 'kysely';
 import { createDb, type Database } from '../db';
-import { defaultSince, inboxQueries } from '../lib/chats/inbox';
+import { defaultSince, inboxQueries } from '../lib/inbox/inbox';
 import { startStack } from '../e2e/support/stack';
 import { register, seed, seedBackground, type Profile } from './bench-seed';
 import { buildIfNeeded } from './build-stamp';

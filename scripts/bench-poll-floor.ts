@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import http from 'node:http';
 import pg from 'pg';
 import { createDb } from '../db';
-import { defaultSince, inboxQueries } from '../lib/chats/inbox';
+import { defaultSince, inboxQueries } from '../lib/inbox/inbox';
 
 const VIEWER = '00000000-0000-4000-8000-00000000beef';
 const SINCE = new Date(0);

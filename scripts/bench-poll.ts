@@ -23,7 +23,7 @@ import { performance } from 'node:perf_hooks';
 import autocannon from 'autocannon';
 import { sql } from 'kysely';
 import { createDb, type Database } from '../db';
-import { defaultSince, inboxQueries } from '../lib/chats/inbox';
+import { defaultSince, inboxQueries } from '../lib/inbox/inbox';
 import { inboxVersionQuery } from '../lib/chats/poll';
 import { freePort } from '../lib/net/free-port';
 import { freshDatabaseOn, type Stack, startServerProcess, startStack } from '../e2e/support/stack';

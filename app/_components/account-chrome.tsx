@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { getDb } from '@/db';
 import type { currentSession } from '@/lib/auth/session';
-import { inboxCounts } from '@/lib/chats/inbox';
+import { inboxCounts } from '@/lib/inbox/inbox';
 import { ACCOUNT_TABS } from '@/lib/web/account-nav';
 import { AccountBar, FocusFromHash } from './account-nav';
 import { ServiceWorker } from './service-worker';

@@ -2,7 +2,7 @@
 // agents acting for two people, ETag polling, since, and the per-chat bound.
 import { sql } from 'kysely';
 import { describe, expect, inject, it } from 'vitest';
-import { inboxCounts } from '@/lib/chats/inbox';
+import { inboxCounts } from '@/lib/inbox/inbox';
 import { declineBuddyRequest } from '@/lib/contract/buddies';
 import { listMessages, markChatRead } from '@/lib/contract/chats';
 import { getInbox } from '@/lib/contract/inbox';

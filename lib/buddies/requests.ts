@@ -18,7 +18,7 @@ import { ApiError, ERROR_ADVICE } from '../core/errors';
 import { isUuid } from '../contract/validation';
 import { enqueue, QUEUES } from '../jobs/boss';
 import { assertTextAllowed } from '../moderation/text';
-import type { PushJob } from '../notifications/push';
+import type { PushJob } from '../notifications/push-job';
 import { createChat, getChatRecord } from '../chats/chats';
 import { insertMessage } from '../chats/messages';
 import { toMessage, messagesUrl } from '../chats/records';

@@ -5,7 +5,7 @@ import type { Database } from '@/db';
 import type { ChatRecord } from '../contract/chats';
 import { ApiError } from '../core/errors';
 import { isUuid } from '../contract/validation';
-import { blockStatus, chatNotHiddenFrom } from '../buddies/blocks';
+import { blockStatus, chatNotHiddenFrom } from '../blocks/status';
 import { JOINED_USER_CARD_COLUMNS } from '../profiles/records';
 import { toChat } from './records';
 

@@ -17,7 +17,7 @@ import { rateLimitHeaders, windowUnit } from '../limits/rate-limits';
 import type { LimitRule } from '../limits/rules';
 import { enqueue, QUEUES } from '../jobs/boss';
 import { assertTextAllowed } from '../moderation/text';
-import type { PushJob } from '../notifications/push';
+import type { PushJob } from '../notifications/push-job';
 import { chatNotFound, lockChatFor, visibleMembership } from './chats';
 import { cursorAhead, decodeCursorOrThrow, encodeCursor, encodeOlderCursor } from './cursor';
 import { messagesUrl, toMessage } from './records';

@@ -8,21 +8,23 @@ import {
   EMPTY_SUMMARY,
   FIRST_HOUR,
   SLOTS,
-  bitsToGrid,
   cell,
   countSlots,
-  emptyGrid,
   gridToBits,
   summarizeGrid,
   type Grid,
 } from '../availability';
-import { gridOffsetHours, pairZones, shiftGrid, weeklyOverlap } from '../availability/zoned';
+import { gridOffsetHours, shiftGrid, weeklyOverlap } from '../availability/zoned';
 import type { OverlapResponse } from '../contract/discover';
 import { KNOWN_TIMEZONES } from '../geo/timezone';
-import { eitherBlocked } from '../buddies/blocks';
+import { eitherBlocked } from '../blocks/status';
 import { ApiError } from '../core/errors';
 import { getActiveUserOrThrow, getUserOrThrow } from '../profiles/profile';
+import { gridOf, zonedPair } from '../availability/zoned-pair';
 import { toDiscoverCard } from './records';
+
+// Moved to lib/availability/zoned-pair.ts so plans can use them without importing discover.
+export { gridOf, zonedPair };
 
 export const NO_SHARED_TIME = 'No shared free time';
 
@@ -34,22 +36,6 @@ export interface SharedWindow {
 }
 
 const clock = (hour: number) => `${String(hour).padStart(2, '0')}:00`;
-
-export function gridOf(bits: string | null): Grid {
-  return bits ? bitsToGrid(bits) : emptyGrid();
-}
-
-/** A person's grid and zone for comparing with someone else's (pairZones: a missing zone borrows the other's). */
-export function zonedPair(
-  reader: Pick<UserRow, 'schedule' | 'timezone'>,
-  other: Pick<UserRow, 'schedule' | 'timezone'>,
-): [{ grid: Grid; timezone: string }, { grid: Grid; timezone: string }] {
-  const [readerZone, otherZone] = pairZones(reader.timezone, other.timezone);
-  return [
-    { grid: gridOf(reader.schedule), timezone: readerZone },
-    { grid: gridOf(other.schedule), timezone: otherZone },
-  ];
-}
 
 /**
  * The hours free in both weekly grids, in the reader's zone, with this week's offsets

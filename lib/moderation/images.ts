@@ -3,7 +3,6 @@
 // it decodes the image, checks its dimensions and that it is not blank. It is NOT
 // a safety check and its verdicts say so (safety_checked = false).
 import sharp from 'sharp';
-import type { ProcessingQueue } from '../photos/processing-queue';
 
 export const LIKELIHOODS = ['UNKNOWN', 'VERY_UNLIKELY', 'UNLIKELY', 'POSSIBLE', 'LIKELY', 'VERY_LIKELY'] as const;
 export type Likelihood = (typeof LIKELIHOODS)[number];
@@ -38,11 +37,16 @@ const MIN_USEFUL_EDGE = 64;
 /** Standard deviation (0-255 scale) below which every channel counts as one flat colour. */
 const BLANK_STDEV = 2;
 
+/** What decoding needs from the photos' processing queue (lib/photos/processing-queue.ts), which sits above. */
+export interface BackgroundQueue {
+  runBackground<T>(job: () => Promise<T>): Promise<T>;
+}
+
 export class LocalImageProvider implements ImageModerationProvider {
   readonly name = 'local';
 
   /** `queue`: decoding shares the uploads' cap on concurrent sharp jobs. */
-  constructor(private readonly queue?: ProcessingQueue) {}
+  constructor(private readonly queue?: BackgroundQueue) {}
 
   check(image: Buffer): Promise<ImageVerdict> {
     const inspect = () => this.inspect(image);
@@ -163,7 +167,7 @@ export function createImageModerationProvider(
     googleVisionEndpoint: string;
     googleVisionApiKey: string | undefined;
   },
-  queue?: ProcessingQueue,
+  queue?: BackgroundQueue,
 ): ImageModerationProvider {
   if (settings.moderationProvider === 'google-vision') {
     if (!settings.googleVisionApiKey) throw new Error('google-vision moderation needs GOOGLE_VISION_API_KEY');

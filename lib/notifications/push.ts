@@ -8,44 +8,13 @@
 // Logs never carry message text or device tokens: the text is private to the
 // two buddies and a token lets anyone push to that phone.
 import { Expo, type ExpoPushMessage } from 'expo-server-sdk';
-import { z } from 'zod';
 import type { Database } from '@/db';
-import { hasBlocked } from '../buddies/blocks';
+import { hasBlocked } from '../blocks/status';
 import { logLine } from '../core/log';
+import { type PushJob, type PushNotification, pushJobSchema } from './push-job';
 import { deliverWebPush, type VapidKeys, type WebPushPolicy } from './web-push';
 
-export const pushJobSchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('message'), recipientId: z.string(), chatId: z.string(), messageId: z.number() }),
-  z.object({ kind: z.literal('buddy_request'), recipientId: z.string(), requestId: z.string() }),
-  z.object({ kind: z.literal('request_accepted'), recipientId: z.string(), requestId: z.string(), chatId: z.string() }),
-  z.object({
-    kind: z.literal('plan'),
-    recipientId: z.string(),
-    planId: z.string(),
-    chatId: z.string(),
-    event: z.enum(['proposed', 'accepted', 'declined', 'cancelled']),
-  }),
-  z.object({
-    kind: z.literal('plan_reminder'),
-    recipientId: z.string(),
-    planId: z.string(),
-    chatId: z.string(),
-    minutesBefore: z.number(),
-  }),
-  z.object({ kind: z.literal('plan_checkin'), recipientId: z.string(), planId: z.string(), chatId: z.string() }),
-]);
-export type PushJob = z.infer<typeof pushJobSchema>;
-
-export interface PushNotification {
-  kind: PushJob['kind'];
-  recipientId: string;
-  /** Who caused it; the push is dropped if the recipient has blocked them since. */
-  actorId: string;
-  title: string;
-  body: string;
-  /** What the app opens when the notification is tapped. */
-  data: Record<string, string>;
-}
+export { type PushJob, type PushNotification, pushJobSchema } from './push-job';
 
 export interface PushResult {
   sent: number;

@@ -11,7 +11,7 @@ import { logLine } from '../core/log';
 import { isLoopbackAddress } from '../core/address-policy';
 import { assertAllowedUrl, ForbiddenTarget, guardedLookup } from '../core/outbound-guard';
 import { isAllowedPushHost } from './push-services';
-import type { PushNotification } from './push';
+import type { PushNotification } from './push-job';
 
 export interface VapidKeys {
   publicKey: string;

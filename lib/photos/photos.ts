@@ -10,7 +10,7 @@ import type { PhotoRecord, UploadPhotoBody } from '../contract/photos';
 import { notFound } from '../core/errors';
 import { logError } from '../core/log';
 import { enqueue, QUEUES } from '../jobs/boss';
-import { missingFields } from '../profiles/onboarding';
+import { missingFields } from '../completeness/completeness';
 import { fetchPhotoUrl } from './fetch-url';
 import { processPhoto, type ProcessedPhoto } from './image';
 import { decodeInlinePhoto } from './input';

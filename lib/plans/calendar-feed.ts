@@ -4,12 +4,11 @@
 import { sql } from 'kysely';
 import type { Database } from '@/db';
 import { randomSecret, sha256 } from '../core/secrets';
-import { notBlockedBy } from '../buddies/blocks';
+import { notBlockedBy } from '../blocks/status';
 import { ApiError } from '../core/errors';
 import { isUuid } from '../contract/validation';
 import { type CalendarPlan, plansCalendar } from './calendar';
-import { planNotFound } from './plans';
-import { effectiveStatus, planRows, type PlanQueryRow } from './records';
+import { effectiveStatus, planNotFound, planRows, type PlanQueryRow } from './records';
 import { isoInstant } from './time';
 
 export const CALENDAR_FEED_PREFIX = 'bm_cal_';

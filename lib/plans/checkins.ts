@@ -19,7 +19,7 @@ import {
   oneClickUnsubscribeHeaders,
   unsubscribeToken,
 } from '../notifications/mail-preferences';
-import type { PushJob } from '../notifications/push';
+import type { PushJob } from '../notifications/push-job';
 import { SHARE_KEPT_HOURS, SHARE_PREFIX, sharePagePath } from './share';
 import type { LimitRule } from '../limits/rules';
 

@@ -7,7 +7,7 @@ import type { UserRow } from '@/db/types';
 import { getActivity, matchActivity } from '../activities';
 import { sharedIntervals, type Interval } from '../availability/zoned';
 import { PLAN_LIMITS, type PlanOption } from '../contract/plans';
-import { zonedPair } from '../discover/overlap';
+import { zonedPair } from '../availability/zoned-pair';
 import { ApiError } from '../core/errors';
 import { getActiveUserOrThrow, getUserOrThrow } from '../profiles/profile';
 import { isoInstant } from './time';

@@ -11,7 +11,7 @@ import { sql } from 'kysely';
 import type { Database } from '@/db';
 import type { PlanRow } from '@/db/types';
 import { type Attribution, recordAgentAction } from '../attribution/attribution';
-import { blockStatus, notBlockedBy } from '../buddies/blocks';
+import { blockStatus, notBlockedBy } from '../blocks/status';
 import { chatNotFound, lockChatFor } from '../chats/chats';
 import {
   PLAN_LIMITS,
@@ -23,8 +23,8 @@ import {
 import { ApiError } from '../core/errors';
 import { isUuid } from '../contract/validation';
 import { enqueue, QUEUES } from '../jobs/boss';
-import type { PushJob } from '../notifications/push';
-import { effectiveStatus, planRows, type PlanQueryRow, toPlan } from './records';
+import type { PushJob } from '../notifications/push-job';
+import { effectiveStatus, planNotFound, planRows, type PlanQueryRow, toPlan } from './records';
 import { DEFAULT_REMINDER_OFFSETS, dropReminders, scheduleReminders } from './reminders';
 import { moveShares } from './share';
 
@@ -32,11 +32,6 @@ const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
 
 export type PlanView = (typeof PLAN_VIEWS)[number];
-
-export const planNotFound = () =>
-  new ApiError('not_found', 'Plan not found', {
-    hint: 'List your plans with GET /api/v1/plans.json; only the two buddies can see a plan.',
-  });
 
 // ---------------------------------------------------------------------------
 // Reading

@@ -4,6 +4,7 @@ import { sql } from 'kysely';
 import type { Database } from '@/db';
 import type { PlanRow, PlanStatus } from '@/db/types';
 import type { PlanRecord } from '../contract/plans';
+import { ApiError } from '../core/errors';
 import { JOINED_USER_CARD_COLUMNS, type JoinedUserCardSource, toJoinedUserCard } from '../profiles/records';
 import { isoInstant } from './time';
 
@@ -81,3 +82,9 @@ export function toPlan(row: PlanQueryRow, viewerId: string, baseUrl: string, now
     updated_at: inZone(row.updated_at),
   };
 }
+
+// Here, not in plans.ts, so share.ts can throw it without importing plans.ts (which imports share.ts).
+export const planNotFound = () =>
+  new ApiError('not_found', 'Plan not found', {
+    hint: 'List your plans with GET /api/v1/plans.json; only the two buddies can see a plan.',
+  });

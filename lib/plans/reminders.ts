@@ -6,7 +6,7 @@
 import { sql } from 'kysely';
 import type { Database } from '@/db';
 import { enqueue, QUEUES } from '../jobs/boss';
-import type { PushJob } from '../notifications/push';
+import type { PushJob } from '../notifications/push-job';
 
 const MINUTE_MS = 60_000;
 /** 24 h and 2 h before the start (PLAN_REMINDER_OFFSETS overrides them). */

@@ -10,14 +10,13 @@ import { sql } from 'kysely';
 import type { Database } from '@/db';
 import type { PlanRow } from '@/db/types';
 import { randomSecret, sha256 } from '../core/secrets';
-import { blockStatus } from '../buddies/blocks';
+import { blockStatus } from '../blocks/status';
 import type { ShareState } from '../contract/web-app';
 import { ApiError } from '../core/errors';
 import { isUuid } from '../contract/validation';
 import { isSuppressed } from '../notifications/mail-preferences';
 import { firstName, toUserCard } from '../profiles/records';
-import { planNotFound } from './plans';
-import { effectiveStatus } from './records';
+import { effectiveStatus, planNotFound } from './records';
 import { isoInstant } from './time';
 
 export const SHARE_PREFIX = 'bm_sh_';

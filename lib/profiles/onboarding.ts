@@ -1,18 +1,8 @@
 // Onboarding completeness (SPEC 2.3): the fields a profile needs to show in Discover.
-import type { UserRow } from '@/db/types';
+import type { DiscoverField } from '../completeness/completeness';
 
-export const DISCOVER_FIELDS = [
-  'displayName',
-  'aboutMe',
-  'gender',
-  'birthday',
-  'location',
-  'coords',
-  'activities',
-  'schedule',
-  'photo',
-] as const;
-export type DiscoverField = (typeof DISCOVER_FIELDS)[number];
+// The rule itself sits in lib/completeness, below photos (a photo change recomputes it); re-exported here.
+export { DISCOVER_FIELDS, type DiscoverField, missingFields } from '../completeness/completeness';
 
 export const MISSING_FIELD_ADVICE: Record<DiscoverField, string> = {
   displayName: 'a display name',
@@ -41,37 +31,6 @@ const MISSING_IN_WORDS: Record<DiscoverField, string> = {
   schedule: 'when you are usually free',
   photo: 'a photo of yourself',
 };
-
-type OnboardingRow = Pick<
-  UserRow,
-  | 'display_name'
-  | 'about_me'
-  | 'gender'
-  | 'birthday'
-  | 'location'
-  | 'latitude'
-  | 'longitude'
-  | 'activities'
-  | 'schedule'
-  | 'photo_url'
->;
-
-const filled = (value: string | null | undefined) => typeof value === 'string' && value.trim() !== '';
-
-export function missingFields(row: OnboardingRow): DiscoverField[] {
-  const checks: Record<DiscoverField, boolean> = {
-    displayName: filled(row.display_name),
-    aboutMe: filled(row.about_me),
-    gender: row.gender !== null,
-    birthday: row.birthday !== null,
-    location: filled(row.location),
-    coords: row.latitude !== null && row.longitude !== null,
-    activities: row.activities.length > 0,
-    schedule: row.schedule?.includes('1') ?? false,
-    photo: filled(row.photo_url),
-  };
-  return DISCOVER_FIELDS.filter((field) => !checks[field]);
-}
 
 export function nextActionForUser(missing: readonly DiscoverField[]): string {
   if (missing.length === 0)

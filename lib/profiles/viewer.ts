@@ -3,7 +3,7 @@
 // everyone else; and for the /u/{slug} page, where the two people stand (request, chat).
 import type { Database } from '@/db';
 import type { UserRow } from '@/db/types';
-import { blockStatus } from '../buddies/blocks';
+import { blockStatus } from '../blocks/status';
 import type { ProfileView } from '../contract/profiles';
 
 /** The view of `target`'s profile for `viewerId` (null: nobody signed in). */

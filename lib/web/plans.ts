@@ -2,7 +2,7 @@
 // messages) and each person's zone, so times read on each clock from the first render.
 import type { Database } from '@/db';
 import type { PlanRecord } from '../contract/plans';
-import { notBlockedBy } from '../buddies/blocks';
+import { notBlockedBy } from '../blocks/status';
 import { planRows, toPlan, type PlanQueryRow } from '../plans/records';
 
 /** A chat shows at most this many plans, the newest; older ones are on the plans page. */

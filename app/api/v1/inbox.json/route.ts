@@ -1,4 +1,4 @@
-import { readInbox } from '@/lib/chats/inbox';
+import { readInbox } from '@/lib/inbox/inbox';
 import { inboxShowsPlans, inboxTag, inboxVersion, lookUntilChanged, userKey } from '@/lib/chats/poll';
 import * as inbox from '@/lib/contract/inbox';
 import { matchesIfNoneMatch, notModified, taggedReply } from '@/lib/http/conditional';

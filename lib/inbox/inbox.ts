@@ -9,14 +9,14 @@ import { sql } from 'kysely';
 import { jsonArrayFrom } from 'kysely/helpers/postgres';
 import type { Database } from '@/db';
 import { SOCIAL_LIMITS } from '../contract/limits';
-import { notBlockedBy } from '../buddies/blocks';
+import { notBlockedBy } from '../blocks/status';
 import { requestRows } from '../buddies/requests';
 import { inboxPlans } from '../plans/plans';
 import { toBuddyRequest } from '../buddies/records';
-import { byRecentActivity, chatRows, unreadTotals } from './chats';
-import { encodeCursor } from './cursor';
-import { decodeInboxCursorOrThrow, encodeInboxCursor, invalidInboxCursor } from './poll-cursor';
-import { messagesUrl, toChat, toMessage } from './records';
+import { byRecentActivity, chatRows, unreadTotals } from '../chats/chats';
+import { encodeCursor } from '../chats/cursor';
+import { decodeInboxCursorOrThrow, encodeInboxCursor, invalidInboxCursor } from '../chats/poll-cursor';
+import { messagesUrl, toChat, toMessage } from '../chats/records';
 
 export const POLL_INTERVAL_SECONDS = 30;
 /**
