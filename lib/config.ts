@@ -153,8 +153,6 @@ export function reminderOffsetsFromEnv(raw: string | undefined): number[] {
   return [...new Set(offsets)].sort((a, b) => b - a);
 }
 
-export { directDatabaseUrl } from '@/lib/core/database-env';
-
 /** A duration like "60m", "1h", "30s", or a bare number of minutes, as seconds. */
 export function durationFromEnv(name: string, raw: string | undefined, fallbackSeconds: number): number {
   if (raw === undefined || raw.trim() === '') return fallbackSeconds;

@@ -8,7 +8,7 @@ import { endpoints, type HttpMethod } from '@/lib/contract';
 import { register, registerResponseSchema } from '@/lib/contract/accounts';
 import { errorEnvelopeSchema } from '@/lib/contract/errors';
 import { getPublicProfile, ownProfileSchema } from '@/lib/contract/profiles';
-import { isMcpTool } from '@/lib/mcp/tools';
+import { isMcpTool } from '@/lib/contract/define';
 import { api, baseUrl, freshIp, registerUser, testDb, uniqueEmail } from './client';
 import { call as callApi, refused } from './contract-client';
 

@@ -10,16 +10,6 @@ import { cancelPlansOf } from '../plans/cancel';
 import { getUserBySlugOrIdOrThrow } from '../profiles/profile';
 import { toUserCard } from '../profiles/records';
 
-// The block queries live in lib/blocks, below every domain that filters by them; re-exported for old importers.
-export {
-  type BlockStatus,
-  blockStatus,
-  chatNotHiddenFrom,
-  eitherBlocked,
-  hasBlocked,
-  notBlockedBy,
-} from '../blocks/status';
-
 /** The user a path's slug or id names; 404 if none, 400 if it is the caller. */
 export async function resolveOtherUser(
   db: Database,

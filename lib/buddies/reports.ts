@@ -4,7 +4,8 @@ import { recordAgentAction } from '../attribution/attribution';
 import type { ReportBody } from '../contract/safety';
 import { ApiError } from '../core/errors';
 import { isUuid } from '../contract/validation';
-import { blockStatus, insertBlock, resolveOtherUser } from './blocks';
+import { blockStatus } from '../blocks/status';
+import { insertBlock, resolveOtherUser } from './blocks';
 
 export async function reportUser(
   db: Database,

@@ -22,7 +22,8 @@ import type { PushJob } from '../notifications/push-job';
 import { createChat, getChatRecord } from '../chats/chats';
 import { insertMessage } from '../chats/messages';
 import { toMessage, messagesUrl } from '../chats/records';
-import { blockStatus, notBlockedBy, resolveOtherUser } from './blocks';
+import { blockStatus, notBlockedBy } from '../blocks/status';
+import { resolveOtherUser } from './blocks';
 import { toBuddyRequest } from './records';
 
 const LIST_LIMIT = 100;

@@ -20,11 +20,10 @@ import { KNOWN_TIMEZONES } from '../geo/timezone';
 import { eitherBlocked } from '../blocks/status';
 import { ApiError } from '../core/errors';
 import { getActiveUserOrThrow, getUserOrThrow } from '../profiles/profile';
-import { gridOf, zonedPair } from '../availability/zoned-pair';
+import { zonedPair } from '../availability/zoned-pair';
 import { toDiscoverCard } from './records';
 
 // Moved to lib/availability/zoned-pair.ts so plans can use them without importing discover.
-export { gridOf, zonedPair };
 
 export const NO_SHARED_TIME = 'No shared free time';
 

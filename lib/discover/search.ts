@@ -23,7 +23,8 @@ import { ApiError, notFound } from '../core/errors';
 import { MISSING_FIELD_ADVICE, missingFields } from '../profiles/onboarding';
 import { EARTH_RADIUS_KM, coveringCells } from './cells';
 import { encodeCursor, filtersFingerprint, readCursorOrThrow } from './cursor';
-import { describeSharedTime, gridOf, readerGridByZone } from './overlap';
+import { gridOf } from '../availability/zoned-pair';
+import { describeSharedTime, readerGridByZone } from './overlap';
 import {
   SCORE_ESTIMATE_MARGIN,
   WEIGHTS,

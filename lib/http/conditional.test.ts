@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { conditionalReply, etagOf, matchesIfNoneMatch } from './conditional';
+import { etagOf, matchesIfNoneMatch } from '../core/etag';
+import { conditionalReply } from './conditional';
 
 const get = (ifNoneMatch?: string) =>
   new Request('http://x/', { headers: ifNoneMatch ? { 'if-none-match': ifNoneMatch } : {} });

@@ -4,7 +4,6 @@ import { etagOf, matchesIfNoneMatch } from '../core/etag';
 import { Reply } from './route';
 
 // The routes and doors take the tags from here with the replies that carry them.
-export { etagOf, matchesIfNoneMatch };
 
 export interface ConditionalOptions<T> {
   /** A tag computed by the caller (e.g. of the upstream bytes); else a weak tag of the body. */

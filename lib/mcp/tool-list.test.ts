@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { endpoints } from '../contract';
 import { HINT_NAMES } from './annotations';
 import { advertisedTools } from './server';
-import { isMcpTool } from './tools';
+import { isMcpTool } from '../contract/define';
 import { closestToolNames, unknownToolAnswer } from './unknown-tool';
 
 // Raised from 20 KB (and 5,000 tokens) by issue 29, which adds the plan tools; since issue 32 §3 every

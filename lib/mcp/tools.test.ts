@@ -6,7 +6,8 @@ import { annotationsFor } from './annotations';
 import { buildRouteRequest } from './call';
 import type { JsonSchema } from '../docs/json-schema';
 import { isAllowedOrigin } from './origin';
-import { isMcpTool, toolDefinition, toolDefinitions } from './tools';
+import { isMcpTool } from '../contract/define';
+import { toolDefinition, toolDefinitions } from './tools';
 
 describe('MCP tools from the contract', () => {
   it('makes every contract endpoint a tool, but those whose entry says why not', () => {

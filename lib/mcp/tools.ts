@@ -18,7 +18,6 @@ export const OMITTED_FROM_TOOLS: Readonly<Record<string, string>> = {
 };
 
 /** The rule lives beside the contract's `mcp` field, so the guides read it without importing MCP. */
-export { isMcpTool };
 
 export type ArgumentPlace = 'path' | 'query' | 'body';
 

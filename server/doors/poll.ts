@@ -14,7 +14,8 @@ import { bearerToken, findTokenOwner } from '@/lib/http/bearer';
 import { inboxTag, inboxVersion, MAX_HELD_POLLS_PER_ACCOUNT, userKey } from '@/lib/chats/poll';
 import { getInbox } from '@/lib/contract/inbox';
 import { startHold, subscribe, type Hold, type Subscription } from '@/lib/realtime/listener';
-import { matchesIfNoneMatch, tagHeaders } from '@/lib/http/conditional';
+import { matchesIfNoneMatch } from '@/lib/core/etag';
+import { tagHeaders } from '@/lib/http/conditional';
 import { logError } from '@/lib/core/log';
 
 const INBOX_PATH = getInbox.path;

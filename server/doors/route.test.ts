@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { allEndpoints } from '@/lib/contract';
-import { ROUTE_MODULES } from './route';
+import { ROUTE_MODULES } from '@/app/api/route-modules';
 
 const root = path.resolve(import.meta.dirname, '../..');
 /** The route file Next.js serves a contract path from, when its folder is the path itself. */

@@ -25,7 +25,6 @@ type RouteModule = Partial<Record<string, unknown>>;
  * The route module of each contract path whose folder under app/ is the path itself
  * (`{name}` as `[name]`), generated from the contract (scripts/route-modules.ts).
  */
-export { ROUTE_MODULES };
 
 interface DirectRoute {
   pattern: RegExp;

@@ -7,7 +7,7 @@ import { fieldRows, type FieldRow } from '@/lib/docs/json-schema';
 import { errorCodesFor, SCOPE_DESCRIPTIONS } from '@/lib/docs/openapi';
 import { ERROR_ADVICE, type ErrorCode } from '@/lib/core/errors';
 import { ERROR_STATUS } from '@/lib/http/error-response';
-import { isMcpTool } from '@/lib/mcp/tools';
+import { isMcpTool } from '@/lib/contract/define';
 
 export const metadata: Metadata = {
   title: 'API reference · Buddy Match',

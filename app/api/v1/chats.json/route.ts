@@ -2,7 +2,8 @@ import { listChats } from '@/lib/chats/chats';
 import { inboxVersion, lookUntilChanged, userKey, versionTag } from '@/lib/chats/poll';
 import { decodeVersionCursor, encodeVersionCursor } from '@/lib/chats/poll-cursor';
 import * as chats from '@/lib/contract/chats';
-import { matchesIfNoneMatch, notModified, taggedReply } from '@/lib/http/conditional';
+import { matchesIfNoneMatch } from '@/lib/core/etag';
+import { notModified, taggedReply } from '@/lib/http/conditional';
 import { route } from '@/lib/http/route';
 
 // GET /api/v1/chats.json – one entry per buddy with last_message and unread_count.

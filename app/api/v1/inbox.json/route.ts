@@ -1,7 +1,8 @@
 import { readInbox } from '@/lib/inbox/inbox';
 import { inboxShowsPlans, inboxTag, inboxVersion, lookUntilChanged, userKey } from '@/lib/chats/poll';
 import * as inbox from '@/lib/contract/inbox';
-import { matchesIfNoneMatch, notModified, taggedReply } from '@/lib/http/conditional';
+import { matchesIfNoneMatch } from '@/lib/core/etag';
+import { notModified, taggedReply } from '@/lib/http/conditional';
 import { route } from '@/lib/http/route';
 
 // GET /api/v1/inbox.json – pending and accepted requests, unread chats and new messages.

@@ -4,7 +4,8 @@ import { listMessages, messageLimitHeaders, sendMessage } from '@/lib/chats/mess
 import { chatKey, lookUntilChanged, versionTag } from '@/lib/chats/poll';
 import { config } from '@/lib/config';
 import * as chats from '@/lib/contract/chats';
-import { matchesIfNoneMatch, notModified, taggedReply } from '@/lib/http/conditional';
+import { matchesIfNoneMatch } from '@/lib/core/etag';
+import { notModified, taggedReply } from '@/lib/http/conditional';
 import { Reply, route } from '@/lib/http/route';
 
 // GET /api/v1/chats/{chatId}/messages.json – a page of messages and the poll_next_url after it.
