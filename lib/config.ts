@@ -2,6 +2,7 @@
 // Read once; domain code receives values as arguments and never reads env itself.
 import os from 'node:os';
 import path from 'node:path';
+import { ageRulesFromEnv, type AgeRules } from '@/lib/core/age-env';
 import { databaseReadUrls, directDatabaseUrl, replicaMaxLagSeconds } from '@/lib/core/database-env';
 import { parseTrustProxy, type TrustProxy } from './core/client-address';
 import type { AttemptLimits, FailureLimits } from './accounts/attempt-limits';
@@ -42,6 +43,8 @@ export interface Config {
   /** DATABASE_READ_MAX_LAG_SECONDS: a replica further behind than this is skipped. */
   replicaMaxLagSeconds: number;
   dataDir: string;
+  /** MINIMUM_AGE and TEEN_AGE_GAP_YEARS (lib/core/age-env.ts reads them; every domain applies them through lib/ages). */
+  ages: AgeRules;
   /** TRUST_PROXY: reverse proxies in front; the client address is the n-th X-Forwarded-For entry from the right (0: the socket). */
   trustedProxies: TrustProxy;
   smtpUrl: string | undefined;
@@ -192,6 +195,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseReadUrls: databaseReadUrls(env),
     replicaMaxLagSeconds: replicaMaxLagSeconds(env),
     dataDir: path.resolve(/*turbopackIgnore: true*/ env.DATA_DIR || './.data'),
+    ages: ageRulesFromEnv(env),
     trustedProxies: parseTrustProxy(env.TRUST_PROXY),
     smtpUrl: env.SMTP_URL || undefined,
     mailFrom: env.MAIL_FROM || 'no-reply@localhost',
@@ -308,6 +312,18 @@ export const CONFIG_VARIABLES = [
     description: 'A replica further behind than this is skipped (reads go to the primary) until it catches up.',
   },
   { name: 'DATA_DIR', default: '`./.data`', description: 'Embedded database, local photos, mail outbox.' },
+  {
+    name: 'MINIMUM_AGE',
+    default: '13',
+    description:
+      'The youngest age that may register or set a birthday (13 as the contract says; 13-18). Raise it where the law asks (16 in several EU countries for consent to such services, or 18).',
+  },
+  {
+    name: 'TEEN_AGE_GAP_YEARS',
+    default: '2',
+    description:
+      'How far apart two people under 18 may be born and still find or reach each other (0-5). People under 18 and adults never do, whatever this says (see [Security](security.md)).',
+  },
   {
     name: 'AUTH_SECRET',
     default: 'generated once, kept in PostgreSQL',
