@@ -155,7 +155,7 @@ const CASES: Case[] = [
     method: 'GET',
     path: (w) => `/api/v1/users/${w.buddySlug}/profile.json`,
     domain: async (w) => {
-      const row = await getUserBySlugOrIdOrThrow(w.db, w.buddySlug);
+      const row = await getUserBySlugOrIdOrThrow(w.db, w.buddySlug, w.me.id);
       return toPublicProfile(row, w.baseUrl, await profileViewFor(w.db, w.me.id, row));
     },
   },

@@ -8,7 +8,7 @@
 // and a teenager never reaches them (a birthday is required before anyone shows in Discover).
 // Connections made while two people were in one world stay (their chat and plans go on); nothing
 // new crosses.
-import { sql, type Expression, type SqlBool } from 'kysely';
+import { sql, type Expression, type RawBuilder, type SqlBool } from 'kysely';
 import { ADULT_AGE, ageRules, type AgeRules } from '../core/age-env';
 
 export type AgeWorld = 'teen' | 'adult';
@@ -94,12 +94,12 @@ export function reachableBirthdaysSql(
   birthdayColumn: string,
   today: Date = new Date(),
   rules: Pick<AgeRules, 'teenGapYears'> = ageRules(),
-): Expression<SqlBool> {
+): RawBuilder<SqlBool> {
   return birthdayRangeSql(reachableBirthdays(viewerBirthday, today, rules), birthdayColumn);
 }
 
 /** birthdayColumn within `range`, as SQL. */
-export function birthdayRangeSql(range: BirthdayRange, birthdayColumn: string): Expression<SqlBool> {
+export function birthdayRangeSql(range: BirthdayRange, birthdayColumn: string): RawBuilder<SqlBool> {
   const column = sql.ref(birthdayColumn);
   const known = [
     range.after === null ? sql`true` : sql`${column} > ${range.after}::date`,
@@ -109,4 +109,33 @@ export function birthdayRangeSql(range: BirthdayRange, birthdayColumn: string): 
   return range.unknown
     ? sql<SqlBool>`(${column} is null or ${inside})`
     : sql<SqlBool>`(${column} is not null and ${inside})`;
+}
+
+/**
+ * The rule as one SQL expression over two birthday expressions, for queries that hold both sides in
+ * SQL (lists, the inbox): `viewer` is often a scalar subquery of the caller's row. It is the same rule
+ * as canMeetByAge (PostgreSQL's date minus years turns 29 February into 28 February as yearsBefore
+ * does); e2e/api/age-worlds.test.ts checks the two agree over generated pairs on a real PostgreSQL.
+ */
+export function mayMeetByAgeSql(
+  viewer: Expression<string | null>,
+  other: Expression<string | null>,
+  today: Date = new Date(),
+  rules: Pick<AgeRules, 'teenGapYears'> = ageRules(),
+): RawBuilder<SqlBool> {
+  const cutoff = sql`${adultBornBy(today)}::date`;
+  const gap = sql`make_interval(years => ${rules.teenGapYears}::int)`;
+  return sql<SqlBool>`(case when ${viewer} is null or ${viewer} <= ${cutoff}
+      then ${other} is null or ${other} <= ${cutoff}
+      else ${other} is not null and ${other} > ${cutoff}
+        and ${other} >= (${viewer} - ${gap})::date and ${other} <= (${viewer} + ${gap})::date end)`;
+}
+
+/** mayMeetByAgeSql with the viewer given by id (their birthday read in the same statement). */
+export function mayMeetUserByAgeSql(viewerId: string, otherBirthdayColumn: string, today: Date = new Date()) {
+  return mayMeetByAgeSql(
+    sql<string | null>`(select birthday from users where id = ${viewerId}::uuid)`,
+    sql.ref(otherBirthdayColumn),
+    today,
+  );
 }

@@ -7,21 +7,39 @@ import { recordAgentAction, type Attribution } from '../attribution/attribution'
 import type { UserCard } from '../contract/schemas';
 import { ApiError } from '../core/errors';
 import { cancelPlansOf } from '../plans/cancel';
-import { getUserBySlugOrIdOrThrow } from '../profiles/profile';
+import { findAccountBySlugOrId, getUserBySlugOrIdOrThrow } from '../profiles/profile';
 import { toUserCard } from '../profiles/records';
 
-/** The user a path's slug or id names; 404 if none, 400 if it is the caller. */
+/**
+ * The user a path's slug or id names, as the caller may see them (lib/ages); 404 if none, 400 if
+ * it is the caller. `unblocking`: also someone the caller blocked, whatever world they are in now.
+ */
 export async function resolveOtherUser(
   db: Database,
-  { viewerId, slugOrId, action }: { viewerId: string; slugOrId: string; action: string },
+  { viewerId, slugOrId, action, unblocking }: { viewerId: string; slugOrId: string; action: string; unblocking?: true },
 ) {
-  const target = await getUserBySlugOrIdOrThrow(db, slugOrId);
+  const target = unblocking
+    ? await blockedByViewer(db, viewerId, slugOrId)
+    : await getUserBySlugOrIdOrThrow(db, slugOrId, viewerId);
   if (target.id === viewerId) {
     throw new ApiError('cannot_target_self', `You cannot ${action} yourself`, {
       hint: 'Use the slug or id of the other person.',
     });
   }
   return target;
+}
+
+async function blockedByViewer(db: Database, viewerId: string, slugOrId: string) {
+  const account = await findAccountBySlugOrId(db, slugOrId);
+  const blocked =
+    account &&
+    (await db
+      .selectFrom('blocks')
+      .select('blocked_id')
+      .where('blocker_id', '=', viewerId)
+      .where('blocked_id', '=', account.id)
+      .executeTakeFirst());
+  return blocked ? account : getUserBySlugOrIdOrThrow(db, slugOrId, viewerId);
 }
 
 interface BlockChange {
@@ -62,7 +80,7 @@ export async function blockUser(db: Database, { viewerId, slugOrId, by, baseUrl 
 }
 
 export async function unblockUser(db: Database, { viewerId, slugOrId, by, baseUrl }: BlockChange) {
-  const target = await resolveOtherUser(db, { viewerId, slugOrId, action: 'unblock' });
+  const target = await resolveOtherUser(db, { viewerId, slugOrId, action: 'unblock', unblocking: true });
   await db.transaction().execute(async (trx) => {
     await trx.deleteFrom('blocks').where('blocker_id', '=', viewerId).where('blocked_id', '=', target.id).execute();
     await recordAgentAction(trx, viewerId, 'unblock_user', by);

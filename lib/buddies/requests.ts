@@ -6,10 +6,10 @@
 // accept/decline/cancel lock the request row, so parallel calls queue up and the
 // loser sees the winner's result. The partial unique index (one pending request
 // per pair) and the unique pair on connections are the backstops.
-import { sql } from 'kysely';
+import { sql, type ExpressionBuilder } from 'kysely';
 import { jsonBuildObject } from 'kysely/helpers/postgres';
 import type { Database } from '@/db';
-import type { BuddyRequestRow, BuddyRequestState, MessageRow } from '@/db/types';
+import type { BuddyRequestRow, BuddyRequestState, DB, MessageRow } from '@/db/types';
 import { recordAgentAction, type Attribution } from '../attribution/attribution';
 import type { AcceptBody, BuddyRequestBody, BuddyRequestRecord } from '../contract/buddies';
 import type { ChatRecord } from '../contract/chats';
@@ -23,6 +23,7 @@ import { createChat, getChatRecord } from '../chats/chats';
 import { insertMessage } from '../chats/messages';
 import { toMessage, messagesUrl } from '../chats/records';
 import { blockStatus, notBlockedBy } from '../blocks/status';
+import { mayMeetByAgeSql, mayMeetUserByAgeSql } from '../ages/worlds';
 import { resolveOtherUser } from './blocks';
 import { toBuddyRequest } from './records';
 
@@ -37,6 +38,8 @@ const recipientUnavailable = () =>
   new ApiError('recipient_unavailable', 'This person is not available for a buddy request from you', {
     hint: `${ERROR_ADVICE.recipient_unavailable} If you blocked them, unblock them first (DELETE /api/v1/users/{slug}/block.json).`,
   });
+
+type RequestRowsDb = DB & { r: DB['buddy_requests']; u: DB['users'] };
 
 /** Requests joined with the other person's card; `otherColumn` names which side that is. */
 export function requestRows(db: Database, otherColumn: 'r.sender_id' | 'r.recipient_id') {
@@ -232,12 +235,18 @@ export async function listBuddyRequests(
   filter: { state?: BuddyRequestState },
   baseUrl: string,
 ) {
+  // A request across the two worlds by age (one of them turned 18 since) is no one's: only an accepted
+  // one, whose connection stays, is still listed.
+  const sameWorldOrAccepted = (eb: ExpressionBuilder<RequestRowsDb, 'r'>) =>
+    eb.or([eb('r.state', '=', 'accepted'), mayMeetUserByAgeSql(viewerId, 'u.birthday')]);
   let sent = requestRows(db, 'r.recipient_id')
     .where('r.sender_id', '=', viewerId)
-    .where(notBlockedBy(viewerId, 'r.recipient_id'));
+    .where(notBlockedBy(viewerId, 'r.recipient_id'))
+    .where(sameWorldOrAccepted);
   let received = requestRows(db, 'r.sender_id')
     .where('r.recipient_id', '=', viewerId)
-    .where(notBlockedBy(viewerId, 'r.sender_id'));
+    .where(notBlockedBy(viewerId, 'r.sender_id'))
+    .where(sameWorldOrAccepted);
   if (filter.state) {
     sent = sent.where('r.state', '=', filter.state);
     received = received.where('r.state', '=', filter.state);
@@ -263,13 +272,22 @@ async function lockOwnRequest(
   { viewerId, requestId, role }: { viewerId: string; requestId: string; role: Role },
 ) {
   if (!isUuid(requestId)) throw requestNotFound();
-  const request = await trx
-    .selectFrom('buddy_requests')
-    .selectAll()
-    .where('id', '=', requestId)
+  const found = await trx
+    .selectFrom('buddy_requests as r')
+    .selectAll('r')
+    .select(
+      mayMeetByAgeSql(
+        sql<string | null>`(select birthday from users where id = r.sender_id)`,
+        sql<string | null>`(select birthday from users where id = r.recipient_id)`,
+      ).as('same_world'),
+    )
+    .where('r.id', '=', requestId)
     .forUpdate()
     .executeTakeFirst();
-  if (!request || (request.sender_id !== viewerId && request.recipient_id !== viewerId)) throw requestNotFound();
+  if (!found || (found.sender_id !== viewerId && found.recipient_id !== viewerId)) throw requestNotFound();
+  const { same_world: sameWorld, ...request } = found;
+  // One of the two crossed 18 since it was sent: nothing new crosses, so the request is no one's.
+  if (request.state === 'pending' && !sameWorld) throw requestNotFound();
   const other = request.sender_id === viewerId ? request.recipient_id : request.sender_id;
   const blocks = await blockStatus(trx, { viewerId, otherId: other });
   if (blocks.byMe) throw requestNotFound();

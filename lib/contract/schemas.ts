@@ -1,5 +1,6 @@
 // Field schemas shared by several endpoints. Limits come from SPEC.md section 8.
 import { z } from 'zod';
+import { ageRules } from '../core/age-env';
 import { singleLine, withTextRule } from './text';
 
 export const LIMITS = {
@@ -47,7 +48,10 @@ export function ageOn(birthday: string, today: Date = new Date()): number {
 }
 
 export const birthdaySchema = withTextRule(z.iso.date({ message: 'Enter your birthday as a date, like 1990-04-21' }))
-  .refine((value) => ageOn(value) >= LIMITS.minimumAge, { message: `You need to be ${LIMITS.minimumAge} or older` })
+  // MINIMUM_AGE may raise the contract's 13 (lib/core/age-env.ts), read when a value is checked.
+  .refine((value) => ageOn(value) >= ageRules().minimumAge, {
+    error: () => `You need to be ${ageRules().minimumAge} or older`,
+  })
   .refine((value) => ageOn(value) <= 120, { message: 'Check the year of your birthday: it is more than 120 years ago' })
   .describe(`YYYY-MM-DD; at least ${LIMITS.minimumAge} years ago`);
 

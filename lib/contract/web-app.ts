@@ -251,7 +251,10 @@ export const sharePlan = defineEndpoint({
       .max(254)
       .email({ message: 'Enter a valid email address, like sam@example.com' })
       .nullish(),
-    checkin: z.boolean().nullish(),
+    checkin: z
+      .boolean()
+      .nullish()
+      .describe('Default: on for a person under 18 when contact_email is given and mail is delivered; off otherwise'),
   }),
   bodyOptional: true,
   status: 201,

@@ -164,7 +164,7 @@ export async function sharedFreeTime(
   }: { viewerId: string; slugOrId: string; baseUrl: string; now?: Date; reads?: Database },
 ): Promise<OverlapResponse> {
   // The other person may come from a replica; the caller and blocks always from the primary.
-  const other: UserRow = await getActiveUserOrThrow(db, reads, slugOrId);
+  const other: UserRow = await getActiveUserOrThrow(db, reads, slugOrId, viewerId);
   if (other.id === viewerId) {
     throw new ApiError('cannot_target_self', 'That is you: shared free time needs another person', {
       hint: "Use the other person's slug, e.g. from a discover result.",

@@ -14,6 +14,7 @@
 // caller can observe: not the distance shown, the radius filter, the cells searched or
 // the ranking.
 import { sql, type RawBuilder } from 'kysely';
+import { birthdayRangeSql, reachableBirthdays, type BirthdayRange } from '../ages/worlds';
 import type { Database } from '@/db';
 import type { Gender, UserRow } from '@/db/types';
 import { gridToBits } from '../availability';
@@ -63,6 +64,8 @@ export interface DiscoverSearch {
   genders: readonly Gender[] | null;
   ageMin: number | null;
   ageMax: number | null;
+  /** The birthdays the caller may meet (lib/ages: under 18 and adults never see each other). */
+  ages: BirthdayRange;
   /** The caller, people either side has blocked, and buddies. */
   excludedIds: readonly string[];
   /** Start of the search: recency is measured from here on every page. */
@@ -218,6 +221,7 @@ function matchingPeople(search: DiscoverSearch): RawBuilder<unknown> {
     sql`p.activity = any(${activities}::text[])`,
     sql`p.cell = any(${cells}::int[])`,
     sql`p.user_id <> all(${[...search.excludedIds]}::uuid[])`,
+    birthdayRangeSql(search.ages, 'p.birthday'),
   ];
   // The caller's grid on this candidate's clock: shifted where their zones' offsets differ this week.
   const callerBits = sql`coalesce((${search.shiftedBits}::bit(126)[])[(${JSON.stringify(search.shiftIndexByZone)}::jsonb
@@ -339,6 +343,7 @@ export function searchFor(
     genders: query.gender ?? null,
     ageMin: query.age_min ?? null,
     ageMax: query.age_max ?? null,
+    ages: reachableBirthdays(caller.birthday, page.asOf),
     asOf: page.asOf,
     after: page.after,
     // A page plus one, to know whether there is a next page.

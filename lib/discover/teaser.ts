@@ -4,6 +4,7 @@
 import type { Database } from '@/db';
 import { emptyGrid, gridToBits } from '../availability';
 import { ACTIVITY_IDS } from '../activities';
+import { reachableBirthdays } from '../ages/worlds';
 import { DISCOVER_LIMITS } from '../contract/limits';
 import { type DiscoverField, missingFields } from '../profiles/onboarding';
 import { loadCaller, matchCounts } from './search';
@@ -56,6 +57,7 @@ export async function discoverTeaser(db: Database, viewerId: string): Promise<Di
       genders: null,
       ageMin: null,
       ageMax: null,
+      ages: reachableBirthdays(caller.birthday),
       excludedIds,
       asOf: new Date(),
       after: null,

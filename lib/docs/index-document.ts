@@ -1,4 +1,5 @@
 // GET /api/v1/index.json and GET /api/v1/register.json, generated from the contract.
+import { ageRules } from '../core/age-env';
 import { REGISTER_EXAMPLE, registerBodySchema } from '../contract/accounts';
 import { SCOPES, type EndpointSpec } from '../contract/define';
 import { LIMITS } from '../contract/schemas';
@@ -70,7 +71,7 @@ export function buildSignupInstructions(
       availability_text: LIMITS.availabilityText,
       activities: LIMITS.activities,
       password_min: LIMITS.passwordMin,
-      minimum_age: LIMITS.minimumAge,
+      minimum_age: ageRules().minimumAge,
       photo_bytes: LIMITS.photoBytes,
       registrations_per_ip_per_hour: limits.registrationsPerHour,
       photos_per_ip_per_hour: limits.photoUploadsPerHour,

@@ -1,6 +1,7 @@
 // GET /AGENTS.md: everything after signup. The endpoint, limit and error tables are
 // generated from the contract at request time; the flows name SPEC paths and the MCP
 // tool for each when that endpoint is in the contract.
+import { ageRules } from '../core/age-env';
 import { SCOPES, type EndpointSpec, type HttpMethod } from '../contract/define';
 import { DISPLACEMENT_MAX_KM, DISPLACEMENT_MIN_KM } from '../discover/public-point';
 import { IDEMPOTENCY_TTL_SECONDS } from '../http/idempotency';
@@ -80,6 +81,14 @@ Buddy Match introduces strangers, so nobody can find out where a person lives th
 - Tell the person this when you ask for a location, and say that a city is enough: send ${code('coords')} only if they want to.
 - Moves are limited: at most ${perWindow(limits.location_change)} changes of the stored coordinates (new ${code('coords')}, or a new ${code('location')} that places them elsewhere; sending unchanged values does not count). Past that, ${ref('PATCH', '/api/v1/me.json')} answers 429 ${code('rate_limited')} with ${code('Retry-After')}, ${code('error.fields')} names ${code('coords')} or ${code('location')}, and nothing is stored: tell the person when they can try again. Discover searches are limited to ${perWindow(limits.discover)} per person.
 
+## People under 18
+
+Members may be ${ageRules().minimumAge} or older. People under 18 and adults never see or reach each other: not in Discover, profiles, shared free time or buddy requests. To each of them a person of the other world is no one (the same ${code('404')} as a slug that does not exist), so never tell the person that someone "is a minor" or "is hidden". Between two people under 18, at most ${ageRules().teenGapYears} years apart. For a person under 18:
+
+- Their public page is not public: signed-out visitors, search engines and link previews get nothing.
+- A birthday change that crosses 18 is refused (${code('validation_failed')} on ${code('birthday')}); only the operator corrects it. Do not retry with another date. They move to the adults on their 18th birthday by themselves; buddies they made before stay.
+- When they share a plan from the web app, check-in is on unless they turn it off: suggest a parent or another trusted adult as the contact.
+
 ## Polling rhythm
 
 There are no webhooks: you learn of new things by polling, and a long-poll makes that instant and cheap.
@@ -129,7 +138,7 @@ ${table(
     ...limitRows(limits),
     ['Inbox polling', 'every 30-60 seconds while active'],
     ['Photo', `${LIMITS.photoBytes / 1024 / 1024} MB; JPEG, PNG or WEBP`],
-    ['Minimum age', `${LIMITS.minimumAge} years`],
+    ['Minimum age', `${ageRules().minimumAge} years`],
   ],
 )}
 

@@ -1,5 +1,6 @@
 // GET /SIGNUP.md: the signup walkthrough an agent follows. Field tables, limits and
 // error codes are rendered from the contract at request time, so they cannot drift.
+import { ageRules } from '../core/age-env';
 import { connectWays } from './connecting';
 import { REGISTER_EXAMPLE, REGISTER_RESPONSE_EXAMPLE, register, registerBodySchema } from '../contract/accounts';
 import type { warningsSchema } from '../contract/profiles';
@@ -51,7 +52,7 @@ Base URL: ${baseUrl}. Every request and response body is JSON (\`Content-Type: a
 Ask; never fill in details yourself, and ask before sharing anything about them.
 
 - **Required:** their email address and the name other people should see.
-- **For a profile that shows in Discover** (can be added later): a short bio, gender, birthday (they must be at least ${LIMITS.minimumAge}), location (city), 1-5 activities in their own words, when they are usually free in their own words, and a photo.
+- **For a profile that shows in Discover** (can be added later): a short bio, gender, birthday (they must be at least ${ageRules().minimumAge}), location (city), 1-5 activities in their own words, when they are usually free in their own words, and a photo.
 - A password only if they want to choose one (at least ${LIMITS.passwordMin} characters). Otherwise the service generates one and returns it once.
 
 Fields a profile needs for Discover: ${DISCOVER_FIELDS.map(code).join(', ')}.

@@ -10,6 +10,7 @@ import { jsonArrayFrom } from 'kysely/helpers/postgres';
 import type { Database } from '@/db';
 import { SOCIAL_LIMITS } from '../contract/limits';
 import { notBlockedBy } from '../blocks/status';
+import { mayMeetUserByAgeSql } from '../ages/worlds';
 import { requestRows } from '../buddies/requests';
 import { inboxPlans } from '../plans/plans';
 import { toBuddyRequest } from '../buddies/records';
@@ -46,6 +47,8 @@ export function inboxQueries(db: Database, viewerId: string, effectiveSince: Dat
     .where('r.recipient_id', '=', viewerId)
     .where('r.state', '=', 'pending')
     .where(notBlockedBy(viewerId, 'r.sender_id'))
+    // A request from someone now of the other world by age (one of the two turned 18) is no one's.
+    .where(mayMeetUserByAgeSql(viewerId, 'u.birthday'))
     .orderBy('r.created_at', 'desc')
     .limit(limit);
 

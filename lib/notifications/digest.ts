@@ -7,6 +7,7 @@
 // Crash-safe and single: a push that reached no device calls scheduleDigest, which marks the
 // person's row due and queues the job in one transaction (a burst of messages queues one);
 // the job (mail-digest) sends through sendOncePerJob, so a retry of a sent digest sends none.
+import { mayMeetByAgeSql } from '../ages/worlds';
 import { sql } from 'kysely';
 import type { Database } from '@/db';
 import { enqueue, QUEUES } from '../jobs/boss';
@@ -89,6 +90,13 @@ export async function digestNews(db: Database, userId: string, since: Date | nul
     .where('r.state', '=', 'pending')
     .$if(since !== null, (q) => q.where(sql`date_trunc('milliseconds', r.created_at)`, '>', since!))
     .where(notBlocked('r.sender_id'))
+    // As the inbox: a request from someone now of the other world by age is no one's.
+    .where(
+      mayMeetByAgeSql(
+        sql<string | null>`(select birthday from users where id = r.sender_id)`,
+        sql<string | null>`(select birthday from users where id = r.recipient_id)`,
+      ),
+    )
     .executeTakeFirstOrThrow();
   const times = [messages.newest, requests.newest].filter((t): t is Date => t !== null).map((t) => new Date(t));
   return {

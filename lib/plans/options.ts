@@ -155,7 +155,7 @@ export async function planOptions(
     reads?: Database;
   },
 ): Promise<{ options: PlanOption[]; none_because: string | null }> {
-  const other = await getActiveUserOrThrow(db, reads, slugOrId).catch((error: unknown) => {
+  const other = await getActiveUserOrThrow(db, reads, slugOrId, viewerId).catch((error: unknown) => {
     if (error instanceof ApiError) return null; // Not found reads the same as not a buddy.
     throw error;
   });

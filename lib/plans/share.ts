@@ -6,6 +6,8 @@
 // a second secret of its own, made when that mail is sent (lib/plans/checkins.ts): the
 // person's link is never kept in a readable form. Both die with a revoke, and the page
 // answers 410 from 24 hours after the plan ends, or once the plan no longer stands.
+import { birthdayOf } from '../ages/reach';
+import { ageWorld } from '../ages/worlds';
 import { sql } from 'kysely';
 import type { Database } from '@/db';
 import type { PlanRow } from '@/db/types';
@@ -129,7 +131,10 @@ export async function sharePlan(
     );
   }
   const contact = body.contact_email?.trim() || null;
-  const checkin = Boolean(body.checkin);
+  // Left out, check-in is on for a person under 18 whenever it can run (a contact, and mail delivered).
+  const checkin =
+    body.checkin ??
+    (contact !== null && settings.mailDelivered && ageWorld(await birthdayOf(db, target.viewerId), now) === 'teen');
   if (checkin) assertCheckinPossible(contact, settings.mailDelivered);
   if (contact && (await isSuppressed(db, contact))) {
     throw new ApiError('validation_failed', 'That address asked Buddy Match not to send it mail', {

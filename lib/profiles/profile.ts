@@ -2,6 +2,7 @@
 import { sql } from 'kysely';
 import type { Database } from '@/db';
 import type { UserRow } from '@/db/types';
+import { assertBirthdayChangeAllowed, mayReach } from '../ages/reach';
 import { recordAgentAction } from '../attribution/attribution';
 import type { ProfileUpdate } from '../contract/profiles';
 import { ApiError, notFound } from '../core/errors';
@@ -33,30 +34,59 @@ export async function getUserOrThrow(db: Database, id: string): Promise<UserRow>
 }
 
 /**
- * Public lookups accept a slug or a user id (SPEC section 4). A disabled account is not
- * found: its profile and every path naming it answer 404 (lib/accounts/disable.ts).
+ * Public lookups accept a slug or a user id (SPEC section 4), as seen by `viewerId` (null:
+ * nobody signed in). A disabled account is not found: its profile and every path naming it
+ * answer 404 (lib/accounts/disable.ts). Nor is a person of the viewer's other world by age
+ * (lib/ages): to them, the same 404 as no one.
  */
-export async function findUserBySlugOrId(db: Database, slugOrId: string): Promise<UserRow | undefined> {
+export async function findUserBySlugOrId(
+  db: Database,
+  slugOrId: string,
+  viewerId: string | null,
+): Promise<UserRow | undefined> {
+  const row = await findAccountBySlugOrId(db, slugOrId);
+  if (!row) return undefined;
+  return (await mayReach(db, viewerId, row)) ? row : undefined;
+}
+
+/**
+ * The active account a slug or id names, whoever asks: only for undoing what the caller did
+ * to someone themselves (an unblock), never to show or reach a person (findUserBySlugOrId).
+ */
+export async function findAccountBySlugOrId(db: Database, slugOrId: string): Promise<UserRow | undefined> {
   const bySlug = await db.selectFrom('users').selectAll().where('slug', '=', slugOrId.toLowerCase()).executeTakeFirst();
   const row = bySlug ?? (await findUserById(db, slugOrId));
   return row?.disabled_at == null ? row : undefined;
 }
 
-export async function getUserBySlugOrIdOrThrow(db: Database, slugOrId: string): Promise<UserRow> {
-  const row = await findUserBySlugOrId(db, slugOrId);
-  if (!row)
-    throw new ApiError('not_found', `No user with slug or id "${slugOrId}"`, {
-      hint: 'Check the slug; it is the last part of the profile_url.',
-    });
+export async function getUserBySlugOrIdOrThrow(
+  db: Database,
+  slugOrId: string,
+  viewerId: string | null,
+): Promise<UserRow> {
+  const row = await findUserBySlugOrId(db, slugOrId, viewerId);
+  if (!row) throw userNotFound(slugOrId);
   return row;
+}
+
+/** The 404 of a path that names no one a caller may see. */
+export function userNotFound(slugOrId: string): ApiError {
+  return new ApiError('not_found', `No user with slug or id "${slugOrId}"`, {
+    hint: 'Check the slug; it is the last part of the profile_url.',
+  });
 }
 
 /**
  * getUserBySlugOrIdOrThrow on `reads` (a replica, which may be a little behind), confirmed
  * on `db` (the primary) when they differ: a disabled or deleted account vanishes at once.
  */
-export async function getActiveUserOrThrow(db: Database, reads: Database, slugOrId: string): Promise<UserRow> {
-  const row = await getUserBySlugOrIdOrThrow(reads, slugOrId);
+export async function getActiveUserOrThrow(
+  db: Database,
+  reads: Database,
+  slugOrId: string,
+  viewerId: string | null,
+): Promise<UserRow> {
+  const row = await getUserBySlugOrIdOrThrow(reads, slugOrId, viewerId);
   if (reads === db) return row;
   const live = await db
     .selectFrom('users')
@@ -64,7 +94,7 @@ export async function getActiveUserOrThrow(db: Database, reads: Database, slugOr
     .where('id', '=', row.id)
     .where('disabled_at', 'is', null)
     .executeTakeFirst();
-  return live ? row : getUserBySlugOrIdOrThrow(db, slugOrId);
+  return live ? row : getUserBySlugOrIdOrThrow(db, slugOrId, viewerId);
 }
 
 export interface UpdateResult {
@@ -159,6 +189,7 @@ export async function updateProfile(
     db.transaction().execute(async (trx) => {
       const current = await trx.selectFrom('users').selectAll().where('id', '=', userId).forUpdate().executeTakeFirst();
       if (!current) throw notFound('User');
+      if (columns.birthday !== undefined) await assertBirthdayChangeAllowed(trx, current, columns.birthday ?? null);
       // Another update may have moved them in between: a move is counted exactly once.
       if (!countedMove && movesCoordinates(current, resolved, geocoderEnabled))
         await countLocationChange(db, userId, input, locationChangeLimit);

@@ -24,7 +24,7 @@ export default async function SignupPage({
   // "Join to connect" on a profile: connect names the person (a slug, never a path), so
   // after signing up the page goes on to their profile with the request offered.
   const wanted =
-    typeof search.connect === 'string' ? await findUserBySlugOrId(getDb(), search.connect.slice(0, 80)) : null;
+    typeof search.connect === 'string' ? await findUserBySlugOrId(getDb(), search.connect.slice(0, 80), null) : null;
   const connect = wanted ? { name: firstName(wanted.display_name), slug: wanted.slug } : null;
   // From an assistant's consent screen: after signing up, the sign-in link goes back there.
   const callbackUrl = search.callbackUrl;

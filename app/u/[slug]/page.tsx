@@ -2,6 +2,7 @@ import type { Metadata } from 'next';
 import { notFound, permanentRedirect } from 'next/navigation';
 import { cache } from 'react';
 import { getDb } from '@/db';
+import { ageWorld } from '@/lib/ages/worlds';
 import { emptyGrid } from '@/lib/availability';
 import { currentSession } from '@/lib/auth/session';
 import { config } from '@/lib/config';
@@ -31,12 +32,19 @@ function safeDecode(value: string): string {
   }
 }
 
-const loadRow = cache(async (slug: string) => findUserBySlugOrId(getDb(), safeDecode(slug).slice(0, 80)));
+// As the signed-in person sees it, or the public (null): a person under 18 is found only by people of their
+// own world (lib/ages), so a visitor, a search engine or a link preview gets the page of no one.
+const loadRow = cache(async (slug: string) => {
+  const viewer = (await currentSession())?.user ?? null;
+  return findUserBySlugOrId(getDb(), safeDecode(slug).slice(0, 80), viewer?.id ?? null);
+});
 
 /** What link previews (and so anyone) may read: the public view. */
 const loadProfile = cache(async (slug: string) => {
   const row = await loadRow(slug);
-  return row ? toPublicProfile(row, config().publicBaseUrl, 'public') : null;
+  return row
+    ? { ...toPublicProfile(row, config().publicBaseUrl, 'public'), minor: ageWorld(row.birthday) === 'teen' }
+    : null;
 });
 
 function absolute(url: string): string {
@@ -55,6 +63,8 @@ export async function generateMetadata({ params }: Params): Promise<Metadata> {
   if (!profile) return { title: 'Profile not found', robots: { index: false } };
   const description = profile.aboutMe ? profile.aboutMe.slice(0, 200) : summaryLine(profile);
   const title = `${profile.displayName} on Buddy Match`;
+  // Shown to a signed-in teenager of the same world only: never indexed, never previewed.
+  if (profile.minor) return { title: { absolute: title }, robots: { index: false, follow: false } };
   const images = profile.photoURL
     ? [{ url: absolute(profile.photoURL), alt: `Photo of ${profile.displayName}` }]
     : undefined;

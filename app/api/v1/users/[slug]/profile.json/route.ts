@@ -10,6 +10,7 @@ import { profileViewFor } from '@/lib/profiles/viewer';
 // The profile may come from a replica; the caller and blocks always from the primary.
 export const GET = route(profiles.getPublicProfile, async ({ db, params, baseUrl, request }) => {
   const caller = await optionalCaller(db, request, 'profile:read');
-  const row = await getActiveUserOrThrow(db, await lagTolerantDb(caller?.userId ?? null), params.slug);
-  return { profile: toPublicProfile(row, baseUrl, await profileViewFor(db, caller?.userId ?? null, row)) };
+  const viewerId = caller?.userId ?? null;
+  const row = await getActiveUserOrThrow(db, await lagTolerantDb(viewerId), params.slug, viewerId);
+  return { profile: toPublicProfile(row, baseUrl, await profileViewFor(db, viewerId, row)) };
 });
