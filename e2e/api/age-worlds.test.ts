@@ -3,6 +3,8 @@
 // one does. Each reach is performed from either side and must fail; then the crossing of 18
 // (by a birthday edit, refused; by time, at once) and a property over generated pairs of ages,
 // on the real server and the real PostgreSQL.
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import fc from 'fast-check';
 import { sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -15,7 +17,7 @@ import { getInbox } from '@/lib/contract/inbox';
 import { getPublicProfile, updateMe } from '@/lib/contract/profiles';
 import { blockUser, reportUser, unblockUser } from '@/lib/contract/safety';
 import { EARTH_RADIUS_KM } from '@/lib/discover/cells';
-import { api, baseUrl, testDb, uniqueEmail } from './client';
+import { api, baseUrl, freshIp, testDb, uniqueEmail } from './client';
 import { call, refused, send } from './contract-client';
 import { WebClient } from './web-client';
 
@@ -158,6 +160,33 @@ describe('two worlds: under 18 and adults never reach each other', () => {
     // Teenagers of one world see each other as members do.
     const peer = await call(getPublicProfile, { params: { slug: teenPeer.slug }, token: teen.token });
     expect(peer.profile.view).toBe('member');
+  });
+
+  it('answers the same through MCP tools (the official SDK client): no profile, no request, not in discover', async () => {
+    const client = new Client({ name: 'age-worlds-test', version: '1.0.0' });
+    const headers = { 'x-forwarded-for': freshIp(), authorization: `Bearer ${adult.token}` };
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${baseUrl()}/api/mcp`), { requestInit: { headers } }),
+    );
+    try {
+      const text = (result: Awaited<ReturnType<Client['callTool']>>) =>
+        (result.content as { type: string; text?: string }[]).map((c) => c.text ?? '').join('');
+      for (const [tool, args] of [
+        ['get_public_profile', { slug: teen.slug }],
+        ['send_buddy_request', { slug: teen.slug }],
+        ['get_shared_free_time', { slug: teen.slug }],
+      ] as const) {
+        const result = await client.callTool({ name: tool, arguments: args });
+        expect(result.isError, `${tool}: ${text(result)}`).toBe(true);
+        expect(text(result)).toContain(`No user with slug or id "${teen.slug}"`);
+      }
+      const found = await client.callTool({ name: 'discover', arguments: { radius_km: 25, available: 0, limit: 50 } });
+      expect(found.isError ?? false).toBe(false);
+      expect(text(found)).not.toContain(teen.id);
+      expect(text(found)).not.toContain('Tia');
+    } finally {
+      await client.close();
+    }
   });
 
   it('shows a teenager to nobody signed out: the API, the page, its link preview', async () => {

@@ -32,9 +32,10 @@ interface Person {
   web: WebClient;
 }
 
-async function person(base: string, displayName: string): Promise<Person> {
+async function person(base: string, displayName: string, birthday?: string): Promise<Person> {
   const email = uniqueEmail('safety');
-  const res = await api('POST', '/api/v1/register.json', { base, body: { email, displayName, password: PASSWORD } });
+  const body = { email, displayName, password: PASSWORD, ...(birthday ? { birthday } : {}) };
+  const res = await api('POST', '/api/v1/register.json', { base, body });
   if (res.status !== 201) throw new Error(`register failed: ${res.status} ${JSON.stringify(res.body)}`);
   const web = new WebClient(freshIp(), base);
   const signedIn = await web.signInWithPassword(email, PASSWORD);
@@ -43,8 +44,8 @@ async function person(base: string, displayName: string): Promise<Person> {
 }
 
 /** Two buddies with a confirmed plan starting `startsInMs` after it is proposed. */
-async function planFor(base: string, names: [string, string], startsInMs: number) {
-  const [a, b] = await Promise.all([person(base, names[0]), person(base, names[1])]);
+async function planFor(base: string, names: [string, string], startsInMs: number, birthday?: string) {
+  const [a, b] = await Promise.all([person(base, names[0], birthday), person(base, names[1], birthday)]);
   const asked = await call(sendBuddyRequest, { params: { slug: b.slug }, token: a.token, base });
   const { chat } = await call(acceptBuddyRequest, { params: { invitationId: asked.request.id }, token: b.token, base });
   const { plan } = await call(plans.proposePlan, {
@@ -254,6 +255,24 @@ describe('check-in, end to end with SMTP', () => {
       ok,
       timeoutMs,
     );
+
+  it('turns check-in on by default for a person under 18 (a contact given, mail delivered), and only for them', async () => {
+    const sixteen = `${new Date().getUTCFullYear() - 16}-01-01`;
+    const teens = await planFor(stack.baseUrl, ['Tea Teen', 'Tod Teen'], 48 * HOUR, sixteen);
+    const adults = await planFor(stack.baseUrl, ['Ada Grown', 'Al Grown'], 48 * HOUR);
+    const contact = uniqueEmail('parent');
+    const teen = await web(teens.a, 'POST', sharePath(teens.planId), { contact_email: contact });
+    expect(teen.status, teen.text).toBe(201);
+    expect(teen.json.checkin.on).toBe(true);
+    expect((await shareRow(teens.planId, teens.a.id)).checkin).toBe(true);
+    const adult = await web(adults.a, 'POST', sharePath(adults.planId), { contact_email: contact });
+    expect(adult.json.checkin.on).toBe(false);
+    // The teenager may still turn it off, and without a contact it stays off.
+    const off = await web(teens.a, 'POST', sharePath(teens.planId), { contact_email: contact, checkin: false });
+    expect(off.json.checkin.on).toBe(false);
+    const noContact = await web(teens.b, 'POST', sharePath(teens.planId), {});
+    expect(noContact.json.checkin.on).toBe(false);
+  });
 
   it('asks "All good?" by push and mail, then mails the contact once with the page; the contact can stop all mail', async () => {
     const contact = uniqueEmail('contact');
