@@ -223,6 +223,8 @@ describe('check-in, end to end with SMTP', () => {
       SMTP_URL: sink.url,
       PLAN_CHECKIN_DELAY: '0',
       PLAN_CHECKIN_ANSWER_WINDOW: '6s',
+      // A server of its own anyway: it also carries an operator's higher minimum age (issue 41).
+      MINIMUM_AGE: '16',
     });
     boss = new PgBoss({ connectionString: stack.databaseUrl, schema: 'pgboss', supervise: false, schedule: false });
     await boss.start();
@@ -255,6 +257,26 @@ describe('check-in, end to end with SMTP', () => {
       ok,
       timeoutMs,
     );
+
+  it("refuses people under an operator's MINIMUM_AGE at registration and in edits, and the guides say it", async () => {
+    const fifteen = `${new Date().getUTCFullYear() - 15}-01-01`;
+    const body = { email: uniqueEmail('young'), displayName: 'Yan Young', birthday: fifteen };
+    const young = await api('POST', '/api/v1/register.json', { base: stack.baseUrl, body });
+    expect(young.status).toBe(400);
+    expect(young.body.error.fields.birthday).toBe('You need to be 16 or older');
+    expect(await testDbFor(stack).selectFrom('users').select('id').where('email', '=', body.email).execute()).toEqual(
+      [],
+    );
+    const sixteen = await person(stack.baseUrl, 'Sid Sixteen', `${new Date().getUTCFullYear() - 16}-01-01`);
+    const edit = await api('PATCH', '/api/v1/me.json', {
+      base: stack.baseUrl,
+      token: sixteen.token,
+      body: { birthday: fifteen },
+    });
+    expect([edit.status, edit.body.error.fields.birthday]).toEqual([400, 'You need to be 16 or older']);
+    const guide = await (await fetch(`${stack.baseUrl}/AGENTS.md`)).text();
+    expect(guide).toContain('Members may be 16 or older.');
+  });
 
   it('turns check-in on by default for a person under 18 (a contact given, mail delivered), and only for them', async () => {
     const sixteen = `${new Date().getUTCFullYear() - 16}-01-01`;
