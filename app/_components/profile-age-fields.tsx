@@ -10,7 +10,8 @@ export function AgeFields({
   fieldError,
   birthdayText,
   profile,
-}: ProfileSectionProps & { birthdayText: string | null; profile: OwnProfile }) {
+  minimumAge,
+}: ProfileSectionProps & { birthdayText: string | null; profile: OwnProfile; minimumAge: number }) {
   return (
     <>
       <div className="field">
@@ -37,7 +38,8 @@ export function AgeFields({
           onChange={(e) => set('birthday', e.target.value)}
         />
         <p className="help" id="profile-birthday-help">
-          {birthdayText ? `${birthdayText}. ` : ''}Others see your age, not your birthday. You must be 13 or older.
+          {birthdayText ? `${birthdayText}. ` : ''}Others see your age, not your birthday. You must be {minimumAge} or
+          older; under 18, you meet only people under 18.
         </p>
         {fieldError('birthday')}
       </div>

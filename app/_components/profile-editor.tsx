@@ -22,8 +22,11 @@ export function ProfileEditor({
   initial,
   activityNames,
   timezones,
+  minimumAge,
 }: {
   initial: OwnProfile;
+  /** MINIMUM_AGE, for the birthday's help. */
+  minimumAge: number;
   activityNames: Record<string, string>;
   /** The zone names the API takes, for the time zone picker. */
   timezones: readonly string[];
@@ -77,7 +80,7 @@ export function ProfileEditor({
         <form className="stack" onSubmit={save} noValidate>
           <AboutFields {...section} city={city} />
           <LocationFields {...section} city={city} profile={profile} timezones={timezones} />
-          <AgeFields {...section} birthdayText={birthdayText} profile={profile} />
+          <AgeFields {...section} birthdayText={birthdayText} profile={profile} minimumAge={minimumAge} />
           <ActivitiesField
             {...section}
             errors={errors}

@@ -168,3 +168,18 @@ test('the time zone follows the place until the person picks one, and Automatic 
   await expect(page.getByRole('status').filter({ hasText: '✓ Saved' })).toBeVisible();
   expect(await profile()).toMatchObject({ timezone: 'Europe/Lisbon', timezone_source: 'coords' });
 });
+
+test('a birthday that crosses 18 is refused with the way out, and the stored one kept', async ({
+  page,
+  request,
+}, testInfo) => {
+  test.skip(!isDesktop(testInfo), 'the message under a field reads the same at both sizes');
+  const profile = await openEditor(page, request);
+  const birthday = page.getByLabel('Birthday');
+  await expect(page.locator('#profile-birthday-help')).toContainText('You must be 13 or older');
+  await birthday.fill(`${new Date().getUTCFullYear() - 15}-05-01`);
+  await page.getByRole('button', { name: 'Save profile' }).click();
+  await expect(page.locator('#profile-birthday-error')).toContainText('contact the operator');
+  await expect(birthday).toHaveAttribute('aria-invalid', 'true');
+  expect((await profile()).birthday).toBe('1991-03-04');
+});

@@ -14,7 +14,7 @@ export const ADULT_AGE = 18;
 /** The contract's floor: MINIMUM_AGE may raise it, never lower it. */
 export const CONTRACT_MINIMUM_AGE = 13;
 
-function wholeNumberFromEnv(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
+function wholeNumberFromEnv(env: Readonly<Record<string, string | undefined>>, name: string, fallback: number, min: number, max: number): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
@@ -24,7 +24,7 @@ function wholeNumberFromEnv(env: NodeJS.ProcessEnv, name: string, fallback: numb
   return value;
 }
 
-export function ageRulesFromEnv(env: NodeJS.ProcessEnv = process.env): AgeRules {
+export function ageRulesFromEnv(env: Readonly<Record<string, string | undefined>> = process.env): AgeRules {
   return {
     minimumAge: wholeNumberFromEnv(env, 'MINIMUM_AGE', CONTRACT_MINIMUM_AGE, CONTRACT_MINIMUM_AGE, ADULT_AGE),
     teenGapYears: wholeNumberFromEnv(env, 'TEEN_AGE_GAP_YEARS', 2, 0, ADULT_AGE - CONTRACT_MINIMUM_AGE),

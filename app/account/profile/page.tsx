@@ -17,7 +17,12 @@ export default async function ProfilePage() {
       <p className="muted">
         What you save here is what other members see. If an assistant helps you, it can change it too.
       </p>
-      <ProfileEditor initial={profile} activityNames={activityNames()} timezones={SELECTABLE_TIMEZONES} />
+      <ProfileEditor
+        initial={profile}
+        activityNames={activityNames()}
+        timezones={SELECTABLE_TIMEZONES}
+        minimumAge={config().ages.minimumAge}
+      />
     </>
   );
 }
