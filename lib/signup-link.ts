@@ -2,6 +2,7 @@
 // parameters, how they map onto the registration body, and a builder for agents and tests.
 // Shared by the page, the guides and the tests so the names cannot drift.
 
+import { own } from './core/own';
 import type { GENDERS } from './contract/schemas';
 
 /** The contract's genders, repeated here so the page's bundle needs no zod (a test checks they match). */
@@ -107,7 +108,7 @@ export function normalizeGender(value: string): string {
     .trim()
     .toLowerCase()
     .replace(/[\s-]+/g, '_');
-  return GENDER_ALIASES[key] ?? value.trim();
+  return own(GENDER_ALIASES, key) ?? value.trim();
 }
 
 export function splitActivities(value: string): string[] {

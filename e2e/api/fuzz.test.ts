@@ -31,6 +31,7 @@ import {
   hostileValue,
   mutateValue,
   OVERSIZE_STRINGS,
+  prototypeWordRequests,
   send,
   valueMutationArbitrary,
   type WireRequest,
@@ -302,6 +303,24 @@ describe('fuzzing every endpoint over HTTP', () => {
         }),
         { seed: SEED, numRuns: RUNS, endOnFailure: !LONG, verbose: 1 },
       );
+    },
+    PER_ENDPOINT_TIMEOUT,
+  );
+});
+
+describe('every string parameter set to each name Object.prototype has (issue 41 §3)', () => {
+  it.each(ordered.map((spec) => [`${spec.method} ${spec.path}`, spec] as const))(
+    '%s answers constructor, __proto__, toString, hasOwnProperty and valueOf below 500',
+    async (_name, spec) => {
+      await ensureActorToken();
+      const fuzzer = endpointFuzzer(spec, world.hints);
+      const [shape] = fc.sample(fuzzer.valid, { seed: SEED, numRuns: 1 });
+      for (const request of prototypeWordRequests(fuzzer, shape!)) {
+        const response = await send(baseUrl(), request, headersFor(true));
+        count(`prototype words: ${spec.method} ${spec.path}`, response.status);
+        const problem = answerProblem(response, baseUrl(), request.target);
+        if (problem) throw new Error(failureMessage(request, true, problem));
+      }
     },
     PER_ENDPOINT_TIMEOUT,
   );

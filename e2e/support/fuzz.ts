@@ -19,6 +19,12 @@ import { ERROR_STATUS } from '@/lib/http/error-response';
 const b64 = (text: string) => Buffer.from(text, 'utf8').toString('base64url');
 const SOME_UUID = '6f1c1f7e-3d55-4a7a-9d6e-2f0b8c1d2e3f';
 
+/**
+ * The names every plain object inherits from Object.prototype: a key taken from input must never reach
+ * them (issue 41 §3: `activities=constructor` answered 500 "close.join is not a function").
+ */
+export const PROTOTYPE_WORDS = ['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf'] as const;
+
 /** Strings that broke, or could break, something between the parser and PostgreSQL. */
 export const HOSTILE_STRINGS: readonly string[] = [
   '\u0000',
@@ -93,8 +99,7 @@ export const HOSTILE_STRINGS: readonly string[] = [
   '{}',
   'null',
   'true',
-  '__proto__',
-  'constructor',
+  ...PROTOTYPE_WORDS,
   'a,,,,b',
   ',',
   `hiking,${'x'.repeat(300)}`,
@@ -340,6 +345,8 @@ type Part = 'params' | 'query' | 'body';
 
 export interface EndpointFuzzer {
   spec: EndpointSpec;
+  /** The JSON Schema of each request part the endpoint has. */
+  schemas: Partial<Record<Part, JsonSchema>>;
   valid: fc.Arbitrary<RequestShape>;
   /** A valid or mutated request, ready to send (without auth headers). */
   requests: fc.Arbitrary<WireRequest>;
@@ -668,7 +675,43 @@ export function endpointFuzzer(
   const requests = fc
     .tuple(valid, mutationArbitrary)
     .map(([shape, mutation]) => buildRequest(spec, schemas, shape, mutation));
-  return { spec, valid, requests };
+  return { spec, schemas, valid, requests };
+}
+
+/** Whether a property takes text: 'string', a list of strings ('array'), or neither. */
+function textForm(schema: JsonSchema | undefined): 'string' | 'array' | null {
+  if (!schema) return null;
+  const types = Array.isArray(schema.type) ? schema.type : schema.type ? [schema.type] : [];
+  if (types.includes('string')) return 'string';
+  const branches = (
+    [...((schema.anyOf as JsonSchema[]) ?? []), ...((schema.oneOf as JsonSchema[]) ?? [])] as JsonSchema[]
+  ).map(textForm);
+  if (branches.includes('string')) return 'string';
+  if (types.includes('array') && textForm(schema.items as JsonSchema) === 'string') return 'array';
+  return branches.includes('array') ? 'array' : null;
+}
+
+/**
+ * Every string parameter of one valid request (path, query and top-level body fields, and lists of strings)
+ * set in turn to each of PROTOTYPE_WORDS: the dictionary sweep the random fuzzer may miss.
+ */
+export function prototypeWordRequests(fuzzer: EndpointFuzzer, shape: RequestShape): WireRequest[] {
+  const requests: WireRequest[] = [];
+  for (const part of ['params', 'query', 'body'] as const) {
+    const properties = (fuzzer.schemas[part]?.properties ?? {}) as Record<string, JsonSchema>;
+    for (const [name, schema] of Object.entries(properties)) {
+      const form = textForm(schema);
+      if (!form) continue;
+      for (const word of PROTOTYPE_WORDS) {
+        const value = form === 'string' ? word : [word];
+        const partValue = { ...((shape[part] as Record<string, unknown> | undefined) ?? {}) };
+        Object.defineProperty(partValue, name, { value, enumerable: true, configurable: true, writable: true });
+        const request = buildRequest(fuzzer.spec, fuzzer.schemas, { ...shape, [part]: partValue }, { kind: 'none' });
+        requests.push({ ...request, mutation: `${part}.${name} = ${JSON.stringify(value)}` });
+      }
+    }
+  }
+  return requests;
 }
 
 // ---------------------------------------------------------------------------

@@ -3,6 +3,7 @@
 // "March 3 1990" for a birthday) are accepted and converted, and each conversion is
 // noted so the answer can say what was understood (warnings.normalized) and the agent
 // can confirm it with the person. What stays ambiguous is refused with the exact fix.
+import { own } from '../core/own';
 import { z } from 'zod';
 import { canonicalizeActivities } from '../activities/canonicalize';
 import { canonicalTimezone, timezoneSuggestions } from '../geo/timezone';
@@ -143,7 +144,7 @@ export const GENDER_FIX = `use one of ${GENDERS.join(', ')} (woman, man, nonbina
 
 /** The stored gender for a word people use, or null. */
 export function genderFromWord(word: string): Gender | null {
-  return GENDER_WORDS[word.toLowerCase().replace(/[^a-z]/g, '')] ?? null;
+  return own(GENDER_WORDS, word.toLowerCase().replace(/[^a-z]/g, '')) ?? null;
 }
 
 export const genderInputSchema = documentedAs(
@@ -305,7 +306,7 @@ export function unknownActivitiesMessage(
   suggestions: Readonly<Record<string, readonly string[]>>,
 ): string {
   const words = unmatched.map((word) => {
-    const close = suggestions[word] ?? [];
+    const close = own(suggestions, word) ?? [];
     return close.length > 0 ? `${quoted(word)} (did you mean ${close.join(', ')}?)` : quoted(word);
   });
   return `unknown activit${unmatched.length > 1 ? 'ies' : 'y'}: ${words.join(', ')}; plain English works ("bouldering", "board games"), see list_activities or /api/v1/activities.json`;

@@ -9,6 +9,7 @@
 //    words in front ("Name can be at most 60 characters"), or says the whole sentence for
 //    the common cases ("Enter your name").
 // Messages a schema sets itself ("You need to be 13 or older") are kept as written.
+import { own } from '../core/own';
 import { z } from 'zod';
 
 type Issue = z.core.$ZodRawIssue | z.core.$ZodIssue;
@@ -180,7 +181,7 @@ function words(key: string): string {
 export function fieldLabel(name: string): string {
   const parts = name.split('.').filter(Boolean);
   const named = [...parts].reverse().find((p) => !/^\d+$/.test(p)) ?? 'body';
-  const label = FIELDS[named]?.label ?? words(named);
+  const label = own(FIELDS, named)?.label ?? words(named);
   const last = parts[parts.length - 1];
   return last !== undefined && /^\d+$/.test(last) ? `${label} (item ${Number(last) + 1})` : label;
 }

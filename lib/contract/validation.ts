@@ -1,11 +1,13 @@
 // zod issues → the envelope's `fields` map (one message per failing field).
+import { emptyRecord } from '../core/own';
 import type { z } from 'zod';
 import { editDistance } from '../activities/similarity';
 import { fieldMessage } from './human-errors';
 import { ApiError } from '../core/errors';
 
 export function issuesToFields(issues: readonly z.core.$ZodIssue[], prefix = ''): Record<string, string> {
-  const fields: Record<string, string> = {};
+  // Field names can be the caller's own JSON keys ("constructor", "__proto__"): no prototype to collide with.
+  const fields = emptyRecord<string>();
   for (const issue of issues) {
     if (issue.code === 'unrecognized_keys') {
       for (const key of issue.keys) {
@@ -82,7 +84,7 @@ function commonPrefix(a: string, b: string): number {
 
 /** `fields` entries for names the schema does not take, each with the closest name it does take. */
 export function unknownNameFields(names: Iterable<string>, known: readonly string[], kind: 'field' | 'parameter') {
-  const fields: Record<string, string> = {};
+  const fields = emptyRecord<string>();
   for (const name of names) {
     if (known.includes(name)) continue;
     const close = closestName(name, known);

@@ -1,5 +1,6 @@
 // Which methods a /api/v1 path takes, and which endpoints a wrong path was probably meant
 // to be, both read from the contract table (the same one the route files implement).
+import { own } from '../core/own';
 import { editDistance } from '../activities/similarity';
 import { allEndpoints as endpoints, type EndpointSpec } from '../contract';
 import { API_PATHS, type PathName } from '../contract/paths';
@@ -106,7 +107,7 @@ const SYNONYMS: Readonly<Record<string, readonly PathName[]>> = (() => {
 
 function synonymEndpoints(method: string, pathname: string): EndpointSpec[] {
   const key = core(pathname).replace(/^\/+/, '').replace(/-/g, '_');
-  const paths = (SYNONYMS[key] ?? []).map((name) => API_PATHS[name] as string);
+  const paths = (own(SYNONYMS, key) ?? []).map((name) => API_PATHS[name] as string);
   return paths.flatMap((path) => {
     const specs = endpoints.filter((spec) => spec.path === path);
     // The endpoint at that path with the caller's method, or every method it has.
