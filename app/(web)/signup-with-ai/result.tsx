@@ -147,7 +147,9 @@ export function Result({
               <h3>Activities we did not recognise</h3>
               <ul data-testid="activities-unmatched">
                 {unmatched.map((name) => {
-                  const suggestions = warnings.activities_suggestions?.[name] ?? [];
+                  // Own keys only: the name is the person's word ("constructor" must not find Object).
+                  const offered = warnings.activities_suggestions;
+                  const suggestions = offered && Object.hasOwn(offered, name) ? offered[name]! : [];
                   return (
                     <li key={name}>
                       {name}
