@@ -24,6 +24,7 @@ import { insertMessage } from '../chats/messages';
 import { toMessage, messagesUrl } from '../chats/records';
 import { blockStatus, notBlockedBy } from '../blocks/status';
 import { resolveOtherUser } from './blocks';
+import { refuseWhileAwaitingConsent } from '../profiles/consent';
 import { toBuddyRequest } from './records';
 
 const LIST_LIMIT = 100;
@@ -154,6 +155,7 @@ export async function createBuddyRequest(
     baseUrl,
   }: { viewerId: string; slugOrId: string; body: BuddyRequestBody; baseUrl: string },
 ): Promise<CreateRequestResult> {
+  await refuseWhileAwaitingConsent(db, viewerId);
   const target = await resolveOtherUser(db, { viewerId, slugOrId, action: 'send a buddy request to' });
   // Canonical already: the contract's activity list maps plain English to ids.
   const activityIds = body.activityIds ?? [];

@@ -1,6 +1,7 @@
 // The done view: the account exists; sign this browser in, show the way on, the password once, and what to check.
 
 import { useEffect, useState, type RefObject } from 'react';
+import { ShowMe } from '@/app/_components/show-me';
 import { CopyField } from './copy-field';
 import { MISSING_LABELS, orList } from './result-labels';
 import { signInBrowser, type RegisterResult } from './signup-api';
@@ -70,6 +71,8 @@ export function Result({
           </p>
         ) : null}
       </section>
+
+      {onboarding.awaiting_person_consent && signedIn === 'yes' ? <ShowMe complete={onboarding.complete} /> : null}
 
       {continueTo && signedIn === 'yes' ? (
         <section className="card stack" aria-labelledby="continue-heading">
