@@ -7,6 +7,7 @@ import type { EndpointSpec } from '@/lib/contract';
 import {
   arbitraryFromJsonSchema,
   lengthLimits,
+  PROTOTYPE_WORDS,
   requestJsonSchema,
   STATIC_HINTS,
 } from '@/e2e/support/contract/arbitraries';
@@ -18,12 +19,6 @@ import { ERROR_STATUS } from '@/lib/http/error-response';
 
 const b64 = (text: string) => Buffer.from(text, 'utf8').toString('base64url');
 const SOME_UUID = '6f1c1f7e-3d55-4a7a-9d6e-2f0b8c1d2e3f';
-
-/**
- * The names every plain object inherits from Object.prototype: a key taken from input must never reach
- * them (issue 41 §3: `activities=constructor` answered 500 "close.join is not a function").
- */
-export const PROTOTYPE_WORDS = ['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf'] as const;
 
 /** Strings that broke, or could break, something between the parser and PostgreSQL. */
 export const HOSTILE_STRINGS: readonly string[] = [
@@ -345,8 +340,6 @@ type Part = 'params' | 'query' | 'body';
 
 export interface EndpointFuzzer {
   spec: EndpointSpec;
-  /** The JSON Schema of each request part the endpoint has. */
-  schemas: Partial<Record<Part, JsonSchema>>;
   valid: fc.Arbitrary<RequestShape>;
   /** A valid or mutated request, ready to send (without auth headers). */
   requests: fc.Arbitrary<WireRequest>;
@@ -438,7 +431,7 @@ const mutationArbitrary: fc.Arbitrary<Mutation> = fc.oneof(
       kind: fc.constant('extra_field' as const),
       part: fc.nat(),
       key: fc.oneof(
-        fc.constantFrom('__proto__', 'constructor', 'prototype', '\u0000', '\uD800', 'x'.repeat(500), ''),
+        fc.constantFrom(...PROTOTYPE_WORDS, 'prototype', '\u0000', '\uD800', 'x'.repeat(500), ''),
         fc.string({ maxLength: 10 }),
       ),
       value: hostileValue,
@@ -675,40 +668,56 @@ export function endpointFuzzer(
   const requests = fc
     .tuple(valid, mutationArbitrary)
     .map(([shape, mutation]) => buildRequest(spec, schemas, shape, mutation));
-  return { spec, schemas, valid, requests };
+  return { spec, valid, requests };
 }
 
-/** Whether a property takes text: 'string', a list of strings ('array'), or neither. */
-function textForm(schema: JsonSchema | undefined): 'string' | 'array' | null {
-  if (!schema) return null;
-  const types = Array.isArray(schema.type) ? schema.type : schema.type ? [schema.type] : [];
-  if (types.includes('string')) return 'string';
-  const branches = (
-    [...((schema.anyOf as JsonSchema[]) ?? []), ...((schema.oneOf as JsonSchema[]) ?? [])] as JsonSchema[]
-  ).map(textForm);
-  if (branches.includes('string')) return 'string';
-  if (types.includes('array') && textForm(schema.items as JsonSchema) === 'string') return 'array';
-  return branches.includes('array') ? 'array' : null;
+// ---------------------------------------------------------------------------
+// The dictionary, word by word
+
+/** Where text goes in a request part: each property that takes a string (or a list of them), one level into objects. */
+export function stringSlots(schema: JsonSchema, prefix: string[] = []): Array<{ path: string[]; list: boolean }> {
+  const slots: Array<{ path: string[]; list: boolean }> = [];
+  for (const [name, property] of Object.entries((schema.properties ?? {}) as Record<string, JsonSchema>)) {
+    const branches = ((property.anyOf ?? property.oneOf) as JsonSchema[] | undefined) ?? [property];
+    const takes = (type: string, s: JsonSchema) => s.type === type || (Array.isArray(s.type) && s.type.includes(type));
+    const path = [...prefix, name];
+    if (branches.some((b) => takes('string', b))) slots.push({ path, list: false });
+    else if (branches.some((b) => takes('array', b) && takes('string', (b.items ?? {}) as JsonSchema)))
+      slots.push({ path, list: true });
+    else if (prefix.length === 0) {
+      const object = branches.find((b) => takes('object', b));
+      if (object) slots.push(...stringSlots(object, path));
+    }
+  }
+  return slots;
 }
 
 /**
- * Every string parameter of one valid request (path, query and top-level body fields, and lists of strings)
- * set in turn to each of PROTOTYPE_WORDS: the dictionary sweep the random fuzzer may miss.
+ * Every string parameter of the endpoint set to each word in turn (a list to [word]), and
+ * each word as an extra query parameter and body field name, on an otherwise valid request:
+ * the deterministic half of the dictionary (the random half is in the string arbitraries).
  */
-export function prototypeWordRequests(fuzzer: EndpointFuzzer, shape: RequestShape): WireRequest[] {
+export function dictionaryRequests(
+  spec: EndpointSpec,
+  shape: RequestShape,
+  words: readonly string[] = PROTOTYPE_WORDS,
+): WireRequest[] {
+  const schemas: Partial<Record<Part, JsonSchema>> = {};
+  for (const part of partsOf(spec)) schemas[part] = requestJsonSchema(spec[part]!);
   const requests: WireRequest[] = [];
-  for (const part of ['params', 'query', 'body'] as const) {
-    const properties = (fuzzer.schemas[part]?.properties ?? {}) as Record<string, JsonSchema>;
-    for (const [name, schema] of Object.entries(properties)) {
-      const form = textForm(schema);
-      if (!form) continue;
-      for (const word of PROTOTYPE_WORDS) {
-        const value = form === 'string' ? word : [word];
-        const partValue = { ...((shape[part] as Record<string, unknown> | undefined) ?? {}) };
-        Object.defineProperty(partValue, name, { value, enumerable: true, configurable: true, writable: true });
-        const request = buildRequest(fuzzer.spec, fuzzer.schemas, { ...shape, [part]: partValue }, { kind: 'none' });
-        requests.push({ ...request, mutation: `${part}.${name} = ${JSON.stringify(value)}` });
+  const add = (next: RequestShape, note: string) =>
+    requests.push({ ...buildRequest(spec, schemas, next, { kind: 'none' }), mutation: note });
+  for (const word of words) {
+    for (const part of partsOf(spec)) {
+      for (const { path, list } of stringSlots(schemas[part]!)) {
+        const value = setAt(shape[part] ?? {}, path, list ? [word] : word);
+        add({ ...shape, [part]: value }, `${[part, ...path].join('.')} = ${describe(list ? [word] : word)}`);
       }
+    }
+    add({ ...shape, query: { ...shape.query, [word]: '1' } }, `query parameter named ${describe(word)}`);
+    if (schemas.body?.type === 'object' && shape.body !== null && typeof shape.body === 'object') {
+      const body = Object.assign(Object.create(null) as Record<string, unknown>, shape.body, { [word]: 1 });
+      add({ ...shape, body }, `body field named ${describe(word)}`);
     }
   }
   return requests;
@@ -806,7 +815,7 @@ export function answerProblem(response: WireResponse, baseUrl: string, target = 
   const error = (body as { error?: Record<string, unknown> } | undefined)?.error;
   if (!error) return `status ${status} without an error envelope: ${text.slice(0, 200)}`;
   const code = error.code as keyof typeof ERROR_STATUS;
-  if (!(code in ERROR_STATUS)) return `unknown error code ${String(code)}`;
+  if (!Object.hasOwn(ERROR_STATUS, code)) return `unknown error code ${String(code)}`;
   if (ERROR_STATUS[code] !== status)
     return `code ${code} is ${ERROR_STATUS[code]} in lib/http/error-response.ts but came with ${status}`;
   if (typeof error.message !== 'string' || error.message === '') return `code ${code} without a message`;

@@ -1,6 +1,5 @@
 // Which methods a /api/v1 path takes, and which endpoints a wrong path was probably meant
 // to be, both read from the contract table (the same one the route files implement).
-import { own } from '../core/own';
 import { editDistance } from '../activities/similarity';
 import { allEndpoints as endpoints, type EndpointSpec } from '../contract';
 import { API_PATHS, type PathName } from '../contract/paths';
@@ -66,7 +65,8 @@ const MAX_SUGGESTED_PATH_CHARS = 200;
  * `/users`, `/profile`): edit distance cannot find register.json or me.json from them.
  * Keyed by the path without /api/v1, .json and slashes at the ends, `-` read as `_`.
  */
-const SYNONYMS: Readonly<Record<string, readonly PathName[]>> = (() => {
+// A Map: the key is the caller's path, and /api/v1/constructor must not find Object (issue 41).
+const SYNONYMS: ReadonlyMap<string, readonly PathName[]> = (() => {
   const table: Array<[string[], PathName[]]> = [
     [
       [
@@ -102,12 +102,12 @@ const SYNONYMS: Readonly<Record<string, readonly PathName[]>> = (() => {
     [['blocked', 'block', 'me/blocked'], ['blocks']],
     [['endpoints', 'help', 'docs', 'openapi'], ['index']],
   ];
-  return Object.fromEntries(table.flatMap(([words, names]) => words.map((word) => [word, names])));
+  return new Map(table.flatMap(([words, names]) => words.map((word) => [word, names] as const)));
 })();
 
 function synonymEndpoints(method: string, pathname: string): EndpointSpec[] {
   const key = core(pathname).replace(/^\/+/, '').replace(/-/g, '_');
-  const paths = (own(SYNONYMS, key) ?? []).map((name) => API_PATHS[name] as string);
+  const paths = (SYNONYMS.get(key) ?? []).map((name) => API_PATHS[name] as string);
   return paths.flatMap((path) => {
     const specs = endpoints.filter((spec) => spec.path === path);
     // The endpoint at that path with the caller's method, or every method it has.

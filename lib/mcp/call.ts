@@ -1,7 +1,6 @@
 // Runs an MCP tool call through the endpoint's own route handler, so a tool gets exactly
 // what the HTTP API gives: the same auth, zod parsing, error envelope, rate limits and
 // domain call. The tool builds the Request the HTTP client would have sent.
-import { emptyRecord, own } from '../core/own';
 import type { ErrorEnvelope } from '../contract/errors';
 import { wellFormed } from '../contract/text';
 import { CLIENT_IP_HEADERS } from '../http/ip';
@@ -85,19 +84,22 @@ function errorResult(status: number, envelope: ErrorEnvelope, retryAfter: string
 function placeArguments(tool: ToolDefinition, args: Record<string, unknown>) {
   const params: Record<string, string> = {};
   const query = new URLSearchParams();
-  // Argument names are the model's: "__proto__" must stay a key the strict body refuses by name.
-  let body: Record<string, unknown> | unknown = emptyRecord();
+  let wholeBody: unknown;
+  const bodyFields: Array<[string, unknown]> = [];
   const hasBody = tool.spec.body !== undefined;
   for (const [name, value] of Object.entries(args)) {
     if (value === undefined) continue;
     // Undeclared arguments go where the HTTP route would see them: a strict body rejects them by name.
-    const place = own(tool.places, name) ?? (hasBody ? 'body' : 'query');
+    const place = tool.places.get(name) ?? (hasBody ? 'body' : 'query');
     if (place === 'path') params[name] = String(value);
     else if (place === 'query') {
       if (value !== null) query.set(name, queryValue(value));
-    } else if (tool.bodyAsArgument && name === 'body') body = value;
-    else (body as Record<string, unknown>)[name] = value;
+    } else if (tool.bodyAsArgument && name === 'body') wholeBody = value;
+    else bodyFields.push([name, value]);
   }
+  // fromEntries defines each name as its own property, as JSON.parse does over HTTP: an
+  // argument named "__proto__" is an unknown field the route names, not a new prototype (issue 41).
+  const body = tool.bodyAsArgument && wholeBody !== undefined ? wholeBody : Object.fromEntries(bodyFields);
   return { params, query, body: hasBody ? body : undefined };
 }
 
