@@ -30,7 +30,11 @@ export async function changePasswordAction(
   const revokeAllTokens = formData.get('revokeAllTokens') === 'on';
   const parsed = changePasswordBodySchema.safeParse({ currentPassword, newPassword, revokeAllTokens });
   if (!parsed.success)
-    return { ok: false, message: 'Please fix the fields marked below.', fields: issuesToFields(parsed.error.issues) };
+    return {
+      ok: false,
+      message: 'Please fix the fields marked below.',
+      fields: forTheForm(issuesToFields(parsed.error.issues)),
+    };
   try {
     const ip = clientIpFromHeaders(await headers());
     const { signedOutSessions, revokedTokens } = await changePassword(getDb(), session.userId, parsed.data, {
@@ -45,10 +49,16 @@ export async function changePasswordAction(
     };
   } catch (error) {
     if (error instanceof ApiError && (error.code === 'wrong_password' || error.code === 'rate_limited')) {
-      return { ok: false, message: error.message, fields: error.fields ?? {} };
+      return { ok: false, message: error.message, fields: forTheForm(error.fields ?? {}) };
     }
     throw error;
   }
+}
+
+/** Field maps are null-prototype objects (a caller's word never meets Object.prototype);
+ * React cannot send those to a client component, so the form gets a plain copy. */
+function forTheForm(fields: Record<string, string>): Record<string, string> {
+  return { ...fields };
 }
 
 /** What happened, in plain words: `revokedTokens` is null when the person kept their assistants' access. */
