@@ -14,6 +14,7 @@ export default defineConfig({
     ['list'],
     ['html', { open: 'never', outputFolder: 'playwright-report' }],
     ['./e2e/support/server-log-reporter.ts'],
+    ['./e2e/support/timings-reporter.ts'],
   ],
   outputDir: 'test-results',
   use: {
@@ -32,10 +33,13 @@ export default defineConfig({
       ],
     },
   },
+  // Every test runs on the desktop; at phone size only those tagged '@phone', where the layout differs
+  // (the tab bar, full-screen chats, filters, a screen's width) or the test is about reading at that size.
   projects: [
     { name: 'desktop', use: { browserName: 'chromium', viewport: { width: 1280, height: 800 } } },
     {
       name: 'phone',
+      grep: /@phone/,
       use: { browserName: 'chromium', viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true },
     },
   ],
