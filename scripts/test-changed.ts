@@ -1,4 +1,4 @@
-// `npm run test:changed [-- <base>]`: the inner loop. Only the tests the files changed since `main`
+// `npm run test:changed [-- <base>] [--list]`: the inner loop (--list says what it would run). Only the tests the files changed since `main`
 // (or <base>) can affect, committed or not:
 //   - Biome on the changed files;
 //   - vitest on the unit and API tests that import a changed file (what `vitest --changed main` picks),
@@ -100,13 +100,19 @@ export function apiFilesFor(changed: readonly string[], apiFiles: readonly strin
   return apiFiles.filter((file) => [...domains].some((domain) => path.basename(file).includes(domain)));
 }
 
+let listOnly = false;
 function run(label: string, command: string, args: string[], env: NodeJS.ProcessEnv = process.env): boolean {
   process.stdout.write(`\n▶ ${label}\n`);
+  if (listOnly) {
+    process.stdout.write(`${path.relative(root, command)} ${args.join(' ')}\n`);
+    return true;
+  }
   return spawnSync(command, args, { cwd: root, stdio: 'inherit', env }).status === 0;
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const base = process.argv[2] ?? 'main';
+  listOnly = process.argv.includes('--list');
+  const base = process.argv.slice(2).find((arg) => !arg.startsWith('--')) ?? 'main';
   const changed = changedFiles(base).filter((file) => fs.existsSync(path.join(root, file)));
   process.stdout.write(`${changed.length} files changed since ${base}\n`);
   if (changed.length === 0) process.exit(0);
@@ -133,8 +139,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const allSpecs = git('ls-files', 'e2e/browser/*.spec.ts');
   const specs = browserSpecsFor(changed, importersOf(trackedSources(root)), allSpecs);
   if (specs.length) {
-    process.stdout.write(`Browser specs: ${specs.length === allSpecs.length ? 'all' : specs.join(', ')}\n`);
-    ok = run('browser tests (changed)', bin('playwright'), ['test', ...specs]) && ok;
+    const all = specs.length === allSpecs.length;
+    ok = run('browser tests (changed)', bin('playwright'), ['test', ...(all ? [] : specs)]) && ok;
   } else {
     process.stdout.write('\nNo browser spec opens a changed page.\n');
   }
