@@ -182,32 +182,29 @@ if (only.has('types')) await phase('type check and build', [typeCheck, build]);
 else if (only.has('api') || only.has('browser')) await phase('build', [build]);
 
 resetServerLog();
-// Unit tests are mostly CPU and API tests mostly wait (on the server, a job sweep, a restart): the
-// unit tests take a core beside the two API lanes (scripts/test-lanes.ts), each lane with its own stack.
-const vitestSteps: { step: Step; report: string }[] = [];
 if (only.has('unit')) {
   const report = path.join(results, 'vitest-unit.json');
-  // Alone, every core takes a file (vitest's default leaves one free); beside the API lanes, one.
-  const workers = only.has('api') ? 1 : os.availableParallelism();
-  vitestSteps.push({ step: vitest('unit', ['--project', 'unit', `--maxWorkers=${workers}`], report), report });
+  // Nothing else runs in this phase, so every core takes a file (vitest's default leaves one free). Beside
+  // the API lanes instead, they slowed the lanes by as much as they saved, and the soak lost its margin.
+  await phase('unit tests', [
+    vitest('unit', ['--project', 'unit', `--maxWorkers=${os.availableParallelism()}`], report),
+  ]);
+  assertVitestPassed('unit tests', report);
 }
+
+// API files mostly wait (on the server, a job sweep, a restart): two lanes side by side, each with its
+// own stack (scripts/test-lanes.ts).
 if (only.has('api')) {
   const lanes = [
     ['api 1', ['--project', 'api', ...API_SECOND_LANE.flatMap((file) => ['--exclude', file])]],
     ['api 2', ['--project', 'api', ...API_SECOND_LANE]],
   ] as const;
-  for (const [label, args] of lanes) {
-    const report = path.join(results, `vitest-${label.replace(' ', '-')}.json`);
-    vitestSteps.push({ step: vitest(label, [...args], report), report });
-  }
-}
-if (vitestSteps.length) {
-  const label = [only.has('unit') && 'unit', only.has('api') && 'API'].filter(Boolean).join(' and ');
+  const reports = lanes.map(([label]) => path.join(results, `vitest-${label.replace(' ', '-')}.json`));
   await phase(
-    `${label} tests`,
-    vitestSteps.map((v) => v.step),
+    'API tests',
+    lanes.map(([label, args], i) => vitest(label, [...args], reports[i]!)),
   );
-  for (const { report } of vitestSteps) assertVitestPassed(`${label} tests`, report);
+  for (const report of reports) assertVitestPassed('API tests', report);
 }
 
 if (only.has('browser')) {
