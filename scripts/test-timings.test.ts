@@ -26,7 +26,15 @@ const run: Timings = {
   loadAverage: { start: 0.42, end: 1.77 },
   phases: [
     { label: 'format and lint', seconds: 3.04 },
-    { label: 'API tests', seconds: 400.26 },
+    {
+      label: 'API tests',
+      seconds: 400.26,
+      cpuBusy: 0.6543,
+      steps: [
+        { label: 'api 1', seconds: 390.1 },
+        { label: 'api 2', seconds: 400.2 },
+      ],
+    },
   ],
   files: [
     ...Array.from(
@@ -77,7 +85,7 @@ describe('the test timings', () => {
       browser: { files: 1, seconds: 5 },
     });
     const section = renderDocsSection(saved);
-    expect(section).toContain('| API tests | 6 min 40 s |');
+    expect(section).toContain('| API tests (side by side: api 1 6 min 30 s, api 2 6 min 40 s) | 6 min 40 s | 65% |');
     expect(section).toContain('| **total** | **6 min 43 s** |');
     expect(section).toContain('load average 0.4 at the start and 1.8 at the end; it passed.');
     expect(withDocsSection(`# T\n\n${renderDocsSection(forDocs({ ...run, phases: [] }))}\n\nafter\n`, section)).toBe(

@@ -32,6 +32,8 @@ interface VitestReport {
 export interface Phase {
   label: string;
   seconds: number;
+  /** The share of all cores' time the machine was busy during the phase (0 to 1), where known. */
+  cpuBusy?: number;
   /** When the phase ran steps side by side: each one's own time. */
   steps?: { label: string; seconds: number }[];
 }
@@ -114,7 +116,10 @@ export function phaseTable(phases: readonly Phase[]): string {
   const steps = (p: Phase) =>
     p.steps ? `  (side by side: ${p.steps.map((s) => `${s.label} ${formatSeconds(s.seconds)}`).join(', ')})` : '';
   return [
-    ...phases.map((p) => `  ${p.label.padEnd(width)}  ${formatSeconds(p.seconds).padStart(12)}${steps(p)}`),
+    ...phases.map(
+      (p) =>
+        `  ${p.label.padEnd(width)}  ${formatSeconds(p.seconds).padStart(12)}${p.cpuBusy === undefined ? '' : `  ${Math.round(p.cpuBusy * 100)}% CPU`}${steps(p)}`,
+    ),
     `  ${'total'.padEnd(width)}  ${formatSeconds(total).padStart(12)}`,
   ].join('\n');
 }
@@ -137,6 +142,7 @@ export function forDocs(timings: Timings): Timings & { totals: Record<Kind, { fi
     phases: timings.phases.map((p) => ({
       label: p.label,
       seconds: round(p.seconds),
+      ...(p.cpuBusy === undefined ? {} : { cpuBusy: Math.round(p.cpuBusy * 100) / 100 }),
       ...(p.steps ? { steps: p.steps.map((s) => ({ label: s.label, seconds: round(s.seconds) })) } : {}),
     })),
     files: kinds.flatMap((kind) =>
@@ -159,13 +165,13 @@ export function renderDocsSection(saved: ReturnType<typeof forDocs>): string {
     `Measured ${saved.startedAt.slice(0, 16).replace('T', ' ')} UTC on ${saved.commit}: \`npm test\` on ${saved.cores} cores, ` +
       `load average ${saved.loadAverage.start} at the start and ${saved.loadAverage.end} at the end; ${saved.passed ? 'it passed' : 'it failed'}.`,
     '',
-    '| phase | time |',
-    '|---|--:|',
+    '| phase | time | CPU busy (both cores) |',
+    '|---|--:|--:|',
     ...saved.phases.map(
       (p) =>
-        `| ${p.label}${p.steps ? ` (side by side: ${p.steps.map((s) => `${s.label} ${formatSeconds(s.seconds)}`).join(', ')})` : ''} | ${formatSeconds(p.seconds)} |`,
+        `| ${p.label}${p.steps ? ` (side by side: ${p.steps.map((s) => `${s.label} ${formatSeconds(s.seconds)}`).join(', ')})` : ''} | ${formatSeconds(p.seconds)} | ${p.cpuBusy === undefined ? '' : `${Math.round(p.cpuBusy * 100)}%`} |`,
     ),
-    `| **total** | **${formatSeconds(total)}** |`,
+    `| **total** | **${formatSeconds(total)}** | |`,
   ];
   for (const kind of ['unit', 'api', 'browser'] as const) {
     const { files, seconds } = saved.totals[kind];

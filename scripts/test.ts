@@ -121,14 +121,32 @@ function fail(label: string, why = ''): never {
   process.exit(1);
 }
 
+/** The machine's CPU time so far, busy and in all (Linux /proc/stat; undefined elsewhere). */
+function cpuTimes(): { busy: number; total: number } | undefined {
+  try {
+    const fields = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
+    const idle = fields[3]! + (fields[4] ?? 0); // idle and iowait
+    const total = fields.slice(0, 8).reduce((sum, n) => sum + n, 0);
+    return { busy: total - idle, total };
+  } catch {
+    return undefined;
+  }
+}
+
 /** One phase: its steps side by side, timed; any non-zero exit fails the run. */
 async function phase(label: string, steps: readonly Step[]): Promise<void> {
   process.stdout.write(`\n▶ ${label}\n`);
   const start = performance.now();
+  const cpuBefore = cpuTimes();
   const ended = await runTogether(steps);
+  const cpuAfter = cpuTimes();
   phases.push({
     label,
     seconds: (performance.now() - start) / 1000,
+    // The whole machine's: other work on it counts too (hence the load average in the summary).
+    ...(cpuBefore && cpuAfter && cpuAfter.total > cpuBefore.total
+      ? { cpuBusy: (cpuAfter.busy - cpuBefore.busy) / (cpuAfter.total - cpuBefore.total) }
+      : {}),
     ...(steps.length > 1 ? { steps: steps.map((s, i) => ({ label: s.label, seconds: ended[i]!.seconds })) } : {}),
   });
   const failed = steps.filter((_, i) => ended[i]!.code !== 0).map((s) => s.label);
