@@ -3,7 +3,9 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { API_SECOND_LANE } from './test-lanes';
 import {
+  BEGIN,
   docsSection,
+  END,
   type FileTime,
   forDocs,
   formatSeconds,
@@ -94,8 +96,11 @@ describe('the test timings', () => {
   });
 
   it('docs/testing.md shows the measured run docs/test-timings.json holds, as generated', () => {
+    const section = docsSection(fs.readFileSync(TESTING_DOC, 'utf8'));
+    // Before the first run is recorded, the markers stand empty; after it, only the record may fill them.
+    if (!fs.existsSync(SAVED_TIMINGS)) return expect(section).toBe(`${BEGIN}\n${END}`);
     const saved = JSON.parse(fs.readFileSync(SAVED_TIMINGS, 'utf8')) as ReturnType<typeof forDocs>;
-    expect(docsSection(fs.readFileSync(TESTING_DOC, 'utf8'))).toBe(renderDocsSection(saved));
+    expect(section).toBe(renderDocsSection(saved));
     // A measured run of the whole suite.
     expect(saved.passed).toBe(true);
     expect(Object.values(saved.totals).every((t) => t.files > 0)).toBe(true);
