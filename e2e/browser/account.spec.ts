@@ -13,7 +13,7 @@ import {
   test,
 } from './support';
 
-test('every account page reads well and is accessible', async ({ page, request }, testInfo) => {
+test('every account page reads well and is accessible @phone', async ({ page, request }, testInfo) => {
   test.slow(); // six pages, each through axe, on a machine that may be busy
   const user = await register(request, {
     displayName: 'Olive Onboard',

@@ -49,7 +49,7 @@ async function inFirstViewport(page: Page, selector: string) {
   });
 }
 
-test('a chat opens full screen at the newest message, with assistant labels, Sent then Seen, and a ⋯ menu', async ({
+test('a chat opens full screen at the newest message, with assistant labels, Sent then Seen, and a ⋯ menu @phone', async ({
   page,
   request,
 }, testInfo) => {

@@ -29,7 +29,7 @@ async function clearOfTheBox(page: Page, item: Locator) {
     : `item ${it.y}..${it.y + it.height}, box ${box.y}..${box.y + box.height}, viewport ${viewport.height}`;
 }
 
-test('a 120-message chat opens at the newest, keeps it clear of the growing box, and scrolls back to message 1', async ({
+test('a 120-message chat opens at the newest, keeps it clear of the growing box, and scrolls back to message 1 @phone', async ({
   page,
   request,
 }, testInfo) => {

@@ -21,7 +21,7 @@ import {
 
 const ANSWER = { timeout: 20_000 };
 
-test('Discover: three or more people in a phone screen, filters beside them on a desktop, any activity', async ({
+test('Discover: three or more people in a phone screen, filters beside them on a desktop, any activity @phone', async ({
   page,
   request,
 }, testInfo) => {

@@ -19,7 +19,7 @@ import {
 
 const top = async (locator: Locator) => (await locator.boundingBox())!.y;
 
-test('Discover is built around photos: count first, 96 px photos, one link per card, chips, Filters (N) on a phone', async ({
+test('Discover is built around photos: count first, 96 px photos, one link per card, chips, Filters (N) on a phone @phone', async ({
   page,
   request,
 }, testInfo) => {

@@ -3,7 +3,7 @@
 import { endpoints } from '@/lib/contract';
 import { baseUrl, expect, expectAccessible, screenshot, test } from './support';
 
-test('the API reference lists every endpoint, reads well and is accessible', async ({ page }, testInfo) => {
+test('the API reference lists every endpoint, reads well and is accessible @phone', async ({ page }, testInfo) => {
   test.setTimeout(120_000); // axe over every endpoint's tables takes a while on a busy machine
   const response = await page.goto(`${baseUrl()}/docs`);
   expect(response?.status()).toBe(200);

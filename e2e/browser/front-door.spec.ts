@@ -1,6 +1,6 @@
-// The front door for people (issue 15 §1, and the installable app's manifest and icons):
-// the home page readable without JavaScript, the per-assistant start pages, and /signup
-// for people without an assistant, in Chromium against the real server and database.
+// The front door for people (issue 15 §1): the home page readable without JavaScript, the
+// per-assistant start pages, and /signup for people without an assistant, in Chromium against
+// the real server and database. The installable app's manifest and icons: e2e/api/web-assets.test.ts.
 import { createDb, type Database } from '@/db';
 import { ASSISTANTS } from '@/lib/web/start-guides';
 import { expect, expectAccessible, freshIp, screenshot, test, uniqueEmail } from './support';
@@ -50,7 +50,7 @@ test('the home page says what Buddy Match does and gives three ways in, with no 
   await context.close();
 });
 
-test('the home page is accessible and fits the screen', async ({ page }, testInfo) => {
+test('the home page is accessible and fits the screen @phone', async ({ page }, testInfo) => {
   await page.goto(`${base()}/`);
   await expectAccessible(page);
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
@@ -66,7 +66,7 @@ test('the home page is accessible and fits the screen', async ({ page }, testInf
 // under 100 KB of JavaScript over the wire (transfer sizes: what the browser downloaded).
 // The home page is plain HTML with no client runtime (server/doors/home.tsx), so
 // its JavaScript is 0 bytes; the budget still counts every script it might gain.
-test('the home page holds its budgets: first paint under 1 s and under 100 KB of JavaScript', async ({
+test('the home page holds its budgets: first paint under 1 s and under 100 KB of JavaScript @phone', async ({
   browser,
 }, testInfo) => {
   const context = await browser.newContext({ viewport: testInfo.project.use.viewport ?? undefined });
@@ -98,33 +98,6 @@ test('the home page holds its budgets: first paint under 1 s and under 100 KB of
   // And the page's own HTML asks for no script at all.
   expect(await response!.text()).not.toMatch(/<script/i);
   await context.close();
-});
-
-test('the favicon, the icons and the manifest are served', async ({ request }) => {
-  const favicon = await request.get(`${base()}/favicon.ico`);
-  expect(favicon.status()).toBe(200);
-  expect((await favicon.body()).subarray(0, 4)).toEqual(Buffer.from([0, 0, 1, 0]));
-  const manifest = await request.get(`${base()}/manifest.webmanifest`);
-  expect(manifest.status()).toBe(200);
-  const body = (await manifest.json()) as {
-    name: string;
-    start_url: string;
-    display: string;
-    theme_color: string;
-    icons: { src: string; sizes: string }[];
-  };
-  expect(body).toMatchObject({
-    name: 'Buddy Match',
-    start_url: '/account',
-    display: 'standalone',
-    theme_color: '#0b57a4',
-  });
-  expect(body.icons.map((i) => i.sizes)).toEqual(expect.arrayContaining(['192x192', '512x512']));
-  for (const icon of body.icons) {
-    const res = await request.get(`${base()}${icon.src}`);
-    expect(res.status(), icon.src).toBe(200);
-    expect(res.headers()['content-type'], icon.src).toMatch(/^image\//);
-  }
 });
 
 for (const assistant of ASSISTANTS) {

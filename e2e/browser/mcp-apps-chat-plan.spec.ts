@@ -49,7 +49,7 @@ async function propose(request: APIRequestContext, by: Registered, chatId: strin
   return (await res.json()).plan.id as string;
 }
 
-test('Chat and Plan in an MCP Apps host: a first message and a plan accepted only on the person’s tap', async ({
+test('Chat and Plan in an MCP Apps host: a first message and a plan accepted only on the person’s tap @phone', async ({
   page,
   request,
 }, testInfo) => {

@@ -5,7 +5,7 @@
 import { mcpClient, showView, type ToolResult } from './mcp-apps-show';
 import { baseUrl, bearer, completePerson, expect, expectAccessible, isDesktop, screenshot, test } from './support';
 
-test('Profile in an MCP Apps host: a buddy’s photo, activities and free time; one’s own edited in place', async ({
+test('Profile in an MCP Apps host: a buddy’s photo, activities and free time; one’s own edited in place @phone', async ({
   page,
   request,
 }, testInfo) => {

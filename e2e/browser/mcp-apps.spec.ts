@@ -5,7 +5,7 @@
 import { mcpClient, showView, type ToolResult } from './mcp-apps-show';
 import { baseUrl, bearer, completePerson, expect, expectAccessible, isDesktop, screenshot, test } from './support';
 
-test('People nearby and Requests in an MCP Apps host: photo cards, a request the person reviews and sends, accept with a first message', async ({
+test('People nearby and Requests in an MCP Apps host: photo cards, a request the person reviews and sends, accept with a first message @phone', async ({
   page,
   request,
 }, testInfo) => {

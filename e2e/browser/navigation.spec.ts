@@ -87,7 +87,7 @@ async function expectTabBarPlaced(page: Page, testInfo: TestInfo) {
   expect(heading.y, 'the first heading starts near the top').toBeLessThan(150);
 }
 
-test('the home screen: tab bar with real badges, request cards, unread chats and new matches', async ({
+test('the home screen: tab bar with real badges, request cards, unread chats and new matches @phone', async ({
   page,
   request,
 }, testInfo) => {
@@ -171,7 +171,7 @@ test('the home screen: tab bar with real badges, request cards, unread chats and
   await expect(tabs.getByRole('link', { name: /^Chats/ })).toHaveAccessibleName('Chats', { timeout: 10_000 });
 });
 
-test('a request declined on the home screen is gone, and a new one raises the badge on the next visit', async ({
+test('a request declined on the home screen is gone, and a new one raises the badge on the next visit @phone', async ({
   page,
   request,
 }, testInfo) => {
@@ -203,7 +203,7 @@ test('a request declined on the home screen is gone, and a new one raises the ba
 test.describe('in Tokyo', () => {
   test.use({ timezoneId: 'Asia/Tokyo', locale: 'en-GB' });
 
-  test('Connected assistants: what each assistant did, at local times, and disconnecting an OAuth connection', async ({
+  test('Connected assistants: what each assistant did, at local times, and disconnecting an OAuth connection @phone', async ({
     page,
     request,
   }, testInfo) => {

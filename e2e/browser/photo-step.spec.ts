@@ -28,7 +28,9 @@ async function expectNoSidewaysScroll(page: import('@playwright/test').Page) {
   expect(width, `page width on ${page.url()}`).toBeLessThanOrEqual(page.viewportSize()!.width);
 }
 
-test('web signup takes a photo from the camera or a file, and the profile shows it', async ({ page }, testInfo) => {
+test('web signup takes a photo from the camera or a file, and the profile shows it @phone', async ({
+  page,
+}, testInfo) => {
   test.setTimeout(60_000);
   const email = uniqueEmail('photo-signup');
   await page.setExtraHTTPHeaders({ 'x-forwarded-for': freshIp() });
@@ -66,7 +68,7 @@ test('web signup takes a photo from the camera or a file, and the profile shows 
   await expectNoSidewaysScroll(page);
 });
 
-test('Discover teases a profile without a photo; "Add a photo" completes it and shows people', async ({
+test('Discover teases a profile without a photo; "Add a photo" completes it and shows people @phone', async ({
   page,
   request,
 }, testInfo) => {

@@ -75,7 +75,7 @@ test('activities are chips: catalog suggestions, renamings said, added, removed 
   expect((await profile()).activities).toEqual(['board_games']);
 });
 
-test('free time is a week of buttons in step with its text both ways, and saving keeps it', async ({
+test('free time is a week of buttons in step with its text both ways, and saving keeps it @phone', async ({
   page,
   request,
 }, testInfo) => {

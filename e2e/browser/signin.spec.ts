@@ -21,7 +21,7 @@ const IPHONE_UA =
   'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
 
 test.describe('the mobile sign-in link', () => {
-  test('first use signs in, a second use explains and offers a new link', async ({
+  test('first use signs in, a second use explains and offers a new link @phone', async ({
     browser,
     request,
     problems,

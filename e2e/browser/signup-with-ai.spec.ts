@@ -273,7 +273,7 @@ test('a link without an email opens the form and asks for what is missing', asyn
   await expect(page.getByRole('main').getByRole('alert')).toContainText('Email: Enter your email address.', ANSWER);
 });
 
-test('reads well and is accessible at the size of the project, phone or desktop (screenshots kept as artifacts)', async ({
+test('reads well and is accessible at the size of the project, phone or desktop (screenshots kept as artifacts) @phone', async ({
   page,
 }, testInfo) => {
   await openLink(page, {

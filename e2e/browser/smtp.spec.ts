@@ -12,6 +12,8 @@ test.describe('magic link by SMTP', () => {
 
   test.beforeAll(async ({}, testInfo) => {
     if (!isDesktop(testInfo)) return;
+    // A stack of its own (a PostgreSQL and a server): the 30 s hook default ran out at load 7.
+    testInfo.setTimeout(120_000);
     sink = await startSmtpSink();
     stack = await startStack({ SMTP_URL: sink.url, MAIL_FROM: 'buddies@example.com' });
   });

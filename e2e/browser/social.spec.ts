@@ -27,7 +27,7 @@ async function markWindow(page: Page) {
 const stillSameWindow = (page: Page) =>
   page.evaluate(() => (window as unknown as { __sameWindow?: boolean }).__sameWindow === true);
 
-test('requests, Discover and chats read well and are accessible', async ({ page, request }, testInfo) => {
+test('requests, Discover and chats read well and are accessible @phone', async ({ page, request }, testInfo) => {
   // Both projects run this against one database: each gets its own city.
   const city = { location: isDesktop(testInfo) ? 'Lisbon' : 'Coimbra' };
   const ana = await completePerson(request, 'Ana Answer', city);

@@ -28,7 +28,7 @@ async function sql(text: string, values: unknown[]) {
   }
 }
 
-test('"This wasn\'t me" from the sign-in mail disables the account a stranger made', async ({
+test('"This wasn\'t me" from the sign-in mail disables the account a stranger made @phone', async ({
   page,
   request,
 }, testInfo) => {

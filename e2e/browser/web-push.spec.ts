@@ -165,7 +165,7 @@ test('without a connection an account page shows the offline page', async ({ pag
 test.describe('on an iPhone', () => {
   test.use({ userAgent: devices['iPhone 13'].userAgent, viewport: { width: 390, height: 844 } });
 
-  test('Settings shows Share → Add to Home Screen in the browser, and the switch from the Home Screen', async ({
+  test('Settings shows Share → Add to Home Screen in the browser, and the switch from the Home Screen @phone', async ({
     page,
     request,
   }, testInfo) => {

@@ -10,8 +10,12 @@ const root = path.resolve(import.meta.dirname, '../..');
 export const SERVER_LOG = path.join(root, 'test-results', 'server.log');
 export const SERVER_LOG_TAIL_LINES = 60;
 
-/** Empties the log: called once per run, by the suite's global setup. */
+/**
+ * Empties the log: called once per run, by the suite's global setup, unless SERVER_LOG_KEEP=1 says the
+ * run's owner did (`npm test` runs two API lanes that share the log).
+ */
 export function resetServerLog(): void {
+  if (process.env.SERVER_LOG_KEEP === '1') return;
   fs.mkdirSync(path.dirname(SERVER_LOG), { recursive: true });
   fs.writeFileSync(SERVER_LOG, '');
 }

@@ -1,6 +1,6 @@
 // Compact expected grids for the corpus test: "mon-fri 17-24 | sat 6-12,14-16" (hours [from, to) on the
 // 24h clock, day names Monday-first, `wd` = Monday-Friday, `we` = Saturday+Sunday, `all` = every day).
-import { DAY_KEYS, emptyGrid, fillSlots, FIRST_HOUR, type Grid } from './grid';
+import { DAY_KEYS, emptyGrid, fillSlots, FIRST_HOUR, type Grid } from '@/lib/availability/grid';
 
 const DAY_SETS: Record<string, number[]> = { wd: [0, 1, 2, 3, 4], we: [5, 6], all: [0, 1, 2, 3, 4, 5, 6] };
 
