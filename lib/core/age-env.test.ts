@@ -8,8 +8,14 @@ describe('MINIMUM_AGE and TEEN_AGE_GAP_YEARS', () => {
   });
 
   it('let an operator raise the minimum (16, 18) and widen or narrow the gap', () => {
-    expect(ageRulesFromEnv({ MINIMUM_AGE: '16', TEEN_AGE_GAP_YEARS: '3' })).toEqual({ minimumAge: 16, teenGapYears: 3 });
-    expect(ageRulesFromEnv({ MINIMUM_AGE: '18', TEEN_AGE_GAP_YEARS: '0' })).toEqual({ minimumAge: 18, teenGapYears: 0 });
+    expect(ageRulesFromEnv({ MINIMUM_AGE: '16', TEEN_AGE_GAP_YEARS: '3' })).toEqual({
+      minimumAge: 16,
+      teenGapYears: 3,
+    });
+    expect(ageRulesFromEnv({ MINIMUM_AGE: '18', TEEN_AGE_GAP_YEARS: '0' })).toEqual({
+      minimumAge: 18,
+      teenGapYears: 0,
+    });
   });
 
   it.each([

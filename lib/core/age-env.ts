@@ -14,7 +14,13 @@ export const ADULT_AGE = 18;
 /** The contract's floor: MINIMUM_AGE may raise it, never lower it. */
 export const CONTRACT_MINIMUM_AGE = 13;
 
-function wholeNumberFromEnv(env: Readonly<Record<string, string | undefined>>, name: string, fallback: number, min: number, max: number): number {
+function wholeNumberFromEnv(
+  env: Readonly<Record<string, string | undefined>>,
+  name: string,
+  fallback: number,
+  min: number,
+  max: number,
+): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
