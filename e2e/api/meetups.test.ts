@@ -5,12 +5,14 @@
 // attendance and the reliability rule, and the two limits. The races are in meetup-races.test.ts.
 import ical, { type VEvent } from 'node-ical';
 import { sql } from 'kysely';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
+import { disableAccount } from '@/lib/accounts/disable';
 import { listChats, listMessages, sendMessage } from '@/lib/contract/chats';
 import { getInbox } from '@/lib/contract/inbox';
 import * as meetups from '@/lib/contract/meetups';
 import { updateMe } from '@/lib/contract/profiles';
 import { blockUser } from '@/lib/contract/safety';
+import { startBoss, stopBoss } from '@/lib/jobs/boss';
 import { reliabilityDemotedSql } from '@/lib/plans/reliability';
 import { api, registerUser, testDb } from './client';
 import { call, refused, send } from './contract-client';
@@ -744,6 +746,92 @@ describe('limits', () => {
     );
     expect(Number(error.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(error.headers.get('ratelimit-policy')).toContain('meetup_joins');
+  });
+});
+
+describe('reminders, the inbox’s long-poll, a closed account', () => {
+  it('the minute sweep reminds the host and the confirmed before the start, by push and mail, once', async () => {
+    const at = spot();
+    const [hostP, bea] = await Promise.all([person('Hanna Host', at), person('Bea Brown', at)]);
+    // The 2-hour reminder falls due in 20 seconds.
+    const { meetup } = await host(hostP, { starts_at: new Date(Date.now() + 2 * HOUR + 20_000).toISOString() });
+    await joined(bea, meetup.id);
+    const queued = async () => {
+      const { rows } = await sql<{ who: string; what: string }>`
+        select data->>'recipientId' as who, 'push' as what from pgboss.job
+          where name = 'push-notify' and data->>'kind' = 'meetup_reminder' and data->>'meetupId' = ${meetup.id}
+        union all select data->>'userId', 'mail' from pgboss.job
+          where name = 'mail-meetup' and data->>'event' = 'reminder' and data->>'meetupId' = ${meetup.id}`.execute(
+        testDb(),
+      );
+      return rows.map((r) => `${r.what}:${r.who}`).sort();
+    };
+    const expected = [`mail:${bea.id}`, `mail:${hostP.id}`, `push:${bea.id}`, `push:${hostP.id}`].sort();
+    let seen: string[] = [];
+    for (let i = 0; i < 100 && seen.length < 4; i++) {
+      await new Promise((r) => setTimeout(r, 1000));
+      seen = await queued();
+    }
+    expect(seen).toEqual(expected);
+    const sent = await testDb()
+      .selectFrom('meetup_reminders')
+      .select(['user_id', 'sent_at'])
+      .where('meetup_id', '=', meetup.id)
+      .where('offset_minutes', '=', 120)
+      .execute();
+    expect(sent.every((r) => r.sent_at !== null)).toBe(true);
+  }, 120_000);
+
+  it('a held inbox poll wakes when a seat is given (the version is bumped in that transaction)', async () => {
+    const at = spot();
+    const [hostP, bea, dan] = await Promise.all([
+      person('Hanna Host', at),
+      person('Bea Brown', at),
+      person('Dan Diaz', at),
+    ]);
+    const { meetup } = await host(hostP, { capacity: 2 });
+    await joined(bea, meetup.id);
+    await joined(dan, meetup.id);
+    const first = await api('GET', '/api/v1/inbox.json', { token: dan.token });
+    const tag = first.headers.get('etag')!;
+    const started = Date.now();
+    const held = api('GET', `/api/v1/inbox.json?wait=20&cursor=${first.body.cursor}`, {
+      token: dan.token,
+      headers: { 'if-none-match': tag },
+    });
+    await new Promise((r) => setTimeout(r, 500));
+    await leave(bea, meetup.id);
+    const woke = await held;
+    expect(woke.status).toBe(200);
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(woke.body.meetup_updates.map((u: { what: string }) => u.what)).toEqual(['promoted']);
+  });
+
+  it('a closed account’s hosted meetups are cancelled and its seats given to whoever waits', async () => {
+    const at = spot();
+    const [hostP, closing, waiting] = await Promise.all([
+      person('Hanna Host', at),
+      person('Cleo Closing', at),
+      person('Wes Waiting', at),
+    ]);
+    const theirs = (await host(closing)).meetup;
+    await joined(waiting, theirs.id);
+    const { meetup } = await host(hostP, { capacity: 2 });
+    await joined(closing, meetup.id);
+    await joined(waiting, meetup.id);
+    // Disabled as the server disables (lib/accounts/disable.ts), with this process's job queue for its pushes.
+    await startBoss(inject('databaseUrl'));
+    try {
+      await testDb()
+        .transaction()
+        .execute((trx) => disableAccount(trx, closing.id, 'not_me'));
+    } finally {
+      await stopBoss();
+    }
+    expect(await storedMeetup(theirs.id)).toMatchObject({ status: 'cancelled', cancel_reason: null });
+    await refused(meetups.getMeetup, { params: { meetupId: theirs.id }, token: waiting.token }, 'not_found');
+    expect((await view(waiting, meetup.id)).me.role).toBe('confirmed');
+    expect((await view(hostP, meetup.id)).people.map((p) => p.first_name)).toEqual(['Wes']);
   });
 });
 

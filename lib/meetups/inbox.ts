@@ -138,19 +138,26 @@ export async function inboxMeetups(
 
   const ids = [...new Set([...pending.map((r) => r.id), ...offers.map((r) => r.id), ...changes.map((r) => r.id)])];
   const rows =
-    ids.length > 0 ? ((await meetupRows(db, viewerId).where('m.id', 'in', ids).execute()) as MeetupQueryRow[]) : [];
+    ids.length > 0
+      ? ((await meetupRows(db, viewerId)
+          .where('m.id', 'in', ids)
+          // A closed host's meetups vanish, as everywhere (./records.ts visibleTo).
+          .where('h.disabled_at', 'is', null)
+          .execute()) as MeetupQueryRow[])
+      : [];
   const records = new Map((await toMeetups(db, rows, viewerId, baseUrl, now)).map((m) => [m.id, m]));
   const meetupOf = (id: string) => records.get(id)!;
+  const shown = <T extends { id: string }>(list: T[]) => list.filter((r) => records.has(r.id));
 
   const toAnswer: InboxMeetups['meetups_to_answer'] = [
-    ...offers.map((r) => ({ what: 'take_seat' as const, meetup: meetupOf(r.id), person: null })),
-    ...pending.map((r) => ({
+    ...shown(offers).map((r) => ({ what: 'take_seat' as const, meetup: meetupOf(r.id), person: null })),
+    ...shown(pending).map((r) => ({
       what: 'approve_join' as const,
       meetup: meetupOf(r.id),
       person: { id: r.person_id, first_name: firstName(r.display_name), photoURL: siteUrl(r.photo_url, baseUrl) },
     })),
   ];
-  const updates: InboxMeetups['meetup_updates'] = changes.map((r) => ({
+  const updates: InboxMeetups['meetup_updates'] = shown(changes).map((r) => ({
     what:
       r.meetup_status === 'cancelled' && r.meetup_changed
         ? 'cancelled'

@@ -517,6 +517,7 @@ export async function myMeetups(
   const offset = cursor ? decodeMineCursor(cursor) : 0;
   const rows = await meetupRows(db, viewer.id)
     .where((eb) => eb.or([eb('m.host_id', '=', viewer.id), eb('me.status', 'is not', null)]))
+    .where('h.disabled_at', 'is', null)
     .orderBy(sql`case when m.ends_at > ${now} then 0 else 1 end`)
     .orderBy(sql`case when m.ends_at > ${now} then m.starts_at end`, 'asc')
     .orderBy('m.starts_at', 'desc')

@@ -44,10 +44,13 @@ export function openToViewer(
         and not ${reachableBirthdaysSql(viewer.birthday, 'pu.birthday', today)}))`;
 }
 
-/** The viewer's own meetups (hosting, or holding a place) and those open to them. */
+/**
+ * The viewer's own meetups (hosting, or holding a place) and those open to them; never one whose
+ * host's account is closed (it vanishes for everyone, as its plans do). For meetupRows (`m`, `me`, `h`).
+ */
 export function visibleTo(viewer: { id: string; birthday: string | null }, today: Date = new Date()) {
-  return sql<SqlBool>`(m.host_id = ${viewer.id} or me.status in ('pending', 'waitlisted', 'offered', 'confirmed')
-    or ${openToViewer(viewer, 'm', today)})`;
+  return sql<SqlBool>`(h.disabled_at is null and (m.host_id = ${viewer.id}
+    or me.status in ('pending', 'waitlisted', 'offered', 'confirmed') or ${openToViewer(viewer, 'm', today)}))`;
 }
 
 /** Meetups with everything toMeetup needs for this viewer; `me` is the viewer's attendee row, if any. */
