@@ -381,6 +381,19 @@ describe('seats and the waitlist', () => {
     expect(await storedMeetup(meetup.id)).toMatchObject({ confirmed_count: 0, offered_count: 1, waitlist_count: 0 });
     const missed = await call(getInbox, { token: dan.token, query: { since: Date.now() - 60_000 } });
     expect(missed.meetup_updates.map((u) => u.what)).toContain('seat_missed');
+
+    // A hold past its time cannot be taken by joining, even before its job ran: it passes on
+    // (to Fay), and Eve's join is a new one, at the end of the waitlist.
+    const fay = await person('Fay Fox', at);
+    expect((await joined(fay, meetup.id)).me.waitlist_position).toBe(1);
+    await testDb()
+      .updateTable('meetup_attendees')
+      .set({ offer_expires_at: new Date(Date.now() - 1000) })
+      .where('meetup_id', '=', meetup.id)
+      .where('user_id', '=', eve.id)
+      .execute();
+    expect((await joined(eve, meetup.id)).me).toMatchObject({ role: 'waitlisted', waitlist_position: 1 });
+    expect((await view(fay, meetup.id)).me.role).toBe('offered');
   }, 60_000);
 });
 

@@ -260,11 +260,16 @@ async function attendeeOf(trx: Database, meetupId: string, userId: string) {
 export async function joinMeetup(db: Database, { viewerId, meetupId, by, baseUrl, now = new Date() }: Act) {
   const viewer = await loadViewer(db, viewerId);
   await db.transaction().execute(async (trx) => {
-    const meetup = await lockVisible(trx, viewer, meetupId, now);
+    let meetup = await lockVisible(trx, viewer, meetupId, now);
     if (meetup.host_id === viewerId)
       throw new ApiError('forbidden', 'You host this meetup', { hint: 'Your seat is yours already.' });
     if (!isOpen(meetup, now)) throw notOpen(meetup, now, 'join');
-    const mine = await attendeeOf(trx, meetup.id, viewerId);
+    let mine = await attendeeOf(trx, meetup.id, viewerId);
+    if (mine?.status === 'offered' && mine.offer_expires_at && new Date(mine.offer_expires_at) <= now) {
+      // The hold ran out before its job passed it on: it passes now, and this is a new join.
+      meetup = await vacate(trx, meetup, { userId: viewerId, from: 'offered', to: 'missed', now });
+      mine = await attendeeOf(trx, meetup.id, viewerId);
+    }
     if (mine && ['confirmed', 'waitlisted', 'pending'].includes(mine.status)) return; // Joined already: the same place.
     if (mine?.status === 'declined')
       throw new ApiError('forbidden', 'The host did not approve your request to join', {
