@@ -2,13 +2,12 @@
 // who like it join, or wait on a list that moves by itself. Reading needs buddy:read, acting buddy:write.
 import { z } from 'zod';
 import { defineEndpoint } from './define';
-import { canonicalizeActivities } from '../activities/canonicalize';
-import { activityListSchema, unknownActivitiesMessage } from './forgiving';
+import { whenFilter } from './discover';
+import { activityListSchema, oneActivitySchema } from './forgiving';
 import { MEETUP_JOIN_POLICIES, MEETUP_LIMITS, MEETUP_ROLES, MEETUP_STATUSES, MEETUP_VIEWS } from './limits';
 import { API_PATHS } from './paths';
 import { attributionFields, isoDateTime } from './schemas';
 import { freeText, singleLine } from './text';
-import { countSlots, parseAvailabilityText, summarizeGrid } from '../availability';
 
 export { MEETUP_JOIN_POLICIES, MEETUP_LIMITS, MEETUP_ROLES, MEETUP_STATUSES, MEETUP_VIEWS } from './limits';
 
@@ -79,26 +78,6 @@ const localOrInstant = singleLine()
     },
   );
 
-/** One activity, in plain English or as an id. */
-const activityField = singleLine()
-  .trim()
-  .max(100)
-  .transform((text, ctx) => {
-    const { ids, unmatched, suggestions } = canonicalizeActivities([text]);
-    if (ids.length !== 1 || unmatched.length > 0) {
-      ctx.issues.push({
-        code: 'custom',
-        message:
-          ids.length > 1
-            ? 'name one activity'
-            : unknownActivitiesMessage(unmatched.length ? unmatched : [text], suggestions),
-        input: text,
-      });
-      return z.NEVER;
-    }
-    return ids[0]!;
-  });
-
 const meetupParams = z.object({
   meetupId: singleLine()
     .min(1)
@@ -107,7 +86,7 @@ const meetupParams = z.object({
 });
 
 export const hostMeetupBodySchema = z.strictObject({
-  activity: activityField,
+  activity: oneActivitySchema(),
   starts_at: localOrInstant.describe('No offset: your clock'),
   ends_at: localOrInstant.nullish(),
   place: z.strictObject({
@@ -147,17 +126,8 @@ export const attendanceBodySchema = z.strictObject({
   ...attributionFields,
 });
 
-/** Free time in plain English, as Discover's when=: only meetups starting then. */
-const whenParam = singleLine()
-  .refine((text) => text.length <= 200, 'at most 200 characters')
-  .transform((text, ctx) => {
-    const { grid, unparsed } = parseAvailabilityText(text);
-    if (unparsed.length > 0 || countSlots(grid) === 0) {
-      ctx.issues.push({ code: 'custom', message: 'use plain English such as "weekday evenings"', input: text });
-      return z.NEVER;
-    }
-    return { text, grid, summary: summarizeGrid(grid) };
-  });
+/** Free time in plain English, as Discover's when=: only meetups starting then (no maxLength in tools/list). */
+const whenParam = whenFilter(singleLine().refine((text) => text.length <= 200, 'at most 200 characters'));
 
 export const meetupQuerySchema = z.strictObject({
   view: z.enum(MEETUP_VIEWS).optional(),
