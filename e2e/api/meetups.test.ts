@@ -5,7 +5,9 @@
 // attendance and the reliability rule, and the two limits. The races are in meetup-races.test.ts.
 import ical, { type VEvent } from 'node-ical';
 import { sql } from 'kysely';
-import { describe, expect, inject, it } from 'vitest';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { afterAll, describe, expect, inject, it } from 'vitest';
 import { disableAccount } from '@/lib/accounts/disable';
 import { listChats, listMessages, sendMessage } from '@/lib/contract/chats';
 import { getInbox } from '@/lib/contract/inbox';
@@ -14,7 +16,7 @@ import { updateMe } from '@/lib/contract/profiles';
 import { blockUser } from '@/lib/contract/safety';
 import { startBoss, stopBoss } from '@/lib/jobs/boss';
 import { reliabilityDemotedSql } from '@/lib/plans/reliability';
-import { api, registerUser, testDb } from './client';
+import { api, baseUrl, freshIp, registerUser, testDb } from './client';
 import { call, refused, send } from './contract-client';
 import {
   DAY,
@@ -845,6 +847,62 @@ describe('reminders, the inbox’s long-poll, a closed account', () => {
     await refused(meetups.getMeetup, { params: { meetupId: theirs.id }, token: waiting.token }, 'not_found');
     expect((await view(waiting, meetup.id)).me.role).toBe('confirmed');
     expect((await view(hostP, meetup.id)).people.map((p) => p.first_name)).toEqual(['Wes']);
+  });
+});
+
+describe('the MCP tools, through the SDK client', () => {
+  const clients: Client[] = [];
+  afterAll(async () => Promise.all(clients.map((c) => c.close().catch(() => {}))));
+  async function connect(token: string): Promise<Client> {
+    const client = new Client({ name: 'meetups-test', version: '1.0.0' });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${baseUrl()}/api/mcp`), {
+        requestInit: { headers: { authorization: `Bearer ${token}`, 'x-forwarded-for': freshIp() } },
+      }),
+    );
+    clients.push(client);
+    return client;
+  }
+  async function tool(client: Client, name: string, args: Record<string, unknown>) {
+    const result = (await client.callTool({ name, arguments: args })) as {
+      isError?: boolean;
+      content: { text?: string }[];
+    };
+    const text = result.content[0]?.text ?? '';
+    expect(result.isError ?? false, `${name}: ${text}`).toBe(false);
+    return JSON.parse(text);
+  }
+
+  it('host_meetup, find_meetups, join_meetup, get_meetup and leave_meetup are tools of the same shapes', async () => {
+    const at = spot();
+    const [hostP, bea] = await Promise.all([person('Hanna Host', at), person('Bea Brown', at)]);
+    const [hosting, joining] = await Promise.all([connect(hostP.token), connect(bea.token)]);
+    const names = (await hosting.listTools()).tools.map((t) => t.name);
+    for (const name of [
+      'host_meetup',
+      'find_meetups',
+      'get_meetup',
+      'join_meetup',
+      'leave_meetup',
+      'cancel_meetup',
+      'approve_meetup_join',
+    ])
+      expect(names).toContain(name);
+    // The host's own acts on the page are not tools (tools/list's budget).
+    expect(names).not.toContain('meetup_attendance');
+    const hosted = await tool(hosting, 'host_meetup', {
+      activity: 'hiking',
+      starts_at: new Date(Date.now() + 3 * DAY).toISOString(),
+      place: { name: 'North trailhead' },
+      capacity: 3,
+    });
+    expect(hosted.meetup).toMatchObject({ activity: 'hiking', me: { role: 'host' } });
+    const found = await tool(joining, 'find_meetups', { activities: 'hiking' });
+    expect(found.results.map((r: { meetup: { id: string } }) => r.meetup.id)).toEqual([hosted.meetup.id]);
+    const joinedAnswer = await tool(joining, 'join_meetup', { meetupId: hosted.meetup.id });
+    expect(joinedAnswer.meetup.me.role).toBe('confirmed');
+    expect((await tool(hosting, 'get_meetup', { meetupId: hosted.meetup.id })).meetup.people).toHaveLength(1);
+    expect((await tool(joining, 'leave_meetup', { meetupId: hosted.meetup.id })).meetup.me.role).toBe('left');
   });
 });
 
