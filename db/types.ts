@@ -67,6 +67,12 @@ export interface UsersTable {
   /** Set when the mailbox's owner disowned the account ("This wasn't me", migration 0010); it is then hidden and inert. */
   disabled_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
   disabled_reason: ColumnType<DisabledReason | null, DisabledReason | null | undefined, DisabledReason | null>;
+  /**
+   * Made by an assistant while REQUIRE_PERSON_CONSENT was on, and not yet shown by its person
+   * ("Yes, show me to people nearby", on the web; migration 0033): out of Discover, and every
+   * lookup by slug or id answers 404.
+   */
+  awaiting_person_consent: Generated<boolean>;
 }
 
 export interface AccessTokensTable {

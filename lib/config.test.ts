@@ -102,3 +102,15 @@ describe('APP_LINK_URL (issue 31 §1)', () => {
       expect(() => loadConfig({ APP_LINK_URL: bad }), bad).toThrow(/APP_LINK_URL/);
   });
 });
+
+describe('REQUIRE_PERSON_CONSENT (issue 41 §2)', () => {
+  it('is off unless switched on, and refuses a value that is neither', () => {
+    expect(loadConfig({}).requirePersonConsent).toBe(false);
+    for (const on of ['1', 'true', 'on', ' ON '])
+      expect(loadConfig({ REQUIRE_PERSON_CONSENT: on }).requirePersonConsent).toBe(true);
+    for (const off of ['', '0', 'false', 'off'])
+      expect(loadConfig({ REQUIRE_PERSON_CONSENT: off }).requirePersonConsent).toBe(false);
+    for (const bad of ['yes', '2', 'enabled'])
+      expect(() => loadConfig({ REQUIRE_PERSON_CONSENT: bad }), bad).toThrow(/REQUIRE_PERSON_CONSENT/);
+  });
+});

@@ -32,6 +32,14 @@ function personConfirmFromEnv(raw: string | undefined): Config['mcpRequirePerson
   throw new Error('MCP_REQUIRE_PERSON_CONFIRM must be never or ui-hosts');
 }
 
+/** An on/off switch: unset, empty, 0, false or off is off; 1, true or on is on; anything else stops the server. */
+export function switchFromEnv(env: NodeJS.ProcessEnv, name: ConfigVariableName): boolean {
+  const raw = (env[name] ?? '').trim().toLowerCase();
+  if (raw === '' || raw === '0' || raw === 'false' || raw === 'off') return false;
+  if (raw === '1' || raw === 'true' || raw === 'on') return true;
+  throw new Error(`${name} must be 1 (on) or 0 (off)`);
+}
+
 export interface Config {
   port: number;
   publicBaseUrl: string;
@@ -53,6 +61,11 @@ export interface Config {
   events: EventsConfig;
   /** Vercel Blob token; when unset photos are stored under DATA_DIR/blobs and served by the app. */
   blobReadWriteToken: string | undefined;
+  /**
+   * REQUIRE_PERSON_CONSENT (issue 41 §2): a profile an assistant makes (register.json, the MCP register tool,
+   * /signup-with-ai) stays out of sight until the person says "Yes, show me to people nearby" on the web.
+   */
+  requirePersonConsent: boolean;
   /** MCP_REQUIRE_PERSON_CONFIRM: whether a host that renders MCP Apps views must have a person tap Send (issue 32 §2). */
   mcpRequirePersonConfirm: 'never' | 'ui-hosts';
   moderationProvider: ModerationProviderName;
@@ -220,6 +233,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       sample: env.EVENTS_SAMPLE !== '0',
     },
     blobReadWriteToken: env.BLOB_READ_WRITE_TOKEN || undefined,
+    requirePersonConsent: switchFromEnv(env, 'REQUIRE_PERSON_CONSENT'),
     mcpRequirePersonConfirm: personConfirmFromEnv(env.MCP_REQUIRE_PERSON_CONFIRM),
     moderationProvider: moderationProviderFromEnv(env),
     googleVisionApiKey: env.GOOGLE_VISION_API_KEY || undefined,
@@ -418,6 +432,14 @@ export const CONFIG_VARIABLES = [
     name: 'BLOB_READ_WRITE_TOKEN',
     default: 'unset: photos under `DATA_DIR/blobs`, served by the app',
     description: 'Vercel Blob token: photos go to Vercel Blob.',
+  },
+  {
+    name: 'REQUIRE_PERSON_CONSENT',
+    default: '`0` (off)',
+    description:
+      '`1`: a profile an assistant makes stays out of Discover and its public page until the person says "Yes, show me to people nearby" on the web.',
+    details:
+      "With it on, an account made through `POST /api/v1/register.json` (the MCP `register` tool and `/signup-with-ai` too) is created with `onboarding.awaiting_person_consent: true`: it is in no Discover search, its `/u/{slug}` page, link preview and every path naming it answer 404 like no one, and it cannot send a buddy request. The person lifts it on the web, signed in: the button on `/account` (where the emailed sign-in link lands) and after `/signup-with-ai`; the device sign-in page links there. No bearer or OAuth token can (403). Off (the contract): a complete profile shows at once. The choice is stored per account when it is made, so switching it off later does not show a profile its person has not confirmed, and switching it on hides none already shown. A person's own signup at `/signup` is theirs and shows at once.",
   },
   {
     name: 'MCP_REQUIRE_PERSON_CONFIRM',

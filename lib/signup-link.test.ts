@@ -91,3 +91,12 @@ describe('the signup-with-ai link', () => {
     expect(normalizeGender('prefer not to say')).toBe('prefer_not_to_say');
   });
 });
+
+describe("normalizeGender with the prototype's property names (issue 41)", () => {
+  it.each(['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf'])(
+    'keeps %s as typed, for the API to refuse',
+    (word) => {
+      expect(normalizeGender(word)).toBe(word);
+    },
+  );
+});

@@ -88,18 +88,19 @@ export function readQuery(query: Record<string, string | string[] | undefined>):
   return { draft, unused: shown };
 }
 
-const GENDER_ALIASES: Record<string, string> = {
-  male: 'male',
-  man: 'male',
-  m: 'male',
-  female: 'female',
-  woman: 'female',
-  f: 'female',
-  non_binary: 'non_binary',
-  nonbinary: 'non_binary',
-  enby: 'non_binary',
-  prefer_not_to_say: 'prefer_not_to_say',
-};
+// A Map: the key is what the link says, and "constructor" must stay a word, not Object (issue 41).
+const GENDER_ALIASES: ReadonlyMap<string, string> = new Map([
+  ['male', 'male'],
+  ['man', 'male'],
+  ['m', 'male'],
+  ['female', 'female'],
+  ['woman', 'female'],
+  ['f', 'female'],
+  ['non_binary', 'non_binary'],
+  ['nonbinary', 'non_binary'],
+  ['enby', 'non_binary'],
+  ['prefer_not_to_say', 'prefer_not_to_say'],
+]);
 
 /** Lenient about spelling ("Non-binary", "Woman"); anything else is sent as typed and the API explains. */
 export function normalizeGender(value: string): string {
@@ -107,7 +108,7 @@ export function normalizeGender(value: string): string {
     .trim()
     .toLowerCase()
     .replace(/[\s-]+/g, '_');
-  return GENDER_ALIASES[key] ?? value.trim();
+  return GENDER_ALIASES.get(key) ?? value.trim();
 }
 
 export function splitActivities(value: string): string[] {

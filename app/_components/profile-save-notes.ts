@@ -36,7 +36,8 @@ export function warningLines(warnings: Record<string, unknown>, names: Record<st
   const unmatched = Array.isArray(warnings.activities_unmatched) ? (warnings.activities_unmatched as string[]) : [];
   const suggestions = (warnings.activities_suggestions ?? {}) as Record<string, string[]>;
   for (const item of unmatched) {
-    const ideas = (suggestions[item] ?? []).map((id) => names[id] ?? id);
+    // Own keys only: the item is the person's word, and "constructor" must not find Object (issue 41).
+    const ideas = (Object.hasOwn(suggestions, item) ? suggestions[item]! : []).map((id) => names[id] ?? id);
     lines.push(
       `We didn’t recognise the activity “${item}”${ideas.length ? ` — did you mean ${ideas.join(' or ')}?` : '.'}`,
     );

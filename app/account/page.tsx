@@ -20,6 +20,7 @@ import { Avatar } from '../_components/avatar';
 import { HomeChats, HomeRequests } from '../_components/home-screen';
 import { HomeReviews } from '../_components/plan-review';
 import { HomeUpcoming } from '../_components/plan-views';
+import { ShowMe } from '../_components/show-me';
 
 export const metadata: Metadata = { title: 'Home' };
 
@@ -105,6 +106,8 @@ export default async function AccountPage() {
           </p>
         </section>
       ) : null}
+
+      {user.awaiting_person_consent ? <ShowMe complete={missing.size === 0} /> : null}
 
       {missing.size === 0 ? (
         <p className="profile-complete">

@@ -30,6 +30,7 @@ export async function replyToRegistration<T>(
     geocoderEnabled: !!cfg.geocoderUrl,
     photos: photoServicesFrom(cfg),
     normalized,
+    requirePersonConsent: cfg.requirePersonConsent,
   });
   return new Reply(registered, { headers: await registrationLimitHeaders(db, ip, registrationLimit) });
 }

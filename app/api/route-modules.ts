@@ -54,6 +54,7 @@ export const ROUTE_MODULES: RouteModules = {
   '/api/v1/meetups/{meetupId}/decline.json': () => import('./v1/meetups/[meetupId]/decline.json/route'),
   '/api/v1/meetups/{meetupId}/attendance.json': () => import('./v1/meetups/[meetupId]/attendance.json/route'),
   '/api/v1/web/signup.json': () => import('./v1/web/signup.json/route'),
+  '/api/v1/web/show_me.json': () => import('./v1/web/show_me.json/route'),
   '/api/v1/web/discover_teaser.json': () => import('./v1/web/discover_teaser.json/route'),
   '/api/v1/me/web_push.json': () => import('./v1/me/web_push.json/route'),
   '/api/v1/chats/{chatId}/mute.json': () => import('./v1/chats/[chatId]/mute.json/route'),

@@ -29,6 +29,7 @@ import * as m0028 from './0028_mail_sends';
 import * as m0029 from './0029_account_deletion';
 import * as m0030 from './0030_mail_digests';
 import * as m0031 from './0031_person_confirmations';
+import * as m0033 from './0033_person_consent';
 import * as m0036 from './0036_meetups';
 
 export const migrations: Record<string, Migration> = {
@@ -60,5 +61,6 @@ export const migrations: Record<string, Migration> = {
   '0029_account_deletion': m0029,
   '0030_mail_digests': m0030,
   '0031_person_confirmations': m0031,
+  '0033_person_consent': m0033,
   '0036_meetups': m0036,
 };

@@ -37,6 +37,7 @@ describe('POST /api/v1/register.json', () => {
     expect(body.onboarding).toEqual({
       complete: false,
       missing: ['aboutMe', 'gender', 'birthday', 'location', 'coords', 'activities', 'schedule', 'photo'],
+      awaiting_person_consent: false,
     });
 
     const user = await testDb()

@@ -95,7 +95,7 @@ async function person(spec: PersonSpec): Promise<Person> {
       .where('id', '=', user.id)
       .execute();
     const patch = await call(updateMe, { token: user.token, body: { aboutMe: `I am ${spec.name}!` } });
-    expect(patch.onboarding).toEqual({ complete: true, missing: [] });
+    expect(patch.onboarding).toEqual({ complete: true, missing: [], awaiting_person_consent: false });
   }
   await sql`update users set last_active_at = now() - make_interval(days => ${spec.daysAway ?? 0}) - interval '1 hour'
     where id = ${user.id}::uuid`.execute(testDb());

@@ -7,6 +7,10 @@
 // from lib/http/error-response.ts (e2e/support/fuzz.ts: answerProblem). The MCP endpoint gets
 // the same treatment through tools/call.
 //
+// Then the dictionary word by word: every string parameter of every endpoint set to each of
+// Object.prototype's property names (constructor, __proto__, toString, …), and each as an
+// extra parameter or field name (issue 41: "constructor" made Discover answer 500).
+//
 // In `npm test` it runs a fixed seed and FUZZ_RUNS (default 30) requests per endpoint.
 // `npm run fuzz` runs it long with a random seed (or FUZZ_SEED), printing the seed so a
 // failure can be replayed: FUZZ_SEED=<seed> FUZZ_RUNS=<n> npm run fuzz.
@@ -25,6 +29,7 @@ import {
   BAD_QUERIES,
   BAD_SEGMENTS,
   closeAgent,
+  dictionaryRequests,
   encodeComponent,
   endpointFuzzer,
   HOSTILE_STRINGS,
@@ -307,6 +312,23 @@ describe('fuzzing every endpoint over HTTP', () => {
   );
 });
 
+describe("the dictionary, word by word: Object.prototype's property names in every string parameter (issue 41)", () => {
+  it.each(ordered.map((spec) => [`${spec.method} ${spec.path}`, spec] as const))(
+    '%s never answers 5xx to constructor, __proto__, toString, hasOwnProperty or valueOf',
+    async (_name, spec) => {
+      await ensureActorToken();
+      const [shape] = fc.sample(endpointFuzzer(spec, world.hints).valid, { seed: SEED, numRuns: 1 });
+      for (const request of dictionaryRequests(spec, shape!)) {
+        const response = await send(baseUrl(), request, headersFor(true));
+        count(`dictionary ${spec.method} ${spec.path}`, response.status);
+        const problem = answerProblem(response, baseUrl(), request.target);
+        if (problem) throw new Error(failureMessage(request, true, problem));
+      }
+    },
+    PER_ENDPOINT_TIMEOUT,
+  );
+});
+
 describe('fuzzing the MCP tools (POST /api/mcp tools/call)', () => {
   const tools = toolDefinitions(endpoints).sort((a, b) => rank(a.spec) - rank(b.spec));
   let client: Client;
@@ -333,8 +355,8 @@ describe('fuzzing the MCP tools (POST /api/mcp tools/call)', () => {
           ...world.hints.params,
         };
         // Query `activities` is a comma list, body `activities` an array: take the one this tool declares.
-        if (tool.places.activities === 'query') hints.activities = STATIC_HINTS.query.activities!;
-        if (tool.places.activities === 'body') hints.activities = STATIC_HINTS.body.activities!;
+        if (tool.places.get('activities') === 'query') hints.activities = STATIC_HINTS.query.activities!;
+        if (tool.places.get('activities') === 'body') hints.activities = STATIC_HINTS.body.activities!;
         const args = arbitraryFromJsonSchema(tool.inputSchema('draft-2020-12'), { hints });
         await fc.assert(
           fc.asyncProperty(args, valueMutationArbitrary, async (valid, mutation) => {
@@ -363,7 +385,7 @@ describe('fuzzing the MCP tools (POST /api/mcp tools/call)', () => {
               })
               .find((parsed) => parsed?.error?.code);
             const code = envelope?.error?.code as keyof typeof ERROR_STATUS | undefined;
-            if (!code || !(code in ERROR_STATUS))
+            if (!code || !Object.hasOwn(ERROR_STATUS, code))
               throw new Error(
                 `error without an envelope for ${label}: ${JSON.stringify(result.content)?.slice(0, 300)}`,
               );

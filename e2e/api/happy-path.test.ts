@@ -83,7 +83,11 @@ describe('llms.txt: from zero to a first message in the six calls it shows', () 
       ...photo.body,
       photo: (await makeImage('jpeg')).toString('base64'),
     });
-    expect(uploadPhoto.response.parse(photoAnswer.body).onboarding).toEqual({ complete: true, missing: [] });
+    expect(uploadPhoto.response.parse(photoAnswer.body).onboarding).toEqual({
+      complete: true,
+      missing: [],
+      awaiting_person_consent: false,
+    });
 
     // 3-4. Discover as printed; then ask someone (the test's own buddy, by slug).
     await call(discover);

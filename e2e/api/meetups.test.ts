@@ -606,6 +606,19 @@ describe('privacy', () => {
   });
 });
 
+describe('a profile awaiting its person’s yes (REQUIRE_PERSON_CONSENT)', () => {
+  it('neither hosts nor joins: both would show its face to strangers', async () => {
+    const at = spot();
+    const [hostP, unseen] = await Promise.all([person('Hanna Host', at), person('Una Unseen', at)]);
+    const { meetup } = await host(hostP);
+    await testDb().updateTable('users').set({ awaiting_person_consent: true }).where('id', '=', unseen.id).execute();
+    const hosting = await refused(meetups.hostMeetup, { token: unseen.token, body: hostBody() }, 'forbidden');
+    expect(hosting.hint).toMatch(/Yes, show me to people nearby/);
+    await refused(meetups.joinMeetup, { params: { meetupId: meetup.id }, token: unseen.token, body: {} }, 'forbidden');
+    expect(await attendees(meetup.id)).toEqual([]);
+  });
+});
+
 describe('the group chat', () => {
   it('host and confirmed share one chat through the messages endpoints; the waitlisted do not see it', async () => {
     const at = spot();

@@ -9,6 +9,7 @@ import http from 'node:http';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
 import { createDb, type Database } from '@/db';
 import { freePort } from '@/lib/net/free-port';
 import { storedOauthId } from '@/lib/accounts/oauth-stored-id';
@@ -460,7 +461,7 @@ describe('client ID metadata documents', () => {
 
 describe('device sign-in (RFC 8628)', () => {
   const DEVICE = 'urn:ietf:params:oauth:grant-type:device_code';
-  async function start(): Promise<{
+  async function start(scope = 'profile:read message:read message:write'): Promise<{
     device_code: string;
     user_code: string;
     verification_uri: string;
@@ -473,7 +474,7 @@ describe('device sign-in (RFC 8628)', () => {
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       body: new URLSearchParams({
         client_id: 'buddy-match-device',
-        scope: 'profile:read message:read message:write',
+        scope,
         resource: `${base}/api/mcp`,
       }),
     });
@@ -546,6 +547,37 @@ describe('device sign-in (RFC 8628)', () => {
     expect(tokens.status).toBe(200);
     expect(await me(tokens.body.access_token!)).toBe(200);
     expect(tokens.body.refresh_token).toBeTruthy();
+  });
+
+  it('issue 41: Connected tells a person whose profile waits for their yes where to give it; the token it gives cannot', async () => {
+    const { browser, email } = await person();
+    await db
+      .updateTable('users')
+      .set({ awaiting_person_consent: true })
+      .where(sql<string>`lower(email)`, '=', email.toLowerCase())
+      .execute();
+    const started = await start('profile:read profile:write');
+    const done = await answer(browser, started, 'yes');
+    expect(done.status).toBe(200);
+    const html = await done.text();
+    expect(html).toContain('Connected');
+    expect(html).toContain('Nobody can see your profile yet');
+    expect(html).toContain('href="/account#show-me"');
+    const tokens = await poll(started.device_code);
+    expect(tokens.status).toBe(200);
+    const refused = await fetch(`${base}/api/v1/web/show_me.json`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${tokens.body.access_token}`, 'content-type': 'application/json' },
+      body: '{}',
+    });
+    expect(refused.status).toBe(403);
+    expect(((await refused.json()) as { error: { code: string } }).error.code).toBe('forbidden');
+    const row = await db
+      .selectFrom('users')
+      .select('awaiting_person_consent')
+      .where(sql<string>`lower(email)`, '=', email.toLowerCase())
+      .executeTakeFirstOrThrow();
+    expect(row.awaiting_person_consent).toBe(true);
   });
 
   it('issue 30: names its interval; a client polling at it gets tokens; one poll too many is refused and revokes nothing', async () => {

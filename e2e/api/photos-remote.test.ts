@@ -236,7 +236,7 @@ describe('photoURL, fetched by the server', () => {
   it('at registration: downloads, strips GPS and completes the account', async () => {
     const photoURL = `http://127.0.0.1:${images.port}/gps.jpg`;
     const body = await call(registerSpec, registration({ ...COMPLETE_BUT_PHOTO, photoURL }));
-    expect(body.onboarding).toEqual({ complete: true, missing: [] });
+    expect(body.onboarding).toEqual({ complete: true, missing: [], awaiting_person_consent: false });
     const photo = await db
       .selectFrom('photos')
       .selectAll()

@@ -134,9 +134,9 @@ describe('POST /api/v1/me/photo.json', () => {
 
   it('completes onboarding and makes the profile discoverable', async () => {
     const user = await registerUser(COMPLETE_BUT_PHOTO);
-    expect(user.onboarding).toEqual({ complete: false, missing: ['photo'] });
+    expect(user.onboarding).toEqual({ complete: false, missing: ['photo'], awaiting_person_consent: false });
     const res = await upload(user.token, { photo: b64(await makeImage('jpeg')), mimeType: 'image/jpeg' });
-    expect(res.onboarding).toEqual({ complete: true, missing: [] });
+    expect(res.onboarding).toEqual({ complete: true, missing: [], awaiting_person_consent: false });
     expect(res.next_action_for_user).toMatch(/complete/);
     const stored = await testDb()
       .selectFrom('users')
@@ -364,7 +364,7 @@ describe('a photo at registration', () => {
         agentName: 'RegBot',
       },
     });
-    expect(body.onboarding).toEqual({ complete: true, missing: [] });
+    expect(body.onboarding).toEqual({ complete: true, missing: [], awaiting_person_consent: false });
     const user = await testDb()
       .selectFrom('users')
       .selectAll()
@@ -531,7 +531,7 @@ describe('photoURL in PATCH /api/v1/me.json', () => {
 
     const res = await call(updateMe, { token: user.token, body: { photoURL: null } });
     expect(res.profile).toMatchObject({ photoURL: null, thumbnailURL: null });
-    expect(res.onboarding).toEqual({ complete: false, missing: ['photo'] });
+    expect(res.onboarding).toEqual({ complete: false, missing: ['photo'], awaiting_person_consent: false });
     const row = await testDb()
       .selectFrom('users')
       .select(['photo_url', 'photo_id', 'thumbnail_url', 'onboarding_complete'])

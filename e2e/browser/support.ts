@@ -215,6 +215,7 @@ export async function completePerson(
   expect((await me.json()).profile.onboarding, `${displayName} should be complete`).toEqual({
     complete: true,
     missing: [],
+    awaiting_person_consent: false,
   });
   return user;
 }

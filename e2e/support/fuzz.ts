@@ -7,6 +7,7 @@ import type { EndpointSpec } from '@/lib/contract';
 import {
   arbitraryFromJsonSchema,
   lengthLimits,
+  PROTOTYPE_WORDS,
   requestJsonSchema,
   STATIC_HINTS,
 } from '@/e2e/support/contract/arbitraries';
@@ -93,8 +94,7 @@ export const HOSTILE_STRINGS: readonly string[] = [
   '{}',
   'null',
   'true',
-  '__proto__',
-  'constructor',
+  ...PROTOTYPE_WORDS,
   'a,,,,b',
   ',',
   `hiking,${'x'.repeat(300)}`,
@@ -431,7 +431,7 @@ const mutationArbitrary: fc.Arbitrary<Mutation> = fc.oneof(
       kind: fc.constant('extra_field' as const),
       part: fc.nat(),
       key: fc.oneof(
-        fc.constantFrom('__proto__', 'constructor', 'prototype', '\u0000', '\uD800', 'x'.repeat(500), ''),
+        fc.constantFrom(...PROTOTYPE_WORDS, 'prototype', '\u0000', '\uD800', 'x'.repeat(500), ''),
         fc.string({ maxLength: 10 }),
       ),
       value: hostileValue,
@@ -672,6 +672,58 @@ export function endpointFuzzer(
 }
 
 // ---------------------------------------------------------------------------
+// The dictionary, word by word
+
+/** Where text goes in a request part: each property that takes a string (or a list of them), one level into objects. */
+export function stringSlots(schema: JsonSchema, prefix: string[] = []): Array<{ path: string[]; list: boolean }> {
+  const slots: Array<{ path: string[]; list: boolean }> = [];
+  for (const [name, property] of Object.entries((schema.properties ?? {}) as Record<string, JsonSchema>)) {
+    const branches = ((property.anyOf ?? property.oneOf) as JsonSchema[] | undefined) ?? [property];
+    const takes = (type: string, s: JsonSchema) => s.type === type || (Array.isArray(s.type) && s.type.includes(type));
+    const path = [...prefix, name];
+    if (branches.some((b) => takes('string', b))) slots.push({ path, list: false });
+    else if (branches.some((b) => takes('array', b) && takes('string', (b.items ?? {}) as JsonSchema)))
+      slots.push({ path, list: true });
+    else if (prefix.length === 0) {
+      const object = branches.find((b) => takes('object', b));
+      if (object) slots.push(...stringSlots(object, path));
+    }
+  }
+  return slots;
+}
+
+/**
+ * Every string parameter of the endpoint set to each word in turn (a list to [word]), and
+ * each word as an extra query parameter and body field name, on an otherwise valid request:
+ * the deterministic half of the dictionary (the random half is in the string arbitraries).
+ */
+export function dictionaryRequests(
+  spec: EndpointSpec,
+  shape: RequestShape,
+  words: readonly string[] = PROTOTYPE_WORDS,
+): WireRequest[] {
+  const schemas: Partial<Record<Part, JsonSchema>> = {};
+  for (const part of partsOf(spec)) schemas[part] = requestJsonSchema(spec[part]!);
+  const requests: WireRequest[] = [];
+  const add = (next: RequestShape, note: string) =>
+    requests.push({ ...buildRequest(spec, schemas, next, { kind: 'none' }), mutation: note });
+  for (const word of words) {
+    for (const part of partsOf(spec)) {
+      for (const { path, list } of stringSlots(schemas[part]!)) {
+        const value = setAt(shape[part] ?? {}, path, list ? [word] : word);
+        add({ ...shape, [part]: value }, `${[part, ...path].join('.')} = ${describe(list ? [word] : word)}`);
+      }
+    }
+    add({ ...shape, query: { ...shape.query, [word]: '1' } }, `query parameter named ${describe(word)}`);
+    if (schemas.body?.type === 'object' && shape.body !== null && typeof shape.body === 'object') {
+      const body = Object.assign(Object.create(null) as Record<string, unknown>, shape.body, { [word]: 1 });
+      add({ ...shape, body }, `body field named ${describe(word)}`);
+    }
+  }
+  return requests;
+}
+
+// ---------------------------------------------------------------------------
 // Sending and judging
 
 export interface WireResponse {
@@ -763,7 +815,7 @@ export function answerProblem(response: WireResponse, baseUrl: string, target = 
   const error = (body as { error?: Record<string, unknown> } | undefined)?.error;
   if (!error) return `status ${status} without an error envelope: ${text.slice(0, 200)}`;
   const code = error.code as keyof typeof ERROR_STATUS;
-  if (!(code in ERROR_STATUS)) return `unknown error code ${String(code)}`;
+  if (!Object.hasOwn(ERROR_STATUS, code)) return `unknown error code ${String(code)}`;
   if (ERROR_STATUS[code] !== status)
     return `code ${code} is ${ERROR_STATUS[code]} in lib/http/error-response.ts but came with ${status}`;
   if (typeof error.message !== 'string' || error.message === '') return `code ${code} without a message`;

@@ -6,6 +6,9 @@
 //  - others stop seeing it, as if each of them had blocked it: its public profile and any
 //    path naming it answer 404, Discover leaves it out (its onboarding_complete is held
 //    false by a trigger), and requests, chats, the inbox and block lists hide it;
+//  - its photo goes at once (issue 41 §2): it may be the mailbox owner's own picture, put
+//    up without their consent. Retired in the same transaction, its URLs answer 404 from the
+//    commit, and the photo-deletion job removes the files;
 //  - its email address is released (the unique index covers live accounts only), so the
 //    real owner can sign up later with their own assistant;
 //  - its rows are kept, not deleted: what it sent may be evidence in a report, and
@@ -17,6 +20,7 @@ import type { Database } from '@/db';
 import type { DisabledReason } from '@/db/types';
 import { endMeetupsOf } from '../meetups/removal';
 import { cancelPlansOf } from '../plans/cancel';
+import { detachPhoto } from '../photos/photos';
 import { deleteOtherSessions } from './sessions';
 import { revokeAllAccessTokens } from './tokens';
 
@@ -51,6 +55,7 @@ export async function disableAccount(trx: Database, userId: string, reason: Disa
     .where('user_id', '=', userId)
     .where('used_at', 'is', null)
     .execute();
+  await detachPhoto(trx, userId, 'cleared');
   const revokedTokens = await revokeAllAccessTokens(trx, userId);
   const endedSessions = await deleteOtherSessions(trx, { userId, keepSessionId: null });
   // Whoever signed its phone in must not be told about anything any more.

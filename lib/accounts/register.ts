@@ -11,7 +11,7 @@ import { consumeRateLimit, inWords, rateLimitHeaders, windowUnit, type RateLimit
 import type { LimitRule } from '../limits/rules';
 import { attachPhoto, preparePhoto, withStoredPhoto, type PhotoInput, type StoredPhoto } from '../photos/photos';
 import type { PhotoServices } from '../photos/services';
-import { missingFields, nextActionForUser } from '../profiles/onboarding';
+import { missingFields, nextActionForUser, onboardingOf } from '../profiles/onboarding';
 import {
   labelFromPublicPoint,
   queueGeocodeIfNeeded,
@@ -38,6 +38,11 @@ export interface RegisterContext {
   photos: PhotoServices;
   /** What parsing the body read differently from how it was written. */
   normalized: readonly string[];
+  /**
+   * REQUIRE_PERSON_CONSENT: an account an assistant makes waits, out of sight, for its person's
+   * "Yes, show me to people nearby" on the web (issue 41 §2). The person's own signup never waits.
+   */
+  requirePersonConsent: boolean;
 }
 
 /** The inline photo or photoURL of a registration, if any (sending both is a validation error). */
@@ -106,6 +111,7 @@ async function createAccount(db: Database, body: RegisterBody, ctx: RegisterCont
         display_name: body.displayName,
         agent_name: body.agentName ?? null,
         agent_session_id: body.agentSessionId ?? null,
+        awaiting_person_consent: withAssistantKey && ctx.requirePersonConsent,
       };
       let inserted = await trx.insertInto('users').values(values).returningAll().executeTakeFirstOrThrow();
       if (resolved.labelFromPublicPoint) inserted = await labelFromPublicPoint(trx, inserted);
@@ -294,7 +300,7 @@ function toRegisterResponse(
     baseUrl: string;
   },
 ) {
-  const missing = missingFields(row);
+  const onboarding = onboardingOf(row);
   const signin = `Open this link on your phone to sign in (single use, expires in about an hour): ${parts.link.url}`;
   return {
     success: true as const,
@@ -308,8 +314,8 @@ function toRegisterResponse(
       mobile_signin_expires_in_seconds: parts.link.expiresInSeconds,
       emailed_magic_link: parts.emailed,
     },
-    onboarding: { complete: missing.length === 0, missing },
+    onboarding,
     warnings: parts.warnings,
-    next_action_for_user: `${nextActionForUser(missing)} ${signin}`,
+    next_action_for_user: `${nextActionForUser(onboarding.missing, onboarding.awaiting_person_consent)} ${signin}`,
   };
 }

@@ -25,6 +25,7 @@ import { toMessage, messagesUrl } from '../chats/records';
 import { blockStatus, notBlockedBy } from '../blocks/status';
 import { mayMeetByAgeSql, mayMeetUserByAgeSql } from '../ages/worlds';
 import { resolveOtherUser } from './blocks';
+import { refuseWhileAwaitingConsent } from '../profiles/consent';
 import { toBuddyRequest } from './records';
 
 const LIST_LIMIT = 100;
@@ -157,6 +158,7 @@ export async function createBuddyRequest(
     baseUrl,
   }: { viewerId: string; slugOrId: string; body: BuddyRequestBody; baseUrl: string },
 ): Promise<CreateRequestResult> {
+  await refuseWhileAwaitingConsent(db, viewerId);
   const target = await resolveOtherUser(db, { viewerId, slugOrId, action: 'send a buddy request to' });
   // Canonical already: the contract's activity list maps plain English to ids.
   const activityIds = body.activityIds ?? [];

@@ -82,7 +82,7 @@ export const REGISTER_RESPONSE_EXAMPLE = {
     mobile_signin_expires_in_seconds: 3600,
     emailed_magic_link: true,
   },
-  onboarding: { complete: false, missing: ['photo'] },
+  onboarding: { complete: false, missing: ['photo'], awaiting_person_consent: false },
   warnings: { schedule_summary: 'Wednesday evening; Saturday and Sunday, all day' },
   next_action_for_user:
     'Your account is ready. To be found by others, add a photo of yourself. ' +

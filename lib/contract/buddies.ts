@@ -79,6 +79,7 @@ export const sendBuddyRequest = defineEndpoint({
     'already_buddies',
     'request_declined',
     'recipient_unavailable',
+    'forbidden',
     ...MODERATION_ERRORS,
   ],
   requestExample: {

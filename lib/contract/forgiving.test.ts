@@ -5,6 +5,7 @@ import {
   birthdayInputSchema,
   collectNormalizations,
   coordsInputSchema,
+  genderFromWord,
   genderInputSchema,
   listOrCommaText,
   readBirthday,
@@ -192,6 +193,31 @@ describe('activityListSchema', () => {
     const message = unknown.value.error!.issues[0]!.message;
     expect(message).toMatch(/^unknown activities: "zq0 [^"]*" \(did you mean hiking\?\), "zq1 .*"zq2 [^"]*" \(did/);
     expect(message).not.toContain('zq3');
+  });
+});
+
+// Words that name Object.prototype's properties are words like any other (issue 41: "constructor"
+// answered 500 on Discover and the events feed, "close.join is not a function").
+const PROTOTYPE_WORDS = ['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf'];
+
+describe("forgiving fields with the prototype's property names (issue 41)", () => {
+  it.each(PROTOTYPE_WORDS)('%s is an unknown activity, refused like any unknown word', (word) => {
+    for (const schema of [
+      activityListSchema({ field: 'activities', form: 'query', max: 3, describe: 'x' }),
+      activityListSchema({ field: 'activityIds', form: 'body', max: 3, describe: 'x' }),
+    ]) {
+      const { value } = parse(schema, word);
+      expect(value.error!.issues[0]!.message).toMatch(new RegExp(`^unknown activity: "${word}"[ ;]`));
+      const { value: mixed } = parse(schema, `hiking, ${word}`);
+      expect(mixed.error!.issues[0]!.message).toMatch(/^unknown activity: /);
+    }
+  });
+
+  it.each(PROTOTYPE_WORDS)('%s is no gender, no time zone and no report reason', (word) => {
+    expect(genderFromWord(word)).toBeNull();
+    expect(parse(genderInputSchema, word).value.success).toBe(false);
+    expect(parse(timezoneInputSchema, word).value.error!.issues[0]!.message).toMatch(/^unknown time zone/);
+    expect(reportReasonFromWords(word)).toBeNull();
   });
 });
 

@@ -116,34 +116,35 @@ export const coordsInputSchema = documentedAs(
 );
 
 type Gender = (typeof GENDERS)[number];
-const GENDER_WORDS: Record<string, Gender> = {
-  female: 'female',
-  f: 'female',
-  woman: 'female',
-  women: 'female',
-  girl: 'female',
-  lady: 'female',
-  male: 'male',
-  m: 'male',
-  man: 'male',
-  men: 'male',
-  boy: 'male',
-  guy: 'male',
-  nonbinary: 'non_binary',
-  nb: 'non_binary',
-  enby: 'non_binary',
-  genderqueer: 'non_binary',
-  prefernottosay: 'prefer_not_to_say',
-  rathernotsay: 'prefer_not_to_say',
-  prefernottoanswer: 'prefer_not_to_say',
-  undisclosed: 'prefer_not_to_say',
-  notsaying: 'prefer_not_to_say',
-};
+// A Map, not an object literal: the word is the caller's, and "constructor" must not find Object (issue 41).
+const GENDER_WORDS: ReadonlyMap<string, Gender> = new Map([
+  ['female', 'female'],
+  ['f', 'female'],
+  ['woman', 'female'],
+  ['women', 'female'],
+  ['girl', 'female'],
+  ['lady', 'female'],
+  ['male', 'male'],
+  ['m', 'male'],
+  ['man', 'male'],
+  ['men', 'male'],
+  ['boy', 'male'],
+  ['guy', 'male'],
+  ['nonbinary', 'non_binary'],
+  ['nb', 'non_binary'],
+  ['enby', 'non_binary'],
+  ['genderqueer', 'non_binary'],
+  ['prefernottosay', 'prefer_not_to_say'],
+  ['rathernotsay', 'prefer_not_to_say'],
+  ['prefernottoanswer', 'prefer_not_to_say'],
+  ['undisclosed', 'prefer_not_to_say'],
+  ['notsaying', 'prefer_not_to_say'],
+]);
 export const GENDER_FIX = `use one of ${GENDERS.join(', ')} (woman, man, nonbinary and "prefer not to say" are understood too)`;
 
 /** The stored gender for a word people use, or null. */
 export function genderFromWord(word: string): Gender | null {
-  return GENDER_WORDS[word.toLowerCase().replace(/[^a-z]/g, '')] ?? null;
+  return GENDER_WORDS.get(word.toLowerCase().replace(/[^a-z]/g, '')) ?? null;
 }
 
 export const genderInputSchema = documentedAs(
@@ -299,13 +300,13 @@ export function eitherName<T>(
   return aliased;
 }
 
-/** Why some activity words matched nothing, with the closest ids for each. */
+/** Why some activity words matched nothing, with the closest ids for each (keyed by the caller's own words). */
 export function unknownActivitiesMessage(
   unmatched: readonly string[],
-  suggestions: Readonly<Record<string, readonly string[]>>,
+  suggestions: ReadonlyMap<string, readonly string[]>,
 ): string {
   const words = unmatched.map((word) => {
-    const close = suggestions[word] ?? [];
+    const close = suggestions.get(word) ?? [];
     return close.length > 0 ? `${quoted(word)} (did you mean ${close.join(', ')}?)` : quoted(word);
   });
   return `unknown activit${unmatched.length > 1 ? 'ies' : 'y'}: ${words.join(', ')}; plain English works ("bouldering", "board games"), see list_activities or /api/v1/activities.json`;
@@ -341,12 +342,13 @@ export function activityListSchema(options: {
       }
       const ids: string[] = [];
       const unmatched: string[] = [];
-      const suggestions: Record<string, string[]> = {};
+      // Keyed by the caller's words: a Map, so "constructor" or "__proto__" is just a word (issue 41).
+      const suggestions = new Map<string, string[]>();
       for (const word of words) {
         if (unmatched.length >= MAX_UNKNOWN_WORDS_NAMED) break;
         const result = canonicalizeActivities([word]);
         unmatched.push(...result.unmatched);
-        Object.assign(suggestions, result.suggestions);
+        for (const [text, ids] of Object.entries(result.suggestions)) suggestions.set(text, ids);
         ids.push(...result.ids);
         const asId = word
           .trim()
@@ -384,7 +386,8 @@ export function oneActivitySchema() {
         const message =
           ids.length > 1
             ? 'name one activity'
-            : unknownActivitiesMessage(unmatched.length ? unmatched : [text], suggestions);
+            : // Own entries only, as a Map: the caller's word may be "constructor" (issue 41 §3).
+              unknownActivitiesMessage(unmatched.length ? unmatched : [text], new Map(Object.entries(suggestions)));
         ctx.issues.push({ code: 'custom', message, input: text });
         return z.NEVER;
       }

@@ -118,53 +118,54 @@ interface FieldWords {
   ask?: string;
 }
 
-const FIELDS: Record<string, FieldWords> = {
-  displayName: { label: 'Name', ask: 'Enter your name' },
-  email: { label: 'Email', ask: 'Enter your email address' },
-  password: { label: 'Password', ask: 'Enter a password' },
-  currentPassword: { label: 'Current password', ask: 'Enter your current password' },
-  newPassword: { label: 'New password', ask: 'Enter a new password' },
-  aboutMe: { label: 'About you', ask: 'Write a few words about you' },
-  city: { label: 'City', ask: 'Enter your city' },
-  location: { label: 'Location', ask: 'Enter where you are, like “Lisbon”' },
-  homeLocation: { label: 'Home location' },
-  coords: { label: 'Coordinates' },
-  latitude: { label: 'Latitude' },
-  longitude: { label: 'Longitude' },
-  gender: { label: 'Gender', ask: 'Choose your gender' },
-  birthday: { label: 'Birthday', ask: 'Enter your birthday' },
-  showAgeByDecade: { label: 'Show only my age decade' },
-  activities: { label: 'Activities', ask: 'Name at least one activity' },
-  activityIds: { label: 'Activities' },
-  availability_text: { label: 'When you’re free', ask: 'Say when you’re free, like “weekday evenings”' },
-  availability: { label: 'Availability' },
-  schedule: { label: 'Weekly schedule' },
-  photo: { label: 'Photo', ask: 'Choose a photo' },
-  photoURL: { label: 'Photo link' },
-  photoMimeType: { label: 'Photo type' },
-  mimeType: { label: 'Photo type' },
-  slug: { label: 'Profile address' },
-  emailMagicLink: { label: 'Email me a sign-in link' },
-  agentName: { label: 'Assistant name' },
-  agentSessionId: { label: 'Assistant session' },
-  revokeAllTokens: { label: 'Revoke all assistant tokens' },
-  text: { label: 'Message', ask: 'Write a message' },
-  message: { label: 'Message' },
-  firstMessage: { label: 'First message' },
-  reason: { label: 'Reason', ask: 'Choose a reason' },
-  details: { label: 'Details' },
-  age_min: { label: 'Youngest age' },
-  age_max: { label: 'Oldest age' },
-  radius_km: { label: 'Distance' },
-  available: { label: 'Free hours together' },
-  when: { label: 'Free time' },
-  limit: { label: 'Number of results' },
-  offset: { label: 'Offset' },
-  cursor: { label: 'Page marker' },
-  q: { label: 'Search' },
-  token: { label: 'Token' },
-  body: { label: 'The request body' },
-};
+// A Map: the names are the caller's (an unknown field "constructor" is named as sent, issue 41).
+const FIELDS: ReadonlyMap<string, FieldWords> = new Map([
+  ['displayName', { label: 'Name', ask: 'Enter your name' }],
+  ['email', { label: 'Email', ask: 'Enter your email address' }],
+  ['password', { label: 'Password', ask: 'Enter a password' }],
+  ['currentPassword', { label: 'Current password', ask: 'Enter your current password' }],
+  ['newPassword', { label: 'New password', ask: 'Enter a new password' }],
+  ['aboutMe', { label: 'About you', ask: 'Write a few words about you' }],
+  ['city', { label: 'City', ask: 'Enter your city' }],
+  ['location', { label: 'Location', ask: 'Enter where you are, like “Lisbon”' }],
+  ['homeLocation', { label: 'Home location' }],
+  ['coords', { label: 'Coordinates' }],
+  ['latitude', { label: 'Latitude' }],
+  ['longitude', { label: 'Longitude' }],
+  ['gender', { label: 'Gender', ask: 'Choose your gender' }],
+  ['birthday', { label: 'Birthday', ask: 'Enter your birthday' }],
+  ['showAgeByDecade', { label: 'Show only my age decade' }],
+  ['activities', { label: 'Activities', ask: 'Name at least one activity' }],
+  ['activityIds', { label: 'Activities' }],
+  ['availability_text', { label: 'When you’re free', ask: 'Say when you’re free, like “weekday evenings”' }],
+  ['availability', { label: 'Availability' }],
+  ['schedule', { label: 'Weekly schedule' }],
+  ['photo', { label: 'Photo', ask: 'Choose a photo' }],
+  ['photoURL', { label: 'Photo link' }],
+  ['photoMimeType', { label: 'Photo type' }],
+  ['mimeType', { label: 'Photo type' }],
+  ['slug', { label: 'Profile address' }],
+  ['emailMagicLink', { label: 'Email me a sign-in link' }],
+  ['agentName', { label: 'Assistant name' }],
+  ['agentSessionId', { label: 'Assistant session' }],
+  ['revokeAllTokens', { label: 'Revoke all assistant tokens' }],
+  ['text', { label: 'Message', ask: 'Write a message' }],
+  ['message', { label: 'Message' }],
+  ['firstMessage', { label: 'First message' }],
+  ['reason', { label: 'Reason', ask: 'Choose a reason' }],
+  ['details', { label: 'Details' }],
+  ['age_min', { label: 'Youngest age' }],
+  ['age_max', { label: 'Oldest age' }],
+  ['radius_km', { label: 'Distance' }],
+  ['available', { label: 'Free hours together' }],
+  ['when', { label: 'Free time' }],
+  ['limit', { label: 'Number of results' }],
+  ['offset', { label: 'Offset' }],
+  ['cursor', { label: 'Page marker' }],
+  ['q', { label: 'Search' }],
+  ['token', { label: 'Token' }],
+  ['body', { label: 'The request body' }],
+]);
 
 /** "agentSessionId" → "Agent session id"; "age_min" → "Age min". */
 function words(key: string): string {
@@ -180,7 +181,7 @@ function words(key: string): string {
 export function fieldLabel(name: string): string {
   const parts = name.split('.').filter(Boolean);
   const named = [...parts].reverse().find((p) => !/^\d+$/.test(p)) ?? 'body';
-  const label = FIELDS[named]?.label ?? words(named);
+  const label = FIELDS.get(named)?.label ?? words(named);
   const last = parts[parts.length - 1];
   return last !== undefined && /^\d+$/.test(last) ? `${label} (item ${Number(last) + 1})` : label;
 }
@@ -192,7 +193,7 @@ export function fieldLabel(name: string): string {
 export function fieldMessage(issue: z.core.$ZodIssue, name: string): string {
   if (!isPredicate(issue)) return issue.message;
   const parts = name.split('.').filter(Boolean);
-  const whole = parts.length === 1 ? FIELDS[parts[0]!] : undefined;
+  const whole = parts.length === 1 ? FIELDS.get(parts[0]!) : undefined;
   if ((issue.message === REQUIRED || issue.message === EMPTY) && whole?.ask) return whole.ask;
   return `${fieldLabel(name)} ${issue.message}`;
 }

@@ -171,7 +171,7 @@ export const hostMeetup = defineEndpoint({
     series: z.array(z.object({ id: z.string(), starts_at: isoDateTime })).describe('Every occurrence'),
   }),
   status: 201,
-  errors: ['validation_failed', 'onboarding_incomplete', 'rate_limited'],
+  errors: ['validation_failed', 'onboarding_incomplete', 'forbidden', 'rate_limited'],
   requestExample: {
     activity: 'bouldering',
     starts_at: '2026-06-04T19:00',

@@ -10,6 +10,7 @@ export const API_PATHS = {
   register: '/api/v1/register.json',
   webSignup: '/api/v1/web/signup.json',
   discoverTeaser: '/api/v1/web/discover_teaser.json',
+  showMe: '/api/v1/web/show_me.json',
   activities: '/api/v1/activities.json',
   discover: '/api/v1/discover.json',
   overlap: '/api/v1/users/{slug}/overlap.json',

@@ -78,6 +78,11 @@ export const isoDateTime = z.string().meta({ format: 'date-time' });
 export const onboardingSchema = z.object({
   complete: z.boolean(),
   missing: z.array(z.string()),
+  awaiting_person_consent: z
+    .boolean()
+    .describe(
+      'True while the person has not said "Yes, show me to people nearby" on the web (operators may require it): hidden from everyone until then; no token can say it for them',
+    ),
 });
 
 export const activityIdsSchema = z.array(z.string());

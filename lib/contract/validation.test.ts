@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { eventsQuerySchema, EVENTS_QUERY_KEYS } from './events';
 import { ApiError } from '../core/errors';
-import { closestName, refuseUnknownQuery, takesFurtherKeys, unknownNameFields } from './validation';
+import { fieldLabel } from './human-errors';
+import { closestName, parseOrThrow, refuseUnknownQuery, takesFurtherKeys, unknownNameFields } from './validation';
 
 describe('closestName', () => {
   it.each([
@@ -46,5 +47,41 @@ describe('refuseUnknownQuery', () => {
     expect(unknownNameFields(['view', 'vew'], ['view'], 'field')).toEqual({
       vew: 'unknown field (did you mean view?)',
     });
+  });
+});
+
+describe("names that are Object.prototype's properties (issue 41)", () => {
+  const WORDS = ['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf'];
+  const refusal = (fn: () => unknown) => {
+    try {
+      fn();
+    } catch (error) {
+      if (error instanceof ApiError) return error;
+      throw error;
+    }
+    return expect.unreachable();
+  };
+
+  it('an unknown body field is named in error.fields and in the message, like any other name', () => {
+    // JSON.parse makes "__proto__" an own property, as a request body does.
+    const body = JSON.parse(`{${WORDS.map((w) => `"${w}": 1`).join(',')}}`) as unknown;
+    const error = refusal(() => parseOrThrow(z.strictObject({ name: z.string().optional() }), body, 'body'));
+    expect(Object.keys(error.fields!).sort()).toEqual([...WORDS].sort());
+    for (const word of WORDS) expect(error.fields![word]).toBe('unknown field');
+    expect(error.message).toContain('constructor is not a field we know');
+    expect(JSON.parse(JSON.stringify(error.fields))).toEqual(
+      Object.fromEntries(WORDS.map((w) => [w, 'unknown field'])),
+    );
+  });
+
+  it('an unknown query parameter is named, like any other name', () => {
+    const schema = z.object({ view: z.string().optional() });
+    const params = new URLSearchParams(WORDS.map((w) => [w, '1']));
+    const error = refusal(() => refuseUnknownQuery(schema, params));
+    expect(Object.keys(error.fields!).sort()).toEqual([...WORDS].sort());
+  });
+
+  it.each(WORDS)('%s reads as words, not as a label found on the prototype', (word) => {
+    expect(fieldLabel(word)).toMatch(/^[A-Z][a-z ]+$/);
   });
 });

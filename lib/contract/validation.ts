@@ -4,8 +4,17 @@ import { editDistance } from '../activities/similarity';
 import { fieldMessage } from './human-errors';
 import { ApiError } from '../core/errors';
 
+/**
+ * An empty `fields` map without a prototype: its keys are the caller's names, and on a
+ * plain object `fields.constructor ??= …` finds Object and writes nothing, while
+ * `fields.__proto__ = …` replaces the prototype (issue 41). JSON.stringify writes it as any object.
+ */
+export function emptyFields(): Record<string, string> {
+  return Object.create(null) as Record<string, string>;
+}
+
 export function issuesToFields(issues: readonly z.core.$ZodIssue[], prefix = ''): Record<string, string> {
-  const fields: Record<string, string> = {};
+  const fields = emptyFields();
   for (const issue of issues) {
     if (issue.code === 'unrecognized_keys') {
       for (const key of issue.keys) {
@@ -82,7 +91,7 @@ function commonPrefix(a: string, b: string): number {
 
 /** `fields` entries for names the schema does not take, each with the closest name it does take. */
 export function unknownNameFields(names: Iterable<string>, known: readonly string[], kind: 'field' | 'parameter') {
-  const fields: Record<string, string> = {};
+  const fields = emptyFields();
   for (const name of names) {
     if (known.includes(name)) continue;
     const close = closestName(name, known);

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { register, registerResponseSchema } from './accounts';
 import { defineEndpoint } from './define';
 import { PLAN_REVIEW_OUTCOMES } from './limits';
+import { onboardingSchema } from './schemas';
 import { API_PATHS } from './paths';
 import { singleLine } from './text';
 
@@ -324,6 +325,21 @@ export const webSignup = defineEndpoint({
   errors: register.errors,
 });
 
+// "Yes, show me to people nearby" (issue 41 §2): only the person, signed in on the web, lifts
+// awaiting_person_consent; every bearer token (an assistant's, an OAuth client's) gets 403.
+export const showMe = defineEndpoint({
+  id: 'show_me_to_people',
+  method: 'POST',
+  path: API_PATHS.showMe,
+  auth: 'profile:write',
+  tags: ['profile'],
+  summary: 'Yes, show me to people nearby: the person lets their profile be seen (web session only)',
+  body: z.strictObject({}),
+  bodyOptional: true,
+  response: z.object({ success: z.literal(true), onboarding: onboardingSchema }),
+  errors: ['forbidden'],
+});
+
 // Discover's stand-in for a profile that is not complete yet (issue 31 §2): a rounded count, never who.
 export const discoverTeaser = defineEndpoint({
   id: 'discover_teaser',
@@ -348,6 +364,7 @@ export const discoverTeaser = defineEndpoint({
 
 export const webAppEndpoints = [
   webSignup,
+  showMe,
   discoverTeaser,
   subscribeWebPush,
   unsubscribeWebPush,

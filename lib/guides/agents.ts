@@ -11,10 +11,13 @@ import { LIMITS } from '../contract/schemas';
 import { TEXT_RULE_IN_WORDS } from '../contract/text';
 import { SCOPE_DESCRIPTIONS } from '../docs/openapi';
 import { code, endpointRef, endpointTable, errorTable, fieldLimitRows, table } from './markdown';
-import type { GuideContext } from './signup';
+import { type GuideContext, personConsentInWords } from './signup';
 import { connectWays } from './connecting';
 
-export function agentsGuide(endpoints: readonly EndpointSpec[], { baseUrl, limits }: GuideContext): string {
+export function agentsGuide(
+  endpoints: readonly EndpointSpec[],
+  { baseUrl, limits, requirePersonConsent }: GuideContext,
+): string {
   const ref = (method: HttpMethod, path: string) => endpointRef(endpoints, method, path);
   return `# Acting for a person on Buddy Match
 
@@ -63,6 +66,7 @@ ${endpointTable(endpoints, baseUrl)}
 - ${ref('PATCH', '/api/v1/me.json')} updates only the fields you send; activities and availability are plain English; ${code('null')} clears an optional field.
 - ${ref('POST', '/api/v1/me/photo.json')} uploads the photo (base64 or data URL, JPEG/PNG/WEBP, at most ${LIMITS.photoBytes / 1024 / 1024} MB). Photos are checked automatically; a rejected photo is removed and its URL stops working within seconds. Upload once and keep the returned URL: uploads and new ${code('photoURL')}s count against an hourly limit, and a busy server answers 503 with ${code('Retry-After')}.
 - The profile shows in Discover once nothing is missing.
+- ${personConsentInWords(requirePersonConsent)}
 
 ## Plain English in, what was understood out
 

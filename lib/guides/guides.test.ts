@@ -79,6 +79,22 @@ describe('AGENTS.md', () => {
   });
 });
 
+describe('the guides on REQUIRE_PERSON_CONSENT (issue 41 §2)', () => {
+  it('document awaiting_person_consent, that only the person can say yes, and whether this service asks for it', () => {
+    for (const render of [(c: typeof ctx) => agentsGuide(endpoints, c), signupGuide]) {
+      const off = render(ctx);
+      const on = render({ ...ctx, requirePersonConsent: true });
+      for (const text of [off, on]) {
+        expect(text).toContain('`onboarding.awaiting_person_consent`');
+        expect(text).toContain('"Yes, show me to people nearby"');
+        expect(text).toMatch(/no token can, yours included \(403\)/);
+      }
+      expect(off).toContain('(it is off here)');
+      expect(on).toContain('On this service a profile you make stays out of sight');
+    }
+  });
+});
+
 describe('SIGNUP.md', () => {
   const text = signupGuide(ctx);
 

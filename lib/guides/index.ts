@@ -10,6 +10,7 @@ export function guideContext(): GuideContext {
   return {
     baseUrl: cfg.publicBaseUrl,
     limits: cfg.limits,
+    requirePersonConsent: cfg.requirePersonConsent,
   };
 }
 

@@ -8,7 +8,7 @@ import { LIMITS } from '../contract/schemas';
 import { errorCodesFor, httpOnlyErrorCodes } from '../docs/openapi';
 import { perWindow } from '../limits/rate-limits';
 import type { Limits } from '../limits/rules';
-import { DISCOVER_FIELDS } from '../profiles/onboarding';
+import { DISCOVER_FIELDS, SHOW_ME_BUTTON } from '../profiles/onboarding';
 import { SIGNUP_LINK_PARAMS, signupLink } from '../signup-link';
 import { code, errorTable, fieldTable, table } from './markdown';
 
@@ -16,6 +16,19 @@ export interface GuideContext {
   baseUrl: string;
   /** Every limit as configured (config().limits, declared in lib/limits/rules.ts). */
   limits: Limits;
+  /** REQUIRE_PERSON_CONSENT: a profile an assistant makes waits for its person's yes (issue 41 §2). */
+  requirePersonConsent?: boolean;
+}
+
+/** The guides' one paragraph on REQUIRE_PERSON_CONSENT, saying whether this service has it on. */
+export function personConsentInWords(on: boolean | undefined): string {
+  return (
+    `${on ? 'On this service a' : 'Where the operator requires it (it is off here), a'} profile you make stays out of sight, ` +
+    `${code('onboarding.awaiting_person_consent')}: ${code('true')}, until the person says "${SHOW_ME_BUTTON}" on the web, signed in ` +
+    '(the sign-in link you were given or their email lands there): no Discover, its profile page and every path naming it answer 404, ' +
+    `and it sends no buddy request (403 ${code('forbidden')}). Only the person can say yes; no token can, yours included (403). ` +
+    `Tell them so: ${code('next_action_for_user')} says it in their words.`
+  );
 }
 
 /** What to do with each warning key: typed by the schema, so a new key cannot go undocumented. */
@@ -32,7 +45,7 @@ export const WARNING_ADVICE: Record<keyof typeof warningsSchema.shape, string> =
     'The location could not be placed on the map: ask for a nearby city, or send `coords`. Until then, Discover cannot measure distances.',
 };
 
-export function signupGuide({ baseUrl, limits }: GuideContext): string {
+export function signupGuide({ baseUrl, limits, requirePersonConsent }: GuideContext): string {
   const example = signupLink(baseUrl, {
     email: 'sam@example.com',
     name: 'Sam',
@@ -107,6 +120,10 @@ ${table(
       code('onboarding.missing'),
       'Fields still needed for Discover. Ask for them and send PATCH /api/v1/me.json (photo: POST /api/v1/me/photo.json).',
     ],
+    [
+      code('onboarding.awaiting_person_consent'),
+      `True: nobody sees the profile until the person says "${SHOW_ME_BUTTON}" on the web (see below). You cannot do it for them.`,
+    ],
     [code('next_action_for_user'), 'Show this text to the person.'],
   ],
 )}
@@ -116,6 +133,7 @@ ${table(
 1. The sign-in link (${code('auth.mobile_signin_url')}) and, if present, the generated password with a reminder to save it.
 2. Their availability as understood (${code('warnings.schedule_summary')}) for confirmation.
 3. Anything not recognised and anything still missing.
+4. Whether others can see them yet (${code('onboarding.awaiting_person_consent')}). ${personConsentInWords(requirePersonConsent)}
 
 Relay only what the API returned. Never invent a response, a link or a password.
 

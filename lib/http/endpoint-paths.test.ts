@@ -32,3 +32,13 @@ describe('closestEndpoints', () => {
     expect(suggested('GET', '/api/v1/quantum-flux-capacitor')).toEqual([]);
   });
 });
+
+describe("closestEndpoints with the prototype's property names as the path (issue 41)", () => {
+  it.each(['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf'])(
+    '/api/v1/%s.json finds no synonym and does not throw',
+    (word) => {
+      expect(() => suggested('GET', `/api/v1/${word}.json`)).not.toThrow();
+      expect(suggested('GET', `/api/v1/${word}`).every((s) => /^GET \/api\/v1\//.test(s))).toBe(true);
+    },
+  );
+});

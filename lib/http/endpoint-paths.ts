@@ -65,7 +65,8 @@ const MAX_SUGGESTED_PATH_CHARS = 200;
  * `/users`, `/profile`): edit distance cannot find register.json or me.json from them.
  * Keyed by the path without /api/v1, .json and slashes at the ends, `-` read as `_`.
  */
-const SYNONYMS: Readonly<Record<string, readonly PathName[]>> = (() => {
+// A Map: the key is the caller's path, and /api/v1/constructor must not find Object (issue 41).
+const SYNONYMS: ReadonlyMap<string, readonly PathName[]> = (() => {
   const table: Array<[string[], PathName[]]> = [
     [
       [
@@ -101,12 +102,12 @@ const SYNONYMS: Readonly<Record<string, readonly PathName[]>> = (() => {
     [['blocked', 'block', 'me/blocked'], ['blocks']],
     [['endpoints', 'help', 'docs', 'openapi'], ['index']],
   ];
-  return Object.fromEntries(table.flatMap(([words, names]) => words.map((word) => [word, names])));
+  return new Map(table.flatMap(([words, names]) => words.map((word) => [word, names] as const)));
 })();
 
 function synonymEndpoints(method: string, pathname: string): EndpointSpec[] {
   const key = core(pathname).replace(/^\/+/, '').replace(/-/g, '_');
-  const paths = (SYNONYMS[key] ?? []).map((name) => API_PATHS[name] as string);
+  const paths = (SYNONYMS.get(key) ?? []).map((name) => API_PATHS[name] as string);
   return paths.flatMap((path) => {
     const specs = endpoints.filter((spec) => spec.path === path);
     // The endpoint at that path with the caller's method, or every method it has.

@@ -411,12 +411,12 @@ function isClientAbort(error: unknown): boolean {
  * For what only the person may do, in the web app with their session (sharing a plan with
  * a contact, answering a check-in): an assistant's bearer token is refused with 403.
  */
-export function personOnly(auth: Caller): string {
-  if (auth.via !== 'session') {
-    throw new ApiError('forbidden', 'Only the person can do this, signed in on the web', {
-      hint: 'Sharing a plan and check-ins are the person’s own: ask them to use the plan page in the web app.',
-    });
-  }
+export function personOnly(
+  auth: Caller,
+  hint = 'Sharing a plan and check-ins are the person’s own: ask them to use the plan page in the web app.',
+): string {
+  if (auth.via !== 'session')
+    throw new ApiError('forbidden', 'Only the person can do this, signed in on the web', { hint });
   return auth.userId;
 }
 

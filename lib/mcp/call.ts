@@ -84,18 +84,22 @@ function errorResult(status: number, envelope: ErrorEnvelope, retryAfter: string
 function placeArguments(tool: ToolDefinition, args: Record<string, unknown>) {
   const params: Record<string, string> = {};
   const query = new URLSearchParams();
-  let body: Record<string, unknown> | unknown = {};
+  let wholeBody: unknown;
+  const bodyFields: Array<[string, unknown]> = [];
   const hasBody = tool.spec.body !== undefined;
   for (const [name, value] of Object.entries(args)) {
     if (value === undefined) continue;
     // Undeclared arguments go where the HTTP route would see them: a strict body rejects them by name.
-    const place = tool.places[name] ?? (hasBody ? 'body' : 'query');
+    const place = tool.places.get(name) ?? (hasBody ? 'body' : 'query');
     if (place === 'path') params[name] = String(value);
     else if (place === 'query') {
       if (value !== null) query.set(name, queryValue(value));
-    } else if (tool.bodyAsArgument && name === 'body') body = value;
-    else (body as Record<string, unknown>)[name] = value;
+    } else if (tool.bodyAsArgument && name === 'body') wholeBody = value;
+    else bodyFields.push([name, value]);
   }
+  // fromEntries defines each name as its own property, as JSON.parse does over HTTP: an
+  // argument named "__proto__" is an unknown field the route names, not a new prototype (issue 41).
+  const body = tool.bodyAsArgument && wholeBody !== undefined ? wholeBody : Object.fromEntries(bodyFields);
   return { params, query, body: hasBody ? body : undefined };
 }
 

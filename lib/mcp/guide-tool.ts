@@ -30,7 +30,8 @@ export const GUIDE_TOOL = {
 
 export function guideResult(args: Record<string, unknown>): ToolResult {
   const name = args.name;
-  if (typeof name !== 'string' || !(name in GUIDES)) {
+  // Own names only: `in` would also find "constructor" and "toString" on the prototype (issue 41).
+  if (typeof name !== 'string' || !Object.hasOwn(GUIDES, name)) {
     const names = Object.keys(GUIDES).join(', ');
     const envelope = {
       error: {

@@ -32,7 +32,7 @@ describe('MCP tools from the contract', () => {
       properties: { slug: { type: 'string' } },
       required: ['slug'],
     });
-    expect(profile.places).toEqual({ slug: 'path' });
+    expect(Object.fromEntries(profile.places)).toEqual({ slug: 'path' });
 
     const register = toolDefinition(endpoints.find((e) => e.id === 'register')!);
     const input = register.inputSchema() as {

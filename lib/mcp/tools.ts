@@ -27,8 +27,8 @@ export interface ToolDefinition {
   description: string;
   spec: AgentEndpointSpec;
   annotations: ToolAnnotations;
-  /** Where each declared argument goes in the HTTP request. */
-  places: Readonly<Record<string, ArgumentPlace>>;
+  /** Where each declared argument goes in the HTTP request (a Map: argument names come from the caller). */
+  places: ReadonlyMap<string, ArgumentPlace>;
   /** True when the body is not an object and travels whole as the `body` argument. */
   bodyAsArgument: boolean;
   inputSchema(target?: string): JsonSchema;
@@ -43,7 +43,7 @@ function isObjectSchema(json: JsonSchema): json is JsonSchema & { properties: Re
 
 interface Merged {
   schema: JsonSchema;
-  places: Record<string, ArgumentPlace>;
+  places: Map<string, ArgumentPlace>;
   bodyAsArgument: boolean;
 }
 
@@ -60,11 +60,12 @@ function pathIdForTools(property: JsonSchema): JsonSchema {
 function mergeInput(spec: EndpointSpec, target: MergeTarget): Merged {
   const properties: Record<string, JsonSchema> = {};
   const required: string[] = [];
-  const places: Record<string, ArgumentPlace> = {};
+  const places = new Map<string, ArgumentPlace>();
   let bodyAsArgument = false;
   const add = (name: string, schema: JsonSchema, place: ArgumentPlace, isRequired: boolean) => {
-    if (places[name]) throw new Error(`${spec.id}: argument "${name}" is both a ${places[name]} and a ${place} field`);
-    places[name] = place;
+    const taken = places.get(name);
+    if (taken) throw new Error(`${spec.id}: argument "${name}" is both a ${taken} and a ${place} field`);
+    places.set(name, place);
     properties[name] = schema;
     if (isRequired) required.push(name);
   };

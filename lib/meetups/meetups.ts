@@ -14,6 +14,7 @@ import { isUuid } from '../contract/validation';
 import { ApiError } from '../core/errors';
 import { cellOf } from '../discover/cells';
 import type { LimitRule } from '../limits/rules';
+import { SHOW_ME_HINT } from '../profiles/consent';
 import { ACTIVE_STATUSES, meetupNotFound, meetupRows, meetupStatus, seatsLeft, toMeetups, visibleTo } from './records';
 import { dropMeetupReminders, scheduleMeetupReminders } from './reminders';
 import { adjustCounts, lockMeetup, nextPosition, seated, tell, vacate } from './seats';
@@ -102,6 +103,22 @@ function hostOnly(meetup: MeetupRow, viewerId: string, what: string): void {
     throw new ApiError('forbidden', `Only the host can ${what}`, { hint: 'Your own place: join.json or leave.json.' });
 }
 
+/**
+ * Hosting or joining shows the person's first name and photo to others, so a profile still awaiting
+ * its person's yes (REQUIRE_PERSON_CONSENT, lib/profiles/consent.ts) does neither (403).
+ */
+async function refuseWhileUnseen(db: Database, userId: string): Promise<void> {
+  const row = await db
+    .selectFrom('users')
+    .select('awaiting_person_consent')
+    .where('id', '=', userId)
+    .executeTakeFirst();
+  if (row?.awaiting_person_consent)
+    throw new ApiError('forbidden', 'Nobody can see this profile yet, so it cannot host or join meetups', {
+      hint: SHOW_ME_HINT,
+    });
+}
+
 // ---------------------------------------------------------------------------
 // Hosting
 
@@ -162,6 +179,7 @@ export async function hostMeetup(
       fields: { location: 'required: a city or coords' },
     });
   }
+  await refuseWhileUnseen(db, viewerId);
   const times = occurrences(body, host.timezone, now);
   const ids = await db.transaction().execute(async (trx) => {
     // One host's hosting runs one at a time, so the count below holds under concurrency.
@@ -259,6 +277,7 @@ async function attendeeOf(trx: Database, meetupId: string, userId: string) {
 
 export async function joinMeetup(db: Database, { viewerId, meetupId, by, baseUrl, now = new Date() }: Act) {
   const viewer = await loadViewer(db, viewerId);
+  await refuseWhileUnseen(db, viewerId);
   await db.transaction().execute(async (trx) => {
     let meetup = await lockVisible(trx, viewer, meetupId, now);
     if (meetup.host_id === viewerId)

@@ -135,11 +135,21 @@ export async function userCodeConfirmSource(
   );
 }
 
-export async function successSource(ctx: KoaContextWithOIDC): Promise<void> {
+/**
+ * Connected. A person whose profile still waits for their yes (REQUIRE_PERSON_CONSENT) is told
+ * so here, with the way to the button on their account page (this page runs no script, and
+ * the yes is the person's own, given signed in on the web).
+ */
+export async function successSource(ctx: KoaContextWithOIDC, awaitingPersonConsent = false): Promise<void> {
   const name = escapeHtml(ctx.oidc.client?.clientName ?? 'Your assistant');
+  const consent = awaitingPersonConsent
+    ? '<section class="notice notice-warn" aria-labelledby="show-me-heading"><h2 id="show-me-heading">Nobody can see your profile yet</h2>' +
+      '<p>It stays out of Discover until you say so. Only you can, on your account page.</p>' +
+      '<p><a class="button" href="/account#show-me">Review and show my profile</a></p></section>'
+    : '';
   renderDevicePage(
     ctx,
     'Connected',
-    `<h1>Connected</h1><p>${name} can now act for you. Go back to it: it carries on by itself.</p><p><a href="/account/agents">See your connected assistants</a></p>`,
+    `<h1>Connected</h1><p>${name} can now act for you. Go back to it: it carries on by itself.</p>${consent}<p><a href="/account/agents">See your connected assistants</a></p>`,
   );
 }

@@ -174,7 +174,17 @@ async function createProvider(): Promise<Provider> {
         }),
         userCodeInputSource,
         userCodeConfirmSource,
-        successSource,
+        successSource: async (ctx) => {
+          const accountId = ctx.oidc.session?.accountId;
+          const user = accountId
+            ? await db
+                .selectFrom('users')
+                .select('awaiting_person_consent')
+                .where('id', '=', accountId)
+                .executeTakeFirst()
+            : undefined;
+          await successSource(ctx, user?.awaiting_person_consent ?? false);
+        },
       },
       resourceIndicators: {
         enabled: true,

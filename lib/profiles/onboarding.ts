@@ -1,5 +1,7 @@
-// Onboarding completeness (SPEC 2.3): the fields a profile needs to show in Discover.
-import type { DiscoverField } from '../completeness/completeness';
+// Onboarding completeness (SPEC 2.3): the fields a profile needs to show in Discover, and
+// (REQUIRE_PERSON_CONSENT, issue 41 §2) whether its person still has to say yes to being shown.
+import type { UserRow } from '@/db/types';
+import { type DiscoverField, missingFields as missingOf } from '../completeness/completeness';
 
 // The rule itself sits in lib/completeness, below photos (a photo change recomputes it); re-exported here.
 export { DISCOVER_FIELDS, type DiscoverField, missingFields } from '../completeness/completeness';
@@ -32,10 +34,34 @@ const MISSING_IN_WORDS: Record<DiscoverField, string> = {
   photo: 'a photo of yourself',
 };
 
-export function nextActionForUser(missing: readonly DiscoverField[]): string {
+/** The onboarding object of every answer that carries one (registration, me.json, me/complete.json, the photo upload). */
+export interface Onboarding {
+  complete: boolean;
+  missing: DiscoverField[];
+  /** True until the person says "Yes, show me to people nearby" on the web (REQUIRE_PERSON_CONSENT). */
+  awaiting_person_consent: boolean;
+}
+
+export function onboardingOf(
+  row: Parameters<typeof missingOf>[0] & Pick<UserRow, 'awaiting_person_consent'>,
+): Onboarding {
+  const missing = missingOf(row);
+  return { complete: missing.length === 0, missing, awaiting_person_consent: row.awaiting_person_consent };
+}
+
+/** The words on the web app's button; the guides and next_action_for_user quote them. */
+export const SHOW_ME_BUTTON = 'Yes, show me to people nearby';
+
+/** What only the person can do, said to them: no assistant can do it for them. */
+export const CONSENT_STEP_FOR_USER = `Nobody sees your profile until you say so: sign in on the web (the link in your email works) and choose "${SHOW_ME_BUTTON}".`;
+
+export function nextActionForUser(missing: readonly DiscoverField[], awaitingPersonConsent = false): string {
   if (missing.length === 0)
-    return 'Your profile is complete and visible in Discover. You can now find buddies and receive requests.';
+    return awaitingPersonConsent
+      ? `Your profile is complete. ${CONSENT_STEP_FOR_USER}`
+      : 'Your profile is complete and visible in Discover. You can now find buddies and receive requests.';
   const words = [...new Set(missing.map((field) => MISSING_IN_WORDS[field]))];
   const list = words.length === 1 ? words[0] : `${words.slice(0, -1).join(', ')} and ${words[words.length - 1]}`;
-  return `Your account is ready. To be found by others, add ${list}.`;
+  const ready = `Your account is ready. To be found by others, add ${list}.`;
+  return awaitingPersonConsent ? `${ready} ${CONSENT_STEP_FOR_USER}` : ready;
 }

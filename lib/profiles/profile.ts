@@ -10,7 +10,7 @@ import { isUuid } from '../contract/validation';
 import { consumeRateLimit, inWords, windowInWords, type RateLimitRule } from '../limits/rate-limits';
 import { attachPhoto, detachPhoto, preparePhoto, withStoredPhoto, type StoredPhoto } from '../photos/photos';
 import type { PhotoServices } from '../photos/services';
-import { missingFields, MISSING_FIELD_ADVICE, nextActionForUser, type DiscoverField } from './onboarding';
+import { missingFields, MISSING_FIELD_ADVICE, nextActionForUser, type Onboarding, onboardingOf } from './onboarding';
 import {
   labelFromPublicPoint,
   queueGeocodeIfNeeded,
@@ -34,9 +34,17 @@ export async function getUserOrThrow(db: Database, id: string): Promise<UserRow>
 }
 
 /**
+ * Whether others may meet this account at all: not disabled (lib/accounts/disable.ts), and
+ * not waiting for its person to say yes to being shown (REQUIRE_PERSON_CONSENT, issue 41 §2).
+ */
+export const shownToOthers = (row: Pick<UserRow, 'disabled_at' | 'awaiting_person_consent'>): boolean =>
+  row.disabled_at == null && !row.awaiting_person_consent;
+
+/**
  * Public lookups accept a slug or a user id (SPEC section 4), as seen by `viewerId` (null:
- * nobody signed in). A disabled account is not found: its profile and every path naming it
- * answer 404 (lib/accounts/disable.ts). Nor is a person of the viewer's other world by age
+ * nobody signed in). An account others may not meet (disabled, or awaiting its person's yes)
+ * is not found: its profile, its page and link preview, and every path naming it answer 404,
+ * as for a person who does not exist. Nor is a person of the viewer's other world by age
  * (lib/ages): to them, the same 404 as no one.
  */
 export async function findUserBySlugOrId(
@@ -56,7 +64,7 @@ export async function findUserBySlugOrId(
 export async function findAccountBySlugOrId(db: Database, slugOrId: string): Promise<UserRow | undefined> {
   const bySlug = await db.selectFrom('users').selectAll().where('slug', '=', slugOrId.toLowerCase()).executeTakeFirst();
   const row = bySlug ?? (await findUserById(db, slugOrId));
-  return row?.disabled_at == null ? row : undefined;
+  return row && shownToOthers(row) ? row : undefined;
 }
 
 export async function getUserBySlugOrIdOrThrow(
@@ -93,6 +101,7 @@ export async function getActiveUserOrThrow(
     .select('id')
     .where('id', '=', row.id)
     .where('disabled_at', 'is', null)
+    .where('awaiting_person_consent', '=', false)
     .executeTakeFirst();
   return live ? row : getUserBySlugOrIdOrThrow(db, slugOrId, viewerId);
 }
@@ -221,17 +230,22 @@ export async function updateProfile(
   return { row, warnings };
 }
 
-export function onboardingStatus(row: UserRow): {
-  complete: boolean;
-  missing: DiscoverField[];
-  next_action_for_user: string;
-} {
-  const missing = missingFields(row);
-  return { complete: missing.length === 0, missing, next_action_for_user: nextActionForUser(missing) };
+export function onboardingStatus(row: UserRow): Onboarding & { next_action_for_user: string } {
+  const onboarding = onboardingOf(row);
+  return {
+    ...onboarding,
+    next_action_for_user: nextActionForUser(onboarding.missing, onboarding.awaiting_person_consent),
+  };
 }
 
-/** POST /me/complete.json: succeeds only when nothing is missing (SPEC 3.1). */
-export async function completeOnboarding(db: Database, userId: string): Promise<{ complete: true; missing: [] }> {
+/**
+ * POST /me/complete.json: succeeds only when nothing is missing (SPEC 3.1). It never shows a
+ * profile its person has not said yes to (awaiting_person_consent stays as it is).
+ */
+export async function completeOnboarding(
+  db: Database,
+  userId: string,
+): Promise<{ complete: true; missing: []; awaiting_person_consent: boolean }> {
   const row = await getUserOrThrow(db, userId);
   const missing = missingFields(row);
   if (missing.length > 0) {
@@ -247,5 +261,5 @@ export async function completeOnboarding(db: Database, userId: string): Promise<
       .where('id', '=', userId)
       .execute();
   }
-  return { complete: true, missing: [] };
+  return { complete: true, missing: [], awaiting_person_consent: row.awaiting_person_consent };
 }

@@ -45,6 +45,7 @@ const row: UserRow = {
   email_verified_at: null,
   disabled_at: null,
   disabled_reason: null,
+  awaiting_person_consent: false,
 };
 
 const sortedKeys = (o: object) => Object.keys(o).sort();

@@ -5,7 +5,7 @@ import { bitsToGrid, emptyGrid, summarizeGrid } from '../availability';
 import type { DiscoverCard } from '../contract/discover';
 import type { OwnProfile, ProfileView, PublicProfile } from '../contract/profiles';
 import { ageOn, type UserCard } from '../contract/schemas';
-import { missingFields } from './onboarding';
+import { onboardingOf } from './onboarding';
 
 export function profileUrl(baseUrl: string, slug: string): string {
   return `${baseUrl}/u/${encodeURIComponent(slug)}`;
@@ -55,7 +55,6 @@ function coordsFor(row: UserRow, audience: CoordsAudience): OwnProfile['coords']
 }
 
 export function toOwnProfile(row: UserRow, baseUrl: string, audience: CoordsAudience = 'exact'): OwnProfile {
-  const missing = missingFields(row);
   return {
     id: row.id,
     slug: row.slug,
@@ -80,7 +79,7 @@ export function toOwnProfile(row: UserRow, baseUrl: string, audience: CoordsAudi
     photoURL: siteUrl(row.photo_url, baseUrl),
     thumbnailURL: row.photo_url ? siteUrl(row.thumbnail_url, baseUrl) : null,
     profile_url: profileUrl(baseUrl, row.slug),
-    onboarding: { complete: missing.length === 0, missing },
+    onboarding: onboardingOf(row),
     created_at: new Date(row.created_at).toISOString(),
     updated_at: new Date(row.updated_at).toISOString(),
   };

@@ -3,6 +3,7 @@
 // everyone else; and for the /u/{slug} page, where the two people stand (request, chat).
 import type { Database } from '@/db';
 import type { UserRow } from '@/db/types';
+import { connected } from '../ages/reach';
 import { blockStatus } from '../blocks/status';
 import type { ProfileView } from '../contract/profiles';
 
@@ -40,14 +41,7 @@ export async function standingWith(
     .where('user_id', '=', viewerId)
     .where('other_user_id', '=', targetId)
     .executeTakeFirst();
-  const [a, b] = viewerId < targetId ? [viewerId, targetId] : [targetId, viewerId];
-  const connection = await db
-    .selectFrom('connections')
-    .select('id')
-    .where('user_a', '=', a)
-    .where('user_b', '=', b)
-    .executeTakeFirst();
-  if (connection || chat) return { kind: 'buddies', chatId: chat?.chat_id ?? null };
+  if (chat || (await connected(db, viewerId, targetId))) return { kind: 'buddies', chatId: chat?.chat_id ?? null };
   const pending = await db
     .selectFrom('buddy_requests')
     .select(['id', 'sender_id', 'message'])

@@ -23,5 +23,6 @@ export const GENDER_LABELS: Record<(typeof GENDERS)[number], string> = {
 };
 
 export function genderLabel(value: string): string {
-  return (GENDER_LABELS as Record<string, string>)[value] ?? value;
+  // Own keys only: the value comes from the link ("?gender=constructor" must not find Object).
+  return Object.hasOwn(GENDER_LABELS, value) ? (GENDER_LABELS as Record<string, string>)[value]! : value;
 }

@@ -1,6 +1,7 @@
 // The done view: the account exists; sign this browser in, show the way on, the password once, and what to check.
 
 import { useEffect, useState, type RefObject } from 'react';
+import { ShowMe } from '@/app/_components/show-me';
 import { CopyField } from './copy-field';
 import { MISSING_LABELS, orList } from './result-labels';
 import { signInBrowser, type RegisterResult } from './signup-api';
@@ -70,6 +71,8 @@ export function Result({
           </p>
         ) : null}
       </section>
+
+      {onboarding.awaiting_person_consent && signedIn === 'yes' ? <ShowMe complete={onboarding.complete} /> : null}
 
       {continueTo && signedIn === 'yes' ? (
         <section className="card stack" aria-labelledby="continue-heading">
@@ -147,7 +150,9 @@ export function Result({
               <h3>Activities we did not recognise</h3>
               <ul data-testid="activities-unmatched">
                 {unmatched.map((name) => {
-                  const suggestions = warnings.activities_suggestions?.[name] ?? [];
+                  // Own keys only: the name is the person's word ("constructor" must not find Object).
+                  const offered = warnings.activities_suggestions;
+                  const suggestions = offered && Object.hasOwn(offered, name) ? offered[name]! : [];
                   return (
                     <li key={name}>
                       {name}

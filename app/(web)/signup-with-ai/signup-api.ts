@@ -11,7 +11,7 @@ export interface RegisterResult {
     mobile_signin_expires_in_seconds: number | null;
     emailed_magic_link: boolean;
   };
-  onboarding: { complete: boolean; missing: string[] };
+  onboarding: { complete: boolean; missing: string[]; awaiting_person_consent: boolean };
   // The contract's own type (a type-only import: nothing of the server reaches the page).
   warnings: ProfileWarnings;
 }

@@ -17,7 +17,10 @@ function DisabledFacts() {
         Nobody can sign in to it or act for it any more: every assistant’s access is revoked and every signed-in browser
         is signed out.
       </li>
-      <li>Nobody sees it any more: its profile, its requests and its chats are hidden from everyone.</li>
+      <li>
+        Nobody sees it any more: its photo is taken down and deleted, and its profile, its requests and its chats are
+        hidden from everyone.
+      </li>
       <li>
         Your email address is free again. If one day you want a Buddy Match account of your own, you can sign up with
         it.

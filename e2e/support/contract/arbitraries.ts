@@ -30,6 +30,13 @@ export function requestJsonSchema(schema: z.ZodType): JsonSchema {
   return toJsonSchema(schema, 'input', 'draft-2020-12');
 }
 
+/**
+ * The fuzzer's dictionary: Object.prototype's property names. Code that looks a caller's
+ * word up in a plain object finds these there ("constructor" made Discover and the events
+ * feed answer 500, issue 41), so every free string parameter is sometimes one of them.
+ */
+export const PROTOTYPE_WORDS = ['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf'] as const;
+
 const ALPHANUMERIC = 'abcdefghijklmnopqrstuvwxyz0123456789';
 const word = fc.string({ unit: fc.constantFrom(...ALPHANUMERIC), minLength: 1, maxLength: 12 });
 
@@ -62,10 +69,12 @@ function stringArbitrary(schema: JsonSchema, options: ArbitraryOptions): fc.Arbi
   const lengthBound = fc.string({ minLength: maxLength, maxLength, unit: fc.constantFrom('a', 'b', ' ', 'é') });
   if (options.asciiOnly) return fc.oneof({ weight: 5, arbitrary: ascii }, { weight: 1, arbitrary: lengthBound });
   const unicode = fc.string({ minLength, maxLength: cap, unit: 'grapheme' }).filter(fits);
+  const dictionary = PROTOTYPE_WORDS.filter(fits);
   return fc.oneof(
     { weight: 4, arbitrary: ascii },
     { weight: 2, arbitrary: unicode },
     { weight: 1, arbitrary: lengthBound },
+    ...(dictionary.length > 0 ? [{ weight: 1, arbitrary: fc.constantFrom(...dictionary) }] : []),
   );
 }
 

@@ -8,7 +8,7 @@ import { mergeRateLimitHeaders, rateLimitState } from '@/lib/limits/rate-limits'
 import { photoServicesFrom } from '@/lib/photos/services';
 import { getUserOrThrow, updateProfile } from '@/lib/profiles/profile';
 import { coordsAudience, toOwnProfile } from '@/lib/profiles/records';
-import { missingFields } from '@/lib/profiles/onboarding';
+import { onboardingOf } from '@/lib/profiles/onboarding';
 
 // GET /api/v1/me.json – the caller's own profile
 export const GET = route(profiles.getMe, async ({ db, auth, baseUrl }) => ({
@@ -24,12 +24,10 @@ export const PATCH = route(profiles.updateMe, async ({ db, auth, body, baseUrl, 
     photoUploadLimit: config().rateLimits.photo_upload,
     normalized,
   });
-  const missing = missingFields(row);
-  const onboarding = { complete: missing.length === 0, missing };
   const updated = {
     success: true as const,
     profile: toOwnProfile(row, baseUrl, coordsAudience(auth)),
-    onboarding,
+    onboarding: onboardingOf(row),
     warnings,
   };
   return new Reply(updated, { headers: await profileRateLimits(db, auth.userId) });

@@ -11,12 +11,12 @@ export const POST = route(photos.uploadPhoto, async ({ db, auth, body, normalize
   const notes = [...normalized];
   const mimeType = eitherName<photos.UploadPhotoBody['mimeType']>(body, 'mimeType', 'photoMimeType', notes);
   const { photo, user } = await saveUploadedPhoto(db, auth.userId, { ...body, mimeType }, photoServicesFrom(config()));
-  const { complete, missing, next_action_for_user } = onboardingStatus(user);
+  const { next_action_for_user, ...onboarding } = onboardingStatus(user);
   const warnings = notes.length > 0 ? { normalized: notes } : {};
   return {
     success: true as const,
     photo: toPhotoRecord(photo),
-    onboarding: { complete, missing },
+    onboarding,
     warnings,
     next_action_for_user,
   };
