@@ -257,7 +257,10 @@ export interface ConnectionsTable {
 
 export interface ChatsTable {
   id: Generated<string>;
-  connection_id: string;
+  /** A buddy chat's connection; null for a meetup's group chat (0036). */
+  connection_id: ColumnType<string | null, string | null | undefined, string | null>;
+  /** A meetup's group chat (0036); null for a buddy chat. */
+  meetup_id: ColumnType<string | null, string | null | undefined, string | null>;
   last_message_id: number | null;
   last_message_at: Date | null;
   created_at: Timestamp;
@@ -266,7 +269,8 @@ export interface ChatsTable {
 export interface ChatMembersTable {
   chat_id: string;
   user_id: string;
-  other_user_id: string;
+  /** The buddy in a two-person chat; null in a meetup's group chat (0036). */
+  other_user_id: string | null;
   last_read_message_id: Generated<number>;
   last_read_at: Date | null;
   unread_count: Generated<number>;
@@ -519,6 +523,80 @@ export interface PersonConfirmationsTable {
   used_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }
 
+export type MeetupStatus = 'open' | 'cancelled';
+export type MeetupJoinPolicy = 'open' | 'approval';
+/** An attendee's place: waiting for the host, in the queue, holding an offered seat, in; or out. */
+export type AttendeeStatus =
+  | 'pending'
+  | 'waitlisted'
+  | 'offered'
+  | 'confirmed'
+  | 'left'
+  | 'declined'
+  | 'missed'
+  | 'removed';
+
+/** A meetup (0036): seats change under its row lock; confirmed + offered never exceed capacity - 1 (a CHECK). */
+export interface MeetupsTable {
+  id: Generated<string>;
+  host_id: string;
+  series_id: string | null;
+  activity: string;
+  starts_at: RequiredTimestamp;
+  ends_at: RequiredTimestamp;
+  place_name: string;
+  place_address: string | null;
+  /** The host's city label when it was hosted. */
+  area: string | null;
+  /** The host's public point when it was hosted, and its Discover cell: never an exact point. */
+  public_latitude: number;
+  public_longitude: number;
+  cell: number;
+  capacity: number;
+  join_policy: MeetupJoinPolicy;
+  note: string | null;
+  status: Generated<MeetupStatus>;
+  confirmed_count: Generated<number>;
+  offered_count: Generated<number>;
+  waitlist_count: Generated<number>;
+  join_seq: Generated<number>;
+  calendar_sequence: Generated<number>;
+  cancel_reason: string | null;
+  cancelled_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  agent_name: string | null;
+  agent_session_id: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  xid: Generated<string>;
+}
+
+export interface MeetupAttendeesTable {
+  meetup_id: string;
+  user_id: string;
+  status: AttendeeStatus;
+  /** The meetup's join_seq at this join: the queue's order is the order of commit. */
+  position: number;
+  offer_expires_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  seat_given_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  /** The host's mark after the end: came (true) or not (false). */
+  attended: boolean | null;
+  marked_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  agent_name: string | null;
+  agent_session_id: string | null;
+  joined_at: Timestamp;
+  updated_at: Timestamp;
+  xid: Generated<string>;
+}
+
+export interface MeetupRemindersTable {
+  id: Generated<string>;
+  meetup_id: string;
+  user_id: string;
+  offset_minutes: number;
+  due_at: RequiredTimestamp;
+  sent_at: Timestamp | null;
+}
+
 export interface DB {
   agent_actions: AgentActionsTable;
   events: EventsTable;
@@ -557,6 +635,9 @@ export interface DB {
   mail_sends: MailSendsTable;
   mail_digests: MailDigestsTable;
   person_confirmations: PersonConfirmationsTable;
+  meetups: MeetupsTable;
+  meetup_attendees: MeetupAttendeesTable;
+  meetup_reminders: MeetupRemindersTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
@@ -571,3 +652,5 @@ export type BuddyRequestRow = Selectable<BuddyRequestsTable>;
 export type ChatRow = Selectable<ChatsTable>;
 export type MessageRow = Selectable<MessagesTable>;
 export type PlanRow = Selectable<PlansTable>;
+export type MeetupRow = Selectable<MeetupsTable>;
+export type AttendeeRow = Selectable<MeetupAttendeesTable>;

@@ -64,7 +64,7 @@ ${table(
   limits.map(([name, rule]) => [
     `\`${rule.env}\``,
     String(rule.points),
-    windowInWords(rule.windowSeconds),
+    rule.atOnce ? 'at once' : windowInWords(rule.windowSeconds),
     rule.per,
     MECHANISM[rule.mechanism],
     `\`${name}\``,

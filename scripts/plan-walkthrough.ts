@@ -1,7 +1,9 @@
 // One plan's whole life as two assistants see it over HTTP, printed as Markdown: from
 // signup through buddies, plan options, a proposal, a counter-proposal, acceptance,
-// the calendar file and the inbox, to a cancellation. It writes to the server it is
-// pointed at (two new accounts), so point it at a local or staging instance.
+// the calendar file and the inbox, to a cancellation; then a meetup hosted by one
+// assistant and joined by three others, one of whom leaves so the waitlist moves. It
+// writes to the server it is pointed at (four new accounts, from one address: run that
+// server with REGISTRATION_LIMIT_PER_HOUR=10), so point it at a local or staging instance.
 //
 //   BASE_URL=http://127.0.0.1:3000 npx tsx scripts/plan-walkthrough.ts > docs/plan-walkthrough.md
 import fs from 'node:fs';
@@ -197,6 +199,80 @@ async function main() {
   await step("Ana's assistant", 'GET', '/api/v1/plans.json?view=upcoming', {
     token: anaToken,
     show: (a) => ({ plans: a.plans }),
+  });
+
+  await meetup(anaToken, benToken);
+}
+
+/** A meetup: Ana's assistant hosts, three others join (the third waits), one leaves and the waitlist moves. */
+async function meetup(anaToken: string, benToken: string) {
+  console.log('## A meetup: Ana hosts, three join, one leaves, the waitlist moves\n');
+  const cleo = await step("Cleo's assistant", 'POST', '/api/v1/register.json', {
+    body: { ...person('Cleo', 'female', { latitude: 52.51, longitude: 13.39 }), agentName: 'Gemini' },
+    show: (a) => ({ user: pick(a.user as Json, ['slug', 'displayName']) }),
+  });
+  const dev = await step("Dev's assistant", 'POST', '/api/v1/register.json', {
+    body: { ...person('Dev', 'male', { latitude: 52.5, longitude: 13.42 }), agentName: 'Copilot' },
+    show: (a) => ({ user: pick(a.user as Json, ['slug', 'displayName']) }),
+  });
+  const cleoToken = (cleo.auth as Json).token as string;
+  const devToken = (dev.auth as Json).token as string;
+  const card = (m: Json) => pick(m, ['id', 'activity', 'starts_at', 'place', 'seats_left', 'waitlist', 'me']);
+
+  // Next Thursday at 7 pm on Ana's clock: no offset, so it is read in her zone.
+  const thursday = new Date(Date.now() + 3 * 86_400_000);
+  while (thursday.getUTCDay() !== 4) thursday.setUTCDate(thursday.getUTCDate() + 1);
+  const hosted = await step("Ana's assistant", 'POST', '/api/v1/meetups.json', {
+    token: anaToken,
+    body: {
+      activity: 'bouldering',
+      starts_at: `${thursday.toISOString().slice(0, 10)}T19:00`,
+      place: { name: 'Ostbloc', address: 'Hauptstraße 13, Berlin' },
+      capacity: 3,
+      note: 'Shoes can be rented at the desk.',
+      agentName: 'Claude',
+    },
+    show: (a) =>
+      pick(a.meetup as Json, ['id', 'activity', 'starts_at', 'ends_at', 'place', 'capacity', 'seats_left', 'me']),
+  });
+  const meetupId = (hosted.meetup as Json).id as string;
+
+  await step("Cleo's assistant", 'GET', '/api/v1/meetups.json?activities=bouldering', {
+    token: cleoToken,
+    show: (a) => ({ results: (a.results as Json[]).map((r) => ({ meetup: card(r.meetup as Json), fit: r.fit })) }),
+  });
+  for (const [who, token] of [
+    ["Ben's assistant", benToken],
+    ["Cleo's assistant", cleoToken],
+    ["Dev's assistant", devToken],
+  ] as const) {
+    await step(who, 'POST', `/api/v1/meetups/${meetupId}/join.json`, {
+      token,
+      body: {},
+      show: (a) => card(a.meetup as Json),
+    });
+  }
+  await step("Cleo's assistant", 'POST', `/api/v1/chats/${(hosted.meetup as Json).chatId}/messages.json`, {
+    token: cleoToken,
+    body: { text: 'First time there: shall we meet at the entrance at 6:55?' },
+    show: (a) => pick(a.message as Json, ['id', 'text', 'agent_name']),
+  });
+
+  console.log("Ben can't make it after all: his seat goes to Dev, first on the waitlist, who is told.\n");
+  await step("Ben's assistant", 'POST', `/api/v1/meetups/${meetupId}/leave.json`, {
+    token: benToken,
+    body: {},
+    show: (a) => card(a.meetup as Json),
+  });
+  await step("Dev's assistant", 'GET', '/api/v1/inbox.json', {
+    token: devToken,
+    show: (a) => ({
+      meetup_updates: (a.meetup_updates as Json[]).map((u) => ({ what: u.what, meetup: card(u.meetup as Json) })),
+    }),
+  });
+  await step("Ana's assistant", 'GET', `/api/v1/meetups/${meetupId}.json`, {
+    token: anaToken,
+    show: (a) => pick(a.meetup as Json, ['seats_left', 'waitlist', 'people']),
   });
 }
 

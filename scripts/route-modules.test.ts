@@ -28,7 +28,9 @@ describe('app/api/route-modules.ts (generated from the contract)', () => {
   it('leaves to Next.js only the paths whose route folder is not the path ({id}.json and {id}.ics)', () => {
     expect(Object.keys(SUFFIXED_ROUTE_MODULES)).toEqual([
       '/api/v1/plans/{planId}.json',
+      '/api/v1/meetups/{meetupId}.json',
       '/api/v1/plans/{planId}.ics',
+      '/api/v1/meetups/{meetupId}.ics',
       '/api/v1/calendar/{secret}.ics',
     ]);
   });

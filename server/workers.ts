@@ -17,6 +17,9 @@ import { loadUnsubscribeKey } from '@/lib/notifications/mail-preferences';
 import { pruneMailSends, sendOncePerJob } from '@/lib/notifications/mail';
 import { type DigestJob, scheduleDigest, sendDigestMail } from '@/lib/notifications/digest';
 import { getBoss, QUEUES, registerWorkers, type JobHandler, type QueueName } from '@/lib/jobs/boss';
+import { type MeetupMailJob, sendMeetupMail } from '@/lib/meetups/mail';
+import { sendDueMeetupReminders } from '@/lib/meetups/reminders';
+import { expireDueOffers, expireOffer } from '@/lib/meetups/seats';
 
 export async function startWorkers(): Promise<void> {
   const cfg = config();
@@ -76,6 +79,8 @@ export async function startWorkers(): Promise<void> {
       await sendDueReminders(getDb());
       await pruneMailSends(getDb());
       await runCheckins(getDb(), cfg.planCheckin);
+      await sendDueMeetupReminders(getDb());
+      await expireDueOffers(getDb());
     },
     [QUEUES.reminderMail]: async (data, jobId) => {
       const settings = { ...mail, unsubscribeKey: await loadUnsubscribeKey(getDb()) };
@@ -99,6 +104,15 @@ export async function startWorkers(): Promise<void> {
       const settings = { ...mail, unsubscribeKey: await loadUnsubscribeKey(getDb()) };
       await sendOncePerJob(getDb(), jobId, mail.from, (messageId) =>
         sendDigestMail(getDb(), data as unknown as DigestJob, settings, messageId),
+      );
+    },
+    [QUEUES.meetupOfferExpiry]: async (data) => {
+      await expireOffer(getDb(), { meetupId: String(data.meetupId), userId: String(data.userId) });
+    },
+    [QUEUES.meetupMail]: async (data, jobId) => {
+      const settings = { ...mail, unsubscribeKey: await loadUnsubscribeKey(getDb()) };
+      await sendOncePerJob(getDb(), jobId, mail.from, (messageId) =>
+        sendMeetupMail(getDb(), data as MeetupMailJob, settings, messageId),
       );
     },
   };

@@ -12,6 +12,9 @@
 // millisecond and merging by id drops the repeats, and nothing is ever skipped.
 // mark_read=1 moves the read marker as the person sees messages; each page also
 // carries the buddy's marker, which turns "Sent" into "Seen".
+// A meetup's group chat (issue 45) is the same thread with `group`: the meetup in the
+// header (back to its page), each message under its sender's first name, and none of
+// what belongs to two buddies (their profile, the safety menu, plans, "Seen").
 import { useCallback, useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import dynamic from 'next/dynamic';
 import useSWR, { useSWRConfig } from 'swr';
@@ -24,6 +27,7 @@ import { mergeMessages } from '@/lib/web/messages';
 import { clockTime, dayKey, dayLabel } from '@/lib/web/time';
 import { ApiCallError, failureText, getJson, sendJson, fieldFailure } from './api-client';
 import { Avatar } from './avatar';
+import type { GroupChat } from './meetup-views';
 import { keepForOffline } from './offline-copy';
 import type { PlanZones } from './plan-card';
 import { SafetyMenu, type Ended } from './safety-menu';
@@ -94,6 +98,7 @@ function SendIcon() {
 
 export function ChatThread({
   chat,
+  group,
   initialMessages,
   initialBuddyRead,
   initialOlder = null,
@@ -104,6 +109,8 @@ export function ChatThread({
   person = '',
 }: {
   chat: ChatRecord;
+  /** A meetup's group chat (build `chat` with groupChatRecord). */
+  group?: GroupChat;
   initialMessages: MessageRecord[];
   initialBuddyRead: string | null;
   /** The first page's older_cursor: where scrolling up continues (null: the chat starts here). */
@@ -139,8 +146,8 @@ export function ChatThread({
   const { mutate: refresh } = useSWRConfig();
 
   useEffect(() => {
-    if (person) keepForOffline(person, { kind: 'thread', chatId: chat.chatId, buddy: name, messages });
-  }, [person, chat.chatId, name, messages]);
+    if (person && !group) keepForOffline(person, { kind: 'thread', chatId: chat.chatId, buddy: name, messages });
+  }, [person, group, chat.chatId, name, messages]);
 
   // The key moves on as messages arrive, so a full page (has_more) is followed at once.
   const { error } = useSWR<MessagesPage>(ended ? null : pollUrl(chat.chatId, messages), getJson, {
@@ -157,7 +164,14 @@ export function ChatThread({
       // A 404 means the chat is gone for this person (blocked by them, or hidden). A poll
       // that left before this person blocked answers 404 after it: the first reason stays.
       if (failure instanceof ApiCallError && failure.failure.status === 404)
-        setEnded((known) => known ?? { text: `This chat with ${name} is no longer available.` });
+        setEnded(
+          (known) =>
+            known ?? {
+              text: group
+                ? 'You are no longer in this meetup’s chat.'
+                : `This chat with ${name} is no longer available.`,
+            },
+        );
     },
   });
 
@@ -170,7 +184,7 @@ export function ChatThread({
       return [...byId.values()];
     });
   }
-  useSWR<{ plans: PlanRecord[] }>(ended ? null : `${paths.plans()}?view=upcoming&limit=50`, getJson, {
+  useSWR<{ plans: PlanRecord[] }>(ended || group ? null : `${paths.plans()}?view=upcoming&limit=50`, getJson, {
     refreshInterval: PLAN_POLL_MS,
     dedupingInterval: 0,
     onSuccess: (page) => {
@@ -314,15 +328,20 @@ export function ChatThread({
     if (!m) continue;
     const key = now ? dayKey(created) : 'all';
     if (days.at(-1)?.key !== key) days.push({ key, label: now ? dayLabel(created, now) : null, items: [] });
-    const by = m.agent_name ? `Sent by ${m.agent_name} for ${m.from_me ? 'you' : firstName(name)}` : null;
+    // In a group the sender is named (someone who has left is no longer among the members).
+    const sender = group ? (group.names[m.sender_id] ?? 'Someone who left') : name;
+    const by = m.agent_name ? `Sent by ${m.agent_name} for ${m.from_me ? 'you' : firstName(sender)}` : null;
     days.at(-1)!.items.push(
       <li key={m.id} className={m.from_me ? 'message mine' : 'message theirs'}>
-        <span className="visually-hidden">{m.from_me ? 'You' : name}: </span>
+        <span className={group && !m.from_me ? 'message-sender' : 'visually-hidden'}>
+          {m.from_me ? 'You' : sender}
+          {group && !m.from_me ? null : ': '}
+        </span>
         <p>{m.text}</p>
         <span className="message-meta">
           {by ? <span className="message-by">{by} · </span> : null}
           <time dateTime={m.created_at}>{now ? clockTime(created) : `${utcClock.format(created)} UTC`}</time>
-          {m === lastMine ? <span className="message-state"> · {seen ? 'Seen' : 'Sent'}</span> : null}
+          {m === lastMine && !group ? <span className="message-state"> · {seen ? 'Seen' : 'Sent'}</span> : null}
         </span>
       </li>,
     );
@@ -332,18 +351,16 @@ export function ChatThread({
   return (
     <div className="chat">
       <header className="chat-head">
-        <a href="/account/chats" className="chat-back">
+        <a href={group ? group.backHref : '/account/chats'} className="chat-back">
           <span aria-hidden="true">‹</span>
-          <span className="visually-hidden">All chats</span>
+          <span className="visually-hidden">{group ? 'The meetup' : 'All chats'}</span>
         </a>
         <Avatar name={name} photoURL={chat.buddy.photoURL} size="small" />
         <div className="chat-who">
-          <h1>
-            <a href={profileHref}>{name}</a>
-          </h1>
+          <h1>{group ? name : <a href={profileHref}>{name}</a>}</h1>
           {chat.buddy.location ? <p className="muted small">{chat.buddy.location}</p> : null}
         </div>
-        {ended ? null : (
+        {ended || group ? null : (
           <SafetyMenu
             name={name}
             slug={chat.buddy.slug}
@@ -383,7 +400,9 @@ export function ChatThread({
               )}
             </p>
           ) : messages.length > 0 ? (
-            <p className="messages-older muted small">The start of your chat with {name}</p>
+            <p className="messages-older muted small">
+              {group ? 'The start of the group chat' : `The start of your chat with ${name}`}
+            </p>
           ) : null}
           {messages.length === 0 ? <p className="muted empty">No messages yet. Say hello!</p> : null}
           {days.map((day) => (
@@ -395,7 +414,7 @@ export function ChatThread({
         </div>
       </div>
 
-      {ended ? null : (
+      {ended || group ? null : (
         <div className="plan-propose">
           <button
             type="button"
@@ -421,7 +440,8 @@ export function ChatThread({
       {ended ? (
         <div className="notice notice-ok chat-ended" role="status">
           <p>
-            {ended.text} <a href="/account/chats">Back to your chats</a>
+            {ended.text}{' '}
+            {group ? <a href={group.backHref}>Back to the meetup</a> : <a href="/account/chats">Back to your chats</a>}
           </p>
         </div>
       ) : (
@@ -434,7 +454,7 @@ export function ChatThread({
             id="message-text"
             value={draft}
             rows={1}
-            placeholder={`Message ${firstName(name)}`}
+            placeholder={group ? 'Message the group' : `Message ${firstName(name)}`}
             enterKeyHint={coarse ? 'enter' : 'send'}
             maxLength={SOCIAL_LIMITS.messageText}
             onChange={(event) => setDraft(event.target.value)}

@@ -46,6 +46,13 @@ export const ROUTE_MODULES: RouteModules = {
   '/api/v1/events.json': () => import('./v1/events.json/route'),
   '/api/v1/discover.json': () => import('./v1/discover.json/route'),
   '/api/v1/users/{slug}/overlap.json': () => import('./v1/users/[slug]/overlap.json/route'),
+  '/api/v1/meetups.json': () => import('./v1/meetups.json/route'),
+  '/api/v1/meetups/{meetupId}/join.json': () => import('./v1/meetups/[meetupId]/join.json/route'),
+  '/api/v1/meetups/{meetupId}/leave.json': () => import('./v1/meetups/[meetupId]/leave.json/route'),
+  '/api/v1/meetups/{meetupId}/cancel.json': () => import('./v1/meetups/[meetupId]/cancel.json/route'),
+  '/api/v1/meetups/{meetupId}/approve.json': () => import('./v1/meetups/[meetupId]/approve.json/route'),
+  '/api/v1/meetups/{meetupId}/decline.json': () => import('./v1/meetups/[meetupId]/decline.json/route'),
+  '/api/v1/meetups/{meetupId}/attendance.json': () => import('./v1/meetups/[meetupId]/attendance.json/route'),
   '/api/v1/web/signup.json': () => import('./v1/web/signup.json/route'),
   '/api/v1/web/show_me.json': () => import('./v1/web/show_me.json/route'),
   '/api/v1/web/discover_teaser.json': () => import('./v1/web/discover_teaser.json/route'),
@@ -62,6 +69,8 @@ export const ROUTE_MODULES: RouteModules = {
 /** Paths ending in {name}.json or {name}.ics: the [name] folder's route serves them (over HTTP, through Next.js). */
 export const SUFFIXED_ROUTE_MODULES: RouteModules = {
   '/api/v1/plans/{planId}.json': () => import('./v1/plans/[planId]/route'),
+  '/api/v1/meetups/{meetupId}.json': () => import('./v1/meetups/[meetupId]/route'),
   '/api/v1/plans/{planId}.ics': () => import('./v1/plans/[planId]/route'),
+  '/api/v1/meetups/{meetupId}.ics': () => import('./v1/meetups/[meetupId]/route'),
   '/api/v1/calendar/{secret}.ics': () => import('./v1/calendar/[secret]/route'),
 };

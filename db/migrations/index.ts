@@ -30,6 +30,7 @@ import * as m0029 from './0029_account_deletion';
 import * as m0030 from './0030_mail_digests';
 import * as m0031 from './0031_person_confirmations';
 import * as m0033 from './0033_person_consent';
+import * as m0036 from './0036_meetups';
 
 export const migrations: Record<string, Migration> = {
   '0001_init': m0001,
@@ -61,4 +62,5 @@ export const migrations: Record<string, Migration> = {
   '0030_mail_digests': m0030,
   '0031_person_confirmations': m0031,
   '0033_person_consent': m0033,
+  '0036_meetups': m0036,
 };

@@ -172,10 +172,10 @@ describe('§1 an unknown /api path names the closest endpoints', () => {
 
 describe('§5 the OpenAPI document', () => {
   // Issue 29's budget, as lib/docs/openapi.test.ts holds it.
-  it('is served under 100 KB (it was ~450 KB), every shared component resolving', async () => {
+  it('is served under 120 KB (it was ~450 KB; 100 KB before meetups), every shared component resolving', async () => {
     const res = await fetch(`${baseUrl()}/.well-known/openapi.json`);
     const text = await res.text();
-    expect(Buffer.byteLength(text)).toBeLessThan(100_000);
+    expect(Buffer.byteLength(text)).toBeLessThan(120_000);
     const doc = JSON.parse(text) as { paths: Record<string, Record<string, { parameters?: unknown[] }>> };
     for (const ref of new Set(text.match(/"#\/components\/[^"]+"/g))) {
       const [, , section, name] = JSON.parse(ref).split('/');

@@ -83,11 +83,11 @@ async function use(client: Client, tools: Tool[], name: string, facts: Record<st
 }
 
 describe('tools/list over the SDK client', () => {
-  it('is under 24 KB and 6,000 tokens (raised by issue 29), with the guide tool', async () => {
+  it('is under 27,000 bytes and 6,750 tokens (raised by issues 29 and 45), with the guide tool', async () => {
     const { tools } = await (await connect()).listTools();
     const json = JSON.stringify({ tools });
-    expect(Buffer.byteLength(json)).toBeLessThan(24_000);
-    expect(encode(json).length).toBeLessThan(6_000);
+    expect(Buffer.byteLength(json)).toBeLessThan(27_000);
+    expect(encode(json).length).toBeLessThan(6_750);
     expect(tools.find((t) => t.name === 'get_guide')?.annotations).toEqual({
       readOnlyHint: true,
       destructiveHint: false,

@@ -18,6 +18,7 @@
 import { sql } from 'kysely';
 import type { Database } from '@/db';
 import type { DisabledReason } from '@/db/types';
+import { endMeetupsOf } from '../meetups/removal';
 import { cancelPlansOf } from '../plans/cancel';
 import { detachPhoto } from '../photos/photos';
 import { deleteOtherSessions } from './sessions';
@@ -61,5 +62,7 @@ export async function disableAccount(trx: Database, userId: string, reason: Disa
   await trx.deleteFrom('push_tokens').where('user_id', '=', userId).execute();
   // Nobody should turn up to meet it: its plans are cancelled, showing no reason.
   await cancelPlansOf(trx, userId);
+  // and the meetups it hosts; its seats go to whoever waits.
+  await endMeetupsOf(trx, userId);
   return { userId, revokedTokens, endedSessions };
 }

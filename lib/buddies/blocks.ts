@@ -6,6 +6,7 @@ import type { Database } from '@/db';
 import { recordAgentAction, type Attribution } from '../attribution/attribution';
 import type { UserCard } from '../contract/schemas';
 import { ApiError } from '../core/errors';
+import { separateInMeetups } from '../meetups/removal';
 import { cancelPlansOf } from '../plans/cancel';
 import { findAccountBySlugOrId, getUserBySlugOrIdOrThrow } from '../profiles/profile';
 import { toUserCard } from '../profiles/records';
@@ -50,8 +51,9 @@ interface BlockChange {
 }
 
 /**
- * Records that `blockerId` blocks `blockedId` (idempotent), with who did it, and cancels
- * the pair's open and confirmed plans (shown as cancelled, by nobody, for no reason).
+ * Records that `blockerId` blocks `blockedId` (idempotent), with who did it, cancels
+ * the pair's open and confirmed plans (shown as cancelled, by nobody, for no reason), and
+ * takes whichever of them holds a place in the other's meetups out of it (lib/meetups/removal.ts).
  */
 export async function insertBlock(
   trx: Database,
@@ -68,6 +70,7 @@ export async function insertBlock(
     .onConflict((oc) => oc.columns(['blocker_id', 'blocked_id']).doNothing())
     .execute();
   await cancelPlansOf(trx, blockerId, blockedId);
+  await separateInMeetups(trx, blockerId, blockedId);
 }
 
 export async function blockUser(db: Database, { viewerId, slugOrId, by, baseUrl }: BlockChange) {

@@ -134,7 +134,7 @@ async function acceptLocked(
     .where('id', '=', request.id)
     .execute();
   const message = firstMessage
-    ? await insertMessage(trx, { chatId: chat.id, senderId: recipient, recipientId: sender, text: firstMessage, by })
+    ? await insertMessage(trx, { chatId: chat.id, senderId: recipient, text: firstMessage, by })
     : null;
   const job: PushJob = { kind: 'request_accepted', recipientId: sender, requestId: request.id, chatId: chat.id };
   await enqueue(trx, QUEUES.push, job);

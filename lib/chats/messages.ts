@@ -18,21 +18,21 @@ import type { LimitRule } from '../limits/rules';
 import { enqueue, QUEUES } from '../jobs/boss';
 import { assertTextAllowed } from '../moderation/text';
 import type { PushJob } from '../notifications/push-job';
-import { chatNotFound, lockChatFor, visibleMembership } from './chats';
+import { blockStatus } from '../blocks/status';
+import { chatNotFound, lockChatMembership, visibleMembership } from './chats';
 import { cursorAhead, decodeCursorOrThrow, encodeCursor, encodeOlderCursor } from './cursor';
 import { messagesUrl, toMessage } from './records';
 
 export interface NewMessage {
   chatId: string;
   senderId: string;
-  recipientId: string;
   text: string;
   by: Attribution;
 }
 
 /**
- * Stores a message and bumps the recipient's unread counter. The caller must hold
- * the chat row lock (or have created the chat in this transaction).
+ * Stores a message and bumps every other member's unread counter (the buddy, or everyone else in a
+ * group chat). The caller must hold the chat row lock (or have created the chat in this transaction).
  */
 export async function insertMessage(trx: Database, input: NewMessage): Promise<MessageRow> {
   const message = await trx
@@ -57,7 +57,7 @@ export async function insertMessage(trx: Database, input: NewMessage): Promise<M
     .updateTable('chat_members')
     .set((eb) => ({ unread_count: eb('unread_count', '+', 1) }))
     .where('chat_id', '=', input.chatId)
-    .where('user_id', '=', input.recipientId)
+    .where('user_id', '<>', input.senderId)
     .execute();
   return message;
 }
@@ -133,22 +133,32 @@ export async function sendMessage(
   if (!isUuid(chatId)) throw chatNotFound();
   assertTextAllowed(body.text, 'text');
   const message = await db.transaction().execute(async (trx) => {
-    const chat = await lockChatFor(trx, { chatId, viewerId });
-    const { blocks } = chat;
-    if (blocks.byMe) throw chatNotFound();
-    if (blocks.byThem) {
-      throw new ApiError('chat_unavailable', 'This chat is not accepting messages');
+    const chat = await lockChatMembership(trx, { chatId, viewerId });
+    let recipients: string[];
+    if (chat.other_user_id === null) {
+      // A meetup's group chat: its members are the host and the confirmed, kept so by lib/meetups
+      // under the meetup's lock; a block between two of them hides nothing here (docs/decisions/meetups.md).
+      const others = await trx
+        .selectFrom('chat_members')
+        .select('user_id')
+        .where('chat_id', '=', chatId)
+        .where('user_id', '<>', viewerId)
+        .execute();
+      recipients = others.map((row) => row.user_id);
+    } else {
+      const blocks = await blockStatus(trx, { viewerId, otherId: chat.other_user_id });
+      if (blocks.byMe) throw chatNotFound();
+      if (blocks.byThem) {
+        throw new ApiError('chat_unavailable', 'This chat is not accepting messages');
+      }
+      recipients = [chat.other_user_id];
     }
     await enforceMessageLimit(trx, { chatId, senderId: viewerId, rule: messageLimit });
-    const row = await insertMessage(trx, {
-      chatId,
-      senderId: viewerId,
-      recipientId: chat.other_user_id,
-      text: body.text,
-      by: body,
-    });
-    const job: PushJob = { kind: 'message', recipientId: chat.other_user_id, chatId, messageId: row.id };
-    await enqueue(trx, QUEUES.push, job);
+    const row = await insertMessage(trx, { chatId, senderId: viewerId, text: body.text, by: body });
+    for (const recipientId of recipients) {
+      const job: PushJob = { kind: 'message', recipientId, chatId, messageId: row.id };
+      await enqueue(trx, QUEUES.push, job);
+    }
     return row;
   });
   return { success: true, message: toMessage(message, viewerId) };

@@ -27,10 +27,13 @@ const activitiesParam = activityListSchema({
   describe: 'Comma-separated, plain English or ids; people with any of them; default: yours',
 });
 
-/** Free time in plain English, read as availability_text is; a fragment not understood is refused (a filter must not widen). */
-const whenParam = singleLine()
-  .max(200)
-  .transform((text, ctx) => {
+/**
+ * Free time in plain English, read as availability_text is; a fragment not understood is refused (a
+ * filter must not widen). Built on a given string schema, so meetups' search (lib/contract/meetups.ts)
+ * reads `when` the same way with its own bounds.
+ */
+export function whenFilter(text: ReturnType<typeof singleLine>) {
+  return text.transform((text, ctx) => {
     const { grid, unparsed } = parseAvailabilityText(text);
     const slots = countSlots(grid);
     if (unparsed.length > 0 || slots === 0) {
@@ -46,8 +49,12 @@ const whenParam = singleLine()
       return z.NEVER;
     }
     return { text, grid, summary: summarizeGrid(grid) };
-  })
-  .describe('Only people free then, in plain English ("weekday evenings"); default: your free time');
+  });
+}
+
+const whenParam = whenFilter(singleLine().max(200)).describe(
+  'Only people free then, in plain English ("weekday evenings"); default: your free time',
+);
 
 const gendersParam = singleLine()
   .max(200)

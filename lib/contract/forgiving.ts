@@ -371,6 +371,30 @@ export function activityListSchema(options: {
     .describe(options.describe);
 }
 
+/**
+ * One activity, in plain English or as an id, for what is about one activity (a meetup): its id out;
+ * a word that matches nothing, or names several, is refused with the closest ids. No length or
+ * description in the schema itself: tools/list carries every byte of it.
+ */
+export function oneActivitySchema() {
+  return singleLine()
+    .trim()
+    .max(100)
+    .transform((text, ctx) => {
+      const { ids, unmatched, suggestions } = canonicalizeActivities([text]);
+      if (ids.length !== 1 || unmatched.length > 0) {
+        const message =
+          ids.length > 1
+            ? 'name one activity'
+            : // Own entries only, as a Map: the caller's word may be "constructor" (issue 41 §3).
+              unknownActivitiesMessage(unmatched.length ? unmatched : [text], new Map(Object.entries(suggestions)));
+        ctx.issues.push({ code: 'custom', message, input: text });
+        return z.NEVER;
+      }
+      return ids[0]!;
+    });
+}
+
 type ReportReason = (typeof REPORT_REASONS)[number];
 /** Words people use for each reason, tried in this order (a fake account that spams is fake_profile first). */
 const REPORT_REASON_WORDS: ReadonlyArray<[ReportReason, RegExp]> = [

@@ -5,6 +5,7 @@ import { chatSchema, messageSchema, sinceSchema, waitSchema } from './chats';
 import { defineEndpoint } from './define';
 import { SOCIAL_LIMITS } from './limits';
 import { API_PATHS } from './paths';
+import { meetupPersonSchema, meetupSchema } from './meetups';
 import { planSchema } from './plans';
 import { isoDateTime } from './schemas';
 import { singleLine } from './text';
@@ -50,6 +51,35 @@ export const getInbox = defineEndpoint({
     unread_messages_count: z.number().int(),
     plans_to_answer: z.array(planSchema).describe('Proposals waiting for your answer, soonest first'),
     next_plan: planSchema.nullable().describe('Your next confirmed plan not yet over'),
+    meetups_to_answer: z
+      .array(
+        z.object({
+          what: z.enum(['approve_join', 'take_seat']),
+          meetup: meetupSchema,
+          person: meetupPersonSchema.nullable().describe('approve_join: who asks'),
+        }),
+      )
+      .describe('Joins to approve (host: approve_meetup_join), seats offered to you (join to take)'),
+    meetup_updates: z
+      .array(
+        z.object({
+          what: z.enum(['promoted', 'approved', 'declined', 'seat_missed', 'cancelled']),
+          meetup: meetupSchema,
+        }),
+      )
+      .describe('Changes to your meetup places since the cursor'),
+    meetup_chats: z
+      .array(
+        z.object({
+          chatId: z.string(),
+          meetup_id: z.string(),
+          activity: z.string(),
+          unread_count: z.number().int(),
+          new_messages: z.array(messageSchema),
+          unread_url: z.string(),
+        }),
+      )
+      .describe('Meetup group chats with unread messages'),
     since: isoDateTime,
     server_time: isoDateTime.describe('Not part of the ETag'),
     cursor: z.string().describe('What this answer has shown you: pass it back (with wait=25) for what comes next'),

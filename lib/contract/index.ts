@@ -7,6 +7,7 @@ import { eventEndpoints } from './events';
 import { discoverEndpoints } from './discover';
 import { deviceEndpoints } from './devices';
 import { inboxEndpoints } from './inbox';
+import { meetupEndpoints } from './meetups';
 import { metaEndpoints } from './meta';
 import { photoEndpoints } from './photos';
 import { planEndpoints } from './plans';
@@ -30,6 +31,7 @@ export const endpoints: readonly AgentEndpointSpec[] = [
   ...planEndpoints,
   ...eventEndpoints,
   ...discoverEndpoints,
+  ...meetupEndpoints,
 ];
 
 /** Every routed endpoint: the agents' API and the web app's own (lib/contract/web-app.ts). */

@@ -72,3 +72,48 @@ export const PLAN_STATUSES = ['proposed', 'confirmed', 'superseded', 'declined',
 export const PLAN_VIEWS = ['to_answer', 'upcoming', 'past'] as const;
 /** "Did you meet?": yes, they didn't come, we cancelled. */
 export const PLAN_REVIEW_OUTCOMES = ['met', 'no_show', 'cancelled'] as const;
+
+/** Meetups (issue 45): sizes, and the rules of seats, series and search. */
+export const MEETUP_LIMITS = {
+  placeName: 120,
+  placeAddress: 200,
+  note: 500,
+  cancelReason: 280,
+  /** Seats, the host's included. */
+  capacityMin: 2,
+  capacityMax: 50,
+  maxDaysAhead: 90,
+  maxDurationHours: 24,
+  defaultDurationHours: 2,
+  /** A weekly series holds at most this many occurrences, the first included. */
+  repeatWeeksMax: 12,
+  radiusKmDefault: 25,
+  radiusKmMax: 100,
+  activitiesMax: 5,
+  daysDefault: 30,
+  daysMax: 90,
+  pageDefault: 20,
+  pageMax: 50,
+  /** Search reads at most this many of the soonest open meetups per (activity, cell). */
+  candidatesPerCell: 50,
+  /** A seat freed this close to the start is offered (held for offerHoldMinutes), not given. */
+  offerWithinHours: 3,
+  offerHoldMinutes: 30,
+} as const;
+
+export const MEETUP_VIEWS = ['nearby', 'mine'] as const;
+export const MEETUP_JOIN_POLICIES = ['open', 'approval'] as const;
+export const MEETUP_STATUSES = ['upcoming', 'under_way', 'over', 'cancelled'] as const;
+/** The caller's place in a meetup; `none` when they have none. */
+export const MEETUP_ROLES = [
+  'host',
+  'confirmed',
+  'offered',
+  'waitlisted',
+  'pending',
+  'declined',
+  'left',
+  'missed',
+  'removed',
+  'none',
+] as const;

@@ -55,6 +55,15 @@ export const API_PATHS = {
   calendarFeedFile: '/api/v1/calendar/{secret}.ics',
   mailPreferences: '/api/v1/me/mail_preferences.json',
   unsubscribe: '/api/v1/mail/unsubscribe.json',
+  meetups: '/api/v1/meetups.json',
+  meetup: '/api/v1/meetups/{meetupId}.json',
+  meetupCalendar: '/api/v1/meetups/{meetupId}.ics',
+  joinMeetup: '/api/v1/meetups/{meetupId}/join.json',
+  leaveMeetup: '/api/v1/meetups/{meetupId}/leave.json',
+  cancelMeetup: '/api/v1/meetups/{meetupId}/cancel.json',
+  approveMeetupJoin: '/api/v1/meetups/{meetupId}/approve.json',
+  declineMeetupJoin: '/api/v1/meetups/{meetupId}/decline.json',
+  meetupAttendance: '/api/v1/meetups/{meetupId}/attendance.json',
 } as const;
 
 export type PathName = keyof typeof API_PATHS;

@@ -89,6 +89,23 @@ export const planCalendar = defineEndpoint({
   errors: ['not_found'],
 });
 
+export const meetupCalendar = defineEndpoint({
+  id: 'meetup_calendar',
+  method: 'GET',
+  path: API_PATHS.meetupCalendar,
+  auth: 'buddy:read',
+  tags: ['meetups'],
+  summary: 'One meetup as an iCalendar file',
+  params: z.object({
+    meetupId: singleLine()
+      .min(1)
+      .max(80)
+      .transform((value) => value.replace(/\.ics$/, '')),
+  }),
+  response: ics,
+  errors: ['not_found'],
+});
+
 export const calendarFeedFile = defineEndpoint({
   id: 'calendar_feed_file',
   method: 'GET',
@@ -353,6 +370,7 @@ export const webAppEndpoints = [
   unsubscribeWebPush,
   muteChat,
   planCalendar,
+  meetupCalendar,
   reviewPlan,
   calendarFeedFile,
   getCalendarFeed,

@@ -44,6 +44,7 @@ export const ERROR_CODES = [
   'message_blocked_spam',
   'rate_limited',
   'too_many_open_plans',
+  'meetup_not_open',
   'internal_error',
   'upstream_error',
   'service_unavailable',
@@ -98,6 +99,8 @@ export const ERROR_ADVICE: Record<ErrorCode, string> = {
     'The plan is no longer open to this (answered, cancelled, expired or started); error.plan is the plan as it is now.',
   plan_superseded:
     'A counter-proposal replaced this plan; error.plan is the old plan, its superseded_by names the new one to answer.',
+  meetup_not_open:
+    'The meetup is cancelled, under way or over, so this cannot be done now; read it again (GET the meetup) and tell the person.',
   too_many_open_plans:
     'This chat already holds 3 open proposals. Wait for answers, or cancel one or name it in replaces to change it.',
   signin_link_used:

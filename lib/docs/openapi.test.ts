@@ -191,10 +191,11 @@ describe('the OpenAPI document', { timeout: 30_000 }, () => {
 
   // Issue 14 §5: the document was ~450 KB (pretty-printed; 217 KB compact) with the error
   // envelopes, cards and parameters copied into every operation. Issue 29 asks for under 100 KB
-  // with plans; it was 119.6 KB before the wrapper's errors went to one `default` response.
-  it('is served under 100 KB, with repeated schemas, parameters and error responses shared as components', () => {
+  // with plans; it was 119.6 KB before the wrapper's errors went to one `default` response. Issue 45
+  // (meetups) allows 120 KB.
+  it('is served under 120 KB, with repeated schemas, parameters and error responses shared as components', () => {
     const served = Buffer.byteLength(openApiJson(endpoints, BASE));
-    expect(served).toBeLessThan(100_000);
+    expect(served).toBeLessThan(120_000);
     const d = doc() as Record<string, any>;
     expect(Object.keys(d.components.schemas).length).toBeGreaterThan(10);
     expect(d.components.responses.Error).toBeDefined();

@@ -128,6 +128,12 @@ Messages pass a content filter (slurs, threats, sexual solicitation, shouting, r
 
 Times come in the reader's zone; ${code('buddy_local_starts_at')} is the buddy's clock where it differs. A proposal nobody answers before its start expires. At most 3 open proposals per chat (429 ${code('too_many_open_plans')}); a plan that moved on answers 409 with ${code('error.plan')}, the plan as it is now. Every plan shows who acted through which assistant (${code('accepted_by')}: name and ${code('agent_name')}).
 
+## Meetups
+
+1. ${ref('GET', '/api/v1/meetups.json')} finds upcoming meetups near the person (${code('radius_km')}, ${code('activities')}, ${code('when')}, ${code('days')}), ranked by ${code('fit')}: a shared activity, whether they are usually free then, whole km between public points, seats left, with ${code('why')} to tell them. ${code('view=mine')} lists theirs. To host: ${ref('POST', '/api/v1/meetups.json')} with ${code('activity')}, ${code('starts_at')} (without an offset it is read on the person's clock), ${code('place')} ${code('{name, address?}')} (a public place), ${code('capacity')} (2-50, the host included), ${code('join')} (${code('open')} or ${code('approval')}), ${code('note')}, ${code('repeat_weekly')} (a weekly series of up to 12).
+2. Only as the person decides, ${ref('POST', '/api/v1/meetups/{meetupId}/join.json')}: a seat while one is left, else the waitlist (${code('me.waitlist_position')}); an ${code('approval')} meetup waits for the host (${ref('POST', '/api/v1/meetups/{meetupId}/approve.json')}). The waitlist moves by itself: a freed seat goes to the first waiting (inbox ${code('meetup_updates')}: ${code('promoted')}); within 3 hours of the start it is offered instead (${code('meetups_to_answer')}: ${code('take_seat')}): join within 30 minutes to take it, or it passes on.
+3. The address, the people (first names and photos) and the group chat (${code('chatId')}, the same messages endpoints and limits) are for the host and the confirmed. ${ref('POST', '/api/v1/meetups/{meetupId}/leave.json')} gives a place up; the host cancels with ${ref('POST', '/api/v1/meetups/{meetupId}/cancel.json')} (${code('series')}: the later ones too). Reminders come 24 h and 2 h before; ${code('GET /api/v1/meetups/{meetupId}.ics')} is one for a calendar. After the end the host says who did not come, on the meetup's page.
+
 ## Safe retries and visible limits
 
 - **Retry a POST safely** with an ${code('Idempotency-Key')} header (draft-ietf-httpapi-idempotency-key-header-06): a new random UUID for each action, and the same key when you retry that action after a timeout, a dropped connection or a 5xx. For ${IDEMPOTENCY_TTL_SECONDS / 3600} hours a retry with the same key and the same request (method, path and body) gets the first answer again, status and body, with ${code('Idempotent-Replayed: true')}, and nothing happens twice: no second message, buddy request or account. A retry sent while the first is still running waits for it. The same key with a different request answers 422 ${code('idempotency_key_reused')}: a new action needs a new key. Keys belong to your token (to your IP address for the registration POST). Only successes are kept: after a 4xx or 5xx, fix the request if needed and send it again; the same key works.
@@ -175,7 +181,8 @@ function limitRows(limits: Limits): string[][] {
     const rule: LimitDeclaration = LIMIT_RULES[name];
     if (!rule.guide) return [];
     const note = rule.guide.note ? ` (${rule.guide.note})` : '';
-    return [[rule.guide.label, `${perWindow(limits[name])} ${rule.per}${note}`]];
+    const allowed = rule.atOnce ? `${limits[name].points} at once` : perWindow(limits[name]);
+    return [[rule.guide.label, `${allowed} ${rule.per}${note}`]];
   });
 }
 

@@ -30,6 +30,7 @@ export const ERROR_STATUS = {
   request_declined: 409,
   plan_not_open: 409,
   plan_superseded: 409,
+  meetup_not_open: 409,
   signin_link_used: 410,
   signin_link_expired: 410,
   payload_too_large: 413,

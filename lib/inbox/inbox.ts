@@ -12,6 +12,7 @@ import { SOCIAL_LIMITS } from '../contract/limits';
 import { notBlockedBy } from '../blocks/status';
 import { mayMeetUserByAgeSql } from '../ages/worlds';
 import { requestRows } from '../buddies/requests';
+import { inboxMeetups, type InboxMeetups } from '../meetups/inbox';
 import { inboxPlans } from '../plans/plans';
 import { toBuddyRequest } from '../buddies/records';
 import { byRecentActivity, chatRows, unreadTotals } from '../chats/chats';
@@ -110,7 +111,7 @@ export async function readInbox(
   const effectiveSince = position.since ?? defaultSince(now);
   const newAfter: NewAfter = seen !== undefined ? { snapshot: seen } : { since: effectiveSince };
   // Repeatable read: every query sees exactly the snapshot the next cursor names.
-  const { snapshot, pending, accepted, chats, plans, plansChanged } = await db
+  const { snapshot, pending, accepted, chats, plans, plansChanged, meetups } = await db
     .transaction()
     .setIsolationLevel('repeatable read')
     .setAccessMode('read only')
@@ -124,7 +125,8 @@ export async function readInbox(
       // A snapshot from the future would hide what has not happened yet: never issued here.
       if (!current.issued) throw invalidInboxCursor();
       const queries = inboxQueries(trx, viewerId, effectiveSince, newAfter);
-      const [pendingRows, acceptedRows, chatRows, planRows, plansChanged] = await Promise.all([
+      const noMeetups: InboxMeetups = { meetups_to_answer: [], meetup_updates: [], meetup_chats: [], changed: false };
+      const [pendingRows, acceptedRows, chatRows, planRows, plansChanged, meetupState] = await Promise.all([
         queries.pending.execute(),
         queries.accepted.execute(),
         queries.chats.execute(),
@@ -141,6 +143,8 @@ export async function readInbox(
               .execute()
               .then((rows) => rows.length > 0)
           : false,
+        // Meetups are buddy:read's too (lib/meetups/inbox.ts).
+        showPlans ? inboxMeetups(trx, viewerId, newAfter, { baseUrl, now }) : noMeetups,
       ]);
       return {
         snapshot: current.snapshot,
@@ -149,6 +153,7 @@ export async function readInbox(
         chats: chatRows,
         plans: planRows,
         plansChanged,
+        meetups: meetupState,
       };
     });
 
@@ -169,6 +174,9 @@ export async function readInbox(
     unread_messages_count: Number(chats[0]?.unread_messages ?? 0),
     plans_to_answer: plans.plans_to_answer,
     next_plan: plans.next_plan,
+    meetups_to_answer: meetups.meetups_to_answer,
+    meetup_updates: meetups.meetup_updates,
+    meetup_chats: meetups.meetup_chats,
     since: effectiveSince.toISOString(),
     server_time: serverTime,
     cursor,
@@ -182,6 +190,7 @@ export async function readInbox(
     !after ||
     inbox.accepted_requests.length > 0 ||
     plansChanged ||
+    meetups.changed ||
     (seen === undefined &&
       (inbox.plans_to_answer.some((plan) => Date.parse(plan.updated_at) > sinceMs) ||
         (inbox.next_plan !== null && Date.parse(inbox.next_plan.updated_at) > sinceMs))) ||

@@ -28,6 +28,10 @@ export const QUEUES = {
   contactMail: 'mail-checkin-contact',
   /** Mail a person no push reaches what waits for them, at most hourly: { userId } (lib/notifications/digest.ts) */
   digestMail: 'mail-digest',
+  /** A seat offered for a while has run out: pass it to the next on the waitlist: { meetupId, userId } (lib/meetups/seats.ts) */
+  meetupOfferExpiry: 'meetup-offer-expiry',
+  /** Mail a person that a meetup seat is theirs, offered to them, or starts soon: a MeetupMailJob (lib/meetups/mail.ts) */
+  meetupMail: 'mail-meetup',
 } as const;
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
 
@@ -65,6 +69,15 @@ const QUEUE_POLICIES: Record<QueueName, QueuePolicy> = {
   [QUEUES.checkinMail]: MAIL,
   [QUEUES.contactMail]: MAIL,
   [QUEUES.digestMail]: MAIL,
+  [QUEUES.meetupMail]: MAIL,
+  // One meetup's row lock and a few writes: seconds; the minute sweep catches any that fails for good.
+  [QUEUES.meetupOfferExpiry]: {
+    retryLimit: 5,
+    retryDelay: 5,
+    retryBackoff: true,
+    expireInSeconds: 60,
+    batchSize: 10,
+  },
   // A device or push service that does not answer in 10 s is given up on (server/workers.ts); side by
   // side, 20 a batch fit in 30 s, and every message and request makes one, so the queue must keep up.
   [QUEUES.push]: {

@@ -31,6 +31,11 @@ export interface LimitDeclaration {
   doc: string;
   /** The row of AGENTS.md's limits table; absent for limits an agent never meets (sign-in by password). */
   guide?: { label: string; note?: string };
+  /**
+   * Counts what is open at one time, not what happened in a window (meetups hosted): `windowSeconds`
+   * is then the longest one counted thing can stay open, and the guides say "at once".
+   */
+  atOnce?: true;
 }
 
 const MINUTE = 60;
@@ -186,6 +191,30 @@ export const LIMIT_RULES = {
     mechanism: 'rows',
     doc: 'Mails to trusted contacts one account may cause in 24 hours; past it the mail is withheld (recorded as `rate_limited`).',
     guide: { label: 'Mails to a trusted contact (check-in)' },
+  },
+  // Counted in the hosting transaction over the host's meetups not yet over, under their user row lock.
+  meetups_hosted: {
+    env: 'MEETUP_LIMIT_PER_PERSON',
+    points: 20,
+    // A meetup counts until it ends: at most 90 days ahead and 24 hours long.
+    windowSeconds: 91 * DAY,
+    atOnce: true,
+    what: 'open meetups you host',
+    per: 'per person',
+    mechanism: 'rows',
+    doc: 'Meetups one person hosts at once that have not ended (each occurrence of a weekly series counts); past it `POST /api/v1/meetups.json` answers 429 with `Retry-After` (until the first of them ends).',
+    guide: { label: 'Meetups hosted at once', note: 'until each ends' },
+  },
+  meetup_joins: {
+    env: 'MEETUP_JOIN_LIMIT_PER_DAY',
+    points: 30,
+    windowSeconds: DAY,
+    what: 'meetup joins',
+    per: 'per person',
+    mechanism: 'rate_limits',
+    doc: '`POST /api/v1/meetups/{meetupId}/join.json` calls per person per day.',
+    policy: 'meetup_joins',
+    guide: { label: 'Meetup joins' },
   },
 } as const satisfies Record<string, LimitDeclaration>;
 

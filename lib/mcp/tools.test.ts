@@ -13,10 +13,12 @@ describe('MCP tools from the contract', () => {
   it('makes every contract endpoint a tool, but those whose entry says why not', () => {
     const left = endpoints.filter((spec) => !isMcpTool(spec));
     expect(left.map((spec) => spec.id).sort()).toEqual([
+      'decline_meetup_join',
       'delete_my_account',
       'export_my_data',
       'get_health',
       'get_index',
+      'meetup_attendance',
     ]);
     for (const spec of left) expect(spec.mcp?.why, spec.id).toMatch(/\w+ \w+ \w+/);
     expect(toolDefinitions(endpoints).map((t) => t.name)).toEqual(endpoints.filter(isMcpTool).map((e) => e.id));

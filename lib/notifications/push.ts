@@ -11,7 +11,7 @@ import { Expo, type ExpoPushMessage } from 'expo-server-sdk';
 import type { Database } from '@/db';
 import { hasBlocked } from '../blocks/status';
 import { logLine } from '../core/log';
-import { type PushJob, type PushNotification, pushJobSchema } from './push-job';
+import { type MeetupEvent, type PushJob, type PushNotification, pushJobSchema } from './push-job';
 import { deliverWebPush, type VapidKeys, type WebPushPolicy } from './web-push';
 
 export { type PushJob, type PushNotification, pushJobSchema } from './push-job';
@@ -41,19 +41,25 @@ export async function buildNotification(db: Database, job: PushJob): Promise<Pus
     const row = await db
       .selectFrom('messages as m')
       .innerJoin('users as u', 'u.id', 'm.sender_id')
-      .select(['m.text', 'm.sender_id', 'u.display_name'])
+      .innerJoin('chats as c', 'c.id', 'm.chat_id')
+      .leftJoin('meetups as mt', 'mt.id', 'c.meetup_id')
+      .select(['m.text', 'm.sender_id', 'u.display_name', 'c.meetup_id', 'mt.activity'])
       .where('m.id', '=', job.messageId)
       .executeTakeFirst();
     if (!row) return null;
+    // A meetup's group chat: who wrote, in which meetup; the app opens the meetup.
+    const group: Record<string, string> = row.meetup_id ? { meetupId: row.meetup_id } : {};
     return {
       kind: job.kind,
       recipientId: job.recipientId,
       actorId: row.sender_id,
-      title: row.display_name,
+      title: row.meetup_id ? `${row.display_name} · ${activityWords(row.activity ?? '')}` : row.display_name,
       body: preview(row.text),
-      data: { type: 'message', chatId: job.chatId, messageId: String(job.messageId) },
+      data: { type: 'message', chatId: job.chatId, messageId: String(job.messageId), ...group },
     };
   }
+  if (job.kind === 'meetup') return meetupNotification(db, job);
+  if (job.kind === 'meetup_reminder') return meetupReminderNotification(db, job);
   if (job.kind === 'plan') return planNotification(db, job);
   if (job.kind === 'plan_reminder') return reminderNotification(db, job);
   if (job.kind === 'plan_checkin') return checkinNotification(db, job);
@@ -168,6 +174,67 @@ async function checkinNotification(
     title: 'All good?',
     body: 'Your check-in: tap to tell us you are fine.',
     data: { type: 'plan_checkin', planId: job.planId },
+  };
+}
+
+const activityWords = (id: string) => id.replace(/_/g, ' ');
+
+const MEETUP_TITLES: Record<MeetupEvent, (activity: string) => string> = {
+  join_request: (activity) => `Someone asks to join your ${activity} meetup`,
+  approved: (activity) => `You're in: ${activity}`,
+  declined: (activity) => `Your request to join ${activity} was not approved`,
+  promoted: (activity) => `A seat opened up: you're in for ${activity}`,
+  offered: (activity) => `A seat is yours for ${activity} if you take it`,
+  cancelled: (activity) => `${activity[0]?.toUpperCase() ?? ''}${activity.slice(1)} was cancelled`,
+};
+
+/** Something that happened in a meetup to its person (a seat given or offered, a join to approve, a cancel). */
+async function meetupNotification(
+  db: Database,
+  job: Extract<PushJob, { kind: 'meetup' }>,
+): Promise<PushNotification | null> {
+  const meetup = await db
+    .selectFrom('meetups')
+    .select(['activity', 'place_name', 'starts_at'])
+    .where('id', '=', job.meetupId)
+    .executeTakeFirst();
+  if (!meetup) return null;
+  return {
+    kind: job.kind,
+    recipientId: job.recipientId,
+    actorId: job.actorId,
+    title: MEETUP_TITLES[job.event](activityWords(meetup.activity)),
+    body: preview(
+      job.event === 'offered' ? `Join within 30 minutes to take it · ${meetup.place_name}` : meetup.place_name,
+    ),
+    data: { type: 'meetup', event: job.event, meetupId: job.meetupId },
+  };
+}
+
+/** A meetup starting soon, for the host and the confirmed; nothing once cancelled or left. */
+async function meetupReminderNotification(
+  db: Database,
+  job: Extract<PushJob, { kind: 'meetup_reminder' }>,
+): Promise<PushNotification | null> {
+  const meetup = await db
+    .selectFrom('meetups as m')
+    .leftJoin('meetup_attendees as a', (join) =>
+      join.onRef('a.meetup_id', '=', 'm.id').on('a.user_id', '=', job.recipientId),
+    )
+    .select(['m.activity', 'm.place_name', 'm.status', 'm.host_id', 'a.status as attendee_status'])
+    .where('m.id', '=', job.meetupId)
+    .executeTakeFirst();
+  if (meetup?.status !== 'open') return null;
+  if (meetup.host_id !== job.recipientId && meetup.attendee_status !== 'confirmed') return null;
+  const hours = job.minutesBefore / 60;
+  const lead = Number.isInteger(hours) ? `${hours} hour${hours === 1 ? '' : 's'}` : `${job.minutesBefore} minutes`;
+  return {
+    kind: job.kind,
+    recipientId: job.recipientId,
+    actorId: meetup.host_id,
+    title: `Your meetup starts in ${lead}`,
+    body: preview(`${activityWords(meetup.activity)} at ${meetup.place_name}`),
+    data: { type: 'meetup_reminder', meetupId: job.meetupId },
   };
 }
 

@@ -88,8 +88,11 @@ export function endpointProblem(
 
 /** Where a click on the notification leads in the web app. */
 export function openPath(notification: PushNotification): string {
-  const { chatId, planId } = notification.data;
+  const { chatId, planId, meetupId } = notification.data;
   if (notification.kind === 'plan_checkin' && planId) return `/account/plans/${encodeURIComponent(planId)}`;
+  // A meetup's news opens the meetup; a message in its group chat opens that chat.
+  if (meetupId && chatId) return `/account/meetups/${encodeURIComponent(meetupId)}/chat`;
+  if (meetupId) return `/account/meetups/${encodeURIComponent(meetupId)}`;
   if (chatId) return `/account/chats/${encodeURIComponent(chatId)}`;
   return '/account/requests';
 }

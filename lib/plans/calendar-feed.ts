@@ -7,7 +7,7 @@ import { randomSecret, sha256 } from '../core/secrets';
 import { notBlockedBy } from '../blocks/status';
 import { ApiError } from '../core/errors';
 import { isUuid } from '../contract/validation';
-import { type CalendarPlan, plansCalendar } from './calendar';
+import { type CalendarEvent, type CalendarPlan, eventsCalendar, planEvent, plansCalendar } from './calendar';
 import { effectiveStatus, planNotFound, planRows, type PlanQueryRow } from './records';
 import { isoInstant } from './time';
 
@@ -56,8 +56,19 @@ const feedNotFound = () =>
     hint: 'The feed was turned off or given a new URL; copy the current one from /account/settings.',
   });
 
-/** The feed behind a secret: every confirmed plan, and recently cancelled ones as STATUS:CANCELLED. */
-export async function feedIcs(db: Database, secret: string, baseUrl: string, now = new Date()): Promise<string> {
+/** More events for a person's feed (meetups, lib/meetups/calendar.ts), given by the caller. */
+export type FeedSource = (db: Database, userId: string, now: Date) => Promise<CalendarEvent[]>;
+
+/**
+ * The feed behind a secret: every confirmed plan, and recently cancelled ones as STATUS:CANCELLED,
+ * then whatever `also` adds for the same person.
+ */
+export async function feedIcs(
+  db: Database,
+  secret: string,
+  baseUrl: string,
+  { now = new Date(), also = [] }: { now?: Date; also?: readonly FeedSource[] } = {},
+): Promise<string> {
   if (!secret.startsWith(CALENDAR_FEED_PREFIX)) throw feedNotFound();
   const feed = await db
     .selectFrom('calendar_feeds')
@@ -91,10 +102,11 @@ export async function feedIcs(db: Database, secret: string, baseUrl: string, now
     const kept = byUid.get(row.calendar_uid);
     if (!kept || row.sequence > kept.sequence) byUid.set(row.calendar_uid, row);
   }
-  return plansCalendar(
-    [...byUid.values()].map((row) => toCalendarPlan(row, now)),
-    { host: new URL(baseUrl).hostname, name: calendarName },
-  );
+  const more = (await Promise.all(also.map((source) => source(db, viewerId, now)))).flat();
+  return eventsCalendar([...[...byUid.values()].map((row) => planEvent(toCalendarPlan(row, now))), ...more], {
+    host: new URL(baseUrl).hostname,
+    name: calendarName,
+  });
 }
 
 export interface CalendarFeedState {

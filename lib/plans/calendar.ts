@@ -46,26 +46,59 @@ export function planSummary(plan: Pick<CalendarPlan, 'activity' | 'other_name'>)
   return `${plan.activity} with ${firstName(plan.other_name)}`;
 }
 
-/** A VCALENDAR holding one VEVENT per plan; `host` qualifies each UID (RFC 5545 §3.8.4.7). */
-export function plansCalendar(plans: readonly CalendarPlan[], { host, name }: { host: string; name: string }): string {
+/** One VEVENT, whatever it comes from (a plan here, a meetup in lib/meetups/calendar.ts). */
+export interface CalendarEvent {
+  /** Unique across the service; `@host` is added. */
+  uid: string;
+  sequence: number;
+  status: ICalEventStatus;
+  start: Date;
+  end: Date;
+  summary: string;
+  location: string;
+}
+
+export { ICalEventStatus };
+
+export function planEvent(plan: CalendarPlan): CalendarEvent {
+  return {
+    uid: plan.calendar_uid,
+    sequence: calendarSequence(plan),
+    status: eventStatus(plan.status),
+    start: new Date(plan.starts_at),
+    end: new Date(plan.ends_at),
+    summary: planSummary(plan),
+    location: plan.place_address ? `${plan.place_name}, ${plan.place_address}` : plan.place_name,
+  };
+}
+
+/** A VCALENDAR holding one VEVENT per event; `host` qualifies each UID (RFC 5545 §3.8.4.7). */
+export function eventsCalendar(
+  events: readonly CalendarEvent[],
+  { host, name }: { host: string; name: string },
+): string {
   const calendar = ical({ name, prodId: { company: 'Buddy Match', product: 'plans', language: 'EN' } });
   calendar.method(ICalCalendarMethod.PUBLISH);
   const stamp = new Date();
-  for (const plan of plans) {
-    const summary = planSummary(plan);
+  for (const item of events) {
     const event = calendar.createEvent({
-      id: `${plan.calendar_uid}@${host}`,
-      sequence: calendarSequence(plan),
+      id: `${item.uid}@${host}`,
+      sequence: item.sequence,
       stamp,
-      start: new Date(plan.starts_at),
-      end: new Date(plan.ends_at),
-      summary,
-      location: plan.place_address ? `${plan.place_name}, ${plan.place_address}` : plan.place_name,
-      status: eventStatus(plan.status),
+      start: item.start,
+      end: item.end,
+      summary: item.summary,
+      location: item.location,
+      status: item.status,
     });
     for (const seconds of CALENDAR_ALARM_SECONDS) {
-      event.createAlarm({ type: ICalAlarmType.display, trigger: seconds, description: summary });
+      event.createAlarm({ type: ICalAlarmType.display, trigger: seconds, description: item.summary });
     }
   }
   return calendar.toString();
+}
+
+/** A VCALENDAR holding one VEVENT per plan. */
+export function plansCalendar(plans: readonly CalendarPlan[], where: { host: string; name: string }): string {
+  return eventsCalendar(plans.map(planEvent), where);
 }

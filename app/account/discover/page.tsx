@@ -60,6 +60,9 @@ export default async function DiscoverPage() {
   return (
     <>
       <h1>Find buddies</h1>
+      <p>
+        <a href="/account/meetups">Meetups near you</a>: join a group going for an activity you like, or host one.
+      </p>
       <DiscoverSearch
         defaults={defaults}
         ownActivities={[...user.activities]}
