@@ -165,13 +165,17 @@ export function renderDocsSection(saved: ReturnType<typeof forDocs>): string {
     `Measured ${saved.startedAt.slice(0, 16).replace('T', ' ')} UTC on ${saved.commit}: \`npm test\` on ${saved.cores} cores, ` +
       `load average ${saved.loadAverage.start} at the start and ${saved.loadAverage.end} at the end; ${saved.passed ? 'it passed' : 'it failed'}.`,
     '',
-    '| phase | time | CPU busy (both cores) |',
-    '|---|--:|--:|',
-    ...saved.phases.map(
-      (p) =>
-        `| ${p.label}${p.steps ? ` (side by side: ${p.steps.map((s) => `${s.label} ${formatSeconds(s.seconds)}`).join(', ')})` : ''} | ${formatSeconds(p.seconds)} | ${p.cpuBusy === undefined ? '' : `${Math.round(p.cpuBusy * 100)}%`} |`,
+    markdownTable(
+      ['phase', 'time', 'CPU busy (both cores)'],
+      [
+        ...saved.phases.map((p) => [
+          `${p.label}${p.steps ? ` (side by side: ${p.steps.map((s) => `${s.label} ${formatSeconds(s.seconds)}`).join(', ')})` : ''}`,
+          formatSeconds(p.seconds),
+          p.cpuBusy === undefined ? '' : `${Math.round(p.cpuBusy * 100)}%`,
+        ]),
+        ['**total**', `**${formatSeconds(total)}**`, ''],
+      ],
     ),
-    `| **total** | **${formatSeconds(total)}** | |`,
   ];
   for (const kind of ['unit', 'api', 'browser'] as const) {
     const { files, seconds } = saved.totals[kind];
@@ -180,17 +184,29 @@ export function renderDocsSection(saved: ReturnType<typeof forDocs>): string {
       '',
       `${KIND_NAMES[kind]}: ${files} file${kind === 'browser' ? ' runs (spec × size)' : 's'}, ${formatSeconds(seconds)} of test time; the ten slowest:`,
       '',
-      '| file | tests | time |',
-      '|---|--:|--:|',
-      ...saved.files
-        .filter((f) => f.kind === kind)
-        .map(
-          (f) => `| \`${f.file}\`${f.project ? ` (${f.project})` : ''} | ${f.tests} | ${formatSeconds(f.seconds)} |`,
-        ),
+      markdownTable(
+        ['file', 'tests', 'time'],
+        saved.files
+          .filter((f) => f.kind === kind)
+          .map((f) => [
+            `\`${f.file}\`${f.project ? ` (${f.project})` : ''}`,
+            String(f.tests),
+            formatSeconds(f.seconds),
+          ]),
+      ),
     );
   }
   lines.push('', END);
   return lines.join('\n');
+}
+
+/** A table as the formatter (Biome) writes it: padded columns, the first left-aligned, the rest right. */
+export function markdownTable(header: readonly string[], rows: readonly (readonly string[])[]): string {
+  const widths = header.map((h, i) => Math.max(3, h.length, ...rows.map((r) => r[i]!.length)));
+  const line = (cells: readonly string[]) =>
+    `| ${cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join(' | ')} |`;
+  const rule = `| ${widths.map((w, i) => (i === 0 ? '-'.repeat(w) : `${'-'.repeat(w - 1)}:`)).join(' | ')} |`;
+  return [line(header), rule, ...rows.map(line)].join('\n');
 }
 
 /** docs/testing.md with its timings section replaced (the markers must be there). */
