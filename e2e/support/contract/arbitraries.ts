@@ -256,7 +256,8 @@ export const STATIC_HINTS: Readonly<
     message: sentence,
     firstMessage: sentence,
     text: sentence,
-    activity: fc.constantFrom('Bouldering', 'hiking', 'Coffee and a walk'),
+    // One activity in words (a meetup names exactly one; a plan's activity takes the same).
+    activity: fc.oneof(activityName, fc.constantFrom('hiking', 'bouldering')),
     // A plan's place (place.name): a public venue.
     name: fc.constantFrom('Block Hall', 'Café Central', 'North trailhead'),
     address: fc.constantFrom('Hauptstraße 1, Vienna', '1 Main St'),
