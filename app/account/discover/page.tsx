@@ -60,15 +60,15 @@ export default async function DiscoverPage() {
   return (
     <>
       <h1>Find buddies</h1>
-      <p>
-        <a href="/account/meetups">Meetups near you</a>: join a group going for an activity you like, or host one.
-      </p>
       <DiscoverSearch
         defaults={defaults}
         ownActivities={[...user.activities]}
         firstPage={firstPage}
         activityNames={activityNames()}
       />
+      <p>
+        <a href="/account/meetups">Meetups near you</a>: join a group going for an activity you like, or host one.
+      </p>
       <p className="muted small">
         People near {user.public_location ?? 'you'} who like what you like and are free when you are, best matches
         first. They see only your public profile. Distances are approximate (to a kilometre or two) so that nobody can
