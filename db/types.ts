@@ -383,6 +383,8 @@ export interface AppSecretsTable {
 export interface DiscoverPostingsTable {
   activity: string;
   cell: number;
+  /** The ~1 km fine cell within the cell (0037): a dense search reads these nearest first. */
+  fine_cell: number;
   user_id: string;
   /** The person's public point (users.public_latitude/longitude), never the exact one. */
   public_latitude: number;

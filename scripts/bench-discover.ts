@@ -37,6 +37,8 @@ import { mintAccessToken } from '../lib/accounts/tokens';
 import { gridToBits, parseAvailabilityText } from '../lib/availability';
 import { discoverQuerySchema, type DiscoverQuery } from '../lib/contract/discover';
 import { discover, discoverQuery, distanceSql, searchForCaller } from '../lib/discover';
+import { DISCOVER_POSTINGS_CEILING, rankedPage } from '../lib/discover/search';
+import { compareWithExact, qualityCallers, type QualityReport } from './discover-quality';
 import { seedDemoUsers, seedReference, type DemoPlace } from '../lib/discover/seed';
 import { distanceKm } from '../lib/geo';
 import { serverArgs } from '../server/command';
@@ -52,6 +54,8 @@ const { values } = parseArgs({
     seeder: { type: 'string', default: 'sql' },
     grow: { type: 'boolean', default: false },
     metro: { type: 'boolean', default: false },
+    'no-exact': { type: 'boolean', default: false },
+    quality: { type: 'string', default: '100' },
   },
 });
 // One population or several (--users 1000000,2000000), each in its own database.
@@ -66,6 +70,10 @@ const SEEDER = values.seeder;
 const GROW = values.grow;
 // Everyone in the densest city (its usual spread, ~12 km): "2M profiles in one metro".
 const METRO = values.metro;
+// The exact search (the reference) measured turn about with the bounded one, and the bounded
+// first page compared with the exact one for this many of the population's own people.
+const EXACT = !values['no-exact'];
+const QUALITY_CALLERS = Number(values.quality);
 const root = path.resolve(import.meta.dirname, '..');
 
 // The benchmark searches: two activities, overlap >= 2 hours, 25 km.
@@ -193,8 +201,11 @@ async function httpCall(baseUrl: string, caller: Caller): Promise<number> {
   return body.results.length;
 }
 
+/** The plan of the bounded search's ranked statement (after it chose its radius and fine cells). */
 async function explain(db: Database, caller: Caller): Promise<string> {
-  const query = discoverQuery(await searchForCaller(db, caller.id, caller.query, { asOf: new Date(), after: null }));
+  const search = await searchForCaller(db, caller.id, caller.query, { asOf: new Date(), after: null });
+  const { used } = await rankedPage(db, search);
+  const query = discoverQuery({ ...search, ...used });
   const plan = await sql<{ 'QUERY PLAN': string }>`explain (analyze, buffers) ${query}`.execute(db);
   return plan.rows.map((r) => r['QUERY PLAN']).join('\n');
 }
@@ -252,12 +263,17 @@ async function startServer(
 interface Round {
   population: number;
   seedSeconds: number;
+  quality?: QualityReport;
+  /** PostgreSQL CPU per write that changes the postings, ms. */
+  writes?: { move: number; activities: number };
   cities: {
     label: string;
     place: string;
     nearby: number;
     load: number;
     inProcess: Stats;
+    /** The exact search (the whole circle), measured turn about with the bounded one. */
+    exact: Stats | null;
     http: Stats | null;
     cpu: CpuPerSearch | null;
     plan: string;
@@ -315,14 +331,38 @@ async function postgresCpuPerSearch(
   }
   const whole = spent(before, await backendCpuMs(db));
   const searches = await Promise.all(
-    callers.map(async (c) =>
-      discoverQuery(await searchForCaller(db, c.id, c.query, { asOf: new Date(), after: null })),
-    ),
+    callers.map((c) => searchForCaller(db, c.id, c.query, { asOf: new Date(), after: null })),
   );
   const rankedBefore = await backendCpuMs(db);
-  for (let i = 0; i < calls; i++) await searches[i % searches.length]!.execute(db);
+  for (let i = 0; i < calls; i++) await rankedPage(db, searches[i % searches.length]!);
   const ranked = spent(rankedBefore, await backendCpuMs(db));
   return { ms: whole / calls, rankedMs: ranked / calls, calls, load: (load + os.loadavg()[0]!) / 2 };
+}
+
+/**
+ * PostgreSQL's CPU per write that changes what Discover reads, on `count` of the population's
+ * own people one statement each: half move about 1 km (a new public point, fine cell and
+ * postings), half change their activities (the postings and pairs rewritten).
+ */
+async function postgresCpuPerWrite(db: Database, count: number): Promise<{ move: number; activities: number } | null> {
+  if (process.platform !== 'linux') return null;
+  const { rows } = await sql<{ id: string; activities: string[] }>`select id, activities from users
+    where agent_name = 'seed-demo' order by md5(id::text) limit ${2 * count}::int`.execute(db);
+  const timed = async (people: typeof rows, write: (person: (typeof rows)[number]) => Promise<unknown>) => {
+    const before = await backendCpuMs(db);
+    for (const person of people) await write(person);
+    return spent(before, await backendCpuMs(db)) / Math.max(1, people.length);
+  };
+  const move = await timed(rows.slice(0, count), (person) =>
+    sql`update users set latitude = latitude + 0.01, longitude = longitude - 0.01 where id = ${person.id}::uuid`.execute(
+      db,
+    ),
+  );
+  const activities = await timed(rows.slice(count), (person) =>
+    sql`update users set activities = ${[...person.activities.slice(1), 'chess'].filter((a, i, all) => all.indexOf(a) === i)}::text[]
+      where id = ${person.id}::uuid`.execute(db),
+  );
+  return { move, activities };
 }
 
 /** One population in its own database of the benchmark's server. */
@@ -441,13 +481,30 @@ async function measure(
     const nearby = await Promise.all(populations.map((p) => peopleWithin(p.db, place, 25)));
     // The machine is shared: the 1-minute load average says how busy it was.
     const load = os.loadavg()[0]!;
-    const local = await measureTurnAbout(
-      populations.map((p) => ({
+    // The bounded search and the exact one (the reference), turn about, call by call.
+    const turns = await measureTurnAbout([
+      ...populations.map((p) => ({
         callers: p.callers[label],
         call: async (caller: Caller) =>
           (await discover(p.db, caller.id, caller.query, { baseUrl: 'http://bench' })).results.length,
       })),
-    );
+      ...(EXACT
+        ? populations.map((p) => ({
+            callers: p.callers[label],
+            call: async (caller: Caller) =>
+              Math.min(
+                20,
+                (
+                  await discoverQuery(
+                    await searchForCaller(p.db, caller.id, caller.query, { asOf: new Date(), after: null }),
+                  ).execute(p.db)
+                ).rows.length,
+              ),
+          }))
+        : []),
+    ]);
+    const local = turns.slice(0, populations.length);
+    const exact = EXACT ? turns.slice(populations.length) : [];
     const http = HTTP
       ? await measureTurnAbout(
           populations.map((p) => ({
@@ -467,6 +524,7 @@ async function measure(
         nearby: nearby[i]!,
         load,
         inProcess: local[i]!,
+        exact: exact[i] ?? null,
         http: http?.[i] ?? null,
         cpu: cpu[i] ?? null,
         plan,
@@ -474,10 +532,28 @@ async function measure(
       log(
         `  ${population.size.toLocaleString('en')}, ${label} (${place.label}, ${nearby[i]!.toLocaleString('en')} people within 25 km): ` +
           `in-process p95 ${ms(local[i]!.p95)}` +
+          (exact[i] ? ` (exact search ${ms(exact[i]!.p95)})` : '') +
           (http ? `, HTTP p95 ${ms(http[i]!.p95)}` : '') +
-          (cpu[i] ? `, PostgreSQL CPU ${ms(cpu[i]!.ms)} per search (ranked query ${ms(cpu[i]!.rankedMs)})` : ''),
+          (cpu[i] ? `, PostgreSQL CPU ${ms(cpu[i]!.ms)} per search (ranked page ${ms(cpu[i]!.rankedMs)})` : ''),
       );
     }
+  }
+  for (const [i, population] of populations.entries()) {
+    const writes = await postgresCpuPerWrite(population.db, 200);
+    if (writes) {
+      rounds[i]!.writes = writes;
+      log(
+        `  ${population.size.toLocaleString('en')}: PostgreSQL CPU per write ${ms(writes.move)} (a move), ${ms(writes.activities)} (new activities)`,
+      );
+    }
+    if (QUALITY_CALLERS <= 0) continue;
+    const callers = await qualityCallers(population.db, QUALITY_CALLERS, METRO ? undefined : dense.label);
+    rounds[i]!.quality = await compareWithExact(population.db, callers);
+    const q = rounds[i]!.quality!;
+    log(
+      `  ${population.size.toLocaleString('en')}: recall ${q.recallMean.toFixed(3)} (least ${q.recallMin.toFixed(2)}), ` +
+        `score ratio ${q.scoreRatioMean.toFixed(3)} over ${q.judged} callers`,
+    );
   }
   return rounds;
 }
@@ -507,19 +583,49 @@ function report(rounds: Round[]): void {
     `${GROW ? 'one database grown and measured at each size' : 'the populations measured turn about, call by call'}. Seeding: ${rounds.map((r) => `${r.population.toLocaleString('en')} in ${r.seedSeconds.toFixed(1)} s`).join(', ')}.\n`,
   );
   log(
-    '| population | caller | people within 25 km | results | in-process p50 / p95 / p99 | HTTP p50 / p95 / p99 | load | PostgreSQL CPU per search / ranked query alone (load) |',
+    '| population | caller | people within 25 km | results | in-process p50 / p95 / p99 | exact search p50 / p95 | HTTP p50 / p95 / p99 | load | PostgreSQL CPU per search / ranked page alone (load) |',
   );
-  log('|---|---|---|---|---|---|---|---|');
+  log('|---|---|---|---|---|---|---|---|---|');
   for (const round of rounds) {
     for (const city of round.cities) {
       const local = city.inProcess;
       const http = city.http ? `${ms(city.http.p50)} / ${ms(city.http.p95)} / ${ms(city.http.p99)}` : 'not measured';
       log(
         `| ${round.population.toLocaleString('en')} | ${city.label}: ${city.place} | ${city.nearby.toLocaleString('en')} | ` +
-          `${local.results.toFixed(1)} | ${ms(local.p50)} / ${ms(local.p95)} / ${ms(local.p99)} | ${http} | ${city.load.toFixed(1)} | ` +
+          `${local.results.toFixed(1)} | ${ms(local.p50)} / ${ms(local.p95)} / ${ms(local.p99)} | ` +
+          `${city.exact ? `${ms(city.exact.p50)} / ${ms(city.exact.p95)}` : 'not measured'} | ${http} | ${city.load.toFixed(1)} | ` +
           `${city.cpu ? `${ms(city.cpu.ms)} / ${ms(city.cpu.rankedMs)} (${city.cpu.load.toFixed(1)})` : 'not measured'} |`,
       );
     }
+  }
+  const judged = rounds.filter((r) => r.quality);
+  if (judged.length > 0) {
+    log(
+      `\nThe bounded first page (20) against the exact one, for ${QUALITY_CALLERS} of the population's own people ` +
+        `(${METRO ? 'all in the metro' : 'in the densest city'}), each searching two of their activities in their own free time, 25 km, available 2. ` +
+        `A search reads at most ${DISCOVER_POSTINGS_CEILING.toLocaleString('en')} postings.\n`,
+    );
+    log(
+      '| population | recall mean / least | score ratio | radius used (km) min / median | two or more shared: radius min / median | postings read max / median | exact search postings median | whole circle (identical) |',
+    );
+    log('|---|---|---|---|---|---|---|---|');
+    for (const round of judged) {
+      const q = round.quality!;
+      const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
+      const radii = q.callers.map((c) => c.radiusKmUsed);
+      const pairRadii = q.callers.map((c) => c.pairsRadiusKm);
+      log(
+        `| ${round.population.toLocaleString('en')} | ${q.recallMean.toFixed(3)} / ${q.recallMin.toFixed(2)} | ${q.scoreRatioMean.toFixed(3)} | ` +
+          `${Math.min(...radii)} / ${median(radii)} | ${Math.min(...pairRadii)} / ${median(pairRadii)} | ${q.postingsReadMax.toLocaleString('en')} / ${median(q.callers.map((c) => c.postingsRead)).toLocaleString('en')} | ` +
+          `${median(q.callers.map((c) => c.exactPostings)).toLocaleString('en')} | ${q.whole} (${q.wholeIdentical}) |`,
+      );
+    }
+  }
+  for (const round of rounds.filter((r) => r.writes)) {
+    log(
+      `\nWrites at ${round.population.toLocaleString('en')}: PostgreSQL CPU ${ms(round.writes!.move)} per move (~1 km), ` +
+        `${ms(round.writes!.activities)} per change of activities (200 of each, one statement each).`,
+    );
   }
   const small = rounds[0];
   if (small && rounds.length > 1) {

@@ -31,6 +31,7 @@ import * as m0030 from './0030_mail_digests';
 import * as m0031 from './0031_person_confirmations';
 import * as m0033 from './0033_person_consent';
 import * as m0036 from './0036_meetups';
+import * as m0037 from './0037_discover_fine_cells';
 
 export const migrations: Record<string, Migration> = {
   '0001_init': m0001,
@@ -63,4 +64,5 @@ export const migrations: Record<string, Migration> = {
   '0031_person_confirmations': m0031,
   '0033_person_consent': m0033,
   '0036_meetups': m0036,
+  '0037_discover_fine_cells': m0037,
 };

@@ -17,7 +17,7 @@ import { discover, getOverlap, type DiscoverResponse } from '@/lib/contract/disc
 import { getMe, updateMe } from '@/lib/contract/profiles';
 import { blockUser } from '@/lib/contract/safety';
 import { ageOn } from '@/lib/contract/schemas';
-import { cellOf, EARTH_RADIUS_KM } from '@/lib/discover/cells';
+import { cellOf, EARTH_RADIUS_KM, fineCellOf } from '@/lib/discover/cells';
 import { decodeCursor } from '@/lib/discover/cursor';
 import { dayNumber, score, scoreSql } from '@/lib/discover/ranking';
 import { mintAccessToken } from '@/lib/accounts/tokens';
@@ -223,7 +223,7 @@ describe('GET /api/v1/discover.json: ranking and filters', () => {
       .execute();
   });
 
-  it('ranks by the documented formula, breaks ties by id and explains each result', async () => {
+  it('ranks by the documented formula, breaks ties by nearness then id, and explains each result', async () => {
     const res = await send(discover, { token: caller.token });
     expect(res.headers.get('cache-control')).toBe('no-store');
     if (!res.ok) throw new Error(`discover failed: ${res.error.code}`);
@@ -403,9 +403,9 @@ describe('GET /api/v1/discover.json: paging', () => {
     const all = await search(caller, { limit: 50 });
     expect(all.results).toHaveLength(people.length);
     expect(all.next_cursor).toBeNull();
-    // Ranked by score, then id.
+    // Ranked by score (ties by nearness, then id: the brute-force comparison below checks those).
     const keys = all.results.map((r) => [r.score, r.user.id] as const);
-    expect([...keys].sort((a, b) => b[0] - a[0] || (a[1] < b[1] ? -1 : 1))).toEqual(keys);
+    expect([...keys].sort((a, b) => b[0] - a[0])).toEqual(keys);
     expect(new Set(all.results.map((r) => r.score)).size).toBeLessThan(all.results.length);
 
     const seen: string[] = [];
@@ -676,10 +676,13 @@ describe('the search grid', () => {
       { lat: -90, lon: -180 },
       { lat: 88, lon: 5 },
     );
-    const { rows } = await sql<{ cell: number }>`select discover_cell(p.lat, p.lon) as cell
+    const { rows } = await sql<{ cell: number; fine: number }>`select discover_cell(p.lat, p.lon) as cell,
+        discover_fine_cell(p.lat, p.lon) as fine
       from unnest(${points.map((p) => p.lat)}::float8[], ${points.map((p) => p.lon)}::float8[]) with ordinality as p(lat, lon, n)
       order by p.n`.execute(testDb());
     expect(rows.map((r) => r.cell)).toEqual(points.map((p) => cellOf(p.lat, p.lon)));
+    // The fine cells (0037) too: the dense search lists them in TypeScript and reads them in SQL.
+    expect(rows.map((r) => r.fine)).toEqual(points.map((p) => fineCellOf(p.lat, p.lon)));
     // users.discover_cell follows the public point (never the exact one), which follows the coordinates.
     const user = await person({
       name: 'Mover',
@@ -764,11 +767,12 @@ async function postingsInStep(userId: string) {
   const { rows } = await sql<{ actual: unknown; expected: unknown }>`
     select
       (select coalesce(jsonb_agg(to_jsonb(p) order by p.activity), '[]') from discover_postings p where p.user_id = u.id) as actual,
-      (select coalesce(jsonb_agg(jsonb_build_object('activity', a, 'cell', u.discover_cell, 'user_id', u.id,
+      (select coalesce(jsonb_agg(jsonb_build_object('activity', a, 'cell', u.discover_cell,
+                'fine_cell', discover_fine_cell(u.public_latitude, u.public_longitude), 'user_id', u.id,
                 'public_latitude', u.public_latitude, 'public_longitude', u.public_longitude, 'schedule', u.schedule, 'gender', u.gender,
                 'birthday', u.birthday, 'show_age_by_decade', u.show_age_by_decade,
                 'active_day', floor(extract(epoch from u.last_active_at) / 86400), 'timezone', u.timezone) order by a), '[]')
-         from unnest(u.activities) a where u.onboarding_complete) as expected
+         from unnest(u.activities || discover_activity_pairs(u.activities)) a where u.onboarding_complete) as expected
     from users u where u.id = ${userId}::uuid`.execute(testDb());
   return rows[0] ?? { actual: [], expected: [] };
 }
@@ -872,7 +876,8 @@ describe('discover_postings (the narrow table a search reads) follow every profi
     expect(await postingsInStep(subject.id)).toEqual({ actual: [], expected: [] });
     expect(await found({ radius_km: 200, available: 0 })).toBe(false);
     await patch({ activities: ['chess', 'tennis'] });
-    expect((await expectInStep(subject.id)).map((r) => r.activity)).toEqual(['chess', 'tennis']);
+    // Each activity, and the pair of them (a dense search reads people who share both further out).
+    expect((await expectInStep(subject.id)).map((r) => r.activity)).toEqual(['chess', 'chess+tennis', 'tennis']);
     expect(await found()).toBe(true);
   });
 
@@ -896,7 +901,7 @@ describe('discover_postings (the narrow table a search reads) follow every profi
         person({ name, at, km: 2.2, activities: ['tennis'], availability: 'weekends' }),
       ),
     );
-    expect((await expectInStep(gone.id)).length).toBe(2);
+    expect((await expectInStep(gone.id)).length).toBe(3);
     await testDb().deleteFrom('users').where('id', '=', gone.id).execute();
     await testDb()
       .deleteFrom('users')
@@ -918,12 +923,14 @@ describe('discover_postings (the narrow table a search reads) follow every profi
     // Every profile any test made, in one snapshot: no missing, extra or stale rows.
     const { rows } = await sql<{ missing: number; extra: number }>`
       with expected as (
-        select a as activity, u.discover_cell as cell, u.id as user_id, u.public_latitude, u.public_longitude, u.schedule, u.gender,
+        select a as activity, u.discover_cell as cell, discover_fine_cell(u.public_latitude, u.public_longitude) as fine_cell,
+               u.id as user_id, u.public_latitude, u.public_longitude, u.schedule, u.gender,
                u.birthday, u.show_age_by_decade, discover_active_day(u.last_active_at) as active_day, u.timezone
-        from users u cross join lateral unnest(u.activities) a where u.onboarding_complete
+        from users u cross join lateral unnest(u.activities || discover_activity_pairs(u.activities)) a
+        where u.onboarding_complete and not u.awaiting_person_consent
       ), actual as (
-        select activity, cell, user_id, public_latitude, public_longitude, schedule, gender, birthday, show_age_by_decade, active_day,
-               timezone
+        select activity, cell, fine_cell, user_id, public_latitude, public_longitude, schedule, gender, birthday, show_age_by_decade,
+               active_day, timezone
         from discover_postings
       )
       select (select count(*) from (select * from expected except select * from actual) m)::int as missing,
@@ -1006,7 +1013,7 @@ describe('GET /api/v1/discover.json: the same ranking as scoring everyone exactl
         select u.id, ${scoreSql(inputs, 2)}::text as score from users u
         where u.id = any(${people.map((p) => p.id)}::uuid[]) and u.activities && array['tennis', 'hiking']
           and ${inputs.overlapSlots} >= 1 and ${inputs.distanceKm} <= 25
-        order by 2 desc, 1 asc`.execute(testDb());
+        order by 2 desc, round((${distance})::numeric, 3) asc, 1 asc`.execute(testDb());
       return rows.map((r) => `${r.id} ${Number(r.score).toFixed(4)}`);
     };
     const expected = await bruteForce(distanceSql(me.public_latitude, me.public_longitude));

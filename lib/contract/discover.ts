@@ -140,6 +140,9 @@ export type DiscoverResult = z.infer<typeof discoverResultSchema>;
 export const discoverSuggestionSchema = z.object({
   change: z.string().describe('What to change, e.g. "available=0" or "radius_km=100"'),
   matches: z.number().int().describe('How many people that search finds'),
+  matches_at_least: z
+    .boolean()
+    .describe('True when counting stopped early (a dense place): at least `matches` people, maybe many more'),
   url: z.string().describe('That search as a ready-made URL'),
 });
 
@@ -163,6 +166,12 @@ export const discoverResponseSchema = z.object({
     gender: z.array(genderSchema).nullable(),
     age_min: z.number().int().nullable(),
     age_max: z.number().int().nullable(),
+    radius_km_used: z
+      .number()
+      .int()
+      .describe(
+        'The radius within which everyone was considered: radius_km, or less in a dense place, where a search reads the nearest people up to a bounded number (0: only the nearest people, not even the nearest km in full)',
+      ),
     ranking: z.string().describe('The ranking formula in words'),
   }),
 });
@@ -213,7 +222,7 @@ export const discover = defineEndpoint({
     'Complete profiles within radius_km who share one of the activities and are free at least `available` hours a week ' +
     'when the caller is (or at the times when= names), each on their own clock. Only the searched activities count toward ' +
     "the score, and cards list them first. Never the caller, blocked people or buddies. Ranked by score_breakdown's weighted " +
-    'terms, ties by user id, so next_cursor never repeats or skips anyone. Coordinates are never returned.',
+    'terms, ties by nearness then user id, so next_cursor never repeats or skips anyone. Coordinates are never returned.',
   query: discoverQuerySchema,
   response: discoverResponseSchema,
   rateLimit: { name: 'discover', by: 'user' },
@@ -243,6 +252,7 @@ export const discover = defineEndpoint({
       age_min: null,
       age_max: null,
       when: null,
+      radius_km_used: 25,
       ranking: 'score = 0.40·activities + 0.30·availability + 0.20·distance + 0.10·recent activity',
     },
   },

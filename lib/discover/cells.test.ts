@@ -1,6 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { seededRandom } from '../seeded-random';
-import { cellOf, coveringCells, EARTH_RADIUS_KM, lonWidthOfRow, rowOf, ROWS } from './cells';
+import {
+  cellDistanceKm,
+  cellOf,
+  coveringCells,
+  EARTH_RADIUS_KM,
+  FINE_ROW_ID,
+  FINE_ROWS,
+  fineCellOf,
+  fineColumnsOfRow,
+  lonWidthOfRow,
+  ringCells,
+  rowOf,
+  ROWS,
+} from './cells';
 
 /** Great-circle distance on the grid's sphere. */
 function km(a: { lat: number; lon: number }, b: { lat: number; lon: number }): number {
@@ -70,5 +83,73 @@ describe('the Discover grid', () => {
     expect(coveringCells(31.2222, 121.4581, 25).length).toBeLessThanOrEqual(16);
     expect(coveringCells(0, 0, 200).length).toBeLessThanOrEqual(300);
     expect(coveringCells(60, 10, 200).length).toBeLessThanOrEqual(300);
+  });
+});
+
+describe('the fine cells (about 1 km, inside each cell)', () => {
+  it('are about 1 km on each side up to 88°, and their ids fit their cell', () => {
+    for (let row = 8; row < ROWS - 8; row++) {
+      const middle = (row + 0.5) * 0.25 - 90;
+      const widthKm =
+        ((lonWidthOfRow(row) / fineColumnsOfRow(row)) *
+          Math.PI *
+          EARTH_RADIUS_KM *
+          Math.cos((middle * Math.PI) / 180)) /
+        180;
+      expect(widthKm).toBeGreaterThan(0.9);
+      expect(widthKm).toBeLessThan(2);
+      expect(fineColumnsOfRow(row)).toBeLessThan(FINE_ROW_ID);
+    }
+    for (let row = 0; row < ROWS; row++) expect(fineColumnsOfRow(row)).toBeLessThan(FINE_ROW_ID);
+    const random = seededRandom(3);
+    for (let i = 0; i < 5000; i++) {
+      const lat = random() * 180 - 90;
+      const lon = random() * 360 - 180;
+      const fine = fineCellOf(lat, lon);
+      const subRow = Math.floor(fine / FINE_ROW_ID);
+      expect(subRow).toBeGreaterThanOrEqual(0);
+      expect(subRow).toBeLessThan(FINE_ROWS);
+      expect(fine % FINE_ROW_ID).toBeLessThan(fineColumnsOfRow(rowOf(lat)));
+      // A point 100 m away is in the same fine cell or a neighbouring one.
+      const near = destination({ lat, lon }, 0.1, random() * 2 * Math.PI);
+      if (cellOf(near.lat, near.lon) === cellOf(lat, lon) && Math.abs(lat) < 85) {
+        const other = fineCellOf(near.lat, near.lon);
+        expect(Math.abs(Math.floor(other / FINE_ROW_ID) - subRow)).toBeLessThanOrEqual(1);
+        expect(Math.abs((other % FINE_ROW_ID) - (fine % FINE_ROW_ID))).toBeLessThanOrEqual(1);
+      }
+    }
+  });
+
+  it.each([
+    ['a city', 31.2222, 121.4581, 25],
+    ['the antimeridian', -17.7, 179.9, 10],
+    ['the far north', 78.22, 15.65, 25],
+    ['a tiny radius', 40.7, -74, 1],
+  ])(
+    'lists every fine cell of a circle around %s, nearest first, each no farther than its points',
+    (_name, lat, lon, radius) => {
+      const rings = ringCells(lat, lon, radius, 100_000);
+      const byCell = new Map(rings.map((r) => [`${r.cell}:${r.fine}`, r.km]));
+      for (let i = 1; i < rings.length; i++) expect(rings[i]!.km).toBeGreaterThanOrEqual(rings[i - 1]!.km);
+      const random = seededRandom(Math.round(lat * 1000 + lon));
+      for (let i = 0; i < 2000; i++) {
+        const point = destination({ lat, lon }, radius * Math.sqrt(random()), random() * 2 * Math.PI);
+        const listed = byCell.get(`${cellOf(point.lat, point.lon)}:${fineCellOf(point.lat, point.lon)}`);
+        expect(listed).toBeDefined();
+        expect(listed!).toBeLessThanOrEqual(km({ lat, lon }, point) + 1e-9);
+        expect(cellDistanceKm(lat, lon, cellOf(point.lat, point.lon))).toBeLessThanOrEqual(
+          km({ lat, lon }, point) + 1e-9,
+        );
+      }
+    },
+  );
+
+  it('gives the nearest fine cells first, at most as many as asked, however wide the radius', () => {
+    const all = ringCells(31.2222, 121.4581, 25, 100_000);
+    expect(all.length).toBeGreaterThan(1500);
+    expect(ringCells(31.2222, 121.4581, 25, 400)).toEqual(all.slice(0, 400));
+    const wide = ringCells(31.2222, 121.4581, 200, 400);
+    expect(wide).toEqual(all.slice(0, 400));
+    expect(wide[wide.length - 1]!.km).toBeLessThan(13);
   });
 });

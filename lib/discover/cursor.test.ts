@@ -4,6 +4,9 @@ import { decodeCursor, encodeCursor, filtersFingerprint, readCursorOrThrow, type
 
 const cursor: DiscoverCursor = {
   score: '0.7825',
+  nearness: '1.234',
+  radiusKm: 0,
+  pairsRadiusKm: 8,
   id: '6f1c1f7e-3d55-4a7a-9d6e-2f0b8c1d2e3f',
   asOf: 1_790_000_000_000,
   filters: 'abcDEF123_-',

@@ -1,4 +1,4 @@
-// The opaque Discover cursor: "after (score, id)" in the order score desc, id asc,
+// The opaque Discover cursor: "after (score, nearness, id)" in the order score desc, nearness asc, id asc,
 // plus the moment the search started (so the recent-activity term does not drift
 // while paging) and a fingerprint of the filters (so a cursor cannot be replayed
 // against a different search and silently skip people).
@@ -9,15 +9,22 @@ import { ApiError } from '../core/errors';
 export interface DiscoverCursor {
   /** Score of the last result returned, as the exact decimal string from SQL. */
   score: string;
+  /** km between the public points of the caller and the last result, to the metre (ties of score, nearest first). */
+  nearness?: string;
   /** Id of the last result returned. */
   id: string;
   /** When the first page was computed (ms since epoch). */
   asOf: number;
   /** filtersFingerprint() of the search. */
   filters: string;
+  /** The radius the first page used (less than asked in a dense place), so every page reads the same people. */
+  radiusKm?: number;
+  /** And the radius within which it read people sharing two or more searched activities. */
+  pairsRadiusKm?: number;
 }
 
-const VERSION = 1;
+// 2: ties of score are broken by nearness (issue 42); a version 1 cursor is not one any more.
+const VERSION = 2;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /**
@@ -32,12 +39,27 @@ const wireSchema = z.strictObject({
   v: z.literal(VERSION),
   s: z.string().regex(/^\d{1,3}(\.\d{1,8})?$/),
   i: z.string().regex(UUID),
+  d: z
+    .string()
+    .regex(/^\d{1,5}(\.\d{1,3})?$/)
+    .optional(),
   t: z.number().int().min(EARLIEST_AS_OF),
   f: z.string().regex(/^[A-Za-z0-9_-]{1,32}$/),
+  r: z.number().int().min(0).max(1000).optional(),
+  p: z.number().int().min(0).max(1000).optional(),
 });
 
 export function encodeCursor(cursor: DiscoverCursor): string {
-  const wire = { v: VERSION, s: cursor.score, i: cursor.id, t: cursor.asOf, f: cursor.filters };
+  const wire = {
+    v: VERSION,
+    s: cursor.score,
+    d: cursor.nearness,
+    i: cursor.id,
+    t: cursor.asOf,
+    f: cursor.filters,
+    r: cursor.radiusKm,
+    p: cursor.pairsRadiusKm,
+  };
   return Buffer.from(JSON.stringify(wire), 'utf8').toString('base64url');
 }
 
@@ -52,9 +74,17 @@ export function decodeCursor(text: string, now: number = Date.now()): DiscoverCu
   }
   const result = wireSchema.safeParse(parsed);
   if (!result.success) return null;
-  const { s, i, t, f } = result.data;
+  const { s, d, i, t, f, r, p } = result.data;
   if (t > now + FUTURE_SKEW_MS) return null;
-  return { score: s, id: i, asOf: t, filters: f };
+  return {
+    score: s,
+    ...(d === undefined ? {} : { nearness: d }),
+    id: i,
+    asOf: t,
+    filters: f,
+    ...(r === undefined ? {} : { radiusKm: r }),
+    ...(p === undefined ? {} : { pairsRadiusKm: p }),
+  };
 }
 
 /** A short stable hash of the search's filters (everything but limit and cursor). */

@@ -22,7 +22,7 @@ import { pairZones, weeklyOverlap } from '../availability/zoned';
 import { DISCOVER_LIMITS, type DiscoverQuery, type DiscoverResponse, type DiscoverResult } from '../contract/discover';
 import { ApiError, notFound } from '../core/errors';
 import { MISSING_FIELD_ADVICE, missingFields } from '../profiles/onboarding';
-import { EARTH_RADIUS_KM, coveringCells } from './cells';
+import { EARTH_RADIUS_KM, coveringCells, ringCells, type RingCell } from './cells';
 import { encodeCursor, filtersFingerprint, readCursorOrThrow } from './cursor';
 import { gridOf } from '../availability/zoned-pair';
 import { describeSharedTime, readerGridByZone } from './overlap';
@@ -45,7 +45,7 @@ export const RANKING_IN_WORDS =
   `score = ${WEIGHTS.activities.toFixed(2)}·activities + ${WEIGHTS.availability.toFixed(2)}·availability + ` +
   `${WEIGHTS.distance.toFixed(2)}·distance + ${WEIGHTS.recent_activity.toFixed(2)}·recent activity; ` +
   'activities = shared/min(3, searched), availability = min(1, shared hours/10), distance = 1/(1 + km/5), ' +
-  'recent activity = 1/(1 + days away/7); ties by user id';
+  'recent activity = 1/(1 + days away/7); ties by nearness, then user id';
 
 /** Everything the SQL needs for one page. */
 export interface DiscoverSearch {
@@ -70,10 +70,16 @@ export interface DiscoverSearch {
   excludedIds: readonly string[];
   /** Start of the search: recency is measured from here on every page. */
   asOf: Date;
-  /** Keyset: only rows after this (score desc, id asc). */
-  after: { score: string; id: string } | null;
+  /** Keyset: only rows after this (score desc, nearness asc, id asc). */
+  after: { score: string; nearness: string; id: string } | null;
   /** Rows to return (a page plus one, to know whether there is a next page). */
   limit: number;
+  /**
+   * Where candidates are read: every posting in the coarse cells of the circle (null: the
+   * exact search), or, in a dense place (boundedRead), the fine cells within `radiusKm` + 0.5
+   * (`radiusKm` is then the radius used) and those of the searched pairs further out.
+   */
+  fineCells: FineCellRead | null;
 }
 
 export interface CandidateRow extends DiscoverCardSource {
@@ -89,6 +95,8 @@ export interface CandidateRow extends DiscoverCardSource {
   reliability: string;
   /** Exact decimal text from numeric, e.g. "0.7825". */
   score: string;
+  /** km between the two public points to the metre (numeric text): breaks ties of score, nearest first. Never shown. */
+  nearness: string;
 }
 
 /**
@@ -115,18 +123,21 @@ export function distanceSql(latitude: number, longitude: number, alias = 'u') {
 }
 
 /**
- * Keyset condition "(score, id) comes after the cursor" in (score desc, id asc) order;
- * `scoreType` float8 for the score bounds, compared as real numbers.
+ * Keyset condition "(score, nearness, id) comes after the cursor" in (score desc, nearness
+ * asc, id asc) order, for the row `alias` and its column `score`; `scoreType` float8 for the
+ * score bounds, compared as real numbers.
  */
 function afterCursor(
-  score: RawBuilder<unknown>,
-  id: RawBuilder<string>,
+  alias: string,
+  score: string,
   after: DiscoverSearch['after'],
   scoreType: 'numeric' | 'float8' = 'numeric',
 ) {
   if (!after) return sql`true`;
   const cursorScore = sql`${after.score}::${sql.raw(scoreType)}`;
-  return sql`(${score} < ${cursorScore} or (${score} = ${cursorScore} and ${id} > ${after.id}::uuid))`;
+  const own = sql.ref(`${alias}.${score}`);
+  const tie = sql`(${sql.ref(`${alias}.nearness`)}, ${sql.ref(`${alias}.id`)})`;
+  return sql`(${own} < ${cursorScore} or (${own} = ${cursorScore} and ${tie} > (${after.nearness}::numeric, ${after.id}::uuid)))`;
 }
 
 /**
@@ -158,7 +169,8 @@ export function discoverQuery(search: DiscoverSearch): RawBuilder<CandidateRow> 
   // those surely after the cursor: whoever's highest possible score ranks below it cannot
   // make the page (the `limit` rows up to the threshold each rank, exactly, at or above
   // their lowest score, so above it), and the contenders are the rest of those possibly
-  // after the cursor. The users rows are fetched one by one by primary key (LIMIT 1 keeps
+  // after the cursor (survivors, materialized so that no plan fetches users rows before
+  // pruning). The users rows are fetched one by one by primary key (LIMIT 1 keeps
   // the lateral subquery a parameterized index lookup), and the pending-request flag is
   // looked up for the page's rows only, through the one-pending-request-per-pair index.
   const reliability = sql`c.reliability`;
@@ -168,39 +180,42 @@ export function discoverQuery(search: DiscoverSearch): RawBuilder<CandidateRow> 
     reliable as materialized (
       select c.*, ${reliabilityFactorSql(sql`c.id`, 'demoted')} as reliability from people c
       where c.distance_km <= ${search.radiusKm}::float8
+        or (c.shared_count >= 2 and c.distance_km <= ${search.fineCells?.pairs?.radiusKm ?? search.radiusKm}::float8)
     ), bounded as materialized (
-      select c.id, c.shared_count, c.overlap_slots, c.distance_km, c.reliability,
+      select c.id, c.shared_count, c.overlap_slots, c.distance_km, c.nearness, c.reliability,
              ${scoreEstimateSql(inputs(sql<number>`c.days_most`), activities.length, reliability)} - ${margin} as score_low,
              ${scoreEstimateSql(inputs(sql<number>`c.days_least`), activities.length, reliability)} + ${margin} as score_high
       from reliable c
-    ), threshold as (
-      select b.score_low, b.id from bounded b
-      where ${afterCursor(sql`b.score_high`, sql`b.id`, search.after, 'float8')}
-      order by b.score_low desc, b.id asc offset ${search.limit - 1}::int limit 1
+    ), threshold as materialized (
+      select b.score_low, b.nearness, b.id from bounded b
+      where ${afterCursor('b', 'score_high', search.after, 'float8')}
+      order by b.score_low desc, b.nearness asc, b.id asc offset ${search.limit - 1}::int limit 1
+    ), survivors as materialized (
+      select c.* from bounded c
+      where ${afterCursor('c', 'score_low', search.after, 'float8')}
+        and not exists (select from threshold t
+          where t.score_low > c.score_high or (t.score_low = c.score_high and (t.nearness, t.id) < (c.nearness, c.id)))
     ), contenders as materialized (
       select u.id, u.slug, u.display_name, u.about_me, u.public_location, u.gender, u.birthday,
              u.show_age_by_decade, u.activities, u.photo_url, u.schedule, u.timezone,
-             c.shared_count, c.overlap_slots, c.distance_km, c.reliability,
+             c.shared_count, c.overlap_slots, c.distance_km, c.nearness, c.reliability,
              greatest(0, floor(extract(epoch from (${search.asOf.toISOString()}::timestamptz - u.last_active_at)) / 86400))::int
                as days_inactive
-      from bounded c
+      from survivors c
       cross join lateral (select * from users u where u.id = c.id limit 1) u
-      where ${afterCursor(sql`c.score_low`, sql`c.id`, search.after, 'float8')}
-        and not exists (select from threshold t
-          where t.score_low > c.score_high or (t.score_low = c.score_high and t.id < c.id))
     ), ranked as materialized (
       select c.*, ${scoreSql(inputs(sql<number>`c.days_inactive`), activities.length, reliability)} as score
       from contenders c
     ), page as (
-      select r.* from ranked r where ${afterCursor(sql`r.score`, sql`r.id`, search.after)}
-      order by r.score desc, r.id asc limit ${search.limit}::int
+      select r.* from ranked r where ${afterCursor('r', 'score', search.after)}
+      order by r.score desc, r.nearness asc, r.id asc limit ${search.limit}::int
     )
     select p.*,
            (select case when b.sender_id = ${me} then 'sent' else 'received' end from buddy_requests b
              where b.state = 'pending' and least(b.sender_id, b.recipient_id) = least(p.id, ${me})
                and greatest(b.sender_id, b.recipient_id) = greatest(p.id, ${me})) as pending_request
     from page p
-    order by p.score desc, p.id asc`;
+    order by p.score desc, p.nearness asc, p.id asc`;
 }
 
 /**
@@ -210,16 +225,11 @@ export function discoverQuery(search: DiscoverSearch): RawBuilder<CandidateRow> 
  * cell), so counting a person's postings counts shared activities; their other columns
  * are the same on each (min() just picks it).
  */
-function matchingPeople(search: DiscoverSearch): RawBuilder<unknown> {
-  const activities = [...search.activities];
-  // Half a km more than the radius: results are filtered on the rounded km they show.
-  const cells = coveringCells(search.latitude, search.longitude, search.radiusKm + 0.5);
+function matchingPeople(search: DiscoverSearch, source = postingsSource(search)): RawBuilder<unknown> {
   const age = sql`extract(year from age(current_date, p.birthday))::int`;
   const ageMin = search.ageMin ?? 0;
   const ageMax = search.ageMax ?? 1000;
   const conditions = [
-    sql`p.activity = any(${activities}::text[])`,
-    sql`p.cell = any(${cells}::int[])`,
     sql`p.user_id <> all(${[...search.excludedIds]}::uuid[])`,
     birthdayRangeSql(search.ages, 'p.birthday'),
   ];
@@ -238,15 +248,242 @@ function matchingPeople(search: DiscoverSearch): RawBuilder<unknown> {
         else ${age} between ${ageMin}::int and ${ageMax}::int end`);
   }
   const days = daysInactiveBoundsSql(sql<number>`min(p.active_day)`, dayNumber(search.asOf));
+  // A person's postings are all in one fine cell, read whole or not at all: their activity
+  // postings count the searched activities they share; where only their pair postings were
+  // read (farther out), n shared activities make n(n-1)/2 pairs.
+  const exactKm = haversineSql(
+    search.latitude,
+    search.longitude,
+    sql`min(p.public_latitude)`,
+    sql`min(p.public_longitude)`,
+  );
+  const sharedCount = sql`greatest(count(*) filter (where not p.is_pair),
+    round((1 + sqrt(1 + 8 * count(*) filter (where p.is_pair))) / 2))`;
+  // The distance once per person (an inner step), then shown in whole km and kept to the metre for ties.
   return sql`
-      select p.user_id as id, count(*)::int as shared_count,
-             min(bit_count(p.schedule & ${callerBits}))::int as overlap_slots,
-             greatest(1, round(${haversineSql(search.latitude, search.longitude, sql`min(p.public_latitude)`, sql`min(p.public_longitude)`)}))::int
-               as distance_km,
-             ${days.least} as days_least, ${days.most} as days_most
-      from discover_postings p
-      where ${sql.join(conditions, sql` and `)}
-      group by p.user_id`;
+      select m.id, m.shared_count, m.overlap_slots, greatest(1, round(m.km))::int as distance_km,
+             round(m.km::numeric, 3) as nearness, m.days_least, m.days_most
+      from (
+        select p.user_id as id, ${sharedCount}::int as shared_count,
+               min(bit_count(p.schedule & ${callerBits}))::int as overlap_slots, ${exactKm} as km,
+               ${days.least} as days_least, ${days.most} as days_most
+        from ${source} p
+        where ${sql.join(conditions, sql` and `)}
+        group by p.user_id) m`;
+}
+
+/** The coarse cells of a circle: every cell within `radiusKm` + 0.5 (results are filtered on the rounded km they show). */
+function circleCells(search: Pick<DiscoverSearch, 'latitude' | 'longitude' | 'radiusKm'>): number[] {
+  return coveringCells(search.latitude, search.longitude, search.radiusKm + 0.5);
+}
+
+/** The pair postings (0037) of the searched activities: "a+b", a < b, as discover_activity_pairs() names them. */
+export function pairKeys(activities: readonly string[]): string[] {
+  const keys: string[] = [];
+  for (const a of activities) for (const b of activities) if (a < b) keys.push(`${a}+${b}`);
+  return keys;
+}
+
+/** One index range per key and fine cell, in the order the fine cells are listed (a nested loop over unnest). */
+function fineCellPostings(keys: readonly string[], cells: FineCells, columns: RawBuilder<unknown>) {
+  const key = sql`p.activity = any(${[...keys]}::text[]) and p.cell = t.cell and p.fine_cell = t.fine`;
+  // One fine cell holding more than a budget: a budget's worth of its people, from the caller's
+  // place in user id order onwards (each caller a different share, the same one on every page).
+  const sample = cells.sample
+    ? sql`and p.user_id = any(array(select p.user_id from discover_postings p where ${key}
+        group by p.user_id order by p.user_id < ${cells.sample.from}::uuid, p.user_id limit ${cells.sample.people}::int))`
+    : sql``;
+  return sql`select ${columns} from unnest(${cells.cells}::int[], ${cells.fines}::int[]) with ordinality as t(cell, fine, ord)
+    cross join lateral (select * from discover_postings p where ${key} ${sample} offset 0) p`;
+}
+
+/**
+ * The postings a search reads, as a subquery with `is_pair`: the searched activities in the
+ * coarse cells of the circle (the exact search), or, in a dense place, those in the fine
+ * cells within its radius and the searched pairs in the fine cells within the pairs' radius.
+ */
+function postingsSource(search: DiscoverSearch, limit?: number): RawBuilder<unknown> {
+  const capped = limit === undefined ? sql`` : sql`limit ${limit}::int`;
+  const read = search.fineCells;
+  if (!read) {
+    return sql`(select p.*, false as is_pair from discover_postings p
+      where p.activity = any(${[...search.activities]}::text[]) and p.cell = any(${circleCells(search)}::int[]) ${capped})`;
+  }
+  const pairs = read.pairs
+    ? sql`union all ${fineCellPostings(pairKeys(search.activities), read.pairs, sql`p.*, true as is_pair`)}`
+    : sql``;
+  return sql`(${fineCellPostings(search.activities, read, sql`p.*, false as is_pair`)} ${pairs} ${capped})`;
+}
+
+export interface FineCells {
+  cells: number[];
+  fines: number[];
+  /** Only so many people of the one fine cell listed, from this user id on (a cell denser than a budget). */
+  sample?: { people: number; from: string };
+}
+
+/**
+ * What a dense search reads: every searched activity's postings in fine cells covering its
+ * radius, and the searched pairs' postings (people who share two or more) in fine cells
+ * covering a wider one.
+ */
+export interface FineCellRead extends FineCells {
+  /** The radius read in full, whole km: 0 when not even the nearest km fits the budget (search.radiusKm then bounds only the distance shown). */
+  radiusKm: number;
+  pairs: (FineCells & { radiusKm: number }) | null;
+}
+
+/**
+ * The reading budgets of a dense search, in postings of each kind (the searched activities',
+ * and the searched pairs'): a circle holding at most the first budget of activity postings
+ * is read whole (the exact search); otherwise the search reads the fine cells nearest first
+ * and keeps, for each kind, the largest whole-km radius whose postings fit the budget. When
+ * that holds less than a page of matches (a filter few people pass), it tries once more with
+ * the next budget.
+ */
+export const DISCOVER_BUDGETS = [2000, 16_000] as const;
+
+/**
+ * The most postings one search reads: the probe of the circle (first budget + 1), and per
+ * budget and kind (activities, pairs) the nearest-first read that places the radius
+ * (budget + 1) and the page's (at most the budget).
+ */
+export const DISCOVER_POSTINGS_CEILING =
+  DISCOVER_BUDGETS[0] + 1 + DISCOVER_BUDGETS.reduce((sum, budget) => sum + 2 * (2 * budget + 1), 0);
+
+/** Fine cells listed for one nearest-first read at most (a 25 km circle has about 2,100). */
+const MAX_FINE_CELLS = 12_000;
+
+/** A fine cell is at most this far across (km): a person in a fine cell d km away is less than d + this away. */
+const FINE_CELL_DIAGONAL_KM = 2;
+
+/**
+ * What to read of `keys` (activities or pairs) with `budget`, nearest first through `rings`,
+ * given `n` and `last` from cutSql: the largest whole km r (at most `radiusKm`) such that
+ * every posting within r + 0.5 km (shown as r km or less) is among the first `budget`, with
+ * the fine cells that cover it. Where not even the nearest km fits (r would be 0), the fine
+ * cells read whole before the budget ran out, or a budget's worth of the people of the
+ * nearest one.
+ */
+function nearestRead(
+  rings: readonly RingCell[],
+  counted: { n: number; last: number | null },
+  budget: number,
+  options: { radiusKm: number; caller: string; keys: number },
+): FineCells & { radiusKm: number } {
+  const { n, last } = counted;
+  const cut = n <= budget || last === null ? rings.length : last - 1;
+  const reachKm = n <= budget && rings.length < MAX_FINE_CELLS ? Number.POSITIVE_INFINITY : (rings[cut]?.km ?? 0);
+  const radiusKm = Math.max(0, Math.min(options.radiusKm, Math.floor(reachKm - 0.5)));
+  const take = (cells: readonly RingCell[]) => ({ cells: cells.map((r) => r.cell), fines: cells.map((r) => r.fine) });
+  if (radiusKm >= 1) return { radiusKm, ...take(rings.filter((r) => r.km < radiusKm + 0.5)) };
+  if (cut > 0) return { radiusKm: 0, ...take(rings.slice(0, cut)) };
+  return {
+    radiusKm: 0,
+    ...take(rings.slice(0, 1)),
+    sample: { people: Math.max(1, Math.floor(budget / options.keys)), from: options.caller },
+  };
+}
+
+/**
+ * How many of the first `budget` + 1 postings of `keys` read nearest first through `listed`
+ * there are, and the position of the last one's fine cell: the first not read whole (the
+ * fine cells are read in the order listed, a nested loop over unnest). Runs only when `when`.
+ */
+function cutSql(keys: readonly string[], listed: FineCells, budget: number, when: RawBuilder<boolean>) {
+  return sql`(select count(*)::int as n, max(r.ord)::int as last
+    from (${fineCellPostings(keys, listed, sql`t.ord`)} where ${when} limit ${budget + 1}::int) r)`;
+}
+
+/**
+ * What a dense search reads with `budget`: null when the coarse cells of the circle hold no
+ * more activity postings than it (the exact search reads them all), else the radius within
+ * which it reads everyone and the wider one within which it reads people who share two or
+ * more searched activities (nearestRead), and `radiusKm`, what bounds the distance shown.
+ * One statement: the probe of the coarse cells, and only when it finds more than the
+ * budget, the two nearest-first reads. `caps` (a later page's cursor) can only narrow them.
+ */
+export async function boundedRead(
+  db: Database,
+  search: DiscoverSearch,
+  budget: number,
+  options: { probe: boolean; caps?: { radiusKm?: number; pairsRadiusKm?: number } },
+): Promise<Pick<DiscoverSearch, 'radiusKm' | 'fineCells'> | null> {
+  const rings = ringCells(search.latitude, search.longitude, search.radiusKm + 0.5, MAX_FINE_CELLS);
+  const listed = { cells: rings.map((r) => r.cell), fines: rings.map((r) => r.fine) };
+  const keys = pairKeys(search.activities);
+  // A search of one activity has no pairs to read: their budget goes to the activity's postings.
+  const everyoneBudget = keys.length > 0 ? budget : 2 * budget;
+  const probe = options.probe
+    ? sql`(select count(*)::int as n from ${postingsSource({ ...search, fineCells: null }, budget + 1)} p)`
+    : sql`(select ${budget + 1}::int as n)`;
+  const dense = sql<boolean>`probe.n > ${budget}::int`;
+  const { rows } = await sql<{
+    probe: number;
+    n: number | null;
+    last: number | null;
+    pn: number | null;
+    plast: number | null;
+  }>`
+    select probe.n as probe, everyone.n, everyone.last, pairs.n as pn, pairs.last as plast
+    from ${probe} probe
+    cross join lateral ${cutSql(search.activities, listed, everyoneBudget, dense)} everyone
+    cross join lateral ${keys.length > 0 ? cutSql(keys, listed, budget, dense) : sql`(select null::int as n, null::int as last)`} pairs`.execute(
+    db,
+  );
+  const row = rows[0];
+  if (!row || row.probe <= budget) return null;
+  const caller = search.viewerId;
+  const everyone = nearestRead(rings, { n: row.n ?? 0, last: row.last }, everyoneBudget, {
+    radiusKm: options.caps?.radiusKm ?? search.radiusKm,
+    caller,
+    keys: search.activities.length,
+  });
+  const pairs =
+    keys.length === 0 || everyone.radiusKm === search.radiusKm
+      ? null
+      : nearestRead(rings, { n: row.pn ?? 0, last: row.plast }, budget, {
+          radiusKm: options.caps?.pairsRadiusKm ?? search.radiusKm,
+          caller,
+          keys: keys.length,
+        });
+  // The pairs' read is kept where it reaches further than everyone's (a wider radius, or more fine cells below 1 km).
+  const further = pairs && (pairs.radiusKm > everyone.radiusKm || pairs.cells.length > everyone.cells.length);
+  // Below 1 km, what was read bounds the distance: the nearest fine cells, each within about 2 km.
+  const shownKm = everyone.radiusKm >= 1 ? everyone.radiusKm : Math.ceil(0.5 + FINE_CELL_DIAGONAL_KM);
+  return {
+    radiusKm: Math.min(search.radiusKm, shownKm),
+    fineCells: { ...everyone, pairs: further ? pairs : null },
+  };
+}
+
+/**
+ * The ranked rows of one page (a page plus one): the exact search where the circle is
+ * sparse enough, else the bounded one (boundedRead), widened once when a filter leaves less
+ * than a page. `used` is what the rows were searched within. A later page passes the first
+ * page's radii as `caps`: it reads the same people, and a cursor made up to ask for more
+ * still reads no more than the ceiling.
+ */
+export async function rankedPage(
+  db: Database,
+  search: DiscoverSearch,
+  options: { budgets?: readonly number[]; caps?: { radiusKm?: number; pairsRadiusKm?: number } } = {},
+): Promise<{ rows: CandidateRow[]; used: Pick<DiscoverSearch, 'radiusKm' | 'fineCells'> }> {
+  const budgets = options.budgets ?? DISCOVER_BUDGETS;
+  const whole = { radiusKm: search.radiusKm, fineCells: null };
+  let rows: CandidateRow[] = [];
+  let used: Pick<DiscoverSearch, 'radiusKm' | 'fineCells'> = whole;
+  for (const [round, budget] of budgets.entries()) {
+    used = (await boundedRead(db, search, budget, { probe: round === 0, caps: options.caps })) ?? whole;
+    rows = (await discoverQuery({ ...search, ...used }).execute(db)).rows;
+    if (!used.fineCells || rows.length >= search.limit || used.fineCells.radiusKm === search.radiusKm) break;
+  }
+  return { rows, used };
+}
+
+/** The radius a search read everyone within, as radius_km_used says it. */
+export function radiusRead(search: DiscoverSearch, used: Pick<DiscoverSearch, 'radiusKm' | 'fineCells'>): number {
+  return used.fineCells ? used.fineCells.radiusKm : search.radiusKm;
 }
 
 /**
@@ -254,16 +491,28 @@ function matchingPeople(search: DiscoverSearch): RawBuilder<unknown> {
  * blocks and buddies left out), in one statement over the widest circle: what an empty
  * answer says to try. Counts only: never more than Discover itself would show.
  */
-export async function matchCounts(db: Database, search: DiscoverSearch, radii: readonly number[]): Promise<number[]> {
+export async function matchCounts(
+  db: Database,
+  search: DiscoverSearch,
+  radii: readonly number[],
+): Promise<{ counts: number[]; atLeast: boolean }> {
   const widest = { ...search, radiusKm: Math.max(...radii) };
   const columns = radii.map(
     (radius, i) => sql`count(*) filter (where c.distance_km <= ${radius}::float8)::int as ${sql.ref(`within_${i}`)}`,
   );
+  // At most COUNT_POSTINGS postings: past that, each count is a floor ("at least").
   const { rows } = await sql<Record<string, number>>`
-    with people as materialized (${matchingPeople(widest)})
-    select ${sql.join(columns)} from people c`.execute(db);
-  return radii.map((_, i) => rows[0]?.[`within_${i}`] ?? 0);
+    with read as materialized (select * from ${postingsSource(widest, COUNT_POSTINGS + 1)} p),
+    people as materialized (${matchingPeople(widest, sql`read`)})
+    select ${sql.join(columns)}, (select count(*) from read)::int as postings_read from people c`.execute(db);
+  return {
+    counts: radii.map((_, i) => rows[0]?.[`within_${i}`] ?? 0),
+    atLeast: (rows[0]?.postings_read ?? 0) > COUNT_POSTINGS,
+  };
 }
+
+/** The most postings the counts of an empty answer (and the teaser) read. */
+export const COUNT_POSTINGS = 20_000;
 
 /**
  * The caller's row, with everyone they must not see (themselves, people blocked either
@@ -348,6 +597,7 @@ export function searchFor(
     after: page.after,
     // A page plus one, to know whether there is a next page.
     limit: query.limit + 1,
+    fineCells: null,
   };
 }
 
@@ -397,16 +647,28 @@ export async function discover(
 
   const search = searchFor(caller, excludedIds, query, {
     asOf,
-    after: cursor ? { score: cursor.score, id: cursor.id } : null,
+    after: cursor ? { score: cursor.score, nearness: cursor.nearness ?? '0', id: cursor.id } : null,
   });
   const reads = options.reads ?? db;
-  const { rows } = await discoverQuery(search).execute(reads);
+  const { rows, used } = await rankedPage(reads, search, {
+    caps: cursor ? { radiusKm: cursor.radiusKm, pairsRadiusKm: cursor.pairsRadiusKm } : undefined,
+  });
+  const radiusKm = radiusRead(search, used);
+  const pairsRadiusKm = used.fineCells?.pairs?.radiusKm;
 
   const page = await stillActive(db, reads, rows.slice(0, query.limit));
   const last = page[page.length - 1];
   const next =
     rows.length > query.limit && last
-      ? encodeCursor({ score: last.score, id: last.id, asOf: asOf.getTime(), filters: fingerprint })
+      ? encodeCursor({
+          score: last.score,
+          nearness: last.nearness,
+          id: last.id,
+          asOf: asOf.getTime(),
+          filters: fingerprint,
+          radiusKm,
+          pairsRadiusKm,
+        })
       : null;
   const reader = {
     grid: query.when ? query.when.grid : gridOf(caller.schedule),
@@ -416,7 +678,7 @@ export async function discover(
   // An empty first page says why and what would find someone (issue 30 §3).
   const empty =
     page.length === 0 && !cursor
-      ? await explainEmpty(reads, { caller, excludedIds, query, asOf, baseUrl: options.baseUrl })
+      ? await explainEmpty(reads, { caller, excludedIds, query, asOf, baseUrl: options.baseUrl, used })
       : {};
 
   return {
@@ -432,6 +694,7 @@ export async function discover(
       gender: query.gender ?? null,
       age_min: query.age_min ?? null,
       age_max: query.age_max ?? null,
+      radius_km_used: radiusKm,
       ranking: RANKING_IN_WORDS,
     },
   };
@@ -461,7 +724,8 @@ async function stillActive(db: Database, reads: Database, page: CandidateRow[]):
 const WIDER_RADII_KM = [50, 100, DISCOVER_LIMITS.radiusKmMax];
 const MAX_ACTIVITIES_NAMED = 3;
 
-const peopleCount = (n: number) => (n === 1 ? '1 person' : `${n} people`);
+const peopleCount = (n: number, atLeast = false) =>
+  `${atLeast ? 'at least ' : ''}${n === 1 ? '1 person' : `${n} people`}`;
 
 /**
  * Why a first page is empty, and the searches that would find someone, with counts: is
@@ -471,13 +735,33 @@ const peopleCount = (n: number) => (n === 1 ? '1 person' : `${n} people`);
  */
 async function explainEmpty(
   db: Database,
-  context: { caller: UserRow; excludedIds: readonly string[]; query: DiscoverQuery; asOf: Date; baseUrl: string },
+  context: {
+    caller: UserRow;
+    excludedIds: readonly string[];
+    query: DiscoverQuery;
+    asOf: Date;
+    baseUrl: string;
+    /** The radius and fine cells the search read (fineCells null: the whole circle). */
+    used: Pick<DiscoverSearch, 'radiusKm' | 'fineCells'>;
+  },
 ): Promise<Pick<DiscoverResponse, 'empty_reason' | 'suggestions'>> {
-  const { caller, excludedIds, query, asOf, baseUrl } = context;
-  const counts = (q: DiscoverQuery, radii: readonly number[]) =>
-    matchCounts(db, searchFor(caller, excludedIds, q, { asOf, after: null }), radii);
-  const radius = query.radius_km;
-  const radii = [radius, ...WIDER_RADII_KM.filter((r) => r > radius)];
+  const { caller, excludedIds, query, asOf, baseUrl, used } = context;
+  const dense = used.fineCells !== null && used.fineCells.radiusKm < query.radius_km;
+  // In a dense place the counts are of the people the search read (a wider radius would read
+  // the same nearest ones): only the other filters are suggested.
+  // Counts stop at COUNT_POSTINGS postings: past that, "at least".
+  let atLeast = false;
+  const counts = async (q: DiscoverQuery, radii: readonly number[]) => {
+    const counted = await matchCounts(
+      db,
+      { ...searchFor(caller, excludedIds, q, { asOf, after: null }), ...used },
+      radii,
+    );
+    atLeast ||= counted.atLeast;
+    return counted.counts;
+  };
+  const radius = used.radiusKm;
+  const radii = [radius, ...(dense ? [] : WIDER_RADII_KM.filter((r) => r > radius))];
   const timeFiltered = query.available > 0 || query.when !== undefined;
   const whoFiltered = query.gender !== undefined || query.age_min !== undefined || query.age_max !== undefined;
   const anyTime: DiscoverQuery = { ...query, available: 0, when: undefined };
@@ -490,7 +774,7 @@ async function explainEmpty(
 
   const suggestions: NonNullable<DiscoverResponse['suggestions']> = [];
   const suggest = (change: string, matches: number, q: DiscoverQuery) =>
-    suggestions.push({ change, matches, url: searchUrl(baseUrl, q) });
+    suggestions.push({ change, matches, matches_at_least: atLeast, url: searchUrl(baseUrl, q) });
   if (atAnyTime > 0) suggest(query.when ? 'leave out when, available=0' : 'available=0', atAnyTime, anyTime);
   if (anyoneNear > 0) suggest('leave out gender, age_min and age_max', anyoneNear, anyone);
   if (widerAt > 0) suggest(`radius_km=${radii[widerAt]}`, asked[widerAt]!, { ...query, radius_km: radii[widerAt]! });
@@ -498,7 +782,7 @@ async function explainEmpty(
   const activities = (query.activities ?? caller.activities).map((id) => id.replace(/_/g, ' '));
   const named = activities.slice(0, MAX_ACTIVITIES_NAMED).join(' or ');
   const liked = `${named}${activities.length > MAX_ACTIVITIES_NAMED ? ' (or another searched activity)' : ''}`;
-  const within = `within ${radius} km`;
+  const within = `within ${radius} km${dense ? ' (in a place this dense, the search reads the nearest people)' : ''}`;
   const freeTime = query.when
     ? `free ${query.when.summary}`
     : query.available <= 1
@@ -507,15 +791,15 @@ async function explainEmpty(
   let reason: string;
   const like = (n: number) => (n === 1 ? 'likes' : 'like');
   if (atAnyTime > 0)
-    reason = `${peopleCount(atAnyTime)} ${within} ${like(atAnyTime)} ${liked}, but none is ${freeTime}`;
+    reason = `${peopleCount(atAnyTime, atLeast)} ${within} ${like(atAnyTime)} ${liked}, but none is ${freeTime}`;
   else if (anyoneNear > 0)
-    reason = `${peopleCount(anyoneNear)} ${within} ${like(anyoneNear)} ${liked}, but none of the gender or age asked for`;
+    reason = `${peopleCount(anyoneNear, atLeast)} ${within} ${like(anyoneNear)} ${liked}, but none of the gender or age asked for`;
   else reason = `Nobody ${within} likes ${liked}${timeFiltered ? ` and is ${freeTime}` : ''}`;
-  if (widerAt > 0) reason += `; ${peopleCount(asked[widerAt]!)} within ${radii[widerAt]} km`;
+  if (widerAt > 0) reason += `; ${peopleCount(asked[widerAt]!, atLeast)} within ${radii[widerAt]} km`;
   reason +=
     suggestions.length > 0
       ? `: try ${suggestions.map((s) => s.change).join(', or ')}.`
-      : `${radius < DISCOVER_LIMITS.radiusKmMax ? `; nobody within ${DISCOVER_LIMITS.radiusKmMax} km either` : ''}: ` +
+      : `${radius < DISCOVER_LIMITS.radiusKmMax && !dense ? `; nobody within ${DISCOVER_LIMITS.radiusKmMax} km either` : ''}: ` +
         'try other activities (list_activities), or search again in a few days as people join.';
   return { empty_reason: reason, suggestions };
 }

@@ -41,8 +41,11 @@ export async function discoverTeaser(db: Database, viewerId: string): Promise<Di
     return { complete: false, missing, nearby: null };
   const radiusKm = DISCOVER_LIMITS.radiusKmDefault;
   // The same statement an empty Discover answer counts with (complete profiles only, blocks
-  // and buddies left out), at any free time: the caller may have none set yet.
-  const [count = 0] = await matchCounts(
+  // and buddies left out), at any free time: the caller may have none set yet. It reads at
+  // most COUNT_POSTINGS postings, far more than the largest count shown.
+  const {
+    counts: [count = 0],
+  } = await matchCounts(
     db,
     {
       viewerId,
@@ -62,6 +65,7 @@ export async function discoverTeaser(db: Database, viewerId: string): Promise<Di
       asOf: new Date(),
       after: null,
       limit: 1,
+      fineCells: null,
     },
     [radiusKm],
   );

@@ -75,6 +75,7 @@ ${endpointTable(endpoints, baseUrl)}
 - Common slips are accepted and each is reported, one sentence per field, in ${code('warnings.normalized')}: ${code('availability')} as text, ${code('activities')} as one comma-separated string, ${code('coords')} as ${code('"38.72,-9.14"')}, gender words (woman, man, nonbinary, prefer not to say), unambiguous birthdays (${code('March 3 1990')}, ${code('1990/03/03')}), and either ${code('mimeType')} or ${code('photoMimeType')} on both photo paths. Confirm them with the person. Ambiguous input (${code('03/04/1990')}) is refused with the exact fix in ${code('error.fields')}.
 - Discover ranks only by the searched activities, and each card lists those first, then the others the person shares, then the rest.
 - An empty Discover first page carries ${code('empty_reason')} (why, with counts) and ${code('suggestions')} (each a ${code('change')}, the ${code('matches')} it finds and a ready ${code('url')}): tell the person and ask before widening the search.
+- In a dense city a Discover search reads the nearest people up to a bounded number: ${code('search.radius_km_used')} says how far it read everyone (less than ${code('radius_km')} there; people who share two or more searched activities are read further out), and a wider ${code('radius_km')} will not find more. Counts in a dense place may stop early: ${code('matches_at_least')} is then true.
 
 ## Location privacy
 
