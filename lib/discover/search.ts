@@ -234,7 +234,11 @@ function matchingPeople(search: DiscoverSearch, source = postingsSource(search))
     birthdayRangeSql(search.ages, 'p.birthday'),
   ];
   // The caller's grid on this candidate's clock: shifted where their zones' offsets differ this week.
-  const callerBits = sql`coalesce((${search.shiftedBits}::bit(126)[])[(${JSON.stringify(search.shiftIndexByZone)}::jsonb
+  // (Where no zone's clock differs from the caller's this week, the grid is the same for everyone.)
+  const callerBits =
+    Object.keys(search.shiftIndexByZone).length === 0
+      ? sql`${search.scheduleBits}::bit(126)`
+      : sql`coalesce((${search.shiftedBits}::bit(126)[])[(${JSON.stringify(search.shiftIndexByZone)}::jsonb
       ->> p.timezone)::int], ${search.scheduleBits}::bit(126))`;
   if (search.minOverlapSlots > 0) {
     conditions.push(sql`bit_count(p.schedule & ${callerBits}) >= ${search.minOverlapSlots}::int`);
