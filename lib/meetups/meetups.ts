@@ -14,7 +14,7 @@ import { isUuid } from '../contract/validation';
 import { ApiError } from '../core/errors';
 import { cellOf } from '../discover/cells';
 import type { LimitRule } from '../limits/rules';
-import { SHOW_ME_HINT } from '../profiles/consent';
+import { refuseWhileAwaitingConsent } from '../profiles/consent';
 import { ACTIVE_STATUSES, meetupNotFound, meetupRows, meetupStatus, seatsLeft, toMeetups, visibleTo } from './records';
 import { dropMeetupReminders, scheduleMeetupReminders } from './reminders';
 import { adjustCounts, lockMeetup, nextPosition, seated, tell, vacate } from './seats';
@@ -108,15 +108,7 @@ function hostOnly(meetup: MeetupRow, viewerId: string, what: string): void {
  * its person's yes (REQUIRE_PERSON_CONSENT, lib/profiles/consent.ts) does neither (403).
  */
 async function refuseWhileUnseen(db: Database, userId: string): Promise<void> {
-  const row = await db
-    .selectFrom('users')
-    .select('awaiting_person_consent')
-    .where('id', '=', userId)
-    .executeTakeFirst();
-  if (row?.awaiting_person_consent)
-    throw new ApiError('forbidden', 'Nobody can see this profile yet, so it cannot host or join meetups', {
-      hint: SHOW_ME_HINT,
-    });
+  await refuseWhileAwaitingConsent(db, userId, 'host or join meetups');
 }
 
 // ---------------------------------------------------------------------------

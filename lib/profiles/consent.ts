@@ -31,14 +31,18 @@ export async function showMeToPeople(db: Database, userId: string): Promise<{ su
  * A buddy request shows the sender's card to its recipient, so a profile still awaiting its
  * person's yes sends none (403): an assistant cannot put the person on show one stranger at a time.
  */
-export async function refuseWhileAwaitingConsent(db: Database, userId: string): Promise<void> {
+export async function refuseWhileAwaitingConsent(
+  db: Database,
+  userId: string,
+  what = 'ask anyone to be buddies',
+): Promise<void> {
   const row = await db
     .selectFrom('users')
     .select('awaiting_person_consent')
     .where('id', '=', userId)
     .executeTakeFirst();
   if (row?.awaiting_person_consent)
-    throw new ApiError('forbidden', 'Nobody can see this profile yet, so it cannot ask anyone to be buddies', {
+    throw new ApiError('forbidden', `Nobody can see this profile yet, so it cannot ${what}`, {
       hint: SHOW_ME_HINT,
     });
 }
