@@ -288,15 +288,29 @@ export function pairKeys(activities: readonly string[]): string[] {
   return keys;
 }
 
+/**
+ * The first `people` people of a fine cell (the lateral's t) in user id order from `from`
+ * on, wrapping round: for each key, at most `people` from each side of `from`, in index
+ * order, so it reads about a budget's worth however many the cell holds.
+ */
+function samplePeople(keys: readonly string[], sample: NonNullable<FineCells['sample']>): RawBuilder<unknown> {
+  const from = sql`${sample.from}::uuid`;
+  const limit = sql`${sample.people}::int`;
+  const side = (key: string, after: boolean) =>
+    sql`(select q.user_id from discover_postings q
+      where q.activity = ${key} and q.cell = t.cell and q.fine_cell = t.fine and ${after ? sql`q.user_id >= ${from}` : sql`q.user_id < ${from}`}
+      order by q.user_id limit ${limit})`;
+  const sides = keys.flatMap((key) => [side(key, true), side(key, false)]);
+  return sql`array(select s.user_id from (${sql.join(sides, sql` union all `)}) s
+    group by s.user_id order by s.user_id < ${from}, s.user_id limit ${limit})`;
+}
+
 /** One index range per key and fine cell, in the order the fine cells are listed (a nested loop over unnest). */
 function fineCellPostings(keys: readonly string[], cells: FineCells, columns: RawBuilder<unknown>) {
   const key = sql`p.activity = any(${[...keys]}::text[]) and p.cell = t.cell and p.fine_cell = t.fine`;
   // One fine cell holding more than a budget: a budget's worth of its people, from the caller's
   // place in user id order onwards (each caller a different share, the same one on every page).
-  const sample = cells.sample
-    ? sql`and p.user_id = any(array(select p.user_id from discover_postings p where ${key}
-        group by p.user_id order by p.user_id < ${cells.sample.from}::uuid, p.user_id limit ${cells.sample.people}::int))`
-    : sql``;
+  const sample = cells.sample ? sql`and p.user_id = any(${samplePeople(keys, cells.sample)})` : sql``;
   return sql`select ${columns} from unnest(${cells.cells}::int[], ${cells.fines}::int[]) with ordinality as t(cell, fine, ord)
     cross join lateral (select * from discover_postings p where ${key} ${sample} offset 0) p`;
 }
