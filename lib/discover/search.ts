@@ -1,11 +1,14 @@
 // GET /api/v1/discover.json: complete profiles near the caller who share an activity
 // and free time, ranked by the formula in ranking.ts, paged by an opaque keyset cursor.
 //
-// One SQL statement finds and ranks a page. The primary key of discover_postings
-// ((activity, cell, person), 0007) returns only people who have one of the searched
-// activities in a grid cell the circle touches (cells.ts), so the work grows with the
-// number of matches, not with the population, and it carries what the filters and score
-// need, so that work stays on a few index pages. The distance (haversine), schedule
+// Two SQL statements find and rank a page. The first decides what to read: the whole
+// circle where its coarse cells hold at most a budget of postings (the exact search), else
+// the nearest ~1 km fine cells that fit the budget, and further out the postings of the
+// searched pairs of activities (people who share two), so the work of a search is bounded
+// whatever the density (issue 42; boundedRead). The second ranks what was read. The key
+// of discover_postings ((activity, cell, fine_cell, person), 0007 and 0037) returns only
+// people who have one of the searched activities where the search reads, and it carries
+// what the filters and score need, so that work stays on a few index pages. The distance (haversine), schedule
 // overlap (bit_count of an AND of two bit(126)), age, gender, blocks and buddies are
 // checked on those rows.
 //
@@ -163,8 +166,9 @@ export function discoverQuery(search: DiscoverSearch): RawBuilder<CandidateRow> 
   const margin = sql.lit(SCORE_ESTIMATE_MARGIN);
   const me = sql`${search.viewerId}::uuid`;
 
-  // Materialized steps, so each per-row expression is computed once (PostgreSQL would
-  // otherwise repeat it wherever it is used). A page is `limit` rows; the threshold is
+  // Materialized steps (and one OFFSET 0 subquery), so each per-row expression is computed
+  // once (PostgreSQL would otherwise repeat it wherever it is used), and no more copies of
+  // the candidates are kept than needed. A page is `limit` rows; the threshold is
   // the limit-th by lowest possible score among
   // those surely after the cursor: whoever's highest possible score ranks below it cannot
   // make the page (the `limit` rows up to the threshold each rank, exactly, at or above
@@ -175,17 +179,16 @@ export function discoverQuery(search: DiscoverSearch): RawBuilder<CandidateRow> 
   // looked up for the page's rows only, through the one-pending-request-per-pair index.
   const reliability = sql`c.reliability`;
   return sql<CandidateRow>`
-    with people as materialized (${matchingPeople(search)}),
-    demoted as materialized (${reliabilityDemotedSql(search.asOf)}),
-    reliable as materialized (
-      select c.*, ${reliabilityFactorSql(sql`c.id`, 'demoted')} as reliability from people c
-      where c.distance_km <= ${search.radiusKm}::float8
-        or (c.shared_count >= 2 and c.distance_km <= ${search.fineCells?.pairs?.radiusKm ?? search.radiusKm}::float8)
-    ), bounded as materialized (
+    with demoted as materialized (${reliabilityDemotedSql(search.asOf)}),
+    bounded as materialized (
       select c.id, c.shared_count, c.overlap_slots, c.distance_km, c.nearness, c.reliability,
              ${scoreEstimateSql(inputs(sql<number>`c.days_most`), activities.length, reliability)} - ${margin} as score_low,
              ${scoreEstimateSql(inputs(sql<number>`c.days_least`), activities.length, reliability)} + ${margin} as score_high
-      from reliable c
+      from (
+        select c.*, ${reliabilityFactorSql(sql`c.id`, 'demoted')} as reliability from (${matchingPeople(search)}) c
+        where c.distance_km <= ${search.radiusKm}::float8
+          or (c.shared_count >= 2 and c.distance_km <= ${search.fineCells?.pairs?.radiusKm ?? search.radiusKm}::float8)
+        offset 0) c
     ), threshold as materialized (
       select b.score_low, b.nearness, b.id from bounded b
       where ${afterCursor('b', 'score_high', search.after, 'float8')}
