@@ -22,7 +22,8 @@ function postingsSql(withConsent: boolean) {
   return { postingColumns, postingsOf, searchable };
 }
 
-async function replacePostings(db: Kysely<any>, withConsent: boolean, rebuild: boolean): Promise<void> {
+/** Exported for 0037's down, which puts these very functions back. */
+export async function replacePostings(db: Kysely<any>, withConsent: boolean, rebuild: boolean): Promise<void> {
   const { postingColumns, postingsOf, searchable } = postingsSql(withConsent);
   await sql`create or replace function discover_postings_on_insert() returns trigger language plpgsql as $$
     begin

@@ -14,6 +14,7 @@
 // The trigger functions are written out in full (as 0033 left them, plus the fine cell), and
 // every delete names the fine cell, so it stays a lookup by the whole key.
 import { sql, type Kysely } from 'kysely';
+import { replacePostings } from './0033_person_consent';
 
 /** Pairs are made of a person's first this-many activities (a person may list 20: 190 pairs). */
 export const PAIR_ACTIVITIES = 8;
@@ -23,29 +24,26 @@ const fineCellOf = (row: string) => `discover_fine_cell(${row}.public_latitude, 
 const SEARCHABLE = (row: string) =>
   `${row}.onboarding_complete and ${row}.discover_cell is not null and not ${row}.awaiting_person_consent`;
 
-function postingsSql(withFineCell: boolean) {
-  const fine = withFineCell ? 'fine_cell, ' : '';
-  /** The posting keys of the row: its activities, and (with fine cells) their pairs. */
-  const keys = (row: string) =>
-    withFineCell ? `${row}.activities || discover_activity_pairs(${row}.activities)` : `${row}.activities`;
+function postingsSql() {
+  /** The posting keys of the row: its activities and their pairs. */
+  const keys = (row: string) => `${row}.activities || discover_activity_pairs(${row}.activities)`;
   const columns = sql.raw(
-    `activity, cell, ${fine}user_id, public_latitude, public_longitude, schedule, gender, birthday, show_age_by_decade, active_day, timezone`,
+    `activity, cell, fine_cell, user_id, public_latitude, public_longitude, schedule, gender, birthday, show_age_by_decade, active_day, timezone`,
   );
   const postingsOf = (row: string) =>
-    sql.raw(`select distinct a.activity, ${row}.discover_cell, ${withFineCell ? `${fineCellOf(row)}, ` : ''}${row}.id,
+    sql.raw(`select distinct a.activity, ${row}.discover_cell, ${fineCellOf(row)}, ${row}.id,
         ${row}.public_latitude, ${row}.public_longitude, ${row}.schedule, ${row}.gender, ${row}.birthday,
         ${row}.show_age_by_decade, discover_active_day(${row}.last_active_at), ${row}.timezone`);
   const keyOf = (row: string, alias: string) =>
     sql.raw(
-      `${alias}.activity = any(${keys(row)}) and ${alias}.cell = ${row}.discover_cell${
-        withFineCell ? ` and ${alias}.fine_cell = ${fineCellOf(row)}` : ''
-      } and ${alias}.user_id = ${row}.id`,
+      `${alias}.activity = any(${keys(row)}) and ${alias}.cell = ${row}.discover_cell
+        and ${alias}.fine_cell = ${fineCellOf(row)} and ${alias}.user_id = ${row}.id`,
     );
   return { columns, postingsOf, keyOf, keys };
 }
 
-async function replaceFunctions(db: Kysely<any>, withFineCell: boolean): Promise<void> {
-  const { columns, postingsOf, keyOf, keys } = postingsSql(withFineCell);
+async function replaceFunctions(db: Kysely<any>): Promise<void> {
+  const { columns, postingsOf, keyOf, keys } = postingsSql();
   await sql`create or replace function discover_postings_on_insert() returns trigger language plpgsql as $$
     begin
       insert into discover_postings (${columns})
@@ -69,8 +67,8 @@ async function replaceFunctions(db: Kysely<any>, withFineCell: boolean): Promise
     end $$`.execute(db);
 }
 
-async function rebuildPostings(db: Kysely<any>, withFineCell: boolean): Promise<void> {
-  const { columns, postingsOf, keys } = postingsSql(withFineCell);
+async function rebuildPostings(db: Kysely<any>): Promise<void> {
+  const { columns, postingsOf, keys } = postingsSql();
   await sql`insert into discover_postings (${columns})
     ${postingsOf('u')} from users u cross join lateral unnest(${sql.raw(keys('u'))}) as a(activity)
     where ${sql.raw(SEARCHABLE('u'))}`.execute(db);
@@ -108,17 +106,24 @@ export async function up(db: Kysely<any>): Promise<void> {
   );
   await sql`alter table discover_postings add constraint discover_postings_pkey
     primary key (activity, cell, fine_cell, user_id) include (${INCLUDED})`.execute(db);
-  await replaceFunctions(db, true);
-  await rebuildPostings(db, true);
+  await replaceFunctions(db);
+  await rebuildPostings(db);
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
-  await replaceFunctions(db, false);
   await sql`truncate discover_postings`.execute(db);
   await sql`alter table discover_postings drop constraint discover_postings_pkey, drop column fine_cell`.execute(db);
   await sql`alter table discover_postings add constraint discover_postings_pkey
     primary key (activity, cell, user_id) include (${INCLUDED})`.execute(db);
-  await rebuildPostings(db, false);
+  // 0033's functions and update trigger and 0007's delete function, word for word, then the
+  // postings from users.
+  await replacePostings(db, true, true);
+  await sql`create or replace function discover_postings_on_delete() returns trigger language plpgsql as $$
+    begin
+      delete from discover_postings p using deleted_users o
+        where p.activity = any(o.activities) and p.cell = o.discover_cell and p.user_id = o.id;
+      return null;
+    end $$`.execute(db);
   await sql`drop function discover_activity_pairs(text[])`.execute(db);
   await sql`drop function discover_fine_cell(float8, float8)`.execute(db);
   await sql`drop function discover_fine_columns(int)`.execute(db);
