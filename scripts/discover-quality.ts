@@ -8,13 +8,11 @@ import { discoverQuerySchema, type DiscoverQuery } from '../lib/contract/discove
 import {
   DISCOVER_BUDGETS,
   discoverQuery,
-  type FineCells,
-  pairKeys,
+  postingsSource,
   rankedPage,
   searchForCaller,
   type DiscoverSearch,
 } from '../lib/discover/search';
-import { coveringCells } from '../lib/discover/cells';
 
 /** The first page the bounds are judged on. */
 export const PAGE = 20;
@@ -56,24 +54,9 @@ export async function qualityCallers(db: Database, count: number, place?: string
   });
 }
 
-/** Postings in what a search read: the fine cells it chose (with the pairs'), or the coarse cells of its whole circle. */
+/** Postings a search's page read: its own source of postings (the fine cells and their sample, or the whole circle), counted. */
 async function postingsIn(db: Database, search: DiscoverSearch): Promise<number> {
-  const count = async (keys: readonly string[], cells: FineCells) =>
-    (
-      await sql<{ n: number }>`select count(*)::int as n
-        from unnest(${cells.cells}::int[], ${cells.fines}::int[]) as t(cell, fine)
-        join discover_postings p on p.activity = any(${[...keys]}::text[]) and p.cell = t.cell and p.fine_cell = t.fine`.execute(
-        db,
-      )
-    ).rows[0]!.n;
-  const read = search.fineCells;
-  if (read)
-    return (
-      (await count(search.activities, read)) + (read.pairs ? await count(pairKeys(search.activities), read.pairs) : 0)
-    );
-  const { rows } = await sql<{ n: number }>`select count(*)::int as n from discover_postings p
-    where p.activity = any(${[...search.activities]}::text[])
-      and p.cell = any(${coveringCells(search.latitude, search.longitude, search.radiusKm + 0.5)}::int[])`.execute(db);
+  const { rows } = await sql<{ n: number }>`select count(*)::int as n from ${postingsSource(search)} p`.execute(db);
   return rows[0]!.n;
 }
 

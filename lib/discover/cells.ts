@@ -20,6 +20,8 @@
  * are taken of public points only.
  */
 
+import { distanceKm } from '../geo';
+
 export const ROW_DEGREES = 0.25;
 export const ROWS = 720;
 export const CELLS_PER_ROW_ID = 1440;
@@ -122,13 +124,6 @@ export interface RingCell {
 
 const toRadians = (degrees: number) => (degrees * Math.PI) / 180;
 
-function haversineKm(lat1: number, lon1: number, lat2: number, lon2: number): number {
-  const h =
-    Math.sin(toRadians(lat2 - lat1) / 2) ** 2 +
-    Math.cos(toRadians(lat1)) * Math.cos(toRadians(lat2)) * Math.sin(toRadians(lon2 - lon1) / 2) ** 2;
-  return 2 * EARTH_RADIUS_KM * Math.asin(Math.min(1, Math.sqrt(h)));
-}
-
 /** The least distance in km from a point to any point of a cell (cellOf). */
 export function cellDistanceKm(latitude: number, longitude: number, cell: number): number {
   const row = Math.floor(cell / CELLS_PER_ROW_ID);
@@ -153,7 +148,7 @@ function distanceToBoxKm(
   const offset = ((((longitude - centre + 540) % 360) + 360) % 360) - 180;
   const nearestLongitude =
     Math.abs(offset) <= width / 2 ? longitude : longitude - offset + Math.sign(offset) * (width / 2);
-  return haversineKm(latitude, longitude, nearestLatitude, nearestLongitude);
+  return distanceKm({ latitude, longitude }, { latitude: nearestLatitude, longitude: nearestLongitude });
 }
 
 /** Every fine cell within `radiusKm` of the point, with its least distance, in no order. */

@@ -323,7 +323,7 @@ function fineCellPostings(keys: readonly string[], cells: FineCells, columns: Ra
  * coarse cells of the circle (the exact search), or, in a dense place, those in the fine
  * cells within its radius and the searched pairs in the fine cells within the pairs' radius.
  */
-function postingsSource(search: DiscoverSearch, limit?: number): RawBuilder<unknown> {
+export function postingsSource(search: DiscoverSearch, limit?: number): RawBuilder<unknown> {
   const capped = limit === undefined ? sql`` : sql`limit ${limit}::int`;
   const read = search.fineCells;
   if (!read) {
@@ -378,6 +378,11 @@ const MAX_FINE_CELLS = 12_000;
 /** A fine cell is at most this far across (km): a person in a fine cell d km away is less than d + this away. */
 const FINE_CELL_DIAGONAL_KM = 2;
 
+/** The fine cells of `rings`, as the SQL takes them (two parallel arrays). */
+function fineCellsOf(rings: readonly RingCell[]): FineCells {
+  return { cells: rings.map((r) => r.cell), fines: rings.map((r) => r.fine) };
+}
+
 /**
  * What to read of `keys` (activities or pairs) with `budget`, nearest first through `rings`,
  * given `n` and `last` from cutSql: the largest whole km r (at most `radiusKm`) such that
@@ -396,12 +401,11 @@ function nearestRead(
   const cut = n <= budget || last === null ? rings.length : last - 1;
   const reachKm = n <= budget && rings.length < MAX_FINE_CELLS ? Number.POSITIVE_INFINITY : (rings[cut]?.km ?? 0);
   const radiusKm = Math.max(0, Math.min(options.radiusKm, Math.floor(reachKm - 0.5)));
-  const take = (cells: readonly RingCell[]) => ({ cells: cells.map((r) => r.cell), fines: cells.map((r) => r.fine) });
-  if (radiusKm >= 1) return { radiusKm, ...take(rings.filter((r) => r.km < radiusKm + 0.5)) };
-  if (cut > 0) return { radiusKm: 0, ...take(rings.slice(0, cut)) };
+  if (radiusKm >= 1) return { radiusKm, ...fineCellsOf(rings.filter((r) => r.km < radiusKm + 0.5)) };
+  if (cut > 0) return { radiusKm: 0, ...fineCellsOf(rings.slice(0, cut)) };
   return {
     radiusKm: 0,
-    ...take(rings.slice(0, 1)),
+    ...fineCellsOf(rings.slice(0, 1)),
     sample: { people: Math.max(1, Math.floor(budget / options.keys)), from: options.caller },
   };
 }
@@ -431,7 +435,7 @@ export async function boundedRead(
   options: { probe: boolean; caps?: { radiusKm?: number; pairsRadiusKm?: number } },
 ): Promise<Pick<DiscoverSearch, 'radiusKm' | 'fineCells'> | null> {
   const rings = ringCells(search.latitude, search.longitude, search.radiusKm + 0.5, MAX_FINE_CELLS);
-  const listed = { cells: rings.map((r) => r.cell), fines: rings.map((r) => r.fine) };
+  const listed = fineCellsOf(rings);
   const keys = pairKeys(search.activities);
   // A search of one activity has no pairs to read: their budget goes to the activity's postings.
   const everyoneBudget = keys.length > 0 ? budget : 2 * budget;
