@@ -73,8 +73,8 @@ export interface DiscoverSearch {
   excludedIds: readonly string[];
   /** Start of the search: recency is measured from here on every page. */
   asOf: Date;
-  /** Keyset: only rows after this (score desc, nearness asc, id asc). */
-  after: { score: string; nearness: string; id: string } | null;
+  /** Keyset: only rows after this (score desc, nearness asc, id asc); nearness in whole metres. */
+  after: { score: string; nearness: number; id: string } | null;
   /** Rows to return (a page plus one, to know whether there is a next page). */
   limit: number;
   /**
@@ -94,12 +94,12 @@ export interface CandidateRow extends DiscoverCardSource {
   overlap_slots: number;
   distance_km: number;
   days_inactive: number;
-  /** The reliability factor (numeric text): "1" unless repeatedly reported absent. Never shown. */
-  reliability: string;
+  /** The reliability factor: 1 unless repeatedly reported absent. Never shown. */
+  reliability: number;
   /** Exact decimal text from numeric, e.g. "0.7825". */
   score: string;
-  /** km between the two public points to the metre (numeric text): breaks ties of score, nearest first. Never shown. */
-  nearness: string;
+  /** Whole metres between the two public points: breaks ties of score, nearest first. Never shown. */
+  nearness: number;
 }
 
 /**
@@ -115,9 +115,12 @@ function haversineSql(
   pointLongitude: RawBuilder<number>,
 ) {
   const cosLatitude = Math.cos((latitude * Math.PI) / 180);
+  // Each sine squared as a product of two (as JavaScript's x ** 2 is): power() costs several times a sine.
+  const halfSine = (point: RawBuilder<number>, origin: number) => sql`sin(radians(${point} - ${origin}::float8) / 2)`;
+  const square = (value: RawBuilder<unknown>) => sql`${value} * ${value}`;
   return sql<number>`2 * ${EARTH_RADIUS_KM}::float8 * asin(least(1, sqrt(
-      power(sin(radians(${pointLatitude} - ${latitude}::float8) / 2), 2)
-    + cos(radians(${pointLatitude})) * ${cosLatitude}::float8 * power(sin(radians(${pointLongitude} - ${longitude}::float8) / 2), 2))))`;
+      ${square(halfSine(pointLatitude, latitude))}
+    + cos(radians(${pointLatitude})) * ${cosLatitude}::float8 * ${square(halfSine(pointLongitude, longitude))})))`;
 }
 
 /** haversineSql to the public point of the row `alias` (users or discover_postings). */
@@ -140,7 +143,7 @@ function afterCursor(
   const cursorScore = sql`${after.score}::${sql.raw(scoreType)}`;
   const own = sql.ref(`${alias}.${score}`);
   const tie = sql`(${sql.ref(`${alias}.nearness`)}, ${sql.ref(`${alias}.id`)})`;
-  return sql`(${own} < ${cursorScore} or (${own} = ${cursorScore} and ${tie} > (${after.nearness}::numeric, ${after.id}::uuid)))`;
+  return sql`(${own} < ${cursorScore} or (${own} = ${cursorScore} and ${tie} > (${after.nearness}::int, ${after.id}::uuid)))`;
 }
 
 /**
@@ -266,10 +269,11 @@ function matchingPeople(search: DiscoverSearch, source = postingsSource(search))
   );
   const sharedCount = sql`greatest(count(*) filter (where not p.is_pair),
     round((1 + sqrt(1 + 8 * count(*) filter (where p.is_pair))) / 2))`;
-  // The distance once per person (an inner step), then shown in whole km and kept to the metre for ties.
+  // The distance once per person (an inner step), then shown in whole km and kept in whole metres for ties
+  // (an int: a numeric would be made from the float's text on each of thousands of rows).
   return sql`
       select m.id, m.shared_count, m.overlap_slots, greatest(1, round(m.km))::int as distance_km,
-             round(m.km::numeric, 3) as nearness, m.days_least, m.days_most
+             round(m.km * 1000)::int as nearness, m.days_least, m.days_most
       from (
         select p.user_id as id, ${sharedCount}::int as shared_count,
                min(bit_count(p.schedule & ${callerBits}))::int as overlap_slots, ${exactKm} as km,
@@ -355,22 +359,47 @@ export interface FineCellRead extends FineCells {
 }
 
 /**
- * The reading budgets of a dense search, in postings of each kind (the searched activities',
- * and the searched pairs'): a circle holding at most the first budget of activity postings
- * is read whole (the exact search); otherwise the search reads the fine cells nearest first
- * and keeps, for each kind, the largest whole-km radius whose postings fit the budget. When
- * that holds less than a page of matches (a filter few people pass), it tries once more with
- * the next budget.
+ * The reading budgets of a dense search, in postings of the searched activities: a circle
+ * holding at most the first budget of them is read whole (the exact search); otherwise the
+ * search reads the fine cells nearest first and keeps the largest whole-km radius whose
+ * postings fit the budget, and likewise for the searched pairs with PAIRS_BUDGET_SHARE of it.
+ * When that holds less than a page of matches (a filter few people pass), it tries once
+ * more with the next budget.
  */
 export const DISCOVER_BUDGETS = [2000, 16_000] as const;
 
 /**
+ * The pairs' budget as a share of the activities': people who share two searched activities
+ * are a few percent of those who share one, so half as many of their postings reach several
+ * times as far, and a wider pairs' read mostly costs index descents into near-empty fine
+ * cells (measured at 2M in one metro: a third of the CPU saved, recall unchanged; docs/discover.md).
+ */
+export const PAIRS_BUDGET_SHARE = 0.5;
+
+/**
+ * Postings of each kind a round reads with `budget`. A search of one activity has no pairs
+ * to widen it, so it reads twice the budget of its activity instead (its page then ties
+ * with the exact one however many equal scores a dense cell holds).
+ */
+export function kindBudgets(budget: number, activities: number): { everyone: number; pairs: number } {
+  return activities >= 2
+    ? { everyone: budget, pairs: Math.round(budget * PAIRS_BUDGET_SHARE) }
+    : { everyone: 2 * budget, pairs: 0 };
+}
+
+/**
  * The most postings one search reads: the probe of the circle (first budget + 1), and per
- * budget and kind (activities, pairs) the nearest-first read that places the radius
- * (budget + 1) and the page's (at most the budget).
+ * budget, for each kind, the nearest-first read that places the radius (its budget + 1)
+ * and the page's (at most its budget); of a search of one activity or of several, whichever is more.
  */
 export const DISCOVER_POSTINGS_CEILING =
-  DISCOVER_BUDGETS[0] + 1 + DISCOVER_BUDGETS.reduce((sum, budget) => sum + 2 * (2 * budget + 1), 0);
+  DISCOVER_BUDGETS[0] +
+  1 +
+  DISCOVER_BUDGETS.reduce((sum, budget) => {
+    const read = ({ everyone, pairs }: { everyone: number; pairs: number }) =>
+      2 * everyone + 1 + (pairs > 0 ? 2 * pairs + 1 : 0);
+    return sum + Math.max(read(kindBudgets(budget, 1)), read(kindBudgets(budget, 2)));
+  }, 0);
 
 /** Fine cells listed for one nearest-first read at most (a 25 km circle has about 2,100). */
 const MAX_FINE_CELLS = 12_000;
@@ -421,12 +450,20 @@ function cutSql(keys: readonly string[], listed: FineCells, budget: number, when
 }
 
 /**
+ * The nearest fine cells read first (about 5 km around): where they alone hold more than the
+ * budget (a dense place), the search is placed without counting the whole circle.
+ */
+const NEAR_FINE_CELLS = 96;
+
+/**
  * What a dense search reads with `budget`: null when the coarse cells of the circle hold no
  * more activity postings than it (the exact search reads them all), else the radius within
  * which it reads everyone and the wider one within which it reads people who share two or
  * more searched activities (nearestRead), and `radiusKm`, what bounds the distance shown.
- * One statement: the probe of the coarse cells, and only when it finds more than the
- * budget, the two nearest-first reads. `caps` (a later page's cursor) can only narrow them.
+ * One statement: the nearest-first read of the nearest fine cells; only where it does not
+ * exceed the budget, the probe of the coarse cells, and only where that does, the
+ * nearest-first read of the whole circle; then the pairs'. `caps` (a later page's cursor)
+ * can only narrow them.
  */
 export async function boundedRead(
   db: Database,
@@ -437,29 +474,42 @@ export async function boundedRead(
   const rings = ringCells(search.latitude, search.longitude, search.radiusKm + 0.5, MAX_FINE_CELLS);
   const listed = fineCellsOf(rings);
   const keys = pairKeys(search.activities);
-  // A search of one activity has no pairs to read: their budget goes to the activity's postings.
-  const everyoneBudget = keys.length > 0 ? budget : 2 * budget;
-  const probe = options.probe
-    ? sql`(select count(*)::int as n from ${postingsSource({ ...search, fineCells: null }, budget + 1)} p)`
-    : sql`(select ${budget + 1}::int as n)`;
+  const { everyone: everyoneBudget, pairs: pairsBudget } = kindBudgets(budget, search.activities.length);
+  const nearOnly = rings.length <= NEAR_FINE_CELLS;
+  const near = nearOnly ? listed : fineCellsOf(rings.slice(0, NEAR_FINE_CELLS));
+  // More than the budget in the nearest cells: more in the circle, without a probe (an InitPlan runs only when its CASE branch is taken).
+  const probeCount = options.probe
+    ? sql`(select count(*)::int from ${postingsSource({ ...search, fineCells: null }, budget + 1)} p)`
+    : sql`${budget + 1}::int`;
+  const nearIsEnough = sql<boolean>`near.n > ${everyoneBudget}::int`;
   const dense = sql<boolean>`probe.n > ${budget}::int`;
+  const wide = nearOnly
+    ? sql`(select null::int as n, null::int as last)`
+    : cutSql(search.activities, listed, everyoneBudget, sql`not (${nearIsEnough}) and ${dense}`);
   const { rows } = await sql<{
     probe: number;
+    near_n: number;
+    near_last: number | null;
     n: number | null;
     last: number | null;
     pn: number | null;
     plast: number | null;
   }>`
-    select probe.n as probe, everyone.n, everyone.last, pairs.n as pn, pairs.last as plast
-    from ${probe} probe
-    cross join lateral ${cutSql(search.activities, listed, everyoneBudget, dense)} everyone
-    cross join lateral ${keys.length > 0 ? cutSql(keys, listed, budget, dense) : sql`(select null::int as n, null::int as last)`} pairs`.execute(
+    select probe.n as probe, near.n as near_n, near.last as near_last, wide.n, wide.last, pairs.n as pn, pairs.last as plast
+    from ${cutSql(search.activities, near, everyoneBudget, sql`true`)} near
+    cross join lateral (select case when ${nearIsEnough} then ${budget + 1}::int else ${probeCount} end as n) probe
+    cross join lateral ${wide} wide
+    cross join lateral ${keys.length > 0 ? cutSql(keys, listed, pairsBudget, dense) : sql`(select null::int as n, null::int as last)`} pairs`.execute(
     db,
   );
   const row = rows[0];
   if (!row || row.probe <= budget) return null;
+  const cut =
+    nearOnly || row.near_n > everyoneBudget
+      ? { n: row.near_n, last: row.near_last }
+      : { n: row.n ?? 0, last: row.last };
   const caller = search.viewerId;
-  const everyone = nearestRead(rings, { n: row.n ?? 0, last: row.last }, everyoneBudget, {
+  const everyone = nearestRead(rings, cut, everyoneBudget, {
     radiusKm: options.caps?.radiusKm ?? search.radiusKm,
     caller,
     keys: search.activities.length,
@@ -467,7 +517,7 @@ export async function boundedRead(
   const pairs =
     keys.length === 0 || everyone.radiusKm === search.radiusKm
       ? null
-      : nearestRead(rings, { n: row.pn ?? 0, last: row.plast }, budget, {
+      : nearestRead(rings, { n: row.pn ?? 0, last: row.plast }, pairsBudget, {
           radiusKm: options.caps?.pairsRadiusKm ?? search.radiusKm,
           caller,
           keys: keys.length,
@@ -672,7 +722,9 @@ export async function discover(
 
   const search = searchFor(caller, excludedIds, query, {
     asOf,
-    after: cursor ? { score: cursor.score, nearness: cursor.nearness ?? '0', id: cursor.id } : null,
+    after: cursor
+      ? { score: cursor.score, nearness: Math.round(Number(cursor.nearness ?? '0') * 1000), id: cursor.id }
+      : null,
   });
   const reads = options.reads ?? db;
   const { rows, used } = await rankedPage(reads, search, {
@@ -687,7 +739,7 @@ export async function discover(
     rows.length > query.limit && last
       ? encodeCursor({
           score: last.score,
-          nearness: last.nearness,
+          nearness: (last.nearness / 1000).toFixed(3),
           id: last.id,
           asOf: asOf.getTime(),
           filters: fingerprint,

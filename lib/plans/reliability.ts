@@ -18,8 +18,10 @@ export const NO_SHOW_RANK_FACTOR = 0.8;
  * least NO_SHOW_REPORTERS different people (plan buddies or meetup hosts) reported them
  * absent within NO_SHOW_WINDOW_DAYS of `asOf`, else 1. `demoted` is the CTE reliabilityDemotedSql defines.
  */
-export function reliabilityFactorSql(id: RawBuilder<string>, demoted: string): RawBuilder<string> {
-  return sql<string>`case when ${id} = any((select ids from ${sql.table(demoted)})::uuid[]) then ${sql.lit(NO_SHOW_RANK_FACTOR)}::numeric else 1::numeric end`;
+export function reliabilityFactorSql(id: RawBuilder<string>, demoted: string): RawBuilder<number> {
+  // float8: the score estimates multiply thousands of rows by it, and a numeric would be cast
+  // (through its text) on each; the exact score casts it back, 0.8 and 1 exactly.
+  return sql<number>`case when ${id} = any((select ids from ${sql.table(demoted)})::uuid[]) then ${sql.lit(NO_SHOW_RANK_FACTOR)}::float8 else 1::float8 end`;
 }
 
 /** One row, one column `ids`: everyone demoted as of `asOf`. Few people, one index range. */
