@@ -446,9 +446,8 @@ export interface MailPreferencesTable {
   updated_at: Timestamp;
 }
 
-/** A plan shared with a trusted contact (0026): the page's secret hash, and the opt-in check-in. */
-export interface PlanSharesTable {
-  plan_id: string;
+/** What a share row holds besides its key, plan_shares (0026) and meetup_shares (0038) alike: the page's secret hash, and the opt-in check-in. */
+export interface ShareColumns {
   user_id: string;
   secret_hash: Buffer;
   contact_secret_hash: Buffer | null;
@@ -460,6 +459,16 @@ export interface PlanSharesTable {
   checkin_fine_at: Timestamp | null;
   contact_mail: 'sent' | 'rate_limited' | 'suppressed' | null;
   contact_mail_at: Timestamp | null;
+}
+
+/** A plan shared with a trusted contact (0026). */
+export interface PlanSharesTable extends ShareColumns {
+  plan_id: string;
+}
+
+/** A meetup shared by one of the people holding a seat in it (0038). */
+export interface MeetupSharesTable extends ShareColumns {
+  meetup_id: string;
 }
 
 /** An address that is no member's and asked for no more mail (SHA-256 of it, lower-cased). */
@@ -640,6 +649,7 @@ export interface DB {
   meetups: MeetupsTable;
   meetup_attendees: MeetupAttendeesTable;
   meetup_reminders: MeetupRemindersTable;
+  meetup_shares: MeetupSharesTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

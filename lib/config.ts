@@ -374,13 +374,13 @@ export const CONFIG_VARIABLES = [
     name: 'PLAN_CHECKIN_DELAY',
     default: '`60m`',
     description:
-      'After a shared plan\'s start, when a person who turned check-in on is asked "All good?" (push, mail, the web app); `1h`, `60m`, `30s`, or minutes.',
+      'After a shared plan\'s (or meetup\'s) start, when a person who turned check-in on is asked "All good?" (push, mail, the web app); `1h`, `60m`, `30s`, or minutes.',
   },
   {
     name: 'PLAN_CHECKIN_ANSWER_WINDOW',
     default: '`30m`',
     description:
-      'How long "All good?" waits for "I\'m fine" before the trusted contact gets the one mail with the plan\'s page (same format).',
+      'How long "All good?" waits for "I\'m fine" before the trusted contact gets the one mail with the plan\'s (or meetup\'s) page (same format).',
   },
   {
     name: 'PLAN_REVIEW_DELAY_MIN',

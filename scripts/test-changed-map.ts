@@ -13,7 +13,7 @@ export const EVERY_SPEC =
 
 export const SPECS_BY_SOURCE: readonly { prefix: string; specs: readonly string[] }[] = [
   { prefix: 'server/doors/home.tsx', specs: ['home', 'front-door', 'public-profile', 'js-budget'] },
-  { prefix: 'server/doors/share.tsx', specs: ['plan-share'] },
+  { prefix: 'server/doors/share.tsx', specs: ['plan-share', 'meetup-share'] },
   { prefix: 'server/doors/static.ts', specs: ['front-door', 'offline', 'web-push'] },
   { prefix: 'public/', specs: ['front-door', 'offline', 'web-push'] },
   { prefix: 'app/manifest.ts', specs: ['front-door', 'web-push'] },
@@ -24,7 +24,7 @@ export const SPECS_BY_SOURCE: readonly { prefix: string; specs: readonly string[
     specs: ['chat-profile', 'chat-thread', 'social', 'navigation', 'offline', 'js-budget', 'web-push', 'plans'],
   },
   { prefix: 'app/account/discover/', specs: ['discover', 'discover-browse', 'social', 'photo-step', 'meetups'] },
-  { prefix: 'app/account/meetups/', specs: ['meetups'] },
+  { prefix: 'app/account/meetups/', specs: ['meetups', 'meetup-share'] },
   { prefix: 'app/account/password/', specs: ['account', 'human-words', 'takeover', 'signin'] },
   { prefix: 'app/account/photo/', specs: ['photo-step', 'social'] },
   { prefix: 'app/account/plans/', specs: ['plans', 'plan-share'] },

@@ -4,13 +4,16 @@
 // that fits, in a bar at the bottom where a thumb reaches it on a phone. The page reads the
 // meetup again every few seconds while it is open (SWR pauses in a hidden tab), so a seat that
 // frees up shows without a reload. The host also answers joins, cancels, and takes attendance.
+// Whoever holds a seat may share the meetup with a friend, with check-in (./plan-safety.tsx).
 import { useState } from 'react';
 import useSWR from 'swr';
 import type { MeetupRecord } from '@/lib/contract/meetups';
 import { paths } from '@/lib/contract/paths';
+import type { ShareState } from '@/lib/contract/web-app';
 import { getJson, sendJson } from './api-client';
 import { Avatar } from './avatar';
 import { activityTitle, meetupWhen, placeText, seatsText } from './meetup-views';
+import { MeetupSafety, NOT_SHARED } from './plan-safety';
 
 const POLL_MS = 4_000;
 
@@ -20,10 +23,13 @@ export function MeetupPage({
   initial,
   zone,
   names,
+  safety,
 }: {
   initial: MeetupRecord;
   zone: string | null;
   names: Readonly<Record<string, string>>;
+  /** The person's share of it (null when they held no seat as the page was made), and the check-in settings. */
+  safety: { share: ShareState | null; mailDelivered: boolean; answerMinutes: number };
 }) {
   const [meetup, setMeetup] = useState(initial);
   const [busy, setBusy] = useState(false);
@@ -48,6 +54,8 @@ export function MeetupPage({
   const open = meetup.status === 'upcoming';
   const title = activityTitle(meetup.activity, names);
   const inside = me.role === 'host' || me.role === 'confirmed';
+  // Shared with a friend until it ends (under way included), as a plan is.
+  const shareable = meetup.status === 'upcoming' || meetup.status === 'under_way';
   const mine = placeText(meetup, zone);
 
   let action: { label: string; url: string; secondary?: boolean } | null = null;
@@ -136,6 +144,17 @@ export function MeetupPage({
             ) : null}
           </p>
         </section>
+      ) : null}
+
+      {inside && (shareable || safety.share?.shared) ? (
+        <MeetupSafety
+          meetupId={id}
+          initial={safety.share ?? NOT_SHARED}
+          zone={zone}
+          mailDelivered={safety.mailDelivered}
+          answerMinutes={safety.answerMinutes}
+          open={shareable}
+        />
       ) : null}
 
       {me.role === 'host' ? <HostTools meetup={meetup} waiting={waiting} busy={busy} act={act} /> : null}

@@ -2,7 +2,8 @@
 // The plan page's safety net (issue 29 §6): "Share with a friend" makes a read-only page
 // of the plan for a trusted contact (its link is shown once: only its hash is kept), and
 // "Check in" asks "All good?" after the start, mailing that contact if nobody answers.
-// "I'm fine" stops it at any time.
+// "I'm fine" stops it at any time. The meetup page (issue 45) has the same control, for
+// whoever holds a seat in the meetup: ShareSafety with the meetup's endpoints.
 import { useId, useState } from 'react';
 import { paths } from '@/lib/contract/paths';
 import type { ShareState } from '@/lib/contract/web-app';
@@ -20,23 +21,67 @@ function when(iso: string | null, zone: string | null): string {
   }).format(new Date(iso));
 }
 
-export function PlanSafety({
-  planId,
-  buddyName,
+interface SafetyProps {
+  initial: ShareState;
+  zone: string | null;
+  mailDelivered: boolean;
+  answerMinutes: number;
+  /** It can still be shared (a plan proposed or confirmed, a meetup not cancelled; not over). */
+  open: boolean;
+}
+
+export function PlanSafety({ planId, buddyName, ...props }: SafetyProps & { planId: string; buddyName: string }) {
+  return (
+    <ShareSafety
+      {...props}
+      what="plan"
+      shown={`what, when, where and with ${buddyName}`}
+      shareUrl={paths.planShare({ planId })}
+      checkinUrl={paths.planCheckin({ planId })}
+    />
+  );
+}
+
+/** One's share of a meetup one holds a seat in. */
+export function MeetupSafety({ meetupId, ...props }: SafetyProps & { meetupId: string }) {
+  return (
+    <ShareSafety
+      {...props}
+      what="meetup"
+      shown="what, when, where, who hosts and how many go"
+      shareUrl={paths.meetupShare({ meetupId })}
+      checkinUrl={paths.meetupCheckin({ meetupId })}
+    />
+  );
+}
+
+/** Not shared (yet): what the control starts from for someone who had no seat when the page was made. */
+export const NOT_SHARED: ShareState = {
+  success: true,
+  shared: false,
+  url: null,
+  created_at: null,
+  expires_at: null,
+  contact_email: null,
+  checkin: { on: false, asks_at: null, asked_at: null, fine_at: null, contact_mailed: false },
+};
+
+function ShareSafety({
+  what,
+  shown,
+  shareUrl,
+  checkinUrl,
   initial,
   zone,
   mailDelivered,
   answerMinutes,
   open,
-}: {
-  planId: string;
-  buddyName: string;
-  initial: ShareState;
-  zone: string | null;
-  mailDelivered: boolean;
-  answerMinutes: number;
-  /** The plan can still be shared (proposed or confirmed, not over). */
-  open: boolean;
+}: SafetyProps & {
+  what: 'plan' | 'meetup';
+  /** What the friend reads on the page. */
+  shown: string;
+  shareUrl: string;
+  checkinUrl: string;
 }) {
   const [state, setState] = useState(initial);
   const [contact, setContact] = useState(initial.contact_email ?? '');
@@ -63,7 +108,7 @@ export function PlanSafety({
   }
 
   const share = () =>
-    act('POST', paths.planShare({ planId }), {
+    act('POST', shareUrl, {
       contact_email: contact.trim() || null,
       checkin: checkin && contact.trim() !== '',
     });
@@ -81,11 +126,7 @@ export function PlanSafety({
   const c = state.checkin;
   const waiting = state.shared && c.on && !c.fine_at;
   const fineButton = (
-    <button
-      type="button"
-      onClick={() => void act('POST', paths.planCheckin({ planId }), { fine: true })}
-      disabled={busy}
-    >
+    <button type="button" onClick={() => void act('POST', checkinUrl, { fine: true })} disabled={busy}>
       I’m fine
     </button>
   );
@@ -95,7 +136,7 @@ export function PlanSafety({
       {waiting && c.asked_at ? (
         <div className="notice stack" role="alert">
           <p>
-            <strong>All good?</strong> Tell us you’re fine, or we mail your friend this plan’s page
+            <strong>All good?</strong> Tell us you’re fine, or we mail your friend this {what}’s page
             {c.contact_mailed ? ' (we already did)' : ''}.
           </p>
           <p>{fineButton}</p>
@@ -104,8 +145,7 @@ export function PlanSafety({
       {state.shared ? (
         <>
           <p>
-            A friend can read what, when, where and with {buddyName} on a private page until{' '}
-            {when(state.expires_at, zone)}
+            A friend can read {shown} on a private page until {when(state.expires_at, zone)}
             {state.contact_email ? `; your trusted contact is ${state.contact_email}` : ''}.
           </p>
           {state.url ? (
@@ -132,11 +172,7 @@ export function PlanSafety({
           <p className="actions">
             {waiting && !c.asked_at ? fineButton : null}
             {!c.on && !c.fine_at && state.contact_email && mailDelivered && open ? (
-              <button
-                type="button"
-                onClick={() => void act('POST', paths.planCheckin({ planId }), { on: true })}
-                disabled={busy}
-              >
+              <button type="button" onClick={() => void act('POST', checkinUrl, { on: true })} disabled={busy}>
                 Check in
               </button>
             ) : null}
@@ -145,7 +181,7 @@ export function PlanSafety({
                 type="button"
                 className="button-secondary"
                 onClick={() =>
-                  void act('POST', paths.planShare({ planId }), {
+                  void act('POST', shareUrl, {
                     contact_email: state.contact_email,
                     checkin: state.checkin.on,
                   })
@@ -158,7 +194,7 @@ export function PlanSafety({
             <button
               type="button"
               className="button-secondary"
-              onClick={() => void act('DELETE', paths.planShare({ planId }), {}, 'The link is off.')}
+              onClick={() => void act('DELETE', shareUrl, {}, 'The link is off.')}
               disabled={busy}
             >
               Turn link off
@@ -174,8 +210,8 @@ export function PlanSafety({
           }}
         >
           <p>
-            Meeting someone new? Send a friend a private page with what, when, where and with {buddyName}. It stops
-            working 24 hours after the plan ends, and you can turn it off.
+            Meeting someone new? Send a friend a private page with {shown}. It stops working 24 hours after the {what}{' '}
+            ends, and you can turn it off.
           </p>
           <div className="field">
             <label htmlFor={ids.contact}>Your friend’s email (for check-in, optional)</label>
@@ -210,7 +246,7 @@ export function PlanSafety({
           </p>
         </form>
       ) : (
-        <p className="muted">This plan can no longer be shared.</p>
+        <p className="muted">This {what} can no longer be shared.</p>
       )}
       {note ? (
         <p className="notice" role="status">

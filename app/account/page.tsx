@@ -11,6 +11,7 @@ import { ApiError } from '@/lib/core/errors';
 import { consumeRateLimit } from '@/lib/limits/rate-limits';
 import { inboxPlans } from '@/lib/plans/plans';
 import { waitingCheckins } from '@/lib/plans/share';
+import { waitingMeetupCheckins } from '@/lib/meetups/share';
 import { plansToReview } from '@/lib/plans/reviews';
 import { zonesOf } from '@/lib/web/plans';
 import { DISCOVER_FIELDS, missingFields, type DiscoverField } from '@/lib/profiles/onboarding';
@@ -68,13 +69,14 @@ export default async function AccountPage() {
   const base = config().publicBaseUrl;
   const missing = new Set(missingFields(user));
   const done = DISCOVER_FIELDS.length - missing.size;
-  const [toConfirm, requests, chats, matches, plans, checkins, toReview] = await Promise.all([
+  const [toConfirm, requests, chats, matches, plans, checkins, meetupCheckins, toReview] = await Promise.all([
     listTokensToConfirm(db, user.id),
     listBuddyRequests(db, user.id, {}, base),
     listChats(db, user.id, {}, base),
     missing.size === 0 ? newMatches(user) : Promise.resolve(null),
     inboxPlans(db, user.id, base),
     waitingCheckins(db, user.id),
+    waitingMeetupCheckins(db, user.id),
     plansToReview(db, { viewerId: user.id, baseUrl: base, delayMinutes: config().planReviewDelayMinutes }),
   ]);
   const upcoming = [...plans.plans_to_answer, ...(plans.next_plan ? [plans.next_plan] : [])];
@@ -84,10 +86,12 @@ export default async function AccountPage() {
   return (
     <>
       <h1>Hi, {user.display_name}</h1>
-      {checkins.map((planId) => (
-        <p key={planId} className="notice notice-warn" role="alert">
-          <strong>All good?</strong> Your check-in is waiting.{' '}
-          <a href={`/account/plans/${encodeURIComponent(planId)}`}>Answer “I’m fine”</a>
+      {[
+        ...checkins.map((planId) => `/account/plans/${encodeURIComponent(planId)}`),
+        ...meetupCheckins.map((meetupId) => `/account/meetups/${encodeURIComponent(meetupId)}`),
+      ].map((href) => (
+        <p key={href} className="notice notice-warn" role="alert">
+          <strong>All good?</strong> Your check-in is waiting. <a href={href}>Answer “I’m fine”</a>
         </p>
       ))}
       {toConfirm.length > 0 ? (

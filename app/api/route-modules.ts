@@ -64,6 +64,8 @@ export const ROUTE_MODULES: RouteModules = {
   '/api/v1/mail/unsubscribe.json': () => import('./v1/mail/unsubscribe.json/route'),
   '/api/v1/plans/{planId}/share.json': () => import('./v1/plans/[planId]/share.json/route'),
   '/api/v1/plans/{planId}/checkin.json': () => import('./v1/plans/[planId]/checkin.json/route'),
+  '/api/v1/meetups/{meetupId}/share.json': () => import('./v1/meetups/[meetupId]/share.json/route'),
+  '/api/v1/meetups/{meetupId}/checkin.json': () => import('./v1/meetups/[meetupId]/checkin.json/route'),
 };
 
 /** Paths ending in {name}.json or {name}.ics: the [name] folder's route serves them (over HTTP, through Next.js). */

@@ -131,6 +131,7 @@ export async function eraseAccount(trx: Database, userId: string): Promise<void>
     'web_push_subscriptions',
     'calendar_feeds',
     'plan_shares',
+    'meetup_shares',
     'plan_reviews',
     'mail_preferences',
   ] as const) {

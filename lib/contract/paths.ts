@@ -64,6 +64,8 @@ export const API_PATHS = {
   approveMeetupJoin: '/api/v1/meetups/{meetupId}/approve.json',
   declineMeetupJoin: '/api/v1/meetups/{meetupId}/decline.json',
   meetupAttendance: '/api/v1/meetups/{meetupId}/attendance.json',
+  meetupShare: '/api/v1/meetups/{meetupId}/share.json',
+  meetupCheckin: '/api/v1/meetups/{meetupId}/checkin.json',
 } as const;
 
 export type PathName = keyof typeof API_PATHS;

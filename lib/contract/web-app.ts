@@ -307,6 +307,45 @@ export const answerCheckin = defineEndpoint({
   errors: ['validation_failed', 'not_found', 'forbidden', 'conflict'],
 });
 
+// The same for a meetup (issue 45), for whoever holds a seat in it (the host or the confirmed;
+// anyone else, the waitlisted included, gets 404): the same bodies and answers, the same rules.
+const meetupIdParams = z.object({ meetupId: singleLine().min(1).max(80) });
+
+export const getMeetupShare = defineEndpoint({
+  ...getPlanShare,
+  id: 'get_meetup_share',
+  path: API_PATHS.meetupShare,
+  tags: ['meetups'],
+  summary: 'Whether you shared a meetup with a trusted contact, and its check-in',
+  params: meetupIdParams,
+});
+
+export const shareMeetup = defineEndpoint({
+  ...sharePlan,
+  id: 'share_meetup',
+  path: API_PATHS.meetupShare,
+  tags: ['meetups'],
+  summary: 'Make a read-only page of a meetup you hold a seat in for a trusted contact (a new link replaces the old)',
+  params: meetupIdParams,
+  errors: ['validation_failed', 'not_found', 'forbidden', 'conflict', 'meetup_not_open'],
+});
+
+export const revokeMeetupShare = defineEndpoint({
+  ...revokePlanShare,
+  id: 'revoke_meetup_share',
+  path: API_PATHS.meetupShare,
+  tags: ['meetups'],
+  params: meetupIdParams,
+});
+
+export const answerMeetupCheckin = defineEndpoint({
+  ...answerCheckin,
+  id: 'answer_meetup_checkin',
+  path: API_PATHS.meetupCheckin,
+  tags: ['meetups'],
+  params: meetupIdParams,
+});
+
 // The person's own signup at /signup: register.json's body and answer without the bearer
 // token, which only an assistant needs (the browser signs in with a session).
 export const webSignup = defineEndpoint({
@@ -383,4 +422,8 @@ export const webAppEndpoints = [
   sharePlan,
   revokePlanShare,
   answerCheckin,
+  getMeetupShare,
+  shareMeetup,
+  revokeMeetupShare,
+  answerMeetupCheckin,
 ] as const;

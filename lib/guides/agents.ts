@@ -92,7 +92,7 @@ Members may be ${ageRules().minimumAge} or older. People under 18 and adults nev
 
 - Their public page is not public: signed-out visitors, search engines and link previews get nothing.
 - A birthday change that crosses 18 is refused (${code('validation_failed')} on ${code('birthday')}); only the operator corrects it. Do not retry with another date. They move to the adults on their 18th birthday by themselves; buddies they made before stay.
-- When they share a plan from the web app, check-in is on unless they turn it off: suggest a parent or another trusted adult as the contact.
+- When they share a plan or a meetup from the web app, check-in is on unless they turn it off: suggest a parent or another trusted adult as the contact.
 
 ## Polling rhythm
 
@@ -133,7 +133,7 @@ Times come in the reader's zone; ${code('buddy_local_starts_at')} is the buddy's
 
 1. ${ref('GET', '/api/v1/meetups.json')} finds upcoming meetups near the person (${code('radius_km')}, ${code('activities')}, ${code('when')}, ${code('days')}), ranked by ${code('fit')}: a shared activity, whether they are usually free then, whole km between public points, seats left, with ${code('why')} to tell them. ${code('view=mine')} lists theirs. To host: ${ref('POST', '/api/v1/meetups.json')} with ${code('activity')}, ${code('starts_at')} (without an offset it is read on the person's clock), ${code('place')} ${code('{name, address?}')} (a public place), ${code('capacity')} (2-50, the host included), ${code('join')} (${code('open')} or ${code('approval')}), ${code('note')}, ${code('repeat_weekly')} (a weekly series of up to 12).
 2. Only as the person decides, ${ref('POST', '/api/v1/meetups/{meetupId}/join.json')}: a seat while one is left, else the waitlist (${code('me.waitlist_position')}); an ${code('approval')} meetup waits for the host (${ref('POST', '/api/v1/meetups/{meetupId}/approve.json')}). The waitlist moves by itself: a freed seat goes to the first waiting (inbox ${code('meetup_updates')}: ${code('promoted')}); within 3 hours of the start it is offered instead (${code('meetups_to_answer')}: ${code('take_seat')}): join within 30 minutes to take it, or it passes on.
-3. The address, the people (first names and photos) and the group chat (${code('chatId')}, the same messages endpoints and limits) are for the host and the confirmed. ${ref('POST', '/api/v1/meetups/{meetupId}/leave.json')} gives a place up; the host cancels with ${ref('POST', '/api/v1/meetups/{meetupId}/cancel.json')} (${code('series')}: the later ones too). Reminders come 24 h and 2 h before; ${code('GET /api/v1/meetups/{meetupId}.ics')} is one for a calendar. After the end the host says who did not come, on the meetup's page.
+3. The address, the people (first names and photos) and the group chat (${code('chatId')}, the same messages endpoints and limits) are for the host and the confirmed. ${ref('POST', '/api/v1/meetups/{meetupId}/leave.json')} gives a place up; the host cancels with ${ref('POST', '/api/v1/meetups/{meetupId}/cancel.json')} (${code('series')}: the later ones too). Reminders come 24 h and 2 h before; ${code('GET /api/v1/meetups/{meetupId}.ics')} is one for a calendar. After the end the host says who did not come, on the meetup's page. Sharing it with a trusted contact, and its check-in, are for the host and the confirmed, on that page (${code('/account/meetups/{meetupId}')}), as a plan's are: send them there.
 
 ## Safe retries and visible limits
 

@@ -2,7 +2,7 @@
 // name and photo, the viewer's own place in it) and one mapping function. What a viewer sees
 // depends on their place: the exact address and the people only to the host and the confirmed
 // (the host also sees who waits); everyone else gets the place's name and area and the counts.
-import { sql, type Expression, type SqlBool } from 'kysely';
+import { sql, type Expression, type RawBuilder, type SqlBool } from 'kysely';
 import type { Database } from '@/db';
 import type { AttendeeStatus, MeetupRow } from '@/db/types';
 import { reachableBirthdaysSql } from '../ages/worlds';
@@ -51,6 +51,15 @@ export function openToViewer(
 export function visibleTo(viewer: { id: string; birthday: string | null }, today: Date = new Date()) {
   return sql<SqlBool>`(h.disabled_at is null and (m.host_id = ${viewer.id}
     or me.status in ('pending', 'waitlisted', 'offered', 'confirmed') or ${openToViewer(viewer, 'm', today)}))`;
+}
+
+/**
+ * Whether `user` (an id, or a reference such as sql.ref('s.user_id')) holds a seat in the meetup
+ * `meetupAlias`: its host, or confirmed. Those are who may share it (./share.ts).
+ */
+export function holdsSeat(meetupAlias: string, user: string | RawBuilder<string>): RawBuilder<SqlBool> {
+  return sql<SqlBool>`(${sql.ref(`${meetupAlias}.host_id`)} = ${user} or exists (select 1 from meetup_attendees sa
+    where sa.meetup_id = ${sql.ref(`${meetupAlias}.id`)} and sa.user_id = ${user} and sa.status = 'confirmed'))`;
 }
 
 /** Meetups with everything toMeetup needs for this viewer; `me` is the viewer's attendee row, if any. */

@@ -13,6 +13,7 @@ import { addGroupMember, removeGroupMember } from '../chats/chats';
 import { MEETUP_LIMITS } from '../contract/meetups';
 import { enqueue, QUEUES } from '../jobs/boss';
 import type { MeetupEvent, PushJob } from '../notifications/push-job';
+import { endShare } from '../plans/share';
 import type { MeetupMailJob } from './mail';
 import { offersSeats, seatsLeft } from './records';
 import { dropMeetupReminders, scheduleMeetupReminders } from './reminders';
@@ -85,11 +86,15 @@ export async function seated(trx: Database, meetup: MeetupRow, userId: string, n
   await scheduleMeetupReminders(trx, { meetupId: meetup.id, userId, startsAt: new Date(meetup.starts_at), now });
 }
 
-/** A person no longer holds a seat: out of the group chat, no more reminders. */
+/**
+ * A person no longer holds a seat: out of the group chat, no more reminders, and their share of
+ * it ends (its links answer 410, check-in stops), so joining again never brings an old link back.
+ */
 export async function unseated(trx: Database, meetupId: string, userId: string): Promise<void> {
   const chatId = await chatOf(trx, meetupId);
   if (chatId) await removeGroupMember(trx, chatId, userId);
   await dropMeetupReminders(trx, meetupId, userId);
+  await endShare(trx, { kind: 'meetup', id: meetupId, userId });
 }
 
 /**

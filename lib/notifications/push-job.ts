@@ -31,6 +31,7 @@ export const pushJobSchema = z.discriminatedUnion('kind', [
     actorId: z.string(),
     event: z.enum(MEETUP_EVENTS),
   }),
+  z.object({ kind: z.literal('meetup_checkin'), recipientId: z.string(), meetupId: z.string() }),
   z.object({
     kind: z.literal('meetup_reminder'),
     recipientId: z.string(),

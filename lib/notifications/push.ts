@@ -63,6 +63,7 @@ export async function buildNotification(db: Database, job: PushJob): Promise<Pus
   if (job.kind === 'plan') return planNotification(db, job);
   if (job.kind === 'plan_reminder') return reminderNotification(db, job);
   if (job.kind === 'plan_checkin') return checkinNotification(db, job);
+  if (job.kind === 'meetup_checkin') return meetupCheckinNotification(db, job);
   const request = await db
     .selectFrom('buddy_requests as r')
     .innerJoin('users as s', 's.id', 'r.sender_id')
@@ -174,6 +175,29 @@ async function checkinNotification(
     title: 'All good?',
     body: 'Your check-in: tap to tell us you are fine.',
     data: { type: 'plan_checkin', planId: job.planId },
+  };
+}
+
+/** "All good?" during a shared meetup; nothing once answered, revoked (the seat given up revokes it) or cancelled. */
+async function meetupCheckinNotification(
+  db: Database,
+  job: Extract<PushJob, { kind: 'meetup_checkin' }>,
+): Promise<PushNotification | null> {
+  const row = await db
+    .selectFrom('meetup_shares as s')
+    .innerJoin('meetups as m', 'm.id', 's.meetup_id')
+    .select(['m.host_id', 'm.status', 's.checkin_fine_at', 's.revoked_at'])
+    .where('s.meetup_id', '=', job.meetupId)
+    .where('s.user_id', '=', job.recipientId)
+    .executeTakeFirst();
+  if (row?.status !== 'open' || row.checkin_fine_at || row.revoked_at) return null;
+  return {
+    kind: job.kind,
+    recipientId: job.recipientId,
+    actorId: row.host_id,
+    title: 'All good?',
+    body: 'Your check-in: tap to tell us you are fine.',
+    data: { type: 'meetup_checkin', meetupId: job.meetupId },
   };
 }
 

@@ -1,5 +1,7 @@
 // Share my plan (issue 29 §6): a read-only page for a trusted contact, and the opt-in
-// check-in that mails that contact when "All good?" goes unanswered.
+// check-in that mails that contact when "All good?" goes unanswered. A meetup is shared the
+// same way (issue 45, lib/meetups/share.ts): the rows, their rules and the check-in here are
+// one code for both kinds, told apart by ShareRef.kind (plan_shares or meetup_shares).
 //
 // The page's URL carries a secret, stored only as its SHA-256 hash (as bearer tokens and
 // the calendar feed's are), so its URL is shown once, when made. The contact mail carries
@@ -15,6 +17,7 @@ import { randomSecret, sha256 } from '../core/secrets';
 import { blockStatus } from '../blocks/status';
 import type { ShareState } from '../contract/web-app';
 import { ApiError } from '../core/errors';
+import { paths } from '../contract/paths';
 import { isUuid } from '../contract/validation';
 import { isSuppressed } from '../notifications/mail-preferences';
 import { firstName, toUserCard } from '../profiles/records';
@@ -22,11 +25,61 @@ import { effectiveStatus, planNotFound } from './records';
 import { isoInstant } from './time';
 
 export const SHARE_PREFIX = 'bm_sh_';
-/** How long after the plan ends its page still answers. */
+/** How long after the plan (or meetup) ends its page still answers. */
 export const SHARE_KEPT_HOURS = 24;
 const HOUR_MS = 3_600_000;
 
 export const sharePagePath = (secret: string) => `/share/${secret}`;
+
+/** What is shared: a plan (plan_shares, 0026) or a meetup (meetup_shares, 0038). */
+export type ShareKind = 'plan' | 'meetup';
+export const SHARE_KINDS: readonly ShareKind[] = ['plan', 'meetup'];
+
+const SHARE_TABLES = {
+  plan: {
+    table: 'plan_shares',
+    key: 'plan_id',
+    sharePath: (id: string) => paths.planShare({ planId: id }),
+    /** The person's page of it in the web app, where "I'm fine" is answered. */
+    page: (id: string) => `/account/plans/${encodeURIComponent(id)}`,
+  },
+  meetup: {
+    table: 'meetup_shares',
+    key: 'meetup_id',
+    sharePath: (id: string) => paths.meetupShare({ meetupId: id }),
+    page: (id: string) => `/account/meetups/${encodeURIComponent(id)}`,
+  },
+} as const;
+
+/** The person's page of a shared plan or meetup, in the web app (the check-in mail links there). */
+export const sharedThingPage = (kind: ShareKind, id: string) => SHARE_TABLES[kind].page(id);
+
+/** One share row: of which plan or meetup, by whom. */
+export interface ShareRef {
+  kind: ShareKind;
+  id: string;
+  userId: string;
+}
+
+/** The row of `ref` to read (add the columns to select). */
+export function selectShare(db: Database, ref: ShareRef) {
+  const { table, key } = SHARE_TABLES[ref.kind];
+  return db.selectFrom(table).where(key, '=', ref.id).where('user_id', '=', ref.userId);
+}
+
+/** The row of `ref` to change (add `.set(…)`). */
+export function updateShare(db: Database, ref: ShareRef) {
+  const { table, key } = SHARE_TABLES[ref.kind];
+  return db.updateTable(table).where(key, '=', ref.id).where('user_id', '=', ref.userId);
+}
+
+/** What a share is of, as the rules here need it: the kind, the id and the times. */
+export interface Shareable {
+  kind: ShareKind;
+  id: string;
+  starts_at: Date | string;
+  ends_at: Date | string;
+}
 
 interface Target {
   viewerId: string;
@@ -49,31 +102,37 @@ async function viewersPlan(db: Database, { viewerId, planId }: Target): Promise<
   return row;
 }
 
-const expiresAt = (plan: Pick<PlanRow, 'ends_at'>) =>
-  new Date(new Date(plan.ends_at).getTime() + SHARE_KEPT_HOURS * HOUR_MS);
+/** When a share's page stops answering: SHARE_KEPT_HOURS after the plan's (or meetup's) end. */
+export const expiresAt = (thing: { ends_at: Date | string }) =>
+  new Date(new Date(thing.ends_at).getTime() + SHARE_KEPT_HOURS * HOUR_MS);
 
-async function stateOf(
+const planOf = (plan: PlanRow): Shareable => ({
+  kind: 'plan',
+  id: plan.id,
+  starts_at: plan.starts_at,
+  ends_at: plan.ends_at,
+});
+
+/** The viewer's share of a plan or meetup as the API answers it (`url` only in the answer that made it). */
+export async function stateOf(
   db: Database,
-  plan: PlanRow,
+  thing: Shareable,
   viewerId: string,
   checkinDelaySeconds: number,
   url: string | null = null,
 ): Promise<ShareState> {
-  const row = await db
-    .selectFrom('plan_shares')
+  const row = await selectShare(db, { kind: thing.kind, id: thing.id, userId: viewerId })
     .selectAll()
-    .where('plan_id', '=', plan.id)
-    .where('user_id', '=', viewerId)
     .where('revoked_at', 'is', null)
     .executeTakeFirst();
   const iso = (at: Date | string | null | undefined) => (at ? isoInstant(new Date(at)) : null);
-  const asksAt = new Date(new Date(plan.starts_at).getTime() + checkinDelaySeconds * 1000);
+  const asksAt = new Date(new Date(thing.starts_at).getTime() + checkinDelaySeconds * 1000);
   return {
     success: true,
     shared: Boolean(row),
     url: row ? url : null,
     created_at: iso(row?.created_at),
-    expires_at: row ? iso(expiresAt(plan)) : null,
+    expires_at: row ? iso(expiresAt(thing)) : null,
     contact_email: row?.contact_email ?? null,
     checkin: {
       on: Boolean(row?.checkin),
@@ -86,7 +145,7 @@ async function stateOf(
 }
 
 /** Check-in turned on needs a contact to mail and a server that delivers mail. */
-function assertCheckinPossible(contactEmail: string | null, mailDelivered: boolean) {
+function assertCheckinPossible(kind: ShareKind, contactEmail: string | null, mailDelivered: boolean) {
   if (!mailDelivered) {
     throw new ApiError(
       'conflict',
@@ -98,7 +157,7 @@ function assertCheckinPossible(contactEmail: string | null, mailDelivered: boole
   }
   if (!contactEmail) {
     throw new ApiError('validation_failed', 'Check-in needs the email address of the friend to tell', {
-      hint: 'Name your trusted contact in contact_email when you share the plan.',
+      hint: `Name your trusted contact in contact_email when you share the ${kind}.`,
       fields: { contact_email: 'required for check-in' },
     });
   }
@@ -115,7 +174,7 @@ export interface ShareSettings {
 export async function sharePlan(
   db: Database,
   target: Target,
-  body: { contact_email?: string | null; checkin?: boolean | null },
+  body: ShareBody,
   settings: ShareSettings,
 ): Promise<ShareState> {
   const now = settings.now ?? new Date();
@@ -130,12 +189,31 @@ export async function sharePlan(
       },
     );
   }
+  return makeShare(db, planOf(plan), target.viewerId, body, settings);
+}
+
+export interface ShareBody {
+  contact_email?: string | null;
+  checkin?: boolean | null;
+}
+
+/**
+ * Makes (or remakes) the viewer's share of a plan or meetup the caller found theirs and open.
+ * Left out, check-in is on for a person under 18 whenever it can run (a contact, and mail delivered).
+ */
+export async function makeShare(
+  db: Database,
+  thing: Shareable,
+  viewerId: string,
+  body: ShareBody,
+  settings: ShareSettings,
+): Promise<ShareState> {
+  const now = settings.now ?? new Date();
   const contact = body.contact_email?.trim() || null;
-  // Left out, check-in is on for a person under 18 whenever it can run (a contact, and mail delivered).
   const checkin =
     body.checkin ??
-    (contact !== null && settings.mailDelivered && ageWorld(await birthdayOf(db, target.viewerId), now) === 'teen');
-  if (checkin) assertCheckinPossible(contact, settings.mailDelivered);
+    (contact !== null && settings.mailDelivered && ageWorld(await birthdayOf(db, viewerId), now) === 'teen');
+  if (checkin) assertCheckinPossible(thing.kind, contact, settings.mailDelivered);
   if (contact && (await isSuppressed(db, contact))) {
     throw new ApiError('validation_failed', 'That address asked Buddy Match not to send it mail', {
       hint: 'Name another trusted contact.',
@@ -150,81 +228,88 @@ export async function sharePlan(
     contact_email: contact,
     checkin,
   };
+  const { table, key } = SHARE_TABLES[thing.kind];
+  const keyValue = thing.kind === 'plan' ? { plan_id: thing.id } : { meetup_id: thing.id };
   await db
-    .insertInto('plan_shares')
-    .values({ plan_id: plan.id, user_id: target.viewerId, ...values })
+    .insertInto(table)
+    .values({ ...keyValue, user_id: viewerId, ...values })
     // Made again: a new link (the old one and any contact link stop), the new contact and
     // choice; what check-in already did (asked, answered, mailed) stays, so it never repeats.
-    .onConflict((oc) => oc.columns(['plan_id', 'user_id']).doUpdateSet({ ...values, contact_secret_hash: null }))
+    .onConflict((oc) => oc.columns([key, 'user_id']).doUpdateSet({ ...values, contact_secret_hash: null }))
     .execute();
-  return stateOf(
-    db,
-    plan,
-    target.viewerId,
-    settings.checkinDelaySeconds,
-    `${settings.baseUrl}${sharePagePath(secret)}`,
-  );
+  return stateOf(db, thing, viewerId, settings.checkinDelaySeconds, `${settings.baseUrl}${sharePagePath(secret)}`);
 }
 
 export async function shareState(db: Database, target: Target, checkinDelaySeconds: number): Promise<ShareState> {
-  return stateOf(db, await viewersPlan(db, target), target.viewerId, checkinDelaySeconds);
+  return stateOf(db, planOf(await viewersPlan(db, target)), target.viewerId, checkinDelaySeconds);
 }
 
 /** Revoked: both links answer 410, check-in stops and the contact's address is forgotten. */
 export async function revokeShare(db: Database, target: Target, checkinDelaySeconds: number): Promise<ShareState> {
-  const plan = await viewersPlan(db, target);
-  await db
-    .updateTable('plan_shares')
+  return revokeShareOf(db, planOf(await viewersPlan(db, target)), target.viewerId, checkinDelaySeconds);
+}
+
+/** Revokes the viewer's share of a plan or meetup the caller found theirs. */
+export async function revokeShareOf(
+  db: Database,
+  thing: Shareable,
+  viewerId: string,
+  checkinDelaySeconds: number,
+): Promise<ShareState> {
+  await endShare(db, { kind: thing.kind, id: thing.id, userId: viewerId });
+  return stateOf(db, thing, viewerId, checkinDelaySeconds);
+}
+
+/** Turns one share off, if it is on: both links answer 410, check-in stops, the contact is forgotten. */
+export async function endShare(db: Database, ref: ShareRef): Promise<void> {
+  await updateShare(db, ref)
     .set({ revoked_at: sql<Date>`now()`, contact_email: null, checkin: false })
-    .where('plan_id', '=', plan.id)
-    .where('user_id', '=', target.viewerId)
     .where('revoked_at', 'is', null)
     .execute();
-  return stateOf(db, plan, target.viewerId, checkinDelaySeconds);
 }
 
 /** Check-in on or off for the viewer's share, or "I'm fine" (which stops it for good). */
 export async function answerCheckin(
   db: Database,
   target: Target,
-  body: { on?: boolean | null; fine?: boolean | null },
+  body: CheckinBody,
   settings: Omit<ShareSettings, 'baseUrl'>,
 ): Promise<ShareState> {
-  const plan = await viewersPlan(db, target);
-  const share = await db
-    .selectFrom('plan_shares')
-    .select(['contact_email'])
-    .where('plan_id', '=', plan.id)
-    .where('user_id', '=', target.viewerId)
-    .where('revoked_at', 'is', null)
-    .executeTakeFirst();
+  return answerCheckinOf(db, planOf(await viewersPlan(db, target)), target.viewerId, body, settings);
+}
+
+export interface CheckinBody {
+  on?: boolean | null;
+  fine?: boolean | null;
+}
+
+/** Answers the viewer's check-in of a plan or meetup the caller found theirs. */
+export async function answerCheckinOf(
+  db: Database,
+  thing: Shareable,
+  viewerId: string,
+  body: CheckinBody,
+  settings: Omit<ShareSettings, 'baseUrl'>,
+): Promise<ShareState> {
+  const ref = { kind: thing.kind, id: thing.id, userId: viewerId };
+  const share = await selectShare(db, ref).select(['contact_email']).where('revoked_at', 'is', null).executeTakeFirst();
   if (body.fine) {
     // Any time, even before the question: nothing more is asked or sent.
-    await db
-      .updateTable('plan_shares')
-      .set({ checkin_fine_at: sql<Date>`coalesce(checkin_fine_at, now())` })
-      .where('plan_id', '=', plan.id)
-      .where('user_id', '=', target.viewerId)
-      .execute();
+    await updateShare(db, ref).set({ checkin_fine_at: sql<Date>`coalesce(checkin_fine_at, now())` }).execute();
   } else if (body.on !== undefined && body.on !== null) {
     if (!share) {
-      throw new ApiError('not_found', 'This plan is not shared with anyone yet', {
-        hint: `Share it first (POST /api/v1/plans/${plan.id}/share.json with contact_email), then turn check-in on.`,
+      throw new ApiError('not_found', `This ${thing.kind} is not shared with anyone yet`, {
+        hint: `Share it first (POST ${SHARE_TABLES[thing.kind].sharePath(thing.id)} with contact_email), then turn check-in on.`,
       });
     }
-    if (body.on) assertCheckinPossible(share.contact_email, settings.mailDelivered);
-    await db
-      .updateTable('plan_shares')
-      .set({ checkin: body.on })
-      .where('plan_id', '=', plan.id)
-      .where('user_id', '=', target.viewerId)
-      .execute();
+    if (body.on) assertCheckinPossible(thing.kind, share.contact_email, settings.mailDelivered);
+    await updateShare(db, ref).set({ checkin: body.on }).execute();
   } else {
     throw new ApiError('validation_failed', 'Say what to do: {"fine": true} or {"on": true|false}', {
       fields: { body: 'fine or on' },
     });
   }
-  return stateOf(db, plan, target.viewerId, settings.checkinDelaySeconds);
+  return stateOf(db, thing, viewerId, settings.checkinDelaySeconds);
 }
 
 /**
@@ -258,10 +343,16 @@ export interface SharedPlanView {
   expiresAt: Date;
 }
 
-export type SharePageResult =
+/** What a share link shows now: the plan (or meetup), why it is gone (410), or nothing known (404). */
+export type SharePageResult<View = SharedPlanView> =
   | { kind: 'missing' }
   | { kind: 'gone'; why: string }
-  | { kind: 'ok'; view: SharedPlanView };
+  | { kind: 'ok'; view: View };
+
+/** A link's secret as stored (its hash), or null when it cannot be one of ours. */
+export function shareSecretHash(secret: string): Buffer | null {
+  return secret.startsWith(SHARE_PREFIX) && secret.length <= 100 ? sha256(secret) : null;
+}
 
 /** What a share link shows now: the plan, or why it is gone (410), or nothing known (404). */
 export async function sharedPlan(
@@ -270,8 +361,8 @@ export async function sharedPlan(
   baseUrl: string,
   now = new Date(),
 ): Promise<SharePageResult> {
-  if (!secret.startsWith(SHARE_PREFIX) || secret.length > 100) return { kind: 'missing' };
-  const hash = sha256(secret);
+  const hash = shareSecretHash(secret);
+  if (!hash) return { kind: 'missing' };
   const row = await db
     .selectFrom('plan_shares as s')
     .innerJoin('plans as p', 'p.id', 's.plan_id')

@@ -1,5 +1,6 @@
 // GET /share/{secret} – the read-only page of a shared plan (issue 29 §6), for a trusted
-// contact who has no account: what, when, where and with whom. And /mail/stop?token= –
+// contact who has no account: what, when, where and with whom; or of a shared meetup (issue
+// 45): what, when, where, the host's first name and how many go. And /mail/stop?token= –
 // the unsubscribe page that link in a contact mail opens (GET shows a button, POST does it,
 // so a mail scanner that follows links unsubscribes nobody).
 //
@@ -19,6 +20,7 @@ import { StaticDocument } from '@/app/_components/static-document';
 import { config } from '@/lib/config';
 import { loadUnsubscribeKey, unsubscribeEverything } from '@/lib/notifications/mail-preferences';
 import { type SharedPlanView, sharedPlan } from '@/lib/plans/share';
+import { type SharedMeetupView, sharedMeetup } from '@/lib/meetups/share';
 import { span, zonePlace } from '@/lib/web/plan-time';
 import { siteStylesheet } from '@/lib/http/inline-stylesheet';
 import { pageContentSecurityPolicy } from '@/lib/http/security-headers';
@@ -107,21 +109,80 @@ function SharedPlanPage({ view }: { view: SharedPlanView }) {
   );
 }
 
+function SharedMeetupPage({ view }: { view: SharedMeetupView }) {
+  const expires = new Intl.DateTimeFormat('en-GB', {
+    weekday: 'short',
+    day: 'numeric',
+    month: 'short',
+    hour: '2-digit',
+    minute: '2-digit',
+    timeZone: view.zone,
+  }).format(view.expiresAt);
+  return (
+    <article className="stack">
+      <h1>
+        {view.sharerFirstName} is {view.sharerHosts ? 'hosting' : 'going to'} a meetup
+      </h1>
+      <p className="muted">
+        {view.sharerFirstName} shared this meetup with you so someone they trust knows where they are.
+      </p>
+      <div className="card">
+        <dl className="kv">
+          <dt>What</dt>
+          <dd>{view.activity}</dd>
+          <dt>When</dt>
+          <dd>
+            {span(view.startsAt, view.endsAt, view.zone)} ({zonePlace(view.zone)} time)
+          </dd>
+          <dt>Where</dt>
+          <dd>
+            {view.placeName}
+            {view.placeAddress ? (
+              <>
+                <br />
+                {view.placeAddress}
+              </>
+            ) : null}
+          </dd>
+          <dt>Host</dt>
+          <dd>{view.sharerHosts ? view.sharerFirstName : view.hostFirstName}</dd>
+          <dt>Going</dt>
+          <dd>
+            {view.going} {view.going === 1 ? 'person' : 'people'}, {view.sharerFirstName} included
+          </dd>
+        </dl>
+      </div>
+      <p>
+        If you are worried and cannot reach {view.sharerFirstName}, call the local emergency number. This page is
+        read-only and stops working on {expires}.
+      </p>
+    </article>
+  );
+}
+
+function gone(res: ServerResponse, req: IncomingMessage, what: 'plan' | 'meetup', why: string, https: boolean) {
+  send(
+    res,
+    req,
+    410,
+    `This ${what} is no longer shared`,
+    <>
+      <h1>This {what} is no longer shared</h1>
+      <p>{why}</p>
+    </>,
+    https,
+  );
+}
+
 async function answerShare(req: IncomingMessage, res: ServerResponse, secret: string, https: boolean) {
   const result = await sharedPlan(getDb(), secret, config().publicBaseUrl);
   if (result.kind === 'ok') return send(res, req, 200, 'A shared plan', <SharedPlanPage view={result.view} />, https);
-  if (result.kind === 'gone')
-    return send(
-      res,
-      req,
-      410,
-      'This plan is no longer shared',
-      <>
-        <h1>This plan is no longer shared</h1>
-        <p>{result.why}</p>
-      </>,
-      https,
-    );
+  if (result.kind === 'gone') return gone(res, req, 'plan', result.why, https);
+  // Not a plan's link: a meetup's, perhaps (one secret format for both).
+  const meetup = await sharedMeetup(getDb(), secret);
+  if (meetup.kind === 'ok')
+    return send(res, req, 200, 'A shared meetup', <SharedMeetupPage view={meetup.view} />, https);
+  if (meetup.kind === 'gone') return gone(res, req, 'meetup', meetup.why, https);
   send(
     res,
     req,
