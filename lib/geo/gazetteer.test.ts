@@ -103,6 +103,55 @@ describe('geocodeOffline: accents, case and spelling variants', () => {
   it.each(cases)('%s', (input, expected) => expectPlace(input, expected));
 });
 
+// Issue 44 §1: a city after the comma constrains the place before it. Eight of these 18 went
+// to the US or to another English town, with a confident "Saved".
+describe('geocodeOffline: a neighbourhood of a big city stays in that city', () => {
+  const london = at(51.5074, -0.1278);
+  it.each([
+    'Camden, London',
+    'Richmond, London',
+    'Greenwich, London',
+    'Kensington, London',
+    'Stratford, London',
+    'Hampstead, London',
+    'Dalston, London',
+    'Clapham, London',
+    'Islington, London',
+    'Hackney, London',
+    'Brixton, London',
+    'Shoreditch, London',
+    'Croydon, London',
+    'Wimbledon, London',
+    'Chelsea, London',
+    'Peckham, London',
+    'Walthamstow, London',
+    'Ealing, London',
+  ])('%s is in London, GB', (input) => {
+    const place = geocodeOffline(input);
+    expect(place?.country, input).toBe('GB');
+    expect(distanceKm(place!, london), input).toBeLessThan(40);
+  });
+
+  it.each<[string, Expected]>([
+    // Known to the dataset inside the city: the district itself.
+    ['Richmond, London', { name: 'Richmond', country: 'GB', at: at(51.4613, -0.3037) }],
+    ['Kreuzberg, Berlin', { name: 'Kreuzberg', country: 'DE', at: at(52.4986, 13.4033) }],
+    ['Santa Monica, Los Angeles', { name: 'Santa Monica', country: 'US', at: at(34.0195, -118.4912) }],
+    // Not known: the city's centre, never a namesake elsewhere.
+    ['Camden, London', { name: 'London', country: 'GB', at: at(51.5074, -0.1278) }],
+    ['Dalston, London', { name: 'London', country: 'GB', at: at(51.5074, -0.1278) }],
+    ['Shibuya, Tokyo', { name: 'Tokyo', country: 'JP', at: at(35.6762, 139.6503) }],
+  ])('%s', (input, expected) => expectPlace(input, expected));
+
+  it('leaves a region after the comma, and a bare name, as they were', () => {
+    expect(geocodeOffline('London, Ontario')?.country).toBe('CA');
+    expect(geocodeOffline('Brooklyn, New York')?.label).toBe('Brooklyn, New York, US');
+    expect(geocodeOffline('Springfield, Illinois')?.label).toBe('Springfield, Illinois, US');
+    // A small town after the comma is not a city with neighbourhoods: no constraint.
+    expect(geocodeOffline('Munich, Bavaria')?.name).toBe('Munich');
+  });
+});
+
 describe('geocodeOffline: nicknames and exonyms', () => {
   const cases: [string, Expected][] = [
     ['NYC', { name: 'New York City', country: 'US', at: at(40.7128, -74.006) }],

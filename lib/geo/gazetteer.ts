@@ -256,6 +256,8 @@ function geocodeRecord(text: string): CityRecord | null {
 
   if (regionParts.length === 0) return resolveBare(index, cityPart);
   const qualifiers = regionParts.map((p) => parseQualifier(index, p));
+  const within = qualifyingCity(index, regionParts[0], qualifiers);
+  if (within) return nearNamed(index, cityPart, within) ?? within;
   const hit = resolveCity(index, cityPart, qualifiers);
   if (hit) return hit;
   // "Shoreditch, London, UK": the first part may be a neighbourhood the
@@ -265,6 +267,42 @@ function geocodeRecord(text: string): CityRecord | null {
     return resolveCity(index, secondPart, qualifiers.slice(1));
   }
   return null;
+}
+
+/** A qualifying city this big ("Camden, London") constrains the place named before it. */
+const QUALIFYING_CITY_MIN_POPULATION = 100_000;
+
+/**
+ * How far from a qualifying city's centre a place named "X, City" may be: its districts and
+ * neighbourhoods, not a namesake elsewhere (Camden, London is not Camden, New Jersey).
+ */
+function qualifyingRadiusKm(city: CityRecord): number {
+  if (city.population >= 5_000_000) return 40;
+  if (city.population >= 1_000_000) return 25;
+  return 12;
+}
+
+/**
+ * The city a qualifier that is not a region names ("London" in "Camden, London", with
+ * the parts after it as its own qualifiers), when it is big enough to hold neighbourhoods.
+ */
+function qualifyingCity(
+  index: GazetteerIndex,
+  part: string | undefined,
+  qualifiers: readonly Qualifier[],
+): CityRecord | null {
+  if (part === undefined || qualifiers[0]?.length !== 0) return null;
+  const city = resolveCity(index, part, qualifiers.slice(1));
+  return city && city.population >= QUALIFYING_CITY_MIN_POPULATION ? city : null;
+}
+
+/** The most important place called `text` within the qualifying city's reach, if the dataset has one. */
+function nearNamed(index: GazetteerIndex, text: string, within: CityRecord): CityRecord | null {
+  const key = nameKey(text);
+  const reachKm = qualifyingRadiusKm(within);
+  const near = (c: CityRecord) => distanceKm(c, within) <= reachKm;
+  const candidates = [index.aliases.get(key), ...(index.byKey.get(key) ?? [])];
+  return candidates.find((c): c is CityRecord => c !== undefined && near(c)) ?? null;
 }
 
 /**
