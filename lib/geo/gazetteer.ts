@@ -245,6 +245,19 @@ export function geocodeOffline(text: string): Place | null {
   }
 }
 
+/**
+ * The place named first in `label` when the gazetteer placed `label` at the city named after
+ * it instead, its centre ("Camden" of "Camden, London" placed at London), else null: the
+ * caller says so rather than pass the centre off as the place.
+ */
+export function unplacedDistrict(label: string, place: Pick<Place, 'name'>): string | null {
+  const [first, ...rest] = splitParts(label);
+  if (first === undefined || rest.length === 0) return null;
+  const placed = nameKey(place.name);
+  if (nameKey(first) === placed || !rest.some((part) => nameKey(part) === placed)) return null;
+  return first;
+}
+
 function geocodeRecord(text: string): CityRecord | null {
   if (typeof text !== 'string' || text.length > MAX_INPUT_LENGTH) return null;
   if (NON_PLACES.has(normalizeText(text))) return null;

@@ -4,6 +4,7 @@ export {
   largestPlaces,
   nearestPlace,
   preloadGazetteer,
+  unplacedDistrict,
   type LatLng,
   type Place,
 } from './gazetteer';

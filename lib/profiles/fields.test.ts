@@ -44,3 +44,20 @@ describe('resolveProfileInput coords', () => {
     expect(columns).toMatchObject({ latitude: 0, longitude: -179.9999999999995 });
   });
 });
+
+describe('resolveProfileInput: location', () => {
+  it('places "Camden, London" in London and says it used the city’s centre (issue 44 §1)', () => {
+    const { columns, warnings } = resolveProfileInput({ location: 'Camden, London' });
+    expect(columns).toMatchObject({ public_location: 'London, GB', coords_source: 'gazetteer' });
+    expect(columns.latitude).toBeCloseTo(51.51, 1);
+    expect(warnings.normalized).toEqual([
+      'location: "Camden" is not on the offline map: placed at the centre of London, GB (send coords for a nearer point)',
+    ]);
+  });
+
+  it('says nothing more where the place named is the place found', () => {
+    for (const location of ['Richmond, London', 'Lisbon, Portugal', 'Portland, Oregon']) {
+      expect(resolveProfileInput({ location }).warnings.normalized, location).toBeUndefined();
+    }
+  });
+});

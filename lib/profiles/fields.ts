@@ -6,7 +6,7 @@ import type { UserRow, UserUpdate } from '@/db/types';
 import { enqueue, QUEUES } from '../jobs/boss';
 import { canonicalizeActivities } from '../activities';
 import { gridToBits, resolveAvailability } from '../availability';
-import { geocodeOffline, nearestPlace } from '../geo';
+import { geocodeOffline, nearestPlace, unplacedDistrict } from '../geo';
 import { timezoneForCoords } from '../geo/timezone';
 import type { z } from 'zod';
 import type { ProfileUpdate, warningsSchema } from '../contract/profiles';
@@ -67,7 +67,7 @@ export function resolveProfileInput(input: ProfileInput, normalized: readonly st
   if (input.birthday !== undefined) columns.birthday = input.birthday;
   if (present(input.showAgeByDecade)) columns.show_age_by_decade = input.showAgeByDecade;
 
-  const location = resolveLocation(input, warnings);
+  const location = resolveLocation(input, warnings, notes);
   Object.assign(columns, location.columns);
 
   if (input.activities === null) columns.activities = [];
@@ -152,6 +152,7 @@ const flushTiny = (degrees: number) => (Math.abs(degrees) < 1e-12 ? 0 : degrees)
 function resolveLocation(
   input: ProfileInput,
   warnings: ProfileWarnings,
+  notes: string[],
 ): { columns: ProfileColumns; labelFromPublicPoint: boolean } {
   const columns: ProfileColumns = {};
   let labelFromPublicPoint = false;
@@ -174,9 +175,9 @@ function resolveLocation(
     else labelFromPublicPoint = true;
   } else if (input.coords === null || label === null) {
     Object.assign(columns, { latitude: null, longitude: null, coords_source: null, public_location: null });
-    if (present(label)) Object.assign(columns, geocodeLabel(label, warnings));
+    if (present(label)) Object.assign(columns, geocodeLabel(label, warnings, notes));
   } else if (present(label)) {
-    Object.assign(columns, geocodeLabel(label, warnings));
+    Object.assign(columns, geocodeLabel(label, warnings, notes));
   }
   return { columns, labelFromPublicPoint };
 }
@@ -201,12 +202,17 @@ export async function labelFromPublicPoint(trx: Database, row: UserRow): Promise
     .executeTakeFirstOrThrow();
 }
 
-function geocodeLabel(label: string, warnings: ProfileWarnings): ProfileColumns {
+function geocodeLabel(label: string, warnings: ProfileWarnings, notes: string[]): ProfileColumns {
   const place = geocodeOffline(label);
   if (!place) {
     warnings.location_unresolved = `Could not place "${label}" on the map; send coords {latitude, longitude} so radius search works.`;
     return { latitude: null, longitude: null, coords_source: null, public_location: null };
   }
+  const district = unplacedDistrict(label, place);
+  if (district)
+    notes.push(
+      `location: ${JSON.stringify(district)} is not on the offline map: placed at the centre of ${place.label} (send coords for a nearer point)`,
+    );
   return {
     latitude: place.latitude,
     longitude: place.longitude,
