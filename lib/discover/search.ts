@@ -115,12 +115,9 @@ function haversineSql(
   pointLongitude: RawBuilder<number>,
 ) {
   const cosLatitude = Math.cos((latitude * Math.PI) / 180);
-  // Each sine squared as a product of two (as JavaScript's x ** 2 is): power() costs several times a sine.
-  const halfSine = (point: RawBuilder<number>, origin: number) => sql`sin(radians(${point} - ${origin}::float8) / 2)`;
-  const square = (value: RawBuilder<unknown>) => sql`${value} * ${value}`;
   return sql<number>`2 * ${EARTH_RADIUS_KM}::float8 * asin(least(1, sqrt(
-      ${square(halfSine(pointLatitude, latitude))}
-    + cos(radians(${pointLatitude})) * ${cosLatitude}::float8 * ${square(halfSine(pointLongitude, longitude))})))`;
+      power(sin(radians(${pointLatitude} - ${latitude}::float8) / 2), 2)
+    + cos(radians(${pointLatitude})) * ${cosLatitude}::float8 * power(sin(radians(${pointLongitude} - ${longitude}::float8) / 2), 2))))`;
 }
 
 /** haversineSql to the public point of the row `alias` (users or discover_postings). */
@@ -313,12 +310,17 @@ function samplePeople(keys: readonly string[], sample: NonNullable<FineCells['sa
 }
 
 /** One index range per key and fine cell, in the order the fine cells are listed (a nested loop over unnest). */
-function fineCellPostings(keys: readonly string[], cells: FineCells, columns: RawBuilder<unknown>) {
+function fineCellPostings(
+  keys: readonly string[],
+  cells: FineCells,
+  columns: RawBuilder<unknown>,
+  listed: RawBuilder<unknown> = sql`unnest(${cells.cells}::int[], ${cells.fines}::int[]) with ordinality as t(cell, fine, ord)`,
+) {
   const key = sql`p.activity = any(${[...keys]}::text[]) and p.cell = t.cell and p.fine_cell = t.fine`;
   // One fine cell holding more than a budget: a budget's worth of its people, from the caller's
   // place in user id order onwards (each caller a different share, the same one on every page).
   const sample = cells.sample ? sql`and p.user_id = any(${samplePeople(keys, cells.sample)})` : sql``;
-  return sql`select ${columns} from unnest(${cells.cells}::int[], ${cells.fines}::int[]) with ordinality as t(cell, fine, ord)
+  return sql`select ${columns} from ${listed}
     cross join lateral (select * from discover_postings p where ${key} ${sample} offset 0) p`;
 }
 
@@ -388,16 +390,29 @@ export function kindBudgets(budget: number, activities: number): { everyone: num
 }
 
 /**
- * The most postings one search reads: the probe of the circle (first budget + 1), and per
- * budget, for each kind, the nearest-first read that places the radius (its budget + 1)
- * and the page's (at most its budget); of a search of one activity or of several, whichever is more.
+ * The nearest fine cells read first (about 5 km around): where they alone hold more than the
+ * budget (a dense place), the search is placed without counting the whole circle.
+ */
+const NEAR_FINE_CELLS = 96;
+
+/** Postings in a whole circle so few that it is read whole without looking at its fine cells (any count up to the budget would do). */
+const FEW_POSTINGS = 200;
+
+/**
+ * The most postings one search reads: the two counts of the circle (FEW_POSTINGS + 1, and
+ * the first budget + 1), and per budget, of the activities, the nearest cells' read and the
+ * whole circle's (each its budget + 1, the second re-reading the first) and the page's (its
+ * budget), of the pairs their read and the page's; of a search of one activity or of
+ * several, whichever is more.
  */
 export const DISCOVER_POSTINGS_CEILING =
+  FEW_POSTINGS +
+  1 +
   DISCOVER_BUDGETS[0] +
   1 +
   DISCOVER_BUDGETS.reduce((sum, budget) => {
     const read = ({ everyone, pairs }: { everyone: number; pairs: number }) =>
-      2 * everyone + 1 + (pairs > 0 ? 2 * pairs + 1 : 0);
+      3 * everyone + 2 + (pairs > 0 ? 2 * pairs + 1 : 0);
     return sum + Math.max(read(kindBudgets(budget, 1)), read(kindBudgets(budget, 2)));
   }, 0);
 
@@ -444,16 +459,10 @@ function nearestRead(
  * there are, and the position of the last one's fine cell: the first not read whole (the
  * fine cells are read in the order listed, a nested loop over unnest). Runs only when `when`.
  */
-function cutSql(keys: readonly string[], listed: FineCells, budget: number, when: RawBuilder<boolean>) {
+function cutSql(keys: readonly string[], upTo: number, budget: number, when: RawBuilder<boolean>) {
   return sql`(select count(*)::int as n, max(r.ord)::int as last
-    from (${fineCellPostings(keys, listed, sql`t.ord`)} where ${when} limit ${budget + 1}::int) r)`;
+    from (${fineCellPostings(keys, { cells: [], fines: [] }, sql`t.ord`, sql`rings t`)} where t.ord <= ${upTo}::int and ${when} limit ${budget + 1}::int) r)`;
 }
-
-/**
- * The nearest fine cells read first (about 5 km around): where they alone hold more than the
- * budget (a dense place), the search is placed without counting the whole circle.
- */
-const NEAR_FINE_CELLS = 96;
 
 /**
  * What a dense search reads with `budget`: null when the coarse cells of the circle hold no
@@ -476,16 +485,19 @@ export async function boundedRead(
   const keys = pairKeys(search.activities);
   const { everyone: everyoneBudget, pairs: pairsBudget } = kindBudgets(budget, search.activities.length);
   const nearOnly = rings.length <= NEAR_FINE_CELLS;
-  const near = nearOnly ? listed : fineCellsOf(rings.slice(0, NEAR_FINE_CELLS));
-  // More than the budget in the nearest cells: more in the circle, without a probe (an InitPlan runs only when its CASE branch is taken).
-  const probeCount = options.probe
-    ? sql`(select count(*)::int from ${postingsSource({ ...search, fineCells: null }, budget + 1)} p)`
-    : sql`${budget + 1}::int`;
+  const coarse = (limit: number) => postingsSource({ ...search, fineCells: null }, limit);
+  // A few postings in the whole circle (a town, a sparse region): exact, without reading the
+  // nearest fine cells, most of them empty there. More than the budget in the nearest cells: dense,
+  // without counting the circle (an InitPlan runs only when its CASE branch is taken).
+  const few = options.probe
+    ? sql`(select count(*)::int as n from ${coarse(FEW_POSTINGS + 1)} p)`
+    : sql`(select ${budget + 1}::int as n)`;
+  const probeCount = options.probe ? sql`(select count(*)::int from ${coarse(budget + 1)} p)` : sql`${budget + 1}::int`;
   const nearIsEnough = sql<boolean>`near.n > ${everyoneBudget}::int`;
   const dense = sql<boolean>`probe.n > ${budget}::int`;
   const wide = nearOnly
     ? sql`(select null::int as n, null::int as last)`
-    : cutSql(search.activities, listed, everyoneBudget, sql`not (${nearIsEnough}) and ${dense}`);
+    : cutSql(search.activities, rings.length, everyoneBudget, sql`not (${nearIsEnough}) and ${dense}`);
   const { rows } = await sql<{
     probe: number;
     near_n: number;
@@ -495,11 +507,14 @@ export async function boundedRead(
     pn: number | null;
     plast: number | null;
   }>`
+    with rings as materialized (select * from unnest(${listed.cells}::int[], ${listed.fines}::int[]) with ordinality as t(cell, fine, ord))
     select probe.n as probe, near.n as near_n, near.last as near_last, wide.n, wide.last, pairs.n as pn, pairs.last as plast
-    from ${cutSql(search.activities, near, everyoneBudget, sql`true`)} near
-    cross join lateral (select case when ${nearIsEnough} then ${budget + 1}::int else ${probeCount} end as n) probe
+    from ${few} few
+    cross join lateral ${cutSql(search.activities, NEAR_FINE_CELLS, everyoneBudget, sql`few.n > ${FEW_POSTINGS}::int`)} near
+    cross join lateral (select case when ${nearIsEnough} then ${budget + 1}::int
+      when few.n <= ${FEW_POSTINGS}::int then few.n else ${probeCount} end as n) probe
     cross join lateral ${wide} wide
-    cross join lateral ${keys.length > 0 ? cutSql(keys, listed, pairsBudget, dense) : sql`(select null::int as n, null::int as last)`} pairs`.execute(
+    cross join lateral ${keys.length > 0 ? cutSql(keys, rings.length, pairsBudget, dense) : sql`(select null::int as n, null::int as last)`} pairs`.execute(
     db,
   );
   const row = rows[0];
