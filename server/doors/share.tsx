@@ -60,8 +60,38 @@ function send(
   res.end(req.method === 'HEAD' ? undefined : html);
 }
 
-function SharedPlanPage({ view }: { view: SharedPlanView }) {
-  const expires = new Intl.DateTimeFormat('en-GB', {
+type SharedWhatWhenWhere = Pick<
+  SharedPlanView,
+  'activity' | 'startsAt' | 'endsAt' | 'zone' | 'placeName' | 'placeAddress' | 'expiresAt'
+>;
+
+/** The rows a plan's and a meetup's share page both show: what, when on the sharer's clock, and where. */
+function WhatWhenWhere({ view }: { view: SharedWhatWhenWhere }) {
+  return (
+    <>
+      <dt>What</dt>
+      <dd>{view.activity}</dd>
+      <dt>When</dt>
+      <dd>
+        {span(view.startsAt, view.endsAt, view.zone)} ({zonePlace(view.zone)} time)
+      </dd>
+      <dt>Where</dt>
+      <dd>
+        {view.placeName}
+        {view.placeAddress ? (
+          <>
+            <br />
+            {view.placeAddress}
+          </>
+        ) : null}
+      </dd>
+    </>
+  );
+}
+
+/** When a share page stops working, on the sharer's clock. */
+function expiryText(view: Pick<SharedWhatWhenWhere, 'expiresAt' | 'zone'>): string {
+  return new Intl.DateTimeFormat('en-GB', {
     weekday: 'short',
     day: 'numeric',
     month: 'short',
@@ -69,6 +99,9 @@ function SharedPlanPage({ view }: { view: SharedPlanView }) {
     minute: '2-digit',
     timeZone: view.zone,
   }).format(view.expiresAt);
+}
+
+function SharedPlanPage({ view }: { view: SharedPlanView }) {
   return (
     <article className="stack">
       <h1>
@@ -83,41 +116,18 @@ function SharedPlanPage({ view }: { view: SharedPlanView }) {
         <dl className="kv">
           <dt>With</dt>
           <dd>{view.buddyFirstName}</dd>
-          <dt>What</dt>
-          <dd>{view.activity}</dd>
-          <dt>When</dt>
-          <dd>
-            {span(view.startsAt, view.endsAt, view.zone)} ({zonePlace(view.zone)} time)
-          </dd>
-          <dt>Where</dt>
-          <dd>
-            {view.placeName}
-            {view.placeAddress ? (
-              <>
-                <br />
-                {view.placeAddress}
-              </>
-            ) : null}
-          </dd>
+          <WhatWhenWhere view={view} />
         </dl>
       </div>
       <p>
         If you are worried and cannot reach {view.sharerFirstName}, call the local emergency number. This page is
-        read-only and stops working on {expires}.
+        read-only and stops working on {expiryText(view)}.
       </p>
     </article>
   );
 }
 
 function SharedMeetupPage({ view }: { view: SharedMeetupView }) {
-  const expires = new Intl.DateTimeFormat('en-GB', {
-    weekday: 'short',
-    day: 'numeric',
-    month: 'short',
-    hour: '2-digit',
-    minute: '2-digit',
-    timeZone: view.zone,
-  }).format(view.expiresAt);
   return (
     <article className="stack">
       <h1>
@@ -128,22 +138,7 @@ function SharedMeetupPage({ view }: { view: SharedMeetupView }) {
       </p>
       <div className="card">
         <dl className="kv">
-          <dt>What</dt>
-          <dd>{view.activity}</dd>
-          <dt>When</dt>
-          <dd>
-            {span(view.startsAt, view.endsAt, view.zone)} ({zonePlace(view.zone)} time)
-          </dd>
-          <dt>Where</dt>
-          <dd>
-            {view.placeName}
-            {view.placeAddress ? (
-              <>
-                <br />
-                {view.placeAddress}
-              </>
-            ) : null}
-          </dd>
+          <WhatWhenWhere view={view} />
           <dt>Host</dt>
           <dd>{view.sharerHosts ? view.sharerFirstName : view.hostFirstName}</dd>
           <dt>Going</dt>
@@ -154,7 +149,7 @@ function SharedMeetupPage({ view }: { view: SharedMeetupView }) {
       </div>
       <p>
         If you are worried and cannot reach {view.sharerFirstName}, call the local emergency number. This page is
-        read-only and stops working on {expires}.
+        read-only and stops working on {expiryText(view)}.
       </p>
     </article>
   );
