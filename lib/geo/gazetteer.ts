@@ -258,6 +258,27 @@ export function unplacedDistrict(label: string, place: Pick<Place, 'name'>): str
   return first;
 }
 
+/** A namesake this big, against the place chosen, is one a person may well have meant. */
+const STRONG_NAMESAKE_MIN_POPULATION = 50_000;
+const STRONG_NAMESAKE_SHARE = 0.25;
+
+/**
+ * Other places a bare name (no comma) may mean, besides the one chosen (the most important),
+ * at most two: those with at least 50,000 people and a quarter of the chosen one's ("Richmond"
+ * is Richmond, Virginia, and also Richmond, British Columbia, and Richmond, California).
+ */
+export function strongNamesakes(label: string, place: Pick<Place, 'latitude' | 'longitude' | 'population'>): Place[] {
+  if (splitParts(label).length !== 1) return [];
+  const index = getIndex();
+  const key = nameKey(label);
+  if (!index || index.aliases.has(key)) return [];
+  const least = Math.max(STRONG_NAMESAKE_MIN_POPULATION, (place.population ?? 0) * STRONG_NAMESAKE_SHARE);
+  return (index.byKey.get(key) ?? [])
+    .filter((c) => c.population >= least && (c.latitude !== place.latitude || c.longitude !== place.longitude))
+    .slice(0, 2)
+    .map(toPlace);
+}
+
 function geocodeRecord(text: string): CityRecord | null {
   if (typeof text !== 'string' || text.length > MAX_INPUT_LENGTH) return null;
   if (NON_PLACES.has(normalizeText(text))) return null;

@@ -4,6 +4,7 @@ export {
   largestPlaces,
   nearestPlace,
   preloadGazetteer,
+  strongNamesakes,
   unplacedDistrict,
   type LatLng,
   type Place,

@@ -55,6 +55,14 @@ describe('resolveProfileInput: location', () => {
     ]);
   });
 
+  it('reads a bare name as its most likely place and names the other strong ones', () => {
+    const { columns, warnings } = resolveProfileInput({ location: 'Richmond' });
+    expect(columns.public_location).toBe('Richmond, Virginia, US');
+    expect(warnings.normalized).toEqual([
+      'location: "Richmond" names several places: read as Richmond, Virginia, US; it may also be Richmond, CA or Richmond, California, US (add the region or country, or send coords)',
+    ]);
+  });
+
   it('says nothing more where the place named is the place found', () => {
     for (const location of ['Richmond, London', 'Lisbon, Portugal', 'Portland, Oregon']) {
       expect(resolveProfileInput({ location }).warnings.normalized, location).toBeUndefined();

@@ -6,7 +6,7 @@ import type { UserRow, UserUpdate } from '@/db/types';
 import { enqueue, QUEUES } from '../jobs/boss';
 import { canonicalizeActivities } from '../activities';
 import { gridToBits, resolveAvailability } from '../availability';
-import { geocodeOffline, nearestPlace, unplacedDistrict } from '../geo';
+import { geocodeOffline, nearestPlace, strongNamesakes, unplacedDistrict } from '../geo';
 import { timezoneForCoords } from '../geo/timezone';
 import type { z } from 'zod';
 import type { ProfileUpdate, warningsSchema } from '../contract/profiles';
@@ -208,6 +208,11 @@ function geocodeLabel(label: string, warnings: ProfileWarnings, notes: string[])
     warnings.location_unresolved = `Could not place "${label}" on the map; send coords {latitude, longitude} so radius search works.`;
     return { latitude: null, longitude: null, coords_source: null, public_location: null };
   }
+  const namesakes = strongNamesakes(label, place);
+  if (namesakes.length > 0)
+    notes.push(
+      `location: ${JSON.stringify(label)} names several places: read as ${place.label}; it may also be ${namesakes.map((p) => p.label).join(' or ')} (add the region or country, or send coords)`,
+    );
   const district = unplacedDistrict(label, place);
   if (district)
     notes.push(
