@@ -309,19 +309,27 @@ function samplePeople(keys: readonly string[], sample: NonNullable<FineCells['sa
     group by s.user_id order by s.user_id < ${from}, s.user_id limit ${limit})`;
 }
 
-/** One index range per key and fine cell, in the order the fine cells are listed (a nested loop over unnest). */
+/** The fine cells listed, as the rows t(cell, fine, ord) of a FROM, in the order listed. */
+function listedCells(cells: FineCells): RawBuilder<unknown> {
+  return sql`unnest(${cells.cells}::int[], ${cells.fines}::int[]) with ordinality as t(cell, fine, ord)`;
+}
+
+/**
+ * One index range per key and fine cell of `listed` (rows t(cell, fine, ord)), in their order
+ * (a nested loop over them).
+ */
 function fineCellPostings(
   keys: readonly string[],
-  cells: FineCells,
+  listed: RawBuilder<unknown>,
   columns: RawBuilder<unknown>,
-  listed: RawBuilder<unknown> = sql`unnest(${cells.cells}::int[], ${cells.fines}::int[]) with ordinality as t(cell, fine, ord)`,
+  sample?: FineCells['sample'],
 ) {
   const key = sql`p.activity = any(${[...keys]}::text[]) and p.cell = t.cell and p.fine_cell = t.fine`;
   // One fine cell holding more than a budget: a budget's worth of its people, from the caller's
   // place in user id order onwards (each caller a different share, the same one on every page).
-  const sample = cells.sample ? sql`and p.user_id = any(${samplePeople(keys, cells.sample)})` : sql``;
+  const sampled = sample ? sql`and p.user_id = any(${samplePeople(keys, sample)})` : sql``;
   return sql`select ${columns} from ${listed}
-    cross join lateral (select * from discover_postings p where ${key} ${sample} offset 0) p`;
+    cross join lateral (select * from discover_postings p where ${key} ${sampled} offset 0) p`;
 }
 
 /**
@@ -337,9 +345,9 @@ export function postingsSource(search: DiscoverSearch, limit?: number): RawBuild
       where p.activity = any(${[...search.activities]}::text[]) and p.cell = any(${circleCells(search)}::int[]) ${capped})`;
   }
   const pairs = read.pairs
-    ? sql`union all ${fineCellPostings(pairKeys(search.activities), read.pairs, sql`p.*, true as is_pair`)}`
+    ? sql`union all ${fineCellPostings(pairKeys(search.activities), listedCells(read.pairs), sql`p.*, true as is_pair`, read.pairs.sample)}`
     : sql``;
-  return sql`(${fineCellPostings(search.activities, read, sql`p.*, false as is_pair`)} ${pairs} ${capped})`;
+  return sql`(${fineCellPostings(search.activities, listedCells(read), sql`p.*, false as is_pair`, read.sample)} ${pairs} ${capped})`;
 }
 
 export interface FineCells {
@@ -455,13 +463,14 @@ function nearestRead(
 }
 
 /**
- * How many of the first `budget` + 1 postings of `keys` read nearest first through `listed`
- * there are, and the position of the last one's fine cell: the first not read whole (the
- * fine cells are read in the order listed, a nested loop over unnest). Runs only when `when`.
+ * How many of the first `budget` + 1 postings of `keys` read nearest first through the first
+ * `upTo` fine cells of the CTE `rings` there are, and the position of the last one's fine
+ * cell: the first not read whole (the fine cells are read in their order, a nested loop).
+ * Runs only when `when`.
  */
 function cutSql(keys: readonly string[], upTo: number, budget: number, when: RawBuilder<boolean>) {
   return sql`(select count(*)::int as n, max(r.ord)::int as last
-    from (${fineCellPostings(keys, { cells: [], fines: [] }, sql`t.ord`, sql`rings t`)} where t.ord <= ${upTo}::int and ${when} limit ${budget + 1}::int) r)`;
+    from (${fineCellPostings(keys, sql`rings t`, sql`t.ord`)} where t.ord <= ${upTo}::int and ${when} limit ${budget + 1}::int) r)`;
 }
 
 /**
@@ -469,10 +478,12 @@ function cutSql(keys: readonly string[], upTo: number, budget: number, when: Raw
  * more activity postings than it (the exact search reads them all), else the radius within
  * which it reads everyone and the wider one within which it reads people who share two or
  * more searched activities (nearestRead), and `radiusKm`, what bounds the distance shown.
- * One statement: the nearest-first read of the nearest fine cells; only where it does not
- * exceed the budget, the probe of the coarse cells, and only where that does, the
- * nearest-first read of the whole circle; then the pairs'. `caps` (a later page's cursor)
- * can only narrow them.
+ * One statement, each step only where the one before leaves the answer open: a count of the
+ * circle's postings up to FEW_POSTINGS + 1 (so few: exact); the nearest-first read of the
+ * nearest NEAR_FINE_CELLS fine cells (more than the budget there: dense); the probe of the
+ * coarse cells up to the budget + 1; the nearest-first read of the whole circle; then the
+ * pairs'. One copy of the fine cells (the CTE `rings`) serves every nearest-first read.
+ * `caps` (a later page's cursor) can only narrow them.
  */
 export async function boundedRead(
   db: Database,
@@ -507,7 +518,7 @@ export async function boundedRead(
     pn: number | null;
     plast: number | null;
   }>`
-    with rings as materialized (select * from unnest(${listed.cells}::int[], ${listed.fines}::int[]) with ordinality as t(cell, fine, ord))
+    with rings as materialized (select * from ${listedCells(listed)})
     select probe.n as probe, near.n as near_n, near.last as near_last, wide.n, wide.last, pairs.n as pn, pairs.last as plast
     from ${few} few
     cross join lateral ${cutSql(search.activities, NEAR_FINE_CELLS, everyoneBudget, sql`few.n > ${FEW_POSTINGS}::int`)} near
