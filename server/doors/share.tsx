@@ -62,7 +62,7 @@ function send(
 
 type SharedWhatWhenWhere = Pick<
   SharedPlanView,
-  'activity' | 'startsAt' | 'endsAt' | 'zone' | 'placeName' | 'placeAddress' | 'expiresAt'
+  'activity' | 'startsAt' | 'endsAt' | 'zone' | 'placeName' | 'placeAddress'
 >;
 
 /** The rows a plan's and a meetup's share page both show: what, when on the sharer's clock, and where. */
@@ -89,9 +89,9 @@ function WhatWhenWhere({ view }: { view: SharedWhatWhenWhere }) {
   );
 }
 
-/** When a share page stops working, on the sharer's clock. */
-function expiryText(view: Pick<SharedWhatWhenWhere, 'expiresAt' | 'zone'>): string {
-  return new Intl.DateTimeFormat('en-GB', {
+/** What a share page ends with: whom to call, and when it stops working (on the sharer's clock). */
+function IfWorried({ view }: { view: Pick<SharedPlanView, 'sharerFirstName' | 'expiresAt' | 'zone'> }) {
+  const expires = new Intl.DateTimeFormat('en-GB', {
     weekday: 'short',
     day: 'numeric',
     month: 'short',
@@ -99,6 +99,12 @@ function expiryText(view: Pick<SharedWhatWhenWhere, 'expiresAt' | 'zone'>): stri
     minute: '2-digit',
     timeZone: view.zone,
   }).format(view.expiresAt);
+  return (
+    <p>
+      If you are worried and cannot reach {view.sharerFirstName}, call the local emergency number. This page is
+      read-only and stops working on {expires}.
+    </p>
+  );
 }
 
 function SharedPlanPage({ view }: { view: SharedPlanView }) {
@@ -119,10 +125,7 @@ function SharedPlanPage({ view }: { view: SharedPlanView }) {
           <WhatWhenWhere view={view} />
         </dl>
       </div>
-      <p>
-        If you are worried and cannot reach {view.sharerFirstName}, call the local emergency number. This page is
-        read-only and stops working on {expiryText(view)}.
-      </p>
+      <IfWorried view={view} />
     </article>
   );
 }
@@ -147,10 +150,7 @@ function SharedMeetupPage({ view }: { view: SharedMeetupView }) {
           </dd>
         </dl>
       </div>
-      <p>
-        If you are worried and cannot reach {view.sharerFirstName}, call the local emergency number. This page is
-        read-only and stops working on {expiryText(view)}.
-      </p>
+      <IfWorried view={view} />
     </article>
   );
 }
