@@ -252,10 +252,16 @@ export function ChatThread({
     }
   }, [chat.chatId, older]);
 
+  // Only the reader's own move up leaves the bottom. A scroll event can arrive after the
+  // content grew or the list shrank (the plan bar appearing), when the distance to the
+  // bottom is large although nobody scrolled: that must not stop the thread following.
+  const lastScrollTop = useRef(0);
   function onScroll() {
     const el = list.current;
     if (!el) return;
-    atBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < NEAR_BOTTOM_PX;
+    if (el.scrollHeight - el.scrollTop - el.clientHeight < NEAR_BOTTOM_PX) atBottom.current = true;
+    else if (el.scrollTop < lastScrollTop.current) atBottom.current = false;
+    lastScrollTop.current = el.scrollTop;
     if (el.scrollTop < NEAR_TOP_PX && olderState === 'idle') void loadOlder();
   }
 
