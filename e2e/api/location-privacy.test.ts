@@ -161,7 +161,11 @@ class Botnet {
 
   async probe(target: LatLng): Promise<Omit<Probe, 't'>> {
     let aimed: { attacker: Attacker; exact: LatLng } | null = null;
-    for (let i = 0; !aimed && i < 8; i++) {
+    // A third of targets are out of reach for one account, independently per account
+    // (measured: 34% of 20,000 random seeds and targets). With 8 accounts a run of ~600
+    // probes still met a target none could reach about once in ten runs; 32 make it
+    // about 1e-15 a probe. Accounts are recruited only when the active ones cannot aim.
+    for (let i = 0; !aimed && i < 32; i++) {
       if (this.active.length <= i) this.active.push(await this.recruit());
       const attacker = this.active[i]!;
       const exact = aimFor(attacker.seed, target);
