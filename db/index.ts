@@ -3,6 +3,8 @@
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { logError } from '@/lib/core/log';
+import { namedStatementsAllowed } from '@/lib/core/database-env';
+import { prepareMarkedStatements } from './prepared';
 import type { DB } from './types';
 
 // DATE stays a 'YYYY-MM-DD' string: a birthday has no timezone.
@@ -17,8 +19,14 @@ export type Database = Kysely<DB>;
 const registry = globalThis as unknown as { __buddyPools?: WeakMap<Database, pg.Pool> };
 const pools = (registry.__buddyPools ??= new WeakMap<Database, pg.Pool>());
 
-export function createDb(connectionString: string, max = 10, options: pg.PoolConfig = {}): Database {
+/** `prepareMarked`: run statements marked prepared() by name (db/prepared.ts); only on connections past any transaction pooler. */
+export function createDb(
+  connectionString: string,
+  max = 10,
+  { prepareMarked = false, ...options }: pg.PoolConfig & { prepareMarked?: boolean } = {},
+): Database {
   const pool = new pg.Pool({ connectionString, max, ...options });
+  if (prepareMarked) prepareMarkedStatements(pool);
   // An idle connection that PostgreSQL closes (a restart, a failover, pg_terminate_backend)
   // is reported here; pg drops it and connects again when next needed. Unheard, the event
   // was an uncaught exception, and a worker process exited on it.
@@ -41,7 +49,7 @@ export function getDb(): Database {
   if (!holder.__buddyDb) {
     const url = process.env.DATABASE_URL;
     if (!url) throw new Error('DATABASE_URL is not set (npm start sets it for the embedded database)');
-    holder.__buddyDb = createDb(url);
+    holder.__buddyDb = createDb(url, 10, { prepareMarked: namedStatementsAllowed() });
   }
   return holder.__buddyDb;
 }

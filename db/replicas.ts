@@ -18,7 +18,8 @@ import pg from 'pg';
 import { logError, logLine } from '@/lib/core/log';
 import { ensureListener, listenerHealth, onNotification, POLL_CHANNEL } from '@/lib/realtime/listener';
 import { getDb, poolOf, type Database } from './index';
-import { databaseReadUrls, replicaMaxLagSeconds } from '@/lib/core/database-env';
+import { prepareMarkedStatements } from './prepared';
+import { databaseReadUrls, namedStatementsAllowed, replicaMaxLagSeconds } from '@/lib/core/database-env';
 import type { DB } from './types';
 
 /** How often a replica's position and lag are read again (lazily, on the next routed read). */
@@ -138,6 +139,7 @@ function markDown(replica: Replica, error: unknown): void {
 function replicaDb(replica: Replica, url: string): Database {
   // A replica that hangs must not hold a read for long: it is skipped instead.
   const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 2_000, query_timeout: 10_000 });
+  if (namedStatementsAllowed()) prepareMarkedStatements(pool);
   pool.on('error', (error) => logError('idle replica connection closed', error, { replica: replica.name }));
   const onPrimary = async (text: string, values: unknown[]) => {
     const client = await poolOf(getDb()).connect();

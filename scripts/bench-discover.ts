@@ -32,6 +32,7 @@ import type { DB } from '../db/types';
 import { startEmbeddedPostgres } from '../db/embedded';
 import { freePort } from '../lib/net/free-port';
 import { migrateToLatest } from '../db/migrate';
+import { prepareMarkedStatements } from '../db/prepared';
 import { generatePassword, hashPassword } from '../lib/core/secrets';
 import { mintAccessToken } from '../lib/accounts/tokens';
 import { gridToBits, parseAvailabilityText } from '../lib/availability';
@@ -394,6 +395,8 @@ async function main(): Promise<void> {
     const pool = new pg.Pool({ connectionString: url, max: 4 });
     // Stopping the server at the end terminates idle connections; that is not an error here.
     pool.on('error', () => {});
+    // As the app connects without a transaction pooler: Discover's statements by name (db/prepared.ts).
+    prepareMarkedStatements(pool);
     pools.push(pool);
     return new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
   };

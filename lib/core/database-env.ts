@@ -11,6 +11,15 @@ export function directDatabaseUrl(env: NodeJS.ProcessEnv = process.env): string 
   return env.DATABASE_DIRECT_URL || env.DATABASE_URL || undefined;
 }
 
+/**
+ * Whether statements may be prepared by name (db/prepared.ts): a named statement lives on one
+ * server connection, which a transaction pooler does not keep. DATABASE_DIRECT_URL is how an
+ * operator says DATABASE_URL (and so the replicas' URLs) goes through one.
+ */
+export function namedStatementsAllowed(env: Record<string, string | undefined> = process.env): boolean {
+  return !env.DATABASE_DIRECT_URL;
+}
+
 /** DATABASE_READ_URLS: the streaming replicas, comma- or space-separated. */
 export function databaseReadUrls(env: NodeJS.ProcessEnv = process.env): string[] {
   return (env.DATABASE_READ_URLS ?? '').split(/[\s,]+/).filter((entry) => entry.length > 0);

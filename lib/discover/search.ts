@@ -19,6 +19,7 @@
 import { sql, type RawBuilder } from 'kysely';
 import { birthdayRangeSql, reachableBirthdays, type BirthdayRange } from '../ages/worlds';
 import type { Database } from '@/db';
+import { prepared } from '@/db/prepared';
 import type { Gender, UserRow } from '@/db/types';
 import { gridToBits } from '../availability';
 import { pairZones, weeklyOverlap } from '../availability/zoned';
@@ -509,7 +510,7 @@ export async function boundedRead(
   const wide = nearOnly
     ? sql`(select null::int as n, null::int as last)`
     : cutSql(search.activities, rings.length, everyoneBudget, sql`not (${nearIsEnough}) and ${dense}`);
-  const { rows } = await sql<{
+  const { rows } = await prepared(sql<{
     probe: number;
     near_n: number;
     near_last: number | null;
@@ -525,7 +526,7 @@ export async function boundedRead(
     cross join lateral (select case when ${nearIsEnough} then ${budget + 1}::int
       when few.n <= ${FEW_POSTINGS}::int then few.n else ${probeCount} end as n) probe
     cross join lateral ${wide} wide
-    cross join lateral ${keys.length > 0 ? cutSql(keys, rings.length, pairsBudget, dense) : sql`(select null::int as n, null::int as last)`} pairs`.execute(
+    cross join lateral ${keys.length > 0 ? cutSql(keys, rings.length, pairsBudget, dense) : sql`(select null::int as n, null::int as last)`} pairs`).execute(
     db,
   );
   const row = rows[0];
@@ -576,7 +577,7 @@ export async function rankedPage(
   let used: Pick<DiscoverSearch, 'radiusKm' | 'fineCells'> = whole;
   for (const [round, budget] of budgets.entries()) {
     used = (await boundedRead(db, search, budget, { probe: round === 0, caps: options.caps })) ?? whole;
-    rows = (await discoverQuery({ ...search, ...used }).execute(db)).rows;
+    rows = (await prepared(discoverQuery({ ...search, ...used })).execute(db)).rows;
     if (!used.fineCells || rows.length >= search.limit || used.fineCells.radiusKm === search.radiusKm) break;
   }
   return { rows, used };
