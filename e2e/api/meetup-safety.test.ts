@@ -173,8 +173,8 @@ describe('share my meetup', () => {
       ['POST', checkinPath(meetupId), { fine: true }],
     ] as const) {
       const byToken = await api(method, path, { token: host.token, body });
-      expect([method, path, byToken.status, byToken.body.error.code]).toEqual([method, path, 403, 'forbidden']);
-      expect(byToken.body.error.hint).toMatch(/meetup page in the web app/);
+      expect([method, path, byToken.status, byToken.body.error.code]).toEqual([method, path, 403, 'person_only']);
+      expect(byToken.body.error.hint).toMatch(/meetup’s page in the web app/);
       for (const outsider of [sam, wes]) {
         const refused = await web(outsider, method, path, body);
         expect([method, path, refused.status, refused.json.error.code]).toEqual([method, path, 404, 'not_found']);

@@ -180,7 +180,7 @@ describe('REQUIRE_PERSON_CONSENT: an assistant-made profile waits for its person
     for (const base of [baseUrl(), consent.baseUrl]) {
       const res = await api('POST', SHOW_ME, { token: held.token, base, body: {} });
       expect(res.status).toBe(403);
-      expect(res.body.error).toMatchObject({ code: 'forbidden' });
+      expect(res.body.error).toMatchObject({ code: 'person_only' });
       expect(res.body.error.hint).toContain('Only the person can let their profile be seen');
     }
     const both = await api('POST', SHOW_ME, {

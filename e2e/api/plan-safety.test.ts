@@ -148,7 +148,7 @@ describe('share my plan', () => {
     const { a, b, planId } = await planFor(baseUrl(), ['Tess Own', 'Uli Own'], 48 * HOUR);
     const byToken = await api('POST', sharePath(planId), { token: a.token, body: {} });
     expect(byToken.status).toBe(403);
-    expect(byToken.body.error.code).toBe('forbidden');
+    expect(byToken.body.error.code).toBe('person_only');
     expect((await api('POST', checkinPath(planId), { token: a.token, body: { fine: true } })).status).toBe(403);
 
     const stranger = await person(baseUrl(), 'Vic Stranger');

@@ -77,6 +77,12 @@ export interface EndpointSpec {
    * limit the wrapper counts each call against; its rule comes from the configuration.
    */
   rateLimit?: { name: RateLimitName; by: 'user' | 'client' };
+  /**
+   * The person's own (sharing, check-ins, "Did you meet?", the calendar feed): only their
+   * web session may call it, and a bearer token is refused with 403 person_only before
+   * anything else is read. `hint` names the page where the person does it.
+   */
+  personOnly?: { hint: string };
   /** Error codes this endpoint documents besides the generic ones. */
   errors?: readonly ErrorCode[];
   /** Response examples for the docs; must validate against `response`. */

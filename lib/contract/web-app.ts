@@ -16,6 +16,17 @@ const base64url = (max: number) =>
     .max(max)
     .regex(/^[A-Za-z0-9_-]+={0,2}$/, 'must be base64url');
 
+// The pages where the person does what only they may do (personOnly): a bearer token's 403 names them.
+const PLAN_PAGE =
+  'Sharing a plan, its check-in and "Did you meet?" are the person’s own: send them to the plan’s page in the web app, /account/plans/{planId}.';
+const MEETUP_PAGE =
+  'Sharing a meetup and its check-in are the person’s own: send them to the meetup’s page in the web app, /account/meetups/{meetupId}.';
+const CALENDAR_FEED_PAGE =
+  'The private calendar feed is the person’s own: send them to Settings in the web app, /account/settings.';
+/** What the person says no assistant can say for them (the web app's button and the guides quote it). */
+export const SHOW_ME_HINT =
+  'Only the person can let their profile be seen: ask them to sign in on the web (the sign-in link in their email works) and choose "Yes, show me to people nearby".';
+
 /** PushSubscription.toJSON() as browsers give it (W3C Push API). */
 export const webPushSubscriptionSchema = z.object({
   endpoint: singleLine().min(1).max(2048),
@@ -137,6 +148,7 @@ export const getCalendarFeed = defineEndpoint({
   method: 'GET',
   path: API_PATHS.calendarFeed,
   auth: 'buddy:read',
+  personOnly: { hint: CALENDAR_FEED_PAGE },
   tags: ['plans'],
   summary: 'Whether your private calendar feed is on',
   response: calendarFeedState,
@@ -147,6 +159,7 @@ export const rotateCalendarFeed = defineEndpoint({
   method: 'POST',
   path: API_PATHS.calendarFeed,
   auth: 'profile:write',
+  personOnly: { hint: CALENDAR_FEED_PAGE },
   tags: ['plans'],
   summary: 'Turn the calendar feed on, or give it a new secret URL (the old one stops working)',
   bodyOptional: true,
@@ -160,6 +173,7 @@ export const revokeCalendarFeed = defineEndpoint({
   method: 'DELETE',
   path: API_PATHS.calendarFeed,
   auth: 'profile:write',
+  personOnly: { hint: CALENDAR_FEED_PAGE },
   tags: ['plans'],
   summary: 'Turn the calendar feed off (its URL answers 404)',
   bodyOptional: true,
@@ -173,6 +187,7 @@ export const reviewPlan = defineEndpoint({
   method: 'POST',
   path: API_PATHS.reviewPlan,
   auth: 'buddy:write',
+  personOnly: { hint: PLAN_PAGE },
   tags: ['plans'],
   summary: 'Say privately whether you met, after a confirmed plan ended',
   params: z.object({ planId: singleLine().min(1).max(80) }),
@@ -248,6 +263,7 @@ export const getPlanShare = defineEndpoint({
   method: 'GET',
   path: API_PATHS.planShare,
   auth: 'buddy:read',
+  personOnly: { hint: PLAN_PAGE },
   tags: ['plans'],
   summary: 'Whether you shared a plan with a trusted contact, and its check-in',
   params: planIdParams,
@@ -260,6 +276,7 @@ export const sharePlan = defineEndpoint({
   method: 'POST',
   path: API_PATHS.planShare,
   auth: 'buddy:write',
+  personOnly: { hint: PLAN_PAGE },
   tags: ['plans'],
   summary: 'Make a read-only page of a plan for a trusted contact (a new link replaces the old)',
   params: planIdParams,
@@ -285,6 +302,7 @@ export const revokePlanShare = defineEndpoint({
   method: 'DELETE',
   path: API_PATHS.planShare,
   auth: 'buddy:write',
+  personOnly: { hint: PLAN_PAGE },
   tags: ['plans'],
   summary: 'Turn a share link off (it answers 410) and stop check-in',
   params: planIdParams,
@@ -299,6 +317,7 @@ export const answerCheckin = defineEndpoint({
   method: 'POST',
   path: API_PATHS.planCheckin,
   auth: 'buddy:write',
+  personOnly: { hint: PLAN_PAGE },
   tags: ['plans'],
   summary: 'Check-in on or off, or "I\'m fine" (stops it for good)',
   params: planIdParams,
@@ -315,6 +334,7 @@ export const getMeetupShare = defineEndpoint({
   ...getPlanShare,
   id: 'get_meetup_share',
   path: API_PATHS.meetupShare,
+  personOnly: { hint: MEETUP_PAGE },
   tags: ['meetups'],
   summary: 'Whether you shared a meetup with a trusted contact, and its check-in',
   params: meetupIdParams,
@@ -324,6 +344,7 @@ export const shareMeetup = defineEndpoint({
   ...sharePlan,
   id: 'share_meetup',
   path: API_PATHS.meetupShare,
+  personOnly: { hint: MEETUP_PAGE },
   tags: ['meetups'],
   summary: 'Make a read-only page of a meetup you hold a seat in for a trusted contact (a new link replaces the old)',
   params: meetupIdParams,
@@ -334,6 +355,7 @@ export const revokeMeetupShare = defineEndpoint({
   ...revokePlanShare,
   id: 'revoke_meetup_share',
   path: API_PATHS.meetupShare,
+  personOnly: { hint: MEETUP_PAGE },
   tags: ['meetups'],
   params: meetupIdParams,
 });
@@ -342,6 +364,7 @@ export const answerMeetupCheckin = defineEndpoint({
   ...answerCheckin,
   id: 'answer_meetup_checkin',
   path: API_PATHS.meetupCheckin,
+  personOnly: { hint: MEETUP_PAGE },
   tags: ['meetups'],
   params: meetupIdParams,
 });
@@ -371,6 +394,7 @@ export const showMe = defineEndpoint({
   method: 'POST',
   path: API_PATHS.showMe,
   auth: 'profile:write',
+  personOnly: { hint: SHOW_ME_HINT },
   tags: ['profile'],
   summary: 'Yes, show me to people nearby: the person lets their profile be seen (web session only)',
   body: z.strictObject({}),

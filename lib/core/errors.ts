@@ -15,6 +15,7 @@ export const ERROR_CODES = [
   'unauthorized',
   'insufficient_scope',
   'forbidden',
+  'person_only',
   'recipient_unavailable',
   'chat_unavailable',
   'wrong_password',
@@ -75,6 +76,8 @@ export const ERROR_ADVICE: Record<ErrorCode, string> = {
   insufficient_scope: 'The token lacks the scope this endpoint needs. Use a token with that scope.',
   forbidden:
     'The caller may not do this (for example, accept a request sent to someone else, or a cross-site request with a session cookie).',
+  person_only:
+    'Only the person can do this, signed in to the web app; no token can, an assistant’s included. Send them to the page the hint names.',
   wrong_password:
     'The current password is wrong. Ask the user for it; after several wrong tries the account is paused for a few minutes.',
   recipient_unavailable:

@@ -16,6 +16,7 @@ export const ERROR_STATUS = {
   unauthorized: 401,
   insufficient_scope: 403,
   forbidden: 403,
+  person_only: 403,
   recipient_unavailable: 403,
   chat_unavailable: 403,
   wrong_password: 403,

@@ -141,6 +141,11 @@ export function route<S extends EndpointSpec>(spec: S, handler: Handler<S>, opti
         limitHeaders = await consumeRateLimit(db, limit.name, config().rateLimits[limit.name], ip);
       }
       const auth = spec.auth === 'none' ? null : await authenticate(db, request, spec.auth);
+      if (spec.personOnly && auth?.via !== 'session') {
+        throw new ApiError('person_only', 'Only the person can do this, signed in on the web', {
+          hint: spec.personOnly.hint,
+        });
+      }
       // The body is read once, when first needed (a retry's fingerprint, or parsing).
       let bodyText: Promise<string> | undefined;
       const readBody = () =>
@@ -405,19 +410,6 @@ function isClientAbort(error: unknown): boolean {
     code === 'ERR_STREAM_PREMATURE_CLOSE' ||
     code === 'UND_ERR_ABORTED'
   );
-}
-
-/**
- * For what only the person may do, in the web app with their session (sharing a plan with
- * a contact, answering a check-in): an assistant's bearer token is refused with 403.
- */
-export function personOnly(
-  auth: Caller,
-  hint = 'Sharing a plan and check-ins are the person’s own: ask them to use the plan page in the web app.',
-): string {
-  if (auth.via !== 'session')
-    throw new ApiError('forbidden', 'Only the person can do this, signed in on the web', { hint });
-  return auth.userId;
 }
 
 /**

@@ -1,17 +1,14 @@
 // "Yes, show me to people nearby" (issue 41 §2). With REQUIRE_PERSON_CONSENT on, a profile an
 // assistant made waits out of sight (users.awaiting_person_consent, migration 0033) until its
-// person says yes here; the route lets only their web session call this (personOnly), never a
+// person says yes here; the contract lets only their web session call this (personOnly), never a
 // bearer or OAuth token. Clearing the flag is all it takes: the postings trigger puts a complete
 // profile into Discover in the same statement, and lookups by slug find it from then on.
 import { sql } from 'kysely';
 import type { Database } from '@/db';
+import { SHOW_ME_HINT } from '../contract/web-app';
 import { ApiError, notFound } from '../core/errors';
 import { type Onboarding, onboardingOf } from './onboarding';
 import { getUserOrThrow } from './profile';
-
-/** What the person says no assistant can say for them (the web app's button and the guides quote it). */
-export const SHOW_ME_HINT =
-  'Only the person can let their profile be seen: ask them to sign in on the web (the sign-in link in their email works) and choose "Yes, show me to people nearby".';
 
 export async function showMeToPeople(db: Database, userId: string): Promise<{ success: true; onboarding: Onboarding }> {
   const shown = await db
