@@ -292,6 +292,90 @@ describe("a plan's life", () => {
   });
 });
 
+describe('plan changes in the inbox (issue 43 §1)', () => {
+  /** The path of an inbox answer's poll_next_url, held for up to `wait` seconds. */
+  const nextPoll = (inbox: { poll_next_url: string }, wait = 0) => {
+    const url = new URL(inbox.poll_next_url);
+    return `${url.pathname}${url.search}${wait > 0 ? `&wait=${wait}` : ''}`;
+  };
+  const poll = async (user: TestUser, path: string) => {
+    const res = await api('GET', path, { token: user.token });
+    expect(res.status).toBe(200);
+    return res.body as z.infer<typeof getInbox.response>;
+  };
+  const updates = (inbox: z.infer<typeof getInbox.response>) =>
+    inbox.plan_updates.map((u) => [u.what, u.by, u.plan.id, u.plan.status]);
+
+  it('brings every change once, to both, with who acted: proposed, declined, accepted, countered, cancelled, expired', async () => {
+    const [a, b, chatId] = await pair('Upd');
+    let inboxA = await call(getInbox, { token: a.token });
+    let inboxB = await call(getInbox, { token: b.token });
+
+    const { plan: first } = await propose(a, chatId);
+    inboxA = await poll(a, nextPoll(inboxA));
+    inboxB = await poll(b, nextPoll(inboxB));
+    expect(updates(inboxA)).toEqual([['proposed', 'you', first.id, 'proposed']]);
+    expect(updates(inboxB)).toEqual([['proposed', 'buddy', first.id, 'proposed']]);
+
+    // A decline wakes the proposer's held poll and says so (it used to wake with nothing to see).
+    const heldA = poll(a, nextPoll(inboxA, 20));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const started = Date.now();
+    expect((await answer(plans.declinePlan, b, first.id)).status).toBe(200);
+    inboxA = await heldA;
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(updates(inboxA)).toEqual([['declined', 'buddy', first.id, 'declined']]);
+    expect(inboxA.plan_updates[0]!.plan.declined_by).toMatchObject({ name: 'Upd B' });
+    inboxB = await poll(b, nextPoll(inboxB));
+    expect(updates(inboxB)).toEqual([['declined', 'you', first.id, 'declined']]);
+    // Each once: the next polls carry nothing more.
+    inboxA = await poll(a, nextPoll(inboxA));
+    expect(inboxA.plan_updates).toEqual([]);
+
+    const { plan: second } = await propose(a, chatId);
+    expect((await answer(plans.acceptPlan, b, second.id)).status).toBe(200);
+    inboxA = await poll(a, nextPoll(inboxA));
+    // One entry per plan changed, in its state now: a's proposal and b's accept between two polls are one.
+    expect(updates(inboxA)).toEqual([['accepted', 'buddy', second.id, 'confirmed']]);
+
+    const counter = await send(plans.proposePlan, {
+      params: { chatId },
+      token: b.token,
+      body: proposal({ starts_at: inHours(50), replaces: second.id }),
+    });
+    expect(counter.status).toBe(201);
+    const counterId = counter.ok ? counter.data.plan.id : '';
+    inboxA = await poll(a, nextPoll(inboxA));
+    expect(updates(inboxA)).toEqual([['countered', 'buddy', counterId, 'proposed']]);
+    expect(inboxA.plan_updates[0]!.plan.replaces).toBe(second.id);
+
+    const heldAgain = poll(a, nextPoll(inboxA, 20));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect((await cancel(b, second.id, { reason: 'Rain' })).status).toBe(200);
+    inboxA = await heldAgain;
+    expect(updates(inboxA)).toEqual([['cancelled', 'buddy', second.id, 'cancelled']]);
+    expect(inboxA.plan_updates[0]!.plan.cancel_reason).toBe('Rain');
+    expect(inboxA.next_plan).toBeNull();
+
+    // The counter nobody answered expires when its start passes: by nobody.
+    await testDb()
+      .updateTable('plans')
+      .set({ starts_at: new Date(Date.now() - 60_000), ends_at: new Date(Date.now() + HOUR) })
+      .where('id', '=', counterId)
+      .execute();
+    await sweepPlans(testDb());
+    inboxA = await poll(a, nextPoll(inboxA));
+    expect(updates(inboxA)).toEqual([['expired', null, counterId, 'expired']]);
+    inboxB = await poll(b, nextPoll(inboxB));
+    // b last polled after the decline: since then the second plan was proposed, accepted and
+    // cancelled, and the counter made and expired, oldest change first.
+    expect(updates(inboxB)).toEqual([
+      ['cancelled', 'you', second.id, 'cancelled'],
+      ['expired', null, counterId, 'expired'],
+    ]);
+  });
+});
+
 describe('refusals', () => {
   const badTimes: Array<[string, Partial<ProposeBody>, string]> = [
     ['a start in the past', { starts_at: inHours(-1) }, 'starts_at'],

@@ -6,7 +6,7 @@ import { defineEndpoint } from './define';
 import { SOCIAL_LIMITS } from './limits';
 import { API_PATHS } from './paths';
 import { meetupPersonSchema, meetupSchema } from './meetups';
-import { planSchema } from './plans';
+import { planSchema, planUpdateSchema } from './plans';
 import { isoDateTime } from './schemas';
 import { singleLine } from './text';
 
@@ -33,7 +33,7 @@ export const getInbox = defineEndpoint({
     `pending_requests: awaiting your answer (newest ${SOCIAL_LIMITS.inboxItems}). ` +
     `accepted_requests: yours accepted after since (default: ${SOCIAL_LIMITS.inboxAcceptedDays} days). ` +
     'chats: unread ones, with their newest unread messages; unread lasts until you read the chat. ' +
-    'plans_to_answer, next_plan: see list_plans; a plan change wakes the poll.',
+    'plans_to_answer, next_plan: see list_plans. plan_updates: every plan change since the cursor (proposed, countered, accepted, declined, cancelled, expired), once, with who acted; it wakes the poll.',
   query: z.object({
     since: sinceSchema.optional(),
     cursor: singleLine()
@@ -51,6 +51,7 @@ export const getInbox = defineEndpoint({
     unread_messages_count: z.number().int(),
     plans_to_answer: z.array(planSchema).describe('Proposals waiting for your answer, soonest first'),
     next_plan: planSchema.nullable().describe('Your next confirmed plan not yet over'),
+    plan_updates: z.array(planUpdateSchema).describe('Plan changes since the cursor, oldest first, each once; yours too'),
     meetups_to_answer: z
       .array(
         z.object({

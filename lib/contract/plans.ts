@@ -10,6 +10,10 @@ import { freeText, singleLine, withTextRule } from './text';
 
 export { PLAN_LIMITS, PLAN_STATUSES, PLAN_VIEWS } from './limits';
 
+/** What a plan change in the inbox was (plan_updates): a counter is a proposal that replaces another. */
+export const PLAN_UPDATES = ['proposed', 'countered', 'accepted', 'declined', 'cancelled', 'expired'] as const;
+export type PlanUpdateKind = (typeof PLAN_UPDATES)[number];
+
 // ---------------------------------------------------------------------------
 // Records
 
@@ -45,6 +49,15 @@ export const planSchema = z.object({
   created_at: isoDateTime,
   updated_at: isoDateTime,
 });
+/** One plan change in the inbox (plan_updates). */
+export const planUpdateSchema = z.object({
+  what: z.enum(PLAN_UPDATES),
+  by: z.enum(['you', 'buddy']).nullable().describe('null: nobody (an expiry, a block)'),
+  at: isoDateTime,
+  plan: planSchema,
+});
+export type PlanUpdateRecord = z.infer<typeof planUpdateSchema>;
+
 export type PlanRecord = z.infer<typeof planSchema>;
 
 // ---------------------------------------------------------------------------

@@ -13,7 +13,7 @@ import { notBlockedBy } from '../blocks/status';
 import { mayMeetUserByAgeSql } from '../ages/worlds';
 import { requestRows } from '../buddies/requests';
 import { inboxMeetups, type InboxMeetups } from '../meetups/inbox';
-import { inboxPlans } from '../plans/plans';
+import { inboxPlans, planUpdates } from '../plans/plans';
 import { toBuddyRequest } from '../buddies/records';
 import { byRecentActivity, chatRows, unreadTotals } from '../chats/chats';
 import { encodeCursor } from '../chats/cursor';
@@ -111,7 +111,7 @@ export async function readInbox(
   const effectiveSince = position.since ?? defaultSince(now);
   const newAfter: NewAfter = seen !== undefined ? { snapshot: seen } : { since: effectiveSince };
   // Repeatable read: every query sees exactly the snapshot the next cursor names.
-  const { snapshot, pending, accepted, chats, plans, plansChanged, meetups } = await db
+  const { snapshot, pending, accepted, chats, plans, planChanges, meetups } = await db
     .transaction()
     .setIsolationLevel('repeatable read')
     .setAccessMode('read only')
@@ -126,23 +126,14 @@ export async function readInbox(
       if (!current.issued) throw invalidInboxCursor();
       const queries = inboxQueries(trx, viewerId, effectiveSince, newAfter);
       const noMeetups: InboxMeetups = { meetups_to_answer: [], meetup_updates: [], meetup_chats: [], changed: false };
-      const [pendingRows, acceptedRows, chatRows, planRows, plansChanged, meetupState] = await Promise.all([
+      const [pendingRows, acceptedRows, chatRows, planRows, planChanges, meetupState] = await Promise.all([
         queries.pending.execute(),
         queries.accepted.execute(),
         queries.chats.execute(),
         // Plans are buddy:read's: a token without it gets none here either.
         showPlans ? inboxPlans(trx, viewerId, baseUrl, now) : { plans_to_answer: [], next_plan: null },
-        // Any plan of theirs written since the cursor (plans.xid, migration 0022) wakes the long-poll.
-        showPlans && seen !== undefined
-          ? trx
-              .selectFrom('plans')
-              .select('id')
-              .where((eb) => eb.or([eb('proposer_id', '=', viewerId), eb('recipient_id', '=', viewerId)]))
-              .where(unseen('xid', seen))
-              .limit(1)
-              .execute()
-              .then((rows) => rows.length > 0)
-          : false,
+        // Every plan of theirs written since the cursor (plans.xid, migration 0022), once: what wakes the long-poll.
+        showPlans ? planUpdates(trx, viewerId, newAfter, { baseUrl, now, limit: SOCIAL_LIMITS.inboxItems }) : [],
         // Meetups are buddy:read's too (lib/meetups/inbox.ts).
         showPlans ? inboxMeetups(trx, viewerId, newAfter, { baseUrl, now }) : noMeetups,
       ]);
@@ -152,7 +143,7 @@ export async function readInbox(
         accepted: acceptedRows,
         chats: chatRows,
         plans: planRows,
-        plansChanged,
+        planChanges,
         meetups: meetupState,
       };
     });
@@ -174,6 +165,7 @@ export async function readInbox(
     unread_messages_count: Number(chats[0]?.unread_messages ?? 0),
     plans_to_answer: plans.plans_to_answer,
     next_plan: plans.next_plan,
+    plan_updates: planChanges,
     meetups_to_answer: meetups.meetups_to_answer,
     meetup_updates: meetups.meetup_updates,
     meetup_chats: meetups.meetup_chats,
@@ -189,11 +181,8 @@ export async function readInbox(
   const hasNew =
     !after ||
     inbox.accepted_requests.length > 0 ||
-    plansChanged ||
+    planChanges.length > 0 ||
     meetups.changed ||
-    (seen === undefined &&
-      (inbox.plans_to_answer.some((plan) => Date.parse(plan.updated_at) > sinceMs) ||
-        (inbox.next_plan !== null && Date.parse(inbox.next_plan.updated_at) > sinceMs))) ||
     inbox.chats.some((chat) => chat.new_messages.length > 0) ||
     (seen !== undefined
       ? pending.some((row) => row.unseen)

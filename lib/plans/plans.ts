@@ -21,6 +21,7 @@ import {
   type PLAN_VIEWS,
 } from '../contract/plans';
 import { ApiError } from '../core/errors';
+import type { PlanUpdateKind, PlanUpdateRecord } from '../contract/plans';
 import { isUuid } from '../contract/validation';
 import { enqueue, QUEUES } from '../jobs/boss';
 import type { PushJob } from '../notifications/push-job';
@@ -159,6 +160,59 @@ export async function inboxPlans(db: Database, viewerId: string, baseUrl: string
     plans_to_answer: (toAnswer as PlanQueryRow[]).map((row) => toPlan(row, viewerId, baseUrl, now)),
     next_plan: next ? toPlan(next as PlanQueryRow, viewerId, baseUrl, now) : null,
   };
+}
+
+/**
+ * What happened to a plan by its latest write (every write of a plan row is a state change):
+ * a superseded row is never one, its counter is.
+ */
+function updateOf(row: PlanQueryRow): { what: PlanUpdateKind; actor: string | null } | null {
+  switch (row.status) {
+    case 'proposed':
+      return { what: row.replaces ? 'countered' : 'proposed', actor: row.proposer_id };
+    case 'confirmed':
+      return { what: 'accepted', actor: row.accepted_by_user };
+    case 'declined':
+    case 'cancelled':
+      // acted_by_user is null where the service cancelled (a block, an account's end).
+      return { what: row.status, actor: row.acted_by_user };
+    case 'expired':
+      return { what: 'expired', actor: null };
+    default:
+      return null;
+  }
+}
+
+/**
+ * The caller's plan changes after `after` (a poll cursor's snapshot, or a time), oldest first,
+ * the newest SOCIAL_LIMITS.inboxItems of them: each change once to a poll that follows its
+ * cursor, the caller's own included (by "you"), so a poll a change woke always says what it was.
+ */
+export async function planUpdates(
+  db: Database,
+  viewerId: string,
+  after: { snapshot: string } | { since: Date },
+  { baseUrl, now = new Date(), limit }: { baseUrl: string; now?: Date; limit: number },
+): Promise<PlanUpdateRecord[]> {
+  const rows = (await planRows(db, viewerId)
+    .where(notBlockedBy(viewerId, 'u.id'))
+    .where('p.status', '<>', 'superseded')
+    .where(
+      'snapshot' in after
+        ? sql<boolean>`not pg_visible_in_snapshot(p.xid, ${after.snapshot}::pg_snapshot)`
+        : sql<boolean>`p.updated_at > ${after.since}`,
+    )
+    .orderBy('p.updated_at', 'desc')
+    .orderBy('p.id', 'desc')
+    .limit(limit)
+    .execute()) as PlanQueryRow[];
+  return rows.reverse().flatMap((row) => {
+    const update = updateOf(row);
+    if (!update) return [];
+    const plan = toPlan(row, viewerId, baseUrl, now);
+    const by = update.actor === null ? null : update.actor === viewerId ? 'you' : 'buddy';
+    return [{ what: update.what, by, at: plan.updated_at, plan }];
+  });
 }
 
 // ---------------------------------------------------------------------------
