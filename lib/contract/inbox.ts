@@ -51,7 +51,9 @@ export const getInbox = defineEndpoint({
     unread_messages_count: z.number().int(),
     plans_to_answer: z.array(planSchema).describe('Proposals waiting for your answer, soonest first'),
     next_plan: planSchema.nullable().describe('Your next confirmed plan not yet over'),
-    plan_updates: z.array(planUpdateSchema).describe('Plan changes since the cursor, oldest first, each once; yours too'),
+    plan_updates: z
+      .array(planUpdateSchema)
+      .describe('Plan changes since the cursor, oldest first, each once; yours too'),
     meetups_to_answer: z
       .array(
         z.object({
