@@ -513,11 +513,23 @@ describe('GET /api/v1/discover.json: an empty answer says why', () => {
     await call(blockUser, { params: { slug: people[0]!.slug }, token: caller.token });
     const afterBlock = await search(caller);
     expect(afterBlock.suggestions?.[0]).toMatchObject({ change: 'available=0', matches: 1 });
-    // A non-empty answer carries neither field.
+    // A first page of a few (fewer than 5, no next page) carries no reason, only the
+    // suggestions that find more than it shows (issue 43 §4): here the wider circle.
     const found = await search(caller, { available: 0 });
     expect(found.results).toHaveLength(1);
     expect(found).not.toHaveProperty('empty_reason');
-    expect(found).not.toHaveProperty('suggestions');
+    expect(found.suggestions?.map(({ change, matches }) => ({ change, matches }))).toEqual([
+      { change: 'radius_km=50', matches: 2 },
+    ]);
+    const wider = new URL(found.suggestions![0]!.url);
+    expect((await api('GET', `${wider.pathname}${wider.search}`, { token: caller.token })).body.results).toHaveLength(
+      2,
+    );
+    // A first page that holds everyone there is to find suggests nothing; a full page carries neither field.
+    expect((await search(caller, { available: 0, radius_km: 200 })).suggestions).toEqual([]);
+    const full = await search(caller, { available: 0, radius_km: 200, limit: 1 });
+    expect(full.next_cursor).not.toBeNull();
+    expect(full).not.toHaveProperty('suggestions');
   });
 });
 

@@ -152,7 +152,9 @@ export const discoverResponseSchema = z.object({
   suggestions: z
     .array(discoverSuggestionSchema)
     .optional()
-    .describe('Only when the first page is empty: searches that would find someone (empty when none would)'),
+    .describe(
+      'Only on a first page with fewer than 5 results and no next page: searches that would find more (empty when none would)',
+    ),
   next_cursor: z
     .string()
     .nullable()

@@ -779,14 +779,23 @@ export async function discover(
     timezone: caller.timezone,
     activities: caller.activities,
   };
-  // An empty first page says why and what would find someone (issue 30 §3).
-  const empty =
-    page.length === 0 && !cursor
-      ? await explainEmpty(reads, { caller, excludedIds, query, asOf, baseUrl: options.baseUrl, used })
+  // An empty first page says why and what would find someone (issue 30 §3); a first and
+  // last page of a few says what would find more (issue 43 §4).
+  const explained =
+    !cursor && next === null && page.length < FEW_RESULTS
+      ? await explainFew(reads, {
+          caller,
+          excludedIds,
+          query,
+          asOf,
+          baseUrl: options.baseUrl,
+          used,
+          shown: page.length,
+        })
       : {};
 
   return {
-    ...empty,
+    ...explained,
     results: page.map((row) => toResult(row, activities, reader, zonesAt(asOf), options.baseUrl)),
     next_cursor: next,
     next_url: next ? searchUrl(options.baseUrl, query, next) : null,
@@ -824,6 +833,9 @@ async function stillActive(db: Database, reads: Database, page: CandidateRow[]):
   return page.filter((row) => ids.has(row.id));
 }
 
+/** A first page with fewer results than this (and no next page) carries suggestions. */
+export const FEW_RESULTS = 5;
+
 /** The wider circles an empty answer counts in, up to the largest radius a search takes. */
 const WIDER_RADII_KM = [50, 100, DISCOVER_LIMITS.radiusKmMax];
 const MAX_ACTIVITIES_NAMED = 3;
@@ -835,9 +847,10 @@ const peopleCount = (n: number, atLeast = false) =>
  * Why a first page is empty, and the searches that would find someone, with counts: is
  * it the free time, the gender or age asked for, or the radius? At most three count
  * statements, each with the same blocks and buddies left out, over complete profiles
- * only: every count is a number of people the suggested search itself would show.
+ * only: every count is a number of people the suggested search itself would show. For a
+ * page of a few (`shown`), only the suggestions, each finding more than it shows.
  */
-async function explainEmpty(
+async function explainFew(
   db: Database,
   context: {
     caller: UserRow;
@@ -847,9 +860,11 @@ async function explainEmpty(
     baseUrl: string;
     /** The radius and fine cells the search read (fineCells null: the whole circle). */
     used: Pick<DiscoverSearch, 'radiusKm' | 'fineCells'>;
+    /** How many the page holds (fewer than FEW_RESULTS). */
+    shown: number;
   },
 ): Promise<Pick<DiscoverResponse, 'empty_reason' | 'suggestions'>> {
-  const { caller, excludedIds, query, asOf, baseUrl, used } = context;
+  const { caller, excludedIds, query, asOf, baseUrl, used, shown } = context;
   const dense = used.fineCells !== null && used.fineCells.radiusKm < query.radius_km;
   // In a dense place the counts are of the people the search read (a wider radius would read
   // the same nearest ones): only the other filters are suggested.
@@ -874,14 +889,15 @@ async function explainEmpty(
   const asked = await counts(query, radii);
   const [atAnyTime = 0] = timeFiltered ? await counts(anyTime, [radius]) : [];
   const [anyoneNear = 0] = whoFiltered ? await counts(anyone, [radius]) : [];
-  const widerAt = radii.findIndex((_radius, i) => i > 0 && (asked[i] ?? 0) > 0);
+  const widerAt = radii.findIndex((_radius, i) => i > 0 && (asked[i] ?? 0) > shown);
 
   const suggestions: NonNullable<DiscoverResponse['suggestions']> = [];
   const suggest = (change: string, matches: number, q: DiscoverQuery) =>
     suggestions.push({ change, matches, matches_at_least: atLeast, url: searchUrl(baseUrl, q) });
-  if (atAnyTime > 0) suggest(query.when ? 'leave out when, available=0' : 'available=0', atAnyTime, anyTime);
-  if (anyoneNear > 0) suggest('leave out gender, age_min and age_max', anyoneNear, anyone);
+  if (atAnyTime > shown) suggest(query.when ? 'leave out when, available=0' : 'available=0', atAnyTime, anyTime);
+  if (anyoneNear > shown) suggest('leave out gender, age_min and age_max', anyoneNear, anyone);
   if (widerAt > 0) suggest(`radius_km=${radii[widerAt]}`, asked[widerAt]!, { ...query, radius_km: radii[widerAt]! });
+  if (shown > 0) return { suggestions };
 
   const activities = (query.activities ?? caller.activities).map((id) => id.replace(/_/g, ' '));
   const named = activities.slice(0, MAX_ACTIVITIES_NAMED).join(' or ');
