@@ -4,6 +4,7 @@ import path from 'node:path';
 import { inject } from 'vitest';
 import pg from 'pg';
 import { createDb, type Database } from '@/db';
+import { createSession, newSessionToken, SESSION_MAX_AGE_SECONDS } from '@/lib/accounts/sessions';
 
 export const baseUrl = () => inject('baseUrl');
 
@@ -156,4 +157,15 @@ let db: Database | undefined;
 export function testDb(): Database {
   db ??= createDb(inject('databaseUrl'), 2);
   return db;
+}
+
+/**
+ * The headers of the person's own web session (a session row as signing in makes one, and
+ * the same-origin Origin the web app's writes carry), for what only the person may do
+ * (personOnly endpoints): sign-in itself is tested in the auth suites.
+ */
+export async function personSession(userId: string, base = baseUrl()): Promise<Record<string, string>> {
+  const token = newSessionToken();
+  await createSession(testDb(), userId, token, new Date(Date.now() + SESSION_MAX_AGE_SECONDS * 1000));
+  return { cookie: `buddy.session=${token}`, origin: new URL(base).origin };
 }

@@ -16,7 +16,7 @@ import { updateMe } from '@/lib/contract/profiles';
 import { blockUser } from '@/lib/contract/safety';
 import { startBoss, stopBoss } from '@/lib/jobs/boss';
 import { reliabilityDemotedSql } from '@/lib/plans/reliability';
-import { api, baseUrl, freshIp, registerUser, testDb } from './client';
+import { api, baseUrl, freshIp, personSession, registerUser, testDb } from './client';
 import { call, refused, send } from './contract-client';
 import {
   DAY,
@@ -473,7 +473,7 @@ describe('cancel', () => {
     const { meetup } = await host(hostP, { capacity: 2 });
     await joined(bea, meetup.id);
     await joined(cai, meetup.id);
-    const feed = await api('POST', '/api/v1/me/calendar_feed.json', { token: bea.token, body: {} });
+    const feed = await api('POST', '/api/v1/me/calendar_feed.json', { headers: await personSession(bea.id), body: {} });
     expect(feed.status).toBe(201);
     const feedPath = new URL(feed.body.url as string).pathname;
     const inFeed = async () =>

@@ -459,13 +459,16 @@ describe('client ID metadata documents', () => {
   });
 });
 
+/** The device page's address with the code in it, as a link someone sends would be. */
+const withCode = (started: { verification_uri: string; user_code: string }) =>
+  `${started.verification_uri}?user_code=${encodeURIComponent(started.user_code)}`;
+
 describe('device sign-in (RFC 8628)', () => {
   const DEVICE = 'urn:ietf:params:oauth:grant-type:device_code';
   async function start(scope = 'profile:read message:read message:write'): Promise<{
     device_code: string;
     user_code: string;
     verification_uri: string;
-    verification_uri_complete: string;
     interval: number;
     expires_in: number;
   }> {
@@ -485,15 +488,16 @@ describe('device sign-in (RFC 8628)', () => {
     token({ grant_type: DEVICE, device_code: deviceCode, client_id: 'buddy-match-device' });
 
   /**
-   * The person opens the link (which no longer fills in the code), types the code their
-   * assistant shows, reads where and when it was requested, and presses Yes (or Cancel).
+   * The person opens a link that carries the code (as someone could send them; the service
+   * gives out none), which does not fill it in, types the code their assistant shows, reads
+   * where and when it was requested, and presses Yes (or Cancel).
    */
   async function answer(
     browser: Browser,
-    started: { verification_uri_complete: string; user_code: string },
+    started: { verification_uri: string; user_code: string },
     choice: 'yes' | 'cancel',
   ): Promise<Response> {
-    const page = await browser.fetch(started.verification_uri_complete);
+    const page = await browser.fetch(withCode(started));
     expect(page.status).toBe(200);
     const html = await page.text();
     expect(html).not.toContain(started.user_code);
@@ -571,7 +575,7 @@ describe('device sign-in (RFC 8628)', () => {
       body: '{}',
     });
     expect(refused.status).toBe(403);
-    expect(((await refused.json()) as { error: { code: string } }).error.code).toBe('forbidden');
+    expect(((await refused.json()) as { error: { code: string } }).error.code).toBe('person_only');
     const row = await db
       .selectFrom('users')
       .select('awaiting_person_consent')
@@ -784,8 +788,9 @@ describe('issue 28: no blind SSRF, no phishing through device sign-in, no plain 
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
         body: new URLSearchParams({ client_id: 'buddy-match-device', scope: 'profile:read' }),
       })
-    ).json()) as { device_code: string; user_code: string; verification_uri_complete: string };
-    const page = await browser.fetch(started.verification_uri_complete);
+    ).json()) as { device_code: string; user_code: string; verification_uri: string };
+    expect(started).not.toHaveProperty('verification_uri_complete');
+    const page = await browser.fetch(withCode(started));
     const html = await page.text();
     expect(html).not.toContain(started.user_code);
     expect(html).toMatch(/<input id="user_code"(?![^>]*value=)[^>]*name="user_code"/);

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import * as plans from '@/lib/contract/plans';
 import { blockUser } from '@/lib/contract/safety';
 import { SERVER_LOG } from '../support/server-log';
-import { api, registerUser } from './client';
+import { api, personSession, registerUser, testDb } from './client';
 import { call, send } from './contract-client';
 import { makeBuddies, users, type TestUser } from './social-helpers';
 
@@ -117,13 +117,15 @@ describe('GET /api/v1/plans/{planId}.ics', () => {
 describe('the private calendar feed', () => {
   it('lists confirmed plans, marks a cancelled one, dies on rotate and on turning off, and never logs its secret', async () => {
     const [a, b, chatId] = await pair();
-    const on = await api('POST', '/api/v1/me/calendar_feed.json', { token: b.token, body: {} });
+    // The feed is the person's own (a token gets 403 person_only): B's web session turns it on.
+    const own = await personSession(b.id);
+    const on = await api('POST', '/api/v1/me/calendar_feed.json', { headers: own, body: {} });
     expect(on.status).toBe(201);
     expect(on.body.webcal_url).toMatch(/^webcal:\/\/.+\/api\/v1\/calendar\/bm_cal_[\w-]+\.ics$/);
     const feedPath = new URL(on.body.url as string).pathname;
     const secret = /bm_cal_[\w-]+/.exec(feedPath)![0];
     // Shown once: the state never carries it again, and only its hash is stored.
-    const state = await api('GET', '/api/v1/me/calendar_feed.json', { token: b.token });
+    const state = await api('GET', '/api/v1/me/calendar_feed.json', { headers: own });
     expect(state.body).toMatchObject({ on: true, url: null, webcal_url: null });
 
     const { plan: proposed } = await propose(a, chatId, { activity: 'Open proposal' });
@@ -143,26 +145,37 @@ describe('the private calendar feed', () => {
     expect(served.events.map((e) => [e.uid, e.status])).toEqual([[`${plan.calendar_uid}@127.0.0.1`, 'CANCELLED']]);
 
     // Rotate: the old URL is 404 at once, the new one works.
-    const rotated = await api('POST', '/api/v1/me/calendar_feed.json', { token: b.token, body: {} });
+    const rotated = await api('POST', '/api/v1/me/calendar_feed.json', { headers: own, body: {} });
     expect(rotated.status).toBe(201);
     expect((await feed()).status).toBe(404);
     const newPath = new URL(rotated.body.url as string).pathname;
     expect((await api('GET', newPath)).status).toBe(200);
     // Turned off: 404 too, and a guessed secret is no better.
-    expect((await api('DELETE', '/api/v1/me/calendar_feed.json', { token: b.token, body: {} })).status).toBe(200);
+    expect((await api('DELETE', '/api/v1/me/calendar_feed.json', { headers: own, body: {} })).status).toBe(200);
     expect((await api('GET', newPath)).status).toBe(404);
     expect((await api('GET', '/api/v1/calendar/bm_cal_guess.ics')).status).toBe(404);
-    expect((await api('GET', '/api/v1/me/calendar_feed.json', { token: b.token })).body.on).toBe(false);
+    expect((await api('GET', '/api/v1/me/calendar_feed.json', { headers: own })).body.on).toBe(false);
 
     const log = fs.readFileSync(SERVER_LOG, 'utf8');
     expect(log).not.toContain(secret);
     expect(log).not.toContain(newPath);
   });
 
-  it('cannot be turned on cross-site with a session cookie, nor by a token without profile:write', async () => {
+  it('cannot be turned on without the person: no credentials, a wrong token, a real token, a cross-site session', async () => {
     const [a] = await users(1, 'FeedScope');
     const res = await api('POST', '/api/v1/me/calendar_feed.json', { body: {} });
     expect(res.status).toBe(401);
     expect((await api('POST', '/api/v1/me/calendar_feed.json', { token: `${a.token}x`, body: {} })).status).toBe(401);
+    const byToken = await api('POST', '/api/v1/me/calendar_feed.json', { token: a.token, body: {} });
+    expect([byToken.status, byToken.body.error.code]).toEqual([403, 'person_only']);
+    const cookie = (await personSession(a.id)).cookie!;
+    const crossSite = await api('POST', '/api/v1/me/calendar_feed.json', {
+      headers: { cookie, origin: 'https://evil.example' },
+      body: {},
+    });
+    expect(crossSite.status).toBe(403);
+    expect(await testDb().selectFrom('calendar_feeds').select('user_id').where('user_id', '=', a.id).execute()).toEqual(
+      [],
+    );
   });
 });

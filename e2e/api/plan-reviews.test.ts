@@ -11,7 +11,7 @@ import * as plans from '@/lib/contract/plans';
 import { updateMe } from '@/lib/contract/profiles';
 import { reviewPlan } from '@/lib/contract/web-app';
 import { EARTH_RADIUS_KM } from '@/lib/discover/cells';
-import { api, baseUrl, registerUser, testDb, uniqueEmail } from './client';
+import { api, baseUrl, personSession, registerUser, testDb, uniqueEmail } from './client';
 import { call, refused } from './contract-client';
 import { makeBuddies, type TestUser } from './social-helpers';
 import { WebClient } from './web-client';
@@ -37,8 +37,9 @@ async function endedAgo(planId: string, hoursAgo: number) {
     ends_at = now() - make_interval(hours => ${hoursAgo}) where id = ${planId}::uuid`.execute(testDb());
 }
 
-const answer = (by: Someone, planId: string, outcome: 'met' | 'no_show' | 'cancelled') =>
-  call(reviewPlan, { params: { planId }, token: by.token, body: { outcome } });
+// "Did you meet?" is the person's own: asked with their web session, never a token.
+const answer = async (by: Someone, planId: string, outcome: 'met' | 'no_show' | 'cancelled') =>
+  call(reviewPlan, { params: { planId }, headers: await personSession(by.id), body: { outcome } });
 
 /** Everything B reads that concerns A or their plan, minus what moves on its own. */
 async function whatBSees(b: TestUser, a: TestUser, planId: string) {
@@ -66,7 +67,7 @@ describe('did you meet?', () => {
     // Before it took place there is nothing to answer.
     const early = await refused(
       reviewPlan,
-      { params: { planId }, token: a.token, body: { outcome: 'met' } },
+      { params: { planId }, headers: await personSession(a.id), body: { outcome: 'met' } },
       'plan_not_open',
     );
     expect(early.status).toBe(409);
@@ -88,9 +89,13 @@ describe('did you meet?', () => {
 
     // Outsiders, bad answers and plans that never became confirmed are refused.
     const stranger = await registerUser({ displayName: 'Cy Stranger' });
-    await refused(reviewPlan, { params: { planId }, token: stranger.token, body: { outcome: 'no_show' } }, 'not_found');
+    await refused(
+      reviewPlan,
+      { params: { planId }, headers: await personSession(stranger.id), body: { outcome: 'no_show' } },
+      'not_found',
+    );
     const bad = await api('POST', `/api/v1/plans/${planId}/review.json`, {
-      token: b.token,
+      headers: await personSession(b.id),
       body: { outcome: 'ghosted' },
     });
     expect(bad.status).toBe(400);
@@ -102,7 +107,7 @@ describe('did you meet?', () => {
     await endedAgo(unanswered.id, 3);
     await refused(
       reviewPlan,
-      { params: { planId: unanswered.id }, token: a.token, body: { outcome: 'met' } },
+      { params: { planId: unanswered.id }, headers: await personSession(a.id), body: { outcome: 'met' } },
       'plan_not_open',
     );
   });

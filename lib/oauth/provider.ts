@@ -210,10 +210,15 @@ async function createProvider(): Promise<Provider> {
   // down, and its interval grows by 5 s. Counted in PostgreSQL, so it holds across instances.
   created.use(async (ctx, next) => {
     await next();
-    // RFC 8628 §3.2: the interval to poll at, which oidc-provider 8 leaves out.
+    // RFC 8628 §3.2: the interval to poll at, which oidc-provider 8 leaves out; and no
+    // verification_uri_complete (OPTIONAL there): the device page never takes the code from
+    // a link (issue 28), so a link "with the code" would only mislead the assistant (issue 43 §6).
     if (ctx.path === OAUTH_ROUTES.device_authorization && ctx.method === 'POST' && ctx.status === 200) {
-      const body = ctx.body as { device_code?: string } | undefined;
-      if (body?.device_code) ctx.body = { ...body, interval: DEVICE_POLL_INTERVAL_S };
+      const body = ctx.body as { device_code?: string; verification_uri_complete?: string } | undefined;
+      if (body?.device_code) {
+        const { verification_uri_complete: _misleading, ...rest } = body;
+        ctx.body = { ...rest, interval: DEVICE_POLL_INTERVAL_S };
+      }
       return;
     }
     if (ctx.path !== OAUTH_ROUTES.token || ctx.method !== 'POST') return;
