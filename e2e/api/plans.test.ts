@@ -527,7 +527,13 @@ describe('blocks and disabled accounts', () => {
       });
       await refused(plans.getPlan, { params: { planId: id }, token: a.token }, 'not_found');
     }
-    await refused(plans.proposePlan, { params: { chatId }, token: b.token, body: proposal() }, 'not_found');
+    // As a message would be: closed (403 chat_unavailable) to the one blocked, gone (404) for the blocker.
+    const closed = await refused(
+      plans.proposePlan,
+      { params: { chatId }, token: b.token, body: proposal() },
+      'chat_unavailable',
+    );
+    expect(closed.status).toBe(403);
     await refused(plans.proposePlan, { params: { chatId }, token: a.token, body: proposal() }, 'not_found');
     await refused(plans.cancelPlan, { params: { planId: open.id }, token: b.token, body: {} }, 'not_found');
     // No push tells anyone of a block.

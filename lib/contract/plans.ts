@@ -130,7 +130,14 @@ export const proposePlan = defineEndpoint({
   body: proposePlanBodySchema,
   response: planResponse,
   status: 201,
-  errors: ['validation_failed', 'not_found', 'plan_not_open', 'plan_superseded', 'too_many_open_plans'],
+  errors: [
+    'validation_failed',
+    'not_found',
+    'chat_unavailable',
+    'plan_not_open',
+    'plan_superseded',
+    'too_many_open_plans',
+  ],
   requestExample: {
     activity: 'Bouldering',
     starts_at: '2026-06-06T10:00:00+02:00',

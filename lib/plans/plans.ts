@@ -315,7 +315,9 @@ export async function proposePlan(
     // The chat's row lock serialises proposals in one chat, so the open-proposal cap holds.
     const chat = await lockChatFor(trx, { chatId, viewerId });
     const { blocks } = chat;
-    if (blocks.byMe || blocks.byThem) throw chatNotFound();
+    // As a message: the chat is gone for the one who blocked, closed (403) for the one blocked.
+    if (blocks.byMe) throw chatNotFound();
+    if (blocks.byThem) throw new ApiError('chat_unavailable', 'This chat is not accepting plans');
 
     let replaced: PlanRow | undefined;
     if (body.replaces) {
