@@ -40,12 +40,16 @@ export const planSchema = z.object({
   replaces: z.string().nullable().describe('The plan this one counters'),
   superseded_by: z.string().nullable().describe('The plan that replaced this one'),
   calendar_uid: z.string().describe('Shared along a counter chain'),
-  sequence: z.number().int().describe('Grows with each change'),
+  sequence: z
+    .number()
+    .int()
+    .describe('The counter step: 0, then +1 per counter. Not the .ics SEQUENCE, which counts every change'),
   proposed_by: actorSchema,
   accepted_by: actorSchema.nullable(),
   declined_by: actorSchema.nullable(),
   cancelled_by: actorSchema.nullable(),
   cancel_reason: z.string().nullable(),
+  page_url: z.string().describe('The plan’s page in the web app: send the person there (sharing, "Did you meet?")'),
   created_at: isoDateTime,
   updated_at: isoDateTime,
 });

@@ -41,4 +41,13 @@ describe('plansCalendar', () => {
     expect([...steps].sort((x, y) => x - y)).toEqual(steps);
     expect(new Set(steps).size).toBe(steps.length);
   });
+
+  it('keeps the alarms of a confirmed plan and drops those of a cancelled or declined one', () => {
+    const alarmsOf = (status: CalendarPlan['status']) =>
+      plansCalendar([{ ...plan, status }], { host: 'buddy.example', name: 'Plans' }).match(/^BEGIN:VALARM/gm)?.length ??
+      0;
+    expect([alarmsOf('confirmed'), alarmsOf('proposed'), alarmsOf('cancelled'), alarmsOf('declined')]).toEqual([
+      2, 2, 0, 0,
+    ]);
+  });
 });

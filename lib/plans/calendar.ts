@@ -91,6 +91,8 @@ export function eventsCalendar(
       location: item.location,
       status: item.status,
     });
+    // A cancelled event rings for nothing: its alarms go with the update that cancels it.
+    if (item.status === ICalEventStatus.CANCELLED) continue;
     for (const seconds of CALENDAR_ALARM_SECONDS) {
       event.createAlarm({ type: ICalAlarmType.display, trigger: seconds, description: item.summary });
     }

@@ -78,6 +78,7 @@ export function toPlan(row: PlanQueryRow, viewerId: string, baseUrl: string, now
     declined_by: lastAction === 'declined' ? actor : null,
     cancelled_by: lastAction === 'cancelled' ? actor : null,
     cancel_reason: lastAction === 'cancelled' && actor ? row.cancel_reason : null,
+    page_url: `${baseUrl}/account/plans/${row.id}`,
     created_at: inZone(row.created_at),
     updated_at: inZone(row.updated_at),
   };
