@@ -3,6 +3,7 @@
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { logError } from '@/lib/core/log';
+import { expectedAtShutdown } from '@/lib/core/stopping';
 import { namedStatementsAllowed } from '@/lib/core/database-env';
 import { prepareMarkedStatements } from './prepared';
 import type { DB } from './types';
@@ -30,7 +31,9 @@ export function createDb(
   // An idle connection that PostgreSQL closes (a restart, a failover, pg_terminate_backend)
   // is reported here; pg drops it and connects again when next needed. Unheard, the event
   // was an uncaught exception, and a worker process exited on it.
-  pool.on('error', (error) => logError('idle database connection closed', error));
+  pool.on('error', (error) => {
+    if (!expectedAtShutdown(error)) logError('idle database connection closed', error);
+  });
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
   pools.set(db, pool);
   return db;

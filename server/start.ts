@@ -15,6 +15,7 @@ import { clientAddress, countTrustsPublicPeer, describeTrustProxy } from '../lib
 import { installClientIpProof, stampClientIp } from '../lib/http/ip';
 import { INTERNAL_ERROR_ENVELOPE } from '../lib/http/error-response';
 import { logError, loggedPath, logLine } from '../lib/core/log';
+import { markStopping } from '../lib/core/stopping';
 import { doors, enter } from './doors';
 import { STATIC_DIR } from './doors/static';
 import { HTTP_SERVER_TIMEOUTS } from './timeouts';
@@ -173,6 +174,7 @@ async function main(): Promise<void> {
   const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;
+    markStopping();
     const began = Date.now();
     logLine({ event: 'shutdown', signal, in_flight: inFlight, held_polls: heldCount() });
     drainWaiters();

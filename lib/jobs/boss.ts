@@ -2,6 +2,7 @@
 // One instance per process, kept on globalThis so route bundles share it.
 import { CompiledQuery, type Kysely } from 'kysely';
 import PgBoss from 'pg-boss';
+import { expectedAtShutdown } from '../core/stopping';
 
 export const QUEUES = {
   /** Email a fresh magic sign-in link (and a "This wasn't me" link) to a user: { userId, occasion?: 'registration' | 'request' } */
@@ -136,9 +137,10 @@ export async function startBoss(connectionString: string): Promise<PgBoss> {
     max: 4,
     maintenanceIntervalSeconds: MAINTENANCE_INTERVAL_SECONDS,
   });
-  boss.on('error', (error) =>
-    process.stderr.write(`${JSON.stringify({ level: 'error', message: 'job queue', error: String(error) })}\n`),
-  );
+  boss.on('error', (error) => {
+    if (expectedAtShutdown(error)) return;
+    process.stderr.write(`${JSON.stringify({ level: 'error', message: 'job queue', error: String(error) })}\n`);
+  });
   await boss.start();
   for (const name of Object.values(QUEUES)) {
     // createQueue leaves an existing queue as it is, so a changed policy is written by updateQueue.
