@@ -18,6 +18,8 @@ export interface GuideContext {
   limits: Limits;
   /** REQUIRE_PERSON_CONSENT: a profile an assistant makes waits for its person's yes (issue 41 §2). */
   requirePersonConsent?: boolean;
+  /** The size of MCP tools/list as this server advertises it, in bytes (the guide says it, measured). */
+  toolListBytes?: number;
 }
 
 /** The guides' one paragraph on REQUIRE_PERSON_CONSENT, saying whether this service has it on. */

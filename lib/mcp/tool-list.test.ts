@@ -7,6 +7,7 @@ import { HINT_NAMES } from './annotations';
 import { advertisedTools } from './server';
 import { isMcpTool } from '../contract/define';
 import { closestToolNames, unknownToolAnswer } from './unknown-tool';
+import { renderAgentsGuide } from '../guides';
 
 // Raised from 20 KB (and 5,000 tokens) by issue 29, which adds the plan tools; since issue 32 §3 every
 // tool carries all four annotation hints (3.6 KB); to 27,000 by issue 45, which adds the meetup tools.
@@ -24,6 +25,11 @@ describe('tools/list', () => {
     expect(tools.map((t) => t.name)).toContain('get_guide');
     // + get_guide and confirm_action (app-only, issue 32 §2)
     expect(tools).toHaveLength(endpoints.filter(isMcpTool).length + 2);
+  });
+
+  // Issue 43 §6: AGENTS.md said "about 18 KB" while the list had grown to 24 KB; it states the measured size.
+  it('is the size AGENTS.md states', () => {
+    expect(renderAgentsGuide()).toContain(`(${Math.round(Buffer.byteLength(json) / 1000)} KB for every tool)`);
   });
 
   // Issue 32 §3: directories reject a tool without all four hints, and a hint left out means
