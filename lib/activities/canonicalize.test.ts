@@ -107,12 +107,20 @@ describe('canonicalizeActivities: matching', () => {
     ['I like hiking, biking and board games', ['hiking', 'road_cycling', 'board_games']],
     ['hiking, biking, etc.', ['hiking', 'road_cycling']],
     // Whole-phrase aliases are tried before splitting.
-    ['arts and crafts', ['crafts']],
-    ['Arts & Crafts', ['crafts']],
     ['pitch and putt', ['golf']],
     ['bow and arrow', ['archery']],
   ])('splits %j', (input, ids) => {
-    expect(canonicalizeActivities([input])).toEqual({ ids, unmatched: [], suggestions: {} });
+    // A split is a reading of the caller's words: readAs says what it became.
+    expect(canonicalizeActivities([input])).toEqual({
+      ids,
+      unmatched: [],
+      suggestions: {},
+      readAs: [{ entry: input, ids }],
+    });
+  });
+
+  it.each(['arts and crafts', 'Arts & Crafts'])('reads %j as crafts, its own name (no note)', (input) => {
+    expect(canonicalizeActivities([input])).toEqual({ ids: ['crafts'], unmatched: [], suggestions: {}, readAs: [] });
   });
 
   it("reports the unmatched part of a split entry in the caller's words", () => {
@@ -120,6 +128,7 @@ describe('canonicalizeActivities: matching', () => {
       ids: ['hiking'],
       unmatched: ['Xyzzq'],
       suggestions: {},
+      readAs: [{ entry: 'Hiking and Xyzzq', ids: ['hiking'] }],
     });
     const result = canonicalizeActivities(['camping & hikking']);
     expect(result.ids).toEqual(['camping']);
@@ -137,7 +146,18 @@ describe('canonicalizeActivities: matching', () => {
       'climbing',
       'hiking and tennis',
     ]);
-    expect(result).toEqual({ ids: ['tennis', 'hiking', 'rock_climbing'], unmatched: [], suggestions: {} });
+    expect(result).toEqual({
+      ids: ['tennis', 'hiking', 'rock_climbing'],
+      unmatched: [],
+      suggestions: {},
+      // An activity's own id or name, in any case, is no reading; an alias, a form or a split is.
+      readAs: [
+        { entry: 'hikes', ids: ['hiking'] },
+        { entry: 'bouldering', ids: ['rock_climbing'] },
+        { entry: 'climbing', ids: ['rock_climbing'] },
+        { entry: 'hiking and tennis', ids: ['hiking', 'tennis'] },
+      ],
+    });
   });
 
   it('de-duplicates unmatched entries', () => {
@@ -190,7 +210,7 @@ describe('canonicalizeActivities: unmatched and suggestions', () => {
   it.each(['qwertyuiop', 'xyzzy', 'asdfgh', 'zzqqx vbnm', 'blorptastic', '🤷', '!!!', '登山'])(
     'nonsense %j is unmatched without a suggestions key',
     (input) => {
-      expect(canonicalizeActivities([input])).toEqual({ ids: [], unmatched: [input], suggestions: {} });
+      expect(canonicalizeActivities([input])).toEqual({ ids: [], unmatched: [input], suggestions: {}, readAs: [] });
     },
   );
 
@@ -231,18 +251,15 @@ describe('canonicalizeActivities: unmatched and suggestions', () => {
 
 describe('canonicalizeActivities: robustness', () => {
   it.each([[[]], [['']], [['   ', '\n\t']]])('returns an empty result for %j', (inputs) => {
-    expect(canonicalizeActivities(inputs)).toEqual({ ids: [], unmatched: [], suggestions: {} });
+    expect(canonicalizeActivities(inputs)).toEqual({ ids: [], unmatched: [], suggestions: {}, readAs: [] });
   });
 
   it('never throws on malformed input from JSON callers', () => {
     const junk = [null, undefined, 42, {}, ['hiking'], 'yoga'] as unknown as string[];
-    expect(canonicalizeActivities(junk)).toEqual({ ids: ['yoga'], unmatched: [], suggestions: {} });
-    expect(canonicalizeActivities(null as unknown as string[])).toEqual({ ids: [], unmatched: [], suggestions: {} });
-    expect(canonicalizeActivities('hiking' as unknown as string[])).toEqual({
-      ids: [],
-      unmatched: [],
-      suggestions: {},
-    });
+    expect(canonicalizeActivities(junk)).toEqual({ ids: ['yoga'], unmatched: [], suggestions: {}, readAs: [] });
+    const nothing = { ids: [], unmatched: [], suggestions: {}, readAs: [] };
+    expect(canonicalizeActivities(null as unknown as string[])).toEqual(nothing);
+    expect(canonicalizeActivities('hiking' as unknown as string[])).toEqual(nothing);
   });
 
   it('treats prototype-like names as plain text', () => {

@@ -13,9 +13,18 @@ export interface CanonicalizeResult {
   unmatched: string[];
   /** Up to 3 close activity ids per unmatched entry; absent when nothing is close. */
   suggestions: Record<string, string[]>;
+  /**
+   * Entries read as something other than their own words ("climbing" as rock_climbing,
+   * "hiking & tennis" as two), for a note: the caller should know what was saved.
+   */
+  readAs: { entry: string; ids: string[] }[];
 }
 
 const INDEX = buildActivityIndex(ACTIVITIES);
+/** An activity's own words: its id and its name, normalized ("rock climbing"). */
+const OWN_WORDS = new Map(
+  ACTIVITIES.map((a) => [a.id, new Set([normalizeText(a.id.replace(/_/g, ' ')), normalizeText(a.name)])]),
+);
 const AMBIGUOUS = new Set(AMBIGUOUS_TERMS.map(normalizeText));
 
 export const DEFAULT_SUGGESTION_LIMIT = 3;
@@ -34,11 +43,15 @@ export const MAX_SUGGESTED_ENTRIES = 5;
 export function canonicalizeActivities(inputs: readonly string[]): CanonicalizeResult {
   const ids = new Set<string>();
   const unmatched = new Set<string>();
+  const readAs: CanonicalizeResult['readAs'] = [];
   // Callers are agents sending JSON: tolerate a non-array or non-string items rather than throw.
   const entries: readonly unknown[] = Array.isArray(inputs) ? inputs : [];
   for (const entry of entries) {
     if (typeof entry !== 'string' || entry.trim() === '') continue;
     const resolved = resolveEntry(entry);
+    const [only] = resolved.ids;
+    const ownWords = resolved.ids.length === 1 && only !== undefined && OWN_WORDS.get(only)?.has(normalizeText(entry));
+    if (resolved.ids.length > 0 && !ownWords) readAs.push({ entry, ids: resolved.ids });
     for (const id of resolved.ids) ids.add(id);
     for (const text of resolved.unmatched) unmatched.add(text);
   }
@@ -51,7 +64,7 @@ export function canonicalizeActivities(inputs: readonly string[]): CanonicalizeR
       .map((text) => [text, suggestActivities(text)] as const)
       .filter(([, ids]) => ids.length > 0),
   );
-  return { ids: [...ids], unmatched: [...unmatched], suggestions };
+  return { ids: [...ids], unmatched: [...unmatched], suggestions, readAs };
 }
 
 /** The activity id for one whole entry (no splitting), or undefined. */

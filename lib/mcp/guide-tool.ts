@@ -4,10 +4,13 @@
 import { renderAgentsGuide, renderLlmsTxt, renderSignupGuide } from '../guides';
 import type { ToolResult } from './call';
 
+// Arrow functions, not the functions themselves: lib/guides measures tools/list through
+// lib/mcp/server, which imports this module, so the guides' bindings may not exist yet when
+// this module is first evaluated (a cycle read at call time only).
 export const GUIDES = {
-  signup: { render: renderSignupGuide, about: 'what to ask, how to register' },
-  agents: { render: renderAgentsGuide, about: 'polling, plans, confirmations, limits, errors' },
-  overview: { render: renderLlmsTxt, about: 'the service in brief' },
+  signup: { render: () => renderSignupGuide(), about: 'what to ask, how to register' },
+  agents: { render: () => renderAgentsGuide(), about: 'polling, plans, confirmations, limits, errors' },
+  overview: { render: () => renderLlmsTxt(), about: 'the service in brief' },
 } as const;
 export type GuideName = keyof typeof GUIDES;
 

@@ -69,3 +69,16 @@ describe('resolveProfileInput: location', () => {
     }
   });
 });
+
+// Issue 43 §6: "climbing" became rock_climbing with no note.
+describe('resolveProfileInput: activities', () => {
+  it('notes each activity read in other words than its own, and nothing for an exact one', () => {
+    const { columns, warnings } = resolveProfileInput({ activities: ['climbing', 'Tennis', 'hiking & yoga'] });
+    expect(columns.activities).toEqual(['rock_climbing', 'tennis', 'hiking', 'yoga']);
+    expect(warnings.normalized).toEqual([
+      'activities: "climbing" was read as rock_climbing',
+      'activities: "hiking & yoga" was read as hiking, yoga',
+    ]);
+    expect(resolveProfileInput({ activities: ['rock_climbing', 'Rock Climbing'] }).warnings.normalized).toBeUndefined();
+  });
+});

@@ -52,6 +52,9 @@ export interface ResolvedProfile {
   labelFromPublicPoint: boolean;
 }
 
+/** Notes on activities read in other words, per request (the rest are in the saved list). */
+const MAX_ACTIVITY_NOTES = 5;
+
 /**
  * `normalized`: what parsing the request already read differently from how it was
  * written (forgiving input); reported first in warnings.normalized.
@@ -72,8 +75,11 @@ export function resolveProfileInput(input: ProfileInput, normalized: readonly st
 
   if (input.activities === null) columns.activities = [];
   if (present(input.activities)) {
-    const { ids, unmatched, suggestions } = canonicalizeActivities(input.activities);
+    const { ids, unmatched, suggestions, readAs } = canonicalizeActivities(input.activities);
     columns.activities = ids;
+    // What was saved in other words than the person's ("climbing" as rock_climbing), a few at most.
+    for (const { entry, ids: read } of readAs.slice(0, MAX_ACTIVITY_NOTES))
+      notes.push(`activities: ${JSON.stringify(entry)} was read as ${read.join(', ')}`);
     if (unmatched.length > 0) {
       warnings.activities_unmatched = unmatched;
       // Always beside activities_unmatched, empty when nothing is close, so agents need not test for it.
