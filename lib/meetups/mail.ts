@@ -5,6 +5,7 @@
 import type { Database } from '@/db';
 import { type MailSettings, sendMail } from '../notifications/mail';
 import { mailPreferences, oneClickUnsubscribeHeaders, unsubscribeToken } from '../notifications/mail-preferences';
+import { mailWhen } from '../notifications/mail-time';
 
 export interface MeetupMailJob extends Record<string, unknown> {
   userId: string;
@@ -15,18 +16,6 @@ export interface MeetupMailJob extends Record<string, unknown> {
 export interface MeetupMailSettings extends MailSettings {
   baseUrl: string;
   unsubscribeKey: string;
-}
-
-function whenText(startsAt: Date, zone: string | null): string {
-  return new Intl.DateTimeFormat('en-GB', {
-    weekday: 'long',
-    day: 'numeric',
-    month: 'long',
-    hour: '2-digit',
-    minute: '2-digit',
-    timeZone: zone ?? 'UTC',
-    timeZoneName: 'short',
-  }).format(startsAt);
 }
 
 const SUBJECTS: Record<MeetupMailJob['event'], string> = {
@@ -58,7 +47,7 @@ export async function sendMeetupMail(
       : row.attendee_status === 'confirmed' || (job.event === 'reminder' && row.host_id === job.userId);
   if (!still || new Date(row.starts_at).getTime() <= Date.now()) return;
   if (!(await mailPreferences(db, job.userId)).reminders) return;
-  const when = whenText(new Date(row.starts_at), row.timezone);
+  const when = mailWhen(new Date(row.starts_at), row.timezone);
   const link = `${settings.baseUrl}/account/meetups/${job.meetupId}`;
   const lines = {
     promoted: [`Someone left, and their seat is now yours: the meetup starts ${when}.`, `See it, or leave it: ${link}`],

@@ -4,23 +4,11 @@
 import type { Database } from '@/db';
 import { type MailSettings, sendMail } from '../notifications/mail';
 import { mailPreferences, oneClickUnsubscribeHeaders, unsubscribeToken } from '../notifications/mail-preferences';
+import { mailWhen } from '../notifications/mail-time';
 
 export interface ReminderMailSettings extends MailSettings {
   baseUrl: string;
   unsubscribeKey: string;
-}
-
-function whenText(startsAt: Date, zone: string | null): string {
-  const options: Intl.DateTimeFormatOptions = {
-    weekday: 'long',
-    day: 'numeric',
-    month: 'long',
-    hour: '2-digit',
-    minute: '2-digit',
-    timeZone: zone ?? 'UTC',
-    timeZoneName: 'short',
-  };
-  return new Intl.DateTimeFormat('en-GB', options).format(startsAt);
 }
 
 function leadText(minutes: number): string {
@@ -45,7 +33,7 @@ export async function sendReminderMail(
     .executeTakeFirst();
   if (row?.status !== 'confirmed' || !row.email) return;
   if (!(await mailPreferences(db, row.user_id)).reminders) return;
-  const when = whenText(new Date(row.starts_at), row.timezone);
+  const when = mailWhen(new Date(row.starts_at), row.timezone);
   await sendMail(
     {
       to: row.email,
