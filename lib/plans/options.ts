@@ -128,12 +128,29 @@ function clockParts(at: Date, zone: string) {
   return { weekday: get('weekday'), clock: `${Number(get('hour'))}${minute === '00' ? '' : `:${minute}`}` };
 }
 
-/** "You're both free Saturday 9–12", on the reader's clock. */
-function describeFree(interval: Interval, zone: string): string {
+/** "You're both free Saturday 9–12" (or "Monday 17–midnight"), on the reader's clock. */
+export function describeFree(interval: Interval, zone: string): string {
   const start = clockParts(interval.start, zone);
   const end = clockParts(interval.end, zone);
-  const endClock = end.weekday === start.weekday ? end.clock : `${end.weekday} ${end.clock}`;
+  const endClock =
+    end.weekday === start.weekday ? end.clock : end.clock === '0' ? 'midnight' : `${end.weekday} ${end.clock}`;
   return `You're both free ${start.weekday} ${start.clock}–${endClock}`;
+}
+
+/** No option starts before this hour on the reader's clock where the free block leaves room later. */
+const EARLIEST_START_HOUR = 9;
+
+/**
+ * Where a free block's option starts: at its start, or at EARLIEST_START_HOUR that morning
+ * where the block begins earlier ("free Sunday 6–12" is offered at 9, not 6) and still holds
+ * the option from then.
+ */
+export function sensibleStart(interval: Interval, zone: string): Date {
+  const [hour = '0', minute = '0'] = clockParts(interval.start, zone).clock.split(':');
+  const minutes = Number(hour) * 60 + Number(minute);
+  if (minutes >= EARLIEST_START_HOUR * 60) return interval.start;
+  const later = new Date(interval.start.getTime() + (EARLIEST_START_HOUR * 60 - minutes) * 60_000);
+  return later.getTime() + OPTION_MS <= interval.end.getTime() ? later : interval.start;
 }
 
 const isWeekend = (at: Date, zone: string) => ['Saturday', 'Sunday'].includes(clockParts(at, zone).weekday);
@@ -190,9 +207,10 @@ export async function planOptions(
   );
   const freeOptions: Candidate[] = blocks.map((interval, i) => {
     const activity = activities.names[i % activities.names.length]!;
+    const start = sensibleStart(interval, zoneForDays);
     return {
-      start: interval.start,
-      end: new Date(Math.min(interval.start.getTime() + OPTION_MS, interval.end.getTime())),
+      start,
+      end: new Date(Math.min(start.getTime() + OPTION_MS, interval.end.getTime())),
       activity,
       place: null,
       eventId: null,
@@ -202,7 +220,11 @@ export async function planOptions(
       ],
     };
   });
-  const options = [...events, ...freeOptions].slice(0, PLAN_LIMITS.options).map((c) => ({
+  // Chosen by rank (events, then weekend and longer blocks), shown in date order (a stable
+  // sort: an event before a free block at the same time).
+  const chosen = [...events, ...freeOptions].slice(0, PLAN_LIMITS.options);
+  chosen.sort((x, y) => x.start.getTime() - y.start.getTime());
+  const options = chosen.map((c) => ({
     starts_at: show(c.start),
     ends_at: show(c.end),
     activity: c.activity,
