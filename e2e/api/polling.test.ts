@@ -183,6 +183,30 @@ describe('long-poll', () => {
     expect(listMessages.response.parse(woke.body).messages.map((m) => m.text)).toEqual(['second']);
   });
 
+  // Issue 43 §6: following poll_next_url with the ETag of the page before it (which had a message)
+  // answered an empty 200 in 6-12 ms, since that tag never matches the empty page that follows.
+  it('messages.json: an empty page is held even when If-None-Match names the page before it', async () => {
+    const [me, other] = await users(2);
+    const chat = await makeBuddies(me, other, 'first');
+    const page = await callWithHeaders(listMessages, { params: { chatId: chat }, token: me.token });
+    const tag = page.headers.get('etag')!;
+    const next = page.data.poll_next_url.slice(inject('baseUrl').length);
+
+    const empty = Date.now();
+    const nothing = await api('GET', `${next}&wait=1`, { token: me.token, headers: { 'if-none-match': tag } });
+    expect(nothing.status).toBe(200);
+    expect(listMessages.response.parse(nothing.body).messages).toEqual([]);
+    expect(ms(empty)).toBeGreaterThanOrEqual(900);
+
+    const held = api('GET', `${next}&wait=20`, { token: me.token, headers: { 'if-none-match': tag } });
+    await new Promise((r) => setTimeout(r, 500));
+    const started = Date.now();
+    await say(other, chat, 'second');
+    const woke = await held;
+    expect(listMessages.response.parse(woke.body).messages.map((m) => m.text)).toEqual(['second']);
+    expect(ms(started)).toBeLessThan(10_000);
+  });
+
   // Issue 28: a poll held inside the route answered 200 with a message sent after its token was revoked.
   it.each([
     ['messages.json after the cursor', 'messages'],

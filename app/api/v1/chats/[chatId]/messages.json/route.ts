@@ -42,11 +42,17 @@ export const GET = route(chats.listMessages, async ({ db, auth, params, query, b
   }
 
   // Only a page that continues from somewhere (cursor or since) can be "nothing new yet"; an older page never is.
+  // It is held even when If-None-Match named another page's tag (the page before poll_next_url, which
+  // never matches the empty one after it): an empty answer is never instant. A read marker moving
+  // while it is held still answers at once.
   const continues =
     (pageQuery.cursor !== undefined || pageQuery.since !== undefined) && !isOlderCursor(pageQuery.cursor);
+  const stateOf = (m: Awaited<ReturnType<typeof visibleMembership>>) =>
+    `${m.last_message_id}:${m.unread_count}:${m.last_read_message_id}:${m.buddy_last_read_message_id}`;
+  let heldFrom: string | undefined;
   const { value } = await lookUntilChanged(
     chatKey(params.chatId),
-    continues && !knownTag ? wait : undefined,
+    continues ? wait : undefined,
     async () => {
       const member = await visibleMembership(db, { viewerId: auth.userId, chatId: params.chatId });
       return {
@@ -54,7 +60,10 @@ export const GET = route(chats.listMessages, async ({ db, auth, params, query, b
         page: await listMessages(db, { viewerId: auth.userId, chatId: params.chatId, query: pageQuery, baseUrl }),
       };
     },
-    ({ page }) => page.messages.length > 0,
+    ({ page, member }) => {
+      heldFrom ??= stateOf(member);
+      return page.messages.length > 0 || stateOf(member) !== heldFrom;
+    },
     holder,
   );
   // Tagged with the state read before the page, never after it: a message that arrives while this
