@@ -18,7 +18,11 @@ export const SIGNUP_LINK_PARAMS = [
   { param: 'about', field: 'aboutMe', note: 'a short bio' },
   { param: 'activities', field: 'activities', note: 'comma-separated, plain English' },
   { param: 'availability', field: 'availability_text', note: 'plain English, e.g. "weekends and Wednesday evenings"' },
-  { param: 'photo', field: 'photoURL', note: 'a public https URL of a photo (a data: URL also works)' },
+  {
+    param: 'photo',
+    field: 'photoURL',
+    note: 'a public https URL of a photo. Not a data: URL: a link carrying a picture is too long for browsers and servers (over 16 KB is refused); leave photo out and the person adds one after signing in',
+  },
   { param: 'agent', field: 'agentName', note: 'your name, for attribution' },
 ] as const;
 

@@ -357,6 +357,25 @@ describe('found by the fuzzer', () => {
     expect(JSON.parse(res.text).error.code).toBe('headers_too_large');
     expect(answerProblem(res, baseUrl())).toBeNull();
   });
+
+  // Issue 43 §5: a 160 KB photo in a /signup-with-ai link gave the person's browser a JSON error.
+  it('a signup link over 16 KB gets 431 with a page the person can read', async () => {
+    const photo = `data:image/jpeg;base64,${'A'.repeat(30_000)}`;
+    const res = await send(
+      baseUrl(),
+      {
+        method: 'GET',
+        target: `/signup-with-ai?name=Ana&photo=${encodeURIComponent(photo)}`,
+        headers: { accept: 'text/html' },
+        mutation: 'none',
+      },
+      {},
+    );
+    expect(res.status).toBe(431);
+    expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(res.text).toContain('This sign-up link is too long');
+    expect(res.text).toContain('without the photo');
+  });
 });
 
 describe('inputs outside the contract', () => {

@@ -110,6 +110,24 @@ export function answerBadRequestTarget(req: IncomingMessage, res: ServerResponse
 
 const REASONS: Record<number, string> = { 400: 'Bad Request', 431: 'Request Header Fields Too Large' };
 
+/**
+ * A person opening an assistant's /signup-with-ai link that is too long (a picture inside it,
+ * issue 43 §5) reads what happened and what to do, not a JSON error. The page has no style,
+ * script or link to load, so the API's own Content-Security-Policy holds.
+ */
+const SIGNUP_LINK_TOO_LONG =
+  '<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">' +
+  '<title>This sign-up link is too long</title></head><body><h1>This sign-up link is too long</h1>' +
+  '<p>The link your assistant made carries more than a web address can hold, usually a photo inside it.</p>' +
+  '<p>Ask your assistant for the link again without the photo. You can add your photo after you sign in.</p></body></html>';
+
+/** The refused request was a GET of the signup link (Node keeps the bytes it read as rawPacket). */
+function isSignupLink(error: Error & { rawPacket?: unknown }): boolean {
+  const packet = error.rawPacket;
+  if (!Buffer.isBuffer(packet)) return false;
+  return /^(GET|HEAD) \/signup-with-ai[?/ ]/.test(packet.subarray(0, 40).toString('latin1'));
+}
+
 function envelope(code: ErrorCode, message: string): string {
   const body: ErrorBody = { error: { code, message, hint: ERROR_ADVICE[code] } };
   return JSON.stringify(body);
@@ -145,6 +163,14 @@ export function answerClientError(error: Error & { code?: string }, socket: Dupl
     return;
   }
   const status = ERROR_STATUS[code];
+  if (code === 'headers_too_large' && isSignupLink(error)) {
+    socket.end(
+      `HTTP/1.1 ${status} ${REASONS[status]}\r\nContent-Type: text/html; charset=utf-8\r\n` +
+        `Content-Length: ${Buffer.byteLength(SIGNUP_LINK_TOO_LONG)}\r\nCache-Control: no-store\r\nX-Content-Type-Options: nosniff\r\n` +
+        `X-Frame-Options: DENY\r\nContent-Security-Policy: ${API_CONTENT_SECURITY_POLICY}\r\nConnection: close\r\n\r\n${SIGNUP_LINK_TOO_LONG}`,
+    );
+    return;
+  }
   const body = envelope(code, message);
   socket.end(
     `HTTP/1.1 ${status} ${REASONS[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +

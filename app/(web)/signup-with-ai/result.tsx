@@ -202,7 +202,10 @@ export function Result({
                 <li key={field}>{MISSING_LABELS[field] ?? field}</li>
               ))}
             </ul>
-            <p className="small muted">Your assistant can add these for you, or you can add them in the app.</p>
+            <p className="small muted">
+              Add them in the app, or let your assistant add them: it holds no key to your account yet, so ask it to
+              connect with device sign-in, and type the code it shows you at <a href="/oauth/device">/oauth/device</a>.
+            </p>
           </>
         )}
       </section>
