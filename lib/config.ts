@@ -312,7 +312,7 @@ export const CONFIG_VARIABLES = [
     name: 'DATABASE_DIRECT_URL',
     default: '`DATABASE_URL`',
     description:
-      'A direct (session) connection for LISTEN/NOTIFY, pg-boss and migrations, when `DATABASE_URL` goes through a transaction pooler such as PgBouncer (see [Deployment](deployment.md#deployment)).',
+      'A direct (session) connection for LISTEN/NOTIFY, pg-boss and migrations, when `DATABASE_URL` goes through a transaction pooler such as PgBouncer (see [Deployment](deployment.md#deployment)). Setting it also says no connection may use named prepared statements.',
   },
   {
     name: 'DATABASE_READ_URLS',
