@@ -286,6 +286,8 @@ interface CpuPerSearch {
   ms: number;
   /** Of which the ranked search alone (what DATABASE_READ_URLS sends to a replica), ms. */
   rankedMs: number;
+  /** The ranked search alone with every statement unnamed (as behind a transaction pooler), ms: the planning named statements save. */
+  rankedUnnamedMs: number;
   calls: number;
   load: number;
 }
@@ -320,6 +322,7 @@ function spent(before: Map<number, number>, after: Map<number, number>): number 
  */
 async function postgresCpuPerSearch(
   db: Database,
+  unnamed: Database,
   callers: readonly Caller[],
   calls: number,
 ): Promise<CpuPerSearch | null> {
@@ -334,10 +337,42 @@ async function postgresCpuPerSearch(
   const searches = await Promise.all(
     callers.map((c) => searchForCaller(db, c.id, c.query, { asOf: new Date(), after: null })),
   );
-  const rankedBefore = await backendCpuMs(db);
-  for (let i = 0; i < calls; i++) await rankedPage(db, searches[i % searches.length]!);
-  const ranked = spent(rankedBefore, await backendCpuMs(db));
-  return { ms: whole / calls, rankedMs: ranked / calls, calls, load: (load + os.loadavg()[0]!) / 2 };
+  // The ranked search with and without named statements, turn about in rounds of ten calls (the
+  // backends of the two pools are told apart by pid), so the load is the same for both.
+  const pidsOf = async (on: Database) => {
+    const pids = new Set<number>();
+    await Promise.all(
+      Array.from({ length: 4 }, async () => {
+        pids.add((await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(on)).rows[0]!.pid);
+      }),
+    );
+    return pids;
+  };
+  const unnamedPids = await pidsOf(unnamed);
+  let ranked = 0;
+  let rankedUnnamed = 0;
+  for (let round = 0; round < calls; round += 10) {
+    for (const [on, add] of [
+      [db, (ms: number) => (ranked += ms)],
+      [unnamed, (ms: number) => (rankedUnnamed += ms)],
+    ] as const) {
+      const before = await backendCpuMs(db);
+      for (let i = round; i < Math.min(calls, round + 10); i++) await rankedPage(on, searches[i % searches.length]!);
+      const after = await backendCpuMs(db);
+      // Only the backends of the pool that ran: the other pool's idle ones add nothing anyway.
+      let used = 0;
+      for (const [pid, cpuMs] of after)
+        if (unnamedPids.has(pid) === (on === unnamed)) used += cpuMs - (before.get(pid) ?? 0);
+      add(used);
+    }
+  }
+  return {
+    ms: whole / calls,
+    rankedMs: ranked / calls,
+    rankedUnnamedMs: rankedUnnamed / calls,
+    calls,
+    load: (load + os.loadavg()[0]!) / 2,
+  };
 }
 
 /**
@@ -371,6 +406,8 @@ interface Population {
   size: number;
   url: string;
   db: Database;
+  /** The same database with every statement unnamed, for the planning's share of the CPU. */
+  unnamed: Database;
   callers: { dense: Caller[]; sparse: Caller[] };
   server?: Awaited<ReturnType<typeof startServer>>;
   seedSeconds: number;
@@ -391,12 +428,12 @@ async function main(): Promise<void> {
     settings: { shared_buffers: '1GB', max_wal_size: '4GB', checkpoint_timeout: '30min' },
   });
   const pools: pg.Pool[] = [];
-  const connect = (url: string): Database => {
+  const connect = (url: string, prepared = true): Database => {
     const pool = new pg.Pool({ connectionString: url, max: 4 });
     // Stopping the server at the end terminates idle connections; that is not an error here.
     pool.on('error', () => {});
     // As the app connects without a transaction pooler: Discover's statements by name (db/prepared.ts).
-    prepareMarkedStatements(pool);
+    if (prepared) prepareMarkedStatements(pool);
     pools.push(pool);
     return new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
   };
@@ -450,7 +487,7 @@ async function main(): Promise<void> {
       // The seeding's dirty pages written now, not by a checkpoint in the middle of the timings.
       await sql`checkpoint`.execute(db);
       log(`Seeded ${size.toLocaleString('en')} in ${seedSeconds.toFixed(1)} s (+ vacuum analyze)`);
-      populations.push({ size, url, db, callers, seedSeconds });
+      populations.push({ size, url, db, unnamed: connect(url, false), callers, seedSeconds });
       if (GROW) {
         // Each size measured as soon as it exists (and reported, in case a later size takes too long).
         grown.push(...(await measure([populations[populations.length - 1]!], { dense, sparse })));
@@ -518,7 +555,7 @@ async function measure(
       : null;
     // One population at a time, so each one's CPU is its own.
     const cpu: (CpuPerSearch | null)[] = [];
-    for (const p of populations) cpu.push(await postgresCpuPerSearch(p.db, p.callers[label], ITERATIONS));
+    for (const p of populations) cpu.push(await postgresCpuPerSearch(p.db, p.unnamed, p.callers[label], ITERATIONS));
     for (const [i, population] of populations.entries()) {
       const plan = await explain(population.db, population.callers[label][0]!);
       rounds[i]!.cities.push({
@@ -537,7 +574,9 @@ async function measure(
           `in-process p95 ${ms(local[i]!.p95)}` +
           (exact[i] ? ` (exact search ${ms(exact[i]!.p95)})` : '') +
           (http ? `, HTTP p95 ${ms(http[i]!.p95)}` : '') +
-          (cpu[i] ? `, PostgreSQL CPU ${ms(cpu[i]!.ms)} per search (ranked page ${ms(cpu[i]!.rankedMs)})` : ''),
+          (cpu[i]
+            ? `, PostgreSQL CPU ${ms(cpu[i]!.ms)} per search (ranked page ${ms(cpu[i]!.rankedMs)}; unnamed ${ms(cpu[i]!.rankedUnnamedMs)})`
+            : ''),
       );
     }
   }
@@ -586,7 +625,7 @@ function report(rounds: Round[]): void {
     `${GROW ? 'one database grown and measured at each size' : 'the populations measured turn about, call by call'}. Seeding: ${rounds.map((r) => `${r.population.toLocaleString('en')} in ${r.seedSeconds.toFixed(1)} s`).join(', ')}.\n`,
   );
   log(
-    '| population | caller | people within 25 km | results | in-process p50 / p95 / p99 | exact search p50 / p95 | HTTP p50 / p95 / p99 | load | PostgreSQL CPU per search / ranked page alone (load) |',
+    '| population | caller | people within 25 km | results | in-process p50 / p95 / p99 | exact search p50 / p95 | HTTP p50 / p95 / p99 | load | PostgreSQL CPU per search / ranked page alone / ranked page unnamed (load) |',
   );
   log('|---|---|---|---|---|---|---|---|---|');
   for (const round of rounds) {
@@ -597,7 +636,7 @@ function report(rounds: Round[]): void {
         `| ${round.population.toLocaleString('en')} | ${city.label}: ${city.place} | ${city.nearby.toLocaleString('en')} | ` +
           `${local.results.toFixed(1)} | ${ms(local.p50)} / ${ms(local.p95)} / ${ms(local.p99)} | ` +
           `${city.exact ? `${ms(city.exact.p50)} / ${ms(city.exact.p95)}` : 'not measured'} | ${http} | ${city.load.toFixed(1)} | ` +
-          `${city.cpu ? `${ms(city.cpu.ms)} / ${ms(city.cpu.rankedMs)} (${city.cpu.load.toFixed(1)})` : 'not measured'} |`,
+          `${city.cpu ? `${ms(city.cpu.ms)} / ${ms(city.cpu.rankedMs)} / ${ms(city.cpu.rankedUnnamedMs)} (${city.cpu.load.toFixed(1)})` : 'not measured'} |`,
       );
     }
   }
