@@ -1,12 +1,9 @@
 // Statements marked prepared() run by name on a real PostgreSQL: parsed once per connection
 // and then planned generically where PostgreSQL judges it as cheap; unmarked ones, and every
 // statement of a pool that must not name them (a transaction pooler), stay unnamed.
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestDatabase } from '../e2e/support/stack';
+import { startScratchDatabase } from '../e2e/support/stack';
 import { namedStatementsAllowed } from '../lib/core/database-env';
 import { createDb, type Database } from './index';
 import { MAX_PREPARED_PER_CONNECTION, PREPARED_MARK, prepared, statementName } from './prepared';
@@ -34,9 +31,7 @@ const namedHere = async (db: Database) =>
 const plusOne = (n: number) => prepared(sql<{ n: number }>`select ${n}::int + 1 as n`);
 
 beforeAll(async () => {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'buddy-prepared-'));
-  fs.chmodSync(dataDir, 0o755);
-  const database = await startTestDatabase(dataDir);
+  const database = await startScratchDatabase('buddy-prepared-');
   url = database.url;
   stopDatabase = database.stop;
 }, 120_000);

@@ -1,12 +1,9 @@
 // A database that is busy or briefly away answers 503 with Retry-After, never a 500: the
 // errors are provoked on a real PostgreSQL (a deadlock, a statement timeout, a terminated
 // session, a refused connection) and put through the route wrapper's own mapping.
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestDatabase } from '../e2e/support/stack';
+import { startScratchDatabase } from '../e2e/support/stack';
 import { freePort } from '../lib/net/free-port';
 import { errorHeaders, errorStatus } from '../lib/http/error-response';
 import { toApiError } from '../lib/http/route';
@@ -40,9 +37,7 @@ function expectBusy(error: unknown): void {
 }
 
 beforeAll(async () => {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'buddy-transient-'));
-  fs.chmodSync(dataDir, 0o755);
-  const database = await startTestDatabase(dataDir);
+  const database = await startScratchDatabase('buddy-transient-');
   url = database.url;
   stopDatabase = database.stop;
   const setup = await connect();

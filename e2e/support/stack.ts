@@ -171,6 +171,14 @@ export async function startTestDatabase(dataDir: string): Promise<{ url: string;
   return startPostgresProcess(path.join(dataDir, 'postgres'));
 }
 
+/** startTestDatabase in a temporary directory of its own (`prefix` names it), readable by the `postgres` user. */
+export function startScratchDatabase(prefix: string): Promise<{ url: string; stop: () => Promise<void> }> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  // As root the embedded server runs as the `postgres` user, which must reach its data dir.
+  fs.chmodSync(dataDir, 0o755);
+  return startTestDatabase(dataDir);
+}
+
 export async function startStack(env: Record<string, string> = {}): Promise<Stack> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'buddy-test-'));
   // As root the embedded server runs as the `postgres` user, which must reach its data dir.
