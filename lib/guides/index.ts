@@ -1,17 +1,9 @@
 // The three agent guides, built from the contract and the running configuration.
 import { config } from '../config';
 import { endpoints } from '../contract';
-import { advertisedTools } from '../mcp/server';
 import { agentsGuide } from './agents';
 import { llmsTxt } from './llms';
 import { signupGuide, type GuideContext } from './signup';
-
-let measured: number | undefined;
-/** tools/list's size, measured once per process (the list is fixed at build). */
-function toolListBytes(): number {
-  measured ??= Buffer.byteLength(JSON.stringify({ tools: advertisedTools(endpoints) }));
-  return measured;
-}
 
 export function guideContext(): GuideContext {
   const cfg = config();
@@ -19,10 +11,11 @@ export function guideContext(): GuideContext {
     baseUrl: cfg.publicBaseUrl,
     limits: cfg.limits,
     requirePersonConsent: cfg.requirePersonConsent,
-    toolListBytes: toolListBytes(),
   };
 }
 
 export const renderSignupGuide = () => signupGuide(guideContext());
-export const renderAgentsGuide = () => agentsGuide(endpoints, guideContext());
+/** `measured`: what the caller measured (tools/list's size, from lib/mcp, which the guides do not import). */
+export const renderAgentsGuide = (measured: Pick<GuideContext, 'toolListBytes'> = {}) =>
+  agentsGuide(endpoints, { ...guideContext(), ...measured });
 export const renderLlmsTxt = () => llmsTxt(endpoints, config().publicBaseUrl);

@@ -4,13 +4,18 @@
 import { renderAgentsGuide, renderLlmsTxt, renderSignupGuide } from '../guides';
 import type { ToolResult } from './call';
 
-// Arrow functions, not the functions themselves: lib/guides measures tools/list through
-// lib/mcp/server, which imports this module, so the guides' bindings may not exist yet when
-// this module is first evaluated (a cycle read at call time only).
+/** What the server measured for the guides (they state tools/list's size; lib/guides cannot import lib/mcp). */
+export interface GuideMeasures {
+  toolListBytes?: number;
+}
+
 export const GUIDES = {
-  signup: { render: () => renderSignupGuide(), about: 'what to ask, how to register' },
-  agents: { render: () => renderAgentsGuide(), about: 'polling, plans, confirmations, limits, errors' },
-  overview: { render: () => renderLlmsTxt(), about: 'the service in brief' },
+  signup: { render: (_measured: GuideMeasures) => renderSignupGuide(), about: 'what to ask, how to register' },
+  agents: {
+    render: (measured: GuideMeasures) => renderAgentsGuide(measured),
+    about: 'polling, plans, confirmations, limits, errors',
+  },
+  overview: { render: (_measured: GuideMeasures) => renderLlmsTxt(), about: 'the service in brief' },
 } as const;
 export type GuideName = keyof typeof GUIDES;
 
@@ -31,7 +36,7 @@ export const GUIDE_TOOL = {
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
 } as const;
 
-export function guideResult(args: Record<string, unknown>): ToolResult {
+export function guideResult(args: Record<string, unknown>, measured: GuideMeasures = {}): ToolResult {
   const name = args.name;
   // Own names only: `in` would also find "constructor" and "toString" on the prototype (issue 41).
   if (typeof name !== 'string' || !Object.hasOwn(GUIDES, name)) {
@@ -51,5 +56,5 @@ export function guideResult(args: Record<string, unknown>): ToolResult {
       isError: true,
     };
   }
-  return { content: [{ type: 'text', text: GUIDES[name as GuideName].render() }] };
+  return { content: [{ type: 'text', text: GUIDES[name as GuideName].render(measured) }] };
 }

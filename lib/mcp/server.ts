@@ -11,6 +11,7 @@ import {
   type RouteHandler,
   type ToolResult,
 } from './call';
+import { endpoints } from '../contract';
 import { ApiError } from '../core/errors';
 import { GUIDE_TOOL, guideResult } from './guide-tool';
 import type { AgentEndpointSpec } from '../contract/define';
@@ -81,6 +82,13 @@ function toolInputSchema(tool: ToolDefinition, target?: string): JsonSchema {
   if (!isConfirmable(tool.name)) return schema;
   const properties = { ...(schema.properties as Record<string, JsonSchema>), confirm: CONFIRM_ARGUMENT };
   return { ...schema, properties };
+}
+
+let measuredBytes: number | undefined;
+/** The size of tools/list as this server advertises it (fixed at build), for the guides to state. */
+export function toolListBytes(): number {
+  measuredBytes ??= Buffer.byteLength(JSON.stringify({ tools: advertisedTools(endpoints) }));
+  return measuredBytes;
 }
 
 export function advertisedTools(endpoints: readonly AgentEndpointSpec[]): AdvertisedTool[] {
@@ -173,7 +181,7 @@ export function prepareTools(tools: readonly ToolDefinition[], modules: RouteMod
       inputSchema: advertisedSchema(() => GUIDE_TOOL.inputSchema),
       annotations: GUIDE_TOOL.annotations,
     },
-    call: async (args) => guideResult(args),
+    call: async (args) => guideResult(args, { toolListBytes: toolListBytes() }),
   };
   const routes = new Map<string, ToolRoute>();
   for (const tool of tools) routes.set(tool.name, { tool, loadHandler: routeHandlerLoader(tool, modules) });

@@ -4,10 +4,10 @@ import { encode } from 'gpt-tokenizer/encoding/o200k_base';
 import { describe, expect, it } from 'vitest';
 import { endpoints } from '../contract';
 import { HINT_NAMES } from './annotations';
-import { advertisedTools } from './server';
+import { advertisedTools, toolListBytes } from './server';
+import { guideResult } from './guide-tool';
 import { isMcpTool } from '../contract/define';
 import { closestToolNames, unknownToolAnswer } from './unknown-tool';
-import { renderAgentsGuide } from '../guides';
 
 // Raised from 20 KB (and 5,000 tokens) by issue 29, which adds the plan tools; since issue 32 §3 every
 // tool carries all four annotation hints (3.6 KB); to 27,000 by issue 45, which adds the meetup tools.
@@ -28,8 +28,11 @@ describe('tools/list', () => {
   });
 
   // Issue 43 §6: AGENTS.md said "about 18 KB" while the list had grown to 24 KB; it states the measured size.
-  it('is the size AGENTS.md states', () => {
-    expect(renderAgentsGuide()).toContain(`(${Math.round(Buffer.byteLength(json) / 1000)} KB for every tool)`);
+  it('is the size AGENTS.md and get_guide state', () => {
+    expect(toolListBytes()).toBe(Buffer.byteLength(json));
+    const stated = `(${Math.round(Buffer.byteLength(json) / 1000)} KB for every tool)`;
+    const guide = guideResult({ name: 'agents' }, { toolListBytes: toolListBytes() });
+    expect(guide.content[0]).toMatchObject({ type: 'text', text: expect.stringContaining(stated) });
   });
 
   // Issue 32 §3: directories reject a tool without all four hints, and a hint left out means
