@@ -17,11 +17,12 @@ import {
   PLAN_LIMITS,
   type CancelPlanBody,
   type PlanRecord,
+  type PlanUpdateKind,
+  type PlanUpdateRecord,
   type ProposePlanBody,
   type PLAN_VIEWS,
 } from '../contract/plans';
 import { ApiError } from '../core/errors';
-import type { PlanUpdateKind, PlanUpdateRecord } from '../contract/plans';
 import { isUuid } from '../contract/validation';
 import { enqueue, QUEUES } from '../jobs/boss';
 import type { PushJob } from '../notifications/push-job';
