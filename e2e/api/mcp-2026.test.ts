@@ -18,6 +18,8 @@ const MODERN = '2026-07-28';
 const UI = { extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } } };
 
 interface Hop {
+  /** Which request this was, in the order they reached the round-robin. */
+  seq: number;
   backend: number;
   method: string;
   status: number;
@@ -31,9 +33,13 @@ interface Hop {
 function roundRobin(backends: readonly string[]) {
   const hops: Hop[] = [];
   let next = 0;
+  let arrived = 0;
   const proxy = http.createServer(async (req, res) => {
     const backend = next;
     next = (next + 1) % backends.length;
+    // The order requests reached the round-robin: a client's GET for a stream races its next
+    // POST, and their answers can come back in either order.
+    const seq = arrived++;
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const body = Buffer.concat(chunks);
@@ -47,7 +53,7 @@ function roundRobin(backends: readonly string[]) {
       { method: req.method, headers: { ...req.headers, host: target.host } },
       (answer) => {
         const sessionHeader = Boolean(req.headers['mcp-session-id'] ?? answer.headers['mcp-session-id']);
-        hops.push({ backend, method, status: answer.statusCode ?? 0, sessionHeader });
+        hops.push({ seq, backend, method, status: answer.statusCode ?? 0, sessionHeader });
         res.writeHead(answer.statusCode ?? 502, answer.headers);
         answer.pipe(res);
       },
@@ -126,7 +132,8 @@ const rawPost = (body: unknown, headers: Record<string, string>) =>
  * answered 2xx (a 2025 client's GET for a standing stream gets 405: this server keeps none).
  */
 function expectAlternating(from: number): Hop[] {
-  const taken = hops.slice(from);
+  // In the order the requests arrived (each alternates with the one before), not the order answered.
+  const taken = hops.slice(from).sort((a, b) => a.seq - b.seq);
   expect(taken.length).toBeGreaterThan(1);
   for (const [i, hop] of taken.entries()) {
     if (hop.method === 'GET') expect(hop.status, JSON.stringify(hop)).toBe(405);
