@@ -4,7 +4,19 @@
 // that snapshot (messages.xid, buddy_requests.state_xid; migration 0022). Unlike ids or
 // timestamps, which are taken before commit and so commit out of order, this never
 // repeats a row and never skips one, whatever commits while a poll runs.
+import { sql, type SqlBool } from 'kysely';
 import { ApiError } from '../core/errors';
+
+/** What counts as new: after a time (`since`), or not yet visible in the snapshot a poll cursor carries (exact). */
+export type NewAfter = { since: Date } | { snapshot: string };
+
+/** The row's writing transaction (`xidColumn`, an xid8) was not visible in `snapshot`. */
+export const unseenIn = (xidColumn: string, snapshot: string) =>
+  sql<SqlBool>`not pg_visible_in_snapshot(${sql.ref(xidColumn)}, ${snapshot}::pg_snapshot)`;
+
+/** The row is new after `after`: unseen in the cursor's snapshot, or, with only a time, written after it. */
+export const changedAfter = (xidColumn: string, timeColumn: string, after: NewAfter) =>
+  'snapshot' in after ? unseenIn(xidColumn, after.snapshot) : sql<SqlBool>`${sql.ref(timeColumn)} > ${after.since}`;
 
 const PREFIX = 'i1:';
 /** A snapshot lists the transactions running when it was taken: bounded by connections. */

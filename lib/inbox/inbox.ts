@@ -17,7 +17,14 @@ import { inboxPlans, planUpdates } from '../plans/plans';
 import { toBuddyRequest } from '../buddies/records';
 import { byRecentActivity, chatRows, unreadTotals } from '../chats/chats';
 import { encodeCursor } from '../chats/cursor';
-import { decodeInboxCursorOrThrow, encodeInboxCursor, invalidInboxCursor } from '../chats/poll-cursor';
+import {
+  changedAfter,
+  decodeInboxCursorOrThrow,
+  encodeInboxCursor,
+  invalidInboxCursor,
+  type NewAfter,
+  unseenIn,
+} from '../chats/poll-cursor';
 import { messagesUrl, toChat, toMessage } from '../chats/records';
 
 export const POLL_INTERVAL_SECONDS = 30;
@@ -28,15 +35,6 @@ export const POLL_INTERVAL_SECONDS = 30;
 export const POLL_OVERLAP_MS = 5_000;
 const DAY_MS = 86_400_000;
 
-/**
- * What counts as new: after a time (`since`), or not yet visible in the snapshot a poll
- * cursor carries (exact; lib/chats/poll-cursor.ts).
- */
-export type NewAfter = { since: Date } | { snapshot: string };
-
-const unseen = (column: string, snapshot: string) =>
-  sql<boolean>`not pg_visible_in_snapshot(${sql.ref(column)}, ${snapshot}::pg_snapshot)`;
-
 /** The inbox's three queries (exported so the benchmark can EXPLAIN exactly what the endpoint runs). */
 export function inboxQueries(db: Database, viewerId: string, effectiveSince: Date, newAfter?: NewAfter) {
   const after: NewAfter = newAfter ?? { since: effectiveSince };
@@ -44,7 +42,9 @@ export function inboxQueries(db: Database, viewerId: string, effectiveSince: Dat
 
   const pendingQuery = requestRows(db, 'r.sender_id')
     .select(sql<number>`count(*) over ()`.as('total'))
-    .select('snapshot' in after ? unseen('r.state_xid', after.snapshot).as('unseen') : sql<boolean>`false`.as('unseen'))
+    .select(
+      'snapshot' in after ? unseenIn('r.state_xid', after.snapshot).as('unseen') : sql<boolean>`false`.as('unseen'),
+    )
     .where('r.recipient_id', '=', viewerId)
     .where('r.state', '=', 'pending')
     .where(notBlockedBy(viewerId, 'r.sender_id'))
@@ -56,7 +56,7 @@ export function inboxQueries(db: Database, viewerId: string, effectiveSince: Dat
   const acceptedQuery = requestRows(db, 'r.recipient_id')
     .where('r.sender_id', '=', viewerId)
     .where('r.state', '=', 'accepted')
-    .where('snapshot' in after ? unseen('r.state_xid', after.snapshot) : sql<boolean>`r.responded_at > ${after.since}`)
+    .where(changedAfter('r.state_xid', 'r.responded_at', after))
     .where(notBlockedBy(viewerId, 'r.recipient_id'))
     .orderBy('r.responded_at', 'desc')
     .limit(limit);
@@ -73,7 +73,7 @@ export function inboxQueries(db: Database, viewerId: string, effectiveSince: Dat
           .whereRef('m.chat_id', '=', 'cm.chat_id')
           .whereRef('m.id', '>', 'cm.last_read_message_id')
           .where('m.sender_id', '<>', viewerId)
-          .where('snapshot' in after ? unseen('m.xid', after.snapshot) : sql<boolean>`m.created_at > ${after.since}`)
+          .where(changedAfter('m.xid', 'm.created_at', after))
           .orderBy('m.id', 'desc')
           .limit(SOCIAL_LIMITS.inboxMessagesPerChat),
       ).as('new_messages'),

@@ -2,24 +2,16 @@
 // offered to them), what changed since the cursor (a seat given, a join approved or declined, an
 // offer missed, a cancellation), and their group chats with unread messages. Each is bounded and
 // driven by an index on the person; the triggers of 0036 bump the inbox version with every change.
-import { sql, type SqlBool } from 'kysely';
 import { jsonArrayFrom } from 'kysely/helpers/postgres';
 import type { Database } from '@/db';
 import type { MeetupRecord } from '../contract/meetups';
 import { SOCIAL_LIMITS } from '../contract/limits';
 import { encodeCursor } from '../chats/cursor';
+import { changedAfter, type NewAfter } from '../chats/poll-cursor';
 import { messagesUrl, toMessage } from '../chats/records';
 import type { MessageRecord } from '../contract/chats';
 import { firstName, siteUrl } from '../profiles/records';
 import { type MeetupQueryRow, meetupRows, toMeetups } from './records';
-
-/** After a time, or not yet visible in the snapshot an inbox cursor carries (lib/chats/poll-cursor.ts). */
-export type MeetupsNewAfter = { since: Date } | { snapshot: string };
-
-const changedAfter = (xidColumn: string, timeColumn: string, after: MeetupsNewAfter) =>
-  'snapshot' in after
-    ? sql<SqlBool>`not pg_visible_in_snapshot(${sql.ref(xidColumn)}, ${after.snapshot}::pg_snapshot)`
-    : sql<SqlBool>`${sql.ref(timeColumn)} > ${after.since}`;
 
 export interface InboxMeetups {
   meetups_to_answer: {
@@ -46,7 +38,7 @@ export interface InboxMeetups {
 export async function inboxMeetups(
   db: Database,
   viewerId: string,
-  after: MeetupsNewAfter,
+  after: NewAfter,
   { baseUrl, now = new Date() }: { baseUrl: string; now?: Date },
 ): Promise<InboxMeetups> {
   const limit = SOCIAL_LIMITS.inboxItems;

@@ -13,6 +13,7 @@ import type { PlanRow } from '@/db/types';
 import { type Attribution, recordAgentAction } from '../attribution/attribution';
 import { blockStatus, notBlockedBy } from '../blocks/status';
 import { chatNotFound, lockChatFor } from '../chats/chats';
+import { changedAfter, type NewAfter } from '../chats/poll-cursor';
 import {
   PLAN_LIMITS,
   type CancelPlanBody,
@@ -192,17 +193,13 @@ function updateOf(row: PlanQueryRow): { what: PlanUpdateKind; actor: string | nu
 export async function planUpdates(
   db: Database,
   viewerId: string,
-  after: { snapshot: string } | { since: Date },
+  after: NewAfter,
   { baseUrl, now = new Date(), limit }: { baseUrl: string; now?: Date; limit: number },
 ): Promise<PlanUpdateRecord[]> {
   const rows = (await planRows(db, viewerId)
     .where(notBlockedBy(viewerId, 'u.id'))
     .where('p.status', '<>', 'superseded')
-    .where(
-      'snapshot' in after
-        ? sql<boolean>`not pg_visible_in_snapshot(p.xid, ${after.snapshot}::pg_snapshot)`
-        : sql<boolean>`p.updated_at > ${after.since}`,
-    )
+    .where(changedAfter('p.xid', 'p.updated_at', after))
     .orderBy('p.updated_at', 'desc')
     .orderBy('p.id', 'desc')
     .limit(limit)
