@@ -163,17 +163,13 @@ export function answerClientError(error: Error & { code?: string }, socket: Dupl
     return;
   }
   const status = ERROR_STATUS[code];
-  if (code === 'headers_too_large' && isSignupLink(error)) {
-    socket.end(
-      `HTTP/1.1 ${status} ${REASONS[status]}\r\nContent-Type: text/html; charset=utf-8\r\n` +
-        `Content-Length: ${Buffer.byteLength(SIGNUP_LINK_TOO_LONG)}\r\nCache-Control: no-store\r\nX-Content-Type-Options: nosniff\r\n` +
-        `X-Frame-Options: DENY\r\nContent-Security-Policy: ${API_CONTENT_SECURITY_POLICY}\r\nConnection: close\r\n\r\n${SIGNUP_LINK_TOO_LONG}`,
-    );
-    return;
-  }
-  const body = envelope(code, message);
+  // A person's browser opening a too-long signup link gets a page to read; anyone else the envelope.
+  const [contentType, body] =
+    code === 'headers_too_large' && isSignupLink(error)
+      ? ['text/html', SIGNUP_LINK_TOO_LONG]
+      : ['application/json', envelope(code, message)];
   socket.end(
-    `HTTP/1.1 ${status} ${REASONS[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+    `HTTP/1.1 ${status} ${REASONS[status]}\r\nContent-Type: ${contentType}; charset=utf-8\r\n` +
       `Content-Length: ${Buffer.byteLength(body)}\r\nCache-Control: no-store\r\nX-Content-Type-Options: nosniff\r\n` +
       `X-Frame-Options: DENY\r\nContent-Security-Policy: ${API_CONTENT_SECURITY_POLICY}\r\nConnection: close\r\n\r\n${body}`,
   );
