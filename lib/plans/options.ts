@@ -109,7 +109,7 @@ async function eventCandidates(
 }
 
 const weekdayFormats = new Map<string, Intl.DateTimeFormat>();
-/** Weekday and hour fields of an instant on a zone's clock. */
+/** Weekday, clock ("9", "9:30") and minutes since midnight of an instant on a zone's clock. */
 function clockParts(at: Date, zone: string) {
   let format = weekdayFormats.get(zone);
   if (!format) {
@@ -124,8 +124,13 @@ function clockParts(at: Date, zone: string) {
   }
   const parts = format.formatToParts(at);
   const get = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
+  const hour = Number(get('hour'));
   const minute = get('minute');
-  return { weekday: get('weekday'), clock: `${Number(get('hour'))}${minute === '00' ? '' : `:${minute}`}` };
+  return {
+    weekday: get('weekday'),
+    clock: `${hour}${minute === '00' ? '' : `:${minute}`}`,
+    minutes: hour * 60 + Number(minute),
+  };
 }
 
 /** "You're both free Saturday 9–12" (or "Monday 17–midnight"), on the reader's clock. */
@@ -146,8 +151,7 @@ const EARLIEST_START_HOUR = 9;
  * the option from then.
  */
 export function sensibleStart(interval: Interval, zone: string): Date {
-  const [hour = '0', minute = '0'] = clockParts(interval.start, zone).clock.split(':');
-  const minutes = Number(hour) * 60 + Number(minute);
+  const { minutes } = clockParts(interval.start, zone);
   if (minutes >= EARLIEST_START_HOUR * 60) return interval.start;
   const later = new Date(interval.start.getTime() + (EARLIEST_START_HOUR * 60 - minutes) * 60_000);
   return later.getTime() + OPTION_MS <= interval.end.getTime() ? later : interval.start;
