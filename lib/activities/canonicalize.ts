@@ -49,9 +49,10 @@ export function canonicalizeActivities(inputs: readonly string[]): CanonicalizeR
   for (const entry of entries) {
     if (typeof entry !== 'string' || entry.trim() === '') continue;
     const resolved = resolveEntry(entry);
-    const [only] = resolved.ids;
-    const ownWords = resolved.ids.length === 1 && only !== undefined && OWN_WORDS.get(only)?.has(normalizeText(entry));
-    if (resolved.ids.length > 0 && !ownWords) readAs.push({ entry, ids: resolved.ids });
+    const [first, ...more] = resolved.ids;
+    // One activity named in its own words is no reading; an alias, another form or a split is.
+    if (first !== undefined && (more.length > 0 || !OWN_WORDS.get(first)?.has(normalizeText(entry))))
+      readAs.push({ entry, ids: resolved.ids });
     for (const id of resolved.ids) ids.add(id);
     for (const text of resolved.unmatched) unmatched.add(text);
   }
