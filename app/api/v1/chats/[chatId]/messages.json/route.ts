@@ -47,8 +47,6 @@ export const GET = route(chats.listMessages, async ({ db, auth, params, query, b
   // while it is held still answers at once.
   const continues =
     (pageQuery.cursor !== undefined || pageQuery.since !== undefined) && !isOlderCursor(pageQuery.cursor);
-  const stateOf = (m: Awaited<ReturnType<typeof visibleMembership>>) =>
-    `${m.last_message_id}:${m.unread_count}:${m.last_read_message_id}:${m.buddy_last_read_message_id}`;
   let heldFrom: string | undefined;
   const { value } = await lookUntilChanged(
     chatKey(params.chatId),
@@ -61,8 +59,9 @@ export const GET = route(chats.listMessages, async ({ db, auth, params, query, b
       };
     },
     ({ page, member }) => {
-      heldFrom ??= stateOf(member);
-      return page.messages.length > 0 || stateOf(member) !== heldFrom;
+      // The page's tag is the membership's state (this request's page parts fixed): moved, it answers.
+      heldFrom ??= tagOf(member);
+      return page.messages.length > 0 || tagOf(member) !== heldFrom;
     },
     holder,
   );
