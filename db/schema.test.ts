@@ -1,13 +1,10 @@
 // The migrations, proven both ways on a scratch database (embedded PostgreSQL, or a fresh
 // database on DATABASE_URL's server): up to the latest, every down back to nothing, and up
 // again to the very same schema. Then db/types.ts is held against that schema.
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { Kysely, Migrator, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestDatabase } from '../e2e/support/stack';
+import { startScratchDatabase } from '../e2e/support/stack';
 import { readCatalog, type Catalog, type CatalogColumn } from './catalog';
 import { migrateToLatest } from './migrate';
 import { migrations } from './migrations/index';
@@ -21,7 +18,6 @@ const EXTENSIONS_LEFT_BY_DOWN = ['cube', 'earthdistance'];
 // rate-limiter-flexible's own table (0008): only that library reads and writes it.
 const TABLES_WITHOUT_ROW_TYPES = ['public.rate_limits'];
 
-let dataDir: string;
 let stopDatabase: (() => Promise<void>) | undefined;
 let db: Kysely<any>;
 const migrator = () => new Migrator({ db, provider: { getMigrations: async () => migrations } });
@@ -41,10 +37,7 @@ function comparable(catalog: Catalog): Catalog {
 }
 
 beforeAll(async () => {
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'buddy-schema-'));
-  // As root the embedded server runs as the `postgres` user, which must reach its data dir.
-  fs.chmodSync(dataDir, 0o755);
-  const database = await startTestDatabase(dataDir);
+  const database = await startScratchDatabase('buddy-schema-');
   stopDatabase = database.stop;
   const pool = new pg.Pool({ connectionString: database.url, max: 2 });
   // An idle connection the server ends (57P01, as the scratch server stops) is no failure of
@@ -56,7 +49,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await db?.destroy();
   await stopDatabase?.();
-  fs.rmSync(dataDir, { recursive: true, force: true });
 }, 60_000);
 
 describe('migrations', () => {

@@ -1,13 +1,10 @@
 // The SQL seeder's people must be the demo seeder's kind of people, and it must leave the
 // schema as it found it (it swaps two functions and drops indexes for the load).
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb, type Database } from '../db';
 import { migrateToLatest } from '../db/migrate';
-import { startTestDatabase } from '../e2e/support/stack';
+import { startScratchDatabase } from '../e2e/support/stack';
 import { isActivityId } from '../lib/activities';
 import { bitsToGrid, countSlots } from '../lib/availability';
 import { slugSchema } from '../lib/contract/schemas';
@@ -17,7 +14,6 @@ import { missingFields } from '../lib/profiles/onboarding';
 import { seedDemoUsersInSql } from './bench-discover-seed';
 
 const COUNT = 2000;
-let dataDir: string;
 let stop: (() => Promise<void>) | undefined;
 let db: Database;
 
@@ -33,9 +29,7 @@ const schema = async () =>
 let before: string[];
 
 beforeAll(async () => {
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'buddy-seed-'));
-  fs.chmodSync(dataDir, 0o755);
-  const database = await startTestDatabase(dataDir);
+  const database = await startScratchDatabase('buddy-seed-');
   stop = database.stop;
   db = createDb(database.url, 2);
   await migrateToLatest(db);
@@ -47,7 +41,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await db?.destroy();
   await stop?.();
-  fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
 type Row = {

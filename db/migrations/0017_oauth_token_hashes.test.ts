@@ -1,24 +1,18 @@
 // Migration 0017 on a scratch database: tokens stored in plain text by 0016's adapter are
 // rehashed exactly as lib/accounts/oauth-stored-id.ts names them now, so they keep working, and
 // their jti copy is gone; rows that are not credentials are left alone.
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { Kysely, Migrator, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startTestDatabase } from '@/e2e/support/stack';
+import { startScratchDatabase } from '@/e2e/support/stack';
 import { storedOauthId } from '@/lib/accounts/oauth-stored-id';
 import { migrations } from './index';
 
-let dataDir: string;
 let stopDatabase: (() => Promise<void>) | undefined;
 let db: Kysely<any>;
 
 beforeAll(async () => {
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'buddy-0017-'));
-  fs.chmodSync(dataDir, 0o755);
-  const database = await startTestDatabase(dataDir);
+  const database = await startScratchDatabase('buddy-0017-');
   stopDatabase = database.stop;
   const pool = new pg.Pool({ connectionString: database.url, max: 2 });
   // An idle connection the server ends (57P01, as the scratch server stops) is no failure of
@@ -30,7 +24,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await db?.destroy();
   await stopDatabase?.();
-  fs.rmSync(dataDir, { recursive: true, force: true });
 }, 60_000);
 
 it('rehashes stored access and refresh tokens and drops their jti; other models keep their ids', async () => {

@@ -171,12 +171,22 @@ export async function startTestDatabase(dataDir: string): Promise<{ url: string;
   return startPostgresProcess(path.join(dataDir, 'postgres'));
 }
 
-/** startTestDatabase in a temporary directory of its own (`prefix` names it), readable by the `postgres` user. */
-export function startScratchDatabase(prefix: string): Promise<{ url: string; stop: () => Promise<void> }> {
+/**
+ * startTestDatabase in a temporary directory of its own (`prefix` names it), readable by the
+ * `postgres` user; stopping it removes the directory too.
+ */
+export async function startScratchDatabase(prefix: string): Promise<{ url: string; stop: () => Promise<void> }> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
   // As root the embedded server runs as the `postgres` user, which must reach its data dir.
   fs.chmodSync(dataDir, 0o755);
-  return startTestDatabase(dataDir);
+  const database = await startTestDatabase(dataDir);
+  return {
+    url: database.url,
+    stop: async () => {
+      await database.stop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
 }
 
 export async function startStack(env: Record<string, string> = {}): Promise<Stack> {
