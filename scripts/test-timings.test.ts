@@ -5,6 +5,7 @@ import { API_SECOND_LANE } from './test-lanes';
 import {
   BEGIN,
   docsSection,
+  failureList,
   markdownTable,
   END,
   type FileTime,
@@ -15,6 +16,7 @@ import {
   slowestTable,
   TESTING_DOC,
   type Timings,
+  vitestFailures,
   vitestFileTimes,
   withDocsSection,
 } from './test-timings';
@@ -125,5 +127,58 @@ describe('markdownTable', () => {
         ],
       ),
     ).toBe(['| name  |   n |', '| ----- | --: |', '| a     |  10 |', '| bcdef |   2 |'].join('\n'));
+  });
+});
+
+describe('the failures at the end of a failed run', () => {
+  // Trimmed from a real vitest 4 JSON report: one failed assertion, and a file whose import failed.
+  const report = {
+    testResults: [
+      {
+        name: path.join(root, 'e2e/api/plans.test.ts'),
+        status: 'failed',
+        message: '',
+        startTime: 0,
+        endTime: 1,
+        assertionResults: [
+          {
+            fullName: 'plans a declined plan reaches the inbox',
+            status: 'failed',
+            failureMessages: [
+              `AssertionError: expected 1 to be 2 // Object.is equality\n    at ${root}/e2e/api/plans.test.ts:2:57\n    at file://${root}/node_modules/@vitest/runner/dist/chunk-artifact.js:302:11\n    at new Promise (<anonymous>)`,
+            ],
+          },
+          { fullName: 'plans passes', status: 'passed', failureMessages: [] },
+        ],
+      },
+      {
+        name: path.join(root, 'e2e/api/chats.test.ts'),
+        status: 'failed',
+        message: "Cannot find module './missing' imported from e2e/api/chats.test.ts",
+        startTime: 0,
+        endTime: 1,
+        assertionResults: [],
+      },
+      { name: path.join(root, 'e2e/api/me.test.ts'), status: 'passed', startTime: 0, endTime: 1, assertionResults: [] },
+    ],
+  };
+
+  it("names each failed test with the first lines of why, without the runner's own frames", () => {
+    expect(vitestFailures(report)).toEqual([
+      {
+        file: 'e2e/api/plans.test.ts',
+        test: 'plans a declined plan reaches the inbox',
+        why: `AssertionError: expected 1 to be 2 // Object.is equality\n    at ${root}/e2e/api/plans.test.ts:2:57`,
+      },
+      {
+        file: 'e2e/api/chats.test.ts',
+        test: '(the file itself)',
+        why: "Cannot find module './missing' imported from e2e/api/chats.test.ts",
+      },
+    ]);
+    expect(failureList(vitestFailures(report))).toMatch(
+      /^Failed \(2\):\n {2}✖ e2e\/api\/plans\.test\.ts › plans a declined plan reaches the inbox\n {6}AssertionError/,
+    );
+    expect(failureList([])).toBe('');
   });
 });

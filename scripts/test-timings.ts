@@ -26,7 +26,15 @@ export interface BrowserTimings {
 
 interface VitestReport {
   startTime?: number;
-  testResults?: { name: string; startTime: number; endTime: number; assertionResults?: unknown[] }[];
+  testResults?: {
+    name: string;
+    startTime: number;
+    endTime: number;
+    status?: string;
+    /** A file that failed outside any test (an import, a hook) says why here. */
+    message?: string;
+    assertionResults?: { fullName?: string; status?: string; failureMessages?: string[] }[];
+  }[];
 }
 
 export interface Phase {
@@ -76,6 +84,54 @@ export function vitestFileTimes(report: VitestReport): FileTime[] {
       tests: result.assertionResults?.length ?? 0,
     };
   });
+}
+
+/** One failed test (or file, when it failed outside a test), with the first lines of why. */
+export interface Failure {
+  file: string;
+  test: string;
+  why: string;
+}
+
+const firstLines = (text: string, count = 6) =>
+  text
+    .split('\n')
+    // The test runner's own stack frames say nothing about the failure.
+    .filter((line) => line.trim() !== '' && !/node_modules|\(<anonymous>\)/.test(line))
+    .slice(0, count)
+    .join('\n');
+
+/** The failures a vitest JSON report records: every failed test, and files that failed outside a test. */
+export function vitestFailures(report: VitestReport): Failure[] {
+  return (report.testResults ?? []).flatMap((result) => {
+    const file = path.relative(root, result.name);
+    const tests = (result.assertionResults ?? [])
+      .filter((test) => test.status === 'failed')
+      .map((test) => ({ file, test: test.fullName ?? '', why: firstLines((test.failureMessages ?? []).join('\n')) }));
+    if (tests.length === 0 && result.status === 'failed')
+      return [{ file, test: '(the file itself)', why: firstLines(result.message ?? '') }];
+    return tests;
+  });
+}
+
+export function readVitestFailures(file: string): Failure[] {
+  return fs.existsSync(file) ? vitestFailures(JSON.parse(fs.readFileSync(file, 'utf8')) as VitestReport) : [];
+}
+
+/** The browser tests that did not pass or get skipped, from e2e/support/timings-reporter.ts's file. */
+export function readBrowserFailures(file = BROWSER_TIMINGS): Failure[] {
+  if (!fs.existsSync(file)) return [];
+  const timings = JSON.parse(fs.readFileSync(file, 'utf8')) as BrowserTimings;
+  return timings.tests
+    .filter((test) => test.status !== 'passed' && test.status !== 'skipped')
+    .map((test) => ({ file: test.file, test: `[${test.project}] ${test.title} (${test.status})`, why: '' }));
+}
+
+/** The failures at the very end of a failed run's output, where a log's last lines are read first. */
+export function failureList(failures: readonly Failure[]): string {
+  if (failures.length === 0) return '';
+  const lines = failures.map((f) => `  ✖ ${f.file} › ${f.test}${f.why ? `\n${f.why.replace(/^/gm, '      ')}` : ''}`);
+  return `Failed (${failures.length}):\n${lines.join('\n')}\n`;
 }
 
 export function browserFileTimes(timings: BrowserTimings): FileTime[] {

@@ -12,10 +12,14 @@ import { findChromium } from './chromium';
 import { API_SECOND_LANE } from './test-lanes';
 import {
   type FileTime,
+  type Failure,
+  failureList,
   formatSeconds,
   type Phase,
   phaseTable,
+  readBrowserFailures,
   readBrowserFileTimes,
+  readVitestFailures,
   readVitestFileTimes,
   slowestTable,
   TIMINGS_FILE,
@@ -32,6 +36,8 @@ interface Step {
   command: string;
   args: string[];
   env?: NodeJS.ProcessEnv;
+  /** Read when the step ends, passed or not: its test files' times and failures. */
+  collect?: () => void;
 }
 
 /** Writes a child's output whole lines at a time, each after `prefix`, so two children never cut into each other. */
@@ -86,6 +92,7 @@ for (const name of only)
 
 const phases: Phase[] = [];
 const files: FileTime[] = [];
+const failures: Failure[] = [];
 const startedAt = new Date();
 const git = (...args: string[]) => spawnSync('git', args, { cwd: root, encoding: 'utf8' }).stdout.trim();
 const commit = `${git('rev-parse', '--short', 'HEAD')}${git('status', '--porcelain', '--untracked-files=no') ? '+changes' : ''}`;
@@ -117,6 +124,9 @@ function saveTimings(passed: boolean): void {
 function fail(label: string, why = ''): never {
   process.stdout.write(`\n✖ ${label} failed${why ? ` (${why})` : ''}\n`);
   process.stdout.write(`${summary()}\n`);
+  // Last, so the tail of the output (all a CI page may show) names what failed.
+  const list = failureList(failures);
+  if (list) process.stdout.write(`\n${list}`);
   saveTimings(false);
   process.exit(1);
 }
@@ -140,6 +150,7 @@ async function phase(label: string, steps: readonly Step[]): Promise<void> {
   const cpuBefore = cpuTimes();
   const ended = await runTogether(steps);
   const cpuAfter = cpuTimes();
+  for (const step of steps) step.collect?.();
   phases.push({
     label,
     seconds: (performance.now() - start) / 1000,
@@ -166,7 +177,6 @@ interface VitestReport {
  */
 function assertVitestPassed(label: string, reportPath: string): void {
   const report = fs.existsSync(reportPath) ? (JSON.parse(fs.readFileSync(reportPath, 'utf8')) as VitestReport) : null;
-  files.push(...readVitestFileTimes(reportPath));
   if (
     report?.success !== true ||
     report.numFailedTests !== 0 ||
@@ -185,6 +195,10 @@ function vitest(label: string, args: string[], report: string): Step {
     args: ['run', ...args, '--reporter=default', '--reporter=json', `--outputFile.json=${report}`],
     // One server log for the run (reset here): the lanes' global setups then append to it.
     env: { ...process.env, SERVER_LOG_KEEP: '1' },
+    collect: () => {
+      files.push(...readVitestFileTimes(report));
+      failures.push(...readVitestFailures(report));
+    },
   };
 }
 
@@ -233,9 +247,12 @@ if (only.has('browser')) {
       command: bin('playwright'),
       args: ['test'],
       env: { ...process.env, CHROMIUM_PATH: chromium },
+      collect: () => {
+        files.push(...readBrowserFileTimes());
+        failures.push(...readBrowserFailures());
+      },
     },
   ]);
-  files.push(...readBrowserFileTimes());
 }
 
 process.stdout.write(`${summary()}\n`);
