@@ -16,7 +16,13 @@
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { logError, logLine } from '@/lib/core/log';
-import { ensureListener, listenerHealth, onNotification, POLL_CHANNEL } from '@/lib/realtime/listener';
+import {
+  ensureListener,
+  listenerHealth,
+  notificationsDelivered,
+  onNotification,
+  POLL_CHANNEL,
+} from '@/lib/realtime/listener';
 import { getDb, poolOf, type Database } from './index';
 import { prepareMarkedStatements } from './prepared';
 import { databaseReadUrls, namedStatementsAllowed, replicaMaxLagSeconds } from '@/lib/core/database-env';
@@ -260,6 +266,13 @@ export async function lagTolerantDb(readerId: string | null): Promise<Database> 
   await ensureListener();
   const listener = listenerHealth();
   if (!listener.healthy) {
+    state.primaryReads.listener_down++;
+    return primary;
+  }
+  // A person's own write may have been taken by another instance an instant ago: its mark is on
+  // the way to this instance's listener. Wait until it has arrived (a round trip on the listener's
+  // connection), or the soak's edit-then-read through two instances read the replica before its mark.
+  if (readerId && !(await notificationsDelivered())) {
     state.primaryReads.listener_down++;
     return primary;
   }

@@ -32,6 +32,8 @@ interface ListenerState {
   hooks: Set<NotificationHook>;
   /** Each account's held requests, oldest first (a Set keeps insertion order). */
   holds: Map<string, Set<Hold>>;
+  /** The round trip on the LISTEN connection that the callers of this turn wait for (notificationsDelivered). */
+  barrier: Promise<boolean> | null;
 }
 
 const holder = globalThis as unknown as { __buddyPollListener?: ListenerState };
@@ -47,6 +49,7 @@ function state(): ListenerState {
     waiters: new Map(),
     hooks: new Set(),
     holds: new Map(),
+    barrier: null,
   };
   return holder.__buddyPollListener;
 }
@@ -121,6 +124,30 @@ export function ensureListener(): Promise<void> {
 export function listenerHealth(): { healthy: boolean; epoch: number } {
   const s = state();
   return { healthy: s.healthy, epoch: s.epoch };
+}
+
+/**
+ * Resolves true once every notification committed before the call has been handed to the hooks,
+ * false when the listener is down. A query on the LISTEN connection is the barrier: a commit
+ * signals every listening backend, which sends what it was told before answering its next query,
+ * and the client handles the messages of its connection in order. Callers in one turn of the
+ * event loop share one query, sent after the last of them asked.
+ */
+export function notificationsDelivered(): Promise<boolean> {
+  const s = state();
+  if (!s.healthy || !s.client) return Promise.resolve(false);
+  s.barrier ??= new Promise<boolean>((resolve) => {
+    setImmediate(() => {
+      const client = s.client;
+      s.barrier = null;
+      if (!s.healthy || !client) return resolve(false);
+      client.query('select 1').then(
+        () => resolve(s.client === client && s.healthy),
+        () => resolve(false),
+      );
+    });
+  });
+  return s.barrier;
 }
 
 /** Called for every notification (token revocations use it); returns the unsubscribe. */
