@@ -19,7 +19,7 @@ describe('availability_text at registration', () => {
     ['weeknights except fridays, sat afternoons', 'Monday–Thursday evenings; Saturday afternoon', undefined, undefined],
     [
       'after 6:30 on weekdays',
-      'Weekdays 6pm–midnight',
+      'Weekdays 7pm–midnight',
       ['availability_text: 6:30pm falls in the hour 6pm–7pm'],
       undefined,
     ],
@@ -39,12 +39,12 @@ describe('availability_text on PATCH /me.json', () => {
   it('reports rounding and stores the same grid as the summary says', async () => {
     const { user, auth } = await call(register, { body: { email: uniqueEmail(), displayName: 'Test Person' } });
     const res = await call(updateMe, { token: auth.token, body: { availability_text: 'sat 9:30am to 12:45pm' } });
-    expect(res.warnings.schedule_summary).toBe('Saturday 9am–1pm');
+    expect(res.warnings.schedule_summary).toBe('Saturday 10am–noon');
     expect(res.warnings.normalized).toEqual([
-      'availability_text: 9:30am falls in the hour 9am–10am, which is counted whole (free time is kept in one-hour slots)',
-      'availability_text: 12:45pm falls in the hour noon–1pm, which is counted whole (free time is kept in one-hour slots)',
+      'availability_text: 9:30am falls in the hour 9am–10am, so free time is counted from 10am (it is kept in whole hours, and an hour only partly free is left out)',
+      'availability_text: 12:45pm falls in the hour noon–1pm, so free time is counted until noon (it is kept in whole hours, and an hour only partly free is left out)',
     ]);
-    expect(await storedSummary(user.id)).toBe('Saturday 9am–1pm');
+    expect(await storedSummary(user.id)).toBe('Saturday 10am–noon');
   });
 });
 

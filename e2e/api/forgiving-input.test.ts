@@ -111,9 +111,9 @@ describe('registration and PATCH /me.json accept common mistakes and say what th
       'gender: "woman" was read as female',
       'activities: the text "chess" was read as the list ["chess"]',
       'availability: the text "sat 9:30am-noon" was read as availability_text',
-      'availability_text: 9:30am falls in the hour 9am–10am, which is counted whole (free time is kept in one-hour slots)',
+      'availability_text: 9:30am falls in the hour 9am–10am, so free time is counted from 10am (it is kept in whole hours, and an hour only partly free is left out)',
     ]);
-    expect(registered.warnings.schedule_summary).toBe('Saturday 9am–noon');
+    expect(registered.warnings.schedule_summary).toBe('Saturday 10am–noon');
   });
 
   it('says nothing in normalized when everything came in the documented form', async () => {
@@ -306,10 +306,10 @@ describe('POST /api/v1/availability/parse.json', () => {
     const res = await callWithHeaders(parseAvailability, {
       body: { text: 'weeknights except fridays, sat 9:30am-noon, when the moon is full' },
     });
-    expect(res.data.summary).toBe('Monday–Thursday evenings; Saturday 9am–noon');
+    expect(res.data.summary).toBe('Monday–Thursday evenings; Saturday 10am–noon');
     expect(res.data.unparsed).toEqual(['when the moon is full']);
     expect(res.data.normalized).toEqual([
-      'availability_text: 9:30am falls in the hour 9am–10am, which is counted whole (free time is kept in one-hour slots)',
+      'availability_text: 9:30am falls in the hour 9am–10am, so free time is counted from 10am (it is kept in whole hours, and an hour only partly free is left out)',
     ]);
     expect(res.data.grid).toHaveLength(7);
     expect(res.data.grid[4]?.some(Boolean)).toBe(false); // Friday

@@ -95,4 +95,27 @@ describe('parseAvailabilityText properties', () => {
       { seed: SEED, numRuns: 400 },
     );
   });
+
+  // Issue 44 §3: "whenever the moon is blue" was read as every day, all day.
+  it('conditions: a "whenever" clause with words left over never widens the schedule, and the words are reported', () => {
+    const phrase = fc.uniqueArray(fc.constantFrom(...CLAUSES), { minLength: 0, maxLength: 3 }).map((l) => l.join(', '));
+    const condition = fc
+      .array(fc.stringMatching(/^[bcdfgjkqvxz]{4,8}$/), { minLength: 1, maxLength: 3 })
+      .chain((words) =>
+        fc
+          .tuple(fc.constantFrom('the', 'my', 'it is', ''), fc.constant(words.join(' ')))
+          .map(([lead, w]) => `${lead} ${w}`.trim()),
+      );
+    const joiner = fc.constantFrom(', and ', ', ', ' and ', '; ');
+    fc.assert(
+      fc.property(phrase, condition, joiner, fc.boolean(), (text, words, join, first) => {
+        const clause = `whenever ${words}`;
+        const noisy = text ? (first ? `${clause}${join}${text}` : `${text}${join}${clause}`) : clause;
+        const result = parseAvailabilityText(noisy);
+        expect(gridToBits(result.grid)).toBe(bits(text));
+        expect(result.unparsed.join(' ')).toContain(words.split(' ').at(-1));
+      }),
+      { seed: SEED, numRuns: 400 },
+    );
+  });
 });

@@ -85,14 +85,14 @@ const CASES: readonly (readonly [string, readonly Block[]])[] = [
   // Clock times
   ['Mon-Fri after 6pm', [at(WEEKDAYS, 18, 24)]],
   ['weekdays before 9am', [at(WEEKDAYS, 6, 9)]],
-  ['weekdays until 9:30am', [at(WEEKDAYS, 6, 10)]],
+  ['weekdays until 9:30am', [at(WEEKDAYS, 6, 9)]],
   ['Sunday 10am-2pm', [at([SUN], 10, 14)]],
   ['Sunday 10–2', [at([SUN], 10, 14)]],
   ['Fridays from 7 to 10pm', [at([FRI], 19, 22)]],
   ['6-9pm on Wednesdays', [at([WED], 18, 21)]],
   ['between 6 and 9pm', [at(EVERY_DAY, 18, 21)]],
-  ['Wed 7:30-9:30pm', [at([WED], 19, 22)]],
-  ['Monday, Wednesday, Friday after 5:30pm', [at([MON, WED, FRI], 17, 24)]],
+  ['Wed 7:30-9:30pm', [at([WED], 20, 21)]],
+  ['Monday, Wednesday, Friday after 5:30pm', [at([MON, WED, FRI], 18, 24)]],
   ['Mon–Fri 9–5', [at(WEEKDAYS, 9, 17)]],
   ['18:00-21:00 on weekdays', [at(WEEKDAYS, 18, 21)]],
   ['Tue/Thu 6-8pm', [at([TUE, THU], 18, 20)]],
@@ -224,17 +224,48 @@ describe('parseAvailabilityText: typos are fixed and reported', () => {
   });
 });
 
-describe('parseAvailabilityText: times off the hour are reported', () => {
+// Issue 44 §3: a time off the hour never claims the part of its hour that was not offered.
+describe('parseAvailabilityText: times off the hour count inward, and are reported', () => {
   it.each([
-    ['after 6:30 on weekdays', ['6:30pm falls in the hour 6pm–7pm']],
-    ['sat 9:30am to 12:45pm', ['9:30am falls in the hour 9am–10am', '12:45pm falls in the hour noon–1pm']],
-    ['evenings from 18:15 until 21:30', ['6:15pm falls in the hour 6pm–7pm', '9:30pm falls in the hour 9pm–10pm']],
-    ['weekends after 6', []],
-    ['weekday evenings', []],
-  ])('%s', (text, expected) => {
-    const { rounded } = parseAvailabilityText(text);
-    expect(rounded.map((r) => r.split(',')[0])).toEqual(expected);
-    for (const r of rounded) expect(r).toMatch(/counted whole \(free time is kept in one-hour slots\)$/);
+    [
+      'after 6:30 on weekdays',
+      [at(WEEKDAYS, 19, 24)],
+      ['6:30pm falls in the hour 6pm–7pm, so free time is counted from 7pm'],
+    ],
+    [
+      'sat 9:30am to 12:45pm',
+      [at([SAT], 10, 12)],
+      [
+        '9:30am falls in the hour 9am–10am, so free time is counted from 10am',
+        '12:45pm falls in the hour noon–1pm, so free time is counted until noon',
+      ],
+    ],
+    [
+      'evenings from 18:15 until 21:30',
+      [at(EVERY_DAY, 19, 21)],
+      [
+        '6:15pm falls in the hour 6pm–7pm, so free time is counted from 7pm',
+        '9:30pm falls in the hour 9pm–10pm, so free time is counted until 9pm',
+      ],
+    ],
+    ['mondays 9:30-11', [at([MON], 10, 11)], ['9:30am falls in the hour 9am–10am, so free time is counted from 10am']],
+    // Within one hour nothing is whole: nothing is claimed.
+    [
+      'fridays 9:15-9:45am',
+      [],
+      [
+        '9:15am falls in the hour 9am–10am, so free time is counted from 10am',
+        '9:45am falls in the hour 9am–10am, so free time is counted until 9am',
+      ],
+    ],
+    ['weekends after 6', [at(WEEKEND, 18, 24)], []],
+    ['weekday evenings', [at(WEEKDAYS, 17, 24)], []],
+  ] as const)('%s', (text, blocks, expected) => {
+    const { grid, rounded } = parseAvailabilityText(text);
+    expect(gridToBits(grid)).toBe(gridToBits(gridOf(...blocks)));
+    expect(rounded.map((r) => r.split(' (')[0])).toEqual(expected);
+    for (const r of rounded)
+      expect(r).toMatch(/\(it is kept in whole hours, and an hour only partly free is left out\)$/);
   });
 });
 

@@ -18,8 +18,9 @@
  *    while they overlap that clause ("except Wed and Thu"); an item that would remove nothing
  *    is more free time ("weekday evenings except Wednesdays and Sunday mornings").
  *  - Busy times with no free time at all ("not mondays") store nothing and ask.
- *  - Times round outward to whole slots (a start of 9:30 uses the 9:00 slot, an end of
- *    9:30 includes it) and clamp to 6am-midnight.
+ *  - Times round inward to whole slots, never claiming time not offered (a start of 9:30
+ *    counts from 10:00, an end of 9:30 up to 9:00), and clamp to 6am-midnight. A point
+ *    ("at 7:30") is the hour it falls in.
  *  - Bare hours guess am/pm: 8-11 → am, 12 → noon, 1-7 → pm; "after N" reads 1-9 as pm;
  *    in a range the other end's am/pm wins ("7 to 10pm" = 19-22, "10-2" = 10am-2pm).
  *  - A bare number with no am/pm, minutes or preposition is not a time ("2 evenings"); numbers
@@ -46,7 +47,7 @@ export interface ParseResult {
   grid: Grid;
   /** Trimmed fragments of the input that were not understood. */
   unparsed: string[];
-  /** Times between whole hours, each with the hour counted for it ("6:30pm falls in the hour 6pm–7pm, …"). */
+  /** Times between whole hours, each with how it was counted ("6:30pm falls in the hour 6pm–7pm, so free time is counted from 7pm …"). */
   rounded: string[];
   /** Misspelt words read as the word they were close to ('read "evnings" as "evenings"'). */
   corrected: string[];
@@ -82,11 +83,13 @@ function parseUnchecked(text: string): ParseResult {
     }
     const overflow = text.slice(MAX_TEXT_LENGTH).trim();
     if (overflow) unparsed.push(overflow.length > 60 ? `${overflow.slice(0, 60)}…` : overflow);
-    const rounded = [...roundedTimes]
-      .sort((a, b) => a - b)
+    const rounded = [...roundedTimes.values()]
+      .sort((a, b) => a.time - b.time || (a.role === 'start' ? -1 : 1))
       .map(
-        (t) =>
-          `${clockText(t)} falls in the hour ${hourText(Math.floor(t))}–${hourText(Math.floor(t) + 1)}, which is counted whole (free time is kept in one-hour slots)`,
+        ({ time, role }) =>
+          `${clockText(time)} falls in the hour ${hourText(Math.floor(time))}–${hourText(Math.floor(time) + 1)}, ` +
+          `so free time is counted ${role === 'start' ? `from ${hourText(Math.ceil(time))}` : `until ${hourText(Math.floor(time))}`} ` +
+          '(it is kept in whole hours, and an hour only partly free is left out)',
       );
     return { grid, unparsed, rounded, corrected };
   } finally {

@@ -1,7 +1,7 @@
 // Clauses: the days and times one phrase names, and whether the next item joins it or starts another.
 import { DAYS } from '../grid';
 import type { DaysItem, TimeItem } from './items';
-import { ALL_DAYS, ALL_SLOTS } from './masks';
+import { ALL_DAYS, ALL_SLOTS, reportRounded } from './masks';
 import type { SepLevel } from './tokens';
 
 export interface TimeEntry {
@@ -21,13 +21,26 @@ export interface Clause {
   last: 'days' | 'time' | null;
   /** Unknown words split its times: it stores nothing rather than guess wider. */
   broken?: boolean;
+  /** It says "whenever": words we cannot read after it are a condition, and it stores nothing. */
+  condition?: boolean;
+  /** Day items listed so far ("saturdays, and thursdays from 5:30pm" is two clauses, a list of one each). */
+  dayItems: number;
 }
 
 /** Slot masks per day, Monday first. */
 export type Week = number[];
 
 export function newClause(): Clause {
-  return { days: 0, hasDays: false, collective: false, times: [], defaultDays: null, first: null, last: null };
+  return {
+    days: 0,
+    hasDays: false,
+    collective: false,
+    times: [],
+    defaultDays: null,
+    first: null,
+    last: null,
+    dayItems: 0,
+  };
 }
 
 export const isEmptyClause = (c: Clause): boolean => !c.hasDays && c.times.length === 0;
@@ -55,6 +68,18 @@ export function joinsTime(c: Clause, item: TimeItem, sep: SepLevel | null): bool
   return c.first === 'days'; // "Saturday mornings and evenings"
 }
 
+/**
+ * A bare hour's reading after a period: the other one where only it says when in that period
+ * ("evenings from 8" is 8pm on, "evenings before 9" until 9pm), else the one guessed.
+ */
+function readingIn(prev: TimeEntry | undefined, item: TimeItem): number {
+  if (item.otherReading === undefined || prev?.kind !== 'period') return item.mask;
+  const narrowsPeriod = (mask: number) => (prev.mask & mask) !== 0 && (prev.mask & mask) !== prev.mask;
+  if (narrowsPeriod(item.mask) || !narrowsPeriod(item.otherReading)) return item.mask;
+  if (item.readingsRounded) reportRounded(item.readingsRounded.other, item.readingsRounded.guessed);
+  return item.otherReading;
+}
+
 /** Whether time `next`, written right after `prev`, narrows it rather than adding to it. */
 function narrows(prev: TimeEntry, next: TimeEntry): boolean {
   if (next.kind === 'period' || (prev.mask & next.mask) === 0) return false; // contradiction: keep both
@@ -65,17 +90,24 @@ export function addToClause(c: Clause, item: DaysItem | TimeItem, sep: SepLevel 
   if (item.kind === 'days') {
     c.days |= item.mask;
     c.hasDays = true;
+    c.dayItems += 1;
     c.collective ||= item.collective;
     c.first ??= 'days';
     c.last = 'days';
     return;
   }
   const prev = c.times[c.times.length - 1];
-  const entry: TimeEntry = { mask: item.mask, kind: item.narrows ?? 'period', allDay: item.allDay, range: item.range };
+  if (item.condition) c.condition = true;
+  const entry: TimeEntry = {
+    mask: readingIn(c.last === 'time' ? prev : undefined, item),
+    kind: item.narrows ?? 'period',
+    allDay: item.allDay,
+    range: item.range,
+  };
   const qualifiesDays = sep === null && c.first === 'time' && c.last === 'days' && entry.kind === 'period';
-  if (qualifiesDays && c.times.every((t) => (t.mask & item.mask) !== 0)) {
+  if (qualifiesDays && c.times.every((t) => (t.mask & entry.mask) !== 0)) {
     // "at 9:00 on Sunday mornings": the period names which part of those days, not more time.
-    c.times = c.times.map((t) => ({ ...t, mask: t.mask & item.mask }));
+    c.times = c.times.map((t) => ({ ...t, mask: t.mask & entry.mask }));
     c.last = 'time';
     return;
   }
@@ -85,7 +117,7 @@ export function addToClause(c: Clause, item: DaysItem | TimeItem, sep: SepLevel 
   const narrowing = sep === null || (sep === 'soft' && entry.kind !== 'fixed') || (sep === 'soft' && entry.range);
   if (narrowing && c.last === 'time' && prev && narrows(prev, entry)) {
     const stated = prev.kind === 'period' && entry.range === true;
-    c.times[c.times.length - 1] = { mask: stated ? item.mask : prev.mask & item.mask, kind: entry.kind };
+    c.times[c.times.length - 1] = { mask: stated ? entry.mask : prev.mask & entry.mask, kind: entry.kind };
   } else {
     c.times.push(entry);
   }

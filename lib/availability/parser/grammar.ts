@@ -60,21 +60,25 @@ export class AvailabilityParser {
   }
 
   /** Skips separators (below sentence level) and unknown words from i; the combined separator level. */
-  private skipGlue(i: number): { next: number; sep: SepLevel | null } {
+  private skipGlue(i: number): { next: number; sep: SepLevel | null; comma: boolean } {
     let sep: SepLevel | null = null;
+    let comma = false;
     let j = i;
     for (let item = this.at(j); item; item = this.at(++j)) {
       if (item.kind === 'unknown') continue;
       if (item.kind !== 'sep' || item.level === 'hard') break;
+      if (item.level === 'soft' && !item.bracket) comma = true;
       sep = sep === 'conj' || item.level === 'conj' ? 'conj' : 'soft';
     }
-    return { next: j, sep };
+    return { next: j, sep, comma };
   }
 
   private sentence(): void {
     const clauses: Week[] = [];
     let separated = false;
     let dangling = false;
+    /** The last clause says "whenever" (unread words after it make it a condition). */
+    let conditional = false;
     while (this.pos < this.items.length) {
       const item = this.at(this.pos);
       if (!item) break;
@@ -85,11 +89,14 @@ export class AvailabilityParser {
         dangling = false;
       } else if (item.kind === 'unknown') {
         this.pos++;
+        const last = clauses[clauses.length - 1];
         if (item.timeWord) {
           // "weeknights after xyz 8": a time we could not read would have narrowed its clause.
-          const last = clauses[clauses.length - 1];
           if (last && !separated) last.fill(0);
           dangling = true;
+        } else if (conditional && last && !separated) {
+          // "whenever the moon is blue": a condition we cannot read; its clause stores nothing.
+          last.fill(0);
         }
       } else if (item.kind === 'neg') {
         this.negation(clauses, separated);
@@ -102,6 +109,7 @@ export class AvailabilityParser {
         const week = clauseWeek(phrase);
         this.positives.push(week);
         clauses.push(week);
+        conditional = phrase.condition === true;
         separated = false;
       }
     }
@@ -112,7 +120,7 @@ export class AvailabilityParser {
     const c = newClause();
     let i = this.pos;
     for (;;) {
-      const { next, sep } = isEmptyClause(c) ? { next: i, sep: null } : this.skipGlue(i);
+      const { next, sep, comma } = isEmptyClause(c) ? { next: i, sep: null, comma: false } : this.skipGlue(i);
       const found = this.at(next);
       if (!found || (found.kind !== 'days' && found.kind !== 'time')) break;
       const item = found.kind === 'days' && found.others ? { ...found, mask: ALL_DAYS & ~this.namedDays() } : found;
@@ -121,6 +129,11 @@ export class AvailabilityParser {
         // "all day saturday and sunday morning": a day with its own time after it is a clause of its own.
         const allDayList = c.first === 'time' && c.times.length > 0 && c.times.every((t) => t.allDay);
         if (item.kind === 'days' && sep !== null && allDayList && this.at(next + 1)?.kind === 'time') break;
+        // "sundays, and whenever my kids are at school": a condition after a separator is its own clause.
+        if (item.kind === 'time' && item.condition && sep !== null) break;
+        // "saturdays, and thursdays from 5:30pm": a comma before "and" after a single day is two
+        // clauses, and the time is Thursday's ("Mon, Wed and Fri after 6" is one list).
+        if (item.kind === 'days' && sep === 'conj' && comma && c.dayItems === 1 && c.times.length === 0) break;
         const joins = item.kind === 'days' ? joinsDays(c, item, sep) : joinsTime(c, item, sep);
         if (!joins) break;
       }
@@ -131,6 +144,8 @@ export class AvailabilityParser {
       for (let k = i; k < next; k++) {
         const skipped = this.at(k);
         if (skipped?.kind === 'unknown' && skipped.lostTime && !isEmptyClause(c)) c.broken = true;
+        // "whenever the moon is blue on Saturdays": the condition holds the days too.
+        if (skipped?.kind === 'unknown' && c.condition) c.broken = true;
       }
       addToClause(c, item, sep);
       i = next + 1;

@@ -1,5 +1,5 @@
 // Items: what the matchers produce and the grouper consumes.
-import { ALL_DAYS, ALL_SLOTS } from './masks';
+import { ALL_DAYS, ALL_SLOTS, type RoundedTime } from './masks';
 import type { SepLevel } from './tokens';
 
 export interface DaysItem {
@@ -24,6 +24,15 @@ export interface TimeItem {
   range?: boolean;
   /** Days implied when the clause names none ("after work" → weekdays). */
   defaultDays?: number;
+  /** "whenever": any time, unless words we cannot read follow it ("whenever the moon is blue"). */
+  condition?: boolean;
+  /**
+   * A bare hour's other reading ("from 8": 8am, or 8pm): right after a period it takes the one
+   * that says when in that period ("evenings from 8" = 20-24).
+   */
+  otherReading?: number;
+  /** The times off the hour of each reading, reported for the one used. */
+  readingsRounded?: { guessed: RoundedTime[]; other: RoundedTime[] };
 }
 export type Item =
   | DaysItem
@@ -49,6 +58,7 @@ export const NEG: Item = { kind: 'neg', except: false };
 export const EXCEPT: Item = { kind: 'neg', except: true };
 export const WORK: Item = { kind: 'neg', except: false, work: true };
 export const ALL_DAY = timeItem(ALL_SLOTS, { allDay: true });
+export const WHENEVER = timeItem(ALL_SLOTS, { allDay: true, condition: true });
 /** "busy other nights": the days not named free so far (resolved by the grammar). */
 export const OTHER_DAYS: DaysItem = { kind: 'days', mask: ALL_DAYS, collective: true, others: true };
 

@@ -1,5 +1,5 @@
 // Vocabulary: day names, phrases and the items they stand for, time leads and named times.
-import { ALL_DAY, daysItem, EXCEPT, NEG, OTHER_DAYS, timeItem, WORK, type Item } from './items';
+import { ALL_DAY, daysItem, EXCEPT, NEG, OTHER_DAYS, timeItem, WHENEVER, WORK, type Item } from './items';
 import { ALL_DAYS, hoursMask, periodMask, WEEKDAYS, WEEKEND } from './masks';
 
 export const DAY_FORMS: readonly (readonly string[])[] = [
@@ -35,7 +35,9 @@ export const FILLERS = new Set(
     'good great fine ok okay works can could would will do does should on in at of for the a an ' +
     'during each every any all either both most some from to by with around about then too as well like ' +
     'day days week weeks weekly per time times hour hours usual really pretty much please thanks hi hey hello ' +
-    "etc anyway meet meeting up out open reach reachable h hr hrs ish o'clock oclock onwards onward"
+    "etc anyway meet meeting up out open reach reachable h hr hrs ish o'clock oclock onwards onward " +
+    // "whenever possible", "whenever you want": words that leave "whenever" meaning any time.
+    'possible want wants need needed suits suit convenient'
   ).split(/\s+/),
 );
 
@@ -87,7 +89,8 @@ export const PHRASES: readonly Phrase[] = [
   phrase('all day long', [ALL_DAY]),
   phrase('whole|full|entire day', [ALL_DAY]),
   phrase('the whole|full|entire day', [ALL_DAY]),
-  phrase('anytime|whenever', [ALL_DAY], true),
+  phrase('anytime', [ALL_DAY], true),
+  phrase('whenever', [WHENEVER], true),
   phrase('any time|hour', [ALL_DAY], true),
   phrase('at any time', [ALL_DAY], true),
   phrase('all the time', [ALL_DAY]),

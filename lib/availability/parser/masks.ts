@@ -1,12 +1,18 @@
 // Bit masks: days as 7 bits (bit 0 = Monday), slots as 18 bits (bit 0 = 6am).
 import { DAYS, FIRST_HOUR, PERIODS, SLOTS, type Period } from '../grid';
 
-/** Times off the hour met while parsing one text (the parser is synchronous: one text at a time). */
-let roundedTimes: Set<number> | null = null;
+/** A time off the hour, and whether it starts or ends the free time it was written in. */
+export interface RoundedTime {
+  time: number;
+  role: 'start' | 'end';
+}
 
-/** Starts collecting the times hoursMask rounds, for one parse; the set fills as it runs. */
-export function collectRoundedTimes(): Set<number> {
-  roundedTimes = new Set();
+/** Times off the hour met while parsing one text (the parser is synchronous: one text at a time), by role and time. */
+let roundedTimes: Map<string, RoundedTime> | null = null;
+
+/** Starts collecting the times hoursMask rounds, for one parse; the map fills as it runs. */
+export function collectRoundedTimes(): Map<string, RoundedTime> {
+  roundedTimes = new Map();
   return roundedTimes;
 }
 
@@ -14,16 +20,43 @@ export function stopCollectingRoundedTimes(): void {
   roundedTimes = null;
 }
 
+/** Runs `fn` with the times it rounds kept aside (a reading that may not be the one used). */
+export function roundedBy<T>(fn: () => T): { value: T; rounded: RoundedTime[] } {
+  const outer = roundedTimes;
+  const own = new Map<string, RoundedTime>();
+  roundedTimes = outer ? own : null;
+  try {
+    return { value: fn(), rounded: [...own.values()] };
+  } finally {
+    roundedTimes = outer;
+  }
+}
+
+/** Reports `times` as rounded (the reading used), and no longer `instead` (the one not used). */
+export function reportRounded(times: readonly RoundedTime[], instead: readonly RoundedTime[] = []): void {
+  for (const t of instead) roundedTimes?.delete(`${t.role}${t.time}`);
+  for (const t of times) roundedTimes?.set(`${t.role}${t.time}`, t);
+}
+
 export const ALL_DAYS = (1 << DAYS) - 1;
 export const WEEKDAYS = 0b0011111;
 export const WEEKEND = 0b1100000;
 export const ALL_SLOTS = (1 << SLOTS) - 1;
 
-/** Slots touched by the half-open hour range [start, end), rounded outward, clamped. */
+/**
+ * Whole slots within the half-open hour range [start, end), clamped: a start off the hour counts
+ * from the next hour and an end off the hour up to its own, so the grid never claims time the
+ * person did not offer ("5:30pm to 9:30pm" is 6pm-9pm).
+ */
 export function hoursMask(start: number, end: number): number {
-  for (const point of [start, end]) if (point % 1 !== 0 && point > FIRST_HOUR && point < 24) roundedTimes?.add(point);
-  const from = Math.max(0, Math.floor(start) - FIRST_HOUR);
-  const to = Math.min(SLOTS, Math.ceil(end) - FIRST_HOUR);
+  for (const [time, role] of [
+    [start, 'start'],
+    [end, 'end'],
+  ] as const) {
+    if (time % 1 !== 0 && time > FIRST_HOUR && time < 24) roundedTimes?.set(`${role}${time}`, { time, role });
+  }
+  const from = Math.max(0, Math.ceil(start) - FIRST_HOUR);
+  const to = Math.min(SLOTS, Math.floor(end) - FIRST_HOUR);
   let mask = 0;
   for (let s = from; s < to; s++) mask |= 1 << s;
   return mask;

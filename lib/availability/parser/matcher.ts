@@ -16,7 +16,7 @@ import {
   TIME_SUFFIXES,
   type Lead,
 } from './lexicon';
-import { dayRangeMask, hoursMask } from './masks';
+import { dayRangeMask, hoursMask, reportRounded, roundedBy } from './masks';
 import type { Token } from './tokens';
 
 interface Match {
@@ -197,17 +197,39 @@ export class ItemMatcher {
 
     const onwards = lead === 'before' ? null : this.matchOnwards(next);
     if (onwards !== null) next = onwards;
-    const mask = this.singleTimeMask(lead, a.endpoint, onwards !== null);
+    const guessed = roundedBy(() => this.singleTimeMask(lead, a.endpoint, onwards !== null));
+    const mask = guessed.value;
     if (mask === null) return null;
+    reportRounded(guessed.rounded);
     const open = lead === 'after' || lead === 'before' || lead === 'from' || onwards;
-    return { items: [timeItem(mask, { narrows: open ? 'open' : 'fixed' })], next };
+    // A bare hour ("from 8") could be morning or evening: its other reading goes with it.
+    const e = a.endpoint;
+    const bare = e.kind === 'clock' && !e.clock.meridiem && !e.clock.clock24 && e.clock.hour >= 1 && e.clock.hour <= 11;
+    const other = bare ? roundedBy(() => this.singleTimeMask(lead, e, onwards !== null, true)) : null;
+    if (other === null || other.value === null)
+      return { items: [timeItem(mask, { narrows: open ? 'open' : 'fixed' })], next };
+    return {
+      items: [
+        timeItem(mask, {
+          narrows: open ? 'open' : 'fixed',
+          otherReading: other.value,
+          readingsRounded: { guessed: guessed.rounded, other: other.rounded },
+        }),
+      ],
+      next,
+    };
   }
 
-  private singleTimeMask(lead: Lead, e: Endpoint, onwards: boolean): number | null {
+  /** `flip`: the bare hour read the other way (8 → 20, 9pm → 9am). */
+  private singleTimeMask(lead: Lead, e: Endpoint, onwards: boolean, flip = false): number | null {
+    const hour = (role: 'start' | 'end', bias: 'after' | 'default') => {
+      const h = pointHour(e, role, bias);
+      return flip ? (h >= 12 ? h - 12 : h + 12) : h;
+    };
     if (lead === 'after' || lead === 'from' || onwards) {
-      return hoursMask(pointHour(e, 'end', lead === 'after' ? 'after' : 'default'), 24);
+      return hoursMask(hour('end', lead === 'after' ? 'after' : 'default'), 24);
     }
-    if (lead === 'before') return hoursMask(0, pointHour(e, 'start', 'default'));
+    if (lead === 'before') return hoursMask(0, hour('start', 'default'));
     if (lead === 'between') return null;
     // Named times alone ("noon", "late evening") are left to the phrase table.
     if (lead === 'none' && e.kind === 'named') return null;
@@ -218,7 +240,7 @@ export class ItemMatcher {
     // Without a preposition a bare number is not a time ("2 evenings a week").
     const c = e.clock;
     if (lead === 'none' && !c.meridiem && !c.clock24 && c.minute === 0) return null;
-    const h = Math.floor(pointHour(e, 'start', 'default'));
+    const h = Math.floor(hour('start', 'default'));
     return hoursMask(h, h + 1);
   }
 }
