@@ -186,7 +186,9 @@ test('/signup creates an account from plain English and shows how it was underst
   await page.getByRole('button', { name: 'Create my account' }).click();
   await expect(page.getByRole('heading', { name: 'Your account is ready' })).toBeVisible(ANSWER);
   await expect(page.getByTestId('schedule-summary')).toHaveText('Monday–Thursday evenings; Saturday 10am–noon');
-  await expect(page.getByTestId('normalized')).toContainText('9:30am falls in the hour 9am–10am, so free time is counted from 10am');
+  await expect(page.getByTestId('normalized')).toContainText(
+    '9:30am falls in the hour 9am–10am, so free time is counted from 10am',
+  );
   await expect(page.getByTestId('activities-unmatched')).toContainText('xyzzy');
   await expectAccessible(page);
   await screenshot(page, testInfo, 'signup-result');
