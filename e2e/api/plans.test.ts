@@ -152,6 +152,34 @@ describe("a plan's life", () => {
     expect((await propose(e, utcChat)).plan.starts_at).toMatch(/Z$/);
   });
 
+  // Issue 44 §2: every agent had to work out the person's offset, daylight saving included.
+  it("reads a time without an offset on the proposer's clock, and says which zone it used", async () => {
+    const [a, b, chatId] = await pair('Local');
+    await call(updateMe, { token: a.token, body: { timezone: 'America/Mexico_City' } });
+    await call(updateMe, { token: b.token, body: { timezone: 'Europe/Madrid' } });
+    const day = new Date(Date.now() + 3 * DAY).toISOString().slice(0, 10);
+    const res = await propose(a, chatId, { starts_at: `${day}T19:00`, ends_at: `${day}T21:30:00` });
+    // Mexico City keeps UTC-6 all year: 19:00 there is 01:00 UTC the next day.
+    expect(res.plan.starts_at).toBe(`${day}T19:00:00-06:00`);
+    expect(res.plan.ends_at).toBe(`${day}T21:30:00-06:00`);
+    expect(Date.parse(res.plan.starts_at)).toBe(Date.parse(`${day}T19:00:00Z`) + 6 * HOUR);
+    expect(res.warnings?.normalized).toEqual([
+      `starts_at: ${day}T19:00 has no offset, so it was read on your clock (America/Mexico_City): ${day}T19:00:00-06:00`,
+      `ends_at: ${day}T21:30:00 has no offset, so it was read on your clock (America/Mexico_City): ${day}T21:30:00-06:00`,
+    ]);
+    expect((await stored(res.plan.id)).starts_at.getTime()).toBe(Date.parse(res.plan.starts_at));
+    // The buddy sees the same instant on their own clock; a time with an offset gets no note.
+    expect(Date.parse((await getPlan(b, res.plan.id)).plan.starts_at)).toBe(Date.parse(res.plan.starts_at));
+    const [c, , otherChat] = await pair('Local');
+    expect((await propose(c, otherChat)).warnings).toBeUndefined();
+    // No zone on the profile: UTC, and the note says why.
+    const utc = await propose(c, otherChat, { starts_at: `${day}T10:00` });
+    expect(utc.plan.starts_at).toBe(`${day}T10:00:00.000Z`);
+    expect(utc.warnings?.normalized).toEqual([
+      `starts_at: ${day}T10:00 has no offset, so it was read on UTC (your profile has no time zone): ${day}T10:00:00.000Z`,
+    ]);
+  });
+
   it('attributes the action to the agent its token was issued to when the body names none', async () => {
     const [a, , chatId] = await pair('Plan', true);
     const { plan } = await propose(a, chatId);
@@ -382,7 +410,8 @@ describe('refusals', () => {
     ['a start more than 90 days ahead', { starts_at: new Date(Date.now() + 91 * DAY).toISOString() }, 'starts_at'],
     ['an end before the start', { starts_at: inHours(10), ends_at: inHours(9) }, 'ends_at'],
     ['an end more than 24 h after the start', { starts_at: inHours(10), ends_at: inHours(40) }, 'ends_at'],
-    ['a time without an offset', { starts_at: '2030-06-06T10:00:00' }, 'starts_at'],
+    ['a date without a time', { starts_at: '2030-06-06' }, 'starts_at'],
+    ['a time of day that does not exist', { starts_at: '2030-06-06T25:00' }, 'starts_at'],
   ];
   it.each(badTimes)('%s → 400 validation_failed naming the field', async (_name, overrides, field) => {
     const [a, , chatId] = await pair();
@@ -786,6 +815,22 @@ describe('the MCP tools, through the SDK client', () => {
     });
     expect(Date.parse(proposed.plan.starts_at)).toBe(Date.parse(option!.starts_at));
     expect(proposed.plan).toMatchObject({ status: 'proposed', proposed_by: { agent_name: 'AgentA' } });
+    // A counter on Ana's own clock, written as she would say it (issue 44 §2).
+    await call(updateMe, { token: a.token, body: { timezone: 'Asia/Tokyo' } });
+    const day = new Date(Date.now() + 3 * DAY).toISOString().slice(0, 10);
+    const countered = await tool(ana, 'propose_plan', {
+      chatId,
+      activity: option!.activity,
+      starts_at: `${day}T10:00`,
+      place: { name: 'North trailhead' },
+      replaces: proposed.plan.id,
+      agentName: 'AgentA',
+    });
+    expect(countered.plan.starts_at).toBe(`${day}T10:00:00+09:00`);
+    expect(countered.warnings.normalized).toEqual([
+      `starts_at: ${day}T10:00 has no offset, so it was read on your clock (Asia/Tokyo): ${day}T10:00:00+09:00`,
+    ]);
+    proposed.plan = countered.plan;
     const toAnswer = await tool(ben, 'list_plans', { view: 'to_answer' });
     expect(toAnswer.plans.map((p: { id: string }) => p.id)).toEqual([proposed.plan.id]);
     const accepted = await tool(ben, 'accept_plan', { planId: proposed.plan.id, agentName: 'AgentB' });

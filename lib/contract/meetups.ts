@@ -6,7 +6,7 @@ import { whenFilter } from './discover';
 import { activityListSchema, oneActivitySchema } from './forgiving';
 import { MEETUP_JOIN_POLICIES, MEETUP_LIMITS, MEETUP_ROLES, MEETUP_STATUSES, MEETUP_VIEWS } from './limits';
 import { API_PATHS } from './paths';
-import { attributionFields, isoDateTime } from './schemas';
+import { attributionFields, isoDateTime, localOrInstant } from './schemas';
 import { freeText, singleLine } from './text';
 
 export { MEETUP_JOIN_POLICIES, MEETUP_LIMITS, MEETUP_ROLES, MEETUP_STATUSES, MEETUP_VIEWS } from './limits';
@@ -61,22 +61,6 @@ export type MeetupFit = z.infer<typeof meetupFitSchema>;
 
 // ---------------------------------------------------------------------------
 // Inputs
-
-const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})?$/i;
-
-/**
- * ISO 8601, with an offset or without one (then read on the host's clock, lib/meetups/time.ts).
- * A refinement, not a union of zod's formats: tools/list would carry their 450-byte patterns.
- */
-const localOrInstant = singleLine()
-  .trim()
-  .max(40)
-  .refine(
-    (value) => ISO_DATE_TIME.test(value) && !Number.isNaN(Date.parse(value.replace(/(Z|[+-]\d{2}:\d{2})$/i, ''))),
-    {
-      message: 'must be an ISO 8601 date-time, like 2026-06-06T19:00 (your clock) or 2026-06-06T19:00:00+02:00',
-    },
-  );
 
 const meetupParams = z.object({
   meetupId: singleLine()

@@ -5,8 +5,8 @@ import { z } from 'zod';
 import { defineEndpoint } from './define';
 import { PLAN_LIMITS, PLAN_STATUSES, PLAN_VIEWS } from './limits';
 import { API_PATHS } from './paths';
-import { attributionFields, isoDateTime, userCardSchema } from './schemas';
-import { freeText, singleLine, withTextRule } from './text';
+import { attributionFields, isoDateTime, localOrInstant, userCardSchema } from './schemas';
+import { freeText, singleLine } from './text';
 
 export { PLAN_LIMITS, PLAN_STATUSES, PLAN_VIEWS } from './limits';
 
@@ -67,14 +67,6 @@ export type PlanRecord = z.infer<typeof planSchema>;
 // ---------------------------------------------------------------------------
 // Inputs
 
-/** Any ISO 8601 date-time with an offset (Z or ±hh:mm). */
-const instant = withTextRule(
-  z.iso.datetime({
-    offset: true,
-    message: 'must be an ISO 8601 date-time with an offset, like 2026-06-06T09:00:00+02:00',
-  }),
-);
-
 /** A plan id; GET plans/{planId}.json arrives with the `.json` still on it. */
 const planParams = z.object({
   planId: singleLine()
@@ -86,8 +78,8 @@ const chatParams = z.object({ chatId: singleLine().min(1).max(80) });
 
 export const proposePlanBodySchema = z.strictObject({
   activity: singleLine().trim().min(1).max(PLAN_LIMITS.activity).describe('What you will do, e.g. "bouldering"'),
-  starts_at: instant.describe(`In the future, at most ${PLAN_LIMITS.maxDaysAhead} days ahead`),
-  ends_at: instant.nullish().describe(`Default: ${PLAN_LIMITS.defaultDurationHours} h after starts_at`),
+  starts_at: localOrInstant.describe(`No offset: your clock. At most ${PLAN_LIMITS.maxDaysAhead} days ahead`),
+  ends_at: localOrInstant.nullish().describe(`Default: ${PLAN_LIMITS.defaultDurationHours} h after starts_at`),
   place: z.strictObject({
     name: singleLine().trim().min(1).max(PLAN_LIMITS.placeName).describe('A public place for a first meeting'),
     address: singleLine().trim().max(PLAN_LIMITS.placeAddress).nullish(),
@@ -109,6 +101,13 @@ export const cancelPlanBodySchema = z.strictObject({
 export type CancelPlanBody = z.infer<typeof cancelPlanBodySchema>;
 
 const planResponse = z.object({ success: z.literal(true), plan: planSchema });
+
+const proposedPlanResponse = planResponse.extend({
+  warnings: z
+    .object({ normalized: z.array(z.string()) })
+    .optional()
+    .describe('Present when a time without an offset was read on your clock: which zone and offset'),
+});
 
 const STATE_ERRORS = ['not_found', 'forbidden', 'plan_not_open', 'plan_superseded'] as const;
 
@@ -132,7 +131,7 @@ export const proposePlan = defineEndpoint({
     'replacing a plan that is closed or started (409, error.plan).',
   params: chatParams,
   body: proposePlanBodySchema,
-  response: planResponse,
+  response: proposedPlanResponse,
   status: 201,
   errors: [
     'validation_failed',

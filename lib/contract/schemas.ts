@@ -75,6 +75,24 @@ export const gridSchema = z.array(z.array(z.boolean()).length(18)).length(7);
 /** An answer's moment: RFC 3339 (ISO 8601) with an offset; `format` says so in one word. */
 export const isoDateTime = z.string().meta({ format: 'date-time' });
 
+const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})?$/i;
+
+/**
+ * ISO 8601, with an offset or without one (then read on the person's own clock: instantOn in
+ * lib/plans/time.ts), for the times of plans and meetups (issue 44 §2: agents got the offset
+ * wrong, daylight saving included). A refinement, not a union of zod's formats: tools/list would
+ * carry their 450-byte patterns.
+ */
+export const localOrInstant = singleLine()
+  .trim()
+  .max(40)
+  .refine(
+    (value) => ISO_DATE_TIME.test(value) && !Number.isNaN(Date.parse(value.replace(/(Z|[+-]\d{2}:\d{2})$/i, ''))),
+    {
+      message: 'must be an ISO 8601 date-time, like 2026-06-06T19:00 (your clock) or 2026-06-06T19:00:00+02:00',
+    },
+  );
+
 export const onboardingSchema = z.object({
   complete: z.boolean(),
   missing: z.array(z.string()),

@@ -119,7 +119,7 @@ From zero to a first message in six calls (plain English is fine for activities 
 
 ${happyPath(baseUrl)}
 
-From buddy to meeting: get times both are free (\`GET ${baseUrl}/api/v1/users/{slug}/plan_options.json\`), then propose a plan in the chat (\`POST ${baseUrl}/api/v1/chats/{chatId}/plans.json\`: activity, \`starts_at\` with an offset, a public place for a first meeting); the other person accepts (\`POST ${baseUrl}/api/v1/plans/{planId}/accept.json\`) or declines; the inbox shows \`plans_to_answer\`, \`next_plan\` and every change since the cursor in \`plan_updates\`; a confirmed plan reminds both people and is a calendar file (\`GET ${baseUrl}/api/v1/plans/{planId}.ics\`). MCP tools: \`plan_options\`, \`propose_plan\`, \`accept_plan\`, \`list_plans\`.
+From buddy to meeting: get times both are free (\`GET ${baseUrl}/api/v1/users/{slug}/plan_options.json\`), then propose a plan in the chat (\`POST ${baseUrl}/api/v1/chats/{chatId}/plans.json\`: activity, \`starts_at\` on the person's clock (\`2026-06-06T19:00\`) or with an offset, a public place for a first meeting); the other person accepts (\`POST ${baseUrl}/api/v1/plans/{planId}/accept.json\`) or declines; the inbox shows \`plans_to_answer\`, \`next_plan\` and every change since the cursor in \`plan_updates\`; a confirmed plan reminds both people and is a calendar file (\`GET ${baseUrl}/api/v1/plans/{planId}.ics\`). MCP tools: \`plan_options\`, \`propose_plan\`, \`accept_plan\`, \`list_plans\`.
 
 ## Guides
 

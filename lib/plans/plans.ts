@@ -28,6 +28,7 @@ import { isUuid } from '../contract/validation';
 import { enqueue, QUEUES } from '../jobs/boss';
 import type { PushJob } from '../notifications/push-job';
 import { effectiveStatus, planNotFound, planRows, type PlanQueryRow, toPlan } from './records';
+import { hasOffset, instantOn, localTimeNote } from './time';
 import { DEFAULT_REMINDER_OFFSETS, dropReminders, scheduleReminders } from './reminders';
 import { moveShares } from './share';
 
@@ -274,12 +275,19 @@ function planPush(trx: Database, plan: Pick<PlanRow, 'id' | 'chat_id'>, recipien
 }
 type PlanEvent = 'proposed' | 'accepted' | 'declined' | 'cancelled';
 
-/** The times of a new plan, or a 400 naming each field that is wrong. */
-export function planTimes(body: Pick<ProposePlanBody, 'starts_at' | 'ends_at'>, now: Date) {
-  const startsAt = new Date(body.starts_at);
+/**
+ * The times of a new plan, or a 400 naming each field that is wrong. A time without an offset is
+ * read on the proposer's clock (`zone`), and `notes` say how, for warnings.normalized.
+ */
+export function planTimes(body: Pick<ProposePlanBody, 'starts_at' | 'ends_at'>, now: Date, zone: string | null) {
+  const startsAt = instantOn(body.starts_at, zone);
   const endsAt = body.ends_at
-    ? new Date(body.ends_at)
+    ? instantOn(body.ends_at, zone)
     : new Date(startsAt.getTime() + PLAN_LIMITS.defaultDurationHours * HOUR_MS);
+  const notes = [
+    localTimeNote('starts_at', body.starts_at, zone),
+    body.ends_at ? localTimeNote('ends_at', body.ends_at, zone) : null,
+  ].filter((note) => note !== null);
   const fields: Record<string, string> = {};
   if (startsAt.getTime() <= now.getTime()) fields.starts_at = 'must be in the future';
   else if (startsAt.getTime() > now.getTime() + PLAN_LIMITS.maxDaysAhead * DAY_MS)
@@ -289,11 +297,11 @@ export function planTimes(body: Pick<ProposePlanBody, 'starts_at' | 'ends_at'>, 
     fields.ends_at = `must be at most ${PLAN_LIMITS.maxDurationHours} hours after starts_at`;
   if (Object.keys(fields).length > 0) {
     throw new ApiError('validation_failed', 'The plan’s times are not possible', {
-      hint: `Propose a start in the future and at most ${PLAN_LIMITS.maxDaysAhead} days ahead, with an offset (e.g. 2026-06-06T10:00:00+02:00).`,
+      hint: `Propose a start in the future and at most ${PLAN_LIMITS.maxDaysAhead} days ahead: 2026-06-06T10:00 on your clock, or with an offset (2026-06-06T10:00:00+02:00).`,
       fields,
     });
   }
-  return { startsAt, endsAt };
+  return { startsAt, endsAt, notes };
 }
 
 export async function proposePlan(
@@ -308,7 +316,12 @@ export async function proposePlan(
   }: { viewerId: string; chatId: string; body: ProposePlanBody; by: Attribution; baseUrl: string; now?: Date },
 ) {
   if (!isUuid(chatId)) throw chatNotFound();
-  const { startsAt, endsAt } = planTimes(body, now);
+  const local = [body.starts_at, body.ends_at].some((text) => text && !hasOffset(text));
+  const zone = local
+    ? ((await db.selectFrom('users').select('timezone').where('id', '=', viewerId).executeTakeFirst())?.timezone ??
+      null)
+    : null;
+  const { startsAt, endsAt, notes } = planTimes(body, now, zone);
   const id = await db.transaction().execute(async (trx) => {
     // The chat's row lock serialises proposals in one chat, so the open-proposal cap holds.
     const chat = await lockChatFor(trx, { chatId, viewerId });
@@ -409,7 +422,8 @@ export async function proposePlan(
     await planPush(trx, { id: inserted.id, chat_id: chatId }, chat.other_user_id, 'proposed');
     return inserted.id;
   });
-  return { success: true as const, plan: await readPlanOrThrow(db, viewerId, id, baseUrl) };
+  const plan = await readPlanOrThrow(db, viewerId, id, baseUrl);
+  return { success: true as const, plan, ...(notes.length > 0 ? { warnings: { normalized: notes } } : {}) };
 }
 
 export async function answerPlan(
