@@ -150,6 +150,11 @@ export function notificationsDelivered(): Promise<boolean> {
   return s.barrier;
 }
 
+/** The LISTEN connection itself, for a test that keeps it busy (lib/realtime/listener.test.ts). */
+export function listenerConnectionForTests(): pg.Client | null {
+  return state().client;
+}
+
 /** Called for every notification (token revocations use it); returns the unsubscribe. */
 export function onNotification(hook: NotificationHook): () => void {
   state().hooks.add(hook);
