@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadConfig as load } from './config';
+import { defaultMailFrom, loadConfig as load } from './config';
 import { appSigninUrl } from './accounts/app-signin';
 
 const loadConfig = (vars: Record<string, string>) => load(vars as NodeJS.ProcessEnv);
@@ -112,5 +112,18 @@ describe('REQUIRE_PERSON_CONSENT (issue 41 §2)', () => {
       expect(loadConfig({ REQUIRE_PERSON_CONSENT: off }).requirePersonConsent).toBe(false);
     for (const bad of ['yes', '2', 'enabled'])
       expect(() => loadConfig({ REQUIRE_PERSON_CONSENT: bad }), bad).toThrow(/REQUIRE_PERSON_CONSENT/);
+  });
+});
+
+describe('MAIL_FROM (issue 46 §5)', () => {
+  it('defaults to no-reply at the site’s host, and to no-reply@localhost while the site has no name', () => {
+    expect(loadConfig({ PUBLIC_BASE_URL: 'https://buddy.example.org' }).mailFrom).toBe('no-reply@buddy.example.org');
+    expect(loadConfig({ PUBLIC_BASE_URL: 'https://buddy.example.org', MAIL_FROM: 'hi@example.org' }).mailFrom).toBe(
+      'hi@example.org',
+    );
+    // RUNTIME.md's default, where no name is known.
+    expect(loadConfig({}).mailFrom).toBe('no-reply@localhost');
+    for (const base of ['http://127.0.0.1:3000', 'http://[::1]:3000', 'http://localhost:3000'])
+      expect(defaultMailFrom(base)).toBe('no-reply@localhost');
   });
 });

@@ -196,6 +196,17 @@ export function appLinkUrlFromEnv(raw: string | undefined): string | undefined {
   return url.toString();
 }
 
+/**
+ * The sender when MAIL_FROM is unset: no-reply at the site's own host (issue 46 §5: mail from
+ * no-reply@localhost is rejected or filed as spam), or no-reply@localhost, as RUNTIME.md gives
+ * it, while the site has no name (an address needs a domain, not an IP).
+ */
+export function defaultMailFrom(publicBaseUrl: string): string {
+  const host = new URL(publicBaseUrl).hostname;
+  const named = host.includes('.') && !/^[\d.]+$/.test(host) && !host.startsWith('[');
+  return `no-reply@${named ? host : 'localhost'}`;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = intFromEnv(env, 'PORT', 3000);
   const limits = limitsFromEnv(env);
@@ -211,7 +222,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ages: ageRulesFromEnv(env),
     trustedProxies: parseTrustProxy(env.TRUST_PROXY),
     smtpUrl: env.SMTP_URL || undefined,
-    mailFrom: env.MAIL_FROM || 'no-reply@localhost',
+    mailFrom: env.MAIL_FROM || defaultMailFrom(base),
     geocoderUrl: env.GEOCODER_URL || undefined,
     planReminderOffsets: reminderOffsetsFromEnv(env.PLAN_REMINDER_OFFSETS),
     planCheckin: {
@@ -357,7 +368,11 @@ export const CONFIG_VARIABLES = [
       "`n` ≥ 1: the client address is the `n`-th `X-Forwarded-For` entry **from the right** (`1`: the right-most, what your nearest proxy saw; see [Decisions → General](decisions/general.md)). Unset or `0`: the header is ignored. Or the proxies' addresses, comma-separated, as `proxy-addr` reads them: IPs, CIDRs (`10.0.0.0/8`), `loopback`, `linklocal`, `uniquelocal`; then the header is read only when the socket peer is one of them, right to left while each hop is one of them (the safer form). Anything else (e.g. `true`) stops the server at startup. The count form logs one `trust_proxy_public_peer` warning when a request comes straight from a public address (no proxy in front?). The `listening` log line shows `trusted_proxies`. This supersedes RUNTIME.md's \"the left-most address\": that entry is the client's own, so it let anyone dodge every per-address limit with one header.",
   },
   { name: 'SMTP_URL', default: 'unset: the outbox under `DATA_DIR/mail`', description: 'Mail delivery (`smtp://…`).' },
-  { name: 'MAIL_FROM', default: '`no-reply@localhost`', description: 'Sender address.' },
+  {
+    name: 'MAIL_FROM',
+    default: '`no-reply@` the host of `PUBLIC_BASE_URL` (`no-reply@localhost` while that is unset or an IP address)',
+    description: 'Sender address.',
+  },
   {
     name: 'MAIL_DIGEST_DELAY',
     default: '`10m`',

@@ -1,5 +1,6 @@
 // Wires each queue to its domain handler. Started by the server process (server/start.ts).
 import { getDb } from '@/db';
+import { SIGNIN_MAIL_OCCASIONS } from '@/lib/accounts/account-mail';
 import { sendAccountCreatedNotice, sendMagicLinkMail } from '@/lib/accounts/magic-link-mail';
 import { config } from '@/lib/config';
 import { geocodeProfileLocation } from '@/lib/profiles/geocode-job';
@@ -48,7 +49,7 @@ export async function startWorkers(): Promise<void> {
           getDb(),
           String(data.userId),
           mail,
-          data.occasion === 'registration' ? 'registration' : 'request',
+          SIGNIN_MAIL_OCCASIONS.find((occasion) => occasion === data.occasion) ?? 'request',
           messageId,
         ),
       ),

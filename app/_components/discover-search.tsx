@@ -68,6 +68,33 @@ export function discoverUrl(filters: DiscoverFilters, cursor?: string): string {
   return `${paths.discover()}?${params.toString()}`;
 }
 
+type Suggestion = NonNullable<DiscoverResponse['suggestions']>[number];
+
+/** The filters of a suggested search (its ready-made URL), the activities kept as they are. */
+export function suggestedFilters(suggestion: Suggestion, current: DiscoverFilters): DiscoverFilters {
+  const query = new URL(suggestion.url, 'http://x').searchParams;
+  const list = (name: string) => (query.get(name) ?? '').split(',').filter(Boolean);
+  return {
+    activities: current.activities,
+    radius_km: Number(query.get('radius_km') ?? current.radius_km),
+    available: Number(query.get('available') ?? 0),
+    gender: list('gender'),
+    age_min: query.get('age_min') ?? '',
+    age_max: query.get('age_max') ?? '',
+  };
+}
+
+/** A suggestion in people's words: what changes, and how many that finds. */
+export function suggestionLabel(suggestion: Suggestion): string {
+  const count = `${suggestion.matches}${suggestion.matches_at_least ? '+' : ''}`;
+  const people = `${count} ${suggestion.matches === 1 && !suggestion.matches_at_least ? 'person' : 'people'}`;
+  const radius = /radius_km=(\d+)/.exec(suggestion.change)?.[1];
+  if (radius) return `Within ${radius} km: ${people}`;
+  if (suggestion.change.includes('available=0')) return `Free any time: ${people}`;
+  if (suggestion.change.includes('gender')) return `Anyone, any age: ${people}`;
+  return `${suggestion.change}: ${people}`;
+}
+
 function fieldErrors(error: unknown): Record<string, string> {
   if (!(error instanceof ApiCallError) || !error.failure.fields) return {};
   const out: Record<string, string> = {};
@@ -340,6 +367,9 @@ export function DiscoverSearch({
   );
   const pages = data ?? [];
   const results = pages.flatMap((page) => page.results);
+  // What the first page says would find more (a page of a few, or none; issue 46 §8).
+  const suggestions = pages[0]?.suggestions ?? [];
+  const emptyReason = pages[0]?.empty_reason;
   const hasMore = pages.length > 0 && pages[pages.length - 1]!.next_cursor !== null;
   const loading = isValidating && (pages.length < size || pages.length === 0);
   const errors = fieldErrors(error);
@@ -389,6 +419,13 @@ export function DiscoverSearch({
     setFormError(null);
     setFilters({ ...submitted });
     setFiltersOpen(false);
+    void setSize(1);
+  }
+
+  function widen(suggestion: Suggestion) {
+    const next = suggestedFilters(suggestion, filters);
+    setForm(next);
+    setFilters(next);
     void setSize(1);
   }
 
@@ -563,7 +600,9 @@ export function DiscoverSearch({
           />
         ) : null}
         {!loading && !error && results.length === 0 ? (
-          <p className="muted">Nobody matches yet. Try a wider distance, “Any time”, or more activities.</p>
+          <p className="muted">
+            {emptyReason ?? 'Nobody matches yet. Try a wider distance, “Any time”, or more activities.'}
+          </p>
         ) : null}
         {results.length > 0 ? (
           <ol className={`plain-list matches matches-${view}`} aria-label="Matches, best first">
@@ -577,6 +616,20 @@ export function DiscoverSearch({
               />
             ))}
           </ol>
+        ) : null}
+        {!loading && !error && suggestions.length > 0 ? (
+          <section className="discover-widen" aria-labelledby="widen-heading">
+            <h3 id="widen-heading">Find more people</h3>
+            <ul className="plain-list compact widen-list">
+              {suggestions.map((suggestion) => (
+                <li key={suggestion.change}>
+                  <button type="button" className="button-secondary" onClick={() => widen(suggestion)}>
+                    {suggestionLabel(suggestion)}
+                  </button>
+                </li>
+              ))}
+            </ul>
+          </section>
         ) : null}
         {hasMore ? (
           <p>

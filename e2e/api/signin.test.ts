@@ -9,7 +9,7 @@ import { changePassword, exchangeSigninLink, listTokens, revokeToken } from '@/l
 import type { ErrorCode } from '@/lib/core/errors';
 import { api, baseUrl, freshIp, registerUser, testDb, uniqueEmail, updateTokens } from './client';
 import { call, pathOf as pathOfSpec, refused, refusedRaw, send } from './contract-client';
-import { pathOf, WebClient } from './web-client';
+import { mailsTo, nextMailedLinkToken, pathOf, WebClient } from './web-client';
 
 const sha256 = (s: string) => createHash('sha256').update(s).digest();
 const PASSWORD = 'correct horse battery';
@@ -709,6 +709,11 @@ describe('the person’s own web signup (issue 31 §5)', () => {
     expect(await testDb().selectFrom('access_tokens').select('id').where('user_id', '=', user.id).execute()).toEqual(
       [],
     );
+    // Issue 46 §5: her mail says she made the account on the website, not that an assistant usually does.
+    await nextMailedLinkToken(email);
+    const [mail] = mailsTo(email);
+    expect(mail).toContain('created with this email address on the Buddy Match website');
+    expect(mail).not.toMatch(/assistant/i);
     // The same email again is the same 409 as register.json.
     const again = await api('POST', '/api/v1/web/signup.json', { body: { email, displayName: 'Wen Again' } });
     expect(again.status).toBe(409);

@@ -87,15 +87,19 @@ export function pathOf(location: string | null): string {
 const decodeQuotedPrintable = (text: string) =>
   text.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
 
-/** The sign-in link tokens mailed to `email` so far, from the local outbox (DATA_DIR/mail). */
-export function mailedLinkTokens(email: string): string[] {
+/** The mails to `email` so far, oldest first and decoded, from the local outbox (DATA_DIR/mail). */
+export function mailsTo(email: string): string[] {
   const dir = path.join(inject('dataDir'), 'mail');
   const files = fs.existsSync(dir) ? fs.readdirSync(dir).sort() : [];
   const to = new RegExp(`^To: ${email.replace(/[.+]/g, '\\$&')}$`, 'mi');
   return files
     .map((file) => decodeQuotedPrintable(fs.readFileSync(path.join(dir, file), 'utf8')))
-    .filter((mail) => to.test(mail))
-    .flatMap((mail) => /\/signin\/link\?token=(bm_sl_[\w-]+)/.exec(mail)?.[1] ?? []);
+    .filter((mail) => to.test(mail));
+}
+
+/** The sign-in link tokens mailed to `email` so far. */
+export function mailedLinkTokens(email: string): string[] {
+  return mailsTo(email).flatMap((mail) => /\/signin\/link\?token=(bm_sl_[\w-]+)/.exec(mail)?.[1] ?? []);
 }
 
 /** Waits (up to 20 s) for a sign-in link mailed to `email` that is not among `seen`. */

@@ -124,3 +124,35 @@ test('Join to connect remembers who: signup comes back to the profile, in the ap
   const received = await request.get(`${baseUrl()}/api/v1/buddy_requests.json`, { headers: bearer(maya) });
   expect((await received.json()).received).toMatchObject([{ state: 'pending', message: 'Hi from Join to connect' }]);
 });
+
+// Issue 46 §8: "3 people match" offered no way to find more. A first page of a few carries the
+// searches that would find more (issue 43 §4); the page offers them as taps.
+test('a page of a few offers the searches that find more, and a tap runs one @phone', async ({
+  page,
+  request,
+}, testInfo) => {
+  test.setTimeout(90_000);
+  const city = { location: isDesktop(testInfo) ? 'Sines' : 'Bragança, Portugal' };
+  const ana = await completePerson(request, 'Ana Widens', { ...city, availability_text: 'weekday evenings' });
+  await completePerson(request, 'Bo Evenings', { ...city, availability_text: 'weekday evenings' });
+  for (const name of ['Cy Mornings', 'Di Mornings'])
+    await completePerson(request, name, { ...city, availability_text: 'weekend mornings' });
+
+  await signIn(page, ana.email, PASSWORD, '/account/discover');
+  const matches = page.getByRole('list', { name: 'Matches, best first' });
+  const rows = matches.getByRole('listitem').filter({ has: page.getByRole('heading', { level: 3 }) });
+  await expect(rows).toHaveCount(1, ANSWER);
+  await expect(page.getByRole('status')).toHaveText('1 person matches');
+  const widen = page.getByRole('region', { name: 'Find more people' });
+  const anyTime = widen.getByRole('button', { name: 'Free any time: 3 people' });
+  await expect(anyTime).toBeVisible();
+  await expectAccessible(page);
+  await screenshot(page, testInfo, 'discover-find-more');
+
+  await anyTime.click();
+  await expect(rows).toHaveCount(3, ANSWER);
+  await expect(matches).toContainText('Cy Mornings');
+  // The form shows the search that ran.
+  if (!isDesktop(testInfo)) await page.getByRole('button', { name: /^Filters/ }).click();
+  await expect(page.getByRole('form', { name: 'Search filters' }).getByLabel('Free at the same time')).toHaveValue('0');
+});

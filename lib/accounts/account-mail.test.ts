@@ -15,10 +15,25 @@ const mails = {
     notMeDays: 30,
   }),
   'sign-in mail on request': signinMail({ occasion: 'request', signinUrl, signinMinutes: 60, notMeUrl, notMeDays: 30 }),
+  'sign-in mail after a web signup': signinMail({
+    occasion: 'web_signup',
+    signinUrl,
+    signinMinutes: 60,
+    notMeUrl,
+    notMeDays: 30,
+  }),
   'account-created notice': accountCreatedNotice({ signinPageUrl: `${base}/signin`, notMeUrl, notMeDays: 30 }),
 };
 
 describe('account mails', () => {
+  // Issue 46 §5: a person who signed up on the site themselves was told an AI assistant usually does it.
+  it('say who made the account as it was made: an assistant, or the person on the website', () => {
+    expect(mails['sign-in mail at registration'].text).toContain('usually by an AI assistant');
+    const web = mails['sign-in mail after a web signup'];
+    expect(web.text).toContain('created with this email address on the Buddy Match website');
+    expect(`${web.text}${web.html}`).not.toMatch(/assistant/i);
+  });
+
   it.each(Object.entries(mails))('%s: every link is ours and labelled with our words', (_name, mail) => {
     const urls = [...`${mail.text}\n${mail.html}`.matchAll(/https?:\/\/[^\s"<>]+/g)].map((m) => m[0]);
     expect(urls.length).toBeGreaterThan(0);

@@ -7,7 +7,10 @@
 // everything it interpolates.
 import type { MailMessage } from '../notifications/mail';
 
-export type SigninMailOccasion = 'registration' | 'request';
+/** registration: an assistant's register call; web_signup: the person's own /signup form. */
+export type SigninMailOccasion = 'registration' | 'web_signup' | 'request';
+
+export const SIGNIN_MAIL_OCCASIONS: readonly SigninMailOccasion[] = ['registration', 'web_signup', 'request'];
 
 export interface SigninMailInput {
   occasion: SigninMailOccasion;
@@ -56,7 +59,10 @@ export function signinMail(input: SigninMailInput): Mail {
   const opening =
     input.occasion === 'registration'
       ? CREATED
-      : 'Someone asked for a link to sign in to the Buddy Match account of this email address.';
+      : input.occasion === 'web_signup'
+        ? // Issue 46 §5: a person who signed up on the site was told an assistant "usually" did it.
+          'A Buddy Match account was just created with this email address on the Buddy Match website.'
+        : 'Someone asked for a link to sign in to the Buddy Match account of this email address.';
   const signin = `Sign in with this link (single use, valid for ${input.signinMinutes} minutes):`;
   const ignore =
     'If you did not ask for a sign-in link but did sign up, you can ignore this email: the link is no use to anyone who cannot read your mail.';

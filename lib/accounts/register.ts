@@ -1,4 +1,5 @@
 // Registration: one call creates the account, its token and a sign-in link (SPEC 2.1, 2.2).
+import type { SigninMailOccasion } from './account-mail';
 import { sql } from 'kysely';
 import type { Database } from '@/db';
 import type { UserRow } from '@/db/types';
@@ -147,7 +148,8 @@ async function createAccount(db: Database, body: RegisterBody, ctx: RegisterCont
       // The emailed link is a separate single-use link minted by the mail job, so the
       // job's payload holds no secret and using one link does not burn the other. Without
       // it the address is still told, so its owner can disown an account they never made.
-      if (wantsEmail) await enqueue(trx, QUEUES.magicLinkMail, { userId: user.id, occasion: 'registration' });
+      const occasion: SigninMailOccasion = withAssistantKey ? 'registration' : 'web_signup';
+      if (wantsEmail) await enqueue(trx, QUEUES.magicLinkMail, { userId: user.id, occasion });
       else await enqueue(trx, QUEUES.accountCreatedMail, { userId: user.id });
       await queueGeocodeIfNeeded(trx, user.id, resolved, ctx.geocoderEnabled);
       await recordAgentAction(trx, user.id, 'register', body);

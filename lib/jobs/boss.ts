@@ -5,7 +5,7 @@ import PgBoss from 'pg-boss';
 import { expectedAtShutdown } from '../core/stopping';
 
 export const QUEUES = {
-  /** Email a fresh magic sign-in link (and a "This wasn't me" link) to a user: { userId, occasion?: 'registration' | 'request' } */
+  /** Email a fresh magic sign-in link (and a "This wasn't me" link) to a user: { userId, occasion?: 'registration' | 'web_signup' | 'request' } */
   magicLinkMail: 'mail-magic-link',
   /** Tell the address a new account has it, with a "This wasn't me" link but no sign-in link: { userId } */
   accountCreatedMail: 'mail-account-created',
