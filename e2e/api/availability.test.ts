@@ -23,7 +23,14 @@ describe('availability_text at registration', () => {
       ['availability_text: 6:30pm falls in the hour 6pm–7pm'],
       undefined,
     ],
-    ['weekends, when the moon is full', 'Saturday and Sunday, all day', undefined, ['when the moon is full']],
+    ['weekends and when the moon is full', 'Saturday and Sunday, all day', undefined, ['when the moon is full']],
+    // Issue 44 §3: a condition on a clause that the service cannot read leaves the clause out.
+    [
+      'tuesday evenings, and saturdays if it is sunny',
+      'Tuesday evening (5pm–midnight)',
+      undefined,
+      ['if it is sunny (in "saturdays if it is sunny")'],
+    ],
   ])('%s', async (text, summary, normalized, unparsed) => {
     const { user, warnings } = await call(register, {
       body: { email: uniqueEmail(), displayName: 'Test Person', availability_text: text },

@@ -304,7 +304,7 @@ describe('plain-English activities on every endpoint that takes them', () => {
 describe('POST /api/v1/availability/parse.json', () => {
   it('answers what would be stored, without a token or saving anything', async () => {
     const res = await callWithHeaders(parseAvailability, {
-      body: { text: 'weeknights except fridays, sat 9:30am-noon, when the moon is full' },
+      body: { text: 'weeknights except fridays, sat 9:30am-noon and when the moon is full' },
     });
     expect(res.data.summary).toBe('Monday–Thursday evenings; Saturday 10am–noon');
     expect(res.data.unparsed).toEqual(['when the moon is full']);

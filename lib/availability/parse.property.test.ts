@@ -97,7 +97,7 @@ describe('parseAvailabilityText properties', () => {
   });
 
   // Issue 44 §3: "whenever the moon is blue" was read as every day, all day.
-  it('conditions: a "whenever" clause with words left over never widens the schedule, and the words are reported', () => {
+  it('conditions: a "whenever" clause with words left over adds nothing, and the words are reported', () => {
     const phrase = fc.uniqueArray(fc.constantFrom(...CLAUSES), { minLength: 0, maxLength: 3 }).map((l) => l.join(', '));
     const condition = fc
       .array(fc.stringMatching(/^[bcdfgjkqvxz]{4,8}$/), { minLength: 1, maxLength: 3 })
@@ -115,6 +115,38 @@ describe('parseAvailabilityText properties', () => {
         expect(gridToBits(result.grid)).toBe(bits(text));
         expect(result.unparsed.join(' ')).toContain(words.split(' ').at(-1));
       }),
+      { seed: SEED, numRuns: 400 },
+    );
+  });
+
+  it('conditions: "if", "when" or "unless" after a clause leaves that clause out, never widening, and the words are reported', () => {
+    const clauses = fc.uniqueArray(fc.constantFrom(...CLAUSES), { minLength: 1, maxLength: 3 });
+    const condition = fc.tuple(
+      fc.constantFrom('if', 'when', 'unless'),
+      fc.array(fc.stringMatching(/^[bcdfgjkqvxz]{4,8}$/), { minLength: 1, maxLength: 3 }),
+    );
+    const joiner = fc.constantFrom(', ', '; ', ', and ', ' and ');
+    fc.assert(
+      fc.property(
+        clauses,
+        condition,
+        fc.nat(),
+        fc.constantFrom(' ', ', '),
+        joiner,
+        (list, [word, junk], at, before, join) => {
+          const i = at % list.length;
+          const conditioned = list.map((clause, k) =>
+            k === i ? `${clause}${before}${word} ${junk.join(' ')}` : clause,
+          );
+          const text = conditioned.join(join);
+          const result = parseAvailabilityText(text);
+          expect(isSubset(gridToBits(result.grid), bits(list.join(join)))).toBe(true);
+          // The conditioned clause is left out, and the others hold as they would alone.
+          const others = list.filter((_, k) => k !== i);
+          expect(gridToBits(result.grid)).toBe(bits(others.join(join)));
+          expect(result.unparsed.join(' ')).toContain(junk.at(-1));
+        },
+      ),
       { seed: SEED, numRuns: 400 },
     );
   });

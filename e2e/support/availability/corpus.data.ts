@@ -547,4 +547,10 @@ export const OWN_CORPUS: readonly CorpusEntry[] = [
   own('weekends except sunday mornings', 'sat | sun 12-24'),
   own('weekdays after 6 except mondays', 'tue-fri 18-24'),
   own('any afternoon except tuesdays, and sunday mornings', 'mon,wed-sun 12-17 | sun 6-12'),
+  own('saturdays if it is sunny', ''),
+  own('saturdays, if it is sunny', ''),
+  own('weekday evenings when my kids are asleep', ''),
+  own('weekends unless it rains, and tuesday evenings', 'tue 17-24'),
+  own('weekends, depending on work', ''),
+  own('sunday mornings if the weather is good, and wednesday after 6', 'wed 18-24'),
 ];

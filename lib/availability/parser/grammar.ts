@@ -79,6 +79,10 @@ export class AvailabilityParser {
     let dangling = false;
     /** The last clause says "whenever" (unread words after it make it a condition). */
     let conditional = false;
+    /** The last thing read was an exception list ("except Thursdays"). */
+    let excepted = false;
+    /** "and"/"or" since the last clause: what follows is a clause of its own ("weekends and when…"). */
+    let conjoined = false;
     while (this.pos < this.items.length) {
       const item = this.at(this.pos);
       if (!item) break;
@@ -86,6 +90,7 @@ export class AvailabilityParser {
         this.pos++;
         if (item.level === 'hard') return;
         separated = true;
+        conjoined ||= item.level === 'conj';
         dangling = false;
       } else if (item.kind === 'unknown') {
         this.pos++;
@@ -94,14 +99,18 @@ export class AvailabilityParser {
           // "weeknights after xyz 8": a time we could not read would have narrowed its clause.
           if (last && !separated) last.fill(0);
           dangling = true;
-        } else if (conditional && last && !separated) {
-          // "whenever the moon is blue": a condition we cannot read; its clause stores nothing.
+        } else if (last && ((conditional && !separated) || (item.condition && !excepted && !conjoined))) {
+          // "whenever the moon is blue", "saturdays if it is sunny": a condition we cannot read; its
+          // clause stores nothing (never wider than offered). After "except" a condition only
+          // explains the exception ("except Thursdays when I have choir"), which still holds.
           last.fill(0);
         }
       } else if (item.kind === 'neg') {
         this.negation(clauses, separated);
         separated = false;
         dangling = false;
+        excepted = true;
+        conjoined = false;
       } else {
         const phrase = this.phrase(true);
         if (dangling && !separated) phrase.broken = true;
@@ -110,6 +119,8 @@ export class AvailabilityParser {
         this.positives.push(week);
         clauses.push(week);
         conditional = phrase.condition === true;
+        excepted = false;
+        conjoined = false;
         separated = false;
       }
     }

@@ -44,7 +44,15 @@ export type Item =
    * `timeWord`: a time preposition left without its time ("after" in "after church");
    * `lostTime`: that, or a number that could not be read as a time.
    */
-  | { kind: 'unknown'; start: number; end: number; timeWord: boolean; lostTime: boolean };
+  | {
+      kind: 'unknown';
+      start: number;
+      end: number;
+      timeWord: boolean;
+      lostTime: boolean;
+      /** "if", "when", "unless": what follows is a condition on the clause before it. */
+      condition?: boolean;
+    };
 
 export const daysItem = (mask: number, collective = true): DaysItem => ({ kind: 'days', mask, collective });
 export const timeItem = (mask: number, extra: Omit<TimeItem, 'kind' | 'mask'> = {}): TimeItem => ({

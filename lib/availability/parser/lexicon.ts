@@ -171,6 +171,9 @@ export const DAYPART_SUFFIXES: readonly { words: readonly (readonly string[])[];
   { words: words('in the afternoon|evening'), meridiem: 'pm' },
   { words: words('at night'), meridiem: 'pm' },
 ];
+/** Words that make what follows a condition on the clause before them ("saturdays if it is sunny"). */
+export const CONDITION_WORDS = new Set(['if', 'when', 'unless', 'provided', 'providing', 'assuming', 'depending']);
+
 export const TIME_LEAD_WORDS = new Set([
   'after',
   'before',

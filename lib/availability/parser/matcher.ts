@@ -15,6 +15,7 @@ import {
   TIME_LEAD_WORDS,
   TIME_SUFFIXES,
   type Lead,
+  CONDITION_WORDS,
 } from './lexicon';
 import { dayRangeMask, hoursMask, reportRounded, roundedBy } from './masks';
 import type { Token } from './tokens';
@@ -70,7 +71,11 @@ export class ItemMatcher {
     if (t.kind === 'word' && FILLERS.has(t.norm)) return { items: [], next: i + 1 };
     const timeWord = TIME_LEAD_WORDS.has(t.norm) || RANGE_WORDS.has(t.norm);
     const lostTime = timeWord || t.kind === 'num';
-    return { items: [{ kind: 'unknown', start: t.start, end: t.end, timeWord, lostTime }], next: i + 1 };
+    const condition = t.kind === 'word' && CONDITION_WORDS.has(t.norm);
+    return {
+      items: [{ kind: 'unknown', start: t.start, end: t.end, timeWord, lostTime, ...(condition ? { condition } : {}) }],
+      next: i + 1,
+    };
   }
 
   /** Matches a phrase's words from i, allowing dashes between them ("all-day"). */
