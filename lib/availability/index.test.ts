@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { gridToBits, mapGrid, resolveAvailability } from './index';
-import { at, gridOf, MON, SAT, SUN, WED, WEEKEND } from '@/e2e/support/availability/test-helpers';
+import { at, gridOf, MON, SAT, SUN, WEEKEND } from '@/e2e/support/availability/test-helpers';
 
 describe('resolveAvailability', () => {
   it('returns nulls when no form is given', () => {
