@@ -238,7 +238,8 @@ export function PlanForm({
   const [time, setTime] = useState(replaces ? localClock(replaces.starts_at, zone) : '');
   const [placeName, setPlaceName] = useState(start?.place.name ?? '');
   const [address, setAddress] = useState(start?.place.address ?? '');
-  const [note, setNote] = useState('');
+  // A counter keeps what it does not change: the note, and (below) how long the plan lasts (issue 46 §7).
+  const [note, setNote] = useState(replaces?.note ?? '');
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
 
@@ -251,9 +252,11 @@ export function PlanForm({
     }
     setBusy(true);
     setProblem(null);
+    const lasts = replaces ? Date.parse(replaces.ends_at) - Date.parse(replaces.starts_at) : null;
     const result = await sendJson<{ plan: PlanRecord }>('POST', paths.chatPlans({ chatId }), {
       activity,
       starts_at: startsAt,
+      ...(lasts ? { ends_at: new Date(Date.parse(startsAt) + lasts).toISOString() } : {}),
       place: { name: placeName, address: address.trim() === '' ? null : address },
       note: note.trim() === '' ? null : note,
       ...(replaces ? { replaces: replaces.id } : {}),

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import * as plans from '@/lib/contract/plans';
 import { blockUser } from '@/lib/contract/safety';
 import { SERVER_LOG } from '../support/server-log';
-import { api, personSession, registerUser, testDb } from './client';
+import { api, baseUrl, personSession, registerUser, testDb } from './client';
 import { call, send } from './contract-client';
 import { makeBuddies, users, type TestUser } from './social-helpers';
 
@@ -47,8 +47,11 @@ async function planIcs(by: TestUser, planId: string) {
   const res = await api<string>('GET', `/api/v1/plans/${planId}.ics`, { token: by.token });
   expect(res.status, String(res.body)).toBe(200);
   expect(res.headers.get('content-type')).toMatch(/^text\/calendar/);
+  // Issue 46 §7: named after the plan and its day, and linking back to its page.
+  expect(res.headers.get('content-disposition')).toMatch(/^attachment; filename="[a-z0-9-]+-\d{4}-\d{2}-\d{2}\.ics"$/);
   const found = events(res.body);
   expect(found).toHaveLength(1);
+  expect(found[0]!.url).toMatchObject({ val: `${baseUrl()}/account/plans/${planId}` });
   return { text: res.body, event: found[0]! };
 }
 

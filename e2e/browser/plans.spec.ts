@@ -107,7 +107,13 @@ test('a counter-proposal from the card, the home screen’s Upcoming, and undoin
   const startsAt = `${nextSaturday()}T09:00:00Z`;
   const res = await request.post(`${baseUrl()}/api/v1/chats/${chatId}/plans.json`, {
     headers: bearer(bea),
-    data: { activity: 'Hiking', starts_at: startsAt, place: { name: 'Trailhead café' } },
+    data: {
+      activity: 'Hiking',
+      starts_at: startsAt,
+      ends_at: `${nextSaturday()}T10:00:00Z`,
+      place: { name: 'Trailhead café' },
+      note: 'Bring water',
+    },
   });
   expect(res.status(), await res.text()).toBe(201);
   const planId = (await res.json()).plan.id as string;
@@ -117,22 +123,27 @@ test('a counter-proposal from the card, the home screen’s Upcoming, and undoin
   const upcoming = page.getByRole('region', { name: 'Upcoming' });
   const card = upcoming.getByRole('article', { name: 'Plan: Hiking' });
   await expect(card).toContainText('Proposed by Claude for Bea');
-  await expect(card).toContainText('10:00–12:00');
+  await expect(card).toContainText('10:00–11:00');
   // Same zone: no second clock.
   await expect(card).not.toContainText('Madrid time');
   await expectAccessible(page);
 
   // Suggest another time: a counter that replaces it.
+  // Issue 46 §7: it keeps the plan's hour and its note (it once made 19:00–20:00 into 19:30–21:30, note gone).
   await card.getByRole('button', { name: 'Suggest another time' }).click();
+  await expect(card.getByLabel('Note (optional)')).toHaveValue('Bring water');
   await card.getByLabel('Time').fill('15:00');
   await card.getByRole('button', { name: 'Suggest this time' }).click();
-  const counter = upcoming.getByRole('article', { name: 'Plan: Hiking' }).filter({ hasText: '15:00–17:00' });
+  const counter = upcoming.getByRole('article', { name: 'Plan: Hiking' }).filter({ hasText: '15:00–16:00' });
   await expect(counter).toContainText('Waiting for Bea');
   await expect(upcoming.getByRole('article', { name: 'Plan: Hiking' }).first()).toContainText(
     'Replaced by another time',
   );
   const replaced = await request.get(`${baseUrl()}/api/v1/plans/${planId}.json`, { headers: bearer(bea) });
-  expect((await replaced.json()).plan.status).toBe('superseded');
+  const { plan: old } = await replaced.json();
+  expect(old.status).toBe('superseded');
+  const sent = await request.get(`${baseUrl()}/api/v1/plans/${old.superseded_by}.json`, { headers: bearer(bea) });
+  expect((await sent.json()).plan).toMatchObject({ note: 'Bring water', status: 'proposed' });
 
   // Bea's assistant accepts the counter; Ana undoes it from the plan page.
   const list = await request.get(`${baseUrl()}/api/v1/plans.json?view=to_answer`, { headers: bearer(bea) });
@@ -147,10 +158,19 @@ test('a counter-proposal from the card, the home screen’s Upcoming, and undoin
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Plan with Bea Helped');
   const detail = page.getByRole('article', { name: 'Plan: Hiking' });
   await expect(detail).toContainText('Trailhead café');
-  // Add to calendar downloads this plan's own .ics.
+  // Add to calendar downloads this plan's own .ics, named after it and linking back (issue 46 §7).
   const download = page.waitForEvent('download');
   await page.getByRole('link', { name: 'Add to calendar' }).click();
-  expect(await (await download).path().then((file) => fs.readFileSync(file, 'utf8'))).toMatch(/^BEGIN:VCALENDAR/);
+  const file = await download;
+  expect(file.suggestedFilename()).toMatch(/^hiking-with-bea-\d{4}-\d{2}-\d{2}\.ics$/);
+  const ics = await file.path().then((saved) => fs.readFileSync(saved, 'utf8'));
+  expect(ics).toMatch(/^BEGIN:VCALENDAR/);
+  expect(ics.replace(/\r\n[ \t]/g, '')).toContain(`URL;VALUE=URI:${baseUrl()}/account/plans/${counterId}`);
+  // Or Google Calendar's own add page, with the same event.
+  const google = new URL((await page.getByRole('link', { name: 'Add to Google Calendar' }).getAttribute('href'))!);
+  expect(google.host).toBe('calendar.google.com');
+  expect(google.searchParams.get('text')).toBe('Hiking with Bea');
+  expect(google.searchParams.get('dates')).toMatch(/^\d{8}T140000Z\/\d{8}T150000Z$/);
   await expectAccessible(page);
   await screenshot(page, testInfo, 'plan-page');
   await detail.getByRole('button', { name: 'Cancel plan' }).click();

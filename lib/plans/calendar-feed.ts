@@ -7,7 +7,14 @@ import { randomSecret, sha256 } from '../core/secrets';
 import { notBlockedBy } from '../blocks/status';
 import { ApiError } from '../core/errors';
 import { isUuid } from '../contract/validation';
-import { type CalendarEvent, type CalendarPlan, eventsCalendar, planEvent, plansCalendar } from './calendar';
+import {
+  type CalendarEvent,
+  type CalendarPlan,
+  eventsCalendar,
+  planEvent,
+  planFileName,
+  plansCalendar,
+} from './calendar';
 import { effectiveStatus, planNotFound, planRows, type PlanQueryRow } from './records';
 import { isoInstant } from './time';
 
@@ -34,21 +41,22 @@ export function calendarResponse(body: string, filename: string): Response {
   });
 }
 
-/** A plan of the viewer's as a VCALENDAR with one VEVENT; 404 as the JSON endpoint would. */
+/** A plan of the viewer's as a VCALENDAR with one VEVENT, and its file name; 404 as the JSON endpoint would. */
 export async function planIcs(
   db: Database,
   { viewerId, planId, baseUrl, now = new Date() }: { viewerId: string; planId: string; baseUrl: string; now?: Date },
-): Promise<string> {
+): Promise<{ ics: string; filename: string }> {
   if (!isUuid(planId)) throw planNotFound();
   const row = await planRows(db, viewerId)
     .where('p.id', '=', planId)
     .where(notBlockedBy(viewerId, 'u.id'))
     .executeTakeFirst();
   if (!row) throw planNotFound();
-  return plansCalendar([toCalendarPlan(row as PlanQueryRow, now)], {
-    host: new URL(baseUrl).hostname,
-    name: calendarName,
-  });
+  const plan = toCalendarPlan(row as PlanQueryRow, now);
+  return {
+    ics: plansCalendar([plan], { host: new URL(baseUrl).hostname, name: calendarName, baseUrl }),
+    filename: planFileName(plan),
+  };
 }
 
 const feedNotFound = () =>
@@ -103,7 +111,7 @@ export async function feedIcs(
     if (!kept || row.sequence > kept.sequence) byUid.set(row.calendar_uid, row);
   }
   const more = (await Promise.all(also.map((source) => source(db, viewerId, now)))).flat();
-  return eventsCalendar([...[...byUid.values()].map((row) => planEvent(toCalendarPlan(row, now))), ...more], {
+  return eventsCalendar([...[...byUid.values()].map((row) => planEvent(toCalendarPlan(row, now), baseUrl)), ...more], {
     host: new URL(baseUrl).hostname,
     name: calendarName,
   });

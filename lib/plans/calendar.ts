@@ -6,6 +6,7 @@ import { firstName } from '../profiles/records';
 
 /** A plan as the calendar needs it; the other person is only ever their first name. */
 export interface CalendarPlan {
+  id: string;
   calendar_uid: string;
   sequence: number;
   status: PlanStatus;
@@ -56,12 +57,54 @@ export interface CalendarEvent {
   end: Date;
   summary: string;
   location: string;
+  /** Its page on this site, where the rest is shown (issue 46 §7: the file links back). */
+  url?: string;
 }
 
 export { ICalEventStatus };
 
-export function planEvent(plan: CalendarPlan): CalendarEvent {
+/** A plan's page on this site. */
+export const planPageUrl = (baseUrl: string, planId: string) => `${baseUrl}/account/plans/${planId}`;
+
+/** What a plan's .ics is called: its summary and date, "hiking-with-bea-2026-12-05.ics". */
+export function planFileName(plan: Pick<CalendarPlan, 'activity' | 'other_name' | 'starts_at'>): string {
+  const words = planSummary(plan)
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 60)
+    .replace(/-+$/, '');
+  const day = new Date(plan.starts_at).toISOString().slice(0, 10);
+  return `${words || 'plan'}-${day}.ics`;
+}
+
+/**
+ * The same event as Google Calendar's "add event" link (its documented TEMPLATE action): for
+ * people whose calendar does not open .ics files.
+ */
+export function googleCalendarUrl(
+  event: Pick<CalendarEvent, 'start' | 'end' | 'summary' | 'location' | 'url'>,
+): string {
+  const stamp = (date: Date) =>
+    date
+      .toISOString()
+      .replace(/[-:]/g, '')
+      .replace(/\.\d{3}/, '');
+  const params = new URLSearchParams({
+    action: 'TEMPLATE',
+    text: event.summary,
+    dates: `${stamp(event.start)}/${stamp(event.end)}`,
+    location: event.location,
+    ...(event.url ? { details: event.url } : {}),
+  });
+  return `https://calendar.google.com/calendar/render?${params.toString()}`;
+}
+
+export function planEvent(plan: CalendarPlan, baseUrl?: string): CalendarEvent {
   return {
+    ...(baseUrl ? { url: planPageUrl(baseUrl, plan.id) } : {}),
     uid: plan.calendar_uid,
     sequence: calendarSequence(plan),
     status: eventStatus(plan.status),
@@ -90,6 +133,7 @@ export function eventsCalendar(
       summary: item.summary,
       location: item.location,
       status: item.status,
+      ...(item.url ? { url: item.url } : {}),
     });
     // A cancelled event rings for nothing: its alarms go with the update that cancels it.
     if (item.status === ICalEventStatus.CANCELLED) continue;
@@ -100,7 +144,13 @@ export function eventsCalendar(
   return calendar.toString();
 }
 
-/** A VCALENDAR holding one VEVENT per plan. */
-export function plansCalendar(plans: readonly CalendarPlan[], where: { host: string; name: string }): string {
-  return eventsCalendar(plans.map(planEvent), where);
+/** A VCALENDAR holding one VEVENT per plan, each linking to its page. */
+export function plansCalendar(
+  plans: readonly CalendarPlan[],
+  where: { host: string; name: string; baseUrl: string },
+): string {
+  return eventsCalendar(
+    plans.map((plan) => planEvent(plan, where.baseUrl)),
+    where,
+  );
 }

@@ -5,6 +5,7 @@ import { requireSession } from '@/lib/auth/session';
 import { config } from '@/lib/config';
 import { ApiError } from '@/lib/core/errors';
 import { paths } from '@/lib/contract/paths';
+import { type CalendarPlan, googleCalendarUrl, planEvent, planFileName } from '@/lib/plans/calendar';
 import { getPlan } from '@/lib/plans/plans';
 import { shareState } from '@/lib/plans/share';
 import { myReview } from '@/lib/plans/reviews';
@@ -37,6 +38,19 @@ export default async function PlanPage({ params }: Params) {
     shareState(getDb(), { viewerId: user.id, planId: plan.id }, cfg.planCheckin.delaySeconds),
   ]);
   const ended = new Date(plan.ends_at).getTime() <= Date.now();
+  // The calendar file and Google Calendar's link say the same (issue 46 §7).
+  const calendarPlan: CalendarPlan = {
+    id: plan.id,
+    calendar_uid: plan.calendar_uid,
+    sequence: plan.sequence,
+    status: plan.status,
+    activity: plan.activity,
+    starts_at: plan.starts_at,
+    ends_at: plan.ends_at,
+    place_name: plan.place.name,
+    place_address: plan.place.address,
+    other_name: plan.buddy.displayName,
+  };
   // Share, check-in and the calendar file are for a plan still ahead (or under way).
   const shareable = (plan.status === 'proposed' || plan.status === 'confirmed') && !ended;
   const askAfter = new Date(plan.ends_at).getTime() + cfg.planReviewDelayMinutes * 60_000;
@@ -54,9 +68,21 @@ export default async function PlanPage({ params }: Params) {
           myName={user.display_name}
         />
         {shareable ? (
-          <p>
-            <a className="button button-secondary" href={paths.planCalendar({ planId: plan.id })} download="plan.ics">
+          <p className="actions">
+            <a
+              className="button button-secondary"
+              href={paths.planCalendar({ planId: plan.id })}
+              download={planFileName(calendarPlan)}
+            >
               Add to calendar
+            </a>
+            <a
+              className="button button-secondary"
+              href={googleCalendarUrl(planEvent(calendarPlan, cfg.publicBaseUrl))}
+              target="_blank"
+              rel="noopener noreferrer"
+            >
+              Add to Google Calendar
             </a>
           </p>
         ) : null}

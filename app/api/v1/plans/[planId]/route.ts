@@ -10,9 +10,10 @@ const planJson = route(plans.getPlan, async ({ db, auth, params, baseUrl }) =>
 );
 
 // GET /api/v1/plans/{planId}.ics – the same plan as an iCalendar file (RFC 5545).
-const planCalendar = route(webApp.planCalendar, async ({ db, auth, params, baseUrl }) =>
-  calendarResponse(await planIcs(db, { viewerId: auth.userId, planId: params.planId, baseUrl }), 'plan.ics'),
-);
+const planCalendar = route(webApp.planCalendar, async ({ db, auth, params, baseUrl }) => {
+  const { ics, filename } = await planIcs(db, { viewerId: auth.userId, planId: params.planId, baseUrl });
+  return calendarResponse(ics, filename);
+});
 
 // One route file serves both: Next.js routes /plans/x.json and /plans/x.ics to the same [planId] segment.
 export async function GET(request: Request, context: { params: Promise<Record<string, string | string[]>> }) {
