@@ -1,16 +1,10 @@
 // Slugs generated from display names: readable, ASCII, unique.
 import { randomInt } from 'node:crypto';
 import type { Database } from '@/db';
+import { plainWords } from '../core/plain-words';
 
 export function slugify(name: string): string {
-  const base = name
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 30)
-    .replace(/-+$/, '');
+  const base = plainWords(name, 30);
   return base.length >= 3 ? base : `${base || 'buddy'}-${randomInt(1000, 10000)}`.replace(/^-/, '');
 }
 

@@ -2,6 +2,7 @@
 // ical-generator does the escaping and line folding; this file decides what goes in.
 import ical, { ICalAlarmType, ICalCalendarMethod, ICalEventStatus } from 'ical-generator';
 import type { PlanStatus } from '@/db/types';
+import { plainWords } from '../core/plain-words';
 import { firstName } from '../profiles/records';
 
 /** A plan as the calendar needs it; the other person is only ever their first name. */
@@ -68,14 +69,7 @@ export const planPageUrl = (baseUrl: string, planId: string) => `${baseUrl}/acco
 
 /** What a plan's .ics is called: its summary and date, "hiking-with-bea-2026-12-05.ics". */
 export function planFileName(plan: Pick<CalendarPlan, 'activity' | 'other_name' | 'starts_at'>): string {
-  const words = planSummary(plan)
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 60)
-    .replace(/-+$/, '');
+  const words = plainWords(planSummary(plan), 60);
   const day = new Date(plan.starts_at).toISOString().slice(0, 10);
   return `${words || 'plan'}-${day}.ics`;
 }
