@@ -75,6 +75,9 @@ export function PlanWhenText({ plan, zones }: { plan: PlanRecord; zones: PlanZon
 const open = (plan: PlanRecord) =>
   (plan.status === 'proposed' || plan.status === 'confirmed') && new Date(plan.starts_at).getTime() > Date.now();
 
+/** A plan that will not happen (replaced, declined, cancelled, expired): one line until opened (issue 46 §7). */
+const closed = (plan: PlanRecord) => plan.status !== 'proposed' && plan.status !== 'confirmed';
+
 export function PlanCard({
   plan,
   zones,
@@ -82,6 +85,7 @@ export function PlanCard({
   onChange,
   detailsLink = true,
   headingLevel = 3,
+  collapseClosed = true,
 }: {
   plan: PlanRecord;
   zones: PlanZones;
@@ -89,6 +93,8 @@ export function PlanCard({
   onChange: (plan: PlanRecord) => void;
   detailsLink?: boolean;
   headingLevel?: 2 | 3;
+  /** A closed plan as one line that opens (not on its own page, where it is the subject). */
+  collapseClosed?: boolean;
 }) {
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
@@ -112,37 +118,65 @@ export function PlanCard({
     else setProblem(result.error.message);
   }
 
+  const facts = (
+    <dl className="plan-facts">
+      <dt>When</dt>
+      <dd>
+        <PlanWhenText plan={plan} zones={zones} />
+      </dd>
+      <dt>Where</dt>
+      <dd>
+        {plan.place.name}
+        {plan.place.address ? <span className="muted">, {plan.place.address}</span> : null}
+      </dd>
+      <dt>With</dt>
+      <dd>{plan.buddy.displayName}</dd>
+      {plan.note ? (
+        <>
+          <dt>Note</dt>
+          <dd className="quote">{plan.note}</dd>
+        </>
+      ) : null}
+      {plan.cancel_reason ? (
+        <>
+          <dt>Reason</dt>
+          <dd>{plan.cancel_reason}</dd>
+        </>
+      ) : null}
+    </dl>
+  );
+  if (collapseClosed && closed(plan)) {
+    // Once closed, a plan is history: a phone screen each was too much in a long chat.
+    return (
+      <article className={`plan-card plan-${plan.status} plan-collapsed`} aria-label={`Plan: ${plan.activity}`}>
+        <details>
+          <summary>
+            <span className={`plan-status plan-status-${plan.status}`}>{statusText(plan)}</span>{' '}
+            <span className="plan-activity">{plan.activity}</span>
+            <span className="muted">
+              {' · '}
+              <PlanWhenText plan={plan} zones={zones} />
+            </span>
+          </summary>
+          {facts}
+          <p className="plan-by muted small">{provenance(plan, myName)}</p>
+          {detailsLink ? (
+            <p>
+              <a href={`/account/plans/${encodeURIComponent(plan.id)}`}>Plan details</a>
+            </p>
+          ) : null}
+        </details>
+      </article>
+    );
+  }
+
   return (
     <article className={`plan-card plan-${plan.status}`} aria-label={`Plan: ${plan.activity}`}>
       <p className="plan-kicker">
         <span className={`plan-status plan-status-${plan.status}`}>{statusText(plan)}</span>
       </p>
       <Heading className="plan-activity">{plan.activity}</Heading>
-      <dl className="plan-facts">
-        <dt>When</dt>
-        <dd>
-          <PlanWhenText plan={plan} zones={zones} />
-        </dd>
-        <dt>Where</dt>
-        <dd>
-          {plan.place.name}
-          {plan.place.address ? <span className="muted">, {plan.place.address}</span> : null}
-        </dd>
-        <dt>With</dt>
-        <dd>{plan.buddy.displayName}</dd>
-        {plan.note ? (
-          <>
-            <dt>Note</dt>
-            <dd className="quote">{plan.note}</dd>
-          </>
-        ) : null}
-        {plan.cancel_reason ? (
-          <>
-            <dt>Reason</dt>
-            <dd>{plan.cancel_reason}</dd>
-          </>
-        ) : null}
-      </dl>
+      {facts}
       <p className="plan-by muted small">{provenance(plan, myName)}</p>
       {problem ? (
         <p className="error" role="alert">

@@ -74,6 +74,7 @@ export function PlanDetail({ plan: initial, zones, myName }: { plan: PlanRecord;
           onChange={replace}
           detailsLink={plan.id !== initial.id}
           headingLevel={2}
+          collapseClosed={plan.id !== initial.id}
         />
       ))}
     </>

@@ -139,6 +139,16 @@ test('a counter-proposal from the card, the home screen’s Upcoming, and undoin
   await expect(upcoming.getByRole('article', { name: 'Plan: Hiking' }).first()).toContainText(
     'Replaced by another time',
   );
+  // Issue 46 §7: a plan that will not happen is one line, not a phone screen, and opens on a tap.
+  const replacedCard = upcoming
+    .getByRole('article', { name: 'Plan: Hiking' })
+    .filter({ hasText: 'Replaced by another time' });
+  const [closedBox, openBox] = [(await replacedCard.boundingBox())!, (await counter.boundingBox())!];
+  expect(closedBox.height).toBeLessThan(openBox.height / 2);
+  await expect(replacedCard.getByText('Trailhead café')).toBeHidden();
+  await replacedCard.getByText('Replaced by another time').click();
+  await expect(replacedCard.getByText('Trailhead café')).toBeVisible();
+  await expectAccessible(page);
   const replaced = await request.get(`${baseUrl()}/api/v1/plans/${planId}.json`, { headers: bearer(bea) });
   const { plan: old } = await replaced.json();
   expect(old.status).toBe('superseded');
