@@ -84,14 +84,19 @@ export function suggestedFilters(suggestion: Suggestion, current: DiscoverFilter
   };
 }
 
-/** A suggestion in people's words: what changes, and how many that finds. */
-export function suggestionLabel(suggestion: Suggestion): string {
+/** A suggestion in people's words, from what its search changes in `current`, and how many that finds. */
+export function suggestionLabel(suggestion: Suggestion, current: DiscoverFilters): string {
   const count = `${suggestion.matches}${suggestion.matches_at_least ? '+' : ''}`;
   const people = `${count} ${suggestion.matches === 1 && !suggestion.matches_at_least ? 'person' : 'people'}`;
-  const radius = /radius_km=(\d+)/.exec(suggestion.change)?.[1];
-  if (radius) return `Within ${radius} km: ${people}`;
-  if (suggestion.change.includes('available=0')) return `Free any time: ${people}`;
-  if (suggestion.change.includes('gender')) return `Anyone, any age: ${people}`;
+  const next = suggestedFilters(suggestion, current);
+  if (next.radius_km !== current.radius_km) return `Within ${next.radius_km} km: ${people}`;
+  if (next.available !== current.available) return `Free any time: ${people}`;
+  if (
+    next.gender.length < current.gender.length ||
+    next.age_min !== current.age_min ||
+    next.age_max !== current.age_max
+  )
+    return `Anyone, any age: ${people}`;
   return `${suggestion.change}: ${people}`;
 }
 
@@ -624,7 +629,7 @@ export function DiscoverSearch({
               {suggestions.map((suggestion) => (
                 <li key={suggestion.change}>
                   <button type="button" className="button-secondary" onClick={() => widen(suggestion)}>
-                    {suggestionLabel(suggestion)}
+                    {suggestionLabel(suggestion, filters)}
                   </button>
                 </li>
               ))}

@@ -118,6 +118,8 @@ export function PlanCard({
     else setProblem(result.error.message);
   }
 
+  const status = <span className={`plan-status plan-status-${plan.status}`}>{statusText(plan)}</span>;
+  const details = detailsLink ? <a href={`/account/plans/${encodeURIComponent(plan.id)}`}>Plan details</a> : null;
   const facts = (
     <dl className="plan-facts">
       <dt>When</dt>
@@ -151,8 +153,7 @@ export function PlanCard({
       <article className={`plan-card plan-${plan.status} plan-collapsed`} aria-label={`Plan: ${plan.activity}`}>
         <details>
           <summary>
-            <span className={`plan-status plan-status-${plan.status}`}>{statusText(plan)}</span>{' '}
-            <span className="plan-activity">{plan.activity}</span>
+            {status} <span className="plan-activity">{plan.activity}</span>
             <span className="muted">
               {' · '}
               <PlanWhenText plan={plan} zones={zones} />
@@ -160,11 +161,7 @@ export function PlanCard({
           </summary>
           {facts}
           <p className="plan-by muted small">{provenance(plan, myName)}</p>
-          {detailsLink ? (
-            <p>
-              <a href={`/account/plans/${encodeURIComponent(plan.id)}`}>Plan details</a>
-            </p>
-          ) : null}
+          {details ? <p>{details}</p> : null}
         </details>
       </article>
     );
@@ -172,9 +169,7 @@ export function PlanCard({
 
   return (
     <article className={`plan-card plan-${plan.status}`} aria-label={`Plan: ${plan.activity}`}>
-      <p className="plan-kicker">
-        <span className={`plan-status plan-status-${plan.status}`}>{statusText(plan)}</span>
-      </p>
+      <p className="plan-kicker">{status}</p>
       <Heading className="plan-activity">{plan.activity}</Heading>
       {facts}
       <p className="plan-by muted small">{provenance(plan, myName)}</p>
@@ -211,7 +206,7 @@ export function PlanCard({
               Cancel plan
             </button>
           ) : null}
-          {detailsLink ? <a href={`/account/plans/${encodeURIComponent(plan.id)}`}>Plan details</a> : null}
+          {details}
         </div>
       ) : null}
       {countering ? (

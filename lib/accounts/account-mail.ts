@@ -8,9 +8,8 @@
 import type { MailMessage } from '../notifications/mail';
 
 /** registration: an assistant's register call; web_signup: the person's own /signup form. */
-export type SigninMailOccasion = 'registration' | 'web_signup' | 'request';
-
-export const SIGNIN_MAIL_OCCASIONS: readonly SigninMailOccasion[] = ['registration', 'web_signup', 'request'];
+export const SIGNIN_MAIL_OCCASIONS = ['registration', 'web_signup', 'request'] as const;
+export type SigninMailOccasion = (typeof SIGNIN_MAIL_OCCASIONS)[number];
 
 export interface SigninMailInput {
   occasion: SigninMailOccasion;
@@ -38,6 +37,14 @@ export function escapeHtml(value: string): string {
 const CREATED =
   'A Buddy Match account was just created with this email address, usually by an AI assistant acting for the owner of the address.';
 
+/** How the sign-in mail begins, by why it was sent. */
+const SIGNIN_OPENINGS: Record<SigninMailOccasion, string> = {
+  registration: CREATED,
+  // Issue 46 §5: a person who signed up on the site was told an assistant "usually" did it.
+  web_signup: 'A Buddy Match account was just created with this email address on the Buddy Match website.',
+  request: 'Someone asked for a link to sign in to the Buddy Match account of this email address.',
+};
+
 function notMeParagraph(days: number): string {
   return (
     'This wasn’t me: if you never signed up for Buddy Match, someone else used your address. ' +
@@ -56,13 +63,7 @@ function html(paragraphs: string[], links: { url: string; label: string; after: 
 
 /** The sign-in mail: a single-use sign-in link, and the "This wasn't me" link. */
 export function signinMail(input: SigninMailInput): Mail {
-  const opening =
-    input.occasion === 'registration'
-      ? CREATED
-      : input.occasion === 'web_signup'
-        ? // Issue 46 §5: a person who signed up on the site was told an assistant "usually" did it.
-          'A Buddy Match account was just created with this email address on the Buddy Match website.'
-        : 'Someone asked for a link to sign in to the Buddy Match account of this email address.';
+  const opening = SIGNIN_OPENINGS[input.occasion];
   const signin = `Sign in with this link (single use, valid for ${input.signinMinutes} minutes):`;
   const ignore =
     'If you did not ask for a sign-in link but did sign up, you can ignore this email: the link is no use to anyone who cannot read your mail.';

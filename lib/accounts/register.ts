@@ -1,5 +1,4 @@
 // Registration: one call creates the account, its token and a sign-in link (SPEC 2.1, 2.2).
-import type { SigninMailOccasion } from './account-mail';
 import { sql } from 'kysely';
 import type { Database } from '@/db';
 import type { UserRow } from '@/db/types';
@@ -23,6 +22,7 @@ import {
 import { profileUrl } from '../profiles/records';
 import { recordAgentAction } from '../attribution/attribution';
 import { generatePassword, hashPassword } from '../core/secrets';
+import type { SigninMailOccasion } from './account-mail';
 import { createSigninLink } from './signin-links';
 import { mintAccessToken } from './tokens';
 import { uniqueSlug } from './slug';

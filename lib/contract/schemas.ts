@@ -76,6 +76,8 @@ export const gridSchema = z.array(z.array(z.boolean()).length(18)).length(7);
 export const isoDateTime = z.string().meta({ format: 'date-time' });
 
 const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})?$/i;
+/** The offset at the end of an ISO 8601 date-time (Z or ±hh:mm), when it has one. */
+export const OFFSET_SUFFIX = /(Z|[+-]\d{2}:\d{2})$/i;
 
 /**
  * ISO 8601, with an offset or without one (then read on the person's own clock: instantOn in
@@ -86,12 +88,9 @@ const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-
 export const localOrInstant = singleLine()
   .trim()
   .max(40)
-  .refine(
-    (value) => ISO_DATE_TIME.test(value) && !Number.isNaN(Date.parse(value.replace(/(Z|[+-]\d{2}:\d{2})$/i, ''))),
-    {
-      message: 'must be an ISO 8601 date-time, like 2026-06-06T19:00 (your clock) or 2026-06-06T19:00:00+02:00',
-    },
-  );
+  .refine((value) => ISO_DATE_TIME.test(value) && !Number.isNaN(Date.parse(value.replace(OFFSET_SUFFIX, ''))), {
+    message: 'must be an ISO 8601 date-time, like 2026-06-06T19:00 (your clock) or 2026-06-06T19:00:00+02:00',
+  });
 
 export const onboardingSchema = z.object({
   complete: z.boolean(),

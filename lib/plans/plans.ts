@@ -285,8 +285,8 @@ export function planTimes(body: Pick<ProposePlanBody, 'starts_at' | 'ends_at'>, 
     ? instantOn(body.ends_at, zone)
     : new Date(startsAt.getTime() + PLAN_LIMITS.defaultDurationHours * HOUR_MS);
   const notes = [
-    localTimeNote('starts_at', body.starts_at, zone),
-    body.ends_at ? localTimeNote('ends_at', body.ends_at, zone) : null,
+    localTimeNote('starts_at', body.starts_at, zone, startsAt),
+    body.ends_at ? localTimeNote('ends_at', body.ends_at, zone, endsAt) : null,
   ].filter((note) => note !== null);
   const fields: Record<string, string> = {};
   if (startsAt.getTime() <= now.getTime()) fields.starts_at = 'must be in the future';

@@ -2,6 +2,7 @@
 // (users.timezone, issue 29 section 1), or UTC with `Z` for a reader without one; a time a
 // person writes without an offset is read on their own clock (instantOn, issue 44 §2).
 import { formatInstant, utcOffsetMinutes } from '../availability/zoned';
+import { OFFSET_SUFFIX } from '../contract/schemas';
 
 /**
  * ISO 8601 with an offset: in `zone` (an IANA name) when given, with that zone's exact offset
@@ -16,10 +17,8 @@ export function isoInstant(date: Date, zone?: string | null): string {
   }
 }
 
-const OFFSET = /(Z|[+-]\d{2}:\d{2})$/i;
-
 /** Whether an ISO 8601 date-time names its offset (Z or ±hh:mm). */
-export const hasOffset = (text: string): boolean => OFFSET.test(text);
+export const hasOffset = (text: string): boolean => OFFSET_SUFFIX.test(text);
 
 /**
  * The instant of an ISO 8601 date-time; one without an offset is local time in `zone` (UTC when
@@ -38,11 +37,11 @@ export function instantOn(text: string, zone: string | null): Date {
 
 /**
  * What warnings.normalized says of a time written without an offset: the zone and the instant it
- * was read as ("starts_at: 2026-12-08T19:00 has no offset, so it was read on your clock
- * (America/Mexico_City): 2026-12-08T19:00:00-06:00"). Null for a time with an offset.
+ * was read as (`read`, from instantOn): "starts_at: 2026-12-08T19:00 has no offset, so it was read
+ * on your clock (America/Mexico_City): 2026-12-08T19:00:00-06:00". Null for a time with an offset.
  */
-export function localTimeNote(field: string, text: string, zone: string | null): string | null {
+export function localTimeNote(field: string, text: string, zone: string | null, read: Date): string | null {
   if (hasOffset(text)) return null;
   const clock = zone ? `your clock (${zone})` : 'UTC (your profile has no time zone)';
-  return `${field}: ${text} has no offset, so it was read on ${clock}: ${isoInstant(instantOn(text, zone), zone)}`;
+  return `${field}: ${text} has no offset, so it was read on ${clock}: ${isoInstant(read, zone)}`;
 }

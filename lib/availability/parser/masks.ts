@@ -7,8 +7,10 @@ export interface RoundedTime {
   role: 'start' | 'end';
 }
 
-/** Times off the hour met while parsing one text (the parser is synchronous: one text at a time), by role and time. */
+/** Times off the hour met while parsing one text (the parser is synchronous: one text at a time), by roundedKey. */
 let roundedTimes: Map<string, RoundedTime> | null = null;
+
+const roundedKey = (t: RoundedTime) => `${t.role}${t.time}`;
 
 /** Starts collecting the times hoursMask rounds, for one parse; the map fills as it runs. */
 export function collectRoundedTimes(): Map<string, RoundedTime> {
@@ -34,8 +36,8 @@ export function roundedBy<T>(fn: () => T): { value: T; rounded: RoundedTime[] } 
 
 /** Reports `times` as rounded (the reading used), and no longer `instead` (the one not used). */
 export function reportRounded(times: readonly RoundedTime[], instead: readonly RoundedTime[] = []): void {
-  for (const t of instead) roundedTimes?.delete(`${t.role}${t.time}`);
-  for (const t of times) roundedTimes?.set(`${t.role}${t.time}`, t);
+  for (const t of instead) roundedTimes?.delete(roundedKey(t));
+  for (const t of times) roundedTimes?.set(roundedKey(t), t);
 }
 
 export const ALL_DAYS = (1 << DAYS) - 1;
@@ -49,11 +51,11 @@ export const ALL_SLOTS = (1 << SLOTS) - 1;
  * person did not offer ("5:30pm to 9:30pm" is 6pm-9pm).
  */
 export function hoursMask(start: number, end: number): number {
-  for (const [time, role] of [
-    [start, 'start'],
-    [end, 'end'],
+  for (const t of [
+    { time: start, role: 'start' },
+    { time: end, role: 'end' },
   ] as const) {
-    if (time % 1 !== 0 && time > FIRST_HOUR && time < 24) roundedTimes?.set(`${role}${time}`, { time, role });
+    if (t.time % 1 !== 0 && t.time > FIRST_HOUR && t.time < 24) roundedTimes?.set(roundedKey(t), t);
   }
   const from = Math.max(0, Math.ceil(start) - FIRST_HOUR);
   const to = Math.min(SLOTS, Math.floor(end) - FIRST_HOUR);

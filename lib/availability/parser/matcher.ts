@@ -211,18 +211,11 @@ export class ItemMatcher {
     const e = a.endpoint;
     const bare = e.kind === 'clock' && !e.clock.meridiem && !e.clock.clock24 && e.clock.hour >= 1 && e.clock.hour <= 11;
     const other = bare ? roundedBy(() => this.singleTimeMask(lead, e, onwards !== null, true)) : null;
-    if (other === null || other.value === null)
-      return { items: [timeItem(mask, { narrows: open ? 'open' : 'fixed' })], next };
-    return {
-      items: [
-        timeItem(mask, {
-          narrows: open ? 'open' : 'fixed',
-          otherReading: other.value,
-          readingsRounded: { guessed: guessed.rounded, other: other.rounded },
-        }),
-      ],
-      next,
-    };
+    const readings =
+      other?.value != null
+        ? { otherReading: other.value, readingsRounded: { guessed: guessed.rounded, other: other.rounded } }
+        : {};
+    return { items: [timeItem(mask, { narrows: open ? 'open' : 'fixed', ...readings })], next };
   }
 
   /** `flip`: the bare hour read the other way (8 → 20, 9pm → 9am). */
