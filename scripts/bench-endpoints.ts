@@ -687,8 +687,8 @@ async function main(): Promise<void> {
       databaseUrl: database.url,
       dataDir,
       args: ['--role=web'],
+      nodeArgs: PROFILE_CASE ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [],
       env: {
-        ...(PROFILE_CASE ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profileDir}` } : {}),
         REGISTRATION_LIMIT_PER_HOUR: '1000',
         MESSAGE_LIMIT_PER_10_MIN: '100000000',
         DISCOVER_LIMIT_PER_HOUR: '100000000',

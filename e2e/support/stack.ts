@@ -109,6 +109,8 @@ export async function startServerProcess(options: {
   dataDir: string;
   env?: Record<string, string>;
   args?: string[];
+  /** Flags for `node` itself (--cpu-prof, which Node refuses in NODE_OPTIONS). */
+  nodeArgs?: string[];
   logName?: string;
 }): Promise<ServerProcess> {
   const port = await freePort();
@@ -121,7 +123,7 @@ export async function startServerProcess(options: {
     args: options.args ?? [],
     env: Object.keys(options.env ?? {}),
   });
-  const child = spawn(process.execPath, serverArgs(root, options.args), {
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), ...serverArgs(root, options.args)], {
     cwd: root,
     env: {
       ...process.env,

@@ -9,7 +9,19 @@
  * Saturday+Sunday all day is spelled out ("Saturday and Sunday, all day") because "weekends"
  * is the word whose meaning the person is confirming; otherwise "Weekend"/"Weekdays" are used.
  */
-import { DAY_NAMES, DAYS, FIRST_HOUR, PERIOD_NAMES, PERIODS, SLOTS, cell, type Grid, type Period } from './grid';
+import { LRUCache } from 'lru-cache';
+import {
+  DAY_NAMES,
+  DAYS,
+  FIRST_HOUR,
+  PERIOD_NAMES,
+  PERIODS,
+  SLOTS,
+  cell,
+  gridToBits,
+  type Grid,
+  type Period,
+} from './grid';
 
 export const EMPTY_SUMMARY = 'No availability set';
 
@@ -115,8 +127,21 @@ function describeGroup(days: readonly number[], slots: readonly boolean[], detai
   return `${words.noun} ${describeSlots(slots, { plural: words.plural, hours: detailed })}`;
 }
 
+/**
+ * Summaries already written, by grid: every profile and Discover card read carries one, and
+ * people share a few thousand common weeks, so a read mostly finds it here (issue 48).
+ */
+const summaries = new LRUCache<string, string>({ max: 10_000 });
+
 /** The compact, deterministic confirmation text for a grid. */
 export function summarizeGrid(grid: Grid): string {
+  const bits = gridToBits(grid);
+  let summary = summaries.get(bits);
+  if (summary === undefined) summaries.set(bits, (summary = writeSummary(grid)));
+  return summary;
+}
+
+function writeSummary(grid: Grid): string {
   // Group days by identical slot patterns, in order of first appearance (Monday first).
   const groups = new Map<string, { days: number[]; slots: boolean[] }>();
   for (let d = 0; d < DAYS; d++) {

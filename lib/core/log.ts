@@ -1,13 +1,34 @@
 // JSON-line logs on stdout/stderr. Callers pass only non-secret fields.
 export function logLine(fields: Record<string, unknown>): void {
-  process.stdout.write(`${JSON.stringify({ time: new Date().toISOString(), ...fields })}\n`);
+  queueLine(`${JSON.stringify({ time: new Date().toISOString(), ...fields })}\n`);
 }
+
+/**
+ * Lines wait for the end of the event loop's turn and go out in one write: a write to a pipe
+ * is a system call, one per request otherwise (issue 48). Errors are written at once, and
+ * what waits is written before the process exits.
+ */
+let queued = '';
+function queueLine(line: string): void {
+  if (queued === '') setImmediate(flushLog);
+  queued += line;
+}
+
+export function flushLog(): void {
+  if (queued === '') return;
+  const text = queued;
+  queued = '';
+  process.stdout.write(text);
+}
+process.once('exit', flushLog);
 
 export function logError(message: string, error: unknown, fields: Record<string, unknown> = {}): void {
   const err =
     error instanceof Error
       ? { name: error.name, message: error.message, stack: error.stack }
       : { value: String(error) };
+  // What was logged before it goes first, so the two streams read in order.
+  flushLog();
   process.stderr.write(
     `${JSON.stringify({ time: new Date().toISOString(), level: 'error', message, error: err, ...fields })}\n`,
   );

@@ -36,6 +36,45 @@ export async function readBodyWithin(request: Request, limit: number): Promise<B
 }
 
 /**
+ * The same for a node:http request (the direct door, server/doors/route.ts): past `limit`
+ * the reading stops, and the unread rest is the door's to throw away (closeAfterAnswer).
+ */
+export function readIncomingWithin(req: IncomingMessage, limit: number): Promise<Buffer> {
+  if (declaresMoreThan(req.headers['content-length'], limit)) return Promise.reject(payloadTooLarge(limit));
+  if (req.readableEnded) return Promise.resolve(Buffer.alloc(0));
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const stop = () => {
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('close', onClose);
+      req.off('error', onClose);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= limit) return void chunks.push(chunk);
+      stop();
+      req.pause();
+      reject(payloadTooLarge(limit));
+    };
+    const onEnd = () => {
+      stop();
+      resolve(Buffer.concat(chunks));
+    };
+    // The client went away before its body was complete (the route reads it as an abort).
+    const onClose = () => {
+      stop();
+      reject(Object.assign(new Error('aborted'), { code: 'ECONNRESET' }));
+    };
+    req.on('data', onData);
+    req.once('end', onEnd);
+    req.once('close', onClose);
+    req.once('error', onClose);
+  });
+}
+
+/**
  * An answer given before the request's body was read in full (a 405 or 413 from a front
  * door, a route that refused its body part way): the answer says `Connection: close`, so no
  * client sends another request on this socket, and the rest of the body is read and thrown

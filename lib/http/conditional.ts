@@ -15,7 +15,7 @@ export interface ConditionalOptions<T> {
 
 /** 200 with the body, or 304 without one when the caller already holds this version. */
 export function conditionalReply<T extends Record<string, unknown>>(
-  request: Pick<Request, 'headers'>,
+  request: { headers: Pick<Headers, 'get'> },
   body: T,
   options: ConditionalOptions<T> = {},
 ): Reply<T> {

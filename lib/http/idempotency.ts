@@ -107,7 +107,7 @@ function sortKeys(value: unknown): unknown {
  * other methods and POSTs without the header.
  */
 export function idempotentRequest(
-  request: Pick<Request, 'method' | 'headers' | 'url'>,
+  request: { method: string; url: string; headers: Pick<Headers, 'get'> },
   caller: Caller | null,
   ip: string,
   body: () => Promise<string>,

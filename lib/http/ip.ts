@@ -64,7 +64,7 @@ function verified(headers: Pick<Headers, 'get'>): string {
   return address;
 }
 
-export function clientIp(request: Pick<Request, 'headers'>): string {
+export function clientIp(request: { headers: Pick<Headers, 'get'> }): string {
   return verified(request.headers);
 }
 

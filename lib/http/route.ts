@@ -25,8 +25,15 @@ import { parseOrThrow, refuseUnknownQuery } from '../contract/validation';
 
 type Out<T> = T extends z.ZodType ? z.output<T> : undefined;
 
-/** What route() reads of a request: an HTTP Request, or an MCP tool call's stand-in for one. */
-export type RouteRequest = Pick<Request, 'method' | 'headers' | 'url'>;
+/**
+ * What route() reads of a request: an HTTP Request, the node:http request's own headers
+ * (server/doors/route.ts), or an MCP tool call's stand-in for one. Headers are only read.
+ */
+export interface RouteRequest {
+  method: string;
+  url: string;
+  headers: Pick<Headers, 'get'>;
+}
 
 /**
  * One call of a route, from either caller: the HTTP request (its body still unread), or an
@@ -37,8 +44,8 @@ export interface RouteCall {
   request: RouteRequest;
   query: URLSearchParams;
   params: () => Promise<Record<string, string | string[]>>;
-  /** The body's text, read within the endpoint's limit; or the parsed body and an upper bound of its size. */
-  body: { text: () => Promise<string> } | { parsed: unknown; bytesAtMost: number };
+  /** The body's text, read within the endpoint's byte limit; or the parsed body and an upper bound of its size. */
+  body: { text: (limit: number) => Promise<string> } | { parsed: unknown; bytesAtMost: number };
 }
 
 /** An answer still as a value: the HTTP caller serialises it once, an MCP caller hands it on. */
@@ -52,6 +59,15 @@ export interface JsonAnswer {
 export type ContractRoute = ((request: Request, next: NextContext) => Promise<Response>) & {
   call: (call: RouteCall) => Promise<Response | JsonAnswer>;
 };
+
+/**
+ * The route's own call when `handler` is a contract route, for callers holding the request
+ * in another form (the node:http door, an MCP tool call); undefined for a plain handler.
+ * An own property: every function inherits Function.prototype.call.
+ */
+export function contractCall(handler: unknown): ContractRoute['call'] | undefined {
+  return typeof handler === 'function' && Object.hasOwn(handler, 'call') ? (handler as ContractRoute).call : undefined;
+}
 
 const NEW_KEYS_HINT =
   'A new Idempotency-Key is for a new action; a retry reuses its key and is not counted. ' +
@@ -113,10 +129,12 @@ function withLimitHeaders(response: Response, headers: Record<string, string>): 
   return response;
 }
 
+export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
+
 export function json(body: unknown, status: number, headers: Record<string, string> = {}): Response {
   return new Response(body === null ? null : JSON.stringify(body), {
     status,
-    headers: { 'content-type': 'application/json; charset=utf-8', ...headers },
+    headers: { 'content-type': JSON_CONTENT_TYPE, ...headers },
   });
 }
 
@@ -149,7 +167,8 @@ export function route<S extends EndpointSpec>(spec: S, handler: Handler<S>, opti
       // The body is read once, when first needed (a retry's fingerprint, or parsing).
       let bodyText: Promise<string> | undefined;
       const readBody = () =>
-        (bodyText ??= 'text' in source ? source.text() : Promise.resolve(JSON.stringify(source.parsed ?? {})));
+        (bodyText ??=
+          'text' in source ? source.text(maxBodyBytes) : Promise.resolve(JSON.stringify(source.parsed ?? {})));
       const idempotent = idempotentRequest(request, auth, ip, spec.body ? readBody : async () => '');
       // A retry gets its stored answer before it is counted against any limit.
       if (idempotent) {
@@ -252,7 +271,7 @@ export function route<S extends EndpointSpec>(spec: S, handler: Handler<S>, opti
         request,
         query: new URL(request.url).searchParams,
         params: () => next.params,
-        body: { text: () => readBodyText(request, maxBodyBytes) },
+        body: { text: (limit) => readBodyText(request, limit) },
       }),
     );
   return Object.assign(http, { call });

@@ -4,10 +4,10 @@
 import type { ErrorEnvelope } from '../contract/errors';
 import { wellFormed } from '../contract/text';
 import { CLIENT_IP_HEADERS } from '../http/ip';
-import type { ContractRoute, JsonAnswer } from '../http/route';
+import type { JsonAnswer } from '../http/route';
 import type { ToolDefinition } from './tools';
 import { connectText } from '../guides/connecting';
-import { errorResponse, toApiError } from '../http/route';
+import { contractCall, errorResponse, toApiError } from '../http/route';
 
 /** A Next.js App Router route handler, as exported by app/api/v1/**\/route.ts. */
 export type RouteHandler = (
@@ -132,8 +132,8 @@ async function answerOf(
   incoming: IncomingCall | undefined,
   baseUrl: string,
 ): Promise<Response | JsonAnswer> {
-  // Own property only: every function has Function.prototype.call (a plan by id's handler is a plain function).
-  const direct = Object.hasOwn(handler, 'call') ? (handler as unknown as ContractRoute).call : undefined;
+  // A plan by id's handler is a plain function.
+  const direct = contractCall(handler);
   if (!direct) {
     const { request, params } = buildRouteRequest(tool, args, incoming?.request, baseUrl);
     return handler(request, { params: Promise.resolve(params) });

@@ -11,11 +11,12 @@
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { closeAfterAnswer } from '@/lib/http/body-limit';
+import { closeAfterAnswer, readIncomingWithin } from '@/lib/http/body-limit';
 import { compressedAnswer } from '@/lib/http/compress';
 import { templatePattern } from '@/lib/http/endpoint-paths';
 import { INTERNAL_ERROR_ENVELOPE } from '@/lib/http/error-response';
 import { logError } from '@/lib/core/log';
+import { contractCall, JSON_CONTENT_TYPE, type JsonAnswer, type RouteCall, type RouteRequest } from '@/lib/http/route';
 import { ROUTE_MODULES } from '@/app/api/route-modules';
 
 type RouteHandler = (request: Request, context: { params: Promise<Record<string, string>> }) => Promise<Response>;
@@ -91,26 +92,22 @@ export async function answerFromRoute(
     const handler = route.module[req.method ?? ''];
     // A method the contract has but the module does not export (none today) is Next's to answer.
     if (typeof handler !== 'function') return orElse();
-    const response = await (handler as RouteHandler)(toRequest(req), { params: Promise.resolve(params) });
+    // A contract route takes the node request as it is: no web Request or Response in between.
+    const call = contractCall(handler);
+    const answer = call
+      ? await call(incomingCall(req, params))
+      : await (handler as RouteHandler)(toRequest(req), { params: Promise.resolve(params) });
     if (res.destroyed) return;
     // A body the route left unread (or refused part way) would be read as the next request.
     if (!req.complete) refuseRest(req, res);
-    if (isEventStream(response)) return await streamAnswer(res, response);
-    const { body, headers: encoding } = await compressedAnswer(
-      { method: req.method, acceptEncoding: req.headers['accept-encoding'] },
-      {
-        contentType: response.headers.get('content-type'),
-        cacheControl: response.headers.get('cache-control'),
-        contentEncoding: response.headers.get('content-encoding'),
-        vary: response.headers.get('vary'),
-      },
-      Buffer.from(await response.arrayBuffer()),
-    );
-    if (res.destroyed) return;
-    setAnswerHeaders(res, response);
-    for (const [key, value] of Object.entries(encoding)) res.setHeader(key, value);
-    if (body.length > 0 || response.status !== 304) res.setHeader('content-length', body.length);
-    res.end(body);
+    if (!(answer instanceof Response)) return await sendJson(req, res, answer);
+    if (isEventStream(answer)) return await streamAnswer(res, answer);
+    const headers = new Map<string, string>();
+    answer.headers.forEach((value, key) => {
+      if (key !== 'set-cookie') headers.set(key, value);
+    });
+    const cookies = answer.headers.getSetCookie();
+    await sendWhole(req, res, answer.status, headers, Buffer.from(await answer.arrayBuffer()), cookies);
   } catch (error) {
     logError('request failed', error);
     if (!res.headersSent && !res.destroyed) {
@@ -125,6 +122,70 @@ export async function answerFromRoute(
 function refuseRest(req: IncomingMessage, res: ServerResponse): void {
   stopFeeding.get(req)?.();
   closeAfterAnswer(req, res);
+}
+
+/** A route's JSON answer, serialised once, as `json()` (lib/http/route.ts) would have sent it. */
+function sendJson(req: IncomingMessage, res: ServerResponse, answer: JsonAnswer): Promise<void> {
+  const headers = new Map<string, string>([['content-type', JSON_CONTENT_TYPE]]);
+  for (const [key, value] of Object.entries(answer.headers)) headers.set(key.toLowerCase(), value);
+  const text = answer.value === null ? '' : JSON.stringify(answer.value);
+  return sendWhole(req, res, answer.status, headers, Buffer.from(text), []);
+}
+
+/** A whole answer (lower-case header names), gzipped where Next.js's server would have. */
+async function sendWhole(
+  req: IncomingMessage,
+  res: ServerResponse,
+  status: number,
+  headers: Map<string, string>,
+  whole: Buffer,
+  cookies: string[],
+): Promise<void> {
+  const { body, headers: encoding } = await compressedAnswer(
+    { method: req.method, acceptEncoding: req.headers['accept-encoding'] },
+    {
+      contentType: headers.get('content-type') ?? null,
+      cacheControl: headers.get('cache-control') ?? null,
+      contentEncoding: headers.get('content-encoding') ?? null,
+      vary: headers.get('vary') ?? null,
+    },
+    whole,
+  );
+  if (res.destroyed) return;
+  res.statusCode = status;
+  for (const [key, value] of headers) res.setHeader(key, value);
+  if (cookies.length > 0) res.setHeader('set-cookie', cookies);
+  for (const [key, value] of Object.entries(encoding)) res.setHeader(key, value);
+  if (body.length > 0 || status !== 304) res.setHeader('content-length', body.length);
+  res.end(body);
+}
+
+/** The route's call for a node request: its headers read in place, its body read within the route's limit. */
+function incomingCall(req: IncomingMessage, params: Record<string, string>): RouteCall {
+  const target = req.url ?? '/';
+  const queryAt = target.indexOf('?');
+  return {
+    request: {
+      method: req.method ?? 'GET',
+      // A fixed origin: routes take their links from PUBLIC_BASE_URL, never from Host.
+      url: `http://localhost${target}`,
+      headers: incomingHeaders(req),
+    },
+    query: new URLSearchParams(queryAt === -1 ? '' : target.slice(queryAt + 1)),
+    params: () => Promise.resolve(params),
+    body: { text: async (limit) => (await readIncomingWithin(req, limit)).toString('utf8') },
+  };
+}
+
+/** Headers.get over node's parsed headers (repeated ones joined as Headers would join them). */
+function incomingHeaders(req: IncomingMessage): RouteRequest['headers'] {
+  return {
+    get(name: string): string | null {
+      const value = req.headers[name.toLowerCase()];
+      if (value === undefined) return null;
+      return Array.isArray(value) ? value.join(', ') : value;
+    },
+  };
 }
 
 function setAnswerHeaders(res: ServerResponse, response: Response): void {
