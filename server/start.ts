@@ -4,6 +4,7 @@
 // bundled, on plain node, after building what is out of date (server/serve.mjs).
 import fs from 'node:fs';
 import http from 'node:http';
+import type { Socket } from 'node:net';
 import path from 'node:path';
 import next from 'next';
 import { createDb, getDb } from '../db';
@@ -96,6 +97,8 @@ async function main(): Promise<void> {
     installClientIpProof();
     // Said once: a proxy-less server would otherwise say it on every request.
     let warnedOfPublicPeer = false;
+    /** The client address of each connection's last request, and the X-Forwarded-For it was read from. */
+    const addressOfConnection = new WeakMap<Socket, { forwardedFor: string | string[] | undefined; address: string }>();
     const https = cfg.publicBaseUrl.startsWith('https://');
     const doorList = doors({ https, staticDir: path.join(root, STATIC_DIR) });
     // Header, request and idle timeouts: a socket that sends nothing is closed (server/timeouts.ts).
@@ -114,14 +117,20 @@ async function main(): Promise<void> {
       pinToPublicOrigin(req.headers, cfg.publicBaseUrl);
       // While draining, answer what arrives on open connections, then close them.
       if (stopping) res.setHeader('connection', 'close');
-      // The client address stamp is ours alone: it overwrites whatever the client sent.
-      const address = clientAddress({
-        forwardedFor: req.headers['x-forwarded-for'],
-        socketAddress: req.socket.remoteAddress,
-        trustedProxies: cfg.trustedProxies,
-      });
+      // The client address stamp is ours alone: it overwrites whatever the client sent. It is
+      // worked out again only when the connection's forwarded header changes (issue 48).
+      const forwardedFor = req.headers['x-forwarded-for'];
+      const known = addressOfConnection.get(req.socket);
+      const socketAddress = req.socket.remoteAddress;
+      const address =
+        known && known.forwardedFor === forwardedFor
+          ? known.address
+          : clientAddress({ forwardedFor, socketAddress, trustedProxies: cfg.trustedProxies });
       stampClientIp(req.headers, address);
-      if (!warnedOfPublicPeer && countTrustsPublicPeer(cfg.trustedProxies, req.socket.remoteAddress)) {
+      if (known?.address !== address || known.forwardedFor !== forwardedFor)
+        addressOfConnection.set(req.socket, { forwardedFor, address });
+      // A connection's peer does not change: checked on its first request.
+      if (!known && !warnedOfPublicPeer && countTrustsPublicPeer(cfg.trustedProxies, req.socket.remoteAddress)) {
         warnedOfPublicPeer = true;
         logLine({
           level: 'warn',

@@ -160,7 +160,11 @@ export class ApiError extends Error {
   readonly rateLimit: RefusedQuota | undefined;
 
   constructor(code: ErrorCode, message: string, options: ApiErrorOptions = {}) {
+    // An answer, not a fault: no stack is captured (it cost a refused request 8% of its CPU, issue 48).
+    const stackTraceLimit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
     super(message);
+    Error.stackTraceLimit = stackTraceLimit;
     this.name = 'ApiError';
     this.code = code;
     this.hint = options.hint;

@@ -32,17 +32,23 @@ function namesIn(args: unknown[]): Set<string> {
  * (pages bring their own), unless the answer sets them itself. Call once, first thing.
  */
 export function sendSecurityHeaders(res: ServerResponse, options: { https: boolean }): void {
-  const defaults: Record<string, string> = {
-    ...COMMON_SECURITY_HEADERS,
-    'Content-Security-Policy': API_CONTENT_SECURITY_POLICY,
-    ...(options.https ? { 'Strict-Transport-Security': HSTS_HEADER } : {}),
-  };
+  const defaults = options.https ? HTTPS_DEFAULTS : HTTP_DEFAULTS;
   const writeHead = res.writeHead as (...args: unknown[]) => ServerResponse;
   res.writeHead = function (this: ServerResponse, ...args: unknown[]) {
-    const given = namesIn(args.slice(1));
-    for (const [name, value] of Object.entries(defaults)) {
-      if (!this.hasHeader(name) && !given.has(name.toLowerCase())) this.setHeader(name, value);
+    const given = args.length > 1 ? namesIn(args.slice(1)) : undefined;
+    for (const [name, lowerCase, value] of defaults) {
+      if (!this.hasHeader(lowerCase) && !given?.has(lowerCase)) this.setHeader(name, value);
     }
     return writeHead.apply(this, args);
   } as WriteHead;
 }
+
+/** [name, its lower case, value] of the defaults, made once rather than for every answer (issue 48). */
+const defaultsOf = (https: boolean): readonly (readonly [string, string, string])[] =>
+  Object.entries({
+    ...COMMON_SECURITY_HEADERS,
+    'Content-Security-Policy': API_CONTENT_SECURITY_POLICY,
+    ...(https ? { 'Strict-Transport-Security': HSTS_HEADER } : {}),
+  }).map(([name, value]) => [name, name.toLowerCase(), value] as const);
+const HTTP_DEFAULTS = defaultsOf(false);
+const HTTPS_DEFAULTS = defaultsOf(true);

@@ -44,11 +44,17 @@ export function endpointsAt(pathname: string): EndpointSpec[] {
 
 /** The Allow header for a path's endpoints: their methods, plus HEAD (for GET) and OPTIONS, which Next.js answers. */
 export function allowedMethods(specs: readonly EndpointSpec[]): string[] {
-  const methods = new Set<string>(specs.map((s) => s.method));
-  if (methods.has('GET')) methods.add('HEAD');
-  methods.add('OPTIONS');
-  return [...methods].sort();
+  let allow = allowedBySpecs.get(specs);
+  if (!allow) {
+    const methods = new Set<string>(specs.map((s) => s.method));
+    if (methods.has('GET')) methods.add('HEAD');
+    methods.add('OPTIONS');
+    allowedBySpecs.set(specs, (allow = [...methods].sort()));
+  }
+  return [...allow];
 }
+/** Each path's endpoint list (the same array for every request to it) → its Allow. */
+const allowedBySpecs = new WeakMap<readonly EndpointSpec[], readonly string[]>();
 
 /** The part of a path that tells endpoints apart: no /api/v1 prefix, no .json, no trailing slash. */
 const core = (path: string) =>

@@ -35,8 +35,11 @@ export function stampClientIp(headers: IncomingHttpHeaders, address: string): vo
   const proof = holder[PROOF];
   if (!proof) throw new Error('installClientIpProof() must run before requests are stamped');
   headers[CLIENT_IP_HEADER] = address;
-  headers[CLIENT_IP_PROOF_HEADER] = proof.toString('base64url');
+  if (proofText?.proof !== proof) proofText = { proof, text: proof.toString('base64url') };
+  headers[CLIENT_IP_PROOF_HEADER] = proofText.text;
 }
+/** The proof as the header carries it, encoded once. */
+let proofText: { proof: Buffer; text: string } | undefined;
 
 function warnOnce(reason: string): void {
   if (holder[WARNED]) return;

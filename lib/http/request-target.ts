@@ -35,6 +35,16 @@ export function originForm(target: string): string {
   return rest.startsWith('/') ? rest : `/${rest}`;
 }
 
+/** PUBLIC_BASE_URL's host and scheme, parsed once (it is read for every request). */
+let parsedOrigin: { base: string; host: string; protocol: string } | undefined;
+function publicOrigin(publicBaseUrl: string): { host: string; protocol: string } {
+  if (parsedOrigin?.base !== publicBaseUrl) {
+    const { host, protocol } = new URL(publicBaseUrl);
+    parsedOrigin = { base: publicBaseUrl, host, protocol };
+  }
+  return parsedOrigin;
+}
+
 /** The path of a request target: origin-form `/p?q`, or absolute-form `http://host/p?q` (RFC 9112 §3.2). */
 export function targetPath(target: string): string {
   return originForm(target).split(/[?#]/, 1)[0] ?? '';
@@ -47,7 +57,7 @@ export function targetPath(target: string): string {
  * the device flow's verification_uri, which reflected a client's X-Forwarded-Host (issue 28).
  */
 export function pinToPublicOrigin(headers: IncomingHttpHeaders, publicBaseUrl: string): void {
-  const { host, protocol } = new URL(publicBaseUrl);
+  const { host, protocol } = publicOrigin(publicBaseUrl);
   headers.host = host;
   headers['x-forwarded-host'] = host;
   headers['x-forwarded-proto'] = protocol.slice(0, -1);

@@ -68,12 +68,16 @@ function bodyLimit(path: string, method: string, specs: readonly EndpointSpec[])
  * answered for the endpoint the request would reach, not left to Next.js's empty 405.
  */
 function dotSegmentsResolved(path: string): string {
+  // Letters, digits and these marks, with no dot segment, come out of the parser as they went in.
+  if (PLAIN_PATH.test(path) && !path.includes('/.')) return path;
   try {
     return new URL(path, 'http://localhost').pathname;
   } catch {
     return path;
   }
 }
+
+const PLAIN_PATH = /^[A-Za-z0-9/._~-]*$/;
 
 // The security headers (the API's CSP among them) are the server's, set for every answer (server/start.ts).
 const API_HEADERS = { 'content-type': 'application/json; charset=utf-8' };
