@@ -1,12 +1,27 @@
 // JSON-line logs on stdout/stderr. Callers pass only non-secret fields.
 export function logLine(fields: Record<string, unknown>): void {
-  queueLine(`${JSON.stringify({ time: new Date().toISOString(), ...fields })}\n`);
+  const line = `${JSON.stringify({ time: timestamp(), ...fields })}\n`;
+  if (fields.level === undefined || fields.level === 'info') {
+    queueLine(line);
+  } else {
+    // A warning is written at once, after what was logged before it.
+    flushLog();
+    process.stdout.write(line);
+  }
+}
+
+/** The time as logs write it, made once per millisecond: a busy server logs several lines in one. */
+let stamped = { at: 0, text: '' };
+function timestamp(): string {
+  const now = Date.now();
+  if (now !== stamped.at) stamped = { at: now, text: new Date(now).toISOString() };
+  return stamped.text;
 }
 
 /**
  * Lines wait for the end of the event loop's turn and go out in one write: a write to a pipe
- * is a system call, one per request otherwise (issue 48). Errors are written at once, and
- * what waits is written before the process exits.
+ * is a system call, one per request otherwise (issue 48). Warnings and errors are written at
+ * once, and what waits is written before the process exits.
  */
 let queued = '';
 function queueLine(line: string): void {

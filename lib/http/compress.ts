@@ -36,9 +36,10 @@ export function withVary(vary: string | undefined, value: string): string {
 
 /**
  * What to send for `body`: the headers to add (Vary, Content-Encoding) and the body,
- * gzipped where Next.js's server would have gzipped it.
+ * gzipped where Next.js's server would have gzipped it (else as given: a string goes out
+ * with the head in one write).
  */
-export async function compressedAnswer(
+export async function compressedAnswer<Body extends Buffer | string>(
   request: { method?: string; acceptEncoding?: string },
   response: {
     contentType: string | null;
@@ -46,12 +47,12 @@ export async function compressedAnswer(
     contentEncoding: string | null;
     vary: string | null;
   },
-  body: Buffer,
-): Promise<{ body: Buffer; headers: Record<string, string> }> {
+  body: Body,
+): Promise<{ body: Body | Buffer; headers: Record<string, string> }> {
   if (!response.contentType || !COMPRESSIBLE.test(response.contentType)) return { body, headers: {} };
   if (response.cacheControl && NO_TRANSFORM.test(response.cacheControl)) return { body, headers: {} };
   const headers: Record<string, string> = { vary: withVary(response.vary ?? undefined, 'Accept-Encoding') };
-  if (body.length < COMPRESS_THRESHOLD_BYTES || request.method === 'HEAD') return { body, headers };
+  if (Buffer.byteLength(body) < COMPRESS_THRESHOLD_BYTES || request.method === 'HEAD') return { body, headers };
   if (response.contentEncoding && response.contentEncoding !== 'identity') return { body, headers };
   if (!acceptsGzip(request.acceptEncoding)) return { body, headers };
   return { body: await gzipAsync(body), headers: { ...headers, 'content-encoding': 'gzip' } };

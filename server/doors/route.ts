@@ -129,7 +129,7 @@ function sendJson(req: IncomingMessage, res: ServerResponse, answer: JsonAnswer)
   const headers = new Map<string, string>([['content-type', JSON_CONTENT_TYPE]]);
   for (const [key, value] of Object.entries(answer.headers)) headers.set(key.toLowerCase(), value);
   const text = answer.value === null ? '' : JSON.stringify(answer.value);
-  return sendWhole(req, res, answer.status, headers, Buffer.from(text), []);
+  return sendWhole(req, res, answer.status, headers, text, []);
 }
 
 /** A whole answer (lower-case header names), gzipped where Next.js's server would have. */
@@ -138,7 +138,7 @@ async function sendWhole(
   res: ServerResponse,
   status: number,
   headers: Map<string, string>,
-  whole: Buffer,
+  whole: Buffer | string,
   cookies: string[],
 ): Promise<void> {
   const { body, headers: encoding } = await compressedAnswer(
@@ -156,7 +156,8 @@ async function sendWhole(
   for (const [key, value] of headers) res.setHeader(key, value);
   if (cookies.length > 0) res.setHeader('set-cookie', cookies);
   for (const [key, value] of Object.entries(encoding)) res.setHeader(key, value);
-  if (body.length > 0 || status !== 304) res.setHeader('content-length', body.length);
+  const length = Buffer.byteLength(body);
+  if (length > 0 || status !== 304) res.setHeader('content-length', length);
   res.end(body);
 }
 
