@@ -605,15 +605,25 @@ function report(): Record<string, string | number>[] {
 async function profileOne(world: World, server: { child: { pid?: number }; stop: () => Promise<void> }, dir: string) {
   const mcp = PROFILE_CASE === MCP_CASE;
   const c = CASES.find((one) => one.name === PROFILE_CASE);
-  if (!mcp && (!c || c.write))
-    throw new Error(`--profile takes a read or "${MCP_CASE}": ${CASES.filter((x) => !x.write).map((x) => x.name)}`);
+  // A write that needs no reset between calls (a message) can be loaded too.
+  if (!mcp && (!c || c.reset))
+    throw new Error(
+      `--profile takes a read, a write without reset or "${MCP_CASE}": ${CASES.filter((x) => !x.reset).map((x) => x.name)}`,
+    );
   const before = processCpuMs(server.child.pid!);
   const result = await autocannon({
     url: mcp ? `${world.baseUrl}/api/mcp` : `${world.baseUrl}${c!.path(world)}`,
     connections: CONNECTIONS,
     duration: SECONDS * 5,
-    headers: { ...(c?.anonymous ? {} : { authorization: `Bearer ${world.me.token}` }), ...(mcp ? MCP_HEADERS : {}) },
-    ...(mcp ? { method: 'POST' as const, body: JSON.stringify(MCP_GET_INBOX) } : {}),
+    headers: {
+      ...(c?.anonymous ? {} : { authorization: `Bearer ${world.me.token}` }),
+      ...(mcp ? MCP_HEADERS : c?.body ? { 'content-type': 'application/json' } : {}),
+    },
+    ...(mcp
+      ? { method: 'POST' as const, body: JSON.stringify(MCP_GET_INBOX) }
+      : c?.body
+        ? { method: c.method as 'POST', body: JSON.stringify(c.body) }
+        : {}),
   });
   const cpu = (processCpuMs(server.child.pid!) - before) / Math.max(1, result.requests.total);
   process.stdout.write(
