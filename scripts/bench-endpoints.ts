@@ -14,6 +14,8 @@
 // --mcp instead compares a tools/call of get_inbox with GET inbox.json on the same server (issue 32 §4).
 // --profile=<case> (e.g. --profile="GET me", or "tools/call get_inbox") instead loads that one endpoint for 5 × BENCH_SECONDS
 // on a server run with `node --cpu-prof`, and prints where its CPU went (scripts/cpu-profile.ts).
+// --baseline=<checkout> also serves every case from that checkout's build (npm run build there first),
+// on the same database, turn about with this one's: a before/after in one run.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -64,6 +66,8 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? (QUICK ? 2 : 6));
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const WARMUP = 20;
 const PROFILE_CASE = process.argv.find((a) => a.startsWith('--profile='))?.slice('--profile='.length);
+/** Another checkout, built (e.g. a worktree of main): its server is measured turn about with this one's. */
+const BASELINE = process.argv.find((a) => a.startsWith('--baseline='))?.slice('--baseline='.length);
 const root = path.resolve(import.meta.dirname, '..');
 const BENCH_APP = 'bench-endpoints';
 const PROFILE: Profile = {
@@ -324,7 +328,9 @@ function send(
   });
 }
 
-type Mode = 'in-process' | 'http' | 'floor';
+type Mode = 'in-process' | 'http' | 'floor' | 'baseline';
+/** The modes that answer over HTTP, and are loaded for reads. */
+type ServedMode = Exclude<Mode, 'in-process'>;
 interface Sample {
   times: number[];
   cpuMs: number;
@@ -345,25 +351,31 @@ interface Targets {
   floorUrl: string;
   floorPid: number;
   postmasterPid: number;
+  /** --baseline: another checkout's server on the same database. */
+  baseline?: { url: string; pid: number };
+}
+
+/** Where a served mode's request goes, and whose CPU it costs. */
+function servedBy(t: Targets, c: Case, mode: ServedMode): { url: string; pid: number } {
+  if (mode === 'floor') return { url: `${t.floorUrl}/${encodeURIComponent(c.name)}`, pid: t.floorPid };
+  const server = mode === 'http' ? { url: t.world.baseUrl, pid: t.serverPid } : t.baseline!;
+  return { url: `${server.url}${c.path(t.world)}`, pid: server.pid };
 }
 
 async function sequential(t: Targets, c: Case, mode: Mode, calls: number, record: boolean): Promise<void> {
   const s = sampleOf(`${c.name}|${mode}`);
-  const cpu = () =>
-    mode === 'in-process'
-      ? (process.cpuUsage().user + process.cpuUsage().system) / 1000
-      : processCpuMs(mode === 'http' ? t.serverPid : t.floorPid);
-  const url = mode === 'http' ? `${t.world.baseUrl}${c.path(t.world)}` : `${t.floorUrl}/${encodeURIComponent(c.name)}`;
+  const served = mode === 'in-process' ? undefined : servedBy(t, c, mode);
+  const cpu = () => (served ? processCpuMs(served.pid) : (process.cpuUsage().user + process.cpuUsage().system) / 1000);
   let cpuSpent = 0;
   let pgSpent = 0;
   for (let i = 0; i < calls; i++) {
     const cpuBefore = cpu();
     const pgBefore = postgresCpuMs(t.postmasterPid);
     const started = performance.now();
-    if (mode === 'in-process') {
+    if (!served) {
       await c.domain(t.world).catch((error: unknown) => s.errors.add(String(error).slice(0, 160)));
     } else {
-      const res = await send(url, c.method, tokenFor(t.world, c), c.body);
+      const res = await send(served.url, c.method, tokenFor(t.world, c), c.body);
       if (!answeredAsExpected(c, res.status)) s.errors.add(`${res.status} ${res.text.slice(0, 160)}`);
     }
     const elapsed = performance.now() - started;
@@ -390,9 +402,8 @@ interface Load {
 }
 const loads = new Map<string, Load[]>();
 
-async function loaded(t: Targets, c: Case, mode: 'http' | 'floor'): Promise<void> {
-  const url = mode === 'http' ? `${t.world.baseUrl}${c.path(t.world)}` : `${t.floorUrl}/${encodeURIComponent(c.name)}`;
-  const pid = mode === 'http' ? t.serverPid : t.floorPid;
+async function loaded(t: Targets, c: Case, mode: ServedMode): Promise<void> {
+  const { url, pid } = servedBy(t, c, mode);
   const before = processCpuMs(pid);
   const result = await autocannon({
     url,
@@ -409,7 +420,7 @@ async function loaded(t: Targets, c: Case, mode: 'http' | 'floor'): Promise<void
       rps: result.requests.average,
       cpuMs: spent / Math.max(1, result.requests.total),
       // The fixed-cost row's 401s are its answer; the floor answers it 200.
-      non2xx: c.anonymous && mode === 'http' ? result.requests.total - result['4xx'] : result.non2xx,
+      non2xx: c.anonymous && mode !== 'floor' ? result.requests.total - result['4xx'] : result.non2xx,
     },
   ]);
 }
@@ -561,7 +572,7 @@ async function seedWorld(db: Database, baseUrl: string): Promise<World> {
 }
 
 const round2 = (n: number) => Number(n.toFixed(2));
-const bestLoad = (c: Case, mode: 'http' | 'floor') =>
+const bestLoad = (c: Case, mode: ServedMode) =>
   (loads.get(`${c.name}|${mode}`) ?? []).reduce<Load | undefined>(
     (best, l) => (!best || l.rps > best.rps ? l : best),
     undefined,
@@ -573,7 +584,7 @@ function report(): Record<string, string | number>[] {
     const p = (mode: Mode, q: number) => round2(percentile(get(mode).times, q));
     const cpu = (mode: Mode) => round2(get(mode).cpuMs / Math.max(1, get(mode).calls));
     const pg = (mode: Mode) => round2(get(mode).pgCpuMs / Math.max(1, get(mode).calls));
-    const rpsOf = (mode: 'http' | 'floor') => Math.max(0, ...(loads.get(`${c.name}|${mode}`) ?? []).map((l) => l.rps));
+    const rpsOf = (mode: ServedMode) => Math.max(0, ...(loads.get(`${c.name}|${mode}`) ?? []).map((l) => l.rps));
     const row: Record<string, string | number> = {
       endpoint: c.name,
       'in-proc p50': p('in-process', 50),
@@ -596,6 +607,14 @@ function report(): Record<string, string | number>[] {
       // CPU per request under load, in the round whose throughput was kept: no idle wake-ups in it.
       row['cpu http loaded'] = round2(bestLoad(c, 'http')?.cpuMs ?? Number.NaN);
       row['cpu floor loaded'] = round2(bestLoad(c, 'floor')?.cpuMs ?? Number.NaN);
+    }
+    if (BASELINE) {
+      row['baseline p50'] = p('baseline', 50);
+      row['cpu baseline'] = cpu('baseline');
+      if (!c.write) {
+        row['cpu baseline loaded'] = round2(bestLoad(c, 'baseline')?.cpuMs ?? Number.NaN);
+        row['rps baseline/floor'] = round2(rpsOf('baseline') / rpsOf('floor'));
+      }
     }
     return row;
   });
@@ -724,11 +743,10 @@ async function main(): Promise<void> {
   const cleanups: (() => Promise<void> | void)[] = [() => database.stop(), () => db.destroy()];
   try {
     const profileDir = path.join(dataDir, 'cpu-profile');
-    const server = await startServerProcess({
+    const serverOptions = {
       databaseUrl: database.url,
       dataDir,
       args: ['--role=web'],
-      nodeArgs: PROFILE_CASE ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [],
       env: {
         REGISTRATION_LIMIT_PER_HOUR: '1000',
         MESSAGE_LIMIT_PER_10_MIN: '100000000',
@@ -736,6 +754,10 @@ async function main(): Promise<void> {
         EVENTS_LIMIT_PER_MINUTE: '100000000',
         LOCATION_CHANGE_LIMIT_PER_DAY: '100000000',
       },
+    };
+    const server = await startServerProcess({
+      ...serverOptions,
+      nodeArgs: PROFILE_CASE ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [],
     });
     cleanups.push(() => server.stop());
     process.env.PUBLIC_BASE_URL = server.baseUrl;
@@ -761,14 +783,20 @@ async function main(): Promise<void> {
     const floor = await startFloor(database.url);
     cleanups.push(floor.stop);
     await fetch(`${floor.url}/__cases`, { method: 'PUT', body: JSON.stringify(cases) });
+    const baseline = BASELINE
+      ? await startServerProcess({ ...serverOptions, root: path.resolve(BASELINE), logName: 'baseline.log' })
+      : undefined;
+    if (baseline) cleanups.push(() => baseline.stop());
     const t: Targets = {
       world,
       serverPid: server.child.pid!,
       floorUrl: floor.url,
       floorPid: floor.pid,
       postmasterPid: Number(fs.readFileSync(path.join(dataDir, 'postgres', 'postmaster.pid'), 'utf8').split('\n')[0]),
+      ...(baseline ? { baseline: { url: baseline.baseUrl, pid: baseline.child.pid! } } : {}),
     };
-    const modes: Mode[] = ['in-process', 'http', 'floor'];
+    const modes: Mode[] = ['in-process', 'http', ...(baseline ? (['baseline'] as const) : []), 'floor'];
+    const served = modes.filter((m): m is ServedMode => m !== 'in-process');
     for (const c of CASES) for (const mode of modes) await sequential(t, c, mode, WARMUP, false);
     const loads0 = os.loadavg()[0]!;
     for (let round = 1; round <= ROUNDS; round++) {
@@ -778,10 +806,7 @@ async function main(): Promise<void> {
         for (const mode of round % 2 ? modes : [...modes].reverse()) {
           await sequential(t, c, mode, c.write ? WRITE_CALLS : READ_CALLS, true);
         }
-        if (!c.write)
-          for (const mode of round % 2 ? (['http', 'floor'] as const) : (['floor', 'http'] as const)) {
-            await loaded(t, c, mode);
-          }
+        if (!c.write) for (const mode of round % 2 ? served : [...served].reverse()) await loaded(t, c, mode);
       }
     }
     const rows = report();

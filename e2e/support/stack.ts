@@ -111,6 +111,8 @@ export async function startServerProcess(options: {
   args?: string[];
   /** Flags for `node` itself (--cpu-prof, which Node refuses in NODE_OPTIONS). */
   nodeArgs?: string[];
+  /** Another checkout's server (a benchmark's baseline); this one by default. */
+  root?: string;
   logName?: string;
 }): Promise<ServerProcess> {
   const port = await freePort();
@@ -123,8 +125,9 @@ export async function startServerProcess(options: {
     args: options.args ?? [],
     env: Object.keys(options.env ?? {}),
   });
-  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), ...serverArgs(root, options.args)], {
-    cwd: root,
+  const serverRoot = options.root ?? root;
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), ...serverArgs(serverRoot, options.args)], {
+    cwd: serverRoot,
     env: {
       ...process.env,
       NODE_ENV: 'production',
