@@ -3,11 +3,12 @@
 // the right-most X-Forwarded-For entry. These tests play a client behind that proxy that
 // writes its own entries to the left, rotating them to dodge per-address limits.
 import fs from 'node:fs';
+import http from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { register } from '@/lib/contract/accounts';
 import { listEvents } from '@/lib/contract/events';
-import { freshIp, registerUser, testDb, uniqueEmail } from './client';
+import { baseUrl, freshIp, registerUser, testDb, uniqueEmail } from './client';
 import { call, send } from './contract-client';
 import { WebClient } from './web-client';
 import { startServerProcess, type ServerProcess } from '../support/stack';
@@ -30,6 +31,46 @@ const registrationsFrom = async (ip: string) =>
         .executeTakeFirstOrThrow()
     ).n,
   );
+
+/** A registration over `agent`'s one connection, as the proxy forwards it for `real`; whether the socket was reused. */
+function registerOver(agent: http.Agent, real: string): Promise<{ status: number; reused: boolean }> {
+  const body = JSON.stringify({ email: uniqueEmail('conn'), displayName: 'Same Line' });
+  return new Promise((resolve, reject) => {
+    const req = http.request(`${baseUrl()}${register.path}`, {
+      method: 'POST',
+      agent,
+      headers: {
+        'content-type': 'application/json',
+        'content-length': Buffer.byteLength(body),
+        'x-forwarded-for': real,
+      },
+    });
+    req.on('response', (res) => {
+      res.resume();
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, reused: req.reusedSocket }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+describe('one keep-alive connection from the proxy', () => {
+  it('counts each request under the address its own header names (the address is not kept per connection)', async () => {
+    // A proxy sends many clients' requests down one connection: the server keeps the last
+    // address of each connection only to skip reading an unchanged header again.
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    try {
+      const [a, b] = [freshIp(), freshIp()];
+      const answers = [];
+      for (const real of [a, b, a, b, b]) answers.push(await registerOver(agent, real));
+      expect(answers.map((x) => x.status)).toEqual([201, 201, 201, 201, 201]);
+      expect(answers.slice(1).every((x) => x.reused)).toBe(true);
+      expect([await registrationsFrom(a), await registrationsFrom(b)]).toEqual([2, 3]);
+    } finally {
+      agent.destroy();
+    }
+  });
+});
 
 describe('spoofed X-Forwarded-For entries behind one proxy', () => {
   it('do not get past the registration limit (3 per hour)', async () => {
