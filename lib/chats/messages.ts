@@ -102,11 +102,12 @@ export async function messageLimitHeaders(
 /**
  * At most `rule.points` messages from one sender in one chat in any rolling window.
  * Runs under the chat row lock, so parallel sends are counted one after another.
+ * Returns the window as it stands before this send.
  */
 async function enforceMessageLimit(
   trx: Database,
   { chatId, senderId, rule }: { chatId: string; senderId: string; rule: LimitRule },
-): Promise<void> {
+): Promise<{ count: number; resetSeconds: number }> {
   const { count, resetSeconds } = await messageWindow(trx, { chatId, senderId, windowSeconds: rule.windowSeconds });
   if (count >= rule.points) {
     throw new ApiError(
@@ -119,6 +120,7 @@ async function enforceMessageLimit(
       },
     );
   }
+  return { count, resetSeconds };
 }
 
 export async function sendMessage(
@@ -129,10 +131,10 @@ export async function sendMessage(
     body,
     messageLimit,
   }: { viewerId: string; chatId: string; body: SendMessageBody; messageLimit: LimitRule },
-): Promise<{ success: true; message: MessageRecord }> {
+): Promise<{ sent: { success: true; message: MessageRecord }; limitHeaders: Record<string, string> }> {
   if (!isUuid(chatId)) throw chatNotFound();
   assertTextAllowed(body.text, 'text');
-  const message = await db.transaction().execute(async (trx) => {
+  const { row: message, window } = await db.transaction().execute(async (trx) => {
     const chat = await lockChatMembership(trx, { chatId, viewerId });
     let recipients: string[];
     if (chat.other_user_id === null) {
@@ -153,15 +155,20 @@ export async function sendMessage(
       }
       recipients = [chat.other_user_id];
     }
-    await enforceMessageLimit(trx, { chatId, senderId: viewerId, rule: messageLimit });
+    const window = await enforceMessageLimit(trx, { chatId, senderId: viewerId, rule: messageLimit });
     const row = await insertMessage(trx, { chatId, senderId: viewerId, text: body.text, by: body });
     for (const recipientId of recipients) {
       const job: PushJob = { kind: 'message', recipientId, chatId, messageId: row.id };
       await enqueue(trx, QUEUES.push, job);
     }
-    return row;
+    return { row, window };
   });
-  return { success: true, message: toMessage(message, viewerId) };
+  // What is left after this send, from the count taken under the lock: no second count (issue 48).
+  const left = messageLimit.points - (window.count + 1);
+  return {
+    sent: { success: true, message: toMessage(message, viewerId) },
+    limitHeaders: messageRateLimit(messageLimit, left, window.resetSeconds),
+  };
 }
 
 export interface ListMessagesQuery {

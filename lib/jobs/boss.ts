@@ -52,6 +52,13 @@ type QueuePolicy = Omit<PgBoss.Queue, 'name'> & {
 /** How often pg-boss looks for expired jobs (its default, 120 s, would add up to two minutes to a crash). */
 export const MAINTENANCE_INTERVAL_SECONDS = 10;
 
+/**
+ * How often pg-boss checks whether a schedule (the minute sweep) is due: one small statement.
+ * Its default, 30 s, adds up to half a minute to a reminder or a check-in on top of the minute
+ * itself; on a loaded machine a reminder due in 20 s took more than 100 s to be queued.
+ */
+export const CRON_MONITOR_INTERVAL_SECONDS = 5;
+
 // Mail: a send has 15 s at most (lib/notifications/mail.ts) and a batch's sends run side by side, so a
 // batch fits in 20 s; a job killed mid-send is retried ~20-40 s later, and carries the same Message-ID.
 // (A worker fetches every 0.5 s: a batch of 10 keeps up with 20 mails a second per instance.)
@@ -136,6 +143,7 @@ export async function startBoss(connectionString: string): Promise<PgBoss> {
     schema: 'pgboss',
     max: 4,
     maintenanceIntervalSeconds: MAINTENANCE_INTERVAL_SECONDS,
+    cronMonitorIntervalSeconds: CRON_MONITOR_INTERVAL_SECONDS,
   });
   boss.on('error', (error) => {
     if (expectedAtShutdown(error)) return;

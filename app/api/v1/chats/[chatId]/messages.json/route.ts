@@ -79,15 +79,13 @@ export const POST = route(
   async ({ db, auth, params, body }) => {
     const rule = config().limits.messages;
     const by = auth.via === 'bearer' && auth.agentName ? { ...body, agentName: auth.agentName } : body;
-    const sent = await sendMessage(db, {
+    const { sent, limitHeaders } = await sendMessage(db, {
       viewerId: auth.userId,
       chatId: params.chatId,
       body: by,
       messageLimit: rule,
     });
-    return new Reply(sent, {
-      headers: await messageLimitHeaders(db, { viewerId: auth.userId, chatId: params.chatId, rule }),
-    });
+    return new Reply(sent, { headers: limitHeaders });
   },
   {
     replayLimitHeaders: ({ db, userId, params }) =>
