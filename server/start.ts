@@ -122,15 +122,14 @@ async function main(): Promise<void> {
       const forwardedFor = req.headers['x-forwarded-for'];
       const known = addressOfConnection.get(req.socket);
       const socketAddress = req.socket.remoteAddress;
-      const address =
-        known && known.forwardedFor === forwardedFor
-          ? known.address
-          : clientAddress({ forwardedFor, socketAddress, trustedProxies: cfg.trustedProxies });
-      stampClientIp(req.headers, address);
-      if (known?.address !== address || known.forwardedFor !== forwardedFor)
+      let address = known?.address;
+      if (!known || known.forwardedFor !== forwardedFor) {
+        address = clientAddress({ forwardedFor, socketAddress, trustedProxies: cfg.trustedProxies });
         addressOfConnection.set(req.socket, { forwardedFor, address });
+      }
+      stampClientIp(req.headers, address!);
       // A connection's peer does not change: checked on its first request.
-      if (!known && !warnedOfPublicPeer && countTrustsPublicPeer(cfg.trustedProxies, req.socket.remoteAddress)) {
+      if (!known && !warnedOfPublicPeer && countTrustsPublicPeer(cfg.trustedProxies, socketAddress)) {
         warnedOfPublicPeer = true;
         logLine({
           level: 'warn',

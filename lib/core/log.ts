@@ -44,9 +44,7 @@ export function logError(message: string, error: unknown, fields: Record<string,
       : { value: String(error) };
   // What was logged before it goes first, so the two streams read in order.
   flushLog();
-  process.stderr.write(
-    `${JSON.stringify({ time: new Date().toISOString(), level: 'error', message, error: err, ...fields })}\n`,
-  );
+  process.stderr.write(`${JSON.stringify({ time: timestamp(), level: 'error', message, error: err, ...fields })}\n`);
 }
 
 /** Path segments that are credentials (a calendar feed's secret, a shared plan's): never written to a log. */

@@ -1,7 +1,7 @@
 // ETags and conditional GETs for polled and cacheable JSON responses: an unchanged
 // answer costs the client a 304 with no body.
 import { etagOf, matchesIfNoneMatch } from '../core/etag';
-import { Reply } from './route';
+import { Reply, type RouteRequest } from './route';
 
 // The routes and doors take the tags from here with the replies that carry them.
 
@@ -15,7 +15,7 @@ export interface ConditionalOptions<T> {
 
 /** 200 with the body, or 304 without one when the caller already holds this version. */
 export function conditionalReply<T extends Record<string, unknown>>(
-  request: { headers: Pick<Headers, 'get'> },
+  request: Pick<RouteRequest, 'headers'>,
   body: T,
   options: ConditionalOptions<T> = {},
 ): Reply<T> {

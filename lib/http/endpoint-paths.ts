@@ -43,7 +43,7 @@ export function endpointsAt(pathname: string): EndpointSpec[] {
 }
 
 /** The Allow header for a path's endpoints: their methods, plus HEAD (for GET) and OPTIONS, which Next.js answers. */
-export function allowedMethods(specs: readonly EndpointSpec[]): string[] {
+export function allowedMethods(specs: readonly EndpointSpec[]): readonly string[] {
   let allow = allowedBySpecs.get(specs);
   if (!allow) {
     const methods = new Set<string>(specs.map((s) => s.method));
@@ -51,7 +51,7 @@ export function allowedMethods(specs: readonly EndpointSpec[]): string[] {
     methods.add('OPTIONS');
     allowedBySpecs.set(specs, (allow = [...methods].sort()));
   }
-  return [...allow];
+  return allow;
 }
 /** Each path's endpoint list (the same array for every request to it) → its Allow. */
 const allowedBySpecs = new WeakMap<readonly EndpointSpec[], readonly string[]>();

@@ -82,7 +82,7 @@ const PLAIN_PATH = /^[A-Za-z0-9/._~-]*$/;
 // The security headers (the API's CSP among them) are the server's, set for every answer (server/start.ts).
 const API_HEADERS = { 'content-type': 'application/json; charset=utf-8' };
 
-function methodNotAllowed(method: string, path: string, specs: readonly EndpointSpec[], allow: string[]) {
+function methodNotAllowed(method: string, path: string, specs: readonly EndpointSpec[], allow: readonly string[]) {
   const methods = specs.map((s) => s.method);
   const uses = specs.map((s) => `${s.method} ${s.path} (${s.summary})`).join('; ');
   const message = `${echoed(path)} does not take ${echoed(method, 20)}; it takes ${methods.join(' or ')}`;

@@ -102,12 +102,7 @@ export async function answerFromRoute(
     if (!req.complete) refuseRest(req, res);
     if (!(answer instanceof Response)) return await sendJson(req, res, answer);
     if (isEventStream(answer)) return await streamAnswer(res, answer);
-    const headers = new Map<string, string>();
-    answer.headers.forEach((value, key) => {
-      if (key !== 'set-cookie') headers.set(key, value);
-    });
-    const cookies = answer.headers.getSetCookie();
-    await sendWhole(req, res, answer.status, headers, Buffer.from(await answer.arrayBuffer()), cookies);
+    await sendWhole(req, res, answer.status, headersOf(answer), Buffer.from(await answer.arrayBuffer()));
   } catch (error) {
     logError('request failed', error);
     if (!res.headersSent && !res.destroyed) {
@@ -129,7 +124,27 @@ function sendJson(req: IncomingMessage, res: ServerResponse, answer: JsonAnswer)
   const headers = new Map<string, string>([['content-type', JSON_CONTENT_TYPE]]);
   for (const [key, value] of Object.entries(answer.headers)) headers.set(key.toLowerCase(), value);
   const text = answer.value === null ? '' : JSON.stringify(answer.value);
-  return sendWhole(req, res, answer.status, headers, text, []);
+  return sendWhole(req, res, answer.status, { headers, cookies: [] }, text);
+}
+
+/** An answer's headers as the door writes them: lower-case names, and the Set-Cookie lines apart. */
+interface AnswerHeaders {
+  headers: Map<string, string>;
+  cookies: string[];
+}
+
+function headersOf(response: Response): AnswerHeaders {
+  const headers = new Map<string, string>();
+  response.headers.forEach((value, key) => {
+    if (key !== 'set-cookie') headers.set(key, value);
+  });
+  return { headers, cookies: response.headers.getSetCookie() };
+}
+
+function writeHeaders(res: ServerResponse, status: number, { headers, cookies }: AnswerHeaders): void {
+  res.statusCode = status;
+  for (const [key, value] of headers) res.setHeader(key, value);
+  if (cookies.length > 0) res.setHeader('set-cookie', cookies);
 }
 
 /** A whole answer (lower-case header names), gzipped where Next.js's server would have. */
@@ -137,10 +152,10 @@ async function sendWhole(
   req: IncomingMessage,
   res: ServerResponse,
   status: number,
-  headers: Map<string, string>,
+  answerHeaders: AnswerHeaders,
   whole: Buffer | string,
-  cookies: string[],
 ): Promise<void> {
+  const { headers } = answerHeaders;
   const { body, headers: encoding } = await compressedAnswer(
     { method: req.method, acceptEncoding: req.headers['accept-encoding'] },
     {
@@ -152,9 +167,7 @@ async function sendWhole(
     whole,
   );
   if (res.destroyed) return;
-  res.statusCode = status;
-  for (const [key, value] of headers) res.setHeader(key, value);
-  if (cookies.length > 0) res.setHeader('set-cookie', cookies);
+  writeHeaders(res, status, answerHeaders);
   for (const [key, value] of Object.entries(encoding)) res.setHeader(key, value);
   const length = Buffer.byteLength(body);
   if (length > 0 || status !== 304) res.setHeader('content-length', length);
@@ -189,22 +202,13 @@ function incomingHeaders(req: IncomingMessage): RouteRequest['headers'] {
   };
 }
 
-function setAnswerHeaders(res: ServerResponse, response: Response): void {
-  res.statusCode = response.status;
-  response.headers.forEach((value, key) => {
-    if (key !== 'set-cookie') res.setHeader(key, value);
-  });
-  const cookies = response.headers.getSetCookie();
-  if (cookies.length > 0) res.setHeader('set-cookie', cookies);
-}
-
 function isEventStream(response: Response): boolean {
   return response.body !== null && /^\s*text\/event-stream\b/i.test(response.headers.get('content-type') ?? '');
 }
 
 /** An event stream (MCP's SSE answers) is passed on as it comes, never buffered or gzipped. */
 async function streamAnswer(res: ServerResponse, response: Response): Promise<void> {
-  setAnswerHeaders(res, response);
+  writeHeaders(res, response.status, headersOf(response));
   res.flushHeaders();
   try {
     await pipeline(Readable.fromWeb(response.body as import('node:stream/web').ReadableStream<Uint8Array>), res);
