@@ -86,6 +86,15 @@ describe('GET /.well-known/mcp.json', () => {
     });
     const tools = (res.body.tools as Array<{ name: string; annotations: Record<string, boolean> }>).map((t) => t.name);
     expect(tools).toEqual([...endpoints.filter(isMcpTool).map((e) => e.id), 'get_guide']);
+    // Issue 47: what the service does now (plans and meetups too), where its policies are, and what to ask.
+    expect(res.body.description).toMatch(/plan a meeting, and join small group meetups/);
+    expect(res.body.documentation).toMatchObject({
+      privacy_policy: `${baseUrl()}/privacy`,
+      terms_of_use: `${baseUrl()}/terms`,
+    });
+    expect(res.body.example_prompts.length).toBeGreaterThanOrEqual(3);
+    for (const example of res.body.example_prompts as Array<{ prompt: string; tools: string[] }>)
+      for (const tool of example.tools) expect(tools, example.prompt).toContain(tool);
   });
 });
 
@@ -105,7 +114,8 @@ describe('the MCP server at /api/mcp', () => {
     expect(Object.keys(register.inputSchema.properties ?? {})).toEqual(
       expect.arrayContaining(['email', 'activities', 'availability_text', 'photo']),
     );
-    // All four hints on every tool, as the contract entry declares them (issue 32 §3).
+    // The hints on every tool, as the contract entry declares them (issue 32 §3); idempotentHint on
+    // the tools that write, where the MCP schema gives it a meaning (issue 47).
     expect(register.annotations).toEqual({
       readOnlyHint: false,
       destructiveHint: false,
@@ -113,16 +123,18 @@ describe('the MCP server at /api/mcp', () => {
       openWorldHint: true,
     });
     const me = tools.find((t) => t.name === 'get_my_profile')!;
-    expect(me.annotations).toEqual({
-      readOnlyHint: true,
-      destructiveHint: false,
-      idempotentHint: true,
-      openWorldHint: false,
-    });
+    expect(me.annotations).toEqual({ readOnlyHint: true, destructiveHint: false, openWorldHint: false });
+    expect(me.title).toBe('Your profile');
     for (const tool of tools) {
       const hints = tool.annotations as Record<string, unknown>;
-      for (const name of ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'])
-        expect(typeof hints[name], `${tool.name} ${name}`).toBe('boolean');
+      const names = [
+        'readOnlyHint',
+        'destructiveHint',
+        'openWorldHint',
+        ...(hints.readOnlyHint ? [] : ['idempotentHint']),
+      ];
+      for (const name of names) expect(typeof hints[name], `${tool.name} ${name}`).toBe('boolean');
+      expect(typeof tool.title, tool.name).toBe('string');
     }
     // No output schemas: results are the endpoint's JSON as text (issue 16: they were half of tools/list).
     expect(tools.every((t) => t.outputSchema === undefined)).toBe(true);

@@ -159,9 +159,11 @@ describe(`MCP ${MODERN} through a round-robin of two instances`, () => {
 
     const { tools } = await host.listTools();
     expect(tools.length).toBeGreaterThan(30);
-    for (const tool of tools)
-      for (const hint of ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'] as const)
+    for (const tool of tools) {
+      for (const hint of ['readOnlyHint', 'destructiveHint', 'openWorldHint'] as const)
         expect(typeof tool.annotations?.[hint], `${tool.name}.${hint}`).toBe('boolean');
+      expect(tool.title, tool.name).toBeTruthy();
+    }
 
     const me = json(await call(host, 'get_my_profile', {}));
     expect(JSON.stringify(me)).toContain(asker.slug);

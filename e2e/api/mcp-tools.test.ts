@@ -91,9 +91,10 @@ describe('tools/list over the SDK client', () => {
     expect(tools.find((t) => t.name === 'get_guide')?.annotations).toEqual({
       readOnlyHint: true,
       destructiveHint: false,
-      idempotentHint: true,
       openWorldHint: false,
     });
+    // Issue 47: a title for people on every tool.
+    for (const tool of tools) expect(tool.title, tool.name).toMatch(/^[A-Z]/);
   });
 
   it('serves the guides through get_guide', async () => {

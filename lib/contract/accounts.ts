@@ -91,6 +91,7 @@ export const REGISTER_RESPONSE_EXAMPLE = {
 
 export const register = defineEndpoint({
   id: 'register',
+  title: 'Sign up',
   method: 'POST',
   path: API_PATHS.register,
   auth: 'none',
@@ -100,7 +101,7 @@ export const register = defineEndpoint({
   summary: 'Create an account and get a bearer token',
   toolHint:
     'Ask the person for email and name first; never invent details. Show them auth.generated_password and ' +
-    'auth.mobile_signin_url, repeat warnings.schedule_summary, and send auth.token as the Bearer header.',
+    'auth.mobile_signin_url; repeat warnings.schedule_summary.',
   description:
     'Creates the account in one call. Only email and displayName are required; other Discover fields can follow (PATCH /api/v1/me.json). ' +
     'Unknown activities are warnings, not errors. Repeat warnings.schedule_summary to the user to confirm availability. ' +

@@ -40,7 +40,7 @@ export const buddyRequestBodySchema = z.strictObject({
     form: 'body',
     max: SOCIAL_LIMITS.activityIds,
     allowEmpty: true,
-    describe: 'What you would do together: activity ids or plain English ("bouldering")',
+    describe: 'What to do together: activity ids or plain English',
   }).nullish(),
   ...attributionFields,
 });
@@ -48,6 +48,7 @@ export type BuddyRequestBody = z.infer<typeof buddyRequestBodySchema>;
 
 export const sendBuddyRequest = defineEndpoint({
   id: 'send_buddy_request',
+  title: 'Ask to be buddies',
   method: 'POST',
   path: API_PATHS.buddyRequest,
   auth: 'buddy:write',
@@ -91,6 +92,7 @@ export const sendBuddyRequest = defineEndpoint({
 
 export const listBuddyRequests = defineEndpoint({
   id: 'list_buddy_requests',
+  title: 'Buddy requests',
   method: 'GET',
   path: API_PATHS.buddyRequests,
   auth: 'buddy:read',
@@ -112,6 +114,7 @@ const respondErrors = ['not_found', 'forbidden', 'request_not_pending', 'recipie
 
 export const acceptBuddyRequest = defineEndpoint({
   id: 'accept_buddy_request',
+  title: 'Accept a request',
   method: 'POST',
   path: API_PATHS.acceptRequest,
   auth: 'buddy:write',
@@ -138,6 +141,7 @@ export const acceptBuddyRequest = defineEndpoint({
 
 export const declineBuddyRequest = defineEndpoint({
   id: 'decline_buddy_request',
+  title: 'Decline a request',
   method: 'POST',
   path: API_PATHS.declineRequest,
   auth: 'buddy:write',
@@ -155,6 +159,7 @@ export const declineBuddyRequest = defineEndpoint({
 
 export const cancelBuddyRequest = defineEndpoint({
   id: 'cancel_buddy_request',
+  title: 'Withdraw a request',
   method: 'POST',
   path: API_PATHS.cancelRequest,
   auth: 'buddy:write',

@@ -59,15 +59,11 @@ export const sinceSchema = singleLine()
   });
 
 /** Long-poll: hold the request until something new arrives, at most this many seconds. */
-export const waitSchema = z.coerce
-  .number()
-  .int()
-  .min(1)
-  .max(25)
-  .describe('Long-poll: seconds to hold for something new');
+export const waitSchema = z.coerce.number().int().min(1).max(25).describe('Long-poll: seconds to wait');
 
 export const listChats = defineEndpoint({
   id: 'list_chats',
+  title: 'List chats',
   method: 'GET',
   path: API_PATHS.chats,
   auth: 'message:read',
@@ -80,7 +76,7 @@ export const listChats = defineEndpoint({
   query: z.object({
     unread_only: queryFlag.optional(),
     limit: z.coerce.number().int().min(1).max(500).optional(),
-    cursor: singleLine().max(100).optional().describe('Opaque; copy it from poll_next_url (or the cursor field)'),
+    cursor: singleLine().max(100).optional().describe('From poll_next_url or the cursor field'),
     wait: waitSchema.optional(),
   }),
   response: z.object({
@@ -93,6 +89,7 @@ export const listChats = defineEndpoint({
 
 export const listMessages = defineEndpoint({
   id: 'list_messages',
+  title: 'Read messages',
   method: 'GET',
   path: API_PATHS.messages,
   auth: 'message:read',
@@ -111,7 +108,7 @@ export const listMessages = defineEndpoint({
   query: z.object({
     limit: z.coerce.number().int().min(1).max(SOCIAL_LIMITS.messagesPageMax).optional(),
     since: sinceSchema.optional(),
-    cursor: singleLine().max(100).optional().describe('Opaque; from poll_next_url or older_cursor'),
+    cursor: singleLine().max(100).optional().describe('From poll_next_url or older_cursor'),
     mark_read: queryFlag.optional(),
     wait: waitSchema.optional(),
   }),
@@ -138,6 +135,7 @@ export type SendMessageBody = z.infer<typeof sendMessageBodySchema>;
 
 export const sendMessage = defineEndpoint({
   id: 'send_message',
+  title: 'Send a message',
   method: 'POST',
   path: API_PATHS.messages,
   auth: 'message:write',
@@ -159,6 +157,7 @@ export const sendMessage = defineEndpoint({
 
 export const markChatRead = defineEndpoint({
   id: 'mark_chat_read',
+  title: 'Mark chat read',
   method: 'POST',
   path: API_PATHS.read,
   auth: 'message:write',

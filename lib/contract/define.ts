@@ -41,6 +41,11 @@ export interface EndpointSpec {
   path: string;
   /** 'none' for public endpoints, otherwise the scope the bearer token must carry. */
   auth: 'none' | Scope;
+  /**
+   * A person's name for it, a few words ("Find buddies"): the MCP tool's `title`, which hosts and
+   * app directories show people (tools/list and the manifest). Required of the agents' table.
+   */
+  title?: string;
   summary: string;
   description?: string;
   /**
@@ -93,8 +98,8 @@ export interface EndpointSpec {
 /** Every endpoint is a tool unless its contract entry says why not (`mcp: { exposed: false, why }`). */
 export const isMcpTool = (spec: Pick<EndpointSpec, 'mcp'>): boolean => spec.mcp?.exposed !== false;
 
-/** An endpoint of the agents' API (OpenAPI, the index, MCP): its tool hints are required. */
-export type AgentEndpointSpec = EndpointSpec & { hints: ToolHints };
+/** An endpoint of the agents' API (OpenAPI, the index, MCP): its tool hints and title are required. */
+export type AgentEndpointSpec = EndpointSpec & { hints: ToolHints; title: string };
 
 export function defineEndpoint<const S extends EndpointSpec>(spec: S): S {
   return spec;

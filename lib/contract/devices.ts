@@ -19,6 +19,7 @@ export type PushTokenBody = z.infer<typeof pushTokenBodySchema>;
 
 export const registerPushToken = defineEndpoint({
   id: 'register_push_token',
+  title: 'Turn on push',
   method: 'POST',
   path: API_PATHS.pushTokens,
   auth: 'profile:write',
@@ -43,6 +44,7 @@ export const registerPushToken = defineEndpoint({
 
 export const deletePushToken = defineEndpoint({
   id: 'delete_push_token',
+  title: 'Turn off push',
   method: 'DELETE',
   path: API_PATHS.pushTokens,
   auth: 'profile:write',

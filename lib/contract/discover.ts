@@ -53,7 +53,7 @@ export function whenFilter(text: ReturnType<typeof singleLine>) {
 }
 
 const whenParam = whenFilter(singleLine().max(200)).describe(
-  'Only people free then, in plain English ("weekday evenings"); default: your free time',
+  'Only people free then, in plain English; default: your free time',
 );
 
 const gendersParam = singleLine()
@@ -76,11 +76,9 @@ export const discoverQuerySchema = z
       .describe('Min hours a week both are free (0: any)'),
     when: whenParam.optional(),
     gender: gendersParam.optional().describe(`Comma-separated: ${GENDERS.join(', ')}; default all`),
-    age_min: integerParam(DISCOVER_LIMITS.ageMin, DISCOVER_LIMITS.ageMax).optional().describe('Minimum age'),
-    age_max: integerParam(DISCOVER_LIMITS.ageMin, DISCOVER_LIMITS.ageMax).optional().describe('Maximum age'),
-    limit: integerParam(1, DISCOVER_LIMITS.limitMax)
-      .default(DISCOVER_LIMITS.limitDefault)
-      .describe(`Results per page (default ${DISCOVER_LIMITS.limitDefault}, max ${DISCOVER_LIMITS.limitMax})`),
+    age_min: integerParam(DISCOVER_LIMITS.ageMin, DISCOVER_LIMITS.ageMax).optional(),
+    age_max: integerParam(DISCOVER_LIMITS.ageMin, DISCOVER_LIMITS.ageMax).optional(),
+    limit: integerParam(1, DISCOVER_LIMITS.limitMax).default(DISCOVER_LIMITS.limitDefault),
     cursor: singleLine().max(400).optional().describe('next_cursor of the last page; same filters'),
   })
   .refine((q) => q.age_min === undefined || q.age_max === undefined || q.age_min <= q.age_max, {
@@ -213,6 +211,7 @@ const EXAMPLE_USER = {
 
 export const discover = defineEndpoint({
   id: 'discover',
+  title: 'Find buddies',
   method: 'GET',
   path: API_PATHS.discover,
   auth: 'profile:read',
@@ -262,6 +261,7 @@ export const discover = defineEndpoint({
 
 export const getOverlap = defineEndpoint({
   id: 'get_shared_free_time',
+  title: 'Shared free time',
   method: 'GET',
   path: API_PATHS.overlap,
   auth: 'profile:read',

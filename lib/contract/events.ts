@@ -67,15 +67,13 @@ export const eventsQuerySchema = z
       .int('must be an integer')
       .min(1, 'must be at least 1')
       .max(EVENTS_LIMITS.maxLimit, `must be at most ${EVENTS_LIMITS.maxLimit}`)
-      .default(EVENTS_LIMITS.defaultLimit)
-      .describe(`Page size (default ${EVENTS_LIMITS.defaultLimit}, max ${EVENTS_LIMITS.maxLimit})`),
+      .default(EVENTS_LIMITS.defaultLimit),
     offset: z.coerce
       .number({ message: 'must be an integer' })
       .int('must be an integer')
       .min(0, 'must be at least 0')
       .max(EVENTS_LIMITS.maxOffset, `must be at most ${EVENTS_LIMITS.maxOffset}`)
-      .default(0)
-      .describe('Events to skip (default 0)'),
+      .default(0),
     region: text(120).optional().describe('State, province or country, by name or code (Oregon, OR, DE)'),
     activities: activityListSchema({
       field: 'activities',
@@ -83,12 +81,10 @@ export const eventsQuerySchema = z
       max: EVENTS_LIMITS.activitiesMax,
       describe: 'Comma-separated, plain English or ids; events with any of them',
     }).optional(),
-    date_from: dateParam.optional().describe('Events starting on or after this date (default: events not yet over)'),
-    date_to: dateParam.optional().describe('Events starting on or before this date'),
+    date_from: dateParam.optional().describe('Starting on or after this date (default: not yet over)'),
+    date_to: dateParam.optional().describe('Starting on or before this date'),
     city: text(120).optional().describe('City, optionally with its region: Portland, OR'),
-    q: text(200)
-      .optional()
-      .describe('Full-text search ("quoted phrase", -exclude, or); an activity name (climbing) finds that activity'),
+    q: text(200).optional().describe('Full text ("quoted phrase", -exclude, or); an activity name finds that activity'),
     bbox: singleLine()
       .refine((value) => parseBbox(value) !== null, 'must be minLon,minLat,maxLon,maxLat in degrees')
       .optional()
@@ -151,6 +147,7 @@ export const EVENTS_EXAMPLE: EventsFeed = {
 
 export const listEvents = defineEndpoint({
   id: 'list_events',
+  title: 'Find events',
   method: 'GET',
   path: API_PATHS.events,
   auth: 'none',

@@ -21,6 +21,7 @@ export const inboxChatSchema = chatSchema.extend({
 
 export const getInbox = defineEndpoint({
   id: 'get_inbox',
+  title: 'Check inbox',
   method: 'GET',
   path: API_PATHS.inbox,
   auth: 'message:read',
@@ -39,7 +40,7 @@ export const getInbox = defineEndpoint({
     cursor: singleLine()
       .max(8000) // a snapshot lists the transactions in progress: bounded by connections
       .optional()
-      .describe('Opaque, from poll_next_url or the last answer'),
+      .describe('From poll_next_url or the last answer'),
     wait: waitSchema.optional(),
   }),
   response: z.object({

@@ -137,6 +137,7 @@ const STATE_ERRORS = ['not_found', 'forbidden', 'meetup_not_open'] as const;
 
 export const hostMeetup = defineEndpoint({
   id: 'host_meetup',
+  title: 'Host a meetup',
   method: 'POST',
   path: API_PATHS.meetups,
   auth: 'buddy:write',
@@ -166,6 +167,7 @@ export const hostMeetup = defineEndpoint({
 
 export const listMeetups = defineEndpoint({
   id: 'find_meetups',
+  title: 'Find meetups',
   method: 'GET',
   path: API_PATHS.meetups,
   auth: 'buddy:read',
@@ -187,6 +189,7 @@ export const listMeetups = defineEndpoint({
 
 export const getMeetup = defineEndpoint({
   id: 'get_meetup',
+  title: 'View a meetup',
   method: 'GET',
   path: API_PATHS.meetup,
   auth: 'buddy:read',
@@ -200,6 +203,7 @@ export const getMeetup = defineEndpoint({
 
 export const joinMeetup = defineEndpoint({
   id: 'join_meetup',
+  title: 'Join a meetup',
   method: 'POST',
   path: API_PATHS.joinMeetup,
   auth: 'buddy:write',
@@ -221,6 +225,7 @@ export const joinMeetup = defineEndpoint({
 
 export const leaveMeetup = defineEndpoint({
   id: 'leave_meetup',
+  title: 'Leave a meetup',
   method: 'POST',
   path: API_PATHS.leaveMeetup,
   auth: 'buddy:write',
@@ -236,6 +241,7 @@ export const leaveMeetup = defineEndpoint({
 
 export const cancelMeetup = defineEndpoint({
   id: 'cancel_meetup',
+  title: 'Cancel a meetup',
   method: 'POST',
   path: API_PATHS.cancelMeetup,
   auth: 'buddy:write',
@@ -251,6 +257,7 @@ export const cancelMeetup = defineEndpoint({
 
 export const approveMeetupJoin = defineEndpoint({
   id: 'approve_meetup_join',
+  title: 'Approve a join',
   method: 'POST',
   path: API_PATHS.approveMeetupJoin,
   auth: 'buddy:write',
@@ -265,6 +272,7 @@ export const approveMeetupJoin = defineEndpoint({
 
 export const declineMeetupJoin = defineEndpoint({
   id: 'decline_meetup_join',
+  title: 'Decline a join',
   method: 'POST',
   path: API_PATHS.declineMeetupJoin,
   auth: 'buddy:write',
@@ -280,6 +288,7 @@ export const declineMeetupJoin = defineEndpoint({
 
 export const meetupAttendance = defineEndpoint({
   id: 'meetup_attendance',
+  title: 'Record attendance',
   method: 'POST',
   path: API_PATHS.meetupAttendance,
   auth: 'buddy:write',

@@ -5,6 +5,7 @@ import { API_PATHS } from './paths';
 
 export const getIndex = defineEndpoint({
   id: 'get_index',
+  title: 'Endpoint index',
   method: 'GET',
   path: API_PATHS.index,
   auth: 'none',
@@ -38,6 +39,7 @@ export const getIndex = defineEndpoint({
 
 export const getRegisterInstructions = defineEndpoint({
   id: 'get_signup_instructions',
+  title: 'Signup instructions',
   method: 'GET',
   path: API_PATHS.register,
   auth: 'none',
@@ -67,17 +69,19 @@ export const activitySchema = z.object({
 
 export const listActivities = defineEndpoint({
   id: 'list_activities',
+  title: 'List activities',
   method: 'GET',
   path: API_PATHS.activities,
   auth: 'none',
   hints: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   tags: ['meta'],
-  summary: 'Canonical activity ids (for profile activities and request activityIds)',
+  summary: 'Canonical activity ids, for profiles and buddy requests',
   response: z.object({ activities: z.array(activitySchema), total: z.number().int() }),
 });
 
 export const getHealth = defineEndpoint({
   id: 'get_health',
+  title: 'Health check',
   method: 'GET',
   path: API_PATHS.health,
   auth: 'none',

@@ -36,6 +36,7 @@ export type PhotoRecord = z.infer<typeof photoRecordSchema>;
 
 export const uploadPhoto = defineEndpoint({
   id: 'upload_photo',
+  title: 'Upload a photo',
   method: 'POST',
   path: API_PATHS.photo,
   auth: 'photo:write',
@@ -43,7 +44,7 @@ export const uploadPhoto = defineEndpoint({
   hints: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
   tags: ['profile'],
   summary: 'Upload or replace your profile photo',
-  toolHint: 'Send photo as base64 (or a data URL), or photoURL as a public https URL; only a photo the person chose.',
+  toolHint: 'Send photo (base64) or photoURL; only a photo the person chose.',
   description:
     'JPEG, PNG or WEBP, at most 5 MB; stripped of metadata, at most 1600 px, with a 256 px thumbnail, replacing the last. Moderated in the background: a VERY_LIKELY adult, violent or racy photo ' +
     'is deleted. Limited per account per hour (429 with Retry-After); 503 with Retry-After when busy.',

@@ -116,6 +116,7 @@ const STATE_ERRORS = ['not_found', 'forbidden', 'plan_not_open', 'plan_supersede
 
 export const proposePlan = defineEndpoint({
   id: 'propose_plan',
+  title: 'Propose a plan',
   method: 'POST',
   path: API_PATHS.chatPlans,
   auth: 'buddy:write',
@@ -151,6 +152,7 @@ export const proposePlan = defineEndpoint({
 
 export const acceptPlan = defineEndpoint({
   id: 'accept_plan',
+  title: 'Accept a plan',
   method: 'POST',
   path: API_PATHS.acceptPlan,
   auth: 'buddy:write',
@@ -171,6 +173,7 @@ export const acceptPlan = defineEndpoint({
 
 export const declinePlan = defineEndpoint({
   id: 'decline_plan',
+  title: 'Decline a plan',
   method: 'POST',
   path: API_PATHS.declinePlan,
   auth: 'buddy:write',
@@ -188,6 +191,7 @@ export const declinePlan = defineEndpoint({
 
 export const cancelPlan = defineEndpoint({
   id: 'cancel_plan',
+  title: 'Cancel a plan',
   method: 'POST',
   path: API_PATHS.cancelPlan,
   auth: 'buddy:write',
@@ -206,6 +210,7 @@ export const cancelPlan = defineEndpoint({
 
 export const listPlans = defineEndpoint({
   id: 'list_plans',
+  title: 'List plans',
   method: 'GET',
   path: API_PATHS.plans,
   auth: 'buddy:read',
@@ -231,6 +236,7 @@ export const listPlans = defineEndpoint({
 
 export const getPlan = defineEndpoint({
   id: 'get_plan',
+  title: 'View a plan',
   method: 'GET',
   path: API_PATHS.plan,
   auth: 'buddy:read',
@@ -254,6 +260,7 @@ export type PlanOption = z.infer<typeof planOptionSchema>;
 
 export const planOptions = defineEndpoint({
   id: 'plan_options',
+  title: 'Suggest times',
   method: 'GET',
   path: API_PATHS.planOptions,
   auth: 'buddy:read',

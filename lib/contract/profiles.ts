@@ -113,9 +113,7 @@ export const profileFields = {
   aboutMe: freeText().max(LIMITS.aboutMe).nullish(),
   city: singleLine().max(LIMITS.city).nullish().describe('Deprecated: copied into location when location is absent'),
   location: singleLine().max(LIMITS.location).nullish(),
-  coords: coordsInputSchema
-    .nullish()
-    .describe('Exact and private (others see a point ~1 km off); default: from location'),
+  coords: coordsInputSchema.nullish().describe('Private: others see a point ~1 km off. Default: from location'),
   timezone: timezoneInputSchema.nullish().describe('IANA zone, e.g. "Europe/Lisbon"; default: from location'),
   gender: genderInputSchema.nullish(),
   birthday: birthdayInputSchema(birthdaySchema)
@@ -155,6 +153,7 @@ const profileWriteResponse = z.object({
 
 export const getMe = defineEndpoint({
   id: 'get_my_profile',
+  title: 'Your profile',
   method: 'GET',
   path: API_PATHS.me,
   auth: 'profile:read',
@@ -169,6 +168,7 @@ export const getMe = defineEndpoint({
 
 export const updateMe = defineEndpoint({
   id: 'update_my_profile',
+  title: 'Update your profile',
   method: 'PATCH',
   path: API_PATHS.me,
   auth: 'profile:write',
@@ -176,7 +176,7 @@ export const updateMe = defineEndpoint({
   hints: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   tags: ['profile'],
   summary: 'Update your profile (partial)',
-  toolHint: 'Send only the fields to change; activities and availability_text in plain English; null clears a field.',
+  toolHint: 'Send only the fields to change (described in register); null clears a field.',
   description:
     'Send only the fields to change; null clears one; activities and availability replace the stored values. ' +
     'Moving your coordinates is limited per day ' +
@@ -193,6 +193,7 @@ export const updateMe = defineEndpoint({
 
 export const getOnboarding = defineEndpoint({
   id: 'get_onboarding_status',
+  title: 'Onboarding status',
   method: 'GET',
   path: API_PATHS.complete,
   auth: 'profile:read',
@@ -204,6 +205,7 @@ export const getOnboarding = defineEndpoint({
 
 export const completeOnboarding = defineEndpoint({
   id: 'complete_onboarding',
+  title: 'Finish onboarding',
   method: 'POST',
   path: API_PATHS.complete,
   auth: 'profile:write',
@@ -221,6 +223,7 @@ export const completeOnboarding = defineEndpoint({
 
 export const getPublicProfile = defineEndpoint({
   id: 'get_public_profile',
+  title: 'View a profile',
   method: 'GET',
   path: API_PATHS.profile,
   auth: 'none',
@@ -235,6 +238,7 @@ export const getPublicProfile = defineEndpoint({
 
 export const parseAvailability = defineEndpoint({
   id: 'parse_availability',
+  title: 'Read free time',
   method: 'POST',
   path: API_PATHS.parseAvailability,
   auth: 'none',
@@ -247,7 +251,7 @@ export const parseAvailability = defineEndpoint({
     'The grid, summary, unparsed fragments and roundings (normalized) that registration or PATCH /api/v1/me.json would store ' +
     'for this text. Saves nothing; limited per client address.',
   body: z.strictObject({
-    text: freeText().max(LIMITS.availabilityText).describe('e.g. "weeknights except fridays, sat afternoons"'),
+    text: freeText().max(LIMITS.availabilityText),
   }),
   rateLimit: { name: 'availability_parse', by: 'client' },
   response: z.object({

@@ -9,6 +9,7 @@ import { freeText, singleLine } from './text';
 
 export const blockUser = defineEndpoint({
   id: 'block_user',
+  title: 'Block someone',
   method: 'POST',
   path: API_PATHS.block,
   auth: 'buddy:write',
@@ -27,6 +28,7 @@ export const blockUser = defineEndpoint({
 
 export const unblockUser = defineEndpoint({
   id: 'unblock_user',
+  title: 'Unblock someone',
   method: 'DELETE',
   path: API_PATHS.block,
   auth: 'buddy:write',
@@ -43,6 +45,7 @@ export const unblockUser = defineEndpoint({
 
 export const listBlocks = defineEndpoint({
   id: 'list_blocks',
+  title: 'Blocked people',
   method: 'GET',
   path: API_PATHS.blocks,
   auth: 'buddy:read',
@@ -53,16 +56,17 @@ export const listBlocks = defineEndpoint({
 });
 
 export const reportBodySchema = z.strictObject({
-  reason: reportReasonInputSchema.describe('One of the listed reasons, or plain words read as one (noted)'),
+  reason: reportReasonInputSchema.describe('A listed reason, or plain words read as one'),
   text: freeText().trim().max(SOCIAL_LIMITS.reportText).nullish().describe('What happened, in the user’s words'),
   chatId: singleLine().max(80).nullish().describe('The chat it happened in, if any'),
-  block: z.boolean().nullish().describe('Also block them (default false)'),
+  block: z.boolean().nullish().describe('Also block them'),
   ...attributionFields,
 });
 export type ReportBody = z.infer<typeof reportBodySchema>;
 
 export const reportUser = defineEndpoint({
   id: 'report_user',
+  title: 'Report someone',
   method: 'POST',
   path: API_PATHS.report,
   auth: 'buddy:write',

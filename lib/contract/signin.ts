@@ -25,18 +25,20 @@ export const accessTokenSchema = z.object({
 
 export const listTokens = defineEndpoint({
   id: 'list_access_tokens',
+  title: 'List access tokens',
   method: 'GET',
   path: API_PATHS.tokens,
   auth: 'profile:read',
   hints: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   tags: ['accounts'],
-  summary: 'List the access tokens of your account (values are never shown)',
+  summary: 'Your access tokens (values are never shown)',
   description: 'Every bearer token of the account, live ones first: metadata only (values are stored as hashes).',
   response: z.object({ tokens: z.array(accessTokenSchema) }),
 });
 
 export const revokeToken = defineEndpoint({
   id: 'revoke_access_token',
+  title: 'Revoke a token',
   method: 'POST',
   path: API_PATHS.revokeToken,
   auth: 'profile:write',
@@ -66,6 +68,7 @@ export const changePasswordBodySchema = z.strictObject({
 
 export const changePassword = defineEndpoint({
   id: 'change_password',
+  title: 'Change password',
   method: 'POST',
   path: API_PATHS.password,
   auth: 'profile:write',
@@ -90,6 +93,7 @@ export const changePassword = defineEndpoint({
 
 export const exchangeSigninLink = defineEndpoint({
   id: 'exchange_signin_link',
+  title: 'Sign in with a link',
   method: 'POST',
   path: API_PATHS.signinLink,
   auth: 'none',
@@ -114,6 +118,7 @@ export const exchangeSigninLink = defineEndpoint({
 // docs/decisions/accounts-and-profiles.md has the details.
 export const exportMyData = defineEndpoint({
   id: 'export_my_data',
+  title: 'Export your data',
   method: 'GET',
   path: API_PATHS.exportData,
   auth: 'profile:read',
@@ -127,6 +132,7 @@ export const exportMyData = defineEndpoint({
 
 export const deleteMyAccount = defineEndpoint({
   id: 'delete_my_account',
+  title: 'Delete your account',
   method: 'DELETE',
   path: API_PATHS.me,
   auth: 'profile:write',

@@ -372,7 +372,7 @@ export function buildOpenApi(endpoints: readonly EndpointSpec[], baseUrl: string
       title: API_NAME,
       version: API_VERSION,
       description: [
-        'Sign a person up to a buddy-finding app and act for them: profile, photo, buddy requests, inbox and chats.',
+        'Sign a person up to a buddy-finding app and act for them: profile, photo, buddy requests, inbox, chats, plans to meet and group meetups.',
         `Start with the guides: [SIGNUP.md](${baseUrl}/SIGNUP.md) and [AGENTS.md](${baseUrl}/AGENTS.md). ` +
           `The same functions are MCP tools at ${baseUrl}/api/mcp ([manifest](${baseUrl}/.well-known/mcp.json)).`,
         'Every error is `{"error":{"code","message","hint","fields?"}}`; branch on `error.code`.',

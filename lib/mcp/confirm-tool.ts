@@ -29,6 +29,7 @@ export const isConfirmable = (name: string): name is ConfirmAction => Object.has
 
 export const CONFIRM_TOOL = {
   name: 'confirm_action',
+  title: 'Confirm an action',
   description: "Does a prepared action on a person's tap.",
   // Open: the view sends back the prepared payload whole; the token binds it.
   inputSchema: {

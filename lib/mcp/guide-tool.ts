@@ -21,6 +21,7 @@ export type GuideName = keyof typeof GUIDES;
 
 export const GUIDE_TOOL = {
   name: 'get_guide',
+  title: 'Read a guide',
   description:
     'Read a guide when unsure (no token needed): ' +
     Object.entries(GUIDES)
@@ -33,7 +34,7 @@ export const GUIDE_TOOL = {
     required: ['name'],
     additionalProperties: false,
   },
-  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  annotations: { readOnlyHint: true, destructiveHint: false, openWorldHint: false },
 } as const;
 
 export function guideResult(args: Record<string, unknown>, measured: GuideMeasures = {}): ToolResult {

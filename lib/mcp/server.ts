@@ -64,6 +64,8 @@ function advertisedSchema(
 /** A tool as tools/list advertises it (what a host puts in the model's context). */
 export interface AdvertisedTool {
   name: string;
+  /** For people (hosts' tool lists, app directories); the model reads name and description. */
+  title: string;
   description: string;
   inputSchema: Record<string, unknown>;
   annotations: ToolAnnotations;
@@ -97,6 +99,7 @@ export function advertisedTools(endpoints: readonly AgentEndpointSpec[]): Advert
     guide,
     ...toolDefinitions(endpoints).map((tool) => ({
       name: tool.name,
+      title: tool.title,
       description: tool.description,
       inputSchema: toolInputSchema(tool),
       annotations: tool.annotations,
@@ -110,6 +113,7 @@ export function advertisedTools(endpoints: readonly AgentEndpointSpec[]): Advert
 export interface PreparedTool {
   name: string;
   config: {
+    title: string;
     description: string;
     inputSchema: ReturnType<typeof advertisedSchema>;
     annotations: ToolAnnotations;
@@ -177,6 +181,7 @@ export function prepareTools(tools: readonly ToolDefinition[], modules: RouteMod
   const guide: PreparedTool = {
     name: GUIDE_TOOL.name,
     config: {
+      title: GUIDE_TOOL.title,
       description: GUIDE_TOOL.description,
       inputSchema: advertisedSchema(() => GUIDE_TOOL.inputSchema),
       annotations: GUIDE_TOOL.annotations,
@@ -190,8 +195,8 @@ export function prepareTools(tools: readonly ToolDefinition[], modules: RouteMod
     ...[...routes.values()].map(
       ({ tool, loadHandler }): PreparedTool => ({
         name: tool.name,
-        // No title: hosts show the name (get_inbox), and tools/list stays small.
         config: {
+          title: tool.title,
           description: tool.description,
           inputSchema: advertisedSchema((target) => toolInputSchema(tool, target)),
           annotations: tool.annotations,
@@ -205,6 +210,7 @@ export function prepareTools(tools: readonly ToolDefinition[], modules: RouteMod
     {
       name: CONFIRM_TOOL.name,
       config: {
+        title: CONFIRM_TOOL.title,
         description: CONFIRM_TOOL.description,
         inputSchema: advertisedSchema(() => CONFIRM_TOOL.inputSchema),
         annotations: CONFIRM_TOOL.annotations,

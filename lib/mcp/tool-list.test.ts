@@ -3,7 +3,7 @@
 import { encode } from 'gpt-tokenizer/encoding/o200k_base';
 import { describe, expect, it } from 'vitest';
 import { endpoints } from '../contract';
-import { HINT_NAMES } from './annotations';
+import { advertisedHintNames } from './annotations';
 import { advertisedTools, toolListBytes } from './server';
 import { guideResult } from './guide-tool';
 import { isMcpTool } from '../contract/define';
@@ -35,15 +35,29 @@ describe('tools/list', () => {
     expect(guide.content[0]).toMatchObject({ type: 'text', text: expect.stringContaining(stated) });
   });
 
-  // Issue 32 §3: directories reject a tool without all four hints, and a hint left out means
-  // its default (destructive, open-world), which would claim more than most tools do.
-  it('gives every tool all four annotation hints, as booleans the contract declares', () => {
+  // Issue 32 §3: directories reject a tool without readOnlyHint, destructiveHint and openWorldHint,
+  // and a hint left out means its default (destructive, open-world), which would claim more than most
+  // tools do. idempotentHint is sent where the MCP schema gives it a meaning: on tools that write.
+  it('gives every tool its annotation hints, as booleans the contract declares', () => {
     for (const tool of tools) {
-      expect(Object.keys(tool.annotations), tool.name).toEqual([...HINT_NAMES]);
-      for (const name of HINT_NAMES) expect(typeof tool.annotations[name], `${tool.name} ${name}`).toBe('boolean');
+      const names = advertisedHintNames(tool.annotations);
+      expect(Object.keys(tool.annotations), tool.name).toEqual([...names]);
+      expect(names.includes('idempotentHint'), tool.name).toBe(!tool.annotations.readOnlyHint);
+      for (const name of names) expect(typeof tool.annotations[name], `${tool.name} ${name}`).toBe('boolean');
       const spec = endpoints.find((e) => e.id === tool.name);
-      if (spec) expect(tool.annotations, tool.name).toEqual(spec.hints);
+      if (spec) expect(spec.hints, tool.name).toMatchObject(tool.annotations);
     }
+  });
+
+  // Issue 47: the app directories show people a tool's title, and reject a tool without one.
+  it('gives every tool a title of its own, from its contract entry', () => {
+    for (const tool of tools) {
+      expect(tool.title, tool.name).toMatch(/^[A-Z][\w ,'-]{2,29}$/);
+      const spec = endpoints.find((e) => e.id === tool.name);
+      if (spec) expect(tool.title, tool.name).toBe(spec.title);
+    }
+    expect(new Set(tools.map((t) => t.title)).size).toBe(tools.length);
+    expect(tools.every((t) => t.name.length <= 64)).toBe(true);
   });
 });
 

@@ -84,13 +84,28 @@ describe('MCP tools from the contract', () => {
     const discover = toolDefinition(endpoints.find((e) => e.id === 'discover')!).inputSchema() as {
       properties: Record<string, Record<string, unknown>>;
     };
+    // A description that says what the name, default and bounds say is not sent (issue 47's titles paid with it).
     expect(discover.properties.limit).toEqual({
       default: 20,
-      description: 'Results per page',
       type: 'integer',
       minimum: 1,
       maximum: 50,
     });
+  });
+
+  it("leaves out update_my_profile's copies of register's field descriptions, keeping its own", () => {
+    const tools = toolDefinitions(endpoints);
+    const schemaOf = (name: string) =>
+      tools.find((t) => t.name === name)!.inputSchema() as { properties: Record<string, { description?: string }> };
+    const update = schemaOf('update_my_profile').properties;
+    const register = schemaOf('register').properties;
+    for (const field of ['coords', 'timezone', 'birthday', 'activities', 'availability_text']) {
+      expect(register[field]?.description, field).toBeTruthy();
+      expect(update[field], field).toBeDefined();
+      expect(update[field]?.description, field).toBeUndefined();
+    }
+    expect(update.photoURL?.description).toMatch(/null removes it/);
+    expect(tools.find((t) => t.name === 'update_my_profile')!.description).toContain('described in register');
   });
 
   it('refuses a contract where a query and a body field share a name', () => {
@@ -111,12 +126,12 @@ describe('MCP tools from the contract', () => {
 });
 
 describe('annotations (declared on each contract entry)', () => {
-  const hints = (id: string) => annotationsFor(endpoints.find((e) => e.id === id)!);
+  const hints = (id: string) => endpoints.find((e) => e.id === id)!.hints;
 
   it('marks every GET read-only and idempotent, except reading messages that can mark them read', () => {
     const plainReads = endpoints.filter((e) => e.method === 'GET' && e.id !== 'list_messages');
     for (const spec of plainReads)
-      expect(annotationsFor(spec), spec.id).toMatchObject({ readOnlyHint: true, idempotentHint: true });
+      expect(spec.hints, spec.id).toMatchObject({ readOnlyHint: true, idempotentHint: true });
     expect(hints('list_messages')).toMatchObject({ readOnlyHint: false, destructiveHint: false, idempotentHint: true });
     // A POST that stores nothing is read-only too.
     expect(hints('parse_availability')).toMatchObject({ readOnlyHint: true, openWorldHint: false });
@@ -153,6 +168,20 @@ describe('annotations (declared on each contract entry)', () => {
     // Reading is closed-world: nothing leaves the service.
     for (const id of ['discover', 'get_inbox', 'get_public_profile', 'get_plan'])
       expect(hints(id).openWorldHint).toBe(false);
+  });
+
+  it('advertises idempotentHint only where the MCP schema gives it a meaning: on tools that write', () => {
+    expect(annotationsFor({ hints: hints('get_inbox') })).toEqual({
+      readOnlyHint: true,
+      destructiveHint: false,
+      openWorldHint: false,
+    });
+    expect(annotationsFor({ hints: hints('mark_chat_read') })).toEqual({
+      readOnlyHint: false,
+      destructiveHint: false,
+      idempotentHint: true,
+      openWorldHint: false,
+    });
   });
 
   it('advertises a query flag as a boolean, which the route reads as the word the call sends', () => {

@@ -220,13 +220,30 @@ function withoutRepeatedAgentName(spec: EndpointSpec, schema: JsonSchema): JsonS
   return { ...schema, properties: rest };
 }
 
-/** get_inbox → "Get inbox". */
-export function toolTitle(id: string): string {
-  const words = id.replace(/_/g, ' ');
-  return words.charAt(0).toUpperCase() + words.slice(1);
+/**
+ * update_my_profile takes register's profile fields, and the two are always listed together: its
+ * copies of register's field descriptions go (about 300 bytes), and its toolHint says where they are.
+ */
+const DESCRIBED_IN: Readonly<Record<string, string>> = { update_my_profile: 'register' };
+
+function withoutDescriptionsOf(described: JsonSchema | undefined, schema: JsonSchema): JsonSchema {
+  const properties = schema.properties as Record<string, JsonSchema> | undefined;
+  const theirs = described?.properties as Record<string, JsonSchema> | undefined;
+  if (!properties || !theirs) return schema;
+  const trimmed = Object.entries(properties).map(([name, property]) => {
+    if (property.description === undefined || property.description !== theirs[name]?.description)
+      return [name, property];
+    const { description: _description, ...rest } = property;
+    return [name, rest];
+  });
+  return { ...schema, properties: Object.fromEntries(trimmed) };
 }
 
-export function toolDefinition(spec: AgentEndpointSpec): ToolDefinition {
+function toolSchema(spec: EndpointSpec, target: MergeTarget): JsonSchema {
+  return withoutRepeatedAgentName(spec, compactSchema(mergeInput(spec, target).schema, spec.method === 'PATCH'));
+}
+
+export function toolDefinition(spec: AgentEndpointSpec, describedIn?: EndpointSpec): ToolDefinition {
   const cache = new Map<string, unknown>();
   const memo = <T>(key: string, make: () => T): T => {
     if (!cache.has(key)) cache.set(key, make());
@@ -235,23 +252,25 @@ export function toolDefinition(spec: AgentEndpointSpec): ToolDefinition {
   const base = mergeInput(spec, 'draft-2020-12');
   return {
     name: spec.id,
-    title: toolTitle(spec.id),
+    title: spec.title,
     description: describeTool(spec),
     spec,
     annotations: annotationsFor(spec),
     places: base.places,
     bodyAsArgument: base.bodyAsArgument,
     inputSchema: (target) =>
-      memo(`in:${asTarget(target)}`, () =>
-        withoutRepeatedAgentName(
-          spec,
-          compactSchema(mergeInput(spec, asTarget(target)).schema, spec.method === 'PATCH'),
-        ),
-      ),
+      memo(`in:${asTarget(target)}`, () => {
+        const schema = toolSchema(spec, asTarget(target));
+        return describedIn ? withoutDescriptionsOf(toolSchema(describedIn, asTarget(target)), schema) : schema;
+      }),
   };
 }
 
 /** The tools for a contract table: every endpoint but those left out of MCP. */
 export function toolDefinitions(endpoints: readonly AgentEndpointSpec[]): ToolDefinition[] {
-  return endpoints.filter(isMcpTool).map(toolDefinition);
+  const byId = new Map(endpoints.map((spec) => [spec.id, spec]));
+  return endpoints.filter(isMcpTool).map((spec) => {
+    const describedIn = DESCRIBED_IN[spec.id];
+    return toolDefinition(spec, describedIn === undefined ? undefined : byId.get(describedIn));
+  });
 }
