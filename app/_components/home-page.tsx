@@ -1,4 +1,5 @@
 import { config } from '@/lib/config';
+import { EXAMPLE_PROMPTS } from '@/lib/guides/example-prompts';
 import { ASSISTANTS, assistantPrompt, mcpUrl, startGuide } from '@/lib/web/start-guides';
 import { breakable } from './breakable';
 
@@ -72,6 +73,12 @@ export function HomePage() {
           <figure className="copy-figure" aria-label="MCP server URL">
             <pre className="copy-block">{breakable(mcpUrl(baseUrl))}</pre>
           </figure>
+          <p>Then ask it, for example:</p>
+          <ul className="example-prompts">
+            {EXAMPLE_PROMPTS.map((example) => (
+              <li key={example.prompt}>“{example.prompt}”</li>
+            ))}
+          </ul>
           <p className="small muted">
             Agents: <a href="/llms.txt">llms.txt</a>, <a href="/SIGNUP.md">SIGNUP.md</a>,{' '}
             <a href="/AGENTS.md">AGENTS.md</a> and <a href="/api/v1/index.json">/api/v1/index.json</a>. People: the{' '}

@@ -13,6 +13,7 @@ import { SCOPE_DESCRIPTIONS } from '../docs/openapi';
 import { code, endpointRef, endpointTable, errorTable, fieldLimitRows, table } from './markdown';
 import { type GuideContext, personConsentInWords } from './signup';
 import { connectWays } from './connecting';
+import { EXAMPLE_PROMPTS } from './example-prompts';
 
 export function agentsGuide(
   endpoints: readonly EndpointSpec[],
@@ -26,6 +27,10 @@ export function agentsGuide(
 Base URL: ${baseUrl}. JSON in, JSON out. OpenAPI: ${baseUrl}/.well-known/openapi.json. MCP: ${baseUrl}/api/mcp (manifest ${baseUrl}/.well-known/mcp.json); every endpoint below is also an MCP tool with the same name as its operationId, the same arguments and the same errors. The MCP tool list is kept short (${toolListBytes ? `${Math.round(toolListBytes / 1000)} KB` : 'a tested budget'} for every tool): each tool's description says what it does and the one rule to keep, and this guide, SIGNUP.md and llms.txt are the MCP tool ${code('get_guide')} (${code('name')}: ${code('agents')}, ${code('signup')} or ${code('overview')}). MCP tools leave out ${code('agentSessionId')} and the raw ${code('schedule')} grid (send ${code('availability_text')}); both stay on the HTTP API, and a tool call that sends them is still accepted. A tool name that does not exist gets an error naming the closest tools.
 
 In a host that shows MCP Apps views (ChatGPT, Claude, VS Code and others), ${code('discover')}, ${code('list_buddy_requests')}, ${code('send_buddy_request')}, ${code('list_messages')}, ${code('send_message')}, ${code('list_plans')}, ${code('get_plan')} and ${code('accept_plan')} also show the person a view they can tap; the text result is the same. Three actions reach another human, so there the person confirms them: a buddy request, their first message in a chat, and accepting a plan. Call ${code('send_buddy_request')}, ${code('send_message')} or ${code('accept_plan')} with ${code('confirm')}: ${code('"person"')}. Nothing happens yet: the answer says so (${code('status')}: ${code('awaiting_person')}), and the view shows the person exactly that request, message or plan with Send (or Accept) and Edit. Do not do it again or try to confirm it yourself: ${code('confirm_action')} is the view's own tool (hidden from you, and it needs a token only the view has); the confirmation lasts 15 minutes. When the host declares MCP Apps support in the request's capabilities the server waits for the tap even without ${code('confirm')} (for messages, only the person's first in that chat; operator switch ${code('MCP_REQUIRE_PERSON_CONFIRM')}). Hosts without views, and the HTTP API, act at once as before.
+
+## What people ask, and the tools it takes
+
+${EXAMPLE_PROMPTS.map((example) => `- "${example.prompt}": ${example.tools.map(code).join(', ')}`).join('\n')}
 
 ## Connecting
 

@@ -3,16 +3,20 @@
 import { API_VERSION } from '../docs/index-document';
 import { MCP_SERVER_NAME } from './server';
 import { GUIDE_TOOL } from './guide-tool';
+import { EXAMPLE_PROMPTS } from '../guides/example-prompts';
 import type { ToolDefinition } from './tools';
 import { DEVICE_CLIENT_ID, resourceMetadataUrl } from '../accounts/oauth-resources';
+
+/** What the server does, in one breath: the manifest's and the MCP Registry entry's (server.json) description. */
+export const MCP_SERVER_DESCRIPTION =
+  'Find people to do things with, through your assistant: sign up, find buddies nearby who share your activities ' +
+  'and free time, ask them, chat, plan a meeting, and join small group meetups.';
 
 export function buildMcpManifest(tools: readonly ToolDefinition[], baseUrl: string) {
   return {
     name: MCP_SERVER_NAME,
     title: 'Buddy Match',
-    description:
-      'Sign a person up to a buddy-finding app and act for them: profile, photo, buddy requests, inbox and chats. ' +
-      'Start with the register tool.',
+    description: MCP_SERVER_DESCRIPTION,
     version: API_VERSION,
     endpoint: `${baseUrl}/api/mcp`,
     transport: { type: 'streamable-http', url: `${baseUrl}/api/mcp`, stateless: true },
@@ -37,7 +41,11 @@ export function buildMcpManifest(tools: readonly ToolDefinition[], baseUrl: stri
       agents_guide: `${baseUrl}/AGENTS.md`,
       openapi: `${baseUrl}/.well-known/openapi.json`,
       llms_txt: `${baseUrl}/llms.txt`,
+      privacy_policy: `${baseUrl}/privacy`,
+      terms_of_use: `${baseUrl}/terms`,
     },
+    // What a person can ask an assistant that has this connected, and the tools each takes (tested).
+    example_prompts: EXAMPLE_PROMPTS,
     tools: [
       ...tools.map((tool) => ({
         name: tool.name,
@@ -50,7 +58,7 @@ export function buildMcpManifest(tools: readonly ToolDefinition[], baseUrl: stri
       // The guides as a tool (no HTTP endpoint of its own: they are /SIGNUP.md, /AGENTS.md, /llms.txt).
       {
         name: GUIDE_TOOL.name,
-        title: 'Get guide',
+        title: GUIDE_TOOL.title,
         description: GUIDE_TOOL.description,
         auth: 'none',
         annotations: GUIDE_TOOL.annotations,
