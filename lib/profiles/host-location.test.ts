@@ -1,4 +1,7 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { isCleanText } from '../core/text-rule';
+import { canonicalTimezone } from '../geo/timezone';
 import {
   hostLocationForSignup,
   hostLocationFrom,
@@ -55,6 +58,35 @@ describe('hostLocationFrom', () => {
     expect(hostLocationFrom({ city: 'Lisbon', country: 7, timezone: 'Nowhere/Else', extra: { a: 1 } })).toEqual({
       city: 'Lisbon',
     });
+  });
+
+  it('never throws, and keeps only bounded clean names and known zones, whatever the host sends', () => {
+    const part = fc.oneof(fc.string({ maxLength: 200 }), fc.jsonValue({ maxDepth: 2 }));
+    const hint = fc.oneof(
+      fc.jsonValue({ maxDepth: 3 }),
+      fc.record(
+        { city: part, region: part, country: part, timezone: part, latitude: part, longitude: part },
+        { requiredKeys: [] },
+      ),
+    );
+    fc.assert(
+      fc.property(hint, (value) => {
+        const found = hostLocationFrom(value);
+        if (found === undefined) return;
+        expect(Object.keys(found).length).toBeGreaterThan(0);
+        for (const [key, text] of Object.entries(found)) {
+          expect(['city', 'region', 'country', 'timezone']).toContain(key);
+          expect(typeof text).toBe('string');
+          expect(text.length).toBeGreaterThan(0);
+          expect(text.length).toBeLessThanOrEqual(80);
+          expect(isCleanText(text)).toBe(true);
+        }
+        if (found.timezone !== undefined) expect(canonicalTimezone(found.timezone)).toBe(found.timezone);
+        const label = hostLocationLabel(found);
+        if (label !== undefined) expect(label.length).toBeLessThanOrEqual(120);
+      }),
+      { seed: 47, numRuns: 2000 },
+    );
   });
 
   it('reads a JSON "__proto__" key as data, not as a prototype', () => {
