@@ -3,6 +3,7 @@
 // RateLimit headers on the answer.
 import type { Database } from '@/db';
 import type { RegisterBody } from '@/lib/contract/accounts';
+import type { HostLocation } from '@/lib/profiles/host-location';
 import { config } from '@/lib/config';
 import { Reply } from '@/lib/http/route';
 import { photoServicesFrom } from '@/lib/photos/services';
@@ -14,10 +15,12 @@ interface RegistrationCall {
   ip: string;
   baseUrl: string;
   normalized: readonly string[];
+  /** Only an MCP tool call carries one (the register tool; the web signup never does). */
+  hostLocation?: HostLocation;
 }
 
 export async function replyToRegistration<T>(
-  { db, body, ip, baseUrl, normalized }: RegistrationCall,
+  { db, body, ip, baseUrl, normalized, hostLocation }: RegistrationCall,
   register: (db: Database, body: RegisterBody, ctx: RegisterContext) => Promise<T>,
 ): Promise<Reply<T>> {
   const cfg = config();
@@ -31,6 +34,7 @@ export async function replyToRegistration<T>(
     photos: photoServicesFrom(cfg),
     normalized,
     requirePersonConsent: cfg.requirePersonConsent,
+    hostLocation,
   });
   return new Reply(registered, { headers: await registrationLimitHeaders(db, ip, registrationLimit) });
 }

@@ -19,6 +19,7 @@ import {
   timezoneColumns,
   type ProfileWarnings,
 } from '../profiles/fields';
+import { hostLocationForSignup, withHostTimezone, type HostLocation } from '../profiles/host-location';
 import { profileUrl } from '../profiles/records';
 import { recordAgentAction } from '../attribution/attribution';
 import { generatePassword, hashPassword } from '../core/secrets';
@@ -44,6 +45,11 @@ export interface RegisterContext {
    * "Yes, show me to people nearby" on the web (issue 41 §2). The person's own signup never waits.
    */
   requirePersonConsent: boolean;
+  /**
+   * The coarse location the assistant's host sent with an MCP call (never set over HTTP):
+   * fills the location and time zone the person did not give, each with a note.
+   */
+  hostLocation?: HostLocation;
 }
 
 /** The inline photo or photoURL of a registration, if any (sending both is a validation error). */
@@ -85,8 +91,12 @@ async function createAccount(db: Database, body: RegisterBody, ctx: RegisterCont
   await refuseKnownConflicts(db, body);
   const notes = [...ctx.normalized];
   const photoInput = photoInputOf(body, notes);
-  const resolved = resolveProfileInput(body, notes);
+  // The person's own place always wins; the host's city goes through the gazetteer as if typed.
+  const fromHost = hostLocationForSignup(body, ctx.hostLocation);
+  if (fromHost) notes.push(fromHost.note);
+  const resolved = resolveProfileInput(fromHost ? { ...body, location: fromHost.location } : body, notes);
   const { columns, warnings } = resolved;
+  const zone = withHostTimezone(timezoneColumns(body, columns, null), ctx.hostLocation, warnings);
   // The photo is checked, processed and stored before the account exists, so a bad
   // photo is a 4xx with nothing created; if the transaction then fails, the stored
   // blobs are deleted again (withStoredPhoto).
@@ -105,7 +115,7 @@ async function createAccount(db: Database, body: RegisterBody, ctx: RegisterCont
       const slug = body.slug ?? (await uniqueSlug(trx, body.displayName));
       const values = {
         ...columns,
-        ...timezoneColumns(body, columns, null),
+        ...zone,
         email: body.email,
         password_hash: passwordHash,
         slug,

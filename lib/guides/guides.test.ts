@@ -61,6 +61,7 @@ describe('AGENTS.md', () => {
     expect(text).toContain('| Discover searches | 130 per hour per person |');
     expect(text).toContain('| Changes of the coordinates | 9 per day per person (unchanged values do not count) |');
     expect(text).toMatch(/429 `rate_limited` with `Retry-After`, `error.fields` names `coords` or `location`/);
+    expect(text).toMatch(/`openai\/userLocation`\) fills a `register` without `location` or `coords`/);
   });
 
   it('explains safe retries, the RateLimit fields (with the configured numbers) and the JSON 405/404s', () => {

@@ -3,6 +3,7 @@
 import { resourceMetadataUrl } from '../accounts/oauth-resources';
 import type { z } from 'zod';
 import { getDb, type Database } from '@/db';
+import type { HostLocation } from '../profiles/host-location';
 import { noteWrite } from '@/db/replicas';
 import { attributedTo } from '../attribution/attribution';
 import { findSession } from '../accounts/sessions';
@@ -46,6 +47,8 @@ export interface RouteCall {
   params: () => Promise<Record<string, string | string[]>>;
   /** The body's text, read within the endpoint's byte limit; or the parsed body and an upper bound of its size. */
   body: { text: (limit: number) => Promise<string> } | { parsed: unknown; bytesAtMost: number };
+  /** The coarse location the assistant's host sent in the MCP call's `_meta`: only an MCP tool call sets it. */
+  hostLocation?: HostLocation;
 }
 
 /** An answer still as a value: the HTTP caller serialises it once, an MCP caller hands it on. */
@@ -83,6 +86,8 @@ export interface HandlerContext<S extends EndpointSpec> {
   body: Out<S['body']>;
   /** What parsing read differently from how it was written (forgiving input), for warnings.normalized. */
   normalized: string[];
+  /** A hint from an MCP call's host (lib/mcp/server.ts), never from HTTP; undefined when none. */
+  hostLocation: HostLocation | undefined;
   request: RouteRequest;
   ip: string;
   baseUrl: string;
@@ -146,7 +151,7 @@ export function route<S extends EndpointSpec>(spec: S, handler: Handler<S>, opti
   // Bodies with agentName/agentSessionId: their agentName must be the caller's own (attributedTo).
   const attributed = 'agentName' in ((spec.body as { shape?: object } | undefined)?.shape ?? {});
   const maxBodyBytes = spec.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-  const call = async ({ request, query: searchParams, params: readParams, body: source }: RouteCall) => {
+  const call = async ({ request, query: searchParams, params: readParams, body: source, hostLocation }: RouteCall) => {
     let claimed: IdempotencyKey | null = null;
     // The RateLimit fields of a limit this call was counted against, for any answer to it.
     let limitHeaders: Record<string, string> = {};
@@ -232,6 +237,7 @@ export function route<S extends EndpointSpec>(spec: S, handler: Handler<S>, opti
         query: query as Out<S['query']>,
         body: checkedBody as Out<S['body']>,
         normalized,
+        hostLocation,
         request,
         ip,
         baseUrl: config().publicBaseUrl,

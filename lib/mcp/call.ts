@@ -6,6 +6,7 @@ import { wellFormed } from '../contract/text';
 import { CLIENT_IP_HEADERS } from '../http/ip';
 import type { JsonAnswer } from '../http/route';
 import type { ToolDefinition } from './tools';
+import type { HostLocation } from '../profiles/host-location';
 import { connectText } from '../guides/connecting';
 import { contractCall, errorResponse, toApiError } from '../http/route';
 
@@ -113,10 +114,12 @@ function forwardedHeaders(incoming: Request | undefined): Headers {
   return headers;
 }
 
-/** What a tool call needs of its MCP request: the request itself, and the size of its body. */
+/** What a tool call needs of its MCP request: the request itself, the size of its body, and the host's hints. */
 export interface IncomingCall {
   request: Request;
   bodyBytes: number;
+  /** The coarse location the host sent in this call's `_meta` (lib/mcp/server.ts), for the route. */
+  hostLocation?: HostLocation;
 }
 
 /**
@@ -152,6 +155,7 @@ async function answerOf(
     params: async () => params,
     // The arguments came inside the MCP body: its size bounds theirs.
     body: { parsed: body, bytesAtMost: incoming?.bodyBytes ?? Number.POSITIVE_INFINITY },
+    hostLocation: incoming?.hostLocation,
   });
 }
 

@@ -27,6 +27,7 @@ import {
   waitsForPerson,
 } from './confirm-tool';
 import { callerCapabilities, type ConfirmAction } from './person-confirm';
+import { hostLocationFrom } from '../profiles/host-location';
 import { VIEW_MIME_TYPE, VIEWS, viewCsp, viewHtml, viewOfTool } from './views/registry';
 
 export const MCP_SERVER_NAME = 'buddy-match';
@@ -222,6 +223,19 @@ export function prepareTools(tools: readonly ToolDefinition[], modules: RouteMod
   return prepared;
 }
 
+/** Where ChatGPT puts the person's coarse location on every tools/call (its Apps SDK reference). */
+export const HOST_LOCATION_META_KEY = 'openai/userLocation';
+
+/**
+ * The exchange's request with this call's host hints: the coarse location in its `_meta`,
+ * parsed and bounded (anything odd is dropped), so only the MCP path ever reads one.
+ */
+function withHostHints(incoming: IncomingCall | undefined, meta: unknown): IncomingCall | undefined {
+  const hint = (meta as Record<string, unknown> | undefined)?.[HOST_LOCATION_META_KEY];
+  const hostLocation = incoming && hint !== undefined ? hostLocationFrom(hint) : undefined;
+  return hostLocation ? { ...incoming!, hostLocation } : incoming;
+}
+
 /**
  * Puts the prepared tools and the views on this exchange's server, each call carrying the
  * exchange's MCP request. An exchange that calls one tool (`calls`) gets that tool alone: a
@@ -238,7 +252,7 @@ export function registerTools(
   const only = calls === undefined ? undefined : prepared.find((tool) => tool.name === calls);
   for (const tool of only ? [only] : prepared)
     server.registerTool(tool.name, tool.config, async (args, ctx) =>
-      tool.call(args, incoming, baseUrl, () =>
+      tool.call(args, withHostHints(incoming, ctx.mcpReq._meta), baseUrl, () =>
         callerCapabilities(ctx.mcpReq.envelope, server.server.getClientCapabilities()),
       ),
     );
