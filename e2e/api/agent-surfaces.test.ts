@@ -98,6 +98,20 @@ describe('GET /.well-known/mcp.json', () => {
   });
 });
 
+describe('GET /server.json (issue 47)', () => {
+  it("is this server's MCP Registry entry, for the URL it is served at", async () => {
+    const res = await api('GET', '/server.json');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(res.body).toMatchObject({
+      $schema: 'https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json',
+      name: `${new URL(baseUrl()).hostname}/buddy-match`,
+      remotes: [{ type: 'streamable-http', url: `${baseUrl()}/api/mcp` }],
+    });
+    expect(res.body.description.length).toBeLessThanOrEqual(100);
+  });
+});
+
 describe('the MCP server at /api/mcp', () => {
   it('lists one tool per contract endpoint with the contract schemas and truthful annotations', async () => {
     const client = await mcpClient();
