@@ -16,7 +16,7 @@ import { sendDueReminders } from '@/lib/plans/reminders';
 import { type CheckinMailJob, runCheckins, sendCheckinMail, sendContactMail } from '@/lib/plans/checkins';
 import { loadUnsubscribeKey } from '@/lib/notifications/mail-preferences';
 import { pruneMailSends, sendOncePerJob } from '@/lib/notifications/mail';
-import { pruneSpentCounters } from '@/lib/limits/prune';
+import { pruneSpentCounters } from '@/lib/accounts/prune-counters';
 import { type DigestJob, scheduleDigest, sendDigestMail } from '@/lib/notifications/digest';
 import { getBoss, QUEUES, registerWorkers, type JobHandler, type QueueName } from '@/lib/jobs/boss';
 import { type MeetupMailJob, sendMeetupMail } from '@/lib/meetups/mail';

@@ -5,8 +5,8 @@
 // stayed for good, which the privacy page could not have said.
 import { sql } from 'kysely';
 import type { Database } from '@/db';
-import { type FailureLimits, failureKeepSeconds } from '../accounts/attempt-limits';
-import type { Limits } from './rules';
+import { type FailureLimits, failureKeepSeconds } from './attempt-limits';
+import type { Limits } from '../limits/rules';
 
 export interface CounterWindows {
   limits: Pick<Limits, 'registrations'>;
