@@ -10,7 +10,7 @@ import { SIGNIN_LINK_TTL_SECONDS } from '../accounts/signin-links';
 import type { Config } from '../config';
 import { IDEMPOTENCY_TTL_SECONDS } from '../http/idempotency';
 import { JOB_ARCHIVE_KEPT_DAYS, JOB_ARCHIVED_AFTER_SECONDS } from '../jobs/boss';
-import { counterKeepSeconds } from '../limits/prune';
+import { counterKeepSeconds } from '../accounts/prune-counters';
 import { LIMIT_NAMES, LIMIT_RULES } from '../limits/rules';
 import { CONFIRMATION_TTL_MS } from '../mcp/person-confirm';
 import { WEB_PUSH_TTL_SECONDS } from '../notifications/web-push';
@@ -172,25 +172,25 @@ export function retentionPeriods(cfg: RetentionConfig) {
       id: 'registration_counter',
       what: 'The network address a sign-up came from is kept for',
       seconds: counters.registrations,
-      source: 'counterKeepSeconds().registrations (lib/limits/prune.ts)',
+      source: 'counterKeepSeconds().registrations (lib/accounts/prune-counters.ts)',
     },
     {
       id: 'password_failures',
       what: 'A wrong password (the email typed and the network address) is kept for',
       seconds: counters.passwordFailures,
-      source: 'counterKeepSeconds().passwordFailures (lib/limits/prune.ts)',
+      source: 'counterKeepSeconds().passwordFailures (lib/accounts/prune-counters.ts)',
     },
     {
       id: 'link_requests',
       what: 'A request for a sign-in link (the email typed and the network address) is kept for',
       seconds: counters.linkRequests,
-      source: 'counterKeepSeconds().linkRequests (lib/limits/prune.ts)',
+      source: 'counterKeepSeconds().linkRequests (lib/accounts/prune-counters.ts)',
     },
     {
       id: 'known_address',
       what: 'A network address you signed in from with your password is remembered for',
       seconds: counters.knownAddresses,
-      source: 'counterKeepSeconds().knownAddresses (lib/limits/prune.ts)',
+      source: 'counterKeepSeconds().knownAddresses (lib/accounts/prune-counters.ts)',
     },
   ] as const satisfies readonly RetentionPeriod[];
 }
