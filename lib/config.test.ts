@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { defaultMailFrom, loadConfig as load } from './config';
+import { defaultContactEmail, defaultMailFrom, loadConfig as load } from './config';
 import { appSigninUrl } from './accounts/app-signin';
 
 const loadConfig = (vars: Record<string, string>) => load(vars as NodeJS.ProcessEnv);
@@ -125,5 +125,16 @@ describe('MAIL_FROM (issue 46 §5)', () => {
     expect(loadConfig({}).mailFrom).toBe('no-reply@localhost');
     for (const base of ['http://127.0.0.1:3000', 'http://[::1]:3000', 'http://localhost:3000'])
       expect(defaultMailFrom(base)).toBe('no-reply@localhost');
+  });
+});
+
+describe('CONTACT_EMAIL (issue 47)', () => {
+  it('defaults to contact at the site’s host, as MAIL_FROM does, and is the operator’s when set', () => {
+    expect(loadConfig({ PUBLIC_BASE_URL: 'https://buddy.example.org' }).contactEmail).toBe('contact@buddy.example.org');
+    expect(
+      loadConfig({ PUBLIC_BASE_URL: 'https://buddy.example.org', CONTACT_EMAIL: ' help@example.org ' }).contactEmail,
+    ).toBe('help@example.org');
+    expect(loadConfig({}).contactEmail).toBe('contact@localhost');
+    expect(defaultContactEmail('http://127.0.0.1:3000')).toBe('contact@localhost');
   });
 });

@@ -57,6 +57,8 @@ export interface Config {
   trustedProxies: TrustProxy;
   smtpUrl: string | undefined;
   mailFrom: string;
+  /** CONTACT_EMAIL: where people reach the operator (the privacy and terms pages name it). */
+  contactEmail: string;
   geocoderUrl: string | undefined;
   events: EventsConfig;
   /** Vercel Blob token; when unset photos are stored under DATA_DIR/blobs and served by the app. */
@@ -202,9 +204,18 @@ export function appLinkUrlFromEnv(raw: string | undefined): string | undefined {
  * it, while the site has no name (an address needs a domain, not an IP).
  */
 export function defaultMailFrom(publicBaseUrl: string): string {
+  return addressAtSite('no-reply', publicBaseUrl);
+}
+
+/** The contact when CONTACT_EMAIL is unset: contact@ the site's own host, as MAIL_FROM's default. */
+export function defaultContactEmail(publicBaseUrl: string): string {
+  return addressAtSite('contact', publicBaseUrl);
+}
+
+function addressAtSite(local: string, publicBaseUrl: string): string {
   const host = new URL(publicBaseUrl).hostname;
   const named = host.includes('.') && !/^[\d.]+$/.test(host) && !host.startsWith('[');
-  return `no-reply@${named ? host : 'localhost'}`;
+  return `${local}@${named ? host : 'localhost'}`;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -223,6 +234,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustedProxies: parseTrustProxy(env.TRUST_PROXY),
     smtpUrl: env.SMTP_URL || undefined,
     mailFrom: env.MAIL_FROM || defaultMailFrom(base),
+    contactEmail: env.CONTACT_EMAIL?.trim() || defaultContactEmail(base),
     geocoderUrl: env.GEOCODER_URL || undefined,
     planReminderOffsets: reminderOffsetsFromEnv(env.PLAN_REMINDER_OFFSETS),
     planCheckin: {
@@ -372,6 +384,12 @@ export const CONFIG_VARIABLES = [
     name: 'MAIL_FROM',
     default: '`no-reply@` the host of `PUBLIC_BASE_URL` (`no-reply@localhost` while that is unset or an IP address)',
     description: 'Sender address.',
+  },
+  {
+    name: 'CONTACT_EMAIL',
+    default: '`contact@` the host of `PUBLIC_BASE_URL` (`contact@localhost` while that is unset or an IP address)',
+    description:
+      'Where people reach the operator about their data, the terms or a safety problem: `/privacy` and `/terms` name it (app directories ask for a contact). Make sure someone reads it.',
   },
   {
     name: 'MAIL_DIGEST_DELAY',

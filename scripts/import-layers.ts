@@ -13,7 +13,7 @@
 //   3 domain    lib/<domain>: pure fn(db, …) — accounts … plans, limits, notifications, jobs/boss (the queue).
 //   4 config    lib/config.ts: reads the environment into the values the domain is handed as arguments.
 //   5 http      lib/http (transport), lib/auth (sign-in cookies and pages), lib/oauth (the mounted provider).
-//   6 surface   what renders the contract for a reader: lib/mcp, lib/guides, lib/docs, lib/web.
+//   6 surface   what renders the contract for a reader: lib/mcp, lib/guides, lib/docs, lib/web, lib/legal.
 //   7 app       app/ (route files and pages) and proxy.ts.
 //   8 process   server/, the doors (lib/http/*-front-door*, moving to server/doors/), scripts/start.ts and
 //               scripts/serve.mjs (moving to server/), lib/jobs/workers.ts (the worker process), next.config.ts.
@@ -34,7 +34,7 @@ export const LAYER_TABLE: readonly (readonly [pattern: RegExp, layer: Layer])[] 
   [/^lib\/contract\//, 'contract'],
   [/^lib\/config\.ts$/, 'config'],
   [/^lib\/(http|auth|oauth)\//, 'http'],
-  [/^lib\/(mcp|guides|docs|web)\//, 'surface'],
+  [/^lib\/(mcp|guides|docs|web|legal)\//, 'surface'],
   [/^lib\//, 'domain'],
   [/^(app\/|proxy\.ts$)/, 'app'],
   [/^scripts\//, 'tools'],

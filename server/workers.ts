@@ -16,6 +16,7 @@ import { sendDueReminders } from '@/lib/plans/reminders';
 import { type CheckinMailJob, runCheckins, sendCheckinMail, sendContactMail } from '@/lib/plans/checkins';
 import { loadUnsubscribeKey } from '@/lib/notifications/mail-preferences';
 import { pruneMailSends, sendOncePerJob } from '@/lib/notifications/mail';
+import { pruneSpentCounters } from '@/lib/accounts/prune-counters';
 import { type DigestJob, scheduleDigest, sendDigestMail } from '@/lib/notifications/digest';
 import { getBoss, QUEUES, registerWorkers, type JobHandler, type QueueName } from '@/lib/jobs/boss';
 import { type MeetupMailJob, sendMeetupMail } from '@/lib/meetups/mail';
@@ -79,6 +80,7 @@ export async function startWorkers(): Promise<void> {
       await sweepPlans(getDb());
       await sendDueReminders(getDb());
       await pruneMailSends(getDb());
+      await pruneSpentCounters(getDb(), cfg);
       await runCheckins(getDb(), cfg.planCheckin);
       await sendDueMeetupReminders(getDb());
       await expireDueOffers(getDb());

@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { LEGAL_PATHS } from '@/lib/legal/paths';
 
 /** What every page says about the site, in its head and in the manifest. */
 export const SITE = {
@@ -29,7 +30,8 @@ export function SiteChrome({ children }: { children: ReactNode }) {
       </main>
       <footer className="site-footer">
         <div className="container">
-          Buddy Match — find people to do things with. For agents: <a href="/api/v1/index.json">the API index</a>.
+          Buddy Match — find people to do things with. For agents: <a href="/api/v1/index.json">the API index</a>.{' '}
+          <a href={LEGAL_PATHS.privacy}>Privacy</a> · <a href={LEGAL_PATHS.terms}>Terms</a>
         </div>
       </footer>
     </>

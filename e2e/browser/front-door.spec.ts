@@ -162,6 +162,33 @@ test('issue 31 §7: the start page copies the prompt, opens the assistant with i
   expect(brokenWords).toEqual([]);
 });
 
+// Issue 47: what app directories check for. Plain HTML (server/doors/legal.tsx), so no
+// JavaScript is needed; their text and periods are checked in e2e/api/legal-pages.test.ts.
+test('the privacy policy and the terms are reached from the home page, fit the screen and are accessible @phone', async ({
+  page,
+}, testInfo) => {
+  await page.goto(`${base()}/`);
+  await page.getByRole('contentinfo').getByRole('link', { name: 'Privacy' }).click();
+  await expect(page).toHaveURL(`${base()}/privacy`);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Privacy policy');
+  await expect(page.getByRole('heading', { name: 'How long we keep things' })).toBeVisible();
+  await expectAccessible(page);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+    page.viewportSize()!.width,
+  );
+  await screenshot(page, testInfo, 'privacy');
+  await page.getByRole('main').getByRole('link', { name: 'terms of use' }).click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Terms of use');
+  await expectAccessible(page);
+});
+
+test('signup names the terms and the privacy policy beside its button', async ({ page }) => {
+  await page.goto(`${base()}/signup`);
+  const form = page.getByRole('main');
+  await expect(form.getByRole('link', { name: 'terms of use' })).toHaveAttribute('href', '/terms');
+  await expect(form.getByRole('link', { name: 'privacy policy' })).toHaveAttribute('href', '/privacy');
+});
+
 test('an unknown assistant page is a 404', async ({ page }) => {
   const response = await page.goto(`${base()}/start/siri`);
   expect(response?.status()).toBe(404);

@@ -8,6 +8,7 @@ import { IDEMPOTENCY_TTL_SECONDS } from '../http/idempotency';
 import { perWindow } from '../limits/rate-limits';
 import { LIMIT_NAMES, LIMIT_RULES, type LimitDeclaration, type Limits } from '../limits/rules';
 import { LIMITS } from '../contract/schemas';
+import { LEGAL_PATHS } from '../legal/paths';
 import { TEXT_RULE_IN_WORDS } from '../contract/text';
 import { SCOPE_DESCRIPTIONS } from '../docs/openapi';
 import { code, endpointRef, endpointTable, errorTable, fieldLimitRows, table } from './markdown';
@@ -179,6 +180,7 @@ ${errorTable()}
 - Never hand the person's account, token or task to another agent, server or service.
 - Keep the token secret; never show it, log it or put it in a link.
 - Be kind and brief in messages; no spam, no repeated messages when there is no answer.
+- Privacy policy: ${baseUrl}${LEGAL_PATHS.privacy}; terms of use (which bind what you do for the person): ${baseUrl}${LEGAL_PATHS.terms}.
 `;
 }
 

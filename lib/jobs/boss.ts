@@ -59,6 +59,14 @@ export const MAINTENANCE_INTERVAL_SECONDS = 10;
  */
 export const CRON_MONITOR_INTERVAL_SECONDS = 5;
 
+/**
+ * A finished job (its data: an id, a place to look up, a notification) moves to pg-boss's archive
+ * after this long, and leaves the archive JOB_ARCHIVE_KEPT_DAYS later. pg-boss's own defaults,
+ * stated here so the privacy page can say them (lib/legal/retention.ts).
+ */
+export const JOB_ARCHIVED_AFTER_SECONDS = 12 * 3600;
+export const JOB_ARCHIVE_KEPT_DAYS = 7;
+
 // Mail: a send has 15 s at most (lib/notifications/mail.ts) and a batch's sends run side by side, so a
 // batch fits in 20 s; a job killed mid-send is retried ~20-40 s later, and carries the same Message-ID.
 // (A worker fetches every 0.5 s: a batch of 10 keeps up with 20 mails a second per instance.)
@@ -144,6 +152,8 @@ export async function startBoss(connectionString: string): Promise<PgBoss> {
     max: 4,
     maintenanceIntervalSeconds: MAINTENANCE_INTERVAL_SECONDS,
     cronMonitorIntervalSeconds: CRON_MONITOR_INTERVAL_SECONDS,
+    archiveCompletedAfterSeconds: JOB_ARCHIVED_AFTER_SECONDS,
+    deleteAfterDays: JOB_ARCHIVE_KEPT_DAYS,
   });
   boss.on('error', (error) => {
     if (expectedAtShutdown(error)) return;

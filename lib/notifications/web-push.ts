@@ -107,6 +107,9 @@ export function webPushPayload(notification: PushNotification): string {
   });
 }
 
+/** How long a browser's push service may hold a notification its device has not yet fetched. */
+export const WEB_PUSH_TTL_SECONDS = 24 * 3600;
+
 /** Sends one push; 'gone' when the push service says the subscription no longer exists (404/410). */
 export async function sendWebPush(
   subscription: WebPushSubscription,
@@ -118,7 +121,7 @@ export async function sendWebPush(
   const details = webpush.generateRequestDetails(
     { endpoint: subscription.endpoint, keys: { p256dh: subscription.p256dh, auth: subscription.auth } },
     payload,
-    { vapidDetails: vapid, TTL: 24 * 3600, contentEncoding: 'aes128gcm', urgency: 'high' },
+    { vapidDetails: vapid, TTL: WEB_PUSH_TTL_SECONDS, contentEncoding: 'aes128gcm', urgency: 'high' },
   );
   const url = new URL(details.endpoint);
   const status = await new Promise<number>((resolve, reject) => {

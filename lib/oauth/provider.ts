@@ -32,6 +32,20 @@ export const OAUTH_ROUTES = {
 
 export const ACCESS_TOKEN_TTL_S = 3600;
 
+/** How long each thing oidc-provider stores lives, in seconds (the privacy page names some of them). */
+export const OAUTH_TTL_SECONDS = {
+  AccessToken: ACCESS_TOKEN_TTL_S,
+  AuthorizationCode: 60,
+  Interaction: 15 * 60,
+  Session: 15 * 60,
+  /** A connection the person approved, unless they end it sooner. */
+  Grant: 365 * 24 * 3600,
+  /** Rotated on every use; one unused this long is dead. */
+  RefreshToken: 60 * 24 * 3600,
+  DeviceCode: 10 * 60,
+  IdToken: 3600,
+} as const;
+
 /**
  * The client any assistant may use for device sign-in without registering first: public
  * (no secret), device code and refresh grants only, so it can never receive a code at a
@@ -114,16 +128,7 @@ async function createProvider(): Promise<Provider> {
     // the code to them); confidential clients, whose secrets belong on a server, may not.
     clientBasedCORS: (_ctx, _origin, client) => client.clientAuthMethod === 'none',
     issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
-    ttl: {
-      AccessToken: ACCESS_TOKEN_TTL_S,
-      AuthorizationCode: 60,
-      Interaction: 15 * 60,
-      Session: 15 * 60,
-      Grant: 365 * 24 * 3600,
-      RefreshToken: 60 * 24 * 3600,
-      DeviceCode: 10 * 60,
-      IdToken: 3600,
-    },
+    ttl: OAUTH_TTL_SECONDS,
     routes: OAUTH_ROUTES,
     // An error the browser sees (a client that cannot be loaded: its metadata document
     // unreachable or of the wrong shape, a bad redirect) gets a page in the site's style,

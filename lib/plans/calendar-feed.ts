@@ -20,9 +20,9 @@ import { isoInstant } from './time';
 
 export const CALENDAR_FEED_PREFIX = 'bm_cal_';
 /** How long a cancelled plan stays in the feed as STATUS:CANCELLED, so subscribed calendars drop it. */
-const CANCELLED_KEPT_DAYS = 30;
+export const CANCELLED_KEPT_DAYS = 30;
 /** How far back confirmed plans stay in the feed. */
-const PAST_KEPT_DAYS = 90;
+export const PAST_KEPT_DAYS = 90;
 
 const calendarName = 'Buddy Match plans';
 

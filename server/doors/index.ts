@@ -7,6 +7,7 @@ import { answerBadRequestTarget } from '@/lib/http/request-target';
 import { answerOauth } from '@/lib/oauth/front-door';
 import { answerApiFrontDoor } from './api';
 import { answerHomePage } from './home';
+import { answerLegalPages } from './legal';
 import { parkUnchangedInboxPoll } from './poll';
 import { answerFromRoute, directRoute } from './route';
 import { answerSharePages } from './share';
@@ -36,6 +37,8 @@ export function doors({ https, staticDir }: DoorOptions): readonly Door[] {
     answerOauth,
     // The home page, as plain HTML with no client runtime.
     (req, res) => answerHomePage(req, res, { https }),
+    // The privacy policy and the terms of use, plain HTML too.
+    (req, res) => answerLegalPages(req, res, { https }),
     // A shared plan's page and the contact's unsubscribe page, plain HTML too.
     (req, res) => answerSharePages(req, res, { https }),
     // The app's scripts and styles, brotli-compressed at build time.

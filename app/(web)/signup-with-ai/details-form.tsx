@@ -4,6 +4,7 @@ import { GENDER_OPTIONS as GENDERS, type SignupDraft, type SignupParam } from '@
 import { Field } from './field';
 import { GENDER_LABELS } from './labels';
 import { SignupPhoto } from './signup-photo';
+import { AgreeToTerms } from './agree-to-terms';
 
 export function DetailsForm({
   draft,
@@ -142,6 +143,9 @@ export function DetailsForm({
         error={fieldErrors.photo}
         onChange={(photo) => setDraft((current) => ({ ...current, photo }))}
       />
+      <p className="small muted">
+        <AgreeToTerms />
+      </p>
       <button type="submit" className="button-big" disabled={!ready || submitting} aria-busy={submitting}>
         {submitting ? 'Creating your account…' : 'Create my account'}
       </button>

@@ -4,6 +4,7 @@ import { photoPreview } from '@/lib/web/photo-preview';
 import { SIGNUP_LINK_PARAMS, splitActivities, type SignupDraft } from '@/lib/signup-link';
 import { genderLabel, LABELS } from './labels';
 import type { View } from './use-signup';
+import { AgreeToTerms } from './agree-to-terms';
 
 /** The same check the API makes, closely enough to warn on the review step before anything is sent. */
 export function looksLikeEmail(value: string): boolean {
@@ -66,8 +67,8 @@ export function ReviewStep({
         </p>
       ) : null}
       <p className="small muted">
-        We also email you a sign-in link. By creating an account you agree that other members can see your name, photo,
-        city, activities and when you are free.
+        We also email you a sign-in link. Other members can see your name, photo, city, activities and when you are
+        free. <AgreeToTerms />
       </p>
       <button
         type="button"

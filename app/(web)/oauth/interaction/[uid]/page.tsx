@@ -4,6 +4,7 @@ import { currentSession } from '@/lib/auth/session';
 import type { ClientTrust } from '@/lib/oauth/client-trust';
 import { loadConsentRequest, SCOPE_WORDS } from '@/lib/oauth/consent';
 import { DEVICE_CLIENT_ID } from '@/lib/accounts/oauth-resources';
+import { LEGAL_PATHS } from '@/lib/legal/paths';
 
 /**
  * Who is asking, as far as Buddy Match can tell: verified only when a known assistant's own
@@ -97,7 +98,9 @@ export default async function ConsentPage({ params }: { params: Promise<{ uid: s
       </ul>
       <p className="muted">
         {request.returnHost ? `You will go back to ${request.returnHost}. ` : ''}You can disconnect it any time in
-        Settings, under <a href="/account/agents">Connected assistants</a>.
+        Settings, under <a href="/account/agents">Connected assistants</a>. What an assistant can and cannot do is in
+        the <a href={`${LEGAL_PATHS.privacy}#assistants`}>privacy policy</a>; using it, you keep to the{' '}
+        <a href={LEGAL_PATHS.terms}>terms of use</a>.
       </p>
       <div className="actions">
         <form method="post" action={`/oauth/interaction/${encodeURIComponent(uid)}/confirm`}>
