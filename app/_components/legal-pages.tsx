@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import type { LegalFacts } from '@/lib/legal/facts';
-import { LEGAL_PATHS } from '@/lib/legal/paths';
+import { LEGAL_PATHS } from '@/lib/web/legal-paths';
 
 // /privacy and /terms (issue 47): written for people, and true to what the code does. Every
 // period comes from facts.retention (lib/legal/retention.ts), never typed here; the API test

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { LEGAL_PATHS } from '@/lib/legal/paths';
+import { LEGAL_PATHS } from '@/lib/web/legal-paths';
 
 /** What every page says about the site, in its head and in the manifest. */
 export const SITE = {

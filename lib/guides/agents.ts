@@ -8,7 +8,7 @@ import { IDEMPOTENCY_TTL_SECONDS } from '../http/idempotency';
 import { perWindow } from '../limits/rate-limits';
 import { LIMIT_NAMES, LIMIT_RULES, type LimitDeclaration, type Limits } from '../limits/rules';
 import { LIMITS } from '../contract/schemas';
-import { LEGAL_PATHS } from '../legal/paths';
+import { LEGAL_PATHS } from '../web/legal-paths';
 import { TEXT_RULE_IN_WORDS } from '../contract/text';
 import { SCOPE_DESCRIPTIONS } from '../docs/openapi';
 import { code, endpointRef, endpointTable, errorTable, fieldLimitRows, table } from './markdown';

@@ -14,7 +14,7 @@ import { siteStylesheet } from '@/lib/http/inline-stylesheet';
 import { targetPath } from '@/lib/http/request-target';
 import { pageContentSecurityPolicy } from '@/lib/http/security-headers';
 import { type LegalFacts, legalFacts } from '@/lib/legal/facts';
-import { LEGAL_PATHS } from '@/lib/legal/paths';
+import { LEGAL_PATHS } from '@/lib/web/legal-paths';
 
 const PAGES = {
   [LEGAL_PATHS.privacy]: { title: 'Privacy policy', Page: PrivacyPage },

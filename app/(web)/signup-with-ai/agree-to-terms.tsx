@@ -1,4 +1,4 @@
-import { LEGAL_PATHS } from '@/lib/legal/paths';
+import { LEGAL_PATHS } from '@/lib/web/legal-paths';
 
 /** What creating an account agrees to, beside both signup buttons (app directories ask for it). */
 export function AgreeToTerms() {

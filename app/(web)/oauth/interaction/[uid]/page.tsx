@@ -4,7 +4,7 @@ import { currentSession } from '@/lib/auth/session';
 import type { ClientTrust } from '@/lib/oauth/client-trust';
 import { loadConsentRequest, SCOPE_WORDS } from '@/lib/oauth/consent';
 import { DEVICE_CLIENT_ID } from '@/lib/accounts/oauth-resources';
-import { LEGAL_PATHS } from '@/lib/legal/paths';
+import { LEGAL_PATHS } from '@/lib/web/legal-paths';
 
 /**
  * Who is asking, as far as Buddy Match can tell: verified only when a known assistant's own
