@@ -1,6 +1,7 @@
 // GET /.well-known/mcp.json: how to reach the MCP server and what it offers, generated
 // from the same tool definitions the server registers.
 import { API_VERSION } from '../docs/index-document';
+import { LEGAL_PATHS } from '../web/legal-paths';
 import { MCP_SERVER_NAME } from './server';
 import { GUIDE_TOOL } from './guide-tool';
 import { EXAMPLE_PROMPTS } from '../guides/example-prompts';
@@ -41,8 +42,8 @@ export function buildMcpManifest(tools: readonly ToolDefinition[], baseUrl: stri
       agents_guide: `${baseUrl}/AGENTS.md`,
       openapi: `${baseUrl}/.well-known/openapi.json`,
       llms_txt: `${baseUrl}/llms.txt`,
-      privacy_policy: `${baseUrl}/privacy`,
-      terms_of_use: `${baseUrl}/terms`,
+      privacy_policy: `${baseUrl}${LEGAL_PATHS.privacy}`,
+      terms_of_use: `${baseUrl}${LEGAL_PATHS.terms}`,
     },
     // What a person can ask an assistant that has this connected, and the tools each takes (tested).
     example_prompts: EXAMPLE_PROMPTS,

@@ -4,6 +4,7 @@
 // test validates it against). An operator publishes it with the registry's `mcp-publisher`
 // (docs/app-directories.md).
 import { API_VERSION } from '@/lib/docs/index-document';
+import { LEGAL_PATHS } from '@/lib/web/legal-paths';
 import { MCP_SERVER_NAME } from '../server';
 
 export const REGISTRY_SCHEMA_URL = 'https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json';
@@ -36,8 +37,8 @@ export function buildRegistryEntry(baseUrl: string) {
     _meta: {
       'io.modelcontextprotocol.registry/publisher-provided': {
         manifest: `${baseUrl}/.well-known/mcp.json`,
-        privacy_policy: `${baseUrl}/privacy`,
-        terms_of_use: `${baseUrl}/terms`,
+        privacy_policy: `${baseUrl}${LEGAL_PATHS.privacy}`,
+        terms_of_use: `${baseUrl}${LEGAL_PATHS.terms}`,
       },
     },
   };
