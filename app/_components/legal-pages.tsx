@@ -48,7 +48,9 @@ export function PrivacyPage({ facts }: { facts: LegalFacts }) {
             <strong>Where you are</strong>: the place you name and a point on the map. Your exact point is private.
             Everything others see (distances, the city shown, search results) is worked out from a second point,{' '}
             {km.min}–{km.max} km away from yours and fixed, so nobody can pin you down more finely than that. Assistants
-            you connect with OAuth see only that second point.
+            you connect with OAuth see only that second point. If you sign up through an assistant that passes us its
+            rough location (a city, never a point) and you name no place, we use that city and say so in the answer, and
+            you can change it.
           </li>
           <li>
             <strong>Photos</strong>: your photo and a small copy, stored{' '}
