@@ -73,6 +73,11 @@ export interface UsersTable {
    * lookup by slug or id answers 404.
    */
   awaiting_person_consent: Generated<boolean>;
+  /**
+   * One of the review account's people (REVIEW_ACCOUNT, migration 0039): no Discover postings, and
+   * people on either side of the line answer each other as no one (lib/ages/reach.ts mayReach).
+   */
+  review_sandbox: Generated<boolean>;
 }
 
 export interface AccessTokensTable {

@@ -138,3 +138,24 @@ describe('CONTACT_EMAIL (issue 47)', () => {
     expect(defaultContactEmail('http://127.0.0.1:3000')).toBe('contact@localhost');
   });
 });
+
+describe('REVIEW_ACCOUNT (issue 47)', () => {
+  it.each([
+    { value: undefined, base: undefined, email: null },
+    { value: '0', base: undefined, email: null },
+    { value: 'off', base: 'https://buddy.example.com', email: null },
+    { value: '1', base: 'https://buddy.example.com', email: 'review@buddy.example.com' },
+    { value: 'on', base: undefined, email: 'review@localhost' },
+    { value: '1', base: 'http://127.0.0.1:3000', email: 'review@localhost' },
+    { value: 'Apps-Review@Example.org', base: undefined, email: 'apps-review@example.org' },
+  ])('$value with PUBLIC_BASE_URL $base signs in as $email', ({ value, base, email }) => {
+    const vars: Record<string, string> = {};
+    if (value !== undefined) vars.REVIEW_ACCOUNT = value;
+    if (base !== undefined) vars.PUBLIC_BASE_URL = base;
+    expect(loadConfig(vars).reviewAccount).toEqual(email === null ? null : { email });
+  });
+
+  it.each(['yes', 'review@', 'a b@example.com'])('stops the server on %j', (value) => {
+    expect(() => loadConfig({ REVIEW_ACCOUNT: value })).toThrow(/REVIEW_ACCOUNT/);
+  });
+});

@@ -40,6 +40,22 @@ export function switchFromEnv(env: NodeJS.ProcessEnv, name: ConfigVariableName):
   throw new Error(`${name} must be 1 (on) or 0 (off)`);
 }
 
+/**
+ * REVIEW_ACCOUNT: off (unset, 0, false, off); `1` (true, on): the review account signs in as
+ * `review@` the host of PUBLIC_BASE_URL (`review@localhost` while that is an IP address or has no
+ * dot, as defaultMailFrom decides); an email address: that address.
+ */
+export function reviewAccountFromEnv(env: NodeJS.ProcessEnv, publicBaseUrl: string): Config['reviewAccount'] {
+  const raw = (env.REVIEW_ACCOUNT ?? '').trim();
+  if (raw.includes('@')) {
+    if (!/^[^\s@]+@[^\s@]+$/.test(raw) || raw.length > 254)
+      throw new Error('REVIEW_ACCOUNT must be 1 (on), 0 (off) or the email address the review account signs in with');
+    return { email: raw.toLowerCase() };
+  }
+  if (!switchFromEnv(env, 'REVIEW_ACCOUNT')) return null;
+  return { email: `review@${defaultMailFrom(publicBaseUrl).split('@')[1]}` };
+}
+
 export interface Config {
   port: number;
   publicBaseUrl: string;
@@ -68,6 +84,8 @@ export interface Config {
    * /signup-with-ai) stays out of sight until the person says "Yes, show me to people nearby" on the web.
    */
   requirePersonConsent: boolean;
+  /** REVIEW_ACCOUNT (issue 47): the sign-in address of the app-directory review account, or null when it is off. */
+  reviewAccount: { email: string } | null;
   /** MCP_REQUIRE_PERSON_CONFIRM: whether a host that renders MCP Apps views must have a person tap Send (issue 32 §2). */
   mcpRequirePersonConfirm: 'never' | 'ui-hosts';
   moderationProvider: ModerationProviderName;
@@ -257,6 +275,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     blobReadWriteToken: env.BLOB_READ_WRITE_TOKEN || undefined,
     requirePersonConsent: switchFromEnv(env, 'REQUIRE_PERSON_CONSENT'),
+    reviewAccount: reviewAccountFromEnv(env, base),
     mcpRequirePersonConfirm: personConfirmFromEnv(env.MCP_REQUIRE_PERSON_CONFIRM),
     moderationProvider: moderationProviderFromEnv(env),
     googleVisionApiKey: env.GOOGLE_VISION_API_KEY || undefined,
@@ -473,6 +492,14 @@ export const CONFIG_VARIABLES = [
       '`1`: a profile an assistant makes stays out of Discover and its public page until the person says "Yes, show me to people nearby" on the web.',
     details:
       "With it on, an account made through `POST /api/v1/register.json` (the MCP `register` tool and `/signup-with-ai` too) is created with `onboarding.awaiting_person_consent: true`: it is in no Discover search, its `/u/{slug}` page, link preview and every path naming it answer 404 like no one, and it cannot send a buddy request. The person lifts it on the web, signed in: the button on `/account` (where the emailed sign-in link lands) and after `/signup-with-ai`; the device sign-in page links there. No bearer or OAuth token can (403). Off (the contract): a complete profile shows at once. The choice is stored per account when it is made, so switching it off later does not show a profile its person has not confirmed, and switching it on hides none already shown. A person's own signup at `/signup` is theirs and shows at once.",
+  },
+  {
+    name: 'REVIEW_ACCOUNT',
+    default: '`0` (off)',
+    description:
+      '`1`: keep a test account for app-directory reviewers (ChatGPT, Claude), with sample buddies, chats, plans and a meetup, walled off from every real member; or the email address it signs in with (default `review@` the host of `PUBLIC_BASE_URL`). Off removes it. See [Deployment → The review account](deployment.md#the-review-account).',
+    details:
+      'Read by the process that runs the jobs (`npm start`, `--role=worker`). Each start with it on makes the review world afresh (whatever a reviewer changed is gone, sessions and tokens included) and writes one `review_account` log line with the `email`, the `password` and the `signin_url`; the password is the same on every start (an HMAC of the email under the `AUTH_SECRET` kept in PostgreSQL, so changing `AUTH_SECRET` changes it) and is stored only as its argon2 hash. It signs in with that password on `/signin`, and so through OAuth for MCP hosts, with no second factor; the failed-password limits and backoff apply as to anyone. Its people and real members answer each other as no one: not in Discover or meetup search, `/u/{slug}` 404, buddy requests, blocks and reports 404, either way; its own Discover is empty and says why. A start with it off deletes the review account, its sample people and everything they own.',
   },
   {
     name: 'MCP_REQUIRE_PERSON_CONFIRM',

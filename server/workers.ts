@@ -1,5 +1,7 @@
 // Wires each queue to its domain handler. Started by the server process (server/start.ts).
-import { getDb } from '@/db';
+import { createDb, getDb } from '@/db';
+import { directDatabaseUrl } from '@/lib/core/database-env';
+import { startReviewAccount } from './review-account';
 import { SIGNIN_MAIL_OCCASIONS } from '@/lib/accounts/account-mail';
 import { sendAccountCreatedNotice, sendMagicLinkMail } from '@/lib/accounts/magic-link-mail';
 import { config } from '@/lib/config';
@@ -122,4 +124,18 @@ export async function startWorkers(): Promise<void> {
   await registerWorkers(handlers);
   await getBoss().schedule(QUEUES.plansSweep, '* * * * *', {});
   await startEventsDirectory(getDb(), cfg.events);
+  // Past any pooler (a session advisory lock serialises two starting processes), before serving.
+  const direct = createDb(directDatabaseUrl()!, 1);
+  try {
+    await startReviewAccount(direct, {
+      email: cfg.reviewAccount?.email ?? null,
+      authSecret: cfg.authSecret,
+      baseUrl: cfg.publicBaseUrl,
+      limits: cfg.limits,
+      reminderOffsets: cfg.planReminderOffsets,
+      deleteBlobs: (refs) => store.delete(refs),
+    });
+  } finally {
+    await direct.destroy();
+  }
 }

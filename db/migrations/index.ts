@@ -33,6 +33,7 @@ import * as m0033 from './0033_person_consent';
 import * as m0036 from './0036_meetups';
 import * as m0037 from './0037_discover_fine_cells';
 import * as m0038 from './0038_meetup_shares';
+import * as m0039 from './0039_review_sandbox';
 
 export const migrations: Record<string, Migration> = {
   '0001_init': m0001,
@@ -67,4 +68,5 @@ export const migrations: Record<string, Migration> = {
   '0036_meetups': m0036,
   '0037_discover_fine_cells': m0037,
   '0038_meetup_shares': m0038,
+  '0039_review_sandbox': m0039,
 };

@@ -1,7 +1,8 @@
 // Whether one person may see or reach another, by the two worlds' rule (worlds.ts): the checks that
 // need the database (the viewer's birthday, a connection made earlier). Every lookup of a person by
 // a path (profile, request, overlap, plan options, block, report) goes through mayReach, so a person
-// of the other world answers exactly as no one does.
+// of the other world answers exactly as no one does; so does a person on the other side of the
+// review account's sandbox (users.review_sandbox, migration 0039).
 import { sql } from 'kysely';
 import type { Database } from '@/db';
 import { ApiError } from '../core/errors';
@@ -36,18 +37,26 @@ export async function connected(db: Database, a: string, b: string): Promise<boo
 
 /**
  * Whether `viewerId` (null: nobody signed in, a search engine, a link preview) may see `other`:
- * themselves; the public sees adults only (a teenager's page is not public); a member sees people of
- * their own world, and buddies they made before either crossed 18.
+ * themselves; the review account's people (REVIEW_ACCOUNT, lib/review) only each other, so to
+ * everyone else they are no one and nobody else is anyone to them; the public sees adults only (a
+ * teenager's page is not public); a member sees people of their own world, and buddies they made
+ * before either crossed 18.
  */
 export async function mayReach(
   db: Database,
   viewerId: string | null,
-  other: { id: string; birthday: string | null },
+  other: { id: string; birthday: string | null; review_sandbox: boolean },
   today: Date = new Date(),
 ): Promise<boolean> {
   if (viewerId === other.id) return true;
-  if (viewerId === null) return ageWorld(other.birthday, today) === 'adult';
-  if (canMeetByAge(await birthdayOf(db, viewerId), other.birthday, today)) return true;
+  if (viewerId === null) return !other.review_sandbox && ageWorld(other.birthday, today) === 'adult';
+  const viewer = await db
+    .selectFrom('users')
+    .select(['birthday', 'review_sandbox'])
+    .where('id', '=', viewerId)
+    .executeTakeFirst();
+  if ((viewer?.review_sandbox ?? false) !== other.review_sandbox) return false;
+  if (canMeetByAge(viewer?.birthday ?? null, other.birthday, today)) return true;
   return connected(db, viewerId, other.id);
 }
 

@@ -751,6 +751,7 @@ export async function discover(
 ): Promise<DiscoverResponse> {
   const { caller, excludedIds } = await loadCaller(db, viewerId);
   assertCallerComplete(caller);
+  if (caller.review_sandbox) return reviewAccountPage(query, caller.activities);
   const activities = query.activities ?? caller.activities;
   // The filters as the caller gave them: the cursor is bound to these.
   const fingerprint = filtersFingerprint({
@@ -826,6 +827,37 @@ export async function discover(
       age_min: query.age_min ?? null,
       age_max: query.age_max ?? null,
       radius_km_used: radiusKm,
+      ranking: RANKING_IN_WORDS,
+    },
+  };
+}
+
+/** Why the review account's Discover is empty, in the words its answer gives. */
+export const REVIEW_ACCOUNT_EMPTY_REASON =
+  'This is the review account: it never meets real members, so Discover shows nobody here. ' +
+  'Its sample buddies are in its chats (chats.json); its pending buddy request, plans and meetup are in inbox.json.';
+
+/**
+ * The review account's Discover (REVIEW_ACCOUNT, lib/review): an empty first page that says why.
+ * Its sample people have no postings, and real members are on the other side of its sandbox, so
+ * the search itself is never run for it (and needs no filter of its own for anyone else).
+ */
+function reviewAccountPage(query: DiscoverQuery, callerActivities: readonly string[]): DiscoverResponse {
+  return {
+    results: [],
+    empty_reason: REVIEW_ACCOUNT_EMPTY_REASON,
+    suggestions: [],
+    next_cursor: null,
+    next_url: null,
+    search: {
+      radius_km: query.radius_km,
+      activities: [...(query.activities ?? callerActivities)],
+      available: query.available,
+      when: query.when?.summary ?? null,
+      gender: query.gender ?? null,
+      age_min: query.age_min ?? null,
+      age_max: query.age_max ?? null,
+      radius_km_used: query.radius_km,
       ranking: RANKING_IN_WORDS,
     },
   };

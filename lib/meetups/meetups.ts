@@ -15,7 +15,16 @@ import { ApiError } from '../core/errors';
 import { cellOf } from '../discover/cells';
 import type { LimitRule } from '../limits/rules';
 import { refuseWhileAwaitingConsent } from '../profiles/consent';
-import { ACTIVE_STATUSES, meetupNotFound, meetupRows, meetupStatus, seatsLeft, toMeetups, visibleTo } from './records';
+import {
+  ACTIVE_STATUSES,
+  type MeetupViewer,
+  meetupNotFound,
+  meetupRows,
+  meetupStatus,
+  seatsLeft,
+  toMeetups,
+  visibleTo,
+} from './records';
 import { dropMeetupReminders, scheduleMeetupReminders } from './reminders';
 import { adjustCounts, lockMeetup, nextPosition, seated, tell, vacate } from './seats';
 import { instantOn } from './time';
@@ -24,16 +33,14 @@ const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
 const WEEK_MS = 7 * DAY_MS;
 
-export interface Viewer {
-  id: string;
-  birthday: string | null;
+export interface Viewer extends MeetupViewer {
   timezone: string | null;
 }
 
 export async function loadViewer(db: Database, viewerId: string): Promise<Viewer> {
   const row = await db
     .selectFrom('users')
-    .select(['id', 'birthday', 'timezone'])
+    .select(['id', 'birthday', 'timezone', 'review_sandbox'])
     .where('id', '=', viewerId)
     .executeTakeFirst();
   if (!row) throw meetupNotFound();
@@ -162,7 +169,7 @@ export async function hostMeetup(
 ) {
   const host = await db
     .selectFrom('users')
-    .select(['id', 'birthday', 'timezone', 'public_latitude', 'public_longitude', 'public_location'])
+    .select(['id', 'birthday', 'timezone', 'review_sandbox', 'public_latitude', 'public_longitude', 'public_location'])
     .where('id', '=', viewerId)
     .executeTakeFirstOrThrow();
   if (host.public_latitude === null || host.public_longitude === null) {
@@ -227,7 +234,7 @@ export async function hostMeetup(
     await recordAgentAction(trx, viewerId, 'host_meetup', by);
     return made;
   });
-  const viewer = { id: host.id, birthday: host.birthday, timezone: host.timezone };
+  const viewer = { id: host.id, birthday: host.birthday, timezone: host.timezone, review_sandbox: host.review_sandbox };
   const meetup = await readMeetupOrThrow(db, viewer, ids[0]!, baseUrl, now);
   const series = await db
     .selectFrom('meetups')

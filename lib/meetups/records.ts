@@ -21,23 +21,29 @@ export const meetupNotFound = () =>
 
 const HOUR_MS = 3_600_000;
 
+/** What the visibility of a meetup depends on in its viewer. */
+export interface MeetupViewer {
+  id: string;
+  birthday: string | null;
+  /** One of the review account's people (REVIEW_ACCOUNT): they see only their own sandbox's meetups. */
+  review_sandbox: boolean;
+}
+
 /**
  * Who may see a meetup they hold no place in: not when either has blocked the host (or the host's
- * account is closed), and only when the host and everyone holding a place in it are people the
- * viewer may meet by age (lib/ages/worlds.ts). Anyone else gets the 404 a meetup that does not
- * exist gets, so nothing reveals a block or the other world.
+ * account is closed), only when the host is on the viewer's side of the review sandbox
+ * (lib/review; its meetups have its people only), and only when the host and everyone holding a
+ * place in it are people the viewer may meet by age (lib/ages/worlds.ts). Anyone else gets the 404
+ * a meetup that does not exist gets, so nothing reveals a block, the sandbox or the other world.
  */
-export function openToViewer(
-  viewer: { id: string; birthday: string | null },
-  meetupAlias = 'm',
-  today: Date = new Date(),
-): Expression<SqlBool> {
+export function openToViewer(viewer: MeetupViewer, meetupAlias = 'm', today: Date = new Date()): Expression<SqlBool> {
   const host = sql.ref(`${meetupAlias}.host_id`);
   const id = sql.ref(`${meetupAlias}.id`);
   return sql<SqlBool>`(
     not exists (select 1 from blocks b where (b.blocker_id = ${viewer.id} and b.blocked_id = ${host})
       or (b.blocker_id = ${host} and b.blocked_id = ${viewer.id}))
     and exists (select 1 from users h where h.id = ${host} and h.disabled_at is null
+      and h.review_sandbox = ${viewer.review_sandbox}
       and ${reachableBirthdaysSql(viewer.birthday, 'h.birthday', today)})
     and not exists (select 1 from meetup_attendees pa join users pu on pu.id = pa.user_id
       where pa.meetup_id = ${id} and pa.status in ('pending', 'waitlisted', 'offered', 'confirmed')
@@ -48,7 +54,7 @@ export function openToViewer(
  * The viewer's own meetups (hosting, or holding a place) and those open to them; never one whose
  * host's account is closed (it vanishes for everyone, as its plans do). For meetupRows (`m`, `me`, `h`).
  */
-export function visibleTo(viewer: { id: string; birthday: string | null }, today: Date = new Date()) {
+export function visibleTo(viewer: MeetupViewer, today: Date = new Date()) {
   return sql<SqlBool>`(h.disabled_at is null and (m.host_id = ${viewer.id}
     or me.status in ('pending', 'waitlisted', 'offered', 'confirmed') or ${openToViewer(viewer, 'm', today)}))`;
 }

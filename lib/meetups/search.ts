@@ -31,6 +31,7 @@ export const FIT_WEIGHTS = { activity: 0.4, free: 0.3, distance: 0.2, seats: 0.1
 export interface Searcher {
   id: string;
   birthday: string | null;
+  review_sandbox: boolean;
   timezone: string | null;
   public_latitude: number | null;
   public_longitude: number | null;
@@ -127,7 +128,16 @@ function searchUrl(baseUrl: string, query: MeetupQuery, cursor: string): string 
 export async function loadSearcher(db: Database, viewerId: string): Promise<Searcher> {
   return db
     .selectFrom('users')
-    .select(['id', 'birthday', 'timezone', 'public_latitude', 'public_longitude', 'activities', 'schedule'])
+    .select([
+      'id',
+      'birthday',
+      'review_sandbox',
+      'timezone',
+      'public_latitude',
+      'public_longitude',
+      'activities',
+      'schedule',
+    ])
     .where('id', '=', viewerId)
     .executeTakeFirstOrThrow();
 }

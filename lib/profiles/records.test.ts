@@ -46,6 +46,7 @@ const row: UserRow = {
   disabled_at: null,
   disabled_reason: null,
   awaiting_person_consent: false,
+  review_sandbox: false,
 };
 
 const sortedKeys = (o: object) => Object.keys(o).sort();
