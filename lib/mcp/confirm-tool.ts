@@ -42,7 +42,7 @@ export const CONFIRM_TOOL = {
 } as const;
 
 /** The argument the confirmable tools take over MCP only: the REST endpoints are unchanged. */
-export const CONFIRM_ARGUMENT = { type: 'string', enum: ['person'] };
+export const CONFIRM_ARGUMENT = { type: 'string', enum: ['person'], description: "Wait for the person's tap" };
 
 /**
  * Whether the operator's rule asks this host for a person's tap: the host renders views and
