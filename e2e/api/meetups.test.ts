@@ -98,6 +98,36 @@ describe('hosting', () => {
     expect(reminders.map((r) => r.offset_minutes).sort()).toEqual([120, 1440]);
   });
 
+  // Issue 44 §2: the host's words, read on their calendar as a plan's are.
+  it("reads the host's words on their calendar and says what it read; words that could mean two things are refused", async () => {
+    const bo = await registerUser({
+      displayName: 'Bo Words',
+      location: 'Berlin',
+      coords: { latitude: 52.52, longitude: 13.405 },
+      birthday: '1990-01-01',
+      activities: ['bouldering'],
+    });
+    const weekday = new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Berlin', weekday: 'long' })
+      .format(new Date())
+      .toLowerCase();
+    const date = dateIn(new Date(Date.now() + 7 * DAY), 'Europe/Berlin');
+    const hosted = await host(bo, { starts_at: `next ${weekday} 7pm`, ends_at: '9pm' });
+    expect(hosted.meetup.starts_at).toMatch(new RegExp(`^${date}T19:00:00\\+0[12]:00$`));
+    expect(hosted.meetup.ends_at).toMatch(new RegExp(`^${date}T21:00:00\\+0[12]:00$`));
+    expect(hosted.warnings?.normalized).toEqual([
+      expect.stringMatching(
+        new RegExp(`^starts_at: "next ${weekday} 7pm" was read as .*, 19:00 on your clock \\(Europe/Berlin\\)`),
+      ),
+      expect.stringMatching(/^ends_at: "9pm" was read as .*, 21:00 on your clock/),
+    ]);
+    const error = await refused(
+      meetups.hostMeetup,
+      { token: bo.token, body: hostBody({ starts_at: 'saturday at 7' }) },
+      'validation_failed',
+    );
+    expect(error.fields?.starts_at).toMatch(/could be morning or evening|is today/);
+  });
+
   it('a weekly series keeps the wall-clock time; one occurrence or the rest can be cancelled', async () => {
     const ana = await registerUser({
       displayName: 'Ana Serie',

@@ -180,6 +180,85 @@ describe("a plan's life", () => {
     ]);
   });
 
+  // Issue 44 §2: an agent passes on the person's words; they are read on the person's calendar, and
+  // words that could mean two things are refused with the fix, never guessed.
+  it("reads the person's words on their calendar, says what it read, and refuses what could mean two things", async () => {
+    const zone = 'Europe/Lisbon';
+    const [a, b, chatId] = await pair('Words');
+    for (const person of [a, b]) await call(updateMe, { token: person.token, body: { timezone: zone } });
+    const onClock = (at: Date) => {
+      const parts = new Intl.DateTimeFormat('en-GB', {
+        timeZone: zone,
+        weekday: 'long',
+        year: 'numeric',
+        month: '2-digit',
+        day: '2-digit',
+      }).formatToParts(at);
+      const part = (type: string) => parts.find((p) => p.type === type)!.value;
+      return { date: `${part('year')}-${part('month')}-${part('day')}`, weekday: part('weekday').toLowerCase() };
+    };
+    const today = onClock(new Date());
+    const inAWeek = onClock(new Date(Date.now() + 7 * DAY)).date;
+    const tomorrow = onClock(new Date(Date.now() + DAY)).date;
+
+    // "next <today's weekday>" is a week away; a range gives the end; the note names date, zone and instants.
+    const ranged = await propose(a, chatId, { starts_at: `next ${today.weekday} 10-13` });
+    expect(ranged.plan.starts_at).toBe(`${inAWeek}T10:00:00${ranged.plan.starts_at.slice(-6)}`);
+    expect(ranged.plan.ends_at).toBe(`${inAWeek}T13:00:00${ranged.plan.ends_at.slice(-6)}`);
+    expect(ranged.warnings?.normalized).toEqual([
+      expect.stringMatching(
+        new RegExp(
+          `^starts_at: "next ${today.weekday} 10-13" was read as \\w+ \\d+ \\w+ \\d{4}, 10:00–13:00 on your clock \\(Europe/Lisbon\\): ${inAWeek}T10:00:00`,
+        ),
+      ),
+    ]);
+    expect((await stored(ranged.plan.id)).starts_at.getTime()).toBe(Date.parse(ranged.plan.starts_at));
+    // An end in words is on the start's day.
+    const evening = await propose(b, chatId, { starts_at: 'tomorrow at 7pm', ends_at: '9:30pm' });
+    expect(evening.plan.starts_at).toMatch(new RegExp(`^${tomorrow}T19:00:00[+-]`));
+    expect(Date.parse(evening.plan.ends_at) - Date.parse(evening.plan.starts_at)).toBe(2.5 * HOUR);
+
+    // Refused with the fix, nothing stored.
+    for (const [words, problem] of [
+      [`${today.weekday} 7pm`, `"${today.weekday}" is today: say "today" or "next ${today.weekday}"`],
+      ['tomorrow at 7', '"7" could be morning or evening: say 7am or 7pm (or 19:00)'],
+      ['whenever suits', 'could not read "whenever", "suits"'],
+    ] as const) {
+      const before = await testDb().selectFrom('plans').select('id').where('chat_id', '=', chatId).execute();
+      const error = await refused(
+        plans.proposePlan,
+        { params: { chatId }, token: a.token, body: proposal({ starts_at: words }) },
+        'validation_failed',
+      );
+      expect(error.fields?.starts_at, words).toContain(problem);
+      expect(await testDb().selectFrom('plans').select('id').where('chat_id', '=', chatId).execute()).toEqual(before);
+    }
+  });
+
+  it('read_time.json reads the times as a proposal would, and stores nothing', async () => {
+    const [a, , chatId] = await pair('DryRun');
+    await call(updateMe, { token: a.token, body: { timezone: 'America/Mexico_City' } });
+    const read = await call(plans.readPlanTime, {
+      token: a.token,
+      body: { starts_at: 'tomorrow at 7pm', ends_at: '9pm' },
+    });
+    expect(read.starts_at).toMatch(/T19:00:00-06:00$/);
+    expect(read.ends_at).toMatch(/T21:00:00-06:00$/);
+    expect(read.read).toEqual([
+      expect.stringMatching(
+        /^starts_at: "tomorrow at 7pm" was read as .*, 19:00 on your clock \(America\/Mexico_City\)/,
+      ),
+      expect.stringMatching(/^ends_at: "9pm" was read as .*, 21:00 on your clock/),
+    ]);
+    // With an offset there is nothing to say; the same refusals as a proposal.
+    const exact = await call(plans.readPlanTime, { token: a.token, body: { starts_at: inHours(30) } });
+    expect(Date.parse(exact.ends_at) - Date.parse(exact.starts_at)).toBe(2 * HOUR);
+    expect(exact.read).toEqual([]);
+    for (const starts_at of ['at 7', inHours(-2)])
+      await refused(plans.readPlanTime, { token: a.token, body: { starts_at } }, 'validation_failed');
+    expect(await testDb().selectFrom('plans').select('id').where('chat_id', '=', chatId).execute()).toEqual([]);
+  });
+
   it('attributes the action to the agent its token was issued to when the body names none', async () => {
     const [a, , chatId] = await pair('Plan', true);
     const { plan } = await propose(a, chatId);

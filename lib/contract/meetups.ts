@@ -71,7 +71,7 @@ const meetupParams = z.object({
 
 export const hostMeetupBodySchema = z.strictObject({
   activity: oneActivitySchema(),
-  starts_at: localOrInstant.describe('No offset: your clock'),
+  starts_at: localOrInstant.describe('Your clock: ISO or "sat 10am"'),
   ends_at: localOrInstant.nullish(),
   place: z.strictObject({
     // Not .min(1): a refinement keeps minLength out of tools/list, which every conversation carries.
@@ -154,6 +154,10 @@ export const hostMeetup = defineEndpoint({
     success: z.literal(true),
     meetup: meetupSchema,
     series: z.array(z.object({ id: z.string(), starts_at: isoDateTime })).describe('Every occurrence'),
+    warnings: z
+      .object({ normalized: z.array(z.string()) })
+      .optional()
+      .describe('Present when a time was read on your clock (no offset, or in words): what it was read as'),
   }),
   status: 201,
   errors: ['validation_failed', 'onboarding_incomplete', 'forbidden', 'rate_limited'],

@@ -43,6 +43,7 @@ export const API_PATHS = {
   planOptions: '/api/v1/users/{slug}/plan_options.json',
   chatPlans: '/api/v1/chats/{chatId}/plans.json',
   plans: '/api/v1/plans.json',
+  planTime: '/api/v1/plans/read_time.json',
   plan: '/api/v1/plans/{planId}.json',
   acceptPlan: '/api/v1/plans/{planId}/accept.json',
   declinePlan: '/api/v1/plans/{planId}/decline.json',

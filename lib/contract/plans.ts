@@ -78,7 +78,7 @@ const chatParams = z.object({ chatId: singleLine().min(1).max(80) });
 
 export const proposePlanBodySchema = z.strictObject({
   activity: singleLine().trim().min(1).max(PLAN_LIMITS.activity).describe('What you will do, e.g. "bouldering"'),
-  starts_at: localOrInstant.describe(`No offset: your clock. At most ${PLAN_LIMITS.maxDaysAhead} days ahead`),
+  starts_at: localOrInstant.describe(`Your clock: ISO or "sat 10am". At most ${PLAN_LIMITS.maxDaysAhead} days ahead`),
   ends_at: localOrInstant.nullish().describe(`Default: ${PLAN_LIMITS.defaultDurationHours} h after starts_at`),
   place: z.strictObject({
     name: singleLine().trim().min(1).max(PLAN_LIMITS.placeName).describe('A public place for a first meeting'),
@@ -106,7 +106,7 @@ const proposedPlanResponse = planResponse.extend({
   warnings: z
     .object({ normalized: z.array(z.string()) })
     .optional()
-    .describe('Present when a time without an offset was read on your clock: which zone and offset'),
+    .describe('Present when a time was read on your clock (no offset, or in words): what it was read as'),
 });
 
 const STATE_ERRORS = ['not_found', 'forbidden', 'plan_not_open', 'plan_superseded'] as const;
@@ -280,6 +280,36 @@ export const planOptions = defineEndpoint({
   errors: ['validation_failed', 'not_found'],
 });
 
+export const readPlanTime = defineEndpoint({
+  id: 'read_plan_time',
+  title: 'Read a plan time',
+  method: 'POST',
+  path: API_PATHS.planTime,
+  auth: 'buddy:read',
+  // a POST that stores nothing: it only reads the words
+  hints: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  mcp: {
+    exposed: false,
+    why:
+      'propose_plan and host_meetup say in warnings.normalized what they read a time as, and refuse words that could ' +
+      'mean two things with the fix; tools/list has no room for a second way to learn it',
+  },
+  tags: ['plans'],
+  summary: "Read a plan's times as propose would, without proposing",
+  description:
+    'The instants starts_at and ends_at would be (ISO 8601, or words on your clock: "next Saturday 10am", "tomorrow at 7pm", ' +
+    '"Sat 10-13", "this evening"), each with what it was read as. The same 400 a proposal would get when a time is ' +
+    'unreadable, ambiguous ("Saturday" on a Saturday, "at 7"), past or too far ahead. Saves nothing.',
+  body: z.strictObject({ starts_at: localOrInstant, ends_at: localOrInstant.nullish() }),
+  response: z.object({
+    starts_at: isoDateTime,
+    ends_at: isoDateTime.describe('As given, from a range ("Sat 10-13"), else the default length after the start'),
+    read: z.array(z.string()).describe('What each time was read as, one sentence each (none for a time with an offset)'),
+  }),
+  errors: ['validation_failed'],
+  requestExample: { starts_at: 'next Saturday 10am', ends_at: '1pm' },
+});
+
 export const planEndpoints = [
   planOptions,
   proposePlan,
@@ -288,4 +318,5 @@ export const planEndpoints = [
   cancelPlan,
   listPlans,
   getPlan,
+  readPlanTime,
 ] as const;

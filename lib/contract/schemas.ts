@@ -79,18 +79,24 @@ const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-
 /** The offset at the end of an ISO 8601 date-time (Z or ±hh:mm), when it has one. */
 export const OFFSET_SUFFIX = /(Z|[+-]\d{2}:\d{2})$/i;
 
+/** Whether a time is written as ISO 8601 (a date, then T): read as such, or refused as such. */
+export const isIsoDateTime = (value: string): boolean => /^\d{4}-\d{2}-\d{2}T/i.test(value);
+
 /**
- * ISO 8601, with an offset or without one (then read on the person's own clock: instantOn in
- * lib/plans/time.ts), for the times of plans and meetups (issue 44 §2: agents got the offset
- * wrong, daylight saving included). A refinement, not a union of zod's formats: tools/list would
- * carry their 450-byte patterns.
+ * ISO 8601, with an offset or without one (then read on the person's own clock), or the person's
+ * words ("Saturday 10am", "tomorrow at 7pm", "Sat 10-13"): lib/plans/time.ts reads both, for the
+ * times of plans and meetups (issue 44 §2: agents got the offset wrong, daylight saving included).
+ * A refinement, not a union of zod's formats: tools/list would carry their 450-byte patterns.
  */
 export const localOrInstant = singleLine()
   .trim()
   .max(40)
-  .refine((value) => ISO_DATE_TIME.test(value) && !Number.isNaN(Date.parse(value.replace(OFFSET_SUFFIX, ''))), {
-    message: 'must be an ISO 8601 date-time, like 2026-06-06T19:00 (your clock) or 2026-06-06T19:00:00+02:00',
-  });
+  .refine(
+    (value) =>
+      !isIsoDateTime(value) ||
+      (ISO_DATE_TIME.test(value) && !Number.isNaN(Date.parse(value.replace(OFFSET_SUFFIX, '')))),
+    { message: 'must be an ISO 8601 date-time, like 2026-06-06T19:00 (your clock) or 2026-06-06T19:00:00+02:00' },
+  );
 
 export const onboardingSchema = z.object({
   complete: z.boolean(),

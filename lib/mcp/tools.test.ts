@@ -212,13 +212,16 @@ describe('annotations (declared on each contract entry)', () => {
 
   // Issue 44 §2: a plan's or a meetup's time may leave out the offset (read on the person's clock), so
   // it is not JSON Schema's date-time (RFC 3339 §5.6 requires one); the description says so, without
-  // the long regex zod derives.
+  // the long regex zod derives. The person's words are read too ("sat 10am").
   it('tells a model a time may be on the person’s clock, without a date-time format or a long regex', () => {
     for (const id of ['propose_plan', 'host_meetup']) {
       const tool = toolDefinition(endpoints.find((e) => e.id === id)!);
       const starts = (tool.inputSchema() as { properties: Record<string, Record<string, unknown>> }).properties
         .starts_at;
-      expect(starts).toMatchObject({ type: 'string', description: expect.stringMatching(/^No offset: your clock/) });
+      expect(starts).toMatchObject({
+        type: 'string',
+        description: expect.stringMatching(/^Your clock: ISO or "sat 10am"/),
+      });
       expect(starts).not.toHaveProperty('pattern');
       expect(starts).not.toHaveProperty('format');
     }

@@ -27,7 +27,7 @@ import {
 } from './records';
 import { dropMeetupReminders, scheduleMeetupReminders } from './reminders';
 import { adjustCounts, lockMeetup, nextPosition, seated, tell, vacate } from './seats';
-import { instantOn } from './time';
+import { instantOn, readTimes } from './time';
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
@@ -127,10 +127,9 @@ export function occurrences(
   zone: string | null,
   now: Date,
 ) {
-  const startsAt = instantOn(body.starts_at, zone);
-  const endsAt = body.ends_at
-    ? instantOn(body.ends_at, zone)
-    : new Date(startsAt.getTime() + MEETUP_LIMITS.defaultDurationHours * HOUR_MS);
+  const read = readTimes(body, zone, now);
+  const { startsAt } = read;
+  const endsAt = read.endsAt ?? new Date(startsAt.getTime() + MEETUP_LIMITS.defaultDurationHours * HOUR_MS);
   const fields: Record<string, string> = {};
   if (startsAt.getTime() <= now.getTime()) fields.starts_at = 'must be in the future';
   else if (startsAt.getTime() > now.getTime() + MEETUP_LIMITS.maxDaysAhead * DAY_MS)
@@ -180,6 +179,7 @@ export async function hostMeetup(
   }
   await refuseWhileUnseen(db, viewerId);
   const times = occurrences(body, host.timezone, now);
+  const { notes } = readTimes(body, host.timezone, now);
   const ids = await db.transaction().execute(async (trx) => {
     // One host's hosting runs one at a time, so the count below holds under concurrency.
     await sql`select pg_advisory_xact_lock(hashtextextended(${`meetups-hosted:${viewerId}`}, 0))`.execute(trx);
@@ -251,6 +251,7 @@ export async function hostMeetup(
         ? formatInstant(new Date(row.starts_at), host.timezone)
         : new Date(row.starts_at).toISOString(),
     })),
+    ...(notes.length > 0 ? { warnings: { normalized: notes } } : {}),
   };
 }
 

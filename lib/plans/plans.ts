@@ -28,7 +28,7 @@ import { isUuid } from '../contract/validation';
 import { enqueue, QUEUES } from '../jobs/boss';
 import type { PushJob } from '../notifications/push-job';
 import { effectiveStatus, planNotFound, planRows, type PlanQueryRow, toPlan } from './records';
-import { hasOffset, instantOn, localTimeNote } from './time';
+import { hasOffset, isoInstant, readTimes } from './time';
 import { DEFAULT_REMINDER_OFFSETS, dropReminders, scheduleReminders } from './reminders';
 import { moveShares } from './share';
 
@@ -280,14 +280,9 @@ type PlanEvent = 'proposed' | 'accepted' | 'declined' | 'cancelled';
  * read on the proposer's clock (`zone`), and `notes` say how, for warnings.normalized.
  */
 export function planTimes(body: Pick<ProposePlanBody, 'starts_at' | 'ends_at'>, now: Date, zone: string | null) {
-  const startsAt = instantOn(body.starts_at, zone);
-  const endsAt = body.ends_at
-    ? instantOn(body.ends_at, zone)
-    : new Date(startsAt.getTime() + PLAN_LIMITS.defaultDurationHours * HOUR_MS);
-  const notes = [
-    localTimeNote('starts_at', body.starts_at, zone, startsAt),
-    body.ends_at ? localTimeNote('ends_at', body.ends_at, zone, endsAt) : null,
-  ].filter((note) => note !== null);
+  const read = readTimes(body, zone, now);
+  const { startsAt, notes } = read;
+  const endsAt = read.endsAt ?? new Date(startsAt.getTime() + PLAN_LIMITS.defaultDurationHours * HOUR_MS);
   const fields: Record<string, string> = {};
   if (startsAt.getTime() <= now.getTime()) fields.starts_at = 'must be in the future';
   else if (startsAt.getTime() > now.getTime() + PLAN_LIMITS.maxDaysAhead * DAY_MS)
@@ -302,6 +297,22 @@ export function planTimes(body: Pick<ProposePlanBody, 'starts_at' | 'ends_at'>, 
     });
   }
   return { startsAt, endsAt, notes };
+}
+
+/**
+ * A plan's times as proposePlan would read them (POST /api/v1/plans/read_time.json), on the
+ * caller's clock, with the same refusals: nothing is stored.
+ */
+export async function readPlanTime(
+  db: Database,
+  viewerId: string,
+  body: Pick<ProposePlanBody, 'starts_at' | 'ends_at'>,
+  now = new Date(),
+) {
+  const zone =
+    (await db.selectFrom('users').select('timezone').where('id', '=', viewerId).executeTakeFirst())?.timezone ?? null;
+  const { startsAt, endsAt, notes } = planTimes(body, now, zone);
+  return { starts_at: isoInstant(startsAt, zone), ends_at: isoInstant(endsAt, zone), read: notes };
 }
 
 export async function proposePlan(

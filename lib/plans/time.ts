@@ -2,7 +2,9 @@
 // (users.timezone, issue 29 section 1), or UTC with `Z` for a reader without one; a time a
 // person writes without an offset is read on their own clock (instantOn, issue 44 §2).
 import { formatInstant, utcOffsetMinutes } from '../availability/zoned';
-import { OFFSET_SUFFIX } from '../contract/schemas';
+import { isIsoDateTime, OFFSET_SUFFIX } from '../contract/schemas';
+import { ApiError } from '../core/errors';
+import { type LocalMoment, readPlainTime } from './plain-time';
 
 /**
  * ISO 8601 with an offset: in `zone` (an IANA name) when given, with that zone's exact offset
@@ -44,4 +46,65 @@ export function localTimeNote(field: string, text: string, zone: string | null, 
   if (hasOffset(text)) return null;
   const clock = zone ? `your clock (${zone})` : 'UTC (your profile has no time zone)';
   return `${field}: ${text} has no offset, so it was read on ${clock}: ${isoInstant(read, zone)}`;
+}
+
+const pad = (n: number) => String(n).padStart(2, '0');
+const localIso = (m: LocalMoment) => `${m.year}-${pad(m.month)}-${pad(m.day)}T${pad(m.hour)}:${pad(m.minute)}`;
+
+/** The wall clock at `at` in `zone` (UTC without one). */
+function localMoment(at: Date, zone: string | null): LocalMoment {
+  const iso = isoInstant(at, zone);
+  return {
+    year: Number(iso.slice(0, 4)),
+    month: Number(iso.slice(5, 7)),
+    day: Number(iso.slice(8, 10)),
+    hour: Number(iso.slice(11, 13)),
+    minute: Number(iso.slice(14, 16)),
+  };
+}
+
+const clockOf = (zone: string | null) => (zone ? `your clock (${zone})` : 'UTC (your profile has no time zone)');
+
+interface ReadTime {
+  at: Date;
+  /** The end a range gave ("Sat 10-13"), when it gave one. */
+  end: Date | null;
+  note: string | null;
+}
+
+/** One time as written: ISO 8601, or the person's words read on their calendar (`today`). */
+function readTime(field: string, text: string, zone: string | null, today: LocalMoment): ReadTime {
+  if (isIsoDateTime(text)) {
+    const at = instantOn(text, zone);
+    return { at, end: null, note: localTimeNote(field, text, zone, at) };
+  }
+  const reading = readPlainTime(text, today);
+  if (!reading.ok)
+    throw new ApiError('validation_failed', `${field} could not be read as a time`, {
+      hint: 'Write it as the person says it ("Saturday 10am", "tomorrow at 7pm", "Sat 10-13") or as ISO 8601 (2026-06-06T19:00 on your clock).',
+      fields: { [field]: reading.problem },
+    });
+  const at = instantOn(localIso(reading.start), zone);
+  const end = reading.end ? instantOn(localIso(reading.end), zone) : null;
+  const instants = `${isoInstant(at, zone)}${end ? ` to ${isoInstant(end, zone)}` : ''}`;
+  return { at, end, note: `${field}: "${text}" was read as ${reading.read} on ${clockOf(zone)}: ${instants}` };
+}
+
+/**
+ * A plan's or meetup's times as the person (or their assistant) wrote them: ISO 8601 with or without
+ * an offset, or in words ("next Saturday 10am", "Sat 10-13", issue 44 §2), read on `zone`'s clock.
+ * `endsAt` is null when neither ends_at nor a range gave one (the caller's default length applies).
+ * Each time not given with an offset gets a note for warnings.normalized; words it cannot read, or
+ * that could mean two things, are a 400 naming the field with the fix.
+ */
+export function readTimes(
+  body: { starts_at: string; ends_at?: string | null },
+  zone: string | null,
+  now: Date,
+): { startsAt: Date; endsAt: Date | null; notes: string[] } {
+  const start = readTime('starts_at', body.starts_at, zone, localMoment(now, zone));
+  // An end in words is on the start's day unless it names its own ("Saturday 10am" to "1pm").
+  const end = body.ends_at ? readTime('ends_at', body.ends_at, zone, localMoment(start.at, zone)) : null;
+  const notes = [start.note, end?.note ?? null].filter((note) => note !== null);
+  return { startsAt: start.at, endsAt: end ? end.at : start.end, notes };
 }
