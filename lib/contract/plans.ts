@@ -304,7 +304,9 @@ export const readPlanTime = defineEndpoint({
   response: z.object({
     starts_at: isoDateTime,
     ends_at: isoDateTime.describe('As given, from a range ("Sat 10-13"), else the default length after the start'),
-    read: z.array(z.string()).describe('What each time was read as, one sentence each (none for a time with an offset)'),
+    read: z
+      .array(z.string())
+      .describe('What each time was read as, one sentence each (none for a time with an offset)'),
   }),
   errors: ['validation_failed'],
   requestExample: { starts_at: 'next Saturday 10am', ends_at: '1pm' },
