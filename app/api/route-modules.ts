@@ -43,6 +43,7 @@ export const ROUTE_MODULES: RouteModules = {
   '/api/v1/plans/{planId}/decline.json': () => import('./v1/plans/[planId]/decline.json/route'),
   '/api/v1/plans/{planId}/cancel.json': () => import('./v1/plans/[planId]/cancel.json/route'),
   '/api/v1/plans.json': () => import('./v1/plans.json/route'),
+  '/api/v1/plans/read_time.json': () => import('./v1/plans/read_time.json/route'),
   '/api/v1/events.json': () => import('./v1/events.json/route'),
   '/api/v1/discover.json': () => import('./v1/discover.json/route'),
   '/api/v1/users/{slug}/overlap.json': () => import('./v1/users/[slug]/overlap.json/route'),
