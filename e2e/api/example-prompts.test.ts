@@ -2,33 +2,23 @@
 // ask for three or more) are each made as the tool calls they name, in order, through the official
 // MCP SDK client, by a person set up for it at their own spot at sea. A prompt whose calls fail, or
 // that names tools its scenario does not call, fails here.
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { EXAMPLE_PROMPTS } from '@/lib/guides/example-prompts';
-import { baseUrl, freshIp, testDb, uniqueEmail } from './client';
+import { testDb, uniqueEmail } from './client';
+import { closeMcpClients, connectMcp } from './mcp-client';
 import { DAY, host, type Person, person, spotsAt } from './meetup-helpers';
 import { makeBuddies, say } from './social-helpers';
 import { updateMe } from '@/lib/contract/profiles';
 import { call as callApi } from './contract-client';
 
 const spot = spotsAt(-34);
-const clients: Client[] = [];
-afterAll(async () => Promise.all(clients.map((c) => c.close().catch(() => {}))));
+afterAll(closeMcpClients);
 
 type Result = { isError?: boolean; content: Array<{ type: string; text?: string }> };
 
 /** The person's assistant: each call is recorded, and answers the result's JSON; a failed call fails the test. */
 async function assistant(token?: string) {
-  const headers: Record<string, string> = {
-    'x-forwarded-for': freshIp(),
-    ...(token ? { authorization: `Bearer ${token}` } : {}),
-  };
-  const client = new Client({ name: 'example-prompts-test', version: '1.0.0' });
-  await client.connect(
-    new StreamableHTTPClientTransport(new URL(`${baseUrl()}/api/mcp`), { requestInit: { headers } }),
-  );
-  clients.push(client);
+  const client = await connectMcp('example-prompts-test', token);
   const made: string[] = [];
   return {
     made,

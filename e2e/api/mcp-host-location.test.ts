@@ -4,11 +4,10 @@
 // warnings.normalized; the person's own input always wins; REST never reads it; odd shapes
 // are ignored; Discover does not search from it (it needs the person's own, stored place).
 import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from '@modelcontextprotocol/client';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
 import { api, baseUrl, freshIp, registerUser, uniqueEmail } from './client';
+import { closeMcpClients, connectMcp } from './mcp-client';
 
 const HINT_KEY = 'openai/userLocation';
 /** Where the host puts the person; the point is off Lisbon's centre so a stored copy of it would show. */
@@ -16,22 +15,10 @@ const LISBON = { city: 'Lisbon', country: 'PT', timezone: 'Europe/Lisbon', latit
 const GAZETTEER_LISBON = { latitude: 38.71667, longitude: -9.13333 };
 
 type Result = { isError?: boolean; content: Array<{ type: string; text?: string }> };
-const open: Array<{ close(): Promise<void> }> = [];
-afterAll(async () => Promise.all(open.map((c) => c.close().catch(() => {}))));
+afterAll(closeMcpClients);
 
 /** A client of its own address: registrations are limited per address. */
-async function connect(token?: string): Promise<Client> {
-  const headers: Record<string, string> = {
-    'x-forwarded-for': freshIp(),
-    ...(token ? { authorization: `Bearer ${token}` } : {}),
-  };
-  const client = new Client({ name: 'mcp-host-location-test', version: '1.0.0' });
-  await client.connect(
-    new StreamableHTTPClientTransport(new URL(`${baseUrl()}/api/mcp`), { requestInit: { headers } }),
-  );
-  open.push(client);
-  return client;
-}
+const connect = (token?: string) => connectMcp('mcp-host-location-test', token);
 
 /** register over MCP with `_meta` as given (cast: the odd shapes are what a careless host might send). */
 async function registerOverMcp(args: Record<string, unknown>, meta: unknown): Promise<any> {
@@ -117,7 +104,7 @@ describe('register over MCP with the host’s coarse location', () => {
         requestInit: { headers: { 'x-forwarded-for': freshIp() } },
       }),
     );
-    open.push(client);
+    onTestFinished(() => client.close().catch(() => {}));
     const result = (await client.callTool({
       name: 'register',
       arguments: { email: uniqueEmail('hostloc'), displayName: 'Host Hint' },

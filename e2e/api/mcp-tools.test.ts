@@ -3,13 +3,13 @@
 // path driven only by what tools/list says. Every call's arguments are built from the
 // advertised input schema and a table of facts about the person, so a tool list that
 // drops a field or a constraint a model needs makes this test fail.
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { encode } from 'gpt-tokenizer/encoding/o200k_base';
 import { afterAll, describe, expect, it } from 'vitest';
 import { makeImage } from '@/e2e/support/photos/test-images';
-import { baseUrl, freshIp, testDb, uniqueEmail } from './client';
+import { testDb, uniqueEmail } from './client';
+import { closeMcpClients, connectMcp } from './mcp-client';
 
 type Tool = Awaited<ReturnType<Client['listTools']>>['tools'][number];
 type Schema = {
@@ -24,21 +24,9 @@ type Schema = {
 };
 type Result = { isError?: boolean; content: Array<{ type: string; text?: string }> };
 
-const clients: Client[] = [];
-afterAll(async () => Promise.all(clients.map((c) => c.close().catch(() => {}))));
+afterAll(closeMcpClients);
 
-async function connect(token?: string): Promise<Client> {
-  const headers: Record<string, string> = {
-    'x-forwarded-for': freshIp(),
-    ...(token ? { authorization: `Bearer ${token}` } : {}),
-  };
-  const client = new Client({ name: 'mcp-tools-test', version: '1.0.0' });
-  await client.connect(
-    new StreamableHTTPClientTransport(new URL(`${baseUrl()}/api/mcp`), { requestInit: { headers } }),
-  );
-  clients.push(client);
-  return client;
-}
+const connect = (token?: string) => connectMcp('mcp-tools-test', token);
 
 /** A value fits an advertised schema: type, enum and the limits a model must respect. */
 function fits(value: unknown, schema: Schema): boolean {
