@@ -1,7 +1,7 @@
 // 404 suggestions: the names agents reach for (issue 30 §3), found by synonym where the
 // spelling is nowhere near ours, and by edit distance where it is.
 import { describe, expect, it } from 'vitest';
-import { closestEndpoints } from './endpoint-paths';
+import { closestEndpoints, endpointsAt } from './endpoint-paths';
 
 const suggested = (method: string, path: string) =>
   closestEndpoints(method, path).map((spec) => `${spec.method} ${spec.path}`);
@@ -41,4 +41,15 @@ describe("closestEndpoints with the prototype's property names as the path (issu
       expect(suggested('GET', `/api/v1/${word}`).every((s) => /^GET \/api\/v1\//.test(s))).toBe(true);
     },
   );
+});
+
+describe('endpointsAt', () => {
+  // A path without parameters wins over a template it also fits, as the router matches them.
+  it.each([
+    ['/api/v1/plans/read_time.json', ['read_plan_time']],
+    ['/api/v1/plans/4f1c2a9e.json', ['get_plan']],
+    ['/api/v1/nowhere.json', []],
+  ])('%s → %j', (path, ids) => {
+    expect(endpointsAt(path).map((spec) => spec.id)).toEqual(ids);
+  });
 });

@@ -31,7 +31,10 @@ function buildTable(): PathEntry[] {
     }
     entry.specs.push(spec);
   }
-  return [...byPath.values()];
+  // A path without parameters before the templates it also fits (/plans/read_time.json before
+  // /plans/{planId}.json), as the router itself matches them.
+  const entries = [...byPath.values()];
+  return [...entries.filter((e) => !e.template.includes('{')), ...entries.filter((e) => e.template.includes('{'))];
 }
 
 let table: PathEntry[] | undefined;
