@@ -149,9 +149,25 @@ describe('plan reminders', () => {
     // The header may be folded onto a second line (RFC 5322), as nodemailer does with a long URL.
     const unsubscribe = /^List-Unsubscribe:\s*<([^>]+)>/m.exec(mail)?.[1];
     expect(unsubscribe).toBeTruthy();
-    // Fixed wording: no text another person chose.
-    expect(mail).not.toMatch(/evil|Click here|Rita|Remind(?!er)/);
-    expect(mail).toContain('Your plan with your buddy starts');
+    // Issue 46 §5: the buddy's first name, the activity only as the catalog names it (this one is not
+    // in it), the plan's own page, and the plan as an .ics in the same words; never text someone chose.
+    expect(mail).toMatch(/^Subject: Reminder: your plan with Rita, in 2 hours$/m);
+    expect(mail).toContain('Your plan with Rita starts');
+    expect(mail).toContain(`/account/plans/${plan.id}`);
+    const ics = /Content-Type: text\/calendar[^\n]*\n(?:[^\n]+\n)*\n([\s\S]+?)\n--/m.exec(mail)?.[1] ?? '';
+    const calendar = ics.includes('BEGIN:VCALENDAR')
+      ? ics
+      : Buffer.from(ics.replace(/\s+/g, ''), 'base64').toString('utf8');
+    expect(calendar).toContain('BEGIN:VEVENT');
+    expect(calendar).toContain('SUMMARY:Your plan with Rita');
+    const { calendar_uid } = await testDb()
+      .selectFrom('plans')
+      .select('calendar_uid')
+      .where('id', '=', plan.id)
+      .executeTakeFirstOrThrow();
+    expect(calendar).toContain(`UID:${calendar_uid}@`);
+    expect(calendar).not.toContain('LOCATION');
+    expect(`${mail}\n${calendar}`).not.toMatch(/evil|Click here|Remind(?!er)/);
     // a turned reminder mail off: the push went, the mail did not.
     await new Promise((r) => setTimeout(r, 3000));
     expect(mailsTo(a.email)).toEqual([]);
@@ -210,7 +226,7 @@ describe('plan reminders by SMTP', () => {
     await sink?.close();
   });
 
-  it('a confirmed plan’s reminder reaches both people through SMTP, fixed wording with one-click unsubscribe', {
+  it('a confirmed plan’s reminder reaches both people through SMTP, naming the buddy, with one-click unsubscribe', {
     timeout: 240_000,
   }, async () => {
     const base = stack.baseUrl;
@@ -240,18 +256,20 @@ describe('plan reminders by SMTP', () => {
     await call(plans.acceptPlan, { base, params: { planId: plan.id }, token: b.token, body: {} });
 
     const reminders = () =>
-      (sink?.mails ?? []).filter((m) => /^Subject: Reminder: your Buddy Match plan is in 2 minutes/m.test(m.raw));
+      (sink?.mails ?? []).filter((m) => /^Subject: Reminder: your plan with (Tess|Uma), in 2 minutes/m.test(m.raw));
     const deadline = Date.now() + 180_000;
     while (reminders().length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 500));
     const mails = reminders();
     expect(mails.flatMap((m) => m.to).sort()).toEqual([a.email, b.email].sort());
-    for (const { raw } of mails) {
+    for (const { raw, to } of mails) {
       expect(raw).toMatch(/^From: buddies@example\.com/m);
       expect(raw).toMatch(/^List-Unsubscribe-Post: List-Unsubscribe=One-Click$/m);
       expect(raw).toMatch(/^List-Unsubscribe:\s*<http/m);
       const text = raw.replace(/=\r?\n/g, '');
-      expect(text).toContain('Your plan with your buddy starts');
-      expect(text).not.toMatch(/\b(evil|Click here|Tess|Uma)\b/);
+      // Each is told the other's first name; the activity is not the catalog's, so it is "your plan".
+      expect(text).toContain(`Your plan with ${to.includes(a.email) ? 'Uma' : 'Tess'} starts`);
+      expect(text).toMatch(/^Content-Type: text\/calendar/m);
+      expect(text).not.toMatch(/\b(evil|Click here)\b/);
     }
   });
 });

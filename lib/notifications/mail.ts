@@ -16,6 +16,8 @@ export interface MailMessage {
   headers?: Record<string, string>;
   /** A Message-ID fixed by the caller (mailMessageId), so a resend after a crash is folded with the first. */
   messageId?: string;
+  /** Files sent with it, such as a plan's .ics. */
+  attachments?: { filename: string; content: string; contentType: string }[];
 }
 
 export interface MailSettings {

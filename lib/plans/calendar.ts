@@ -57,7 +57,8 @@ export interface CalendarEvent {
   start: Date;
   end: Date;
   summary: string;
-  location: string;
+  /** Left out where the text is not this service's to vouch for (a reminder mail's attachment). */
+  location?: string;
   /** Its page on this site, where the rest is shown (issue 46 §7: the file links back). */
   url?: string;
 }
@@ -90,7 +91,7 @@ export function googleCalendarUrl(
     action: 'TEMPLATE',
     text: event.summary,
     dates: `${stamp(event.start)}/${stamp(event.end)}`,
-    location: event.location,
+    ...(event.location ? { location: event.location } : {}),
     ...(event.url ? { details: event.url } : {}),
   });
   return `https://calendar.google.com/calendar/render?${params.toString()}`;
@@ -125,7 +126,7 @@ export function eventsCalendar(
       start: item.start,
       end: item.end,
       summary: item.summary,
-      location: item.location,
+      ...(item.location ? { location: item.location } : {}),
       status: item.status,
       ...(item.url ? { url: item.url } : {}),
     });
