@@ -86,9 +86,9 @@ describe('mail digest for people without push', () => {
     const raw = digestsTo(rae)[0]!.raw;
     const text = raw.replace(/=\r?\n/g, '');
     expect(raw).toMatch(/^From: buddies@example\.com/m);
-    expect(text).toContain('1 unread message in 1 chat');
-    expect(text).toContain('1 buddy request to answer');
-    // Counts only: no message text, no names.
+    // Who, by first name (issue 46 §5), and never what they wrote.
+    expect(text).toContain('1 unread message from Bo in 1 chat');
+    expect(text).toContain('1 buddy request from Ash to answer');
     expect(text).not.toMatch(/old mill|Bo Digest|Ash Digest/);
     expect(raw).toMatch(/^List-Unsubscribe-Post: List-Unsubscribe=One-Click$/m);
     const unsubscribe = /^List-Unsubscribe:\s*<([^>]+)>/m.exec(raw)?.[1];
@@ -134,7 +134,7 @@ describe('mail digest for people without push', () => {
     await write(bo, chatId, 'Last try');
     await expect.poll(() => digestsTo(rae).length, { timeout: 30_000 }).toBe(2);
     const later = digestsTo(rae)[1]!.raw.replace(/=\r?\n/g, '');
-    expect(later).toContain('3 unread messages in 1 chat');
+    expect(later).toContain('3 unread messages from Bo in 1 chat');
     expect(later).not.toContain('buddy request'); // Ash's request was in the first digest
   });
 

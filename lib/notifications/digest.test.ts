@@ -14,3 +14,20 @@ describe('digestText', () => {
     expect(many.lines).toEqual(['5 unread messages in 2 chats: https://b.example/account/chats']);
   });
 });
+
+describe('digestText names who wrote and who asked (issue 46 §5)', () => {
+  it('by first name, and only names that are plainly names', () => {
+    const news = {
+      messages: 3,
+      chats: 2,
+      requests: 2,
+      newest: new Date(),
+      writers: ['Ana Lima', 'Sam Okafor'],
+      askers: ['Tomás Costa', 'www.evil.example'],
+    };
+    expect(digestText(news, 'https://b.example').lines).toEqual([
+      '3 unread messages from Ana and Sam in 2 chats: https://b.example/account/chats',
+      '2 buddy requests from Tomás and others to answer: https://b.example/account/requests',
+    ]);
+  });
+});

@@ -12,6 +12,7 @@ import { sql } from 'kysely';
 import type { Database } from '@/db';
 import { enqueue, QUEUES } from '../jobs/boss';
 import { type MailSettings, sendMail } from './mail';
+import { namesInWords } from './mail-names';
 import { mailPreferences, oneClickUnsubscribeHeaders, unsubscribeToken } from './mail-preferences';
 
 /** Digests are at least this far apart, whatever MAIL_DIGEST_DELAY says. */
@@ -59,69 +60,107 @@ export interface DigestNews {
   requests: number;
   /** The newest item counted: the next digest counts only what is newer. */
   newest: Date | null;
+  /** Display names of who wrote and who asked (a few of each), for the mail to name. */
+  writers?: readonly string[];
+  askers?: readonly string[];
 }
+
+/** Senders a digest reads to name: one more than it shows, so it knows to say "and others". */
+const NAMES_READ = 4;
 
 /** Unread messages in chats not muted and pending requests, newer than `since`, from people not blocked. */
 // Compared at millisecond precision, as a JS Date keeps `covered_until` (PostgreSQL keeps microseconds).
 export async function digestNews(db: Database, userId: string, since: Date | null): Promise<DigestNews> {
   const notBlocked = (senderColumn: 'm.sender_id' | 'r.sender_id') =>
     sql<boolean>`not exists (select 1 from blocks b where b.blocker_id = ${userId} and b.blocked_id = ${sql.ref(senderColumn)})`;
-  const messages = await db
-    .selectFrom('messages as m')
-    .innerJoin('chat_members as cm', (join) => join.onRef('cm.chat_id', '=', 'm.chat_id').on('cm.user_id', '=', userId))
+  const unreadMessages = () =>
+    db
+      .selectFrom('messages as m')
+      .innerJoin('chat_members as cm', (join) =>
+        join.onRef('cm.chat_id', '=', 'm.chat_id').on('cm.user_id', '=', userId),
+      )
+      .where('cm.muted', '=', false)
+      .where('m.sender_id', '!=', userId)
+      .whereRef('m.id', '>', 'cm.last_read_message_id')
+      .$if(since !== null, (q) => q.where(sql`date_trunc('milliseconds', m.created_at)`, '>', since!))
+      .where(notBlocked('m.sender_id'));
+  const pendingRequests = () =>
+    db
+      .selectFrom('buddy_requests as r')
+      .where('r.recipient_id', '=', userId)
+      .where('r.state', '=', 'pending')
+      .$if(since !== null, (q) => q.where(sql`date_trunc('milliseconds', r.created_at)`, '>', since!))
+      .where(notBlocked('r.sender_id'))
+      // As the inbox: a request from someone now of the other world by age is no one's.
+      .where(
+        mayMeetByAgeSql(
+          sql<string | null>`(select birthday from users where id = r.sender_id)`,
+          sql<string | null>`(select birthday from users where id = r.recipient_id)`,
+        ),
+      );
+  const messages = await unreadMessages()
     .select((eb) => [
       eb.fn.countAll<string>().as('count'),
       sql<string>`count(distinct m.chat_id)`.as('chats'),
       sql<Date | null>`max(date_trunc('milliseconds', m.created_at))`.as('newest'),
     ])
-    .where('cm.muted', '=', false)
-    .where('m.sender_id', '!=', userId)
-    .whereRef('m.id', '>', 'cm.last_read_message_id')
-    .$if(since !== null, (q) => q.where(sql`date_trunc('milliseconds', m.created_at)`, '>', since!))
-    .where(notBlocked('m.sender_id'))
     .executeTakeFirstOrThrow();
-  const requests = await db
-    .selectFrom('buddy_requests as r')
+  const requests = await pendingRequests()
     .select((eb) => [
       eb.fn.countAll<string>().as('count'),
       sql<Date | null>`max(date_trunc('milliseconds', r.created_at))`.as('newest'),
     ])
-    .where('r.recipient_id', '=', userId)
-    .where('r.state', '=', 'pending')
-    .$if(since !== null, (q) => q.where(sql`date_trunc('milliseconds', r.created_at)`, '>', since!))
-    .where(notBlocked('r.sender_id'))
-    // As the inbox: a request from someone now of the other world by age is no one's.
-    .where(
-      mayMeetByAgeSql(
-        sql<string | null>`(select birthday from users where id = r.sender_id)`,
-        sql<string | null>`(select birthday from users where id = r.recipient_id)`,
-      ),
-    )
     .executeTakeFirstOrThrow();
+  // Who, newest first: a few distinct senders of the rows counted.
+  const namesOf = async (senders: { sender_id: string }[]) => {
+    const ids = [...new Set(senders.map((row) => row.sender_id))].slice(0, NAMES_READ);
+    if (ids.length === 0) return [];
+    const people = await db.selectFrom('users').select(['id', 'display_name']).where('id', 'in', ids).execute();
+    return ids.flatMap((id) => people.find((person) => person.id === id)?.display_name ?? []);
+  };
+  const [writers, askers] = await Promise.all([
+    Number(messages.count) > 0
+      ? unreadMessages().select('m.sender_id').orderBy('m.id', 'desc').limit(50).execute().then(namesOf)
+      : [],
+    Number(requests.count) > 0
+      ? pendingRequests().select('r.sender_id').orderBy('r.created_at', 'desc').limit(50).execute().then(namesOf)
+      : [],
+  ]);
   const times = [messages.newest, requests.newest].filter((t): t is Date => t !== null).map((t) => new Date(t));
   return {
     messages: Number(messages.count),
     chats: Number(messages.chats),
     requests: Number(requests.count),
     newest: times.length > 0 ? new Date(Math.max(...times.map((t) => t.getTime()))) : null,
+    writers,
+    askers,
   };
 }
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
-/** Counts only: docs/security.md keeps text another person chose (names, messages) out of mail. */
+/**
+ * Counts, and who (issue 46 §5): first names only when they are plainly names (mail-names.ts), never
+ * a message's words; docs/security.md keeps text another person chose out of mail.
+ */
 export function digestText(news: DigestNews, baseUrl: string): { subject: string; lines: string[] } {
   const parts: string[] = [];
   const lines: string[] = [];
+  const from = (names: readonly string[] | undefined) => {
+    const words = namesInWords(names ?? []);
+    return words ? ` from ${words}` : '';
+  };
   if (news.messages > 0) {
     parts.push(plural(news.messages, 'unread message', 'unread messages'));
     lines.push(
-      `${plural(news.messages, 'unread message', 'unread messages')} in ${plural(news.chats, 'chat', 'chats')}: ${baseUrl}/account/chats`,
+      `${plural(news.messages, 'unread message', 'unread messages')}${from(news.writers)} in ${plural(news.chats, 'chat', 'chats')}: ${baseUrl}/account/chats`,
     );
   }
   if (news.requests > 0) {
     parts.push(plural(news.requests, 'buddy request', 'buddy requests'));
-    lines.push(`${plural(news.requests, 'buddy request', 'buddy requests')} to answer: ${baseUrl}/account/requests`);
+    lines.push(
+      `${plural(news.requests, 'buddy request', 'buddy requests')}${from(news.askers)} to answer: ${baseUrl}/account/requests`,
+    );
   }
   return { subject: `Buddy Match: ${parts.join(' and ')}`, lines };
 }

@@ -9,7 +9,7 @@ import { getActivity, matchActivity } from '../activities';
 import { type MailSettings, sendMail } from '../notifications/mail';
 import { mailPreferences, oneClickUnsubscribeHeaders, unsubscribeToken } from '../notifications/mail-preferences';
 import { mailWhen } from '../notifications/mail-time';
-import { firstName } from '../profiles/records';
+import { mailableFirstName } from '../notifications/mail-names';
 import { plainWords } from '../core/plain-words';
 import { calendarSequence, eventsCalendar, ICalEventStatus, planPageUrl } from './calendar';
 
@@ -22,12 +22,6 @@ function leadText(minutes: number): string {
   if (minutes % (24 * 60) === 0) return minutes === 24 * 60 ? 'tomorrow' : `in ${minutes / (24 * 60)} days`;
   if (minutes % 60 === 0) return minutes === 60 ? 'in 1 hour' : `in ${minutes / 60} hours`;
   return `in ${minutes} minutes`;
-}
-
-/** A first name a mail may carry: letters (with an inner hyphen or apostrophe), at most 20; else null. */
-export function mailableFirstName(displayName: string): string | null {
-  const name = firstName(displayName).normalize('NFC');
-  return /^\p{L}(?:[\p{L}\p{M}]|['’-](?=\p{L})){0,19}$/u.test(name) ? name : null;
 }
 
 /** The activity as the catalog names it ("Rock climbing"), when the plan's words are one of its activities. */
