@@ -333,8 +333,10 @@ describe('check-in, end to end with SMTP', () => {
     const shown = await page(link!);
     expect(shown.status).toBe(200);
     expect(shown.text).toContain('Ana is meeting Ben');
-    // Fixed wording: nothing either person wrote, not even their names.
-    expect(mail).not.toMatch(/\b(Bouldering|Block Hall|Hauptstra|Ana|Ben|555 0100)\b/);
+    // Nothing either person wrote but the sharer's first name (issue 46 §4: the friend is told who).
+    expect(mail).toMatch(/^Subject: Ana's Buddy Match check-in went unanswered$/m);
+    expect(mail).toContain('Ana named you as their trusted contact');
+    expect(mail).not.toMatch(/\b(Bouldering|Block Hall|Hauptstra|Ben|555 0100)\b/);
     expect(mail).toMatch(/^List-Unsubscribe-Post: List-Unsubscribe=One-Click$/m);
     const oneClick = /^List-Unsubscribe:\s*<([^>]+)>/m.exec(mail)?.[1];
     expect(oneClick).toMatch(/\/api\/v1\/mail\/unsubscribe\.json\?token=c\./);

@@ -14,6 +14,7 @@ import type { Database } from '@/db';
 import { randomSecret, sha256 } from '../core/secrets';
 import { enqueue, QUEUES } from '../jobs/boss';
 import { type MailSettings, sendMail } from '../notifications/mail';
+import { mailableFirstName } from '../notifications/mail-names';
 import {
   contactUnsubscribeToken,
   isSuppressed,
@@ -257,7 +258,7 @@ export async function sendCheckinMail(
   );
 }
 
-/** The contact mail's words for what was shared (fixed: nothing anyone chose). */
+/** The contact mail's words for what was shared (fixed: nothing anyone chose but the sharer's first name). */
 const CONTACT_WORDS: Record<ShareKind, { meeting: string; shown: string }> = {
   plan: {
     meeting: 'a meeting with a person they met on Buddy Match',
@@ -292,14 +293,17 @@ export async function sendContactMail(
     .execute();
   const token = contactUnsubscribeToken(settings.unsubscribeKey, row.contact_email);
   const words = CONTACT_WORDS[ref.kind];
+  // Issue 46 §4: the friend is told who, by the sharer's first name when it is plainly a name.
+  const sharer = await db.selectFrom('users').select('display_name').where('id', '=', ref.userId).executeTakeFirst();
+  const who = mailableFirstName(sharer?.display_name ?? '');
   await sendMail(
     {
       to: row.contact_email,
-      subject: 'A Buddy Match check-in went unanswered',
+      subject: who ? `${who}'s Buddy Match check-in went unanswered` : 'A Buddy Match check-in went unanswered',
       text: [
         'Hello,',
         '',
-        `Someone who uses Buddy Match named you as their trusted contact for ${words.meeting}, ` +
+        `${who ?? 'Someone who uses Buddy Match'} named you as their trusted contact for ${words.meeting}, ` +
           'and asked us to write to you if they did not answer a check-in.',
         '',
         `They have not answered for ${minutesText(settings.answerSeconds)}. ${words.shown}`,
