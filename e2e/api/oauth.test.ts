@@ -780,6 +780,28 @@ describe('issue 28: no blind SSRF, no phishing through device sign-in, no plain 
     expect(page).toContain('is not confirmed to be the assistant or service it names');
   });
 
+  // Issue 46 §2: Claude registers dynamically, so its name proves nothing, but the code can only go to
+  // the callback it registered: a client that returns to claude.ai is Claude, whatever it is called.
+  it('verifies a registered client by the known assistant host it returns to; a name alone stays unverified', async () => {
+    const { browser } = await person();
+    const callback = 'https://claude.ai/api/mcp/auth_callback';
+    const res = await register({
+      client_name: 'Claude',
+      grant_types: ['authorization_code', 'refresh_token'],
+      redirect_uris: [callback],
+    });
+    expect(res.status).toBe(201);
+    const clientId = ((await res.json()) as { client_id: string }).client_id;
+    const started = await browser.fetch(authorizeUrl({ clientId, redirectUri: callback }));
+    expect(started.status).toBe(303);
+    const page = (await (await browser.fetch(started.headers.get('location')!)).text()).replace(/<!-- -->/g, '');
+    expect(page).toContain('Connect Claude?');
+    expect(page).toContain('>Verified<');
+    expect(page).toContain('Claude: you go back to claude.ai.');
+    expect(page).not.toContain('Unverified');
+    expect(page).not.toContain('is not confirmed to be the assistant or service it names');
+  });
+
   it('a device link opens an empty code field: without typing the code nothing goes ahead', async () => {
     const { browser } = await person();
     const started = (await (

@@ -30,8 +30,29 @@ describe('clientTrust', () => {
       verified: true,
       assistant: 'Claude',
       host: 'claude.ai',
+      by: 'metadata',
     });
     expect(clientTrust('https://apps.openai.com/client.json', 'Anything').verified).toBe(true);
+  });
+  // Issue 46 §2: Claude registers dynamically; the code can only reach the callback it registered.
+  it('verifies a registered client by the known assistant host it returns to', () => {
+    expect(clientTrust('f7a1c0de', 'Claude', 'https://claude.ai/api/mcp/auth_callback')).toEqual({
+      verified: true,
+      assistant: 'Claude',
+      host: 'claude.ai',
+      by: 'redirect',
+    });
+    expect(clientTrust('f7a1c0de', 'Anything', 'https://chatgpt.com/connector_platform_oauth_redirect').verified).toBe(
+      true,
+    );
+    for (const uri of [
+      'http://claude.ai/api/mcp/auth_callback',
+      'https://claude.ai.evil.example/cb',
+      'https://evilclaude.ai/cb',
+      'http://127.0.0.1:7777/cb',
+      'not a url',
+    ])
+      expect(clientTrust('f7a1c0de', 'Claude', uri), uri).toMatchObject({ verified: false, claimsAssistant: true });
   });
   it('never verifies by name, nor a lookalike host', () => {
     expect(clientTrust('f7a1c0de', 'Claude')).toEqual({ verified: false, host: null, claimsAssistant: true });

@@ -1,8 +1,11 @@
 // Who an OAuth client is, as far as this server can tell (issue 28, phishing through
 // device sign-in). A client's name is whatever its registration said, so a name proves
-// nothing: "Buddy Match Safety Check" or "Claude" can be registered by anyone. The only
-// identity we can check is the host that serves a client ID metadata document (the
-// client_id is its URL): a known assistant is recognised by that host alone.
+// nothing: "Buddy Match Safety Check" or "Claude" can be registered by anyone. What we can check
+// is where a host is: the host that serves a client ID metadata document (the client_id is its
+// URL), or, for a registered client, the https host this authorization returns to (issue 46 §2:
+// every dynamically registered Claude was marked unverified in red). The code goes only to the
+// redirect URI the client registered and this request names, so whoever sits at a known
+// assistant's host is the one who receives it: an impostor naming Claude's callback gets nothing.
 
 /** Hosts (and their subdomains) whose metadata documents are the assistants they name. */
 const KNOWN_ASSISTANT_HOSTS: ReadonlyArray<{ host: string; name: string }> = [
@@ -61,8 +64,8 @@ export function claimsKnownAssistant(name: string): boolean {
 }
 
 export type ClientTrust =
-  /** A client ID metadata document served by a known assistant's host. */
-  | { verified: true; assistant: string; host: string }
+  /** A client ID metadata document served by a known assistant's host, or a return to one. */
+  | { verified: true; assistant: string; host: string; by: 'metadata' | 'redirect' }
   /** Anything else: a registered client, a document on another host, device sign-in. */
   | { verified: false; host: string | null; claimsAssistant: boolean };
 
@@ -71,8 +74,22 @@ function knownAssistantOf(host: string): string | null {
   return KNOWN_ASSISTANT_HOSTS.find((known) => lower === known.host || lower.endsWith(`.${known.host}`))?.name ?? null;
 }
 
-/** What the consent pages say about a client: verified only by its metadata document's https host. */
-export function clientTrust(clientId: string, clientName: string): ClientTrust {
+/** The https host of a URL, or null. */
+function httpsHost(value: string | undefined, needsPath = false): string | null {
+  if (!value) return null;
+  try {
+    const url = new URL(value);
+    return url.protocol === 'https:' && (!needsPath || url.pathname.length > 1) ? url.hostname : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * What the consent pages say about a client: verified by its metadata document's https host, or
+ * by the https host of the redirect URI this authorization returns to; never by its name.
+ */
+export function clientTrust(clientId: string, clientName: string, redirectUri?: string): ClientTrust {
   let host: string | null = null;
   try {
     const url = new URL(clientId);
@@ -81,6 +98,9 @@ export function clientTrust(clientId: string, clientName: string): ClientTrust {
     // A registered client's id is not a URL.
   }
   const assistant = host ? knownAssistantOf(host) : null;
-  if (host && assistant) return { verified: true, assistant, host };
+  if (host && assistant) return { verified: true, assistant, host, by: 'metadata' };
+  const returnHost = httpsHost(redirectUri);
+  const returnsTo = returnHost ? knownAssistantOf(returnHost) : null;
+  if (returnHost && returnsTo) return { verified: true, assistant: returnsTo, host: returnHost, by: 'redirect' };
   return { verified: false, host, claimsAssistant: claimsKnownAssistant(clientName) || imitatesService(clientName) };
 }

@@ -66,6 +66,6 @@ export async function loadConsentRequest(db: Database, uid: string): Promise<Con
     clientName: clientName ?? params.client_id,
     returnHost,
     scopes: requestedApiScopes(params.scope),
-    trust: clientTrust(params.client_id, clientName ?? params.client_id),
+    trust: clientTrust(params.client_id, clientName ?? params.client_id, params.redirect_uri),
   };
 }

@@ -22,7 +22,8 @@ function ClientIdentity({ name, trust, device }: { name: string; trust: ClientTr
   if (trust.verified)
     return (
       <p>
-        <span className="badge-verified">Verified</span> {trust.assistant}: published by {trust.host}.
+        <span className="badge-verified">Verified</span> {trust.assistant}:{' '}
+        {trust.by === 'metadata' ? `published by ${trust.host}` : `you go back to ${trust.host}`}.
       </p>
     );
   return (
