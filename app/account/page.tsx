@@ -1,4 +1,5 @@
 import type { Metadata } from 'next';
+import { cookies } from 'next/headers';
 import { getDb } from '@/db';
 import { listTokensToConfirm } from '@/lib/accounts/tokens';
 import { requireSession } from '@/lib/auth/session';
@@ -22,6 +23,8 @@ import { HomeChats, HomeRequests } from '../_components/home-screen';
 import { HomeReviews } from '../_components/plan-review';
 import { HomeUpcoming } from '../_components/plan-views';
 import { ShowMe } from '../_components/show-me';
+import { AGENTS_NOTICE_COOKIE } from '@/lib/web/agents-notice';
+import { dismissAgentsNoticeAction } from './agents/actions';
 
 export const metadata: Metadata = { title: 'Home' };
 
@@ -82,6 +85,11 @@ export default async function AccountPage() {
   const upcoming = [...plans.plans_to_answer, ...(plans.next_plan ? [plans.next_plan] : [])];
   const buddyZones = await zonesOf(db, [...new Set(upcoming.map((p) => p.buddy.id))]);
   const names = activityNames();
+  // Issue 46 §2: below what the person came for, and once: "Not now" keeps it away until a newer
+  // assistant holds access.
+  const newestToConfirm = Math.max(0, ...toConfirm.map((token) => Date.parse(token.created_at)));
+  const toldOf = Number((await cookies()).get(AGENTS_NOTICE_COOKIE)?.value ?? 0);
+  const agentsNotice = toConfirm.length > 0 && newestToConfirm > toldOf;
 
   return (
     <>
@@ -94,22 +102,6 @@ export default async function AccountPage() {
           <strong>All good?</strong> Your check-in is waiting. <a href={href}>Answer “I’m fine”</a>
         </p>
       ))}
-      {toConfirm.length > 0 ? (
-        // Where a person lands after signing in: the first thing to settle is who else holds access.
-        <section className="notice notice-warn" aria-labelledby="confirm-agents-heading">
-          <h2 id="confirm-agents-heading">Check who can act for you</h2>
-          <p>
-            {toConfirm.length === 1 ? 'An assistant holds' : `${toConfirm.length} assistants hold`} access to your
-            account. Confirm you know {toConfirm.length === 1 ? 'it' : 'each of them'}, or revoke access you didn’t
-            give.
-          </p>
-          <p>
-            <a className="button" href="/account/agents">
-              Review your assistants
-            </a>
-          </p>
-        </section>
-      ) : null}
 
       {user.awaiting_person_consent ? <ShowMe complete={missing.size === 0} /> : null}
 
@@ -162,6 +154,7 @@ export default async function AccountPage() {
       <HomeReviews plans={toReview} zone={user.timezone} />
       <HomeRequests initial={requests} activityNames={names} />
       <HomeChats initial={chats} />
+      {agentsNotice ? <AgentsNotice count={toConfirm.length} newest={newestToConfirm} /> : null}
 
       {matches ? (
         <section className="home-section" aria-labelledby="home-matches-heading">
@@ -189,5 +182,29 @@ export default async function AccountPage() {
         </section>
       ) : null}
     </>
+  );
+}
+
+/** Who else holds access to the account, with the way to settle it, or to hear of it later. */
+function AgentsNotice({ count, newest }: { count: number; newest: number }) {
+  return (
+    <section className="notice notice-warn" aria-labelledby="confirm-agents-heading">
+      <h2 id="confirm-agents-heading">Check who can act for you</h2>
+      <p>
+        {count === 1 ? 'An assistant holds' : `${count} assistants hold`} access to your account. Confirm you know{' '}
+        {count === 1 ? 'it' : 'each of them'}, or revoke access you didn’t give.
+      </p>
+      <div className="actions">
+        <a className="button" href="/account/agents">
+          Review your assistants
+        </a>
+        <form action={dismissAgentsNoticeAction}>
+          <input type="hidden" name="newest" value={newest} />
+          <button className="button-secondary" type="submit">
+            Not now
+          </button>
+        </form>
+      </div>
+    </section>
   );
 }

@@ -165,6 +165,34 @@ test.describe('on the desktop', () => {
     expect(kept.confirmed_at).not.toBeNull();
   });
 
+  // Issue 46 §2: the notice sits below what the person came for, and "Not now" keeps it away until a
+  // newer assistant holds access.
+  test('the home screen tells of assistants once, below the rest; Not now keeps it away until a new one', async ({
+    page,
+    request,
+  }) => {
+    const user = await register(request, { displayName: 'Nina Notice', agentName: 'NoticeBot' });
+    await signIn(page, user.email);
+    const notice = page.getByRole('region', { name: 'Check who can act for you' });
+    await expect(notice).toContainText('An assistant holds access to your account');
+    // Below what the person came for (here, finishing their profile), not above it.
+    const order = await page.locator('h2').allTextContents();
+    expect(order.indexOf('Finish your profile')).toBeGreaterThanOrEqual(0);
+    expect(order.indexOf('Check who can act for you')).toBeGreaterThan(order.indexOf('Finish your profile'));
+    await notice.getByRole('button', { name: 'Not now' }).click();
+    await expect(notice).toHaveCount(0);
+    await page.reload();
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Hi, Nina Notice');
+    await expect(notice).toHaveCount(0);
+    // A new assistant: the mobile link traded for an app token brings it back, naming both.
+    const exchanged = await request.post(`${baseUrl()}/api/v1/signin/link.json`, {
+      data: { token: new URL(user.signinUrl).searchParams.get('token') },
+    });
+    expect(exchanged.status()).toBe(200);
+    await page.reload();
+    await expect(notice).toContainText('2 assistants hold access to your account');
+  });
+
   test('changing the password can sign out everywhere and revoke every assistant token', async ({ page, request }) => {
     const user = await register(request, { displayName: 'Rita Revoke', agentName: 'OldBot' });
     await signIn(page, user.email, PASSWORD, '/account/password');

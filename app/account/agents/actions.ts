@@ -4,9 +4,12 @@
 // re-checks the session. Deliberately not an API endpoint: the point is that the person,
 // not an assistant holding a token, decides which assistants keep access.
 import { revalidatePath } from 'next/cache';
+import { cookies } from 'next/headers';
 import { getDb } from '@/db';
 import { confirmAccessToken, revokeAccessToken } from '@/lib/accounts/tokens';
 import { requireSession } from '@/lib/auth/session';
+import { config } from '@/lib/config';
+import { AGENTS_NOTICE_COOKIE } from '@/lib/web/agents-notice';
 import { ApiError } from '@/lib/core/errors';
 
 /**
@@ -37,4 +40,22 @@ export async function revokeTokenAction(formData: FormData): Promise<void> {
     revokeAccessToken(getDb(), { userId: user.id, tokenId: String(formData.get('tokenId') ?? '') }),
   );
   revalidatePath('/account', 'layout');
+}
+
+/**
+ * "Not now" on the home screen's "Check who can act for you" (issue 46 §2: once, dismissible): the
+ * notice stays away until an assistant newer than the ones it named holds access.
+ */
+export async function dismissAgentsNoticeAction(formData: FormData): Promise<void> {
+  await requireSession('/account');
+  const newest = Number(formData.get('newest'));
+  if (!Number.isSafeInteger(newest) || newest <= 0) return;
+  (await cookies()).set(AGENTS_NOTICE_COOKIE, String(newest), {
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: new URL(config().publicBaseUrl).protocol === 'https:',
+    path: '/account',
+    maxAge: 365 * 24 * 3600,
+  });
+  revalidatePath('/account');
 }
