@@ -19,6 +19,7 @@ describe('MCP tools from the contract', () => {
       'get_health',
       'get_index',
       'meetup_attendance',
+      'read_plan_time',
     ]);
     for (const spec of left) expect(spec.mcp?.why, spec.id).toMatch(/\w+ \w+ \w+/);
     expect(toolDefinitions(endpoints).map((t) => t.name)).toEqual(endpoints.filter(isMcpTool).map((e) => e.id));
