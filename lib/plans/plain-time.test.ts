@@ -62,6 +62,10 @@ describe('readPlainTime', () => {
     ['sat 10am?', /"\?" is not part of a time/],
     ['', /no time given/],
     ['whenever it suits', /could not read "whenever", "it", "suits"/],
+    // Object.prototype's names are words like any other (issue 41: the fuzzer sent "constructor").
+    ['constructor 7pm', /could not read "constructor"/],
+    ['next constructor 7pm', /could not read "next", "constructor"/],
+    ['sat 10am valueof', /could not read "valueof"/],
   ])('refuses %j', (text, problem) => {
     const reading = readPlainTime(text, TODAY);
     expect(reading.ok).toBe(false);
@@ -98,6 +102,11 @@ describe('readPlainTime', () => {
       ',',
       '99',
       '0am',
+      'constructor',
+      '__proto__',
+      'tostring',
+      'valueof',
+      'hasownproperty',
     );
     fc.assert(
       fc.property(fc.array(words, { maxLength: 8 }), fc.string({ maxLength: 20 }), (parts, noise) => {

@@ -18,7 +18,8 @@ export type PlainTime =
   | { ok: false; problem: string };
 
 const WEEKDAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
-const WEEKDAY_NAMES: Record<string, number> = {};
+// Without a prototype: a word such as "constructor" is no key of theirs (issue 41).
+const WEEKDAY_NAMES: Record<string, number> = Object.create(null);
 for (const [index, name] of WEEKDAYS.entries()) {
   for (const form of [name, `${name}s`, name.slice(0, 3)]) WEEKDAY_NAMES[form] = index;
 }
@@ -38,7 +39,7 @@ const MONTHS = [
   'november',
   'december',
 ];
-const MONTH_NAMES: Record<string, number> = {};
+const MONTH_NAMES: Record<string, number> = Object.create(null);
 for (const [index, name] of MONTHS.entries()) {
   MONTH_NAMES[name] = index + 1;
   MONTH_NAMES[name.slice(0, 3)] = index + 1;
@@ -46,12 +47,12 @@ for (const [index, name] of MONTHS.entries()) {
 MONTH_NAMES.sept = 9;
 
 /** A part of the day: when it starts if no time is given, and which half of the clock a bare hour is on. */
-const PERIODS: Record<string, { start: number; pm: boolean }> = {
+const PERIODS: Record<string, { start: number; pm: boolean }> = Object.assign(Object.create(null), {
   morning: { start: 10, pm: false },
   afternoon: { start: 14, pm: true },
   evening: { start: 19, pm: true },
   night: { start: 20, pm: true },
-};
+});
 
 /** Words that only join the others. */
 const FILLER = new Set(['at', 'on', 'from', 'the', 'of', 'in', 'around', 'about', 'this']);
