@@ -49,15 +49,19 @@ function events(text: string): VEvent[] {
 const dateIn = (at: Date, zone: string) =>
   new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(at);
 
+/** A host in Berlin (on Berlin's clock, with its daylight saving), into bouldering. */
+const berliner = (displayName: string) =>
+  registerUser({
+    displayName,
+    location: 'Berlin',
+    coords: { latitude: 52.52, longitude: 13.405 },
+    birthday: '1990-01-01',
+    activities: ['bouldering'],
+  });
+
 describe('hosting', () => {
   it('reads a time without an offset on the host’s clock; the host sees everything, the card shows name and area', async () => {
-    const ana = await registerUser({
-      displayName: 'Ana Lima',
-      location: 'Berlin',
-      coords: { latitude: 52.52, longitude: 13.405 },
-      birthday: '1990-01-01',
-      activities: ['bouldering'],
-    });
+    const ana = await berliner('Ana Lima');
     const date = dateIn(new Date(Date.now() + 5 * DAY), 'Europe/Berlin');
     const hosted = await host(ana, { starts_at: `${date}T19:00`, capacity: 5, note: 'Shoes for rent' });
     const { meetup } = hosted;
@@ -100,13 +104,7 @@ describe('hosting', () => {
 
   // Issue 44 §2: the host's words, read on their calendar as a plan's are.
   it("reads the host's words on their calendar and says what it read; words that could mean two things are refused", async () => {
-    const bo = await registerUser({
-      displayName: 'Bo Words',
-      location: 'Berlin',
-      coords: { latitude: 52.52, longitude: 13.405 },
-      birthday: '1990-01-01',
-      activities: ['bouldering'],
-    });
+    const bo = await berliner('Bo Words');
     const weekday = new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Berlin', weekday: 'long' })
       .format(new Date())
       .toLowerCase();
