@@ -27,7 +27,7 @@ import {
 } from './records';
 import { dropMeetupReminders, scheduleMeetupReminders } from './reminders';
 import { adjustCounts, lockMeetup, nextPosition, seated, tell, vacate } from './seats';
-import { instantOn, readTimes } from './time';
+import { instantOn, readTimes, timeProblems } from './time';
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
@@ -121,22 +121,18 @@ async function refuseWhileUnseen(db: Database, userId: string): Promise<void> {
 // ---------------------------------------------------------------------------
 // Hosting
 
-/** The occurrences' times: the first as given, the next ones a week apart on the host's clock. */
+/**
+ * The occurrences' times: the first as given, the next ones a week apart on the host's clock; and
+ * the notes on how the given times were read, for warnings.normalized.
+ */
 export function occurrences(
   body: Pick<HostMeetupBody, 'starts_at' | 'ends_at' | 'repeat_weekly'>,
   zone: string | null,
   now: Date,
 ) {
-  const read = readTimes(body, zone, now);
-  const { startsAt } = read;
+  const { startsAt, notes, ...read } = readTimes(body, zone, now);
   const endsAt = read.endsAt ?? new Date(startsAt.getTime() + MEETUP_LIMITS.defaultDurationHours * HOUR_MS);
-  const fields: Record<string, string> = {};
-  if (startsAt.getTime() <= now.getTime()) fields.starts_at = 'must be in the future';
-  else if (startsAt.getTime() > now.getTime() + MEETUP_LIMITS.maxDaysAhead * DAY_MS)
-    fields.starts_at = `must be at most ${MEETUP_LIMITS.maxDaysAhead} days ahead`;
-  if (endsAt.getTime() <= startsAt.getTime()) fields.ends_at = 'must be after starts_at';
-  else if (endsAt.getTime() - startsAt.getTime() > MEETUP_LIMITS.maxDurationHours * HOUR_MS)
-    fields.ends_at = `must be at most ${MEETUP_LIMITS.maxDurationHours} hours after starts_at`;
+  const fields = timeProblems(startsAt, endsAt, now, MEETUP_LIMITS);
   if (Object.keys(fields).length > 0) {
     throw new ApiError('validation_failed', 'The meetup’s times are not possible', {
       hint: 'Give a start in the future, e.g. 2026-06-04T19:00 (your clock) or with an offset.',
@@ -146,13 +142,14 @@ export function occurrences(
   const duration = endsAt.getTime() - startsAt.getTime();
   // The same wall-clock time each week, across a daylight-saving change.
   const local = zone ? formatInstant(startsAt, zone).slice(0, 19) : startsAt.toISOString().slice(0, 19);
-  return Array.from({ length: body.repeat_weekly ?? 1 }, (_, week) => {
+  const times = Array.from({ length: body.repeat_weekly ?? 1 }, (_, week) => {
     const start =
       week === 0
         ? startsAt
         : instantOn(new Date(Date.parse(`${local}Z`) + week * WEEK_MS).toISOString().slice(0, 19), zone);
     return { startsAt: start, endsAt: new Date(start.getTime() + duration) };
   });
+  return { times, notes };
 }
 
 export async function hostMeetup(
@@ -178,8 +175,7 @@ export async function hostMeetup(
     });
   }
   await refuseWhileUnseen(db, viewerId);
-  const times = occurrences(body, host.timezone, now);
-  const { notes } = readTimes(body, host.timezone, now);
+  const { times, notes } = occurrences(body, host.timezone, now);
   const ids = await db.transaction().execute(async (trx) => {
     // One host's hosting runs one at a time, so the count below holds under concurrency.
     await sql`select pg_advisory_xact_lock(hashtextextended(${`meetups-hosted:${viewerId}`}, 0))`.execute(trx);

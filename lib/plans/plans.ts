@@ -28,12 +28,11 @@ import { isUuid } from '../contract/validation';
 import { enqueue, QUEUES } from '../jobs/boss';
 import type { PushJob } from '../notifications/push-job';
 import { effectiveStatus, planNotFound, planRows, type PlanQueryRow, toPlan } from './records';
-import { hasOffset, isoInstant, readTimes } from './time';
+import { hasOffset, isoInstant, readTimes, timeProblems } from './time';
 import { DEFAULT_REMINDER_OFFSETS, dropReminders, scheduleReminders } from './reminders';
 import { moveShares } from './share';
 
 const HOUR_MS = 3_600_000;
-const DAY_MS = 24 * HOUR_MS;
 
 export type PlanView = (typeof PLAN_VIEWS)[number];
 
@@ -283,13 +282,7 @@ export function planTimes(body: Pick<ProposePlanBody, 'starts_at' | 'ends_at'>, 
   const read = readTimes(body, zone, now);
   const { startsAt, notes } = read;
   const endsAt = read.endsAt ?? new Date(startsAt.getTime() + PLAN_LIMITS.defaultDurationHours * HOUR_MS);
-  const fields: Record<string, string> = {};
-  if (startsAt.getTime() <= now.getTime()) fields.starts_at = 'must be in the future';
-  else if (startsAt.getTime() > now.getTime() + PLAN_LIMITS.maxDaysAhead * DAY_MS)
-    fields.starts_at = `must be at most ${PLAN_LIMITS.maxDaysAhead} days ahead`;
-  if (endsAt.getTime() <= startsAt.getTime()) fields.ends_at = 'must be after starts_at';
-  else if (endsAt.getTime() - startsAt.getTime() > PLAN_LIMITS.maxDurationHours * HOUR_MS)
-    fields.ends_at = `must be at most ${PLAN_LIMITS.maxDurationHours} hours after starts_at`;
+  const fields = timeProblems(startsAt, endsAt, now, PLAN_LIMITS);
   if (Object.keys(fields).length > 0) {
     throw new ApiError('validation_failed', 'The plan’s times are not possible', {
       hint: `Propose a start in the future and at most ${PLAN_LIMITS.maxDaysAhead} days ahead: 2026-06-06T10:00 on your clock, or with an offset (2026-06-06T10:00:00+02:00).`,

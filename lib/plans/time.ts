@@ -44,9 +44,10 @@ export function instantOn(text: string, zone: string | null): Date {
  */
 export function localTimeNote(field: string, text: string, zone: string | null, read: Date): string | null {
   if (hasOffset(text)) return null;
-  const clock = zone ? `your clock (${zone})` : 'UTC (your profile has no time zone)';
-  return `${field}: ${text} has no offset, so it was read on ${clock}: ${isoInstant(read, zone)}`;
+  return `${field}: ${text} has no offset, so it was read on ${clockOf(zone)}: ${isoInstant(read, zone)}`;
 }
+
+const clockOf = (zone: string | null) => (zone ? `your clock (${zone})` : 'UTC (your profile has no time zone)');
 
 const pad = (n: number) => String(n).padStart(2, '0');
 const localIso = (m: LocalMoment) => `${m.year}-${pad(m.month)}-${pad(m.day)}T${pad(m.hour)}:${pad(m.minute)}`;
@@ -62,8 +63,6 @@ function localMoment(at: Date, zone: string | null): LocalMoment {
     minute: Number(iso.slice(14, 16)),
   };
 }
-
-const clockOf = (zone: string | null) => (zone ? `your clock (${zone})` : 'UTC (your profile has no time zone)');
 
 interface ReadTime {
   at: Date;
@@ -107,4 +106,27 @@ export function readTimes(
   const end = body.ends_at ? readTime('ends_at', body.ends_at, zone, localMoment(start.at, zone)) : null;
   const notes = [start.note, end?.note ?? null].filter((note) => note !== null);
   return { startsAt: start.at, endsAt: end ? end.at : start.end, notes };
+}
+
+const HOUR_MS = 3_600_000;
+const DAY_MS = 24 * HOUR_MS;
+
+/**
+ * What is wrong with a plan's or meetup's times, by field (empty when nothing is): a start in the
+ * future and at most `maxDaysAhead` away, an end after it and at most `maxDurationHours` later.
+ */
+export function timeProblems(
+  startsAt: Date,
+  endsAt: Date,
+  now: Date,
+  limits: { maxDaysAhead: number; maxDurationHours: number },
+): Record<string, string> {
+  const fields: Record<string, string> = {};
+  if (startsAt.getTime() <= now.getTime()) fields.starts_at = 'must be in the future';
+  else if (startsAt.getTime() > now.getTime() + limits.maxDaysAhead * DAY_MS)
+    fields.starts_at = `must be at most ${limits.maxDaysAhead} days ahead`;
+  if (endsAt.getTime() <= startsAt.getTime()) fields.ends_at = 'must be after starts_at';
+  else if (endsAt.getTime() - startsAt.getTime() > limits.maxDurationHours * HOUR_MS)
+    fields.ends_at = `must be at most ${limits.maxDurationHours} hours after starts_at`;
+  return fields;
 }
