@@ -74,7 +74,7 @@ function knownAssistantOf(host: string): string | null {
   return KNOWN_ASSISTANT_HOSTS.find((known) => lower === known.host || lower.endsWith(`.${known.host}`))?.name ?? null;
 }
 
-/** The https host of a URL, or null. */
+/** The https host of a URL (with `needsPath`, only a URL naming a document), or null. */
 function httpsHost(value: string | undefined, needsPath = false): string | null {
   if (!value) return null;
   try {
@@ -90,13 +90,8 @@ function httpsHost(value: string | undefined, needsPath = false): string | null 
  * by the https host of the redirect URI this authorization returns to; never by its name.
  */
 export function clientTrust(clientId: string, clientName: string, redirectUri?: string): ClientTrust {
-  let host: string | null = null;
-  try {
-    const url = new URL(clientId);
-    if (url.protocol === 'https:' && url.pathname.length > 1) host = url.hostname;
-  } catch {
-    // A registered client's id is not a URL.
-  }
+  // A metadata document's client_id is its https URL; a registered client's id is not a URL.
+  const host = httpsHost(clientId, true);
   const assistant = host ? knownAssistantOf(host) : null;
   if (host && assistant) return { verified: true, assistant, host, by: 'metadata' };
   const returnHost = httpsHost(redirectUri);

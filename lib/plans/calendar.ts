@@ -70,9 +70,13 @@ export const planPageUrl = (baseUrl: string, planId: string) => `${baseUrl}/acco
 
 /** What a plan's .ics is called: its summary and date, "hiking-with-bea-2026-12-05.ics". */
 export function planFileName(plan: Pick<CalendarPlan, 'activity' | 'other_name' | 'starts_at'>): string {
-  const words = plainWords(planSummary(plan), 60);
-  const day = new Date(plan.starts_at).toISOString().slice(0, 10);
-  return `${words || 'plan'}-${day}.ics`;
+  return icsFileName(planSummary(plan), plan.starts_at);
+}
+
+/** An .ics named by a summary and the start's date: "rock-climbing-with-ana-2026-12-05.ics". */
+export function icsFileName(summary: string, startsAt: Date | string): string {
+  const day = new Date(startsAt).toISOString().slice(0, 10);
+  return `${plainWords(summary, 60) || 'plan'}-${day}.ics`;
 }
 
 /**

@@ -10,8 +10,7 @@ import { type MailSettings, sendMail } from '../notifications/mail';
 import { mailPreferences, oneClickUnsubscribeHeaders, unsubscribeToken } from '../notifications/mail-preferences';
 import { mailWhen } from '../notifications/mail-time';
 import { mailableFirstName } from '../notifications/mail-names';
-import { plainWords } from '../core/plain-words';
-import { calendarSequence, eventsCalendar, ICalEventStatus, planPageUrl } from './calendar';
+import { calendarSequence, eventsCalendar, ICalEventStatus, icsFileName, planPageUrl } from './calendar';
 
 export interface ReminderMailSettings extends MailSettings {
   baseUrl: string;
@@ -85,7 +84,7 @@ export async function sendReminderMail(
   const when = mailWhen(new Date(row.starts_at), row.timezone);
   const what = reminderWhat(row.activity, row.buddy_name ?? '');
   const calendar = {
-    filename: `${plainWords(what.sentence, 60) || 'plan'}-${new Date(row.starts_at).toISOString().slice(0, 10)}.ics`,
+    filename: icsFileName(what.sentence, row.starts_at),
     ics: eventsCalendar(
       [
         {
