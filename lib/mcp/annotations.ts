@@ -17,8 +17,5 @@ export function advertisedHintNames(hints: Pick<ToolHints, 'readOnlyHint'>): rea
 
 /** The hints as tools/list and the manifest send them (the title is the tool's own, beside them). */
 export function annotationsFor(spec: Pick<AgentEndpointSpec, 'hints'>): ToolAnnotations {
-  const { readOnlyHint, destructiveHint, idempotentHint, openWorldHint } = spec.hints;
-  return readOnlyHint
-    ? { readOnlyHint, destructiveHint, openWorldHint }
-    : { readOnlyHint, destructiveHint, idempotentHint, openWorldHint };
+  return Object.fromEntries(advertisedHintNames(spec.hints).map((name) => [name, spec.hints[name]])) as ToolAnnotations;
 }

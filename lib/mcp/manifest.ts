@@ -8,7 +8,10 @@ import { EXAMPLE_PROMPTS } from '../guides/example-prompts';
 import type { ToolDefinition } from './tools';
 import { DEVICE_CLIENT_ID, resourceMetadataUrl } from '../accounts/oauth-resources';
 
-/** What the server does, in one breath: the manifest's and the MCP Registry entry's (server.json) description. */
+/** The server's name for people: the manifest's and the MCP Registry entry's (server.json) title. */
+export const MCP_SERVER_TITLE = 'Buddy Match';
+
+/** What the server does, in one breath: the manifest's description (server.json has its own, of at most 100 characters). */
 export const MCP_SERVER_DESCRIPTION =
   'Find people to do things with, through your assistant: sign up, find buddies nearby who share your activities ' +
   'and free time, ask them, chat, plan a meeting, and join small group meetups.';
@@ -16,7 +19,7 @@ export const MCP_SERVER_DESCRIPTION =
 export function buildMcpManifest(tools: readonly ToolDefinition[], baseUrl: string) {
   return {
     name: MCP_SERVER_NAME,
-    title: 'Buddy Match',
+    title: MCP_SERVER_TITLE,
     description: MCP_SERVER_DESCRIPTION,
     version: API_VERSION,
     endpoint: `${baseUrl}/api/mcp`,

@@ -5,6 +5,7 @@
 // (docs/app-directories.md).
 import { API_VERSION } from '@/lib/docs/index-document';
 import { LEGAL_PATHS } from '@/lib/web/legal-paths';
+import { MCP_SERVER_TITLE } from '../manifest';
 import { MCP_SERVER_NAME } from '../server';
 
 export const REGISTRY_SCHEMA_URL = 'https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json';
@@ -28,7 +29,7 @@ export function buildRegistryEntry(baseUrl: string) {
   return {
     $schema: REGISTRY_SCHEMA_URL,
     name: registryName(baseUrl),
-    title: 'Buddy Match',
+    title: MCP_SERVER_TITLE,
     description: REGISTRY_DESCRIPTION,
     version: API_VERSION,
     websiteUrl: baseUrl,
