@@ -111,19 +111,27 @@ export async function digestNews(db: Database, userId: string, since: Date | nul
       sql<Date | null>`max(date_trunc('milliseconds', r.created_at))`.as('newest'),
     ])
     .executeTakeFirstOrThrow();
-  // Who, newest first: a few distinct senders of the rows counted.
-  const namesOf = async (senders: { sender_id: string }[]) => {
-    const ids = [...new Set(senders.map((row) => row.sender_id))].slice(0, NAMES_READ);
-    if (ids.length === 0) return [];
-    const people = await db.selectFrom('users').select(['id', 'display_name']).where('id', 'in', ids).execute();
-    return ids.flatMap((id) => people.find((person) => person.id === id)?.display_name ?? []);
-  };
+  // Who, newest first: a few distinct senders of the rows counted, with their names in the same read.
+  const namesOf = (senders: { sender_id: string; display_name: string }[]) =>
+    [...new Map(senders.map((row) => [row.sender_id, row.display_name])).values()].slice(0, NAMES_READ);
   const [writers, askers] = await Promise.all([
     Number(messages.count) > 0
-      ? unreadMessages().select('m.sender_id').orderBy('m.id', 'desc').limit(50).execute().then(namesOf)
+      ? unreadMessages()
+          .innerJoin('users as s', 's.id', 'm.sender_id')
+          .select(['m.sender_id', 's.display_name'])
+          .orderBy('m.id', 'desc')
+          .limit(50)
+          .execute()
+          .then(namesOf)
       : [],
     Number(requests.count) > 0
-      ? pendingRequests().select('r.sender_id').orderBy('r.created_at', 'desc').limit(50).execute().then(namesOf)
+      ? pendingRequests()
+          .innerJoin('users as s', 's.id', 'r.sender_id')
+          .select(['r.sender_id', 's.display_name'])
+          .orderBy('r.created_at', 'desc')
+          .limit(50)
+          .execute()
+          .then(namesOf)
       : [],
   ]);
   const times = [messages.newest, requests.newest].filter((t): t is Date => t !== null).map((t) => new Date(t));
