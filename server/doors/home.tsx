@@ -5,8 +5,6 @@
 // react-dom/server is available (the App Router refuses it in route handlers). Same
 // chrome and stylesheet as every page, and the server's security headers with this page's
 // nonce CSP; other methods go on to Next.js.
-import { randomBytes } from 'node:crypto';
-import { gzipSync } from 'node:zlib';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { HomePage } from '@/app/_components/home-page';
@@ -14,8 +12,8 @@ import { renderLlmsTxt } from '@/lib/guides';
 import { SITE } from '@/app/_components/site-chrome';
 import { StaticDocument } from '@/app/_components/static-document';
 import { siteStylesheet } from '@/lib/http/inline-stylesheet';
-import { pageContentSecurityPolicy } from '@/lib/http/security-headers';
 import { targetPath } from '@/lib/http/request-target';
+import { answerNoncedPage, encodedBody } from './page';
 
 /**
  * The inline stylesheet is most of the page (28 KB before the body): a fetcher that keeps
@@ -61,17 +59,11 @@ export function prefersMarkdown(accept: string | undefined): boolean {
 export function answerHomePage(req: IncomingMessage, res: ServerResponse, options: { https: boolean }): boolean {
   if (req.method !== 'GET' && req.method !== 'HEAD') return false;
   if (targetPath(req.url ?? '/') !== '/') return false;
-  const markdown = prefersMarkdown(req.headers.accept);
-  const nonce = randomBytes(16).toString('base64');
-  const text = Buffer.from(markdown ? renderLlmsTxt() : renderHomePage(nonce));
-  // gzip as Next.js does for its pages (the inline stylesheet compresses to a quarter).
-  const gzip = /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''));
-  const body = gzip ? gzipSync(text) : text;
-  if (markdown) {
+  if (prefersMarkdown(req.headers.accept)) {
+    const { body, headers } = encodedBody(req, renderLlmsTxt());
     res.writeHead(200, {
       'content-type': 'text/markdown; charset=utf-8',
-      'content-length': body.length,
-      ...(gzip ? { 'content-encoding': 'gzip' } : {}),
+      ...headers,
       vary: 'Accept, Accept-Encoding',
       'content-security-policy': "default-src 'none'",
       'cache-control': 'public, max-age=300',
@@ -80,16 +72,10 @@ export function answerHomePage(req: IncomingMessage, res: ServerResponse, option
     res.end(req.method === 'HEAD' ? undefined : body);
     return true;
   }
-  res.writeHead(200, {
-    'content-type': 'text/html; charset=utf-8',
-    'content-length': body.length,
-    ...(gzip ? { 'content-encoding': 'gzip' } : {}),
+  // The inline stylesheet compresses to a quarter.
+  return answerNoncedPage(req, res, renderHomePage, {
+    https: options.https,
     vary: 'Accept, Accept-Encoding',
-    link: AGENT_LINK_HEADER,
-    'content-security-policy': pageContentSecurityPolicy(nonce, options.https),
-    // Each answer carries its own nonce: no shared cache may keep it.
-    'cache-control': 'private, no-cache',
+    headers: { link: AGENT_LINK_HEADER },
   });
-  res.end(req.method === 'HEAD' ? undefined : body);
-  return true;
 }

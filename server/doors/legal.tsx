@@ -2,9 +2,7 @@
 // node:http server as the home page is (server/doors/home.tsx): plain HTML from React with no
 // script, because an App Router page would load Next.js's client runtime for text. Same chrome,
 // stylesheet and security headers as every page, with this answer's nonce CSP.
-import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { gzipSync } from 'node:zlib';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { PrivacyPage, TermsPage } from '@/app/_components/legal-pages';
 import { SITE } from '@/app/_components/site-chrome';
@@ -12,9 +10,9 @@ import { StaticDocument } from '@/app/_components/static-document';
 import { config } from '@/lib/config';
 import { siteStylesheet } from '@/lib/http/inline-stylesheet';
 import { targetPath } from '@/lib/http/request-target';
-import { pageContentSecurityPolicy } from '@/lib/http/security-headers';
 import { type LegalFacts, legalFacts } from '@/lib/legal/facts';
 import { LEGAL_PATHS } from '@/lib/web/legal-paths';
+import { answerNoncedPage } from './page';
 
 const PAGES = {
   [LEGAL_PATHS.privacy]: { title: 'Privacy policy', Page: PrivacyPage },
@@ -39,19 +37,5 @@ export function answerLegalPages(req: IncomingMessage, res: ServerResponse, opti
   if (req.method !== 'GET' && req.method !== 'HEAD') return false;
   const path = targetPath(req.url ?? '/');
   if (path !== LEGAL_PATHS.privacy && path !== LEGAL_PATHS.terms) return false;
-  const nonce = randomBytes(16).toString('base64');
-  const text = Buffer.from(renderLegalPage(path, nonce));
-  const gzip = /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''));
-  const body = gzip ? gzipSync(text) : text;
-  res.writeHead(200, {
-    'content-type': 'text/html; charset=utf-8',
-    'content-length': body.length,
-    ...(gzip ? { 'content-encoding': 'gzip' } : {}),
-    vary: 'Accept-Encoding',
-    'content-security-policy': pageContentSecurityPolicy(nonce, options.https),
-    // Each answer carries its own nonce: no shared cache may keep it.
-    'cache-control': 'private, no-cache',
-  });
-  res.end(req.method === 'HEAD' ? undefined : body);
-  return true;
+  return answerNoncedPage(req, res, (nonce) => renderLegalPage(path, nonce), options);
 }
