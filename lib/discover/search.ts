@@ -818,17 +818,22 @@ export async function discover(
     results: page.map((row) => toResult(row, activities, reader, zonesAt(asOf), options.baseUrl)),
     next_cursor: next,
     next_url: next ? searchUrl(options.baseUrl, query, next) : null,
-    search: {
-      radius_km: query.radius_km,
-      activities: [...activities],
-      available: query.available,
-      when: query.when?.summary ?? null,
-      gender: query.gender ?? null,
-      age_min: query.age_min ?? null,
-      age_max: query.age_max ?? null,
-      radius_km_used: radiusKm,
-      ranking: RANKING_IN_WORDS,
-    },
+    search: searchAsRead(query, activities, radiusKm),
+  };
+}
+
+/** The answer's `search`: the filters as they were read, and the radius the search used. */
+function searchAsRead(query: DiscoverQuery, activities: readonly string[], radiusKmUsed: number) {
+  return {
+    radius_km: query.radius_km,
+    activities: [...activities],
+    available: query.available,
+    when: query.when?.summary ?? null,
+    gender: query.gender ?? null,
+    age_min: query.age_min ?? null,
+    age_max: query.age_max ?? null,
+    radius_km_used: radiusKmUsed,
+    ranking: RANKING_IN_WORDS,
   };
 }
 
@@ -849,17 +854,7 @@ function reviewAccountPage(query: DiscoverQuery, callerActivities: readonly stri
     suggestions: [],
     next_cursor: null,
     next_url: null,
-    search: {
-      radius_km: query.radius_km,
-      activities: [...(query.activities ?? callerActivities)],
-      available: query.available,
-      when: query.when?.summary ?? null,
-      gender: query.gender ?? null,
-      age_min: query.age_min ?? null,
-      age_max: query.age_max ?? null,
-      radius_km_used: query.radius_km,
-      ranking: RANKING_IN_WORDS,
-    },
+    search: searchAsRead(query, query.activities ?? callerActivities, query.radius_km),
   };
 }
 
